@@ -1,0 +1,81 @@
+"""What every mutator gets and gives back.
+
+A mutator is handed *paths only* (the artifact, the run just decided, the
+history) and rewrites the artifact in place; it never receives file contents
+from the loop, so its prompt does not grow with the eval.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+
+@dataclass(frozen=True)
+class MutationRequest:
+    repo_root: Path
+    artifact: Path  # absolute
+    mode: Literal["file", "directory"]
+    run_dir: Path  # the run just decided; the changelog goes to run_dir/mutation.md
+    iterations: Path
+    initial_sha: str
+    pass_rates: dict[str, float]
+    cycle: int  # the cycle the candidate will be
+    log_dir: Path  # where the mutator's own logs go (the candidate's run directory)
+    read_only: tuple[Path, ...] = ()  # paths the mutator must never write besides everything outside the artifact
+
+    @property
+    def changelog(self) -> Path:
+        return self.run_dir / "mutation.md"
+
+    def env(self, prompt_file: Path) -> dict[str, str]:
+        """The AUTORESEARCH_* variables a command mutator sees (also its {placeholders})."""
+        return {
+            "AUTORESEARCH_ARTIFACT": str(self.artifact),
+            "AUTORESEARCH_ARTIFACT_MODE": self.mode,
+            "AUTORESEARCH_RUN_DIR": str(self.run_dir),
+            "AUTORESEARCH_ITERATIONS": str(self.iterations),
+            "AUTORESEARCH_INITIAL_SHA": self.initial_sha,
+            "AUTORESEARCH_PASS_RATES": json.dumps(self.pass_rates, sort_keys=True),
+            "AUTORESEARCH_CYCLE": str(self.cycle),
+            "AUTORESEARCH_PROMPT_FILE": str(prompt_file),
+        }
+
+
+@dataclass
+class MutationResult:
+    summary: str
+    cost_usd: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+class Mutator(Protocol):
+    def check(self) -> None:
+        """Raise a `MutatorError` now if this mutator cannot run at all (missing key, command, file)."""
+        ...
+
+    def mutate(self, request: MutationRequest) -> MutationResult:
+        """Rewrite the artifact in place; raise `MutationFailed` when this attempt failed."""
+        ...
+
+
+SUMMARY_LIMIT = 200
+
+
+def one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= SUMMARY_LIMIT else line[: SUMMARY_LIMIT - 1] + "…"
+
+
+def summary_from(changelog: Path, fallback_output: str) -> str:
+    """The first line of mutation.md if the mutator wrote one, else the last non-empty output line."""
+    if changelog.is_file():
+        for line in changelog.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.strip():
+                return one_line(line.lstrip("# ").strip())
+    lines = [ln for ln in fallback_output.splitlines() if ln.strip()]
+    return one_line(lines[-1]) if lines else "(no summary)"

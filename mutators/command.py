@@ -1,0 +1,46 @@
+"""A mutator that runs a command (a coding agent such as `claude -p`, or any script)."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+
+from mutators.base import MutationRequest, MutationResult, summary_from
+from mutators.config import CommandMutatorConfig
+from mutators.errors import MutationFailed, MutatorConfigError
+from mutators.instructions import render
+from runs import process
+
+
+class CommandMutator:
+    def __init__(self, config: CommandMutatorConfig):
+        self.config = config
+
+    def check(self) -> None:
+        try:
+            argv = shlex.split(self.config.command)
+        except ValueError as exc:
+            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.command' cannot be parsed ({exc})") from None
+        if not argv:
+            raise MutatorConfigError("autoresearch.yaml: field 'mutator.command' is empty")
+        program = argv[0]
+        found = subprocess.run(["sh", "-c", 'command -v "$1"', "sh", program], capture_output=True).returncode == 0
+        if not found and "$" not in program and "=" not in program:
+            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.command': program {program!r} is not on PATH")
+
+    def mutate(self, request: MutationRequest) -> MutationResult:
+        prompt_file = request.log_dir / "mutator-prompt.md"
+        prompt_file.parent.mkdir(parents=True, exist_ok=True)
+        prompt_file.write_text(render(request), encoding="utf-8")
+        env = request.env(prompt_file)
+        command = self.config.command
+        for name, value in env.items():
+            command = command.replace("{" + name.lower() + "}", shlex.quote(value))
+        done = process.run(
+            command, cwd=request.repo_root, log_prefix=request.log_dir / "mutator", timeout_s=self.config.timeout_s, env=env
+        )
+        if done.timed_out:
+            raise MutationFailed(f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout")
+        if done.returncode != 0:
+            raise MutationFailed(f"mutator exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
+        return MutationResult(summary_from(request.changelog, done.stdout))

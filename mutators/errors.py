@@ -1,0 +1,30 @@
+"""Errors a mutation can end in. The loop turns `MutationFailed` into an `error` cycle;
+the others stop the run with their exit code."""
+
+
+class MutatorError(Exception):
+    exit_code = 40
+
+
+class MutationFailed(MutatorError):
+    """This one mutation failed (non-zero exit, timeout, bad reply); the loop goes on."""
+
+    def __init__(self, message: str, reason: str = "mutator-failed"):
+        super().__init__(message)
+        self.reason = reason
+
+
+class MutatorUnusable(MutatorError):
+    """The mutator can never work as configured (bad key, unknown model): stop with exit 40."""
+
+
+class MutatorConfigError(MutatorError):
+    """The mutator settings are invalid (exit 30)."""
+
+    exit_code = 30
+
+
+class MutationsExhausted(MutatorError):
+    """A replay has no edits left: the loop stops normally."""
+
+    exit_code = 0

@@ -1,0 +1,24 @@
+"""The mutator instructions, filled in with the paths of one mutation."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from mutators.base import MutationRequest
+
+
+def render(request: MutationRequest) -> str:
+    template = resources.files("mutators").joinpath("instructions.md").read_text(encoding="utf-8")
+    scope = "this file only" if request.mode == "file" else "files under this directory only"
+    return template.format(
+        mode=request.mode,
+        artifact=request.artifact,
+        run_dir=request.run_dir,
+        iterations=request.iterations,
+        initial_sha=request.initial_sha,
+        cycle=request.cycle,
+        pass_rates=json.dumps(request.pass_rates, sort_keys=True),
+        scope=scope,
+        changelog=request.changelog,
+    )

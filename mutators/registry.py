@@ -1,0 +1,18 @@
+"""Mutator providers by name. LLM providers import their SDKs only when built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mutators.base import Mutator
+
+
+def build(config, repo_root: Path) -> Mutator:
+    from mutators.command import CommandMutator
+    from mutators.replay import ReplayMutator
+
+    builders = {
+        "command": lambda: CommandMutator(config),
+        "replay": lambda: ReplayMutator(config, repo_root),
+    }
+    return builders[config.provider]()

@@ -1,0 +1,61 @@
+"""Recorded edits, applied one per cycle: `autoresearch demo` uses it, and users re-run old ideas with it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import yaml
+
+from mutators.base import MutationRequest, MutationResult, one_line
+from mutators.config import ReplayMutatorConfig
+from mutators.errors import MutationsExhausted, MutatorConfigError
+
+FIRST_MUTATED_CYCLE = 2
+
+
+class ReplayMutator:
+    def __init__(self, config: ReplayMutatorConfig, repo_root: Path):
+        self.path = (repo_root / config.file).resolve()
+
+    def check(self) -> None:
+        self._edits()
+
+    def _edits(self) -> list[dict]:
+        where = f"{self.path}"
+        try:
+            edits = yaml.safe_load(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.file': no such file {where}") from None
+        except yaml.YAMLError as exc:
+            raise MutatorConfigError(f"{where}: not valid YAML ({exc})") from None
+        if not isinstance(edits, list):
+            raise MutatorConfigError(f"{where}: must be a list of edits")
+        for i, edit in enumerate(edits):
+            if not isinstance(edit, dict) or not isinstance(edit.get("summary"), str):
+                raise MutatorConfigError(f"{where}: edit {i + 1}: field 'summary' is missing")
+            if ("content" in edit) == ("files" in edit):
+                raise MutatorConfigError(f"{where}: edit {i + 1}: give exactly one of 'content' or 'files'")
+        return edits
+
+    def mutate(self, request: MutationRequest) -> MutationResult:
+        edits = self._edits()
+        index = request.cycle - FIRST_MUTATED_CYCLE
+        if index >= len(edits):
+            raise MutationsExhausted(f"the replay has no edit for cycle {request.cycle} ({len(edits)} recorded)")
+        edit = edits[index]
+        if "content" in edit:
+            self._copy(edit["content"], request.artifact)
+        else:
+            for relative, source in edit["files"].items():
+                target = request.artifact / relative
+                if source is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    self._copy(source, target)
+        request.changelog.write_text(edit["summary"] + "\n", encoding="utf-8")
+        return MutationResult(one_line(edit["summary"]))
+
+    def _copy(self, source: str, target: Path) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self.path.parent / source, target)

@@ -1,0 +1,1 @@
+"""The autoresearch daemon: the cycle, its stop rules, git, config and the CLI."""

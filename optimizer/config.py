@@ -1,0 +1,99 @@
+"""autoresearch.yaml: one pydantic model per component, validated before anything runs.
+
+Each field's docstring is its documentation: `autoresearch init` and the
+README's reference are written from them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from mutators.config import MutatorConfig
+from optimizer.errors import InvalidInput
+from runs.config import EvalConfig
+
+DEFAULT_PATH = "autoresearch.yaml"
+
+
+class PolicyConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rule: Literal["wins-losses", "score"] = "wins-losses"
+    """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises."""
+    threshold: float = Field(default=0.1, ge=0)
+    """A test is a win when its score rises by at least this much, a loss when it falls by as much (as `agentv compare`)."""
+
+
+class StopConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_cycles: int = Field(default=10, ge=0)
+    """Stop after this many cycles in all, the original's included (0 = no limit)."""
+    max_convergence: int = Field(default=3, ge=0)
+    """Stop after this many cycles in a row without a KEEP (0 = never)."""
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    experiment: str | None = None
+    """Name of the experiment; its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
+    artifact: str
+    """The file or directory to improve, relative to the repository root. Only this path is ever committed or restored."""
+    eval: EvalConfig
+    mutator: MutatorConfig
+    policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    stop: StopConfig = Field(default_factory=StopConfig)
+    results_dir: str = ".autoresearch"
+    """Where runs, iterations.jsonl and the chart go, relative to the repository root; added to .git/info/exclude."""
+
+    @property
+    def experiment_name(self) -> str:
+        return self.experiment or f"autoresearch-{Path(self.artifact).name}"
+
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def load(path: Path, overrides: dict | None = None) -> Config:
+    """Read and validate the config; CLI flags in `overrides` (dotted keys) win over the file."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidInput(f"{path}: no such config file (run `autoresearch init` to write one)") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise InvalidInput(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(raw, dict):
+        raise InvalidInput(f"{path}: the config must be a YAML mapping")
+    for dotted, value in (overrides or {}).items():
+        if value is not None:
+            _set(raw, dotted.split("."), value)
+    try:
+        config = Config.model_validate(raw)
+    except ValidationError as exc:
+        raise InvalidInput(f"{path}: {describe(exc)}") from None
+    if not NAME.match(config.experiment_name):
+        raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be letters, digits, '.', '_' or '-'")
+    return config
+
+
+def describe(exc: ValidationError) -> str:
+    """The first validation problem as `field 'a.b': message` (and how many more)."""
+    errors = exc.errors()
+    first = errors[0]
+    field = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-after"))
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"field '{field}': {first['msg']}{more}" if field else f"{first['msg']}{more}"
+
+
+def _set(raw: dict, keys: list[str], value) -> None:
+    for key in keys[:-1]:
+        raw = raw.setdefault(key, {})
+    raw[keys[-1]] = value

@@ -1,0 +1,56 @@
+"""Where an experiment's files live, and the names of its run directories."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+META = "_autoresearch"
+
+
+@dataclass(frozen=True)
+class ExperimentPaths:
+    root: Path  # <results_dir>/runs/<experiment>
+
+    @classmethod
+    def of(cls, repo_root: Path, results_dir: str, experiment: str) -> "ExperimentPaths":
+        return cls(repo_root / results_dir / "runs" / experiment)
+
+    @property
+    def meta(self) -> Path:
+        return self.root / META
+
+    @property
+    def iterations(self) -> Path:
+        return self.meta / "iterations.jsonl"
+
+    @property
+    def state(self) -> Path:
+        return self.meta / "state.json"
+
+    @property
+    def log(self) -> Path:
+        return self.meta / "daemon.log"
+
+    @property
+    def chart(self) -> Path:
+        return self.meta / "trajectory.html"
+
+    @property
+    def lock(self) -> Path:
+        return self.meta / "lock"
+
+    def new_run_dir(self, cycle: int) -> Path:
+        """`2026-11-21T22-30-00-c0007`: sorts in time order and stays unique within a second."""
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+        name = f"{stamp}-c{cycle:04d}"
+        path, attempt = self.root / name, 1
+        while path.exists():  # a redone cycle in the same second
+            attempt += 1
+            path = self.root / f"{name}-{attempt}"
+        path.mkdir(parents=True)
+        return path
+
+    def run_dir(self, name: str) -> Path:
+        return self.root / name

@@ -1,0 +1,65 @@
+"""Keep rules: given the numbers of one comparison, KEEP or DISCARD, with the reason.
+
+Each rule is a plain function registered in `RULES`; the loop looks the
+configured name up there. Rules see only numbers, so they are tested with tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a rule may look at: the comparison summary and the two artifacts' sizes."""
+
+    wins: int
+    losses: int
+    ties: int
+    mean_delta: float  # rounded to 3 decimals, as `agentv compare`
+    baseline_score: float
+    candidate_score: float
+    baseline_size: int  # lines for a file artifact, bytes for a directory
+    candidate_size: int
+    goal: Literal["maximize", "minimize"] = "maximize"
+
+
+@dataclass(frozen=True)
+class Decision:
+    keep: bool
+    reason: str
+
+
+KeepRule = Callable[[Evidence], Decision]
+
+
+def _simpler(e: Evidence) -> bool:
+    return e.candidate_size < e.baseline_size
+
+
+def wins_losses(e: Evidence) -> Decision:
+    """AgentV's rule: more wins than losses; or no change in the mean and a simpler artifact."""
+    if e.wins > e.losses:
+        return Decision(True, f"wins {e.wins} > losses {e.losses}")
+    if e.mean_delta == 0 and _simpler(e):
+        return Decision(True, f"mean_delta 0 and simpler ({e.candidate_size} < {e.baseline_size})")
+    return Decision(False, f"wins {e.wins} <= losses {e.losses}, mean_delta {e.mean_delta:+.3f}")
+
+
+def score(e: Evidence) -> Decision:
+    """Keep when the mean score is strictly better (lower, for `minimize`), or equal and simpler."""
+    better = e.candidate_score > e.baseline_score
+    if e.goal == "minimize":
+        better = e.candidate_score < e.baseline_score
+    if better:
+        return Decision(True, f"score {e.baseline_score:.4g} -> {e.candidate_score:.4g}")
+    if e.candidate_score == e.baseline_score and _simpler(e):
+        return Decision(True, f"same score and simpler ({e.candidate_size} < {e.baseline_size})")
+    return Decision(False, f"score {e.baseline_score:.4g} -> {e.candidate_score:.4g} is not better")
+
+
+RULES: dict[str, KeepRule] = {
+    "wins-losses": wins_losses,
+    "score": score,
+}

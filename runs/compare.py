@@ -1,0 +1,108 @@
+"""Per-test comparison of two result sets, exactly as `agentv compare` 4.42.4 computes it.
+
+Pairing, counting and rounding follow AgentV's TypeScript to the letter
+(including its JavaScript `Math.round`), because users check our decisions with
+`agentv compare` on the same files and the two must agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Matched:
+    test_id: str
+    score1: float
+    score2: float
+    delta: float
+    normalized_gain: float | None
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    total: int
+    matched: int
+    wins: int
+    losses: int
+    ties: int
+    mean_delta: float
+    mean_normalized_gain: float | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    matched: list[Matched]
+    unmatched: dict[str, int]
+    summary: Summary
+
+    def to_json(self) -> dict:
+        return {
+            "matched": [asdict(m) for m in self.matched],
+            "unmatched": dict(self.unmatched),
+            "summary": asdict(self.summary),
+        }
+
+
+def js_round3(value: float) -> float:
+    """`Math.round(value * 1000) / 1000`: halves go up (towards +inf), -0 becomes 0."""
+    scaled = value * 1000
+    rounded = math.floor(scaled)
+    if scaled - rounded >= 0.5:
+        rounded += 1
+    return (rounded / 1000) + 0.0
+
+
+def classify(delta: float, threshold: float) -> str:
+    if delta >= threshold:
+        return "win"
+    if delta <= -threshold:
+        return "loss"
+    return "tie"
+
+
+def normalized_gain(baseline: float, candidate: float) -> float | None:
+    """Hake's gain: improvement relative to the headroom; undefined at a perfect baseline."""
+    if baseline >= 1.0:
+        return None
+    return (candidate - baseline) / (1 - baseline)
+
+
+def compare(baseline_rows: list[dict], candidate_rows: list[dict], threshold: float = 0.1) -> Comparison:
+    """Pair tests by test_id (last duplicate wins, first position kept) and count wins/losses/ties."""
+    base = _by_id(baseline_rows)
+    cand = _by_id(candidate_rows)
+    matched = []
+    for test_id, score1 in base.items():
+        if test_id in cand:
+            score2 = cand[test_id]
+            delta = score2 - score1
+            matched.append(
+                Matched(test_id, score1, score2, delta, normalized_gain(score1, score2), classify(delta, threshold))
+            )
+    matched_ids = {m.test_id for m in matched}
+    gains = [m.normalized_gain for m in matched if m.normalized_gain is not None]
+    mean_delta = sum(m.delta for m in matched) / len(matched) if matched else 0.0
+    summary = Summary(
+        total=len(baseline_rows) + len(candidate_rows),
+        matched=len(matched),
+        wins=sum(m.outcome == "win" for m in matched),
+        losses=sum(m.outcome == "loss" for m in matched),
+        ties=sum(m.outcome == "tie" for m in matched),
+        mean_delta=js_round3(mean_delta),
+        mean_normalized_gain=js_round3(sum(gains) / len(gains)) if gains else None,
+    )
+    unmatched = {
+        "file1": sum(r["test_id"] not in matched_ids for r in baseline_rows),
+        "file2": sum(r["test_id"] not in base for r in candidate_rows),
+    }
+    return Comparison(matched, unmatched, summary)
+
+
+def _by_id(rows: list[dict]) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for row in rows:
+        scores[row["test_id"]] = row["score"]
+    return scores

@@ -1,0 +1,30 @@
+"""The AgentV CLI as the evaluator: `agentv eval FILE --output RUN_DIR`."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from pathlib import Path
+
+from runs.config import EvalConfig
+from runs.errors import RunsError
+from runs.evaluators import EvalOutcome
+from runs.evaluators.command import CommandEvaluator
+
+
+class AgentVEvaluator:
+    def __init__(self, config: EvalConfig, repo_root: Path):
+        assert config.agentv is not None
+        self.eval_file = config.agentv
+        command = f"agentv eval {shlex.quote(config.agentv)} --output {{run_dir}}"
+        self._inner = CommandEvaluator(config.model_copy(update={"command": command, "agentv": None}), repo_root)
+        self.repo_root = repo_root
+
+    def check(self) -> None:
+        if shutil.which("agentv") is None:
+            raise RunsError("eval.agentv needs the `agentv` CLI on PATH (npm install -g agentv), or use eval.command")
+        if not (self.repo_root / self.eval_file).is_file():
+            raise RunsError(f"autoresearch.yaml: field 'eval.agentv': no such file {self.eval_file}")
+
+    def run(self, run_dir: Path) -> EvalOutcome:
+        return self._inner.run(run_dir)

@@ -1,0 +1,105 @@
+"""Evaluators that run the user's own command: rows from index.jsonl, or one number from its output."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+from runs import process
+from runs.config import EvalConfig
+from runs.errors import BadResults, EvalFailed, RunsError
+from runs.evaluators import EvalOutcome
+from runs.results import INDEX, load_rows
+
+
+def expand(command: str, run_dir: Path) -> str:
+    return command.replace("{run_dir}", shlex.quote(str(run_dir)))
+
+
+def run_eval_command(config: EvalConfig, repo_root: Path, run_dir: Path) -> process.Completed:
+    """Run the eval command; a timeout or non-zero exit is an `EvalFailed` naming the cause."""
+    assert config.command is not None
+    done = process.run(
+        expand(config.command, run_dir),
+        cwd=repo_root,
+        log_prefix=run_dir / "eval",
+        timeout_s=config.timeout_s,
+        env={"AUTORESEARCH_RUN_DIR": str(run_dir)},
+    )
+    if done.timed_out:
+        raise EvalFailed(f"eval timed out after {config.timeout_s:g}s")
+    if done.returncode != 0:
+        raise EvalFailed(f"eval exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
+    return done
+
+
+def rows_cost(rows: list[dict]) -> float:
+    return sum(float(r.get("cost_usd") or 0.0) for r in rows if isinstance(r.get("cost_usd"), (int, float)))
+
+
+class CommandEvaluator:
+    def __init__(self, config: EvalConfig, repo_root: Path):
+        self.config, self.repo_root = config, repo_root
+
+    def check(self) -> None:
+        if not (self.config.command or "").strip():
+            raise RunsError("autoresearch.yaml: field 'eval.command' is empty")
+
+    def run(self, run_dir: Path) -> EvalOutcome:
+        run_eval_command(self.config, self.repo_root, run_dir)
+        index = run_dir / INDEX
+        if not index.exists():
+            raise EvalFailed(f"eval wrote no {INDEX} in {run_dir}")
+        try:
+            rows = load_rows(index)
+        except BadResults as exc:
+            raise EvalFailed(f"malformed results: {exc}") from None
+        if not rows:
+            raise EvalFailed(f"{index} has no result rows")
+        return EvalOutcome(rows, rows_cost(rows))
+
+
+class MetricEvaluator:
+    """One number from the command's output becomes one test named after the metric."""
+
+    TEST_ID = "metric"
+
+    def __init__(self, config: EvalConfig, repo_root: Path):
+        self.config, self.repo_root = config, repo_root
+        assert config.metric is not None
+        try:
+            self.pattern = re.compile(config.metric.pattern)
+        except re.error as exc:
+            raise RunsError(f"autoresearch.yaml: field 'eval.metric.pattern' is not a valid regex ({exc})") from None
+
+    def check(self) -> None:
+        if self.pattern.groups < 1:
+            raise RunsError("autoresearch.yaml: field 'eval.metric.pattern' needs one capturing group")
+
+    def run(self, run_dir: Path) -> EvalOutcome:
+        done = run_eval_command(self.config, self.repo_root, run_dir)
+        value = self._find(done.stdout)
+        if value is None:
+            value = self._find(done.stderr)
+        if value is None:
+            raise EvalFailed(f"metric pattern {self.pattern.pattern!r} matched nothing in the eval's output")
+        row = {
+            "test_id": self.TEST_ID,
+            "score": value,
+            "execution_status": "ok",
+            "scores": [{"name": self.TEST_ID, "type": "metric", "score": value}],
+        }
+        (run_dir / INDEX).write_text(json.dumps(row) + "\n", encoding="utf-8")
+        return EvalOutcome([row])
+
+    def _find(self, text: str) -> float | None:
+        matches = self.pattern.findall(text)
+        if not matches:
+            return None
+        last = matches[-1]
+        try:
+            return float(last[0] if isinstance(last, tuple) else last)
+        except ValueError:
+            return None

@@ -1,0 +1,93 @@
+"""The one way the project runs a command: in its own session, output to files, killed as a group.
+
+Output goes to files rather than pipes so a chatty eval can never block on a
+full pipe, and so the logs stay in the run directory for the user to read.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+GRACE_S = 5.0
+
+
+@dataclass(frozen=True)
+class Completed:
+    returncode: int | None  # None when it was killed for its timeout
+    stdout: str
+    stderr: str
+    duration_s: float
+
+    @property
+    def timed_out(self) -> bool:
+        return self.returncode is None
+
+
+def run(
+    command: str | list[str],
+    *,
+    cwd: Path,
+    log_prefix: Path,
+    timeout_s: float | None = None,
+    env: dict[str, str] | None = None,
+) -> Completed:
+    """Run `command` (a shell string or an argv list); stdout/stderr go to `<log_prefix>.stdout.log`/`.stderr.log`.
+
+    Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
+    timeout) kills the whole process group before it propagates, so no eval
+    or mutator outlives the daemon.
+    """
+    log_prefix.parent.mkdir(parents=True, exist_ok=True)
+    out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
+    err_path = log_prefix.with_name(log_prefix.name + ".stderr.log")
+    started = time.monotonic()
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        proc = subprocess.Popen(
+            command,
+            shell=isinstance(command, str),
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+        try:
+            returncode: int | None = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            returncode = None
+        except BaseException:
+            kill_group(proc)
+            raise
+    return Completed(
+        returncode,
+        out_path.read_text(encoding="utf-8", errors="replace"),
+        err_path.read_text(encoding="utf-8", errors="replace"),
+        time.monotonic() - started,
+    )
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGTERM the process group, then SIGKILL what is left after a grace period."""
+    for sig, wait_s in ((signal.SIGTERM, GRACE_S), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def tail(text: str, limit: int = 300) -> str:
+    """The end of a command's output on one line, for error messages."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else "…" + flat[-limit:]
