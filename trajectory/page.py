@@ -20,7 +20,7 @@ class PageData:
     bad_lines: int = 0
     status: str = "running"
     live: bool = True
-    extra: dict = field(default_factory=dict)
+    state: dict = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
 
 
 def render(data: PageData) -> str:

@@ -1,0 +1,18 @@
+"""One module per subcommand; each exposes a typer-compatible function that returns an exit code.
+
+The table below is the whole registry: add a command by adding its module
+and one line here.
+"""
+
+from __future__ import annotations
+
+from optimizer.commands import compare, demo, eval_cmd, init, report, run
+
+COMMANDS = {
+    "run": run.command,
+    "init": init.command,
+    "eval": eval_cmd.command,
+    "compare": compare.command,
+    "report": report.command,
+    "demo": demo.command,
+}

@@ -1,0 +1,51 @@
+"""Real git repositories in temp directories, and the real CLI run as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+    ).stdout
+
+
+def make_repo(path: Path, files: dict[str, str], commit: bool = True) -> Path:
+    """A git repo at `path` holding `files` ({relative path: text}), committed unless told not to."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.name", "Test")
+    git(path, "config", "user.email", "test@example.com")
+    for relative, text in files.items():
+        target = path / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        if relative.endswith((".sh", ".py")):
+            target.chmod(0o755)
+    if commit:
+        git(path, "add", "-A")
+        git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+def cli(cwd: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run `python -m optimizer ARGS` in `cwd` as a user would, capturing its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "optimizer", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1", **(env or {})},
+    )
