@@ -10,20 +10,27 @@ from __future__ import annotations
 
 import sys
 
-import click
 import typer
 
 from optimizer.commands import COMMANDS
-from optimizer.errors import INVALID_INPUT, exit_code_for
+from optimizer.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 
 app = typer.Typer(
     name="autoresearch",
     help="Improve a prompt, skill, config or code file overnight against your eval, one measured git commit at a time.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+
+@app.callback()
+def _root(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+
 
 for name, command in COMMANDS.items():
     app.command(name)(command)
@@ -36,13 +43,14 @@ def main(argv: list[str] | None = None) -> None:
 def run_cli(argv: list[str] | None = None) -> int:
     try:
         result = app(args=argv, standalone_mode=False, prog_name="autoresearch")
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except click.exceptions.Abort:
-        return exit_code_for(KeyboardInterrupt()) or 130
-    except click.ClickException as exc:
-        exc.show()
-        return INVALID_INPUT
+    except typer.Abort:
+        return INTERRUPTED
+    except typer.TyperException as exc:  # usage errors: typer has already named the option
+        show = getattr(exc, "show", None)
+        show() if show else print(f"autoresearch: {exc.format_message()}", file=sys.stderr)
+        return OK if exc.exit_code == 0 else INVALID_INPUT
     except BaseException as exc:  # the boundary: known errors become one line and an exit code
         code = exit_code_for(exc)
         if code is None:

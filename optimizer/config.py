@@ -17,11 +17,11 @@ from mutators.config import MutatorConfig
 from optimizer.errors import InvalidInput
 from runs.config import EvalConfig
 
-DEFAULT_PATH = "autoresearch.yaml"
+DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CONFIG
 
 
 class PolicyConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     rule: Literal["wins-losses", "score"] = "wins-losses"
     """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises."""
@@ -30,7 +30,7 @@ class PolicyConfig(BaseModel):
 
 
 class StopConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     max_cycles: int = Field(default=10, ge=0)
     """Stop after this many cycles in all, the original's included (0 = no limit)."""
@@ -39,7 +39,7 @@ class StopConfig(BaseModel):
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     experiment: str | None = None
     """Name of the experiment; its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""

@@ -43,6 +43,7 @@ class State(BaseModel):
     drops: int = 0
     errors: int = 0
     cost_usd: float = 0.0
+    warning: str | None = None
 
 
 def save(path: Path, state: State) -> None:

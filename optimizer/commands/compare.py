@@ -1,0 +1,62 @@
+"""`autoresearch compare BASE CAND`: agentv compare's numbers, without its pipe truncation."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import typer
+
+from optimizer.errors import OK, REGRESSION
+
+
+def command(
+    baseline: Path = typer.Argument(..., help="Baseline: a run directory or any .jsonl result file."),
+    candidate: Path = typer.Argument(..., help="Candidate: a run directory or any .jsonl result file."),
+    as_json: bool = typer.Option(False, "--json", help="Print agentv compare's JSON (snake_case)."),
+    threshold: float = typer.Option(0.1, "--threshold", "-t", help="Win/loss threshold per test."),
+) -> int:
+    """Compare two result sets test by test, as `agentv compare` 4.42.4.
+
+    Exit codes: 0 no regression (mean_delta >= 0), 1 regression, 30 bad input.
+    """
+    from runs.compare import compare
+    from runs.results import load_rows
+
+    result = compare(load_rows(baseline), load_rows(candidate), threshold)
+    if as_json:
+        typer.echo(json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(_table(result, baseline, candidate))
+    return OK if result.summary.mean_delta >= 0 else REGRESSION
+
+
+def _js_numbers(value):
+    """Print numbers as JavaScript's JSON.stringify does (1 not 1.0), so outputs diff cleanly."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _js_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_js_numbers(v) for v in value]
+    return value
+
+
+def _table(result, baseline: Path, candidate: Path) -> str:
+    width = max([7, *(len(m.test_id) for m in result.matched)])
+    lines = [f"Comparing: {baseline} -> {candidate}", ""]
+    if not result.matched:
+        lines.append("No matching test IDs found between files.")
+    else:
+        lines.append(f"  {'Test ID':<{width}}  {'Baseline':>8}  {'Candidate':>9}  {'Delta':>8}  Result")
+        for m in result.matched:
+            lines.append(f"  {m.test_id:<{width}}  {m.score1:>8.2f}  {m.score2:>9.2f}  {m.delta:>+8.2f}  {m.outcome}")
+    u = result.unmatched
+    if u["file1"] or u["file2"]:
+        lines += ["", f"Unmatched: {u['file1']} in baseline, {u['file2']} in candidate"]
+    s = result.summary
+    status = "improved" if s.mean_delta > 0 else "regressed" if s.mean_delta < 0 else "neutral"
+    gain = f" | g: {s.mean_normalized_gain:+.3f}" if s.mean_normalized_gain is not None else ""
+    lines += ["", f"Summary: {s.wins} wins, {s.losses} losses, {s.ties} ties | Mean Δ: {s.mean_delta:+.3f}{gain} | Status: {status}"]
+    return "\n".join(lines)

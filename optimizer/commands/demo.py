@@ -1,0 +1,60 @@
+"""`autoresearch demo`: a whole run on a throwaway repository, in seconds, with no API key."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import typer
+
+SETUP = (
+    ["init", "-q", "-b", "main"],
+    ["config", "user.name", "autoresearch demo"],
+    ["config", "user.email", "demo@autoresearch.invalid"],
+    ["add", "-A"],
+    ["commit", "-q", "-m", "demo: initial"],
+)
+
+
+def command(
+    directory: Path = typer.Option(None, "--dir", help="Where to create the demo repository (default: a new temp dir)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final summary."),
+) -> int:
+    """Create a small git repository with a prompt, a deterministic eval and recorded edits, and optimize it."""
+    from optimizer import demo, loop, signals
+    from optimizer.commands.common import load, setup_logging
+    from optimizer.commands.report import print_summary
+    from optimizer.session import open_session
+
+    root = _make_repo(directory, demo.files())
+    print(f"demo repository: {root}")
+    cfg = load(root / "autoresearch.yaml")
+    setup_logging(quiet=quiet)
+    signals.install()
+    session = open_session(cfg, root)
+    setup_logging(session.paths.log, quiet=quiet)
+    try:
+        loop.run(session)
+    finally:
+        session.close()
+    print_summary(session.paths, session.ws, cfg)
+    print(f"results: {session.paths.root}")
+    print(f"open the chart: file://{session.paths.chart}")
+    return 0
+
+
+def _make_repo(directory: Path | None, files: dict[str, str]) -> Path:
+    from optimizer.errors import InvalidInput
+
+    root = Path(tempfile.mkdtemp(prefix="autoresearch-demo-")) if directory is None else directory.resolve()
+    if root.exists() and any(root.iterdir()):
+        raise InvalidInput(f"--dir {root}: the directory is not empty")
+    root.mkdir(parents=True, exist_ok=True)
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for args in SETUP:
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    return root

@@ -1,0 +1,89 @@
+"""`autoresearch init`: write a commented autoresearch.yaml, guessing the artifact and eval."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import typer
+
+
+ARTIFACT_GUESSES = ("SKILL.md", "prompt.md", "system_prompt.md", "prompts/*.md", "prompts/*.txt", "*.prompt.md", "train.py")
+MUTATOR_COMMAND = 'claude -p "$(cat $AUTORESEARCH_PROMPT_FILE)" --allowedTools Read,Edit,Write'
+
+
+def command(
+    path: Path = typer.Option(Path("autoresearch.yaml"), "--config", "-c", help="Where to write the config."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing config."),
+) -> int:
+    """Write autoresearch.yaml with a comment on every field, guessing the artifact and eval from the repository."""
+    from optimizer.errors import InvalidInput
+
+    if path.exists() and not force:
+        raise InvalidInput(f"{path} already exists (use --force to overwrite)")
+    root = path.resolve().parent
+    artifact = _first_match(root, ARTIFACT_GUESSES) or "path/to/artifact.md"
+    path.write_text(render(artifact, _eval_lines(root, artifact)), encoding="utf-8")
+    print(f"wrote {path} (artifact: {artifact}); check the eval and mutator sections, then run `autoresearch run`")
+    return 0
+
+
+def _first_match(root: Path, patterns: tuple[str, ...]) -> str | None:
+    for pattern in patterns:
+        hits = sorted(glob.glob(pattern, root_dir=root))
+        if hits:
+            return hits[0]
+    return None
+
+
+def _eval_lines(root: Path, artifact: str) -> list[str]:
+    eval_file = _first_match(root, ("evals/*.eval.yaml", "*.eval.yaml", "evals/*.yaml"))
+    if eval_file:
+        return [f"  agentv: {eval_file}"]
+    if artifact == "train.py":
+        return ["  command: python3 train.py", "  metric: {pattern: 'val_bpb:\\s*([0-9.]+)', goal: minimize}"]
+    script = _first_match(root, ("evals/score.py", "evals/eval.py", "eval.py", "score.py", "evals/*.sh"))
+    runner = "python3 " if script and script.endswith(".py") else ""
+    return [f"  command: {runner}{script or 'path/to/eval'} {{run_dir}}   # must write {{run_dir}}/index.jsonl"]
+
+
+def render(artifact: str, eval_lines: list[str]) -> str:
+    from mutators.config import CommandMutatorConfig
+    from optimizer.config import Config, PolicyConfig, StopConfig
+    from runs.config import EvalConfig
+
+    def doc(model, name: str) -> str:
+        return f"# {model.model_fields[name].description}"
+
+    return "\n".join(
+        [
+            "# autoresearch.yaml: what to improve, how to measure it, and when to stop.",
+            doc(Config, "experiment"),
+            f"# experiment: autoresearch-{Path(artifact).name}",
+            doc(Config, "artifact"),
+            f"artifact: {artifact}",
+            "eval:",
+            f"  {doc(EvalConfig, 'command')}",
+            *eval_lines,
+            f"  {doc(EvalConfig, 'timeout_s')}",
+            "  timeout_s: 1800",
+            "mutator:",
+            "  # command: any program that edits files (a coding agent); replay: recorded edits; anthropic/openai: an LLM with sandboxed tools",
+            "  provider: command",
+            f"  {doc(CommandMutatorConfig, 'command')}",
+            f"  command: {MUTATOR_COMMAND}",
+            "policy:",
+            f"  {doc(PolicyConfig, 'rule')}",
+            "  rule: wins-losses",
+            f"  {doc(PolicyConfig, 'threshold')}",
+            "  threshold: 0.1",
+            "stop:",
+            f"  {doc(StopConfig, 'max_cycles')}",
+            "  max_cycles: 10",
+            f"  {doc(StopConfig, 'max_convergence')}",
+            "  max_convergence: 3",
+            doc(Config, "results_dir"),
+            "results_dir: .autoresearch",
+            "",
+        ]
+    )

@@ -1,0 +1,167 @@
+"""One candidate, start to finish: mutate, check the scope, evaluate, decide, commit or restore.
+
+Each step that fails turns the cycle into an `error` record with a reason;
+whatever happens, the tree is back at HEAD or committed before the record is written.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+
+import structlog
+
+from mutators.base import MutationRequest, MutationResult
+from mutators.errors import MutationFailed, MutationsExhausted
+from optimizer import scope, signals
+from optimizer.decide import judge
+from optimizer.errors import IntegrityError
+from optimizer.logs import get
+from optimizer.session import Session
+from optimizer.workspace import artifact_changes, candidate_patch, commit_artifact, restore_artifact
+from runs.errors import EvalFailed
+from runs.evaluators import EvalOutcome
+from runs.results import assertion_rates, mean_score
+from trajectory.iterations import Iteration
+
+
+@dataclass
+class Draft:
+    """The iterations line as it is being filled in."""
+
+    cycle: int
+    run_dir: str
+    started: float = field(default_factory=time.monotonic)
+    fields: dict = field(default_factory=dict)
+
+    def finish(self, **fields) -> Iteration:
+        data = {"cycle": self.cycle, "run_dir": self.run_dir, **self.fields, **fields}
+        data["duration_s"] = round(time.monotonic() - self.started, 3)
+        return Iteration(**data)
+
+
+def set_phase(session: Session, phase: str) -> None:
+    from optimizer import state as state_file
+    from trajectory.iterations import utc_now
+
+    structlog.contextvars.bind_contextvars(phase=phase)
+    session.state.phase = phase
+    session.state.phase_started_at = utc_now()
+    state_file.save(session.paths.state, session.state)
+
+
+def evaluate(session: Session, run_dir) -> EvalOutcome:
+    set_phase(session, "eval")
+    get().info("evaluating")
+    return session.evaluator.run(run_dir)
+
+
+def original(session: Session) -> Iteration:
+    """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from)."""
+    run_dir = session.paths.new_run_dir(1)
+    draft = Draft(1, run_dir.name, fields={"mutation": "original"})
+    outcome = evaluate(session, run_dir)
+    session.baseline_rows = outcome.rows
+    return draft.finish(
+        score=mean_score(outcome.rows),
+        decision="keep",
+        reason="original",
+        cost_usd=outcome.cost_usd,
+        assertions=assertion_rates(outcome.rows),
+        commit=session.ws.head(),
+        tests=len({r["test_id"] for r in outcome.rows}),
+    )
+
+
+def candidate(session: Session, cycle: int) -> Iteration:
+    """Cycles 2+: ask the mutator for a candidate, then judge it against HEAD's results."""
+    run_dir = session.paths.new_run_dir(cycle)
+    draft = Draft(cycle, run_dir.name)
+    try:
+        mutation = mutate(session, cycle, run_dir)
+    except MutationFailed as exc:
+        restore_artifact(session.ws)
+        return failed(draft, exc.reason, str(exc))
+    except MutationsExhausted:
+        shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
+        raise
+    draft.fields.update(
+        mutation=mutation.summary,
+        mutation_cost_usd=round(mutation.cost_usd, 6),
+        tokens_in=mutation.tokens_in,
+        tokens_out=mutation.tokens_out,
+    )
+    try:
+        outcome = evaluate(session, run_dir)
+    except EvalFailed as exc:
+        discard(session, run_dir)
+        return failed(draft, "eval-failed", str(exc))
+    set_phase(session, "decide")
+    verdict = judge(session.config, session.ws, session.baseline_rows, outcome.rows)
+    s = verdict.comparison.summary
+    draft.fields.update(
+        score=mean_score(outcome.rows),
+        cost_usd=outcome.cost_usd,
+        assertions=assertion_rates(outcome.rows),
+        wins=s.wins,
+        losses=s.losses,
+        ties=s.ties,
+        mean_delta=s.mean_delta,
+        reason=verdict.decision.reason,
+    )
+    if not verdict.decision.keep:
+        discard(session, run_dir)
+        return draft.finish(decision="drop")
+    with signals.critical():
+        sha = commit_artifact(session.ws, f"autoresearch cycle {cycle}: {draft.fields['mutation']}")
+        if sha is None:
+            raise IntegrityError("the candidate vanished before its commit")
+        session.state.commits.append(sha)
+    session.baseline_rows = outcome.rows
+    return draft.finish(decision="keep", commit=sha)
+
+
+def failed(draft: Draft, reason: str, message: str) -> Iteration:
+    get().warning("cycle failed", reason=reason, error=message)
+    return draft.finish(score=0.0, decision="error", error=message, error_reason=reason)
+
+
+def discard(session: Session, run_dir) -> None:
+    """Save the candidate's diff (no tried idea is lost), then put the artifact back to HEAD."""
+    with signals.critical():
+        patch = candidate_patch(session.ws)
+        if patch.strip():
+            (run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
+        restore_artifact(session.ws)
+
+
+def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
+    set_phase(session, "mutate")
+    ws, history = session.ws, session.history
+    decided = history.last_evaluated
+    request = MutationRequest(
+        repo_root=ws.root,
+        artifact=ws.artifact_path,
+        mode=ws.mode,
+        run_dir=session.paths.run_dir(decided.run_dir),
+        iterations=session.paths.iterations,
+        initial_sha=session.state.initial_sha,
+        pass_rates=decided.assertions,
+        cycle=cycle,
+        log_dir=log_dir,
+        read_only=(ws.root / session.config.results_dir,),
+    )
+    get().info("mutating")
+    before, head = scope.snapshot(ws), ws.head()
+    result = session.mutator.mutate(request)
+    if ws.head() != head:
+        raise IntegrityError(f"the mutator moved HEAD ({head[:10]} -> {ws.head()[:10]}); mutators must not commit")
+    outside = scope.changed_paths(before, scope.snapshot(ws))
+    if outside:
+        scope.undo(ws, before, outside)
+        raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope")
+    if not artifact_changes(ws).strip():
+        raise MutationFailed("the mutator left the artifact unchanged", "no-change")
+    get().info("mutated", summary=result.summary)
+    return result

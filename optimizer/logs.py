@@ -1,0 +1,84 @@
+"""structlog set up for the daemon: readable lines on the console, JSON lines in daemon.log.
+
+Every line carries the experiment, cycle and phase (bound with contextvars by
+the loop). Values of secret-looking environment variables are masked in both
+outputs, so an API key echoed by an eval's error message never lands in a log.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+import structlog
+
+SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
+CONTEXT_KEYS = ("experiment", "cycle", "phase")
+
+
+def _secrets() -> list[str]:
+    return [v for k, v in os.environ.items() if k.upper().endswith(SECRET_SUFFIXES) and len(v) >= 8]
+
+
+def _redact(logger, method, event: dict) -> dict:
+    secrets = _secrets()
+    if not secrets:
+        return event
+    for key, value in event.items():
+        if isinstance(value, str):
+            for secret in secrets:
+                value = value.replace(secret, "***")
+            event[key] = value
+    return event
+
+
+def _console_line(logger, method, event: dict) -> str:
+    """`cycle 3 eval     message key=value`: short enough to follow a run by eye."""
+    event.pop("timestamp", None)
+    event.pop("experiment", None)
+    level = event.pop("level", "info")
+    cycle, phase = event.pop("cycle", None), event.pop("phase", None)
+    message = event.pop("event", "")
+    prefix = f"cycle {cycle:<3} {phase or '':<8}" if cycle else f"{phase or '':<14}"
+    extras = " ".join(f"{k}={v}" for k, v in event.items() if not k.startswith("_"))
+    marker = {"warning": "WARNING: ", "error": "ERROR: "}.get(level, "")
+    return f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
+
+
+def setup(log_file: Path | None, quiet: bool = False) -> None:
+    """Configure logging for one CLI invocation (never at import time)."""
+    shared = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        _redact,
+    ]
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=False,
+    )
+    root = logging.getLogger("autoresearch")
+    root.handlers.clear()
+    root.setLevel(logging.INFO)
+    root.propagate = False
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.WARNING if quiet else logging.INFO)
+    console.setFormatter(structlog.stdlib.ProcessorFormatter(processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line]))
+    root.addHandler(console)
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        to_file = logging.FileHandler(log_file, encoding="utf-8")
+        to_file.setFormatter(
+            structlog.stdlib.ProcessorFormatter(
+                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()]
+            )
+        )
+        root.addHandler(to_file)
+
+
+def get():
+    return structlog.get_logger("autoresearch")

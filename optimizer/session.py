@@ -1,0 +1,114 @@
+"""Everything checked and opened before the first cycle: repository, artifact, lock, history.
+
+A run either starts from a consistent experiment or refuses with one line and
+an exit code; nothing in the user's repository is changed by a refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from mutators import registry
+from mutators.base import Mutator
+from optimizer import state as state_file
+from optimizer.config import Config
+from optimizer.errors import IntegrityError
+from optimizer.experiment import ExperimentPaths
+from optimizer.history import History
+from optimizer.state import Lock, State
+from optimizer.workspace import Workspace, artifact_tree, exclude, open_workspace, require_clean_artifact
+from runs import evaluators
+from runs.errors import BadResults
+from runs.evaluators import Evaluator
+from runs.results import load_rows
+from trajectory import iterations
+
+
+@dataclass
+class Session:
+    config: Config
+    ws: Workspace
+    paths: ExperimentPaths
+    evaluator: Evaluator
+    mutator: Mutator
+    state: State
+    history: History
+    lock: Lock
+    baseline_rows: list[dict] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.lock.release()
+
+
+def check(config: Config, cwd: Path) -> tuple[Workspace, Evaluator, Mutator]:
+    """The checks that need no lock: repository, artifact, eval and mutator settings."""
+    ws = open_workspace(cwd, config.artifact)
+    require_clean_artifact(ws)
+    evaluator = evaluators.build(config.eval, ws.root)
+    evaluator.check()
+    mutator = registry.build(config.mutator, ws.root)
+    mutator.check()
+    return ws, evaluator, mutator
+
+
+def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
+    ws, evaluator, mutator = check(config, cwd)
+    paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    exclude(ws, config.results_dir)
+    lock = Lock(paths.lock)
+    lock.acquire(config.experiment_name)
+    try:
+        if restart:
+            _archive(paths)
+            lock.release()
+            lock.acquire(config.experiment_name)
+        records, _ = iterations.read(paths.iterations)
+        history = History(records)
+        session = Session(config, ws, paths, evaluator, mutator, _state(config, ws, paths, history), history, lock)
+        if records:
+            session.baseline_rows = _resume_baseline(session)
+        return session
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> State:
+    previous = state_file.load(paths.state)
+    initial = previous.initial_sha if previous and history.records else ws.head()
+    state = State(experiment=config.experiment_name, artifact=config.artifact, initial_sha=initial)
+    if previous and history.records:
+        state.commits = previous.commits
+        state.started_at = previous.started_at
+    return state
+
+
+def _resume_baseline(session: Session) -> list[dict]:
+    """The last KEEP's results, after checking that HEAD still holds that KEEP's artifact."""
+    best = session.history.best
+    ws = session.ws
+    commit = getattr(best, "commit", None) if best else None
+    if best is None or not commit:
+        raise IntegrityError(f"{session.paths.iterations}: no KEEP with a commit to resume from; use --restart")
+    try:
+        same = artifact_tree(ws, commit) == artifact_tree(ws, "HEAD")
+    except IntegrityError:
+        same = False
+    if not same:
+        raise IntegrityError(
+            f"the artifact at HEAD is not the one of the last KEEP (cycle {best.cycle}, {commit[:10]}); "
+            "it was changed outside autoresearch: use --restart to start a new experiment from HEAD"
+        )
+    try:
+        return load_rows(session.paths.run_dir(best.run_dir))
+    except BadResults as exc:
+        raise IntegrityError(f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart") from None
+
+
+def _archive(paths: ExperimentPaths) -> None:
+    """--restart keeps the old experiment beside the new one instead of deleting it."""
+    if paths.root.exists():
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        paths.root.rename(paths.root.with_name(f"{paths.root.name}.restarted-{stamp}"))
