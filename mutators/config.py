@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class CommandMutatorConfig(BaseModel):
     """Any program that edits files: a coding-agent CLI, a script."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     provider: Literal["command"] = "command"
     command: str
@@ -22,7 +22,7 @@ class CommandMutatorConfig(BaseModel):
 class ReplayMutatorConfig(BaseModel):
     """Recorded edits applied in order, one per cycle: for demos and for re-running a past experiment."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     provider: Literal["replay"] = "replay"
     file: str

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 class MetricConfig(BaseModel):
     """A single number printed by the eval command (karpathy-style training runs)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     pattern: str
     """Regular expression with one group that captures the number, searched in stdout then stderr; the last match wins."""
@@ -19,7 +19,7 @@ class MetricConfig(BaseModel):
 
 
 class EvalConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     command: str | None = None
     """Shell command run in the repository root; it must write {run_dir}/index.jsonl (AgentV rows) unless `metric` is set."""
