@@ -1,0 +1,107 @@
+"""A repository whose artifact spells out its own scores, and a mutator that follows a plan.
+
+The eval reads lines `<test_id> <score>` from the artifact (all files, for a
+directory), so each candidate's scores are exactly what the test wrote. A few
+magic lines make the eval misbehave on purpose: `FAIL <code>`, `HANG`,
+`MALFORMED`, `METRIC <value>`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from tests.helpers.repos import make_repo
+
+EVAL = r'''
+import json, sys, time
+from pathlib import Path
+
+artifact = Path(sys.argv[2])
+files = sorted(p for p in artifact.rglob("*") if p.is_file()) if artifact.is_dir() else [artifact]
+lines = [l.split() for f in files for l in f.read_text().splitlines() if l.strip()]
+rows = []
+for words in lines:
+    if words[0] == "FAIL":
+        print("eval broke on purpose", file=sys.stderr); sys.exit(int(words[1]))
+    if words[0] == "HANG":
+        time.sleep(600)
+    if words[0] == "METRIC":
+        print(f"step 10 val_bpb: {words[1]}"); sys.exit(0)
+    if words[0] == "MALFORMED":
+        Path(sys.argv[1], "index.jsonl").write_text("{not json\n"); sys.exit(0)
+    if len(words) == 2 and words[0][0].isalpha():
+        rows.append({"test_id": words[0], "score": float(words[1]),
+                     "scores": [{"name": "check-" + words[0], "type": "contains", "score": float(words[1])}],
+                     "cost_usd": 0.001})
+with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
+    for row in rows:
+        out.write(json.dumps(row) + "\n")
+'''
+
+MUTATOR = r'''
+import json, os, sys
+from pathlib import Path
+
+plan = json.loads(Path("plan.json").read_text())
+step = plan.get(os.environ["AUTORESEARCH_CYCLE"])
+if step is None:
+    print("no plan for this cycle", file=sys.stderr); sys.exit(3)
+for path, text in step.get("write", {}).items():
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text)
+for path in step.get("delete", []):
+    Path(path).unlink()
+if "summary" in step:
+    Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md").write_text(step["summary"] + "\n\ndetails\n")
+print(step.get("stdout", "mutated"))
+sys.exit(step.get("exit", 0))
+'''
+
+
+def scenario_repo(
+    root: Path,
+    artifact: dict[str, str],
+    plan: dict[int, dict],
+    *,
+    config: dict | None = None,
+    extra_files: dict[str, str] | None = None,
+) -> Path:
+    """A committed repo with the artifact file(s), the eval, the planned mutator and autoresearch.yaml."""
+    artifact_path = next(iter(artifact)).split("/")[0] if len(artifact) > 1 else next(iter(artifact))
+    settings = {
+        "experiment": "exp",
+        "artifact": artifact_path,
+        "eval": {"command": f"python3 evals/score.py {{run_dir}} {artifact_path}", "timeout_s": 30},
+        "mutator": {"provider": "command", "command": "python3 tools/mutate.py", "timeout_s": 30},
+        "stop": {"max_cycles": len(plan) + 1, "max_convergence": 10},
+    }
+    for key, value in (config or {}).items():
+        if isinstance(value, dict) and isinstance(settings.get(key), dict):
+            settings[key] = {**settings[key], **value}
+        else:
+            settings[key] = value
+    files = {
+        **artifact,
+        "evals/score.py": EVAL,
+        "tools/mutate.py": MUTATOR,
+        "plan.json": json.dumps({str(k): v for k, v in plan.items()}),
+        "autoresearch.yaml": yaml.safe_dump(settings, sort_keys=False),
+        **(extra_files or {}),
+    }
+    return make_repo(root, files)
+
+
+def scores(**by_test: float) -> str:
+    return "".join(f"{test} {score}\n" for test, score in by_test.items())
+
+
+def iterations(repo: Path, experiment: str = "exp") -> list[dict]:
+    path = repo / ".autoresearch" / "runs" / experiment / "_autoresearch" / "iterations.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def state(repo: Path, experiment: str = "exp") -> dict:
+    return json.loads((repo / ".autoresearch" / "runs" / experiment / "_autoresearch" / "state.json").read_text())

@@ -1,0 +1,156 @@
+"""End-to-end runs of `autoresearch run` on real temporary git repositories."""
+
+from __future__ import annotations
+
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores, state
+
+
+def test_keeps_wins_drops_losses_and_commits_only_the_artifact(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0, c=1)},
+        {
+            2: {"write": {"prompt.md": scores(a=1, b=0, c=1)}, "summary": "fix a"},
+            3: {"write": {"prompt.md": scores(a=1, b=1, c=0)}, "summary": "trade c for b"},
+            4: {"write": {"prompt.md": scores(a=0, b=0, c=0)}, "summary": "break everything"},
+        },
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [(r["cycle"], r["decision"]) for r in lines] == [(1, "keep"), (2, "keep"), (3, "drop"), (4, "drop")]
+    assert lines[0]["mutation"] == "original" and lines[1]["mutation"] == "fix a"
+    assert (lines[1]["wins"], lines[1]["losses"], lines[1]["ties"]) == (1, 0, 2)
+    assert (lines[2]["wins"], lines[2]["losses"]) == (1, 1)  # a tie is not a KEEP under wins > losses
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=0, c=1)
+    assert git(repo, "log", "--format=%s", "-1").strip() == "autoresearch cycle 2: fix a"
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["prompt.md"]
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert lines[1]["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    drop_dir = repo / ".autoresearch/runs/exp" / lines[2]["run_dir"]
+    assert "+b 1\n" in (drop_dir / "candidate.patch").read_text()
+
+
+def test_simpler_candidate_with_no_change_in_score_is_kept(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=1, b=0) + "# padding\n"},
+        {
+            2: {"write": {"prompt.md": scores(a=1, b=0) + "# padding\n# more\n"}},
+            3: {"write": {"prompt.md": scores(a=1, b=0)}},
+        },
+    )
+    assert cli(repo, "run").returncode == 10  # same score throughout: no improvement
+    decisions = [r["decision"] for r in iterations(repo)]
+    assert decisions == ["keep", "drop", "keep"]  # longer and equal: drop; shorter and equal: keep
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=0)
+
+
+def test_directory_artifact_new_files_are_committed_or_removed(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"skill/a.md": scores(a=0), "skill/b.md": scores(b=1)},
+        {
+            2: {"write": {"skill/new.md": scores(c=0), "skill/a.md": scores(a=0)}, "summary": "new file, no gain"},
+            3: {"write": {"skill/a.md": scores(a=1), "skill/extra.md": "notes\n"}, "delete": ["skill/b.md"]},
+        },
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "drop", "keep"]
+    assert not (repo / "skill/new.md").exists()  # the dropped candidate's new file is gone
+    assert sorted(p.name for p in (repo / "skill").iterdir()) == ["a.md", "extra.md"]
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert "skill/extra.md" in git(repo, "show", "--name-only", "--format=", "HEAD")
+
+
+def test_metric_mode_minimize_keeps_only_lower_values(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"train.py": "METRIC 1.50\n"},
+        {
+            2: {"write": {"train.py": "METRIC 1.40\n"}},
+            3: {"write": {"train.py": "METRIC 1.45\n"}},
+            4: {"write": {"train.py": "METRIC 1.40\n# same value, longer\n"}},
+        },
+        config={"eval": {"metric": {"pattern": r"val_bpb:\s*([0-9.]+)", "goal": "minimize"}}},
+    )
+    assert cli(repo, "run").returncode == 0
+    lines = iterations(repo)
+    assert [(r["score"], r["decision"]) for r in lines] == [(1.5, "keep"), (1.4, "keep"), (1.45, "drop"), (1.4, "drop")]
+    assert (repo / "train.py").read_text() == "METRIC 1.40\n"
+
+
+def test_eval_failures_become_error_cycles_and_three_in_a_row_exit_40(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        {
+            2: {"write": {"prompt.md": "FAIL 7\n"}},
+            3: {"write": {"prompt.md": "MALFORMED\n"}},
+            4: {"write": {"prompt.md": "HANG\n"}},
+            5: {"write": {"prompt.md": scores(a=1)}},
+        },
+        config={"eval": {"timeout_s": 2}},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 40, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "error", "error", "error"]
+    assert "exited 7" in lines[1]["error"] and "eval broke on purpose" in lines[1]["error"]
+    assert "malformed" in lines[2]["error"]
+    assert "timed out" in lines[3]["error"]
+    assert (repo / "prompt.md").read_text() == scores(a=0)
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert "3 cycles in a row failed" in done.stderr
+
+
+def test_mutator_failure_is_an_error_cycle_and_the_loop_goes_on(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        {
+            2: {"write": {"prompt.md": scores(a=1) + "half-written\n"}, "exit": 2, "stdout": "crashed"},
+            3: {"write": {"prompt.md": scores(a=1)}, "stdout": "line one\nset a to one\n"},
+        },
+    )
+    assert cli(repo, "run").returncode == 0
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "error", "keep"]
+    assert lines[1]["error_reason"] == "mutator-failed" and "exited 2" in lines[1]["error"]
+    assert lines[2]["mutation"] == "set a to one"  # no mutation.md: the last line of stdout
+
+
+def test_out_of_scope_writes_are_undone_and_three_stop_with_exit_20(tmp_path):
+    user_notes = "my uncommitted notes\n"
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        {
+            2: {"write": {"prompt.md": scores(a=1), "evals/score.py": "print('gamed')\n"}},
+            3: {"write": {"prompt.md": scores(a=1), "notes.txt": "clobbered\n"}},
+            4: {"write": {"prompt.md": scores(a=1), "stray/new.txt": "x\n"}},
+            5: {"write": {"prompt.md": scores(a=1)}},
+        },
+        extra_files={"notes.txt": "committed notes\n"},
+    )
+    (repo / "notes.txt").write_text(user_notes)  # the user's own dirty file, not ours to touch
+    eval_before = (repo / "evals/score.py").read_bytes()
+    done = cli(repo, "run")
+    assert done.returncode == 20, done.stderr
+    lines = iterations(repo)
+    assert [r.get("error_reason") for r in lines[1:]] == ["out-of-scope"] * 3
+    assert "evals/score.py" in lines[1]["error"]
+    assert (repo / "evals/score.py").read_bytes() == eval_before
+    assert (repo / "notes.txt").read_text() == user_notes
+    assert not (repo / "stray").exists()
+    assert (repo / "prompt.md").read_text() == scores(a=0)
+    assert git(repo, "status", "--porcelain").strip() == "M notes.txt"  # still dirty, never staged
+
+
+def test_warns_when_the_original_scores_zero_everywhere(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": scores(a=0)}}})
+    done = cli(repo, "run")
+    assert "scores 0 on every test" in done.stderr
+    assert "scores 0 on every test" in state(repo)["warning"]
