@@ -1,0 +1,46 @@
+"""The keep rules as tables: numbers in, decision out."""
+
+from __future__ import annotations
+
+import pytest
+
+from policies.keep import RULES, Evidence
+
+
+def ev(wins=0, losses=0, mean_delta=0.0, base=0.5, cand=0.5, base_size=10, cand_size=10, goal="maximize"):
+    return Evidence(wins, losses, 0, mean_delta, base, cand, base_size, cand_size, goal)
+
+
+@pytest.mark.parametrize(
+    "evidence, keep",
+    [
+        (ev(wins=2, losses=1, mean_delta=0.05), True),
+        (ev(wins=1, losses=1, mean_delta=0.2), False),  # more mean, but not more wins
+        (ev(wins=0, losses=0, mean_delta=0.0, cand_size=9), True),  # tie-break: simpler
+        (ev(wins=0, losses=0, mean_delta=0.0, cand_size=10), False),  # equal size is not simpler
+        (ev(wins=1, losses=2, mean_delta=0.0, cand_size=1), True),  # AgentV: rounded mean 0 and simpler
+        (ev(wins=0, losses=0, mean_delta=-0.001, cand_size=1), False),
+    ],
+)
+def test_wins_losses(evidence, keep):
+    assert RULES["wins-losses"](evidence).keep is keep
+
+
+@pytest.mark.parametrize(
+    "evidence, keep",
+    [
+        (ev(base=0.5, cand=0.51), True),
+        (ev(base=0.5, cand=0.5), False),
+        (ev(base=0.5, cand=0.5, cand_size=3), True),
+        (ev(base=1.5, cand=1.4, goal="minimize"), True),
+        (ev(base=1.5, cand=1.6, goal="minimize"), False),
+    ],
+)
+def test_score(evidence, keep):
+    assert RULES["score"](evidence).keep is keep
+
+
+def test_every_decision_gives_a_reason():
+    for rule in RULES.values():
+        assert rule(ev(wins=1)).reason
+        assert rule(ev()).reason

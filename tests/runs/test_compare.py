@@ -1,0 +1,113 @@
+"""`compare` and `autoresearch compare` against the edge cases of agentv compare 4.42.4.
+
+Expected values follow AgentV's TypeScript: Map pairing (last duplicate wins,
+first position kept), plain float deltas, JavaScript Math.round for the means.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from runs.compare import compare, js_round3
+from tests.helpers.repos import cli
+
+
+def rows(*pairs):
+    return [{"test_id": t, "score": s} for t, s in pairs]
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [(-0.0015, -0.001), (0.0015, 0.002), (0.0005, 0.001), (-0.0005, 0.0), (0.1234, 0.123), (-0.0004, 0.0), (2.5, 2.5)],
+)
+def test_mean_delta_rounds_like_javascript(value, expected):
+    assert js_round3(value) == expected
+    assert str(js_round3(-0.0004)) == "0.0"  # never -0
+
+
+def test_threshold_is_plain_floating_point():
+    # 0.3 - 0.2 == 0.09999999999999998: a tie at threshold 0.1, as in JavaScript.
+    result = compare(rows(("a", 0.2), ("b", 0.0)), rows(("a", 0.3), ("b", 0.1)), 0.1)
+    assert [m.outcome for m in result.matched] == ["tie", "win"]
+
+
+def test_a_loss_needs_delta_at_or_below_minus_threshold():
+    # 0.0 - 0.1 is exactly -0.1: a loss; 0.9 - 1.0 is -0.09999999999999998: a tie.
+    result = compare(rows(("a", 0.1), ("b", 1.0)), rows(("a", 0.0), ("b", 0.9)), 0.1)
+    assert [m.outcome for m in result.matched] == ["loss", "tie"]
+
+
+def test_duplicates_last_wins_and_unmatched_are_counted_per_row():
+    base = rows(("a", 0.0), ("b", 1.0), ("a", 0.5), ("gone", 1.0), ("gone", 1.0))
+    cand = rows(("b", 1.0), ("a", 1.0), ("new", 0.0))
+    result = compare(base, cand)
+    assert [(m.test_id, m.score1, m.score2) for m in result.matched] == [("a", 0.5, 1.0), ("b", 1.0, 1.0)]
+    assert result.unmatched == {"file1": 2, "file2": 1}
+    assert result.summary.total == 8
+    assert (result.summary.wins, result.summary.ties, result.summary.mean_delta) == (1, 1, 0.25)
+
+
+def test_normalized_gain_is_null_at_a_perfect_baseline():
+    result = compare(rows(("a", 1.0), ("b", 0.5)), rows(("a", 0.0), ("b", 0.75)))
+    assert result.matched[0].normalized_gain is None
+    assert result.matched[1].normalized_gain == 0.5
+    assert result.summary.mean_normalized_gain == 0.5
+    assert compare(rows(("a", 1.0)), rows(("a", 1.0))).summary.mean_normalized_gain is None
+
+
+def test_no_matches_gives_zero_mean_delta():
+    result = compare(rows(("a", 1.0)), rows(("b", 0.0)))
+    assert (result.summary.matched, result.summary.mean_delta) == (0, 0.0)
+
+
+def write(path, data: list[dict]) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in data))
+    return str(path)
+
+
+def test_cli_json_matches_agentv_shape_and_exit_codes(tmp_path):
+    base = write(tmp_path / "base.jsonl", rows(("a", 1), ("b", 0.5)))
+    cand = tmp_path / "run"
+    cand.mkdir()
+    write(cand / "index.jsonl", rows(("a", 0), ("b", 0.5)))
+    done = cli(tmp_path, "compare", base, str(cand), "--json")
+    assert done.returncode == 1  # regression
+    out = json.loads(done.stdout)
+    assert out["matched"][0] == {
+        "test_id": "a", "score1": 1, "score2": 0, "delta": -1, "normalized_gain": None, "outcome": "loss"
+    }
+    assert out["summary"] == {
+        "total": 4, "matched": 2, "wins": 0, "losses": 1, "ties": 1, "mean_delta": -0.5, "mean_normalized_gain": 0
+    }
+    assert '"score1": 1,' in done.stdout  # integral numbers print as JavaScript prints them
+    assert cli(tmp_path, "compare", str(cand), base).returncode == 0
+
+
+def test_cli_output_is_never_truncated_on_a_pipe(tmp_path):
+    many = rows(*((f"test-{i:05d}", 0.5) for i in range(3000)))
+    base = write(tmp_path / "b.jsonl", many)
+    done = cli(tmp_path, "compare", base, base, "--json")
+    assert done.returncode == 0
+    assert len(json.loads(done.stdout)["matched"]) == 3000
+
+
+@pytest.mark.parametrize(
+    "line, needle",
+    [
+        ('{"score": 1}', "b.jsonl:2: field 'test_id'"),
+        ('{"test_id": "x", "score": "high"}', "b.jsonl:2: field 'score'"),
+        ("not json", "b.jsonl:2: not valid JSON"),
+    ],
+)
+def test_cli_bad_rows_are_invalid_input_naming_file_and_line(tmp_path, line, needle):
+    (tmp_path / "b.jsonl").write_text('{"test_id": "ok", "score": 1}\n' + line + "\n")
+    done = cli(tmp_path, "compare", str(tmp_path / "b.jsonl"), str(tmp_path / "b.jsonl"))
+    assert done.returncode == 30
+    assert needle in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cli_missing_file_is_invalid_input(tmp_path):
+    done = cli(tmp_path, "compare", "nope.jsonl", "nope.jsonl")
+    assert done.returncode == 30 and "no such result file" in done.stderr

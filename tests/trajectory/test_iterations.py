@@ -1,0 +1,34 @@
+"""iterations.jsonl: whole lines only, even after a torn write."""
+
+from __future__ import annotations
+
+from trajectory.iterations import Iteration, append, read
+
+
+def test_append_then_read_round_trips_extra_fields(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    append(path, Iteration(cycle=1, score=0.5, decision="keep", mutation="original", wins=0))
+    append(path, Iteration(cycle=2, score=0.25, decision="drop", mutation="<b>x</b>"))
+    records, bad = read(path)
+    assert bad == 0
+    assert [(r.cycle, r.decision) for r in records] == [(1, "keep"), (2, "drop")]
+    assert records[0].wins == 0
+
+
+def test_a_torn_last_line_is_cut_before_the_next_append(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    append(path, Iteration(cycle=1, score=0.5, decision="keep"))
+    with open(path, "a") as f:
+        f.write('{"cycle": 2, "sco')  # a power cut mid-write
+    assert read(path) == (read(path)[0], 1)
+    append(path, Iteration(cycle=2, score=0.7, decision="keep"))
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 and all(line.endswith("}") for line in lines)
+    assert read(path)[1] == 0
+
+
+def test_unreadable_lines_are_counted_not_fatal(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    path.write_text('{"cycle": 1, "score": 0.1, "decision": "keep"}\nnot json\n{"cycle": 0}\n')
+    records, bad = read(path)
+    assert len(records) == 1 and bad == 2
