@@ -19,7 +19,7 @@ from optimizer.decide import judge
 from optimizer.errors import IntegrityError
 from optimizer.logs import get
 from optimizer.session import Session
-from optimizer.workspace import artifact_changes, candidate_patch, commit_artifact, restore_artifact
+from optimizer.workspace import artifact_modified, candidate_patch, commit_artifact, restore_artifact
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
 from runs.results import assertion_rates, mean_score
@@ -161,7 +161,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     if outside:
         scope.undo(ws, before, outside)
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope")
-    if not artifact_changes(ws).strip():
+    if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change")
     get().info("mutated", summary=result.summary)
     return result

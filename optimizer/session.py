@@ -76,11 +76,16 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
 
 
 def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> State:
-    previous = state_file.load(paths.state)
-    initial = previous.initial_sha if previous and history.records else ws.head()
-    state = State(experiment=config.experiment_name, artifact=config.artifact, initial_sha=initial)
-    if previous and history.records:
-        state.commits = previous.commits
+    """A fresh state.json view, rebuilt from the history so that a lost state file loses nothing."""
+    previous = state_file.load(paths.state) if history.records else None
+    original = history.original
+    state = State(
+        experiment=config.experiment_name,
+        artifact=config.artifact,
+        initial_sha=getattr(original, "commit", None) or ws.head(),
+        commits=[r.commit for r in history.records if r.decision == "keep" and r.cycle > 1],
+    )
+    if previous:
         state.started_at = previous.started_at
     return state
 

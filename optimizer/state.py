@@ -47,8 +47,9 @@ class State(BaseModel):
 
 
 def save(path: Path, state: State) -> None:
+    """Not fsynced: state.json is a view for `status`; iterations.jsonl and git are the record."""
     state.updated_at = utc_now()
-    atomic.write_text(path, state.model_dump_json(indent=2) + "\n")
+    atomic.write_text(path, state.model_dump_json(indent=2) + "\n", durable=False)
 
 
 def load(path: Path) -> State | None:

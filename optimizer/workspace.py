@@ -6,6 +6,7 @@ only the daemon's own commits are ever recorded as its work.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from dataclasses import dataclass
@@ -19,14 +20,11 @@ class Workspace:
     repo: "git.Repo"  # noqa: F821  (gitpython is imported lazily to keep --help fast)
     root: Path
     artifact: str  # relative to root, posix
+    mode: str = "file"  # "file" | "directory", fixed when the run starts
 
     @property
     def artifact_path(self) -> Path:
         return self.root / self.artifact
-
-    @property
-    def mode(self) -> str:
-        return "directory" if self.artifact_path.is_dir() else "file"
 
     def git(self, *args: str, env: dict | None = None) -> str:
         import git
@@ -54,7 +52,7 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
     if not repo.head.is_valid():
         raise InvalidInput(f"{root}: the repository has no commits yet; commit the artifact first")
     relative = _relative_artifact(root, artifact)
-    ws = Workspace(repo, root, relative)
+    ws = Workspace(repo, root, relative, "directory" if (root / relative).is_dir() else "file")
     if not ws.artifact_path.exists():
         raise InvalidInput(f"artifact '{artifact}': no such file or directory in {root}")
     if not ws.git("ls-files", "--", relative).strip():
@@ -76,6 +74,23 @@ def _relative_artifact(root: Path, artifact: str) -> str:
 def artifact_changes(ws: Workspace) -> str:
     """`git status --porcelain` of the artifact path only (untracked files included)."""
     return ws.git("status", "--porcelain", "--untracked-files=all", "--", ws.artifact)
+
+
+def artifact_modified(ws: Workspace) -> bool:
+    """Whether the artifact differs from HEAD. A file is compared by its blob id in-process
+    (no subprocess: this runs several times a cycle); a directory asks git."""
+    if ws.mode == "directory":
+        return bool(artifact_changes(ws).strip())
+    path = ws.artifact_path
+    if not path.is_file():
+        return True
+    data = path.read_bytes()
+    blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    return blob != _head_entry(ws).hexsha
+
+
+def _head_entry(ws: Workspace):
+    return ws.repo.head.commit.tree / ws.artifact
 
 
 def require_clean_artifact(ws: Workspace) -> None:
@@ -102,15 +117,18 @@ def exclude(ws: Workspace, relative: str) -> None:
 
 def commit_artifact(ws: Workspace, message: str) -> str | None:
     """Commit the artifact path only; None (and no commit) when it has no changes."""
-    if not artifact_changes(ws).strip():
+    if not artifact_modified(ws):
         return None
-    ws.git("add", "-A", "--", ws.artifact)
+    if ws.mode == "directory":  # new files must be added; a tracked file commits in one call
+        ws.git("add", "-A", "--", ws.artifact)
     ws.git("commit", "--quiet", "--no-verify", "-m", message, "--only", "--", ws.artifact)
     return ws.head()
 
 
 def candidate_patch(ws: Workspace) -> str:
     """The candidate's diff against HEAD, new files included, without touching the user's index."""
+    if ws.mode == "file":
+        return ws.git("diff", "--binary", "HEAD", "--", ws.artifact)
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         ws.git("read-tree", "HEAD", env=env)
@@ -120,23 +138,25 @@ def candidate_patch(ws: Workspace) -> str:
 
 def restore_artifact(ws: Workspace) -> None:
     """Put the artifact path back as it is at HEAD: modified files restored, new files removed."""
-    if not artifact_changes(ws).strip():
+    if not artifact_modified(ws):
         return
     ws.git("checkout", "HEAD", "--", ws.artifact)
-    ws.git("clean", "-f", "-d", "--quiet", "--", ws.artifact)
+    if ws.mode == "directory":
+        ws.git("clean", "-f", "-d", "--quiet", "--", ws.artifact)
 
 
 def artifact_size(ws: Workspace, rev: str | None = None) -> int:
-    """Lines for a file artifact, bytes for a directory: the simplicity measure of the keep rule."""
+    """Lines for a file artifact, bytes for a directory: the simplicity measure of the keep rule.
+    Read in-process (the working tree, or HEAD's objects): no git subprocess per cycle."""
     if rev is None:
         path = ws.artifact_path
         if path.is_dir():
             return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".git" not in p.parts)
         return len(path.read_bytes().splitlines())
-    if ws.mode == "directory":
-        listing = ws.git("ls-tree", "-r", "-l", rev, "--", ws.artifact)
-        return sum(int(line.split()[3]) for line in listing.splitlines() if line.split()[3] != "-")
-    return len(ws.git("show", f"{rev}:{ws.artifact}").encode().splitlines())
+    entry = ws.repo.commit(rev).tree / ws.artifact
+    if entry.type == "tree":
+        return sum(item.size for item in entry.traverse() if item.type == "blob")
+    return len(entry.data_stream.read().splitlines())
 
 
 def artifact_tree(ws: Workspace, rev: str) -> str:

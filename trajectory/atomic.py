@@ -7,14 +7,16 @@ import tempfile
 from pathlib import Path
 
 
-def write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str, durable: bool = True) -> None:
+    """`durable=False` skips the fsync: still atomic against a crash of the process, not a power cut."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
