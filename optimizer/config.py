@@ -36,6 +36,12 @@ class StopConfig(BaseModel):
     """Stop after this many cycles in all, the original's included (0 = no limit)."""
     max_convergence: int = Field(default=3, ge=0)
     """Stop after this many cycles in a row without a KEEP (0 = never)."""
+    budget_usd: float = Field(default=0, ge=0)
+    """Eval + mutation spend across the whole experiment; no cycle starts that the recent cycles' cost says would overspend (0 = no limit)."""
+    until: str | None = None
+    """Wall-clock deadline, `07:00` (the next such local time) or an ISO time: no cycle starts that the recent cycle duration says would cross it."""
+    max_hours: float = Field(default=0, ge=0)
+    """Stop starting cycles after this many hours of this run (0 = no limit)."""
 
 
 class Config(BaseModel):

@@ -43,6 +43,9 @@ class State(BaseModel):
     drops: int = 0
     errors: int = 0
     cost_usd: float = 0.0
+    budget_usd: float = 0.0  # 0 = no budget
+    deadline: str | None = None  # ISO UTC; no cycle starts that would cross it
+    last_cycle_s: float | None = None  # duration of the most recent cycle
     warning: str | None = None
 
 
