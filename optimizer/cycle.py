@@ -41,6 +41,20 @@ class Draft:
         return Iteration(**data)
 
 
+class StopRequested(Exception):
+    """The STOP file appeared while a candidate was being made; it is saved as a patch, not evaluated."""
+
+
+def stop_requested(session: Session) -> str | None:
+    """Honour (and consume) a STOP file: a stop that people without signals can ask for."""
+    stop_file = session.paths.stop_file
+    if stop_file.exists():
+        stop_file.unlink(missing_ok=True)
+        get().info("stop requested")
+        return "stop-requested"
+    return None
+
+
 def set_phase(session: Session, phase: str) -> None:
     from optimizer import state as state_file
     from trajectory.iterations import utc_now
@@ -86,6 +100,9 @@ def candidate(session: Session, cycle: int) -> Iteration:
     except MutationsExhausted:
         shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
         raise
+    if stop_requested(session):
+        discard(session, run_dir)
+        raise StopRequested()
     draft.fields.update(
         mutation=mutation.summary,
         mutation_cost_usd=round(mutation.cost_usd, 6),

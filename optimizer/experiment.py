@@ -41,6 +41,11 @@ class ExperimentPaths:
     def lock(self) -> Path:
         return self.meta / "lock"
 
+    @property
+    def stop_file(self) -> Path:
+        """Created by `autoresearch stop` (or by hand): the loop stops at the next boundary."""
+        return self.meta / "STOP"
+
     def new_run_dir(self, cycle: int) -> Path:
         """`2026-11-21T22-30-00-c0007`: sorts in time order and stays unique within a second."""
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")

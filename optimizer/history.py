@@ -65,3 +65,8 @@ class History:
         """The mean cost of the recent cycles: the guess for what the next one will spend."""
         recent = self.records[-window:]
         return sum(self.cycle_cost(r) for r in recent) / len(recent) if recent else 0.0
+
+    def expected_cycle_s(self, window: int = 3) -> float:
+        """The mean duration of the recent cycles: the guess for how long the next one takes."""
+        recent = [float(getattr(r, "duration_s", 0.0) or 0.0) for r in self.records[-window:]]
+        return sum(recent) / len(recent) if recent else 0.0

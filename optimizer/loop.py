@@ -6,6 +6,7 @@ and never calls an LLM itself.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import structlog
@@ -19,7 +20,7 @@ from optimizer.history import History
 from optimizer.logs import get
 from optimizer.session import Session
 from optimizer.workspace import restore_artifact
-from policies.stop import Limits, stop_reason
+from policies.stop import Limits, budget_stop, stop_reason, time_stop
 from trajectory import iterations, page
 from trajectory.iterations import Iteration
 
@@ -59,29 +60,27 @@ def run(session: Session) -> Outcome:
 
 
 def _cycle_until_stop(session: Session) -> str:
-    limits = Limits(max_cycles=session.config.stop.max_cycles, max_convergence=session.config.stop.max_convergence)
+    stop = session.config.stop
+    limits = Limits(max_cycles=stop.max_cycles, max_convergence=stop.max_convergence)
     while True:
-        reason = stop_reason(session.history.progress(), limits) or _budget_stop(session)
+        history = session.history
+        reason = (
+            stop_reason(history.progress(), limits)
+            or budget_stop(history.spent_usd, history.expected_cycle_cost(), stop.budget_usd)
+            or time_stop(time.time(), session.deadline_s, history.expected_cycle_s())
+            or cycles.stop_requested(session)
+        )
         if reason:
             return reason
-        number = session.history.last_cycle + 1
+        number = history.last_cycle + 1
         structlog.contextvars.bind_contextvars(cycle=number)
         try:
             record = cycles.candidate(session, number)
         except MutationsExhausted:
             return "mutations-exhausted"
+        except cycles.StopRequested:
+            return "stop-requested"
         _record(session, record)
-
-
-def _budget_stop(session: Session) -> str | None:
-    budget = getattr(session.config.stop, "budget_usd", 0) or 0
-    if not budget:
-        return None
-    spent = session.history.spent_usd
-    if spent + session.history.expected_cycle_cost() > budget:
-        get().warning("budget reached", spent_usd=round(spent, 4), budget_usd=budget)
-        return "budget"
-    return None
 
 
 def _record(session: Session, record: Iteration) -> None:
@@ -109,12 +108,13 @@ def _update_state(session: Session, record: Iteration) -> None:
     st.best_score, st.best_cycle = (best.score, best.cycle) if best else (None, None)
     st.baseline_run = best.run_dir if best else None
     st.cost_usd = round(history.spent_usd, 6)
+    st.last_cycle_s = getattr(record, "duration_s", None)
     st.phase = "idle"
     state_file.save(session.paths.state, st)
 
 
 def _warn_budget(session: Session, before: float) -> None:
-    budget = getattr(session.config.stop, "budget_usd", 0) or 0
+    budget = session.config.stop.budget_usd
     after = session.history.spent_usd
     for mark in BUDGET_WARNINGS:
         if budget and before < mark * budget <= after:

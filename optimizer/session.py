@@ -14,6 +14,7 @@ from mutators import registry
 from mutators.base import Mutator
 from optimizer import state as state_file
 from optimizer.config import Config
+from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError
 from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
@@ -37,6 +38,7 @@ class Session:
     history: History
     lock: Lock
     baseline_rows: list[dict] = field(default_factory=list)
+    deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
 
     def close(self) -> None:
         self.lock.release()
@@ -67,6 +69,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         records, _ = iterations.read(paths.iterations)
         history = History(records)
         session = Session(config, ws, paths, evaluator, mutator, _state(config, ws, paths, history), history, lock)
+        _set_limits(session)
         if records:
             session.baseline_rows = _resume_baseline(session)
         return session
@@ -88,6 +91,15 @@ def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: Histo
     if previous:
         state.started_at = previous.started_at
     return state
+
+
+def _set_limits(session: Session) -> None:
+    stop = session.config.stop
+    at = deadline(stop.until, stop.max_hours, datetime.now().astimezone())
+    session.deadline_s = at.timestamp() if at else None
+    session.state.deadline = at.astimezone(timezone.utc).isoformat(timespec="seconds") if at else None
+    session.state.budget_usd = stop.budget_usd
+    session.state.cost_usd = round(session.history.spent_usd, 6)
 
 
 def _resume_baseline(session: Session) -> list[dict]:

@@ -32,3 +32,17 @@ def stop_reason(p: Progress, limits: Limits) -> str | None:
     if limits.max_convergence and p.cycles_without_keep >= limits.max_convergence:
         return "converged"
     return None
+
+
+def budget_stop(spent_usd: float, expected_cycle_usd: float, budget_usd: float) -> str | None:
+    """Refuse a cycle that the recent cycles' cost says would overspend (0 = no budget)."""
+    if budget_usd and spent_usd + expected_cycle_usd > budget_usd:
+        return "budget"
+    return None
+
+
+def time_stop(now_s: float, deadline_s: float | None, expected_cycle_s: float) -> str | None:
+    """Refuse a cycle that the recent cycle duration says would cross the deadline (epoch seconds)."""
+    if deadline_s is not None and now_s + expected_cycle_s > deadline_s:
+        return "deadline"
+    return None

@@ -18,6 +18,9 @@ def command(
     max_convergence: int = typer.Option(None, help="Stop after this many cycles in a row without a KEEP."),
     rule: str = typer.Option(None, help="Keep rule: wins-losses or score."),
     threshold: float = typer.Option(None, help="Win/loss threshold per test (as agentv compare)."),
+    budget_usd: float = typer.Option(None, help="Stop before a cycle that would spend past this (eval + mutation)."),
+    until: str = typer.Option(None, help="Deadline: 07:00 (next local) or an ISO time; no cycle starts that would cross it."),
+    max_hours: float = typer.Option(None, help="Start no cycle after this many hours."),
     results_dir: str = typer.Option(None, help="Where results go, relative to the repository root."),
     restart: bool = typer.Option(False, "--restart", help="Start the experiment over (the old one is kept aside)."),
     quiet: bool = QuietOption,
@@ -39,6 +42,9 @@ def command(
         "stop.max_convergence": max_convergence,
         "policy.rule": rule,
         "policy.threshold": threshold,
+        "stop.budget_usd": budget_usd,
+        "stop.until": until,
+        "stop.max_hours": max_hours,
         "results_dir": results_dir,
     }
     cfg = load(config, overrides)

@@ -1,0 +1,65 @@
+"""Budgets, deadlines and the STOP file end a run cleanly and say why."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from optimizer.deadline import deadline
+from optimizer.errors import InvalidInput
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores, state
+
+PLAN = {n: {"write": {"prompt.md": scores(a=n / 10, b=0)}} for n in range(2, 8)}
+
+
+def test_budget_stops_before_a_cycle_that_would_overspend_and_warns_on_the_way(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, PLAN)
+    # each cycle costs 0.002 (two tests at 0.001): after 2 cycles, a third would reach 0.006
+    done = cli(repo, "run", "--budget-usd", "0.005")
+    assert done.returncode == 0, done.stderr
+    assert len(iterations(repo)) == 2
+    assert state(repo)["stop_reason"] == "budget"
+    assert "50% of the budget spent" in done.stderr and "80% of the budget spent" in done.stderr
+
+
+def test_a_deadline_in_the_past_lets_only_the_original_run(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, PLAN)
+    past = (datetime.now(timezone.utc) - timedelta(minutes=1)).isoformat()
+    assert cli(repo, "run", "--until", past).returncode == 10
+    assert len(iterations(repo)) == 1
+    assert state(repo)["stop_reason"] == "deadline"
+
+
+def test_a_stop_file_stops_at_the_next_boundary_and_is_consumed(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, PLAN)
+    meta = repo / ".autoresearch/runs/exp/_autoresearch"
+    meta.mkdir(parents=True)
+    (meta / "STOP").touch()
+    assert cli(repo, "run").returncode == 10
+    assert len(iterations(repo)) == 1 and state(repo)["stop_reason"] == "stop-requested"
+    assert not (meta / "STOP").exists()
+    assert cli(repo, "run", "--max-cycles", "3").returncode == 0  # the next run goes on
+    assert [r["cycle"] for r in iterations(repo)] == [1, 2, 3]
+
+
+def test_a_stop_during_mutation_keeps_the_candidate_as_a_patch_and_records_no_cycle(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1, b=1), ".autoresearch/runs/exp/_autoresearch/STOP": ""}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
+    assert cli(repo, "run").returncode == 10
+    assert len(iterations(repo)) == 1 and state(repo)["stop_reason"] == "stop-requested"
+    assert (repo / "prompt.md").read_text() == scores(a=0, b=0)
+    assert git(repo, "status", "--porcelain").strip() == ""
+    patches = list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate.patch"))
+    assert len(patches) == 1 and "+b 1" in patches[0].read_text()
+
+
+def test_until_accepts_a_local_time_of_day_and_takes_the_next_one():
+    now = datetime(2026, 11, 21, 22, 30).astimezone()
+    assert deadline("07:00", 0, now) == now.replace(hour=7, minute=0) + timedelta(days=1)
+    assert deadline("23:15", 0, now) == now.replace(hour=23, minute=15)
+    assert deadline("23:15", 0.5, now) == now + timedelta(minutes=30)  # the earlier limit wins
+    assert deadline(None, 0, now) is None
+    with pytest.raises(InvalidInput, match="stop.until"):
+        deadline("7 o'clock", 0, now)
