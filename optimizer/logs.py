@@ -47,7 +47,7 @@ def _console_line(logger, method, event: dict) -> str:
     return f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
 
 
-def setup(log_file: Path | None, quiet: bool = False) -> None:
+def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
     """Configure logging for one CLI invocation (never at import time)."""
     shared = [
         structlog.contextvars.merge_contextvars,
@@ -65,10 +65,15 @@ def setup(log_file: Path | None, quiet: bool = False) -> None:
     root.handlers.clear()
     root.setLevel(logging.INFO)
     root.propagate = False
-    console = logging.StreamHandler(sys.stderr)
-    console.setLevel(logging.WARNING if quiet else logging.INFO)
-    console.setFormatter(structlog.stdlib.ProcessorFormatter(processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line]))
-    root.addHandler(console)
+    if console:  # a detached daemon has no console: its stderr is the log file itself
+        to_console = logging.StreamHandler(sys.stderr)
+        to_console.setLevel(logging.WARNING if quiet else logging.INFO)
+        to_console.setFormatter(
+            structlog.stdlib.ProcessorFormatter(
+                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line]
+            )
+        )
+        root.addHandler(to_console)
     if log_file is not None:
         log_file.parent.mkdir(parents=True, exist_ok=True)
         to_file = logging.FileHandler(log_file, encoding="utf-8")

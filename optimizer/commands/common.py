@@ -31,7 +31,7 @@ def config_dir(path: Path) -> Path:
     return path.resolve().parent
 
 
-def setup_logging(log_file: Path | None = None, quiet: bool = False) -> None:
+def setup_logging(log_file: Path | None = None, quiet: bool = False, console: bool = True) -> None:
     from optimizer import logs
 
-    logs.setup(log_file, quiet)
+    logs.setup(log_file, quiet, console)
