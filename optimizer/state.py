@@ -72,6 +72,25 @@ def _holder(raw: bytes) -> str:
         return "another process"
 
 
+def holder(path: Path) -> int | None:
+    """The pid holding the experiment lock, or None when nobody does (a stale state.json's pid
+    is never trusted: the kernel drops an flock when its process dies)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            return int(json.loads(os.pread(fd, 4096, 0))["pid"])
+        except (ValueError, KeyError, TypeError):
+            return -1  # held, but the holder has not written its pid yet
+    finally:
+        os.close(fd)
+    return None
+
+
 class Lock:
     """One loop per experiment. Holds an flock for the life of the process."""
 

@@ -6,10 +6,12 @@ and one line here.
 
 from __future__ import annotations
 
-from optimizer.commands import compare, demo, eval_cmd, init, report, run
+from optimizer.commands import compare, demo, eval_cmd, init, report, run, stop
 
 COMMANDS = {
     "run": run.command,
+    "start": run.start,
+    "stop": stop.command,
     "init": init.command,
     "eval": eval_cmd.command,
     "compare": compare.command,

@@ -1,7 +1,8 @@
-"""`autoresearch run`: the loop in the foreground, one status line per phase, a summary at the end."""
+"""`autoresearch run` (the loop in the foreground) and `autoresearch start` (the same, detached)."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import typer
@@ -24,17 +25,15 @@ def command(
     results_dir: str = typer.Option(None, help="Where results go, relative to the repository root."),
     restart: bool = typer.Option(False, "--restart", help="Start the experiment over (the old one is kept aside)."),
     quiet: bool = QuietOption,
+    detach: bool = typer.Option(False, "--detach", help="Check everything here, then run in the background (as `start`)."),
+    daemon: bool = typer.Option(False, "--daemon", hidden=True, help="Internal: this is the detached process."),
 ) -> int:
-    """Run the optimization loop in the foreground.
+    """Run the optimization loop in the foreground (or, with --detach, in the background).
 
     Resumes the experiment if it has history. Exit codes: 0 improved, 10 no
     improvement, 20 safety stop, 30 invalid input, 40 eval/mutator kept
     failing, 50 integrity error, 130 interrupted.
     """
-    from optimizer import loop, signals
-    from optimizer.commands.report import print_summary
-    from optimizer.session import open_session
-
     overrides = {
         "experiment": experiment,
         "artifact": artifact,
@@ -47,14 +46,76 @@ def command(
         "stop.max_hours": max_hours,
         "results_dir": results_dir,
     }
+    if detach:
+        return _start_detached(config, overrides, restart)
+    return _run_here(config, overrides, restart, quiet, daemon)
+
+
+def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
+    from optimizer import loop, signals
+    from optimizer.commands.report import print_summary
+    from optimizer.session import open_session
+
     cfg = load(config, overrides)
     setup_logging(quiet=quiet)
     signals.install()
     session = open_session(cfg, config_dir(config), restart=restart)
-    setup_logging(session.paths.log, quiet=quiet)
+    setup_logging(session.paths.log, quiet=quiet, console=not daemon)
     try:
         outcome = loop.run(session)
     finally:
         session.close()
     print_summary(session.paths, session.ws, cfg)
     return OK if outcome.improved else NO_IMPROVEMENT
+
+
+def _start_detached(config: Path, overrides: dict, restart: bool) -> int:
+    """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon."""
+    from optimizer import daemon, session
+    from optimizer.errors import InvalidInput
+    from optimizer.experiment import ExperimentPaths
+    from optimizer.state import holder
+
+    cfg = load(config, overrides)
+    ws, _, _ = session.check(cfg, config_dir(config))
+    paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
+    pid = holder(paths.lock)
+    if pid is not None:
+        raise InvalidInput(f"experiment '{cfg.experiment_name}' is already running (pid {pid}); see `autoresearch status`")
+    args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
+    proc = daemon.spawn([*args, *(["--restart"] if restart else [])], ws.root, paths.log)
+    code = daemon.wait_started(proc, paths)
+    if code is not None:
+        reason = daemon.last_error(paths.log) or f"the daemon exited with code {code}; see {paths.log}"
+        print(f"autoresearch: {reason}")
+        return code
+    name = cfg.experiment_name
+    print(f"started experiment {name} in the background (pid {proc.pid})")
+    print(f"  log:    {paths.log}   (autoresearch logs {name} -f)")
+    print(f"  chart:  {paths.chart}   (autoresearch serve {name})")
+    print(f"  status: autoresearch status {name}    stop: autoresearch stop {name}")
+    return OK
+
+
+def _flags(overrides: dict) -> list[str]:
+    flags: list[str] = []
+    for key, value in overrides.items():
+        if value is not None:
+            flags += ["--" + key.split(".")[-1].replace("_", "-"), str(value)]
+    return flags
+
+
+def start(**options) -> int:
+    """Check everything a run needs here, then run the loop in the background (same as `run --detach`).
+
+    Prints the daemon's pid and where its log and chart are; exits 30 (and
+    starts nothing) when the config, the repository or the keys are not right.
+    """
+    return command(**options, detach=True, daemon=False)
+
+
+_hidden = {"detach", "daemon"}
+start.__signature__ = inspect.signature(command).replace(  # type: ignore[attr-defined]
+    parameters=[p for p in inspect.signature(command).parameters.values() if p.name not in _hidden]
+)
+start.__annotations__ = {k: v for k, v in command.__annotations__.items() if k not in _hidden}

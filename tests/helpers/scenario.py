@@ -3,7 +3,8 @@
 The eval reads lines `<test_id> <score>` from the artifact (all files, for a
 directory), so each candidate's scores are exactly what the test wrote. A few
 magic lines make the eval misbehave on purpose: `FAIL <code>`, `HANG`,
-`MALFORMED`, `METRIC <value>`.
+`MALFORMED`, `METRIC <value>`, and `WAITGATE` (touch `waiting`, then wait for a
+file named `gate` in the repository root).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ for words in lines:
         print("eval broke on purpose", file=sys.stderr); sys.exit(int(words[1]))
     if words[0] == "HANG":
         time.sleep(600)
+    if words[0] == "WAITGATE":
+        Path("waiting").touch()
+        while not Path("gate").exists():
+            time.sleep(0.02)
     if words[0] == "METRIC":
         print(f"step 10 val_bpb: {words[1]}"); sys.exit(0)
     if words[0] == "MALFORMED":
@@ -105,3 +110,14 @@ def iterations(repo: Path, experiment: str = "exp") -> list[dict]:
 
 def state(repo: Path, experiment: str = "exp") -> dict:
     return json.loads((repo / ".autoresearch" / "runs" / experiment / "_autoresearch" / "state.json").read_text())
+
+
+def wait_for(condition, timeout: float = 30.0) -> None:
+    """Poll a condition on disk (files the daemon or the eval write) until it holds."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        time.sleep(0.02)

@@ -8,12 +8,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from tests.helpers.repos import GIT_ENV, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores, state
+from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess, code: int, *needles: str) -> None:
@@ -72,15 +71,6 @@ def test_a_second_run_on_a_locked_experiment_exits_30_and_names_the_holder(tmp_p
         held.flush()
         assert_one_line_error(cli(repo, "run"), 30, "locked by pid 4242")
     assert cli(repo, "run").returncode == 0  # the lock died with its holder
-
-
-def wait_for(condition, timeout: float = 30.0) -> None:
-    """Poll a condition on disk (the daemon's own state file) until it holds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        time.sleep(0.02)
 
 
 def eval_running(repo, cycle: int):

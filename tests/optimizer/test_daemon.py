@@ -1,0 +1,79 @@
+"""start, stop and the detached daemon, as a user runs them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import os
+
+from optimizer.state import holder
+from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
+
+IGNORE = {".gitignore": "waiting\ngate\n"}
+
+
+def lock(repo):
+    return repo / ".autoresearch/runs/exp/_autoresearch/lock"
+
+
+def in_eval_of(repo, cycle: int):
+    def check() -> bool:
+        try:
+            st = state(repo)
+        except (FileNotFoundError, ValueError):
+            return False
+        return st["cycle"] == cycle - 1 and st["phase"] == "eval" and (repo / "waiting").exists()
+
+    return check
+
+
+def test_start_detaches_and_stop_now_interrupts_and_restores(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files=IGNORE)
+    started = cli(repo, "start")
+    assert started.returncode == 0, started.stdout + started.stderr
+    assert "in the background (pid" in started.stdout and "autoresearch stop exp" in started.stdout
+    wait_for(in_eval_of(repo, 2))
+    pid = holder(lock(repo))
+    assert pid is not None and state(repo)["pid"] == pid
+
+    assert cli(repo, "start").returncode == 30  # one loop per experiment
+
+    stopped = cli(repo, "stop", "--now")
+    assert stopped.returncode == 0, stopped.stderr
+    assert "stopped: stopped (interrupted)" in stopped.stdout
+    assert holder(lock(repo)) is None
+    assert (repo / "prompt.md").read_text() == scores(a=0)
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert [r["cycle"] for r in iterations(repo)] == [1]
+    assert cli(repo, "stop").stdout.strip() == "experiment exp is not running"
+
+
+def test_graceful_stop_lets_the_running_eval_finish_and_records_it(tmp_path):
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}},
+        3: {"write": {"prompt.md": scores(a=1) + "# more\n"}},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files=IGNORE)
+    assert cli(repo, "start").returncode == 0
+    wait_for(in_eval_of(repo, 2))
+    stopping = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "stop"], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wait_for(lambda: (repo / ".autoresearch/runs/exp/_autoresearch/STOP").exists())
+    (repo / "gate").touch()
+    out, err = stopping.communicate(timeout=60)
+    assert stopping.returncode == 0, err
+    assert "stop-requested" in out
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
+    assert git(repo, "status", "--porcelain").strip() == ""
+
+
+def test_start_fails_in_the_foreground_on_bad_input_and_starts_nothing(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {})
+    (repo / "prompt.md").write_text("dirty\n")
+    done = cli(repo, "start")
+    assert done.returncode == 30 and "uncommitted changes" in done.stderr
+    assert not lock(repo).exists()
