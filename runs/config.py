@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -27,14 +27,28 @@ class EvalConfig(BaseModel):
     """Read one number from the command's output instead of index.jsonl."""
     agentv: str | None = None
     """An AgentV eval file, run with the `agentv` CLI (`agentv eval FILE --output {run_dir}`)."""
+    file: str | None = None
+    """An AgentV EVAL.yaml or a skill-creator evals.json, run by the built-in runner (no Node, no agentv CLI)."""
+    workers: int = Field(default=8, ge=1)
+    """Built-in runner: tests run at once."""
+    target: str | None = None
+    """Built-in runner: the target to use instead of the eval file's `execution.target`."""
+    targets: list[dict[str, Any]] | None = None
+    """Built-in runner: targets as in AgentV's targets.yaml; when set, targets.yaml files are not searched."""
+    repeat: int = Field(default=1, ge=1)
+    """Built-in runner: attempts per test, combined by `repeat_strategy`."""
+    repeat_strategy: Literal["pass_any", "pass_all", "mean"] = "pass_any"
+    """Built-in runner: a test's score over its attempts: the best (pass_any), the worst (pass_all) or the mean."""
+    budget_usd: float = Field(default=0, ge=0)
+    """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit)."""
     timeout_s: float = Field(default=1800, gt=0)
     """Seconds before the eval is killed and the cycle counts as an error."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> "EvalConfig":
-        kinds = [name for name in ("command", "agentv") if getattr(self, name)]
+        kinds = [name for name in ("command", "agentv", "file") if getattr(self, name)]
         if len(kinds) != 1:
-            raise ValueError("set exactly one of 'command' or 'agentv'")
+            raise ValueError("set exactly one of 'command', 'agentv' or 'file'")
         if self.metric and not self.command:
             raise ValueError("'metric' needs 'command'")
         return self

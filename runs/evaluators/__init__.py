@@ -32,8 +32,11 @@ class Evaluator(Protocol):
 
 def build(config: EvalConfig, repo_root: Path) -> Evaluator:
     from runs.evaluators.agentv import AgentVEvaluator
+    from runs.evaluators.builtin import BuiltinEvaluator
     from runs.evaluators.command import CommandEvaluator, MetricEvaluator
 
+    if config.file:
+        return BuiltinEvaluator(config, repo_root)
     if config.agentv:
         return AgentVEvaluator(config, repo_root)
     if config.metric:

@@ -1,0 +1,45 @@
+"""Eval files: AgentV's EVAL.yaml and skill-creator's evals.json, parsed into one Suite model.
+
+`load` raises `EvalFileError` (exit 30) listing every problem with its file,
+test id and field; `check` returns the problems instead, for `validate`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from runs.evalfile import skill_json, yaml_suite
+from runs.evalfile.model import Suite
+from runs.evalfile.problems import EvalFileError, Problem, Problems
+
+__all__ = ["EvalFileError", "Problem", "Suite", "check", "load"]
+
+
+def check(path: Path) -> tuple[Suite | None, list[Problem]]:
+    problems = Problems(str(path))
+    path = path.resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.add(None, "(file)", f"cannot read the eval file ({exc})")
+        return None, problems.items
+    try:
+        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError) as exc:
+        problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}")
+        return None, problems.items
+    parser = skill_json if path.suffix == ".json" else yaml_suite
+    suite = parser.parse(path, raw, problems)
+    if not suite.cases and not problems.items:
+        problems.add(None, "tests", "the eval file has no tests")
+    return suite, problems.items
+
+
+def load(path: Path) -> Suite:
+    suite, problems = check(path)
+    if problems or suite is None:
+        raise EvalFileError(problems)
+    return suite

@@ -1,0 +1,101 @@
+"""The parsed eval: a suite of test cases, each with its input, expectations and grader specs.
+
+Input files are kept as paths and read when the test runs, so a mutated
+artifact referenced by `{type: file, value: ...}` is what the target sees.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a message: literal text, or a file read at run time."""
+
+    text: str | None = None
+    file: Path | None = None
+
+    def render(self) -> str:
+        if self.file is None:
+            return self.text or ""
+        return self.file.read_text(encoding="utf-8", errors="replace")
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str
+    parts: tuple[Part, ...]
+
+    def render(self) -> str:
+        return "\n".join(part.render() for part in self.parts)
+
+
+@dataclass(frozen=True)
+class GraderSpec:
+    """A grader as written in the file: its type, the common fields, and the type's own options."""
+
+    type: str
+    name: str
+    options: dict[str, Any]
+    weight: float = 1.0
+    negate: bool = False
+    required: float | None = None  # the minimum score this grader must reach, when required
+    threshold: float | None = None
+
+
+@dataclass
+class Case:
+    id: str
+    messages: list[Message]
+    expected_output: Any = None
+    criteria: str = ""
+    graders: list[GraderSpec] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    target: str | None = None
+    files: list[Path] = field(default_factory=list)
+
+    def render_messages(self) -> list[dict[str, str]]:
+        return [{"role": m.role, "content": m.render()} for m in self.messages]
+
+    def prompt_text(self) -> str:
+        """The input as one text, for CLI targets and grader prompts: the user turns, or every turn labelled."""
+        rendered = self.render_messages()
+        if all(m["role"] == "user" for m in rendered):
+            return "\n\n".join(m["content"] for m in rendered)
+        return "\n\n".join(f"@[{m['role']}]:\n{m['content']}" for m in rendered)
+
+    def input_files(self) -> list[Path]:
+        attached = [p.file for m in self.messages for p in m.parts if p.file is not None]
+        return attached + [f for f in self.files if f not in attached]
+
+    def expected_text(self) -> str:
+        return expected_as_text(self.expected_output)
+
+
+@dataclass
+class Suite:
+    path: Path
+    name: str
+    description: str = ""
+    target: str | None = None
+    threshold: float = 0.8
+    cases: list[Case] = field(default_factory=list)
+
+    @property
+    def directory(self) -> Path:
+        return self.path.parent
+
+
+def expected_as_text(expected: Any) -> str:
+    """expected_output as text: a string as is, messages by their last content, anything else as JSON."""
+    if expected is None:
+        return ""
+    if isinstance(expected, str):
+        return expected
+    if isinstance(expected, list) and expected and all(isinstance(m, dict) and "content" in m for m in expected):
+        return expected_as_text(expected[-1]["content"])
+    return json.dumps(expected)

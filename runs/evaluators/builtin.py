@@ -1,0 +1,91 @@
+"""The built-in evaluator: an EVAL.yaml or evals.json run natively, no Node and no agentv CLI.
+
+`prepare` loads the eval file and its targets (every problem at once, exit 30);
+`execute` runs it into an AgentV run directory and returns the rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runs.config import EvalConfig
+from runs.errors import EvalFailed
+from runs.evalfile import EvalFileError, Suite, check
+from runs.evalfile.interpolate import load_dotenv
+from runs.evaluators import EvalOutcome
+from runs.rundir import RunDirWriter
+from runs.runner import EvalRun, RunOptions
+from runs.runner_case import TestResult
+from runs.runner_progress import Progress
+from runs.targets.resolve import Targets, resolve
+
+
+@dataclass
+class Prepared:
+    suite: Suite
+    targets: Targets
+
+
+@dataclass
+class Finished:
+    rows: list[dict[str, Any]]
+    results: list[TestResult]
+    cost_usd: float
+    notes: list[str] = field(default_factory=list)
+
+
+def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None = None, target: str | None = None) -> Prepared:
+    """Load and check everything before any test runs; raise `EvalFileError` listing every problem."""
+    load_dotenv(repo_root)
+    suite, problems = check(eval_file)
+    if suite is not None and not problems:
+        targets, target_problems = resolve(suite, repo_root, inline_targets, target)
+        problems = problems + target_problems
+    if problems or suite is None:
+        raise EvalFileError(problems)
+    return Prepared(suite, targets)
+
+
+def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True) -> Finished:
+    writer = RunDirWriter(run_dir, prepared.suite.path)
+    run = EvalRun(prepared.suite, prepared.targets, options)
+    progress = Progress(len(prepared.suite.cases)) if show_progress else None
+    rows = []
+    try:
+        for result in run:
+            rows.append(writer.add(result))
+            if progress:
+                progress.update(result.score)
+    finally:
+        if progress:
+            progress.close()
+    notes = [f"stopped early ({run.stopped}) after {len(rows)} of {len(prepared.suite.cases)} tests"] if run.stopped else []
+    writer.finish(notes)
+    return Finished(rows, writer.results, run.spent_usd, notes)
+
+
+class BuiltinEvaluator:
+    def __init__(self, config: EvalConfig, repo_root: Path):
+        assert config.file is not None
+        self.config, self.repo_root = config, repo_root
+        self.eval_file = (repo_root / config.file).resolve()
+
+    def check(self) -> None:
+        self._prepare()
+
+    def run(self, run_dir: Path) -> EvalOutcome:
+        finished = execute(self._prepare(), run_dir, self.options(), show_progress=False)
+        if not finished.rows:
+            raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
+        if all(r.status == "execution_error" for r in finished.results):
+            raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {finished.results[0].error}")
+        return EvalOutcome(finished.rows, finished.cost_usd, {"stopped": finished.notes} if finished.notes else {})
+
+    def options(self) -> RunOptions:
+        c = self.config
+        return RunOptions(workers=c.workers, repeat=c.repeat, strategy=c.repeat_strategy, budget_usd=c.budget_usd)
+
+    def _prepare(self) -> Prepared:
+        return prepare(self.eval_file, self.repo_root, self.config.targets, self.config.target)

@@ -1,0 +1,102 @@
+"""Graders: one module per family, one dict registry, one parser for the fields every grader shares.
+
+`parse_spec` turns an `assertions` entry into a `GraderSpec`, reporting every
+problem (unknown type, unsupported type, bad option) by its field path;
+`grade` runs a spec and returns the result row's `scores[]` entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from runs.evalfile.model import GraderSpec
+from runs.evalfile.problems import Problems
+from runs.graders import code, composite, llm, metrics, structured, text
+from runs.graders.base import Context, Grader
+from runs.graders.scoring import finish
+
+REGISTRY: dict[str, Grader] = {
+    **text.GRADERS,
+    **structured.GRADERS,
+    **metrics.GRADERS,
+    **code.GRADERS,
+    **llm.GRADERS,
+    **composite.GRADERS,
+}
+ALIASES = {"llm-judge": "llm-grader", "code-judge": "code-grader", "rubric": "rubrics"}
+UNSUPPORTED = {
+    "tool-trajectory": "multi-turn tool trajectories",
+    "trajectory": "multi-turn tool trajectories",
+    "skill-trigger": "skill triggering needs an agent harness",
+    "skill-used": "skill triggering needs an agent harness",
+    "agent-judge": "agent graders with workspaces",
+    "agent-grader": "agent graders with workspaces",
+}
+COMMON = {"type", "name", "weight", "negate", "required", "threshold"}
+
+
+def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
+    """A GraderSpec from one `assertions` entry (a mapping), or None after reporting why not."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        problems.add(test_id, where, "an assertion needs a `type` (or is a plain string, graded by the LLM)")
+        return None
+    kind = ALIASES.get(raw["type"].replace("_", "-"), raw["type"].replace("_", "-"))
+    if kind in UNSUPPORTED:
+        problems.add(test_id, f"{where}.type", f"grader type {kind!r} is unsupported by the built-in runner ({UNSUPPORTED[kind]})")
+        return None
+    grader = REGISTRY.get(kind)
+    if grader is None:
+        problems.add(test_id, f"{where}.type", f"unknown grader type {kind!r} (known: {', '.join(sorted(REGISTRY))})")
+        return None
+    own = set(grader.options.model_fields)
+    common = {k: v for k, v in raw.items() if k in COMMON and k not in own}
+    options = {k: v for k, v in raw.items() if k not in common}
+    options.pop("type", None)
+    try:
+        model = grader.options.model_validate(options)
+    except ValidationError as exc:
+        for error in exc.errors():
+            field = ".".join(str(p) for p in error["loc"])
+            message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
+            problems.add(test_id, f"{where}.{field}" if field else where, message)
+        return None
+    spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
+    if spec is not None and kind == "composite":
+        composite.inner_specs(spec, problems, test_id, where)
+    return spec
+
+
+def _common(kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
+    weight, negate = common.get("weight", 1.0), common.get("negate", False)
+    required, threshold = common.get("required", False), common.get("threshold")
+    ok = True
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+        problems.add(test_id, f"{where}.weight", "must be a number >= 0")
+        ok = False
+    if not isinstance(negate, bool):
+        problems.add(test_id, f"{where}.negate", "must be true or false")
+        ok = False
+    if not (isinstance(required, bool) or (isinstance(required, (int, float)) and 0 < required <= 1)):
+        problems.add(test_id, f"{where}.required", "must be true/false or a minimum score in (0, 1]")
+        ok = False
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1):
+        problems.add(test_id, f"{where}.threshold", "must be a score in [0, 1]")
+        ok = False
+    if not ok:
+        return None
+    minimum = (0.8 if required is True else None) if isinstance(required, bool) else float(required)
+    name = common.get("name") or default_name
+    return GraderSpec(kind, str(name), options, float(weight), negate, minimum, threshold)
+
+
+def grade(spec: GraderSpec, ctx: Context) -> dict[str, Any]:
+    """Run one grader; `GraderFailed` propagates (the test becomes an execution_error)."""
+    return finish(spec, REGISTRY[spec.type].grade(spec, ctx))
+
+
+def needs_llm(spec: GraderSpec) -> bool:
+    if spec.type == "composite":
+        return any(needs_llm(inner) for inner in composite.inner_specs(spec))
+    return REGISTRY[spec.type].needs_llm

@@ -1,0 +1,84 @@
+"""What every grader shares: the context it grades, the score it returns, and the Protocol.
+
+A grader gets the test, the target's answer and its measurements, and
+returns a raw score in [0, 1] with its assertions; the common fields
+(weight, negate, required, threshold) are applied by `runs.graders.scoring`,
+so no grader re-implements them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from runs.evalfile.model import Case, GraderSpec
+
+
+class GraderFailed(Exception):
+    """The grader could not produce a score (its command crashed, its LLM answered no JSON): the test is an execution_error."""
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    text: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+# (prompt, system) -> reply; given by the runner from the target's grader_target
+GraderLLM = Callable[[str, str | None], LLMReply]
+
+
+@dataclass
+class Context:
+    case: Case
+    output: str
+    eval_dir: Path
+    duration_ms: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    llm: GraderLLM | None = None
+    grader_cost_usd: list[float] = field(default_factory=list)  # LLM graders add what they spend
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass
+class Score:
+    score: float
+    assertions: list[dict[str, Any]]
+    details: dict[str, Any] | None = None
+
+
+class Options(BaseModel):
+    """A grader's own fields; unknown ones are errors reported by name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Grader(Protocol):
+    options: ClassVar[type[Options]]
+    needs_llm: ClassVar[bool]
+
+    def grade(self, spec: GraderSpec, ctx: Context) -> Score: ...
+
+    def default_name(self, spec_type: str, options: Options) -> str: ...
+
+
+def assertion(text: str, passed: bool, evidence: str | None = None) -> dict[str, Any]:
+    item: dict[str, Any] = {"text": text, "passed": bool(passed)}
+    if evidence:
+        item["evidence"] = evidence
+    return item
+
+
+def parsed(spec: GraderSpec, grader: Grader) -> Any:
+    """The spec's options as the grader's model (already validated when the file was loaded)."""
+    return grader.options.model_validate(spec.options)

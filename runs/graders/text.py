@@ -1,0 +1,104 @@
+"""Deterministic text graders, as AgentV 4.42.4 scores them.
+
+`contains*` look at the raw answer (case-sensitive, or `icontains*` not);
+`equals`, `starts-with` and `ends-with` compare trimmed text; `regex` runs
+on the raw answer with JavaScript semantics. Each scores 1 or 0.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from pydantic import model_validator
+
+from runs.evalfile.model import GraderSpec
+from runs.graders.base import Context, Options, Score, assertion, parsed
+from runs.graders.jsregex import compile_js
+
+
+class ValueOptions(Options):
+    value: str
+
+
+class ListOptions(Options):
+    value: list[str]
+
+
+class RegexOptions(Options):
+    value: str
+    flags: str = ""
+
+    @model_validator(mode="after")
+    def _compiles(self) -> "RegexOptions":
+        try:
+            compile_js(self.value, self.flags)
+        except (re.error, ValueError) as exc:
+            raise ValueError(f"invalid regex /{self.value}/{self.flags}: {exc}") from None
+        return self
+
+
+class _Text:
+    options: ClassVar[type[Options]] = ValueOptions
+    needs_llm: ClassVar[bool] = False
+
+    def default_name(self, spec_type: str, options: Options) -> str:
+        value = getattr(options, "value")
+        return f"{spec_type}-{len(value)}" if isinstance(value, list) else f"{spec_type}-{value}"
+
+
+class Contains(_Text):
+    def __init__(self, fold: bool, mode: str):
+        self.fold, self.mode = fold, mode  # mode: one | any | all
+        self.options = ValueOptions if mode == "one" else ListOptions
+
+    def grade(self, spec: GraderSpec, ctx: Context) -> Score:
+        value = parsed(spec, self).value
+        needles = [value] if isinstance(value, str) else value
+        haystack = ctx.output.lower() if self.fold else ctx.output
+        found = [n for n in needles if (n.lower() if self.fold else n) in haystack]
+        passed = bool(found) if self.mode != "all" else len(found) == len(needles)
+        word = {"one": "contains", "any": "contains any of", "all": "contains all of"}[self.mode]
+        text = f"Output {word} {value!r}" + (" (case-insensitive)" if self.fold else "")
+        missing = [n for n in needles if n not in found]
+        return Score(1.0 if passed else 0.0, [assertion(text, passed, f"missing: {missing}" if missing and not passed else None)])
+
+
+class Trimmed(_Text):
+    """equals / starts-with / ends-with on the trimmed answer and the trimmed value."""
+
+    def __init__(self, check: str):
+        self.check = check
+
+    def grade(self, spec: GraderSpec, ctx: Context) -> Score:
+        value = parsed(spec, self).value.strip()
+        answer = ctx.output.strip()
+        passed = {
+            "equals": answer == value,
+            "starts-with": answer.startswith(value),
+            "ends-with": answer.endswith(value),
+        }[self.check]
+        return Score(1.0 if passed else 0.0, [assertion(f"Output {self.check} {value!r}", passed)])
+
+
+class Regex(_Text):
+    options = RegexOptions
+
+    def grade(self, spec: GraderSpec, ctx: Context) -> Score:
+        opts = parsed(spec, self)
+        passed = compile_js(opts.value, opts.flags).search(ctx.output) is not None
+        return Score(1.0 if passed else 0.0, [assertion(f"Output matches /{opts.value}/{opts.flags}", passed)])
+
+
+GRADERS = {
+    "contains": Contains(False, "one"),
+    "contains-any": Contains(False, "any"),
+    "contains-all": Contains(False, "all"),
+    "icontains": Contains(True, "one"),
+    "icontains-any": Contains(True, "any"),
+    "icontains-all": Contains(True, "all"),
+    "equals": Trimmed("equals"),
+    "starts-with": Trimmed("starts-with"),
+    "ends-with": Trimmed("ends-with"),
+    "regex": Regex(),
+}

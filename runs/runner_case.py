@@ -1,0 +1,95 @@
+"""One attempt of one test: ask the target, run the graders, score it. Failures become `execution_error` results."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from runs.evalfile.model import Case, Suite
+from runs.graders import grade
+from runs.graders.base import Context, GraderFailed, GraderLLM
+from runs.graders.scoring import test_score
+from runs.targets import Answer, Target, TargetFailed
+
+
+@dataclass
+class TestResult:
+    case: Case
+    target: str
+    score: float = 0.0
+    status: str = "execution_error"
+    output: str = ""
+    scores: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    duration_ms: float = 0.0
+    timestamp: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"))
+    attempt_scores: list[float] = field(default_factory=list)
+
+    @property
+    def test_id(self) -> str:
+        return self.case.id
+
+    @property
+    def assertions(self) -> list[dict[str, Any]]:
+        return [a for entry in self.scores for a in entry.get("assertions", [])]
+
+
+def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int) -> TestResult:
+    result = TestResult(case, target.name)
+    started = time.monotonic()
+    try:
+        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
+            answer = target.answer(case, attempt, Path(scratch))
+    except (TargetFailed, OSError) as exc:
+        result.error = str(exc)
+        result.duration_ms = _ms(started)
+        return result
+    result.duration_ms = _ms(started)
+    _measure(result, answer)
+    ctx = Context(case, answer.text, suite.directory, result.duration_ms, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
+    try:
+        result.scores = [grade(spec, ctx) for spec in case.graders]
+    except (GraderFailed, OSError) as exc:
+        result.error = f"grader failed: {exc}"
+        result.scores = []
+    finally:
+        result.cost_usd += sum(ctx.grader_cost_usd)
+    if result.error is None:
+        result.score = test_score(case.graders, result.scores)
+        result.status = "ok" if result.score >= suite.threshold else "quality_failure"
+    result.attempt_scores = [result.score]
+    return result
+
+
+def _measure(result: TestResult, answer: Answer) -> None:
+    result.output = answer.text
+    result.input_tokens, result.output_tokens = answer.input_tokens, answer.output_tokens
+    result.cost_usd = answer.cost_usd
+
+
+def _ms(started: float) -> float:
+    return round((time.monotonic() - started) * 1000, 3)
+
+
+def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResult:
+    """Repeats of one test as one result: the best (`pass_any`), the worst (`pass_all`) or the mean score."""
+    graded = [r for r in attempts if r.status != "execution_error"] or attempts
+    if strategy == "pass_all":
+        chosen = min(graded, key=lambda r: r.score)
+    else:
+        chosen = max(graded, key=lambda r: r.score)
+    if strategy == "pass_all" and len(graded) < len(attempts):
+        chosen = next(r for r in attempts if r.status == "execution_error")
+    if strategy == "mean" and chosen.status != "execution_error":
+        chosen.score = sum(r.score for r in attempts) / len(attempts)
+        chosen.status = "ok" if chosen.score >= suite.threshold else "quality_failure"
+    chosen.attempt_scores = [r.score for r in attempts]
+    chosen.cost_usd = sum(r.cost_usd for r in attempts)
+    return chosen

@@ -1,0 +1,35 @@
+"""Targets: the system under test (an LLM or a command), as AgentV's targets.yaml describes them.
+
+`resolve(suite, ...)` finds the target the suite names (or `--target`), checks
+it and its `grader_target`, and returns callables the runner uses; every
+problem is reported with the targets file and field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from runs.evalfile.model import Case
+
+
+class TargetFailed(Exception):
+    """The target gave no answer (command failed, timed out, provider fault after retries): an execution_error."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class Target(Protocol):
+    name: str
+    grader_target: str | None
+
+    def answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
+        """Run the test's input through the system under test; `scratch` is a private directory for this call."""
+        ...

@@ -1,0 +1,82 @@
+"""The `cli` provider: a command line with AgentV's placeholders, run in the eval file's directory.
+
+Placeholders are shell-escaped. The answer is read from `{OUTPUT_FILE}` when
+the command uses it, else from stdout; a JSON envelope with `text` or
+`output` is unwrapped as AgentV does (and its `token_usage`/`cost_usd` kept).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from runs import process
+from runs.evalfile.model import Case
+from runs.targets import Answer, TargetFailed
+from runs.targets.specs import TargetSpec
+
+
+class CliTarget:
+    def __init__(self, spec: TargetSpec, eval_dir: Path):
+        self.name, self.grader_target = spec.name, spec.grader_target
+        self.template: str = spec.options["command"]
+        self.cwd = eval_dir / spec.options["cwd"] if spec.options.get("cwd") else eval_dir
+        self.timeout_s = spec.timeout_s
+
+    def answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
+        prompt = case.prompt_text()
+        prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
+        prompt_file.write_text(prompt, encoding="utf-8")
+        values = {
+            "PROMPT": prompt,
+            "PROMPT_FILE": str(prompt_file),
+            "EVAL_ID": case.id,
+            "ATTEMPT": str(attempt),
+            "FILES": " ".join(shlex.quote(str(f)) for f in case.input_files()),
+            "OUTPUT_FILE": str(output_file),
+        }
+        command = self.template
+        for key, value in values.items():
+            command = command.replace("{" + key + "}", value if key == "FILES" else shlex.quote(value))
+        done = process.run(command, cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
+        if done.timed_out:
+            raise TargetFailed(f"target {self.name} timed out after {self.timeout_s:g}s")
+        if done.returncode != 0:
+            raise TargetFailed(f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
+        if "{OUTPUT_FILE}" in self.template:
+            if not output_file.is_file():
+                raise TargetFailed(f"target {self.name} wrote no output file")
+            return unwrap(output_file.read_text(encoding="utf-8", errors="replace"))
+        return unwrap(done.stdout)
+
+
+def unwrap(text: str) -> Answer:
+    """A JSON object with `text` or `output` is an envelope; anything else is the answer itself."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return Answer(text)
+    if not isinstance(value, dict) or not ("text" in value or "output" in value):
+        return Answer(text)
+    usage = value.get("token_usage") if isinstance(value.get("token_usage"), dict) else {}
+    cost = value.get("cost_usd")
+    return Answer(
+        _content(value.get("text", value.get("output"))),
+        int(usage.get("input") or 0),
+        int(usage.get("output") or 0),
+        float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else 0.0,
+    )
+
+
+def _content(value: Any) -> str:
+    """`output` may be a list of messages: the last assistant message's content is the answer."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        for message in reversed(value):
+            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
+                return _content(message.get("content", ""))
+        return ""
+    return json.dumps(value)

@@ -1,0 +1,87 @@
+"""Which target each test runs on, and which LLM grades it: found, built and checked before anything runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runs.evalfile.model import Case, Suite
+from runs.evalfile.problems import Problem, Problems
+from runs.graders import needs_llm
+from runs.graders.base import GraderLLM
+from runs.targets import Target
+from runs.targets.cli import CliTarget
+from runs.targets.llm import LLMTarget
+from runs.targets.specs import TargetSpec, find_targets_file, parse_targets, read_targets_file
+
+
+@dataclass
+class Targets:
+    """The built targets of a run, keyed by name, and the name each test uses."""
+
+    built: dict[str, Target] = field(default_factory=dict)
+    graders: dict[str, GraderLLM | None] = field(default_factory=dict)
+    per_case: dict[str, str] = field(default_factory=dict)
+
+    def for_case(self, case: Case) -> tuple[Target, GraderLLM | None]:
+        name = self.per_case[case.id]
+        return self.built[name], self.graders[name]
+
+
+def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None) -> tuple[Targets, list[Problem]]:
+    specs, problems = _specs(suite, repo_root, inline)
+    in_eval = Problems(str(suite.path))
+    targets = Targets()
+    for case in suite.cases:
+        name = _name_for(case, suite, specs, override, in_eval)
+        if name is None:
+            continue
+        targets.per_case[case.id] = name
+        if name not in targets.built:
+            _build(name, specs, suite.directory, targets, problems)
+        if name in targets.built and targets.graders.get(name) is None and any(needs_llm(g) for g in case.graders):
+            in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
+    return targets, problems.items + in_eval.items
+
+
+def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems]:
+    if inline is not None:
+        specs, problems = parse_targets(inline, "autoresearch.yaml (eval.targets)")
+    else:
+        path = find_targets_file(suite.directory, repo_root)
+        if path is None:
+            problems = Problems(str(suite.path))
+            problems.add(None, "execution.target", f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}")
+            return {}, problems
+        specs, problems = parse_targets(read_targets_file(path, Problems(str(path))), str(path))
+    return specs, problems
+
+
+def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: str | None, problems: Problems) -> str | None:
+    name = override or case.target or suite.target
+    if name is None and len(specs) == 1:
+        return next(iter(specs))
+    name = name or "default"
+    if name not in specs:
+        if specs:
+            problems.add(case.id, "execution.target", f"no target named {name!r} (defined: {', '.join(sorted(specs))})")
+        return None
+    return name
+
+
+def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets, problems: Problems) -> None:
+    spec = specs[name]
+    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec)
+    targets.built[name] = target
+    grader_name = spec.grader_target or (None if spec.provider == "cli" else name)
+    if grader_name is None:
+        targets.graders[name] = None
+        return
+    grader_spec = specs.get(grader_name)
+    if grader_spec is None or grader_spec.provider == "cli":
+        problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
+        targets.graders[name] = None
+        return
+    grader = target if grader_name == name else LLMTarget(grader_spec)
+    targets.graders[name] = grader.grade  # type: ignore[union-attr]

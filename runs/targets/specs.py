@@ -1,0 +1,112 @@
+"""Target definitions: where AgentV looks for them, and the checks it makes (env references, no literal keys)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from runs.evalfile.interpolate import interpolate, reference_name
+from runs.evalfile.problems import Problems
+
+COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
+PROVIDER_FIELDS = {
+    "cli": {"command", "cwd"},
+    "anthropic": {"model", "api_key", "max_output_tokens", "max_tokens", "temperature"},
+    "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature"},
+}
+UNSUPPORTED_FIELDS = {"healthcheck", "workspace_template", "workers", "provider_batching", "files_format", "verbose", "env"}
+SECRET_FIELDS = ("api_key", "model")
+
+
+@dataclass
+class TargetSpec:
+    name: str
+    provider: str
+    options: dict[str, Any]
+    source: str
+    grader_target: str | None = None
+    timeout_s: float = 300.0
+    api_key_env: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def find_targets_file(start: Path, repo_root: Path) -> Path | None:
+    """`.agentv/targets.yaml` or `targets.yaml`, from the eval file's directory up to the repository root."""
+    directory = start.resolve()
+    root = repo_root.resolve()
+    while True:
+        for candidate in (directory / ".agentv" / "targets.yaml", directory / "targets.yaml"):
+            if candidate.is_file():
+                return candidate
+        if directory == root or directory.parent == directory:
+            return None
+        directory = directory.parent
+
+
+def read_targets_file(path: Path, problems: Problems) -> list[Any]:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        problems.add(None, "targets", f"{path}: cannot read ({exc})")
+        return []
+    items = raw.get("targets") if isinstance(raw, dict) else raw
+    if not isinstance(items, list):
+        problems.add(None, "targets", f"{path}: expected a `targets:` list")
+        return []
+    return items
+
+
+def parse_targets(items: list[Any], source: str) -> tuple[dict[str, TargetSpec], Problems]:
+    """Every target of a file (or the inline list), checked; problems name `source` as the file."""
+    problems = Problems(source)
+    specs: dict[str, TargetSpec] = {}
+    for index, item in enumerate(items):
+        spec = _parse_one(item, index, source, problems)
+        if spec is not None:
+            specs[spec.name] = spec
+    return specs, problems
+
+
+def _parse_one(item: Any, index: int, source: str, problems: Problems) -> TargetSpec | None:
+    where = f"targets[{index}]"
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+        problems.add(None, where, "a target needs a `name`")
+        return None
+    where = f"targets[{item['name']}]"
+    provider = item.get("provider")
+    if provider not in PROVIDER_FIELDS:
+        problems.add(None, f"{where}.provider", f"unsupported provider {provider!r} (the built-in runner supports: {', '.join(PROVIDER_FIELDS)})")
+        return None
+    for key in item:
+        if key in UNSUPPORTED_FIELDS:
+            problems.add(None, f"{where}.{key}", "unsupported by the built-in runner")
+        elif key not in COMMON | PROVIDER_FIELDS[provider]:
+            problems.add(None, f"{where}.{key}", f"unknown field for provider {provider}")
+    spec = TargetSpec(item["name"], provider, {}, source, item.get("grader_target"), float(item.get("timeout_seconds", 300)))
+    spec.options = interpolate({k: v for k, v in item.items() if k not in COMMON and k not in SECRET_FIELDS})
+    for key in SECRET_FIELDS:
+        if key in item:
+            _secret(item[key], key, where, spec, problems)
+    if provider != "cli" and "model" not in item:
+        problems.add(None, f"{where}.model", "required, as an environment reference such as ${{ ANTHROPIC_MODEL }}")
+    if provider == "cli" and not isinstance(item.get("command"), str):
+        problems.add(None, f"{where}.command", "required: the command line, with {PROMPT} / {OUTPUT_FILE} placeholders")
+    return spec
+
+
+def _secret(value: Any, key: str, where: str, spec: TargetSpec, problems: Problems) -> None:
+    """api_key and model must be `${{ VAR }}`: a literal key in a file is refused, as AgentV refuses it."""
+    name = reference_name(value)
+    if name is None:
+        problems.add(None, f"{where}.{key}", f"must be an environment reference such as ${{{{ {key.upper()}_VAR }}}}; literal values are refused so keys never sit in files")
+        return
+    if key == "api_key":
+        spec.api_key_env = name
+        return
+    resolved = interpolate(value)
+    if not resolved:
+        problems.add(None, f"{where}.{key}", f"environment variable {name} is not set")
+    spec.options[key] = resolved
