@@ -6,7 +6,7 @@ and one line here.
 
 from __future__ import annotations
 
-from optimizer.commands import compare, demo, eval_cmd, init, report, run, stop
+from optimizer.commands import compare, demo, eval_cmd, init, report, run, stop, validate
 
 COMMANDS = {
     "run": run.command,
@@ -17,4 +17,5 @@ COMMANDS = {
     "compare": compare.command,
     "report": report.command,
     "demo": demo.command,
+    "validate": validate.command,
 }

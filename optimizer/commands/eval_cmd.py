@@ -1,4 +1,8 @@
-"""`autoresearch eval`: run the configured eval once on the working tree, without the loop."""
+"""`autoresearch eval`: run the configured eval once on the working tree, without the loop.
+
+With a PATH (an EVAL.yaml or evals.json) it runs that file with the built-in
+runner instead: no autoresearch.yaml needed, like `agentv eval FILE`.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,26 @@ import typer
 
 from optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
 
+PathArgument = typer.Argument(None, help="An EVAL.yaml or evals.json to run directly with the built-in runner.")
+OutputOption = typer.Option(None, "--output", "-o", help="PATH only: the run directory to write (as agentv eval --output).")
+TargetOption = typer.Option(None, "--target", help="PATH only: the target to use instead of the file's execution.target.")
+WorkersOption = typer.Option(8, "--workers", min=1, help="PATH only: tests run at once.")
+ThresholdOption = typer.Option(None, "--threshold", min=0.0, max=1.0, help="PATH only: exit 1 when the mean score is below this.")
 
-def command(config: Path = ConfigOption) -> int:
-    """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates."""
+
+def command(
+    path: Path = PathArgument,
+    config: Path = ConfigOption,
+    output: Path = OutputOption,
+    target: str = TargetOption,
+    workers: int = WorkersOption,
+    threshold: float = ThresholdOption,
+) -> int:
+    """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""
+    if path is not None:
+        from optimizer.commands.eval_file import run_eval_file
+
+        return run_eval_file(path, output, target, workers, threshold)
     from optimizer.workspace import open_workspace
     from runs import evaluators
     from runs.results import assertion_rates, mean_score

@@ -1,0 +1,161 @@
+"""Every deterministic grader type, and the common fields, run end to end through a CLI target."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from runs.evaluators.builtin import execute, prepare
+from runs.results import load_rows
+from runs.runner import RunOptions
+from tests.runs.evaltree import write_tree
+
+
+def run(tmp_path: Path, tests: list[dict], answers: dict, **suite) -> dict[str, dict]:
+    eval_file = write_tree(tmp_path, tests, answers, suite or None)
+    execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(workers=4), show_progress=False)
+    return {row["test_id"]: row for row in load_rows(tmp_path / "out")}
+
+
+def scores(row: dict) -> list[float]:
+    return [s["score"] for s in row["scores"]]
+
+
+def test_field_accuracy_weights_matching_fields(tmp_path):
+    expected = {"name": "Ada", "year": 1843, "born": "1815-12-10", "lang": "en"}
+    fields = [
+        {"path": "name"},
+        {"path": "year", "match": "numeric_tolerance", "tolerance": 1},
+        {"path": "born", "match": "date"},
+        {"path": "lang", "weight": 2},
+    ]
+    rows = run(
+        tmp_path,
+        [{"id": "f", "input": "x", "expected_output": expected, "assertions": [{"type": "field-accuracy", "fields": fields}]}],
+        {"f": {"name": "Ada", "year": 1844, "born": "12/10/1815", "lang": "fr"}},
+    )
+    assert rows["f"]["score"] == 3 / 5
+    assert [a["passed"] for a in rows["f"]["assertions"]] == [True, True, True, False]
+
+
+def test_metric_graders_read_the_cli_envelope(tmp_path):
+    envelope = {"text": "done", "token_usage": {"input": 100, "output": 50}, "cost_usd": 0.02}
+    rows = run(
+        tmp_path,
+        [
+            {
+                "id": "m",
+                "input": "x",
+                "assertions": [
+                    {"type": "token-usage", "max_total": 200, "max_output": 10},
+                    {"type": "cost", "budget": 0.05},
+                    {"type": "latency", "threshold": 60000},
+                    {"type": "execution-metrics", "max_tokens": 150, "max_cost_usd": 0.01},
+                    {"type": "execution-metrics", "max_tool_calls": 3},
+                    {"type": "equals", "value": "done"},
+                ],
+            }
+        ],
+        {"m": envelope},
+    )
+    assert scores(rows["m"]) == [0.0, 1.0, 1.0, 0.5, 0.0, 1.0]
+    assert rows["m"]["token_usage"] == {"input": 100, "output": 50}
+    assert rows["m"]["cost_usd"] == 0.02
+
+
+def test_code_grader_reads_stdin_json_and_prints_a_score(tmp_path):
+    grader = tmp_path / "evals" / "grade.py"
+    grader.parent.mkdir(parents=True)
+    grader.write_text(
+        "import json, sys\n"
+        "t = json.load(sys.stdin)\n"
+        "ok = t['output'].count('x') == t['expected_output']\n"
+        "print(json.dumps({'score': 0.25 if ok else 0.0, 'assertions': [{'text': 'count', 'passed': ok}]}))\n"
+    )
+    rows = run(
+        tmp_path,
+        [{"id": "c", "input": "x", "expected_output": 3, "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
+        {"c": "xxx"},
+    )
+    assert rows["c"]["score"] == 0.25
+    assert rows["c"]["assertions"] == [{"text": "count", "passed": True}]
+
+
+def test_a_crashing_code_grader_makes_an_execution_error(tmp_path):
+    rows = run(
+        tmp_path,
+        [{"id": "c", "input": "x", "assertions": [{"type": "code-grader", "command": "echo not json"}]}],
+        {"c": "y"},
+    )
+    assert rows["c"]["execution_status"] == "execution_error"
+    assert "code-grader must print" in rows["c"]["error"]
+
+
+def test_negate_weight_and_required(tmp_path):
+    rows = run(
+        tmp_path,
+        [
+            {"id": "neg", "input": "x", "assertions": [{"type": "contains", "value": "no", "negate": True}, {"type": "contains", "value": "yes", "weight": 3}]},
+            {"id": "req", "input": "x", "assertions": [{"type": "contains", "value": "yes", "weight": 9}, {"type": "contains", "value": "absent", "required": True}]},
+            {"id": "req-min", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {"type": "composite", "required": 0.5, "assertions": [{"type": "contains", "value": "yes"}, {"type": "contains", "value": "absent"}]}]},
+        ],
+        {"neg": "yes", "req": "yes", "req-min": "yes"},
+    )
+    assert rows["neg"]["score"] == 1.0 and rows["neg"]["scores"][0]["verdict"] == "pass"
+    assert rows["req"]["score"] == 0.0 and rows["req"]["execution_status"] == "quality_failure"
+    assert rows["req-min"]["score"] == 0.75
+
+
+def test_composite_threshold_aggregator_and_suite_assertions(tmp_path):
+    rows = run(
+        tmp_path,
+        [
+            {
+                "id": "comp",
+                "input": "x",
+                "assertions": [
+                    {"type": "composite", "aggregator": {"type": "threshold", "threshold": 0.6},
+                     "assertions": [{"type": "contains", "value": "a"}, {"type": "contains", "value": "b"}, {"type": "contains", "value": "z"}]}
+                ],
+            }
+        ],
+        {"comp": "a b"},
+        assertions=[{"type": "is-json", "name": "must-be-json"}],
+    )
+    assert [(s["name"], s["score"]) for s in rows["comp"]["scores"]] == [("composite", 1.0), ("must-be-json", 0.0)]
+
+
+def test_regex_follows_javascript(tmp_path):
+    rows = run(
+        tmp_path,
+        [
+            {
+                "id": "r",
+                "input": "x",
+                "assertions": [
+                    {"type": "regex", "value": "done$"},
+                    {"type": "regex", "value": "done$", "flags": "m"},
+                    {"type": "regex", "value": "^second", "flags": "m"},
+                    {"type": "regex", "value": "(?<word>sec)ond"},
+                    {"type": "regex", "value": "\\d"},
+                ],
+            }
+        ],
+        {"r": "first done\nsecond ٣\n"},
+    )
+    assert scores(rows["r"]) == [0.0, 1.0, 1.0, 1.0, 0.0]
+
+
+def test_run_directory_has_agentv_artifacts(tmp_path):
+    run(tmp_path, [{"id": "a/b", "input": "hi", "assertions": [{"type": "contains", "value": "h"}]}], {"a/b": "hello"})
+    out = tmp_path / "out"
+    row = load_rows(out)[0]
+    grading = json.loads((out / row["grading_path"]).read_text())
+    assert row["grading_path"] == "a_b/grading.json"
+    assert grading["summary"] == {"passed": 1, "failed": 0, "total": 1, "pass_rate": 1.0}
+    assert json.loads((out / "a_b" / "timing.json").read_text())["token_usage"] == {"input": 0, "output": 0, "reasoning": 0}
+    bench = json.loads((out / "benchmark.json").read_text())
+    assert bench["metadata"]["tests_run"] == ["a/b"] and bench["run_summary"]["canned"]["pass_rate"]["mean"] == 1.0
+    assert (out / "a_b" / "outputs" / "response.md").read_text() == "@[assistant]:\nhello"
+    assert json.loads((out / "timing.json").read_text())["duration_ms"] == row["duration_ms"]
