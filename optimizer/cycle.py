@@ -14,7 +14,7 @@ import structlog
 
 from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
-from optimizer import scope, signals
+from optimizer import faults, scope, signals
 from optimizer.decide import judge
 from optimizer.errors import IntegrityError
 from optimizer.logs import get
@@ -39,6 +39,9 @@ class Draft:
         data = {"cycle": self.cycle, "run_dir": self.run_dir, **self.fields, **fields}
         data["duration_s"] = round(time.monotonic() - self.started, 3)
         return Iteration(**data)
+
+
+COMMIT_PREFIX = "autoresearch cycle "
 
 
 class StopRequested(Exception):
@@ -66,6 +69,7 @@ def set_phase(session: Session, phase: str) -> None:
 
 
 def evaluate(session: Session, run_dir) -> EvalOutcome:
+    faults.point("before-eval")
     set_phase(session, "eval")
     get().info("evaluating")
     return session.evaluator.run(run_dir)
@@ -100,6 +104,7 @@ def candidate(session: Session, cycle: int) -> Iteration:
     except MutationsExhausted:
         shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
         raise
+    faults.point("after-mutate")
     if stop_requested(session):
         discard(session, run_dir)
         raise StopRequested()
@@ -114,6 +119,7 @@ def candidate(session: Session, cycle: int) -> Iteration:
     except EvalFailed as exc:
         discard(session, run_dir)
         return failed(draft, "eval-failed", str(exc))
+    faults.point("after-eval")
     set_phase(session, "decide")
     verdict = judge(session.config, session.ws, session.baseline_rows, outcome.rows)
     s = verdict.comparison.summary
@@ -131,12 +137,18 @@ def candidate(session: Session, cycle: int) -> Iteration:
         discard(session, run_dir)
         return draft.finish(decision="drop")
     with signals.critical():
-        sha = commit_artifact(session.ws, f"autoresearch cycle {cycle}: {draft.fields['mutation']}")
+        faults.point("before-commit")
+        sha = commit_artifact(session.ws, commit_message(cycle, draft.fields["mutation"]))
         if sha is None:
             raise IntegrityError("the candidate vanished before its commit")
+        faults.point("after-commit")
         session.state.commits.append(sha)
     session.baseline_rows = outcome.rows
     return draft.finish(decision="keep", commit=sha)
+
+
+def commit_message(cycle: int, summary: str) -> str:
+    return f"{COMMIT_PREFIX}{cycle}: {summary}"
 
 
 def failed(draft: Draft, reason: str, message: str) -> Iteration:
@@ -150,6 +162,7 @@ def discard(session: Session, run_dir) -> None:
         patch = candidate_patch(session.ws)
         if patch.strip():
             (run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
+        faults.point("after-patch")
         restore_artifact(session.ws)
 
 
@@ -171,6 +184,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     )
     get().info("mutating")
     before, head = scope.snapshot(ws), ws.head()
+    faults.point("before-mutate")
     result = session.mutator.mutate(request)
     if ws.head() != head:
         raise IntegrityError(f"the mutator moved HEAD ({head[:10]} -> {ws.head()[:10]}); mutators must not commit")

@@ -13,6 +13,7 @@ import structlog
 
 from mutators.errors import MutationsExhausted
 from optimizer import cycle as cycles
+from optimizer import faults
 from optimizer import state as state_file
 from optimizer.decide import is_better
 from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
@@ -86,9 +87,12 @@ def _cycle_until_stop(session: Session) -> str:
 def _record(session: Session, record: Iteration) -> None:
     """Write the decision down before moving on: the line, then the state and the chart."""
     previous_spend = session.history.spent_usd
+    faults.point("before-append")
     iterations.append(session.paths.iterations, record)
+    faults.point("after-append")
     session.history = History([*session.history.records, record])
     _update_state(session, record)
+    faults.point("after-state")
     _warn_budget(session, previous_spend)
     get().info(
         record.decision,

@@ -45,9 +45,13 @@ class Session:
 
 
 def check(config: Config, cwd: Path) -> tuple[Workspace, Evaluator, Mutator]:
-    """The checks that need no lock: repository, artifact, eval and mutator settings."""
+    """The checks that need no lock: repository, artifact, eval and mutator settings.
+
+    A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
+    """
     ws = open_workspace(cwd, config.artifact)
-    require_clean_artifact(ws)
+    if not crashed(ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)):
+        require_clean_artifact(ws)
     evaluator = evaluators.build(config.eval, ws.root)
     evaluator.check()
     mutator = registry.build(config.mutator, ws.root)
@@ -55,27 +59,43 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, Evaluator, Mutator]:
     return ws, evaluator, mutator
 
 
+def crashed(paths: ExperimentPaths) -> bool:
+    """The last daemon said it was running and nobody holds the lock: it died mid-run."""
+    previous = state_file.load(paths.state)
+    return previous is not None and previous.status == "running" and state_file.holder(paths.lock) is None
+
+
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     ws, evaluator, mutator = check(config, cwd)
     paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    was_crashed = crashed(paths)
     exclude(ws, config.results_dir)
     lock = Lock(paths.lock)
     lock.acquire(config.experiment_name)
     try:
+        session = _new_session(config, ws, paths, evaluator, mutator, lock)
+        if was_crashed:
+            from optimizer.reconcile import reconcile
+
+            reconcile(session)
         if restart:
             _archive(paths)
             lock.release()
             lock.acquire(config.experiment_name)
-        records, _ = iterations.read(paths.iterations)
-        history = History(records)
-        session = Session(config, ws, paths, evaluator, mutator, _state(config, ws, paths, history), history, lock)
+        session = _new_session(config, ws, paths, evaluator, mutator, lock)
+        require_clean_artifact(ws)
         _set_limits(session)
-        if records:
+        if session.history.records:
             session.baseline_rows = _resume_baseline(session)
         return session
     except BaseException:
         lock.release()
         raise
+
+
+def _new_session(config, ws, paths, evaluator, mutator, lock) -> Session:
+    history = History(iterations.read(paths.iterations)[0])
+    return Session(config, ws, paths, evaluator, mutator, _state(config, ws, paths, history), history, lock)
 
 
 def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> State:

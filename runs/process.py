@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GRACE_S = 5.0
+PGID_SUFFIX = ".pgid"
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ def run(
     log_prefix.parent.mkdir(parents=True, exist_ok=True)
     out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
     err_path = log_prefix.with_name(log_prefix.name + ".stderr.log")
+    pgid_path = log_prefix.with_name(log_prefix.name + PGID_SUFFIX)
     started = time.monotonic()
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         proc = subprocess.Popen(
@@ -57,6 +59,7 @@ def run(
             stderr=err,
             start_new_session=True,
         )
+        pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
         try:
             returncode: int | None = proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -65,6 +68,8 @@ def run(
         except BaseException:
             kill_group(proc)
             raise
+        finally:
+            pgid_path.unlink(missing_ok=True)
     return Completed(
         returncode,
         out_path.read_text(encoding="utf-8", errors="replace"),

@@ -1,0 +1,27 @@
+"""Kill points for the crash-safety tests, off unless the tests turn them on.
+
+`AUTORESEARCH_TEST_KILL_AT=<point>:<n>` makes the daemon SIGKILL itself the
+n-th time it reaches `<point>`: the test harness uses it to crash the loop at
+exact places (between a commit and its log line, say) and then checks that a
+restart reconciles. Nothing else reads the variable.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+ENV = "AUTORESEARCH_TEST_KILL_AT"
+_seen: dict[str, int] = {}
+
+
+def point(name: str) -> None:
+    spec = os.environ.get(ENV)
+    if not spec:
+        return
+    target, _, count = spec.partition(":")
+    if target != name:
+        return
+    _seen[name] = _seen.get(name, 0) + 1
+    if _seen[name] == int(count or 1):
+        os.kill(os.getpid(), signal.SIGKILL)
