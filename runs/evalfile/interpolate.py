@@ -51,9 +51,10 @@ def reference_name(value: Any) -> str | None:
 
 
 def find_repo_root(start: Path) -> Path:
-    """The nearest directory above `start` holding `.git`; `start` itself when there is none."""
+    """The nearest directory above `start` holding `.git`; else the working directory when it contains `start`, else `start`."""
     start = start.resolve()
     for directory in (start, *start.parents):
         if (directory / ".git").exists():
             return directory
-    return start
+    cwd = Path.cwd().resolve()
+    return cwd if start.is_relative_to(cwd) else start

@@ -40,7 +40,7 @@ def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None 
     """Load and check everything before any test runs; raise `EvalFileError` listing every problem."""
     load_dotenv(repo_root)
     suite, problems = check(eval_file)
-    if suite is not None and not problems:
+    if suite is not None:
         targets, target_problems = resolve(suite, repo_root, inline_targets, target)
         problems = problems + target_problems
     if problems or suite is None:

@@ -14,7 +14,7 @@ from runs.targets.specs import TargetSpec
 class LLMTarget:
     def __init__(self, spec: TargetSpec):
         self.name, self.grader_target = spec.name, spec.grader_target
-        self.settings = settings(spec)
+        self.spec = spec
 
     def answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
         messages = case.render_messages()
@@ -27,7 +27,7 @@ class LLMTarget:
         from mutators.providers.errors import ProviderError
 
         try:
-            reply = complete(self.settings, prompt, system=system)
+            reply = complete(settings(self.spec), prompt, system=system)
         except ProviderError as exc:
             raise TargetFailed(f"target {self.name}: {exc}") from None
         return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)

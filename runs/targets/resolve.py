@@ -40,7 +40,7 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
         targets.per_case[case.id] = name
         if name not in targets.built:
             _build(name, specs, suite.directory, targets, problems)
-        if name in targets.built and targets.graders.get(name) is None and any(needs_llm(g) for g in case.graders):
+        if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
     return targets, problems.items + in_eval.items
 
@@ -71,7 +71,11 @@ def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: 
 
 
 def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets, problems: Problems) -> None:
+    """Build a target and its grader; one whose definition has problems (already reported) is left out."""
     spec = specs[name]
+    if not spec.valid:
+        targets.graders[name] = None
+        return
     target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec)
     targets.built[name] = target
     grader_name = spec.grader_target or (None if spec.provider == "cli" else name)

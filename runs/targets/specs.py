@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ class TargetSpec:
     grader_target: str | None = None
     timeout_s: float = 300.0
     api_key_env: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    valid: bool = True
 
 
 def find_targets_file(start: Path, repo_root: Path) -> Path | None:
@@ -71,6 +71,14 @@ def parse_targets(items: list[Any], source: str) -> tuple[dict[str, TargetSpec],
 
 
 def _parse_one(item: Any, index: int, source: str, problems: Problems) -> TargetSpec | None:
+    before = len(problems.items)
+    spec = _parse_fields(item, index, source, problems)
+    if spec is not None:
+        spec.valid = len(problems.items) == before
+    return spec
+
+
+def _parse_fields(item: Any, index: int, source: str, problems: Problems) -> TargetSpec | None:
     where = f"targets[{index}]"
     if not isinstance(item, dict) or not isinstance(item.get("name"), str):
         problems.add(None, where, "a target needs a `name`")

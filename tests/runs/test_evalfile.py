@@ -1,0 +1,108 @@
+"""Eval files and targets: what is read, what is refused by name, and `autoresearch validate`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from runs.evalfile import EvalFileError, load
+from runs.evaluators.builtin import execute, prepare
+from runs.results import load_rows
+from runs.runner import RunOptions
+from tests.helpers.repos import cli
+from tests.runs.evaltree import write_tree
+
+
+def problems_of(tmp_path, tests, suite=None, targets=None) -> list[str]:
+    eval_file = write_tree(tmp_path, tests, {}, suite, targets)
+    with pytest.raises(EvalFileError) as caught:
+        prepare(eval_file, tmp_path)
+    return [f"{p.test_id}|{p.field}|{p.message}" for p in caught.value.problems]
+
+
+def test_unsupported_and_unknown_fields_are_named(tmp_path):
+    found = problems_of(
+        tmp_path,
+        [
+            {"id": "t1", "input": "x", "workspace": {"template": "w"}, "assertions": [{"type": "tool-trajectory"}]},
+            {"id": "t2", "input": "x", "expected": "typo", "assertions": [{"type": "contains", "value": "a", "valu": 1}]},
+        ],
+        suite={"hooks": {"before_all": "x"}},
+    )
+    assert any(p.startswith("None|hooks|unsupported") for p in found)
+    assert any(p.startswith("t1|workspace|unsupported") for p in found)
+    assert any(p.startswith("t1|assertions[0].type|grader type 'tool-trajectory' is unsupported") for p in found)
+    assert any(p.startswith("t2|expected|unknown field") for p in found)
+    assert "t2|assertions[0].valu|unknown field" in found
+
+
+def test_literal_api_key_and_model_are_refused(tmp_path):
+    targets = [{"name": "canned", "provider": "openai", "model": "gpt-4o", "api_key": "sk-live-123"}]
+    found = problems_of(tmp_path, [{"id": "t", "input": "x", "criteria": "good"}], targets=targets)
+    assert any(p.startswith("None|targets[canned].api_key|must be an environment reference") for p in found)
+    assert any(p.startswith("None|targets[canned].model|must be an environment reference") for p in found)
+
+
+def test_variables_interpolate_from_env_and_dotenv(tmp_path, monkeypatch):
+    monkeypatch.setenv("GREETING", "hello")
+    (tmp_path / ".env").write_text("WHO=world\n")
+    monkeypatch.delenv("WHO", raising=False)
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "equals", "value": "${{ GREETING }} ${{WHO}}"}]}], {"t": "hello world"})
+    execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(), show_progress=False)
+    assert load_rows(tmp_path / "out")[0]["score"] == 1.0
+
+
+def test_tests_from_a_jsonl_file_and_suite_input_prepended(tmp_path):
+    eval_file = write_tree(tmp_path, [], {"a": "ok"}, suite={"input": "system says"})
+    (eval_file.parent / "cases.jsonl").write_text(json.dumps({"id": "a", "input": "question", "assertions": [{"type": "equals", "value": "ok"}]}) + "\n")
+    body = yaml.safe_load(eval_file.read_text())
+    body["tests"] = "cases.jsonl"
+    eval_file.write_text(yaml.safe_dump(body))
+    suite = load(eval_file)
+    assert suite.cases[0].prompt_text() == "system says\n\nquestion"
+
+
+def test_input_files_are_read_when_the_test_runs(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": [{"role": "user", "content": [{"type": "file", "value": "p.md"}]}], "criteria": "c", "assertions": [{"type": "contains", "value": "a"}]}], {})
+    (eval_file.parent / "p.md").write_text("before")
+    suite = load(eval_file)
+    (eval_file.parent / "p.md").write_text("after")
+    assert suite.cases[0].prompt_text() == "after"
+
+
+def test_evals_json_strings_become_llm_graded_and_files_resolve(tmp_path):
+    (tmp_path / "doc.txt").write_text("d")
+    path = tmp_path / "evals.json"
+    path.write_text(json.dumps({"skill_name": "s", "evals": [{"id": 1, "prompt": "p", "expected_output": "e", "files": ["doc.txt"], "assertions": ["says hi", "is short"]}]}))
+    case = load(path).cases[0]
+    assert (case.id, case.prompt_text(), case.expected_output) == ("1", "p", "e")
+    assert [g.type for g in case.graders] == ["rubrics"]
+    assert [r["outcome"] for r in case.graders[0].options["rubrics"]] == ["says hi", "is short"]
+    assert case.input_files() == [tmp_path / "doc.txt"]
+
+
+def test_validate_lists_every_problem_with_file_test_and_field(tmp_path):
+    eval_file = write_tree(tmp_path, [
+        {"id": "a", "input": "x", "assertions": [{"type": "regex", "value": "("}]},
+        {"id": "b", "input": "x", "execution": {"target": "missing"}, "assertions": [{"type": "nope"}]},
+    ], {})
+    done = cli(tmp_path, "validate", str(eval_file))
+    assert done.returncode == 30
+    assert f"{eval_file}: test 'a': field 'assertions[0]': Value error, invalid regex" in done.stdout
+    assert f"{eval_file}: test 'b': field 'assertions[0].type': unknown grader type 'nope'" in done.stdout
+    assert f"{eval_file}: test 'b': field 'execution.target': no target named 'missing' (defined: canned)" in done.stdout
+    assert "3 problem(s)" in done.stdout
+    ok = write_tree(tmp_path / "ok", [{"id": "a", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}], {})
+    assert cli(tmp_path, "validate", str(ok)).returncode == 0
+
+
+def test_eval_path_prints_a_table_and_honours_threshold(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]},
+                                      {"id": "b", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]}], {"a": "yes", "b": "no"})
+    done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--threshold", "0.6")
+    assert done.returncode == 1, done.stderr
+    assert "a  1.000  ok" in done.stdout and "b  0.000  quality_failure" in done.stdout
+    assert len(load_rows(tmp_path / "out")) == 2
+    assert cli(tmp_path, "eval", str(eval_file), "--output", "out2", "--threshold", "0.5").returncode == 0
