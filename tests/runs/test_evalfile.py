@@ -103,6 +103,6 @@ def test_eval_path_prints_a_table_and_honours_threshold(tmp_path):
                                       {"id": "b", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]}], {"a": "yes", "b": "no"})
     done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--threshold", "0.6")
     assert done.returncode == 1, done.stderr
-    assert "a  1.000  ok" in done.stdout and "b  0.000  quality_failure" in done.stdout
+    assert "a      1.000  ok" in done.stdout and "b      0.000  quality_failure" in done.stdout
     assert len(load_rows(tmp_path / "out")) == 2
     assert cli(tmp_path, "eval", str(eval_file), "--output", "out2", "--threshold", "0.5").returncode == 0
