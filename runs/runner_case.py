@@ -80,6 +80,7 @@ def _ms(started: float) -> float:
 
 def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResult:
     """Repeats of one test as one result: the best (`pass_any`), the worst (`pass_all`) or the mean score."""
+    scores = [r.score for r in attempts]
     graded = [r for r in attempts if r.status != "execution_error"] or attempts
     if strategy == "pass_all":
         chosen = min(graded, key=lambda r: r.score)
@@ -88,8 +89,8 @@ def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResu
     if strategy == "pass_all" and len(graded) < len(attempts):
         chosen = next(r for r in attempts if r.status == "execution_error")
     if strategy == "mean" and chosen.status != "execution_error":
-        chosen.score = sum(r.score for r in attempts) / len(attempts)
+        chosen.score = sum(scores) / len(scores)
         chosen.status = "ok" if chosen.score >= suite.threshold else "quality_failure"
-    chosen.attempt_scores = [r.score for r in attempts]
+    chosen.attempt_scores = scores
     chosen.cost_usd = sum(r.cost_usd for r in attempts)
     return chosen

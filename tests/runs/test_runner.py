@@ -1,0 +1,83 @@
+"""The runner: tests really overlap, repeats combine by strategy, the budget stops dispatch, cancel() ends the stream."""
+
+from __future__ import annotations
+
+import sys
+
+from runs.evaluators.builtin import prepare
+from runs.runner import EvalRun, RunOptions
+from tests.runs.evaltree import write_tree
+
+GATE = """\
+import pathlib, sys, time
+here = pathlib.Path(sys.argv[2])
+(here / ("started-" + sys.argv[1])).touch()
+deadline = time.monotonic() + 20
+while len(list(here.glob("started-*"))) < int(sys.argv[3]):
+    if time.monotonic() > deadline:
+        sys.exit("the other tests never started: not running in parallel")
+    time.sleep(0.01)
+open(sys.argv[4], "w").write("together")
+"""
+
+
+def contains(value: str) -> list[dict]:
+    return [{"type": "contains", "value": value}]
+
+
+def test_tests_run_at_the_same_time(tmp_path):
+    (tmp_path / "gate.py").write_text(GATE)
+    command = f"{sys.executable} ../gate.py {{EVAL_ID}} {tmp_path} 4 {{OUTPUT_FILE}}"
+    tests = [{"id": f"t{i}", "input": "x", "assertions": contains("together")} for i in range(4)]
+    eval_file = write_tree(tmp_path, tests, {}, targets=[{"name": "canned", "provider": "cli", "command": command}])
+    results = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=4)))
+    assert sorted((r.test_id, r.score) for r in results) == [(f"t{i}", 1.0) for i in range(4)]
+
+
+def test_repeat_strategies(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "flaky", "input": "x", "assertions": contains("yes")}], {"flaky": ["yes", "no", "yes"]})
+    prepared = _prepared(eval_file, tmp_path)
+    got = {}
+    for strategy in ("pass_any", "pass_all", "mean"):
+        [result] = list(EvalRun(*prepared, RunOptions(workers=3, repeat=3, strategy=strategy)))
+        got[strategy] = (result.score, result.status, sorted(result.attempt_scores))
+    assert got == {
+        "pass_any": (1.0, "ok", [0.0, 1.0, 1.0]),
+        "pass_all": (0.0, "quality_failure", [0.0, 1.0, 1.0]),
+        "mean": (2 / 3, "quality_failure", [0.0, 1.0, 1.0]),
+    }
+
+
+def test_budget_stops_dispatching_new_tests(tmp_path):
+    envelope = {"text": "yes", "cost_usd": 0.01}
+    tests = [{"id": f"t{i}", "input": "x", "assertions": contains("yes")} for i in range(10)]
+    eval_file = write_tree(tmp_path, tests, {f"t{i}": envelope for i in range(10)})
+    run = EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1, budget_usd=0.03))
+    results = list(run)
+    assert [r.test_id for r in results] == ["t0", "t1", "t2"]
+    assert run.stopped == "budget" and abs(run.spent_usd - 0.03) < 1e-12
+
+
+def test_cancel_ends_the_stream_and_dispatches_nothing_more(tmp_path):
+    tests = [{"id": f"t{i}", "input": "x", "assertions": contains("yes")} for i in range(6)]
+    eval_file = write_tree(tmp_path, tests, {f"t{i}": "yes" for i in range(6)})
+    run = EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1))
+    seen = []
+    for result in run:
+        seen.append(result.test_id)
+        run.cancel()
+    assert seen == ["t0"] and run.stopped == "cancelled"
+
+
+def test_a_failing_target_is_an_execution_error_for_that_test_only(tmp_path):
+    command = f"{sys.executable} -c \"import sys; sys.exit(3) if sys.argv[1] == 'bad' else open(sys.argv[2], 'w').write('yes')\" {{EVAL_ID}} {{OUTPUT_FILE}}"
+    tests = [{"id": i, "input": "x", "assertions": contains("yes")} for i in ("good", "bad")]
+    eval_file = write_tree(tmp_path, tests, {}, targets=[{"name": "canned", "provider": "cli", "command": command}])
+    results = {r.test_id: r for r in EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=2))}
+    assert (results["good"].status, results["bad"].status) == ("ok", "execution_error")
+    assert "exited 3" in results["bad"].error
+
+
+def _prepared(eval_file, root):
+    prepared = prepare(eval_file, root)
+    return prepared.suite, prepared.targets
