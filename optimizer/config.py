@@ -57,6 +57,8 @@ class Config(BaseModel):
     stop: StopConfig = Field(default_factory=StopConfig)
     results_dir: str = ".autoresearch"
     """Where runs, iterations.jsonl and the chart go, relative to the repository root; added to .git/info/exclude."""
+    worktree: bool = False
+    """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
 
     @property
     def experiment_name(self) -> str:

@@ -180,7 +180,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         pass_rates=decided.assertions,
         cycle=cycle,
         log_dir=log_dir,
-        read_only=(ws.root / session.config.results_dir,),
+        read_only=(session.paths.results_dir,),
     )
     get().info("mutating")
     before, head = scope.snapshot(ws), ws.head()

@@ -18,6 +18,10 @@ class ExperimentPaths:
         return cls(repo_root / results_dir / "runs" / experiment)
 
     @property
+    def results_dir(self) -> Path:
+        return self.root.parent.parent
+
+    @property
     def meta(self) -> Path:
         return self.root / META
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from mutators import registry
 from mutators.base import Mutator
 from optimizer import state as state_file
+from optimizer import worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError
@@ -44,19 +45,29 @@ class Session:
         self.lock.release()
 
 
-def check(config: Config, cwd: Path) -> tuple[Workspace, Evaluator, Mutator]:
+def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
+    """Where the loop works (the checkout, or the experiment's worktree) and where its files go
+    (always under the main checkout, so status and the chart are found from there)."""
+    ws = open_workspace(cwd, config.artifact)
+    paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    if config.worktree:
+        ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
+    return ws, paths
+
+
+def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
     """The checks that need no lock: repository, artifact, eval and mutator settings.
 
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
-    ws = open_workspace(cwd, config.artifact)
-    if not crashed(ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)):
+    ws, paths = locate(config, cwd)
+    if not crashed(paths):
         require_clean_artifact(ws)
     evaluator = evaluators.build(config.eval, ws.root)
     evaluator.check()
     mutator = registry.build(config.mutator, ws.root)
     mutator.check()
-    return ws, evaluator, mutator
+    return ws, paths, evaluator, mutator
 
 
 def crashed(paths: ExperimentPaths) -> bool:
@@ -66,8 +77,7 @@ def crashed(paths: ExperimentPaths) -> bool:
 
 
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
-    ws, evaluator, mutator = check(config, cwd)
-    paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    ws, paths, evaluator, mutator = check(config, cwd)
     was_crashed = crashed(paths)
     exclude(ws, config.results_dir)
     lock = Lock(paths.lock)
@@ -110,6 +120,8 @@ def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: Histo
     )
     if previous:
         state.started_at = previous.started_at
+    if config.worktree:
+        state.branch = worktree.branch(config.experiment_name)
     return state
 
 

@@ -47,6 +47,7 @@ class State(BaseModel):
     deadline: str | None = None  # ISO UTC; no cycle starts that would cross it
     last_cycle_s: float | None = None  # duration of the most recent cycle
     warning: str | None = None
+    branch: str | None = None  # set when the experiment runs in its own worktree
 
 
 def save(path: Path, state: State) -> None:

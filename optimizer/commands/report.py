@@ -54,21 +54,26 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
         lines.append(f"  warning: {st.warning}")
     if bad:
         lines.append(f"  warning: {bad} unreadable line(s) in {paths.iterations}")
-    lines.extend(_commit_lines(ws, st.initial_sha if st else None, cfg.artifact))
+    if st:
+        lines.extend(_commit_lines(ws, st.initial_sha, st.branch, cfg.artifact))
     lines.append(f"  chart: {paths.chart}")
     return lines
 
 
-def _commit_lines(ws: "Workspace", initial: str | None, artifact: str) -> list[str]:
-    if not initial:
-        return []
-    log = ws.git("log", "--oneline", f"{initial}..HEAD", "--", artifact).strip()
+def _commit_lines(ws: "Workspace", initial: str, branch: str | None, artifact: str) -> list[str]:
+    tip = branch or "HEAD"
+    log = ws.git("log", "--oneline", f"{initial}..{tip}", "--", artifact).strip()
     if not log:
-        return ["  no commits: HEAD is still the original artifact"]
+        return [f"  no commits: {tip} is still the original artifact"]
+    adopt = (
+        f"  adopt: git merge {tip}   (the experiment ran in its own worktree and branch)"
+        if branch
+        else "  adopt: nothing to do, the commits are on your branch"
+    )
     return [
         "  commits:",
         *(f"    {line}" for line in log.splitlines()),
-        "  adopt: nothing to do, the commits are on your branch",
+        adopt,
         f"  revert: git checkout {initial[:10]} -- {artifact} && git commit -m 'Revert autoresearch'",
     ]
 

@@ -23,6 +23,7 @@ def command(
     until: str = typer.Option(None, help="Deadline: 07:00 (next local) or an ISO time; no cycle starts that would cross it."),
     max_hours: float = typer.Option(None, help="Start no cycle after this many hours."),
     results_dir: str = typer.Option(None, help="Where results go, relative to the repository root."),
+    worktree: bool = typer.Option(None, "--worktree/--no-worktree", help="Run in a git worktree on branch autoresearch/<experiment>."),
     restart: bool = typer.Option(False, "--restart", help="Start the experiment over (the old one is kept aside)."),
     quiet: bool = QuietOption,
     detach: bool = typer.Option(False, "--detach", help="Check everything here, then run in the background (as `start`)."),
@@ -45,6 +46,7 @@ def command(
         "stop.until": until,
         "stop.max_hours": max_hours,
         "results_dir": results_dir,
+        "worktree": worktree,
     }
     if detach:
         return _start_detached(config, overrides, restart)
@@ -73,17 +75,15 @@ def _start_detached(config: Path, overrides: dict, restart: bool) -> int:
     """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon."""
     from optimizer import daemon, session
     from optimizer.errors import InvalidInput
-    from optimizer.experiment import ExperimentPaths
     from optimizer.state import holder
 
     cfg = load(config, overrides)
-    ws, _, _ = session.check(cfg, config_dir(config))
-    paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
+    ws, paths, _, _ = session.check(cfg, config_dir(config))
     pid = holder(paths.lock)
     if pid is not None:
         raise InvalidInput(f"experiment '{cfg.experiment_name}' is already running (pid {pid}); see `autoresearch status`")
     args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
-    proc = daemon.spawn([*args, *(["--restart"] if restart else [])], ws.root, paths.log)
+    proc = daemon.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)
     code = daemon.wait_started(proc, paths)
     if code is not None:
         reason = daemon.last_error(paths.log) or f"the daemon exited with code {code}; see {paths.log}"
@@ -100,8 +100,11 @@ def _start_detached(config: Path, overrides: dict, restart: bool) -> int:
 def _flags(overrides: dict) -> list[str]:
     flags: list[str] = []
     for key, value in overrides.items():
-        if value is not None:
-            flags += ["--" + key.split(".")[-1].replace("_", "-"), str(value)]
+        name = "--" + key.split(".")[-1].replace("_", "-")
+        if isinstance(value, bool):
+            flags.append(name if value else name.replace("--", "--no-", 1))
+        elif value is not None:
+            flags += [name, str(value)]
     return flags
 
 

@@ -77,3 +77,20 @@ def test_start_fails_in_the_foreground_on_bad_input_and_starts_nothing(tmp_path)
     done = cli(repo, "start")
     assert done.returncode == 30 and "uncommitted changes" in done.stderr
     assert not lock(repo).exists()
+
+
+def test_worktree_runs_on_its_own_branch_and_leaves_the_checkout_alone(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}, "summary": "fix a"}}
+    )
+    (repo / "notes.txt").write_text("the user keeps working\n")
+    done = cli(repo, "run", "--worktree")
+    assert done.returncode == 0, done.stderr
+    assert (repo / "prompt.md").read_text() == scores(a=0)  # the user's checkout is untouched
+    assert git(repo, "log", "-1", "--format=%s").strip() == "initial"
+    assert git(repo, "log", "-1", "--format=%s", "autoresearch/exp").strip() == "autoresearch cycle 2: fix a"
+    assert (repo / ".autoresearch/worktrees/exp/prompt.md").read_text() == scores(a=1)
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    report = cli(repo, "report")
+    assert "git merge autoresearch/exp" in report.stdout
+    assert git(repo, "status", "--porcelain").strip() == "?? notes.txt"
