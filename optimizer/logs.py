@@ -34,10 +34,14 @@ def _redact(logger, method, event: dict) -> dict:
     return event
 
 
-def _console_line(logger, method, event: dict) -> str:
-    """`cycle 3 eval     message key=value`: short enough to follow a run by eye."""
-    event.pop("timestamp", None)
-    event.pop("experiment", None)
+def format_event(event: dict) -> str:
+    """`cycle 3   eval     message key=value`: one log event as a line to read by eye.
+
+    Used for the console and to render daemon.log's JSON lines back for people.
+    """
+    event = dict(event)
+    for key in ("timestamp", "experiment", "logger"):
+        event.pop(key, None)
     level = event.pop("level", "info")
     cycle, phase = event.pop("cycle", None), event.pop("phase", None)
     message = event.pop("event", "")
@@ -45,6 +49,10 @@ def _console_line(logger, method, event: dict) -> str:
     extras = " ".join(f"{k}={v}" for k, v in event.items() if not k.startswith("_"))
     marker = {"warning": "WARNING: ", "error": "ERROR: "}.get(level, "")
     return f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
+
+
+def _console_line(logger, method, event: dict) -> str:
+    return format_event(event)
 
 
 def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
