@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import sys
 from pathlib import Path
 
 import typer
@@ -50,6 +51,8 @@ def command(
     }
     if detach:
         return _start_detached(config, overrides, restart)
+    if not daemon and sys.stdin.isatty():
+        return _start_detached(config, overrides, restart, attach=True, quiet=quiet)
     return _run_here(config, overrides, restart, quiet, daemon)
 
 
@@ -71,8 +74,13 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
     return OK if outcome.improved else NO_IMPROVEMENT
 
 
-def _start_detached(config: Path, overrides: dict, restart: bool) -> int:
-    """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon."""
+def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool = False, quiet: bool = False) -> int:
+    """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon.
+
+    With `attach`, keep following the daemon's log in this terminal until it
+    exits (its exit code) or the user presses `d` to leave it running.
+    """
+    from optimizer import attach as attached
     from optimizer import daemon, session
     from optimizer.errors import InvalidInput
     from optimizer.state import holder
@@ -83,9 +91,15 @@ def _start_detached(config: Path, overrides: dict, restart: bool) -> int:
     if pid is not None:
         raise InvalidInput(f"experiment '{cfg.experiment_name}' is already running (pid {pid}); see `autoresearch status`")
     args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
+    offset = paths.log.stat().st_size if paths.log.exists() else 0
     proc = daemon.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)
     code = daemon.wait_started(proc, paths)
-    if code is not None:
+    if attach and code is None:
+        code = attached.follow(proc, paths.log, offset, quiet)
+        if code is not None:
+            return code
+        print(f"detached: pid {proc.pid} goes on in the background", file=sys.stderr)
+    elif code is not None:
         reason = daemon.last_error(paths.log) or f"the daemon exited with code {code}; see {paths.log}"
         print(f"autoresearch: {reason}")
         return code

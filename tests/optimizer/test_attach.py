@@ -1,0 +1,79 @@
+"""`run` in a terminal follows a daemon: `d` leaves it running, Ctrl-C stops it."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import subprocess
+import sys
+import termios
+
+from optimizer.state import holder
+from tests.helpers.repos import GIT_ENV
+from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
+
+PLAN = {
+    2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "fix a"},
+    3: {"write": {"prompt.md": scores(a=1) + "# longer\n"}},
+}
+
+
+class Terminal:
+    """`autoresearch run` on a real pseudo-terminal, as a person types into it."""
+
+    def __init__(self, repo):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # the pty becomes its terminal
+        )
+        os.close(slave)
+        self.seen = b""
+
+    def read_until(self, text: bytes) -> None:
+        def arrived() -> bool:
+            try:
+                self.seen += os.read(self.master, 65536)
+            except OSError:
+                pass
+            return text in self.seen
+
+        os.set_blocking(self.master, False)
+        wait_for(arrived)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+
+def lock(repo):
+    return repo / ".autoresearch/runs/exp/_autoresearch/lock"
+
+
+def test_pressing_d_hands_the_running_loop_to_the_background(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
+    term = Terminal(repo)
+    term.read_until(b"press d to detach")
+    wait_for(lambda: (repo / "waiting").exists())  # cycle 2's eval is running
+    term.type(b"d")
+    assert term.proc.wait(timeout=30) == 0
+    term.read_until(b"goes on in the background")
+    daemon = holder(lock(repo))
+    assert daemon is not None and daemon != term.proc.pid
+    (repo / "gate").touch()
+    wait_for(lambda: holder(lock(repo)) is None)
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]  # no cycle was lost
+    assert state(repo)["status"] == "finished"
+
+
+def test_ctrl_c_stops_the_loop_and_exits_130(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
+    term = Terminal(repo)
+    term.read_until(b"press d to detach")
+    wait_for(lambda: (repo / "waiting").exists())
+    term.type(b"\x03")
+    assert term.proc.wait(timeout=30) == 130
+    assert holder(lock(repo)) is None
+    assert (repo / "prompt.md").read_text() == scores(a=0)
+    assert state(repo)["stop_reason"] == "interrupted"
