@@ -1,0 +1,106 @@
+"""The numbers the chart draws, derived from iterations.jsonl and state.json.
+
+Pure: no I/O, no markup. The page, the standalone SVG and the tests all read
+the same series, so what the chart shows and what the tests check agree.
+Every optional field of a record is read defensively: old files, other tools'
+files and error cycles may lack it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trajectory.iterations import Iteration
+
+
+@dataclass(frozen=True)
+class Point:
+    cycle: int
+    score: float
+    decision: str  # keep | drop | error
+    mutation: str
+
+
+@dataclass(frozen=True)
+class Series:
+    points: list[Point]
+    best: list[tuple[int, float]]  # (cycle, HEAD's score after that cycle); a step line
+    assertions: dict[str, list[tuple[int, float]]]  # name -> (cycle, pass rate)
+    eval_cost: list[tuple[int, float]]  # cumulative
+    mutation_cost: list[tuple[int, float]]  # cumulative
+
+
+def number(record: Iteration, name: str) -> float | None:
+    """An optional numeric field, or None when it is absent or not a number."""
+    value = getattr(record, name, None)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def series(records: list[Iteration]) -> Series:
+    points, best, eval_cost, mutation_cost = [], [], [], []
+    head: float | None = None
+    spent_eval = spent_mutation = 0.0
+    for r in records:
+        points.append(Point(r.cycle, r.score, r.decision, r.mutation))
+        if r.decision == "keep":
+            head = r.score
+        if head is not None:
+            best.append((r.cycle, head))
+        spent_eval += r.cost_usd
+        spent_mutation += number(r, "mutation_cost_usd") or 0.0
+        eval_cost.append((r.cycle, spent_eval))
+        mutation_cost.append((r.cycle, spent_mutation))
+    return Series(points, best, _assertions(records), eval_cost, mutation_cost)
+
+
+def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:
+    """Error cycles measured nothing: they leave a gap rather than a drop to zero."""
+    out: dict[str, list[tuple[int, float]]] = {}
+    for r in records:
+        if r.decision == "error":
+            continue
+        for name, rate in r.assertions.items():
+            out.setdefault(name, []).append((r.cycle, rate))
+    return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class Summary:
+    original: float | None
+    best: float | None  # HEAD: the last KEEP's score
+    best_cycle: int | None
+    cycles: int
+    keeps: int
+    drops: int
+    errors: int
+    eval_cost: float
+    mutation_cost: float
+
+    @property
+    def improvement(self) -> float | None:
+        if self.original is None or self.best is None:
+            return None
+        return self.best - self.original
+
+    @property
+    def total_cost(self) -> float:
+        return self.eval_cost + self.mutation_cost
+
+
+def summary(records: list[Iteration]) -> Summary:
+    """From the records, not state.json: the page must agree with its own table and charts."""
+    keeps = [r for r in records if r.decision == "keep"]
+    count = lambda d: sum(r.decision == d for r in records)  # noqa: E731
+    return Summary(
+        original=records[0].score if records else None,
+        best=keeps[-1].score if keeps else None,
+        best_cycle=keeps[-1].cycle if keeps else None,
+        cycles=len(records),
+        keeps=count("keep"),
+        drops=count("drop"),
+        errors=count("error"),
+        eval_cost=sum(r.cost_usd for r in records),
+        mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
+    )

@@ -1,0 +1,105 @@
+"""Axes for hand-drawn SVG charts: scales, round tick values, grid lines and labels.
+
+Drawing our own SVG (rather than shipping a charting library) keeps the page
+one small file that renders offline, from disk, and with scripts disabled;
+`autoresearch chart --svg` reuses the same drawing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from html import escape
+
+WIDTH, HEIGHT = 960, 300
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 34
+
+
+def esc(value: object) -> str:
+    """Text and attribute values from iterations.jsonl are never markup."""
+    return escape(str(value), quote=True)
+
+
+def fmt(value: float) -> str:
+    """Coordinates with one decimal: enough for the eye, small for 50,000 points."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class Scale:
+    lo: float
+    hi: float
+    start: float  # pixels
+    end: float
+
+    def __call__(self, value: float) -> float:
+        if self.hi == self.lo:
+            return (self.start + self.end) / 2
+        return self.start + (value - self.lo) / (self.hi - self.lo) * (self.end - self.start)
+
+
+def nice_step(span: float, count: int) -> float:
+    """A step of 1, 2 or 5 times a power of ten giving about `count` ticks."""
+    if span <= 0:
+        return 1.0
+    raw = span / max(count, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def ticks(lo: float, hi: float, count: int = 5, integer: bool = False) -> list[float]:
+    step = nice_step(hi - lo, count)
+    if integer:
+        step = max(1.0, round(step))
+    first = math.ceil(lo / step - 1e-9) * step
+    out, value = [], first
+    while value <= hi + step * 1e-9:
+        out.append(round(value, 10))
+        value += step
+    return out
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The plot area of one chart: an x scale over cycles and a y scale over values."""
+
+    x: Scale
+    y: Scale
+
+    @classmethod
+    def of(cls, cycles: tuple[int, int], values: tuple[float, float]) -> "Frame":
+        c0, c1 = cycles
+        if c0 == c1:  # one cycle: center it rather than divide by zero
+            c0, c1 = c0 - 1, c1 + 1
+        return cls(Scale(c0, c1, LEFT + 6, WIDTH - RIGHT - 6), Scale(values[0], values[1], HEIGHT - BOTTOM, TOP))
+
+    def axes(self, y_label: str, y_format=lambda v: f"{v:g}") -> str:
+        parts = ['<g class="axes" fill="#57606a" font-size="12">']
+        for v in ticks(self.y.lo, self.y.hi):
+            y = fmt(self.y(v))
+            parts.append(
+                f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" stroke="#d0d7de" stroke-width="1"/>'
+                f'<text x="{LEFT - 6}" y="{y}" text-anchor="end" dominant-baseline="middle">{esc(y_format(v))}</text>'
+            )
+        for v in ticks(self.x.lo, self.x.hi, 10, integer=True):
+            parts.append(f'<text x="{fmt(self.x(v))}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{int(v)}</text>')
+        parts.append(
+            f'<text x="{(LEFT + WIDTH - RIGHT) / 2}" y="{HEIGHT - 3}" text-anchor="middle">cycle</text>'
+            f'<text x="12" y="{(TOP + HEIGHT - BOTTOM) / 2}" text-anchor="middle" '
+            f'transform="rotate(-90 12 {(TOP + HEIGHT - BOTTOM) / 2})">{esc(y_label)}</text></g>'
+        )
+        return "".join(parts)
+
+    def points(self, values: list[tuple[int, float]]) -> str:
+        return " ".join(f"{fmt(self.x(c))},{fmt(self.y(v))}" for c, v in values)
+
+
+def open_svg(chart_id: str, label: str, standalone: bool) -> str:
+    """A standalone SVG (a file of its own) needs its namespace, its size and a background."""
+    ns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
+    size = f' width="{WIDTH}" height="{HEIGHT}"' if standalone else ""
+    background = f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>' if standalone else ""
+    return (
+        f'<svg{ns} id="{chart_id}" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}"{size} role="img" '
+        f'aria-label="{esc(label)}" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">{background}'
+    )
