@@ -6,7 +6,7 @@ and one line here.
 
 from __future__ import annotations
 
-from optimizer.commands import compare, demo, eval_cmd, init, report, run, stop, validate
+from optimizer.commands import chart, compare, demo, eval_cmd, init, report, run, serve, stop, validate
 
 COMMANDS = {
     "run": run.command,
@@ -17,5 +17,7 @@ COMMANDS = {
     "compare": compare.command,
     "report": report.command,
     "demo": demo.command,
+    "serve": serve.command,
+    "chart": chart.command,
     "validate": validate.command,
 }

@@ -1,0 +1,114 @@
+"""The live view: the results directory over HTTP, on the loopback interface by default.
+
+Only files under the results directory are served (no `..`, no symlink out of
+it), nothing is cached (the page is rewritten after every cycle and reloads
+itself), and `/` lists the experiments with their status from state.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from functools import partial
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import quote
+
+from trajectory.svg import esc
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def chart_url(experiment: str) -> str:
+    return f"/runs/{quote(experiment, safe='')}/_autoresearch/trajectory.html"
+
+
+def experiments(results_dir: Path) -> list[tuple[str, dict]]:
+    """(name, state.json as a dict) for each experiment with a meta directory, by name."""
+    runs = results_dir / "runs"
+    out = []
+    for meta in sorted(runs.glob("*/_autoresearch")):
+        try:
+            state = json.loads((meta / "state.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            state = {}
+        out.append((meta.parent.name, state if isinstance(state, dict) else {}))
+    return out
+
+
+def index_page(results_dir: Path) -> str:
+    rows = "".join(
+        f'<tr><td><a href="{esc(chart_url(name))}">{esc(name)}</a></td><td>{esc(st.get("status", "?"))}</td>'
+        f'<td>{esc(st.get("stop_reason") or "")}</td><td>{esc(st.get("cycle", ""))}</td>'
+        f'<td>{esc(st.get("best_score", ""))}</td><td>{esc(st.get("updated_at", ""))}</td></tr>'
+        for name, st in experiments(results_dir)
+    )
+    body = (
+        f"<table><tr><th>experiment</th><th>status</th><th>why</th><th>cycle</th><th>best</th><th>updated</th></tr>{rows}</table>"
+        if rows
+        else f"<p>No experiments yet in {esc(results_dir)}.</p>"
+    )
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="10">'
+        '<meta name="color-scheme" content="light dark"><title>autoresearch experiments</title>'
+        "<style>body{font:14px system-ui,sans-serif;margin:20px}td,th{padding:4px 10px;text-align:left}</style>"
+        f"</head><body><h1>autoresearch experiments</h1>{body}</body></html>"
+    )
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """SimpleHTTPRequestHandler already drops `..` segments; `translate_path` also refuses symlinks out of the root."""
+
+    # Run files open in the browser instead of downloading.
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        **dict.fromkeys((".jsonl", ".log", ".patch", ".md", ".json"), "text/plain; charset=utf-8"),
+    }
+
+    def __init__(self, *args, root: Path, **kwargs):
+        self.root = root
+        super().__init__(*args, directory=str(root), **kwargs)
+
+    def do_GET(self) -> None:
+        if self.path.split("?", 1)[0] in ("/", "/index.html"):
+            self._send_html(index_page(self.root))
+            return
+        if not self._inside_root():
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        super().do_GET()
+
+    def _inside_root(self) -> bool:
+        target = Path(os.path.realpath(self.translate_path(self.path)))
+        return target == self.root or self.root in target.parents
+
+    def _send_html(self, text: str) -> None:
+        body = text.encode("utf-8")
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:
+        """Quiet: a page refreshing every 10 seconds would flood the terminal."""
+
+
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+def make_server(results_dir: Path, host: str = "127.0.0.1", port: int = 8765) -> ThreadingHTTPServer:
+    """Bound but not yet serving; port 0 picks a free port (read it from `server.server_address`)."""
+    root = Path(os.path.realpath(results_dir))
+    server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
+    server = server_class((host, port), partial(Handler, root=root))
+    server.daemon_threads = True
+    return server
