@@ -42,7 +42,7 @@ class EvalConfig(BaseModel):
     budget_usd: float = Field(default=0, ge=0)
     """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit)."""
     timeout_s: float = Field(default=1800, gt=0)
-    """Seconds before the eval is killed and the cycle counts as an error."""
+    """Seconds before an eval command (or `agentv`) is killed and the cycle counts as an error; a `file` eval bounds each test by its target's `timeout_seconds` instead."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> "EvalConfig":
