@@ -7,9 +7,11 @@ outputs, so an API key echoed by an eval's error message never lands in a log.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import structlog
@@ -49,6 +51,33 @@ def format_event(event: dict) -> str:
     extras = " ".join(f"{k}={v}" for k, v in event.items() if not k.startswith("_"))
     marker = {"warning": "WARNING: ", "error": "ERROR: "}.get(level, "")
     return f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
+
+
+def render_line(line: str, quiet: bool = False, with_time: bool = False) -> str | None:
+    """One line of daemon.log for people: JSON events formatted, anything else (a traceback, the
+    daemon's own prints) as it is; None when `quiet` hides an info event.
+
+    `with_time` starts the line with the event's local time, for reading a log after the fact.
+    """
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(event, dict):
+        return line
+    if quiet and event.get("level") not in ("warning", "error", "critical"):
+        return None
+    text = format_event(event)
+    if with_time and event.get("timestamp"):
+        text = f"{_local_time(event['timestamp'])} {text}"
+    return text
+
+
+def _local_time(stamp: str) -> str:
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%m-%d %H:%M:%S")
+    except ValueError:
+        return stamp
 
 
 def _console_line(logger, method, event: dict) -> str:

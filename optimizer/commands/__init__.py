@@ -6,12 +6,15 @@ and one line here.
 
 from __future__ import annotations
 
-from optimizer.commands import chart, compare, demo, eval_cmd, init, report, run, serve, stop, validate
+from optimizer.commands import chart, compare, demo, eval_cmd, init, logs_cmd, report, run, schedule, serve, status, stop, validate
 
 COMMANDS = {
     "run": run.command,
     "start": run.start,
     "stop": stop.command,
+    "status": status.command,
+    "logs": logs_cmd.command,
+    "schedule": schedule.command,
     "init": init.command,
     "eval": eval_cmd.command,
     "compare": compare.command,

@@ -1,0 +1,130 @@
+"""`autoresearch status [EXPERIMENT] [--json]`: what the daemons and schedulers are doing, from their files alone.
+
+Fast on purpose (no pydantic, git or SDK imports; see optimizer/status.py):
+people run it in a loop, and scripts poll it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from optimizer.commands.common import ConfigOption
+from optimizer.errors import OK
+
+
+def command(
+    experiment: str = typer.Argument(None, help="Experiment name (default: list every experiment)."),
+    config: Path = ConfigOption,
+    as_json: bool = typer.Option(False, "--json", help="Print the data as JSON."),
+) -> int:
+    """Show whether an experiment is running, its cycle and phase, scores, spend and last decisions.
+
+    With no name, lists every experiment and scheduler in the repository, one
+    line each. A state.json that says "running" while nobody holds the
+    experiment's lock is reported as stale (the daemon died).
+    """
+    from optimizer import status
+
+    results = status.results_root(config)
+    if experiment:
+        view, sched = status.experiment(results, experiment), status.schedule(results, experiment)
+        if as_json:
+            print(json.dumps({**view.as_dict(), "scheduler": sched.as_dict() if sched else None}, indent=2))
+        else:
+            print("\n".join(_details(view, sched)))
+        return OK
+    views = [status.experiment(results, name) for name in status.experiments(results)]
+    scheds = [s for s in (status.schedule(results, name) for name in status.schedules(results)) if s]
+    if as_json:
+        print(json.dumps({"experiments": [v.as_dict() for v in views], "schedulers": [s.as_dict() for s in scheds]}, indent=2))
+        return OK
+    if not views and not scheds:
+        print(f"no experiments yet under {results}")
+    for view in views:
+        print(_summary(view))
+    for sched in scheds:
+        print(_schedule_line(sched))
+    return OK
+
+
+def _liveness(view) -> str:
+    from optimizer.status import pid_alive, seconds_since
+
+    st = view.state or {}
+    if view.running:
+        cycle, phase = st.get("cycle", 0) + 1, st.get("phase", "starting")
+        elapsed = seconds_since(st.get("phase_started_at"))
+        return f"running (pid {view.holder}), cycle {cycle} {phase} for {duration(elapsed)}"
+    if view.stale_pid:
+        why = "is gone" if not pid_alive(view.stale_pid) else "no longer holds the lock"
+        return f"not running (stale: pid {view.stale_pid} {why})"
+    if not st:
+        return "not running (no state yet)"
+    reason = f" ({st['stop_reason']})" if st.get("stop_reason") else ""
+    return f"not running: {st.get('status', '?')}{reason}, {st.get('cycle', 0)} cycles"
+
+
+def _summary(view) -> str:
+    st = view.state or {}
+    return f"{view.name}: {_liveness(view)}; best {_score(st.get('best_score'))} (original {_score(st.get('original_score'))})"
+
+
+def _details(view, sched) -> list[str]:
+    from optimizer.status import seconds_since
+
+    st = view.state or {}
+    lines = [f"experiment {view.name}: {_liveness(view)}"]
+    if st:
+        best_at = f" (cycle {st['best_cycle']})" if st.get("best_cycle") else ""
+        lines.append(f"  score:     original {_score(st.get('original_score'))}, best {_score(st.get('best_score'))}{best_at}")
+        lines.append(f"  decisions: {st.get('keeps', 0)} keeps, {st.get('drops', 0)} drops, {st.get('errors', 0)} errors")
+        budget = f" of ${st['budget_usd']:.2f}" if st.get("budget_usd") else " (no budget)"
+        lines.append(f"  spend:     ${st.get('cost_usd', 0):.2f}{budget}")
+        if st.get("deadline"):
+            left = -(seconds_since(st["deadline"]) or 0)
+            lines.append(f"  deadline:  {st['deadline']} ({duration(left) + ' left' if left > 0 else 'passed'})")
+        if st.get("warning"):
+            lines.append(f"  warning:   {st['warning']}")
+    if view.decisions:
+        lines.append("  last decisions:")
+        lines += [f"    {_decision(r)}" for r in view.decisions]
+    if sched:
+        lines.append("  " + _schedule_line(sched))
+    return lines
+
+
+def _decision(record: dict) -> str:
+    mutation = str(record.get("mutation", ""))[:60]
+    return f"cycle {record['cycle']:<3} {record.get('decision', '?'):<5} {_score(record.get('score'))}  {mutation}"
+
+
+def _schedule_line(sched) -> str:
+    data = sched.state or {}
+    where = f"running (pid {sched.holder})" if sched.running else "not running"
+    line = f"scheduler {sched.name}: {where}, cron '{data.get('cron')}' ({data.get('tz')})"
+    if sched.running and data.get("current"):
+        line += f", a run started at {data['current'].get('started_at')}"
+    elif sched.running and data.get("next_fire"):
+        line += f", next run {data['next_fire']}"
+    if data.get("runs"):
+        last = data["runs"][-1]
+        line += f", last run exit {last.get('exit_code')} ({last.get('started_at')})"
+    return line
+
+
+def _score(value) -> str:
+    return f"{value:.3f}" if isinstance(value, (int, float)) else "-"
+
+
+def duration(seconds: float | None) -> str:
+    """`45s`, `12m 5s`, `3h 20m`, `2d 4h`: elapsed or remaining time at a glance."""
+    if seconds is None:
+        return "?"
+    s = int(max(0, seconds))
+    for unit, size, sub, sub_size in (("d", 86400, "h", 3600), ("h", 3600, "m", 60), ("m", 60, "s", 1)):
+        if s >= size:
+            return f"{s // size}{unit} {(s % size) // sub_size}{sub}"
+    return f"{s}s"
