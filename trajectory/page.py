@@ -21,7 +21,7 @@ from trajectory.iterations import Iteration
 from trajectory.svg import esc
 
 REFRESH_S = 10
-AUTO_REFRESH = f'<!-- __AUTO_REFRESH__ --><meta http-equiv="refresh" content="{REFRESH_S}">'
+AUTO_REFRESH = '<!-- __AUTO_REFRESH__ --><meta http-equiv="refresh" content="{}">'
 
 
 @dataclass
@@ -33,6 +33,7 @@ class PageData:
     live: bool = True
     state: dict = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
+    refresh_s: int = REFRESH_S  # while live
 
 
 @cache
@@ -53,7 +54,7 @@ def render(data: PageData) -> str:
     title = f"autoresearch · {data.experiment}"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-{AUTO_REFRESH if data.live else ""}
+{AUTO_REFRESH.format(data.refresh_s) if data.live else ""}
 <meta http-equiv="Content-Security-Policy" content="{_csp(script)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
@@ -64,7 +65,7 @@ def render(data: PageData) -> str:
 {_warning(data.bad_lines)}
 {_body(data)}
 <footer>Written {datetime.now(timezone.utc).isoformat(timespec="seconds")} from iterations.jsonl and state.json.
-{f"Refreshes every {REFRESH_S} s while the loop runs." if data.live else "The run is over; this page no longer refreshes."}</footer>
+{f"Refreshes every {data.refresh_s} s while the loop runs." if data.live else "The run is over; this page no longer refreshes."}</footer>
 <script>{script}</script>
 </body></html>
 """

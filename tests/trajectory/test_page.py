@@ -1,0 +1,138 @@
+"""trajectory.html in a real headless Chromium, opened from disk."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from trajectory import iterations, page
+from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, write_experiment
+
+POINTS = "#score-chart circle.pt"
+
+
+def _write(meta, live=False, bad=0, recs=None, **extra):
+    recs = recs if recs is not None else iterations.read(meta / "iterations.jsonl")[0]
+    st = state(len(recs), "running" if live else "finished", None if live else "converged")
+    page.write(meta / "trajectory.html", page.PageData("exp", recs, bad, live=live, state=st, **extra))
+    return (meta / "trajectory.html").as_uri()
+
+
+def _rgb(watched, selector):
+    fill = watched.page.eval_on_selector(selector, "e => getComputedStyle(e).fill")
+    return tuple(int(x) for x in fill[fill.index("(") + 1 : -1].split(",")[:3])
+
+
+def test_one_point_per_cycle_coloured_by_decision(tmp_path, watched):
+    recs = records(40)
+    url = _write(write_experiment(tmp_path, recs))
+    watched.page.goto(url)
+    assert watched.page.locator(POINTS).count() == 40
+    assert watched.page.locator("#cycles tbody tr").count() == 40
+    for decision in ("keep", "drop", "error"):
+        expected = sum(r.decision == decision for r in recs)
+        assert watched.page.locator(f"{POINTS}.{decision}").count() == expected > 0
+    r, g, b = _rgb(watched, f"{POINTS}.keep")
+    assert g > r + 60 and g > b + 30, "KEEP points are green"
+    r, g, b = _rgb(watched, f"{POINTS}.drop")
+    assert r > g + 80 and r > b + 80, "DROP points are red"
+    r, g, b = _rgb(watched, f"{POINTS}.error")
+    assert max(r, g, b) - min(r, g, b) < 30, "ERROR points are grey"
+    assert watched.offsite() == [] and all(u.startswith("file://") for u in watched.requests)
+
+
+def test_best_line_is_a_step_through_the_keeps_only(tmp_path, watched):
+    recs = records(12)
+    watched.page.goto(_write(write_experiment(tmp_path, recs)))
+    d = watched.page.get_attribute("#score-chart path.best", "d")
+    keeps = sum(r.decision == "keep" for r in recs)
+    assert d.count("H") == 11 and d.count("V") == 11  # one horizontal and one vertical move per later cycle
+    best = watched.page.locator(".card", has_text="best score").locator(".value").inner_text()
+    assert float(best) == [r.score for r in recs if r.decision == "keep"][-1] and keeps > 1
+
+
+def test_mutation_text_is_shown_as_text_never_run(tmp_path, watched):
+    recs = records(3)
+    recs[1].mutation = XSS
+    recs[2].mutation = SCRIPT_XSS
+    recs[2].assertions[XSS] = 0.5
+    recs[2].error = SCRIPT_XSS
+    watched.page.goto(_write(write_experiment(tmp_path, recs)))
+    expect(watched.page.locator("html[data-ready='1']")).to_have_count(1)  # our script ran to its end
+    cells = watched.page.locator("#cycles td.mutation")
+    assert XSS in cells.all_inner_texts() and any(SCRIPT_XSS in t for t in cells.all_inner_texts())
+    assert watched.page.locator("#cycles img, body > img, .series-legend img").count() == 0
+    assert watched.page.locator(".series-legend button", has_text=XSS).count() == 1
+    assert watched.dialogs == []
+    assert watched.page.evaluate("window.pwned") is None
+
+
+def test_a_malformed_line_is_counted_and_the_rest_renders(tmp_path, watched):
+    meta = write_experiment(tmp_path, records(9), bad_line_after=4)
+    recs, bad = iterations.read(meta / "iterations.jsonl")
+    watched.page.goto(_write(meta, bad=bad, recs=recs))
+    warning = watched.page.locator("#bad-lines")
+    assert warning.is_visible() and warning.inner_text().startswith("1 line(s)")
+    assert watched.page.locator(POINTS).count() == 9
+
+
+def test_the_live_page_reloads_itself_and_the_finished_page_does_not(tmp_path, watched):
+    recs = records(6)
+    meta = write_experiment(tmp_path, recs)
+    watched.page.goto(_write(meta, live=True, recs=recs[:3], refresh_s=1))
+    assert watched.page.locator(POINTS).count() == 3
+    _write(meta, live=True, recs=recs[:4], refresh_s=1)
+    expect(watched.page.locator(POINTS)).to_have_count(4, timeout=10_000)
+    _write(meta, live=False, recs=recs)
+    expect(watched.page.locator(POINTS)).to_have_count(6, timeout=10_000)
+    assert watched.page.locator('meta[http-equiv="refresh"]').count() == 0
+    assert "__AUTO_REFRESH__" not in (meta / "trajectory.html").read_text()
+    assert watched.page.locator(".card.done", has_text="finished").count() == 1
+
+
+def test_legend_toggles_one_assertion_line(tmp_path, watched):
+    watched.page.goto(_write(write_experiment(tmp_path, records(10, assertions=4))))
+    line = watched.page.locator('#assertions-chart .series[data-series="2"]')
+    button = watched.page.locator('.series-legend button[data-series="2"]')
+    assert line.is_visible()
+    button.click()
+    assert line.is_hidden() and button.get_attribute("aria-pressed") == "false"
+    assert watched.page.locator('#assertions-chart .series[data-series="1"]').is_visible()
+    button.click()
+    assert line.is_visible()
+
+
+def test_links_lead_to_the_files_each_run_directory_has(tmp_path, watched):
+    recs = records(5)
+    meta = write_experiment(tmp_path, recs)
+    watched.page.goto(_write(meta))
+    drop = next(r for r in recs if r.decision == "drop")
+    row = watched.page.locator(f'#cycles tr[data-cycle="{drop.cycle}"]')
+    href = row.locator("a", has_text="candidate.patch").get_attribute("href")
+    assert href == f"../{drop.run_dir}/candidate.patch"
+    assert (meta / href).resolve().is_file()
+    keep_row = watched.page.locator('#cycles tr[data-cycle="1"]')
+    assert keep_row.locator("a", has_text="candidate.patch").count() == 0
+
+
+def test_a_thousand_cycles_and_fifty_assertions_stay_readable(tmp_path, watched):
+    url = _write(write_experiment(tmp_path, records(1000, assertions=50)))
+    assert (tmp_path / "runs/exp/_autoresearch/trajectory.html").stat().st_size < 3_000_000
+    watched.page.goto(url)
+    assert watched.page.locator(POINTS).count() == 1000
+    assert watched.page.locator(".series-legend button[data-series]").count() == 50
+    assert watched.page.locator("#assertions-chart .series").count() == 50
+    no_sideways_scroll = "document.scrollingElement.scrollWidth <= window.innerWidth"
+    assert watched.page.evaluate(no_sideways_scroll)
+    assert watched.page.locator(".series-legend").bounding_box()["height"] <= 170
+
+
+def test_dark_theme_follows_the_system_setting(tmp_path, browser):
+    url = _write(write_experiment(tmp_path, records(5)))
+    context = browser.new_context(color_scheme="dark")
+    page_ = context.new_page()
+    page_.goto(url)
+    background = page_.evaluate("getComputedStyle(document.body).backgroundColor")
+    keep = page_.eval_on_selector(f"{POINTS}.keep", "e => getComputedStyle(e).fill")
+    context.close()
+    assert background == "rgb(13, 17, 23)"
+    assert keep == "rgb(63, 185, 80)"
