@@ -18,7 +18,6 @@ from pathlib import Path
 
 from optimizer.errors import InvalidInput
 from optimizer.experiment import META, ExperimentPaths
-from optimizer.scheduler import SchedulePaths
 
 DEFAULT_RESULTS_DIR = ".autoresearch"
 LAST_DECISIONS = 5
@@ -45,13 +44,7 @@ def lock_holder(path: Path) -> int | None:
 def results_root(config: Path, results_dir: str | None = None) -> Path:
     """`<repo>/<results_dir>`: from the config when there is one, else the repository's `.autoresearch`."""
     if config.is_file():
-        import yaml  # only the one key is needed; `run` validates the rest
-
-        try:
-            raw = yaml.safe_load(config.read_text(encoding="utf-8"))
-        except yaml.YAMLError:
-            raise InvalidInput(f"{config}: not valid YAML") from None
-        results_dir = results_dir or (raw.get("results_dir") if isinstance(raw, dict) else None)
+        results_dir = results_dir or _configured_results_dir(config)
         start = config.resolve().parent
     else:
         start = Path.cwd()
@@ -59,6 +52,20 @@ def results_root(config: Path, results_dir: str | None = None) -> Path:
     if root is None:
         raise InvalidInput(f"{start}: not inside a git repository (no .git found above it)")
     return root / (results_dir or DEFAULT_RESULTS_DIR)
+
+
+def _configured_results_dir(config: Path) -> str | None:
+    """The config's `results_dir`; YAML is parsed only when the key is there (importing it costs ~20 ms)."""
+    text = config.read_text(encoding="utf-8")
+    if "results_dir" not in text:
+        return None
+    import yaml  # `run` validates the rest of the file; status needs this one key
+
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise InvalidInput(f"{config}: not valid YAML") from None
+    return raw.get("results_dir") if isinstance(raw, dict) else None
 
 
 def git_root(start: Path) -> Path | None:
@@ -150,6 +157,8 @@ def experiment(results: Path, name: str) -> ExperimentView:
 
 
 def schedule(results: Path, name: str) -> ScheduleView | None:
+    from optimizer.scheduler import SchedulePaths  # only when there are schedulers: it is not free to import
+
     paths = SchedulePaths.of(results, name)
     if not paths.state.exists():
         return None

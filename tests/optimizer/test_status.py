@@ -1,0 +1,93 @@
+"""`autoresearch status`: what the experiments are doing, read from their files, stale daemons told apart."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.helpers.repos import GIT_ENV, cli
+from tests.helpers.scenario import scenario_repo, scores, state, wait_for
+
+STATE = ".autoresearch/runs/exp/_autoresearch/state.json"
+
+
+def finished_repo(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
+            3: {"write": {"prompt.md": scores(a=0, b=0)}, "summary": "undo a"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
+    assert cli(repo, "run").returncode == 0
+    return repo
+
+
+def test_status_of_a_finished_experiment_shows_scores_counts_and_last_decisions(tmp_path):
+    repo = finished_repo(tmp_path)
+    done = cli(repo, "status", "exp")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "experiment exp: not running: finished (max_cycles), 3 cycles" in out
+    assert "original 0.000, best 0.500 (cycle 2)" in out
+    assert "2 keeps, 1 drops, 0 errors" in out
+    assert [ln.split()[:3] for ln in out.splitlines() if ln.startswith("    cycle")] == [
+        ["cycle", "1", "keep"], ["cycle", "2", "keep"], ["cycle", "3", "drop"]]
+    data = json.loads(cli(repo, "status", "exp", "--json").stdout)
+    assert (data["running"], data["stale_pid"], data["state"]["best_score"]) == (False, None, 0.5)
+    assert [r["mutation"] for r in data["last_decisions"]] == ["original", "fix a", "undo a"]
+
+
+def test_status_without_a_name_lists_every_experiment_even_without_a_config(tmp_path):
+    repo = finished_repo(tmp_path)
+    assert cli(repo, "run", "--experiment", "other", "--max-cycles", "1").returncode == 10
+    (repo / "sub").mkdir()
+    done = cli(repo / "sub", "status")  # no autoresearch.yaml here: the repository's .autoresearch
+    assert done.returncode == 0, done.stderr
+    assert [ln.split(":")[0] for ln in done.stdout.splitlines()] == ["exp", "other"]
+    assert "other: not running: finished (max_cycles), 1 cycles" in done.stdout
+    listed = json.loads(cli(repo, "status", "--json").stdout)
+    assert [e["experiment"] for e in listed["experiments"]] == ["exp", "other"]
+
+
+def test_a_running_state_whose_pid_is_gone_is_reported_stale(tmp_path):
+    repo = finished_repo(tmp_path)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    st = state(repo)
+    (repo / STATE).write_text(json.dumps({**st, "status": "running", "pid": gone.pid}))
+    done = cli(repo, "status", "exp")
+    assert f"not running (stale: pid {gone.pid} is gone)" in done.stdout
+    assert json.loads(cli(repo, "status", "exp", "--json").stdout)["stale_pid"] == gone.pid
+
+
+def test_a_running_state_whose_pid_was_reused_is_still_stale(tmp_path):
+    repo = finished_repo(tmp_path)
+    (repo / STATE).write_text(json.dumps({**state(repo), "status": "running", "pid": os.getpid()}))
+    assert f"not running (stale: pid {os.getpid()} no longer holds the lock)" in cli(repo, "status").stdout
+
+
+def test_status_of_a_running_daemon_shows_cycle_phase_spend_and_time_left(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "wait"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan,
+                         extra_files={".gitignore": "waiting\ngate\n"})
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "run", "--budget-usd", "5", "--max-hours", "5"],
+        cwd=repo, env={**os.environ, **GIT_ENV}, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(lambda: (repo / "waiting").exists())
+        out = cli(repo, "status", "exp").stdout
+        assert f"running (pid {daemon.pid}), cycle 2 eval for " in out
+        assert "spend:     $0.00 of $5.00" in out
+        assert "h " in out.split("deadline:")[1] and "left" in out
+        assert json.loads(cli(repo, "status", "--json").stdout)["experiments"][0]["pid"] == daemon.pid
+    finally:
+        (repo / "gate").touch()
+        assert daemon.wait(timeout=60) == 0
+
+
+def test_an_unknown_experiment_exits_30_naming_the_known_ones(tmp_path):
+    repo = finished_repo(tmp_path)
+    done = cli(repo, "status", "nope")
+    assert done.returncode == 30
+    assert "no experiment 'nope'" in done.stderr and "known: exp" in done.stderr
