@@ -6,6 +6,7 @@ Exit codes are a public contract (DESIGN.md, README): cron jobs and scripts act 
 from __future__ import annotations
 
 from mutators.errors import MutatorError
+from mutators.providers.errors import ProviderError
 from runs.errors import RunsError
 
 OK = 0
@@ -56,6 +57,6 @@ def exit_code_for(exc: BaseException) -> int | None:
     """The exit code for an error we know, or None for a bug (which should show its traceback)."""
     if isinstance(exc, KeyboardInterrupt):
         return INTERRUPTED
-    if isinstance(exc, (AutoresearchError, RunsError, MutatorError)):
+    if isinstance(exc, (AutoresearchError, RunsError, MutatorError, ProviderError)):
         return exc.exit_code
     return None

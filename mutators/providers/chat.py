@@ -1,0 +1,73 @@
+"""A conversation with one model: single-turn `complete`, or multi-turn tool use through `Conversation`.
+
+Each request goes through the retry table; each reply is priced from its usage.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from mutators.providers import retry
+from mutators.providers.errors import ProviderUnusable
+from mutators.providers.prices import cost_usd
+from mutators.providers.settings import PROVIDERS, ProviderSettings
+from mutators.providers.turns import Reply, Tool, ToolResult, Turn
+
+
+def _wire(provider: str) -> ModuleType:
+    if provider not in PROVIDERS:
+        raise ProviderUnusable(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+    if provider == "anthropic":
+        from mutators.providers import anthropic_wire
+
+        return anthropic_wire
+    from mutators.providers import openai_wire
+
+    return openai_wire
+
+
+class Conversation:
+    """The history of one tool-use conversation; `ask` sends it and appends the reply, `answer` adds tool results."""
+
+    def __init__(
+        self, settings: ProviderSettings, prompt: str | list[dict], *, system: str | None = None, tools: list[Tool] = ()
+    ):
+        self.settings = settings
+        self.tools = list(tools)
+        self.wire = _wire(settings.provider)
+        self.system, self.messages = _split_system(prompt, system)
+        self.client = self.wire.client(settings)
+        self.input_tokens = self.output_tokens = 0
+        self.cost_usd = 0.0
+
+    def ask(self) -> Turn:
+        """One model turn, retried per the table; raises ProviderUnusable / ProviderFailed."""
+        s = self.settings
+        turn, assistant = retry.call(
+            s, self.wire.api_error(), lambda: self.wire.send(self.client, s, self.system, self.messages, self.tools)
+        )
+        turn.cost_usd = cost_usd(s.model, turn.input_tokens, turn.output_tokens, s.prices)
+        self.messages.append(assistant)
+        self.input_tokens += turn.input_tokens
+        self.output_tokens += turn.output_tokens
+        self.cost_usd += turn.cost_usd
+        return turn
+
+    def answer(self, results: list[ToolResult]) -> None:
+        self.messages.extend(self.wire.results(results))
+
+
+def _split_system(prompt: str | list[dict], system: str | None) -> tuple[str | None, list[dict]]:
+    """System text apart (both APIs accept it so), user and assistant turns in order."""
+    if isinstance(prompt, str):
+        return system, [{"role": "user", "content": prompt}]
+    systems = [system] if system else []
+    systems += [m["content"] for m in prompt if m["role"] == "system"]
+    turns = [{"role": m["role"], "content": m["content"]} for m in prompt if m["role"] != "system"]
+    return "\n\n".join(systems) or None, turns
+
+
+def complete(settings: ProviderSettings, prompt: str | list[dict], *, system: str | None = None) -> Reply:
+    """A single answer with no tools, retried per the table."""
+    turn = Conversation(settings, prompt, system=system).ask()
+    return Reply(turn.text, turn.input_tokens, turn.output_tokens, turn.cost_usd)

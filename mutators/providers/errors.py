@@ -1,0 +1,15 @@
+"""Provider errors. Plain exceptions with no SDK import, so anything may catch them cheaply."""
+
+
+class ProviderError(Exception):
+    """An LLM call failed; the message names the provider and, for key problems, the environment variable."""
+
+    exit_code = 40
+
+
+class ProviderUnusable(ProviderError):
+    """The provider can never answer as configured (no key, bad key, no access, unknown model): not retried."""
+
+
+class ProviderFailed(ProviderError):
+    """This call failed: retries ran out, or the request itself was refused (too large, invalid)."""

@@ -1,0 +1,147 @@
+"""mutators.providers through the real SDKs against the wire-level fake server: replies, usage, retries, failures."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from mutators.providers import ProviderFailed, ProviderSettings, ProviderUnusable, complete, cost_usd
+from mutators.providers.retry import TABLES
+from tests.helpers.fake_llm import error_reply, text_reply
+
+PROTOCOLS = ["anthropic", "openai"]
+BOTH_WAYS = [(p, s) for p in PROTOCOLS for s in (False, True)]
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch):
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-test-secret-value")
+
+
+def settings(llm, protocol, **overrides) -> ProviderSettings:
+    base = dict(api_key_env="TEST_LLM_KEY", base_url=llm.base_url(protocol), max_attempts=4, retry_base_s=0.01)
+    return ProviderSettings(protocol, overrides.pop("model", "claude-haiku-4-5"), **{**base, **overrides})
+
+
+@pytest.mark.parametrize("protocol,stream", BOTH_WAYS)
+def test_complete_returns_text_usage_and_cost(fake_llm, protocol, stream):
+    fake_llm.queue(text_reply("Paris", input_tokens=1_000_000, output_tokens=100_000))
+    reply = complete(settings(fake_llm, protocol, stream=stream, temperature=0.2), "Capital?", system="Be brief.")
+    assert (reply.text, reply.input_tokens, reply.output_tokens) == ("Paris", 1_000_000, 100_000)
+    assert reply.cost_usd == pytest.approx(1.0 + 0.5)  # claude-haiku-4-5: $1 in, $5 out per Mtok
+    body = fake_llm.requests[0].body
+    assert body["stream"] is True if stream else "stream" not in body
+    assert "Be brief." in str(body) and body["temperature"] == 0.2
+
+
+def test_recorded_requests_carry_no_key(fake_llm):
+    complete(settings(fake_llm, "anthropic"), "hi")
+    complete(settings(fake_llm, "openai"), "hi")
+    assert all("sk-test-secret-value" not in str(r.headers) for r in fake_llm.requests)
+    assert len(fake_llm.requests) == 2
+
+
+def test_role_messages_put_system_apart_for_anthropic(fake_llm):
+    prompt = [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}, {"role": "assistant", "content": "A"},
+              {"role": "user", "content": "U2"}]
+    complete(settings(fake_llm, "anthropic"), prompt)
+    body = fake_llm.requests[0].body
+    assert body["system"] == "S" and [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
+
+
+@pytest.mark.parametrize("protocol,stream", BOTH_WAYS)
+def test_429_and_500_are_retried_honouring_retry_after(fake_llm, protocol, stream):
+    fake_llm.queue(error_reply(429, retry_after=0.01), error_reply(500), error_reply(529, retry_after=0.01), text_reply("ok"))
+    assert complete(settings(fake_llm, protocol, stream=stream), "hi").text == "ok"
+    assert len(fake_llm.requests) == 4
+
+
+def test_retries_are_bounded_in_attempts(fake_llm):
+    fake_llm.handler = lambda req: error_reply(503, retry_after=0.01)
+    with pytest.raises(ProviderFailed, match="openai: gave up after 4 attempts"):
+        complete(settings(fake_llm, "openai"), "hi")
+    assert len(fake_llm.requests) == 4
+
+
+def test_retries_are_bounded_in_time(fake_llm):
+    fake_llm.handler = lambda req: error_reply(429, retry_after=30)
+    with pytest.raises(ProviderFailed, match="gave up after 1 attempts"):
+        complete(settings(fake_llm, "anthropic", retry_budget_s=5), "hi")
+
+
+def test_connection_errors_are_retried_then_fail():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed once the block ends: nothing listens there
+    config = ProviderSettings("openai", "m", api_key_env="TEST_LLM_KEY", base_url=f"http://127.0.0.1:{port}/v1",
+                              max_attempts=2, retry_base_s=0.01)
+    with pytest.raises(ProviderFailed, match="gave up after 2 attempts.*APIConnectionError"):
+        complete(config, "hi")
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize("status,words", [(401, "authentication failed"), (403, "access refused"), (404, "model 'no-such-model' not found")])
+def test_auth_and_unknown_model_stop_at_once_naming_provider_and_variable(fake_llm, protocol, status, words):
+    fake_llm.queue(error_reply(status))
+    with pytest.raises(ProviderUnusable) as caught:
+        complete(settings(fake_llm, protocol, model="no-such-model"), "hi")
+    message = str(caught.value)
+    assert message.startswith(f"{protocol}: {words}") and caught.value.exit_code == 40
+    assert ("TEST_LLM_KEY" in message) if status != 404 else ("no-such-model" in message)
+    assert len(fake_llm.requests) == 1
+
+
+def test_a_bad_request_is_not_retried(fake_llm):
+    fake_llm.queue(error_reply(400, message="prompt is too long"))
+    with pytest.raises(ProviderFailed, match="request refused.*prompt is too long"):
+        complete(settings(fake_llm, "anthropic"), "hi")
+    assert len(fake_llm.requests) == 1
+
+
+def test_a_missing_key_names_the_variable(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(ProviderUnusable, match="No key found: set ANTHROPIC_API_KEY"):
+        complete(ProviderSettings("anthropic", "m"), "hi")
+
+
+@pytest.mark.parametrize("sdk_name", PROTOCOLS)
+def test_retry_table_knows_every_error_class_the_sdk_exports(sdk_name):
+    """A new exported error class needs a decision. (Anthropic's typed error bodies under `anthropic.types`,
+    such as admin-API errors, subclass an exported class of the same status and follow its rule.)"""
+    sdk = __import__(sdk_name)
+    classes = {name: getattr(sdk, name) for name in dir(sdk)}
+    exported = {name for name, value in classes.items() if isinstance(value, type) and issubclass(value, sdk.APIError)}
+    assert len(exported) > 10
+    assert sorted(exported - set(TABLES[sdk_name])) == []
+
+
+def test_an_unlisted_subclass_follows_its_nearest_listed_base():
+    import anthropic
+    import httpx2
+
+    from mutators.providers.retry import rule_for
+
+    response = httpx2.Response(529, request=httpx2.Request("POST", "http://127.0.0.1/v1/messages"))
+    busy = anthropic.types.CompactionUnavailableError("busy", response=response, body=None)
+    assert "CompactionUnavailableError" not in TABLES["anthropic"]
+    assert rule_for("anthropic", busy).action == "retry"
+
+
+def test_prices_match_dated_models_take_overrides_and_warn_once_for_unknown(caplog):
+    assert cost_usd("claude-sonnet-4-5-20250929", 1_000_000, 0) == 3.0
+    assert cost_usd("gpt-4o-mini", 0, 1_000_000) == 0.6
+    assert cost_usd("mine", 2_000_000, 0, {"mine": {"input_per_mtok": 0.5, "output_per_mtok": 1}}) == 1.0
+    with caplog.at_level(logging.WARNING, logger="autoresearch.providers"):
+        assert cost_usd("unpriced-model-x", 10, 10) == 0.0
+        assert cost_usd("unpriced-model-x", 10, 10) == 0.0
+    assert sum("unpriced-model-x" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_importing_the_project_does_not_import_an_sdk():
+    code = "import sys, mutators.providers, mutators.registry, optimizer.errors; print('anthropic' in sys.modules or 'openai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
