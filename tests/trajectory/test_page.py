@@ -136,3 +136,13 @@ def test_dark_theme_follows_the_system_setting(tmp_path, browser):
     context.close()
     assert background == "rgb(13, 17, 23)"
     assert keep == "rgb(63, 185, 80)"
+
+
+def test_the_page_renders_with_scripts_disabled(tmp_path, browser):
+    url = _write(write_experiment(tmp_path, records(7)))
+    context = browser.new_context(java_script_enabled=False)
+    page_ = context.new_page()
+    page_.goto(url)
+    points, rows = page_.locator(POINTS).count(), page_.locator("#cycles tbody tr").count()
+    context.close()
+    assert points == rows == 7
