@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.helpers.repos import GIT_ENV, cli
 from tests.helpers.scenario import scenario_repo, scores, state, wait_for
@@ -13,16 +17,22 @@ from tests.helpers.scenario import scenario_repo, scores, state, wait_for
 STATE = ".autoresearch/runs/exp/_autoresearch/state.json"
 
 
-def finished_repo(tmp_path):
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """One experiment run to its end (3 cycles); each test gets its own copy of the repository."""
     plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
             3: {"write": {"prompt.md": scores(a=0, b=0)}, "summary": "undo a"}}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
+    repo = scenario_repo(tmp_path_factory.mktemp("finished") / "r", {"prompt.md": scores(a=0, b=0)}, plan)
     assert cli(repo, "run").returncode == 0
     return repo
 
 
-def test_status_of_a_finished_experiment_shows_scores_counts_and_last_decisions(tmp_path):
-    repo = finished_repo(tmp_path)
+@pytest.fixture
+def repo(finished, tmp_path):
+    return Path(shutil.copytree(finished, tmp_path / "r", symlinks=True))
+
+
+def test_status_of_a_finished_experiment_shows_scores_counts_and_last_decisions(repo):
     done = cli(repo, "status", "exp")
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -36,8 +46,7 @@ def test_status_of_a_finished_experiment_shows_scores_counts_and_last_decisions(
     assert [r["mutation"] for r in data["last_decisions"]] == ["original", "fix a", "undo a"]
 
 
-def test_status_without_a_name_lists_every_experiment_even_without_a_config(tmp_path):
-    repo = finished_repo(tmp_path)
+def test_status_without_a_name_lists_every_experiment_even_without_a_config(repo):
     assert cli(repo, "run", "--experiment", "other", "--max-cycles", "1").returncode == 10
     (repo / "sub").mkdir()
     done = cli(repo / "sub", "status")  # no autoresearch.yaml here: the repository's .autoresearch
@@ -48,8 +57,7 @@ def test_status_without_a_name_lists_every_experiment_even_without_a_config(tmp_
     assert [e["experiment"] for e in listed["experiments"]] == ["exp", "other"]
 
 
-def test_a_running_state_whose_pid_is_gone_is_reported_stale(tmp_path):
-    repo = finished_repo(tmp_path)
+def test_a_running_state_whose_pid_is_gone_is_reported_stale(repo):
     gone = subprocess.Popen(["true"])
     gone.wait()
     st = state(repo)
@@ -59,8 +67,7 @@ def test_a_running_state_whose_pid_is_gone_is_reported_stale(tmp_path):
     assert json.loads(cli(repo, "status", "exp", "--json").stdout)["stale_pid"] == gone.pid
 
 
-def test_a_running_state_whose_pid_was_reused_is_still_stale(tmp_path):
-    repo = finished_repo(tmp_path)
+def test_a_running_state_whose_pid_was_reused_is_still_stale(repo):
     (repo / STATE).write_text(json.dumps({**state(repo), "status": "running", "pid": os.getpid()}))
     assert f"not running (stale: pid {os.getpid()} no longer holds the lock)" in cli(repo, "status").stdout
 
@@ -86,8 +93,7 @@ def test_status_of_a_running_daemon_shows_cycle_phase_spend_and_time_left(tmp_pa
         assert daemon.wait(timeout=60) == 0
 
 
-def test_an_unknown_experiment_exits_30_naming_the_known_ones(tmp_path):
-    repo = finished_repo(tmp_path)
+def test_an_unknown_experiment_exits_30_naming_the_known_ones(repo):
     done = cli(repo, "status", "nope")
     assert done.returncode == 30
     assert "no experiment 'nope'" in done.stderr and "known: exp" in done.stderr
