@@ -71,13 +71,13 @@ def _step(frame: Frame, best: list[tuple[int, float]]) -> str:
 
 
 def _legend(items: list[tuple[str, str]]) -> str:
-    """In-chart legend, top right, so a pasted image explains itself."""
+    """In the top margin, right-aligned, above the data: a pasted image explains itself."""
     parts, x = ['<g class="legend" font-size="12" fill="#57606a">'], WIDTH - RIGHT - 10
     for label, color in reversed(items):
         x -= 8 + 7 * len(label)
         parts.append(
-            f'<rect x="{x}" y="{TOP + 2}" width="10" height="10" rx="2" fill="{color}"/>'
-            f'<text x="{x + 14}" y="{TOP + 11}">{esc(label)}</text>'
+            f'<rect x="{x}" y="{TOP - 24}" width="10" height="10" rx="2" fill="{color}"/>'
+            f'<text x="{x + 14}" y="{TOP - 15}">{esc(label)}</text>'
         )
         x -= 18
     parts.append("</g>")

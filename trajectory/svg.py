@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from html import escape
 
 WIDTH, HEIGHT = 960, 300
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 34
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34
 
 
 def esc(value: object) -> str:
