@@ -38,11 +38,15 @@ def experiments(results_dir: Path) -> list[tuple[str, dict]]:
     return out
 
 
+def _shown(value: object) -> str:
+    return "" if value is None else str(value)
+
+
 def index_page(results_dir: Path) -> str:
     rows = "".join(
-        f'<tr><td><a href="{esc(chart_url(name))}">{esc(name)}</a></td><td>{esc(st.get("status", "?"))}</td>'
-        f'<td>{esc(st.get("stop_reason") or "")}</td><td>{esc(st.get("cycle", ""))}</td>'
-        f'<td>{esc(st.get("best_score", ""))}</td><td>{esc(st.get("updated_at", ""))}</td></tr>'
+        f'<tr><td><a href="{esc(chart_url(name))}">{esc(name)}</a></td>'
+        + "".join(f"<td>{esc(_shown(st.get(key)))}</td>" for key in ("status", "stop_reason", "cycle", "best_score", "updated_at"))
+        + "</tr>"
         for name, st in experiments(results_dir)
     )
     body = (

@@ -1,0 +1,48 @@
+"""The series and summary the charts draw, from records with and without the optional fields."""
+
+from __future__ import annotations
+
+from trajectory.chartdata import series, summary
+from trajectory.iterations import Iteration
+from trajectory.svg import ticks
+
+
+def _it(cycle, score, decision, **extra):
+    return Iteration(cycle=cycle, score=score, decision=decision, **extra)
+
+
+RECORDS = [
+    _it(1, 0.4, "keep", cost_usd=0.1, assertions={"a": 0.0}),
+    _it(2, 0.0, "error", cost_usd=0.05, mutation_cost_usd=0.02, assertions={"a": 0.0}),
+    _it(3, 0.9, "drop", cost_usd=0.1, mutation_cost_usd=0.03, assertions={"a": 1.0}),
+    _it(4, 0.6, "keep", cost_usd=0.1, mutation_cost_usd="n/a", assertions={"a": 0.5, "b": 1.0}),
+]
+
+
+def test_head_steps_only_on_keeps_and_a_drop_never_counts_as_best():
+    assert series(RECORDS).best == [(1, 0.4), (2, 0.4), (3, 0.4), (4, 0.6)]
+    s = summary(RECORDS)
+    assert (s.original, s.best, s.best_cycle, s.keeps, s.drops, s.errors) == (0.4, 0.6, 4, 2, 1, 1)
+    assert round(s.improvement, 6) == 0.2
+
+
+def test_error_cycles_leave_gaps_in_pass_rates_and_late_assertions_start_late():
+    assert series(RECORDS).assertions == {"a": [(1, 0.0), (3, 1.0), (4, 0.5)], "b": [(4, 1.0)]}
+
+
+def test_costs_accumulate_and_a_missing_or_bad_mutation_cost_counts_as_zero():
+    data = series(RECORDS)
+    assert [round(v, 6) for _, v in data.eval_cost] == [0.1, 0.15, 0.25, 0.35]
+    assert [round(v, 6) for _, v in data.mutation_cost] == [0.0, 0.02, 0.05, 0.05]
+    assert round(summary(RECORDS).total_cost, 6) == 0.4
+
+
+def test_no_records_is_an_empty_summary_not_an_error():
+    s = summary([])
+    assert (s.original, s.best, s.improvement, s.cycles, s.total_cost) == (None, None, None, 0, 0.0)
+
+
+def test_ticks_are_round_numbers_inside_the_range():
+    assert ticks(0, 1) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert ticks(1, 1000, 10, integer=True)[:3] == [100, 200, 300]
+    assert ticks(1, 3, 10, integer=True) == [1, 2, 3]
