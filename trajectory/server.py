@@ -7,6 +7,7 @@ itself), and `/` lists the experiments with their status from state.json.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -63,7 +64,8 @@ def index_page(results_dir: Path) -> str:
 
 
 class Handler(SimpleHTTPRequestHandler):
-    """SimpleHTTPRequestHandler already drops `..` segments; `translate_path` also refuses symlinks out of the root."""
+    """SimpleHTTPRequestHandler already drops `..` segments; `send_head` also refuses symlinks out of the
+    root and, on loopback, Host names other than loopback ones (DNS rebinding)."""
 
     # Run files open in the browser instead of downloading.
     extensions_map = {
@@ -71,30 +73,39 @@ class Handler(SimpleHTTPRequestHandler):
         **dict.fromkeys((".jsonl", ".log", ".patch", ".md", ".json"), "text/plain; charset=utf-8"),
     }
 
-    def __init__(self, *args, root: Path, **kwargs):
+    def __init__(self, *args, root: Path, check_host: bool, **kwargs):
         self.root = root
+        self.check_host = check_host
         super().__init__(*args, directory=str(root), **kwargs)
 
-    def do_GET(self) -> None:
+    def send_head(self):
+        """Every GET and HEAD passes here: the checks cannot be bypassed by the method."""
+        if self.check_host and not self._host_is_loopback():
+            self.send_error(HTTPStatus.FORBIDDEN, "this server answers only to 127.0.0.1 and localhost")
+            return None
         if self.path.split("?", 1)[0] in ("/", "/index.html"):
-            self._send_html(index_page(self.root))
-            return
+            return self._html(index_page(self.root))
         if not self._inside_root():
             self.send_error(HTTPStatus.NOT_FOUND)
-            return
-        super().do_GET()
+            return None
+        return super().send_head()
+
+    def _host_is_loopback(self) -> bool:
+        """A web page whose DNS name is re-pointed at 127.0.0.1 sends its own name as Host: refuse it."""
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
+        return host in LOOPBACK
 
     def _inside_root(self) -> bool:
         target = Path(os.path.realpath(self.translate_path(self.path)))
         return target == self.root or self.root in target.parents
 
-    def _send_html(self, text: str) -> None:
+    def _html(self, text: str) -> io.BytesIO:
         body = text.encode("utf-8")
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        return io.BytesIO(body)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
@@ -113,6 +124,6 @@ def make_server(results_dir: Path, host: str = "127.0.0.1", port: int = 8765) ->
     """Bound but not yet serving; port 0 picks a free port (read it from `server.server_address`)."""
     root = Path(os.path.realpath(results_dir))
     server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
-    server = server_class((host, port), partial(Handler, root=root))
+    server = server_class((host, port), partial(Handler, root=root, check_host=host in LOOPBACK))
     server.daemon_threads = True
     return server

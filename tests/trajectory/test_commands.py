@@ -90,13 +90,29 @@ def test_nothing_outside_the_results_directory_is_served(demo, serve):
     (demo / ".autoresearch" / "escape").symlink_to("/etc")
     url, _ = serve()
     host, port = urlparse(url).hostname, urlparse(url).port
-    for path in ("/../../../../etc/passwd", "/runs/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/escape/passwd"):
-        conn = http.client.HTTPConnection(host, port, timeout=10)
-        conn.request("GET", path)
+    for method in ("GET", "HEAD"):
+        for path in ("/../../../../etc/passwd", "/runs/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/escape/passwd"):
+            status, body = _request(host, port, method, path)
+            assert status == 404 and b"root:" not in body, (method, path)
+    assert _request(host, port, "GET", "/runs/demo/_autoresearch/state.json")[0] == 200
+
+
+def test_a_page_rebound_to_loopback_by_dns_is_refused(demo, serve):
+    url, _ = serve()
+    host, port = urlparse(url).hostname, urlparse(url).port
+    status, body = _request(host, port, "GET", "/runs/demo/_autoresearch/state.json", {"Host": "attacker.example"})
+    assert status == 403 and b"initial_sha" not in body
+    assert _request(host, port, "GET", "/", {"Host": f"localhost:{port}"})[0] == 200
+
+
+def _request(host: str, port: int, method: str, path: str, headers: dict | None = None) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    try:
+        conn.request(method, path, headers=headers or {})
         response = conn.getresponse()
-        body = response.read()
+        return response.status, response.read()
+    finally:
         conn.close()
-        assert response.status == 404 and b"root:" not in body, path
 
 
 def test_a_non_loopback_host_is_served_only_when_asked_and_with_a_warning(serve):
