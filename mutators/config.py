@@ -29,4 +29,48 @@ class ReplayMutatorConfig(BaseModel):
     """A YAML list of edits, relative to the repository root: each `{summary, content}` (file artifact) or `{summary, files: {relative path: content file or null}}` (directory)."""
 
 
-MutatorConfig = Annotated[Union[CommandMutatorConfig, ReplayMutatorConfig], Field(discriminator="provider")]
+class ModelPrice(BaseModel):
+    """What a model costs, in USD per million tokens."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    input_per_mtok: float = Field(ge=0)
+    """USD per million input (prompt) tokens."""
+    output_per_mtok: float = Field(ge=0)
+    """USD per million output (completion) tokens."""
+
+
+class LLMMutatorConfig(BaseModel):
+    """An LLM with file tools: it is given paths only, reads what it needs, and rewrites the artifact."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    provider: Literal["anthropic", "openai"]
+    """`anthropic` (Messages API) or `openai` (Chat Completions; with base_url, any compatible server)."""
+    model: str = Field(min_length=1)
+    """Any model name the provider accepts, e.g. claude-sonnet-4-5 or gpt-4.1."""
+    api_key_env: str | None = None
+    """Environment variable holding the API key (default ANTHROPIC_API_KEY / OPENAI_API_KEY); keys are never read from files."""
+    base_url: str | None = None
+    """Another endpoint: a proxy, or a local OpenAI-compatible server (vLLM, Ollama, LM Studio, OpenRouter)."""
+    max_turns: int = Field(default=30, ge=1)
+    """Model replies per mutation; each may call tools. A mutation still calling tools after this many is an error cycle."""
+    max_output_tokens: int = Field(default=8000, ge=1)
+    """Output token limit per model reply."""
+    temperature: float | None = Field(default=None, ge=0)
+    """Sampling temperature; unset leaves the provider's default (newer Anthropic models accept no other)."""
+    timeout_s: float = Field(default=300, gt=0)
+    """Seconds one request may take before it is retried."""
+    stream: bool = False
+    """Stream replies (server-sent events); some proxies need it for long replies."""
+    max_attempts: int = Field(default=6, ge=1)
+    """Tries per request when the provider answers 429, 5xx, times out or drops the connection."""
+    retry_base_s: float = Field(default=1.0, ge=0)
+    """First retry delay when the server gives no retry-after; doubles per retry (with jitter, at most 60 s)."""
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    """Prices of models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}."""
+
+
+MutatorConfig = Annotated[
+    Union[CommandMutatorConfig, ReplayMutatorConfig, LLMMutatorConfig], Field(discriminator="provider")
+]

@@ -9,10 +9,13 @@ from mutators.base import Mutator
 
 def build(config, repo_root: Path) -> Mutator:
     from mutators.command import CommandMutator
+    from mutators.llm import LLMMutator
     from mutators.replay import ReplayMutator
 
     builders = {
         "command": lambda: CommandMutator(config),
         "replay": lambda: ReplayMutator(config, repo_root),
+        "anthropic": lambda: LLMMutator(config),
+        "openai": lambda: LLMMutator(config),
     }
     return builders[config.provider]()

@@ -1,0 +1,133 @@
+"""The LLM mutator: a tool-use conversation that is handed paths only and rewrites the artifact through the sandbox.
+
+The first message is the mutator instructions with the paths filled in, so
+its size does not depend on the eval's. The model reads results, history and
+the artifact through the tools, writes the artifact, and ends by answering
+without a tool call; that final text is the changelog.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from pathlib import Path
+
+from mutators.base import MutationRequest, MutationResult, one_line
+from mutators.config import LLMMutatorConfig
+from mutators.errors import MutationFailed, MutatorUnusable
+from mutators.instructions import render
+from mutators.providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
+from mutators.tools import SPECS, Sandbox, run
+
+log = logging.getLogger("autoresearch.mutator")
+TOOLS_NOTE = """
+## Your tools
+
+You work through tools: list_dir, read_file (paged: offset/limit), search, git_show and
+write_file. Paths are relative to the repository root. Everything in the repository but
+.git/ can be read; only the artifact can be written. Write whole files.
+
+When the change is written, stop calling tools and reply with the changelog as plain text:
+it is saved to the changelog path for you. Its first line (or a line starting `Summary:`)
+is the one-line summary.
+"""
+SUMMARY_LINE = re.compile(r"^\s*\**summary\**\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+class LLMMutationFailed(MutationFailed):
+    """A failed LLM mutation still cost tokens: `spent` carries them so the loop can count them against the budget."""
+
+    def __init__(self, message: str, reason: str, spent: MutationResult):
+        super().__init__(message, reason)
+        self.spent = spent
+
+
+class LLMMutator:
+    def __init__(self, config: LLMMutatorConfig):
+        self.config = config
+
+    def settings(self) -> ProviderSettings:
+        c = self.config
+        prices = {model: price.model_dump() for model, price in c.prices.items()}
+        return ProviderSettings(
+            provider=c.provider, model=c.model, api_key_env=c.api_key_env, base_url=c.base_url,
+            max_output_tokens=c.max_output_tokens, temperature=c.temperature, timeout_s=c.timeout_s,
+            stream=c.stream, prices=prices or None, max_attempts=c.max_attempts, retry_base_s=c.retry_base_s,
+        )
+
+    def check(self) -> None:
+        try:
+            self.settings().api_key()
+        except ProviderUnusable as exc:
+            raise MutatorUnusable(f"{exc} (mutator.api_key_env)") from None
+
+    def mutate(self, request: MutationRequest) -> MutationResult:
+        box = Sandbox(request)
+        transcript = Transcript(request.log_dir / "mutator-tools.jsonl")
+        try:
+            conversation = Conversation(self.settings(), render(request) + TOOLS_NOTE, tools=SPECS)
+        except ProviderUnusable as exc:
+            raise MutatorUnusable(str(exc)) from None
+        final = self._converse(conversation, box, transcript)
+        spent = _spent(conversation, "")
+        if not box.written:
+            raise LLMMutationFailed("the mutator model wrote nothing", "no-change", spent)
+        request.changelog.parent.mkdir(parents=True, exist_ok=True)
+        request.changelog.write_text(final.strip() + "\n", encoding="utf-8")
+        return _spent(conversation, summary_of(final), written=box.written)
+
+    def _converse(self, conversation: Conversation, box: Sandbox, transcript: Transcript) -> str:
+        """Turns until the model answers without calling a tool; its text then is the changelog."""
+        for _ in range(self.config.max_turns):
+            try:
+                turn = conversation.ask()
+            except ProviderUnusable as exc:
+                raise MutatorUnusable(str(exc)) from None
+            except ProviderFailed as exc:
+                raise LLMMutationFailed(str(exc), "mutator-failed", _spent(conversation, "")) from None
+            if not turn.tool_calls:
+                return turn.text
+            conversation.answer([transcript.record(call, run(box, call)) for call in turn.tool_calls])
+        message = f"the mutator model was still calling tools after {self.config.max_turns} turns (mutator.max_turns)"
+        raise LLMMutationFailed(message, "max-turns", _spent(conversation, ""))
+
+
+class Transcript:
+    """One JSON line per tool call in the candidate's run directory: what the model did, refusals included."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def record(self, call: ToolCall, result: ToolResult) -> ToolResult:
+        arguments = {k: v for k, v in (call.arguments or {}).items() if k != "content"}
+        if call.arguments and "content" in call.arguments:
+            arguments["content_bytes"] = len(str(call.arguments["content"]).encode())
+        entry = {"time": time.time(), "tool": call.name, "arguments": arguments, "error": result.is_error}
+        entry["result" if not result.is_error else "refused"] = result.content[:300]
+        if result.is_error:
+            log.warning("mutator tool call refused: %s %s: %s", call.name, json.dumps(arguments), result.content)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
+        return result
+
+
+def summary_of(changelog: str) -> str:
+    """A `Summary:` line if there is one, else the first non-empty line."""
+    found = SUMMARY_LINE.search(changelog)
+    if found:
+        return one_line(found.group(1))
+    lines = [line.lstrip("# ").strip() for line in changelog.splitlines() if line.strip()]
+    return one_line(lines[0]) if lines else "(no summary)"
+
+
+def _spent(conversation: Conversation, summary: str, written: list[str] = ()) -> MutationResult:
+    return MutationResult(
+        summary,
+        cost_usd=conversation.cost_usd,
+        tokens_in=conversation.input_tokens,
+        tokens_out=conversation.output_tokens,
+        extra={"written": list(dict.fromkeys(written))} if written else {},
+    )

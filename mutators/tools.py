@@ -1,0 +1,238 @@
+"""The mutator model's file tools, confined to the repository: it reads what it needs and writes only the artifact.
+
+Every path is resolved to its real path before use, so `..`, absolute paths
+and symlinks cannot lead outside the repository. Reads are allowed anywhere in
+the repository except `.git/`; writes only inside the artifact scope (the file
+itself, or files under the directory) and never in a read-only path. A refused
+call raises `ToolRefused`, whose message goes back to the model as a tool error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mutators.base import MutationRequest
+from mutators.providers import Tool, ToolCall, ToolResult
+
+READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
+WRITE_LIMIT_BYTES = 1_000_000
+SEARCH_FILE_LIMIT_BYTES = 2_000_000  # larger files are skipped by search
+MAX_LIST_ENTRIES = 500
+MAX_MATCHES = 100
+DEFAULT_READ_LINES = 2_000
+SKIPPED_DIRS = {".git", "node_modules", "__pycache__", ".venv"}
+
+
+class ToolRefused(Exception):
+    """The call was refused (outside the sandbox, too large, malformed); the message says why, for the model."""
+
+
+@dataclass
+class Sandbox:
+    request: MutationRequest
+    written: list[str] = field(default_factory=list)  # repository-relative paths, in order of writing
+
+    def __post_init__(self) -> None:
+        self.root = self.request.repo_root.resolve()
+        self.scope = self.request.artifact.resolve()
+        self.read_only = [p.resolve() for p in self.request.read_only] + [self.root / ".git"]
+
+    def _resolve(self, path: str) -> Path:
+        if not isinstance(path, str) or not path.strip() or "\0" in path:
+            raise ToolRefused("path must be a non-empty string")
+        real = (self.root / path).resolve()  # an absolute `path` replaces root, then is checked like any other
+        if not real.is_relative_to(self.root):
+            raise ToolRefused(f"{path}: outside the repository (only files under {self.root} are available)")
+        if real.is_relative_to(self.root / ".git"):
+            raise ToolRefused(f"{path}: .git/ is off limits")
+        return real
+
+    def readable(self, path: str) -> Path:
+        return self._resolve(path)
+
+    def writable(self, path: str) -> Path:
+        real = self._resolve(path)
+        if self.request.mode == "file":
+            in_scope = real == self.scope
+        else:
+            in_scope = real != self.scope and real.is_relative_to(self.scope)
+        if not in_scope:
+            raise ToolRefused(f"{path}: read-only; only the artifact may be written ({self.relative(self.scope)})")
+        if any(real.is_relative_to(p) for p in self.read_only):
+            raise ToolRefused(f"{path}: read-only (eval files, graders and results may not be changed)")
+        return real
+
+    def relative(self, real: Path) -> str:
+        return str(real.relative_to(self.root)) or "."
+
+
+def list_dir(box: Sandbox, path: str = ".") -> str:
+    real = box.readable(path)
+    if not real.is_dir():
+        raise ToolRefused(f"{path}: not a directory")
+    entries = sorted(p for p in real.iterdir() if p.name != ".git" or real != box.root)
+    lines = [f"{p.name}/" if p.is_dir() else f"{p.name}  ({_size(p)} bytes)" for p in entries[:MAX_LIST_ENTRIES]]
+    if len(entries) > MAX_LIST_ENTRIES:
+        lines.append(f"… {len(entries) - MAX_LIST_ENTRIES} more entries not shown")
+    return "\n".join(lines) or "(empty directory)"
+
+
+def read_file(box: Sandbox, path: str, offset: int = 0, limit: int = DEFAULT_READ_LINES) -> str:
+    """Lines offset..offset+limit (0-based), at most READ_LIMIT_BYTES; the header says where the page sits."""
+    real = box.readable(path)
+    if not real.is_file():
+        raise ToolRefused(f"{path}: not a file")
+    offset, limit = _non_negative(offset, "offset"), _non_negative(limit, "limit") or DEFAULT_READ_LINES
+    page, size, total, full = [], 0, 0, False
+    with open(real, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle):
+            total = number + 1  # read on to the end: the header gives the line count
+            full = full or len(page) >= limit or bool(page) and size + len(line) > READ_LIMIT_BYTES
+            if number >= offset and not full:
+                page.append(line[:READ_LIMIT_BYTES])  # one giant line still makes progress
+                size += len(page[-1])
+    end = offset + len(page)
+    more = f"; continue with offset={end}" if end < total else ""
+    return f"[{box.relative(real)}: lines {offset + 1}-{end} of {total}{more}]\n" + "".join(page)
+
+
+def search(box: Sandbox, pattern: str, path: str = ".") -> str:
+    """`file:line: text` for each line matching the regular expression, at most MAX_MATCHES."""
+    if not isinstance(pattern, str):
+        raise ToolRefused("pattern must be a string")
+    try:
+        regex = re.compile(pattern)
+    except re.error as exc:
+        raise ToolRefused(f"pattern is not a valid regular expression ({exc})") from None
+    real = box.readable(path)
+    matches: list[str] = []
+    for file in _files_under(real):
+        if len(matches) >= MAX_MATCHES:
+            matches.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
+            break
+        matches += _matches(box, file, regex, MAX_MATCHES - len(matches))
+    return "\n".join(matches) or "(no matches)"
+
+
+def _files_under(real: Path):
+    if real.is_file():
+        yield real
+        return
+    for folder, dirs, files in os.walk(real):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            file = Path(folder, name)
+            if file.is_file() and not file.is_symlink() and _size(file) <= SEARCH_FILE_LIMIT_BYTES:
+                yield file
+
+
+def _matches(box: Sandbox, file: Path, regex: re.Pattern, room: int) -> list[str]:
+    found = []
+    with open(file, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            if "\0" in line:
+                return []  # binary
+            if regex.search(line):
+                found.append(f"{box.relative(file)}:{number}: {line.rstrip()[:300]}")
+                if len(found) >= room:
+                    break
+    return found
+
+
+def git_show(box: Sandbox, revision: str, path: str) -> str:
+    """The file as it was at `revision` (a sha, HEAD, HEAD~2…): `git show <revision>:<path>`."""
+    if not isinstance(revision, str) or not re.fullmatch(r"[A-Za-z0-9_./~^@{}-]+", revision) or revision.startswith("-"):
+        raise ToolRefused(f"revision {revision!r} is not a commit name")
+    relative = box.relative(box.readable(path))
+    done = subprocess.run(
+        ["git", "show", f"{revision}:{relative}"], cwd=box.root, capture_output=True, timeout=60
+    )
+    if done.returncode != 0:
+        raise ToolRefused(f"git show {revision}:{relative} failed: {done.stderr.decode(errors='replace').strip()[:300]}")
+    text = done.stdout.decode("utf-8", errors="replace")
+    cut = f"\n… cut at {READ_LIMIT_BYTES} bytes" if len(text) > READ_LIMIT_BYTES else ""
+    return text[:READ_LIMIT_BYTES] + cut
+
+
+def write_file(box: Sandbox, path: str, content: str) -> str:
+    """Replace (or create) a whole file inside the artifact scope, atomically."""
+    if not isinstance(content, str):
+        raise ToolRefused("content must be a string: the whole new file")
+    data = content.encode("utf-8")
+    if len(data) > WRITE_LIMIT_BYTES:
+        raise ToolRefused(f"content is {len(data)} bytes; the limit is {WRITE_LIMIT_BYTES}")
+    real = box.writable(path)
+    if real.is_dir():
+        raise ToolRefused(f"{path}: is a directory")
+    real.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=real.parent, prefix=".autoresearch-write-")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    if real.exists():
+        os.chmod(temp, real.stat().st_mode & 0o777)
+    os.replace(temp, real)
+    box.written.append(box.relative(real))
+    return f"wrote {box.relative(real)} ({len(data)} bytes)"
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _non_negative(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ToolRefused(f"{name} must be a non-negative integer")
+    return value
+
+
+def _spec(name: str, description: str, required: list[str], **properties: dict) -> Tool:
+    schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    return Tool(name, description, schema)
+
+
+PATH = {"type": "string", "description": "Path relative to the repository root"}
+SPECS = [
+    _spec("list_dir", "List a directory of the repository (names, sizes).", [], path=PATH),
+    _spec("read_file", "Read a text file, a page of lines at a time.", ["path"], path=PATH,
+          offset={"type": "integer", "description": "First line, 0-based (default 0)"},
+          limit={"type": "integer", "description": f"Number of lines (default {DEFAULT_READ_LINES})"}),
+    _spec("search", "Search files for a regular expression; answers file:line: text.", ["pattern"],
+          pattern={"type": "string", "description": "A Python regular expression"},
+          path={**PATH, "description": "File or directory to search (default: the whole repository)"}),
+    _spec("git_show", "Show a file as it was at a git revision (git show <revision>:<path>).", ["revision", "path"],
+          revision={"type": "string", "description": "A commit sha, HEAD, HEAD~1, ..."}, path=PATH),
+    _spec("write_file", "Write a whole file (create or replace). Only the artifact may be written.", ["path", "content"],
+          path=PATH, content={"type": "string", "description": "The complete new content of the file"}),
+]
+HANDLERS = {"list_dir": list_dir, "read_file": read_file, "search": search, "git_show": git_show, "write_file": write_file}
+
+
+def run(box: Sandbox, call: ToolCall) -> ToolResult:
+    """Carry out one tool call; anything refused or malformed becomes an error result, never an exception."""
+    try:
+        return ToolResult(call.id, HANDLERS[_checked(call)](box, **call.arguments))
+    except ToolRefused as exc:
+        return ToolResult(call.id, str(exc), is_error=True)
+    except OSError as exc:
+        return ToolResult(call.id, f"{call.name} failed: {exc.strerror or exc}", is_error=True)
+
+
+def _checked(call: ToolCall) -> str:
+    if call.name not in HANDLERS:
+        raise ToolRefused(f"unknown tool {call.name!r}; the tools are {', '.join(HANDLERS)}")
+    if call.arguments is None:
+        raise ToolRefused(f"{call.name}: {call.problem}")
+    schema = next(spec.parameters for spec in SPECS if spec.name == call.name)
+    missing = [name for name in schema["required"] if name not in call.arguments]
+    unknown = [name for name in call.arguments if name not in schema["properties"]]
+    if missing or unknown:
+        raise ToolRefused(f"{call.name}: missing {missing} / unknown {unknown} arguments; expected {list(schema['properties'])}")
+    return call.name

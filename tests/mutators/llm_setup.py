@@ -1,0 +1,73 @@
+"""A repository as the loop leaves it before a mutation (artifact, eval, results, history), and the request for it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from mutators.base import MutationRequest
+from mutators.config import LLMMutatorConfig
+from mutators.llm import LLMMutator
+from tests.helpers.repos import git, make_repo
+
+MARKER = "ZQX-UNIQUE-MARKER-7781"
+RUN = ".autoresearch/runs/exp/2026-01-01T00-00-00"
+
+
+def make_setup(tmp_path: Path, mode: str = "file", tests: int = 3) -> MutationRequest:
+    """A repo whose every file the model might read holds MARKER, so a test can see what reached the model."""
+    repo = tmp_path / "repo"
+    artifact = "prompt.md" if mode == "file" else "skill"
+    files = {"evals.yaml": f"# eval {MARKER}\n", "graders/judge.md": f"grade {MARKER}\n"}
+    files.update({"prompt.md": f"Be helpful. {MARKER}\n"} if mode == "file" else {"skill/SKILL.md": f"Skill {MARKER}\n"})
+    make_repo(repo, files)
+    initial_sha = git(repo, "rev-parse", "HEAD").strip()
+    run_dir = repo / RUN
+    run_dir.mkdir(parents=True)
+    rows = [{"test_id": f"t{i}", "score": i % 2, "assertions": [{"text": f"says {MARKER}", "passed": bool(i % 2)}]}
+            for i in range(tests)]
+    (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    iterations = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
+    iterations.parent.mkdir(parents=True)
+    iterations.write_text(json.dumps({"cycle": 1, "mutation": "original", "note": MARKER}) + "\n")
+    log_dir = repo / ".autoresearch/runs/exp/2026-01-01T00-10-00"
+    log_dir.mkdir()
+    (tmp_path / "outside.txt").write_text("outside\n")
+    os.symlink(tmp_path / "outside.txt", repo / "link-out.txt")
+    if mode == "directory":
+        os.symlink(tmp_path, repo / "skill" / "escape")
+    return MutationRequest(
+        repo_root=repo, artifact=repo / artifact, mode=mode, run_dir=run_dir, iterations=iterations,
+        initial_sha=initial_sha, pass_rates={"says": 0.5}, cycle=2, log_dir=log_dir,
+        read_only=(repo / ".autoresearch",),
+    )
+
+
+def mutator(llm, protocol: str = "openai", **overrides) -> LLMMutator:
+    config = {"provider": protocol, "model": "gpt-4.1-mini", "api_key_env": "TEST_LLM_KEY",
+              "base_url": llm.base_url(protocol), "max_attempts": 3, "retry_base_s": 0.01, **overrides}
+    return LLMMutator(LLMMutatorConfig(**config))
+
+
+def digests(root: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """sha256 of every file under root (symlinks not followed), but those whose relative path starts with `skip`."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        relative = str(path.relative_to(root))
+        if path.is_file() and not path.is_symlink() and not relative.startswith(skip):
+            found[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def tool_results(request_body: dict) -> list[tuple[str, bool]]:
+    """(content, is_error) of each tool result in a recorded request, for either protocol."""
+    found = []
+    for message in request_body["messages"]:
+        if message["role"] == "tool":
+            content = message["content"]
+            found.append((content, content.startswith("Error: ")))
+        elif message["role"] == "user" and isinstance(message["content"], list):
+            found += [(b["content"], b["is_error"]) for b in message["content"] if b["type"] == "tool_result"]
+    return found
