@@ -1,0 +1,62 @@
+"""`autoresearch run` with an LLM mutator against the fake server, as a user runs it: a real CLI subprocess, a real repo."""
+
+from __future__ import annotations
+
+import yaml
+
+from tests.helpers.fake_llm import error_reply, text_reply, tool_reply
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+KEY_ENV = {"E2E_LLM_KEY": "sk-e2e-secret-value"}
+
+
+def llm_repo(tmp_path, llm, protocol: str, **mutator):
+    """The scenario repo (its eval scores the lines of prompt.md) with the command mutator swapped for an LLM."""
+    repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0, b=0)}, {}, config={"stop": {"max_cycles": 4}})
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["mutator"] = {"provider": protocol, "model": "claude-haiku-4-5", "api_key_env": "E2E_LLM_KEY",
+                         "base_url": llm.base_url(protocol), "retry_base_s": 0.01, **mutator}
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "commit", "-qam", "LLM mutator")
+    return repo
+
+
+def edit(content: str, summary: str):
+    return [tool_reply("read_file", {"path": "prompt.md"}, input_tokens=1000, output_tokens=100),
+            tool_reply("write_file", {"path": "prompt.md", "content": content}, input_tokens=1000, output_tokens=100),
+            text_reply(summary, input_tokens=1000, output_tokens=100)]
+
+
+def test_run_improves_the_artifact_over_several_cycles_and_records_cost(tmp_path, fake_llm):
+    repo = llm_repo(tmp_path, fake_llm, "anthropic", stream=True)
+    fake_llm.queue(*edit(scores(a=1, b=0), "Raise a"), *edit(scores(a=1, b=1), "Raise b"),
+                   tool_reply("read_file", {"path": "prompt.md"}), text_reply("Nothing left to fix"))
+    done = cli(repo, "run", env=KEY_ENV)
+
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [line["decision"] for line in lines] == ["keep", "keep", "keep", "error"]
+    assert [line["mutation"] for line in lines[:3]] == ["original", "Raise a", "Raise b"]
+    assert lines[3]["error_reason"] == "no-change"
+    assert lines[1]["mutation_cost_usd"] == 0.0045 and lines[1]["tokens_in"] == 3000  # haiku: 3000 x $1 + 300 x $5 per Mtok
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=1)
+    assert "Raise b" in git(repo, "log", "-1", "--format=%s")
+    assert "a 0" not in str(fake_llm.requests[0].body) and "sk-e2e-secret-value" not in done.stderr
+
+
+def test_a_rejected_key_stops_the_run_with_40_and_one_line_naming_the_variable(tmp_path, fake_llm):
+    repo = llm_repo(tmp_path, fake_llm, "openai")
+    fake_llm.queue(error_reply(401, message="invalid x-api-key"))
+    done = cli(repo, "run", env=KEY_ENV)
+    assert done.returncode == 40, done.stderr
+    assert "openai: authentication failed: check the key in E2E_LLM_KEY" in done.stderr
+    assert (repo / "prompt.md").read_text() == scores(a=0, b=0) and len(fake_llm.requests) == 1
+
+
+def test_a_missing_key_is_refused_before_the_first_eval(tmp_path, fake_llm, monkeypatch):
+    monkeypatch.delenv("E2E_LLM_KEY", raising=False)
+    repo = llm_repo(tmp_path, fake_llm, "openai")
+    done = cli(repo, "run")
+    assert done.returncode == 40 and "No key found: set E2E_LLM_KEY (mutator.api_key_env)" in done.stderr
+    assert fake_llm.requests == [] and not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
