@@ -41,4 +41,4 @@ class ProviderSettings:
             return key
         if self.base_url and self.api_key_env is None:
             return "none"
-        raise ProviderUnusable(f"No key found: set {self.key_env} ({self.provider})")
+        raise ProviderUnusable(f"No key found: set {self.key_env}")

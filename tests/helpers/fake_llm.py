@@ -33,7 +33,7 @@ _ids = itertools.count(1)
 @dataclass(frozen=True)
 class ToolCall:
     name: str
-    arguments: dict | str  # a str is sent verbatim: malformed JSON for tests of bad tool calls
+    arguments: dict | str  # a str is malformed: sent verbatim by OpenAI, as a non-object `input` by Anthropic
     id: str = ""
 
 
@@ -203,13 +203,9 @@ class ANTHROPIC:
         return {"type": "error", "error": {"type": kind, "message": reply.message}}
 
     @staticmethod
-    def _tool_input(call: ToolCall) -> Any:
-        return call.arguments if isinstance(call.arguments, dict) else {"_raw": call.arguments}
-
-    @staticmethod
     def message(reply: Reply, body: dict) -> dict:
         content: list[dict] = [{"type": "text", "text": reply.text}] if reply.text else []
-        content += [{"type": "tool_use", "id": c.id, "name": c.name, "input": ANTHROPIC._tool_input(c)}
+        content += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
                     for c in reply.tool_calls]
         return {
             "id": f"msg_{next(_ids)}", "type": "message", "role": "assistant", "model": body.get("model", ""),
