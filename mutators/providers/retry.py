@@ -113,7 +113,7 @@ def call(settings: ProviderSettings, api_error: type[BaseException], attempt: Ca
             return attempt()
         except api_error as exc:
             rule = rule_for(settings.provider, exc)
-            what = describe(settings, exc)
+            what = describe(exc)
             if rule.action == UNUSABLE:
                 hint = rule.message.format(env=settings.key_env, model=settings.model)
                 raise ProviderUnusable(f"{settings.provider}: {hint} ({what})") from None
@@ -160,7 +160,7 @@ def _number(text: str | None) -> float | None:
         return None
 
 
-def describe(settings: ProviderSettings, exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
     """A short, secret-free description: the status code and the SDK's class name and message."""
     status = getattr(exc, "status_code", None)
     text = " ".join(str(exc).split())[:300]
