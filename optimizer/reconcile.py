@@ -39,7 +39,7 @@ def reconcile(session: "Session") -> list[str]:
 
 def _end_orphans(session: "Session") -> list[str]:
     done = []
-    for pgid_file in session.paths.root.glob(f"*/*{PGID_SUFFIX}"):
+    for pgid_file in session.paths.root.rglob(f"*{PGID_SUFFIX}"):  # samples nest one level deeper
         pgid = int(pgid_file.read_text() or 0)
         if pgid and _runs_in(pgid, session.ws.root):
             try:

@@ -36,7 +36,7 @@ class EvalConfig(BaseModel):
     targets: list[dict[str, Any]] | None = None
     """Built-in runner: targets as in AgentV's targets.yaml; when set, targets.yaml files are not searched."""
     repeat: int = Field(default=1, ge=1)
-    """Built-in runner: attempts per test, combined by `repeat_strategy`."""
+    """Samples per test. Built-in runner: attempts combined by `repeat_strategy`. Other evals: N invocations into {run_dir}/sample-1/ … sample-N/, merged into index.jsonl as per-test means plus `samples`."""
     repeat_strategy: Literal["pass_any", "pass_all", "mean"] = "pass_any"
     """Built-in runner: a test's score over its attempts: the best (pass_any), the worst (pass_all) or the mean."""
     budget_usd: float = Field(default=0, ge=0)

@@ -44,6 +44,8 @@ def row(result: TestResult) -> dict[str, Any]:
         entry["error"] = result.error
     if len(result.attempt_scores) > 1:
         entry["attempt_scores"] = result.attempt_scores
+    if result.attempt_scores:
+        entry["samples"] = result.attempt_scores
     return entry
 
 

@@ -35,10 +35,14 @@ def build(config: EvalConfig, repo_root: Path) -> Evaluator:
     from runs.evaluators.builtin import BuiltinEvaluator
     from runs.evaluators.command import CommandEvaluator, MetricEvaluator
 
+    from runs.evaluators.repeated import RepeatedEvaluator
+
     if config.file:
-        return BuiltinEvaluator(config, repo_root)
+        return BuiltinEvaluator(config, repo_root)  # repeats inside the run, combined by repeat_strategy
     if config.agentv:
-        return AgentVEvaluator(config, repo_root)
-    if config.metric:
-        return MetricEvaluator(config, repo_root)
-    return CommandEvaluator(config, repo_root)
+        inner: Evaluator = AgentVEvaluator(config, repo_root)
+    elif config.metric:
+        inner = MetricEvaluator(config, repo_root)
+    else:
+        inner = CommandEvaluator(config, repo_root)
+    return RepeatedEvaluator(inner, config.repeat) if config.repeat > 1 else inner
