@@ -8,7 +8,14 @@ from importlib import resources
 from mutators.base import MutationRequest
 
 
-def render(request: MutationRequest) -> str:
+def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:
+    """The instructions for one mutation. A mutator that cannot write files outside the artifact
+    (the LLM mutator) gives its changelog as its final reply instead of writing mutation.md."""
+    changelog_step = (
+        "When the change is written, reply with a short changelog (it is saved for you)"
+        if changelog_by_reply
+        else f"Write a short changelog to {request.changelog}"
+    )
     template = resources.files("mutators").joinpath("instructions.md").read_text(encoding="utf-8")
     scope = "this file only" if request.mode == "file" else "files under this directory only"
     return template.format(
@@ -20,5 +27,5 @@ def render(request: MutationRequest) -> str:
         cycle=request.cycle,
         pass_rates=json.dumps(request.pass_rates, sort_keys=True),
         scope=scope,
-        changelog=request.changelog,
+        changelog_step=changelog_step,
     )

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mutators.base import MutationRequest, MutationResult, one_line
 from mutators.config import LLMMutatorConfig
-from mutators.errors import MutationFailed, MutatorUnusable
+from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from mutators.instructions import render
 from mutators.providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
 from mutators.tools import SPECS, Sandbox, run
@@ -29,9 +29,8 @@ You work through tools: list_dir, read_file (paged: offset/limit), search, git_s
 write_file. Paths are relative to the repository root. Everything in the repository but
 .git/ can be read; only the artifact can be written. Write whole files.
 
-When the change is written, stop calling tools and reply with the changelog as plain text:
-it is saved to the changelog path for you. Its first line (or a line starting `Summary:`)
-is the one-line summary.
+When the change is written, stop calling tools and reply with the changelog as plain text.
+Its first line (or a line starting `Summary:`) is the one-line summary.
 """
 SUMMARY_LINE = re.compile(r"^\s*\**summary\**\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
@@ -60,14 +59,14 @@ class LLMMutator:
     def check(self) -> None:
         try:
             self.settings().api_key()
-        except ProviderUnusable as exc:
-            raise MutatorUnusable(f"{exc} (mutator.api_key_env)") from None
+        except ProviderUnusable as exc:  # a missing key is a setup mistake, found before any cycle
+            raise MutatorConfigError(f"{exc} (mutator.api_key_env)") from None
 
     def mutate(self, request: MutationRequest) -> MutationResult:
         box = Sandbox(request)
         transcript = Transcript(request.log_dir / "mutator-tools.jsonl")
         try:
-            conversation = Conversation(self.settings(), render(request) + TOOLS_NOTE, tools=SPECS)
+            conversation = Conversation(self.settings(), render(request, changelog_by_reply=True) + TOOLS_NOTE, tools=SPECS)
         except ProviderUnusable as exc:
             raise MutatorUnusable(str(exc)) from None
         final = self._converse(conversation, box, transcript)

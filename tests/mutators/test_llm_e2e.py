@@ -58,5 +58,5 @@ def test_a_missing_key_is_refused_before_the_first_eval(tmp_path, fake_llm, monk
     monkeypatch.delenv("E2E_LLM_KEY", raising=False)
     repo = llm_repo(tmp_path, fake_llm, "openai")
     done = cli(repo, "run")
-    assert done.returncode == 40 and "No key found: set E2E_LLM_KEY (mutator.api_key_env)" in done.stderr
+    assert done.returncode == 30 and "No key found: set E2E_LLM_KEY (mutator.api_key_env)" in done.stderr
     assert fake_llm.requests == [] and not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mutators.errors import MutationFailed, MutatorUnusable
+from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from mutators.registry import build
 from mutators.config import LLMMutatorConfig
 from tests.helpers.fake_llm import error_reply, text_reply, tool_reply
@@ -190,8 +190,9 @@ def test_a_rejected_key_stops_the_run_naming_provider_and_variable(tmp_path, fak
 def test_check_refuses_a_missing_key_at_start(monkeypatch, tmp_path):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     built = build(LLMMutatorConfig(provider="anthropic", model="claude-sonnet-4-5"), tmp_path)
-    with pytest.raises(MutatorUnusable, match=r"^No key found: set ANTHROPIC_API_KEY \(mutator.api_key_env\)$"):
+    with pytest.raises(MutatorConfigError, match=r"^No key found: set ANTHROPIC_API_KEY \(mutator.api_key_env\)$") as caught:
         built.check()
+    assert caught.value.exit_code == 30
 
 
 def test_check_passes_with_the_key_set(fake_llm):

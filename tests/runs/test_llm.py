@@ -1,0 +1,89 @@
+"""LLM targets and graders (anthropic and openai, through the real SDKs) against the fake LLM server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from runs.evaluators.builtin import execute, prepare
+from runs.results import load_rows
+from runs.runner import RunOptions
+from tests.helpers.fake_llm import FakeLLM, text_reply
+from tests.runs.evaltree import canned_command, write_tree
+
+
+@pytest.fixture
+def llm(monkeypatch):
+    monkeypatch.setenv("FAKE_MODEL", "fake-model")
+    monkeypatch.setenv("FAKE_KEY", "fake-key")
+    with FakeLLM() as server:
+        yield server
+
+
+def llm_targets(llm, protocol="openai", grader_for_cli=True):
+    base = {"provider": protocol, "model": "${{ FAKE_MODEL }}", "api_key": "${{ FAKE_KEY }}", "base_url": llm.base_url(protocol)}
+    canned = {"name": "canned", "provider": "cli", "command": canned_command()}
+    if grader_for_cli:
+        canned["grader_target"] = "judge"
+    return [canned, {"name": "judge", **base}, {"name": "bot", **base}]
+
+
+def run(tmp_path, llm, tests, answers=None, target="canned", options=RunOptions(workers=4), protocol="openai"):
+    eval_file = write_tree(tmp_path, tests, answers or {}, {"execution": {"target": target}}, llm_targets(llm, protocol))
+    execute(prepare(eval_file, tmp_path), tmp_path / "out", options, show_progress=False)
+    return {r["test_id"]: r for r in load_rows(tmp_path / "out")}
+
+
+@pytest.mark.parametrize("protocol", ["openai", "anthropic"])
+def test_llm_target_answers_and_reports_tokens(tmp_path, llm, protocol):
+    llm.handler = lambda req: text_reply("Paris", input_tokens=12, output_tokens=3)
+    rows = run(tmp_path, llm, [{"id": "q", "input": "Capital of France?", "assertions": [{"type": "equals", "value": "Paris"}]}], target="bot", protocol=protocol)
+    assert rows["q"]["score"] == 1.0 and rows["q"]["token_usage"] == {"input": 12, "output": 3}
+    assert "Capital of France?" in json.dumps(llm.requests[0].body)
+
+
+def test_llm_grader_custom_prompt_and_implicit_grader(tmp_path, llm):
+    llm.handler = lambda req: text_reply(json.dumps({"score": 0.7, "assertions": [{"text": "polite", "passed": True, "evidence": "says please"}]}))
+    tests = [
+        {"id": "custom", "input": "Q1", "expected_output": "E1", "criteria": "C1",
+         "assertions": [{"type": "llm-grader", "prompt": "In {{input}} out {{output}} exp {{expected_output}} crit {{criteria}}"}]},
+        {"id": "implicit", "input": "Q2", "criteria": "be polite"},
+    ]
+    rows = run(tmp_path, llm, tests, {"custom": "A1", "implicit": "A2"})
+    assert rows["custom"]["score"] == 0.7 and rows["implicit"]["score"] == 0.7
+    assert rows["implicit"]["scores"][0]["type"] == "llm-grader"
+    assert rows["custom"]["assertions"] == [{"text": "polite", "passed": True, "evidence": "says please"}]
+    prompts = [json.dumps(r.body) for r in llm.requests]
+    assert any("In Q1 out A1 exp E1 crit C1" in p for p in prompts)
+
+
+def test_rubric_score_is_satisfied_weight_over_total(tmp_path, llm):
+    checks = [{"id": "a", "satisfied": True, "reasoning": "ok"}, {"id": "b", "satisfied": False, "reasoning": "no"}, {"id": "c", "satisfied": True}]
+    llm.handler = lambda req: text_reply(json.dumps({"checks": checks}))
+    rubric = [{"id": "a", "outcome": "A", "weight": 1}, {"id": "b", "outcome": "B", "weight": 2}, {"id": "c", "outcome": "C", "weight": 3}]
+    tests = [
+        {"id": "weights", "input": "x", "assertions": [{"type": "rubrics", "rubrics": rubric}]},
+        {"id": "required", "input": "x", "assertions": [{"type": "rubrics", "rubrics": [*rubric[:1], {**rubric[1], "required": True}]}]},
+    ]
+    rows = run(tmp_path, llm, tests)
+    assert rows["weights"]["score"] == 4 / 6
+    assert rows["required"]["score"] == 0.0
+
+
+def test_malformed_grader_json_is_retried_then_an_execution_error(tmp_path, llm):
+    replies = iter(["not json", json.dumps({"score": 1, "assertions": []})])
+    llm.handler = lambda req: text_reply(next(replies, "still not json"))
+    rows = run(tmp_path, llm, [{"id": "retried", "input": "x", "assertions": [{"type": "llm-grader"}]}], options=RunOptions(workers=1))
+    assert rows["retried"]["score"] == 1.0
+    llm.handler = lambda req: text_reply("never json")
+    rows = run(tmp_path / "again", llm, [{"id": "broken", "input": "x", "assertions": [{"type": "llm-grader"}]}])
+    assert rows["broken"]["execution_status"] == "execution_error" and "3 attempts" in rows["broken"]["error"]
+
+
+def test_requests_to_the_llm_overlap(tmp_path, llm):
+    llm.latency_s = 0.2
+    llm.handler = lambda req: text_reply("ok")
+    tests = [{"id": f"t{i}", "input": f"q{i}", "assertions": [{"type": "contains", "value": "ok"}]} for i in range(8)]
+    run(tmp_path, llm, tests, target="bot", options=RunOptions(workers=8))
+    assert llm.max_concurrent == 8
