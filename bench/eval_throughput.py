@@ -7,9 +7,11 @@ goal is within 10% of ideal at 32 workers. Run: `python bench/eval_throughput.py
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -34,13 +36,23 @@ def write_eval(root: Path, base_url: str) -> Path:
     return path
 
 
+def serve(urls) -> None:
+    """The fake server in its own process, so its threads do not share the runner's GIL."""
+    with FakeLLM() as llm:
+        llm.latency_s = LATENCY_S
+        llm.handler = lambda req: text_reply("ok", input_tokens=10, output_tokens=2)
+        urls.put(llm.base_url("openai"))
+        threading.Event().wait()
+
+
 def main() -> None:
     os.environ.setdefault("BENCH_MODEL", "fake-model")
     os.environ.setdefault("BENCH_KEY", "fake-key")
-    with FakeLLM() as llm, tempfile.TemporaryDirectory() as tmp:
-        llm.latency_s = LATENCY_S
-        llm.handler = lambda req: text_reply("ok", input_tokens=10, output_tokens=2)
-        prepared = prepare(write_eval(Path(tmp), llm.base_url("openai")), Path(tmp))
+    urls = multiprocessing.Queue()
+    server = multiprocessing.Process(target=serve, args=(urls,), daemon=True)
+    server.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = prepare(write_eval(Path(tmp), urls.get(timeout=30)), Path(tmp))
         print(f"{'workers':>7}  {'wall s':>7}  {'ideal s':>7}  {'ratio':>6}")
         for workers in (8, 32, 64):
             started = time.monotonic()
@@ -49,6 +61,7 @@ def main() -> None:
             assert len(finished.rows) == TESTS and all(r["score"] == 1.0 for r in finished.rows)
             ideal = math.ceil(TESTS / workers) * LATENCY_S
             print(f"{workers:>7}  {wall:>7.2f}  {ideal:>7.2f}  {wall / ideal:>6.2f}")
+    server.terminate()
 
 
 if __name__ == "__main__":

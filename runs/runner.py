@@ -54,9 +54,9 @@ class EvalRun:
                 in_flight -= 1
                 self.spent_usd += result.cost_usd
                 attempts.setdefault(result.test_id, []).append(result)
+                in_flight += self._dispatch(pool, 1)  # before yielding: the caller's bookkeeping must not idle a worker
                 if len(attempts[result.test_id]) == self.options.repeat:
                     yield combine(self.suite, attempts.pop(result.test_id), self.options.strategy)
-                in_flight += self._dispatch(pool, 1)
         finally:
             if self._cancelled.is_set() and self.stopped is None:
                 self.stopped = "cancelled"

@@ -5,6 +5,7 @@ Each request goes through the retry table; each reply is priced from its usage.
 
 from __future__ import annotations
 
+import threading
 from types import ModuleType
 
 from mutators.providers import retry
@@ -26,6 +27,20 @@ def _wire(provider: str) -> ModuleType:
     return openai_wire
 
 
+_clients: dict[tuple, object] = {}
+_clients_lock = threading.Lock()
+
+
+def _client(wire: ModuleType, settings: ProviderSettings):
+    """One SDK client per endpoint and key, shared by every conversation and thread: building one
+    costs tens of milliseconds, which the eval runner would otherwise pay for every test."""
+    key = (settings.provider, settings.api_key(), settings.base_url, settings.timeout_s)
+    with _clients_lock:
+        if key not in _clients:
+            _clients[key] = wire.client(settings)
+        return _clients[key]
+
+
 class Conversation:
     """The history of one tool-use conversation; `ask` sends it and appends the reply, `answer` adds tool results."""
 
@@ -36,7 +51,7 @@ class Conversation:
         self.tools = list(tools)
         self.wire = _wire(settings.provider)
         self.system, self.messages = _split_system(prompt, system)
-        self.client = self.wire.client(settings)
+        self.client = _client(self.wire, settings)
         self.input_tokens = self.output_tokens = 0
         self.cost_usd = 0.0
 

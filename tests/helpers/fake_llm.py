@@ -83,6 +83,11 @@ def error_reply(status: int, *, retry_after: float | None = None, message: str =
     return Reply(status=status, retry_after=retry_after, message=message)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default backlog of 5 refuses connections when 64 workers start at once
+
+
 class FakeLLM:
     """A ThreadingHTTPServer on a random loopback port, answering from `queue` (FIFO) then `handler`."""
 
@@ -94,8 +99,7 @@ class FakeLLM:
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._in_flight = 0
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), _handler_class(self))
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     def __enter__(self) -> FakeLLM:
