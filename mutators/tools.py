@@ -41,19 +41,21 @@ class Sandbox:
         self.root = self.request.repo_root.resolve()
         self.scope = self.request.artifact.resolve()
         self.read_only = [p.resolve() for p in self.request.read_only] + [self.root / ".git"]
+        # the run and the history may live outside the checkout (a --worktree run keeps them in the main one)
+        self.also_readable = [self.request.run_dir.resolve(), self.request.iterations.resolve()]
 
-    def _resolve(self, path: str) -> Path:
+    def _resolve(self, path: str, also: list[Path] = ()) -> Path:
         if not isinstance(path, str) or not path.strip() or "\0" in path:
             raise ToolRefused("path must be a non-empty string")
         real = (self.root / path).resolve()  # an absolute `path` replaces root, then is checked like any other
-        if not real.is_relative_to(self.root):
+        if not real.is_relative_to(self.root) and not any(real.is_relative_to(p) for p in also):
             raise ToolRefused(f"{path}: outside the repository (only files under {self.root} are available)")
         if real.is_relative_to(self.root / ".git"):
             raise ToolRefused(f"{path}: .git/ is off limits")
         return real
 
     def readable(self, path: str) -> Path:
-        return self._resolve(path)
+        return self._resolve(path, self.also_readable)
 
     def writable(self, path: str) -> Path:
         real = self._resolve(path)
@@ -68,6 +70,8 @@ class Sandbox:
         return real
 
     def relative(self, real: Path) -> str:
+        if not real.is_relative_to(self.root):
+            return str(real)
         return str(real.relative_to(self.root)) or "."
 
 

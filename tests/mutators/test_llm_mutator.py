@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -197,3 +198,23 @@ def test_check_refuses_a_missing_key_at_start(monkeypatch, tmp_path):
 
 def test_check_passes_with_the_key_set(fake_llm):
     assert mutator(fake_llm).check() is None
+
+
+def test_a_run_kept_outside_the_checkout_is_readable_but_its_neighbours_are_not(tmp_path, fake_llm):
+    # a --worktree run keeps its results in the main checkout, outside the worktree the model works in
+    request = make_setup(tmp_path)
+    results = tmp_path / "main-checkout-results"
+    outside_run = results / "run"
+    outside_run.mkdir(parents=True)
+    (outside_run / "index.jsonl").write_text('{"test_id": "t0", "score": 0.25}\n')
+    (results / "other.txt").write_text("not for the model\n")
+    request = dataclasses.replace(request, run_dir=outside_run)
+    fake_llm.queue(
+        tool_reply("read_file", {"path": str(outside_run / "index.jsonl")}, ("read_file", {"path": str(results / "other.txt")})),
+        tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
+        text_reply("done"),
+    )
+    mutator(fake_llm).mutate(request)
+    (run_file, run_error), (other, other_error) = tool_results(fake_llm.requests[1].body)
+    assert not run_error and '"score": 0.25' in run_file
+    assert other_error and "outside the repository" in other
