@@ -249,14 +249,14 @@ class Firings:
         signalled = None
         while (prefix := self.current) is not None:
             pid_file = prefix.with_name(prefix.name + process.PGID_SUFFIX)
-            pgid = int(pid_file.read_text()) if pid_file.exists() else None
-            if pgid and pgid != signalled:
-                self.log.info("stopping the run in progress", pid=pgid)
-                try:
-                    os.killpg(pgid, signal.SIGTERM)
+            pid = int(pid_file.read_text()) if pid_file.exists() else None
+            if pid and pid != signalled:
+                self.log.info("stopping the run in progress", pid=pid)
+                try:  # the run alone, not its group: its git helpers must outlive its restore of the tree
+                    os.kill(pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
-                signalled = pgid
+                signalled = pid
             time.sleep(poll_s)
 
 

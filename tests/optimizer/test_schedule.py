@@ -1,0 +1,182 @@
+"""`autoresearch schedule`: real runs at each firing, never two at once, missed firings, SIGTERM, --detach.
+
+Firings every second use the 6-field cron form (seconds first); "the machine
+slept" is a SIGSTOP of the scheduler across its firing time, so APScheduler's
+own misfire handling decides what happens on SIGCONT.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from optimizer.scheduler import cron_weekdays, parse_duration
+from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
+
+SCHEDULE = ".autoresearch/schedules/exp/schedule.json"
+
+
+def schedule_json(repo) -> dict:
+    try:
+        return json.loads((repo / SCHEDULE).read_text())
+    except FileNotFoundError:
+        return {}
+
+
+def start_scheduler(repo, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "schedule", *args], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def stop(proc: subprocess.Popen) -> int:
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    return proc.returncode
+
+
+def repo_with_plan(tmp_path, first: str = scores(a=0, b=0)):
+    plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
+            3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix b"}}
+    return scenario_repo(tmp_path / "r", {"prompt.md": first}, plan,
+                         config={"stop": {"max_cycles": 0}}, extra_files={".gitignore": "waiting\ngate\n"})
+
+
+@pytest.mark.parametrize("field, days", [
+    ("*", "*"), ("1-5", "mon,tue,wed,thu,fri"), ("0", "sun"), ("7", "sun"), ("*/2", "sun,tue,thu,sat"),
+    ("sat,sun", "sun,sat"), ("5-7", "sun,fri,sat"), ("mon-wed", "mon,tue,wed"),
+])
+def test_crontab_weekdays_mean_what_they_mean_in_crontab(field, days):
+    assert cron_weekdays(field) == days  # APScheduler 3 alone would read 0 as Monday
+
+
+def test_durations():
+    assert [parse_duration(t, "--for") for t in ("90m", "6h", "2d", "30s")] == [5400, 21600, 172800, 30]
+
+
+def test_each_firing_resumes_the_experiment_for_max_cycles_more(tmp_path):
+    repo = repo_with_plan(tmp_path)
+    scheduler = start_scheduler(repo, "--cron", "* * * * * *", "--max-cycles", "1")
+    wait_for(lambda: len(schedule_json(repo).get("runs", [])) >= 3, timeout=60)
+    assert stop(scheduler) == 130, scheduler.stderr
+    runs = schedule_json(repo)["runs"]
+    assert [r["exit_code"] for r in runs[:3]] == [10, 0, 0]  # the original alone, then a KEEP per firing
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)][:3] == [(1, "keep"), (2, "keep"), (3, "keep")]
+    assert "scheduler exp: not running, cron '* * * * * *'" in cli(repo, "status").stdout
+
+
+def test_a_firing_while_a_run_is_still_going_is_skipped_and_logged(tmp_path):
+    repo = repo_with_plan(tmp_path, first=scores(a=0, b=0) + "WAITGATE\n")
+    scheduler = start_scheduler(repo, "--cron", "* * * * * *", "--max-cycles", "1")
+    try:
+        wait_for(lambda: len(schedule_json(repo).get("skipped", [])) >= 2, timeout=60)
+        assert schedule_json(repo)["runs"] == []  # the first run is still waiting at the gate
+        (repo / "gate").touch()
+        wait_for(lambda: len(schedule_json(repo).get("runs", [])) >= 2, timeout=60)
+    finally:
+        (repo / "gate").touch()
+        stop(scheduler)
+    data = schedule_json(repo)
+    assert all(s["reason"] == "the previous run is still going" for s in data["skipped"])
+    assert 30 not in [r["exit_code"] for r in data["runs"]]  # never a second run refused by the lock
+    log = cli(repo, "logs", "--json").stdout  # the experiment's own log is untouched by skips
+    assert "firing skipped" not in log
+    assert "firing skipped" in (repo / ".autoresearch/schedules/exp/schedule.log").read_text()
+
+
+def test_sigterm_ends_the_run_in_progress_which_restores_the_tree(tmp_path):
+    repo = repo_with_plan(tmp_path, first=scores(a=0, b=0))
+    (repo / "plan.json").write_text(json.dumps({"2": {"write": {"prompt.md": scores(a=1, b=0) + "WAITGATE\n"}}}))
+    git(repo, "commit", "-qam", "cycle 2 waits")
+    scheduler = start_scheduler(repo, "--cron", "* * * * * *")
+    wait_for(lambda: (repo / "waiting").exists(), timeout=60)
+    assert stop(scheduler) == 130, scheduler.stderr
+    data = schedule_json(repo)
+    assert (data["status"], data["runs"][-1]["exit_code"]) == ("stopped", 130)
+    assert git(repo, "status", "--porcelain", "prompt.md") == ""
+    assert (repo / "prompt.md").read_text() == scores(a=0, b=0)
+    assert "not running" in cli(repo, "status", "exp").stdout
+
+
+def at_second(offset_s: float) -> datetime:
+    return (datetime.now(timezone.utc) + timedelta(seconds=offset_s)).replace(microsecond=0)
+
+
+def sleep_through(scheduler: subprocess.Popen, repo, fire_at: datetime, asleep_until: datetime) -> None:
+    """SIGSTOP the scheduler (the machine sleeps) from before its firing until `asleep_until`."""
+    wait_for(lambda: schedule_json(repo).get("next_fire") == fire_at.isoformat(), timeout=30)
+    scheduler.send_signal(signal.SIGSTOP)
+    assert datetime.now(timezone.utc) < fire_at, "the machine fell asleep too late for this test"
+    while datetime.now(timezone.utc) < asleep_until:  # the clock itself is the condition
+        time.sleep(0.05)
+    scheduler.send_signal(signal.SIGCONT)
+
+
+def cron_at(moment: datetime) -> str:
+    return f"{moment.second} {moment.minute} {moment.hour} * * *"
+
+
+def test_a_firing_missed_while_asleep_runs_once_on_wake_within_the_grace_time(tmp_path):
+    repo = repo_with_plan(tmp_path)
+    fire_at = at_second(4)
+    scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", "--grace", "1h", "--max-cycles", "1")
+    try:
+        sleep_through(scheduler, repo, fire_at, fire_at + timedelta(seconds=2))
+        wait_for(lambda: schedule_json(repo).get("runs"), timeout=60)
+    finally:
+        stop(scheduler)
+    (run,) = schedule_json(repo)["runs"]
+    assert run["scheduled_for"] == fire_at.isoformat()
+    assert datetime.fromisoformat(run["started_at"].replace("Z", "+00:00")) >= fire_at + timedelta(seconds=2)
+    assert run["exit_code"] == 10  # one cycle: the original, evaluated
+
+
+def test_a_firing_missed_by_more_than_the_grace_time_is_skipped_and_logged(tmp_path):
+    repo = repo_with_plan(tmp_path)
+    fire_at = at_second(4)
+    scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", "--grace", "1s")
+    try:
+        sleep_through(scheduler, repo, fire_at, fire_at + timedelta(seconds=3))
+        wait_for(lambda: schedule_json(repo).get("skipped"), timeout=30)
+    finally:
+        stop(scheduler)
+    data = schedule_json(repo)
+    assert data["runs"] == [] and not (repo / ".autoresearch/runs/exp").exists()
+    assert data["skipped"][0]["scheduled_for"] == fire_at.isoformat()
+    assert "missed by more than the grace time" in data["skipped"][0]["reason"]
+
+
+def test_detach_prints_the_pid_status_lists_it_and_sigterm_stops_it(tmp_path):
+    repo = repo_with_plan(tmp_path)
+    done = cli(repo, "schedule", "--cron", "0 1 * * *", "--detach")
+    assert done.returncode == 0, done.stderr
+    pid = int(done.stdout.split("(pid ")[1].split(")")[0])
+    assert schedule_json(repo)["pid"] == pid
+    listed = cli(repo, "status").stdout
+    assert f"scheduler exp: running (pid {pid}), cron '0 1 * * *'" in listed and "next run" in listed
+    again = cli(repo, "schedule", "--cron", "0 2 * * *")
+    assert again.returncode == 30 and f"already has a scheduler (pid {pid})" in again.stderr
+    os.kill(pid, signal.SIGTERM)
+    wait_for(lambda: schedule_json(repo).get("status") == "stopped", timeout=30)
+    wait_for(lambda: "scheduler exp: not running" in cli(repo, "status").stdout, timeout=30)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--cron", "0 1 * *"], "--cron"), (["--cron", "0 25 * * *"], "--cron"),
+    (["--cron", "0 1 * * 1", "--tz", "Mars/Olympus"], "--tz"), (["--cron", "0 1 * * *", "--for", "soon"], "--for"),
+])
+def test_bad_schedules_exit_30_with_one_line(tmp_path, args, needle):
+    repo = repo_with_plan(tmp_path)
+    done = cli(repo, "schedule", *args)
+    assert done.returncode == 30 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("autoresearch: ") and needle in done.stderr
+    assert not (repo / SCHEDULE).exists()
