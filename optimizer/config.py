@@ -23,10 +23,14 @@ DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CON
 class PolicyConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
-    rule: Literal["wins-losses", "score"] = "wins-losses"
-    """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises."""
+    rule: Literal["wins-losses", "score", "significant"] = "wins-losses"
+    """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises; `significant` keeps only when the candidate is better with `confidence`, re-running the eval while that is uncertain."""
     threshold: float = Field(default=0.1, ge=0)
     """A test is a win when its score rises by at least this much, a loss when it falls by as much (as `agentv compare`)."""
+    confidence: float = Field(default=0.95, gt=0.5, lt=1)
+    """`significant`: the confidence that the candidate is better; 1 - confidence is the chance of keeping an edit that changed nothing."""
+    max_repeats: int = Field(default=5, ge=1)
+    """`significant`: at most this many eval runs of the candidate per decision (HEAD gets fresh runs too while they help most)."""
 
 
 class StopConfig(BaseModel):
@@ -57,6 +61,8 @@ class Config(BaseModel):
     stop: StopConfig = Field(default_factory=StopConfig)
     results_dir: str = ".autoresearch"
     """Where runs, iterations.jsonl and the chart go, relative to the repository root; added to .git/info/exclude."""
+    cache: bool = True
+    """Reuse stored eval samples of the same artifact and eval (results_dir/cache): a resumed experiment or a candidate seen before costs nothing. `--no-cache` turns it off."""
     worktree: bool = False
     """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
 

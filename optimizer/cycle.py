@@ -15,13 +15,17 @@ import structlog
 from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
 from optimizer import faults, scope, signals
-from optimizer.decide import judge
+from optimizer.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError
 from optimizer.logs import get
+from optimizer.early import EarlyDiscard
+from optimizer.keys import artifact_key
+from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
-from optimizer.workspace import artifact_modified, candidate_patch, commit_artifact, restore_artifact
+from optimizer.workspace import artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
+from runs.samples import merge
 from runs.results import assertion_rates, mean_score
 from trajectory.iterations import Iteration
 
@@ -68,10 +72,13 @@ def set_phase(session: Session, phase: str) -> None:
     state_file.save(session.paths.state, session.state)
 
 
-def evaluate(session: Session, run_dir) -> EvalOutcome:
+def evaluate(session: Session, run_dir, watch=None) -> EvalOutcome:
+    """One eval run; `watch` (see optimizer.early) may stop an evaluator that streams its rows."""
     faults.point("before-eval")
     set_phase(session, "eval")
     get().info("evaluating")
+    if watch is not None and getattr(session.evaluator, "supports_watch", False):
+        return session.evaluator.run(run_dir, watch=watch)
     return session.evaluator.run(run_dir)
 
 
@@ -79,16 +86,18 @@ def original(session: Session) -> Iteration:
     """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from)."""
     run_dir = session.paths.new_run_dir(1)
     draft = Draft(1, run_dir.name, fields={"mutation": "original"})
-    outcome = evaluate(session, run_dir)
-    session.baseline_rows = outcome.rows
+    spend = Spend()
+    rows = measure(session, run_dir, session.ws.git("rev-parse", f"HEAD:{session.ws.artifact}"), 1, spend)
+    session.baseline_rows = rows
     return draft.finish(
-        score=mean_score(outcome.rows),
+        score=mean_score(rows),
         decision="keep",
         reason="original",
-        cost_usd=outcome.cost_usd,
-        assertions=assertion_rates(outcome.rows),
+        cost_usd=spend.cost_usd,
+        assertions=assertion_rates(rows),
         commit=session.ws.head(),
-        tests=len({r["test_id"] for r in outcome.rows}),
+        tests=len({r["test_id"] for r in rows}),
+        **spend_fields(spend),
     )
 
 
@@ -115,25 +124,11 @@ def candidate(session: Session, cycle: int) -> Iteration:
         tokens_out=mutation.tokens_out,
     )
     try:
-        outcome = evaluate(session, run_dir)
+        rows, keep = _judge_candidate(session, run_dir, draft)
     except EvalFailed as exc:
         discard(session, run_dir)
         return failed(draft, "eval-failed", str(exc))
-    faults.point("after-eval")
-    set_phase(session, "decide")
-    verdict = judge(session.config, session.ws, session.baseline_rows, outcome.rows)
-    s = verdict.comparison.summary
-    draft.fields.update(
-        score=mean_score(outcome.rows),
-        cost_usd=outcome.cost_usd,
-        assertions=assertion_rates(outcome.rows),
-        wins=s.wins,
-        losses=s.losses,
-        ties=s.ties,
-        mean_delta=s.mean_delta,
-        reason=verdict.decision.reason,
-    )
-    if not verdict.decision.keep:
+    if not keep:
         discard(session, run_dir)
         return draft.finish(decision="drop")
     with signals.critical():
@@ -143,8 +138,64 @@ def candidate(session: Session, cycle: int) -> Iteration:
             raise IntegrityError("the candidate vanished before its commit")
         faults.point("after-commit")
         session.state.commits.append(sha)
-    session.baseline_rows = outcome.rows
+    session.baseline_rows = rows
     return draft.finish(decision="keep", commit=sha)
+
+
+def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict], bool]:
+    """Evaluate the candidate (once, or as often as the significant rule asks) and decide; the
+    evidence goes into the draft line. Returns (the candidate's rows, keep)."""
+    significant = session.config.policy.rule == "significant" and session.config.eval.metric is None
+    if significant:
+        sequential = decide_significant(session, run_dir)
+        rows, baseline, spend = merge(sequential.candidate), merge(sequential.head), sequential.spend
+    else:
+        spend, baseline = Spend(), session.baseline_rows
+        watch = early_discard(session)
+        rows = measure(session, run_dir, artifact_key(session.ws), 1, spend, watch)
+    faults.point("after-eval")
+    set_phase(session, "decide")
+    if significant:  # decided from the samples; the summary of the means is still recorded
+        v = sequential.verdict
+        comparison, keep, reason = compare_for_goal(session.config, baseline, rows), v.action == "keep", v.reason
+    else:
+        verdict = judge(session.config, session.ws, baseline, rows)
+        comparison, keep, reason = verdict.comparison, verdict.decision.keep, verdict.decision.reason
+    s = comparison.summary
+    draft.fields.update(
+        score=mean_score(rows),
+        cost_usd=spend.cost_usd,
+        assertions=assertion_rates(rows),
+        wins=s.wins,
+        losses=s.losses,
+        ties=s.ties,
+        mean_delta=s.mean_delta,
+        reason=reason,
+        **spend_fields(spend),
+    )
+    if not significant:
+        return rows, keep
+    draft.fields.update(
+        samples=v.candidate_runs,
+        head_samples=v.head_runs,
+        p_value=round(v.p_value, 6),
+        interval=[round(v.interval[0], 4), round(v.interval[1], 4)],
+    )
+    return rows, keep
+
+
+def early_discard(session: Session) -> EarlyDiscard | None:
+    """Under `wins-losses` (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
+    config, ws = session.config, session.ws
+    if config.policy.rule != "wins-losses" or config.eval.metric is not None:
+        return None
+    return EarlyDiscard(session.baseline_rows, config.policy.threshold, artifact_size(ws) < artifact_size(ws, "HEAD"))
+
+
+def spend_fields(spend: Spend) -> dict:
+    """Eval runs made, cache hits and tests skipped, on the line only when the cache, repeats or an early discard were involved."""
+    fields = {"eval_runs": spend.runs, "cache_hits": spend.hits} if spend.hits or spend.runs != 1 else {}
+    return {**fields, "skipped_tests": spend.skipped} if spend.skipped else fields
 
 
 def commit_message(cycle: int, summary: str) -> str:

@@ -19,9 +19,11 @@ from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError
 from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
+from optimizer.sampling import open_cache
 from optimizer.state import Lock, State
 from optimizer.workspace import Workspace, artifact_tree, exclude, open_workspace, require_clean_artifact
 from runs import evaluators
+from runs.cache import SampleCache
 from runs.errors import BadResults
 from runs.evaluators import Evaluator
 from runs.results import load_rows
@@ -40,6 +42,7 @@ class Session:
     lock: Lock
     baseline_rows: list[dict] = field(default_factory=list)
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
+    cache: SampleCache | None = None  # eval samples by (eval, artifact, index); see optimizer.sampling
 
     def close(self) -> None:
         self.lock.release()
@@ -95,6 +98,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         session = _new_session(config, ws, paths, evaluator, mutator, lock)
         require_clean_artifact(ws)
         _set_limits(session)
+        session.cache = open_cache(session)
         if session.history.records:
             session.baseline_rows = _resume_baseline(session)
         return session

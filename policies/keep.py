@@ -59,6 +59,15 @@ def score(e: Evidence) -> Decision:
     return Decision(False, f"score {e.baseline_score:.4g} -> {e.candidate_score:.4g} is not better")
 
 
+def cannot_win(wins: int, losses: int, remaining: int, simpler: bool) -> bool:
+    """Under `wins-losses`, the tests still to come cannot turn this candidate into a KEEP.
+
+    Even if every remaining test were a win, wins would not exceed losses; and the
+    tie-break (mean_delta 0 and simpler) can only apply to a simpler candidate.
+    """
+    return not simpler and losses >= wins + remaining
+
+
 RULES: dict[str, KeepRule] = {
     "wins-losses": wins_losses,
     "score": score,

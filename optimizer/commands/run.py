@@ -18,13 +18,14 @@ def command(
     artifact: str = typer.Option(None, help="File or directory to improve, relative to the repository root."),
     max_cycles: int = typer.Option(None, help="Stop after this many cycles in all (0 = no limit)."),
     max_convergence: int = typer.Option(None, help="Stop after this many cycles in a row without a KEEP."),
-    rule: str = typer.Option(None, help="Keep rule: wins-losses or score."),
+    rule: str = typer.Option(None, help="Keep rule: wins-losses, score or significant."),
     threshold: float = typer.Option(None, help="Win/loss threshold per test (as agentv compare)."),
     budget_usd: float = typer.Option(None, help="Stop before a cycle that would spend past this (eval + mutation)."),
     until: str = typer.Option(None, help="Deadline: 07:00 (next local) or an ISO time; no cycle starts that would cross it."),
     max_hours: float = typer.Option(None, help="Start no cycle after this many hours."),
     results_dir: str = typer.Option(None, help="Where results go, relative to the repository root."),
     worktree: bool = typer.Option(None, "--worktree/--no-worktree", help="Run in a git worktree on branch autoresearch/<experiment>."),
+    cache: bool = typer.Option(None, "--cache/--no-cache", help="Reuse stored eval samples of the same artifact and eval."),
     restart: bool = typer.Option(False, "--restart", help="Start the experiment over (the old one is kept aside)."),
     quiet: bool = QuietOption,
     detach: bool = typer.Option(False, "--detach", help="Check everything here, then run in the background (as `start`)."),
@@ -48,6 +49,7 @@ def command(
         "stop.max_hours": max_hours,
         "results_dir": results_dir,
         "worktree": worktree,
+        "cache": cache,
     }
     if detach:
         return _start_detached(config, overrides, restart)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from runs.config import EvalConfig
 from runs.errors import EvalFailed
@@ -20,6 +20,9 @@ from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
 from runs.runner_progress import Progress
 from runs.targets.resolve import Targets, resolve
+
+
+Watch = Callable[[dict], bool]  # sees each row as it is written; True stops the run
 
 
 @dataclass
@@ -48,7 +51,7 @@ def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None 
     return Prepared(suite, targets)
 
 
-def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True) -> Finished:
+def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True, watch: Watch | None = None) -> Finished:
     writer = RunDirWriter(run_dir, prepared.suite.path)
     run = EvalRun(prepared.suite, prepared.targets, options)
     progress = Progress(len(prepared.suite.cases)) if show_progress else None
@@ -58,6 +61,8 @@ def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progres
             rows.append(writer.add(result))
             if progress:
                 progress.update(result.score)
+            if watch is not None and watch(rows[-1]):
+                run.cancel()  # the caller has seen enough: pay for no more tests
     finally:
         if progress:
             progress.close()
@@ -67,6 +72,8 @@ def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progres
 
 
 class BuiltinEvaluator:
+    supports_watch = True  # streams its rows, so a caller can stop it early
+
     def __init__(self, config: EvalConfig, repo_root: Path):
         assert config.file is not None
         self.config, self.repo_root = config, repo_root
@@ -75,13 +82,17 @@ class BuiltinEvaluator:
     def check(self) -> None:
         self._prepare()
 
-    def run(self, run_dir: Path) -> EvalOutcome:
-        finished = execute(self._prepare(), run_dir, self.options(), show_progress=False)
+    def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
+        prepared = self._prepare()
+        finished = execute(prepared, run_dir, self.options(), show_progress=False, watch=watch)
         if not finished.rows:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
         if all(r.status == "execution_error" for r in finished.results):
             raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {finished.results[0].error}")
-        return EvalOutcome(finished.rows, finished.cost_usd, {"stopped": finished.notes} if finished.notes else {})
+        notes: dict = {"stopped": finished.notes} if finished.notes else {}
+        if len(finished.rows) < len(prepared.suite.cases):
+            notes["skipped_tests"] = len(prepared.suite.cases) - len(finished.rows)
+        return EvalOutcome(finished.rows, finished.cost_usd, notes)
 
     def options(self) -> RunOptions:
         c = self.config
