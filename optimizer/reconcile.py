@@ -99,7 +99,14 @@ def _keep_record(session, cycle, run_dir, rows, baseline, head) -> Iteration:
         ties=s.ties,
         mean_delta=s.mean_delta,
         reason="recovered: committed just before a crash",
+        **_samples(session.paths.run_dir(run_dir)),
     )
+
+
+def _samples(run_dir: Path) -> dict:
+    """A significant KEEP's candidate runs, so the next comparisons skip them as HEAD samples (the winner's curse)."""
+    drawn = len(list(run_dir.glob("sample-*")))
+    return {"samples": drawn} if drawn else {}
 
 
 def _save_stray_candidate(session: "Session") -> list[str]:

@@ -119,3 +119,18 @@ def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle
     assert "recovered after a crash" in resumed.stderr
     wait_for(lambda: not os.path.exists(f"/proc/{orphan}") or open(f"/proc/{orphan}/stat").read().split()[2] == "Z")
     assert_same_as_uninterrupted(repo)
+
+
+SIGNIFICANT_POINTS = [("before-eval", 3), ("before-eval", 6), ("before-eval", 9), ("after-commit", 1), ("before-append", 3)]
+
+
+@pytest.mark.parametrize("point, n", SIGNIFICANT_POINTS, ids=[f"{p}-{n}" for p, n in SIGNIFICANT_POINTS])
+def test_significant_cycles_of_several_runs_resume_to_the_same_end(tmp_path, point, n):
+    """Kills between the runs of one decision, including while the candidate is set aside for a HEAD run."""
+    repo = make(tmp_path, policy={"rule": "significant"})
+    crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert_consistent_after_crash(repo)
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_same_as_uninterrupted(repo)
