@@ -180,3 +180,18 @@ def test_bad_schedules_exit_30_with_one_line(tmp_path, args, needle):
     assert done.returncode == 30 and "Traceback" not in done.stderr
     assert done.stderr.startswith("autoresearch: ") and needle in done.stderr
     assert not (repo / SCHEDULE).exists()
+
+
+def test_run_from_system_cron_needs_no_tty_is_quiet_and_exits_with_the_outcome(tmp_path):
+    repo = repo_with_plan(tmp_path)
+    cron_env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "SHELL": "/bin/sh", **GIT_ENV}
+    done = subprocess.run([sys.executable, "-m", "optimizer", "run", "-q", "--max-cycles", "2"], cwd=repo,
+                          env=cron_env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr  # improved
+    assert done.stdout.startswith("experiment exp: 2 cycles")
+    assert "evaluating" not in done.stderr and "mutating" not in done.stderr
+    (repo / "autoresearch.yaml").write_text("artifact: [\n")
+    broken = subprocess.run([sys.executable, "-m", "optimizer", "run", "-q"], cwd=repo, env=cron_env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert (broken.returncode, broken.stdout) == (30, "")  # one line on stderr: what cron mails
+    assert broken.stderr.count("\n") == 1 and broken.stderr.startswith("autoresearch: ")
