@@ -8,7 +8,6 @@ comes back while the cycle in progress goes on. Ctrl-C stops the loop as
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -19,7 +18,7 @@ import tty
 from contextlib import contextmanager
 from pathlib import Path
 
-from optimizer.logs import format_event
+from optimizer.logs import render_line
 
 DETACH_KEY = b"d"
 TICK_S = 0.1
@@ -39,21 +38,9 @@ class _Follow:
             self.offset = f.tell()
         *lines, self.pending = data.split(b"\n")
         for raw in lines:
-            line = _render(raw.decode(errors="replace"), self.quiet)
+            line = render_line(raw.decode(errors="replace"), self.quiet)
             if line is not None:
                 print(line, file=sys.stderr, flush=True)
-
-
-def _render(line: str, quiet: bool) -> str | None:
-    try:
-        event = json.loads(line)
-    except ValueError:
-        return line  # the daemon's own prints: its summary, a one-line error
-    if not isinstance(event, dict):
-        return line
-    if quiet and event.get("level") not in ("warning", "error", "critical"):
-        return None
-    return format_event(event)
 
 
 def follow(proc: subprocess.Popen, log: Path, offset: int, quiet: bool = False) -> int | None:

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from optimizer import state as state_file
+from optimizer.lockfile import holder
 from optimizer.experiment import ExperimentPaths
 
 POLL_S = 0.05
@@ -41,7 +41,7 @@ def wait_started(proc: subprocess.Popen, paths: ExperimentPaths, timeout_s: floa
         code = proc.poll()
         if code is not None:
             return code
-        if state_file.holder(paths.lock) == proc.pid:
+        if holder(paths.lock) == proc.pid:
             return None
         time.sleep(POLL_S)
     return None
@@ -50,7 +50,7 @@ def wait_started(proc: subprocess.Popen, paths: ExperimentPaths, timeout_s: floa
 def wait_gone(lock: Path, on_wait=None, every_s: float = 30.0) -> None:
     """Block until nobody holds the lock; `on_wait()` is called every `every_s` seconds."""
     last = time.monotonic()
-    while state_file.holder(lock) is not None:
+    while holder(lock) is not None:
         if on_wait and time.monotonic() - last >= every_s:
             on_wait()
             last = time.monotonic()

@@ -267,7 +267,7 @@ def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
 
     from optimizer import logs, signals
     from optimizer.errors import Interrupted
-    from optimizer.state import Lock
+    from optimizer.lockfile import Lock
 
     logging.getLogger("apscheduler").addHandler(logging.NullHandler())  # we log what matters ourselves
     logging.getLogger("apscheduler").propagate = False

@@ -20,7 +20,8 @@ from optimizer.errors import IntegrityError
 from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
 from optimizer.sampling import open_cache
-from optimizer.state import Lock, State
+from optimizer.lockfile import Lock, holder
+from optimizer.state import State
 from optimizer.workspace import Workspace, artifact_tree, exclude, open_workspace, require_clean_artifact
 from runs import evaluators
 from runs.cache import SampleCache
@@ -76,7 +77,7 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
 def crashed(paths: ExperimentPaths) -> bool:
     """The last daemon said it was running and nobody holds the lock: it died mid-run."""
     previous = state_file.load(paths.state)
-    return previous is not None and previous.status == "running" and state_file.holder(paths.lock) is None
+    return previous is not None and previous.status == "running" and holder(paths.lock) is None
 
 
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:

@@ -9,7 +9,6 @@ even when its pid has been reused.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from dataclasses import dataclass, field
@@ -18,27 +17,10 @@ from pathlib import Path
 
 from optimizer.errors import InvalidInput
 from optimizer.experiment import META, ExperimentPaths
+from optimizer.lockfile import holder
 
 DEFAULT_RESULTS_DIR = ".autoresearch"
 LAST_DECISIONS = 5
-
-
-def lock_holder(path: Path) -> int | None:
-    """The pid holding an flock on `path` (-1 if it has not written it yet), or None when nobody does."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        try:
-            return int(json.loads(os.pread(fd, 4096, 0))["pid"])
-        except (ValueError, KeyError, TypeError):
-            return -1
-    finally:
-        os.close(fd)
-    return None
 
 
 def results_root(config: Path, results_dir: str | None = None) -> Path:
@@ -153,7 +135,7 @@ def experiment(results: Path, name: str) -> ExperimentView:
     if not paths.meta.is_dir():
         known = ", ".join(experiments(results)) or "none yet"
         raise InvalidInput(f"no experiment '{name}' under {results / 'runs'} (known: {known})")
-    return ExperimentView(name, read_json(paths.state), lock_holder(paths.lock), last_decisions(paths.iterations))
+    return ExperimentView(name, read_json(paths.state), holder(paths.lock), last_decisions(paths.iterations))
 
 
 def schedule(results: Path, name: str) -> ScheduleView | None:
@@ -162,7 +144,7 @@ def schedule(results: Path, name: str) -> ScheduleView | None:
     paths = SchedulePaths.of(results, name)
     if not paths.state.exists():
         return None
-    return ScheduleView(name, read_json(paths.state), lock_holder(paths.lock))
+    return ScheduleView(name, read_json(paths.state), holder(paths.lock))
 
 
 def experiments(results: Path) -> list[str]:

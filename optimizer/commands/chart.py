@@ -78,7 +78,7 @@ def _png(svg_text: str, out: Path) -> None:
 def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
     """Rewrite the page from the files, e.g. after a crash left it saying `running`."""
     from optimizer import state as state_file
-    from optimizer.state import holder
+    from optimizer.lockfile import holder
     from trajectory import page
 
     st = state_file.load(paths.state)

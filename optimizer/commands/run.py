@@ -85,7 +85,7 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     from optimizer import attach as attached
     from optimizer import daemon, session
     from optimizer.errors import InvalidInput
-    from optimizer.state import holder
+    from optimizer.lockfile import holder
 
     cfg = load(config, overrides)
     ws, paths, _, _ = session.check(cfg, config_dir(config))

@@ -45,7 +45,7 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
     from optimizer import scheduler
     from optimizer.errors import InvalidInput
-    from optimizer.status import lock_holder
+    from optimizer.lockfile import holder
     from optimizer.workspace import open_workspace
 
     cfg = load(config, {"experiment": experiment})
@@ -57,7 +57,7 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
         max_cycles=max_cycles, max_hours=max_hours,
         lifetime_s=scheduler.parse_duration(lifetime, "--for") if lifetime else None,
     )
-    pid = lock_holder(plan.paths.lock)
+    pid = holder(plan.paths.lock)
     if pid is not None:
         raise InvalidInput(f"experiment '{plan.experiment}' already has a scheduler (pid {pid}); stop it first")
     return plan

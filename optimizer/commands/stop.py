@@ -26,13 +26,14 @@ def command(
     """
     from optimizer import daemon
     from optimizer import state as state_file
+    from optimizer.lockfile import holder
     from optimizer.experiment import ExperimentPaths
     from optimizer.workspace import open_workspace
 
     cfg = load(config, {"experiment": experiment})
     ws = open_workspace(config_dir(config), cfg.artifact)
     paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
-    pid = state_file.holder(paths.lock)
+    pid = holder(paths.lock)
     if pid is None:
         print(f"experiment {cfg.experiment_name} is not running")
         return 0

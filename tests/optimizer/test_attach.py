@@ -9,7 +9,7 @@ import subprocess
 import sys
 import termios
 
-from optimizer.state import holder
+from optimizer.lockfile import holder
 from tests.helpers.repos import GIT_ENV
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 

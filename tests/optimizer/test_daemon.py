@@ -6,7 +6,7 @@ import subprocess
 import sys
 import os
 
-from optimizer.state import holder
+from optimizer.lockfile import holder
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 

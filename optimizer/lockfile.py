@@ -1,0 +1,80 @@
+"""The lock of an experiment (or a scheduler): an flock held for the life of the process.
+
+The kernel drops an flock when its process dies, so a crashed daemon never
+leaves a lock behind, and `holder` tells who runs an experiment more surely
+than any pid written in state.json. Kept free of pydantic and git so that
+`status` can import it and still answer fast.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from optimizer.errors import InvalidInput
+
+
+def _holder(raw: bytes) -> str:
+    try:
+        info = json.loads(raw)
+        return f"pid {info['pid']} (since {info['since']})"
+    except (ValueError, KeyError, TypeError):
+        return "another process"
+
+
+def holder(path: Path) -> int | None:
+    """The pid holding the experiment lock, or None when nobody does (a stale state.json's pid
+    is never trusted: the kernel drops an flock when its process dies)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            return int(json.loads(os.pread(fd, 4096, 0))["pid"])
+        except (ValueError, KeyError, TypeError):
+            return -1  # held, but the holder has not written its pid yet
+    finally:
+        os.close(fd)
+    return None
+
+
+class Lock:
+    """One loop per experiment. Holds an flock for the life of the process."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self, experiment: str) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(os.pread(fd, 4096, 0))
+            os.close(fd)
+            raise InvalidInput(f"experiment '{experiment}' is locked by {holder}; stop it first or wait") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "since": _now()}).encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> "Lock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
