@@ -47,6 +47,8 @@ def run(session: Session) -> Outcome:
         reason = _cycle_until_stop(session)
     except Interrupted:
         reason = "interrupted"
+        # a signal sent to the whole process group also ended git's helper processes: start afresh
+        session.ws.repo.git.clear_cache()
         raise
     finally:
         restore_artifact(session.ws)

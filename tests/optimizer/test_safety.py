@@ -137,3 +137,20 @@ def test_results_directory_is_excluded_from_git(tmp_path):
     assert cli(repo, "run").returncode == 0
     assert "/.autoresearch/" in (repo / ".git/info/exclude").read_text()
     assert git(repo, "status", "--porcelain").strip() == ""
+
+
+def test_sigterm_to_the_whole_process_group_restores_head_too(tmp_path):
+    # systemd, docker and `kill -- -PGID` signal every process of the group, git helpers included
+    plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "waiting\ngate\n"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    wait_for(lambda: (repo / "waiting").exists())
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert (repo / "prompt.md").read_text() == scores(a=0)
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert state(repo)["status"] == "stopped"
