@@ -13,12 +13,17 @@ from optimizer.errors import Interrupted
 
 _held: list[int] = []
 _depth = 0
+_raised = False
 
 
 def _handler(signum, frame) -> None:
+    global _raised
+    if _raised:  # already stopping: a second signal must not break the restore in progress
+        return
     if _depth:
         _held.append(signum)
         return
+    _raised = True
     raise Interrupted(f"interrupted by {signal.Signals(signum).name}; the artifact was restored to HEAD")
 
 

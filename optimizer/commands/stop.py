@@ -1,4 +1,4 @@
-"""`autoresearch stop`: end a running experiment (gracefully by default) and wait until it is gone."""
+"""`autoresearch stop`: end a running experiment and its scheduler, and wait until they are gone."""
 
 from __future__ import annotations
 
@@ -16,40 +16,58 @@ def command(
     now: bool = typer.Option(False, "--now", help="Interrupt the eval or mutator in progress too."),
     config: Path = ConfigOption,
 ) -> int:
-    """Stop a running experiment and wait until it has exited.
+    """Stop a running experiment (and its `schedule`, if one runs it) and wait until it has exited.
 
     By default the daemon finishes the phase in progress (a running eval is
     judged and recorded; a fresh candidate is saved as a patch), restores the
-    artifact to HEAD, finalizes the chart and exits. --now interrupts the eval
-    or mutator subprocesses (their whole process groups) with the same
-    guarantees.
+    artifact to HEAD, finalizes the chart and exits; a scheduler is stopped
+    after its run. --now interrupts the eval or mutator subprocesses (their
+    whole process groups) with the same guarantees.
     """
-    from optimizer import daemon
-    from optimizer import state as state_file
-    from optimizer.lockfile import holder
     from optimizer.experiment import ExperimentPaths
+    from optimizer.lockfile import holder
+    from optimizer.scheduler import SchedulePaths
     from optimizer.workspace import open_workspace
 
     cfg = load(config, {"experiment": experiment})
     ws = open_workspace(config_dir(config), cfg.artifact)
     paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
-    pid = holder(paths.lock)
-    if pid is None:
-        print(f"experiment {cfg.experiment_name} is not running")
+    schedule_lock = SchedulePaths.of(paths.results_dir, cfg.experiment_name).lock
+    name = cfg.experiment_name
+    run_pid, scheduler_pid = holder(paths.lock), holder(schedule_lock)
+    if run_pid is None and scheduler_pid is None:
+        print(f"experiment {name} is not running")
         return 0
+    if run_pid is not None:
+        _stop_run(paths, run_pid, now, name)
+    if scheduler_pid is not None:
+        os.kill(scheduler_pid, signal.SIGTERM)
+        print(f"stopping the scheduler of {name} (pid {scheduler_pid})")
+        _wait(schedule_lock, paths)
+    return 0
+
+
+def _stop_run(paths, pid: int, now: bool, name: str) -> None:
+    from optimizer import state as state_file
+
     if now:
         os.kill(pid, signal.SIGTERM)
-        print(f"interrupting experiment {cfg.experiment_name} (pid {pid})")
+        print(f"interrupting experiment {name} (pid {pid})")
     else:
         paths.stop_file.touch()
-        print(f"asked experiment {cfg.experiment_name} (pid {pid}) to stop after its current phase (--now to interrupt)")
+        print(f"asked experiment {name} (pid {pid}) to stop after its current phase (--now to interrupt)")
+    _wait(paths.lock, paths)
+    st = state_file.load(paths.state)
+    print(f"stopped: {st.status} ({st.stop_reason})" if st else "stopped")
+
+
+def _wait(lock: Path, paths) -> None:
+    from optimizer import daemon
+    from optimizer import state as state_file
 
     def still_waiting() -> None:
         st = state_file.load(paths.state)
         where = f"cycle {st.cycle + 1}, {st.phase}" if st else "starting"
         print(f"  still waiting ({where})", flush=True)
 
-    daemon.wait_gone(paths.lock, on_wait=still_waiting)
-    st = state_file.load(paths.state)
-    print(f"stopped: {st.status} ({st.stop_reason})" if st else "stopped")
-    return 0
+    daemon.wait_gone(lock, on_wait=still_waiting)

@@ -195,3 +195,24 @@ def test_run_from_system_cron_needs_no_tty_is_quiet_and_exits_with_the_outcome(t
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert (broken.returncode, broken.stdout) == (30, "")  # one line on stderr: what cron mails
     assert broken.stderr.count("\n") == 1 and broken.stderr.startswith("autoresearch: ")
+
+
+def test_stop_ends_the_run_in_progress_and_then_its_scheduler(tmp_path):
+    repo = repo_with_plan(tmp_path, first=scores(a=0, b=0))
+    (repo / "plan.json").write_text(json.dumps({"2": {"write": {"prompt.md": scores(a=1, b=0) + "WAITGATE\n"}}}))
+    git(repo, "commit", "-qam", "cycle 2 waits")
+    scheduler = start_scheduler(repo, "--cron", "* * * * * *")
+    wait_for(lambda: (repo / "waiting").exists(), timeout=60)
+    stopping = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "stop"], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wait_for(lambda: (repo / ".autoresearch/runs/exp/_autoresearch/STOP").exists())
+    (repo / "gate").touch()  # the eval in progress finishes: a graceful stop records it
+    out, err = stopping.communicate(timeout=60)
+    assert stopping.returncode == 0, err
+    assert "stopped: finished (stop-requested)" in out and "stopping the scheduler of exp" in out
+    assert scheduler.wait(timeout=30) == 130
+    assert [r["cycle"] for r in iterations(repo)] == [1, 2]
+    assert schedule_json(repo)["status"] == "stopped"
+    assert git(repo, "status", "--porcelain", "prompt.md") == ""
