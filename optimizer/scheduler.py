@@ -202,7 +202,7 @@ class Firings:
         self.current = prefix  # before the check: `stop_run` either sees this run or stops it starting
         if self.stopping.is_set():
             self.current = None
-            return {"exit_code": None, "error": "not started: the scheduler is stopping"}
+            return {"skipped": "the scheduler is stopping"}
         self.record.update(current={"started_at": started, "pid_file": str(prefix) + process.PGID_SUFFIX})
         self.log.info("run started", output=f"{prefix}.stderr.log")
         try:
@@ -215,7 +215,9 @@ class Firings:
         from apscheduler import events
 
         when = iso(getattr(event, "scheduled_run_time", None))
-        if event.code == events.EVENT_JOB_EXECUTED:
+        if event.code == events.EVENT_JOB_EXECUTED and "skipped" in event.retval:
+            self._skipped(when, event.retval["skipped"])  # fired while stopping: no run started
+        elif event.code == events.EVENT_JOB_EXECUTED:
             self._finished({"scheduled_for": when, **event.retval})
         elif event.code == events.EVENT_JOB_ERROR:
             self._finished({"scheduled_for": when, "exit_code": None, "error": repr(event.exception)})
