@@ -7,11 +7,16 @@ class MutatorError(Exception):
 
 
 class MutationFailed(MutatorError):
-    """This one mutation failed (non-zero exit, timeout, bad reply); the loop goes on."""
+    """This one mutation failed (non-zero exit, timeout, bad reply); the loop goes on.
 
-    def __init__(self, message: str, reason: str = "mutator-failed"):
+    `spent` is what the attempt cost all the same (a `MutationResult`), so that a
+    failed LLM mutation still counts against the budget.
+    """
+
+    def __init__(self, message: str, reason: str = "mutator-failed", spent=None):
         super().__init__(message)
         self.reason = reason
+        self.spent = spent
 
 
 class MutatorUnusable(MutatorError):

@@ -35,14 +35,6 @@ Its first line (or a line starting `Summary:`) is the one-line summary.
 SUMMARY_LINE = re.compile(r"^\s*\**summary\**\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
-class LLMMutationFailed(MutationFailed):
-    """A failed LLM mutation still cost tokens: `spent` carries them so the loop can count them against the budget."""
-
-    def __init__(self, message: str, reason: str, spent: MutationResult):
-        super().__init__(message, reason)
-        self.spent = spent
-
-
 class LLMMutator:
     def __init__(self, config: LLMMutatorConfig):
         self.config = config
@@ -72,7 +64,7 @@ class LLMMutator:
         final = self._converse(conversation, box, transcript)
         spent = _spent(conversation, "")
         if not box.written:
-            raise LLMMutationFailed("the mutator model wrote nothing", "no-change", spent)
+            raise MutationFailed("the mutator model wrote nothing", "no-change", spent)
         request.changelog.parent.mkdir(parents=True, exist_ok=True)
         request.changelog.write_text(final.strip() + "\n", encoding="utf-8")
         return _spent(conversation, summary_of(final), written=box.written)
@@ -85,12 +77,12 @@ class LLMMutator:
             except ProviderUnusable as exc:
                 raise MutatorUnusable(str(exc)) from None
             except ProviderFailed as exc:
-                raise LLMMutationFailed(str(exc), "mutator-failed", _spent(conversation, "")) from None
+                raise MutationFailed(str(exc), "mutator-failed", _spent(conversation, "")) from None
             if not turn.tool_calls:
                 return turn.text
             conversation.answer([transcript.record(call, run(box, call)) for call in turn.tool_calls])
         message = f"the mutator model was still calling tools after {self.config.max_turns} turns (mutator.max_turns)"
-        raise LLMMutationFailed(message, "max-turns", _spent(conversation, ""))
+        raise MutationFailed(message, "max-turns", _spent(conversation, ""))
 
 
 class Transcript:

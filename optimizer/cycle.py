@@ -109,6 +109,8 @@ def candidate(session: Session, cycle: int) -> Iteration:
         mutation = mutate(session, cycle, run_dir)
     except MutationFailed as exc:
         restore_artifact(session.ws)
+        if exc.spent is not None:
+            draft.fields.update(_mutation_fields(exc.spent))
         return failed(draft, exc.reason, str(exc))
     except MutationsExhausted:
         shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
@@ -117,12 +119,7 @@ def candidate(session: Session, cycle: int) -> Iteration:
     if stop_requested(session):
         discard(session, run_dir)
         raise StopRequested()
-    draft.fields.update(
-        mutation=mutation.summary,
-        mutation_cost_usd=round(mutation.cost_usd, 6),
-        tokens_in=mutation.tokens_in,
-        tokens_out=mutation.tokens_out,
-    )
+    draft.fields.update(mutation=mutation.summary, **_mutation_fields(mutation))
     try:
         rows, keep = _judge_candidate(session, run_dir, draft)
     except EvalFailed as exc:
@@ -202,6 +199,14 @@ def commit_message(cycle: int, summary: str) -> str:
     return f"{COMMIT_PREFIX}{cycle}: {summary}"
 
 
+def _mutation_fields(spent: MutationResult) -> dict:
+    return {
+        "mutation_cost_usd": round(spent.cost_usd, 6),
+        "tokens_in": spent.tokens_in,
+        "tokens_out": spent.tokens_out,
+    }
+
+
 def failed(draft: Draft, reason: str, message: str) -> Iteration:
     get().warning("cycle failed", reason=reason, error=message)
     return draft.finish(score=0.0, decision="error", error=message, error_reason=reason)
@@ -242,8 +247,8 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     outside = scope.changed_paths(before, scope.snapshot(ws))
     if outside:
         scope.undo(ws, before, outside)
-        raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope")
+        raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
     if not artifact_modified(ws):
-        raise MutationFailed("the mutator left the artifact unchanged", "no-change")
+        raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)
     return result

@@ -31,7 +31,8 @@ def edit(content: str, summary: str):
 def test_run_improves_the_artifact_over_several_cycles_and_records_cost(tmp_path, fake_llm):
     repo = llm_repo(tmp_path, fake_llm, "anthropic", stream=True)
     fake_llm.queue(*edit(scores(a=1, b=0), "Raise a"), *edit(scores(a=1, b=1), "Raise b"),
-                   tool_reply("read_file", {"path": "prompt.md"}), text_reply("Nothing left to fix"))
+                   tool_reply("read_file", {"path": "prompt.md"}, input_tokens=1000, output_tokens=100),
+                   text_reply("Nothing left to fix", input_tokens=1000, output_tokens=100))
     done = cli(repo, "run", env=KEY_ENV)
 
     assert done.returncode == 0, done.stderr
@@ -39,6 +40,7 @@ def test_run_improves_the_artifact_over_several_cycles_and_records_cost(tmp_path
     assert [line["decision"] for line in lines] == ["keep", "keep", "keep", "error"]
     assert [line["mutation"] for line in lines[:3]] == ["original", "Raise a", "Raise b"]
     assert lines[3]["error_reason"] == "no-change"
+    assert lines[3]["mutation_cost_usd"] == 0.003  # a failed mutation's tokens still count against the budget
     assert lines[1]["mutation_cost_usd"] == 0.0045 and lines[1]["tokens_in"] == 3000  # haiku: 3000 x $1 + 300 x $5 per Mtok
     assert (repo / "prompt.md").read_text() == scores(a=1, b=1)
     assert "Raise b" in git(repo, "log", "-1", "--format=%s")
