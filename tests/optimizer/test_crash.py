@@ -92,15 +92,18 @@ def test_the_uninterrupted_reference(tmp_path):
     assert_same_as_uninterrupted(repo)
 
 
-@pytest.mark.parametrize("point, n", CASES, ids=[f"{p}-{n}" for p, n in CASES])
-def test_kill_at_a_point_then_resume(tmp_path, point, n):
-    repo = make(tmp_path)
+def kill_at_then_resume(repo, point: str, n: int) -> None:
     crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     assert_consistent_after_crash(repo)
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
     assert_same_as_uninterrupted(repo)
+
+
+@pytest.mark.parametrize("point, n", CASES, ids=[f"{p}-{n}" for p, n in CASES])
+def test_kill_at_a_point_then_resume(tmp_path, point, n):
+    kill_at_then_resume(make(tmp_path), point, n)
 
 
 @pytest.mark.parametrize("cycle", [1, 4])
@@ -127,10 +130,4 @@ SIGNIFICANT_POINTS = [("before-eval", 3), ("before-eval", 6), ("before-eval", 9)
 @pytest.mark.parametrize("point, n", SIGNIFICANT_POINTS, ids=[f"{p}-{n}" for p, n in SIGNIFICANT_POINTS])
 def test_significant_cycles_of_several_runs_resume_to_the_same_end(tmp_path, point, n):
     """Kills between the runs of one decision, including while the candidate is set aside for a HEAD run."""
-    repo = make(tmp_path, policy={"rule": "significant"})
-    crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
-    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
-    assert_consistent_after_crash(repo)
-    resumed = cli(repo, "run")
-    assert resumed.returncode == 0, resumed.stderr
-    assert_same_as_uninterrupted(repo)
+    kill_at_then_resume(make(tmp_path, policy={"rule": "significant"}), point, n)
