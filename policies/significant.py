@@ -26,7 +26,7 @@ from statistics import NormalDist
 from typing import Literal
 
 MIN_HEAD_RUNS = 2  # a pooled variance needs two runs of HEAD before the first look
-HEAD_RUN_WEIGHT = 3  # a HEAD run also serves the next candidates, so it is worth more than a candidate run
+HEAD_RUN_WEIGHT = 2  # a HEAD run also serves the next candidates, so it is worth more than a candidate run
 
 Action = Literal["keep", "discard", "more-candidate", "more-head"]
 Runs = list[dict[str, float]]  # one {test_id: score} per eval run

@@ -23,12 +23,12 @@ def test_significant_draws_runs_until_sure_and_compares_with_fresh_head_runs_aft
     lines = iterations(repo)
     assert [r["decision"] for r in lines] == ["keep", "keep", "drop"]
     keep, drop = lines[1], lines[2]
-    assert (keep["samples"], keep["head_samples"]) == (3, 4)  # a deterministic gain needs a few runs to be sure
+    assert (keep["samples"], keep["head_samples"]) == (3, 3)  # a deterministic gain needs a few runs to be sure
     assert keep["p_value"] < 0.05 and keep["interval"][0] > 0 and "better" in keep["reason"]
-    assert keep["eval_runs"] == 3 + 3  # the original's run is HEAD's first sample
+    assert keep["eval_runs"] == 3 + 2  # the original's run is HEAD's first sample
     assert (drop["samples"], drop["head_samples"]) == (1, 2) and drop["interval"][1] < 0
     run2, run3 = repo / EXP / keep["run_dir"], repo / EXP / drop["run_dir"]
-    assert sorted(p.name for p in run2.iterdir() if p.is_dir()) == ["head-2", "head-3", "head-4", "sample-1", "sample-2", "sample-3"]
+    assert sorted(p.name for p in run2.iterdir() if p.is_dir()) == ["head-2", "head-3", "sample-1", "sample-2", "sample-3"]
     # after the KEEP, HEAD's three samples are the lucky draw that won: fresh ones are numbered after them
     assert sorted(p.name for p in run3.iterdir() if p.is_dir()) == ["head-4", "head-5", "sample-1"]
     assert '"samples": [1.0, 1.0, 1.0]' in (run2 / "index.jsonl").read_text()
@@ -55,5 +55,5 @@ def test_cache_makes_a_restarted_baseline_and_a_reverted_candidate_free(tmp_path
     again = iterations(repo)
     assert [r.get("cache_hits") for r in again] == [1, 1, 1]  # the baseline and both candidates
     assert [r["decision"] for r in again] == [r["decision"] for r in first]
-    assert cli(repo, "run", "--restart", "--no-cache").returncode == 10
-    assert [r.get("cache_hits", 0) for r in iterations(repo)] == [0, 0, 1]  # within one run only
+    assert cli(repo, "run", "--experiment", "other", "--no-cache").returncode == 10
+    assert [r.get("cache_hits", 0) for r in iterations(repo, "other")] == [0, 0, 1]  # within one run only
