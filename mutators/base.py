@@ -25,6 +25,7 @@ class MutationRequest:
     cycle: int  # the cycle the candidate will be
     log_dir: Path  # where the mutator's own logs go (the candidate's run directory)
     read_only: tuple[Path, ...] = ()  # paths the mutator must never write besides everything outside the artifact
+    hidden: tuple[Path, ...] = ()  # paths the mutator must not even read (the holdout's results)
 
     @property
     def changelog(self) -> Path:

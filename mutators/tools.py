@@ -55,7 +55,13 @@ class Sandbox:
         return real
 
     def readable(self, path: str) -> Path:
-        return self._resolve(path, self.also_readable)
+        real = self._resolve(path, self.also_readable)
+        if self.hidden(real):
+            raise ToolRefused(f"{path}: hidden from the mutator (held-out results)")
+        return real
+
+    def hidden(self, real: Path) -> bool:
+        return any(real.is_relative_to(p.resolve()) for p in self.request.hidden)
 
     def writable(self, path: str) -> Path:
         real = self._resolve(path)
@@ -116,6 +122,8 @@ def search(box: Sandbox, pattern: str, path: str = ".") -> str:
     real = box.readable(path)
     matches: list[str] = []
     for file in _files_under(real):
+        if box.hidden(file):
+            continue
         if len(matches) >= MAX_MATCHES:
             matches.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
             break

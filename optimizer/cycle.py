@@ -19,6 +19,7 @@ from optimizer.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError
 from optimizer.logs import get
 from optimizer.early import EarlyDiscard
+from optimizer.holdout import guard_candidate, guard_original
 from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
@@ -88,6 +89,7 @@ def original(session: Session) -> Iteration:
     draft = Draft(1, run_dir.name, fields={"mutation": "original"})
     spend = Spend()
     rows = measure(session, run_dir, session.ws.git("rev-parse", f"HEAD:{session.ws.artifact}"), 1, spend)
+    rows, held_fields = guard_original(session, run_dir, rows)
     session.baseline_rows = rows
     return draft.finish(
         score=mean_score(rows),
@@ -97,6 +99,7 @@ def original(session: Session) -> Iteration:
         assertions=assertion_rates(rows),
         commit=session.ws.head(),
         tests=len({r["test_id"] for r in rows}),
+        **held_fields,
         **spend_fields(spend),
     )
 
@@ -121,7 +124,7 @@ def candidate(session: Session, cycle: int) -> Iteration:
         raise StopRequested()
     draft.fields.update(mutation=mutation.summary, **_mutation_fields(mutation))
     try:
-        rows, keep = _judge_candidate(session, run_dir, draft)
+        rows, held, keep = _judge_candidate(session, run_dir, draft)
     except EvalFailed as exc:
         discard(session, run_dir)
         return failed(draft, "eval-failed", str(exc))
@@ -135,13 +138,13 @@ def candidate(session: Session, cycle: int) -> Iteration:
             raise IntegrityError("the candidate vanished before its commit")
         faults.point("after-commit")
         session.state.commits.append(sha)
-    session.baseline_rows = rows
+    session.baseline_rows, session.baseline_holdout = rows, held
     return draft.finish(decision="keep", commit=sha)
 
 
-def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict], bool]:
+def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict], list[dict], bool]:
     """Evaluate the candidate (once, or as often as the significant rule asks) and decide; the
-    evidence goes into the draft line. Returns (the candidate's rows, keep)."""
+    evidence goes into the draft line. Returns (the candidate's train rows, its held-out rows, keep)."""
     significant = session.config.policy.rule == "significant" and session.config.eval.metric is None
     if significant:
         sequential = decide_significant(session, run_dir)
@@ -151,6 +154,8 @@ def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict
         watch = early_discard(session)
         rows = measure(session, run_dir, artifact_key(session.ws), 1, spend, watch)
     faults.point("after-eval")
+    rows, held, held_fields = guard_candidate(session, run_dir, rows)
+    baseline = session.holdout.partition(baseline)[0] if session.holdout else baseline
     set_phase(session, "decide")
     if significant:  # decided from the samples; the summary of the means is still recorded
         v = sequential.verdict
@@ -168,24 +173,28 @@ def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict
         ties=s.ties,
         mean_delta=s.mean_delta,
         reason=reason,
+        **held_fields,
         **spend_fields(spend),
     )
+    if keep and held_fields.get("holdout_regressed"):
+        keep = False
+        draft.fields["reason"] = f"{reason}; vetoed: the holdout regressed"
     if not significant:
-        return rows, keep
+        return rows, held, keep
     draft.fields.update(
         samples=v.candidate_runs,
         head_samples=v.head_runs,
         p_value=round(v.p_value, 6),
         interval=[round(v.interval[0], 4), round(v.interval[1], 4)],
     )
-    return rows, keep
+    return rows, held, keep
 
 
 def early_discard(session: Session) -> EarlyDiscard | None:
     """Under `wins-losses` (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
     config, ws = session.config, session.ws
-    if config.policy.rule != "wins-losses" or config.eval.metric is not None:
-        return None
+    if config.policy.rule != "wins-losses" or config.eval.metric is not None or session.holdout:
+        return None  # (a holdout needs every held-out test run, whatever the train part says)
     return EarlyDiscard(session.baseline_rows, config.policy.threshold, artifact_size(ws) < artifact_size(ws, "HEAD"))
 
 
@@ -237,6 +246,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         cycle=cycle,
         log_dir=log_dir,
         read_only=(session.paths.results_dir,),
+        hidden=(session.paths.results_dir / "holdout",),
     )
     get().info("mutating")
     before, head = scope.snapshot(ws), ws.head()

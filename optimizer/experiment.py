@@ -46,6 +46,11 @@ class ExperimentPaths:
         return self.meta / "lock"
 
     @property
+    def holdout(self) -> Path:
+        """Which tests are held out of the mutator's sight, drawn once per experiment."""
+        return self.meta / "holdout.json"
+
+    @property
     def stop_file(self) -> Path:
         """Created by `autoresearch stop` (or by hand): the loop stops at the next boundary."""
         return self.meta / "STOP"

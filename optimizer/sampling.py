@@ -91,7 +91,8 @@ def decide_significant(session, run_dir: Path) -> Sequential:
     cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend)]
     simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     while True:
-        verdict = significant(_scores(cand), _scores(head), policy.confidence, policy.max_repeats, simpler)
+        hidden = session.holdout.tests if session.holdout else frozenset()
+        verdict = significant(_scores(cand, hidden), _scores(head, hidden), policy.confidence, policy.max_repeats, simpler)
         get().info("evidence", action=verdict.action, reason=verdict.reason)
         if verdict.done:
             break
@@ -106,8 +107,9 @@ def decide_significant(session, run_dir: Path) -> Sequential:
     return Sequential(verdict, cand, head, spend)
 
 
-def _scores(samples: list[list[dict]]) -> list[dict[str, float]]:
-    return [{row["test_id"]: float(row["score"]) for row in rows} for rows in samples]
+def _scores(samples: list[list[dict]], hidden: frozenset[str]) -> list[dict[str, float]]:
+    """Per-sample test scores, the held-out tests left out: the rule decides on the train part."""
+    return [{row["test_id"]: float(row["score"]) for row in rows if row["test_id"] not in hidden} for rows in samples]
 
 
 @contextmanager

@@ -13,12 +13,13 @@ from pathlib import Path
 from mutators import registry
 from mutators.base import Mutator
 from optimizer import state as state_file
-from optimizer import worktree
+from optimizer import holdout, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
-from optimizer.errors import IntegrityError
+from optimizer.errors import IntegrityError, InvalidInput
 from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
+from optimizer.holdout import Holdout
 from optimizer.sampling import open_cache
 from optimizer.lockfile import Lock, holder
 from optimizer.state import State
@@ -44,6 +45,8 @@ class Session:
     baseline_rows: list[dict] = field(default_factory=list)
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
     cache: SampleCache | None = None  # eval samples by (eval, artifact, index); see optimizer.sampling
+    holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.holdout
+    baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
 
     def close(self) -> None:
         self.lock.release()
@@ -100,8 +103,13 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         require_clean_artifact(ws)
         _set_limits(session)
         session.cache = open_cache(session)
+        session.holdout = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
+        if config.eval.holdout and session.holdout is None and session.history.records:
+            raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
         if session.history.records:
             session.baseline_rows = _resume_baseline(session)
+            if session.holdout:
+                session.baseline_holdout = session.holdout.rows_of(session.history.best.run_dir)
         return session
     except BaseException:
         lock.release()

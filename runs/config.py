@@ -35,6 +35,8 @@ class EvalConfig(BaseModel):
     """Built-in runner: the target to use instead of the eval file's `execution.target`."""
     targets: list[dict[str, Any]] | None = None
     """Built-in runner: targets as in AgentV's targets.yaml; when set, targets.yaml files are not searched."""
+    holdout: float = Field(default=0, ge=0, lt=1)
+    """Fraction of the tests held out of the mutator's sight (0 = off): split once per experiment, seeded and stratified by pass/fail; a KEEP also needs no significant regression on them."""
     repeat: int = Field(default=1, ge=1)
     """Samples per test. Built-in runner: attempts combined by `repeat_strategy`. Other evals: N invocations into {run_dir}/sample-1/ … sample-N/, merged into index.jsonl as per-test means plus `samples`."""
     repeat_strategy: Literal["pass_any", "pass_all", "mean"] = "pass_any"

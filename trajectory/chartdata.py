@@ -28,6 +28,7 @@ class Series:
     assertions: dict[str, list[tuple[int, float]]]  # name -> (cycle, pass rate)
     eval_cost: list[tuple[int, float]]  # cumulative
     mutation_cost: list[tuple[int, float]]  # cumulative
+    holdout: list[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
 
 
 def number(record: Iteration, name: str) -> float | None:
@@ -52,7 +53,8 @@ def series(records: list[Iteration]) -> Series:
         spent_mutation += number(r, "mutation_cost_usd") or 0.0
         eval_cost.append((r.cycle, spent_eval))
         mutation_cost.append((r.cycle, spent_mutation))
-    return Series(points, best, _assertions(records), eval_cost, mutation_cost)
+    holdout = [(r.cycle, value) for r in records if (value := number(r, "holdout_score")) is not None]
+    return Series(points, best, _assertions(records), eval_cost, mutation_cost, holdout)
 
 
 def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:

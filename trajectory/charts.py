@@ -11,6 +11,7 @@ from trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
 
 COLORS = {"keep": "#1a7f37", "drop": "#cf222e", "error": "#8c959f"}
 BEST = "#0969da"
+HOLDOUT = "#8250df"
 EVAL_COST, MUTATION_COST = "#0969da", "#bf8700"
 
 
@@ -40,7 +41,7 @@ def _title(p: Point) -> str:
 
 def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
-    frame = Frame.of(_cycles(data.points), _value_range([p.score for p in data.points]))
+    frame = Frame.of(_cycles(data.points), _value_range([p.score for p in data.points] + [v for _, v in data.holdout]))
     r = _radius(len(data.points))
     parts = [open_svg("score-chart", f"score per cycle, {len(data.points)} cycles", standalone)]
     parts.append(frame.axes("score"))
@@ -48,6 +49,11 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     parts.append(f'<polyline class="trace" fill="none" stroke="#8c959f" stroke-width="1" points="{frame.points(evaluated)}"/>')
     if data.best:
         parts.append(f'<path class="best" fill="none" stroke="{BEST}" stroke-width="2.5" d="{_step(frame, data.best)}"/>')
+    if data.holdout:  # the tests the mutator never sees: a train score rising while this falls is overfitting
+        parts.append(
+            f'<polyline class="holdout" fill="none" stroke="{HOLDOUT}" stroke-width="2" stroke-dasharray="6 4" '
+            f'points="{frame.points(data.holdout)}"/>'
+        )
     parts.append('<g class="points">')
     for p in data.points:
         parts.append(
@@ -56,7 +62,8 @@ def score_chart(data: Series, standalone: bool = False) -> str:
             f"<title>{esc(_title(p))}</title></circle>"
         )
     parts.append("</g>")
-    parts.append(_legend([("KEEP", COLORS["keep"]), ("DROP", COLORS["drop"]), ("ERROR", COLORS["error"]), ("best (HEAD)", BEST)]))
+    legend = [("KEEP", COLORS["keep"]), ("DROP", COLORS["drop"]), ("ERROR", COLORS["error"]), ("best (HEAD)", BEST)]
+    parts.append(_legend(legend + ([("holdout", HOLDOUT)] if data.holdout else [])))
     parts.append("</svg>")
     return "".join(parts)
 

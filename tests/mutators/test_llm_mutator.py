@@ -218,3 +218,23 @@ def test_a_run_kept_outside_the_checkout_is_readable_but_its_neighbours_are_not(
     (run_file, run_error), (other, other_error) = tool_results(fake_llm.requests[1].body)
     assert not run_error and '"score": 0.25' in run_file
     assert other_error and "outside the repository" in other
+
+
+def test_held_out_results_cannot_be_read_searched_or_listed_into(tmp_path, fake_llm):
+    request = make_setup(tmp_path)
+    hidden = request.repo_root / ".autoresearch/holdout/exp/run"
+    hidden.mkdir(parents=True)
+    (hidden / "index.jsonl").write_text(f'{{"test_id": "secret-test", "note": "{MARKER}-HELD"}}\n')
+    request = dataclasses.replace(request, hidden=(request.repo_root / ".autoresearch/holdout",))
+    fake_llm.queue(
+        tool_reply("read_file", {"path": ".autoresearch/holdout/exp/run/index.jsonl"},
+                   ("search", {"pattern": "HELD", "path": "."}), ("list_dir", {"path": ".autoresearch/holdout/exp"})),
+        tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
+        text_reply("done"),
+    )
+    mutator(fake_llm).mutate(request)
+    (read, read_error), (found, _), (listing, list_error) = tool_results(fake_llm.requests[1].body)
+    assert read_error and "hidden from the mutator" in read
+    assert found == "(no matches)"
+    assert list_error and "secret-test" not in listing
+    assert f"{MARKER}-HELD" not in str([r.body for r in fake_llm.requests])

@@ -46,3 +46,13 @@ def test_ticks_are_round_numbers_inside_the_range():
     assert ticks(0, 1) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
     assert ticks(1, 1000, 10, integer=True)[:3] == [100, 200, 300]
     assert ticks(1, 3, 10, integer=True) == [1, 2, 3]
+
+
+def test_a_holdout_score_becomes_its_own_dashed_curve_beside_the_train_score():
+    from trajectory.page import PageData, render
+
+    records = [_it(1, 0.4, "keep", holdout_score=0.5), _it(2, 0.6, "keep", holdout_score=0.25), _it(3, 0.0, "error")]
+    assert series(records).holdout == [(1, 0.5), (2, 0.25)]
+    page = render(PageData("exp", records))
+    assert page.count('class="holdout"') == 1 and ">holdout</text>" in page
+    assert 'class="holdout"' not in render(PageData("exp", RECORDS))
