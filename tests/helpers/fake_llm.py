@@ -142,6 +142,7 @@ class FakeLLM:
 def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out in separate writes: no 40 ms delayed-ACK stall
 
         def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
             path = self.path.split("?")[0]
