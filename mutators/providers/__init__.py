@@ -5,13 +5,21 @@ LLM targets and graders use it as the mutators do. SDKs are imported only when
 a call is made, never when this package is imported.
 """
 
-from mutators.providers.chat import Conversation, complete
-from mutators.providers.errors import ProviderError, ProviderFailed, ProviderUnusable
-from mutators.providers.prices import cost_usd
-from mutators.providers.settings import DEFAULT_KEY_ENV, PROVIDERS, ProviderSettings
-from mutators.providers.turns import Reply, Tool, ToolCall, ToolResult, Turn
+from importlib import import_module
 
-__all__ = [
-    "DEFAULT_KEY_ENV", "PROVIDERS", "Conversation", "ProviderError", "ProviderFailed", "ProviderSettings",
-    "ProviderUnusable", "Reply", "Tool", "ToolCall", "ToolResult", "Turn", "complete", "cost_usd",
-]
+# Names are loaded on first use (PEP 562): `optimizer.errors` imports `providers.errors` for every
+# CLI call, and the clients, retries and prices would cost it some 40 ms of start-up.
+_HOMES = {
+    "Conversation": "chat", "complete": "chat",
+    "ProviderError": "errors", "ProviderFailed": "errors", "ProviderUnusable": "errors",
+    "cost_usd": "prices",
+    "DEFAULT_KEY_ENV": "settings", "PROVIDERS": "settings", "ProviderSettings": "settings",
+    "Reply": "turns", "Tool": "turns", "ToolCall": "turns", "ToolResult": "turns", "Turn": "turns",
+}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
