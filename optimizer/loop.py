@@ -26,6 +26,7 @@ from trajectory import iterations, page
 from trajectory.iterations import Iteration
 
 BUDGET_WARNINGS = (0.5, 0.8)
+CHART_INTERVAL_S = 3.0
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,12 @@ def _finish(session: Session, reason: str) -> None:
 
 
 def _write_chart(session: Session, live: bool) -> None:
+    """The live page reloads itself every 10 s, so rewriting it more often than every few seconds
+    only costs the loop time (it grows with the history); the final page is always written."""
+    now = time.monotonic()
+    if live and now - session.chart_written_at < CHART_INTERVAL_S:
+        return
+    session.chart_written_at = now
     records, bad = iterations.read(session.paths.iterations)
     status = "running" if live else f"{session.state.status} ({session.state.stop_reason})"
     page.write(

@@ -47,6 +47,7 @@ class Session:
     cache: SampleCache | None = None  # eval samples by (eval, artifact, index); see optimizer.sampling
     holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
+    chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
 
     def close(self) -> None:
         self.lock.release()
