@@ -11,14 +11,14 @@ import json
 import os
 import tempfile
 
-from optimizer.workspace import Workspace
+from optimizer.workspace import Workspace, blob_id
 from runs.config import EvalConfig
 
 
 def artifact_key(ws: Workspace) -> str:
     """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed."""
     if ws.mode == "file":
-        return ws.git("hash-object", "--", ws.artifact)
+        return blob_id(ws.artifact_path)
     fd, index = tempfile.mkstemp(prefix="autoresearch-index-")
     os.close(fd)
     try:  # a throwaway index, so the user's staging area is never touched

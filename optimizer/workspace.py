@@ -84,9 +84,14 @@ def artifact_modified(ws: Workspace) -> bool:
     path = ws.artifact_path
     if not path.is_file():
         return True
+    return blob_id(path) != _head_entry(ws).hexsha
+
+
+def blob_id(path: Path) -> str:
+    """The object id git gives a file's bytes, computed in-process (a clean/smudge filter could make
+    git's differ; that only ever reads as "changed", never the other way round)."""
     data = path.read_bytes()
-    blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-    return blob != _head_entry(ws).hexsha
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def _head_entry(ws: Workspace):
