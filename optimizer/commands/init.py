@@ -37,9 +37,9 @@ def _first_match(root: Path, patterns: tuple[str, ...]) -> str | None:
 
 
 def _eval_lines(root: Path, artifact: str) -> list[str]:
-    eval_file = _first_match(root, ("evals/*.eval.yaml", "*.eval.yaml", "evals/*.yaml"))
-    if eval_file:
-        return [f"  agentv: {eval_file}"]
+    eval_file = _first_match(root, ("evals/*.eval.yaml", "*.eval.yaml", "evals/evals.json", "evals.json", "evals/*.yaml"))
+    if eval_file:  # the built-in runner: no Node, no agentv CLI
+        return [f"  file: {eval_file}"]
     if artifact == "train.py":
         return ["  command: python3 train.py", "  metric: {pattern: 'val_bpb:\\s*([0-9.]+)', goal: minimize}"]
     script = _first_match(root, ("evals/score.py", "evals/eval.py", "eval.py", "score.py", "evals/*.sh"))
@@ -63,7 +63,7 @@ def render(artifact: str, eval_lines: list[str]) -> str:
             doc(Config, "artifact"),
             f"artifact: {artifact}",
             "eval:",
-            f"  {doc(EvalConfig, 'command')}",
+            f"  {doc(EvalConfig, 'command')} (or file: an EVAL.yaml / evals.json for the built-in runner)",
             *eval_lines,
             f"  {doc(EvalConfig, 'timeout_s')}",
             "  timeout_s: 1800",

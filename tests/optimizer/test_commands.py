@@ -58,3 +58,10 @@ def test_report_lists_decisions_commits_and_how_to_revert(tmp_path):
     assert "autoresearch cycle 2: fix a" in done.stdout
     assert "revert: git checkout" in done.stdout
     assert cli(repo, "report", "nope").returncode == 30
+
+
+def test_init_points_an_eval_file_at_the_built_in_runner(tmp_path):
+    repo = make_repo(tmp_path / "r", {"SKILL.md": "skill\n", "evals/evals.json": '{"evals": []}\n'})
+    assert cli(repo, "init").returncode == 0
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    assert config["artifact"] == "SKILL.md" and config["eval"] == {"file": "evals/evals.json", "timeout_s": 1800}
