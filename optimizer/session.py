@@ -174,4 +174,8 @@ def _archive(paths: ExperimentPaths) -> None:
     """--restart keeps the old experiment beside the new one instead of deleting it."""
     if paths.root.exists():
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
-        paths.root.rename(paths.root.with_name(f"{paths.root.name}.restarted-{stamp}"))
+        target, n = paths.root.with_name(f"{paths.root.name}.restarted-{stamp}"), 1
+        while target.exists():  # two restarts within a second
+            n += 1
+            target = paths.root.with_name(f"{paths.root.name}.restarted-{stamp}-{n}")
+        paths.root.rename(target)

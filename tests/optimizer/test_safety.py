@@ -154,3 +154,11 @@ def test_sigterm_to_the_whole_process_group_restores_head_too(tmp_path):
     assert (repo / "prompt.md").read_text() == scores(a=0)
     assert git(repo, "status", "--porcelain").strip() == ""
     assert state(repo)["status"] == "stopped"
+
+
+def test_two_restarts_in_a_row_keep_both_old_experiments(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}})
+    for _ in range(3):
+        assert cli(repo, "run", "--restart", "--max-cycles", "1").returncode == 10
+    kept = [p.name for p in (repo / ".autoresearch/runs").iterdir() if p.name.startswith("exp.restarted-")]
+    assert len(kept) == 2
