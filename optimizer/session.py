@@ -171,8 +171,9 @@ def _resume_baseline(session: Session) -> list[dict]:
 
 
 def _archive(paths: ExperimentPaths) -> None:
-    """--restart keeps the old experiment beside the new one instead of deleting it."""
-    if paths.root.exists():
+    """--restart keeps the old experiment beside the new one instead of deleting it (one with no
+    history yet is only its lock: nothing to keep)."""
+    if paths.iterations.exists():
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         target, n = paths.root.with_name(f"{paths.root.name}.restarted-{stamp}"), 1
         while target.exists():  # two restarts within a second
