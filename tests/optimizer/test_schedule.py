@@ -93,12 +93,18 @@ def test_a_firing_while_a_run_is_still_going_is_skipped_and_logged(tmp_path):
     assert "firing skipped" in (repo / ".autoresearch/schedules/exp/schedule.log").read_text()
 
 
-def test_sigterm_ends_the_run_in_progress_which_restores_the_tree(tmp_path):
+def scheduler_held_in_cycle_2_eval(tmp_path):
+    """A scheduler firing every second whose first run waits in cycle 2's eval until `gate` exists."""
     repo = repo_with_plan(tmp_path, first=scores(a=0, b=0))
     (repo / "plan.json").write_text(json.dumps({"2": {"write": {"prompt.md": scores(a=1, b=0) + "WAITGATE\n"}}}))
     git(repo, "commit", "-qam", "cycle 2 waits")
     scheduler = start_scheduler(repo, "--cron", "* * * * * *")
     wait_for(lambda: (repo / "waiting").exists(), timeout=60)
+    return repo, scheduler
+
+
+def test_sigterm_ends_the_run_in_progress_which_restores_the_tree(tmp_path):
+    repo, scheduler = scheduler_held_in_cycle_2_eval(tmp_path)
     assert stop(scheduler) == 130, scheduler.stderr
     data = schedule_json(repo)
     assert (data["status"], data["runs"][-1]["exit_code"]) == ("stopped", 130)
@@ -198,11 +204,7 @@ def test_run_from_system_cron_needs_no_tty_is_quiet_and_exits_with_the_outcome(t
 
 
 def test_stop_ends_the_run_in_progress_and_then_its_scheduler(tmp_path):
-    repo = repo_with_plan(tmp_path, first=scores(a=0, b=0))
-    (repo / "plan.json").write_text(json.dumps({"2": {"write": {"prompt.md": scores(a=1, b=0) + "WAITGATE\n"}}}))
-    git(repo, "commit", "-qam", "cycle 2 waits")
-    scheduler = start_scheduler(repo, "--cron", "* * * * * *")
-    wait_for(lambda: (repo / "waiting").exists(), timeout=60)
+    repo, scheduler = scheduler_held_in_cycle_2_eval(tmp_path)
     stopping = subprocess.Popen(
         [sys.executable, "-m", "optimizer", "stop"], cwd=repo, env={**os.environ, **GIT_ENV},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
