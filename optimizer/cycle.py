@@ -65,7 +65,7 @@ def stop_requested(session: Session) -> str | None:
 
 def set_phase(session: Session, phase: str) -> None:
     from optimizer import state as state_file
-    from trajectory.iterations import utc_now
+    from trajectory.clock import utc_now
 
     structlog.contextvars.bind_contextvars(phase=phase)
     session.state.phase = phase

@@ -11,10 +11,10 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from datetime import datetime, timezone
 from pathlib import Path
 
 from optimizer.errors import InvalidInput
+from trajectory.clock import utc_now
 
 
 def _holder(raw: bytes) -> str:
@@ -61,7 +61,7 @@ class Lock:
             os.close(fd)
             raise InvalidInput(f"experiment '{experiment}' is locked by {holder}; stop it first or wait") from None
         os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps({"pid": os.getpid(), "since": _now()}).encode(), 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "since": utc_now()}).encode(), 0)
         self._fd = fd
 
     def release(self) -> None:
@@ -74,7 +74,3 @@ class Lock:
 
     def __exit__(self, *exc) -> None:
         self.release()
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -141,7 +141,7 @@ class Record:
         import json
 
         from trajectory import atomic
-        from trajectory.iterations import utc_now
+        from trajectory.clock import utc_now
 
         self.data["updated_at"] = utc_now()
         atomic.write_text(self.path, json.dumps(self.data, indent=2) + "\n", durable=False)
@@ -195,7 +195,7 @@ class Firings:
     def run(self) -> dict:
         """One run of the experiment, waited for; its result becomes the EVENT_JOB_EXECUTED retval."""
         from runs import process
-        from trajectory.iterations import utc_now
+        from trajectory.clock import utc_now
 
         started = utc_now()
         prefix = self.plan.paths.run_logs / started.replace(":", "-")
@@ -301,7 +301,7 @@ def _fresh_record(plan: Plan, deadline: float | None) -> Record:
     import os
 
     from optimizer.status import read_json
-    from trajectory.iterations import utc_now
+    from trajectory.clock import utc_now
 
     previous = read_json(plan.paths.state) or {}
     record = Record(plan.paths.state, {

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from optimizer.errors import InvalidInput
 from trajectory import atomic
-from trajectory.iterations import utc_now
+from trajectory.clock import utc_now
 
 
 class State(BaseModel):

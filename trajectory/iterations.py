@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from trajectory.clock import utc_now
 
 
 class Iteration(BaseModel):
@@ -26,10 +27,6 @@ class Iteration(BaseModel):
     mutation: str = ""
     run_dir: str = ""
     timestamp: str = Field(default_factory=lambda: utc_now())
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def append(path: Path, record: Iteration) -> None:
