@@ -8,20 +8,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from optimizer.commands.common import ConfigOption, config_dir, load
+from optimizer.commands.common import ConfigOption
+from optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from optimizer.experiment import ExperimentPaths
-
-
-def locate(experiment: str | None, config: Path) -> "ExperimentPaths":
-    """The experiment's files under the main checkout, as `report` finds them (no worktree is created)."""
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.workspace import open_workspace
-
-    cfg = load(config, {"experiment": experiment})
-    ws = open_workspace(config_dir(config), cfg.artifact)
-    return ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
 
 
 def command(
@@ -34,7 +25,7 @@ def command(
     from optimizer.errors import InvalidInput
     from trajectory import image, iterations
 
-    paths = locate(experiment, config)
+    _, _, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{paths.root.name}' has no history in {paths.root}")
     records, bad = iterations.read(paths.iterations)

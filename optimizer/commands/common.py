@@ -13,6 +13,8 @@ import typer
 
 if TYPE_CHECKING:
     from optimizer.config import Config
+    from optimizer.experiment import ExperimentPaths
+    from optimizer.workspace import Workspace
 
 DEFAULT_CONFIG = "autoresearch.yaml"
 
@@ -24,6 +26,17 @@ def load(path: Path, overrides: dict | None = None) -> "Config":
     from optimizer import config as config_file
 
     return config_file.load(path, overrides)
+
+
+def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "ExperimentPaths"]:
+    """An experiment's config, the user's checkout and its files, for the commands that only read or
+    signal an experiment (no worktree is created, no lock taken)."""
+    from optimizer.experiment import ExperimentPaths
+    from optimizer.workspace import open_workspace
+
+    cfg = load(config, {"experiment": name})
+    ws = open_workspace(config_dir(config), cfg.artifact)
+    return cfg, ws, ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
 
 
 def config_dir(path: Path) -> Path:

@@ -8,7 +8,8 @@ import typer
 
 from typing import TYPE_CHECKING
 
-from optimizer.commands.common import ConfigOption, config_dir, load
+from optimizer.commands.common import ConfigOption
+from optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from optimizer.config import Config
@@ -22,12 +23,8 @@ def command(
 ) -> int:
     """Print an experiment's summary: cycles, decisions, scores, cost, its commits, and how to adopt or revert them."""
     from optimizer.errors import InvalidInput
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.workspace import open_workspace
 
-    cfg = load(config, {"experiment": experiment})
-    ws = open_workspace(config_dir(config), cfg.artifact)
-    paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
+    cfg, ws, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{cfg.experiment_name}' has no history in {paths.root}")
     print_summary(paths, ws, cfg)

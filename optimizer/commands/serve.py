@@ -18,11 +18,11 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Serve the results directory over HTTP and print the URL; the page refreshes itself while the loop runs."""
-    from optimizer.commands.chart import locate
+    from optimizer.commands.common import experiment as find_experiment
     from optimizer.errors import InvalidInput
     from trajectory import server
 
-    paths = locate(experiment, config)
+    _, _, paths = find_experiment(experiment, config)
     if experiment and not paths.meta.exists():
         raise InvalidInput(f"experiment '{experiment}' has no results in {paths.root}")
     if host not in server.LOOPBACK:

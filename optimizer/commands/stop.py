@@ -8,7 +8,8 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption, config_dir, load
+from optimizer.commands.common import ConfigOption
+from optimizer.commands.common import experiment as find_experiment
 
 
 def command(
@@ -24,14 +25,10 @@ def command(
     after its run. --now interrupts the eval or mutator subprocesses (their
     whole process groups) with the same guarantees.
     """
-    from optimizer.experiment import ExperimentPaths
     from optimizer.lockfile import holder
     from optimizer.scheduler import SchedulePaths
-    from optimizer.workspace import open_workspace
 
-    cfg = load(config, {"experiment": experiment})
-    ws = open_workspace(config_dir(config), cfg.artifact)
-    paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
+    cfg, _, paths = find_experiment(experiment, config)
     schedule_lock = SchedulePaths.of(paths.results_dir, cfg.experiment_name).lock
     name = cfg.experiment_name
     run_pid, scheduler_pid = holder(paths.lock), holder(schedule_lock)
