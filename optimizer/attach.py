@@ -18,7 +18,7 @@ import tty
 from contextlib import contextmanager
 from pathlib import Path
 
-from optimizer.logs import render_line
+from optimizer.logs import new_lines, render_line
 
 DETACH_KEY = b"d"
 TICK_S = 0.1
@@ -28,17 +28,12 @@ class _Follow:
     def __init__(self, proc: subprocess.Popen, log: Path, offset: int, quiet: bool):
         self.proc, self.log, self.offset, self.quiet = proc, log, offset, quiet
         self.detach = False
-        self.pending = b""
 
     def pump(self) -> None:
         """Print whatever the daemon logged since last time, rendered for people."""
-        with open(self.log, "rb") as f:
-            f.seek(self.offset)
-            data = self.pending + f.read()
-            self.offset = f.tell()
-        *lines, self.pending = data.split(b"\n")
+        lines, self.offset = new_lines(self.log, self.offset)
         for raw in lines:
-            line = render_line(raw.decode(errors="replace"), self.quiet)
+            line = render_line(raw, self.quiet)
             if line is not None:
                 print(line, file=sys.stderr, flush=True)
 

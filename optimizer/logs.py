@@ -124,3 +124,24 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
 
 def get():
     return structlog.get_logger("autoresearch")
+
+
+def new_lines(log: Path, offset: int) -> tuple[list[str], int]:
+    """The whole lines written to `log` after byte `offset`, and the offset to read from next.
+
+    A line still being written is returned once it is whole; a log that shrank (an experiment
+    restarted) is read again from its start.
+    """
+    try:
+        size = log.stat().st_size
+    except FileNotFoundError:
+        return [], 0
+    if size < offset:
+        offset = 0
+    if size == offset:
+        return [], offset
+    with open(log, "rb") as f:
+        f.seek(offset)
+        data = f.read()
+    end = data.rfind(b"\n") + 1
+    return data[:end].decode(errors="replace").splitlines(), offset + end

@@ -76,20 +76,11 @@ def _print_existing(log: Path, last: int, show) -> int:
 
 
 def _print_new(log: Path, offset: int, show) -> int:
-    try:
-        size = log.stat().st_size
-    except FileNotFoundError:
-        return 0
-    if size < offset:  # the log was replaced (an experiment restarted): start over
-        offset = 0
-    if size == offset:
-        return offset
-    with open(log, "rb") as f:
-        f.seek(offset)
-        data = f.read()
-    end = data.rfind(b"\n") + 1
-    _emit(data[:end].decode(errors="replace").splitlines(), show)
-    return offset + end
+    from optimizer.logs import new_lines
+
+    lines, offset = new_lines(log, offset)
+    _emit(lines, show)
+    return offset
 
 
 def _emit(lines: list[str], show) -> None:
