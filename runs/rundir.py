@@ -11,7 +11,6 @@ import json
 import math
 import os
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -55,29 +54,25 @@ def safe_segment(test_id: str) -> str:
 
 
 class RunDirWriter:
-    """Writes a run directory as results arrive. The per-test files are written on a small pool of
-    their own, so the runner's thread that hands out the next test never waits on the disk."""
+    """Writes a run directory as results arrive, on the caller's thread: the runner has already handed
+    out the next test before it yields, and a pool of writer threads measured slower (they fight the
+    test threads for the GIL), see bench/eval_throughput.py."""
 
     def __init__(self, run_dir: Path, eval_file: Path):
         self.run_dir, self.eval_file = run_dir, eval_file
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / INDEX).write_text("", encoding="utf-8")
         self.results: list[TestResult] = []
-        self._files = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rundir")
-        self._pending: list[Future] = []
 
     def add(self, result: TestResult) -> dict[str, Any]:
         self.results.append(result)
-        self._pending.append(self._files.submit(_write_test_files, self.run_dir, result))
+        _write_test_files(self.run_dir, result)
         entry = row(result)
         with open(self.run_dir / INDEX, "a", encoding="utf-8") as index:
             index.write(json.dumps(entry) + "\n")
         return entry
 
     def finish(self, notes: list[str]) -> None:
-        self._files.shutdown(wait=True)
-        for done in self._pending:
-            done.result()  # a failed write surfaces here, not silently
         with open(self.run_dir / INDEX, "a", encoding="utf-8") as index:
             os.fsync(index.fileno())
         _write_json(self.run_dir / "timing.json", timing(self.results))

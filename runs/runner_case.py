@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 from runs.evalfile.model import Case, Suite
@@ -45,8 +43,7 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
     result = TestResult(case, target.name)
     started = time.monotonic()
     try:
-        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            answer = target.answer(case, attempt, Path(scratch))
+        answer = target.answer(case, attempt)
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)

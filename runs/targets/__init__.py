@@ -8,7 +8,6 @@ problem is reported with the targets file and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
 from runs.evalfile.model import Case
@@ -30,6 +29,6 @@ class Target(Protocol):
     name: str
     grader_target: str | None
 
-    def answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
-        """Run the test's input through the system under test; `scratch` is a private directory for this call."""
+    def answer(self, case: Case, attempt: int) -> Answer:
+        """Run the test's input through the system under test (a command target makes its own scratch directory)."""
         ...

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,11 @@ class CliTarget:
         self.cwd = eval_dir / spec.options["cwd"] if spec.options.get("cwd") else eval_dir
         self.timeout_s = spec.timeout_s
 
-    def answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
+    def answer(self, case: Case, attempt: int) -> Answer:
+        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
+            return self._answer(case, attempt, Path(scratch))
+
+    def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
         prompt = case.prompt_text()
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")

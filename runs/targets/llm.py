@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from runs.evalfile.model import Case
@@ -16,7 +15,7 @@ class LLMTarget:
         self.name, self.grader_target = spec.name, spec.grader_target
         self.spec = spec
 
-    def answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
+    def answer(self, case: Case, attempt: int) -> Answer:
         messages = case.render_messages()
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system") or None
         reply = self.complete([m for m in messages if m["role"] != "system"], system)
