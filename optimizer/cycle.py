@@ -23,7 +23,7 @@ from optimizer.holdout import guard_candidate, guard_original
 from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
-from optimizer.workspace import artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
+from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
 from runs.samples import merge
@@ -88,7 +88,7 @@ def original(session: Session) -> Iteration:
     run_dir = session.paths.new_run_dir(1)
     draft = Draft(1, run_dir.name, fields={"mutation": "original"})
     spend = Spend()
-    rows = measure(session, run_dir, session.ws.git("rev-parse", f"HEAD:{session.ws.artifact}"), 1, spend)
+    rows = measure(session, run_dir, artifact_id(session.ws), 1, spend)
     rows, held_fields = guard_original(session, run_dir, rows)
     session.baseline_rows = rows
     return draft.finish(

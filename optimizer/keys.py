@@ -11,7 +11,7 @@ import json
 import os
 import tempfile
 
-from optimizer.workspace import Workspace, blob_id
+from optimizer.workspace import Workspace, blob_id, inside
 from runs.config import EvalConfig
 
 
@@ -34,10 +34,7 @@ def artifact_key(ws: Workspace) -> str:
 def eval_key(ws: Workspace, config: EvalConfig) -> str:
     """The eval's definition: its settings and every committed file outside the artifact (scripts, eval
     files, graders). Uncommitted edits to the eval are not seen: use --no-cache after changing it by hand."""
-    tree = [line for line in ws.git("ls-tree", "-r", "HEAD").splitlines() if not _inside(line.split("\t", 1)[-1], ws.artifact)]
+    tree = [line for line in ws.git("ls-tree", "-r", "HEAD").splitlines() if not inside(ws, line.split("\t", 1)[-1])]
     text = json.dumps(config.model_dump(mode="json"), sort_keys=True) + "\n" + "\n".join(tree)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
-
-def _inside(path: str, artifact: str) -> bool:
-    return path == artifact or path.startswith(artifact.rstrip("/") + "/")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from optimizer.cycle import COMMIT_PREFIX
 from optimizer.decide import compare_for_goal
 from optimizer.logs import get
-from optimizer.workspace import artifact_modified, artifact_tree, candidate_patch, restore_artifact
+from optimizer.workspace import artifact_id, artifact_modified, candidate_patch, restore_artifact
 from runs.errors import BadResults
 from runs.process import PGID_SUFFIX
 from runs.results import assertion_rates, load_rows, mean_score
@@ -69,7 +69,7 @@ def _log_unlogged_keep(session: "Session") -> list[str]:
     cycle = history.last_cycle + 1
     if not head.message.startswith(f"{COMMIT_PREFIX}{cycle}:") or not head.parents:
         return []
-    if artifact_tree(ws, head.parents[0].hexsha) != artifact_tree(ws, best.commit):
+    if artifact_id(ws, head.parents[0].hexsha) != artifact_id(ws, best.commit):
         return []
     run_dirs = sorted(session.paths.root.glob(f"*-c{cycle:04d}*"))
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from optimizer import faults, signals
 from optimizer.keys import artifact_key, eval_key
 from optimizer.logs import get
-from optimizer.workspace import artifact_size, restore_artifact
+from optimizer.workspace import artifact_id, artifact_size, restore_artifact
 from policies.significant import Verdict, significant
 from runs.cache import SampleCache
 from runs.evaluators import EvalOutcome
@@ -83,7 +83,7 @@ class Sequential:
 def decide_significant(session, run_dir: Path) -> Sequential:
     """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir."""
     policy, ws = session.config.policy, session.ws
-    cand_key, head_key = artifact_key(ws), ws.git("rev-parse", f"HEAD:{ws.artifact}")
+    cand_key, head_key = artifact_key(ws), artifact_id(ws)
     offset = head_offset(session)
     spend = Spend()
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run

@@ -23,7 +23,7 @@ from optimizer.holdout import Holdout
 from optimizer.sampling import open_cache
 from optimizer.lockfile import Lock, holder
 from optimizer.state import State
-from optimizer.workspace import Workspace, artifact_tree, exclude, open_workspace, require_clean_artifact
+from optimizer.workspace import Workspace, artifact_id, exclude, open_workspace, require_clean_artifact
 from runs import evaluators
 from runs.cache import SampleCache
 from runs.errors import BadResults
@@ -156,7 +156,7 @@ def _resume_baseline(session: Session) -> list[dict]:
     if best is None or not commit:
         raise IntegrityError(f"{session.paths.iterations}: no KEEP with a commit to resume from; use --restart")
     try:
-        same = artifact_tree(ws, commit) == artifact_tree(ws, "HEAD")
+        same = artifact_id(ws, commit) == artifact_id(ws)
     except IntegrityError:
         same = False
     if not same:

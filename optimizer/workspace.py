@@ -2,6 +2,12 @@
 
 Every function here stages, commits or restores only the artifact path, and
 only the daemon's own commits are ever recorded as its work.
+
+Writes go through the git command line (hooks, index extensions and reflogs
+behave exactly as the user's git makes them). Reads that happen several times
+a cycle go through libgit2 in-process (pygit2): HEAD, object ids, sizes, the
+status behind the scope check, the candidate's patch. A git subprocess costs
+3-4 ms, which was most of the loop's own time (bench/loop_overhead.py).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ import hashlib
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from optimizer.errors import IntegrityError, InvalidInput
@@ -34,8 +41,17 @@ class Workspace:
         except git.GitCommandError as exc:
             raise IntegrityError(f"git {' '.join(args[:2])} failed: {' '.join(str(exc.stderr).split())}") from None
 
+    @cached_property
+    def lib(self) -> "pygit2.Repository":  # noqa: F821  (imported lazily: 0.1 s that --help and status never pay)
+        import pygit2
+
+        try:
+            return pygit2.Repository(str(self.root))
+        except pygit2.GitError as exc:
+            raise InvalidInput(f"{self.root}: libgit2 cannot open this repository ({exc})") from None
+
     def head(self) -> str:
-        return self.repo.head.commit.hexsha
+        return str(self.lib.head.target)
 
 
 def open_workspace(start: Path, artifact: str) -> Workspace:
@@ -71,20 +87,69 @@ def _relative_artifact(root: Path, artifact: str) -> str:
     return relative
 
 
-def artifact_changes(ws: Workspace) -> str:
-    """`git status --porcelain` of the artifact path only (untracked files included)."""
-    return ws.git("status", "--porcelain", "--untracked-files=all", "--", ws.artifact)
+def status(ws: Workspace) -> dict[str, str]:
+    """Every changed or untracked path of the working tree (not ignored ones) with its `git status
+    --porcelain` XY code. Read by libgit2; by `git status` when libgit2 cannot read the index
+    (a split or sparse index)."""
+    import pygit2
+
+    try:
+        flags = ws.lib.status(untracked_files="all")
+    except pygit2.GitError:
+        return _porcelain_status(ws)
+    return {path: _xy(int(flag)) for path, flag in flags.items()}
+
+
+_INDEX_CODES = ((1, "A"), (2, "M"), (4, "D"), (8, "R"), (16, "T"))  # pygit2.enums.FileStatus.INDEX_*
+_WORKTREE_CODES = ((256, "M"), (512, "D"), (1024, "T"), (2048, "R"))  # WT_MODIFIED, WT_DELETED, ...
+_UNTRACKED, _CONFLICTED = 128, 32768
+
+
+def _xy(flag: int) -> str:
+    if flag & _CONFLICTED:
+        return "UU"
+    if flag == _UNTRACKED:
+        return "??"
+    x = next((c for bit, c in _INDEX_CODES if flag & bit), " ")
+    y = next((c for bit, c in _WORKTREE_CODES if flag & bit), " ")
+    return x + y
+
+
+def _porcelain_status(ws: Workspace) -> dict[str, str]:
+    parts = ws.git("status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0")
+    entries: dict[str, str] = {}
+    i = 0
+    while i < len(parts):
+        item = parts[i]
+        i += 1
+        if len(item) < 4:
+            continue
+        code, path = item[:2], item[3:]
+        entries[path] = code
+        if code[0] in "RC":  # a rename's source path follows
+            entries[parts[i]] = code
+            i += 1
+    return entries
+
+
+def inside(ws: Workspace, path: str) -> bool:
+    """Whether a repository-relative path is the artifact or lies under it."""
+    return path == ws.artifact or path.startswith(ws.artifact.rstrip("/") + "/")
+
+
+def artifact_changes(ws: Workspace) -> list[str]:
+    """`XY path` for each changed or untracked path of the artifact."""
+    return [f"{code} {path}" for path, code in sorted(status(ws).items()) if inside(ws, path)]
 
 
 def artifact_modified(ws: Workspace) -> bool:
-    """Whether the artifact differs from HEAD. A file is compared by its blob id in-process
-    (no subprocess: this runs several times a cycle); a directory asks git."""
+    """Whether the artifact differs from HEAD. A file is compared by its blob id."""
     if ws.mode == "directory":
-        return bool(artifact_changes(ws).strip())
+        return bool(artifact_changes(ws))
     path = ws.artifact_path
-    if not path.is_file():
+    if not path.is_file() or path.is_symlink():
         return True
-    return blob_id(path) != _head_entry(ws).hexsha
+    return blob_id(path) != artifact_id(ws)
 
 
 def blob_id(path: Path) -> str:
@@ -94,16 +159,16 @@ def blob_id(path: Path) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def _head_entry(ws: Workspace):
-    return ws.repo.head.commit.tree / ws.artifact
+def artifact_id(ws: Workspace, rev: str = "HEAD") -> str:
+    """The object id of the artifact at a revision (`git rev-parse <rev>:<artifact>`): equal ids mean equal content."""
+    return str(ws.lib.revparse_single(f"{rev}:{ws.artifact}").id)
 
 
 def require_clean_artifact(ws: Workspace) -> None:
     changes = artifact_changes(ws)
-    if changes.strip():
-        first = changes.strip().splitlines()[0]
+    if changes:
         raise InvalidInput(
-            f"artifact '{ws.artifact}' has uncommitted changes ({first.strip()}); commit or stash them first"
+            f"artifact '{ws.artifact}' has uncommitted changes ({changes[0].strip()}); commit or stash them first"
         )
 
 
@@ -131,7 +196,17 @@ def commit_artifact(ws: Workspace, message: str) -> str | None:
 
 
 def candidate_patch(ws: Workspace) -> str:
-    """The candidate's diff against HEAD, new files included, without touching the user's index."""
+    """The candidate's diff against HEAD, new files included, without touching the user's index.
+    A file that is still a regular file of the same mode is diffed in-process; git does the rest."""
+    if ws.mode == "file" and _same_kind_as_head(ws):
+        import pygit2
+        from pygit2.enums import DiffOption
+
+        head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
+        patch = pygit2.Patch.create_from(
+            head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY
+        )
+        return patch.text.removesuffix("\n")  # as git's output reads through ws.git
     if ws.mode == "file":
         return ws.git("diff", "--binary", "HEAD", "--", ws.artifact)
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,6 +214,14 @@ def candidate_patch(ws: Workspace) -> str:
         ws.git("read-tree", "HEAD", env=env)
         ws.git("add", "-A", "--", ws.artifact, env=env)
         return ws.git("diff", "--cached", "--binary", "HEAD", "--", ws.artifact, env=env)
+
+
+def _same_kind_as_head(ws: Workspace) -> bool:
+    path = ws.artifact_path
+    if path.is_symlink() or not path.is_file():
+        return False
+    head_mode = ws.lib.revparse_single("HEAD").tree[ws.artifact].filemode
+    return head_mode == (0o100755 if os.access(path, os.X_OK) else 0o100644)
 
 
 def restore_artifact(ws: Workspace) -> None:
@@ -158,15 +241,14 @@ def artifact_size(ws: Workspace, rev: str | None = None) -> int:
         if path.is_dir():
             return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".git" not in p.parts)
         return len(path.read_bytes().splitlines())
-    entry = ws.repo.commit(rev).tree / ws.artifact
-    if entry.type == "tree":
-        return sum(item.size for item in entry.traverse() if item.type == "blob")
-    return len(entry.data_stream.read().splitlines())
+    entry = ws.lib.revparse_single(f"{rev}:{ws.artifact}")
+    if entry.type_str == "tree":
+        return _tree_bytes(entry)
+    return len(entry.data.splitlines())
 
 
-def artifact_tree(ws: Workspace, rev: str) -> str:
-    """The object id of the artifact at a revision: equal ids mean equal content."""
-    return ws.git("rev-parse", f"{rev}:{ws.artifact}")
+def _tree_bytes(tree) -> int:
+    return sum(_tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit")
 
 
 def is_ancestor(ws: Workspace, older: str, newer: str) -> bool:
