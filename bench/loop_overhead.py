@@ -3,14 +3,17 @@
 Runs 100 cycles of the real loop on a temporary repository with an instant
 evaluator and an instant mutator (in-process, so only the daemon's work is
 timed), alternating KEEPs and DROPs, then times the raw `git commit` and
-`git checkout` of the same edits. Goal: overhead per cycle at most 2x the git
-operations. Usage: python bench/loop_overhead.py [--cycles N]
+`git checkout` of the same edits. The pair is measured in several rounds, one
+after the other, so a machine whose speed drifts moves both sides of a round's
+ratio; the median ratio is the figure. Goal: overhead per cycle at most 2x the
+git operations. Usage: python bench/loop_overhead.py [--cycles N] [--rounds R]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -106,19 +109,24 @@ def time_raw_git(repo: Path, cycles: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        loop_s = time_loop(make_repo(Path(tmp) / "loop"), args.cycles)
-        commit_s, checkout_s = time_raw_git(make_repo(Path(tmp) / "raw"), args.cycles)
-    per_cycle = loop_s / args.cycles
-    git_per_cycle = (commit_s + checkout_s) / args.cycles  # each cycle does one or the other
-    print(f"cycles                     {args.cycles}")
-    print(f"daemon time per cycle      {per_cycle * 1000:8.1f} ms  (eval and mutation are instant)")
-    print(f"raw git commit             {commit_s / (args.cycles // 2) * 1000:8.1f} ms")
-    print(f"raw git checkout           {checkout_s / (args.cycles // 2) * 1000:8.1f} ms")
-    print(f"raw git per cycle (mean)   {git_per_cycle * 1000:8.1f} ms")
-    print(f"overhead ratio             {per_cycle / git_per_cycle:8.2f}x  (goal: <= 2x)")
-
+    half = args.cycles // 2
+    print(f"{args.cycles} cycles per round; eval and mutation are instant; times per cycle in ms")
+    print(f"{'round':>5}  {'daemon':>7}  {'commit':>7}  {'checkout':>8}  {'raw git':>7}  {'ratio':>6}")
+    ratios = []
+    for n in range(1, args.rounds + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            loop_s = time_loop(make_repo(Path(tmp) / "loop"), args.cycles)
+            commit_s, checkout_s = time_raw_git(make_repo(Path(tmp) / "raw"), args.cycles)
+        per_cycle = loop_s / args.cycles
+        git_per_cycle = (commit_s + checkout_s) / args.cycles  # each cycle does one or the other
+        ratios.append(per_cycle / git_per_cycle)
+        print(
+            f"{n:>5}  {per_cycle * 1000:7.1f}  {commit_s / half * 1000:7.1f}  {checkout_s / half * 1000:8.1f}"
+            f"  {git_per_cycle * 1000:7.1f}  {ratios[-1]:5.2f}x"
+        )
+    print(f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 2x; spread {min(ratios):.2f}-{max(ratios):.2f}x)")
 
 if __name__ == "__main__":
     main()

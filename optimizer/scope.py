@@ -23,7 +23,16 @@ def snapshot(ws: Workspace) -> Snapshot:
 
 
 def _blob(ws: Workspace, path: Path) -> str:
-    return str(ws.lib.create_blob_fromdisk(str(path))) if path.is_file() else DELETED
+    """Hashed as a stream; stored (raw bytes: libgit2's from-disk writer would apply filters) only the
+    first time these bytes are seen, so an unchanged large file is not read into memory every cycle."""
+    import pygit2
+
+    if not path.is_file():
+        return DELETED
+    oid = pygit2.hashfile(str(path))
+    if oid not in ws.lib.odb:
+        ws.lib.create_blob(path.read_bytes())
+    return str(oid)
 
 
 def changed_paths(before: Snapshot, after: Snapshot) -> list[str]:
