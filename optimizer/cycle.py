@@ -64,13 +64,12 @@ def stop_requested(session: Session) -> str | None:
 
 
 def set_phase(session: Session, phase: str) -> None:
-    from optimizer import state as state_file
     from trajectory.clock import utc_now
 
     structlog.contextvars.bind_contextvars(phase=phase)
     session.state.phase = phase
     session.state.phase_started_at = utc_now()
-    state_file.save(session.paths.state, session.state)
+    session.state_writer.soon(session.state)
 
 
 def evaluate(session: Session, run_dir, watch=None) -> EvalOutcome:

@@ -14,7 +14,6 @@ import structlog
 from mutators.errors import MutationsExhausted
 from optimizer import cycle as cycles
 from optimizer import faults
-from optimizer import state as state_file
 from optimizer.decide import is_better
 from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
 from optimizer.history import History
@@ -39,6 +38,7 @@ def run(session: Session) -> Outcome:
     """Run cycles until a stop; the tree is at HEAD and the chart final whatever ends it."""
     log = get()
     structlog.contextvars.bind_contextvars(experiment=session.config.experiment_name)
+    session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
     reason = "failed"
     try:
         if not session.history.records:
@@ -117,7 +117,7 @@ def _update_state(session: Session, record: Iteration) -> None:
     st.cost_usd = round(history.spent_usd, 6)
     st.last_cycle_s = getattr(record, "duration_s", None)
     st.phase = "idle"
-    state_file.save(session.paths.state, st)
+    session.state_writer.soon(st)
 
 
 def _warn_budget(session: Session, before: float) -> None:
@@ -146,7 +146,7 @@ def _finish(session: Session, reason: str) -> None:
     st.status = {"interrupted": "stopped", "failed": "failed"}.get(reason, "finished")
     st.stop_reason = reason
     st.phase = "done"
-    state_file.save(session.paths.state, st)
+    session.state_writer.now(st)
     _write_chart(session, live=False)
 
 

@@ -48,6 +48,10 @@ class Session:
     holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
+    state_writer: state_file.Writer = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state_writer = state_file.Writer(self.paths.state)
 
     def close(self) -> None:
         self.lock.release()

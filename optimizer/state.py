@@ -1,12 +1,13 @@
 """state.json: what the daemon is doing now.
 
-It is rewritten atomically at every phase change so `status` can answer from
-it alone; the experiment's lock is in `optimizer.lockfile`.
+It is rewritten atomically after every phase change so `status` can answer
+from it alone; the experiment's lock is in `optimizer.lockfile`.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,10 +47,56 @@ class State(BaseModel):
     branch: str | None = None  # set when the experiment runs in its own worktree
 
 
-def save(path: Path, state: State) -> None:
-    """Not fsynced: state.json is a view for `status`; iterations.jsonl and git are the record."""
+def _render(state: State) -> str:
     state.updated_at = utc_now()
-    atomic.write_text(path, state.model_dump_json(indent=2) + "\n", durable=False)
+    return state.model_dump_json(indent=2) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    """Not fsynced: state.json is a view for `status`; iterations.jsonl and git are the record."""
+    atomic.write_text(path, text, durable=False)
+
+
+class Writer:
+    """state.json for one run, with phase changes coalesced.
+
+    `soon` puts the state on disk within `delay_s`: a phase that ends sooner (a
+    cache hit, a decision, a fast eval) is never written, since nobody could have
+    seen it, and replacing a file costs more than the rest of such a phase
+    (bench/loop_overhead.py). `now` writes at once and drops what is pending; the
+    loop uses it when it starts and when it ends. A kill in between loses at most
+    `delay_s` of this view, which a restart rebuilds from the history anyway.
+    """
+
+    def __init__(self, path: Path, delay_s: float = 0.25):
+        self.path, self.delay_s = path, delay_s
+        self._lock = threading.Lock()  # one write at a time, in the order they were asked for
+        self._pending: str | None = None  # the state as it was when `soon` was called
+        self._timer: threading.Timer | None = None
+
+    def soon(self, state: State) -> None:
+        text = _render(state)
+        with self._lock:
+            self._pending = text
+            if self._timer is None:
+                self._timer = threading.Timer(self.delay_s, self._write_pending)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def now(self, state: State) -> None:
+        text = _render(state)
+        with self._lock:
+            self._pending = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            _write(self.path, text)
+
+    def _write_pending(self) -> None:
+        with self._lock:
+            text, self._pending, self._timer = self._pending, None, None
+            if text is not None:  # None: `now` came first and wrote a newer state
+                _write(self.path, text)
 
 
 def load(path: Path) -> State | None:

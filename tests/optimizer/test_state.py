@@ -1,0 +1,67 @@
+"""state.json's writer: phase changes coalesced, the start and the end written at once, never out of order."""
+
+from __future__ import annotations
+
+import threading
+
+from optimizer.state import State, Writer, load
+from tests.helpers.scenario import wait_for
+
+
+def make_state(phase: str) -> State:
+    return State(experiment="exp", artifact="prompt.md", initial_sha="0" * 40, phase=phase)
+
+
+def join_timers() -> None:
+    """Wait for every writer timer of this process to finish (a cancelled one ends at once)."""
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.join()
+
+
+def test_now_writes_at_once(tmp_path):
+    path = tmp_path / "state.json"
+    Writer(path, delay_s=3600).now(make_state("starting"))
+    assert load(path).phase == "starting"
+
+
+def test_soon_writes_nothing_before_its_delay_and_now_supersedes_what_is_pending(tmp_path):
+    path = tmp_path / "state.json"
+    writer = Writer(path, delay_s=3600)
+    writer.soon(make_state("mutate"))
+    writer.soon(make_state("eval"))
+    assert not path.exists()  # phases shorter than the delay never reach the disk
+    writer.now(make_state("done"))
+    join_timers()
+    assert load(path).phase == "done"
+
+
+def test_a_phase_that_lasts_is_on_disk_after_the_delay_with_the_latest_state(tmp_path):
+    path = tmp_path / "state.json"
+    writer = Writer(path, delay_s=0.05)
+    writer.soon(make_state("mutate"))
+    writer.soon(make_state("eval"))
+    wait_for(path.exists)
+    join_timers()
+    assert load(path).phase == "eval"
+
+
+def test_a_pending_write_never_lands_after_now(tmp_path):
+    path = tmp_path / "state.json"
+    for _ in range(50):  # the timer races `now` at a different point each time
+        writer = Writer(path, delay_s=0.0)
+        writer.soon(make_state("eval"))
+        writer.now(make_state("done"))
+        join_timers()
+        assert load(path).phase == "done"
+
+
+def test_soon_keeps_the_state_as_it_was_when_asked(tmp_path):
+    path = tmp_path / "state.json"
+    writer = Writer(path, delay_s=0.05)
+    state = make_state("eval")
+    writer.soon(state)
+    state.phase = "decide"  # the loop goes on changing its own copy
+    wait_for(path.exists)
+    join_timers()
+    assert load(path).phase == "eval"
