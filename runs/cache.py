@@ -21,7 +21,7 @@ class SampleCache:
         self.root = root / eval_key
 
     def _path(self, artifact: str, n: int) -> Path:
-        return self.root / artifact / f"sample-{n}.jsonl"
+        return self.root / f"{artifact}-sample-{n}.jsonl"
 
     def get(self, artifact: str, n: int) -> list[dict] | None:
         """Sample `n` (1-based) of this artifact, or None when it was never stored (or is unreadable)."""
