@@ -7,6 +7,7 @@ is derived here from the records, so a restarted daemon needs no other memory.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from policies.stop import Progress
 from trajectory.iterations import Iteration
@@ -57,8 +58,8 @@ class History:
     def cycle_cost(self, record: Iteration) -> float:
         return record.cost_usd + float(getattr(record, "mutation_cost_usd", 0.0) or 0.0)
 
-    @property
-    def spent_usd(self) -> float:
+    @cached_property
+    def spent_usd(self) -> float:  # asked several times a cycle; a History is never changed, only replaced
         return sum(self.cycle_cost(r) for r in self.records)
 
     def expected_cycle_cost(self, window: int = 3) -> float:
