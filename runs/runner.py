@@ -1,8 +1,8 @@
 """The built-in runner: tests in parallel on a shared thread pool, streamed as they finish, cancellable.
 
 `EvalRun` is an iterator of per-test results (repeats already combined) in
-completion order. It keeps at most `workers` attempts in flight and
-dispatches the next only while the budget lasts and nobody called
+completion order. It runs `workers` slots, each taking the next attempt
+as soon as it is free, only while the budget lasts and nobody called
 `cancel()`, so a caller that has seen enough stops paying for the rest.
 """
 
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
-from runs.evalfile.model import Suite
+from runs.evalfile.model import Case, Suite
 from runs.runner_case import TestResult, combine, run_case
 from runs.targets.resolve import Targets
 
@@ -33,11 +34,14 @@ class RunOptions:
 class EvalRun:
     def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions()):
         self.suite, self.targets, self.options = suite, targets, options
-        self.spent_usd = 0.0
+        self.spent_usd = 0.0  # what the results handed to the caller cost
         self.stopped: str | None = None  # why dispatching stopped early: "cancelled" or "budget"
         self._cancelled = threading.Event()
-        self._pending = [(case, attempt) for case in suite.cases for attempt in range(options.repeat)]
-        self._done: queue.Queue[Future[TestResult]] = queue.Queue()
+        self._closed = threading.Event()  # the caller stopped iterating, for whatever reason
+        self._lock = threading.Lock()
+        self._pending = deque((case, attempt) for case in suite.cases for attempt in range(options.repeat))
+        self._charged_usd = 0.0  # what finished attempts cost, as the budget sees it
+        self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""
@@ -45,34 +49,54 @@ class EvalRun:
 
     def __iter__(self) -> Iterator[TestResult]:
         attempts: dict[str, list[TestResult]] = {}
-        in_flight = 0
-        pool = ThreadPoolExecutor(max_workers=max(1, self.options.workers), thread_name_prefix="eval")
+        slots = min(max(1, self.options.workers), len(self._pending))
+        pool = ThreadPoolExecutor(max_workers=max(1, slots), thread_name_prefix="eval")
         try:
-            in_flight += self._dispatch(pool, self.options.workers)
-            while in_flight and not self._cancelled.is_set():
-                result = self._done.get().result()
-                in_flight -= 1
-                self.spent_usd += result.cost_usd
-                attempts.setdefault(result.test_id, []).append(result)
-                in_flight += self._dispatch(pool, 1)  # before yielding: the caller's bookkeeping must not idle a worker
-                if len(attempts[result.test_id]) == self.options.repeat:
-                    yield combine(self.suite, attempts.pop(result.test_id), self.options.strategy)
+            for _ in range(slots):
+                pool.submit(self._slot)
+            while slots and not self._cancelled.is_set():
+                item = self._done.get()
+                if item is _SLOT_DONE:
+                    slots -= 1
+                    continue
+                if isinstance(item, BaseException):
+                    raise item
+                self.spent_usd += item.cost_usd
+                attempts.setdefault(item.test_id, []).append(item)
+                if len(attempts[item.test_id]) == self.options.repeat:
+                    yield combine(self.suite, attempts.pop(item.test_id), self.options.strategy)
         finally:
+            self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:
                 self.stopped = "cancelled"
             # running attempts finish on their own (each is bounded by its target's timeout)
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=False)
 
-    def _dispatch(self, pool: ThreadPoolExecutor, count: int) -> int:
-        sent = 0
-        while sent < count and self._pending and not self._cancelled.is_set():
-            if self.options.budget_usd and self.spent_usd >= self.options.budget_usd:
+    def _slot(self) -> None:
+        """One worker: takes the next attempt as soon as it is free, so nothing the caller does with
+        a result (writing files, drawing progress) delays the next dispatch."""
+        try:
+            while (item := self._take()) is not None:
+                case, attempt = item
+                target, grader = self.targets.for_case(case)
+                result = run_case(self.suite, case, target, grader, attempt)
+                with self._lock:
+                    self._charged_usd += result.cost_usd
+                self._done.put(result)
+        except BaseException as exc:  # a bug in a grader or target: re-raised on the caller's thread
+            self._done.put(exc)
+        finally:
+            self._done.put(_SLOT_DONE)
+
+    def _take(self) -> tuple[Case, int] | None:
+        with self._lock:
+            if self._cancelled.is_set() or self._closed.is_set() or not self._pending:
+                return None
+            if self.options.budget_usd and self._charged_usd >= self.options.budget_usd:
                 self.stopped = "budget"
                 self._pending.clear()
-                break
-            case, attempt = self._pending.pop(0)
-            target, grader = self.targets.for_case(case)
-            future = pool.submit(run_case, self.suite, case, target, grader, attempt)
-            future.add_done_callback(self._done.put)
-            sent += 1
-        return sent
+                return None
+            return self._pending.popleft()
+
+
+_SLOT_DONE = object()

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from runs.evaluators.builtin import prepare
 from runs.runner import EvalRun, RunOptions
+from tests.helpers.scenario import wait_for
 from tests.runs.evaltree import write_tree
 
 GATE = """\
@@ -32,6 +35,18 @@ def test_tests_run_at_the_same_time(tmp_path):
     eval_file = write_tree(tmp_path, tests, {}, targets=[{"name": "canned", "provider": "cli", "command": command}])
     results = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=4)))
     assert sorted((r.test_id, r.score) for r in results) == [(f"t{i}", 1.0) for i in range(4)]
+
+
+def test_free_workers_take_the_next_tests_while_the_caller_is_busy_with_a_result(tmp_path):
+    mark = "import pathlib, sys; pathlib.Path(sys.argv[2], 'started-' + sys.argv[1]).touch(); open(sys.argv[3], 'w').write('yes')"
+    command = f'{sys.executable} -c "{mark}" {{EVAL_ID}} {tmp_path} {{OUTPUT_FILE}}'
+    tests = [{"id": f"t{i}", "input": "x", "assertions": contains("yes")} for i in range(4)]
+    eval_file = write_tree(tmp_path, tests, {}, targets=[{"name": "canned", "provider": "cli", "command": command}])
+    results = iter(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=2)))
+    first = next(results)
+    # the caller holds its first result; both slots freed by t0 and t1 go on without it
+    wait_for(lambda: all((tmp_path / f"started-t{i}").exists() for i in range(4)))
+    assert sorted([first.test_id, *(r.test_id for r in results)]) == ["t0", "t1", "t2", "t3"]
 
 
 def test_repeat_strategies(tmp_path):
@@ -67,6 +82,23 @@ def test_cancel_ends_the_stream_and_dispatches_nothing_more(tmp_path):
         seen.append(result.test_id)
         run.cancel()
     assert seen == ["t0"] and run.stopped == "cancelled"
+
+
+class BuggyTarget:
+    """A target whose code has a bug (not a target failure): the run must not swallow it."""
+
+    name, grader_target = "buggy", None
+
+    def answer(self, case, attempt):
+        raise ZeroDivisionError("a bug in a target")
+
+
+def test_a_bug_in_a_target_is_raised_to_the_caller_not_lost(tmp_path):
+    tests = [{"id": f"t{i}", "input": "x", "assertions": contains("yes")} for i in range(3)]
+    suite, targets = _prepared(write_tree(tmp_path, tests, {}), tmp_path)
+    targets.built = {name: BuggyTarget() for name in targets.built}
+    with pytest.raises(ZeroDivisionError, match="a bug in a target"):
+        list(EvalRun(suite, targets, RunOptions(workers=2)))
 
 
 def test_a_failing_target_is_an_execution_error_for_that_test_only(tmp_path):
