@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mutators.providers.settings import ProviderSettings
-from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn
+from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn, reply_object
 
 
 def api_error() -> type[BaseException]:
@@ -24,45 +24,54 @@ def client(settings: ProviderSettings) -> Any:
 
 
 def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool]):
-    """One request; returns the neutral Turn and the assistant message to append to the history."""
-    kwargs: dict[str, Any] = {"model": settings.model, "max_tokens": settings.max_output_tokens, "messages": messages}
+    """One request; returns the neutral Turn and the assistant message to append to the history.
+
+    A plain request is the SDK's generic `post` rather than `messages.create`, a stream its
+    accumulating helper read back as the same JSON: see openai_wire.send for why.
+    """
+    body: dict[str, Any] = {"model": settings.model, "max_tokens": settings.max_output_tokens, "messages": messages}
     if system:
-        kwargs["system"] = system
-    if settings.temperature is not None:
-        # SDK 1.0 dropped sampling parameters from the signature; the API still takes them on models that allow them.
-        kwargs["extra_body"] = {"temperature": settings.temperature}
+        body["system"] = system
     if tools:
-        kwargs["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+        body["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+    sampling = {"temperature": settings.temperature} if settings.temperature is not None else None
     if settings.stream:
-        with sdk.messages.stream(**kwargs) as stream:
-            message = stream.get_final_message()
+        # SDK 1.0 dropped sampling parameters from the typed signature; the API still takes them on models that allow them.
+        with sdk.messages.stream(**body, extra_body=sampling) as stream:
+            message = stream.get_final_message().model_dump(mode="json")
     else:
-        message = sdk.messages.create(**kwargs)
+        message = reply_object(sdk.post("/v1/messages", body={**body, **(sampling or {})}, cast_to=object), "anthropic")
     return _turn(message), _assistant(message)
 
 
-def _turn(message: Any) -> Turn:
-    text = "".join(block.text for block in message.content if block.type == "text")
-    calls = [_call(block) for block in message.content if block.type == "tool_use"]
-    usage = message.usage
-    cached = (usage.cache_creation_input_tokens or 0) + (usage.cache_read_input_tokens or 0)
-    return Turn(text, calls, usage.input_tokens + cached, usage.output_tokens)
+def _blocks(message: dict, kind: str | None = None) -> list[dict]:
+    blocks = [block for block in message.get("content") or [] if isinstance(block, dict)]
+    return [block for block in blocks if block.get("type") == kind] if kind else blocks
 
 
-def _call(block: Any) -> ToolCall:
-    if isinstance(block.input, dict):
-        return ToolCall(block.id, block.name, block.input, block.input)
-    return ToolCall(block.id, block.name, None, block.input, "arguments must be a JSON object")
+def _turn(message: dict) -> Turn:
+    text = "".join(block.get("text") or "" for block in _blocks(message, "text"))
+    calls = [_call(block) for block in _blocks(message, "tool_use")]
+    usage = message.get("usage") or {}
+    cached = (usage.get("cache_creation_input_tokens") or 0) + (usage.get("cache_read_input_tokens") or 0)
+    return Turn(text, calls, (usage.get("input_tokens") or 0) + cached, usage.get("output_tokens") or 0)
 
 
-def _assistant(message: Any) -> dict:
+def _call(block: dict) -> ToolCall:
+    id, name, arguments = block.get("id") or "", block.get("name") or "", block.get("input")
+    if isinstance(arguments, dict):
+        return ToolCall(id, name, arguments, arguments)
+    return ToolCall(id, name, None, arguments, "arguments must be a JSON object")
+
+
+def _assistant(message: dict) -> dict:
     content: list[dict] = []
-    for block in message.content:
-        if block.type == "text" and block.text:
-            content.append({"type": "text", "text": block.text})
-        elif block.type == "tool_use":
-            raw = block.input if isinstance(block.input, dict) else {}
-            content.append({"type": "tool_use", "id": block.id, "name": block.name, "input": raw})
+    for block in _blocks(message):  # in the model's order
+        if block.get("type") == "text" and block.get("text"):
+            content.append({"type": "text", "text": block["text"]})
+        elif block.get("type") == "tool_use":
+            call = _call(block)
+            content.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments or {}})
     return {"role": "assistant", "content": content or [{"type": "text", "text": "(no reply)"}]}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mutators.providers.settings import ProviderSettings
-from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn
+from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn, reply_object
 
 
 def api_error() -> type[BaseException]:
@@ -22,7 +22,14 @@ def client(settings: ProviderSettings) -> Any:
 
 
 def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool]):
-    """One request; returns the neutral Turn and the assistant message to append to the history."""
+    """One request; returns the neutral Turn and the assistant message to append to the history.
+
+    A plain request is the SDK's generic `post` rather than `chat.completions.create`: the same
+    client, auth, timeouts and error classes, without the typed layer's parameter transforms and
+    response models, which cost ~40% of a request's CPU and bounded the eval runner's throughput
+    (bench/eval_throughput.py). A stream goes through the SDK's accumulating helper, read back as
+    the same JSON.
+    """
     head = [{"role": "system", "content": system}] if system else []
     kwargs: dict[str, Any] = {"model": settings.model, "messages": head + messages, _max_tokens_field(settings): settings.max_output_tokens}
     if settings.temperature is not None:
@@ -31,9 +38,9 @@ def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: lis
         kwargs["tools"] = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}} for t in tools]
     if settings.stream:
         with sdk.chat.completions.stream(**kwargs, stream_options={"include_usage": True}) as stream:
-            completion = stream.get_final_completion()
+            completion = stream.get_final_completion().model_dump(mode="json")
     else:
-        completion = sdk.chat.completions.create(**kwargs)
+        completion = reply_object(sdk.post("/chat/completions", body=kwargs, cast_to=object), "openai")
     return _turn(completion), _assistant(completion)
 
 
@@ -42,21 +49,34 @@ def _max_tokens_field(settings: ProviderSettings) -> str:
     return "max_tokens" if settings.base_url else "max_completion_tokens"
 
 
-def _turn(completion: Any) -> Turn:
-    message = completion.choices[0].message if completion.choices else None
-    calls = [ToolCall.from_json(c.id, c.function.name, c.function.arguments) for c in (message and message.tool_calls) or []]
-    usage = completion.usage
-    return Turn((message and message.content) or "", calls, usage.prompt_tokens if usage else 0, usage.completion_tokens if usage else 0)
+def _message(completion: dict) -> dict:
+    choices = completion.get("choices") or [{}]
+    return choices[0].get("message") or {}
 
 
-def _assistant(completion: Any) -> dict:
-    message = completion.choices[0].message if completion.choices else None
-    reply: dict[str, Any] = {"role": "assistant", "content": (message and message.content) or ""}
-    calls = (message and message.tool_calls) or []
+def _calls(message: dict) -> list[tuple[str, str, str | None]]:
+    """(id, name, arguments text) of each tool call."""
+    calls = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") or {}
+        calls.append((call.get("id") or "", function.get("name") or "", function.get("arguments")))
+    return calls
+
+
+def _turn(completion: dict) -> Turn:
+    message, usage = _message(completion), completion.get("usage") or {}
+    calls = [ToolCall.from_json(*call) for call in _calls(message)]
+    return Turn(message.get("content") or "", calls, usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0)
+
+
+def _assistant(completion: dict) -> dict:
+    message = _message(completion)
+    reply: dict[str, Any] = {"role": "assistant", "content": message.get("content") or ""}
+    calls = _calls(message)
     if calls:
         reply["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
-            for c in calls
+            {"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}
+            for id, name, arguments in calls
         ]
     return reply
 

@@ -48,6 +48,7 @@ class Reply:
     status: int = 200
     retry_after: float | None = None
     message: str = ""
+    raw: str | None = None  # sent as it is, as text/html, instead of the protocol's JSON (a proxy's error page)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,11 @@ def tool_reply(
 
 def error_reply(status: int, *, retry_after: float | None = None, message: str = "scripted error") -> Reply:
     return Reply(status=status, retry_after=retry_after, message=message)
+
+
+def raw_reply(text: str) -> Reply:
+    """A 200 whose body is not the API's JSON, as a captive portal or a misrouted proxy answers."""
+    return Reply(raw=text)
 
 
 class _Server(ThreadingHTTPServer):
@@ -154,7 +160,9 @@ def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
             headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in SECRET_HEADERS}
             reply = llm._answer(Request(protocol, path, body, headers))
             render = ANTHROPIC if protocol == "anthropic" else OPENAI
-            if reply.status != 200:
+            if reply.raw is not None:
+                self._send_raw(reply.raw)
+            elif reply.status != 200:
                 extra = {"retry-after": f"{reply.retry_after:g}"} if reply.retry_after is not None else {}
                 self._send(reply.status, render.error(reply), extra)
             elif body.get("stream"):
@@ -169,6 +177,14 @@ def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.send_header("content-length", str(len(data)))
             for name, value in headers.items():
                 self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send_raw(self, text: str) -> None:
+            data = text.encode()
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 

@@ -11,7 +11,7 @@ import pytest
 
 from mutators.providers import ProviderFailed, ProviderSettings, ProviderUnusable, complete, cost_usd
 from mutators.providers.retry import TABLES
-from tests.helpers.fake_llm import error_reply, text_reply
+from tests.helpers.fake_llm import error_reply, raw_reply, text_reply
 
 PROTOCOLS = ["anthropic", "openai"]
 BOTH_WAYS = [(p, s) for p in PROTOCOLS for s in (False, True)]
@@ -36,6 +36,13 @@ def test_complete_returns_text_usage_and_cost(fake_llm, protocol, stream):
     body = fake_llm.requests[0].body
     assert body["stream"] is True if stream else "stream" not in body
     assert "Be brief." in str(body) and body["temperature"] == 0.2
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_reply_that_is_not_a_json_object_fails_the_call(fake_llm, protocol):
+    fake_llm.queue(raw_reply("<html>Sign in to the hotel wifi</html>"))
+    with pytest.raises(ProviderFailed, match=f"{protocol}: the server's reply is not a JSON object .*hotel wifi"):
+        complete(settings(fake_llm, protocol), "hi")
 
 
 def test_recorded_requests_carry_no_key(fake_llm):
