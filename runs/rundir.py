@@ -54,9 +54,9 @@ def safe_segment(test_id: str) -> str:
 
 
 class RunDirWriter:
-    """Writes a run directory as results arrive, on the caller's thread: the runner has already handed
-    out the next test before it yields, and a pool of writer threads measured slower (they fight the
-    test threads for the GIL), see bench/eval_throughput.py."""
+    """Writes a run directory as results arrive, on the caller's thread: the runner's slots take their
+    next test by themselves, so writing delays no dispatch, and a pool of writer threads measured no
+    faster (bench/eval_throughput.py)."""
 
     def __init__(self, run_dir: Path, eval_file: Path):
         self.run_dir, self.eval_file = run_dir, eval_file
@@ -80,10 +80,13 @@ class RunDirWriter:
 
 
 def _write_test_files(run_dir: Path, result: TestResult) -> None:
+    """Written in place, not replaced atomically: they land before the test's index.jsonl row, which
+    is what commits the test (readers follow the rows), and a rename per file cost a fifth of a
+    test's disk time (bench/eval_throughput.py)."""
     test_dir = run_dir / safe_segment(result.test_id)
     (test_dir / "outputs").mkdir(parents=True, exist_ok=True)
-    _write_json(test_dir / "grading.json", grading(result))
-    _write_json(test_dir / "timing.json", timing([result]))
+    (test_dir / "grading.json").write_text(_json(grading(result)), encoding="utf-8")
+    (test_dir / "timing.json").write_text(_json(timing([result])), encoding="utf-8")
     (test_dir / "input.md").write_text(_input_markdown(result), encoding="utf-8")
     if result.output:
         (test_dir / "outputs" / "response.md").write_text(f"@[assistant]:\n{result.output}", encoding="utf-8")
@@ -170,7 +173,11 @@ def _input_markdown(result: TestResult) -> str:
         return f"(input could not be read: {exc})"
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2) + "\n"
+
+
 def _write_json(path: Path, value: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
+    tmp.write_text(_json(value), encoding="utf-8")
     os.replace(tmp, path)
