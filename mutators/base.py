@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from runs.redact import redact
+
 
 @dataclass(frozen=True)
 class MutationRequest:
@@ -68,7 +70,8 @@ SUMMARY_LIMIT = 200
 
 
 def one_line(text: str) -> str:
-    line = " ".join(text.split())
+    """A summary as it goes into the commit message and iterations.jsonl: one line, no secrets."""
+    line = redact(" ".join(text.split()))
     return line if len(line) <= SUMMARY_LIMIT else line[: SUMMARY_LIMIT - 1] + "…"
 
 

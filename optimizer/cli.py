@@ -14,6 +14,7 @@ import typer
 
 from optimizer.commands import COMMANDS
 from optimizer.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
+from runs.redact import redact
 
 app = typer.Typer(
     name="autoresearch",
@@ -55,7 +56,7 @@ def run_cli(argv: list[str] | None = None) -> int:
         code = exit_code_for(exc)
         if code is None:
             raise
-        message = str(exc) or exc.__class__.__name__
+        message = redact(str(exc)) or exc.__class__.__name__
         if not isinstance(exc, KeyboardInterrupt):
             print(f"autoresearch: {message}", file=sys.stderr)
         else:

@@ -26,6 +26,7 @@ from optimizer.session import Session
 from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
+from runs.redact import redact
 from runs.samples import merge
 from runs.results import assertion_rates, mean_score
 from trajectory.iterations import Iteration
@@ -216,6 +217,7 @@ def _mutation_fields(spent: MutationResult) -> dict:
 
 
 def failed(draft: Draft, reason: str, message: str) -> Iteration:
+    message = redact(message)  # it may quote a provider's or a command's words
     get().warning("cycle failed", reason=reason, error=message)
     return draft.finish(score=0.0, decision="error", error=message, error_reason=reason)
 

@@ -9,30 +9,24 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 from datetime import datetime
 from pathlib import Path
 
 import structlog
 
-SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
+from runs.redact import redact, secret_values
+
 CONTEXT_KEYS = ("experiment", "cycle", "phase")
-
-
-def _secrets() -> list[str]:
-    return [v for k, v in os.environ.items() if k.upper().endswith(SECRET_SUFFIXES) and len(v) >= 8]
+FILE_ONLY = "autoresearch.file"
 
 
 def _redact(logger, method, event: dict) -> dict:
-    secrets = _secrets()
-    if not secrets:
-        return event
-    for key, value in event.items():
-        if isinstance(value, str):
-            for secret in secrets:
-                value = value.replace(secret, "***")
-            event[key] = value
+    secrets = secret_values()
+    if secrets:
+        for key, value in event.items():
+            if isinstance(value, str):
+                event[key] = redact(value, secrets)
     return event
 
 
@@ -86,7 +80,7 @@ def _console_line(logger, method, event: dict) -> str:
 
 def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
     """Configure logging for one CLI invocation (never at import time)."""
-    shared = [
+    shared = [  # for our events, and for plain `logging` records (mutators.providers' retries) alike
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
@@ -107,16 +101,19 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
         to_console.setLevel(logging.WARNING if quiet else logging.INFO)
         to_console.setFormatter(
             structlog.stdlib.ProcessorFormatter(
-                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line]
+                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line],
+                foreign_pre_chain=shared,
             )
         )
+        to_console.addFilter(lambda record: record.name != FILE_ONLY)
         root.addHandler(to_console)
     if log_file is not None:
         log_file.parent.mkdir(parents=True, exist_ok=True)
         to_file = logging.FileHandler(log_file, encoding="utf-8")
         to_file.setFormatter(
             structlog.stdlib.ProcessorFormatter(
-                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()]
+                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()],
+                foreign_pre_chain=shared,
             )
         )
         root.addHandler(to_file)
@@ -124,6 +121,12 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
 
 def get():
     return structlog.get_logger("autoresearch")
+
+
+def file_only():
+    """A logger for daemon.log alone, for what the console already says another way (the CLI's
+    closing error line)."""
+    return structlog.get_logger(FILE_ONLY)
 
 
 def new_lines(log: Path, offset: int) -> tuple[list[str], int]:

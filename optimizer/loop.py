@@ -17,7 +17,7 @@ from optimizer import faults
 from optimizer.decide import is_better
 from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
 from optimizer.history import History
-from optimizer.logs import get
+from optimizer.logs import file_only, get
 from optimizer.session import Session
 from optimizer.workspace import restore_artifact
 from policies.stop import Limits, budget_stop, stop_reason, time_stop
@@ -50,6 +50,9 @@ def run(session: Session) -> Outcome:
         reason = "interrupted"
         # a signal sent to the whole process group also ended git's helper processes: start afresh
         session.ws.repo.git.clear_cache()
+        raise
+    except Exception as exc:  # logged, not handled: daemon.log must say why a run ended, whoever reads it later
+        file_only().error("run failed", error=str(exc) or type(exc).__name__)
         raise
     finally:
         restore_artifact(session.ws)

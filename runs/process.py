@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from runs.redact import redact
+
 GRACE_S = 5.0
 PGID_SUFFIX = ".pgid"
 
@@ -93,6 +95,7 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 
 def tail(text: str, limit: int = 300) -> str:
-    """The end of a command's output on one line, for error messages."""
-    flat = " ".join(text.split())
+    """The end of a command's output on one line, for error messages, with secrets masked (before
+    the cut, so that half a key is never shown)."""
+    flat = redact(" ".join(text.split()))
     return flat if len(flat) <= limit else "…" + flat[-limit:]

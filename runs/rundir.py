@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from runs.graders.scoring import DEFAULT_THRESHOLD
+from runs.redact import redact
 from runs.results import INDEX
 from runs.runner_case import TestResult
 
@@ -41,7 +42,7 @@ def row(result: TestResult) -> dict[str, Any]:
     if result.output:
         entry["output_path"] = entry["response_path"] = f"{subdir}/outputs/response.md"
     if result.error:
-        entry["error"] = result.error
+        entry["error"] = redact(result.error)  # it may quote a provider's or a command's words
     if len(result.attempt_scores) > 1:
         entry["attempt_scores"] = result.attempt_scores
     if result.attempt_scores:

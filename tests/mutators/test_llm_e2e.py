@@ -56,6 +56,17 @@ def test_a_rejected_key_stops_the_run_with_40_and_one_line_naming_the_variable(t
     assert (repo / "prompt.md").read_text() == scores(a=0, b=0) and len(fake_llm.requests) == 1
 
 
+def test_a_refused_request_that_echoes_the_key_is_an_error_cycle_with_the_key_masked(tmp_path, fake_llm):
+    repo = llm_repo(tmp_path, fake_llm, "openai", max_attempts=1)
+    key = KEY_ENV["E2E_LLM_KEY"]
+    fake_llm.handler = lambda req: error_reply(400, message=f"context too long for key {key}")
+    done = cli(repo, "run", env=KEY_ENV)
+    lines = iterations(repo)
+    assert [line["decision"] for line in lines] == ["keep", "error", "error", "error"] and done.returncode == 40
+    assert "context too long for key ***" in lines[1]["error"]
+    assert key not in (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text() + done.stderr
+
+
 def test_a_missing_key_is_refused_before_the_first_eval(tmp_path, fake_llm, monkeypatch):
     monkeypatch.delenv("E2E_LLM_KEY", raising=False)
     repo = llm_repo(tmp_path, fake_llm, "openai")

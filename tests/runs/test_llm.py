@@ -9,7 +9,7 @@ import pytest
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
 from runs.runner import RunOptions
-from tests.helpers.fake_llm import FakeLLM, text_reply
+from tests.helpers.fake_llm import FakeLLM, error_reply, text_reply
 from tests.runs.evaltree import canned_command, write_tree
 
 
@@ -41,6 +41,15 @@ def test_llm_target_answers_and_reports_tokens(tmp_path, llm, protocol):
     rows = run(tmp_path, llm, [{"id": "q", "input": "Capital of France?", "assertions": [{"type": "equals", "value": "Paris"}]}], target="bot", protocol=protocol)
     assert rows["q"]["score"] == 1.0 and rows["q"]["token_usage"] == {"input": 12, "output": 3}
     assert "Capital of France?" in json.dumps(llm.requests[0].body)
+
+
+def test_a_provider_error_that_echoes_the_key_is_masked_in_the_row(tmp_path, llm, monkeypatch):
+    llm_key = "fake-key-0123456789"
+    monkeypatch.setenv("FAKE_KEY", llm_key)
+    llm.handler = lambda req: error_reply(400, message=f"invalid key {llm_key} for this model")
+    rows = run(tmp_path, llm, [{"id": "q", "input": "hi", "assertions": [{"type": "contains", "value": "x"}]}], target="bot")
+    assert rows["q"]["execution_status"] == "execution_error"
+    assert "invalid key *** for this model" in rows["q"]["error"] and llm_key not in rows["q"]["error"]
 
 
 def test_llm_grader_custom_prompt_and_implicit_grader(tmp_path, llm):
