@@ -18,7 +18,12 @@ if TYPE_CHECKING:
 
 DEFAULT_CONFIG = "autoresearch.yaml"
 
-ConfigOption = typer.Option(Path(DEFAULT_CONFIG), "--config", "-c", help="The experiment's config file.")
+ConfigOption = typer.Option(
+    Path(DEFAULT_CONFIG),
+    "--config",
+    "-c",
+    help="The experiment's config file; the repository is the one holding it (else the current directory's).",
+)
 QuietOption = typer.Option(False, "--quiet", "-q", help="Only warnings, errors and the final summary (for cron).")
 
 
@@ -40,8 +45,13 @@ def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "
 
 
 def config_dir(path: Path) -> Path:
-    """Commands work in the repository that holds the config file."""
-    return path.resolve().parent
+    """Where the repository is looked for: the config file's directory, so that a config names its
+    own repository whatever the current directory (a cron line); a config kept outside any git
+    repository applies to the repository of the current directory."""
+    import pygit2
+
+    here = path.resolve().parent
+    return here if pygit2.discover_repository(str(here)) is not None else Path.cwd()
 
 
 def setup_logging(log_file: Path | None = None, quiet: bool = False, console: bool = True) -> None:
