@@ -13,7 +13,7 @@ import yaml
 
 from runs.evalfile import skill_json, yaml_suite
 from runs.evalfile.model import Suite
-from runs.evalfile.problems import EvalFileError, Problem, Problems
+from runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
 
 __all__ = ["EvalFileError", "Problem", "Suite", "check", "load"]
 
@@ -24,12 +24,12 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problems.add(None, "(file)", f"cannot read the eval file ({exc})")
+        problems.add(None, "(file)", f"cannot read the eval file ({one_line(exc)})")
         return None, problems.items
     try:
         raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:
-        problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}")
+        problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
     parser = skill_json if path.suffix == ".json" else yaml_suite
     suite = parser.parse(path, raw, problems)

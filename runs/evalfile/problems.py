@@ -24,7 +24,22 @@ class EvalFileError(RunsError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        super().__init__("invalid eval file:\n" + "\n".join(f"  {p}" for p in problems))
+        super().__init__(summary(problems))
+
+
+def summary(problems: list[Problem]) -> str:
+    """One problem is one line (file, test, field, what); several are a count and one line each."""
+    if len(problems) == 1:
+        return str(problems[0])
+    return f"{len(problems)} problems in the eval file or its targets:\n" + "\n".join(f"  {p}" for p in problems)
+
+
+def one_line(exc: Exception) -> str:
+    """A parser's error as one line: YAML's multi-line report (with its caret drawing) becomes what and where."""
+    mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+    if mark is not None and problem:
+        return f"{problem} at line {mark.line + 1}, column {mark.column + 1}"
+    return " ".join(str(exc).split())
 
 
 @dataclass

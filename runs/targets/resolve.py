@@ -15,6 +15,8 @@ from runs.targets.cli import CliTarget
 from runs.targets.llm import LLMTarget
 from runs.targets.specs import TargetSpec, find_targets_file, parse_targets, read_targets_file
 
+INLINE_SOURCE = "autoresearch.yaml (eval.targets)"
+
 
 @dataclass
 class Targets:
@@ -46,19 +48,22 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
 
 
 def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems]:
+    """The defined targets and the problems of their definitions; no target at all is always one of those problems."""
     if inline is not None:
-        specs, problems = parse_targets(inline, "autoresearch.yaml (eval.targets)")
-    else:
-        path = find_targets_file(suite.directory, repo_root)
-        if path is None:
-            problems = Problems(str(suite.path))
-            problems.add(None, "execution.target", f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}")
-            return {}, problems
-        specs, problems = parse_targets(read_targets_file(path, Problems(str(path))), str(path))
-    return specs, problems
+        problems = Problems(INLINE_SOURCE)
+        return parse_targets(inline, problems), problems
+    path = find_targets_file(suite.directory, repo_root)
+    if path is None:
+        problems = Problems(str(suite.path))
+        problems.add(None, "execution.target", f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}")
+        return {}, problems
+    problems = Problems(str(path))
+    items = read_targets_file(path, problems)
+    return ({} if items is None else parse_targets(items, problems)), problems
 
 
 def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: str | None, problems: Problems) -> str | None:
+    """The target a test runs on, or None after reporting why; with no targets defined, `_specs` has reported it."""
     name = override or case.target or suite.target
     if name is None and len(specs) == 1:
         return next(iter(specs))

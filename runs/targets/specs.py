@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
 from runs.evalfile.interpolate import interpolate, reference_name
-from runs.evalfile.problems import Problems
+from runs.evalfile.problems import Problems, one_line
 
 COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
 PROVIDER_FIELDS = {
@@ -19,6 +20,14 @@ PROVIDER_FIELDS = {
 }
 UNSUPPORTED_FIELDS = {"healthcheck", "workspace_template", "workers", "provider_batching", "files_format", "verbose", "env"}
 SECRET_FIELDS = ("api_key", "model")
+NUMBERS: dict[str, tuple[Callable[[float], bool], str]] = {
+    "timeout_seconds": (lambda n: n > 0, "a number of seconds > 0"),
+    "max_output_tokens": (lambda n: n >= 1 and n.is_integer(), "a whole number of tokens >= 1"),
+    "max_tokens": (lambda n: n >= 1 and n.is_integer(), "a whole number of tokens >= 1"),
+    "temperature": (lambda n: n >= 0, "a number >= 0"),
+}
+WHOLE_NUMBERS = {"max_output_tokens", "max_tokens"}
+TEXTS = {"grader_target", "cwd", "base_url", "endpoint"}
 
 
 @dataclass
@@ -26,7 +35,6 @@ class TargetSpec:
     name: str
     provider: str
     options: dict[str, Any]
-    source: str
     grader_target: str | None = None
     timeout_s: float = 300.0
     api_key_env: str | None = None
@@ -46,39 +54,41 @@ def find_targets_file(start: Path, repo_root: Path) -> Path | None:
         directory = directory.parent
 
 
-def read_targets_file(path: Path, problems: Problems) -> list[Any]:
+def read_targets_file(path: Path, problems: Problems) -> list[Any] | None:
+    """The file's `targets:` list (or a bare list), or None after reporting why there is none."""
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        problems.add(None, "targets", f"{path}: cannot read ({exc})")
-        return []
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        problems.add(None, "targets", f"cannot read the targets file ({one_line(exc)})")
+        return None
     items = raw.get("targets") if isinstance(raw, dict) else raw
     if not isinstance(items, list):
-        problems.add(None, "targets", f"{path}: expected a `targets:` list")
-        return []
+        problems.add(None, "targets", "expected a `targets:` list of target definitions")
+        return None
     return items
 
 
-def parse_targets(items: list[Any], source: str) -> tuple[dict[str, TargetSpec], Problems]:
-    """Every target of a file (or the inline list), checked; problems name `source` as the file."""
-    problems = Problems(source)
+def parse_targets(items: list[Any], problems: Problems) -> dict[str, TargetSpec]:
+    """Every target of a file (or the inline list), checked; an empty list is a problem, since no test could run."""
+    if not items:
+        problems.add(None, "targets", "the list is empty: define at least one target")
     specs: dict[str, TargetSpec] = {}
     for index, item in enumerate(items):
-        spec = _parse_one(item, index, source, problems)
+        spec = _parse_one(item, index, problems)
         if spec is not None:
             specs[spec.name] = spec
-    return specs, problems
+    return specs
 
 
-def _parse_one(item: Any, index: int, source: str, problems: Problems) -> TargetSpec | None:
+def _parse_one(item: Any, index: int, problems: Problems) -> TargetSpec | None:
     before = len(problems.items)
-    spec = _parse_fields(item, index, source, problems)
+    spec = _parse_fields(item, index, problems)
     if spec is not None:
         spec.valid = len(problems.items) == before
     return spec
 
 
-def _parse_fields(item: Any, index: int, source: str, problems: Problems) -> TargetSpec | None:
+def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | None:
     where = f"targets[{index}]"
     if not isinstance(item, dict) or not isinstance(item.get("name"), str):
         problems.add(None, where, "a target needs a `name`")
@@ -88,13 +98,11 @@ def _parse_fields(item: Any, index: int, source: str, problems: Problems) -> Tar
     if provider not in PROVIDER_FIELDS:
         problems.add(None, f"{where}.provider", f"unsupported provider {provider!r} (the built-in runner supports: {', '.join(PROVIDER_FIELDS)})")
         return None
-    for key in item:
-        if key in UNSUPPORTED_FIELDS:
-            problems.add(None, f"{where}.{key}", "unsupported by the built-in runner")
-        elif key not in COMMON | PROVIDER_FIELDS[provider]:
-            problems.add(None, f"{where}.{key}", f"unknown field for provider {provider}")
-    spec = TargetSpec(item["name"], provider, {}, source, item.get("grader_target"), float(item.get("timeout_seconds", 300)))
-    spec.options = interpolate({k: v for k, v in item.items() if k not in COMMON and k not in SECRET_FIELDS})
+    _check_keys(item, provider, where, problems)
+    values = interpolate({k: v for k, v in item.items() if k not in SECRET_FIELDS})
+    _check_values(values, where, problems)
+    spec = TargetSpec(item["name"], provider, {k: v for k, v in values.items() if k not in COMMON}, values.get("grader_target"))
+    spec.timeout_s = values.get("timeout_seconds", spec.timeout_s)
     for key in SECRET_FIELDS:
         if key in item:
             _secret(item[key], key, where, spec, problems)
@@ -103,6 +111,42 @@ def _parse_fields(item: Any, index: int, source: str, problems: Problems) -> Tar
     if provider == "cli" and not isinstance(item.get("command"), str):
         problems.add(None, f"{where}.command", "required: the command line, with {PROMPT} / {OUTPUT_FILE} placeholders")
     return spec
+
+
+def _check_keys(item: dict[str, Any], provider: str, where: str, problems: Problems) -> None:
+    for key in item:
+        if key in UNSUPPORTED_FIELDS:
+            problems.add(None, f"{where}.{key}", "unsupported by the built-in runner")
+        elif key not in COMMON | PROVIDER_FIELDS[provider]:
+            problems.add(None, f"{where}.{key}", f"unknown field for provider {provider}")
+
+
+def _check_values(values: dict[str, Any], where: str, problems: Problems) -> None:
+    """Numbers and texts checked here, before anything runs; numbers are stored converted (a `${{ VAR }}` gives a string)."""
+    for key, (accept, meaning) in NUMBERS.items():
+        if key not in values:
+            continue
+        number = _number(values[key])
+        if number is None or not accept(number):
+            problems.add(None, f"{where}.{key}", f"must be {meaning}, not {values[key]!r}")
+            del values[key]
+        else:
+            values[key] = int(number) if key in WHOLE_NUMBERS else number
+    for key in TEXTS & values.keys():
+        if not isinstance(values[key], str):
+            problems.add(None, f"{where}.{key}", f"must be a string, not {values[key]!r}")
+            del values[key]
+
+
+def _number(value: Any) -> float | None:
+    """A finite YAML number, or a string holding one; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _secret(value: Any, key: str, where: str, spec: TargetSpec, problems: Problems) -> None:

@@ -1,0 +1,144 @@
+"""Targets: where they are found, what a broken definition gives, and what a `cli` target receives and answers."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from runs.evalfile import EvalFileError
+from runs.evaluators.builtin import execute, prepare
+from runs.results import load_rows
+from runs.runner import RunOptions
+from tests.helpers.repos import cli, make_repo
+from tests.runs.evaltree import canned_command, write_tree
+
+CONTAINS_A = [{"type": "contains", "value": "a"}]
+BROKEN = {
+    "malformed": ("targets: [\n", "targets", "cannot read the targets file (expected the node content"),
+    "empty": ("targets: []\n", "targets", "the list is empty: define at least one target"),
+    "no-list": ("foo: 1\n", "targets", "expected a `targets:` list"),
+    "timeout": (
+        "targets:\n  - {name: canned, provider: cli, command: echo, timeout_seconds: soon}\n",
+        "targets[canned].timeout_seconds",
+        "must be a number of seconds > 0, not 'soon'",
+    ),
+}
+
+
+def rows_of(tmp_path, tests, answers=None, targets=None) -> dict[str, dict]:
+    eval_file = write_tree(tmp_path, tests, answers or {}, targets=targets)
+    execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(workers=2), show_progress=False)
+    return {row["test_id"]: row for row in load_rows(tmp_path / "out")}
+
+
+def only_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+@pytest.mark.parametrize("text, field, message", BROKEN.values(), ids=list(BROKEN))
+def test_a_broken_targets_file_fails_validate_and_eval_with_file_and_field(tmp_path, text, field, message):
+    eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": CONTAINS_A}], {"a": "a"})
+    targets = tmp_path / ".agentv" / "targets.yaml"
+    targets.write_text(text)
+    checked = cli(tmp_path, "validate", str(eval_file))
+    assert checked.returncode == 30
+    assert f"{targets}: field '{field}': {message}" in checked.stdout
+    ran = cli(tmp_path, "eval", str(eval_file), "--output", "out")
+    assert ran.returncode == 30
+    assert only_line(ran.stderr).startswith(f"autoresearch: {targets}: field '{field}': {message}")
+
+
+def test_run_refuses_a_broken_targets_file_in_one_line(tmp_path):
+    repo = make_repo(tmp_path / "r", {
+        "prompt.md": "Hi.\n",
+        "evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]}),
+        ".agentv/targets.yaml": "foo: 1\n",
+        "autoresearch.yaml": yaml.safe_dump({"artifact": "prompt.md", "eval": {"file": "evals/s.eval.yaml"},
+                                             "mutator": {"provider": "command", "command": "true"}}),
+    })
+    done = cli(repo, "run")
+    assert done.returncode == 30
+    assert f"{repo / '.agentv' / 'targets.yaml'}: field 'targets': expected a `targets:` list" in only_line(done.stderr)
+
+
+def test_plain_targets_yaml_is_used_and_the_search_stops_at_the_repository_root(tmp_path):
+    canned = {"targets": [{"name": "canned", "provider": "cli", "command": "echo a"}]}
+    (tmp_path / "targets.yaml").write_text(yaml.safe_dump(canned))
+    repo = make_repo(tmp_path / "r", {"evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]})})
+    outside = cli(repo, "validate", "evals/s.eval.yaml")
+    assert outside.returncode == 30 and "no .agentv/targets.yaml or targets.yaml between" in outside.stdout
+    (repo / "targets.yaml").write_text(yaml.safe_dump(canned))
+    assert cli(repo, "validate", "evals/s.eval.yaml").returncode == 0
+    done = cli(repo, "eval", "evals/s.eval.yaml", "--output", "out")
+    assert done.returncode == 0 and "a      1.000  ok" in done.stdout
+
+
+def configured_repo(tmp_path, inline_targets: list[dict]):
+    """A repo whose targets.yaml answers wrong: only autoresearch.yaml's inline `eval.targets` answers right."""
+    wrong = {"targets": [{"name": "canned", "provider": "cli", "command": "echo wrong"}]}
+    settings = {"artifact": "prompt.md", "eval": {"file": "evals/s.eval.yaml", "targets": inline_targets},
+                "mutator": {"provider": "command", "command": "true"}}
+    return make_repo(tmp_path / "r", {
+        "prompt.md": "Hi.\n",
+        "evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]}),
+        ".agentv/targets.yaml": yaml.safe_dump(wrong),
+        "autoresearch.yaml": yaml.safe_dump(settings),
+    })
+
+
+def test_inline_eval_targets_replace_the_targets_file(tmp_path):
+    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": "echo a"}])
+    done = cli(repo, "eval")
+    assert done.returncode == 0, done.stderr
+    assert "score 1.0000 over 1 test(s)" in done.stdout
+
+
+def test_an_empty_inline_targets_list_is_refused_by_name(tmp_path):
+    done = cli(configured_repo(tmp_path, []), "eval")
+    assert done.returncode == 30
+    assert "autoresearch.yaml (eval.targets): field 'targets': the list is empty" in only_line(done.stderr)
+
+
+def test_cli_prompt_placeholders_are_shell_escaped(tmp_path):
+    prompt = "it's $HOME; echo injected \"quoted\" `date`"
+    targets = [
+        {"name": "args", "provider": "cli", "command": "printf %s {PROMPT} > {OUTPUT_FILE}"},
+        {"name": "file", "provider": "cli", "command": "cat {PROMPT_FILE} > {OUTPUT_FILE}"},
+    ]
+    tests = [{"id": name, "input": prompt, "execution": {"target": name}, "assertions": [{"type": "equals", "value": prompt}]}
+             for name in ("args", "file")]
+    rows = rows_of(tmp_path, tests, targets=targets)
+    assert (rows["args"]["score"], rows["file"]["score"]) == (1.0, 1.0)
+
+
+def test_cli_envelope_output_as_text_and_as_messages(tmp_path):
+    messages = [{"role": "assistant", "content": "first"}, {"role": "user", "content": "more"}, {"role": "assistant", "content": "last"}]
+    answers = {
+        "text": {"output": "plain", "token_usage": {"input": 7, "output": 3}, "cost_usd": 0.5},
+        "messages": {"output": messages},
+    }
+    tests = [{"id": "text", "input": "x", "assertions": [{"type": "equals", "value": "plain"}]},
+             {"id": "messages", "input": "x", "assertions": [{"type": "equals", "value": "last"}]}]
+    rows = rows_of(tmp_path, tests, answers)
+    assert (rows["text"]["score"], rows["messages"]["score"]) == (1.0, 1.0)
+    assert (rows["text"]["token_usage"], rows["text"]["cost_usd"]) == ({"input": 7, "output": 3}, 0.5)
+
+
+def test_numbers_from_environment_references_are_converted_and_bad_ones_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("TARGET_TIMEOUT", "30")
+    targets = [
+        {"name": "canned", "provider": "cli", "command": canned_command(), "timeout_seconds": "${{ TARGET_TIMEOUT }}"},
+        {"name": "llm", "provider": "openai", "model": "${{ TARGET_TIMEOUT }}", "max_output_tokens": 1.5, "temperature": "hot"},
+    ]
+    eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": CONTAINS_A}], {"a": "a"}, targets=targets)
+    with pytest.raises(EvalFileError) as caught:
+        prepare(eval_file, tmp_path)
+    assert [(p.field, p.message) for p in caught.value.problems] == [
+        ("targets[llm].max_output_tokens", "must be a whole number of tokens >= 1, not 1.5"),
+        ("targets[llm].temperature", "must be a number >= 0, not 'hot'"),
+    ]
+    del targets[1]
+    eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": CONTAINS_A}], {"a": "a"}, targets=targets)
+    assert prepare(eval_file, tmp_path).targets.built["canned"].timeout_s == 30.0
