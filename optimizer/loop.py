@@ -58,7 +58,7 @@ def run(session: Session) -> Outcome:
         restore_artifact(session.ws)
         _finish(session, reason)
     improved = _improved(session)
-    log.info("finished", stop_reason=reason)
+    log.info("finished", stop_reason=reason, cycle=session.history.last_cycle or None, phase="done")
     if reason == "out-of-scope":
         raise SafetyStop("stopped: the mutator changed files outside the artifact 3 times; see daemon.log")
     if reason == "errors":

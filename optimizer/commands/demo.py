@@ -21,10 +21,14 @@ def command(
     directory: Path = typer.Option(None, "--dir", help="Where to create the demo repository (default: a new temp dir)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final summary."),
 ) -> int:
-    """Create a small git repository with a prompt, a deterministic eval and recorded edits, and optimize it."""
+    """Create a small git repository with a prompt, a deterministic eval and recorded edits, and optimize it.
+
+    Exits as `run` does: 0 when the best prompt beats the original, 10 when not.
+    """
     from optimizer import demo, loop, signals
     from optimizer.commands.common import load, setup_logging
     from optimizer.commands.report import print_summary
+    from optimizer.errors import NO_IMPROVEMENT, OK
     from optimizer.session import open_session
 
     root = _make_repo(directory, demo.files())
@@ -35,13 +39,13 @@ def command(
     session = open_session(cfg, root)
     setup_logging(session.paths.log, quiet=quiet)
     try:
-        loop.run(session)
+        outcome = loop.run(session)
     finally:
         session.close()
     print_summary(session.paths, session.ws, cfg)
     print(f"results: {session.paths.root}")
     print(f"open the chart: file://{session.paths.chart}")
-    return 0
+    return OK if outcome.improved else NO_IMPROVEMENT
 
 
 def _make_repo(directory: Path | None, files: dict[str, str]) -> Path:

@@ -3,21 +3,59 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import scenario_repo, scores
 
 
-def test_demo_runs_the_whole_loop_without_any_key(tmp_path):
-    done = cli(tmp_path, "demo", "--dir", str(tmp_path / "demo"), env={"ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": ""})
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    """One `autoresearch demo` (with no key in sight) for the tests that read what it did."""
+    root = tmp_path_factory.mktemp("demo") / "demo"
+    done = cli(root.parent, "demo", "--dir", str(root), env={"ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": ""})
+    return done, root
+
+
+def test_demo_runs_the_whole_loop_without_any_key_and_exits_0_as_it_improves(demo):
+    done, root = demo
     assert done.returncode == 0, done.stderr
     assert "0.4000 (original) -> 0.8000 (best" in done.stdout
-    lines = [json.loads(x) for x in (tmp_path / "demo/.autoresearch/runs/demo/_autoresearch/iterations.jsonl").open()]
+    lines = [json.loads(x) for x in (root / ".autoresearch/runs/demo/_autoresearch/iterations.jsonl").open()]
     assert [r["decision"] for r in lines] == ["keep", "keep", "drop", "keep", "keep", "drop"]
-    assert (tmp_path / "demo/.autoresearch/runs/demo/_autoresearch/trajectory.html").is_file()
-    assert git(tmp_path / "demo", "status", "--porcelain").strip() == ""
+    assert git(root, "status", "--porcelain").strip() == ""
+
+
+def test_demo_prints_where_the_results_and_the_chart_are(demo):
+    done, root = demo
+    results = root.resolve() / ".autoresearch/runs/demo"
+    assert f"results: {results}" in done.stdout.splitlines()
+    assert f"open the chart: file://{results}/_autoresearch/trajectory.html" in done.stdout.splitlines()
+    assert (results / "_autoresearch/trajectory.html").is_file()
+
+
+def test_every_daemon_log_line_names_the_experiment_and_finished_carries_the_last_recorded_cycle(demo):
+    _, root = demo
+    events = [json.loads(line) for line in (root / ".autoresearch/runs/demo/_autoresearch/daemon.log").open()]
+    assert events and all(event["experiment"] == "demo" for event in events)
+    # the replayed edits run out while cycle 7 is being made: that cycle was never recorded
+    assert events[-1] | {"timestamp": None} == {
+        "event": "finished", "stop_reason": "mutations-exhausted", "cycle": 6, "phase": "done",
+        "experiment": "demo", "level": "info", "timestamp": None,
+    }
+
+
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "optimizer"], [str(Path(sys.executable).with_name("autoresearch"))]])
+def test_the_cli_runs_as_python_m_optimizer_and_as_the_installed_console_script(tmp_path, command):
+    done = subprocess.run([*command, "--help"], cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    assert "Usage: autoresearch" in done.stdout and "Run the optimization loop" in done.stdout
 
 
 def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_path):
