@@ -16,8 +16,9 @@ from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
 from optimizer import faults, scope, signals
 from optimizer.decide import compare_for_goal, judge
-from optimizer.errors import IntegrityError
+from optimizer.errors import IntegrityError, Interrupted
 from optimizer.logs import get
+from optimizer.record import record
 from optimizer.early import EarlyDiscard
 from optimizer.holdout import guard_candidate, guard_original
 from optimizer.keys import artifact_key
@@ -104,17 +105,17 @@ def original(session: Session) -> Iteration:
     )
 
 
-def candidate(session: Session, cycle: int) -> Iteration:
-    """Cycles 2+: ask the mutator for a candidate, then judge it against HEAD's results."""
+def candidate(session: Session, cycle: int) -> None:
+    """Cycles 2+: ask the mutator for a candidate, judge it against HEAD's results, and write the
+    decision down. Each outcome's git step and its iterations line happen in one critical block."""
     run_dir = session.paths.new_run_dir(cycle)
     draft = Draft(cycle, run_dir.name)
     try:
         mutation = mutate(session, cycle, run_dir)
     except MutationFailed as exc:
-        restore_artifact(session.ws)
         if exc.spent is not None:
             draft.fields.update(_mutation_fields(exc.spent))
-        return failed(draft, exc.reason, str(exc))
+        return _settle(session, run_dir, failed(draft, exc.reason, str(exc)))
     except MutationsExhausted:
         shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
         raise
@@ -126,11 +127,9 @@ def candidate(session: Session, cycle: int) -> Iteration:
     try:
         rows, held, keep = _judge_candidate(session, run_dir, draft)
     except EvalFailed as exc:
-        discard(session, run_dir)
-        return failed(draft, "eval-failed", str(exc))
+        return _settle(session, run_dir, failed(draft, "eval-failed", str(exc)))
     if not keep:
-        discard(session, run_dir)
-        return draft.finish(decision="drop")
+        return _settle(session, run_dir, draft.finish(decision="drop"))
     with signals.critical():
         faults.point("before-commit")
         sha = commit_artifact(session.ws, commit_message(cycle, draft.fields["mutation"]))
@@ -138,8 +137,16 @@ def candidate(session: Session, cycle: int) -> Iteration:
             raise IntegrityError("the candidate vanished before its commit")
         faults.point("after-commit")
         session.state.commits.append(sha)
-    session.baseline_rows, session.baseline_holdout = rows, held
-    return draft.finish(decision="keep", commit=sha)
+        session.baseline_rows, session.baseline_holdout = rows, held
+        record(session, draft.finish(decision="keep", commit=sha))
+
+
+def _settle(session: Session, run_dir, entry: Iteration) -> None:
+    """A candidate not kept: its diff saved, the artifact back at HEAD and the line written, with no
+    signal in between (a resumed run then starts from exactly this decision)."""
+    with signals.critical():
+        discard(session, run_dir)
+        record(session, entry)
 
 
 def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict], list[dict], bool]:
@@ -250,16 +257,44 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         hidden=(session.paths.results_dir / "holdout",),
     )
     get().info("mutating")
+    _set_aside_changelog(session, request.changelog)
     before, head = scope.snapshot(ws), ws.head()
     faults.point("before-mutate")
-    result = session.mutator.mutate(request)
+    try:
+        result = session.mutator.mutate(request)
+    except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
+        if _undo_outside(ws, before) and isinstance(exc, MutationFailed):
+            raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
+        raise
     if ws.head() != head:
         raise IntegrityError(f"the mutator moved HEAD ({head[:10]} -> {ws.head()[:10]}); mutators must not commit")
-    outside = scope.changed_paths(before, scope.snapshot(ws))
+    outside = _undo_outside(ws, before)
     if outside:
-        scope.undo(ws, before, outside)
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
     if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)
     return result
+
+
+def _undo_outside(ws, before: scope.Snapshot) -> list[str]:
+    """Put back every path outside the artifact that changed since `before`; returns them."""
+    with signals.critical():
+        outside = scope.changed_paths(before, scope.snapshot(ws))
+        if outside:
+            scope.undo(ws, before, outside)
+    return outside
+
+
+def _set_aside_changelog(session: Session, changelog) -> None:
+    """The decided run's mutation.md is the next candidate's changelog. One found there before the
+    mutator runs was written for an earlier attempt from the same baseline, and must not become this
+    candidate's summary: after an error cycle it moves to that cycle's run directory (beside its
+    candidate.patch); after a crash cut a mutation short it is kept as mutation.interrupted.md."""
+    if not changelog.is_file():
+        return
+    last = session.history.records[-1]
+    if last.decision == "error":
+        changelog.replace(session.paths.run_dir(last.run_dir) / changelog.name)
+    else:
+        changelog.replace(changelog.with_name("mutation.interrupted.md"))

@@ -3,7 +3,9 @@
 `AUTORESEARCH_TEST_KILL_AT=<point>:<n>` makes the daemon SIGKILL itself the
 n-th time it reaches `<point>`: the test harness uses it to crash the loop at
 exact places (between a commit and its log line, say) and then checks that a
-restart reconciles. Nothing else reads the variable.
+restart reconciles. `<point>:<n>:SIGTERM` sends that signal instead, to check
+that a signal the daemon handles never splits a decision. Nothing else reads
+the variable.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ def point(name: str) -> None:
     spec = os.environ.get(ENV)
     if not spec:
         return
-    target, _, count = spec.partition(":")
+    target, _, rest = spec.partition(":")
     if target != name:
         return
+    count, _, signal_name = rest.partition(":")
     _seen[name] = _seen.get(name, 0) + 1
     if _seen[name] == int(count or 1):
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), signal.Signals[signal_name or "SIGKILL"])

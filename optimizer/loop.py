@@ -13,19 +13,13 @@ import structlog
 
 from mutators.errors import MutationsExhausted
 from optimizer import cycle as cycles
-from optimizer import faults
 from optimizer.decide import is_better
 from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
-from optimizer.history import History
 from optimizer.logs import file_only, get
+from optimizer.record import record, write_chart
 from optimizer.session import Session
 from optimizer.workspace import restore_artifact
 from policies.stop import Limits, budget_stop, stop_reason, time_stop
-from trajectory import iterations, page
-from trajectory.iterations import Iteration
-
-BUDGET_WARNINGS = (0.5, 0.8)
-CHART_INTERVAL_S = 3.0
 
 
 @dataclass(frozen=True)
@@ -43,7 +37,7 @@ def run(session: Session) -> Outcome:
     try:
         if not session.history.records:
             structlog.contextvars.bind_contextvars(cycle=1)
-            _record(session, cycles.original(session))
+            record(session, cycles.original(session))
             _warn_if_degenerate(session)
         reason = _cycle_until_stop(session)
     except Interrupted:
@@ -82,53 +76,11 @@ def _cycle_until_stop(session: Session) -> str:
         number = history.last_cycle + 1
         structlog.contextvars.bind_contextvars(cycle=number)
         try:
-            record = cycles.candidate(session, number)
+            cycles.candidate(session, number)
         except MutationsExhausted:
             return "mutations-exhausted"
         except cycles.StopRequested:
             return "stop-requested"
-        _record(session, record)
-
-
-def _record(session: Session, record: Iteration) -> None:
-    """Write the decision down before moving on: the line, then the state and the chart."""
-    previous_spend = session.history.spent_usd
-    faults.point("before-append")
-    iterations.append(session.paths.iterations, record)
-    faults.point("after-append")
-    session.history = History([*session.history.records, record])
-    _update_state(session, record)
-    faults.point("after-state")
-    _warn_budget(session, previous_spend)
-    get().info(
-        record.decision,
-        score=round(record.score, 4),
-        **{k: getattr(record, k) for k in ("wins", "losses", "ties", "mean_delta") if hasattr(record, k)},
-        mutation=record.mutation,
-    )
-    _write_chart(session, live=True)
-
-
-def _update_state(session: Session, record: Iteration) -> None:
-    st, history = session.state, session.history
-    best = history.best
-    st.cycle = record.cycle
-    st.keeps, st.drops, st.errors = history.count("keep"), history.count("drop"), history.count("error")
-    st.original_score = history.original.score if history.original else None
-    st.best_score, st.best_cycle = (best.score, best.cycle) if best else (None, None)
-    st.baseline_run = best.run_dir if best else None
-    st.cost_usd = round(history.spent_usd, 6)
-    st.last_cycle_s = getattr(record, "duration_s", None)
-    st.phase = "idle"
-    session.state_writer.soon(st)
-
-
-def _warn_budget(session: Session, before: float) -> None:
-    budget = session.config.stop.budget_usd
-    after = session.history.spent_usd
-    for mark in BUDGET_WARNINGS:
-        if budget and before < mark * budget <= after:
-            get().warning(f"{int(mark * 100)}% of the budget spent", spent_usd=round(after, 4), budget_usd=budget)
 
 
 def _warn_if_degenerate(session: Session) -> None:
@@ -150,21 +102,4 @@ def _finish(session: Session, reason: str) -> None:
     st.stop_reason = reason
     st.phase = "done"
     session.state_writer.now(st)
-    _write_chart(session, live=False)
-
-
-def _write_chart(session: Session, live: bool) -> None:
-    """The live page reloads itself every 10 s, so rewriting it more often than every few seconds
-    only costs the loop time (it grows with the history); the final page is always written."""
-    now = time.monotonic()
-    if live and now - session.chart_written_at < CHART_INTERVAL_S:
-        return
-    session.chart_written_at = now
-    records, bad = iterations.read(session.paths.iterations)
-    status = "running" if live else f"{session.state.status} ({session.state.stop_reason})"
-    page.write(
-        session.paths.chart,
-        page.PageData(
-            session.config.experiment_name, records, bad, status=status, live=live, state=session.state.model_dump()
-        ),
-    )
+    write_chart(session, live=False)

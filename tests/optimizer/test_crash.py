@@ -131,3 +131,23 @@ SIGNIFICANT_POINTS = [("before-eval", 3), ("before-eval", 6), ("before-eval", 9)
 def test_significant_cycles_of_several_runs_resume_to_the_same_end(tmp_path, point, n):
     """Kills between the runs of one decision, including while the candidate is set aside for a HEAD run."""
     kill_at_then_resume(make(tmp_path, policy={"rule": "significant"}), point, n)
+
+
+# (kill point, n): inside the commit of a KEEP, inside the restore of a DROP, and between decisions
+TERM_POINTS = [("before-commit", 1), ("after-commit", 2), ("after-patch", 1), ("before-append", 3), ("after-mutate", 2)]
+
+
+@pytest.mark.parametrize("point, n", TERM_POINTS, ids=[f"{p}-{n}" for p, n in TERM_POINTS])
+def test_sigterm_never_splits_a_decision_and_the_run_resumes(tmp_path, point, n):
+    """Unlike SIGKILL, SIGTERM is handled: it waits for the decision in progress, so the run stops
+    exactly at a decision (HEAD is the last KEEP's logged commit) and no recovery is needed."""
+    repo = make(tmp_path)
+    stopped = cli(repo, "run", env={ENV: f"{point}:{n}:SIGTERM"})
+    assert stopped.returncode == 130, stopped.stderr
+    keeps = [r for r in lines_of(repo) if r["decision"] == "keep"]
+    assert keeps[-1]["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert git(repo, "status", "--porcelain").strip() == ""
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "recovered after a crash" not in resumed.stderr
+    assert_same_as_uninterrupted(repo)
