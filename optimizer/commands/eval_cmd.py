@@ -33,7 +33,7 @@ def command(
         from optimizer.commands.eval_file import run_eval_file
 
         return run_eval_file(path, output, target, workers, threshold)
-    from optimizer.workspace import open_workspace
+    from optimizer.workspace import exclude, open_workspace
     from runs import evaluators
     from runs.results import assertion_rates, mean_score
 
@@ -42,6 +42,7 @@ def command(
     ws = open_workspace(config_dir(config), cfg.artifact)
     evaluator = evaluators.build(cfg.eval, ws.root)
     evaluator.check()
+    exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")
     run_dir.mkdir(parents=True)
     outcome = evaluator.run(run_dir)

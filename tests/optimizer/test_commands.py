@@ -77,6 +77,7 @@ def test_eval_runs_once_and_prints_score_and_pass_rates(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "score 1.0000 over 2 test(s)" in done.stdout
     assert "100.0%  check-b" in done.stdout
+    assert git(repo, "status", "--porcelain").splitlines() == [" M prompt.md"]  # its results dirty nothing
 
 
 def test_eval_failure_exits_40_with_the_reason(tmp_path):
