@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.helpers.repos import cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores, state
+from tests.helpers.scenario import iterations, scenario_repo, scores
 
 
 def test_keeps_wins_drops_losses_and_commits_only_the_artifact(tmp_path):
@@ -148,9 +148,3 @@ def test_out_of_scope_writes_are_undone_and_three_stop_with_exit_20(tmp_path):
     assert (repo / "prompt.md").read_text() == scores(a=0)
     assert git(repo, "status", "--porcelain").strip() == "M notes.txt"  # still dirty, never staged
 
-
-def test_warns_when_the_original_scores_zero_everywhere(tmp_path):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": scores(a=0)}}})
-    done = cli(repo, "run")
-    assert "scores 0 on every test" in done.stderr
-    assert "scores 0 on every test" in state(repo)["warning"]
