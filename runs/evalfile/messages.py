@@ -68,6 +68,20 @@ def _part(item: Any, base: Path, problems: Problems, test_id: str | None, where:
     return None
 
 
+def parse_files(raw: Any, base: Path, problems: Problems, test_id: str | None) -> list[Path]:
+    """A test's `files`: paths resolved as input files are, each checked to exist now so `validate` names a missing one."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        problems.add(test_id, "files", "must be a list of paths")
+        return []
+    paths = [resolve_file(name, base) for name in raw]
+    for index, (name, path) in enumerate(zip(raw, paths)):
+        if not path.is_file():
+            problems.add(test_id, f"files[{index}]", f"no such file {name} (resolved to {path})")
+    return paths
+
+
 def resolve_file(value: str, base: Path) -> Path:
     """An existing absolute path as is; anything else relative to the eval file's directory, as AgentV resolves it."""
     path = Path(value)

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from runs.evalfile.interpolate import interpolate
-from runs.evalfile.messages import parse_input, resolve_file
+from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, Suite
 from runs.evalfile.problems import Problems
 from runs.evalfile.yaml_suite import parse_graders, check_unique_ids, finish_case
@@ -46,12 +46,7 @@ def _case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
     case = Case(id=test_id, messages=parse_input(item.get("prompt", ""), base, problems, test_id, "prompt"))
     case.expected_output = item.get("expected_output")
     case.metadata = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
-    case.files = []
-    for i, name in enumerate(item.get("files") or []):
-        path = resolve_file(str(name), base)
-        if not path.is_file():
-            problems.add(test_id, f"files[{i}]", f"no such file {name}")
-        case.files.append(path)
+    case.files = parse_files(item.get("files"), base, problems, test_id)
     case.graders = parse_graders(item.get("assertions", item.get("expectations")), problems, test_id, "assertions")
     if not case.graders and case.expected_output:
         case.criteria = f"The answer matches this expected output: {case.expected_output}"

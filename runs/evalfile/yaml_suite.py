@@ -10,9 +10,9 @@ import yaml
 
 from runs.evalfile import fields
 from runs.evalfile.interpolate import interpolate
-from runs.evalfile.messages import parse_input, resolve_file
+from runs.evalfile.messages import parse_files, parse_input, resolve_file
 from runs.evalfile.model import Case, GraderSpec, Suite
-from runs.evalfile.problems import Problems
+from runs.evalfile.problems import Problems, one_line
 from runs.graders import parse_spec
 from runs.graders.scoring import DEFAULT_THRESHOLD
 
@@ -71,7 +71,7 @@ def _tests(raw: Any, base: Path, problems: Problems) -> list[Any]:
             else:
                 loaded = yaml.safe_load(text)
         except (ValueError, yaml.YAMLError) as exc:
-            problems.add(None, "tests", f"{raw} is not valid {path.suffix.lstrip('.')}: {exc}")
+            problems.add(None, "tests", f"{raw} is not valid {path.suffix.lstrip('.')}: {one_line(exc)}")
             return []
         loaded = loaded.get("tests") if isinstance(loaded, dict) else loaded
         if isinstance(loaded, list):
@@ -101,7 +101,7 @@ def parse_case(item: Any, index: int, base: Path, problems: Problems) -> Case | 
     if isinstance(execution, dict):
         fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
         case.target = execution.get("target")
-    case.files = [resolve_file(str(f), base) for f in item.get("files") or []]
+    case.files = parse_files(item.get("files"), base, problems, test_id)
     return case
 
 

@@ -106,3 +106,62 @@ def test_eval_path_prints_a_table_and_honours_threshold(tmp_path):
     assert "a      1.000  ok" in done.stdout and "b      0.000  quality_failure" in done.stdout
     assert len(load_rows(tmp_path / "out")) == 2
     assert cli(tmp_path, "eval", str(eval_file), "--output", "out2", "--threshold", "0.5").returncode == 0
+
+
+def test_a_missing_file_in_a_tests_files_is_named(tmp_path):
+    found = problems_of(tmp_path, [{"id": "t", "input": "x", "files": ["gone.md"], "assertions": [{"type": "contains", "value": "a"}]}])
+    assert len(found) == 1 and found[0].startswith("t|files[0]|no such file gone.md")
+
+
+def test_suite_name_and_description_are_read(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}], {},
+                           suite={"name": "greeter", "description": "Greets customers."})
+    suite = load(eval_file)
+    assert (suite.name, suite.description) == ("greeter", "Greets customers.")
+
+
+@pytest.mark.parametrize("threshold, status", [(None, "quality_failure"), (0.5, "ok")])
+def test_execution_threshold_decides_the_status(tmp_path, threshold, status):
+    half = [{"type": "contains", "value": "a"}, {"type": "contains", "value": "z"}]
+    execution = {"target": "canned"} if threshold is None else {"target": "canned", "threshold": threshold}
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": half}], {"t": "a"}, suite={"execution": execution})
+    execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(), show_progress=False)
+    row = load_rows(tmp_path / "out")[0]
+    assert (row["score"], row["execution_status"]) == (0.5, status)
+
+
+def test_execution_threshold_out_of_range_is_named(tmp_path):
+    found = problems_of(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}],
+                        suite={"execution": {"target": "canned", "threshold": 1.5}})
+    assert found == ["None|execution.threshold|must be a score in [0, 1]"]
+
+
+def test_tests_from_a_yaml_file(tmp_path):
+    eval_file = write_tree(tmp_path, [], {})
+    cases = {"tests": [{"id": "y", "input": "from yaml", "assertions": [{"type": "contains", "value": "a"}]}]}
+    (eval_file.parent / "cases.yaml").write_text(yaml.safe_dump(cases))
+    body = yaml.safe_load(eval_file.read_text())
+    eval_file.write_text(yaml.safe_dump({**body, "tests": "cases.yaml"}))
+    assert [(c.id, c.prompt_text()) for c in load(eval_file).cases] == [("y", "from yaml")]
+
+
+def test_message_content_as_plain_text_and_as_text_parts(tmp_path):
+    messages = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": [{"type": "text", "value": "first"}, {"type": "text", "value": "second"}]},
+    ]
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": messages, "assertions": [{"type": "contains", "value": "a"}]}], {})
+    case = load(eval_file).cases[0]
+    assert case.render_messages() == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "first\nsecond"}]
+
+
+def test_unsupported_repos_and_unknown_test_execution_keys_are_named(tmp_path):
+    found = problems_of(
+        tmp_path,
+        [{"id": "t", "input": "x", "repos": [{"url": "u"}], "execution": {"target": "canned", "workers": 2},
+          "assertions": [{"type": "contains", "value": "a"}]}],
+        suite={"repos": [{"url": "u"}]},
+    )
+    assert any(p.startswith("None|repos|unsupported by the built-in runner (repositories)") for p in found)
+    assert any(p.startswith("t|repos|unsupported by the built-in runner (repositories)") for p in found)
+    assert "t|execution.workers|unknown field (expected one of: target)" in found
