@@ -59,18 +59,40 @@ class Case:
     files: list[Path] = field(default_factory=list)
 
     def render_messages(self) -> list[dict[str, str]]:
-        return [{"role": m.role, "content": m.render()} for m in self.messages]
+        """What an LLM target is sent: the input, with the `files` it does not already quote attached to the last user turn.
+
+        AgentV copies `files` into an agent's workspace; an LLM target has none,
+        so their contents travel in the message, read now, like `{type: file}` parts.
+        """
+        return _rendered(self._with_files())
 
     def prompt_text(self) -> str:
-        """The input as one text, for CLI targets and grader prompts: the user turns, or every turn labelled."""
-        rendered = self.render_messages()
+        """The input as written, as one text, for CLI targets (`files` go in {FILES}) and grader prompts: the user turns, or every turn labelled."""
+        rendered = _rendered(self.messages)
         if all(m["role"] == "user" for m in rendered):
             return "\n\n".join(m["content"] for m in rendered)
         return "\n\n".join(f"@[{m['role']}]:\n{m['content']}" for m in rendered)
 
     def input_files(self) -> list[Path]:
-        attached = [p.file for m in self.messages for p in m.parts if p.file is not None]
-        return attached + [f for f in self.files if f not in attached]
+        return self._quoted_files() + self._unquoted_files()
+
+    def _quoted_files(self) -> list[Path]:
+        return [p.file for m in self.messages for p in m.parts if p.file is not None]
+
+    def _unquoted_files(self) -> list[Path]:
+        quoted = self._quoted_files()
+        return [f for f in self.files if f not in quoted]
+
+    def _with_files(self) -> list[Message]:
+        attached = tuple(Part(file=f) for f in self._unquoted_files())
+        if not attached:
+            return self.messages
+        users = [i for i, m in enumerate(self.messages) if m.role == "user"]
+        if not users:
+            return [*self.messages, Message("user", attached)]
+        messages = list(self.messages)
+        messages[users[-1]] = Message("user", messages[users[-1]].parts + attached)
+        return messages
 
     def expected_text(self) -> str:
         return expected_as_text(self.expected_output)
@@ -88,6 +110,10 @@ class Suite:
     @property
     def directory(self) -> Path:
         return self.path.parent
+
+
+def _rendered(messages: list[Message]) -> list[dict[str, str]]:
+    return [{"role": m.role, "content": m.render()} for m in messages]
 
 
 def expected_as_text(expected: Any) -> str:
