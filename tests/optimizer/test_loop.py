@@ -148,3 +148,26 @@ def test_out_of_scope_writes_are_undone_and_three_stop_with_exit_20(tmp_path):
     assert (repo / "prompt.md").read_text() == scores(a=0)
     assert git(repo, "status", "--porcelain").strip() == "M notes.txt"  # still dirty, never staged
 
+
+FLAKY_ONCE = (  # fails the first time it runs, then scores normally
+    "test -e .autoresearch/flaked || { touch .autoresearch/flaked; echo 'upstream 503' >&2; exit 5; }; "
+    "python3 evals/score.py {run_dir} prompt.md"
+)
+
+
+def test_a_flaky_first_eval_is_tried_again_and_the_run_goes_on(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "summary": "fix a"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, config={"eval": {"command": FLAKY_ONCE}})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "the original's eval failed (attempt 1 of 3)" in done.stderr and "upstream 503" in done.stderr
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
+
+
+def test_an_original_whose_eval_always_fails_stops_with_40_after_three_attempts(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": "FAIL 3\n"}, {2: {"write": {"prompt.md": scores(a=1)}}})
+    done = cli(repo, "run")
+    assert done.returncode == 40 and done.stderr.strip().endswith("eval exited 3: eval broke on purpose")
+    assert "attempt 2 of 3" in done.stderr and "attempt 3 of 3" not in done.stderr
+    assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0001*"))) == 3  # each attempt's output is kept
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text().strip()
