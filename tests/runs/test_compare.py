@@ -111,3 +111,12 @@ def test_cli_bad_rows_are_invalid_input_naming_file_and_line(tmp_path, line, nee
 def test_cli_missing_file_is_invalid_input(tmp_path):
     done = cli(tmp_path, "compare", "nope.jsonl", "nope.jsonl")
     assert done.returncode == 30 and "no such result file" in done.stderr
+
+
+@pytest.mark.parametrize("flags, outcome", [([], "tie"), (["--threshold", "0.05"], "win"), (["-t", "0.05"], "win")])
+def test_cli_threshold_flag_sets_what_counts_as_a_win(tmp_path, flags, outcome):
+    base = write(tmp_path / "b.jsonl", rows(("a", 0.5)))
+    cand = write(tmp_path / "c.jsonl", rows(("a", 0.58)))
+    done = cli(tmp_path, "compare", base, cand, "--json", *flags)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["matched"][0]["outcome"] == outcome
