@@ -25,6 +25,7 @@ from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
 from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
+from policies.stop import Limits
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
 from runs.redact import redact
@@ -49,6 +50,7 @@ class Draft:
 
 
 COMMIT_PREFIX = "autoresearch cycle "
+ORIGINAL_ATTEMPTS = Limits.max_errors_in_a_row
 
 
 class StopRequested(Exception):
@@ -85,7 +87,23 @@ def evaluate(session: Session, run_dir, watch=None) -> EvalOutcome:
 
 
 def original(session: Session) -> Iteration:
-    """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from)."""
+    """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from).
+
+    Its eval gets the attempts any cycle gets before failures stop a run (three in a row): one flaky
+    first eval must not end a night's run before it starts. Each failure is logged with its reason.
+    """
+    attempt = 1
+    while True:
+        try:
+            return _original_once(session)
+        except EvalFailed as exc:
+            if attempt == ORIGINAL_ATTEMPTS:
+                raise
+            get().warning(f"the original's eval failed (attempt {attempt} of {ORIGINAL_ATTEMPTS})", error=redact(str(exc)))
+            attempt += 1
+
+
+def _original_once(session: Session) -> Iteration:
     run_dir = session.paths.new_run_dir(1)
     draft = Draft(1, run_dir.name, fields={"mutation": "original"})
     spend = Spend()
