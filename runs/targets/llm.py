@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from mutators.providers.errors import ProviderError
 from runs.evalfile.model import Case
-from runs.graders.base import LLMReply
+from runs.graders.base import GraderFailed, LLMReply
 from runs.targets import Answer, TargetFailed
 from runs.targets.specs import TargetSpec
 
@@ -18,21 +19,27 @@ class LLMTarget:
     def answer(self, case: Case, attempt: int) -> Answer:
         messages = case.render_messages()
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system") or None
-        reply = self.complete([m for m in messages if m["role"] != "system"], system)
+        try:
+            reply = self._complete([m for m in messages if m["role"] != "system"], system)
+        except ProviderError as exc:
+            raise TargetFailed(self._failure("target", exc)) from None
         return Answer(reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd)
 
-    def complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
-        from mutators.providers import complete
-        from mutators.providers.errors import ProviderError
-
+    def grade(self, prompt: str, system: str | None) -> LLMReply:
+        """The runner's GraderLLM: a provider fault is the grader's failure (the test's execution_error), not the run's."""
         try:
-            reply = complete(settings(self.spec), prompt, system=system)
+            return self._complete(prompt, system)
         except ProviderError as exc:
-            raise TargetFailed(f"target {self.name}: {exc}") from None
+            raise GraderFailed(self._failure("grader", exc)) from None
+
+    def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
+        from mutators.providers import complete
+
+        reply = complete(settings(self.spec), prompt, system=system)
         return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
-    def grade(self, prompt: str, system: str | None) -> LLMReply:
-        return self.complete(prompt, system)
+    def _failure(self, role: str, exc: ProviderError) -> str:
+        return f"{role} {self.name}: {exc}"
 
 
 def settings(spec: TargetSpec) -> Any:

@@ -12,6 +12,8 @@ from runs.runner import RunOptions
 from tests.helpers.fake_llm import FakeLLM, error_reply, text_reply
 from tests.runs.evaltree import canned_command, write_tree
 
+VERDICT = text_reply(json.dumps({"score": 1, "assertions": [{"text": "fine", "passed": True}]}))
+
 
 @pytest.fixture
 def llm(monkeypatch):
@@ -96,3 +98,24 @@ def test_requests_to_the_llm_overlap(tmp_path, llm):
     tests = [{"id": f"t{i}", "input": f"q{i}", "assertions": [{"type": "contains", "value": "ok"}]} for i in range(8)]
     run(tmp_path, llm, tests, target="bot", options=RunOptions(workers=8))
     assert llm.max_concurrent == 8
+
+
+@pytest.mark.parametrize("role", ["target", "grader"])
+def test_a_rate_limited_request_is_retried_and_the_test_scored(tmp_path, llm, role):
+    llm.queue(error_reply(429, retry_after=0.01), text_reply("Paris") if role == "target" else VERDICT)
+    check = {"type": "equals", "value": "Paris"} if role == "target" else {"type": "llm-grader"}
+    tests = [{"id": "q", "input": "Capital of France?", "assertions": [check]}]
+    rows = run(tmp_path, llm, tests, {"q": "Paris"}, target="bot" if role == "target" else "canned")
+    assert (rows["q"]["execution_status"], rows["q"]["score"], len(llm.requests)) == ("ok", 1.0, 2)
+
+
+@pytest.mark.parametrize("fault,words", [
+    (error_reply(400, message="grader model refused"), "request refused (BadRequestError 400"),
+    (error_reply(429, retry_after=0.01), "gave up after 6 attempts"),
+])
+def test_a_grader_provider_fault_fails_its_test_and_the_run_goes_on(tmp_path, llm, fault, words):
+    llm.handler = lambda req: fault if "BROKEN" in json.dumps(req.body) else VERDICT
+    tests = [{"id": i, "input": "x", "assertions": [{"type": "llm-grader"}]} for i in ("good", "bad", "also-good")]
+    rows = run(tmp_path, llm, tests, {"good": "fine", "bad": "BROKEN", "also-good": "fine"}, options=RunOptions(workers=1))
+    assert [rows[i]["execution_status"] for i in ("good", "bad", "also-good")] == ["ok", "execution_error", "ok"]
+    assert rows["bad"]["error"].startswith("grader failed: grader judge: openai: ") and words in rows["bad"]["error"]
