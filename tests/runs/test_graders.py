@@ -9,7 +9,8 @@ from pathlib import Path
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
 from runs.runner import RunOptions
-from tests.runs.evaltree import write_tree
+from tests.helpers.fake_llm import FakeLLM, text_reply
+from tests.runs.evaltree import canned_command, write_tree
 
 
 def run(tmp_path: Path, tests: list[dict], answers: dict, **suite) -> dict[str, dict]:
@@ -159,3 +160,55 @@ def test_run_directory_has_agentv_artifacts(tmp_path):
     assert bench["metadata"]["tests_run"] == ["a/b"] and bench["run_summary"]["canned"]["pass_rate"]["mean"] == 1.0
     assert (out / "a_b" / "outputs" / "response.md").read_text() == "@[assistant]:\nhello"
     assert json.loads((out / "timing.json").read_text())["duration_ms"] == row["duration_ms"]
+
+
+def test_code_grader_payload_carries_the_test_metadata(tmp_path):
+    grader = tmp_path / "evals" / "grade.py"
+    grader.parent.mkdir(parents=True)
+    grader.write_text("import json, sys\nt = json.load(sys.stdin)\nprint(json.dumps({'score': 1 if t['metadata'] == {'lang': 'fr', 'level': 2} else 0}))\n")
+    rows = run(
+        tmp_path,
+        [{"id": "c", "input": "x", "metadata": {"lang": "fr", "level": 2}, "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
+        {"c": "y"},
+    )
+    assert rows["c"]["score"] == 1.0
+
+
+def fraction(hits: int, of: int = 5) -> dict:
+    """A composite scoring hits/of: `hits` members match the answer 'yes', the rest never do."""
+    members = [{"type": "contains", "value": "yes" if i < hits else "never"} for i in range(of)]
+    return {"type": "composite", "assertions": members}
+
+
+def test_a_graders_own_threshold_sets_its_verdict(tmp_path):
+    rows = run(tmp_path, [{"id": "t", "input": "x", "assertions": [fraction(1, of=2), {**fraction(1, of=2), "threshold": 0.5}]}], {"t": "yes"})
+    assert [(s["score"], s["verdict"]) for s in rows["t"]["scores"]] == [(0.5, "fail"), (0.5, "pass")]
+
+
+def test_required_true_means_a_minimum_of_0_8(tmp_path):
+    tests = [
+        {"id": "at-0.6", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {**fraction(3), "required": True}]},
+        {"id": "at-0.8", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {**fraction(4), "required": True}]},
+        {"id": "min-0.5", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {**fraction(3), "required": 0.5}]},
+    ]
+    rows = run(tmp_path, tests, {"at-0.6": "yes", "at-0.8": "yes", "min-0.5": "yes"})
+    assert rows["at-0.6"]["score"] == 0.0
+    assert rows["at-0.8"]["score"] == 0.9
+    assert rows["min-0.5"]["score"] == 0.8
+
+
+def test_llm_grader_prompt_from_a_file_is_read_when_the_test_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_MODEL", "fake-model")
+    with FakeLLM() as llm:
+        llm.handler = lambda req: text_reply(json.dumps({"score": 1, "assertions": []}))
+        judge = {"name": "judge", "provider": "openai", "model": "${{ FAKE_MODEL }}", "base_url": llm.base_url("openai")}
+        targets = [{"name": "canned", "provider": "cli", "command": canned_command(), "grader_target": "judge"}, judge]
+        tests = [{"id": "g", "input": "Q", "criteria": "C", "assertions": [{"type": "llm-grader", "prompt": "file://graders/judge.md"}]}]
+        eval_file = write_tree(tmp_path, tests, {"g": "A"}, targets=targets)
+        (eval_file.parent / "graders").mkdir()
+        (eval_file.parent / "graders" / "judge.md").write_text("old template")
+        prepared = prepare(eval_file, tmp_path)
+        (eval_file.parent / "graders" / "judge.md").write_text("Judge {{output}} for {{input}} by {{criteria}}")
+        execute(prepared, tmp_path / "out", RunOptions(), show_progress=False)
+    assert load_rows(tmp_path / "out")[0]["score"] == 1.0
+    assert "Judge A for Q by C" in json.dumps(llm.requests[0].body)
