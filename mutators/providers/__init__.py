@@ -11,7 +11,7 @@ from importlib import import_module
 # CLI call, and the clients, retries and prices would cost it some 40 ms of start-up.
 _HOMES = {
     "Conversation": "chat", "complete": "chat",
-    "ProviderError": "errors", "ProviderFailed": "errors", "ProviderUnusable": "errors",
+    "ProviderError": "errors", "ProviderFailed": "errors", "ProviderTimedOut": "errors", "ProviderUnusable": "errors",
     "cost_usd": "prices",
     "DEFAULT_KEY_ENV": "settings", "PROVIDERS": "settings", "ProviderSettings": "settings",
     "Reply": "turns", "Tool": "turns", "ToolCall": "turns", "ToolResult": "turns", "Turn": "turns",

@@ -23,8 +23,8 @@ def client(settings: ProviderSettings) -> Any:
     )
 
 
-def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool]):
-    """One request; returns the neutral Turn and the assistant message to append to the history.
+def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float):
+    """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
     A plain request is the SDK's generic `post` rather than `messages.create`, a stream its
     accumulating helper read back as the same JSON: see openai_wire.send for why.
@@ -37,10 +37,11 @@ def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: lis
     sampling = {"temperature": settings.temperature} if settings.temperature is not None else None
     if settings.stream:
         # SDK 1.0 dropped sampling parameters from the typed signature; the API still takes them on models that allow them.
-        with sdk.messages.stream(**body, extra_body=sampling) as stream:
+        with sdk.messages.stream(**body, extra_body=sampling, timeout=timeout_s) as stream:
             message = stream.get_final_message().model_dump(mode="json")
     else:
-        message = reply_object(sdk.post("/v1/messages", body={**body, **(sampling or {})}, cast_to=object), "anthropic")
+        answer = sdk.post("/v1/messages", body={**body, **(sampling or {})}, cast_to=object, options={"timeout": timeout_s})
+        message = reply_object(answer, "anthropic")
     return _turn(message), _assistant(message)
 
 

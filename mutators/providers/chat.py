@@ -42,12 +42,22 @@ def _client(wire: ModuleType, settings: ProviderSettings):
 
 
 class Conversation:
-    """The history of one tool-use conversation; `ask` sends it and appends the reply, `answer` adds tool results."""
+    """The history of one tool-use conversation; `ask` sends it and appends the reply, `answer` adds tool results.
+
+    `deadline` (a `time.monotonic()` value) bounds the whole conversation, retries included:
+    past it, `ask` raises ProviderTimedOut.
+    """
 
     def __init__(
-        self, settings: ProviderSettings, prompt: str | list[dict], *, system: str | None = None, tools: list[Tool] = ()
+        self,
+        settings: ProviderSettings,
+        prompt: str | list[dict],
+        *,
+        system: str | None = None,
+        tools: list[Tool] = (),
+        deadline: float | None = None,
     ):
-        self.settings = settings
+        self.settings, self.deadline = settings, deadline
         self.tools = list(tools)
         self.wire = _wire(settings.provider)
         self.system, self.messages = _split_system(prompt, system)
@@ -56,10 +66,13 @@ class Conversation:
         self.cost_usd = 0.0
 
     def ask(self) -> Turn:
-        """One model turn, retried per the table; raises ProviderUnusable / ProviderFailed."""
+        """One model turn, retried per the table; raises ProviderUnusable / ProviderFailed (ProviderTimedOut)."""
         s = self.settings
         turn, assistant = retry.call(
-            s, self.wire.api_error(), lambda: self.wire.send(self.client, s, self.system, self.messages, self.tools)
+            s,
+            self.wire.api_error(),
+            lambda timeout_s: self.wire.send(self.client, s, self.system, self.messages, self.tools, timeout_s),
+            self.deadline,
         )
         turn.cost_usd = cost_usd(s.model, turn.input_tokens, turn.output_tokens, s.prices)
         self.messages.append(assistant)
@@ -82,7 +95,9 @@ def _split_system(prompt: str | list[dict], system: str | None) -> tuple[str | N
     return "\n\n".join(systems) or None, turns
 
 
-def complete(settings: ProviderSettings, prompt: str | list[dict], *, system: str | None = None) -> Reply:
-    """A single answer with no tools, retried per the table."""
-    turn = Conversation(settings, prompt, system=system).ask()
+def complete(
+    settings: ProviderSettings, prompt: str | list[dict], *, system: str | None = None, deadline: float | None = None
+) -> Reply:
+    """A single answer with no tools, retried per the table, all of it before `deadline` (see Conversation)."""
+    turn = Conversation(settings, prompt, system=system, deadline=deadline).ask()
     return Reply(turn.text, turn.input_tokens, turn.output_tokens, turn.cost_usd)

@@ -13,3 +13,7 @@ class ProviderUnusable(ProviderError):
 
 class ProviderFailed(ProviderError):
     """This call failed: retries ran out, or the request itself was refused (too large, invalid)."""
+
+
+class ProviderTimedOut(ProviderFailed):
+    """The caller's deadline for this call passed: no retry starts past it, so the caller can say "timed out"."""

@@ -21,8 +21,8 @@ def client(settings: ProviderSettings) -> Any:
     return openai.OpenAI(api_key=settings.api_key(), base_url=settings.base_url, timeout=settings.timeout_s, max_retries=0)
 
 
-def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool]):
-    """One request; returns the neutral Turn and the assistant message to append to the history.
+def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float):
+    """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
     A plain request is the SDK's generic `post` rather than `chat.completions.create`: the same
     client, auth, timeouts and error classes, without the typed layer's parameter transforms and
@@ -37,10 +37,10 @@ def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: lis
     if tools:
         kwargs["tools"] = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}} for t in tools]
     if settings.stream:
-        with sdk.chat.completions.stream(**kwargs, stream_options={"include_usage": True}) as stream:
+        with sdk.chat.completions.stream(**kwargs, stream_options={"include_usage": True}, timeout=timeout_s) as stream:
             completion = stream.get_final_completion().model_dump(mode="json")
     else:
-        completion = reply_object(sdk.post("/chat/completions", body=kwargs, cast_to=object), "openai")
+        completion = reply_object(sdk.post("/chat/completions", body=kwargs, cast_to=object, options={"timeout": timeout_s}), "openai")
     return _turn(completion), _assistant(completion)
 
 

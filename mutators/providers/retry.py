@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from mutators.providers.errors import ProviderFailed, ProviderUnusable
+from mutators.providers.errors import ProviderFailed, ProviderTimedOut, ProviderUnusable
 from mutators.providers.settings import ProviderSettings
 
 log = logging.getLogger("autoresearch.providers")
@@ -101,16 +101,24 @@ def rule_for(provider: str, exc: BaseException) -> Rule:
     return Rule(FAIL, "")
 
 
-def call(settings: ProviderSettings, api_error: type[BaseException], attempt: Callable[[], T]) -> T:
-    """`attempt()` until it returns, retrying what the table says, within max_attempts and retry_budget_s.
+def call(
+    settings: ProviderSettings,
+    api_error: type[BaseException],
+    attempt: Callable[[float], T],
+    deadline: float | None = None,
+) -> T:
+    """`attempt(timeout_s)` until it returns, retrying what the table says, within max_attempts,
+    retry_budget_s and the caller's `deadline` (a `time.monotonic()` value, None = none).
 
-    Only `api_error` (the SDK's APIError root) is caught: anything else is a
-    bug or a cancellation and propagates untouched.
+    A deadline bounds the call as a whole: each request's timeout is at most the
+    time left, and no retry starts (nor waits) past it. Only `api_error` (the
+    SDK's APIError root) is caught: anything else is a bug or a cancellation
+    and propagates untouched.
     """
     started = time.monotonic()
     for tries in range(1, settings.max_attempts + 1):
         try:
-            return attempt()
+            return attempt(request_timeout(settings, deadline))
         except api_error as exc:
             rule = rule_for(settings.provider, exc)
             what = describe(exc)
@@ -120,11 +128,23 @@ def call(settings: ProviderSettings, api_error: type[BaseException], attempt: Ca
             if rule.action == FAIL:
                 raise ProviderFailed(f"{settings.provider}: request refused ({what})") from None
             wait = delay(settings, tries, retry_after(exc))
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise ProviderTimedOut(f"{settings.provider}: out of time after {tries} attempts ({what})") from None
             if tries == settings.max_attempts or time.monotonic() - started + wait > settings.retry_budget_s:
                 raise ProviderFailed(f"{settings.provider}: gave up after {tries} attempts ({what})") from None
             log.warning("%s: %s; retry %d in %.2fs", settings.provider, what, tries, wait)
             time.sleep(wait)
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def request_timeout(settings: ProviderSettings, deadline: float | None) -> float:
+    """The SDK timeout for the next request: the settings' own, cut to what is left before the deadline."""
+    if deadline is None:
+        return settings.timeout_s
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise ProviderTimedOut(f"{settings.provider}: out of time before the request was sent")
+    return min(settings.timeout_s, left)
 
 
 def delay(settings: ProviderSettings, tries: int, server_asked: float | None) -> float:

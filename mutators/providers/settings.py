@@ -19,7 +19,7 @@ class ProviderSettings:
     base_url: str | None = None
     max_output_tokens: int = 8000
     temperature: float | None = None
-    timeout_s: float = 300.0
+    timeout_s: float = 300.0  # one request's SDK timeout; a call's deadline (retry.call) may cut it shorter
     stream: bool = False
     prices: dict[str, dict[str, float]] | None = None  # overrides of the shipped table
     max_attempts: int = 6  # tries per call, the first included
