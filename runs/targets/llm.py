@@ -1,10 +1,19 @@
-"""`anthropic` and `openai` targets (and LLM graders) through `mutators.providers`, which owns SDKs and retries."""
+"""`anthropic` and `openai` targets (and LLM graders) through `mutators.providers`, which owns SDKs and retries.
+
+`timeout_seconds` bounds one call to the target as a whole, as it bounds a
+command target's process: the request and its retries (no retry starts past
+it, and each request's SDK timeout is at most what is left). A test's answer
+is one call; each request of an LLM grader is one call to the grader target,
+bounded by that target's own `timeout_seconds` and not counted in the test's
+(AgentV bounds the target's answer, not its grading).
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from mutators.providers.errors import ProviderError
+from mutators.providers.errors import ProviderError, ProviderTimedOut
 from runs.evalfile.model import Case
 from runs.graders.base import GraderFailed, LLMReply
 from runs.targets import Answer, TargetFailed
@@ -35,10 +44,13 @@ class LLMTarget:
     def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
         from mutators.providers import complete
 
-        reply = complete(settings(self.spec), prompt, system=system)
+        deadline = time.monotonic() + self.spec.timeout_s
+        reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
         return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
     def _failure(self, role: str, exc: ProviderError) -> str:
+        if isinstance(exc, ProviderTimedOut):
+            return f"{role} {self.name} timed out after {self.spec.timeout_s:g}s ({exc})"
         return f"{role} {self.name}: {exc}"
 
 

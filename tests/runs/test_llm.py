@@ -23,16 +23,19 @@ def llm(monkeypatch):
         yield server
 
 
-def llm_targets(llm, protocol="openai", grader_for_cli=True):
+def llm_targets(llm, protocol="openai", grader_for_cli=True, timeout=None):
     base = {"provider": protocol, "model": "${{ FAKE_MODEL }}", "api_key": "${{ FAKE_KEY }}", "base_url": llm.base_url(protocol)}
+    if timeout is not None:
+        base["timeout_seconds"] = timeout
     canned = {"name": "canned", "provider": "cli", "command": canned_command()}
     if grader_for_cli:
         canned["grader_target"] = "judge"
     return [canned, {"name": "judge", **base}, {"name": "bot", **base}]
 
 
-def run(tmp_path, llm, tests, answers=None, target="canned", options=RunOptions(workers=4), protocol="openai"):
-    eval_file = write_tree(tmp_path, tests, answers or {}, {"execution": {"target": target}}, llm_targets(llm, protocol))
+def run(tmp_path, llm, tests, answers=None, target="canned", options=RunOptions(workers=4), protocol="openai", timeout=None):
+    targets = llm_targets(llm, protocol, timeout=timeout)
+    eval_file = write_tree(tmp_path, tests, answers or {}, {"execution": {"target": target}}, targets)
     execute(prepare(eval_file, tmp_path), tmp_path / "out", options, show_progress=False)
     return {r["test_id"]: r for r in load_rows(tmp_path / "out")}
 
@@ -119,3 +122,27 @@ def test_a_grader_provider_fault_fails_its_test_and_the_run_goes_on(tmp_path, ll
     rows = run(tmp_path, llm, tests, {"good": "fine", "bad": "BROKEN", "also-good": "fine"}, options=RunOptions(workers=1))
     assert [rows[i]["execution_status"] for i in ("good", "bad", "also-good")] == ["ok", "execution_error", "ok"]
     assert rows["bad"]["error"].startswith("grader failed: grader judge: openai: ") and words in rows["bad"]["error"]
+
+
+@pytest.mark.parametrize("latency_s,reply", [(3.0, text_reply("too late")), (0.0, error_reply(429, retry_after=5))])
+def test_an_llm_target_out_of_time_is_an_execution_error_and_retries_stop(tmp_path, llm, latency_s, reply):
+    """Slow replies and a retry-after past the deadline both end the answer at timeout_seconds."""
+    llm.latency_s, llm.handler = latency_s, lambda req: reply
+    rows = run(tmp_path, llm, [{"id": "q", "input": "x", "assertions": [{"type": "contains", "value": "x"}]}], target="bot", timeout=0.5)
+    assert rows["q"]["execution_status"] == "execution_error"
+    assert rows["q"]["error"].startswith("target bot timed out after 0.5s")
+    assert len(llm.requests) == 1 and rows["q"]["duration_ms"] < 2500
+
+
+def test_a_grader_out_of_time_fails_its_test(tmp_path, llm):
+    llm.latency_s, llm.handler = 3.0, lambda req: VERDICT
+    rows = run(tmp_path, llm, [{"id": "q", "input": "x", "assertions": [{"type": "llm-grader"}]}], {"q": "fine"}, timeout=0.5)
+    assert rows["q"]["execution_status"] == "execution_error"
+    assert rows["q"]["error"].startswith("grader failed: grader judge timed out after 0.5s")
+
+
+def test_grading_is_bounded_per_call_not_counted_in_the_answers_time(tmp_path, llm):
+    """The answer and the grading each take most of timeout_seconds; together they exceed it, and the test is scored."""
+    llm.latency_s, llm.handler = 0.7, lambda req: VERDICT
+    rows = run(tmp_path, llm, [{"id": "q", "input": "x", "criteria": "anything"}], target="bot", timeout=1.2)
+    assert (rows["q"]["execution_status"], rows["q"]["score"], len(llm.requests)) == ("ok", 1.0, 2)
