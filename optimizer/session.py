@@ -12,6 +12,8 @@ from pathlib import Path
 
 from mutators import registry
 from mutators.base import Mutator
+from mutators.providers.prices import price_of
+from mutators.providers.settings import PROVIDERS
 from optimizer import state as state_file
 from optimizer import holdout, worktree
 from optimizer.config import Config
@@ -79,7 +81,21 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     evaluator.check()
     mutator = registry.build(config.mutator, ws.root)
     mutator.check()
+    _require_priced_mutator(config)
     return ws, paths, evaluator, mutator
+
+
+def _require_priced_mutator(config: Config) -> None:
+    """A budget bounds only what has a price: an unpriced model's calls count as $0, so a run with a
+    budget would spend without limit all night. Refused before the first eval, with the fix."""
+    m = config.mutator
+    if not config.stop.budget_usd or m.provider not in PROVIDERS:
+        return
+    if price_of(m.model, {name: price.model_dump() for name, price in m.prices.items()}) is None:
+        raise InvalidInput(
+            f"autoresearch.yaml: field 'mutator.prices': no price is known for {m.model!r}, so stop.budget_usd "
+            f"cannot bound what the mutator spends; add {m.model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+        )
 
 
 def crashed(paths: ExperimentPaths) -> bool:

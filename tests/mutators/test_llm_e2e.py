@@ -73,3 +73,16 @@ def test_a_missing_key_is_refused_before_the_first_eval(tmp_path, fake_llm, monk
     done = cli(repo, "run")
     assert done.returncode == 30 and "No key found: set E2E_LLM_KEY (mutator.api_key_env)" in done.stderr
     assert fake_llm.requests == [] and not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
+
+
+def test_a_budget_with_an_unpriced_mutator_model_is_refused_until_the_price_is_given(tmp_path, fake_llm):
+    repo = llm_repo(tmp_path, fake_llm, "openai", model="acme-llm-9")
+    refused = cli(repo, "run", "--budget-usd", "5", env=KEY_ENV)
+    assert refused.returncode == 30 and "field 'mutator.prices': no price is known for 'acme-llm-9'" in refused.stderr
+    assert fake_llm.requests == [] and not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["mutator"]["prices"] = {"acme-llm-9": {"input_per_mtok": 1.0, "output_per_mtok": 2.0}}
+    config["stop"]["max_cycles"] = 1
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "commit", "-qam", "price the model")
+    assert cli(repo, "run", "--budget-usd", "5", env=KEY_ENV).returncode == 10  # it runs (cycle 1 only)
