@@ -34,7 +34,7 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     parser = skill_json if path.suffix == ".json" else yaml_suite
     suite = parser.parse(path, raw, problems)
     if not suite.cases and not problems.items:
-        problems.add(None, "tests", "the eval file has no tests")
+        problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")
     return suite, problems.items
 
 

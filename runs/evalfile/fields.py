@@ -62,3 +62,21 @@ def check_fields(
             problems.add(test_id, name, f"unsupported by the built-in runner ({unsupported[key]}); use eval.agentv to run it with AgentV")
         elif key not in known:
             problems.add(test_id, name, f"unknown field (expected one of: {', '.join(sorted(known))})")
+
+
+def text(raw: dict[str, Any], key: str, problems: Problems, test_id: str | None, field: str) -> str | None:
+    """`raw[key]` when it is a string; None when it is absent, or after reporting a value of another kind."""
+    value = raw.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    problems.add(test_id, field, f"must be a string, not {value!r}")
+    return None
+
+
+def mapping(raw: dict[str, Any], key: str, problems: Problems, test_id: str | None, field: str) -> dict[str, Any]:
+    """`raw[key]` when it is a mapping; {} when it is absent, or after reporting a value of another kind."""
+    value = raw.get(key)
+    if value is None or isinstance(value, dict):
+        return value or {}
+    problems.add(test_id, field, f"must be a mapping, not {value!r}")
+    return {}

@@ -28,7 +28,7 @@ def parse_input(raw: Any, base: Path, problems: Problems, test_id: str | None, f
             problems.add(test_id, where, "a message needs `role` and `content`")
             continue
         role = item.get("role", "user")
-        if role not in ROLES:
+        if not isinstance(role, str) or role not in ROLES:
             problems.add(test_id, f"{where}.role", f"unsupported role {role!r} (tool messages are multi-turn tool trajectories)")
             continue
         parts = parse_content(item["content"], base, problems, test_id, f"{where}.content")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from runs.evalfile import fields
 from runs.evalfile.interpolate import interpolate
 from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, Suite
@@ -45,7 +46,7 @@ def _case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
         problems.add(test_id, "prompt", "every eval needs a `prompt` string")
     case = Case(id=test_id, messages=parse_input(item.get("prompt", ""), base, problems, test_id, "prompt"))
     case.expected_output = item.get("expected_output")
-    case.metadata = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+    case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
     case.files = parse_files(item.get("files"), base, problems, test_id)
     case.graders = parse_graders(item.get("assertions", item.get("expectations")), problems, test_id, "assertions")
     if not case.graders and case.expected_output:

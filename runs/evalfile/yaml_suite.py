@@ -47,7 +47,7 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
         problems.add(None, "execution", "must be a mapping")
         return
     fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.")
-    suite.target = raw.get("target")
+    suite.target = fields.text(raw, "target", problems, None, "execution.target")
     threshold = raw.get("threshold", DEFAULT_THRESHOLD)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
         problems.add(None, "execution.threshold", "must be a score in [0, 1]")
@@ -94,13 +94,12 @@ def parse_case(item: Any, index: int, base: Path, problems: Problems) -> Case | 
     if "input" not in item:
         problems.add(test_id, "input", "every test needs an `input`")
     case.expected_output = item.get("expected_output")
-    case.criteria = str(item.get("criteria") or "")
-    case.metadata = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+    case.criteria = fields.text(item, "criteria", problems, test_id, "criteria") or ""
+    case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
     case.graders = parse_graders(item.get("assertions"), problems, test_id, "assertions")
-    execution = item.get("execution") or {}
-    if isinstance(execution, dict):
-        fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
-        case.target = execution.get("target")
+    execution = fields.mapping(item, "execution", problems, test_id, "execution")
+    fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
+    case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
     return case
 

@@ -75,7 +75,9 @@ def parse_targets(items: list[Any], problems: Problems) -> dict[str, TargetSpec]
     specs: dict[str, TargetSpec] = {}
     for index, item in enumerate(items):
         spec = _parse_one(item, index, problems)
-        if spec is not None:
+        if spec is not None and spec.name in specs:
+            problems.add(None, f"targets[{index}].name", f"{spec.name!r} is already defined above")
+        elif spec is not None:
             specs[spec.name] = spec
     return specs
 
@@ -95,7 +97,7 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
         return None
     where = f"targets[{item['name']}]"
     provider = item.get("provider")
-    if provider not in PROVIDER_FIELDS:
+    if not isinstance(provider, str) or provider not in PROVIDER_FIELDS:
         problems.add(None, f"{where}.provider", f"unsupported provider {provider!r} (the built-in runner supports: {', '.join(PROVIDER_FIELDS)})")
         return None
     _check_keys(item, provider, where, problems)

@@ -165,3 +165,21 @@ def test_unsupported_repos_and_unknown_test_execution_keys_are_named(tmp_path):
     assert any(p.startswith("None|repos|unsupported by the built-in runner (repositories)") for p in found)
     assert any(p.startswith("t|repos|unsupported by the built-in runner (repositories)") for p in found)
     assert "t|execution.workers|unknown field (expected one of: target)" in found
+
+
+MALFORMED = {
+    "suite target": ({"execution": {"target": ["a"]}}, {}, "None|execution.target|must be a string, not ['a']"),
+    "test target": ({}, {"execution": {"target": ["a"]}}, "t|execution.target|must be a string, not ['a']"),
+    "test execution": ({}, {"execution": "fast"}, "t|execution|must be a mapping, not 'fast'"),
+    "metadata": ({}, {"metadata": "x"}, "t|metadata|must be a mapping, not 'x'"),
+    "criteria": ({}, {"criteria": ["a"]}, "t|criteria|must be a string, not ['a']"),
+    "role": ({}, {"input": [{"role": ["user"], "content": "x"}]}, "t|input[0].role|unsupported role ['user'] (tool messages are multi-turn tool trajectories)"),
+    "files": ({}, {"files": "a.md"}, "t|files|must be a list of paths"),
+}
+
+
+@pytest.mark.parametrize("suite, test, problem", MALFORMED.values(), ids=list(MALFORMED))
+def test_a_value_of_the_wrong_kind_is_a_named_problem(tmp_path, suite, test, problem):
+    found = problems_of(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}], **test}],
+                        suite={"execution": {"target": "canned"}, **suite})
+    assert found == [problem]

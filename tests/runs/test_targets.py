@@ -126,6 +126,18 @@ def test_cli_envelope_output_as_text_and_as_messages(tmp_path):
     assert (rows["text"]["token_usage"], rows["text"]["cost_usd"]) == ({"input": 7, "output": 3}, 0.5)
 
 
+def test_a_duplicate_name_and_a_non_text_provider_are_named(tmp_path):
+    canned = {"name": "canned", "provider": "cli", "command": canned_command()}
+    targets = [canned, canned, {"name": "odd", "provider": ["cli"]}]
+    eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": CONTAINS_A}], {}, targets=targets)
+    with pytest.raises(EvalFileError) as caught:
+        prepare(eval_file, tmp_path)
+    assert [(p.field, p.message) for p in caught.value.problems] == [
+        ("targets[1].name", "'canned' is already defined above"),
+        ("targets[odd].provider", "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai)"),
+    ]
+
+
 def test_numbers_from_environment_references_are_converted_and_bad_ones_named(tmp_path, monkeypatch):
     monkeypatch.setenv("TARGET_TIMEOUT", "30")
     targets = [
