@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -108,6 +109,27 @@ def test_a_failing_target_is_an_execution_error_for_that_test_only(tmp_path):
     results = {r.test_id: r for r in EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=2))}
     assert (results["good"].status, results["bad"].status) == ("ok", "execution_error")
     assert "exited 3" in results["bad"].error
+
+
+HANG = "import subprocess, sys; child = subprocess.Popen(['sleep', '600']); open(sys.argv[1], 'w').write(str(child.pid)); child.wait()"
+
+
+def test_a_command_target_past_its_timeout_is_killed_with_its_children(tmp_path):
+    command = f'{sys.executable} -c "{HANG}" {tmp_path / "child.pid"}'
+    targets = [{"name": "canned", "provider": "cli", "command": command, "timeout_seconds": 1}]
+    eval_file = write_tree(tmp_path, [{"id": "slow", "input": "x", "assertions": contains("yes")}], {}, targets=targets)
+    [result] = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1)))
+    assert result.status == "execution_error" and result.error == "target canned timed out after 1s"
+    child = int((tmp_path / "child.pid").read_text())
+    wait_for(lambda: not _running(child))
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a container's init may never reap the orphan)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def _prepared(eval_file, root):
