@@ -155,7 +155,8 @@ def iso(at: datetime | None) -> str | None:
 class Plan:
     """Everything a scheduler needs, checked by the command before anything starts."""
 
-    config: Path  # absolute; each run is `autoresearch run --config <config>` in its directory
+    config: Path  # absolute; each run is `autoresearch run --config <config>`
+    repo: Path  # where each run starts: the config's repository (a config outside any repository names none)
     experiment: str
     results: Path  # <repo>/<results_dir>
     cron: str
@@ -206,7 +207,7 @@ class Firings:
         self.record.update(current={"started_at": started, "pid_file": str(prefix) + process.PGID_SUFFIX})
         self.log.info("run started", output=f"{prefix}.stderr.log")
         try:
-            done = process.run(self.plan.run_argv(), cwd=self.plan.config.parent, log_prefix=prefix)
+            done = process.run(self.plan.run_argv(), cwd=self.plan.repo, log_prefix=prefix)
         finally:
             self.current = None
         return {"started_at": started, "ended_at": utc_now(), "exit_code": done.returncode, "output": f"{prefix}.stderr.log"}

@@ -52,7 +52,7 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
     ws = open_workspace(config_dir(config), cfg.artifact)
     scheduler.make_trigger(cron, tz)
     plan = scheduler.Plan(
-        config=config.resolve(), experiment=cfg.experiment_name, results=ws.root / cfg.results_dir,
+        config=config.resolve(), repo=ws.root, experiment=cfg.experiment_name, results=ws.root / cfg.results_dir,
         cron=cron, tz=tz, grace_s=scheduler.parse_duration(grace, "--grace"),
         max_cycles=max_cycles, max_hours=max_hours,
         lifetime_s=scheduler.parse_duration(lifetime, "--for") if lifetime else None,

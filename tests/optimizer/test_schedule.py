@@ -218,3 +218,17 @@ def test_stop_ends_the_run_in_progress_and_then_its_scheduler(tmp_path):
     assert [r["cycle"] for r in iterations(repo)] == [1, 2]
     assert schedule_json(repo)["status"] == "stopped"
     assert git(repo, "status", "--porcelain", "prompt.md") == ""
+
+
+def test_a_config_kept_outside_any_repository_fires_in_the_repository_it_was_scheduled_from(tmp_path):
+    repo = repo_with_plan(tmp_path)
+    outside = tmp_path / "configs" / "exp.yaml"
+    outside.parent.mkdir()
+    outside.write_text((repo / "autoresearch.yaml").read_text())
+    scheduler = start_scheduler(repo, "--config", str(outside), "--cron", "* * * * * *", "--max-cycles", "1")
+    try:
+        wait_for(lambda: len(schedule_json(repo).get("runs", [])) >= 2, timeout=60)
+    finally:
+        stop(scheduler)
+    assert [r["exit_code"] for r in schedule_json(repo)["runs"][:2]] == [10, 0]
+    assert [r["decision"] for r in iterations(repo)][:2] == ["keep", "keep"]
