@@ -69,7 +69,7 @@ class EvalRun:
             self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:
                 self.stopped = "cancelled"
-            # running attempts finish on their own (each is bounded by its target's timeout)
+            # running attempts finish on their own (an answer and each grader call are bounded by their timeouts)
             pool.shutdown(wait=False)
 
     def _slot(self) -> None:

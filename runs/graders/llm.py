@@ -3,7 +3,9 @@
 The grader LLM is the target's `grader_target`, reached through the runner
 (`ctx.llm`), so this module never touches an SDK. A reply that is not the JSON
 we asked for is retried; after `ATTEMPTS` the grader fails and the test
-becomes an execution_error, as in AgentV.
+becomes an execution_error, as in AgentV. A provider fault (retried already,
+each request within the grader target's `timeout_seconds`) reaches us as
+GraderFailed and is not asked again.
 """
 
 from __future__ import annotations
