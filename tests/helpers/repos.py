@@ -49,3 +49,13 @@ def cli(cwd: Path, *args: str, env: dict | None = None, timeout: float = 120) ->
         timeout=timeout,
         env={**os.environ, **GIT_ENV, "NO_COLOR": "1", **(env or {})},
     )
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess, code: int, *needles: str) -> None:
+    """Bad input ends in exactly one `autoresearch:` line (with these words), its exit code, and no traceback."""
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = [ln for ln in done.stderr.splitlines() if ln.startswith("autoresearch:")]
+    assert len(lines) == 1, done.stderr
+    for needle in needles:
+        assert needle in lines[0]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.repos import cli, git
+from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
-from tests.optimizer.test_safety import assert_one_line_error
 
 # b rises by 0.09: a tie at the default threshold (0.1), so wins-losses drops it; a win at 0.05;
 # and the mean score rises, so the score rule keeps it.

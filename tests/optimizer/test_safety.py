@@ -11,17 +11,8 @@ import sys
 
 import pytest
 
-from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
-
-
-def assert_one_line_error(done: subprocess.CompletedProcess, code: int, *needles: str) -> None:
-    assert done.returncode == code, done.stderr
-    assert "Traceback" not in done.stderr
-    lines = [ln for ln in done.stderr.splitlines() if ln.startswith("autoresearch:")]
-    assert len(lines) == 1, done.stderr
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def point_at_untracked_file(repo) -> None:

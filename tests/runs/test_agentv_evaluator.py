@@ -10,9 +10,8 @@ import json
 import os
 from pathlib import Path
 
-from tests.helpers.repos import cli
+from tests.helpers.repos import assert_one_line_error, cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
-from tests.optimizer.test_safety import assert_one_line_error
 
 EVAL_FILE = "evals/support.eval.yaml"
 
