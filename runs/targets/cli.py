@@ -76,12 +76,26 @@ def unwrap(text: str) -> Answer:
 
 
 def _content(value: Any) -> str:
-    """`output` may be a list of messages: the last assistant message's content is the answer."""
+    """`output` may be a list of messages: the answer is the content of the last one whose role is
+    `assistant` (none: an empty answer), as AgentV's extractLastAssistantContent reads it."""
     if isinstance(value, str):
         return value
     if isinstance(value, list):
         for message in reversed(value):
-            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
-                return _content(message.get("content", ""))
+            if isinstance(message, dict) and message.get("role") == "assistant" and "content" in message:
+                return _text_of(message["content"])
         return ""
     return json.dumps(value)
+
+
+CONTENT_TYPES = {"text", "image", "file"}
+
+
+def _text_of(content: Any) -> str:
+    """A message's text: a string as it is; content blocks (all of a known type) as their text
+    blocks joined by newlines, as AgentV's getTextContent; anything else as compact JSON."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and content and all(isinstance(b, dict) and b.get("type") in CONTENT_TYPES for b in content):
+        return "\n".join(str(b.get("text", "")) for b in content if b["type"] == "text")
+    return json.dumps(content, separators=(",", ":"), ensure_ascii=False)

@@ -115,14 +115,19 @@ def test_cli_prompt_placeholders_are_shell_escaped(tmp_path):
 
 def test_cli_envelope_output_as_text_and_as_messages(tmp_path):
     messages = [{"role": "assistant", "content": "first"}, {"role": "user", "content": "more"}, {"role": "assistant", "content": "last"}]
+    blocks = [{"role": "assistant", "content": [{"type": "text", "text": "one"}, {"type": "image", "media_type": "image/png",
+                                                   "source": "x.png"}, {"type": "text", "text": "two"}]},
+              {"content": "a message with no role is nobody's answer"}]
     answers = {
         "text": {"output": "plain", "token_usage": {"input": 7, "output": 3}, "cost_usd": 0.5},
         "messages": {"output": messages},
+        "blocks": {"output": blocks},
     }
     tests = [{"id": "text", "input": "x", "assertions": [{"type": "equals", "value": "plain"}]},
-             {"id": "messages", "input": "x", "assertions": [{"type": "equals", "value": "last"}]}]
+             {"id": "messages", "input": "x", "assertions": [{"type": "equals", "value": "last"}]},
+             {"id": "blocks", "input": "x", "assertions": [{"type": "equals", "value": "one\ntwo"}]}]
     rows = rows_of(tmp_path, tests, answers)
-    assert (rows["text"]["score"], rows["messages"]["score"]) == (1.0, 1.0)
+    assert (rows["text"]["score"], rows["messages"]["score"], rows["blocks"]["score"]) == (1.0, 1.0, 1.0)
     assert (rows["text"]["token_usage"], rows["text"]["cost_usd"]) == ({"input": 7, "output": 3}, 0.5)
 
 
