@@ -7,11 +7,13 @@ from pathlib import Path
 
 
 def run_eval_file(path: Path, output: Path | None, target: str | None, workers: int, threshold: float | None) -> int:
+    from optimizer.commands.common import setup_logging
     from runs.evalfile.interpolate import find_repo_root
     from runs.evaluators.builtin import execute, prepare
     from runs.results import mean_score
     from runs.runner import RunOptions
 
+    setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
     eval_file = path.resolve()
     repo_root = find_repo_root(eval_file.parent)
     prepared = prepare(eval_file, repo_root, target=target)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from runs.results import load_rows
-from tests.helpers.fake_llm import text_reply
+from tests.helpers.fake_llm import error_reply, text_reply
 from tests.helpers.repos import GIT_ENV, cli
 from tests.runs.evaltree import write_tree
 from tests.runs.test_llm import llm_targets
@@ -80,3 +80,16 @@ def test_without_output_the_run_goes_under_agentv_results(tmp_path):
     assert re.fullmatch(r"eval_\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{6}Z", run_dir.name)
     assert len(load_rows(run_dir)) == 3
     assert f"results: {Path('.agentv', 'results', run_dir.name)}" in done.stdout
+
+
+def test_a_retried_request_is_one_warning_line_with_the_key_masked(tmp_path, fake_llm, monkeypatch):
+    key = "fake-key-0123456789"
+    monkeypatch.setenv("FAKE_MODEL", "fake-model")
+    monkeypatch.setenv("FAKE_KEY", key)
+    fake_llm.queue(error_reply(429, retry_after=0.01, message=f"slow down, {key}"), text_reply("yes"))
+    eval_file = write_tree(tmp_path, TESTS[:1], {}, targets=llm_targets(fake_llm))
+    done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--target", "bot")
+    assert done.returncode == 0, done.stderr
+    [warning] = [line for line in done.stderr.splitlines() if "429" in line]
+    assert "WARNING: openai: RateLimitError 429" in warning and "slow down, ***" in warning
+    assert key not in done.stderr + done.stdout
