@@ -197,16 +197,15 @@ def commit_artifact(ws: Workspace, message: str) -> str | None:
 
 def candidate_patch(ws: Workspace) -> str:
     """The candidate's diff against HEAD, new files included, without touching the user's index.
-    A file that is still a regular file of the same mode is diffed in-process; git does the rest."""
-    if ws.mode == "file" and _same_kind_as_head(ws):
-        import pygit2
-        from pygit2.enums import DiffOption
+    A file that is still a regular file of the same mode is diffed in-process (unless libgit2 cannot
+    read the index it consults for attributes: a split or sparse one); git does the rest."""
+    import pygit2
 
-        head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
-        patch = pygit2.Patch.create_from(
-            head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY
-        )
-        return patch.text.removesuffix("\n")  # as git's output reads through ws.git
+    if ws.mode == "file" and _same_kind_as_head(ws):
+        try:
+            return _file_patch(ws)
+        except pygit2.GitError:
+            pass
     if ws.mode == "file":
         return ws.git("diff", "--binary", "HEAD", "--", ws.artifact)
     with tempfile.TemporaryDirectory() as tmp:
@@ -214,6 +213,15 @@ def candidate_patch(ws: Workspace) -> str:
         ws.git("read-tree", "HEAD", env=env)
         ws.git("add", "-A", "--", ws.artifact, env=env)
         return ws.git("diff", "--cached", "--binary", "HEAD", "--", ws.artifact, env=env)
+
+
+def _file_patch(ws: Workspace) -> str:
+    import pygit2
+    from pygit2.enums import DiffOption
+
+    head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
+    patch = pygit2.Patch.create_from(head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
+    return patch.text.removesuffix("\n")  # as git's output reads through ws.git
 
 
 def _same_kind_as_head(ws: Workspace) -> bool:

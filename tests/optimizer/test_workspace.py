@@ -88,6 +88,8 @@ def test_a_split_index_that_libgit2_cannot_read_falls_back_to_git_status(tmp_pat
     assert (repo / "notes.txt").read_text() == "mine\n"
     assert git(repo, "status", "--porcelain").strip() == "M notes.txt"
     assert list((repo / ".git").glob("sharedindex.*"))  # still a split index: the fallback was what ran
+    patch = (repo / ".autoresearch/runs/exp" / lines[1]["run_dir"] / "candidate.patch").read_text()
+    assert "+a 1" in patch  # the failed candidate's diff, taken by git where libgit2 could not
 
 
 def _applies_after_restore(repo: Path, patch: str, path: str) -> None:
