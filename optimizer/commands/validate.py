@@ -1,4 +1,8 @@
-"""`autoresearch validate PATH`: check an eval file and its targets, listing every problem with file, test id and field."""
+"""`autoresearch validate [PATH]`: check an eval file and its targets, listing every problem with file, test id and field.
+
+Without PATH it checks the eval that `run` would use: autoresearch.yaml's
+`eval.file`, with its inline `eval.targets` and `eval.target`.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,27 @@ from pathlib import Path
 
 import typer
 
-PathArgument = typer.Argument(..., help="An EVAL.yaml or evals.json.")
+from optimizer.commands.common import ConfigOption, config_dir, load
+
+PathArgument = typer.Argument(
+    None, help="An EVAL.yaml or evals.json; without it, the eval of autoresearch.yaml (eval.file, eval.targets, eval.target)."
+)
 TargetOption = typer.Option(None, "--target", help="Check this target instead of the file's execution.target.")
 
 
-def command(path: Path = PathArgument, target: str = TargetOption) -> int:
+def command(path: Path = PathArgument, target: str = TargetOption, config: Path = ConfigOption) -> int:
     """Check an eval file and its targets without running anything; exit 30 when there is a problem."""
     from runs.evalfile import EvalFileError
     from runs.evalfile.interpolate import find_repo_root
     from runs.evaluators.builtin import prepare
 
-    eval_file = path.resolve()
+    inline_targets = None
+    if path is None:
+        path, repo_root, inline_targets, target = _configured(config, target)
+    else:
+        repo_root = find_repo_root(path.resolve().parent)
     try:
-        prepared = prepare(eval_file, find_repo_root(eval_file.parent), target=target)
+        prepared = prepare(path.resolve(), repo_root, inline_targets, target)
     except EvalFileError as exc:
         for problem in exc.problems:
             print(problem)
@@ -26,3 +38,16 @@ def command(path: Path = PathArgument, target: str = TargetOption) -> int:
         return exc.exit_code
     print(f"{path}: ok, {len(prepared.suite.cases)} test(s)")
     return 0
+
+
+def _configured(config: Path, target: str | None) -> tuple[Path, Path, list[dict] | None, str | None]:
+    """The configured eval file, its repository root, inline targets and target (the flag wins)."""
+    from optimizer.errors import InvalidInput
+    from runs.evalfile.interpolate import find_repo_root
+
+    cfg = load(config)
+    if cfg.eval.file is None:
+        kind = "an eval command" if cfg.eval.command else "the agentv CLI"
+        raise InvalidInput(f"{config}: field 'eval.file' is not set: this config's eval is {kind}, which only a run can check")
+    repo_root = find_repo_root(config_dir(config))
+    return repo_root / cfg.eval.file, repo_root, cfg.eval.targets, target or cfg.eval.target

@@ -159,3 +159,22 @@ def test_numbers_from_environment_references_are_converted_and_bad_ones_named(tm
     del targets[1]
     eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": CONTAINS_A}], {"a": "a"}, targets=targets)
     assert prepare(eval_file, tmp_path).targets.built["canned"].timeout_s == 30.0
+
+
+def test_validate_without_a_path_checks_the_configured_eval_with_its_inline_targets(tmp_path):
+    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": "echo a"}])
+    done = cli(repo, "validate")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "evals/s.eval.yaml: ok, 1 test(s)" in done.stdout
+    settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    settings["eval"]["targets"] = [{"name": "inline", "provider": "telepathy"}]
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings))
+    done = cli(repo, "validate")
+    assert done.returncode == 30 and "unsupported provider 'telepathy'" in done.stdout
+
+
+def test_validate_without_a_path_on_a_command_eval_says_there_is_nothing_to_check(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "Hi.\n", "autoresearch.yaml": yaml.safe_dump(
+        {"artifact": "prompt.md", "eval": {"command": "true"}, "mutator": {"provider": "command", "command": "true"}})})
+    done = cli(repo, "validate")
+    assert done.returncode == 30 and "field 'eval.file' is not set: this config's eval is an eval command" in done.stderr
