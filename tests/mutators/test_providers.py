@@ -140,6 +140,8 @@ def test_an_unlisted_subclass_follows_its_nearest_listed_base():
 
 def test_prices_match_dated_models_take_overrides_and_warn_once_for_unknown(caplog):
     assert cost_usd("claude-sonnet-4-5-20250929", 1_000_000, 0) == 3.0
+    # a newer model is priced as itself, not as the older family its name starts with
+    assert [cost_usd(m, 1_000_000, 0) for m in ("claude-opus-4-6", "claude-opus-5-5", "claude-opus-4")] == [5.0, 4.0, 15.0]
     assert cost_usd("gpt-4o-mini", 0, 1_000_000) == 0.6
     assert cost_usd("mine", 2_000_000, 0, {"mine": {"input_per_mtok": 0.5, "output_per_mtok": 1}}) == 1.0
     with caplog.at_level(logging.WARNING, logger="autoresearch.providers"):
