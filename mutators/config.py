@@ -70,6 +70,10 @@ class LLMMutatorConfig(BaseModel):
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
     """Prices of models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}."""
 
+    def price_table(self) -> dict[str, dict[str, float]]:
+        """`prices` as mutators.providers takes it (plain dicts: that package imports nothing of ours)."""
+        return {model: price.model_dump() for model, price in self.prices.items()}
+
 
 MutatorConfig = Annotated[
     Union[CommandMutatorConfig, ReplayMutatorConfig, LLMMutatorConfig], Field(discriminator="provider")

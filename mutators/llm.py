@@ -41,7 +41,7 @@ class LLMMutator:
 
     def settings(self) -> ProviderSettings:
         c = self.config
-        prices = {model: price.model_dump() for model, price in c.prices.items()}
+        prices = c.price_table()
         return ProviderSettings(
             provider=c.provider, model=c.model, api_key_env=c.api_key_env, base_url=c.base_url,
             max_output_tokens=c.max_output_tokens, temperature=c.temperature, timeout_s=c.timeout_s,

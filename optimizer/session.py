@@ -91,7 +91,7 @@ def _require_priced_mutator(config: Config) -> None:
     m = config.mutator
     if not config.stop.budget_usd or m.provider not in PROVIDERS:
         return
-    if price_of(m.model, {name: price.model_dump() for name, price in m.prices.items()}) is None:
+    if price_of(m.model, m.price_table()) is None:
         raise InvalidInput(
             f"autoresearch.yaml: field 'mutator.prices': no price is known for {m.model!r}, so stop.budget_usd "
             f"cannot bound what the mutator spends; add {m.model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
