@@ -1,4 +1,4 @@
-"""Fixtures for the built-in runner's tests: the AgentV compat cases copied out of shared/, eval trees in tmp dirs."""
+"""Fixtures for the built-in runner's tests: the AgentV compat cases (tests/runs/compat), eval trees in tmp dirs."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-COMPAT = Path(__file__).resolve().parents[2].parent / "shared" / "compat" / "agentv"
+COMPAT = Path(__file__).resolve().parent / "compat" / "agentv"
 
 
 @pytest.fixture
 def compat_dir(tmp_path: Path) -> Path:
-    """A writable copy of ../shared/compat/agentv, so nothing is ever written into shared/."""
+    """A writable copy of the compat cases, so a test never writes into the repository."""
     target = tmp_path / "compat"
     shutil.copytree(COMPAT, target)
     for path in [target, *target.rglob("*")]:
