@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from mutators.providers.errors import ProviderFailed, ProviderTimedOut, ProviderUnusable
+from mutators.providers.errors import MalformedReply, ProviderFailed, ProviderTimedOut, ProviderUnusable
 from mutators.providers.settings import ProviderSettings
 
 log = logging.getLogger("autoresearch.providers")
@@ -34,7 +34,8 @@ COMMON = {
     "APIStatusError": (BY_STATUS, ""),
     "APIConnectionError": (RETRY, ""),
     "APITimeoutError": (RETRY, ""),
-    "APIResponseValidationError": (FAIL, ""),
+    "APIResponseValidationError": (RETRY, ""),  # a 200 that is not the API's reply, like MalformedReply
+    "MalformedReply": (RETRY, ""),  # ours: a server that answered garbage may answer properly next time
     "AuthenticationError": (UNUSABLE, AUTH),
     "PermissionDeniedError": (UNUSABLE, ACCESS),
     "NotFoundError": (UNUSABLE, MODEL),
@@ -119,7 +120,7 @@ def call(
     for tries in range(1, settings.max_attempts + 1):
         try:
             return attempt(request_timeout(settings, deadline))
-        except api_error as exc:
+        except (api_error, MalformedReply) as exc:
             rule = rule_for(settings.provider, exc)
             what = describe(exc)
             if rule.action == UNUSABLE:

@@ -6,8 +6,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from mutators.providers.errors import ProviderFailed
-
 
 @dataclass(frozen=True)
 class Tool:
@@ -63,9 +61,3 @@ class Reply:
     output_tokens: int
     cost_usd: float
 
-
-def reply_object(data: Any, provider: str) -> dict:
-    """The JSON object a plain request answered; anything else (text from a proxy, a list) fails the call."""
-    if not isinstance(data, dict):
-        raise ProviderFailed(f"{provider}: the server's reply is not a JSON object ({str(data)[:120]!r})")
-    return data
