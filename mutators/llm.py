@@ -20,6 +20,7 @@ from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from mutators.instructions import render
 from mutators.providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
 from mutators.tools import SPECS, Sandbox, run
+from runs.redact import redact, secret_values
 
 log = logging.getLogger("autoresearch.mutator")
 TOOLS_NOTE = """
@@ -86,23 +87,36 @@ class LLMMutator:
 
 
 class Transcript:
-    """One JSON line per tool call in the candidate's run directory: what the model did, refusals included."""
+    """One JSON line per tool call in the candidate's run directory: what the model did, refusals included,
+    with the environment's secret values masked (a file the model read may hold a key)."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def record(self, call: ToolCall, result: ToolResult) -> ToolResult:
-        arguments = {k: v for k, v in (call.arguments or {}).items() if k != "content"}
+        secrets = secret_values()
+        arguments = {k: _masked(v, secrets) for k, v in (call.arguments or {}).items() if k != "content"}
         if call.arguments and "content" in call.arguments:
-            arguments["content_bytes"] = len(str(call.arguments["content"]).encode())
-        entry = {"time": time.time(), "tool": call.name, "arguments": arguments, "error": result.is_error}
-        entry["result" if not result.is_error else "refused"] = result.content[:300]
+            arguments["content_bytes"] = len(str(call.arguments["content"]).encode(errors="replace"))
+        entry = {"time": time.time(), "tool": _masked(call.name, secrets), "arguments": arguments, "error": result.is_error}
+        entry["result" if not result.is_error else "refused"] = redact(result.content, secrets)[:300]
         if result.is_error:
-            log.warning("mutator tool call refused: %s %s: %s", call.name, json.dumps(arguments), result.content)
+            log.warning("mutator tool call refused: %s %s: %s", entry["tool"], json.dumps(arguments), entry["refused"])
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
         return result
+
+
+def _masked(value, secrets: list[str]):
+    """`value` (JSON from the model) with every secret in its strings masked."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [_masked(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {redact(str(k), secrets): _masked(v, secrets) for k, v in value.items()}
+    return value
 
 
 def summary_of(changelog: str) -> str:
