@@ -137,3 +137,31 @@ def test_nothing_that_names_held_out_tests_is_readable_by_the_model(tmp_path, fa
     assert not any(t in path.read_text() for path in decided.rglob("*") if path.is_file() for t in held)
     assert sorted(p.name for p in decided.iterdir()) == ["index.jsonl", "mutation.md"]
     assert not any(t in json.dumps(r.body) for r in fake_llm.requests[:1] for t in held)
+
+
+def test_with_a_holdout_the_built_in_runners_eval_file_and_whole_run_files_are_out_of_reach(tmp_path, fake_llm):
+    from tests.helpers.repos import make_repo
+    from tests.runs.test_e2e_builtin import ECHO, TARGETS
+
+    words = ["alphaword", "bravoword", "charlieword", "deltaword", "echoword", "foxtrotword"]
+    suite = {"execution": {"target": "echo"}, "tests": [
+        {"id": f"test-{w}", "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": w}]} for w in words]}
+    settings = {"experiment": "exp", "artifact": "prompt.md", "eval": {"file": "evals/s.eval.yaml", "workers": 1, "holdout": 0.5},
+                "mutator": {"provider": "openai", "model": "gpt-4.1-mini", "api_key_env": "E2E_LLM_KEY",
+                            "base_url": fake_llm.base_url("openai"), "retry_base_s": 0.01}, "stop": {"max_cycles": 2}}
+    repo = make_repo(tmp_path / "r", {
+        "prompt.md": " ".join(words[:3]) + "\n", "evals/s.eval.yaml": yaml.safe_dump(suite),
+        ".agentv/targets.yaml": yaml.safe_dump(TARGETS), "tools/echo.py": ECHO, "autoresearch.yaml": yaml.safe_dump(settings)})
+    fake_llm.queue(tool_reply("read_file", {"path": "evals/s.eval.yaml"}, ("git_show", {"revision": "HEAD", "path": "evals/s.eval.yaml"}),
+                              ("list_dir", {"path": ".autoresearch/runs/exp"})),
+                   tool_reply("write_file", {"path": "prompt.md", "content": "alphaword\n"}), text_reply("Trim"))
+    assert cli(repo, "run", env=KEY_ENV).returncode == 10
+
+    held = json.loads((repo / ".autoresearch/runs/exp/_autoresearch/holdout.json").read_text())["tests"]
+    (read, read_error), (shown, show_error), _ = [(e.get("refused") or e.get("result"), e["error"]) for e in map(
+        json.loads, next(repo.glob(".autoresearch/runs/exp/*c0002/mutator-tools.jsonl")).read_text().splitlines()[:3])]
+    assert read_error and "hidden from the mutator" in read and show_error
+    decided = next(repo.glob(".autoresearch/runs/exp/*c0001"))
+    visible = "".join(p.read_text() for p in decided.rglob("*") if p.is_file())
+    assert held and not any(t in visible for t in held) and not (decided / "benchmark.json").exists()
+    assert (repo / ".autoresearch/holdout/exp" / decided.name / "benchmark.json").exists()
