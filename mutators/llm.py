@@ -28,7 +28,8 @@ TOOLS_NOTE = """
 
 You work through tools: list_dir, read_file (paged: offset/limit), search, git_show and
 write_file. Paths are relative to the repository root. Everything in the repository but
-.git/ can be read; only the artifact can be written. Write whole files.
+.git and the experiment's hidden files can be read; only the artifact can be written.
+Write whole files.
 
 When the change is written, stop calling tools and reply with the changelog as plain text.
 Its first line (or a line starting `Summary:`) is the one-line summary.

@@ -4,7 +4,10 @@ Tests drive it through the real SDKs (`base_url`), so what is tested is what
 runs against the real APIs: request bodies, status codes, `retry-after`, and
 server-sent events framed exactly as each API frames them (the SDKs' own
 stream parsers read them). Replies are scripted in a protocol-neutral form
-(`text_reply`, `tool_reply`, `error_reply`) and rendered per protocol.
+(`text_reply`, `tool_reply`, `error_reply`) and rendered per protocol, and so
+are the malformed 200s a provider or a proxy may send: a body that is not JSON
+(`raw_reply`), a field of the wrong type (`patched_reply`), a stream cut short
+(`cut_stream`) and a plain body where a stream was asked for (`plain_reply`).
 
     with FakeLLM() as llm:
         llm.queue(tool_reply("read_file", {"path": "a.md"}), text_reply("done"))
