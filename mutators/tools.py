@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from mutators import grep
 from mutators.base import MutationRequest
@@ -44,9 +44,14 @@ HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F), *ra
 
 
 def is_git_name(name: str) -> bool:
-    """`.git` as some filesystem may read `name`: any case (macOS, Windows), trailing dots and spaces
-    (Windows), the 8.3 short name `GIT~1` (NTFS), with code points HFS+ ignores."""
-    return name.translate(HFS_IGNORED).casefold().rstrip(". ") in (".git", "git~1")
+    """`.git` as some filesystem may read `name`: any case (macOS, Windows), trailing dots and spaces or
+    a `:stream` suffix (Windows), the 8.3 short name `GIT~1` (NTFS), with code points HFS+ ignores."""
+    return name.split(":")[0].translate(HFS_IGNORED).casefold().rstrip(". ") in (".git", "git~1")
+
+
+def names_git(path: str) -> bool:
+    """Whether any component of `path`, split at `/` and at `\\` (a separator on Windows), is `.git`."""
+    return any(is_git_name(part) for part in re.split(r"[\\/]", path))
 
 
 class ToolRefused(Exception):
@@ -64,11 +69,12 @@ class Sandbox:
         self.read_only = [p.resolve() for p in self.request.read_only] + [self.root / ".git"]
         # the run and the history may live outside the checkout (a --worktree run keeps them in the main one)
         self.also_readable = [self.request.run_dir.resolve(), self.request.iterations.resolve()]
+        self.hidden_paths = [p.resolve() for p in self.request.hidden]
 
     def _resolve(self, path: str, also: list[Path] = ()) -> Path:
         if not isinstance(path, str) or not path.strip() or "\0" in path or not _encodable(path):
             raise ToolRefused("path must be a non-empty string of text")
-        if any(is_git_name(part) for part in PurePath(path).parts):
+        if names_git(path):
             raise ToolRefused(f"{path}: .git is off limits")
         try:
             real = (self.root / path).resolve()  # an absolute `path` replaces root, then is checked like any other
@@ -77,7 +83,7 @@ class Sandbox:
         base = next((p for p in [self.root, *also] if real.is_relative_to(p)), None)
         if base is None:
             raise ToolRefused(f"{path}: outside the repository (only files under {self.root} are available)")
-        if any(is_git_name(part) for part in real.relative_to(base).parts):
+        if names_git(str(real.relative_to(base))):
             raise ToolRefused(f"{path}: leads into .git, which is off limits")
         return real
 
@@ -91,7 +97,7 @@ class Sandbox:
         """Under a hidden path, unless it is one the mutator is handed (the run just decided, the history)."""
         if any(real.is_relative_to(p) for p in self.also_readable):
             return False
-        return any(real.is_relative_to(p.resolve()) for p in self.request.hidden)
+        return any(real.is_relative_to(p) for p in self.hidden_paths)
 
     def writable(self, path: str) -> Path:
         real = self._resolve(path)

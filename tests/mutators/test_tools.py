@@ -31,8 +31,9 @@ def ask(fake_llm, request, *calls, protocol: str = "openai") -> list[tuple[str, 
 
 
 GIT_WRITES = ["skill/.git/config", "skill/.GIT/config", "skill/.Git/hooks/post-commit", "skill/.git./config",
-              "skill/.git /config", "skill/GIT~1/config", "skill/.g\u200cit/config", "skill/sub/.git/config",
-              "skill/sub/.git", "skill/gitlink/config", "skill/gitlink/hooks/post-commit"]
+              "skill/.git /config", "skill/GIT~1/config", "skill/.g\u200cit/config", "skill/.git::$INDEX_ALLOCATION/config",
+              "skill\\.git\\config", "skill/sub/.git/config", "skill/sub/.git", "skill/gitlink/config",
+              "skill/gitlink/hooks/post-commit"]
 
 
 @pytest.mark.parametrize("protocol", ["anthropic", "openai"])
