@@ -62,7 +62,8 @@ def _check(message: dict) -> None:
         elif kind == "tool_use":
             text(block.get("id"), f"{where}.id")
             text(block.get("name"), f"{where}.name")
-    tokens(obj(message.get("usage"), "usage"), TOKEN_FIELDS)
+    if message.get("usage") is not None:  # the API always sends it; a compatible server may not
+        tokens(obj(message["usage"], "usage"), TOKEN_FIELDS)
 
 
 def _streamed(events: Iterator[dict]) -> dict:
@@ -85,7 +86,7 @@ def _streamed(events: Iterator[dict]) -> dict:
         elif kind == "message_delta":
             message["stop_reason"] = obj(event.get("delta"), "message_delta.delta").get("stop_reason")
             usage = obj(event.get("usage") or {}, "message_delta.usage")
-            message["usage"] = {**obj(message.get("usage"), "usage"), **{k: v for k, v in usage.items() if v is not None}}
+            message["usage"] = {**obj(message.get("usage") or {}, "usage"), **{k: v for k, v in usage.items() if v is not None}}
         elif kind == "message_stop":
             message["content"] = [_finished(blocks[n], partial_json.get(n)) for n in sorted(blocks)]
             return message
@@ -122,7 +123,7 @@ def _blocks(message: dict, kind: str | None = None) -> list[dict]:
 def _turn(message: dict) -> Turn:
     said = "".join(block["text"] for block in _blocks(message, "text"))
     calls = [_call(block) for block in _blocks(message, "tool_use")]
-    usage = message["usage"]
+    usage = message.get("usage") or {}
     cached = (usage.get("cache_creation_input_tokens") or 0) + (usage.get("cache_read_input_tokens") or 0)
     return Turn(said, calls, (usage.get("input_tokens") or 0) + cached, usage.get("output_tokens") or 0)
 

@@ -51,6 +51,13 @@ MALFORMED = [
     *[(p, False, raw_reply('{"choices": [{"mess', "application/json"), "the server's reply is not valid JSON") for p in PROTOCOLS],
     *[(p, True, plain_reply("whole"), "a stream was asked for and the server answered application/json") for p in PROTOCOLS],
     *[(p, True, cut_stream(2, hang_up=False), "cut short") for p in PROTOCOLS],
+    ("anthropic", True, raw_reply("event: message_start\ndata: {not json\n\n", "text/event-stream"), "an event of the stream is not valid JSON"),
+    ("openai", True, raw_reply("data: {not json\n\n", "text/event-stream"), "an event of the stream is not valid JSON"),
+    ("anthropic", True, raw_reply('event: message_start\ndata: {"type": "message_start", "message": {"usage": {}}}\n\n'
+                                  'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 3, "delta": {}}\n\n',
+                                  "text/event-stream"), "a delta for content block 3, which never started"),
+    ("openai", True, raw_reply('data: {"choices": [{"index": 0, "delta": {"content": 7}}]}\n\n', "text/event-stream"),
+     "`choices.0.delta.content` is a number"),
     ("anthropic", True, cut_stream(2), "the stream broke off (RemoteProtocolError"),
     ("openai", True, cut_stream(2), "APIConnectionError"),  # the OpenAI SDK wraps a broken-off stream itself
     ("openai", False, patched_reply({"choices": "oops"}), "`choices` is a string, not a list"),
