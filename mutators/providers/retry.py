@@ -30,7 +30,7 @@ ACCOUNT = "the account behind {env} cannot make this request"
 
 # {class name: (action, message)}; the message is for errors that stop the run.
 COMMON = {
-    "APIError": (FAIL, ""),
+    "APIError": (RETRY, ""),  # raised bare for an error event inside a 200 stream (OpenAI): the server failed mid-answer
     "APIStatusError": (BY_STATUS, ""),
     "APIConnectionError": (RETRY, ""),
     "APITimeoutError": (RETRY, ""),
@@ -97,7 +97,9 @@ def rule_for(provider: str, exc: BaseException) -> Rule:
         if cls.__name__ in table:
             action, message = table[cls.__name__]
             if action == BY_STATUS:
-                action = RETRY if getattr(exc, "status_code", 0) >= 500 else FAIL
+                # 200: an error event inside a stream, such as Anthropic's overloaded_error mid-answer
+                status = getattr(exc, "status_code", 0)
+                action = RETRY if status >= 500 or status == 200 else FAIL
             return Rule(action, message)
     return Rule(FAIL, "")
 

@@ -46,7 +46,7 @@ def test_a_reply_that_is_not_a_json_object_is_retried_then_fails_the_call(fake_l
     assert len(fake_llm.requests) == 4
 
 
-# (protocol, stream, a 200 that is not the API's reply, words of the error it ends in)
+# (protocol, stream, a 200 that is not the API's reply or reports an error mid-stream, words of the error it ends in)
 MALFORMED = [
     *[(p, False, raw_reply('{"choices": [{"mess', "application/json"), "the server's reply is not valid JSON") for p in PROTOCOLS],
     *[(p, True, plain_reply("whole"), "a stream was asked for and the server answered application/json") for p in PROTOCOLS],
@@ -58,6 +58,9 @@ MALFORMED = [
                                   "text/event-stream"), "a delta for content block 3, which never started"),
     ("openai", True, raw_reply('data: {"choices": [{"index": 0, "delta": {"content": 7}}]}\n\n', "text/event-stream"),
      "`choices.0.delta.content` is a number"),
+    ("anthropic", True, raw_reply('event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n',
+                                  "text/event-stream"), "Overloaded"),  # an error event mid-stream: the server failed mid-answer
+    ("openai", True, raw_reply('data: {"error": {"message": "failed mid-answer"}}\n\n', "text/event-stream"), "failed mid-answer"),
     ("anthropic", True, cut_stream(2), "the stream broke off (RemoteProtocolError"),
     ("openai", True, cut_stream(2), "APIConnectionError"),  # the OpenAI SDK wraps a broken-off stream itself
     ("openai", False, patched_reply({"choices": "oops"}), "`choices` is a string, not a list"),
