@@ -204,16 +204,25 @@ def git_show(box: Sandbox, revision: str, path: str) -> str:
     """The file as it was at `revision` (a sha, HEAD, HEAD~2…): `git show <revision>:<path>`."""
     if not isinstance(revision, str) or not re.fullmatch(r"[A-Za-z0-9_./~^@{}-]+", revision) or revision.startswith("-"):
         raise ToolRefused(f"revision {revision!r} is not a commit name")
-    relative = box.relative(box.readable(path))
-    try:
-        done = subprocess.run(["git", "show", f"{revision}:{relative}"], cwd=box.root, capture_output=True, timeout=GIT_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        raise ToolRefused(f"git show {revision}:{relative} took more than {GIT_TIMEOUT_S:g}s and was stopped") from None
-    if done.returncode != 0:
-        raise ToolRefused(f"git show {revision}:{relative} failed: {done.stderr.decode(errors='replace').strip()[:300]}")
-    text = done.stdout.decode("utf-8", errors="replace")
+    spec = f"{revision}:{box.relative(box.readable(path))}"
+    size = int(_git(box, "cat-file", "-s", spec) or 0)
+    if size > READ_FILE_LIMIT_BYTES:  # git show would hold all of it in memory
+        raise ToolRefused(f"{spec}: {size} bytes, too large to show (the limit is {READ_FILE_LIMIT_BYTES})")
+    text = _git(box, "show", spec)
     cut = f"\n… cut at {READ_LIMIT_BYTES} bytes" if len(text) > READ_LIMIT_BYTES else ""
     return text[:READ_LIMIT_BYTES] + cut
+
+
+def _git(box: Sandbox, *args: str) -> str:
+    """`git ARGS`'s output, within GIT_TIMEOUT_S; a failure or a timeout is refused with git's words."""
+    what = f"git {' '.join(args)}"
+    try:
+        done = subprocess.run(["git", *args], cwd=box.root, capture_output=True, timeout=GIT_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise ToolRefused(f"{what} took more than {GIT_TIMEOUT_S:g}s and was stopped") from None
+    if done.returncode != 0:
+        raise ToolRefused(f"{what} failed: {done.stderr.decode(errors='replace').strip()[:300]}")
+    return done.stdout.decode("utf-8", errors="replace")
 
 
 def write_file(box: Sandbox, path: str, content: str) -> str:

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from tests.helpers.fake_llm import text_reply, tool_reply
+from tests.helpers.repos import git
 from tests.mutators.llm_setup import digests, make_setup, mutator, tool_results
 
 KEY = "sk-test-secret-value"
@@ -101,12 +102,16 @@ def test_reads_and_listings_are_bounded(tmp_path, fake_llm):
         (crowded / f"f{number:03}").write_text("x")
     with open(request.repo_root / "huge.bin", "wb") as handle:
         handle.truncate(60_000_000)  # sparse: no disk used
+    git(request.repo_root, "add", "huge.bin")
+    git(request.repo_root, "commit", "-qm", "a huge file in history")
     os.mkfifo(request.repo_root / "pipe")
     results = ask(fake_llm, request, ("list_dir", {"path": "crowded"}), ("read_file", {"path": "huge.bin"}),
-                  ("read_file", {"path": "pipe"}), ("search", {"pattern": "x", "path": "pipe"}))
-    (listing, _), (huge, huge_error), (pipe, pipe_error), (search, _) = results
+                  ("read_file", {"path": "pipe"}), ("search", {"pattern": "x", "path": "pipe"}),
+                  ("git_show", {"revision": "HEAD", "path": "huge.bin"}))
+    (listing, _), (huge, huge_error), (pipe, pipe_error), (search, _), (shown, show_error) = results
     assert listing.count("\n") == 500 and listing.endswith("… 100 more entries not shown")
     assert huge_error and "too large to read" in huge and pipe_error and "not a file" in pipe and search == "(no matches)"
+    assert show_error and shown == "Error: HEAD:huge.bin: 60000000 bytes, too large to show (the limit is 50000000)"
 
 
 def test_an_artifact_deleted_during_the_mutation_gives_tool_answers_not_a_crash(tmp_path, fake_llm):
