@@ -68,7 +68,7 @@ class LLMMutator:
         if not box.written:
             raise MutationFailed("the mutator model wrote nothing", "no-change", spent)
         request.changelog.parent.mkdir(parents=True, exist_ok=True)
-        request.changelog.write_text(final.strip() + "\n", encoding="utf-8")
+        request.changelog.write_text(redact(final.strip()) + "\n", encoding="utf-8")  # it may quote a file it read
         return _spent(conversation, summary_of(final), written=box.written)
 
     def _converse(self, conversation: Conversation, box: Sandbox, transcript: Transcript) -> str:

@@ -132,11 +132,14 @@ def test_an_artifact_deleted_during_the_mutation_gives_tool_answers_not_a_crash(
     assert (request.artifact / "SKILL.md").read_text() == "back\n"
 
 
-def test_the_tool_transcript_masks_secrets_in_results_arguments_and_refusals(tmp_path, fake_llm):
+def test_the_tool_transcript_and_the_changelog_mask_secrets(tmp_path, fake_llm):
     request = make_setup(tmp_path)
     (request.repo_root / ".env").write_text(f"TEST_LLM_KEY={KEY}\n")
-    ask(fake_llm, request, ("read_file", {"path": ".env"}), ("search", {"pattern": KEY}),
-        ("read_file", {"path": f"../{KEY}.txt"}), ("write_file", {"path": f"notes-{KEY}.md", "content": KEY}))
+    fake_llm.queue(tool_reply("read_file", {"path": ".env"}, ("search", {"pattern": KEY}), ("read_file", {"path": f"../{KEY}.txt"}),
+                              ("write_file", {"path": f"notes-{KEY}.md", "content": KEY})),
+                   tool_reply("write_file", {"path": "prompt.md", "content": "new\n"}), text_reply(f"Done\n\nThe key is {KEY}."))
+    mutator(fake_llm).mutate(request)
+    assert request.changelog.read_text() == "Done\n\nThe key is ***.\n"
     transcript = (request.log_dir / "mutator-tools.jsonl").read_text()
     entries = [json.loads(line) for line in transcript.splitlines()]
     assert KEY not in transcript and len(entries) == 5
