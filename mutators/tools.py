@@ -188,6 +188,8 @@ def _files_under(box: Sandbox, real: Path, deadline: float) -> tuple[list[Path],
         return ([real] if _size(real) <= SEARCH_FILE_LIMIT_BYTES else []), True
     files: list[Path] = []
     for folder, dirs, names in os.walk(real):
+        if time.monotonic() > deadline:  # a tree of many folders and few files
+            return files, False
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not is_git_name(d) and not box.hidden(Path(folder, d)))
         for name in sorted(names):
             file = Path(folder, name)
