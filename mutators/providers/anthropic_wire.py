@@ -111,7 +111,7 @@ def _finished(block: dict, partial_json: str | None) -> dict:
         return block
     try:
         return {**block, "input": json.loads(partial_json or "{}")}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested thousands deep
         return {**block, "input": partial_json}
 
 

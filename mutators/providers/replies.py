@@ -22,6 +22,8 @@ def post(sdk: Any, path: str, body: dict, timeout_s: float) -> dict:
         data = sdk.post(path, body=body, cast_to=object, options={"timeout": timeout_s})
     except json.JSONDecodeError as exc:
         raise MalformedReply(f"the server's reply is not valid JSON ({exc.msg} at char {exc.pos})") from None
+    except RecursionError:  # what the JSON decoder raises for arrays or objects nested thousands deep
+        raise MalformedReply("the server's reply is JSON nested too deeply to read") from None
     if not isinstance(data, dict):
         raise MalformedReply(f"the server's reply is not a JSON object ({str(data)[:120]!r})")
     return data
@@ -46,6 +48,8 @@ def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) 
                 return
             except json.JSONDecodeError as exc:
                 raise MalformedReply(f"an event of the stream is not valid JSON ({exc.msg})") from None
+            except RecursionError:
+                raise MalformedReply("an event of the stream is JSON nested too deeply to read") from None
             except httpx2.RequestError as exc:
                 raise MalformedReply(f"the stream broke off ({type(exc).__name__}: {exc})") from None
             yield obj(event, "an event of the stream")

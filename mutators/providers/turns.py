@@ -29,6 +29,8 @@ class ToolCall:
             value = json.loads(text or "{}")
         except json.JSONDecodeError as exc:
             return cls(id, name, None, text, f"arguments are not valid JSON ({exc.msg} at char {exc.pos})")
+        except RecursionError:  # the decoder's answer to arrays nested thousands deep
+            return cls(id, name, None, text, "arguments are JSON nested too deeply")
         if not isinstance(value, dict):
             return cls(id, name, None, text, "arguments must be a JSON object")
         return cls(id, name, value, text)

@@ -49,6 +49,7 @@ def test_a_reply_that_is_not_a_json_object_is_retried_then_fails_the_call(fake_l
 # (protocol, stream, a 200 that is not the API's reply or reports an error mid-stream, words of the error it ends in)
 MALFORMED = [
     *[(p, False, raw_reply('{"choices": [{"mess', "application/json"), "the server's reply is not valid JSON") for p in PROTOCOLS],
+    *[(p, False, raw_reply('{"choices": ' + "[" * 100_000 + "]" * 100_000 + "}", "application/json"), "nested too deeply") for p in PROTOCOLS],
     *[(p, True, plain_reply("whole"), "a stream was asked for and the server answered application/json") for p in PROTOCOLS],
     *[(p, True, cut_stream(2, hang_up=False), "cut short") for p in PROTOCOLS],
     ("anthropic", True, raw_reply("event: message_start\ndata: {not json\n\n", "text/event-stream"), "an event of the stream is not valid JSON"),
