@@ -34,6 +34,7 @@ Write whole files.
 When the change is written, stop calling tools and reply with the changelog as plain text.
 Its first line (or a line starting `Summary:`) is the one-line summary.
 """
+MAX_CALLS_PER_TURN = 64
 SUMMARY_LINE = re.compile(r"^\s*\**summary\**\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -82,9 +83,17 @@ class LLMMutator:
                 raise MutationFailed(str(exc), "mutator-failed", _spent(conversation, "")) from None
             if not turn.tool_calls:
                 return turn.text
-            conversation.answer([transcript.record(call, run(box, call)) for call in turn.tool_calls])
+            conversation.answer([transcript.record(call, _run_one(box, call, number)) for number, call in enumerate(turn.tool_calls)])
         message = f"the mutator model was still calling tools after {self.config.max_turns} turns (mutator.max_turns)"
         raise MutationFailed(message, "max-turns", _spent(conversation, ""))
+
+
+def _run_one(box: Sandbox, call: ToolCall, number: int) -> ToolResult:
+    """The call's result; past MAX_CALLS_PER_TURN in one reply, an error instead, so that a mutation's tool time
+    stays bounded (each call is: see mutators.tools) while every call still gets the result the APIs require."""
+    if number >= MAX_CALLS_PER_TURN:
+        return ToolResult(call.id, f"not run: at most {MAX_CALLS_PER_TURN} tool calls are run per reply", is_error=True)
+    return run(box, call)
 
 
 class Transcript:

@@ -145,3 +145,10 @@ def test_the_tool_transcript_and_the_changelog_mask_secrets(tmp_path, fake_llm):
     assert KEY not in transcript and len(entries) == 5
     assert "TEST_LLM_KEY=***" in entries[0]["result"] and entries[1]["arguments"]["pattern"] == "***"
     assert entries[2]["refused"].startswith("../***.txt: outside the repository")
+
+
+def test_at_most_64_tool_calls_of_one_reply_are_run_and_every_call_gets_a_result(tmp_path, fake_llm):
+    request = make_setup(tmp_path)
+    results = ask(fake_llm, request, *[("search", {"pattern": "Be helpful", "path": "prompt.md"})] * 70)
+    assert len(results) == 70 and not any(error for _, error in results[:64])
+    assert all(error and "at most 64 tool calls are run per reply" in text for text, error in results[64:])
