@@ -46,6 +46,9 @@ class Holdout:
             train, held = self.partition(load_rows(index))
             write_index(self.root / run_dir.name / relative, held)
             write_index(index.parent, train)
+            for name in WHOLE_RUN_FILES:  # beside each index.jsonl: the run's, and each sample's with eval.repeat
+                if (index.parent / name).is_file():
+                    shutil.move(str(index.parent / name), self.root / run_dir.name / relative / name)
             if index.parent == run_dir:
                 held_rows = held
         for test_id in self.tests:
@@ -54,10 +57,6 @@ class Holdout:
                     target = self.root / run_dir.name / folder.relative_to(run_dir)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.move(str(folder), target)
-        for name in WHOLE_RUN_FILES:
-            if (run_dir / name).is_file():
-                (self.root / run_dir.name).mkdir(parents=True, exist_ok=True)
-                shutil.move(str(run_dir / name), self.root / run_dir.name / name)
         return held_rows
 
     def rows_of(self, run_name: str) -> list[dict]:

@@ -114,7 +114,7 @@ HOLDOUT_START = {"alpha": 1, "bravo": 1, "charlie": 1, "delta": 1, "echo": 1, "f
 def test_nothing_that_names_held_out_tests_is_readable_by_the_model(tmp_path, fake_llm):
     held = sorted(split(HOLDOUT_START, 0.4, "exp"))
     repo = llm_repo(tmp_path, fake_llm, "openai", start=HOLDOUT_START, config={"stop": {"max_cycles": 2}, "eval": {
-        "command": "python3 evals/score.py {run_dir} prompt.md", "timeout_s": 30, "holdout": 0.4}})
+        "command": "python3 evals/score.py {run_dir} prompt.md", "timeout_s": 30, "holdout": 0.4, "repeat": 2}})
     meta, results = ".autoresearch/runs/exp/_autoresearch", ".autoresearch"
     fake_llm.queue(
         tool_reply("read_file", {"path": f"{meta}/holdout.json"},
@@ -135,7 +135,9 @@ def test_nothing_that_names_held_out_tests_is_readable_by_the_model(tmp_path, fa
     assert found["result"] == "(no matches)" and not history["error"]
     decided = next(repo.glob(".autoresearch/runs/exp/*c0001"))
     assert not any(t in path.read_text() for path in decided.rglob("*") if path.is_file() for t in held)
-    assert sorted(p.name for p in decided.iterdir()) == ["index.jsonl", "mutation.md"]
+    assert sorted(str(p.relative_to(decided)) for p in decided.rglob("*") if p.is_file()) == [
+        "index.jsonl", "mutation.md", "sample-1/index.jsonl", "sample-2/index.jsonl"]  # the eval's logs went with the holdout
+    assert (repo / ".autoresearch/holdout/exp" / decided.name / "sample-2/eval.stdout.log").exists()
     assert not any(t in json.dumps(r.body) for r in fake_llm.requests[:1] for t in held)
 
 
