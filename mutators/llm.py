@@ -20,6 +20,7 @@ from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from mutators.instructions import render
 from mutators.providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
 from mutators.tools import SPECS, Sandbox, run
+from runs.redact import redact, secret_values
 
 log = logging.getLogger("autoresearch.mutator")
 TOOLS_NOTE = """
@@ -27,11 +28,13 @@ TOOLS_NOTE = """
 
 You work through tools: list_dir, read_file (paged: offset/limit), search, git_show and
 write_file. Paths are relative to the repository root. Everything in the repository but
-.git/ can be read; only the artifact can be written. Write whole files.
+.git and the experiment's hidden files can be read; only the artifact can be written.
+Write whole files.
 
 When the change is written, stop calling tools and reply with the changelog as plain text.
 Its first line (or a line starting `Summary:`) is the one-line summary.
 """
+MAX_CALLS_PER_TURN = 64
 SUMMARY_LINE = re.compile(r"^\s*\**summary\**\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -66,7 +69,7 @@ class LLMMutator:
         if not box.written:
             raise MutationFailed("the mutator model wrote nothing", "no-change", spent)
         request.changelog.parent.mkdir(parents=True, exist_ok=True)
-        request.changelog.write_text(final.strip() + "\n", encoding="utf-8")
+        request.changelog.write_text(redact(final.strip()) + "\n", encoding="utf-8")  # it may quote a file it read
         return _spent(conversation, summary_of(final), written=box.written)
 
     def _converse(self, conversation: Conversation, box: Sandbox, transcript: Transcript) -> str:
@@ -80,29 +83,50 @@ class LLMMutator:
                 raise MutationFailed(str(exc), "mutator-failed", _spent(conversation, "")) from None
             if not turn.tool_calls:
                 return turn.text
-            conversation.answer([transcript.record(call, run(box, call)) for call in turn.tool_calls])
+            conversation.answer([transcript.record(call, _run_one(box, call, number)) for number, call in enumerate(turn.tool_calls)])
         message = f"the mutator model was still calling tools after {self.config.max_turns} turns (mutator.max_turns)"
         raise MutationFailed(message, "max-turns", _spent(conversation, ""))
 
 
+def _run_one(box: Sandbox, call: ToolCall, number: int) -> ToolResult:
+    """The call's result; past MAX_CALLS_PER_TURN in one reply, an error instead, so that a mutation's tool time
+    stays bounded (each call is: see mutators.tools) while every call still gets the result the APIs require."""
+    if number >= MAX_CALLS_PER_TURN:
+        return ToolResult(call.id, f"not run: at most {MAX_CALLS_PER_TURN} tool calls are run per reply", is_error=True)
+    return run(box, call)
+
+
 class Transcript:
-    """One JSON line per tool call in the candidate's run directory: what the model did, refusals included."""
+    """One JSON line per tool call in the candidate's run directory: what the model did, refusals included,
+    with the environment's secret values masked (a file the model read may hold a key)."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def record(self, call: ToolCall, result: ToolResult) -> ToolResult:
-        arguments = {k: v for k, v in (call.arguments or {}).items() if k != "content"}
+        secrets = secret_values()
+        arguments = {k: _masked(v, secrets) for k, v in (call.arguments or {}).items() if k != "content"}
         if call.arguments and "content" in call.arguments:
-            arguments["content_bytes"] = len(str(call.arguments["content"]).encode())
-        entry = {"time": time.time(), "tool": call.name, "arguments": arguments, "error": result.is_error}
-        entry["result" if not result.is_error else "refused"] = result.content[:300]
+            arguments["content_bytes"] = len(str(call.arguments["content"]).encode(errors="replace"))
+        entry = {"time": time.time(), "tool": _masked(call.name, secrets), "arguments": arguments, "error": result.is_error}
+        entry["result" if not result.is_error else "refused"] = redact(result.content, secrets)[:300]
         if result.is_error:
-            log.warning("mutator tool call refused: %s %s: %s", call.name, json.dumps(arguments), result.content)
+            log.warning("mutator tool call refused: %s %s: %s", entry["tool"], json.dumps(arguments), entry["refused"])
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
         return result
+
+
+def _masked(value, secrets: list[str]):
+    """`value` (JSON from the model) with every secret in its strings masked."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [_masked(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {redact(str(k), secrets): _masked(v, secrets) for k, v in value.items()}
+    return value
 
 
 def summary_of(changelog: str) -> str:

@@ -1,10 +1,17 @@
 """The mutator model's file tools, confined to the repository: it reads what it needs and writes only the artifact.
 
 Every path is resolved to its real path before use, so `..`, absolute paths
-and symlinks cannot lead outside the repository. Reads are allowed anywhere in
-the repository except `.git/`; writes only inside the artifact scope (the file
-itself, or files under the directory) and never in a read-only path. A refused
-call raises `ToolRefused`, whose message goes back to the model as a tool error.
+and symlinks cannot lead outside the repository. No path with a `.git`
+component (as any filesystem may spell it: `.GIT`, `.git.`, `GIT~1`), given or
+reached through a symlink, is read, listed, searched or written: a nested
+`.git/config` would let the model's `core.fsmonitor` run on the user's next
+`git status`. Reads are allowed anywhere else in the repository but the hidden
+paths (held-out results, the daemon's own files); writes only inside the
+artifact scope (the file itself, or files under the directory) and never in a
+read-only path. Every call ends in bounded time: reads and listings are capped
+in size and count, and `search` matches in a child killed at a deadline
+(mutators/grep.py). A refused call raises `ToolRefused`, whose message goes
+back to the model as a tool error.
 """
 
 from __future__ import annotations
@@ -13,19 +20,38 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mutators import grep
 from mutators.base import MutationRequest
 from mutators.providers import Tool, ToolCall, ToolResult
 
 READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
+READ_FILE_LIMIT_BYTES = 50_000_000  # read_file reads a file to its end to count its lines
 WRITE_LIMIT_BYTES = 1_000_000
 SEARCH_FILE_LIMIT_BYTES = 2_000_000  # larger files are skipped by search
+MAX_SEARCH_FILES = 20_000  # files one search looks at
 MAX_LIST_ENTRIES = 500
+MAX_SCANNED_ENTRIES = 20_000  # directory entries one listing reads
 MAX_MATCHES = 100
 DEFAULT_READ_LINES = 2_000
-SKIPPED_DIRS = {".git", "node_modules", "__pycache__", ".venv"}
+GIT_TIMEOUT_S = 30.0
+SKIPPED_DIRS = {"node_modules", "__pycache__", ".venv"}
+# code points HFS+ ignores in names, so that `.g\u200cit` is `.git` on macOS (git's own check, CVE-2014-9390)
+HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
+
+
+def is_git_name(name: str) -> bool:
+    """`.git` as some filesystem may read `name`: any case (macOS, Windows), trailing dots and spaces or
+    a `:stream` suffix (Windows), the 8.3 short name `GIT~1` (NTFS), with code points HFS+ ignores."""
+    return name.split(":")[0].translate(HFS_IGNORED).casefold().rstrip(". ") in (".git", "git~1")
+
+
+def names_git(path: str) -> bool:
+    """Whether any component of `path`, split at `/` and at `\\` (a separator on Windows), is `.git`."""
+    return any(is_git_name(part) for part in re.split(r"[\\/]", path))
 
 
 class ToolRefused(Exception):
@@ -43,28 +69,40 @@ class Sandbox:
         self.read_only = [p.resolve() for p in self.request.read_only] + [self.root / ".git"]
         # the run and the history may live outside the checkout (a --worktree run keeps them in the main one)
         self.also_readable = [self.request.run_dir.resolve(), self.request.iterations.resolve()]
+        self.hidden_paths = [p.resolve() for p in self.request.hidden]
 
     def _resolve(self, path: str, also: list[Path] = ()) -> Path:
-        if not isinstance(path, str) or not path.strip() or "\0" in path:
-            raise ToolRefused("path must be a non-empty string")
-        real = (self.root / path).resolve()  # an absolute `path` replaces root, then is checked like any other
-        if not real.is_relative_to(self.root) and not any(real.is_relative_to(p) for p in also):
+        if not isinstance(path, str) or not path.strip() or "\0" in path or not _encodable(path):
+            raise ToolRefused("path must be a non-empty string of text")
+        if names_git(path):
+            raise ToolRefused(f"{path}: .git is off limits")
+        try:
+            real = (self.root / path).resolve()  # an absolute `path` replaces root, then is checked like any other
+        except RuntimeError:  # Python < 3.13 raises this, not OSError, for a symlink loop
+            raise ToolRefused(f"{path}: a symlink loop") from None
+        base = next((p for p in [self.root, *also] if real.is_relative_to(p)), None)
+        if base is None:
             raise ToolRefused(f"{path}: outside the repository (only files under {self.root} are available)")
-        if real.is_relative_to(self.root / ".git"):
-            raise ToolRefused(f"{path}: .git/ is off limits")
+        if names_git(str(real.relative_to(base))):
+            raise ToolRefused(f"{path}: leads into .git, which is off limits")
         return real
 
     def readable(self, path: str) -> Path:
         real = self._resolve(path, self.also_readable)
         if self.hidden(real):
-            raise ToolRefused(f"{path}: hidden from the mutator (held-out results)")
+            raise ToolRefused(f"{path}: hidden from the mutator (held-out results and the daemon's own files)")
         return real
 
     def hidden(self, real: Path) -> bool:
-        return any(real.is_relative_to(p.resolve()) for p in self.request.hidden)
+        """Under a hidden path, unless it is one the mutator is handed (the run just decided, the history)."""
+        if any(real.is_relative_to(p) for p in self.also_readable):
+            return False
+        return any(real.is_relative_to(p) for p in self.hidden_paths)
 
     def writable(self, path: str) -> Path:
         real = self._resolve(path)
+        if self.hidden(real):
+            raise ToolRefused(f"{path}: hidden from the mutator, and read-only")
         if self.request.mode == "file":
             in_scope = real == self.scope
         else:
@@ -82,13 +120,22 @@ class Sandbox:
 
 
 def list_dir(box: Sandbox, path: str = ".") -> str:
+    """Names and sizes, .git and hidden entries left out; at most MAX_LIST_ENTRIES of the first MAX_SCANNED_ENTRIES."""
     real = box.readable(path)
     if not real.is_dir():
         raise ToolRefused(f"{path}: not a directory")
-    entries = sorted(p for p in real.iterdir() if p.name != ".git" or real != box.root)
+    entries, more = [], False
+    with os.scandir(real) as scan:
+        for entry in scan:
+            if len(entries) >= MAX_SCANNED_ENTRIES:
+                more = True
+                break
+            if not is_git_name(entry.name) and not box.hidden(real / entry.name):
+                entries.append(real / entry.name)
+    entries.sort()
     lines = [f"{p.name}/" if p.is_dir() else f"{p.name}  ({_size(p)} bytes)" for p in entries[:MAX_LIST_ENTRIES]]
-    if len(entries) > MAX_LIST_ENTRIES:
-        lines.append(f"… {len(entries) - MAX_LIST_ENTRIES} more entries not shown")
+    if more or len(entries) > MAX_LIST_ENTRIES:
+        lines.append(f"… {'more than ' if more else ''}{len(entries) - MAX_LIST_ENTRIES} more entries not shown")
     return "\n".join(lines) or "(empty directory)"
 
 
@@ -97,6 +144,8 @@ def read_file(box: Sandbox, path: str, offset: int = 0, limit: int = DEFAULT_REA
     real = box.readable(path)
     if not real.is_file():
         raise ToolRefused(f"{path}: not a file")
+    if _size(real) > READ_FILE_LIMIT_BYTES:
+        raise ToolRefused(f"{path}: {_size(real)} bytes, too large to read (the limit is {READ_FILE_LIMIT_BYTES})")
     offset, limit = _non_negative(offset, "offset"), _non_negative(limit, "limit") or DEFAULT_READ_LINES
     page, size, total, full = [], 0, 0, False
     with open(real, encoding="utf-8", errors="replace") as handle:
@@ -112,69 +161,76 @@ def read_file(box: Sandbox, path: str, offset: int = 0, limit: int = DEFAULT_REA
 
 
 def search(box: Sandbox, pattern: str, path: str = ".") -> str:
-    """`file:line: text` for each line matching the regular expression, at most MAX_MATCHES."""
-    if not isinstance(pattern, str):
-        raise ToolRefused("pattern must be a string")
+    """`file:line: text` for each line matching the regular expression, at most MAX_MATCHES, within grep.TIMEOUT_S."""
+    if not isinstance(pattern, str) or not _encodable(pattern):
+        raise ToolRefused("pattern must be a string of text")
     try:
-        regex = re.compile(pattern)
-    except re.error as exc:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError) as exc:  # the last two: patterns too deeply nested or too large
         raise ToolRefused(f"pattern is not a valid regular expression ({exc})") from None
-    real = box.readable(path)
-    matches: list[str] = []
-    for file in _files_under(real):
-        if box.hidden(file):
-            continue
-        if len(matches) >= MAX_MATCHES:
-            matches.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
-            break
-        matches += _matches(box, file, regex, MAX_MATCHES - len(matches))
-    return "\n".join(matches) or "(no matches)"
+    deadline = time.monotonic() + grep.TIMEOUT_S
+    files, complete = _files_under(box, box.readable(path), deadline)
+    found, timed_out = grep.grep(pattern, files, MAX_MATCHES, max(deadline - time.monotonic(), 0.1))
+    lines = [f"{box.relative(files[number])}:{line}: {text}" for number, line, text in found]
+    if len(found) >= MAX_MATCHES:
+        lines.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
+    elif timed_out:
+        lines.append(f"… stopped after {grep.TIMEOUT_S:g}s: the pattern backtracks too much (nested quantifiers "
+                     "such as (a+)+) or the path holds too much; simplify the pattern or narrow the path")
+    elif not complete:
+        lines.append(f"… searched the first {len(files)} files only; narrow the path")
+    return "\n".join(lines) or "(no matches)"
 
 
-def _files_under(real: Path):
+def _files_under(box: Sandbox, real: Path, deadline: float) -> tuple[list[Path], bool]:
+    """(the text-sized files to search, whether that is all of them): .git, hidden paths and symlinks are never followed."""
     if real.is_file():
-        yield real
-        return
-    for folder, dirs, files in os.walk(real):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        for name in sorted(files):
+        return ([real] if _size(real) <= SEARCH_FILE_LIMIT_BYTES else []), True
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(real):
+        if time.monotonic() > deadline:  # a tree of many folders and few files
+            return files, False
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not is_git_name(d) and not box.hidden(Path(folder, d)))
+        for name in sorted(names):
             file = Path(folder, name)
-            if file.is_file() and not file.is_symlink() and _size(file) <= SEARCH_FILE_LIMIT_BYTES:
-                yield file
-
-
-def _matches(box: Sandbox, file: Path, regex: re.Pattern, room: int) -> list[str]:
-    found = []
-    with open(file, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, 1):
-            if "\0" in line:
-                return []  # binary
-            if regex.search(line):
-                found.append(f"{box.relative(file)}:{number}: {line.rstrip()[:300]}")
-                if len(found) >= room:
-                    break
-    return found
+            if is_git_name(name) or box.hidden(file) or file.is_symlink() or not file.is_file():
+                continue
+            if _size(file) <= SEARCH_FILE_LIMIT_BYTES:
+                files.append(file)
+            if len(files) >= MAX_SEARCH_FILES or time.monotonic() > deadline:
+                return files, False
+    return files, True
 
 
 def git_show(box: Sandbox, revision: str, path: str) -> str:
     """The file as it was at `revision` (a sha, HEAD, HEAD~2…): `git show <revision>:<path>`."""
     if not isinstance(revision, str) or not re.fullmatch(r"[A-Za-z0-9_./~^@{}-]+", revision) or revision.startswith("-"):
         raise ToolRefused(f"revision {revision!r} is not a commit name")
-    relative = box.relative(box.readable(path))
-    done = subprocess.run(
-        ["git", "show", f"{revision}:{relative}"], cwd=box.root, capture_output=True, timeout=60
-    )
-    if done.returncode != 0:
-        raise ToolRefused(f"git show {revision}:{relative} failed: {done.stderr.decode(errors='replace').strip()[:300]}")
-    text = done.stdout.decode("utf-8", errors="replace")
+    spec = f"{revision}:{box.relative(box.readable(path))}"
+    size = int(_git(box, "cat-file", "-s", spec) or 0)
+    if size > READ_FILE_LIMIT_BYTES:  # git show would hold all of it in memory
+        raise ToolRefused(f"{spec}: {size} bytes, too large to show (the limit is {READ_FILE_LIMIT_BYTES})")
+    text = _git(box, "show", spec)
     cut = f"\n… cut at {READ_LIMIT_BYTES} bytes" if len(text) > READ_LIMIT_BYTES else ""
     return text[:READ_LIMIT_BYTES] + cut
 
 
+def _git(box: Sandbox, *args: str) -> str:
+    """`git ARGS`'s output, within GIT_TIMEOUT_S; a failure or a timeout is refused with git's words."""
+    what = f"git {' '.join(args)}"
+    try:
+        done = subprocess.run(["git", *args], cwd=box.root, capture_output=True, timeout=GIT_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise ToolRefused(f"{what} took more than {GIT_TIMEOUT_S:g}s and was stopped") from None
+    if done.returncode != 0:
+        raise ToolRefused(f"{what} failed: {done.stderr.decode(errors='replace').strip()[:300]}")
+    return done.stdout.decode("utf-8", errors="replace")
+
+
 def write_file(box: Sandbox, path: str, content: str) -> str:
     """Replace (or create) a whole file inside the artifact scope, atomically."""
-    if not isinstance(content, str):
-        raise ToolRefused("content must be a string: the whole new file")
+    if not isinstance(content, str) or not _encodable(content):
+        raise ToolRefused("content must be a string of text: the whole new file")
     data = content.encode("utf-8")
     if len(data) > WRITE_LIMIT_BYTES:
         raise ToolRefused(f"content is {len(data)} bytes; the limit is {WRITE_LIMIT_BYTES}")
@@ -197,6 +253,15 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _encodable(text: str) -> bool:
+    """False for text holding lone surrogates (JSON allows `\\ud800`), which no file name or UTF-8 file can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _non_negative(value: object, name: str) -> int:

@@ -20,7 +20,7 @@ from optimizer.errors import IntegrityError, Interrupted
 from optimizer.logs import get
 from optimizer.record import record
 from optimizer.early import EarlyDiscard
-from optimizer.holdout import guard_candidate, guard_original
+from optimizer.holdout import guard_candidate, guard_original, hidden_from_mutator
 from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
@@ -272,7 +272,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         cycle=cycle,
         log_dir=log_dir,
         read_only=(session.paths.results_dir,),
-        hidden=(session.paths.results_dir / "holdout",),
+        hidden=hidden_from_mutator(session),
     )
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)

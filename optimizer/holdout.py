@@ -5,7 +5,11 @@ the experiment's name, stratified by pass/fail) and kept in
 `_autoresearch/holdout.json`. After every evaluation the held-out rows (and
 the built-in runner's per-test directories) move from the run directory to
 `<results_dir>/holdout/<experiment>/`, a place the mutator's tools refuse to
-read, so neither the run directory nor the pass rates mention them.
+read, so neither the run directory nor the pass rates mention them. The
+evaluator's files that may name every test (its output logs, the built-in
+runner's benchmark.json) move there too, and the mutator's tools also refuse
+the split itself, the result cache and, with a holdout, the eval file
+(`hidden_from_mutator`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from pathlib import Path
 from policies.holdout import regressed, split
 from runs.results import INDEX, load_rows, mean_score
 from runs.samples import write_index
+
+WHOLE_RUN_FILES = ("eval.stdout.log", "eval.stderr.log", "benchmark.json", "timing.json")  # not split by test
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,9 @@ class Holdout:
             train, held = self.partition(load_rows(index))
             write_index(self.root / run_dir.name / relative, held)
             write_index(index.parent, train)
+            for name in WHOLE_RUN_FILES:  # beside each index.jsonl: the run's, and each sample's with eval.repeat
+                if (index.parent / name).is_file():
+                    shutil.move(str(index.parent / name), self.root / run_dir.name / relative / name)
             if index.parent == run_dir:
                 held_rows = held
         for test_id in self.tests:
@@ -53,6 +62,18 @@ class Holdout:
     def rows_of(self, run_name: str) -> list[dict]:
         path = self.root / run_name / INDEX
         return load_rows(path) if path.exists() else []
+
+
+def hidden_from_mutator(session) -> tuple[Path, ...]:
+    """Paths the mutator's tools may not read: the held-out results, the result cache (every test's rows), the
+    experiment's own files (holdout.json names the held-out tests; the history it is handed stays readable)
+    and, with a holdout, the eval file, which defines the held-out tests."""
+    paths, config = session.paths, session.config
+    hidden = [paths.results_dir / "holdout", paths.results_dir / "cache", paths.meta]
+    eval_file = config.eval.file or config.eval.agentv
+    if session.holdout and eval_file:
+        hidden.append(session.ws.root / eval_file)
+    return tuple(hidden)
 
 
 def root(results_dir: Path, experiment: str) -> Path:

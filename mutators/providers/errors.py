@@ -17,3 +17,8 @@ class ProviderFailed(ProviderError):
 
 class ProviderTimedOut(ProviderFailed):
     """The caller's deadline for this call passed: no retry starts past it, so the caller can say "timed out"."""
+
+
+class MalformedReply(ProviderFailed):
+    """The server answered, but not with the API's reply: a body that is not JSON, a field of the wrong type,
+    a stream cut short or a plain body where a stream was asked for. Retried like a 5xx (retry.TABLES)."""

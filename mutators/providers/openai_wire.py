@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
+from mutators.providers import replies
+from mutators.providers.errors import MalformedReply
+from mutators.providers.replies import index, obj, seq, text, tokens
 from mutators.providers.settings import ProviderSettings
-from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn, reply_object
+from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn
+
+TOKEN_FIELDS = ("prompt_tokens", "completion_tokens")
 
 
 def api_error() -> type[BaseException]:
@@ -24,24 +29,27 @@ def client(settings: ProviderSettings) -> Any:
 def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float):
     """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
-    A plain request is the SDK's generic `post` rather than `chat.completions.create`: the same
+    Requests go through the SDK's generic `post` rather than `chat.completions.create`: the same
     client, auth, timeouts and error classes, without the typed layer's parameter transforms and
     response models, which cost ~40% of a request's CPU and bounded the eval runner's throughput
-    (bench/eval_throughput.py). A stream goes through the SDK's accumulating helper, read back as
-    the same JSON.
+    (bench/eval_throughput.py). A stream's chunks are put together here (`_streamed`), each field
+    checked, where the SDK's accumulating helper asserted on what it did not expect.
     """
+    import openai
+
     head = [{"role": "system", "content": system}] if system else []
-    kwargs: dict[str, Any] = {"model": settings.model, "messages": head + messages, _max_tokens_field(settings): settings.max_output_tokens}
+    body: dict[str, Any] = {"model": settings.model, "messages": head + messages, _max_tokens_field(settings): settings.max_output_tokens}
     if settings.temperature is not None:
-        kwargs["temperature"] = settings.temperature
+        body["temperature"] = settings.temperature
     if tools:
-        kwargs["tools"] = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}} for t in tools]
+        body["tools"] = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}} for t in tools]
     if settings.stream:
-        with sdk.chat.completions.stream(**kwargs, stream_options={"include_usage": True}, timeout=timeout_s) as stream:
-            completion = stream.get_final_completion().model_dump(mode="json")
+        body["stream_options"] = {"include_usage": True}
+        completion = _streamed(replies.events(sdk, openai.Stream[object], "/chat/completions", body, timeout_s))
     else:
-        completion = reply_object(sdk.post("/chat/completions", body=kwargs, cast_to=object, options={"timeout": timeout_s}), "openai")
-    return _turn(completion), _assistant(completion)
+        completion = replies.post(sdk, "/chat/completions", body, timeout_s)
+    message = _checked(completion)
+    return _turn(message, completion.get("usage") or {}), _assistant(message)
 
 
 def _max_tokens_field(settings: ProviderSettings) -> str:
@@ -49,28 +57,72 @@ def _max_tokens_field(settings: ProviderSettings) -> str:
     return "max_tokens" if settings.base_url else "max_completion_tokens"
 
 
-def _message(completion: dict) -> dict:
-    choices = completion.get("choices") or [{}]
-    return choices[0].get("message") or {}
+def _checked(completion: dict) -> dict:
+    """The first choice's message, once every field the wire reads has its API type."""
+    choices = seq(completion.get("choices"), "choices")
+    if not choices:
+        raise MalformedReply("malformed reply: `choices` is empty")
+    message = obj(obj(choices[0], "choices.0").get("message"), "choices.0.message")
+    text(message.get("content"), "choices.0.message.content", optional=True)
+    for number, call in enumerate(seq(message.get("tool_calls") or [], "choices.0.message.tool_calls")):
+        where = f"choices.0.message.tool_calls.{number}"
+        text(obj(call, where).get("id"), f"{where}.id", optional=True)
+        function = obj(call.get("function"), f"{where}.function")
+        text(function.get("name"), f"{where}.function.name")
+        text(function.get("arguments"), f"{where}.function.arguments", optional=True)
+    if completion.get("usage") is not None:
+        tokens(obj(completion["usage"], "usage"), TOKEN_FIELDS)
+    return message
+
+
+def _streamed(events: Iterator[dict]) -> dict:
+    """The completion a stream's chunks spell out: the first choice's content and tool calls, its finish_reason,
+    and the usage chunk. A stream with no finish_reason was cut short."""
+    content: list[str] = []
+    calls: dict[int, dict] = {}
+    finish, usage = None, None
+    for chunk in events:
+        if chunk.get("usage") is not None:
+            usage = obj(chunk["usage"], "usage")
+        for number, choice in enumerate(seq(chunk.get("choices") or [], "choices")):
+            if obj(choice, f"choices.{number}").get("index", 0) != 0:
+                continue  # n > 1 is never asked for
+            delta = obj(choice.get("delta") or {}, "choices.0.delta")
+            content.append(text(delta.get("content"), "choices.0.delta.content", optional=True) or "")
+            for call in seq(delta.get("tool_calls") or [], "choices.0.delta.tool_calls"):
+                _add_call_delta(calls, obj(call, "choices.0.delta.tool_calls.*"))
+            finish = choice.get("finish_reason") or finish
+    if finish is None:
+        raise MalformedReply("the stream ended without a finish_reason (cut short)")
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
+    if calls:
+        message["tool_calls"] = [{"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                 for _, c in sorted(calls.items())]
+    return {"choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
+
+
+def _add_call_delta(calls: dict[int, dict], call: dict) -> None:
+    """A call's id and name come in its first chunk; its arguments, a JSON string, in pieces."""
+    where = "choices.0.delta.tool_calls.*"
+    slot = calls.setdefault(index(call.get("index"), f"{where}.index"), {"id": "", "name": "", "arguments": ""})
+    function = obj(call.get("function") or {}, f"{where}.function")
+    slot["id"] = slot["id"] or text(call.get("id"), f"{where}.id", optional=True) or ""
+    slot["name"] = slot["name"] or text(function.get("name"), f"{where}.function.name", optional=True) or ""
+    slot["arguments"] += text(function.get("arguments"), f"{where}.function.arguments", optional=True) or ""
 
 
 def _calls(message: dict) -> list[tuple[str, str, str | None]]:
     """(id, name, arguments text) of each tool call."""
-    calls = []
-    for call in message.get("tool_calls") or []:
-        function = call.get("function") or {}
-        calls.append((call.get("id") or "", function.get("name") or "", function.get("arguments")))
-    return calls
+    return [(call.get("id") or "", call["function"]["name"], call["function"].get("arguments"))
+            for call in message.get("tool_calls") or []]
 
 
-def _turn(completion: dict) -> Turn:
-    message, usage = _message(completion), completion.get("usage") or {}
+def _turn(message: dict, usage: dict) -> Turn:
     calls = [ToolCall.from_json(*call) for call in _calls(message)]
     return Turn(message.get("content") or "", calls, usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0)
 
 
-def _assistant(completion: dict) -> dict:
-    message = _message(completion)
+def _assistant(message: dict) -> dict:
     reply: dict[str, Any] = {"role": "assistant", "content": message.get("content") or ""}
     calls = _calls(message)
     if calls:

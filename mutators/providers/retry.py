@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from mutators.providers.errors import ProviderFailed, ProviderTimedOut, ProviderUnusable
+from mutators.providers.errors import MalformedReply, ProviderFailed, ProviderTimedOut, ProviderUnusable
 from mutators.providers.settings import ProviderSettings
 
 log = logging.getLogger("autoresearch.providers")
@@ -30,11 +30,12 @@ ACCOUNT = "the account behind {env} cannot make this request"
 
 # {class name: (action, message)}; the message is for errors that stop the run.
 COMMON = {
-    "APIError": (FAIL, ""),
+    "APIError": (RETRY, ""),  # raised bare for an error event inside a 200 stream (OpenAI): the server failed mid-answer
     "APIStatusError": (BY_STATUS, ""),
     "APIConnectionError": (RETRY, ""),
     "APITimeoutError": (RETRY, ""),
-    "APIResponseValidationError": (FAIL, ""),
+    "APIResponseValidationError": (RETRY, ""),  # a 200 that is not the API's reply, like MalformedReply
+    "MalformedReply": (RETRY, ""),  # ours: a server that answered garbage may answer properly next time
     "AuthenticationError": (UNUSABLE, AUTH),
     "PermissionDeniedError": (UNUSABLE, ACCESS),
     "NotFoundError": (UNUSABLE, MODEL),
@@ -96,7 +97,9 @@ def rule_for(provider: str, exc: BaseException) -> Rule:
         if cls.__name__ in table:
             action, message = table[cls.__name__]
             if action == BY_STATUS:
-                action = RETRY if getattr(exc, "status_code", 0) >= 500 else FAIL
+                # 200: an error event inside a stream, such as Anthropic's overloaded_error mid-answer
+                status = getattr(exc, "status_code", 0)
+                action = RETRY if status >= 500 or status == 200 else FAIL
             return Rule(action, message)
     return Rule(FAIL, "")
 
@@ -119,7 +122,7 @@ def call(
     for tries in range(1, settings.max_attempts + 1):
         try:
             return attempt(request_timeout(settings, deadline))
-        except api_error as exc:
+        except (api_error, MalformedReply) as exc:
             rule = rule_for(settings.provider, exc)
             what = describe(exc)
             if rule.action == UNUSABLE:

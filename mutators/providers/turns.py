@@ -6,8 +6,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from mutators.providers.errors import ProviderFailed
-
 
 @dataclass(frozen=True)
 class Tool:
@@ -31,6 +29,8 @@ class ToolCall:
             value = json.loads(text or "{}")
         except json.JSONDecodeError as exc:
             return cls(id, name, None, text, f"arguments are not valid JSON ({exc.msg} at char {exc.pos})")
+        except RecursionError:  # the decoder's answer to arrays nested thousands deep
+            return cls(id, name, None, text, "arguments are JSON nested too deeply")
         if not isinstance(value, dict):
             return cls(id, name, None, text, "arguments must be a JSON object")
         return cls(id, name, value, text)
@@ -63,9 +63,3 @@ class Reply:
     output_tokens: int
     cost_usd: float
 
-
-def reply_object(data: Any, provider: str) -> dict:
-    """The JSON object a plain request answered; anything else (text from a proxy, a list) fails the call."""
-    if not isinstance(data, dict):
-        raise ProviderFailed(f"{provider}: the server's reply is not a JSON object ({str(data)[:120]!r})")
-    return data

@@ -4,7 +4,10 @@ Tests drive it through the real SDKs (`base_url`), so what is tested is what
 runs against the real APIs: request bodies, status codes, `retry-after`, and
 server-sent events framed exactly as each API frames them (the SDKs' own
 stream parsers read them). Replies are scripted in a protocol-neutral form
-(`text_reply`, `tool_reply`, `error_reply`) and rendered per protocol.
+(`text_reply`, `tool_reply`, `error_reply`) and rendered per protocol, and so
+are the malformed 200s a provider or a proxy may send: a body that is not JSON
+(`raw_reply`), a field of the wrong type (`patched_reply`), a stream cut short
+(`cut_stream`) and a plain body where a stream was asked for (`plain_reply`).
 
     with FakeLLM() as llm:
         llm.queue(tool_reply("read_file", {"path": "a.md"}), text_reply("done"))
@@ -49,7 +52,12 @@ class Reply:
     status: int = 200
     retry_after: float | None = None
     message: str = ""
-    raw: str | None = None  # sent as it is, as text/html, instead of the protocol's JSON (a proxy's error page)
+    raw: str | None = None  # sent as it is, as `content_type`, instead of the protocol's JSON (a proxy's error page)
+    content_type: str = "text/html"
+    patch: dict[str, Any] | None = None  # {"choices.0.message.content": 5}: fields of the rendered JSON replaced
+    plain: bool = False  # a plain JSON body even when a stream was asked for
+    cut_after: int | None = None  # a stream that stops after this many events...
+    hang_up: bool = True  # ...with the connection dropped mid-body (False: the body ends cleanly, its last events missing)
 
 
 @dataclass(frozen=True)
@@ -85,9 +93,27 @@ def error_reply(status: int, *, retry_after: float | None = None, message: str =
     return Reply(status=status, retry_after=retry_after, message=message)
 
 
-def raw_reply(text: str) -> Reply:
-    """A 200 whose body is not the API's JSON, as a captive portal or a misrouted proxy answers."""
-    return Reply(raw=text)
+def raw_reply(text: str, content_type: str = "text/html") -> Reply:
+    """A 200 whose body is not the API's JSON, as a captive portal or a misrouted proxy answers
+    (with `content_type="application/json"`: a body that claims to be JSON and is not)."""
+    return Reply(raw=text, content_type=content_type)
+
+
+def patched_reply(patch: dict[str, Any], text: str = "ok") -> Reply:
+    """A 200 whose JSON has the wrong shape: each dotted path of `patch` (`"usage"`, `"choices.0.message"`)
+    set to its value in the rendered reply. Plain requests only: a stream renders the reply unpatched."""
+    return Reply(text=text, patch=patch)
+
+
+def plain_reply(text: str) -> Reply:
+    """A whole JSON reply where a stream was asked for (a proxy that buffers and re-frames)."""
+    return Reply(text=text, plain=True)
+
+
+def cut_stream(after: int, text: str = "a long answer", *, hang_up: bool = True) -> Reply:
+    """A stream that stops after `after` events: the connection dropped, or (`hang_up=False`) a body that
+    ends cleanly without the API's closing events."""
+    return Reply(text=text, cut_after=after, hang_up=hang_up)
 
 
 class _Server(ThreadingHTTPServer):
@@ -167,14 +193,14 @@ def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
             reply = llm._answer(Request(protocol, path, body, headers))
             render = ANTHROPIC if protocol == "anthropic" else OPENAI
             if reply.raw is not None:
-                self._send_raw(reply.raw)
+                self._send_raw(reply.raw, reply.content_type)
             elif reply.status != 200:
                 extra = {"retry-after": f"{reply.retry_after:g}"} if reply.retry_after is not None else {}
                 self._send(reply.status, render.error(reply), extra)
-            elif body.get("stream"):
-                self._send_events(render.events(reply, body))
+            elif body.get("stream") and not reply.plain:
+                self._send_events(render.events(reply, body), reply.cut_after, reply.hang_up)
             else:
-                self._send(200, render.message(reply, body), {})
+                self._send(200, _patched(render.message(reply, body), reply.patch or {}), {})
 
         def _send(self, status: int, payload: dict, headers: dict[str, str]) -> None:
             data = json.dumps(payload).encode()
@@ -186,27 +212,41 @@ def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _send_raw(self, text: str) -> None:
+        def _send_raw(self, text: str, content_type: str) -> None:
             data = text.encode()
             self.send_response(200)
-            self.send_header("content-type", "text/html")
+            self.send_header("content-type", content_type)
             self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 
-        def _send_events(self, frames: list[str]) -> None:
-            data = "".join(frames).encode()
+        def _send_events(self, frames: list[str], cut_after: int | None, hang_up: bool) -> None:
+            whole = "".join(frames).encode()
+            sent = whole if cut_after is None else "".join(frames[:cut_after]).encode()
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.send_header("cache-control", "no-cache")
-            self.send_header("content-length", str(len(data)))
+            # a hang-up announces the whole body and sends part of it: the client sees the connection drop mid-body
+            self.send_header("content-length", str(len(whole if hang_up else sent)))
             self.end_headers()
-            self.wfile.write(data)
+            self.wfile.write(sent)
+            if len(sent) < len(whole) and hang_up:
+                self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
             pass
 
     return Handler
+
+
+def _patched(payload: dict, patch: dict[str, Any]) -> dict:
+    for path, value in patch.items():
+        *parents, last = path.split(".")
+        node: Any = payload
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        node[int(last) if isinstance(node, list) else last] = value
+    return payload
 
 
 def _sse(data: dict | str, event: str | None = None) -> str:

@@ -119,13 +119,14 @@ def test_a_directory_artifact_takes_new_files_but_not_a_symlink_out(tmp_path, fa
 def test_malformed_and_unknown_tool_calls_get_errors_and_the_conversation_goes_on(tmp_path, fake_llm, protocol):
     request = make_setup(tmp_path)
     fake_llm.queue(
-        tool_reply("write_file", '{"path": "prompt.md", "content": ', ("delete_everything", {}), ("read_file", {"file": "x"})),
+        tool_reply("write_file", '{"path": "prompt.md", "content": ', ("delete_everything", {}), ("read_file", {"file": "x"}),
+                   ("read_file", "[" * 100_000 + "]" * 100_000)),
         tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
         text_reply("Fixed"),
     )
     assert mutator(fake_llm, protocol).mutate(request).summary == "Fixed"
     results = tool_results(fake_llm.requests[1].body)
-    assert [e for _, e in results] == [True, True, True]
+    assert [e for _, e in results] == [True, True, True, True]
     assert "unknown tool 'delete_everything'" in results[1][0] and "missing ['path']" in results[2][0]
 
 

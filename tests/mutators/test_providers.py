@@ -11,7 +11,7 @@ import pytest
 
 from mutators.providers import ProviderFailed, ProviderSettings, ProviderUnusable, complete, cost_usd
 from mutators.providers.retry import TABLES
-from tests.helpers.fake_llm import error_reply, raw_reply, text_reply
+from tests.helpers.fake_llm import cut_stream, error_reply, patched_reply, plain_reply, raw_reply, text_reply
 
 PROTOCOLS = ["anthropic", "openai"]
 BOTH_WAYS = [(p, s) for p in PROTOCOLS for s in (False, True)]
@@ -39,10 +39,55 @@ def test_complete_returns_text_usage_and_cost(fake_llm, protocol, stream):
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_a_reply_that_is_not_a_json_object_fails_the_call(fake_llm, protocol):
-    fake_llm.queue(raw_reply("<html>Sign in to the hotel wifi</html>"))
-    with pytest.raises(ProviderFailed, match=f"{protocol}: the server's reply is not a JSON object .*hotel wifi"):
+def test_a_reply_that_is_not_a_json_object_is_retried_then_fails_the_call(fake_llm, protocol):
+    fake_llm.handler = lambda req: raw_reply("<html>Sign in to the hotel wifi</html>")
+    with pytest.raises(ProviderFailed, match=f"{protocol}: gave up after 4 attempts .*the server's reply is not a JSON object .*hotel wifi"):
         complete(settings(fake_llm, protocol), "hi")
+    assert len(fake_llm.requests) == 4
+
+
+# (protocol, stream, a 200 that is not the API's reply or reports an error mid-stream, words of the error it ends in)
+MALFORMED = [
+    *[(p, False, raw_reply('{"choices": [{"mess', "application/json"), "the server's reply is not valid JSON") for p in PROTOCOLS],
+    *[(p, False, raw_reply('{"choices": ' + "[" * 100_000 + "]" * 100_000 + "}", "application/json"), "nested too deeply") for p in PROTOCOLS],
+    *[(p, True, plain_reply("whole"), "a stream was asked for and the server answered application/json") for p in PROTOCOLS],
+    *[(p, True, cut_stream(2, hang_up=False), "cut short") for p in PROTOCOLS],
+    ("anthropic", True, raw_reply("event: message_start\ndata: {not json\n\n", "text/event-stream"), "an event of the stream is not valid JSON"),
+    ("openai", True, raw_reply("data: {not json\n\n", "text/event-stream"), "an event of the stream is not valid JSON"),
+    ("anthropic", True, raw_reply('event: message_start\ndata: {"type": "message_start", "message": {"usage": {}}}\n\n'
+                                  'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 3, "delta": {}}\n\n',
+                                  "text/event-stream"), "a delta for content block 3, which never started"),
+    ("openai", True, raw_reply('data: {"choices": [{"index": 0, "delta": {"content": 7}}]}\n\n', "text/event-stream"),
+     "`choices.0.delta.content` is a number"),
+    ("anthropic", True, raw_reply('event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n',
+                                  "text/event-stream"), "Overloaded"),  # an error event mid-stream: the server failed mid-answer
+    ("openai", True, raw_reply('data: {"error": {"message": "failed mid-answer"}}\n\n', "text/event-stream"), "failed mid-answer"),
+    ("anthropic", True, cut_stream(2), "the stream broke off (RemoteProtocolError"),
+    ("openai", True, cut_stream(2), "APIConnectionError"),  # the OpenAI SDK wraps a broken-off stream itself
+    ("openai", False, patched_reply({"choices": "oops"}), "`choices` is a string, not a list"),
+    ("openai", False, patched_reply({"choices": []}), "`choices` is empty"),
+    ("openai", False, patched_reply({"usage": [1, 2]}), "`usage` is a list, not an object"),
+    ("openai", False, patched_reply({"usage.prompt_tokens": "10"}), "`usage.prompt_tokens` is a string, not a token count"),
+    ("openai", False, patched_reply({"choices.0.message.content": 5}), "`choices.0.message.content` is a number"),
+    ("openai", False, patched_reply({"choices.0.message.tool_calls": [{"function": 1}]}), "`choices.0.message.tool_calls.0.function` is a number"),
+    ("anthropic", False, patched_reply({"content": 5}), "`content` is a number, not a list"),
+    ("anthropic", False, patched_reply({"content": ["hi"]}), "`content.0` is a string, not an object"),
+    ("anthropic", False, patched_reply({"content.0.text": None}), "`content.0.text` is null, not a string"),
+    ("anthropic", False, patched_reply({"usage": [1, 2]}), "`usage` is a list, not an object"),
+    ("anthropic", False, patched_reply({"usage.output_tokens": -1}), "`usage.output_tokens` is a number, not a token count"),
+]
+
+
+@pytest.mark.parametrize("protocol,stream,reply,words", MALFORMED)
+def test_a_malformed_reply_is_retried_like_a_5xx_and_fails_the_call_once_retries_run_out(fake_llm, protocol, stream, reply, words, caplog):
+    fake_llm.queue(reply, text_reply("ok"))
+    with caplog.at_level(logging.WARNING, logger="autoresearch.providers"):
+        assert complete(settings(fake_llm, protocol, stream=stream), "hi").text == "ok"
+    assert len(fake_llm.requests) == 2 and words in caplog.text
+    fake_llm.queue(*[reply] * 4)
+    with pytest.raises(ProviderFailed, match=f"^{protocol}: gave up after 4 attempts") as caught:
+        complete(settings(fake_llm, protocol, stream=stream), "hi")
+    assert words in str(caught.value) and len(fake_llm.requests) == 6
 
 
 def test_recorded_requests_carry_no_key(fake_llm):

@@ -1,0 +1,95 @@
+"""A reply as the wires may read it: a plain request's JSON object or a stream's events, and checks of their fields.
+
+A 200 that is not the API's reply (a body that is not JSON, `choices` as a
+string, a stream cut short or no stream at all) raises MalformedReply naming
+what was wrong, which the retry table retries like a 5xx; without these checks
+it surfaced as a TypeError or an assertion deep in a wire or an SDK helper.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+from mutators.providers.errors import MalformedReply
+
+KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+
+
+def post(sdk: Any, path: str, body: dict, timeout_s: float) -> dict:
+    """A plain request through the SDK's generic `post` (its client, auth, timeouts and error classes); the reply's JSON object."""
+    try:
+        data = sdk.post(path, body=body, cast_to=object, options={"timeout": timeout_s})
+    except json.JSONDecodeError as exc:
+        raise MalformedReply(f"the server's reply is not valid JSON ({exc.msg} at char {exc.pos})") from None
+    except RecursionError:  # what the JSON decoder raises for arrays or objects nested thousands deep
+        raise MalformedReply("the server's reply is JSON nested too deeply to read") from None
+    if not isinstance(data, dict):
+        raise MalformedReply(f"the server's reply is not a JSON object ({str(data)[:120]!r})")
+    return data
+
+
+def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) -> Iterator[dict]:
+    """The events of a streamed request, each a JSON object, read through the SDK's SSE decoder; a body that is
+    not an event stream, a connection that breaks off and an event that is not JSON raise MalformedReply."""
+    import httpx2  # the SDKs' HTTP client: a broken-off stream surfaces as its error, unwrapped by the Anthropic SDK
+
+    stream = sdk.post(path, body={**body, "stream": True}, cast_to=object, stream=True, stream_cls=stream_cls,
+                      options={"timeout": timeout_s})
+    with stream:
+        kind = stream.response.headers.get("content-type", "")
+        if not kind.startswith("text/event-stream"):
+            raise MalformedReply(f"a stream was asked for and the server answered {kind or 'a body with no content type'}")
+        iterator = iter(stream)
+        while True:
+            try:
+                event = next(iterator)
+            except StopIteration:
+                return
+            except json.JSONDecodeError as exc:
+                raise MalformedReply(f"an event of the stream is not valid JSON ({exc.msg})") from None
+            except RecursionError:
+                raise MalformedReply("an event of the stream is JSON nested too deeply to read") from None
+            except httpx2.RequestError as exc:
+                raise MalformedReply(f"the stream broke off ({type(exc).__name__}: {exc})") from None
+            yield obj(event, "an event of the stream")
+
+
+def kind_of(value: Any) -> str:
+    return "null" if value is None else KINDS.get(type(value), type(value).__name__)
+
+
+def _wrong(value: Any, where: str, expected: str) -> MalformedReply:
+    return MalformedReply(f"malformed reply: `{where}` is {kind_of(value)}, not {expected}")
+
+
+def obj(value: Any, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise _wrong(value, where, "an object")
+    return value
+
+
+def seq(value: Any, where: str) -> list:
+    if not isinstance(value, list):
+        raise _wrong(value, where, "a list")
+    return value
+
+
+def text(value: Any, where: str, *, optional: bool = False) -> str | None:
+    if not isinstance(value, str) and not (optional and value is None):
+        raise _wrong(value, where, "a string" + (" or null" if optional else ""))
+    return value
+
+
+def index(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise _wrong(value, where, "an index")
+    return value
+
+
+def tokens(usage: dict, names: tuple[str, ...], where: str = "usage") -> None:
+    """Each token count present is a non-negative integer (absent or null counts as 0)."""
+    for name in names:
+        value = usage.get(name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise _wrong(value, f"{where}.{name}", "a token count")
