@@ -11,7 +11,7 @@ from runs import process
 from runs.config import EvalConfig
 from runs.errors import BadResults, EvalFailed, RunsError
 from runs.evaluators import EvalOutcome
-from runs.results import INDEX, load_rows
+from runs.results import INDEX, load_rows, require_unit_scores
 
 
 def expand(command: str, run_dir: Path) -> str:
@@ -54,6 +54,7 @@ class CommandEvaluator:
             raise EvalFailed(f"eval wrote no {INDEX} in {run_dir}")
         try:
             rows = load_rows(index)
+            require_unit_scores(index, rows)
         except BadResults as exc:
             raise EvalFailed(f"malformed results: {exc}") from None
         if not rows:
