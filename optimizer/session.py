@@ -30,6 +30,7 @@ from runs import evaluators
 from runs.cache import SampleCache
 from runs.errors import BadResults
 from runs.evaluators import Evaluator
+from runs.evaluators.builtin import BuiltinEvaluator
 from runs.results import load_rows
 from trajectory import iterations
 
@@ -82,6 +83,7 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     mutator = registry.build(config.mutator, ws.root)
     mutator.check()
     _require_priced_mutator(config)
+    _require_priced_targets(config, evaluator)
     return ws, paths, evaluator, mutator
 
 
@@ -95,6 +97,21 @@ def _require_priced_mutator(config: Config) -> None:
         raise InvalidInput(
             f"autoresearch.yaml: field 'mutator.prices': no price is known for {m.model!r}, so stop.budget_usd "
             f"cannot bound what the mutator spends; add {m.model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+        )
+
+
+def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:
+    """The same for the built-in runner's targets and LLM graders: what they spend counts against the
+    budgets only if their models have a price."""
+    budget = "stop.budget_usd" if config.stop.budget_usd else "eval.budget_usd" if config.eval.budget_usd else None
+    if budget is None or not isinstance(evaluator, BuiltinEvaluator):
+        return
+    unpriced = evaluator.unpriced()
+    if unpriced:
+        target, model = next(iter(unpriced.items()))
+        raise InvalidInput(
+            f"autoresearch.yaml: field 'eval.prices': no price is known for {model!r} (target {target!r}), so {budget} "
+            f"cannot bound what the eval spends; add {model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
         )
 
 
