@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from pathlib import Path
@@ -86,6 +87,8 @@ class MetricEvaluator:
             value = self._find(done.stderr)
         if value is None:
             raise EvalFailed(f"metric pattern {self.pattern.pattern!r} matched nothing in the eval's output")
+        if not math.isfinite(value):  # a diverged run prints `nan`: no comparison or JSON line can hold it
+            raise EvalFailed(f"metric {value} is not a finite number")
         row = {
             "test_id": self.TEST_ID,
             "score": value,

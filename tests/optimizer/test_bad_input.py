@@ -180,3 +180,14 @@ def test_chart_svg_is_written_with_the_umask_like_any_file(tmp_path):
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
     chart = repo / ".autoresearch/runs/exp/_autoresearch/trajectory.html"
     assert stat.S_IMODE(chart.stat().st_mode) == 0o644
+
+
+def test_a_metric_that_is_not_a_finite_number_is_an_error_cycle(tmp_path):
+    plan = {2: {"write": {"train.py": "METRIC nan\n"}}, 3: {"write": {"train.py": "METRIC inf\n"}}}
+    repo = scenario_repo(tmp_path / "r", {"train.py": "METRIC 1.5\n"}, plan, config={"eval": {"metric": {"pattern": r"val_bpb:\s*(\S+)"}}})
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    lines = iterations(repo)
+    assert [(line["decision"], line.get("error")) for line in lines[1:]] == [
+        ("error", "metric nan is not a finite number"), ("error", "metric inf is not a finite number")
+    ]
