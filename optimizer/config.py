@@ -107,6 +107,7 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     problem = results_dir_problem(config.results_dir, config.artifact)
     if problem:
         raise InvalidInput(f"{path}: field 'results_dir': {config.results_dir!r} {problem}")
+    config.results_dir = normal(config.results_dir)  # `out/../res/` is `res`, in .git/info/exclude too
     try:  # checked now, so that a bad deadline is refused before anything is written
         deadline(config.stop.until, 0, datetime.now().astimezone())
     except InvalidInput as exc:
@@ -120,14 +121,14 @@ def results_dir_problem(results_dir: str, artifact: str) -> str | None:
     commits would otherwise take the results along, or whose results would land in a commit)."""
     if posixpath.isabs(results_dir) or Path(results_dir).is_absolute():
         return "must be relative to the repository root"
-    where = posixpath.normpath(results_dir.replace("\\", "/"))
+    where = normal(results_dir)
     if where == ".." or where.startswith("../"):
         return "is outside the repository"
     if where == ".":
         return "is the repository root, which holds the artifact"
     if ".git" in where.lower().split("/"):
         return "is inside .git"
-    thing = posixpath.normpath(artifact.replace("\\", "/"))
+    thing = normal(artifact)
     if where == thing:
         return "is the artifact"
     if thing.startswith(where + "/"):
@@ -135,6 +136,11 @@ def results_dir_problem(results_dir: str, artifact: str) -> str | None:
     if where.startswith(thing + "/"):
         return f"is inside the artifact {artifact!r}"
     return None
+
+
+def normal(relative: str) -> str:
+    """A relative path in one spelling: `/` separators, no `.`, `..` or trailing slash where avoidable."""
+    return posixpath.normpath(relative.replace("\\", "/"))
 
 
 def describe(exc: ValidationError) -> str:

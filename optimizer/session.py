@@ -76,6 +76,7 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
     ws, paths = locate(config, cwd)
+    _require_untracked_results(ws, config)
     if not crashed(paths):
         require_clean_artifact(ws)
     evaluator = evaluators.build(config.eval, ws.root)
@@ -85,6 +86,17 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     _require_priced_mutator(config)
     _require_priced_targets(config, evaluator)
     return ws, paths, evaluator, mutator
+
+
+def _require_untracked_results(ws: Workspace, config: Config) -> None:
+    """The results directory is excluded from git and from the scope guard: one that holds tracked
+    files (`results_dir: evals`) would hide them from git status and let a mutator edit them unseen."""
+    tracked = ws.git("--literal-pathspecs", "ls-files", "--", config.results_dir).splitlines()
+    if tracked:
+        raise InvalidInput(
+            f"autoresearch.yaml: field 'results_dir': {config.results_dir!r} holds tracked files ({tracked[0]}, ...); "
+            "choose a directory of its own, such as .autoresearch"
+        )
 
 
 def _require_priced_mutator(config: Config) -> None:

@@ -44,6 +44,21 @@ def test_a_results_dir_outside_the_repository_in_git_or_on_the_artifact_is_refus
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]  # nothing written beside the repository either
 
 
+def test_a_results_dir_holding_tracked_files_is_refused_since_git_and_the_guard_would_stop_seeing_them(tmp_path):
+    repo = plain_repo(tmp_path, results_dir="evals")
+    assert_one_line_error(cli(repo, "run"), 30, "field 'results_dir': 'evals' holds tracked files (evals/score.py")
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+    assert "evals" not in (repo / ".git/info/exclude").read_text()
+
+
+def test_a_results_dir_is_used_in_its_plain_spelling(tmp_path):
+    repo = plain_repo(tmp_path, results_dir="./out/../results/")
+    assert cli(repo, "run").returncode == 0
+    assert (repo / "results/runs/exp/_autoresearch/iterations.jsonl").is_file()
+    assert "/results/" in (repo / ".git/info/exclude").read_text().splitlines()
+    assert git(repo, "status", "--porcelain") == ""
+
+
 @pytest.mark.parametrize(
     "artifact, results_dir, needle",
     [("skill", "skill/results", "is inside the artifact 'skill'"), ("skill/SKILL.md", "skill", "contains the artifact")],
