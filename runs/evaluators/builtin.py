@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from runs.config import EvalConfig
-from runs.errors import BadResults, EvalFailed
+from runs.errors import EvalFailed
 from runs.evalfile import EvalFileError, Suite, check
 from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
-from runs.results import INDEX, require_unit_scores
 from runs.rundir import RunDirWriter
 from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
@@ -91,10 +90,6 @@ class BuiltinEvaluator:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
         if all(r.status == "execution_error" for r in finished.results):
             raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {finished.results[0].error}")
-        try:  # a grader's NaN would reach the comparison and iterations.jsonl
-            require_unit_scores(run_dir / INDEX, finished.rows)
-        except BadResults as exc:
-            raise EvalFailed(f"malformed results: {exc}") from None
         notes: dict = {"stopped": finished.notes} if finished.notes else {}
         if len(finished.rows) < len(prepared.suite.cases):
             notes["skipped_tests"] = len(prepared.suite.cases) - len(finished.rows)
