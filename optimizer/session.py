@@ -65,6 +65,7 @@ def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
     (always under the main checkout, so status and the chart are found from there)."""
     ws = open_workspace(cwd, config.artifact)
     paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    _require_results_apart(ws, paths, config)
     if config.worktree:
         ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
     return ws, paths
@@ -76,7 +77,6 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
     ws, paths = locate(config, cwd)
-    _require_untracked_results(ws, config)
     if not crashed(paths):
         require_clean_artifact(ws)
     evaluator = evaluators.build(config.eval, ws.root)
@@ -88,15 +88,21 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     return ws, paths, evaluator, mutator
 
 
-def _require_untracked_results(ws: Workspace, config: Config) -> None:
-    """The results directory is excluded from git and from the scope guard: one that holds tracked
-    files (`results_dir: evals`) would hide them from git status and let a mutator edit them unseen."""
+def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:
+    """The results directory is excluded from git and from the scope guard, so it must hold nothing of
+    the repository's: no tracked file (`results_dir: evals` would let a mutator edit the eval unseen),
+    and, symlinks followed, neither `.git` nor the artifact (the config's spelling is checked at load)."""
+    field = f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
     tracked = ws.git("--literal-pathspecs", "ls-files", "--", config.results_dir).splitlines()
     if tracked:
-        raise InvalidInput(
-            f"autoresearch.yaml: field 'results_dir': {config.results_dir!r} holds tracked files ({tracked[0]}, ...); "
-            "choose a directory of its own, such as .autoresearch"
-        )
+        raise InvalidInput(f"{field} holds tracked files ({tracked[0]}, ...); choose a directory of its own, such as .autoresearch")
+    real = paths.results_dir.resolve()
+    git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
+    artifact = ws.artifact_path.resolve()
+    if real == git_dir or git_dir in real.parents:
+        raise InvalidInput(f"{field} leads into .git ({real})")
+    if real == artifact or artifact in real.parents or real in artifact.parents:
+        raise InvalidInput(f"{field} leads to {real}, which overlaps the artifact")
 
 
 def _require_priced_mutator(config: Config) -> None:

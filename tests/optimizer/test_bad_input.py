@@ -51,6 +51,16 @@ def test_a_results_dir_holding_tracked_files_is_refused_since_git_and_the_guard_
     assert "evals" not in (repo / ".git/info/exclude").read_text()
 
 
+@pytest.mark.parametrize("link, needle", [(".git/autoresearch", "leads into .git"), (".", "overlaps the artifact")])
+def test_a_results_dir_that_is_a_symlink_into_git_or_onto_the_artifact_is_refused(tmp_path, link, needle):
+    repo = plain_repo(tmp_path)
+    (repo / link).mkdir(exist_ok=True)
+    (repo / ".autoresearch").symlink_to(repo / link)
+    before = sorted(p.name for p in (repo / link).iterdir())
+    assert_one_line_error(cli(repo, "run"), 30, "field 'results_dir': '.autoresearch'", needle)
+    assert sorted(p.name for p in (repo / link).iterdir()) == before
+
+
 def test_a_results_dir_is_used_in_its_plain_spelling(tmp_path):
     repo = plain_repo(tmp_path, results_dir="./out/../results/")
     assert cli(repo, "run").returncode == 0
