@@ -6,7 +6,9 @@ README's reference are written from them.
 
 from __future__ import annotations
 
+import posixpath
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -14,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mutators.config import MutatorConfig
+from optimizer.deadline import deadline
 from optimizer.errors import InvalidInput
 from runs.config import EvalConfig
 
@@ -21,7 +24,7 @@ DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CON
 
 
 class PolicyConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     rule: Literal["wins-losses", "score", "significant"] = "wins-losses"
     """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises; `significant` keeps only when the candidate is better with `confidence`, re-running the eval while that is uncertain."""
@@ -34,7 +37,7 @@ class PolicyConfig(BaseModel):
 
 
 class StopConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     max_cycles: int = Field(default=10, ge=0)
     """Stop after this many cycles in all, the original's included (0 = no limit)."""
@@ -49,7 +52,7 @@ class StopConfig(BaseModel):
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     experiment: str | None = None
     """Name of the experiment; its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
@@ -60,7 +63,7 @@ class Config(BaseModel):
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     stop: StopConfig = Field(default_factory=StopConfig)
     results_dir: str = ".autoresearch"
-    """Where runs, iterations.jsonl and the chart go, relative to the repository root; added to .git/info/exclude."""
+    """Where runs, iterations.jsonl and the chart go, relative to the repository root and inside it (not in .git, not overlapping the artifact); added to .git/info/exclude."""
     cache: bool = True
     """Reuse stored eval samples of the same artifact and eval (results_dir/cache): a resumed experiment or a candidate seen before costs nothing. `--no-cache` turns it off."""
     worktree: bool = False
@@ -80,6 +83,12 @@ def load(path: Path, overrides: dict | None = None) -> Config:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InvalidInput(f"{path}: no such config file (run `autoresearch init` to write one)") from None
+    except IsADirectoryError:
+        raise InvalidInput(f"{path}: is a directory, not a config file") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read the config ({exc.strerror})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
@@ -95,7 +104,43 @@ def load(path: Path, overrides: dict | None = None) -> Config:
         raise InvalidInput(f"{path}: {describe(exc)}") from None
     if not NAME.match(config.experiment_name):
         raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be letters, digits, '.', '_' or '-'")
+    problem = results_dir_problem(config.results_dir, config.artifact)
+    if problem:
+        raise InvalidInput(f"{path}: field 'results_dir': {config.results_dir!r} {problem}")
+    config.results_dir = normal(config.results_dir)  # `out/../res/` is `res`, in .git/info/exclude too
+    try:  # checked now, so that a bad deadline is refused before anything is written
+        deadline(config.stop.until, 0, datetime.now().astimezone())
+    except InvalidInput as exc:
+        raise InvalidInput(f"{path}: {exc}") from None
     return config
+
+
+def results_dir_problem(results_dir: str, artifact: str) -> str | None:
+    """Why `results_dir` cannot hold results, or None. Everything the daemon writes goes there, so it
+    must stay inside the repository, out of `.git`, and apart from the artifact (whose restores and
+    commits would otherwise take the results along, or whose results would land in a commit)."""
+    if posixpath.isabs(results_dir) or Path(results_dir).is_absolute():
+        return "must be relative to the repository root"
+    where = normal(results_dir)
+    if where == ".." or where.startswith("../"):
+        return "is outside the repository"
+    if where == ".":
+        return "is the repository root, which holds the artifact"
+    if ".git" in where.lower().split("/"):
+        return "is inside .git"
+    thing = normal(artifact)
+    if where == thing:
+        return "is the artifact"
+    if thing.startswith(where + "/"):
+        return f"contains the artifact {artifact!r}"
+    if where.startswith(thing + "/"):
+        return f"is inside the artifact {artifact!r}"
+    return None
+
+
+def normal(relative: str) -> str:
+    """A relative path in one spelling: `/` separators, no `.`, `..` or trailing slash where avoidable."""
+    return posixpath.normpath(relative.replace("\\", "/"))
 
 
 def describe(exc: ValidationError) -> str:

@@ -30,6 +30,7 @@ from runs import evaluators
 from runs.cache import SampleCache
 from runs.errors import BadResults
 from runs.evaluators import Evaluator
+from runs.evaluators.builtin import BuiltinEvaluator
 from runs.results import load_rows
 from trajectory import iterations
 
@@ -64,6 +65,7 @@ def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
     (always under the main checkout, so status and the chart are found from there)."""
     ws = open_workspace(cwd, config.artifact)
     paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    _require_results_apart(ws, paths, config)
     if config.worktree:
         ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
     return ws, paths
@@ -82,7 +84,25 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     mutator = registry.build(config.mutator, ws.root)
     mutator.check()
     _require_priced_mutator(config)
+    _require_priced_targets(config, evaluator)
     return ws, paths, evaluator, mutator
+
+
+def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:
+    """The results directory is excluded from git and from the scope guard, so it must hold nothing of
+    the repository's: no tracked file (`results_dir: evals` would let a mutator edit the eval unseen),
+    and, symlinks followed, neither `.git` nor the artifact (the config's spelling is checked at load)."""
+    field = f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
+    tracked = ws.git("--literal-pathspecs", "ls-files", "--", config.results_dir).splitlines()
+    if tracked:
+        raise InvalidInput(f"{field} holds tracked files ({tracked[0]}, ...); choose a directory of its own, such as .autoresearch")
+    real = paths.results_dir.resolve()
+    git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
+    artifact = ws.artifact_path.resolve()
+    if real == git_dir or git_dir in real.parents:
+        raise InvalidInput(f"{field} leads into .git ({real})")
+    if real == artifact or artifact in real.parents or real in artifact.parents:
+        raise InvalidInput(f"{field} leads to {real}, which overlaps the artifact")
 
 
 def _require_priced_mutator(config: Config) -> None:
@@ -95,6 +115,21 @@ def _require_priced_mutator(config: Config) -> None:
         raise InvalidInput(
             f"autoresearch.yaml: field 'mutator.prices': no price is known for {m.model!r}, so stop.budget_usd "
             f"cannot bound what the mutator spends; add {m.model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+        )
+
+
+def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:
+    """The same for the built-in runner's targets and LLM graders: what they spend counts against the
+    budgets only if their models have a price."""
+    budget = "stop.budget_usd" if config.stop.budget_usd else "eval.budget_usd" if config.eval.budget_usd else None
+    if budget is None or not isinstance(evaluator, BuiltinEvaluator):
+        return
+    unpriced = evaluator.unpriced()
+    if unpriced:
+        target, model = next(iter(unpriced.items()))
+        raise InvalidInput(
+            f"autoresearch.yaml: field 'eval.prices': no price is known for {model!r} (target {target!r}), so {budget} "
+            f"cannot bound what the eval spends; add {model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
         )
 
 

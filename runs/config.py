@@ -18,8 +18,19 @@ class MetricConfig(BaseModel):
     """Whether a higher (maximize) or lower (minimize, e.g. val_bpb) number is better."""
 
 
+class ModelPrice(BaseModel):
+    """What a target's model costs, in USD per million tokens (the shape of `mutator.prices`)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+
+    input_per_mtok: float = Field(ge=0)
+    """USD per million input (prompt) tokens."""
+    output_per_mtok: float = Field(ge=0)
+    """USD per million output (completion) tokens."""
+
+
 class EvalConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     command: str | None = None
     """Shell command run in the repository root; it must write {run_dir}/index.jsonl (AgentV rows) unless `metric` is set."""
@@ -43,6 +54,8 @@ class EvalConfig(BaseModel):
     """Built-in runner: a test's score over its attempts: the best (pass_any), the worst (pass_all) or the mean."""
     budget_usd: float = Field(default=0, ge=0)
     """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit)."""
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    """Built-in runner: prices of target and LLM-grader models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}. A model priced nowhere counts as $0, so a budget refuses it."""
     timeout_s: float = Field(default=1800, gt=0)
     """Seconds before an eval command (or `agentv`) is killed and the cycle counts as an error; a `file` eval bounds each test by its target's `timeout_seconds` instead."""
 
@@ -54,6 +67,10 @@ class EvalConfig(BaseModel):
         if self.metric and not self.command:
             raise ValueError("'metric' needs 'command'")
         return self
+
+    def price_table(self) -> dict[str, dict[str, float]]:
+        """`prices` as mutators.providers takes it (plain dicts)."""
+        return {model: price.model_dump() for model, price in self.prices.items()}
 
     @property
     def goal(self) -> str:

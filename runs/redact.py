@@ -28,3 +28,15 @@ def redact(text: str, secrets: list[str] | None = None) -> str:
     for secret in secret_values() if secrets is None else secrets:
         text = text.replace(secret, MASK)
     return text
+
+
+def redact_tree(value, secrets: list[str] | None = None):
+    """A JSON-like value with every string in it, keys included, passed through `redact`."""
+    secrets = secret_values() if secrets is None else secrets
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, dict):
+        return {redact(str(k), secrets): redact_tree(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_tree(v, secrets) for v in value]
+    return value

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 from runs.errors import BadResults
+from runs.redact import redact, secret_values
 
 INDEX = "index.jsonl"
 
@@ -19,7 +20,11 @@ def index_path(source: Path) -> Path:
 def load_rows(source: Path) -> list[dict]:
     """Every row of a result file, in file order, each with a string `test_id` and a numeric `score`.
 
-    AgentV's older files name the id `eval_id`; it is accepted and copied to `test_id`.
+    AgentV's older files name the id `eval_id`; it is accepted and copied to `test_id`. Python's
+    JSON reader takes `NaN`, `Infinity` and `1e309` (infinite once read), which no other JSON
+    reader does: a row holding a number that is not finite, anywhere, is refused, so none can
+    reach iterations.jsonl or a comparison. Scores are not range-checked here (a `metric` eval's
+    row holds its raw number): see `require_unit_scores`.
     """
     path = index_path(source)
     try:
@@ -46,10 +51,45 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
     if not isinstance(test_id, str) or not test_id:
         raise BadResults(f"{path}:{number}: field 'test_id' is missing or not a non-empty string")
     score = row.get("score")
-    if isinstance(score, bool) or not isinstance(score, (int, float)) or math.isnan(score):
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
         raise BadResults(f"{path}:{number}: field 'score' is missing or not a number")
+    field = _first_non_finite(row)
+    if field is not None:
+        raise BadResults(f"{path}:{number}: field '{field}' is not a finite number (NaN, Infinity and 1e309 are not JSON)")
     row["test_id"] = test_id
     return row
+
+
+def _first_non_finite(value, where: str = "") -> str | None:
+    """The path (`scores[0].score`) of the first number in `value` that is not finite, or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 1e308:
+        return where  # finite for Python, but no float holds it
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        here = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else key
+        found = _first_non_finite(item, here)
+        if found is not None:
+            return found
+    return None
+
+
+def require_unit_scores(path: Path, rows: list[dict]) -> None:
+    """AgentV rows score 0 to 1, each test and each of its graders; anything else is a broken eval
+    (a percentage, a raw metric) whose comparisons and pass rates would mean nothing."""
+    for row in rows:
+        graders = row.get("scores") if isinstance(row.get("scores"), list) else []
+        values = [("score", row["score"])] + [
+            (f"scores[{i}].score", g["score"]) for i, g in enumerate(graders) if isinstance(g, dict) and _is_number(g.get("score"))
+        ]
+        for field, value in values:
+            if not 0 <= value <= 1:
+                raise BadResults(f"{path}: test {row['test_id']!r}: field '{field}' is {value}, outside 0..1")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def mean_score(rows: list[dict]) -> float:
@@ -65,9 +105,10 @@ def assertion_rates(rows: list[dict]) -> dict[str, float]:
     assertion text counted as passed or not.
     """
     totals: dict[str, list[float]] = {}
+    secrets = secret_values()  # names are the eval's text: they reach iterations.jsonl, the chart and the mutator
     for row in {r["test_id"]: r for r in rows}.values():
         for name, value in _grader_scores(row):
-            totals.setdefault(name, []).append(value)
+            totals.setdefault(redact(name, secrets), []).append(value)
     return {name: sum(v) / len(v) for name, v in totals.items()}
 
 

@@ -21,25 +21,52 @@ def sample_dir(run_dir: Path, n: int) -> Path:
 
 def merge(samples: list[list[dict]]) -> list[dict]:
     """One row per test: the last sample's row, its score the mean of the samples' scores for that
-    test, `samples` listing them (one per sample run) and `cost_usd` their sum.
+    test, `samples` listing them (one per sample run), `cost_usd` their sum, and each grader's
+    score in `scores` the mean over the samples that ran it (they make the pass rates and the chart).
 
     A built-in runner's row already combines its attempts (`repeat_strategy`); here it counts
     as one sample with its combined score."""
-    merged: dict[str, dict] = {}
-    scores: dict[str, list[float]] = {}
-    costs: dict[str, float] = {}
+    by_test: dict[str, list[dict]] = {}
     for rows in samples:
-        latest = {row["test_id"]: row for row in rows}  # the last duplicate wins, as in compare
-        for test_id, row in latest.items():
-            merged[test_id] = row
-            scores.setdefault(test_id, []).append(float(row["score"]))  # one value per sample run
-            cost = row.get("cost_usd")
-            costs[test_id] = costs.get(test_id, 0.0) + (float(cost) if isinstance(cost, (int, float)) else 0.0)
-    out = []
-    for test_id, row in merged.items():
-        values = scores[test_id]
-        out.append({**row, "score": sum(values) / len(values), "samples": values, "cost_usd": costs[test_id]})
+        for test_id, row in {row["test_id"]: row for row in rows}.items():  # the last duplicate wins, as in compare
+            by_test.setdefault(test_id, []).append(row)
+    return [_merged(rows) for rows in by_test.values()]
+
+
+def _merged(rows: list[dict]) -> dict:
+    """One test's rows, one per sample, as one row."""
+    values = [float(row["score"]) for row in rows]
+    cost = sum(float(c) for row in rows if isinstance(c := row.get("cost_usd"), (int, float)))
+    out = {**rows[-1], "score": sum(values) / len(values), "samples": values, "cost_usd": cost}
+    if isinstance(rows[-1].get("scores"), list):
+        out["scores"] = _grader_means(rows)
     return out
+
+
+def _grader_means(rows: list[dict]) -> list[dict]:
+    """The last sample's graders, each scoring the mean of what it scored in every sample (a grader
+    is known by its name and type, as the pass rates know it)."""
+    scored: dict[tuple, list[float]] = {}
+    for row in rows:
+        for grader in _graders(row):
+            scored.setdefault(_key(grader), []).append(float(grader["score"]))
+    out = []
+    for grader in rows[-1]["scores"]:
+        values = scored.get(_key(grader)) if isinstance(grader, dict) else None
+        out.append({**grader, "score": sum(values) / len(values)} if values else grader)
+    return out
+
+
+def _graders(row: dict) -> list[dict]:
+    scores = row.get("scores")
+    return [
+        g for g in (scores if isinstance(scores, list) else [])
+        if isinstance(g, dict) and isinstance(g.get("score"), (int, float)) and not isinstance(g.get("score"), bool)
+    ]
+
+
+def _key(grader: dict) -> tuple:
+    return grader.get("name"), grader.get("type")
 
 
 def write_index(run_dir: Path, rows: list[dict]) -> None:

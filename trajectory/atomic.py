@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -12,6 +13,7 @@ def write_text(path: Path, text: str, durable: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; the file is as open() would make it
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
@@ -21,3 +23,11 @@ def write_text(path: Path, text: str, durable: bool = True) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+@lru_cache(maxsize=1)
+def _umask() -> int:
+    """The process's umask, read once: reading it means setting it, so not on every write."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

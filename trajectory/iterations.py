@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runs.redact import redact_tree
 from trajectory.clock import utc_now
 
 
@@ -30,8 +31,13 @@ class Iteration(BaseModel):
 
 
 def append(path: Path, record: Iteration) -> None:
-    """Append one line with a single write and fsync, so a crash leaves whole lines only."""
-    line = (json.dumps(record.model_dump(mode="json"), ensure_ascii=False) + "\n").encode()
+    """Append one line with a single write and fsync, so a crash leaves whole lines only.
+
+    The line is strict JSON (a NaN or an infinity is a bug upstream, raised here before anything
+    is written: other readers reject them) and carries no secret of the environment, whatever
+    text reached the record (a grader's name, an error, a summary).
+    """
+    line = (json.dumps(redact_tree(record.model_dump(mode="json")), ensure_ascii=False, allow_nan=False) + "\n").encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:

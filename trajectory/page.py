@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from runs.redact import redact
 from trajectory import atomic, chartdata, charts, page_parts
 from trajectory.iterations import Iteration
 from trajectory.svg import esc
@@ -102,7 +103,7 @@ def write(path: Path, data: PageData) -> None:
     """`path` is `<experiment>/_autoresearch/trajectory.html`; run directories are its siblings' parent's children."""
     if data.run_files is None:
         data = PageData(**{**data.__dict__, "run_files": list_run_files(path.parent.parent, data.records)})
-    atomic.write_text(path, render(data), durable=False)
+    atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
 
 
 def list_run_files(root: Path, records: list[Iteration]) -> dict[str, list[str]]:

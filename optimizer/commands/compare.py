@@ -19,17 +19,29 @@ def command(
 ) -> int:
     """Compare two result sets test by test, as `agentv compare` 4.42.4.
 
-    Exit codes: 0 no regression (mean_delta >= 0), 1 regression, 30 bad input.
+    Exit codes: 0 no regression (mean_delta >= 0), 1 regression, 30 bad input (a file with no rows,
+    a score that is not a finite number from 0 to 1).
     """
     from runs.compare import compare
-    from runs.results import load_rows
 
-    result = compare(load_rows(baseline), load_rows(candidate), threshold)
+    result = compare(_rows(baseline), _rows(candidate), threshold)
     if as_json:
         typer.echo(json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False))
     else:
         typer.echo(_table(result, baseline, candidate))
     return OK if result.summary.mean_delta >= 0 else REGRESSION
+
+
+def _rows(source: Path) -> list[dict]:
+    """A side's rows; an empty side would compare as "no regression" and exit 0 on nothing."""
+    from runs.errors import BadResults
+    from runs.results import index_path, load_rows, require_unit_scores
+
+    rows = load_rows(source)
+    if not rows:
+        raise BadResults(f"{index_path(source)}: no result rows")
+    require_unit_scores(index_path(source), rows)
+    return rows
 
 
 def _js_numbers(value):

@@ -22,6 +22,8 @@ def command(
     from optimizer.errors import InvalidInput
     from trajectory import server
 
+    if not 0 <= port <= 65535:
+        raise InvalidInput(f"--port {port}: a port is a number from 0 to 65535 (0 picks a free one)")
     _, _, paths = find_experiment(experiment, config)
     if experiment and not paths.meta.exists():
         raise InvalidInput(f"experiment '{experiment}' has no results in {paths.root}")

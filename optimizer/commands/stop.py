@@ -33,6 +33,10 @@ def command(
     name = cfg.experiment_name
     run_pid, scheduler_pid = holder(paths.lock), holder(schedule_lock)
     if run_pid is None and scheduler_pid is None:
+        if not (paths.root.exists() or schedule_lock.parent.exists()):
+            from optimizer.errors import InvalidInput
+
+            raise InvalidInput(f"experiment {name!r} is unknown: nothing in {paths.results_dir} (check the name, or --config)")
         print(f"experiment {name} is not running")
         return 0
     if run_pid is not None:

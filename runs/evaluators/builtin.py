@@ -19,6 +19,7 @@ from runs.rundir import RunDirWriter
 from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
 from runs.runner_progress import Progress
+from runs.targets import prices
 from runs.targets.resolve import Targets, resolve
 
 
@@ -98,5 +99,12 @@ class BuiltinEvaluator:
         c = self.config
         return RunOptions(workers=c.workers, repeat=c.repeat, strategy=c.repeat_strategy, budget_usd=c.budget_usd)
 
+    def unpriced(self) -> dict[str, str]:
+        """{target name: model} of the models this eval calls that have no price (they count as $0)."""
+        return prices.unpriced(self._prepare().targets.llm)
+
     def _prepare(self) -> Prepared:
-        return prepare(self.eval_file, self.repo_root, self.config.targets, self.config.target)
+        prepared = prepare(self.eval_file, self.repo_root, self.config.targets, self.config.target)
+        for spec in prepared.targets.llm.values():  # the built targets and graders hold these specs
+            spec.prices = self.config.price_table()
+        return prepared

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from pathlib import Path
@@ -11,7 +12,7 @@ from runs import process
 from runs.config import EvalConfig
 from runs.errors import BadResults, EvalFailed, RunsError
 from runs.evaluators import EvalOutcome
-from runs.results import INDEX, load_rows
+from runs.results import INDEX, load_rows, require_unit_scores
 
 
 def expand(command: str, run_dir: Path) -> str:
@@ -54,6 +55,7 @@ class CommandEvaluator:
             raise EvalFailed(f"eval wrote no {INDEX} in {run_dir}")
         try:
             rows = load_rows(index)
+            require_unit_scores(index, rows)
         except BadResults as exc:
             raise EvalFailed(f"malformed results: {exc}") from None
         if not rows:
@@ -85,6 +87,8 @@ class MetricEvaluator:
             value = self._find(done.stderr)
         if value is None:
             raise EvalFailed(f"metric pattern {self.pattern.pattern!r} matched nothing in the eval's output")
+        if not math.isfinite(value):  # a diverged run prints `nan`: no comparison or JSON line can hold it
+            raise EvalFailed(f"metric {value} is not a finite number")
         row = {
             "test_id": self.TEST_ID,
             "score": value,

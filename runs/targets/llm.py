@@ -17,6 +17,7 @@ from mutators.providers.errors import ProviderError, ProviderTimedOut
 from runs.evalfile.model import Case
 from runs.graders.base import GraderFailed, LLMReply
 from runs.targets import Answer, TargetFailed
+from runs.targets.prices import table_for
 from runs.targets.specs import TargetSpec
 
 
@@ -67,5 +68,6 @@ def settings(spec: TargetSpec) -> Any:
         base_url=opts.get("base_url") or opts.get("endpoint"),
         temperature=opts.get("temperature"),
         timeout_s=spec.timeout_s,
+        prices=table_for(spec),
         **extra,
     )

@@ -25,6 +25,7 @@ class Targets:
     built: dict[str, Target] = field(default_factory=dict)
     graders: dict[str, GraderLLM | None] = field(default_factory=dict)
     per_case: dict[str, str] = field(default_factory=dict)
+    llm: dict[str, TargetSpec] = field(default_factory=dict)  # every model that is called: targets and graders
 
     def for_case(self, case: Case) -> tuple[Target, GraderLLM | None]:
         name = self.per_case[case.id]
@@ -83,6 +84,8 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
         return
     target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec)
     targets.built[name] = target
+    if spec.provider != "cli":
+        targets.llm[name] = spec
     grader_name = spec.grader_target or (None if spec.provider == "cli" else name)
     if grader_name is None:
         targets.graders[name] = None
@@ -93,4 +96,5 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
         targets.graders[name] = None
         return
     grader = target if grader_name == name else LLMTarget(grader_spec)
+    targets.llm[grader_name] = grader_spec
     targets.graders[name] = grader.grade  # type: ignore[union-attr]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -39,6 +39,7 @@ class TargetSpec:
     timeout_s: float = 300.0
     api_key_env: str | None = None
     valid: bool = True
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)  # eval.prices; see runs.targets.prices
 
 
 def find_targets_file(start: Path, repo_root: Path) -> Path | None:

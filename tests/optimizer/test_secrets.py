@@ -5,6 +5,8 @@ mutation.md) is kept as they wrote it."""
 
 from __future__ import annotations
 
+import json
+
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import scenario_repo, scores
 
@@ -62,3 +64,29 @@ def test_a_key_in_a_plain_logging_record_is_masked_and_carries_the_cycle(tmp_pat
     log = (tmp_path / "daemon.log").read_text()
     assert '"event": "openai: 429 (key *** over quota); retry 1"' in log and '"cycle": 4' in log
     assert "cycle 4   mutate   WARNING: openai: 429 (key *** over quota)" in capsys.readouterr().err
+
+
+KEYED_EVAL = r'''
+import json, os, sys
+from pathlib import Path
+score = float(Path("prompt.md").read_text().split()[1])
+name = "auth uses " + os.environ["ACME_API_KEY"]  # a grader named after the key it checks
+row = {"test_id": "a", "score": score, "scores": [{"name": name, "type": "contains", "score": score}]}
+Path(sys.argv[1], "index.jsonl").write_text(json.dumps(row) + "\n")
+'''
+
+
+def test_a_key_in_a_grader_name_is_masked_in_iterations_the_chart_and_the_mutator_prompt(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}}}
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, plan,
+        config={"eval": {"command": "python3 evals/keyed.py {run_dir}"}}, extra_files={"evals/keyed.py": KEYED_EVAL},
+    )
+    done = cli(repo, "run", env=ENV)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in (repo / META / "iterations.jsonl").read_text().splitlines()]
+    assert lines[-1]["assertions"] == {"auth uses ***": 1.0}
+    (prompt,) = (repo / ".autoresearch/runs/exp").glob("*/mutator-prompt.md")
+    written = {"iterations.jsonl": repo / META / "iterations.jsonl", "trajectory.html": repo / META / "trajectory.html", "prompt": prompt}
+    assert "auth uses ***" in prompt.read_text() and "auth uses ***" in written["trajectory.html"].read_text()
+    assert [name for name, path in written.items() if SECRET in path.read_text()] == []

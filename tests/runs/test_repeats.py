@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from runs.config import EvalConfig
 from runs.evaluators import build
-from runs.results import load_rows
+from runs.results import assertion_rates, load_rows
 from runs.samples import merge
 
 # each invocation scores test `a` by its sample number, and `b` always 1
@@ -33,3 +35,22 @@ def test_merge_keeps_test_order_and_averages_only_the_samples_a_test_has():
     merged = merge([[{"test_id": "x", "score": 1}, {"test_id": "y", "score": 0}], [{"test_id": "y", "score": 1}]])
     assert [(r["test_id"], r["score"], r["samples"]) for r in merged] == [("x", 1.0, [1.0]), ("y", 0.5, [0.0, 1.0])]
     assert json.dumps(merged)  # plain JSON, as index.jsonl needs
+
+
+def test_repeat_averages_each_graders_score_over_the_samples_so_pass_rates_count_every_sample():
+    def sample(a_check: float, style: float) -> list[dict]:
+        graders = [{"name": "check", "type": "contains", "score": a_check}, {"name": "style", "type": "llm-grader", "score": style}]
+        return [{"test_id": "a", "score": (a_check + style) / 2, "scores": graders}]
+
+    merged = merge([sample(1.0, 0.0), sample(0.0, 0.0), sample(1.0, 1.0)])
+    graders = {g["name"]: g["score"] for g in merged[0]["scores"]}
+    assert graders["check"] == pytest.approx(2 / 3) and graders["style"] == pytest.approx(1 / 3)
+    assert assertion_rates(merged) == pytest.approx({"check": 2 / 3, "style": 1 / 3})
+
+
+def test_repeat_on_a_command_eval_records_pass_rates_over_every_sample(tmp_path):
+    script = EVAL.replace("{'test_id': 'a', 'score': n / 10, 'cost_usd': 0.5}", "{'test_id': 'a', 'score': n / 10, 'scores': [{'name': 'g', 'score': n / 10}]}")
+    (tmp_path / "score.py").write_text(script)
+    outcome = build(EvalConfig(command="python3 score.py {run_dir}", repeat=3), tmp_path).run(tmp_path / "run")
+    assert assertion_rates(outcome.rows)["g"] == pytest.approx(0.2)
+    assert assertion_rates(load_rows(tmp_path / "run"))["g"] == pytest.approx(0.2)

@@ -173,8 +173,8 @@ def test_validate_without_a_path_checks_the_configured_eval_with_its_inline_targ
     assert done.returncode == 30 and "unsupported provider 'telepathy'" in done.stdout
 
 
-def test_validate_without_a_path_on_a_command_eval_says_there_is_nothing_to_check(tmp_path):
+def test_validate_without_a_path_on_a_command_eval_accepts_the_valid_config(tmp_path):
     repo = make_repo(tmp_path / "r", {"prompt.md": "Hi.\n", "autoresearch.yaml": yaml.safe_dump(
         {"artifact": "prompt.md", "eval": {"command": "true"}, "mutator": {"provider": "command", "command": "true"}})})
     done = cli(repo, "validate")
-    assert done.returncode == 30 and "field 'eval.file' is not set: this config's eval is an eval command" in done.stderr
+    assert done.returncode == 0 and "ok (the eval is an eval command: it is checked when it runs)" in done.stdout

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+from trajectory import iterations
 from trajectory.iterations import Iteration, append, read
 
 
@@ -32,3 +35,20 @@ def test_unreadable_lines_are_counted_not_fatal(tmp_path):
     path.write_text('{"cycle": 1, "score": 0.1, "decision": "keep"}\nnot json\n{"cycle": 0}\n')
     records, bad = read(path)
     assert len(records) == 1 and bad == 2
+
+
+def test_a_key_reaching_a_record_is_masked_in_iterations_and_in_the_chart_of_an_older_history(tmp_path, monkeypatch):
+    from trajectory import page
+
+    key = "sk-live-0123456789abcdef"
+    path = tmp_path / "exp" / "_autoresearch" / "iterations.jsonl"
+    path.parent.mkdir(parents=True)
+    older = {"cycle": 1, "score": 0.5, "decision": "keep", "assertions": {f"auth {key}": 0.5}}  # written before masking
+    path.write_text(json.dumps(older) + "\n")
+    monkeypatch.setenv("ACME_API_KEY", key)
+    iterations.append(path, Iteration(cycle=2, score=1.0, decision="drop", assertions={f"auth {key}": 1.0}, note=f"k={key}"))
+    assert json.loads(path.read_text().splitlines()[1])["assertions"] == {"auth ***": 1.0}
+    records, _ = iterations.read(path)
+    page.write(path.parent / "trajectory.html", page.PageData("exp", records, 0, state={}))
+    html = (path.parent / "trajectory.html").read_text()
+    assert key not in html and "auth ***" in html
