@@ -23,17 +23,19 @@ def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_r
     report = cli(repo, "report")
     assert report.returncode == 0, report.stderr
     lines = [line.strip() for line in report.stdout.splitlines()]
-    assert lines[:4] == [
+    assert lines[:5] == [
         "experiment exp: 5 cycles, finished (max_cycles)",
+        "last run: cycles 1-5",
         "keeps 3, drops 1, errors 1",
         "score 0.2500 (original) -> 1.0000 (best, cycle 5)",
         "cost $0.0080",  # four evals of two tests at $0.001 a test; the failed mutation ran none
     ]
     commits = git(repo, "log", "--format=%h %s", f"{original}..HEAD").splitlines()
     assert [line.split(" ", 1)[1] for line in commits] == ["autoresearch cycle 5: raise b", "autoresearch cycle 2: raise a"]
-    assert lines[5:7] == commits
+    assert lines[6:8] == commits
     assert "adopt: nothing to do, the commits are on your branch" in lines
-    assert f"revert: git checkout {original[:10]} -- prompt.md && git commit -m 'Revert autoresearch'" in lines
+    revert = f"git restore --source={original[:12]} --staged --worktree -- prompt.md && git commit -m 'Revert autoresearch' -- prompt.md"
+    assert f"revert: {revert}" in lines
     assert report.stdout in run.stdout  # the run ended with the same summary
 
 
