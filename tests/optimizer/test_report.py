@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 import pytest
 
-from tests.helpers.repos import cli, git
+from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, state
 
 
@@ -48,3 +50,54 @@ def test_an_original_scoring_the_same_on_every_test_is_warned_on_the_console_in_
     assert [event["level"] for event in log if which in event["event"]] == ["warning"]
     assert state(repo)["warning"] == f"original scores {which}"
     assert f"warning: original scores {which}" in cli(repo, "report").stdout
+
+
+def printed(output: str, label: str) -> str:
+    """The command a summary prints after `label:` (or on the line after it, when that line says to run it)."""
+    lines = [line.strip() for line in output.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{label}:"))
+    return lines[at + 1] if lines[at].endswith("run:") else lines[at][len(label) + 1 :].strip()
+
+
+def shell(repo, command: str) -> None:
+    subprocess.run(command, shell=True, cwd=repo, check=True, capture_output=True, env={**os.environ, **GIT_ENV})
+
+
+def tree(root) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+DIRECTORY_PLAN = {  # adds a file, deletes one, changes one: a revert must undo all three
+    2: {"write": {"skill/a.md": scores(a=1, b=0), "skill/new.md": "b 1\n"}, "delete": ["skill/old.md"], "summary": "reshape"},
+}
+
+
+def test_the_printed_revert_restores_a_directory_exactly_and_leaves_the_users_other_work(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"skill/a.md": scores(a=0), "skill/old.md": "b 0\n"}, DIRECTORY_PLAN)
+    before = tree(repo / "skill")
+    run = cli(repo, "run")
+    assert run.returncode == 0, run.stderr
+    assert tree(repo / "skill") != before
+    (repo / "notes.txt").write_text("the user's staged work\n")
+    git(repo, "add", "notes.txt")
+    shell(repo, printed(cli(repo, "report").stdout, "revert"))
+    assert printed(run.stdout, "revert") == printed(cli(repo, "report").stdout, "revert")
+    assert tree(repo / "skill") == before
+    assert git(repo, "diff", "--name-only", "HEAD~2", "HEAD").strip() == ""  # the revert commit undid the experiment
+    assert git(repo, "status", "--porcelain").strip() == "A  notes.txt"  # still staged, not committed
+
+
+def test_in_worktree_mode_the_printed_adopt_then_revert_restore_the_original_on_the_users_branch(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r", {"skill/a.md": scores(a=0), "skill/old.md": "b 0\n"}, DIRECTORY_PLAN, config={"worktree": True}
+    )
+    before = tree(repo / "skill")
+    run = cli(repo, "run")
+    assert run.returncode == 0, run.stderr
+    assert tree(repo / "skill") == before  # the user's checkout was never touched
+    assert "your branch has none of these commits until you merge autoresearch/exp" in run.stdout
+    shell(repo, printed(run.stdout, "adopt").split("   ")[0])
+    assert tree(repo / "skill") != before and git(repo, "branch", "--show-current").strip() == "main"
+    shell(repo, printed(run.stdout, "revert"))
+    assert tree(repo / "skill") == before
+    assert git(repo, "status", "--porcelain").strip() == ""
