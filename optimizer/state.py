@@ -49,7 +49,7 @@ class State(BaseModel):
     last_cycle_s: float | None = None  # duration of the most recent cycle
     warning: str | None = None
     branch: str | None = None  # set when the experiment runs in its own worktree
-    run_start_cycle: int = 0  # the experiment's last cycle when this run began: the run's cycles come after it
+    run_start_cycle: int = Field(default=0, ge=0)  # the experiment's last cycle when this run began: the run's cycles come after it
 
 
 def summarize(state: State, history: "History") -> None:

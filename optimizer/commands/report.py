@@ -113,4 +113,4 @@ def print_run_summary(cfg: "Config", start: Path) -> None:
         if paths.iterations.exists():
             print_summary(paths, ws, cfg)
     except AutoresearchError as exc:
-        print(f"autoresearch: no summary ({exc})", file=sys.stderr, flush=True)
+        print(f"no summary: {exc}", file=sys.stderr, flush=True)

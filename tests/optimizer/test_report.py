@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, state
+
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_revert(tmp_path):
@@ -67,6 +70,12 @@ def tree(root) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def readme_revert(original: str, artifact: str) -> str:
+    """The README's revert command with its placeholders filled in."""
+    line = next(ln for ln in README.read_text().splitlines() if ln.startswith("git restore --source=<original sha>"))
+    return line.replace("<original sha>", original).replace("<artifact>", artifact)
+
+
 DIRECTORY_PLAN = {  # adds a file, deletes one, changes one: a revert must undo all three
     2: {"write": {"skill/a.md": scores(a=1, b=0), "skill/new.md": "b 1\n"}, "delete": ["skill/old.md"], "summary": "reshape"},
 }
@@ -74,14 +83,16 @@ DIRECTORY_PLAN = {  # adds a file, deletes one, changes one: a revert must undo 
 
 def test_the_printed_revert_restores_a_directory_exactly_and_leaves_the_users_other_work(tmp_path):
     repo = scenario_repo(tmp_path / "r", {"skill/a.md": scores(a=0), "skill/old.md": "b 0\n"}, DIRECTORY_PLAN)
+    initial = git(repo, "rev-parse", "HEAD").strip()
     before = tree(repo / "skill")
     run = cli(repo, "run")
     assert run.returncode == 0, run.stderr
     assert tree(repo / "skill") != before
     (repo / "notes.txt").write_text("the user's staged work\n")
     git(repo, "add", "notes.txt")
-    shell(repo, printed(cli(repo, "report").stdout, "revert"))
-    assert printed(run.stdout, "revert") == printed(cli(repo, "report").stdout, "revert")
+    revert = printed(cli(repo, "report").stdout, "revert")
+    assert revert == printed(run.stdout, "revert") == readme_revert(original=initial[:12], artifact="skill")
+    shell(repo, revert)
     assert tree(repo / "skill") == before
     assert git(repo, "diff", "--name-only", "HEAD~2", "HEAD").strip() == ""  # the revert commit undid the experiment
     assert git(repo, "status", "--porcelain").strip() == "A  notes.txt"  # still staged, not committed
