@@ -77,7 +77,7 @@ def _commit_lines(ws: "Workspace", initial: str, branch: str | None, artifact: s
     if branch:
         return [
             *lines,
-            f"  adopt: git merge {branch}   (the experiment ran in its own worktree and branch)",
+            f"  adopt: git merge {branch}   # the experiment ran in its own worktree and branch",
             f"  revert: your branch has none of these commits until you merge {branch}; after a merge, run:",
             f"    {revert_command(initial, artifact)}",
         ]

@@ -107,7 +107,7 @@ def test_in_worktree_mode_the_printed_adopt_then_revert_restore_the_original_on_
     assert run.returncode == 0, run.stderr
     assert tree(repo / "skill") == before  # the user's checkout was never touched
     assert "your branch has none of these commits until you merge autoresearch/exp" in run.stdout
-    shell(repo, printed(run.stdout, "adopt").split("   ")[0])
+    shell(repo, printed(run.stdout, "adopt"))
     assert tree(repo / "skill") != before and git(repo, "branch", "--show-current").strip() == "main"
     shell(repo, printed(run.stdout, "revert"))
     assert tree(repo / "skill") == before
