@@ -40,9 +40,11 @@ class StopConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     max_cycles: int = Field(default=10, ge=0)
-    """Stop after this many cycles in all, the original's included (0 = no limit)."""
+    """Stop after this many cycles of this run (0 = no limit): each run of an existing experiment may make this many new ones; the first run counts the original's."""
     max_convergence: int = Field(default=3, ge=0)
-    """Stop after this many cycles in a row without a KEEP (0 = never)."""
+    """Stop after this many cycles in a row without a KEEP in this run (0 = never); a new run starts counting afresh."""
+    target_score: float | None = Field(default=None, allow_inf_nan=False)
+    """Stop (exit 0) once the best score reaches this: at least it, or at most it when the metric's goal is `minimize` (unset = no target)."""
     budget_usd: float = Field(default=0, ge=0)
     """Eval + mutation spend across the whole experiment; no cycle starts that the recent cycles' cost says would overspend (0 = no limit)."""
     until: str | None = None
@@ -102,6 +104,9 @@ def load(path: Path, overrides: dict | None = None) -> Config:
         config = Config.model_validate(raw)
     except ValidationError as exc:
         raise InvalidInput(f"{path}: {describe(exc)}") from None
+    target = config.stop.target_score
+    if target is not None and config.eval.metric is None and not 0 <= target <= 1:
+        raise InvalidInput(f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)")
     if not NAME.match(config.experiment_name):
         raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be letters, digits, '.', '_' or '-'")
     problem = results_dir_problem(config.results_dir, config.artifact)

@@ -31,6 +31,15 @@ class History:
         keeps = [r for r in self.records if r.decision == "keep"]
         return keeps[-1] if keeps else None
 
+    def best_until(self, cycle: int) -> Iteration | None:
+        """The last KEEP at or before `cycle`: where a run that began after `cycle` started from."""
+        keeps = [r for r in self.records if r.decision == "keep" and r.cycle <= cycle]
+        return keeps[-1] if keeps else None
+
+    def since(self, cycle: int) -> History:
+        """The cycles after `cycle`: one run's part of the history."""
+        return History([r for r in self.records if r.cycle > cycle])
+
     @property
     def last_evaluated(self) -> Iteration | None:
         done = [r for r in self.records if r.decision != "error"]
@@ -47,12 +56,16 @@ class History:
             n += 1
         return n
 
-    def progress(self) -> Progress:
+    def progress(self, run_start_cycle: int = 0) -> Progress:
+        """The counts the stop rules read, of the run that began after `run_start_cycle`."""
+        run = self.since(run_start_cycle)
+        best = self.best
         return Progress(
-            cycles_done=len(self.records),
-            cycles_without_keep=self._streak(lambda r: r.decision != "keep"),
-            errors_in_a_row=self._streak(lambda r: r.decision == "error"),
-            out_of_scope_total=sum(getattr(r, "error_reason", None) == "out-of-scope" for r in self.records),
+            cycles_done=len(run.records),
+            cycles_without_keep=run._streak(lambda r: r.decision != "keep"),
+            errors_in_a_row=run._streak(lambda r: r.decision == "error"),
+            out_of_scope_total=sum(getattr(r, "error_reason", None) == "out-of-scope" for r in run.records),
+            best_score=best.score if best else None,
         )
 
     def cycle_cost(self, record: Iteration) -> float:

@@ -25,7 +25,14 @@ from policies.stop import Limits, budget_stop, stop_reason, time_stop
 @dataclass(frozen=True)
 class Outcome:
     stop_reason: str
-    improved: bool
+    improved: bool  # this run's best beats what the run started from (the original, in a first run)
+    cycles: int  # the cycles this run made (a run continued after an interruption counts its earlier part)
+
+    @property
+    def succeeded(self) -> bool:
+        """Exit 0: the run improved the artifact, or made cycles and the best reached stop.target_score.
+        A run that made no cycle never succeeds, whatever the experiment did before."""
+        return self.cycles > 0 and (self.improved or self.stop_reason == "target")
 
 
 def run(session: Session) -> Outcome:
@@ -51,22 +58,27 @@ def run(session: Session) -> Outcome:
     finally:
         restore_artifact(session.ws)
         _finish(session, reason)
-    improved = _improved(session)
     log.info("finished", stop_reason=reason, cycle=session.history.last_cycle or None, phase="done")
     if reason == "out-of-scope":
         raise SafetyStop("stopped: the mutator changed files outside the artifact 3 times; see daemon.log")
     if reason == "errors":
         raise KeepsFailing(f"stopped: 3 cycles in a row failed; last error: {session.history.records[-1].error}")
-    return Outcome(reason, improved)
+    run = session.history.since(session.state.run_start_cycle)
+    return Outcome(reason, _improved(session), len(run.records))
 
 
 def _cycle_until_stop(session: Session) -> str:
     stop = session.config.stop
-    limits = Limits(max_cycles=stop.max_cycles, max_convergence=stop.max_convergence)
+    limits = Limits(
+        max_cycles=stop.max_cycles,
+        max_convergence=stop.max_convergence,
+        target_score=stop.target_score,
+        minimize=session.config.eval.goal == "minimize",
+    )
     while True:
         history = session.history
         reason = (
-            stop_reason(history.progress(), limits)
+            stop_reason(history.progress(session.state.run_start_cycle), limits)
             or budget_stop(history.spent_usd, history.expected_cycle_cost(), stop.budget_usd)
             or time_stop(time.time(), session.deadline_s, history.expected_cycle_s())
             or cycles.stop_requested(session)
@@ -92,8 +104,10 @@ def _warn_if_degenerate(session: Session) -> None:
 
 
 def _improved(session: Session) -> bool:
+    """Whether this run's best beats the best it started from (the original, for an experiment's first run)."""
     h = session.history
-    return bool(h.best and h.original and is_better(session.config.eval.goal, h.best.score, h.original.score))
+    start = h.best_until(session.state.run_start_cycle) or h.original
+    return bool(h.best and start and is_better(session.config.eval.goal, h.best.score, start.score))
 
 
 def _finish(session: Session, reason: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from optimizer import faults
+from optimizer import state as state_file
 from optimizer.history import History
 from optimizer.logs import get
 from optimizer.session import Session
@@ -40,14 +41,8 @@ def record(session: Session, entry: Iteration) -> None:
 
 
 def _update_state(session: Session, entry: Iteration) -> None:
-    st, history = session.state, session.history
-    best = history.best
-    st.cycle = entry.cycle
-    st.keeps, st.drops, st.errors = history.count("keep"), history.count("drop"), history.count("error")
-    st.original_score = history.original.score if history.original else None
-    st.best_score, st.best_cycle = (best.score, best.cycle) if best else (None, None)
-    st.baseline_run = best.run_dir if best else None
-    st.cost_usd = round(history.spent_usd, 6)
+    st = session.state
+    state_file.summarize(st, session.history)
     st.last_cycle_s = getattr(entry, "duration_s", None)
     st.phase = "idle"
     session.state_writer.soon(st)

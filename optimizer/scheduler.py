@@ -171,15 +171,12 @@ class Plan:
         return SchedulePaths.of(self.results, self.experiment)
 
     def run_argv(self) -> list[str]:
-        """`autoresearch run -q`, its cycle limit counted from where the experiment stands now."""
+        """`autoresearch run -q`; `--max-cycles` is per run, as the scheduler's own."""
         import sys
-
-        from optimizer.status import last_decisions
 
         argv = [sys.executable, "-m", "optimizer", "run", "--config", str(self.config), "--quiet"]
         if self.max_cycles:
-            done = last_decisions(self.results / "runs" / self.experiment / "_autoresearch" / "iterations.jsonl", 1)
-            argv += ["--max-cycles", str((done[0]["cycle"] if done else 0) + self.max_cycles)]
+            argv += ["--max-cycles", str(self.max_cycles)]
         if self.max_hours:
             argv += ["--max-hours", str(self.max_hours)]
         return argv

@@ -26,6 +26,7 @@ from optimizer.sampling import open_cache
 from optimizer.lockfile import Lock, holder
 from optimizer.state import State
 from optimizer.workspace import Workspace, artifact_id, exclude, open_workspace, require_clean_artifact
+from policies.stop import continues_run
 from runs import evaluators
 from runs.cache import SampleCache
 from runs.errors import BadResults
@@ -185,13 +186,22 @@ def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: Histo
         experiment=config.experiment_name,
         artifact=config.artifact,
         initial_sha=getattr(original, "commit", None) or ws.head(),
-        commits=[r.commit for r in history.records if r.decision == "keep" and r.cycle > 1],
+        run_start_cycle=_run_start(previous, history),
     )
+    state_file.summarize(state, history)
     if previous:
         state.started_at = previous.started_at
     if config.worktree:
         state.branch = worktree.branch(config.experiment_name)
     return state
+
+
+def _run_start(previous: State | None, history: History) -> int:
+    """Where this run's cycles begin: after the last run's start when that run was interrupted (it
+    goes on), else after the last cycle (a new run, with fresh counts for the stop rules)."""
+    if previous and continues_run(previous.status, previous.stop_reason):
+        return min(previous.run_start_cycle, history.last_cycle)
+    return history.last_cycle
 
 
 def _set_limits(session: Session) -> None:

@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from optimizer.errors import InvalidInput
 from trajectory import atomic
 from trajectory.clock import utc_now
+
+if TYPE_CHECKING:
+    from optimizer.history import History
 
 
 class State(BaseModel):
@@ -45,6 +49,20 @@ class State(BaseModel):
     last_cycle_s: float | None = None  # duration of the most recent cycle
     warning: str | None = None
     branch: str | None = None  # set when the experiment runs in its own worktree
+    run_start_cycle: int = Field(default=0, ge=0)  # the experiment's last cycle when this run began: the run's cycles come after it
+
+
+def summarize(state: State, history: "History") -> None:
+    """Set what follows from the history alone, so that state.json, `status` and `report` agree from
+    the moment a run opens the experiment, whether or not it then makes a cycle."""
+    best, original = history.best, history.original
+    state.cycle = history.last_cycle
+    state.keeps, state.drops, state.errors = history.count("keep"), history.count("drop"), history.count("error")
+    state.commits = [r.commit for r in history.records if r.decision == "keep" and r.cycle > 1]
+    state.original_score = original.score if original else None
+    state.best_score, state.best_cycle = (best.score, best.cycle) if best else (None, None)
+    state.baseline_run = best.run_dir if best else None
+    state.cost_usd = round(history.spent_usd, 6)
 
 
 def _render(state: State) -> str:

@@ -45,7 +45,7 @@ def command(
     print_summary(session.paths, session.ws, cfg)
     print(f"results: {session.paths.root}")
     print(f"open the chart: file://{session.paths.chart}")
-    return OK if outcome.improved else NO_IMPROVEMENT
+    return OK if outcome.succeeded else NO_IMPROVEMENT
 
 
 def _make_repo(directory: Path | None, files: dict[str, str]) -> Path:

@@ -47,6 +47,13 @@ def _eval_lines(root: Path, artifact: str) -> list[str]:
     return [f"  command: {runner}{script or 'path/to/eval'} {{run_dir}}   # must write {{run_dir}}/index.jsonl"]
 
 
+def _target_line(eval_lines: list[str]) -> str:
+    """A perfect score ends the run (scores are 0 to 1); a metric's scale is the user's to say."""
+    if any(line.lstrip().startswith("metric:") for line in eval_lines):
+        return "  # target_score: 0.9"
+    return "  target_score: 1.0"
+
+
 def render(artifact: str, eval_lines: list[str]) -> str:
     from mutators.config import CommandMutatorConfig
     from optimizer.config import Config, PolicyConfig, StopConfig
@@ -82,6 +89,8 @@ def render(artifact: str, eval_lines: list[str]) -> str:
             "  max_cycles: 10",
             f"  {doc(StopConfig, 'max_convergence')}",
             "  max_convergence: 3",
+            f"  {doc(StopConfig, 'target_score')}",
+            _target_line(eval_lines),
             doc(Config, "results_dir"),
             "results_dir: .autoresearch",
             "",

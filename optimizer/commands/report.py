@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-
-from typing import TYPE_CHECKING
 
 from optimizer.commands.common import ConfigOption
 from optimizer.commands.common import experiment as find_experiment
@@ -14,6 +15,7 @@ from optimizer.commands.common import experiment as find_experiment
 if TYPE_CHECKING:
     from optimizer.config import Config
     from optimizer.experiment import ExperimentPaths
+    from optimizer.history import History
     from optimizer.workspace import Workspace
 
 
@@ -43,6 +45,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     lines = [f"experiment {cfg.experiment_name}: {len(records)} cycles"]
     if st:
         lines[0] += f", {st.status} ({st.stop_reason or 'running'})"
+        lines.append(f"  last run: {_run_cycles(history, st.run_start_cycle)}")
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
     if original and best:
         lines.append(f"  score {original.score:.4f} (original) -> {best.score:.4f} (best, cycle {best.cycle})")
@@ -60,23 +63,54 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     return lines
 
 
+def _run_cycles(history: "History", start: int) -> str:
+    last = history.last_cycle
+    return f"cycles {start + 1}-{last}" if last > start else "no cycle"
+
+
 def _commit_lines(ws: "Workspace", initial: str, branch: str | None, artifact: str) -> list[str]:
     tip = branch or "HEAD"
     log = ws.git("log", "--oneline", f"{initial}..{tip}", "--", artifact).strip()
     if not log:
         return [f"  no commits: {tip} is still the original artifact"]
-    adopt = (
-        f"  adopt: git merge {tip}   (the experiment ran in its own worktree and branch)"
-        if branch
-        else "  adopt: nothing to do, the commits are on your branch"
+    lines = ["  commits:", *(f"    {line}" for line in log.splitlines())]
+    if branch:
+        return [
+            *lines,
+            f"  adopt: git merge {branch}   # the experiment ran in its own worktree and branch",
+            f"  revert: your branch has none of these commits until you merge {branch}; after a merge, run:",
+            f"    {revert_command(initial, artifact)}",
+        ]
+    return [*lines, "  adopt: nothing to do, the commits are on your branch", f"  revert: {revert_command(initial, artifact)}"]
+
+
+def revert_command(initial: str, artifact: str) -> str:
+    """Puts the artifact back exactly as it was at `initial` and commits only it: `git restore --source`
+    also deletes the files an experiment added to a directory (`git checkout` would leave them), and a
+    commit with a pathspec leaves whatever else the user has staged out of it."""
+    path = shlex.quote(artifact)
+    return (
+        f"git restore --source={initial[:12]} --staged --worktree -- {path}"
+        f" && git commit -m 'Revert autoresearch' -- {path}"
     )
-    return [
-        "  commits:",
-        *(f"    {line}" for line in log.splitlines()),
-        adopt,
-        f"  revert: git checkout {initial[:10]} -- {artifact} && git commit -m 'Revert autoresearch'",
-    ]
 
 
 def print_summary(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> None:
-    print("\n".join(summary_lines(paths, ws, cfg)))
+    print("\n".join(summary_lines(paths, ws, cfg)), flush=True)
+
+
+def print_run_summary(cfg: "Config", start: Path) -> None:
+    """The summary `run` prints however it ends (cron mails it), read from the files as `report`
+    reads them: nothing for an experiment without history, and never an error of its own that
+    would hide the one that ended the run."""
+    from optimizer.errors import AutoresearchError
+    from optimizer.experiment import ExperimentPaths
+    from optimizer.workspace import open_workspace
+
+    try:
+        ws = open_workspace(start, cfg.artifact)
+        paths = ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
+        if paths.iterations.exists():
+            print_summary(paths, ws, cfg)
+    except AutoresearchError as exc:
+        print(f"no summary: {exc}", file=sys.stderr, flush=True)

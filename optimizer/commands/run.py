@@ -16,8 +16,9 @@ def command(
     config: Path = ConfigOption,
     experiment: str = typer.Option(None, help="Experiment name (default: from the config)."),
     artifact: str = typer.Option(None, help="File or directory to improve, relative to the repository root."),
-    max_cycles: int = typer.Option(None, help="Stop after this many cycles in all (0 = no limit)."),
+    max_cycles: int = typer.Option(None, help="Stop after this many cycles of this run (0 = no limit)."),
     max_convergence: int = typer.Option(None, help="Stop after this many cycles in a row without a KEEP."),
+    target_score: float = typer.Option(None, help="Stop (exit 0) once the best score reaches this."),
     rule: str = typer.Option(None, help="Keep rule: wins-losses, score or significant."),
     threshold: float = typer.Option(None, help="Win/loss threshold per test (as agentv compare)."),
     budget_usd: float = typer.Option(None, help="Stop before a cycle that would spend past this (eval + mutation)."),
@@ -33,15 +34,18 @@ def command(
 ) -> int:
     """Run the optimization loop in the foreground (or, with --detach, in the background).
 
-    Resumes the experiment if it has history. Exit codes: 0 improved, 10 no
-    improvement, 20 safety stop, 30 invalid input, 40 eval/mutator kept
-    failing, 50 integrity error, 130 interrupted.
+    Resumes the experiment if it has history: each run may make up to
+    --max-cycles new cycles. Exit codes: 0 this run improved the artifact (or
+    reached --target-score), 10 no improvement or no cycle, 20 safety stop, 30
+    invalid input, 40 eval/mutator kept failing, 50 integrity error, 130
+    interrupted. Every exit of a run on an existing experiment prints its summary.
     """
     overrides = {
         "experiment": experiment,
         "artifact": artifact,
         "stop.max_cycles": max_cycles,
         "stop.max_convergence": max_convergence,
+        "stop.target_score": target_score,
         "policy.rule": rule,
         "policy.threshold": threshold,
         "stop.budget_usd": budget_usd,
@@ -60,20 +64,25 @@ def command(
 
 def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
     from optimizer import loop, signals
-    from optimizer.commands.report import print_summary
+    from optimizer.commands.report import print_run_summary
+    from optimizer.errors import IntegrityError, Interrupted
     from optimizer.session import open_session
 
     cfg = load(config, overrides)
     setup_logging(quiet=quiet)
     signals.install()
-    session = open_session(cfg, config_dir(config), restart=restart)
+    try:
+        session = open_session(cfg, config_dir(config), restart=restart)
+    except (IntegrityError, Interrupted):  # the experiment is there but cannot go on: say where it stands
+        print_run_summary(cfg, config_dir(config))
+        raise
     setup_logging(session.paths.log, quiet=quiet, console=not daemon)
     try:
         outcome = loop.run(session)
     finally:
         session.close()
-    print_summary(session.paths, session.ws, cfg)
-    return OK if outcome.improved else NO_IMPROVEMENT
+        print_run_summary(cfg, config_dir(config))  # on every exit: cron mails it with the exit code
+    return OK if outcome.succeeded else NO_IMPROVEMENT
 
 
 def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool = False, quiet: bool = False) -> int:

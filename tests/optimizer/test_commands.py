@@ -67,6 +67,7 @@ def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_
     assert config["artifact"] == "prompts/support.md"
     assert config["eval"]["command"] == "python3 evals/score.py {run_dir}"
     assert "# Stop after this many cycles in a row without a KEEP" in text
+    assert config["stop"] == {"max_cycles": 10, "max_convergence": 3, "target_score": 1.0}  # a perfect score ends a run
     assert cli(repo, "init").returncode == 30  # never overwrites without --force
 
 
@@ -95,7 +96,7 @@ def test_report_lists_decisions_commits_and_how_to_revert(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "keeps 2, drops 0, errors 0" in done.stdout
     assert "autoresearch cycle 2: fix a" in done.stdout
-    assert "revert: git checkout" in done.stdout
+    assert "revert: git restore --source=" in done.stdout
     assert cli(repo, "report", "nope").returncode == 30
 
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from tests.helpers.repos import cli, git
+from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, state
+
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_revert(tmp_path):
@@ -23,17 +28,19 @@ def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_r
     report = cli(repo, "report")
     assert report.returncode == 0, report.stderr
     lines = [line.strip() for line in report.stdout.splitlines()]
-    assert lines[:4] == [
+    assert lines[:5] == [
         "experiment exp: 5 cycles, finished (max_cycles)",
+        "last run: cycles 1-5",
         "keeps 3, drops 1, errors 1",
         "score 0.2500 (original) -> 1.0000 (best, cycle 5)",
         "cost $0.0080",  # four evals of two tests at $0.001 a test; the failed mutation ran none
     ]
     commits = git(repo, "log", "--format=%h %s", f"{original}..HEAD").splitlines()
     assert [line.split(" ", 1)[1] for line in commits] == ["autoresearch cycle 5: raise b", "autoresearch cycle 2: raise a"]
-    assert lines[5:7] == commits
+    assert lines[6:8] == commits
     assert "adopt: nothing to do, the commits are on your branch" in lines
-    assert f"revert: git checkout {original[:10]} -- prompt.md && git commit -m 'Revert autoresearch'" in lines
+    revert = f"git restore --source={original[:12]} --staged --worktree -- prompt.md && git commit -m 'Revert autoresearch' -- prompt.md"
+    assert f"revert: {revert}" in lines
     assert report.stdout in run.stdout  # the run ended with the same summary
 
 
@@ -46,3 +53,62 @@ def test_an_original_scoring_the_same_on_every_test_is_warned_on_the_console_in_
     assert [event["level"] for event in log if which in event["event"]] == ["warning"]
     assert state(repo)["warning"] == f"original scores {which}"
     assert f"warning: original scores {which}" in cli(repo, "report").stdout
+
+
+def printed(output: str, label: str) -> str:
+    """The command a summary prints after `label:` (or on the line after it, when that line says to run it)."""
+    lines = [line.strip() for line in output.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{label}:"))
+    return lines[at + 1] if lines[at].endswith("run:") else lines[at][len(label) + 1 :].strip()
+
+
+def shell(repo, command: str) -> None:
+    subprocess.run(command, shell=True, cwd=repo, check=True, capture_output=True, env={**os.environ, **GIT_ENV})
+
+
+def tree(root) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def readme_revert(original: str, artifact: str) -> str:
+    """The README's revert command with its placeholders filled in."""
+    line = next(ln for ln in README.read_text().splitlines() if ln.startswith("git restore --source=<original sha>"))
+    return line.replace("<original sha>", original).replace("<artifact>", artifact)
+
+
+DIRECTORY_PLAN = {  # adds a file, deletes one, changes one: a revert must undo all three
+    2: {"write": {"skill/a.md": scores(a=1, b=0), "skill/new.md": "b 1\n"}, "delete": ["skill/old.md"], "summary": "reshape"},
+}
+
+
+def test_the_printed_revert_restores_a_directory_exactly_and_leaves_the_users_other_work(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"skill/a.md": scores(a=0), "skill/old.md": "b 0\n"}, DIRECTORY_PLAN)
+    initial = git(repo, "rev-parse", "HEAD").strip()
+    before = tree(repo / "skill")
+    run = cli(repo, "run")
+    assert run.returncode == 0, run.stderr
+    assert tree(repo / "skill") != before
+    (repo / "notes.txt").write_text("the user's staged work\n")
+    git(repo, "add", "notes.txt")
+    revert = printed(cli(repo, "report").stdout, "revert")
+    assert revert == printed(run.stdout, "revert") == readme_revert(original=initial[:12], artifact="skill")
+    shell(repo, revert)
+    assert tree(repo / "skill") == before
+    assert git(repo, "diff", "--name-only", "HEAD~2", "HEAD").strip() == ""  # the revert commit undid the experiment
+    assert git(repo, "status", "--porcelain").strip() == "A  notes.txt"  # still staged, not committed
+
+
+def test_in_worktree_mode_the_printed_adopt_then_revert_restore_the_original_on_the_users_branch(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r", {"skill/a.md": scores(a=0), "skill/old.md": "b 0\n"}, DIRECTORY_PLAN, config={"worktree": True}
+    )
+    before = tree(repo / "skill")
+    run = cli(repo, "run")
+    assert run.returncode == 0, run.stderr
+    assert tree(repo / "skill") == before  # the user's checkout was never touched
+    assert "your branch has none of these commits until you merge autoresearch/exp" in run.stdout
+    shell(repo, printed(run.stdout, "adopt"))
+    assert tree(repo / "skill") != before and git(repo, "branch", "--show-current").strip() == "main"
+    shell(repo, printed(run.stdout, "revert"))
+    assert tree(repo / "skill") == before
+    assert git(repo, "status", "--porcelain").strip() == ""
