@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from optimizer import launch
 from optimizer.lockfile import holder
 from optimizer.experiment import ExperimentPaths
 
@@ -20,11 +20,12 @@ POLL_S = 0.05
 
 
 def spawn(args: list[str], cwd: Path, log: Path) -> subprocess.Popen:
-    """`python -m optimizer ARGS` in a new session, stdin from /dev/null, output appended to `log`."""
+    """`autoresearch ARGS` in a new session (see optimizer.launch: only our code runs in it), stdin from
+    /dev/null, output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "optimizer", *args],
+            launch.argv(*args),
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=out,

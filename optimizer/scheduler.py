@@ -172,11 +172,10 @@ class Plan:
 
     def run_argv(self) -> list[str]:
         """`autoresearch run -q`, its cycle limit counted from where the experiment stands now."""
-        import sys
-
+        from optimizer import launch
         from optimizer.status import last_decisions
 
-        argv = [sys.executable, "-m", "optimizer", "run", "--config", str(self.config), "--quiet"]
+        argv = launch.argv("run", "--config", str(self.config), "--quiet")
         if self.max_cycles:
             done = last_decisions(self.results / "runs" / self.experiment / "_autoresearch" / "iterations.jsonl", 1)
             argv += ["--max-cycles", str((done[0]["cycle"] if done else 0) + self.max_cycles)]

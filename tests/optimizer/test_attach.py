@@ -22,10 +22,10 @@ PLAN = {
 class Terminal:
     """`autoresearch run` on a real pseudo-terminal, as a person types into it."""
 
-    def __init__(self, repo):
+    def __init__(self, repo, command: list[str] | None = None):
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+            command or [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
             stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # the pty becomes its terminal
         )
