@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from optimizer.lockfile import holder
-from tests.helpers.repos import GIT_ENV
+from tests.helpers.repos import GIT_ENV, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 from tests.optimizer.test_attach import Terminal
 
@@ -31,16 +31,16 @@ IMPOSTOR = "import pathlib, sys\npathlib.Path({marker!r}).touch()\nsys.exit(99)\
 PLAN = {2: {"write": {"prompt.md": scores(a=1)}, "summary": "fix a"}}
 
 
-def impostors(markers: Path, layout: str) -> dict[str, str]:
-    """A module file or a package folder for each of our packages, each touching its own marker."""
+def impostors(markers: Path, layout: str, also: tuple[str, ...] = ()) -> dict[str, str]:
+    """A module file or a package folder for each of our packages (and `also`), each touching its own marker."""
     markers.mkdir(exist_ok=True)
     where = "{}.py" if layout == "files" else "{}/__init__.py"
-    return {where.format(name): IMPOSTOR.format(marker=str(markers / name)) for name in PACKAGES}
+    return {where.format(name): IMPOSTOR.format(marker=str(markers / name)) for name in (*PACKAGES, *also)}
 
 
-def shadowed_repo(tmp_path: Path, layout: str) -> tuple[Path, Path]:
+def shadowed_repo(tmp_path: Path, layout: str, also: tuple[str, ...] = ()) -> tuple[Path, Path]:
     markers = tmp_path / "markers"
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files=impostors(markers, layout))
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files=impostors(markers, layout, also))
     return repo, markers
 
 
@@ -99,12 +99,28 @@ def test_demo_from_a_shadowing_directory_runs_ours(tmp_path, layout):
 
 
 def test_a_pythonpath_naming_the_repository_does_not_reach_the_daemon(tmp_path, layout):
-    """`PYTHONPATH=.` (or the empty entry of `PYTHONPATH=$PYTHONPATH:/x`) names the daemon's working directory."""
-    repo, markers = shadowed_repo(tmp_path, layout)
+    """`PYTHONPATH=.` (or the empty entry of `PYTHONPATH=$PYTHONPATH:/x`) names the daemon's working directory,
+    where neither our packages nor our dependencies (here `yaml`) may come from."""
+    repo, markers = shadowed_repo(tmp_path, layout, also=("yaml",))
     elsewhere = tmp_path / "home"
     elsewhere.mkdir()
     config = str(repo / "autoresearch.yaml")
     started = autoresearch(elsewhere, "start", "--config", config, env={"PYTHONPATH": f".{os.pathsep}"})
+    assert started.returncode == 0, started.stdout + started.stderr
+    wait_for(lambda: holder(lock(repo)) is None and state(repo)["status"] != "running", timeout=60)
+    assert_ours_ran(repo, markers)
+
+
+def test_a_relative_pythonpath_entry_means_nothing_in_the_daemon(tmp_path):
+    """`PYTHONPATH=..` names the user's parent directory where they type, and the repository in a daemon that
+    runs in a subdirectory of it (here the config lives in `conf/`)."""
+    repo, markers = shadowed_repo(tmp_path, "folders", also=("yaml",))
+    (repo / "conf").mkdir()
+    git(repo, "mv", "autoresearch.yaml", "conf/autoresearch.yaml")
+    git(repo, "commit", "-qm", "config in conf/")
+    home = tmp_path / "home" / "me"
+    home.mkdir(parents=True)
+    started = autoresearch(home, "start", "--config", str(repo / "conf/autoresearch.yaml"), env={"PYTHONPATH": ".."})
     assert started.returncode == 0, started.stdout + started.stderr
     wait_for(lambda: holder(lock(repo)) is None and state(repo)["status"] != "running", timeout=60)
     assert_ours_ran(repo, markers)
