@@ -23,7 +23,7 @@ from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
 from optimizer.holdout import Holdout
 from optimizer.sampling import open_cache
-from optimizer.lockfile import Lock, holder
+from optimizer.lockfile import Lock, holder, require_free
 from optimizer.state import State
 from optimizer.workspace import Workspace, artifact_id, exclude, open_workspace, require_clean_artifact
 from runs import evaluators
@@ -70,11 +70,12 @@ def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
 
 
 def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
-    """The checks that need no lock: repository, artifact, eval and mutator settings.
+    """The checks that need no lock: nobody runs the experiment, repository, artifact, eval and mutator settings.
 
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
     ws, paths = locate(config, cwd)
+    require_free(paths.lock, config.experiment_name)
     if not crashed(paths):
         require_clean_artifact(ws)
     evaluator = evaluators.build(config.eval, ws.root)

@@ -40,6 +40,7 @@ def command(
     cfg = load(config)
     setup_logging()
     ws = open_workspace(config_dir(config), cfg.artifact)
+    _refuse_mid_cycle(ws.root, cfg)
     evaluator = evaluators.build(cfg.eval, ws.root)
     evaluator.check()
     exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
@@ -52,3 +53,16 @@ def command(
         print(f"  {rate:6.1%}  {name}")
     print(f"results: {run_dir}")
     return 0
+
+
+def _refuse_mid_cycle(root: Path, cfg) -> None:
+    """A daemon running the experiment in this checkout may have its candidate in the working tree:
+    its score would pass for the user's artifact (one in its own worktree leaves this checkout alone)."""
+    from optimizer import state
+    from optimizer.experiment import ExperimentPaths
+    from optimizer.lockfile import require_free
+
+    paths = ExperimentPaths.of(root, cfg.results_dir, cfg.experiment_name)
+    running = state.load(paths.state)
+    if running is None or running.branch is None:
+        require_free(paths.lock, cfg.experiment_name)

@@ -7,7 +7,7 @@ import sys
 import os
 
 from optimizer.lockfile import holder
-from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
 IGNORE = {".gitignore": "waiting\ngate\n"}
@@ -48,6 +48,24 @@ def test_start_detaches_and_stop_now_interrupts_and_restores(tmp_path):
     assert git(repo, "status", "--porcelain").strip() == ""
     assert [r["cycle"] for r in iterations(repo)] == [1]
     assert cli(repo, "stop").stdout.strip() == "experiment exp is not running"
+
+
+def test_a_second_run_while_one_is_mid_cycle_names_it_and_never_calls_its_candidate_uncommitted(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "fix a"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files=IGNORE)
+    assert cli(repo, "start").returncode == 0
+    wait_for(in_eval_of(repo, 2))  # the candidate is in the working tree
+    pid = holder(lock(repo))
+    for args in (["start"], ["run"], ["run", "--restart"], ["run", "--detach"], ["eval"]):
+        done = cli(repo, *args)
+        assert_one_line_error(done, 30, f"already running (pid {pid} since ", "commit nothing",
+                              "autoresearch logs exp -f", "autoresearch stop exp")
+        assert "uncommitted" not in done.stderr
+    assert not list((repo / ".autoresearch").glob("evals"))  # the refused eval wrote nothing
+    (repo / "gate").touch()
+    wait_for(lambda: holder(lock(repo)) is None)
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
+    assert git(repo, "log", "-1", "--format=%s").strip() == "autoresearch cycle 2: fix a"
 
 
 def test_graceful_stop_lets_the_running_eval_finish_and_records_it(tmp_path):
