@@ -78,12 +78,19 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     require_free(paths.lock, config.experiment_name)
     if not crashed(paths):
         require_clean_artifact(ws)
-    evaluator = evaluators.build(config.eval, ws.root)
+    evaluator, mutator = preflight(config, ws.root)
+    return ws, paths, evaluator, mutator
+
+
+def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
+    """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
+    file, targets and their keys; the mutator's program, file or key, and its price under a budget."""
+    evaluator = evaluators.build(config.eval, root)
     evaluator.check()
-    mutator = registry.build(config.mutator, ws.root)
+    mutator = registry.build(config.mutator, root)
     mutator.check()
     _require_priced_mutator(config)
-    return ws, paths, evaluator, mutator
+    return evaluator, mutator
 
 
 def _require_priced_mutator(config: Config) -> None:
