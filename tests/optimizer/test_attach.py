@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import signal
 import subprocess
 import sys
 import termios
@@ -65,6 +66,21 @@ def test_pressing_d_hands_the_running_loop_to_the_background(tmp_path):
     wait_for(lambda: holder(lock(repo)) is None)
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]  # no cycle was lost
     assert state(repo)["status"] == "finished"
+
+
+def test_sigusr1_hands_the_running_loop_to_the_background(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
+    term = Terminal(repo)
+    term.read_until(b"press d to detach")
+    wait_for(lambda: (repo / "waiting").exists())
+    os.kill(term.proc.pid, signal.SIGUSR1)  # as the README says: for whoever cannot press a key
+    assert term.proc.wait(timeout=30) == 0
+    term.read_until(b"goes on in the background")
+    daemon = holder(lock(repo))
+    assert daemon is not None and daemon != term.proc.pid
+    (repo / "gate").touch()
+    wait_for(lambda: holder(lock(repo)) is None)
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]
 
 
 def test_ctrl_c_stops_the_loop_and_exits_130(tmp_path):
