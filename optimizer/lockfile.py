@@ -43,13 +43,19 @@ def require_free(path: Path, experiment: str) -> None:
     Checked before anything reads the working tree: mid-cycle the artifact holds the daemon's
     candidate, which looks like uncommitted changes, and committing it would slip a candidate the
     daemon may still drop into the history."""
-    raw = _held(path)
-    if raw is not None:
+    who = held_by(path)
+    if who is not None:
         raise InvalidInput(
-            f"experiment '{experiment}' is already running ({_holder(raw)}); its candidate may be in the working tree, "
+            f"experiment '{experiment}' is already running ({who}); its candidate may be in the working tree, "
             f"so commit nothing now: follow it with `autoresearch status {experiment}` or `autoresearch logs {experiment} -f`, "
             f"stop it with `autoresearch stop {experiment}`"
         )
+
+
+def held_by(path: Path) -> str | None:
+    """Who holds the lock, as `pid N since T`; None when nobody does."""
+    raw = _held(path)
+    return None if raw is None else _holder(raw)
 
 
 def _held(path: Path) -> bytes | None:

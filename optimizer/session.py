@@ -15,7 +15,7 @@ from mutators.base import Mutator
 from mutators.providers.prices import price_of
 from mutators.providers.settings import PROVIDERS
 from optimizer import state as state_file
-from optimizer import holdout, worktree
+from optimizer import busy, holdout, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError, InvalidInput
@@ -76,6 +76,8 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
     """
     ws, paths = locate(config, cwd)
     require_free(paths.lock, config.experiment_name)
+    if not config.worktree:
+        busy.require_no_other(paths.results_dir, config.experiment_name)
     if not crashed(paths):
         require_clean_artifact(ws)
     evaluator, mutator = preflight(config, ws.root)

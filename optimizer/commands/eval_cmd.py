@@ -33,6 +33,7 @@ def command(
         from optimizer.commands.eval_file import run_eval_file
 
         return run_eval_file(path, output, target, workers, threshold)
+    from optimizer import busy
     from optimizer.workspace import exclude, open_workspace
     from runs import evaluators
     from runs.results import assertion_rates, mean_score
@@ -40,7 +41,7 @@ def command(
     cfg = load(config)
     setup_logging()
     ws = open_workspace(config_dir(config), cfg.artifact)
-    _refuse_mid_cycle(ws.root, cfg)
+    busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
     evaluator = evaluators.build(cfg.eval, ws.root)
     evaluator.check()
     exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
@@ -54,15 +55,3 @@ def command(
     print(f"results: {run_dir}")
     return 0
 
-
-def _refuse_mid_cycle(root: Path, cfg) -> None:
-    """A daemon running the experiment in this checkout may have its candidate in the working tree:
-    its score would pass for the user's artifact (one in its own worktree leaves this checkout alone)."""
-    from optimizer import state
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.lockfile import require_free
-
-    paths = ExperimentPaths.of(root, cfg.results_dir, cfg.experiment_name)
-    running = state.load(paths.state)
-    if running is None or running.branch is None:
-        require_free(paths.lock, cfg.experiment_name)
