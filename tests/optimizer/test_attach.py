@@ -1,4 +1,4 @@
-"""`run` in a terminal follows a daemon: `d` leaves it running, Ctrl-C stops it."""
+"""`run` in a terminal follows a daemon: `d` (or SIGUSR1) leaves it running, Ctrl-C stops it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import termios
+
+import pytest
 
 from optimizer.lockfile import holder
 from tests.helpers.repos import GIT_ENV
@@ -52,12 +54,19 @@ def lock(repo):
     return repo / ".autoresearch/runs/exp/_autoresearch/lock"
 
 
-def test_pressing_d_hands_the_running_loop_to_the_background(tmp_path):
+DETACH = {
+    "the d key": lambda term: term.type(b"d"),
+    "SIGUSR1": lambda term: os.kill(term.proc.pid, signal.SIGUSR1),  # the README's way for whoever cannot type
+}
+
+
+@pytest.mark.parametrize("detach", sorted(DETACH))
+def test_d_or_sigusr1_hands_the_running_loop_to_the_background(tmp_path, detach):
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
     term = Terminal(repo)
     term.read_until(b"press d to detach")
     wait_for(lambda: (repo / "waiting").exists())  # cycle 2's eval is running
-    term.type(b"d")
+    DETACH[detach](term)
     assert term.proc.wait(timeout=30) == 0
     term.read_until(b"goes on in the background")
     daemon = holder(lock(repo))
@@ -66,21 +75,6 @@ def test_pressing_d_hands_the_running_loop_to_the_background(tmp_path):
     wait_for(lambda: holder(lock(repo)) is None)
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]  # no cycle was lost
     assert state(repo)["status"] == "finished"
-
-
-def test_sigusr1_hands_the_running_loop_to_the_background(tmp_path):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
-    term = Terminal(repo)
-    term.read_until(b"press d to detach")
-    wait_for(lambda: (repo / "waiting").exists())
-    os.kill(term.proc.pid, signal.SIGUSR1)  # as the README says: for whoever cannot press a key
-    assert term.proc.wait(timeout=30) == 0
-    term.read_until(b"goes on in the background")
-    daemon = holder(lock(repo))
-    assert daemon is not None and daemon != term.proc.pid
-    (repo / "gate").touch()
-    wait_for(lambda: holder(lock(repo)) is None)
-    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]
 
 
 def test_ctrl_c_stops_the_loop_and_exits_130(tmp_path):
