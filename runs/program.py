@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")  # `FOO=1 program ...`
-SHELL_SYNTAX = re.compile(r"[$`(){};|&<>*?\[~]")  # a program the shell computes: not ours to judge
+SHELL_SYNTAX = re.compile(r"[$`(){};|&<>*?\[~]")  # computed by the shell or by us ({run_dir}): not ours to judge
 INTERPRETER = re.compile(r"^(python[0-9.]*|node|deno|bun|bash|sh|zsh|ruby|perl|Rscript)$")
 SCRIPT = re.compile(r"\.(py|js|mjs|cjs|ts|sh|rb|pl|R)$")
 
@@ -49,6 +49,6 @@ def _missing_script(words: list[str], cwd: Path) -> str | None:
     if len(words) < 2 or not INTERPRETER.match(os.path.basename(words[0])):
         return None
     script = words[1]
-    if script.startswith("-") or "{" in script or SHELL_SYNTAX.search(script) or not SCRIPT.search(script):
+    if script.startswith("-") or SHELL_SYNTAX.search(script) or not SCRIPT.search(script):
         return None
     return None if (cwd / script).is_file() else f"script {script!r} does not exist in {cwd}"
