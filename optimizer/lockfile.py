@@ -46,8 +46,8 @@ def require_free(path: Path, experiment: str) -> None:
     who = held_by(path)
     if who is not None:
         raise InvalidInput(
-            f"experiment '{experiment}' is already running ({who}); its candidate may be in the working tree, "
-            f"so commit nothing now: follow it with `autoresearch status {experiment}` or `autoresearch logs {experiment} -f`, "
+            f"experiment '{experiment}' is locked by {who}, which is running it; its candidate may be in the working "
+            f"tree, so commit nothing now: follow it with `autoresearch status {experiment}` or `autoresearch logs {experiment} -f`, "
             f"stop it with `autoresearch stop {experiment}`"
         )
 

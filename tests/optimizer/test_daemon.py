@@ -64,7 +64,7 @@ def test_a_second_run_while_one_is_mid_cycle_names_it_and_never_calls_its_candid
     pid = holder(lock(repo))
     for args in (["start"], ["run"], ["run", "--restart"], ["run", "--detach"]):
         done = cli(repo, *args)
-        assert_one_line_error(done, 30, f"already running (pid {pid} since ", "commit nothing",
+        assert_one_line_error(done, 30, f"locked by pid {pid} since ", "commit nothing",
                               "autoresearch logs exp -f", "autoresearch stop exp")
         assert "uncommitted" not in done.stderr
     evaluated = cli(repo, "eval")  # it would score the candidate as the user's artifact
