@@ -39,7 +39,9 @@ def require_no_other(results: Path, experiment: str) -> None:
 
 def require_idle(results: Path, what: str) -> None:
     """Refuse (exit 30) `what` while a daemon works in this checkout: its candidate would pass for the user's work."""
-    for name, who in in_this_checkout(results).items():
+    running = in_this_checkout(results)
+    if running:
+        name, who = next(iter(running.items()))
         raise InvalidInput(
             f"experiment '{name}' is running in this checkout ({who}): the working tree may hold its candidate, "
             f"so {what}; wait for it, follow it with `autoresearch status {name}`, or stop it (`autoresearch stop {name}`)"

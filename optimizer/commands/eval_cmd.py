@@ -54,4 +54,3 @@ def command(
         print(f"  {rate:6.1%}  {name}")
     print(f"results: {run_dir}")
     return 0
-
