@@ -25,6 +25,10 @@ BROKEN = {
     "a target without its key": (
         {"eval": {"command": None, "file": "evals/one.eval.yaml", "targets": [TARGET]}},
         ("autoresearch.yaml (eval.targets)", "'targets[default].api_key'", "PREFLIGHT_NO_KEY")),
+    "a command target that cannot start": (
+        {"eval": {"command": None, "file": "evals/one.eval.yaml",
+                  "targets": [{"name": "default", "provider": "cli", "command": "no-such-agent {PROMPT}"}]}},
+        ("autoresearch.yaml (eval.targets)", "'targets[default].command'", "'no-such-agent' is not on PATH")),
 }
 
 
