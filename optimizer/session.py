@@ -74,6 +74,8 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
 
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
+    if config.worktree:  # checked before the worktree is made, so that a run that cannot start leaves none
+        preflight(config, open_workspace(cwd, config.artifact).root)
     ws, paths = locate(config, cwd)
     require_free(paths.lock, config.experiment_name)
     if not config.worktree:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.repos import assert_one_line_error, cli
+from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import scenario_repo, scores
 from tests.optimizer.test_attach import Terminal
 
@@ -43,13 +43,14 @@ def case(request) -> str:
     return request.param
 
 
-@pytest.mark.parametrize("command", [["start"], ["run"], ["schedule", "--cron", "0 1 * * *", "--detach"]])
+@pytest.mark.parametrize("command", [["start"], ["run"], ["run", "--worktree"], ["schedule", "--cron", "0 1 * * *", "--detach"]])
 def test_what_cannot_run_fails_in_the_foreground_with_one_line_and_nothing_written(tmp_path, case, command):
     repo = broken_repo(tmp_path, case)
     done = cli(repo, *command, env={"PREFLIGHT_MODEL": "claude-sonnet-4-5"})
     assert_one_line_error(done, 30, *BROKEN[case][1])
     assert "started" not in done.stdout and "scheduled" not in done.stdout
     assert not (repo / ".autoresearch").exists()
+    assert git(repo, "branch", "--list", "autoresearch/*") == ""  # no worktree, no branch
 
 
 def test_run_in_a_terminal_fails_before_following_anything(tmp_path):
