@@ -7,7 +7,6 @@ experiment lock and writes state.json like a foreground run, so `status`,
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ def spawn(args: list[str], cwd: Path, log: Path) -> subprocess.Popen:
             stdout=out,
             stderr=out,
             start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**launch.env(), "PYTHONUNBUFFERED": "1"},
         )
 
 

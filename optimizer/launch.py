@@ -3,20 +3,18 @@ so that only our code runs in it.
 
 Those processes start in the user's repository, where `python -m optimizer`
 would import the repository's own `optimizer.py` (or `runs/`, `mutators/`, ...)
-instead of ours, and where a PYTHONPATH entry such as `.` (or the empty entry
-that `PYTHONPATH=$PYTHONPATH:/x` leaves) names the repository too. So they run
-this file by path under `-P`, which keeps Python from putting any directory of
-its own (the working directory, this file's) on the module path, and this file,
-before anything of ours is imported, drops the module-path entries that come
-from relative PYTHONPATH entries (`.`, the empty entry, `src`, `..`): they name
-one place for the command the user typed and another here. What is left is
-what the user's own `autoresearch` command found our packages (and their
-dependencies) with, so the same modules are found.
+instead of ours, and where a relative PYTHONPATH entry (`.`, `..`, or the empty
+entry that `PYTHONPATH=$PYTHONPATH:/x` leaves) names the repository too, so that
+Python would even run a `sitecustomize.py` of the repository before anything of
+ours. So they run this file by path under `-P`, which keeps Python from putting
+any directory of its own (the working directory, this file's) on the module
+path, with the relative entries taken out of PYTHONPATH (see `env`). What is
+left is what the user's own `autoresearch` command found our packages (and
+their dependencies) with, so the same modules are found.
 
-PYTHONPATH itself is left as it is: the user's eval and mutator commands, which
-inherit it, see what they always saw. Only the standard library is imported
-here: run as a script, this file must load nothing of ours before it has
-cleaned the module path.
+The user's PYTHONPATH is handed over aside and put back first thing here: the
+eval and mutator commands our processes run see what they always saw. Only the
+standard library is imported here: nothing of ours may load before that.
 """
 
 from __future__ import annotations
@@ -24,21 +22,28 @@ from __future__ import annotations
 import os
 import sys
 
+SAVED = "AUTORESEARCH_PYTHONPATH"  # the user's PYTHONPATH, on its way to the commands our process runs
+
 
 def argv(*args: str) -> list[str]:
-    """The command line of `autoresearch ARGS` in a new process of this same Python."""
+    """The command line of `autoresearch ARGS` in a new process of this same Python (run it with `env()`)."""
     return [sys.executable, "-P", os.path.realpath(__file__), *args]
 
 
-def relative_entries(module_path: list[str], pythonpath: str, here: str) -> list[str]:
-    """The entries of `module_path` that relative PYTHONPATH entries put there (Python resolves them against `here`)."""
-    relative = {os.path.realpath(os.path.join(here, e)) for e in pythonpath.split(os.pathsep) if not os.path.isabs(e)}
-    return [p for p in module_path if os.path.realpath(os.path.join(here, p)) in relative] if pythonpath else []
+def env() -> dict[str, str]:
+    """This process's environment for a process of ours: PYTHONPATH without its relative entries, which
+    name a different place there (the repository), the user's own PYTHONPATH kept in SAVED."""
+    environ = dict(os.environ)
+    pythonpath = environ.get("PYTHONPATH")
+    if pythonpath:
+        environ[SAVED] = pythonpath
+        environ["PYTHONPATH"] = os.pathsep.join(e for e in pythonpath.split(os.pathsep) if os.path.isabs(e))
+    return environ
 
 
 def main() -> None:
-    for entry in relative_entries(sys.path, os.environ.get("PYTHONPATH", ""), os.getcwd()):
-        sys.path.remove(entry)
+    if SAVED in os.environ:
+        os.environ["PYTHONPATH"] = os.environ.pop(SAVED)
     from optimizer.cli import main as cli
 
     cli()

@@ -171,7 +171,7 @@ class Plan:
         return SchedulePaths.of(self.results, self.experiment)
 
     def run_argv(self) -> list[str]:
-        """`autoresearch run -q`, its cycle limit counted from where the experiment stands now."""
+        """`autoresearch run -q` (see optimizer.launch), its cycle limit counted from where the experiment stands now."""
         from optimizer import launch
         from optimizer.status import last_decisions
 
@@ -194,6 +194,7 @@ class Firings:
 
     def run(self) -> dict:
         """One run of the experiment, waited for; its result becomes the EVENT_JOB_EXECUTED retval."""
+        from optimizer import launch
         from runs import process
         from trajectory.clock import utc_now
 
@@ -206,7 +207,7 @@ class Firings:
         self.record.update(current={"started_at": started, "pid_file": str(prefix) + process.PGID_SUFFIX})
         self.log.info("run started", output=f"{prefix}.stderr.log")
         try:
-            done = process.run(self.plan.run_argv(), cwd=self.plan.repo, log_prefix=prefix)
+            done = process.run(self.plan.run_argv(), cwd=self.plan.repo, log_prefix=prefix, env=launch.env())
         finally:
             self.current = None
         return {"started_at": started, "ended_at": utc_now(), "exit_code": done.returncode, "output": f"{prefix}.stderr.log"}

@@ -27,7 +27,12 @@ from tests.optimizer.test_attach import Terminal
 
 PACKAGES = ("optimizer", "runs", "mutators", "policies", "trajectory")
 AUTORESEARCH = str(Path(sys.executable).with_name("autoresearch"))
-IMPOSTOR = "import pathlib, sys\npathlib.Path({marker!r}).touch()\nsys.exit(99)\n"
+IMPOSTOR = (  # the user's own eval and mutator may well import the user's modules: only ours must not
+    "import pathlib, sys\n"
+    "if not any(own in pathlib.Path('/proc/self/cmdline').read_bytes() for own in (b'evals/score.py', b'tools/mutate.py')):\n"
+    "    pathlib.Path({marker!r}).touch()\n"
+    "    sys.exit(99)\n"
+)
 PLAN = {2: {"write": {"prompt.md": scores(a=1)}, "summary": "fix a"}}
 
 
@@ -38,9 +43,10 @@ def impostors(markers: Path, layout: str, also: tuple[str, ...] = ()) -> dict[st
     return {where.format(name): IMPOSTOR.format(marker=str(markers / name)) for name in (*PACKAGES, *also)}
 
 
-def shadowed_repo(tmp_path: Path, layout: str, also: tuple[str, ...] = ()) -> tuple[Path, Path]:
+def shadowed_repo(tmp_path: Path, layout: str, also: tuple[str, ...] = (), config: dict | None = None) -> tuple[Path, Path]:
     markers = tmp_path / "markers"
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files=impostors(markers, layout, also))
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, config=config,
+                         extra_files=impostors(markers, layout, also))
     return repo, markers
 
 
@@ -100,8 +106,10 @@ def test_demo_from_a_shadowing_directory_runs_ours(tmp_path, layout):
 
 def test_a_pythonpath_naming_the_repository_does_not_reach_the_daemon(tmp_path, layout):
     """`PYTHONPATH=.` (or the empty entry of `PYTHONPATH=$PYTHONPATH:/x`) names the daemon's working directory,
-    where neither our packages nor our dependencies (here `yaml`) may come from."""
-    repo, markers = shadowed_repo(tmp_path, layout, also=("yaml",))
+    where neither our packages nor our dependencies (here `yaml`) may come from, nor a `sitecustomize` run.
+    The eval still gets the PYTHONPATH the user set."""
+    seen = 'echo "$PYTHONPATH" > {run_dir}/pythonpath.txt && python3 evals/score.py {run_dir} prompt.md'
+    repo, markers = shadowed_repo(tmp_path, layout, also=("yaml", "sitecustomize"), config={"eval": {"command": seen}})
     elsewhere = tmp_path / "home"
     elsewhere.mkdir()
     config = str(repo / "autoresearch.yaml")
@@ -109,12 +117,14 @@ def test_a_pythonpath_naming_the_repository_does_not_reach_the_daemon(tmp_path, 
     assert started.returncode == 0, started.stdout + started.stderr
     wait_for(lambda: holder(lock(repo)) is None and state(repo)["status"] != "running", timeout=60)
     assert_ours_ran(repo, markers)
+    seen = {p.read_text() for p in (repo / ".autoresearch/runs/exp").glob("*/pythonpath.txt")}
+    assert seen == {f".{os.pathsep}\n"}
 
 
 def test_a_relative_pythonpath_entry_means_nothing_in_the_daemon(tmp_path):
     """`PYTHONPATH=..` names the user's parent directory where they type, and the repository in a daemon that
     runs in a subdirectory of it (here the config lives in `conf/`)."""
-    repo, markers = shadowed_repo(tmp_path, "folders", also=("yaml",))
+    repo, markers = shadowed_repo(tmp_path, "folders", also=("yaml", "sitecustomize"))
     (repo / "conf").mkdir()
     git(repo, "mv", "autoresearch.yaml", "conf/autoresearch.yaml")
     git(repo, "commit", "-qm", "config in conf/")
