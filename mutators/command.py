@@ -3,30 +3,24 @@
 from __future__ import annotations
 
 import shlex
-import subprocess
+from pathlib import Path
 
 from mutators.base import MutationRequest, MutationResult, summary_from
 from mutators.config import CommandMutatorConfig
 from mutators.errors import MutationFailed, MutatorConfigError
 from mutators.instructions import render
 from runs import process
+from runs.program import missing_program
 
 
 class CommandMutator:
-    def __init__(self, config: CommandMutatorConfig):
-        self.config = config
+    def __init__(self, config: CommandMutatorConfig, repo_root: Path):
+        self.config, self.repo_root = config, repo_root
 
     def check(self) -> None:
-        try:
-            argv = shlex.split(self.config.command)
-        except ValueError as exc:
-            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.command' cannot be parsed ({exc})") from None
-        if not argv:
-            raise MutatorConfigError("autoresearch.yaml: field 'mutator.command' is empty")
-        program = argv[0]
-        found = subprocess.run(["sh", "-c", 'command -v "$1"', "sh", program], capture_output=True).returncode == 0
-        if not found and "$" not in program and "=" not in program:
-            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.command': program {program!r} is not on PATH")
+        problem = missing_program(self.config.command, self.repo_root)
+        if problem:
+            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.command': {problem}")
 
     def mutate(self, request: MutationRequest) -> MutationResult:
         prompt_file = request.log_dir / "mutator-prompt.md"

@@ -13,7 +13,7 @@ def build(config, repo_root: Path) -> Mutator:
     from mutators.replay import ReplayMutator
 
     builders = {
-        "command": lambda: CommandMutator(config),
+        "command": lambda: CommandMutator(config, repo_root),
         "replay": lambda: ReplayMutator(config, repo_root),
         "anthropic": lambda: LLMMutator(config),
         "openai": lambda: LLMMutator(config),

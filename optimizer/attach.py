@@ -48,7 +48,8 @@ def follow(proc: subprocess.Popen, log: Path, offset: int, quiet: bool = False) 
             while proc.poll() is None and not state.detach:
                 try:
                     state.pump()
-                    state.detach = keys(TICK_S) == DETACH_KEY
+                    if keys(TICK_S) == DETACH_KEY:  # never `detach = ...`: that would undo a SIGUSR1 that came meanwhile
+                        state.detach = True
                 except KeyboardInterrupt:
                     os.kill(proc.pid, signal.SIGTERM)  # the daemon restores the tree and exits 130
         state.pump()

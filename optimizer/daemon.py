@@ -7,12 +7,11 @@ experiment lock and writes state.json like a foreground run, so `status`,
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from optimizer import launch
 from optimizer.lockfile import holder
 from optimizer.experiment import ExperimentPaths
 
@@ -20,17 +19,18 @@ POLL_S = 0.05
 
 
 def spawn(args: list[str], cwd: Path, log: Path) -> subprocess.Popen:
-    """`python -m optimizer ARGS` in a new session, stdin from /dev/null, output appended to `log`."""
+    """`autoresearch ARGS` in a new session (see optimizer.launch: only our code runs in it), stdin from
+    /dev/null, output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "optimizer", *args],
+            launch.argv(*args),
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=out,
             start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**launch.env(), "PYTHONUNBUFFERED": "1"},
         )
 
 

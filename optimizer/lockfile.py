@@ -20,7 +20,7 @@ from trajectory.clock import utc_now
 def _holder(raw: bytes) -> str:
     try:
         info = json.loads(raw)
-        return f"pid {info['pid']} (since {info['since']})"
+        return f"pid {info['pid']} since {info['since']}"
     except (ValueError, KeyError, TypeError):
         return "another process"
 
@@ -28,6 +28,38 @@ def _holder(raw: bytes) -> str:
 def holder(path: Path) -> int | None:
     """The pid holding the experiment lock, or None when nobody does (a stale state.json's pid
     is never trusted: the kernel drops an flock when its process dies)."""
+    raw = _held(path)
+    if raw is None:
+        return None
+    try:
+        return int(json.loads(raw)["pid"])
+    except (ValueError, KeyError, TypeError):
+        return -1  # held, but the holder has not written its pid yet
+
+
+def require_free(path: Path, experiment: str) -> None:
+    """Refuse (exit 30) while a daemon runs the experiment, naming it and how to follow or stop it.
+
+    Checked before anything reads the working tree: mid-cycle the artifact holds the daemon's
+    candidate, which looks like uncommitted changes, and committing it would slip a candidate the
+    daemon may still drop into the history."""
+    who = held_by(path)
+    if who is not None:
+        raise InvalidInput(
+            f"experiment '{experiment}' is locked by {who}, which is running it; its candidate may be in the working "
+            f"tree, so commit nothing now: follow it with `autoresearch status {experiment}` or `autoresearch logs {experiment} -f`, "
+            f"stop it with `autoresearch stop {experiment}`"
+        )
+
+
+def held_by(path: Path) -> str | None:
+    """Who holds the lock, as `pid N since T`; None when nobody does."""
+    raw = _held(path)
+    return None if raw is None else _holder(raw)
+
+
+def _held(path: Path) -> bytes | None:
+    """What the holder wrote in the lock file (its pid and since when), or None when nobody holds it."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
@@ -35,10 +67,7 @@ def holder(path: Path) -> int | None:
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
-        try:
-            return int(json.loads(os.pread(fd, 4096, 0))["pid"])
-        except (ValueError, KeyError, TypeError):
-            return -1  # held, but the holder has not written its pid yet
+        return os.pread(fd, 4096, 0)
     finally:
         os.close(fd)
     return None

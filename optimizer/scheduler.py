@@ -171,10 +171,10 @@ class Plan:
         return SchedulePaths.of(self.results, self.experiment)
 
     def run_argv(self) -> list[str]:
-        """`autoresearch run -q`; `--max-cycles` is per run, as the scheduler's own."""
-        import sys
+        """`autoresearch run -q` (see optimizer.launch); `--max-cycles` is per run, as the scheduler's own."""
+        from optimizer import launch
 
-        argv = [sys.executable, "-m", "optimizer", "run", "--config", str(self.config), "--quiet"]
+        argv = launch.argv("run", "--config", str(self.config), "--quiet")
         if self.max_cycles:
             argv += ["--max-cycles", str(self.max_cycles)]
         if self.max_hours:
@@ -192,6 +192,7 @@ class Firings:
 
     def run(self) -> dict:
         """One run of the experiment, waited for; its result becomes the EVENT_JOB_EXECUTED retval."""
+        from optimizer import launch
         from runs import process
         from trajectory.clock import utc_now
 
@@ -204,7 +205,7 @@ class Firings:
         self.record.update(current={"started_at": started, "pid_file": str(prefix) + process.PGID_SUFFIX})
         self.log.info("run started", output=f"{prefix}.stderr.log")
         try:
-            done = process.run(self.plan.run_argv(), cwd=self.plan.repo, log_prefix=prefix)
+            done = process.run(self.plan.run_argv(), cwd=self.plan.repo, log_prefix=prefix, env=launch.env())
         finally:
             self.current = None
         return {"started_at": started, "ended_at": utc_now(), "exit_code": done.returncode, "output": f"{prefix}.stderr.log"}

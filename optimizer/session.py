@@ -15,7 +15,7 @@ from mutators.base import Mutator
 from mutators.providers.prices import price_of
 from mutators.providers.settings import PROVIDERS
 from optimizer import state as state_file
-from optimizer import holdout, worktree
+from optimizer import busy, holdout, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError, InvalidInput
@@ -23,7 +23,7 @@ from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
 from optimizer.holdout import Holdout
 from optimizer.sampling import open_cache
-from optimizer.lockfile import Lock, holder
+from optimizer.lockfile import Lock, holder, require_free
 from optimizer.state import State
 from optimizer.workspace import Workspace, artifact_id, exclude, open_workspace, require_clean_artifact
 from policies.stop import continues_run
@@ -73,20 +73,32 @@ def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
 
 
 def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
-    """The checks that need no lock: repository, artifact, eval and mutator settings.
+    """The checks that need no lock: nobody runs the experiment, repository, artifact, eval and mutator settings.
 
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
+    if config.worktree:  # checked before the worktree is made, so that a run that cannot start leaves none
+        preflight(config, open_workspace(cwd, config.artifact).root)
     ws, paths = locate(config, cwd)
+    require_free(paths.lock, config.experiment_name)
+    if not config.worktree:
+        busy.require_no_other(paths.results_dir, config.experiment_name)
     if not crashed(paths):
         require_clean_artifact(ws)
-    evaluator = evaluators.build(config.eval, ws.root)
+    evaluator, mutator = preflight(config, ws.root)
+    return ws, paths, evaluator, mutator
+
+
+def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
+    """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
+    file, targets and their keys; the mutator's program, file or key, and its price under a budget."""
+    evaluator = evaluators.build(config.eval, root)
     evaluator.check()
-    mutator = registry.build(config.mutator, ws.root)
+    mutator = registry.build(config.mutator, root)
     mutator.check()
     _require_priced_mutator(config)
     _require_priced_targets(config, evaluator)
-    return ws, paths, evaluator, mutator
+    return evaluator, mutator
 
 
 def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:

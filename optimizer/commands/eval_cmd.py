@@ -33,6 +33,7 @@ def command(
         from optimizer.commands.eval_file import run_eval_file
 
         return run_eval_file(path, output, target, workers, threshold)
+    from optimizer import busy
     from optimizer.workspace import exclude, open_workspace
     from runs import evaluators
     from runs.results import assertion_rates, mean_score
@@ -40,6 +41,7 @@ def command(
     cfg = load(config)
     setup_logging()
     ws = open_workspace(config_dir(config), cfg.artifact)
+    busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
     evaluator = evaluators.build(cfg.eval, ws.root)
     evaluator.check()
     exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree

@@ -93,14 +93,9 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     """
     from optimizer import attach as attached
     from optimizer import daemon, session
-    from optimizer.errors import InvalidInput
-    from optimizer.lockfile import holder
 
     cfg = load(config, overrides)
     ws, paths, _, _ = session.check(cfg, config_dir(config))
-    pid = holder(paths.lock)
-    if pid is not None:
-        raise InvalidInput(f"experiment '{cfg.experiment_name}' is already running (pid {pid}); see `autoresearch status`")
     args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
     offset = paths.log.stat().st_size if paths.log.exists() else 0
     proc = daemon.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)

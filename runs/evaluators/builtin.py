@@ -11,16 +11,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from runs.config import EvalConfig
-from runs.errors import EvalFailed
+from runs.errors import EvalFailed, RunsError
 from runs.evalfile import EvalFileError, Suite, check
 from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
+from runs.program import missing_program
 from runs.rundir import RunDirWriter
 from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
 from runs.runner_progress import Progress
 from runs.targets import prices
-from runs.targets.resolve import Targets, resolve
+from runs.targets.resolve import INLINE_SOURCE, Targets, resolve
+from runs.targets.specs import find_targets_file
 
 
 Watch = Callable[[dict], bool]  # sees each row as it is written; True stops the run
@@ -72,6 +74,24 @@ def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progres
     return Finished(rows, writer.results, run.spent_usd, notes)
 
 
+def _require_runnable(targets: Targets, source: str) -> None:
+    """Every target and LLM grader the run will call can be called: a command target's program exists,
+    an LLM's key is set. Missed now rather than at the first test (`validate` leaves this alone, as
+    `agentv validate` does: a file can be right before its keys are set)."""
+    from mutators.providers.errors import ProviderUnusable
+    from runs.targets.cli import CliTarget
+    from runs.targets.llm import LLMTarget, settings
+
+    for target in [*targets.built.values(), *(getattr(g, "__self__", None) for g in targets.graders.values())]:
+        if isinstance(target, CliTarget) and (problem := missing_program(target.template, target.cwd)):
+            raise RunsError(f"{source}: field 'targets[{target.name}].command': {problem}")
+        if isinstance(target, LLMTarget):
+            try:
+                settings(target.spec).api_key()
+            except ProviderUnusable as exc:
+                raise RunsError(f"{source}: field 'targets[{target.name}].api_key': {exc}") from None
+
+
 class BuiltinEvaluator:
     supports_watch = True  # streams its rows, so a caller can stop it early
 
@@ -81,7 +101,9 @@ class BuiltinEvaluator:
         self.eval_file = (repo_root / config.file).resolve()
 
     def check(self) -> None:
-        self._prepare()
+        prepared = self._prepare()
+        source = INLINE_SOURCE if self.config.targets is not None else find_targets_file(prepared.suite.directory, self.repo_root)
+        _require_runnable(prepared.targets, str(source))
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
         prepared = self._prepare()

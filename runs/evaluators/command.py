@@ -12,6 +12,7 @@ from runs import process
 from runs.config import EvalConfig
 from runs.errors import BadResults, EvalFailed, RunsError
 from runs.evaluators import EvalOutcome
+from runs.program import missing_program
 from runs.results import INDEX, load_rows, require_unit_scores
 
 
@@ -36,6 +37,13 @@ def run_eval_command(config: EvalConfig, repo_root: Path, run_dir: Path) -> proc
     return done
 
 
+def check_eval_command(config: EvalConfig, repo_root: Path) -> None:
+    """Refuse now (exit 30) an eval command that cannot start, such as the `path/to/eval` placeholder of `init`."""
+    problem = missing_program(config.command or "", repo_root)
+    if problem:
+        raise RunsError(f"autoresearch.yaml: field 'eval.command': {problem}")
+
+
 def rows_cost(rows: list[dict]) -> float:
     return sum(float(r.get("cost_usd") or 0.0) for r in rows if isinstance(r.get("cost_usd"), (int, float)))
 
@@ -45,8 +53,7 @@ class CommandEvaluator:
         self.config, self.repo_root = config, repo_root
 
     def check(self) -> None:
-        if not (self.config.command or "").strip():
-            raise RunsError("autoresearch.yaml: field 'eval.command' is empty")
+        check_eval_command(self.config, self.repo_root)
 
     def run(self, run_dir: Path) -> EvalOutcome:
         run_eval_command(self.config, self.repo_root, run_dir)
@@ -79,6 +86,7 @@ class MetricEvaluator:
     def check(self) -> None:
         if self.pattern.groups < 1:
             raise RunsError("autoresearch.yaml: field 'eval.metric.pattern' needs one capturing group")
+        check_eval_command(self.config, self.repo_root)
 
     def run(self, run_dir: Path) -> EvalOutcome:
         done = run_eval_command(self.config, self.repo_root, run_dir)

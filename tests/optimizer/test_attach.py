@@ -1,13 +1,16 @@
-"""`run` in a terminal follows a daemon: `d` leaves it running, Ctrl-C stops it."""
+"""`run` in a terminal follows a daemon: `d` (or SIGUSR1) leaves it running, Ctrl-C stops it."""
 
 from __future__ import annotations
 
 import fcntl
 import os
 import pty
+import signal
 import subprocess
 import sys
 import termios
+
+import pytest
 
 from optimizer.lockfile import holder
 from tests.helpers.repos import GIT_ENV
@@ -22,10 +25,10 @@ PLAN = {
 class Terminal:
     """`autoresearch run` on a real pseudo-terminal, as a person types into it."""
 
-    def __init__(self, repo):
+    def __init__(self, repo, command: list[str] | None = None):
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+            command or [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
             stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # the pty becomes its terminal
         )
@@ -51,12 +54,19 @@ def lock(repo):
     return repo / ".autoresearch/runs/exp/_autoresearch/lock"
 
 
-def test_pressing_d_hands_the_running_loop_to_the_background(tmp_path):
+DETACH = {
+    "the d key": lambda term: term.type(b"d"),
+    "SIGUSR1": lambda term: os.kill(term.proc.pid, signal.SIGUSR1),  # the README's way for whoever cannot type
+}
+
+
+@pytest.mark.parametrize("detach", sorted(DETACH))
+def test_d_or_sigusr1_hands_the_running_loop_to_the_background(tmp_path, detach):
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
     term = Terminal(repo)
     term.read_until(b"press d to detach")
     wait_for(lambda: (repo / "waiting").exists())  # cycle 2's eval is running
-    term.type(b"d")
+    DETACH[detach](term)
     assert term.proc.wait(timeout=30) == 0
     term.read_until(b"goes on in the background")
     daemon = holder(lock(repo))

@@ -6,8 +6,10 @@ import subprocess
 import sys
 import os
 
+import yaml
+
 from optimizer.lockfile import holder
-from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
 IGNORE = {".gitignore": "waiting\ngate\n"}
@@ -48,6 +50,46 @@ def test_start_detaches_and_stop_now_interrupts_and_restores(tmp_path):
     assert git(repo, "status", "--porcelain").strip() == ""
     assert [r["cycle"] for r in iterations(repo)] == [1]
     assert cli(repo, "stop").stdout.strip() == "experiment exp is not running"
+
+
+def test_a_second_run_while_one_is_mid_cycle_names_it_and_never_calls_its_candidate_uncommitted(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "fix a"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={**IGNORE, "other.md": scores(b=0)})
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    (repo / "other.yaml").write_text(yaml.safe_dump({**config, "experiment": "other", "artifact": "other.md"}))
+    git(repo, "add", "other.yaml")
+    git(repo, "commit", "-qm", "a second experiment")
+    assert cli(repo, "start").returncode == 0
+    wait_for(in_eval_of(repo, 2))  # the candidate is in the working tree
+    pid = holder(lock(repo))
+    for args in (["start"], ["run"], ["run", "--restart"], ["run", "--detach"]):
+        done = cli(repo, *args)
+        assert_one_line_error(done, 30, f"locked by pid {pid} since ", "commit nothing",
+                              "autoresearch logs exp -f", "autoresearch stop exp")
+        assert "uncommitted" not in done.stderr
+    evaluated = cli(repo, "eval")  # it would score the candidate as the user's artifact
+    assert_one_line_error(evaluated, 30, f"'exp' is running in this checkout (pid {pid} since ", "autoresearch stop exp")
+    assert not (repo / ".autoresearch/evals").exists()
+    other = cli(repo, "run", "-c", "other.yaml")  # its scope check would undo this one's candidate
+    assert_one_line_error(other, 30, "'exp' is running in this checkout", "--worktree")
+    assert not (repo / ".autoresearch/runs/other").exists()
+    (repo / "gate").touch()
+    wait_for(lambda: holder(lock(repo)) is None)
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
+    assert git(repo, "log", "-1", "--format=%s").strip() == "autoresearch cycle 2: fix a"
+
+
+def test_eval_while_the_daemon_works_in_its_own_worktree_scores_the_checkout(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files=IGNORE)
+    assert cli(repo, "start", "--worktree").returncode == 0
+    tree = repo / ".autoresearch/worktrees/exp"
+    wait_for(lambda: (tree / "waiting").exists())
+    evaluated = cli(repo, "eval")
+    assert evaluated.returncode == 0, evaluated.stderr
+    assert evaluated.stdout.startswith("score 0.0000 over 1 test(s)")
+    (tree / "gate").touch()
+    wait_for(lambda: holder(lock(repo)) is None)
 
 
 def test_graceful_stop_lets_the_running_eval_finish_and_records_it(tmp_path):
