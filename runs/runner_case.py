@@ -8,10 +8,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from runs.evalfile.model import Case, Suite
-from runs.graders import grade
+from runs.graders import grade, is_implicit
 from runs.graders.base import Context, GraderFailed, GraderLLM
-from runs.graders.scoring import test_score
+from runs.graders.scoring import skipped, test_score
 from runs.targets import Answer, Target, TargetFailed
+from runs.targets.prompt import question
 
 
 @dataclass
@@ -51,6 +52,7 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
     result.duration_ms = _ms(started)
     _measure(result, answer)
     ctx = Context(case, answer.text, suite.directory, result.duration_ms, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
+    ctx.question, ctx.target, ctx.provider = question(case, target.prompt_mode, suite.directory), target.name, target.provider
     try:
         result.scores = [grade(spec, ctx) for spec in case.graders]
     except (GraderFailed, OSError) as exc:
@@ -58,6 +60,11 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
         result.scores = []
     finally:
         result.cost_usd += sum(ctx.grader_cost_usd)
+    # AgentV: a grader that skipped (its LLM never answered the JSON asked for) makes the test an
+    # execution_error, except the implicit criteria-only grader, whose skip is just a 0
+    reason = skipped(result.scores) if result.error is None and not is_implicit(case.graders) else None
+    if reason:
+        result.error = f"grader failed: {reason}"
     if result.error is None:
         result.score = test_score(case.graders, result.scores)
         result.status = "ok" if result.score >= suite.threshold else "quality_failure"

@@ -35,6 +35,32 @@ UNSUPPORTED = {
     "agent-grader": "agent graders with workspaces",
 }
 COMMON = {"type", "name", "weight", "negate", "required", "threshold"}
+IMPLICIT = GraderSpec("llm-grader", "llm-grader", {})
+"""The grader of a test with criteria and no assertions (checked by identity: its skip is a 0, not an error)."""
+
+
+def is_implicit(specs: list[GraderSpec]) -> bool:
+    return len(specs) == 1 and specs[0] is IMPLICIT
+
+
+def parse_list(raw: list[Any], problems: Problems, test_id: str | None, where: str) -> list[GraderSpec]:
+    """An EVAL.yaml `assertions` list as AgentV reads it: plain strings become one `rubrics` grader, one
+    required item per string, weighted by their number and placed where the first string was."""
+    texts = [item.strip() for item in raw if isinstance(item, str) and item.strip()]
+    specs: list[GraderSpec | None] = []
+    for index, item in enumerate(raw):
+        if not isinstance(item, str):
+            specs.append(parse_spec(item, problems, test_id, f"{where}[{index}]"))
+        elif texts and index == next(i for i, x in enumerate(raw) if isinstance(x, str)):
+            rubrics = [{"id": f"rubric-{i + 1}", "outcome": text} for i, text in enumerate(texts)]
+            specs.append(GraderSpec("rubrics", "rubrics", {"criteria": rubrics}, float(len(texts))))
+    return [s for s in specs if s is not None]
+
+
+def string_graders(texts: list[str]) -> list[GraderSpec]:
+    """skill-creator's evals.json assertions as AgentV reads them: one free-form llm-grader per string, named
+    `assertion-N`, the string its prompt (criteria for the default template)."""
+    return [GraderSpec("llm-grader", f"assertion-{i + 1}", {"prompt": text}) for i, text in enumerate(texts)]
 
 
 def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:

@@ -1,4 +1,13 @@
-"""`composite`: several graders combined into one score (weighted average, or a pass-fraction threshold)."""
+"""`composite`: several graders combined into one score, as AgentV 4.42.4's CompositeGrader.
+
+`weighted_average` weighs each member by `aggregator.weights[name]` (1 when
+unnamed there; the member's own `weight` is not used); `threshold` scores the
+fraction of members whose verdict passed, and passes when that fraction
+reaches `aggregator.threshold`. Members that skipped are left out of both; a
+composite whose members all skipped skips too. A member's `negate` and
+`required` are not applied inside a composite (AgentV applies them only to
+a test's own graders).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +17,7 @@ from pydantic import AliasChoices, Field
 
 from runs.evalfile.model import GraderSpec
 from runs.evalfile.problems import Problems
-from runs.graders.base import Context, Options, Score, parsed
+from runs.graders.base import Context, Options, Score, assertion, parsed
 
 
 class Aggregator(Options):
@@ -40,20 +49,30 @@ class Composite:
         return spec_type
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        from runs.graders import grade
+        from runs.graders import REGISTRY
+        from runs.graders.scoring import clamp, verdict
 
         opts = parsed(spec, self)
         members = inner_specs(spec)
-        entries = [grade(member, ctx) for member in members]
-        assertions = [a for entry in entries for a in entry["assertions"]]
+        entries = []
+        for member in members:
+            raw = REGISTRY[member.type].grade(member, ctx)
+            score = clamp(raw.score)
+            entries.append({"name": member.name, "type": member.type, "score": score, "verdict": raw.verdict or verdict(score), "assertions": raw.assertions})
+        counted = [e for e in entries if e["verdict"] != "skip"]
         details = {"scores": entries}
+        if entries and not counted:
+            return Score(0.0, [assertion("All evaluators skipped (infrastructure failure)", False)], details, "skip")
+        assertions = [{**a, "text": f"[{e['name']}] {a['text']}"} for e in counted for a in e["assertions"]]
         if opts.aggregator.type == "threshold":
-            passed = sum(1 for e in entries if e["verdict"] == "pass")
-            fraction = passed / len(entries) if entries else 0.0
-            return Score(1.0 if fraction >= opts.aggregator.threshold else 0.0, assertions, details)
-        weights = [(opts.aggregator.weights or {}).get(m.name, m.weight) for m in members]
+            passed = sum(1 for e in counted if e["verdict"] == "pass")
+            fraction = passed / len(counted) if counted else 0.0
+            ok = fraction >= opts.aggregator.threshold
+            summary = assertion(f"{passed}/{len(counted)} evaluators passed (threshold: {opts.aggregator.threshold:g})", ok)
+            return Score(fraction, [summary, *assertions], details, "pass" if ok else "fail")
+        weights = [(opts.aggregator.weights or {}).get(e["name"], 1.0) for e in counted]
         total = sum(weights)
-        score = sum(w * e["score"] for w, e in zip(weights, entries)) / total if total > 0 else 0.0
+        score = sum(w * e["score"] for w, e in zip(weights, counted)) / total if total > 0 else 0.0
         return Score(score, assertions, details)
 
 

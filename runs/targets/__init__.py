@@ -28,6 +28,8 @@ class Answer:
 class Target(Protocol):
     name: str
     grader_target: str | None
+    provider: str
+    prompt_mode: str  # "agent" (file references) or "lm" (file contents), as AgentV formats the input for it
 
     def answer(self, case: Case, attempt: int) -> Answer:
         """Run the test's input through the system under test (a command target makes its own scratch directory)."""

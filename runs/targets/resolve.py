@@ -81,7 +81,7 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
     if not spec.valid:
         targets.graders[name] = None
         return
-    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec)
+    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec, eval_dir)
     targets.built[name] = target
     grader_name = spec.grader_target or (None if spec.provider == "cli" else name)
     if grader_name is None:
@@ -92,5 +92,5 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
         problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
         targets.graders[name] = None
         return
-    grader = target if grader_name == name else LLMTarget(grader_spec)
+    grader = target if grader_name == name else LLMTarget(grader_spec, eval_dir)
     targets.graders[name] = grader.grade  # type: ignore[union-attr]

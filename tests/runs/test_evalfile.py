@@ -78,8 +78,7 @@ def test_evals_json_strings_become_llm_graded_and_files_resolve(tmp_path):
     path.write_text(json.dumps({"skill_name": "s", "evals": [{"id": 1, "prompt": "p", "expected_output": "e", "files": ["doc.txt"], "assertions": ["says hi", "is short"]}]}))
     case = load(path).cases[0]
     assert (case.id, case.prompt_text(), case.expected_output) == ("1", "p", "e")
-    assert [g.type for g in case.graders] == ["rubrics"]
-    assert [r["outcome"] for r in case.graders[0].options["rubrics"]] == ["says hi", "is short"]
+    assert [(g.type, g.name, g.options) for g in case.graders] == [("llm-grader", "assertion-1", {"prompt": "says hi"}), ("llm-grader", "assertion-2", {"prompt": "is short"})]
     assert case.input_files() == [tmp_path / "doc.txt"]
 
 

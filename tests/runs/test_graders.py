@@ -71,26 +71,32 @@ def test_code_grader_reads_stdin_json_and_prints_a_score(tmp_path):
     grader.write_text(
         "import json, sys\n"
         "t = json.load(sys.stdin)\n"
-        "ok = t['output'].count('x') == t['expected_output']\n"
+        "ok = str(t['output'].count('x')) == t['expected_output'][-1]['content']\n"
         "print(json.dumps({'score': 0.25 if ok else 0.0, 'assertions': [{'text': 'count', 'passed': ok}]}))\n"
     )
     rows = run(
         tmp_path,
-        [{"id": "c", "input": "x", "expected_output": 3, "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
+        [{"id": "c", "input": "x", "expected_output": "3", "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
         {"c": "xxx"},
     )
     assert rows["c"]["score"] == 0.25
     assert rows["c"]["assertions"] == [{"text": "count", "passed": True}]
 
 
-def test_a_crashing_code_grader_makes_an_execution_error(tmp_path):
-    rows = run(
-        tmp_path,
-        [{"id": "c", "input": "x", "assertions": [{"type": "code-grader", "command": "echo not json"}]}],
-        {"c": "y"},
-    )
-    assert rows["c"]["execution_status"] == "execution_error"
-    assert "code-grader must print" in rows["c"]["error"]
+def test_a_code_grader_is_read_as_agentv_reads_it(tmp_path):
+    """The whole stdout is the JSON (indented is fine); plain text is graded by the exit code; a crash is a 0, not an error."""
+    indented = f"{sys.executable} -c \"import json; print(json.dumps({{'score': 0.5}}, indent=2))\""
+    crash = f"{sys.executable} -c \"import sys; sys.stderr.write('boom'); sys.exit(2)\""
+    graders = {"indented": indented, "plain-ok": "echo looks fine", "plain-fail": "echo nope; exit 1", "crash": crash}
+    rows = run(tmp_path, [{"id": i, "input": "x", "assertions": [{"type": "code-grader", "command": c}]} for i, c in graders.items()], {})
+    assert {i: (r["score"], r["execution_status"]) for i, r in rows.items()} == {
+        "indented": (0.5, "quality_failure"),
+        "plain-ok": (1.0, "ok"),
+        "plain-fail": (0.0, "quality_failure"),
+        "crash": (0.0, "quality_failure"),
+    }
+    assert rows["plain-ok"]["assertions"] == [{"text": "looks fine", "passed": True}]
+    assert rows["crash"]["assertions"][0]["text"] == "Code evaluator failed: Code evaluator exited with code 2: boom"
 
 
 def test_negate_weight_and_required(tmp_path):
@@ -124,7 +130,7 @@ def test_composite_threshold_aggregator_and_suite_assertions(tmp_path):
         {"comp": "a b"},
         assertions=[{"type": "is-json", "name": "must-be-json"}],
     )
-    assert [(s["name"], s["score"]) for s in rows["comp"]["scores"]] == [("composite", 1.0), ("must-be-json", 0.0)]
+    assert [(s["name"], s["score"], s["verdict"]) for s in rows["comp"]["scores"]] == [("composite", 2 / 3, "pass"), ("must-be-json", 0.0, "fail")]
 
 
 def test_regex_follows_javascript(tmp_path):

@@ -72,17 +72,17 @@ def test_llm_grader_custom_prompt_and_implicit_grader(tmp_path, llm):
     assert any("In Q1 out A1 exp E1 crit C1" in p for p in prompts)
 
 
-def test_rubric_score_is_satisfied_weight_over_total(tmp_path, llm):
-    checks = [{"id": "a", "satisfied": True, "reasoning": "ok"}, {"id": "b", "satisfied": False, "reasoning": "no"}, {"id": "c", "satisfied": True}]
-    llm.handler = lambda req: text_reply(json.dumps({"checks": checks}))
-    rubric = [{"id": "a", "outcome": "A", "weight": 1}, {"id": "b", "outcome": "B", "weight": 2}, {"id": "c", "outcome": "C", "weight": 3}]
+def test_rubric_score_is_satisfied_weight_over_total_and_a_failed_required_item_fails_the_verdict_only(tmp_path, llm):
+    checks = [{"id": "a", "satisfied": True, "reasoning": "ok"}, {"id": "b", "satisfied": False, "reasoning": "no"}, {"id": "c", "satisfied": True, "reasoning": "ok"}]
+    llm.handler = lambda req: text_reply(json.dumps({"checks": checks, "overall_reasoning": "mostly"}))
+    rubric = [{"id": "a", "outcome": "A", "weight": 1}, {"id": "b", "outcome": "B", "weight": 2, "required": False}, {"id": "c", "outcome": "C", "weight": 8}]
     tests = [
-        {"id": "weights", "input": "x", "assertions": [{"type": "rubrics", "rubrics": rubric}]},
-        {"id": "required", "input": "x", "assertions": [{"type": "rubrics", "rubrics": [*rubric[:1], {**rubric[1], "required": True}]}]},
+        {"id": "optional", "input": "x", "assertions": [{"type": "rubrics", "rubrics": rubric}]},
+        {"id": "required", "input": "x", "assertions": [{"type": "rubrics", "rubrics": [*rubric[:1], {**rubric[1], "required": True}, rubric[2]]}]},
     ]
     rows = run(tmp_path, llm, tests)
-    assert rows["weights"]["score"] == 4 / 6
-    assert rows["required"]["score"] == 0.0
+    assert [(rows[t]["score"], rows[t]["scores"][0]["verdict"]) for t in ("optional", "required")] == [(9 / 11, "pass"), (9 / 11, "fail")]
+    assert rows["required"]["assertions"][1] == {"text": "[b] B", "passed": False, "evidence": "no"}
 
 
 def test_malformed_grader_json_is_retried_then_an_execution_error(tmp_path, llm):
