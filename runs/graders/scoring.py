@@ -30,6 +30,7 @@ def verdict(score: float, threshold: float | None = None) -> str:
 
 
 NEGATED = {"pass": "fail", "fail": "pass", "skip": "skip"}
+REPORTED_TYPE = {"rubrics": "llm-grader"}  # AgentV runs `rubrics` as an llm-grader and reports it so
 
 
 def finish(spec: GraderSpec, raw: Score) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def finish(spec: GraderSpec, raw: Score) -> dict[str, Any]:
                 item["evidence"] = f"[Negated] {item['evidence']}"
     entry: dict[str, Any] = {
         "name": spec.name,
-        "type": spec.type,
+        "type": REPORTED_TYPE.get(spec.type, spec.type),
         "score": score,
         "weight": spec.weight,
         "verdict": judged,
