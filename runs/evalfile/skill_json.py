@@ -11,7 +11,7 @@ from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, Suite
 from runs.evalfile.problems import Problems
 from runs.evalfile.yaml_suite import check_unique_ids, finish_case
-from runs.graders import parse_spec, string_graders
+from runs.graders import IMPLICIT, parse_spec, string_graders
 
 TOP = {"skill_name", "evals", "name", "description"}
 EVAL = {"id", "prompt", "expected_output", "files", "assertions", "expectations", "name", "metadata"}
@@ -52,6 +52,8 @@ def _case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
     case.graders = _graders(item.get("assertions", item.get("expectations")), problems, test_id)
     if isinstance(case.expected_output, str):
         case.criteria = case.expected_output  # AgentV: the expected output is the criteria of every grader
+    if not case.graders:
+        case.graders = [IMPLICIT]  # AgentV grades an eval with no assertions by its criteria, even empty ones
     return case
 
 
