@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from runs.evalfile.interpolate import interpolate
 from runs.evalfile.messages import parse_files, parse_input, resolve_file
 from runs.evalfile.model import Case, GraderSpec, Suite
 from runs.evalfile.problems import Problems, one_line
-from runs.graders import IMPLICIT, parse_list
+from runs.graders import IMPLICIT, agentv_skips, parse_list
 from runs.graders.scoring import DEFAULT_THRESHOLD
 
 
@@ -31,11 +32,16 @@ def parse(path: Path, raw: Any, problems: Problems) -> Suite:
     shared = parse_graders(raw.get("assertions"), problems, None, "assertions")
     for index, item in enumerate(_tests(raw.get("tests"), suite.directory, problems)):
         case = parse_case(item, index, suite.directory, problems)
-        if case is not None:
-            case.messages = prefix + case.messages
-            case.graders = case.graders + shared
-            finish_case(case, problems)
-            suite.cases.append(case)
+        if case is None:
+            continue
+        case.messages = prefix + case.messages
+        case.graders = case.graders + shared
+        skip = agentv_skips(case, suite.directory)
+        if skip:
+            logging.getLogger("autoresearch.runs").warning("%s: skipping test %r as AgentV does: %s", path, case.id, skip)
+            continue
+        finish_case(case, problems)
+        suite.cases.append(case)
     check_unique_ids(suite, problems)
     return suite
 

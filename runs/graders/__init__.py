@@ -7,11 +7,13 @@ problem (unknown type, unsupported type, bad option) by its field path;
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from runs.evalfile.model import GraderSpec
+from runs.evalfile.model import Case, GraderSpec
 from runs.evalfile.problems import Problems
 from runs.graders import code, composite, llm, metrics, structured, text
 from runs.graders.base import Context, Grader
@@ -126,3 +128,23 @@ def needs_llm(spec: GraderSpec) -> bool:
     if spec.type == "composite":
         return any(needs_llm(inner) for inner in composite.inner_specs(spec))
     return REGISTRY[spec.type].needs_llm
+
+
+def agentv_skips(case: Case, base: Path) -> str | None:
+    """Why AgentV 4.42.4 would not run this test at all (it logs the reason and goes on), or None.
+
+    It refuses an llm-grader `file://` template that is missing or has neither
+    `{{output}}` nor `{{expected_output}}`, and with it the whole test.
+    """
+    for spec in case.graders:
+        members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
+        for member in members:
+            prompt = member.options.get("prompt") if member.type in ("llm-grader", "rubrics") else None
+            if isinstance(prompt, str) and prompt.startswith("file://"):
+                path = base / prompt.removeprefix("file://")
+                if not path.is_file():
+                    return f"grader {member.name!r}: prompt file not found: {path}"
+                names = set(re.findall(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}", path.read_text(encoding="utf-8", errors="replace")))
+                if not names & {"output", "expected_output"}:
+                    return f"grader {member.name!r}: template {path} has neither {{{{output}}}} nor {{{{expected_output}}}}"
+    return None
