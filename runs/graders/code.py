@@ -55,7 +55,7 @@ class CodeGrader:
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
         with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
             stdin = Path(scratch) / "input.json"
-            stdin.write_text(json.dumps(code_grader_input(ctx, opts.passed_config()), indent=2, ensure_ascii=False), encoding="utf-8")
+            stdin.write_text(json.dumps(code_grader_input(ctx, opts.passed_config(), Path(scratch)), indent=2, ensure_ascii=False), encoding="utf-8")
             try:
                 done = process.run(
                     f"{command} < {shlex.quote(str(stdin))}",

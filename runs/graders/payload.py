@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from runs.graders.base import Context
@@ -120,14 +121,23 @@ def _usage(ctx: Context) -> dict[str, int] | None:
     return {"input": ctx.input_tokens, "output": ctx.output_tokens}
 
 
-def code_grader_input(ctx: Context, config: dict[str, Any] | None) -> dict[str, Any]:
-    """The stdin of a code-grader, key for key as AgentV writes it."""
+FILE_BACKED_OUTPUT = 50_000  # characters of the answer's JSON above which AgentV passes it as a file
+
+
+def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path) -> dict[str, Any]:
+    """The stdin of a code-grader, key for key as AgentV writes it (a long answer in `output_path`, `output` null)."""
     messages = transcript(ctx)
     full = trace(ctx, messages)
-    return snake_case({
+    output: str | None = ctx.output
+    output_path = None
+    if len(js_json(ctx.output)) > FILE_BACKED_OUTPUT:
+        output_path = scratch / "output.json"
+        output_path.write_text(js_json(ctx.output), encoding="utf-8")
+        output = None
+    payload = {
         "criteria": ctx.case.criteria,
         "expected_output": expected_messages(ctx.case.expected_output),
-        "output": ctx.output,
+        "output": output,
         "messages": messages,
         "input_files": [str(f) for f in ctx.case.input_files()],
         "input": input_messages(ctx),
@@ -145,4 +155,7 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None) -> dict[str, 
         # ours, kept for graders written against earlier autoresearch versions
         "test_id": ctx.case.id,
         "input_text": ctx.question,
-    })
+    }
+    if output_path is not None:
+        payload["output_path"] = str(output_path)
+    return snake_case(payload)

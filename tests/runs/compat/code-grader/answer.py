@@ -5,6 +5,7 @@ ANSWERS = {
     "payload": "hello there",
     "exit-codes": "fine",
     "protocol": "fine",
+    "long-output": "x" * 60000,
 }
 test_id, prompt_file, output_file = sys.argv[1:4]
 with open(output_file, "w") as out:
