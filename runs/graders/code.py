@@ -67,7 +67,7 @@ class CodeGrader:
                 return failed(f"cannot run the command: {exc}")
         if done.timed_out:
             return failed(f"timed out after {opts.timeout_seconds:g}s")
-        return result(done.returncode, done.stdout.strip(), done.stderr.strip())
+        return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 
 def failed(reason: str) -> Score:

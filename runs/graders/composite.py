@@ -54,7 +54,7 @@ class Composite:
 
         opts = parsed(spec, self)
         members = inner_specs(spec)
-        entries = []
+        entries: list[dict[str, Any]] = []
         for member in members:
             raw = REGISTRY[member.type].grade(member, ctx)
             score = clamp(raw.score)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from runs.graders.base import Context
-from runs.targets.prompt import file_text, turns
+from runs.targets.prompt import display_path, file_text, turns
 
 
 def expected_messages(expected: Any) -> list[dict[str, Any]]:
@@ -65,7 +65,7 @@ def _snake(key: str) -> str:
 
 def input_messages(ctx: Context) -> list[dict[str, Any]]:
     """The test's input turns as AgentV keeps them: text as written, a file part with its path and text."""
-    messages = []
+    messages: list[dict[str, Any]] = []
     for message in ctx.case.messages:
         if all(part.file is None for part in message.parts) and len(message.parts) == 1:
             messages.append({"role": message.role, "content": message.parts[0].text or ""})
@@ -75,7 +75,7 @@ def input_messages(ctx: Context) -> list[dict[str, Any]]:
             if part.file is None:
                 content.append({"type": "text", "value": part.text or ""})
             else:
-                shown = str(part.file.relative_to(ctx.eval_dir)) if part.file.is_relative_to(ctx.eval_dir) else str(part.file)
+                shown = display_path(part.file, ctx.eval_dir)
                 content.append({"type": "file", "value": shown, "path": shown, "text": file_text(part.file), "resolved_path": str(part.file)})
         messages.append({"role": message.role, "content": content})
     return messages

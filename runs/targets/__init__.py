@@ -8,7 +8,7 @@ problem is reported with the targets file and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from runs.evalfile.model import Case
 
@@ -29,7 +29,7 @@ class Target(Protocol):
     name: str
     grader_target: str | None
     provider: str
-    prompt_mode: str  # "agent" (file references) or "lm" (file contents), as AgentV formats the input for it
+    prompt_mode: Literal["agent", "lm"]  # file references or file contents, as AgentV formats the input for it
 
     def answer(self, case: Case, attempt: int) -> Answer:
         """Run the test's input through the system under test (a command target makes its own scratch directory)."""

@@ -11,7 +11,7 @@ import json
 import shlex
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from runs import process
 from runs.evalfile.model import Case
@@ -21,7 +21,7 @@ from runs.targets.specs import TargetSpec
 
 
 class CliTarget:
-    prompt_mode = "agent"  # AgentV gives a command file references, not file contents
+    prompt_mode: Literal["agent", "lm"] = "agent"  # AgentV gives a command file references, not file contents
 
     def __init__(self, spec: TargetSpec, eval_dir: Path):
         self.name, self.grader_target = spec.name, spec.grader_target

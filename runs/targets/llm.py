@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mutators.providers.errors import ProviderError, ProviderTimedOut
 from runs.evalfile.model import Case
@@ -23,7 +23,7 @@ from runs.targets.specs import TargetSpec
 
 
 class LLMTarget:
-    prompt_mode = "lm"  # AgentV gives an LLM file contents in <file> tags
+    prompt_mode: Literal["agent", "lm"] = "lm"  # AgentV gives an LLM file contents in <file> tags
 
     def __init__(self, spec: TargetSpec, eval_dir: Path):
         self.name, self.grader_target = spec.name, spec.grader_target
