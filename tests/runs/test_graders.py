@@ -212,7 +212,7 @@ def test_llm_grader_prompt_from_a_file_is_read_when_the_test_runs(tmp_path, monk
         tests = [{"id": "g", "input": "Q", "criteria": "C", "assertions": [{"type": "llm-grader", "prompt": "file://graders/judge.md"}]}]
         eval_file = write_tree(tmp_path, tests, {"g": "A"}, targets=targets)
         (eval_file.parent / "graders").mkdir()
-        (eval_file.parent / "graders" / "judge.md").write_text("old template")
+        (eval_file.parent / "graders" / "judge.md").write_text("old template {{output}}")
         prepared = prepare(eval_file, tmp_path)
         (eval_file.parent / "graders" / "judge.md").write_text("Judge {{output}} for {{input}} by {{criteria}}")
         execute(prepared, tmp_path / "out", RunOptions(), show_progress=False)
