@@ -54,31 +54,48 @@ class CodeGrader:
         opts = parsed(spec, self)
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
         with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
-            stdin = Path(scratch) / "input.json"
-            stdin.write_text(json.dumps(code_grader_input(ctx, opts.passed_config(), Path(scratch)), indent=2, ensure_ascii=False), encoding="utf-8")
-            try:
-                done = process.run(
-                    f"{command} < {shlex.quote(str(stdin))}",
-                    cwd=ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir,
-                    log_prefix=Path(scratch) / "grader",
-                    timeout_s=opts.timeout_seconds,
-                )
-            except OSError as exc:
-                return failed(f"cannot run the command: {exc}")
-        if done.timed_out:
-            return failed(f"timed out after {opts.timeout_seconds:g}s")
+            stdin = json.dumps(code_grader_input(ctx, opts.passed_config(), Path(scratch)), indent=2, ensure_ascii=False)
+            done = run_command(command, stdin, ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir, opts.timeout_seconds)
+        if isinstance(done, str):
+            return failed(done)
         return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
+
+
+def run_command(command: str, stdin: str, cwd: Path, timeout_s: float | None) -> process.Completed | str:
+    """The command run by the shell with `stdin` as its input, or why it did not finish."""
+    with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
+        path = Path(scratch) / "input.json"
+        path.write_text(stdin, encoding="utf-8")
+        try:
+            done = process.run(f"{command} < {shlex.quote(str(path))}", cwd=cwd, log_prefix=Path(scratch) / "grader", timeout_s=timeout_s)
+        except OSError as exc:
+            return f"cannot run the command: {exc}"
+    if done.timed_out:
+        return f"timed out after {timeout_s:g}s"
+    return done
 
 
 def failed(reason: str) -> Score:
     return Score(0.0, [assertion(f"Code evaluator failed: {reason}", False)], verdict="fail")
 
 
+def exit_reason(returncode: int, stderr: str) -> str:
+    return f"Code evaluator exited with code {returncode}" + (f": {stderr[-2000:]}" if stderr else "")
+
+
+def checked_assertions(items: Any) -> list[dict[str, Any]]:
+    """The `{text, passed, evidence?}` entries a command printed; others are dropped, as AgentV drops them."""
+    return [
+        assertion(a["text"], bool(a.get("passed")), a["evidence"] if isinstance(a.get("evidence"), str) else None)
+        for a in (items if isinstance(items, list) else [])
+        if isinstance(a, dict) and isinstance(a.get("text"), str)
+    ]
+
+
 def result(returncode: int, stdout: str, stderr: str) -> Score:
     """AgentV's reading of a finished command: a JSON object is the answer; otherwise the exit code is."""
     if returncode != 0 and (stdout.startswith(("{", "[")) or stderr):
-        detail = f": {stderr[-2000:]}" if stderr else ""
-        return failed(f"Code evaluator exited with code {returncode}{detail}")
+        return failed(exit_reason(returncode, stderr))
     try:
         value = json.loads(stdout)
     except ValueError:
@@ -86,12 +103,7 @@ def result(returncode: int, stdout: str, stderr: str) -> Score:
     if not isinstance(value, dict):
         passed = returncode == 0
         return Score(1.0 if passed else 0.0, [assertion(stdout or ("exit 0" if passed else f"exit {returncode}"), passed)])
-    items = value.get("assertions")
-    checks = [
-        assertion(a["text"], bool(a.get("passed")), a["evidence"] if isinstance(a.get("evidence"), str) else None)
-        for a in (items if isinstance(items, list) else [])
-        if isinstance(a, dict) and isinstance(a.get("text"), str)
-    ]
+    checks = checked_assertions(value.get("assertions"))
     score = value.get("score")
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         score = sum(1 for c in checks if c["passed"]) / len(checks) if checks else 0.0

@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from runs.evalfile.model import GraderSpec
 from runs.graders.base import Context, GraderFailed, Options, Score, assertion, parsed
@@ -27,9 +27,11 @@ from runs.graders.prompts import (
     DEFAULT_TEMPLATE,
     FREEFORM_SYSTEM,
     RUBRIC_SYSTEM,
+    SCORE_RANGE_SYSTEM,
     has_variables,
     repair_prompt,
     rubric_prompt,
+    score_range_prompt,
     substitute,
     variables,
 )
@@ -38,11 +40,63 @@ ATTEMPTS = 3
 MAX_ASSERTIONS = 8
 
 
+class ScoreRange(Options):
+    score_range: tuple[int, int]
+    outcome: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ScoreRange:
+        low, high = self.score_range
+        if not 0 <= low <= high <= 10:
+            raise ValueError("score_range must be [min, max] with 0 <= min <= max <= 10")
+        return self
+
+
+def score_range_shorthand(value: Any) -> Any:
+    """`{0: Bad, 5: Good}` → ranges [0, 4] and [5, 10], as AgentV expands the shorthand map."""
+    if not isinstance(value, dict) or not value:
+        return value
+    try:
+        lows = sorted(int(k) for k in value)
+    except (TypeError, ValueError):
+        return value
+    if lows[0] != 0:
+        raise ValueError("a score_ranges map must start at 0")
+    bounds = [*lows[1:], 11]
+    return [{"score_range": [low, bounds[i] - 1], "outcome": value.get(low, value.get(str(low)))} for i, low in enumerate(lows)]
+
+
 class RubricItem(Options):
     id: str | None = None
-    outcome: str = Field(validation_alias=AliasChoices("outcome", "description", "criteria"))
+    outcome: str = Field(default="", validation_alias=AliasChoices("outcome", "description", "criteria"))
     weight: float = Field(default=1.0, ge=0)
-    required: bool = True  # AgentV's default: a failed item fails the grader's verdict (its score stays earned/total)
+    required: bool | None = None
+    """A checklist item is required unless `required: false` (a failed one fails the verdict, the score
+    stays earned/total); a score-range item only when set (then it must score 10/10)."""
+    operator: Literal["correctness", "contradiction"] | None = None
+    min_score: float | None = Field(default=None, gt=0, le=1)
+    required_min_score: int | None = Field(default=None, ge=0, le=10)
+    score_ranges: list[ScoreRange] | None = None
+
+    @field_validator("score_ranges", mode="before")
+    @classmethod
+    def _shorthand(cls, value: Any) -> Any:
+        return score_range_shorthand(value)
+
+    @model_validator(mode="after")
+    def _outcome_or_ranges(self) -> RubricItem:
+        if not self.outcome and not self.score_ranges:
+            raise ValueError("a rubric item needs an `outcome` (or `score_ranges`)")
+        return self
+
+    @property
+    def minimum(self) -> float | None:
+        """A score-range item's required minimum, 0..1 (AgentV: min_score, then required_min_score/10, then 1 when required)."""
+        if self.min_score is not None:
+            return self.min_score
+        if self.required_min_score is not None:
+            return self.required_min_score / 10
+        return 1.0 if self.required else None
 
 
 class LLMOptions(Options):
@@ -73,8 +127,13 @@ class LLMGrader:
             criteria = opts.prompt
         reference = reference_answer(ctx.case.expected_output)
         values = variables(ctx.question, ctx.output, reference, criteria, ctx.case.metadata, [rubric_json(i) for i in items] or None)
+        listed = [rubric_json(i) for i in items]
+        if any(i.score_ranges for i in items):
+            prompt = substitute(template, values) if template else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed)
+            reply = ask_json(ctx, prompt, SCORE_RANGE_SYSTEM, _score_range_reply)
+            return reply if isinstance(reply, Score) else score_ranges(items, reply)
         if items:
-            prompt = substitute(template, values) if template else rubric_prompt(ctx.question, ctx.output, reference, criteria, [rubric_json(i) for i in items])
+            prompt = substitute(template, values) if template else rubric_prompt(ctx.question, ctx.output, reference, criteria, listed)
             reply = ask_json(ctx, prompt, RUBRIC_SYSTEM, _rubric_reply)
             return reply if isinstance(reply, Score) else score_rubrics(items, reply)
         reply = ask_json(ctx, substitute(template or DEFAULT_TEMPLATE, values), FREEFORM_SYSTEM, _freeform_reply)
@@ -88,16 +147,27 @@ class RubricGrader(LLMGrader):
 
 
 def rubric_items(opts: LLMOptions) -> list[RubricItem]:
-    """The rubric items with their ids (`rubric-N` by position when unnamed)."""
+    """The rubric items with their ids (`rubric-N` by position when unnamed) and AgentV's `required` default."""
     raw: list[Any] = list(opts.rubrics or [])
     if isinstance(opts.criteria, list):
         raw += [RubricItem(outcome=c) if isinstance(c, str) else c for c in opts.criteria]
-    return [item.model_copy(update={"id": item.id or f"rubric-{i + 1}"}) for i, item in enumerate(raw)]
+    items = []
+    for i, item in enumerate(raw):
+        required = item.required if item.required is not None or item.score_ranges else True
+        items.append(item.model_copy(update={"id": item.id or f"rubric-{i + 1}", "required": required}))
+    return items
 
 
 def rubric_json(item: RubricItem) -> dict[str, Any]:
+    """The item as AgentV holds it (what `{{rubrics}}` shows and the prompts list)."""
     weight = int(item.weight) if float(item.weight).is_integer() else item.weight
-    return {"id": item.id, "outcome": item.outcome, "weight": weight, "required": item.required}
+    fields: dict[str, Any] = {"id": item.id, "outcome": item.outcome or None, "operator": item.operator, "weight": weight,
+                              "required": item.required, "min_score": item.min_score, "required_min_score": item.required_min_score}
+    if item.min_score is not None and item.required_min_score is None:
+        fields["required_min_score"] = round(item.min_score * 10)
+    if item.score_ranges:
+        fields["score_ranges"] = [{"score_range": list(r.score_range), "outcome": r.outcome} for r in item.score_ranges]
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def read_template(prompt: str, eval_dir: Path) -> str:
@@ -200,6 +270,44 @@ def score_rubrics(items: list[RubricItem], reply: dict[str, Any]) -> Score:
             failed_required = True
     score = min(1.0, max(0.0, earned / total)) if total > 0 else 0.0
     return Score(score, checks, {"checks": json.loads(json.dumps(reply["checks"]))}, "fail" if failed_required else None)
+
+
+def _score_range_reply(value: Any) -> dict[str, Any]:
+    """AgentV's score-range schema: `checks` of {id: string, score: integer 0..10, reasoning?: string}."""
+    if not isinstance(value, dict) or not isinstance(value.get("checks"), list):
+        raise ValueError("expected {checks: [...]}")
+    if "overall_reasoning" in value and not isinstance(value["overall_reasoning"], str):
+        raise ValueError("'overall_reasoning' must be a string")
+    for check in value["checks"]:
+        score = check.get("score") if isinstance(check, dict) else None
+        if not (isinstance(check, dict) and isinstance(check.get("id"), str) and _is_number(score) and float(score).is_integer() and 0 <= score <= 10):
+            raise ValueError("each check must be {id: string, score: integer 0-10, reasoning?: string}")
+        if "reasoning" in check and not isinstance(check["reasoning"], str):
+            raise ValueError("'reasoning' must be a string")
+    return value
+
+
+def score_ranges(items: list[RubricItem], reply: dict[str, Any]) -> Score:
+    """Each checked criterion's score/10, weighted; one under its required minimum fails the verdict
+    (AgentV's calculateScoreRangeResult). An assertion passes at 7/10 and its minimum."""
+    by_id = {item.id: item for item in items}
+    checks, raw, total, earned, failed_required = [], {}, 0.0, 0.0, False
+    for check in reply["checks"]:
+        item = by_id.get(check["id"])
+        if item is None:
+            continue
+        points = int(check["score"])
+        raw[item.id] = points
+        total += item.weight
+        earned += points / 10 * item.weight
+        below = item.minimum is not None and points / 10 < item.minimum
+        failed_required = failed_required or below
+        band = next((r.outcome for r in item.score_ranges or [] if r.score_range[0] <= points <= r.score_range[1]), "")
+        text = f"[{item.id}] {item.outcome or item.id} - Score: {points}/10 ({band})"
+        checks.append(assertion(text, not below and points >= 7, check.get("reasoning") or None))
+    score = min(1.0, max(0.0, earned / total)) if total > 0 else 0.0
+    details = {"raw_scores": raw, "normalization": "score / 10", "aggregation": "weighted_average"}
+    return Score(score, checks, details, "fail" if failed_required else None)
 
 
 GRADERS = {"llm-grader": LLMGrader(), "rubrics": RubricGrader()}

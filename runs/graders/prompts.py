@@ -63,6 +63,38 @@ You must return a valid JSON object matching this schema:
 }"""
 
 
+SCORE_RANGE_SYSTEM = """You are an expert grader. Score the candidate answer on each criterion.
+You must return a valid JSON object matching this schema:
+{
+  "checks": [
+    {
+      "id": "string (criterion id)",
+      "score": integer (0-10),
+      "reasoning": "string (brief explanation for score)"
+    }
+  ],
+  "overall_reasoning": "string (summary, optional)"
+}
+
+Important: The "score" must be an integer from 0 to 10 that falls within one of the defined score ranges for that criterion."""
+
+OPERATOR_GUIDANCE = {
+    "correctness": "Correctness: mark satisfied only when the answer positively supports or fulfills the outcome. Omission or contradiction should not satisfy it.",
+    "contradiction": "Contradiction guard: mark satisfied when the answer does not make a claim that contradicts the outcome. Do not require the answer to mention the outcome; mark unsatisfied only for incompatible claims.",
+}
+
+
+def _guidance(rubrics: list[dict]) -> list[str]:
+    return [OPERATOR_GUIDANCE[op] for op in dict.fromkeys(r["operator"] for r in rubrics if r.get("operator"))]
+
+
+def _test_sections(opening: list[str], question: str, answer: str, reference: str, criteria: str) -> list[str]:
+    lines = [*opening, "", "[[ ## question ## ]]", question, "", "[[ ## criteria ## ]]", criteria, ""]
+    if reference.strip():
+        lines += ["[[ ## reference_answer ## ]]", reference, ""]
+    return lines + ["[[ ## answer ## ]]", answer, ""]
+
+
 def has_variables(text: str) -> bool:
     return any(m.group(1) in TEMPLATE_VARIABLES for m in VARIABLE.finditer(text))
 
@@ -89,24 +121,46 @@ def variables(question: str, answer: str, reference: str, criteria: str, metadat
 
 def rubric_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict]) -> str:
     """AgentV's buildRubricPrompt: the test, then one line per rubric item with its labels."""
-    lines = [
-        "You are an expert grader. Evaluate the candidate answer against each rubric item below.",
-        "",
-        "[[ ## question ## ]]",
-        question,
-        "",
-        "[[ ## criteria ## ]]",
-        criteria,
-        "",
-    ]
-    if reference.strip():
-        lines += ["[[ ## reference_answer ## ]]", reference, ""]
-    lines += ["[[ ## answer ## ]]", answer, "", "[[ ## rubrics ## ]]"]
+    lines = _test_sections(["You are an expert grader. Evaluate the candidate answer against each rubric item below."], question, answer, reference, criteria)
+    lines.append("[[ ## rubrics ## ]]")
+    guidance = _guidance(rubrics)
+    if guidance:
+        lines += ["", "Operator guidance:", *(f"- {g}" for g in guidance), ""]
     for item in rubrics:
-        required = " (REQUIRED)" if item["required"] else ""
+        required = " (REQUIRED)" if item.get("required") else ""
         weight = f" (weight: {js_number(item['weight'])})" if item["weight"] != 1.0 else ""
-        lines.append(f"- [{item['id']}]{required}{weight}: {item['outcome']}")
+        operator = f" (operator: {item['operator']})" if item.get("operator") else ""
+        lines.append(f"- [{item['id']}]{required}{weight}{operator}: {item.get('outcome', '')}")
     lines += ["", "For each rubric, determine if it is satisfied and provide brief reasoning."]
+    return "\n".join(lines)
+
+
+def score_range_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict]) -> str:
+    """AgentV's buildScoreRangePrompt: the test, then each criterion with its ranges."""
+    opening = [
+        "You are an expert grader. Score the candidate answer on each criterion below using the provided score ranges.",
+        "For each criterion, output an integer score from 0 to 10 based on which score range best matches the answer.",
+    ]
+    lines = _test_sections(opening, question, answer, reference, criteria)
+    lines.append("[[ ## scoring_criteria ## ]]")
+    for item in rubrics:
+        weight = f" (weight: {js_number(item['weight'])})" if item["weight"] != 1.0 else ""
+        minimum = item.get("min_score", item.get("required_min_score"))
+        required = f" [REQUIRED: min score {js_number(minimum)}]" if minimum is not None else ""
+        lines += ["", f"### Criterion: {item['id']}{weight}{required}"]
+        if item.get("operator"):
+            lines.append(f"Operator: {item['operator']}")
+        if item.get("outcome"):
+            lines.append(f"Description: {item['outcome']}")
+        if item.get("score_ranges"):
+            lines.append("Score ranges:")
+            for band in item["score_ranges"]:
+                low, high = band["score_range"]
+                lines.append(f"  - Score {low if low == high else f'{low}-{high}'}: {band['outcome']}")
+    guidance = _guidance(rubrics)
+    if guidance:
+        lines += ["", *guidance]
+    lines += ["", "For each criterion, provide an integer score 0-10 that matches one of its defined score ranges."]
     return "\n".join(lines)
 
 
