@@ -134,12 +134,17 @@ def agentv_skips(case: Case, base: Path) -> str | None:
     """Why AgentV 4.42.4 would not run this test at all (it logs the reason and goes on), or None.
 
     It refuses an llm-grader `file://` template that is missing or has neither
-    `{{output}}` nor `{{expected_output}}`, and with it the whole test.
+    `{{output}}` nor `{{expected_output}}`, or a prompt script whose file is
+    missing, and with it the whole test.
     """
     for spec in case.graders:
         members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
         for member in members:
             prompt = member.options.get("prompt") if member.type in ("llm-grader", "rubrics") else None
+            if isinstance(prompt, dict):
+                script = llm.PromptScript.model_validate(prompt).argv(base)
+                if not script or not Path(script[-1]).is_file():
+                    return f"grader {member.name!r}: prompt command file not found: {script[-1] if script else '(none)'}"
             if isinstance(prompt, str) and prompt.startswith("file://"):
                 path = base / prompt.removeprefix("file://")
                 if not path.is_file():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Literal
 
@@ -99,9 +100,23 @@ class RubricItem(Options):
         return 1.0 if self.required else None
 
 
+class PromptScript(Options):
+    """A command whose stdout is the grader's whole prompt template; it reads the test as JSON on stdin."""
+
+    command: list[str] | None = None
+    script: list[str] | None = None  # AgentV's deprecated name for `command`
+    config: dict[str, Any] | None = None
+
+    def argv(self, eval_dir: Path) -> list[str]:
+        """The command with its last element (the script) resolved against the eval file's directory."""
+        argv = list(self.command or self.script or [])
+        return [*argv[:-1], str((eval_dir / argv[-1]).resolve())] if argv else []
+
+
 class LLMOptions(Options):
-    prompt: str | None = None
-    """Inline text (criteria, or a template when it has `{{variables}}`), or `file://path` read at run time."""
+    prompt: str | PromptScript | None = None
+    """Inline text (criteria, or a template when it has `{{variables}}`), `file://path` read at run time,
+    or `{command: [...], config: {...}}`, a script that prints the template."""
     rubrics: list[RubricItem] | None = None
     criteria: str | list[str | RubricItem] | None = None
     """Text: the criteria for this grader. A list (`type: rubrics`): the rubric items, a string being a required item."""
@@ -119,7 +134,11 @@ class LLMGrader:
         items = rubric_items(opts)
         criteria = opts.criteria if isinstance(opts.criteria, str) and opts.criteria else ctx.case.criteria
         template = None
-        if opts.prompt and opts.prompt.startswith("file://"):
+        if isinstance(opts.prompt, PromptScript):
+            template = run_prompt_script(opts.prompt, ctx)
+            if template is None:
+                return Score(0.0, [assertion("Prompt template execution failed", False)], verdict="fail")
+        elif opts.prompt and opts.prompt.startswith("file://"):
             template = read_template(opts.prompt, ctx.eval_dir)
         elif opts.prompt and has_variables(opts.prompt):
             template = opts.prompt
@@ -168,6 +187,21 @@ def rubric_json(item: RubricItem) -> dict[str, Any]:
     if item.score_ranges:
         fields["score_ranges"] = [{"score_range": list(r.score_range), "outcome": r.outcome} for r in item.score_ranges]
     return {k: v for k, v in fields.items() if v is not None}
+
+
+def run_prompt_script(script: PromptScript, ctx: Context) -> str | None:
+    """The template a prompt script prints (trimmed), or None when it fails or prints nothing (AgentV then scores 0)."""
+    from runs.graders.code import run_command
+    from runs.graders.payload import prompt_script_input
+
+    argv = script.argv(ctx.eval_dir)
+    if not argv:
+        return None
+    stdin = json.dumps(prompt_script_input(ctx, script.config), indent=2, ensure_ascii=False)
+    done = run_command(shlex.join(argv), stdin, Path(argv[-1]).parent, None)
+    if isinstance(done, str) or done.returncode != 0 or not done.stdout.strip():
+        return None
+    return done.stdout.strip()
 
 
 def read_template(prompt: str, eval_dir: Path) -> str:

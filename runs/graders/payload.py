@@ -159,3 +159,22 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
     if output_path is not None:
         payload["output_path"] = str(output_path)
     return snake_case(payload)
+
+
+def prompt_script_input(ctx: Context, config: dict[str, Any] | None) -> dict[str, Any]:
+    """The stdin of an llm-grader's prompt script (`prompt: {command: [...]}`), as AgentV writes it."""
+    messages = transcript(ctx)
+    return snake_case({
+        "criteria": ctx.case.criteria,
+        "expected_output": expected_messages(ctx.case.expected_output),
+        "output": ctx.output,
+        "answer": ctx.output,
+        "messages": messages,
+        "input_files": [str(f) for f in ctx.case.input_files()],
+        "input": input_messages(ctx),
+        "metadata": ctx.case.metadata or None,
+        "trace": trace(ctx, messages),
+        "file_changes": None,
+        "workspace_path": None,
+        "config": config or None,
+    })
