@@ -79,7 +79,7 @@ class EvalRun:
             while (item := self._take()) is not None:
                 case, attempt = item
                 target, grader = self.targets.for_case(case)
-                result = run_case(self.suite, case, target, grader, attempt)
+                result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

@@ -40,7 +40,7 @@ class TestResult:
         return [a for entry in self.scores for a in entry.get("assertions", [])]
 
 
-def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int) -> TestResult:
+def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int, named: dict[str, GraderLLM] | None = None) -> TestResult:
     result = TestResult(case, target.name)
     started = time.monotonic()
     try:
@@ -53,6 +53,7 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
     _measure(result, answer)
     ctx = Context(case, answer.text, suite.directory, result.duration_ms, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
     ctx.question, ctx.target, ctx.provider = question(case, target.prompt_mode, suite.directory), target.name, target.provider
+    ctx.llms = named or {}
     try:
         result.scores = [grade(spec, ctx) for spec in case.graders]
     except (GraderFailed, OSError) as exc:

@@ -130,6 +130,15 @@ def needs_llm(spec: GraderSpec) -> bool:
     return REGISTRY[spec.type].needs_llm
 
 
+def grader_targets(specs: list[GraderSpec]) -> set[str]:
+    """The targets LLM graders name in their own `target` field (composite members included)."""
+    names = set()
+    for spec in specs:
+        members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
+        names |= {m.options["target"] for m in members if m.type in ("llm-grader", "rubrics") and isinstance(m.options.get("target"), str)}
+    return names
+
+
 def agentv_skips(case: Case, base: Path) -> str | None:
     """Why AgentV 4.42.4 would not run this test at all (it logs the reason and goes on), or None.
 

@@ -45,6 +45,7 @@ class Context:
     llm: GraderLLM | None = None
     grader_cost_usd: list[float] = field(default_factory=list)  # LLM graders add what they spend
     question: str = ""  # the input as the target got it (AgentV's `{{input}}`)
+    llms: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets a grader names in its `target`
     target: str = ""
     provider: str = ""
 

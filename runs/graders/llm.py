@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, GraderFailed, Options, Score, assertion, parsed
+from runs.graders.base import Context, GraderFailed, GraderLLM, Options, Score, assertion, parsed
 from runs.graders.payload import reference_answer
 from runs.graders.prompts import (
     DEFAULT_TEMPLATE,
@@ -118,6 +118,8 @@ class LLMOptions(Options):
     """Inline text (criteria, or a template when it has `{{variables}}`), `file://path` read at run time,
     or `{command: [...], config: {...}}`, a script that prints the template."""
     rubrics: list[RubricItem] | None = None
+    target: str | None = None
+    """An LLM target (of the targets file) that grades this assertion instead of the test target's `grader_target`."""
     criteria: str | list[str | RubricItem] | None = None
     """Text: the criteria for this grader. A list (`type: rubrics`): the rubric items, a string being a required item."""
 
@@ -131,6 +133,9 @@ class LLMGrader:
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
+        llm = ctx.llms.get(opts.target) if opts.target else ctx.llm
+        if opts.target and llm is None:
+            return Score(0.0, [assertion(f"Grader '{spec.name}' failed: target '{opts.target}' is not an LLM target", False)], verdict="fail")
         items = rubric_items(opts)
         criteria = opts.criteria if isinstance(opts.criteria, str) and opts.criteria else ctx.case.criteria
         template = None
@@ -149,13 +154,13 @@ class LLMGrader:
         listed = [rubric_json(i) for i in items]
         if any(i.score_ranges for i in items):
             prompt = substitute(template, values) if template else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed)
-            reply = ask_json(ctx, prompt, SCORE_RANGE_SYSTEM, _score_range_reply)
+            reply = ask_json(ctx, llm, prompt, SCORE_RANGE_SYSTEM, _score_range_reply)
             return reply if isinstance(reply, Score) else score_ranges(items, reply)
         if items:
             prompt = substitute(template, values) if template else rubric_prompt(ctx.question, ctx.output, reference, criteria, listed)
-            reply = ask_json(ctx, prompt, RUBRIC_SYSTEM, _rubric_reply)
+            reply = ask_json(ctx, llm, prompt, RUBRIC_SYSTEM, _rubric_reply)
             return reply if isinstance(reply, Score) else score_rubrics(items, reply)
-        reply = ask_json(ctx, substitute(template or DEFAULT_TEMPLATE, values), FREEFORM_SYSTEM, _freeform_reply)
+        reply = ask_json(ctx, llm, substitute(template or DEFAULT_TEMPLATE, values), FREEFORM_SYSTEM, _freeform_reply)
         if isinstance(reply, Score):
             return reply
         return Score(reply["score"], reply["assertions"], reply.get("details"))
@@ -209,9 +214,9 @@ def read_template(prompt: str, eval_dir: Path) -> str:
     return (eval_dir / prompt.removeprefix("file://")).read_text(encoding="utf-8")
 
 
-def ask_json(ctx: Context, prompt: str, system: str, check: Callable[[Any], dict[str, Any]]) -> dict[str, Any] | Score:
+def ask_json(ctx: Context, llm: GraderLLM | None, prompt: str, system: str, check: Callable[[Any], dict[str, Any]]) -> dict[str, Any] | Score:
     """The checked reply, asked up to ATTEMPTS times then once to repair; a skipping Score when none passes."""
-    if ctx.llm is None:
+    if llm is None:
         raise GraderFailed("this grader needs an LLM: set `grader_target` on the target")
     problem, last = "", ""
     for request in [prompt] * ATTEMPTS + [None]:
@@ -220,7 +225,7 @@ def ask_json(ctx: Context, prompt: str, system: str, check: Callable[[Any], dict
                 break
             request = repair_prompt(problem, last)
         try:
-            reply = ctx.llm(request, system)
+            reply = llm(request, system)
         except GraderFailed as exc:
             return Score(0.0, [assertion(str(exc), False)], verdict="skip")
         ctx.grader_cost_usd.append(reply.cost_usd)

@@ -8,7 +8,7 @@ from typing import Any
 
 from runs.evalfile.model import Case, Suite
 from runs.evalfile.problems import Problem, Problems
-from runs.graders import needs_llm
+from runs.graders import grader_targets, needs_llm
 from runs.graders.base import GraderLLM
 from runs.targets import Target
 from runs.targets.cli import CliTarget
@@ -25,6 +25,7 @@ class Targets:
     built: dict[str, Target] = field(default_factory=dict)
     graders: dict[str, GraderLLM | None] = field(default_factory=dict)
     per_case: dict[str, str] = field(default_factory=dict)
+    named_graders: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets graders name in their `target`
 
     def for_case(self, case: Case) -> tuple[Target, GraderLLM | None]:
         name = self.per_case[case.id]
@@ -44,6 +45,10 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
             _build(name, specs, suite.directory, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
+    for name in sorted(grader_targets([g for case in suite.cases for g in case.graders])):
+        spec = specs.get(name)
+        if spec is not None and spec.valid and spec.provider != "cli":
+            targets.named_graders[name] = LLMTarget(spec, suite.directory).grade
     return targets, problems.items + in_eval.items
 
 

@@ -3,7 +3,8 @@
 AgentV's LLM graders and ours send different prompts for the same test, so a
 queue of scripted replies cannot make both graders see the same answer. This
 server answers from a rule table instead: the first rule whose `contains`
-strings all occur in the request's text (system prompt and messages, in order)
+strings all occur in the request's text (`model: NAME`, then the system prompt
+and the messages, in order)
 gives the reply; no rule matching gives `default`. Both tools then get the same
 reply for the same test whatever the wording around the answer, which is what
 a compat case compares. It speaks the OpenAI Chat Completions and Anthropic
@@ -60,9 +61,9 @@ class RuleTable:
 
 
 def request_text(request: Request) -> str:
-    """Everything the grader was told, as one text: system prompt(s), then each message's text."""
+    """Everything the grader was told, as one text: `model: NAME`, the system prompt(s), then each message's text."""
     body = request.body
-    parts: list[str] = []
+    parts: list[str] = [f"model: {body.get('model', '')}"]
     system = body.get("system")
     parts.extend(_texts(system))
     for message in body.get("messages", []):
@@ -95,6 +96,7 @@ class GraderServer(FakeLLM):
             "GRADER_BASE_URL": self.base_url("openai"),
             "GRADER_API_KEY": "test-key",
             "GRADER_MODEL": "gpt-4o-mini",
+            "GRADER_MODEL_2": "second-grader-model",  # a second grader target, told apart by `model:`
         }
 
 
