@@ -150,8 +150,8 @@ class LLMGrader:
         elif opts.prompt:
             criteria = opts.prompt
         reference = reference_answer(ctx.case.expected_output)
-        values = variables(ctx.question, ctx.output, reference, criteria, ctx.case.metadata, [rubric_json(i) for i in items] or None)
         listed = [rubric_json(i) for i in items]
+        values = variables(ctx.question, ctx.output, reference, criteria, ctx.case.metadata, listed or None)
         if any(i.score_ranges for i in items):
             prompt = substitute(template, values) if template else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed)
             reply = ask_json(ctx, llm, prompt, SCORE_RANGE_SYSTEM, _score_range_reply)
@@ -257,6 +257,10 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _is_points(value: Any) -> bool:
+    return _is_number(value) and float(value).is_integer() and 0 <= value <= 10
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -318,8 +322,7 @@ def _score_range_reply(value: Any) -> dict[str, Any]:
     if "overall_reasoning" in value and not isinstance(value["overall_reasoning"], str):
         raise ValueError("'overall_reasoning' must be a string")
     for check in value["checks"]:
-        score = check.get("score") if isinstance(check, dict) else None
-        if not (isinstance(check, dict) and isinstance(check.get("id"), str) and _is_number(score) and float(score).is_integer() and 0 <= score <= 10):
+        if not (isinstance(check, dict) and isinstance(check.get("id"), str) and _is_points(check.get("score"))):
             raise ValueError("each check must be {id: string, score: integer 0-10, reasoning?: string}")
         if "reasoning" in check and not isinstance(check["reasoning"], str):
             raise ValueError("'reasoning' must be a string")
