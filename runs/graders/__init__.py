@@ -7,6 +7,7 @@ problem (unknown type, unsupported type, bad option) by its field path;
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,9 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
             field = ".".join(str(p) for p in error["loc"])
             message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
             problems.add(test_id, f"{where}.{field}" if field else where, message)
+        return None
+    if kind == "composite" and (why := composite.ignored(options)):
+        logging.getLogger("autoresearch.runs").warning("%s: ignoring the composite at %s, as AgentV does: %s", test_id or "(suite)", where, why)
         return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
     if spec is not None and kind == "composite":

@@ -49,17 +49,33 @@ class Aggregator(Options):
 
 class CompositeOptions(Options):
     assertions: list[Any] = Field(validation_alias=AliasChoices("assertions", "evaluators"))
-    aggregator: Aggregator = Field(default_factory=Aggregator)
+    aggregator: Aggregator | None = None
+    """Required, as in AgentV, which skips a composite without one."""
 
 
 def inner_specs(spec: GraderSpec, problems: Problems | None = None, test_id: str | None = None, where: str = "") -> list[GraderSpec]:
-    """The member graders; with `problems`, report theirs under `where.assertions[i]`."""
+    """The member graders; with `problems`, report theirs under `where.assertions[i]`. A member
+    with no `name` is left out, as AgentV leaves it out."""
     from runs.graders import parse_spec
 
     sink = problems if problems is not None else Problems("")
     raw = CompositeOptions.model_validate(spec.options).assertions
-    found = [parse_spec(item, sink, test_id, f"{where}.assertions[{i}]") for i, item in enumerate(raw)]
+    found = [parse_spec(item, sink, test_id, f"{where}.assertions[{i}]") for i, item in enumerate(raw) if not _unnamed(item)]
     return [s for s in found if s is not None]
+
+
+def _unnamed(item: Any) -> bool:
+    return isinstance(item, dict) and not (isinstance(item.get("name"), str) and item["name"])
+
+
+def ignored(options: dict[str, Any]) -> str | None:
+    """Why AgentV skips this composite altogether (with a warning), or None."""
+    opts = CompositeOptions.model_validate(options)
+    if opts.aggregator is None:
+        return "it has no `aggregator`"
+    if all(_unnamed(item) for item in opts.assertions):
+        return "none of its members has a `name`"
+    return None
 
 
 class Composite:
@@ -74,6 +90,7 @@ class Composite:
         from runs.graders.scoring import clamp, verdict
 
         opts = parsed(spec, self)
+        aggregator = opts.aggregator or Aggregator()
         members = inner_specs(spec)
         entries: list[dict[str, Any]] = []
         for member in members:
@@ -81,21 +98,21 @@ class Composite:
             score = clamp(raw.score)
             entries.append({"name": member.name, "type": member.type, "score": score, "verdict": raw.verdict or verdict(score), "assertions": raw.assertions})
         details = {"scores": entries}
-        if opts.aggregator.type == "code-grader":
-            return code_aggregate(opts.aggregator.path or "", entries, ctx, details)
-        if opts.aggregator.type == "llm-grader":
-            return llm_aggregate(opts.aggregator.prompt, entries, ctx, details)
+        if aggregator.type == "code-grader":
+            return code_aggregate(aggregator.path or "", entries, ctx, details)
+        if aggregator.type == "llm-grader":
+            return llm_aggregate(aggregator.prompt, entries, ctx, details)
         counted = [e for e in entries if e["verdict"] != "skip"]
         if entries and not counted:
             return Score(0.0, [assertion("All evaluators skipped (infrastructure failure)", False)], details, "skip")
         assertions = [{**a, "text": f"[{e['name']}] {a['text']}"} for e in counted for a in e["assertions"]]
-        if opts.aggregator.type == "threshold":
+        if aggregator.type == "threshold":
             passed = sum(1 for e in counted if e["verdict"] == "pass")
             fraction = passed / len(counted) if counted else 0.0
-            ok = fraction >= opts.aggregator.threshold
-            summary = assertion(f"{passed}/{len(counted)} evaluators passed (threshold: {opts.aggregator.threshold:g})", ok)
+            ok = fraction >= aggregator.threshold
+            summary = assertion(f"{passed}/{len(counted)} evaluators passed (threshold: {aggregator.threshold:g})", ok)
             return Score(fraction, [summary, *assertions], details, "pass" if ok else "fail")
-        weights = [(opts.aggregator.weights or {}).get(e["name"], 1.0) for e in counted]
+        weights = [(aggregator.weights or {}).get(e["name"], 1.0) for e in counted]
         total = sum(weights)
         score = sum(w * e["score"] for w, e in zip(weights, counted)) / total if total > 0 else 0.0
         return Score(score, assertions, details)

@@ -105,7 +105,7 @@ def test_negate_weight_and_required(tmp_path):
         [
             {"id": "neg", "input": "x", "assertions": [{"type": "contains", "value": "no", "negate": True}, {"type": "contains", "value": "yes", "weight": 3}]},
             {"id": "req", "input": "x", "assertions": [{"type": "contains", "value": "yes", "weight": 9}, {"type": "contains", "value": "absent", "required": True}]},
-            {"id": "req-min", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {"type": "composite", "required": 0.5, "assertions": [{"type": "contains", "value": "yes"}, {"type": "contains", "value": "absent"}]}]},
+            {"id": "req-min", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {"type": "composite", "required": 0.5, "aggregator": {"type": "weighted_average"}, "assertions": [{"name": "yes", "type": "contains", "value": "yes"}, {"name": "absent", "type": "contains", "value": "absent"}]}]},
         ],
         {"neg": "yes", "req": "yes", "req-min": "yes"},
     )
@@ -123,7 +123,7 @@ def test_composite_threshold_aggregator_and_suite_assertions(tmp_path):
                 "input": "x",
                 "assertions": [
                     {"type": "composite", "aggregator": {"type": "threshold", "threshold": 0.6},
-                     "assertions": [{"type": "contains", "value": "a"}, {"type": "contains", "value": "b"}, {"type": "contains", "value": "z"}]}
+                     "assertions": [{"name": n, "type": "contains", "value": n} for n in ("a", "b", "z")]}
                 ],
             }
         ],
@@ -182,8 +182,15 @@ def test_code_grader_payload_carries_the_test_metadata(tmp_path):
 
 def fraction(hits: int, of: int = 5) -> dict:
     """A composite scoring hits/of: `hits` members match the answer 'yes', the rest never do."""
-    members = [{"type": "contains", "value": "yes" if i < hits else "never"} for i in range(of)]
-    return {"type": "composite", "assertions": members}
+    members = [{"name": f"m{i}", "type": "contains", "value": "yes" if i < hits else "never"} for i in range(of)]
+    return {"type": "composite", "aggregator": {"type": "weighted_average"}, "assertions": members}
+
+
+def test_a_composite_without_aggregator_or_named_members_is_ignored_as_agentv_ignores_it(tmp_path):
+    unnamed = {"type": "composite", "aggregator": {"type": "weighted_average"}, "assertions": [{"type": "contains", "value": "never"}]}
+    no_aggregator = {"type": "composite", "assertions": [{"name": "m", "type": "contains", "value": "never"}]}
+    rows = run(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, unnamed, no_aggregator]}], {"t": "yes"})
+    assert [(s["name"], s["score"]) for s in rows["t"]["scores"]] == [("contains-yes", 1.0)]
 
 
 def test_a_graders_own_threshold_sets_its_verdict(tmp_path):

@@ -11,6 +11,8 @@ ANSWERS = {
     "aggregator-weights": "a b",
     "member-negate": "a b",
     "member-skips": "a b",
+    "no-aggregator": "a b",
+    "unnamed-member": "a b",
     "1": "Paris, thank you.",
     "2": "Hello!",
 }
