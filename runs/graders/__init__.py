@@ -37,7 +37,7 @@ UNSUPPORTED = {
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
-COMMON = {"type", "name", "weight", "negate", "required", "threshold"}
+COMMON = {"type", "name", "weight", "negate", "required", "min_score", "threshold"}
 IMPLICIT = GraderSpec("llm-grader", "llm-grader", {})
 """The grader of a test with criteria and no assertions (checked by identity: its skip is a 0, not an error)."""
 
@@ -102,7 +102,7 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
 
 def _common(kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
     weight, negate = common.get("weight", 1.0), common.get("negate", False)
-    required, threshold = common.get("required", False), common.get("threshold")
+    required, threshold, min_score = common.get("required", False), common.get("threshold"), common.get("min_score")
     ok = True
     if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
         problems.add(test_id, f"{where}.weight", "must be a number >= 0")
@@ -116,9 +116,14 @@ def _common(kind: str, default_name: str, common: dict, options: dict, problems:
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1):
         problems.add(test_id, f"{where}.threshold", "must be a score in [0, 1]")
         ok = False
+    if min_score is not None and (isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0 < min_score <= 1):
+        problems.add(test_id, f"{where}.min_score", "must be a minimum score in (0, 1]")
+        ok = False
     if not ok:
         return None
     minimum = (0.8 if required is True else None) if isinstance(required, bool) else float(required)
+    if minimum is not None and min_score is not None:
+        minimum = float(min_score)  # AgentV: `min_score` is the minimum of a required grader
     name = common.get("name") or default_name
     return GraderSpec(kind, str(name), options, float(weight), negate, minimum, threshold)
 

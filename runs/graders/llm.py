@@ -122,6 +122,13 @@ class LLMOptions(Options):
     """An LLM target (of the targets file) that grades this assertion instead of the test target's `grader_target`."""
     criteria: str | list[str | RubricItem] | None = None
     """Text: the criteria for this grader. A list (`type: rubrics`): the rubric items, a string being a required item."""
+    config: dict[str, Any] | None = None
+    """Passed to a prompt script that has no `config` of its own, as AgentV passes it."""
+    model: str | None = None
+    temperature: float | None = None
+    max_steps: int | None = Field(default=None, validation_alias=AliasChoices("max_steps", "maxSteps"))
+    preprocessors: list[Any] | None = None
+    """AgentV's fields for agent graders and non-text answers: accepted, and without effect on a text answer (as in AgentV)."""
 
 
 class LLMGrader:
@@ -140,7 +147,7 @@ class LLMGrader:
         criteria = opts.criteria if isinstance(opts.criteria, str) and opts.criteria else ctx.case.criteria
         template = None
         if isinstance(opts.prompt, PromptScript):
-            template = run_prompt_script(opts.prompt, ctx)
+            template = run_prompt_script(opts.prompt, ctx, opts.config)
             if template is None:
                 return Score(0.0, [assertion("Prompt template execution failed", False)], verdict="fail")
         elif opts.prompt and opts.prompt.startswith("file://"):
@@ -194,7 +201,7 @@ def rubric_json(item: RubricItem) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def run_prompt_script(script: PromptScript, ctx: Context) -> str | None:
+def run_prompt_script(script: PromptScript, ctx: Context, config: dict[str, Any] | None) -> str | None:
     """The template a prompt script prints (trimmed), or None when it fails or prints nothing (AgentV then scores 0)."""
     from runs.graders.code import run_command
     from runs.graders.payload import prompt_script_input
@@ -202,7 +209,7 @@ def run_prompt_script(script: PromptScript, ctx: Context) -> str | None:
     argv = script.argv(ctx.eval_dir)
     if not argv:
         return None
-    stdin = json.dumps(prompt_script_input(ctx, script.config), indent=2, ensure_ascii=False)
+    stdin = json.dumps(prompt_script_input(ctx, script.config if script.config is not None else config), indent=2, ensure_ascii=False)
     done = run_command(shlex.join(argv), stdin, Path(argv[-1]).parent, None)
     if isinstance(done, str) or done.returncode != 0 or not done.stdout.strip():
         return None

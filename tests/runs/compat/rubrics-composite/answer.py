@@ -13,6 +13,9 @@ ANSWERS = {
     "member-skips": "a b",
     "no-aggregator": "a b",
     "unnamed-member": "a b",
+    "min-score-met": "a b",
+    "min-score-missed": "a b",
+    "min-score-not-required": "a b",
     "1": "Paris, thank you.",
     "2": "Hello!",
 }
