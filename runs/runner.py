@@ -64,7 +64,7 @@ class EvalRun:
                 self.spent_usd += item.cost_usd
                 attempts.setdefault(item.test_id, []).append(item)
                 if len(attempts[item.test_id]) == self.options.repeat:
-                    yield combine(self.suite, attempts.pop(item.test_id), self.options.strategy)
+                    yield combine(attempts.pop(item.test_id), self.options.strategy)
         finally:
             self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:

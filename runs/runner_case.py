@@ -10,7 +10,7 @@ from typing import Any
 from runs.evalfile.model import Case, Suite
 from runs.graders import grade, is_implicit
 from runs.graders.base import Context, GraderFailed, GraderLLM
-from runs.graders.scoring import skipped, test_score
+from runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
 from runs.targets import Answer, Target, TargetFailed
 from runs.targets.prompt import question
 
@@ -68,9 +68,15 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
         result.error = f"grader failed: {reason}"
     if result.error is None:
         result.score = test_score(case.graders, result.scores)
-        result.status = "ok" if result.score >= suite.threshold else "quality_failure"
+        result.status = status(result.score)
     result.attempt_scores = [result.score]
     return result
+
+
+def status(score: float) -> str:
+    """A scored test's execution_status. AgentV 4.42.4 judges each result row at 0.8 whatever the suite's
+    `execution.threshold` (which only its summary uses), so we do too: the rows are what `compare` reads."""
+    return "ok" if score >= DEFAULT_THRESHOLD else "quality_failure"
 
 
 def _measure(result: TestResult, answer: Answer) -> None:
@@ -83,7 +89,7 @@ def _ms(started: float) -> float:
     return round((time.monotonic() - started) * 1000, 3)
 
 
-def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResult:
+def combine(attempts: list[TestResult], strategy: str) -> TestResult:
     """Repeats of one test as one result: the best (`pass_any`), the worst (`pass_all`) or the mean score."""
     scores = [r.score for r in attempts]
     graded = [r for r in attempts if r.status != "execution_error"] or attempts
@@ -95,7 +101,7 @@ def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResu
         chosen = next(r for r in attempts if r.status == "execution_error")
     if strategy == "mean" and chosen.status != "execution_error":
         chosen.score = sum(scores) / len(scores)
-        chosen.status = "ok" if chosen.score >= suite.threshold else "quality_failure"
+        chosen.status = status(chosen.score)
     chosen.attempt_scores = scores
     chosen.cost_usd = sum(r.cost_usd for r in attempts)
     return chosen

@@ -16,6 +16,8 @@ ANSWERS = {
     "min-score-met": "a b",
     "min-score-missed": "a b",
     "min-score-not-required": "a b",
+    "required-at-suite-threshold": "a b",
+    "half-at-suite-threshold": "a b",
     "1": "Paris, thank you.",
     "2": "Hello!",
 }
