@@ -64,7 +64,7 @@ class EvalRun:
                 self.spent_usd += item.cost_usd
                 attempts.setdefault(item.test_id, []).append(item)
                 if len(attempts[item.test_id]) == self.options.repeat:
-                    yield combine(self.suite, attempts.pop(item.test_id), self.options.strategy)
+                    yield combine(attempts.pop(item.test_id), self.options.strategy)
         finally:
             self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:
@@ -79,7 +79,7 @@ class EvalRun:
             while (item := self._take()) is not None:
                 case, attempt = item
                 target, grader = self.targets.for_case(case)
-                result = run_case(self.suite, case, target, grader, attempt)
+                result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

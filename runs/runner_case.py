@@ -8,10 +8,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from runs.evalfile.model import Case, Suite
-from runs.graders import grade
+from runs.graders import grade, is_implicit
 from runs.graders.base import Context, GraderFailed, GraderLLM
-from runs.graders.scoring import test_score
+from runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
 from runs.targets import Answer, Target, TargetFailed
+from runs.targets.prompt import question
 
 
 @dataclass
@@ -39,7 +40,7 @@ class TestResult:
         return [a for entry in self.scores for a in entry.get("assertions", [])]
 
 
-def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int) -> TestResult:
+def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int, named: dict[str, GraderLLM] | None = None) -> TestResult:
     result = TestResult(case, target.name)
     started = time.monotonic()
     try:
@@ -51,6 +52,8 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
     result.duration_ms = _ms(started)
     _measure(result, answer)
     ctx = Context(case, answer.text, suite.directory, result.duration_ms, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
+    ctx.question, ctx.target, ctx.provider = question(case, target.prompt_mode, suite.directory), target.name, target.provider
+    ctx.llms = named or {}
     try:
         result.scores = [grade(spec, ctx) for spec in case.graders]
     except (GraderFailed, OSError) as exc:
@@ -58,11 +61,22 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
         result.scores = []
     finally:
         result.cost_usd += sum(ctx.grader_cost_usd)
+    # AgentV: a grader that skipped (its LLM never answered the JSON asked for) makes the test an
+    # execution_error, except the implicit criteria-only grader, whose skip is just a 0
+    reason = skipped(result.scores) if result.error is None and not is_implicit(case.graders) else None
+    if reason:
+        result.error = f"grader failed: {reason}"
     if result.error is None:
         result.score = test_score(case.graders, result.scores)
-        result.status = "ok" if result.score >= suite.threshold else "quality_failure"
+        result.status = status(result.score)
     result.attempt_scores = [result.score]
     return result
+
+
+def status(score: float) -> str:
+    """A scored test's execution_status. AgentV 4.42.4 judges each result row at 0.8 whatever the suite's
+    `execution.threshold` (which only its summary uses), so we do too: the rows are what `compare` reads."""
+    return "ok" if score >= DEFAULT_THRESHOLD else "quality_failure"
 
 
 def _measure(result: TestResult, answer: Answer) -> None:
@@ -75,7 +89,7 @@ def _ms(started: float) -> float:
     return round((time.monotonic() - started) * 1000, 3)
 
 
-def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResult:
+def combine(attempts: list[TestResult], strategy: str) -> TestResult:
     """Repeats of one test as one result: the best (`pass_any`), the worst (`pass_all`) or the mean score."""
     scores = [r.score for r in attempts]
     graded = [r for r in attempts if r.status != "execution_error"] or attempts
@@ -87,7 +101,7 @@ def combine(suite: Suite, attempts: list[TestResult], strategy: str) -> TestResu
         chosen = next(r for r in attempts if r.status == "execution_error")
     if strategy == "mean" and chosen.status != "execution_error":
         chosen.score = sum(scores) / len(scores)
-        chosen.status = "ok" if chosen.score >= suite.threshold else "quality_failure"
+        chosen.status = status(chosen.score)
     chosen.attempt_scores = scores
     chosen.cost_usd = sum(r.cost_usd for r in attempts)
     return chosen

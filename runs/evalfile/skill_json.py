@@ -10,7 +10,8 @@ from runs.evalfile.interpolate import interpolate
 from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, Suite
 from runs.evalfile.problems import Problems
-from runs.evalfile.yaml_suite import parse_graders, check_unique_ids, finish_case
+from runs.evalfile.yaml_suite import check_unique_ids, finish_case
+from runs.graders import IMPLICIT, parse_spec, string_graders
 
 TOP = {"skill_name", "evals", "name", "description"}
 EVAL = {"id", "prompt", "expected_output", "files", "assertions", "expectations", "name", "metadata"}
@@ -48,7 +49,21 @@ def _case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
     case.expected_output = item.get("expected_output")
     case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
     case.files = parse_files(item.get("files"), base, problems, test_id)
-    case.graders = parse_graders(item.get("assertions", item.get("expectations")), problems, test_id, "assertions")
-    if not case.graders and case.expected_output:
-        case.criteria = f"The answer matches this expected output: {case.expected_output}"
+    case.graders = _graders(item.get("assertions", item.get("expectations")), problems, test_id)
+    if isinstance(case.expected_output, str):
+        case.criteria = case.expected_output  # AgentV: the expected output is the criteria of every grader
+    if not case.graders:
+        case.graders = [IMPLICIT]  # AgentV grades an eval with no assertions by its criteria, even empty ones
     return case
+
+
+def _graders(raw: Any, problems: Problems, test_id: str) -> list:
+    """Each string its own llm-grader (as AgentV); a typed assertion (our extension) parsed as in EVAL.yaml."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        problems.add(test_id, "assertions", "must be a list")
+        return []
+    texts = [item for item in raw if isinstance(item, str)]
+    typed = [parse_spec(item, problems, test_id, f"assertions[{i}]") for i, item in enumerate(raw) if not isinstance(item, str)]
+    return string_graders(texts) + [spec for spec in typed if spec is not None]

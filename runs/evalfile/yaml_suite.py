@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from runs.evalfile.interpolate import interpolate
 from runs.evalfile.messages import parse_files, parse_input, resolve_file
 from runs.evalfile.model import Case, GraderSpec, Suite
 from runs.evalfile.problems import Problems, one_line
-from runs.graders import parse_spec
+from runs.graders import IMPLICIT, agentv_skips, parse_list
 from runs.graders.scoring import DEFAULT_THRESHOLD
 
 
@@ -31,11 +32,16 @@ def parse(path: Path, raw: Any, problems: Problems) -> Suite:
     shared = parse_graders(raw.get("assertions"), problems, None, "assertions")
     for index, item in enumerate(_tests(raw.get("tests"), suite.directory, problems)):
         case = parse_case(item, index, suite.directory, problems)
-        if case is not None:
-            case.messages = prefix + case.messages
-            case.graders = case.graders + shared
-            finish_case(case, problems)
-            suite.cases.append(case)
+        if case is None:
+            continue
+        case.messages = prefix + case.messages
+        case.graders = case.graders + shared
+        skip = agentv_skips(case, suite.directory)
+        if skip:
+            logging.getLogger("autoresearch.runs").warning("%s: skipping test %r as AgentV does: %s", path, case.id, skip)
+            continue
+        finish_case(case, problems)
+        suite.cases.append(case)
     check_unique_ids(suite, problems)
     return suite
 
@@ -105,28 +111,19 @@ def parse_case(item: Any, index: int, base: Path, problems: Problems) -> Case | 
 
 
 def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str) -> list[GraderSpec]:
-    """Typed assertions become specs; plain strings become one LLM-graded rubric (as skill-creator's assertions)."""
+    """Typed assertions become specs; plain strings become one LLM-graded rubric (`runs.graders.parse_list`)."""
     if raw is None:
         return []
     if not isinstance(raw, list):
         problems.add(test_id, where, "must be a list")
         return []
-    specs = [parse_spec(item, problems, test_id, f"{where}[{i}]") for i, item in enumerate(raw) if not isinstance(item, str)]
-    texts = [item for item in raw if isinstance(item, str)]
-    if texts:
-        specs.append(string_assertions(texts))
-    return [s for s in specs if s is not None]
-
-
-def string_assertions(texts: list[str]) -> GraderSpec:
-    rubrics = [{"id": f"assertion-{i + 1}", "outcome": text} for i, text in enumerate(texts)]
-    return GraderSpec("rubrics", "assertions", {"rubrics": rubrics})
+    return parse_list(raw, problems, test_id, where)
 
 
 def finish_case(case: Case, problems: Problems) -> None:
     """A test with criteria and no graders gets the implicit llm-grader; one with neither cannot be scored."""
     if not case.graders and case.criteria:
-        case.graders = [GraderSpec("llm-grader", "llm-grader", {})]
+        case.graders = [IMPLICIT]
     if not case.graders and not any(p.test_id == case.id for p in problems.items):
         problems.add(case.id, "assertions", "the test has no assertions and no criteria, so nothing can score it")
 

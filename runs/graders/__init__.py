@@ -7,11 +7,14 @@ problem (unknown type, unsupported type, bad option) by its field path;
 
 from __future__ import annotations
 
+import logging
+import re
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from runs.evalfile.model import GraderSpec
+from runs.evalfile.model import Case, GraderSpec
 from runs.evalfile.problems import Problems
 from runs.graders import code, composite, llm, metrics, structured, text
 from runs.graders.base import Context, Grader
@@ -34,7 +37,33 @@ UNSUPPORTED = {
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
-COMMON = {"type", "name", "weight", "negate", "required", "threshold"}
+COMMON = {"type", "name", "weight", "negate", "required", "min_score", "threshold"}
+IMPLICIT = GraderSpec("llm-grader", "llm-grader", {})
+"""The grader of a test with criteria and no assertions (checked by identity: its skip is a 0, not an error)."""
+
+
+def is_implicit(specs: list[GraderSpec]) -> bool:
+    return len(specs) == 1 and specs[0] is IMPLICIT
+
+
+def parse_list(raw: list[Any], problems: Problems, test_id: str | None, where: str) -> list[GraderSpec]:
+    """An EVAL.yaml `assertions` list as AgentV reads it: plain strings become one `rubrics` grader, one
+    required item per string, weighted by their number and placed where the first string was."""
+    texts = [item.strip() for item in raw if isinstance(item, str) and item.strip()]
+    specs: list[GraderSpec | None] = []
+    for index, item in enumerate(raw):
+        if not isinstance(item, str):
+            specs.append(parse_spec(item, problems, test_id, f"{where}[{index}]"))
+        elif texts and index == next(i for i, x in enumerate(raw) if isinstance(x, str)):
+            rubrics = [{"id": f"rubric-{i + 1}", "outcome": text} for i, text in enumerate(texts)]
+            specs.append(GraderSpec("rubrics", "rubrics", {"criteria": rubrics}, float(len(texts))))
+    return [s for s in specs if s is not None]
+
+
+def string_graders(texts: list[str]) -> list[GraderSpec]:
+    """skill-creator's evals.json assertions as AgentV reads them: one free-form llm-grader per string, named
+    `assertion-N`, the string its prompt (criteria for the default template)."""
+    return [GraderSpec("llm-grader", f"assertion-{i + 1}", {"prompt": text}) for i, text in enumerate(texts)]
 
 
 def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
@@ -62,6 +91,9 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
             message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
             problems.add(test_id, f"{where}.{field}" if field else where, message)
         return None
+    if kind == "composite" and (why := composite.ignored(options)):
+        logging.getLogger("autoresearch.runs").warning("%s: ignoring the composite at %s, as AgentV does: %s", test_id or "(suite)", where, why)
+        return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
     if spec is not None and kind == "composite":
         composite.inner_specs(spec, problems, test_id, where)
@@ -70,7 +102,7 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
 
 def _common(kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
     weight, negate = common.get("weight", 1.0), common.get("negate", False)
-    required, threshold = common.get("required", False), common.get("threshold")
+    required, threshold, min_score = common.get("required", False), common.get("threshold"), common.get("min_score")
     ok = True
     if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
         problems.add(test_id, f"{where}.weight", "must be a number >= 0")
@@ -84,9 +116,14 @@ def _common(kind: str, default_name: str, common: dict, options: dict, problems:
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1):
         problems.add(test_id, f"{where}.threshold", "must be a score in [0, 1]")
         ok = False
+    if min_score is not None and (isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0 < min_score <= 1):
+        problems.add(test_id, f"{where}.min_score", "must be a minimum score in (0, 1]")
+        ok = False
     if not ok:
         return None
     minimum = (0.8 if required is True else None) if isinstance(required, bool) else float(required)
+    if minimum is not None and min_score is not None:
+        minimum = float(min_score)  # AgentV: `min_score` is the minimum of a required grader
     name = common.get("name") or default_name
     return GraderSpec(kind, str(name), options, float(weight), negate, minimum, threshold)
 
@@ -100,3 +137,37 @@ def needs_llm(spec: GraderSpec) -> bool:
     if spec.type == "composite":
         return any(needs_llm(inner) for inner in composite.inner_specs(spec))
     return REGISTRY[spec.type].needs_llm
+
+
+def grader_targets(specs: list[GraderSpec]) -> set[str]:
+    """The targets LLM graders name in their own `target` field (composite members included)."""
+    names = set()
+    for spec in specs:
+        members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
+        names |= {m.options["target"] for m in members if m.type in ("llm-grader", "rubrics") and isinstance(m.options.get("target"), str)}
+    return names
+
+
+def agentv_skips(case: Case, base: Path) -> str | None:
+    """Why AgentV 4.42.4 would not run this test at all (it logs the reason and goes on), or None.
+
+    It refuses an llm-grader `file://` template that is missing or has neither
+    `{{output}}` nor `{{expected_output}}`, or a prompt script whose file is
+    missing, and with it the whole test.
+    """
+    for spec in case.graders:
+        members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
+        for member in members:
+            prompt = member.options.get("prompt") if member.type in ("llm-grader", "rubrics") else None
+            if isinstance(prompt, dict):
+                script = llm.PromptScript.model_validate(prompt).argv(base)
+                if not script or not Path(script[-1]).is_file():
+                    return f"grader {member.name!r}: prompt command file not found: {script[-1] if script else '(none)'}"
+            if isinstance(prompt, str) and prompt.startswith("file://"):
+                path = base / prompt.removeprefix("file://")
+                if not path.is_file():
+                    return f"grader {member.name!r}: prompt file not found: {path}"
+                names = set(re.findall(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}", path.read_text(encoding="utf-8", errors="replace")))
+                if not names & {"output", "expected_output"}:
+                    return f"grader {member.name!r}: template {path} has neither {{{{output}}}} nor {{{{expected_output}}}}"
+    return None

@@ -18,7 +18,7 @@ from runs.evalfile.model import Case, GraderSpec
 
 
 class GraderFailed(Exception):
-    """The grader could not produce a score (its command crashed, its LLM answered no JSON): the test is an execution_error."""
+    """The grader could not produce a score (its LLM could not be reached): the test is an execution_error."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,10 @@ class Context:
     cost_usd: float = 0.0
     llm: GraderLLM | None = None
     grader_cost_usd: list[float] = field(default_factory=list)  # LLM graders add what they spend
+    question: str = ""  # the input as the target got it (AgentV's `{{input}}`)
+    llms: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets a grader names in its `target`
+    target: str = ""
+    provider: str = ""
 
     @property
     def total_tokens(self) -> int:
@@ -55,6 +59,7 @@ class Score:
     score: float
     assertions: list[dict[str, Any]]
     details: dict[str, Any] | None = None
+    verdict: str | None = None  # AgentV's own verdict when it is not the score against the threshold: "fail", "pass", or "skip" (no score: left out of the mean, the test an execution_error)
 
 
 class Options(BaseModel):

@@ -1,5 +1,11 @@
-"""`code-grader`: the user's command reads the test as JSON on stdin and prints `{score, assertions}`.
+"""`code-grader`: the user's command reads the test as JSON on stdin and prints `{score, assertions}`, as in AgentV 4.42.4.
 
+The stdin is AgentV's payload (`runs.graders.payload`); the whole stdout,
+trimmed, is parsed as one JSON object (so indented JSON works). A command that
+prints no JSON object is graded by its exit code (0 passes, its stdout the
+assertion). A command that fails (exits non-zero printing JSON or writing to
+stderr, times out, cannot start) scores 0 with the reason as its assertion:
+a quality failure, not an execution error, exactly as AgentV counts it.
 It runs through `runs.process` in the eval file's directory, so it is killed
 with its children on timeout like every other command we start.
 """
@@ -12,17 +18,29 @@ import tempfile
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from runs import process
 from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, GraderFailed, Options, Score, assertion, parsed
+from runs.graders.base import Context, Options, Score, assertion, parsed
+from runs.graders.payload import code_grader_input
+from runs.graders.scoring import clamp
+
+KNOWN = {"command", "script", "cwd", "timeout_seconds", "target", "config", "preprocessors"}
 
 
 class CodeOptions(Options):
+    """Fields AgentV does not know are passed to the command in `config`, as AgentV passes them."""
+
+    model_config = ConfigDict(extra="allow")
     command: str | list[str]
     cwd: str | None = None
     timeout_seconds: float = Field(default=60, gt=0)
+    config: dict[str, Any] | None = None
+
+    def passed_config(self) -> dict[str, Any]:
+        extra = {k: v for k, v in (self.model_extra or {}).items() if k not in KNOWN and v is not None}
+        return {**extra, **(self.config or {})}
 
 
 class CodeGrader:
@@ -36,48 +54,61 @@ class CodeGrader:
         opts = parsed(spec, self)
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
         with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
-            stdin = Path(scratch) / "input.json"
-            stdin.write_text(json.dumps(payload(ctx)), encoding="utf-8")
-            done = process.run(
-                f"{command} < {shlex.quote(str(stdin))}",
-                cwd=ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir,
-                log_prefix=Path(scratch) / "grader",
-                timeout_s=opts.timeout_seconds,
-            )
-        if done.timed_out:
-            raise GraderFailed(f"code-grader timed out after {opts.timeout_seconds:g}s")
-        if done.returncode != 0:
-            raise GraderFailed(f"code-grader exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
-        return _result(done.stdout)
+            stdin = json.dumps(code_grader_input(ctx, opts.passed_config(), Path(scratch)), indent=2, ensure_ascii=False)
+            done = run_command(command, stdin, ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir, opts.timeout_seconds)
+        if isinstance(done, str):
+            return failed(done)
+        return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 
-def payload(ctx: Context) -> dict[str, Any]:
-    case = ctx.case
-    return {
-        "test_id": case.id,
-        "input": case.render_messages(),
-        "input_text": case.prompt_text(),
-        "output": ctx.output,
-        "expected_output": case.expected_output,
-        "criteria": case.criteria,
-        "metadata": case.metadata,
-        "token_usage": {"input": ctx.input_tokens, "output": ctx.output_tokens},
-        "cost_usd": ctx.cost_usd,
-        "duration_ms": ctx.duration_ms,
-    }
+def run_command(command: str, stdin: str, cwd: Path, timeout_s: float | None) -> process.Completed | str:
+    """The command run by the shell with `stdin` as its input, or why it did not finish."""
+    with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
+        path = Path(scratch) / "input.json"
+        path.write_text(stdin, encoding="utf-8")
+        try:
+            done = process.run(f"{command} < {shlex.quote(str(path))}", cwd=cwd, log_prefix=Path(scratch) / "grader", timeout_s=timeout_s)
+        except OSError as exc:
+            return f"cannot run the command: {exc}"
+    if done.timed_out:
+        return f"timed out after {timeout_s:g}s"
+    return done
 
 
-def _result(stdout: str) -> Score:
+def failed(reason: str) -> Score:
+    return Score(0.0, [assertion(f"Code evaluator failed: {reason}", False)], verdict="fail")
+
+
+def exit_reason(returncode: int, stderr: str) -> str:
+    return f"Code evaluator exited with code {returncode}" + (f": {stderr[-2000:]}" if stderr else "")
+
+
+def checked_assertions(items: Any) -> list[dict[str, Any]]:
+    """The `{text, passed, evidence?}` entries a command printed; others are dropped, as AgentV drops them."""
+    return [
+        assertion(a["text"], bool(a.get("passed")), a["evidence"] if isinstance(a.get("evidence"), str) else None)
+        for a in (items if isinstance(items, list) else [])
+        if isinstance(a, dict) and isinstance(a.get("text"), str)
+    ]
+
+
+def result(returncode: int, stdout: str, stderr: str) -> Score:
+    """AgentV's reading of a finished command: a JSON object is the answer; otherwise the exit code is."""
+    if returncode != 0 and (stdout.startswith(("{", "[")) or stderr):
+        return failed(exit_reason(returncode, stderr))
     try:
-        value = json.loads(stdout.strip().splitlines()[-1] if stdout.strip() else "")
-        score = value["score"]
-        if isinstance(score, bool) or not isinstance(score, (int, float)):
-            raise ValueError("score is not a number")
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        raise GraderFailed(f"code-grader must print {{\"score\": 0..1, \"assertions\": [...]}} ({exc}): {process.tail(stdout)}") from None
-    items = value.get("assertions") or []
-    checks = [assertion(str(a.get("text", "")), bool(a.get("passed")), a.get("evidence") or None) for a in items if isinstance(a, dict)]
-    return Score(float(score), checks, value.get("details") if isinstance(value.get("details"), dict) else None)
+        value = json.loads(stdout)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        passed = returncode == 0
+        return Score(1.0 if passed else 0.0, [assertion(stdout or ("exit 0" if passed else f"exit {returncode}"), passed)])
+    checks = checked_assertions(value.get("assertions"))
+    score = value.get("score")
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        score = sum(1 for c in checks if c["passed"]) / len(checks) if checks else 0.0
+    details = value.get("details")
+    return Score(clamp(score), checks, details if isinstance(details, dict) else None)
 
 
 GRADERS = {"code-grader": CodeGrader()}

@@ -84,6 +84,10 @@ class Trimmed(_Text):
 class Regex(_Text):
     options = RegexOptions
 
+    def default_name(self, spec_type: str, options: Options) -> str:
+        """AgentV names a regex by its first 30 characters."""
+        return f"{spec_type}-{options.value[:30]}"  # type: ignore[attr-defined]
+
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
         passed = compile_js(opts.value, opts.flags).search(ctx.output) is not None

@@ -8,7 +8,7 @@ problem is reported with the targets file and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from runs.evalfile.model import Case
 
@@ -28,6 +28,8 @@ class Answer:
 class Target(Protocol):
     name: str
     grader_target: str | None
+    provider: str
+    prompt_mode: Literal["agent", "lm"]  # file references or file contents, as AgentV formats the input for it
 
     def answer(self, case: Case, attempt: int) -> Answer:
         """Run the test's input through the system under test (a command target makes its own scratch directory)."""

@@ -11,17 +11,21 @@ import json
 import shlex
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from runs import process
 from runs.evalfile.model import Case
 from runs.targets import Answer, TargetFailed
+from runs.targets.prompt import question
 from runs.targets.specs import TargetSpec
 
 
 class CliTarget:
+    prompt_mode: Literal["agent", "lm"] = "agent"  # AgentV gives a command file references, not file contents
+
     def __init__(self, spec: TargetSpec, eval_dir: Path):
         self.name, self.grader_target = spec.name, spec.grader_target
+        self.eval_dir, self.provider = eval_dir, spec.provider
         self.template: str = spec.options["command"]
         self.cwd = eval_dir / spec.options["cwd"] if spec.options.get("cwd") else eval_dir
         self.timeout_s = spec.timeout_s
@@ -31,7 +35,7 @@ class CliTarget:
             return self._answer(case, attempt, Path(scratch))
 
     def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
-        prompt = case.prompt_text()
+        prompt = question(case, "agent", self.eval_dir)
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
         values = {
@@ -39,7 +43,7 @@ class CliTarget:
             "PROMPT_FILE": str(prompt_file),
             "EVAL_ID": case.id,
             "ATTEMPT": str(attempt),
-            "FILES": " ".join(shlex.quote(str(f)) for f in case.input_files()),
+            "FILES": " ".join(shlex.quote(str(f)) for f in dict.fromkeys(f.resolve() for f in case.input_files())),
             "OUTPUT_FILE": str(output_file),
         }
         command = self.template

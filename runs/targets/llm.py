@@ -11,26 +11,31 @@ bounded by that target's own `timeout_seconds` and not counted in the test's
 from __future__ import annotations
 
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 from mutators.providers.errors import ProviderError, ProviderTimedOut
 from runs.evalfile.model import Case
 from runs.graders.base import GraderFailed, LLMReply
 from runs.targets import Answer, TargetFailed
 from runs.targets.prices import table_for
+from runs.targets.prompt import chat_prompt
 from runs.targets.specs import TargetSpec
 
 
 class LLMTarget:
-    def __init__(self, spec: TargetSpec):
+    prompt_mode: Literal["agent", "lm"] = "lm"  # AgentV gives an LLM file contents in <file> tags
+
+    def __init__(self, spec: TargetSpec, eval_dir: Path):
         self.name, self.grader_target = spec.name, spec.grader_target
-        self.spec = spec
+        self.spec, self.eval_dir, self.provider = spec, eval_dir, spec.provider
 
     def answer(self, case: Case, attempt: int) -> Answer:
-        messages = case.render_messages()
-        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system") or None
+        """The input as AgentV sends it to an LLM: its chat prompt, without the test's `files` (AgentV sends those
+        nowhere) unless the target sets `attach_files: true` (ours), which appends their contents to the last user turn."""
+        prompt = chat_prompt(case, self.eval_dir, attach_files=bool(self.spec.options.get("attach_files")))
         try:
-            reply = self._complete([m for m in messages if m["role"] != "system"], system)
+            reply = self._complete(prompt.messages, prompt.system)
         except ProviderError as exc:
             raise TargetFailed(self._failure("target", exc)) from None
         return Answer(reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd)

@@ -8,7 +8,7 @@ from typing import Any
 
 from runs.evalfile.model import Case, Suite
 from runs.evalfile.problems import Problem, Problems
-from runs.graders import needs_llm
+from runs.graders import grader_targets, needs_llm
 from runs.graders.base import GraderLLM
 from runs.targets import Target
 from runs.targets.cli import CliTarget
@@ -26,6 +26,7 @@ class Targets:
     graders: dict[str, GraderLLM | None] = field(default_factory=dict)
     per_case: dict[str, str] = field(default_factory=dict)
     llm: dict[str, TargetSpec] = field(default_factory=dict)  # every model that is called: targets and graders
+    named_graders: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets graders name in their `target`
 
     def for_case(self, case: Case) -> tuple[Target, GraderLLM | None]:
         name = self.per_case[case.id]
@@ -45,6 +46,11 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
             _build(name, specs, suite.directory, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
+    for name in sorted(grader_targets([g for case in suite.cases for g in case.graders])):
+        spec = specs.get(name)
+        if spec is not None and spec.valid and spec.provider != "cli":
+            targets.named_graders[name] = LLMTarget(spec, suite.directory).grade
+            targets.llm[name] = spec
     return targets, problems.items + in_eval.items
 
 
@@ -82,7 +88,7 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
     if not spec.valid:
         targets.graders[name] = None
         return
-    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec)
+    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec, eval_dir)
     targets.built[name] = target
     if spec.provider != "cli":
         targets.llm[name] = spec
@@ -95,6 +101,6 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
         problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
         targets.graders[name] = None
         return
-    grader = target if grader_name == name else LLMTarget(grader_spec)
+    grader = target if grader_name == name else LLMTarget(grader_spec, eval_dir)
     targets.llm[grader_name] = grader_spec
     targets.graders[name] = grader.grade  # type: ignore[union-attr]

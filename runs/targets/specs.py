@@ -15,8 +15,8 @@ from runs.evalfile.problems import Problems, one_line
 COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
 PROVIDER_FIELDS = {
     "cli": {"command", "cwd"},
-    "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature"},
-    "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature"},
+    "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
+    "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
 }
 UNSUPPORTED_FIELDS = {"healthcheck", "workspace_template", "workers", "provider_batching", "files_format", "verbose", "env"}
 SECRET_FIELDS = ("api_key", "model")

@@ -71,26 +71,32 @@ def test_code_grader_reads_stdin_json_and_prints_a_score(tmp_path):
     grader.write_text(
         "import json, sys\n"
         "t = json.load(sys.stdin)\n"
-        "ok = t['output'].count('x') == t['expected_output']\n"
+        "ok = str(t['output'].count('x')) == t['expected_output'][-1]['content']\n"
         "print(json.dumps({'score': 0.25 if ok else 0.0, 'assertions': [{'text': 'count', 'passed': ok}]}))\n"
     )
     rows = run(
         tmp_path,
-        [{"id": "c", "input": "x", "expected_output": 3, "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
+        [{"id": "c", "input": "x", "expected_output": "3", "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
         {"c": "xxx"},
     )
     assert rows["c"]["score"] == 0.25
     assert rows["c"]["assertions"] == [{"text": "count", "passed": True}]
 
 
-def test_a_crashing_code_grader_makes_an_execution_error(tmp_path):
-    rows = run(
-        tmp_path,
-        [{"id": "c", "input": "x", "assertions": [{"type": "code-grader", "command": "echo not json"}]}],
-        {"c": "y"},
-    )
-    assert rows["c"]["execution_status"] == "execution_error"
-    assert "code-grader must print" in rows["c"]["error"]
+def test_a_code_grader_is_read_as_agentv_reads_it(tmp_path):
+    """The whole stdout is the JSON (indented is fine); plain text is graded by the exit code; a crash is a 0, not an error."""
+    indented = f"{sys.executable} -c \"import json; print(json.dumps({{'score': 0.5}}, indent=2))\""
+    crash = f"{sys.executable} -c \"import sys; sys.stderr.write('boom'); sys.exit(2)\""
+    graders = {"indented": indented, "plain-ok": "echo looks fine", "plain-fail": "echo nope; exit 1", "crash": crash}
+    rows = run(tmp_path, [{"id": i, "input": "x", "assertions": [{"type": "code-grader", "command": c}]} for i, c in graders.items()], {})
+    assert {i: (r["score"], r["execution_status"]) for i, r in rows.items()} == {
+        "indented": (0.5, "quality_failure"),
+        "plain-ok": (1.0, "ok"),
+        "plain-fail": (0.0, "quality_failure"),
+        "crash": (0.0, "quality_failure"),
+    }
+    assert rows["plain-ok"]["assertions"] == [{"text": "looks fine", "passed": True}]
+    assert rows["crash"]["assertions"][0]["text"] == "Code evaluator failed: Code evaluator exited with code 2: boom"
 
 
 def test_negate_weight_and_required(tmp_path):
@@ -99,7 +105,7 @@ def test_negate_weight_and_required(tmp_path):
         [
             {"id": "neg", "input": "x", "assertions": [{"type": "contains", "value": "no", "negate": True}, {"type": "contains", "value": "yes", "weight": 3}]},
             {"id": "req", "input": "x", "assertions": [{"type": "contains", "value": "yes", "weight": 9}, {"type": "contains", "value": "absent", "required": True}]},
-            {"id": "req-min", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {"type": "composite", "required": 0.5, "assertions": [{"type": "contains", "value": "yes"}, {"type": "contains", "value": "absent"}]}]},
+            {"id": "req-min", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {"type": "composite", "required": 0.5, "aggregator": {"type": "weighted_average"}, "assertions": [{"name": "yes", "type": "contains", "value": "yes"}, {"name": "absent", "type": "contains", "value": "absent"}]}]},
         ],
         {"neg": "yes", "req": "yes", "req-min": "yes"},
     )
@@ -117,14 +123,14 @@ def test_composite_threshold_aggregator_and_suite_assertions(tmp_path):
                 "input": "x",
                 "assertions": [
                     {"type": "composite", "aggregator": {"type": "threshold", "threshold": 0.6},
-                     "assertions": [{"type": "contains", "value": "a"}, {"type": "contains", "value": "b"}, {"type": "contains", "value": "z"}]}
+                     "assertions": [{"name": n, "type": "contains", "value": n} for n in ("a", "b", "z")]}
                 ],
             }
         ],
         {"comp": "a b"},
         assertions=[{"type": "is-json", "name": "must-be-json"}],
     )
-    assert [(s["name"], s["score"]) for s in rows["comp"]["scores"]] == [("composite", 1.0), ("must-be-json", 0.0)]
+    assert [(s["name"], s["score"], s["verdict"]) for s in rows["comp"]["scores"]] == [("composite", 2 / 3, "pass"), ("must-be-json", 0.0, "fail")]
 
 
 def test_regex_follows_javascript(tmp_path):
@@ -176,8 +182,15 @@ def test_code_grader_payload_carries_the_test_metadata(tmp_path):
 
 def fraction(hits: int, of: int = 5) -> dict:
     """A composite scoring hits/of: `hits` members match the answer 'yes', the rest never do."""
-    members = [{"type": "contains", "value": "yes" if i < hits else "never"} for i in range(of)]
-    return {"type": "composite", "assertions": members}
+    members = [{"name": f"m{i}", "type": "contains", "value": "yes" if i < hits else "never"} for i in range(of)]
+    return {"type": "composite", "aggregator": {"type": "weighted_average"}, "assertions": members}
+
+
+def test_a_composite_without_aggregator_or_named_members_is_ignored_as_agentv_ignores_it(tmp_path):
+    unnamed = {"type": "composite", "aggregator": {"type": "weighted_average"}, "assertions": [{"type": "contains", "value": "never"}]}
+    no_aggregator = {"type": "composite", "assertions": [{"name": "m", "type": "contains", "value": "never"}]}
+    rows = run(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, unnamed, no_aggregator]}], {"t": "yes"})
+    assert [(s["name"], s["score"]) for s in rows["t"]["scores"]] == [("contains-yes", 1.0)]
 
 
 def test_a_graders_own_threshold_sets_its_verdict(tmp_path):
@@ -206,7 +219,7 @@ def test_llm_grader_prompt_from_a_file_is_read_when_the_test_runs(tmp_path, monk
         tests = [{"id": "g", "input": "Q", "criteria": "C", "assertions": [{"type": "llm-grader", "prompt": "file://graders/judge.md"}]}]
         eval_file = write_tree(tmp_path, tests, {"g": "A"}, targets=targets)
         (eval_file.parent / "graders").mkdir()
-        (eval_file.parent / "graders" / "judge.md").write_text("old template")
+        (eval_file.parent / "graders" / "judge.md").write_text("old template {{output}}")
         prepared = prepare(eval_file, tmp_path)
         (eval_file.parent / "graders" / "judge.md").write_text("Judge {{output}} for {{input}} by {{criteria}}")
         execute(prepared, tmp_path / "out", RunOptions(), show_progress=False)

@@ -1,4 +1,4 @@
-"""`files` reach LLM targets, and the README's built-in runner example runs as written against the fake LLM server."""
+"""`files` reach LLM targets only when asked (AgentV sends them nowhere), and the README's built-in runner example runs as written against the fake LLM server."""
 
 from __future__ import annotations
 
@@ -16,10 +16,9 @@ from tests.helpers.fake_llm import FakeLLM, Reply, Request, text_reply
 from tests.helpers.repos import cli, make_repo
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-GRADER_SYSTEM = "strict, fair grader"  # in both grader system prompts (runs/graders/prompts.py)
+GRADER_SYSTEM = "You are an expert grader"  # in every grader prompt (runs/graders/prompts.py)
 ARTIFACT = "Greet with hello, then ask politely.\n"
-GRADE = json.dumps({"score": 1, "assertions": [{"text": "ok", "passed": True}],
-                    "checks": [{"id": "assertion-1", "satisfied": True}, {"id": "assertion-2", "satisfied": True}]})
+GRADE = json.dumps({"score": 1, "assertions": [{"text": "ok", "passed": True}]})
 
 
 @pytest.fixture
@@ -43,19 +42,21 @@ def target_bodies(llm: FakeLLM) -> list[str]:
 
 
 @pytest.mark.parametrize("protocol", ["openai", "anthropic"])
-def test_files_reach_an_llm_target_as_they_are_when_the_test_runs(tmp_path, llm, monkeypatch, protocol):
+@pytest.mark.parametrize("attach", [False, True])
+def test_files_reach_an_llm_target_as_they_are_when_the_test_runs_only_when_asked(tmp_path, llm, monkeypatch, protocol, attach):
     monkeypatch.setenv("FAKE_MODEL", "fake-model")
     (tmp_path / "skill.md").write_text("old skill")
     (tmp_path / "evals.json").write_text(json.dumps({"evals": [
         {"id": 1, "prompt": "Use the skill.", "files": ["skill.md"], "assertions": [{"type": "icontains", "value": "hello"}]}]}))
     target = {"name": "bot", "provider": protocol, "model": "${{ FAKE_MODEL }}", "base_url": llm.base_url(protocol)}
-    (tmp_path / "targets.yaml").write_text(yaml.safe_dump({"targets": [target]}))
+    (tmp_path / "targets.yaml").write_text(yaml.safe_dump({"targets": [{**target, "attach_files": True} if attach else target]}))
     prepared = prepare(tmp_path / "evals.json", tmp_path)
     (tmp_path / "skill.md").write_text("new skill")
     execute(prepared, tmp_path / "out", RunOptions(), show_progress=False)
     assert load_rows(tmp_path / "out")[0]["score"] == 1.0
     sent = target_bodies(llm)
-    assert len(sent) == 1 and "Use the skill.\\nnew skill" in sent[0]
+    with_file = 'Use the skill.\\n\\n<file path=\\"skill.md\\">\\nnew skill\\n</file>'
+    assert len(sent) == 1 and (with_file in sent[0]) is attach and "skill" in sent[0]
 
 
 def readme_files() -> dict[str, str]:

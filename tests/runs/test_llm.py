@@ -72,17 +72,17 @@ def test_llm_grader_custom_prompt_and_implicit_grader(tmp_path, llm):
     assert any("In Q1 out A1 exp E1 crit C1" in p for p in prompts)
 
 
-def test_rubric_score_is_satisfied_weight_over_total(tmp_path, llm):
-    checks = [{"id": "a", "satisfied": True, "reasoning": "ok"}, {"id": "b", "satisfied": False, "reasoning": "no"}, {"id": "c", "satisfied": True}]
-    llm.handler = lambda req: text_reply(json.dumps({"checks": checks}))
-    rubric = [{"id": "a", "outcome": "A", "weight": 1}, {"id": "b", "outcome": "B", "weight": 2}, {"id": "c", "outcome": "C", "weight": 3}]
+def test_rubric_score_is_satisfied_weight_over_total_and_a_failed_required_item_fails_the_verdict_only(tmp_path, llm):
+    checks = [{"id": "a", "satisfied": True, "reasoning": "ok"}, {"id": "b", "satisfied": False, "reasoning": "no"}, {"id": "c", "satisfied": True, "reasoning": "ok"}]
+    llm.handler = lambda req: text_reply(json.dumps({"checks": checks, "overall_reasoning": "mostly"}))
+    rubric = [{"id": "a", "outcome": "A", "weight": 1}, {"id": "b", "outcome": "B", "weight": 2, "required": False}, {"id": "c", "outcome": "C", "weight": 8}]
     tests = [
-        {"id": "weights", "input": "x", "assertions": [{"type": "rubrics", "rubrics": rubric}]},
-        {"id": "required", "input": "x", "assertions": [{"type": "rubrics", "rubrics": [*rubric[:1], {**rubric[1], "required": True}]}]},
+        {"id": "optional", "input": "x", "assertions": [{"type": "rubrics", "rubrics": rubric}]},
+        {"id": "required", "input": "x", "assertions": [{"type": "rubrics", "rubrics": [*rubric[:1], {**rubric[1], "required": True}, rubric[2]]}]},
     ]
     rows = run(tmp_path, llm, tests)
-    assert rows["weights"]["score"] == 4 / 6
-    assert rows["required"]["score"] == 0.0
+    assert [(rows[t]["score"], rows[t]["scores"][0]["verdict"]) for t in ("optional", "required")] == [(9 / 11, "pass"), (9 / 11, "fail")]
+    assert rows["required"]["assertions"][1] == {"text": "[b] B", "passed": False, "evidence": "no"}
 
 
 def test_malformed_grader_json_is_retried_then_an_execution_error(tmp_path, llm):
@@ -146,3 +146,27 @@ def test_grading_is_bounded_per_call_not_counted_in_the_answers_time(tmp_path, l
     llm.latency_s, llm.handler = 0.7, lambda req: VERDICT
     rows = run(tmp_path, llm, [{"id": "q", "input": "x", "criteria": "anything"}], target="bot", timeout=1.2)
     assert (rows["q"]["execution_status"], rows["q"]["score"], len(llm.requests)) == ("ok", 1.0, 2)
+
+
+@pytest.mark.parametrize("protocol", ["openai", "anthropic"])
+def test_an_llm_target_gets_the_chat_prompt_agentv_sends(tmp_path, llm, protocol):
+    """Leading system turns are the system prompt (AgentV's default without one); a later system turn is an
+    assistant turn labelled @[System]:; a file part is its text in <file path> tags."""
+    llm.handler = lambda req: text_reply("ok")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "notes.txt").write_text("NOTE TEXT\n")
+    tests = [
+        {"id": "plain", "input": "Hi", "assertions": [{"type": "equals", "value": "ok"}]},
+        {"id": "turns", "input": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "value": "Read"}, {"type": "file", "value": "notes.txt"}]},
+                                  {"role": "system", "content": "Late rule."}], "assertions": [{"type": "equals", "value": "ok"}]},
+    ]
+    run(tmp_path, llm, tests, target="bot", protocol=protocol, options=RunOptions(workers=1))
+    sent = {json.dumps(r.body).count("Read"): r.body for r in llm.requests}
+    plain, turns = sent[0], sent[1]
+
+    def conversation(body):
+        system = body.get("system") or next(m["content"] for m in body["messages"] if m["role"] == "system")
+        return system, [(m["role"], m["content"]) for m in body["messages"] if m["role"] != "system"]
+
+    assert conversation(plain) == ("You are a careful assistant. Follow all provided instructions and do not fabricate results.", [("user", "Hi")])
+    assert conversation(turns) == ("Be brief.", [("user", 'Read\n<file path="notes.txt">\nNOTE TEXT\n</file>'), ("assistant", "@[System]:\nLate rule.")])

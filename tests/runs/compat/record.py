@@ -1,0 +1,61 @@
+"""Record a compat case's expected.jsonl with the real AgentV: `python -m tests.runs.compat.record DIR [AGENTV]`.
+
+For each eval file of DIR (`*.eval.yaml`, `evals.json`) it runs
+`agentv eval FILE --target canned --output OUT` with the grader server of
+`grader_rules.json` (when the case has one) reachable through GRADER_BASE_URL,
+GRADER_API_KEY and GRADER_MODEL, then keeps, per test, what a compatible runner
+must reproduce: `score`, `execution_status`, and each grader's name, type,
+score and verdict. AGENTV is the `agentv` executable (default: `agentv` on PATH;
+the cases were recorded with `npm install agentv@4.42.4`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.helpers.grader_server import GraderServer, RuleTable
+
+RULES = "grader_rules.json"
+
+
+def eval_files(case_dir: Path) -> list[Path]:
+    return sorted([*case_dir.glob("*.eval.yaml"), *case_dir.glob("evals.json")])
+
+
+def expected_row(row: dict) -> dict:
+    scores = [{k: s.get(k) for k in ("name", "type", "score", "verdict")} for s in row.get("scores") or []]
+    return {"test_id": row["test_id"], "score": row["score"], "execution_status": row["execution_status"], "scores": scores}
+
+
+def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
+    rows = []
+    for eval_file in eval_files(case_dir):
+        with tempfile.TemporaryDirectory(prefix="agentv-out-") as out:
+            command = [agentv, "eval", eval_file.name, "--target", "canned", "--output", out]
+            subprocess.run(command, cwd=case_dir, env={**os.environ, **env}, check=False, capture_output=True, timeout=600)
+            rows += [json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()]
+    return rows
+
+
+def record(case_dir: Path, agentv: str = "agentv") -> list[dict]:
+    rules = case_dir / RULES
+    table = RuleTable.load(rules) if rules.is_file() else RuleTable((), "{}")
+    with GraderServer(table) as server:
+        rows = run_agentv(agentv, case_dir, server.env())
+    return [expected_row(row) for row in rows]
+
+
+def main() -> None:
+    case_dir = Path(sys.argv[1]).resolve()
+    rows = record(case_dir, sys.argv[2] if len(sys.argv) > 2 else "agentv")
+    (case_dir / "expected.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    print(f"{len(rows)} tests recorded in {case_dir / 'expected.jsonl'}")
+
+
+if __name__ == "__main__":
+    main()
