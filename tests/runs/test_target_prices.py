@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import logging
 
 import pytest
@@ -13,7 +15,6 @@ from runs.evaluators.builtin import BuiltinEvaluator
 from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.helpers.repos import assert_one_line_error, cli, make_repo
 from tests.helpers.scenario import MUTATOR
-from tests.runs.evaltree import canned_command
 
 TESTS = {"tests": [{"id": "q", "input": "Capital of France?", "assertions": [{"type": "equals", "value": "Paris"}]}]}
 
@@ -77,7 +78,8 @@ def test_a_budget_refuses_an_unpriced_eval_target_with_exit_30_and_writes_nothin
 
 
 def test_a_budget_refuses_an_unpriced_llm_grader_of_a_command_target(tmp_path, llm):
-    canned = {"name": "bot", "provider": "cli", "command": canned_command(), "grader_target": "judge"}
+    # never run (refused first), but its program must exist or the preflight refuses that instead
+    canned = {"name": "bot", "provider": "cli", "command": f"{sys.executable} tools/mutate.py {{OUTPUT_FILE}}", "grader_target": "judge"}
     judge = {**bot(llm, "${{ TARGET_MODEL }}"), "name": "judge"}
     repo = repo_with_targets(tmp_path, [canned, judge], {"budget_usd": 5})
     done = cli(repo, "run", env={"TARGET_MODEL": "house-judge"})
