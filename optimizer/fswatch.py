@@ -1,0 +1,158 @@
+"""Which paths changed since the last look: Linux inotify through libc (ctypes), one watch per directory.
+
+The scope guard would otherwise stat every file of the repository twice a
+cycle (50,000 in a node_modules). The kernel queues an inotify event before
+the write that caused it returns, so once the mutator has exited (or its
+in-process tool call has returned) every event it caused is in the queue.
+`changed()` still writes a sentinel file in a watched directory and reads
+until that file's own event arrives: the events are read in order, so
+everything before the sentinel has been seen, and a watch that silently
+stopped working (the sentinel never shows up) is noticed instead of trusted.
+
+`changed()` returns None whenever the answer might be incomplete: the queue
+overflowed, a watch could not be added (the `max_user_watches` limit), a
+watched directory vanished or moved, or inotify is unavailable (not Linux).
+The caller then walks the whole tree: slower, never wrong.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import select
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
+IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
+IN_DELETE_SELF, IN_MOVE_SELF = 0x400, 0x800
+IN_Q_OVERFLOW, IN_IGNORED, IN_ISDIR = 0x4000, 0x8000, 0x40000000
+IN_ONLYDIR, IN_DONT_FOLLOW, IN_EXCL_UNLINK = 0x01000000, 0x02000000, 0x04000000
+IN_NONBLOCK, IN_CLOEXEC = 0o4000, 0o2000000
+MASK = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+_EVENT = struct.Struct("iIII")
+SENTINEL = ".guard-sentinel"
+
+
+class Unavailable(Exception):
+    """inotify cannot watch this tree; the caller walks it instead."""
+
+
+def _libc():
+    if not hasattr(os, "O_CLOEXEC") or not ctypes.util.find_library("c"):
+        raise Unavailable("no libc inotify here")
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    if not hasattr(libc, "inotify_init1"):
+        raise Unavailable("no inotify in this libc")
+    return libc
+
+
+class Watcher:
+    """Watches every directory under `roots` that `skip` does not exclude; `sentinel_dir` is watched
+    too (it holds the sentinel) but its changes are not reported."""
+
+    def __init__(self, roots: list[Path], skip: Callable[[Path], bool], sentinel_dir: Path):
+        self._libc = _libc()
+        self.skip = skip
+        self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        if self.fd < 0:
+            raise Unavailable(os.strerror(ctypes.get_errno()))
+        self.dirs: dict[int, Path] = {}
+        self.pending: set[Path] = set()
+        self.complete = True
+        self.sentinel_dir = sentinel_dir
+        sentinel_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self._watch_dir(sentinel_dir)
+            for root in roots:
+                self._watch_tree(root)
+        except Unavailable:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def _watch_dir(self, path: Path) -> None:
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), MASK | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+        if wd < 0:
+            err = ctypes.get_errno()
+            if err in (errno.ENOENT, errno.ENOTDIR):  # gone, or replaced by a file, since it was listed
+                self.pending.add(path)
+                return
+            raise Unavailable(f"cannot watch {path}: {os.strerror(err)}")
+        self.dirs[wd] = path
+
+    def _watch_tree(self, root: Path) -> None:
+        if not root.is_dir() or root.is_symlink() or self.skip(root):
+            return
+        stack = [root]
+        while stack:
+            path = stack.pop()
+            self._watch_dir(path)
+            try:
+                with os.scandir(path) as entries:
+                    for entry in entries:
+                        child = Path(entry.path)
+                        if entry.is_dir(follow_symlinks=False) and not self.skip(child):
+                            stack.append(child)
+            except OSError:
+                self.pending.add(path)
+
+    def changed(self) -> set[Path] | None:
+        """The paths changed since the last call (a directory stands for everything under it), or None
+        when the watch may have missed something: walk everything then."""
+        if self.fd < 0:
+            return None
+        sentinel = self.sentinel_dir / SENTINEL
+        sentinel.write_bytes(b"")
+        seen = False
+        while not seen:
+            ready, _, _ = select.select([self.fd], [], [], 5.0)
+            if not ready:  # the sentinel's event never came: the watch is broken
+                self.complete = False
+                break
+            seen = self._read(sentinel)
+        changed, complete = self.pending, self.complete
+        self.pending, self.complete = set(), True
+        return changed if complete else None
+
+    def _read(self, sentinel: Path) -> bool:
+        seen = False
+        try:
+            data = os.read(self.fd, 1 << 20)
+        except BlockingIOError:
+            return False
+        offset = 0
+        while offset < len(data):
+            wd, mask, _, size = _EVENT.unpack_from(data, offset)
+            name = data[offset + _EVENT.size : offset + _EVENT.size + size].rstrip(b"\0")
+            offset += _EVENT.size + size
+            if mask & IN_Q_OVERFLOW:
+                self.complete = False
+                continue
+            directory = self.dirs.get(wd)
+            if directory is None:
+                continue
+            if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
+                self.dirs.pop(wd, None)
+                self.pending.add(directory)
+                continue
+            path = directory / os.fsdecode(name)
+            if directory == self.sentinel_dir:
+                seen = seen or path == sentinel
+                continue
+            if self.skip(path):
+                continue
+            self.pending.add(path)
+            if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):
+                try:  # a new directory: watch it, and report it whole (files may predate its watch)
+                    self._watch_tree(path)
+                except Unavailable:
+                    self.complete = False
+        return seen
