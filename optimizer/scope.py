@@ -56,11 +56,13 @@ class Scope:
         return os.path.basename(path) == "objects" and os.path.isfile(os.path.join(os.path.dirname(path), "HEAD"))
 
     def covers(self, path: str) -> bool:
-        return any(path == r or path.startswith(r + os.sep) for r in self.roots) and not self._under_excluded(path)
-
-    def _under_excluded(self, path: str) -> bool:
-        parts = path.split(os.sep)
-        return any(self.skip(os.sep.join(parts[:n])) for n in range(2, len(parts) + 1))
+        """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
+        for root in self.roots:
+            if path == root or path.startswith(root + os.sep):
+                below = path[len(root):].split(os.sep)[1:]
+                if not any(self.skip(os.path.join(root, *below[:n])) for n in range(len(below) + 1)):
+                    return True
+        return False
 
 
 def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope:
@@ -97,6 +99,8 @@ class Guard:
     def open(self) -> None:
         """Watch first, then read everything: a change made during the first reading is still reported."""
         try:
+            if os.environ.get("AUTORESEARCH_GUARD_POLL"):
+                raise Unavailable("AUTORESEARCH_GUARD_POLL is set")
             self.watcher = Watcher([Path(r) for r in self.scope.roots], lambda p: self.scope.skip(str(p)), self.sentinel_dir)
         except Unavailable as exc:
             get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))

@@ -1,0 +1,160 @@
+"""The scope guard: whatever changed outside the artifact during a mutation is saved, then undone,
+and can never make a candidate look better than it is."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
+
+RUNS = ".autoresearch/runs/exp"
+WATCH_MODES = pytest.mark.parametrize("watch", ["inotify", "stat-walk"])
+
+
+def run_env(watch: str) -> dict:
+    return {"AUTORESEARCH_GUARD_POLL": "1"} if watch == "stat-walk" else {}
+
+
+def saved_dir(repo, line) -> object:
+    return repo / RUNS / line["run_dir"] / "outside"
+
+
+@WATCH_MODES
+def test_the_users_edits_during_a_mutation_are_saved_before_they_are_undone(tmp_path, watch):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "hold": True}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV, **run_env(watch)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wait_for(lambda: (repo / ".autoresearch/mutating").exists())
+    (repo / "notes.md").write_text("v2, typed while the mutation ran\n")
+    (repo / "todo.txt").write_text("a new file of mine\n")
+    (repo / ".autoresearch/go-on").touch()
+    _, err = proc.communicate(timeout=60)
+    line = iterations(repo)[1]
+    assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
+    assert (repo / "notes.md").read_text() == "v1\n" and not (repo / "todo.txt").exists()
+    saved = saved_dir(repo, line)
+    assert (saved / "files/notes.md").read_text() == "v2, typed while the mutation ran\n"
+    assert (saved / "files/todo.txt").read_text() == "a new file of mine\n"
+    assert str(saved) in err and "cp -a" in err
+    assert str(saved) in (repo / RUNS / "_autoresearch/daemon.log").read_text()
+    git(repo, "apply", str(saved / "tracked.patch"))  # the patch brings the tracked edit back
+    assert (repo / "notes.md").read_text() == "v2, typed while the mutation ran\n"
+    subprocess.run(f"cp -a {saved}/files/. ./", shell=True, cwd=repo, check=True)  # as RESTORE.txt says
+    assert (repo / "todo.txt").read_text() == "a new file of mine\n"
+
+
+@pytest.mark.parametrize("command", ["git add -A", "git stash", "git reset --hard", "git stash && git stash drop"])
+def test_a_mutator_running_git_does_not_lose_the_users_staged_version(tmp_path, command):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [command]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
+    (repo / "notes.md").write_text("staged\n")
+    git(repo, "add", "notes.md")
+    (repo / "notes.md").write_text("staged, then edited\n")
+    (repo / "mine.txt").write_text("untracked\n")
+    staged_before = git(repo, "ls-files", "--stage")
+    refs_before = git(repo, "for-each-ref")
+    cli(repo, "run")
+    assert iterations(repo)[1]["error_reason"] == "out-of-scope"
+    assert git(repo, "ls-files", "--stage") == staged_before
+    assert git(repo, "show", ":notes.md") == "staged\n"
+    assert (repo / "notes.md").read_text() == "staged, then edited\n"
+    assert (repo / "mine.txt").read_text() == "untracked\n"
+    assert git(repo, "for-each-ref") == refs_before  # no stash left behind
+    assert git(repo, "stash", "list") == ""
+
+
+GAMED_EVAL = r'''
+import json, sys
+from pathlib import Path
+rows = [l.split() for l in Path("prompt.md").read_text().splitlines() if l.strip()]
+bonus = float(Path("cache/bonus.txt").read_text())  # an ignored file the eval reads
+with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
+    for test, score in rows:
+        out.write(json.dumps({"test_id": test, "score": min(1.0, float(score) + bonus)}) + "\n")
+'''
+
+
+@WATCH_MODES
+def test_an_ignored_file_the_eval_reads_cannot_get_a_candidate_kept(tmp_path, watch):
+    plan = {2: {"write": {"prompt.md": scores(a=0, b=0) + "\n", "cache/bonus.txt": "1\n", ".env": "TOKEN=stolen\n"}}}
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan,
+        config={"eval": {"command": "python3 evals/gamed.py {run_dir}"}},
+        extra_files={"evals/gamed.py": GAMED_EVAL, ".gitignore": "cache/\n.env\n"},
+    )
+    (repo / "cache").mkdir()
+    (repo / "cache/bonus.txt").write_text("0\n")
+    (repo / ".env").write_text("TOKEN=mine\n")
+    done = cli(repo, "run", env=run_env(watch))
+    line = iterations(repo)[1]
+    assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope"), done.stderr
+    assert git(repo, "rev-list", "--count", "HEAD").strip() == "1"  # nothing kept
+    assert (repo / "cache/bonus.txt").read_text() == "0\n"
+    assert (repo / ".env").read_text() == "TOKEN=mine\n"
+    assert (saved_dir(repo, line) / "files/.env").read_text() == "TOKEN=stolen\n"
+
+
+def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tmp_path):
+    hook = "printf '#!/bin/sh\\ntouch hooked\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1)}, "run": [hook, "git config core.fsmonitor 'touch monitored'"]},
+        3: {"write": {"prompt.md": scores(a=1)}},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    config_before = (repo / ".git/config").read_bytes()
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)]
+    assert not (repo / ".git/hooks/post-commit").exists()
+    assert (repo / ".git/config").read_bytes() == config_before
+    assert not (repo / "hooked").exists() and not (repo / "monitored").exists()  # cycle 3's commit ran no hook
+    saved = saved_dir(repo, lines[1])
+    assert "touch hooked" in (saved / "files/.git/hooks/post-commit").read_text()
+    assert "fsmonitor" in (saved / "files/.git/config").read_text()
+
+
+FORGE = r'''
+import hashlib, json, pathlib
+data = pathlib.Path("prompt.md").read_bytes()
+oid = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+for folder in pathlib.Path(".autoresearch/cache").iterdir():
+    if folder.is_dir():
+        rows = "".join(json.dumps({"test_id": t, "score": 1.0}) + "\n" for t in ("a", "b"))
+        (folder / f"{oid}-sample-1.jsonl").write_text(rows)
+'''
+
+
+def test_results_a_mutator_writes_into_the_cache_are_never_used(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=0, b=0), ".autoresearch/forge.py": FORGE}, "run": ["python3 .autoresearch/forge.py"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=1, b=1)}, plan)
+    cli(repo, "run")
+    line = iterations(repo)[1]
+    assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
+    assert git(repo, "rev-list", "--count", "HEAD").strip() == "1"
+    assert len(list((repo / ".autoresearch/cache").glob("*/*-sample-1.jsonl"))) == 1  # the original's entry only
+
+
+def test_an_edited_cache_entry_is_evaluated_again_not_trusted(tmp_path):
+    candidate = scores(a=0, b=0)
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0.5, b=0.5)}, {2: {"write": {"prompt.md": candidate}}})
+    assert cli(repo, "run").returncode == 10
+    assert iterations(repo)[1]["decision"] == "drop"
+    oid = hashlib.sha1(b"blob %d\0" % len(candidate) + candidate.encode()).hexdigest()
+    (entry,) = (repo / ".autoresearch/cache").glob(f"*/{oid}-sample-1.jsonl")
+    header, *rows = entry.read_text().splitlines()  # every score made perfect, the signed header kept
+    entry.write_text("\n".join([header, *(json.dumps({**json.loads(r), "score": 1.0}) for r in rows)]) + "\n")
+    again = cli(repo, "run", "--restart")
+    assert again.returncode == 10, again.stderr
+    line = iterations(repo)[1]
+    assert (line["score"], line["decision"], line.get("cache_hits")) == (0.0, "drop", None)
