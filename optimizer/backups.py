@@ -1,9 +1,12 @@
 """The bytes the scope guard may have to put back: every guarded file's content as it was before the mutation.
 
-Bytes git already holds (a committed or staged file) are read from its object
-store; the others (untracked and ignored files, files under `.git/`) are kept
-as plain copies named by their git blob id under `<results_dir>/guard/objects/`,
-one copy per distinct content, dropped when no guarded file holds it any more.
+Small contents are kept in the daemon's memory (up to MEMORY in all), where no
+mutator can reach them and where keeping the index, a ref or a reflog the
+daemon's own commit just rewrote costs no disk write. Beyond that, bytes git
+already holds (a committed or staged file) are read from its object store, and
+the others (untracked and ignored files, files under `.git/`) are kept as plain
+copies named by their git blob id under `<results_dir>/guard/objects/`. Each
+distinct content is kept once, and dropped when no guarded file holds it any more.
 A copy is checked against its id before it is used, so a backup the mutator
 tampered with is refused, never restored. Files over LARGE are hard-linked
 rather than copied: no disk is spent on a dataset or a model file, and a
@@ -19,9 +22,11 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from optimizer.manifest import Entry, bytes_oid, blob_oid
+from optimizer.manifest import Entry, bytes_oid
 
 LARGE = 16 << 20
+SMALL = 8 << 20  # at most this size, kept in memory while the total allows
+MEMORY = 128 << 20
 
 
 class Backups:
@@ -29,6 +34,8 @@ class Backups:
         self.root = root / "objects"
         self.odb = odb  # libgit2's object database: ids it holds need no copy
         self.refs: Counter[str] = Counter()
+        self.memory: dict[str, bytes] = {}
+        self.memory_bytes = 0
 
     def _path(self, oid: str) -> Path:
         return self.root / oid[:2] / oid[2:]
@@ -38,7 +45,7 @@ class Backups:
         if entry.kind != "file" or entry.oid.startswith("unreadable:"):
             return
         self.refs[entry.oid] += 1
-        if self.refs[entry.oid] > 1 or entry.oid in self.odb:
+        if self.refs[entry.oid] > 1 or self._keep_in_memory(path, entry) or entry.oid in self.odb:
             return
         target = self._path(entry.oid)
         if target.exists():
@@ -54,13 +61,30 @@ class Backups:
             shutil.copyfile(path, tmp)  # another filesystem: no hard link possible
         os.replace(tmp, target)
 
+    def _keep_in_memory(self, path: str, entry: Entry) -> bool:
+        if entry.size > SMALL or self.memory_bytes + entry.size > MEMORY:
+            return False
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return False
+        if bytes_oid(data) != entry.oid:  # rewritten since it was hashed: its next event brings the new bytes
+            return False
+        self.memory[entry.oid] = data
+        self.memory_bytes += len(data)
+        return True
+
     def release(self, entry: Entry) -> None:
         if entry.kind != "file" or self.refs[entry.oid] == 0:
             return
         self.refs[entry.oid] -= 1
         if not self.refs[entry.oid]:
             del self.refs[entry.oid]
-            self._path(entry.oid).unlink(missing_ok=True)
+            data = self.memory.pop(entry.oid, None)
+            if data is None:
+                self._path(entry.oid).unlink(missing_ok=True)
+            else:
+                self.memory_bytes -= len(data)
 
     def sweep(self) -> None:
         """Remove the copies no guarded file holds any more (left by an earlier run)."""
@@ -73,6 +97,8 @@ class Backups:
 
     def read(self, oid: str) -> bytes | None:
         """The bytes with this id, or None when neither git nor the copies have them intact."""
+        if oid in self.memory:
+            return self.memory[oid]
         if oid in self.odb:
             return self.odb.read(oid)[1]
         path = self._path(oid)
@@ -82,9 +108,3 @@ class Backups:
             return None
         return data if bytes_oid(data) == oid else None
 
-    def file(self, oid: str) -> Path | None:
-        """A file holding exactly these bytes (for readers that want a path), or None."""
-        path = self._path(oid)
-        if path.is_file() and blob_oid(str(path), path.stat().st_size) == oid:
-            return path
-        return None

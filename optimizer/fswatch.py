@@ -110,7 +110,13 @@ class Watcher:
         if self.fd < 0:
             return None
         sentinel = self.sentinel_dir / SENTINEL
-        sentinel.write_bytes(b"")
+        try:
+            sentinel.write_bytes(b"")
+        except OSError:  # its directory was removed: watch a new one, and walk this time
+            self.sentinel_dir.mkdir(parents=True, exist_ok=True)
+            self._watch_dir(self.sentinel_dir)
+            self.complete = False
+            return self._drain()
         seen = False
         while not seen:
             ready, _, _ = select.select([self.fd], [], [], 5.0)
@@ -118,6 +124,9 @@ class Watcher:
                 self.complete = False
                 break
             seen = self._read(sentinel)
+        return self._drain()
+
+    def _drain(self) -> set[Path] | None:
         changed, complete = self.pending, self.complete
         self.pending, self.complete = set(), True
         return changed if complete else None

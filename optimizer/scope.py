@@ -24,6 +24,7 @@ Whatever the mutation window changed is saved in full before it is undone
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -185,12 +186,17 @@ class Guard:
             return False
         if change.before is None or change.after is None or change.before.kind != "file" or change.after.kind != "file":
             return False
-        saved = self.backups.file(change.before.oid)
-        try:
-            staged = _staged(pygit2.Index(str(saved))) if saved is not None else None
-            return staged is not None and staged == _staged(pygit2.Index(change.path))
-        except (pygit2.GitError, OSError, ValueError):
+        data = self.backups.read(change.before.oid)
+        if data is None:
             return False
+        with tempfile.TemporaryDirectory() as tmp:  # libgit2 reads an index from a file only
+            saved = os.path.join(tmp, "index")
+            Path(saved).write_bytes(data)
+            try:
+                staged = _staged(pygit2.Index(saved))
+                return staged is not None and staged == _staged(pygit2.Index(change.path))
+            except (pygit2.GitError, OSError, ValueError):
+                return False
 
     def undo(self, changes: list[Change]) -> list[str]:
         """Put every changed path back as it was settled; returns the paths that could not be."""
