@@ -23,8 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.loop_overhead import InstantEval, Stopwatch, git, make_repo  # noqa: E402
-from mutators.base import MutationResult  # noqa: E402
+from bench.loop_overhead import InstantEval, InstantMutator, Stopwatch, git, make_repo  # noqa: E402
 from optimizer import logs, loop, scope  # noqa: E402
 from optimizer.config import load  # noqa: E402
 from optimizer.session import open_session  # noqa: E402
@@ -56,25 +55,6 @@ class TimedGuard(scope.Guard):
             TimedGuard.spent_s += time.perf_counter() - started
 
 
-class EditingMutator:
-    """A line more (a win, kept) on even cycles, a different first line (dropped) on odd ones."""
-
-    def __init__(self, artifact: Path, watch: Stopwatch):
-        self.artifact, self.watch = artifact, watch
-
-    def check(self) -> None: ...
-
-    def mutate(self, request) -> MutationResult:
-        with self.watch.outside():
-            lines = self.artifact.read_text().splitlines()
-            if request.cycle % 2 == 0:
-                lines.append(f"line {request.cycle}")
-            else:
-                lines = [f"line 0 of cycle {request.cycle}", *lines[1:-1]]
-            self.artifact.write_text("\n".join(lines) + "\n")
-            return MutationResult(f"cycle {request.cycle}")
-
-
 def big_repo(root: Path, files: int) -> Path:
     repo = make_repo(root)
     (repo / ".gitignore").write_text("node_modules/\n")
@@ -88,7 +68,7 @@ def big_repo(root: Path, files: int) -> Path:
     return repo
 
 
-def measure(repo: Path, cycles: int, poll: bool) -> tuple[float, float, float]:
+def measure(repo: Path, raw: Path, cycles: int, poll: bool) -> tuple[float, float, float]:
     """(the daemon's own seconds per cycle, the guard's seconds per cycle, the guard's opening seconds)."""
     os.environ.pop("AUTORESEARCH_GUARD_POLL", None)
     if poll:
@@ -98,7 +78,7 @@ def measure(repo: Path, cycles: int, poll: bool) -> tuple[float, float, float]:
     session = open_session(config, repo)
     watch = Stopwatch()
     session.evaluator = InstantEval(repo / "prompt.md", watch)
-    session.mutator = EditingMutator(repo / "prompt.md", watch)
+    session.mutator = InstantMutator(repo / "prompt.md", raw, watch)  # (its raw git, on `raw`, is not timed here)
     session.guard = TimedGuard(session.ws, session.paths.results_dir, session.cache.root.parent)
     session.guard.open()
     TimedGuard.spent_s = 0.0
@@ -116,11 +96,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        repo = big_repo(Path(tmp) / "repo", args.files)
+        repo, raw = big_repo(Path(tmp) / "repo", args.files), make_repo(Path(tmp) / "raw")
         print(f"{args.files} ignored files built in {time.perf_counter() - started:.1f} s; {args.cycles} cycles per mode")
         print(f"{'mode':>9}  {'cycle ms':>8}  {'guard ms':>8}  {'share':>6}  {'open s':>6}")
         for poll in (False, True):
-            own, guard, opened = measure(repo, args.cycles if not poll else max(4, args.cycles // 10), poll)
+            own, guard, opened = measure(repo, raw, args.cycles if not poll else max(4, args.cycles // 10), poll)
             name = "stat-walk" if poll else "inotify"
             print(f"{name:>9}  {own * 1000:8.2f}  {guard * 1000:8.2f}  {guard / own:6.1%}  {opened:6.2f}")
     print("cycle ms: the daemon's own time per cycle, the guard included; share: guard / cycle (goal with inotify: < 10%)")

@@ -290,7 +290,10 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     moved = ws.head() != head
     outside = _undo_outside(session, log_dir)  # before the HEAD check: the user's branch is put back either way
     if moved:
-        raise IntegrityError(f"the mutator moved HEAD (from {head[:10]}); mutators must not commit")
+        raise IntegrityError(
+            f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
+            "the branch was put back and the commit saved (see the warning above); mutators must not commit"
+        )
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
     if not artifact_modified(ws):

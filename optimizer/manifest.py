@@ -59,7 +59,7 @@ def entry_of(path: str, st: os.stat_result, previous: Entry | None, reread: bool
     if not stat.S_ISREG(st.st_mode):
         return Entry("other", mode, "", sig=sig)
     if previous is not None and previous.kind == "file" and previous.sig == sig and not previous.racy and not reread:
-        return Entry("file", mode, previous.oid, st.st_size, sig)
+        return previous  # a chmod moves ctime, so the mode is the same too
     racy = time.time_ns() - st.st_ctime_ns < RACY_NS
     try:
         oid = blob_oid(path, st.st_size)

@@ -205,7 +205,7 @@ class Guard:
                 _remove(change.path, change.after)
         failed = []
         for change in sorted(changes, key=lambda c: c.path.count(os.sep)):
-            if change.before is not None and not self._put_back(change.path, change.before):
+            if change.before is not None and not self._put_back_logged(change.path, change.before):
                 failed.append(change.path)
         for change in changes:  # the restored files carry new signatures
             try:
@@ -215,6 +215,13 @@ class Guard:
             if change.before is not None and change.path not in failed:
                 self.manifest[change.path] = entry_of(change.path, st, None, True)
         return failed
+
+    def _put_back_logged(self, path: str, entry: Entry) -> bool:
+        try:
+            return self._put_back(path, entry)
+        except OSError as exc:  # a read-only directory, a full disk: reported, and the re-check stops the run
+            get().error("scope guard: cannot restore a path", path=path, error=str(exc))
+            return False
 
     def _put_back(self, path: str, entry: Entry) -> bool:
         if entry.kind == "dir":

@@ -158,3 +158,49 @@ def test_an_edited_cache_entry_is_evaluated_again_not_trusted(tmp_path):
     assert again.returncode == 10, again.stderr
     line = iterations(repo)[1]
     assert (line["score"], line["decision"], line.get("cache_hits")) == (0.0, "drop", None)
+
+
+def test_edits_made_while_the_eval_runs_are_the_users_and_stay(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1, b=0) + "WAITGATE\n"}}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan, extra_files={"notes.md": "v1\n"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wait_for(lambda: (repo / "waiting").exists())
+    (repo / "notes.md").write_text("v2, typed while the eval ran\n")
+    (repo / "gate").touch()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "keep"]
+    assert (repo / "notes.md").read_text() == "v2, typed while the eval ran\n"
+
+
+def test_a_directory_swapped_for_a_symlink_comes_back_whole(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": ["rm -rf vendor && ln -s /tmp vendor"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "vendor/\n"})
+    for n in range(30):
+        (repo / "vendor" / f"lib{n % 3}").mkdir(parents=True, exist_ok=True)
+        (repo / "vendor" / f"lib{n % 3}" / f"f{n}.js").write_text(f"{n}\n")
+    (repo / "vendor/lib0/run.sh").write_text("#!/bin/sh\n")
+    (repo / "vendor/lib0/run.sh").chmod(0o755)
+    cli(repo, "run")
+    assert iterations(repo)[1]["error_reason"] == "out-of-scope"
+    assert (repo / "vendor").is_dir() and not (repo / "vendor").is_symlink()
+    assert sorted(p.name for p in (repo / "vendor").rglob("*.js")) == sorted(f"f{n}.js" for n in range(30))
+    assert (repo / "vendor/lib1/f1.js").read_text() == "1\n"
+    assert os.access(repo / "vendor/lib0/run.sh", os.X_OK)
+
+
+def test_a_mutator_that_commits_stops_the_run_with_the_branch_put_back(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": ["git commit -qam sneaky"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    head = git(repo, "rev-parse", "HEAD")
+    done = cli(repo, "run")
+    assert done.returncode == 50, done.stderr
+    assert "HEAD moved during the mutation" in done.stderr
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert git(repo, "status", "--porcelain").strip() == ""
+    (saved,) = (repo / RUNS).glob("*-c0002/outside")
+    sneaky = (saved / "files/.git/refs/heads/main").read_text().strip()
+    assert git(repo, "log", "-1", "--format=%s", sneaky).strip() == "sneaky"  # the commit itself is kept
