@@ -63,7 +63,9 @@ def _base(guard: Guard) -> Path:
 def _restore_text(base: Path, target: Path, lines: list[str], has_patch: bool) -> str:
     how = [
         "The scope guard undid these changes made outside the artifact during the mutation",
-        "(by the mutator, or by you while it ran). The files as they were are in files/.",
+        "(by the mutator, or by you while it ran). files/ holds each created or changed file",
+        "as it was at the end of the mutation; deleted paths were put back (delete them again",
+        "by hand if that deletion was yours).",
         "",
         *lines,
         "",

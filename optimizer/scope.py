@@ -2,9 +2,9 @@
 
 Guarded is every path of the repository but the artifact and the results
 directory: tracked, untracked and ignored files alike, and `.git/` (HEAD,
-config, hooks, refs, info, the index, reflogs), except its object store
-(content-addressed and append-only: a new object is harmless, and one the
-user's concurrent commit wrote must stay). The result cache under the results
+config, hooks, refs, info, the index, reflogs); its object store is guarded
+apart, against removals only (optimizer.gitobjects: a new object is harmless,
+and one the user's concurrent commit wrote must stay). The result cache under the results
 directory is guarded too: a mutator must not write results for its own
 candidate. Left out are other experiments' branches and worktrees (another
 daemon may commit to them at any time).
@@ -31,6 +31,7 @@ from pathlib import Path
 from optimizer.backups import Backups
 from optimizer.errors import IntegrityError
 from optimizer.fswatch import Unavailable, Watcher
+from optimizer.gitobjects import ObjectFiles
 from optimizer.logs import get
 from optimizer.manifest import Entry, entry_of, walk
 from optimizer.workspace import Workspace
@@ -49,6 +50,7 @@ class Scope:
 
     roots: tuple[str, ...]
     excluded: frozenset[str]
+    objects: str  # git's object store, guarded apart (optimizer.gitobjects)
 
     def skip(self, path: str) -> bool:
         if path in self.excluded:
@@ -79,7 +81,7 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
         roots.append(str(cache_root))
     excluded = {str(ws.artifact_path), str(results_dir)}
     excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
-    return Scope(tuple(roots), frozenset(excluded))
+    return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"))
 
 
 # under the common git dir: objects (append-only), other worktrees and the experiments' branches
@@ -96,6 +98,7 @@ class Guard:
         self.sentinel_dir = results_dir / "guard" / "watch"
         self.manifest: dict[str, Entry] = {}
         self.watcher: Watcher | None = None
+        self.objects = ObjectFiles(self.scope.objects, results_dir / "guard")
 
     def open(self) -> None:
         """Watch first, then read everything: a change made during the first reading is still reported."""
@@ -105,6 +108,7 @@ class Guard:
             self.watcher = Watcher([Path(r) for r in self.scope.roots], lambda p: self.scope.skip(str(p)), self.sentinel_dir)
         except Unavailable as exc:
             get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
+        self.objects.open(watch=self.watcher is not None)
         for root in self.scope.roots:
             for path, st in walk(root, self.scope.skip):
                 self._adopt(path, entry_of(path, st, None, True))
@@ -113,11 +117,14 @@ class Guard:
     def close(self) -> None:
         if self.watcher is not None:
             self.watcher.close()
+        self.objects.close()
 
     def settle(self) -> None:
         """Take the tree as it is now as the state to guard (before a mutation)."""
         for change in self._look():
             self._adopt(change.path, change.after)
+        for path, _, after in self.objects.look():
+            self.objects.adopt(path, after)
 
     def changes(self) -> list[Change]:
         """What differs from the settled state (after a mutation). A rewritten index that stages exactly
@@ -128,7 +135,7 @@ class Guard:
                 self._adopt(change.path, change.after)
             else:
                 found.append(change)
-        return found
+        return found + [Change(*removed) for removed in self.objects.look()]
 
     def _look(self) -> list[Change]:
         dirty = self.watcher.changed() if self.watcher is not None else None
@@ -212,7 +219,7 @@ class Guard:
                 st = os.lstat(change.path)
             except FileNotFoundError:
                 continue
-            if change.before is not None and change.path not in failed:
+            if change.before is not None and change.before.kind != "object" and change.path not in failed:
                 self.manifest[change.path] = entry_of(change.path, st, None, True)
         return failed
 
@@ -230,6 +237,8 @@ class Guard:
             return True
         if entry.kind == "other":
             return os.path.lexists(path)
+        if entry.kind == "object":
+            return self.objects.put_back(path, entry)
         data = self.backups.read(entry.oid)
         if data is None:
             get().error("scope guard: no intact copy to restore from", path=path)

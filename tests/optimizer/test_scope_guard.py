@@ -53,7 +53,10 @@ def test_the_users_edits_during_a_mutation_are_saved_before_they_are_undone(tmp_
     assert (repo / "todo.txt").read_text() == "a new file of mine\n"
 
 
-@pytest.mark.parametrize("command", ["git add -A", "git stash", "git reset --hard", "git stash && git stash drop"])
+@pytest.mark.parametrize(
+    "command",
+    ["git add -A", "git stash", "git reset --hard", "git stash && git stash drop", "git stash && git stash drop && git gc -q --prune=now"],
+)
 def test_a_mutator_running_git_does_not_lose_the_users_staged_version(tmp_path, command):
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [command]}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
