@@ -318,7 +318,8 @@ def _guard(session: Session) -> scope.Guard:
 
 def _undo_outside(session: Session, run_dir) -> list[str]:
     """Save, then undo, every change outside the artifact since the guard settled; returns the paths
-    (relative to the repository root). Whoever made them, nothing is lost: see optimizer.rescue."""
+    (relative to the repository root) that make the candidate out of scope: all of them, unless they
+    are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost: see optimizer.rescue."""
     guard = session.guard
     with signals.critical():
         changes = guard.changes()
@@ -328,6 +329,9 @@ def _undo_outside(session: Session, run_dir) -> list[str]:
         guard.undo(changes)
         scope.verify(guard)
     paths = [os.path.relpath(c.path, session.ws.root) for c in changes]
+    if all(scope.byproduct(c) for c in changes):
+        get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
+        return []
     get().warning(
         f"undid {len(paths)} change(s) outside the artifact made during the mutation; saved first in {saved}",
         paths=paths[:20],

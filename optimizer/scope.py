@@ -173,8 +173,9 @@ class Guard:
             if old is not None and old.kind == "dir":
                 prefix = top + os.sep
                 paths |= {p for p in self.manifest if p.startswith(prefix)}
+            # below a dirty directory, a file is read again only if its signature moved (its own write is its own event)
             for path, st in walk(top, self.scope.skip):
-                current[path] = entry_of(path, st, self.manifest.get(path), True)
+                current[path] = entry_of(path, st, self.manifest.get(path), path == top)
                 paths.add(path)
         return current, paths
 
@@ -256,6 +257,16 @@ class Guard:
             os.rmdir(path)
         os.replace(tmp, path)
         return True
+
+
+TOOL_CACHES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"})
+
+
+def byproduct(change: Change) -> bool:
+    """A file or folder created inside a tool's cache folder (Python byte code, pytest's cache): a coding
+    agent that runs the tests leaves these. Removed like any change, before the eval can read them, but
+    not held against the candidate. Changing or deleting one that existed is no byproduct."""
+    return change.before is None and bool(TOOL_CACHES.intersection(change.path.split(os.sep)))
 
 
 def _staged(index) -> tuple | None:

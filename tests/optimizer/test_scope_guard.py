@@ -207,3 +207,16 @@ def test_a_mutator_that_commits_stops_the_run_with_the_branch_put_back(tmp_path)
     (saved,) = (repo / RUNS).glob("*-c0002/outside")
     sneaky = (saved / "files/.git/refs/heads/main").read_text().strip()
     assert git(repo, "log", "-1", "--format=%s", sneaky).strip() == "sneaky"  # the commit itself is kept
+
+
+def test_tool_caches_a_mutator_leaves_are_removed_without_dropping_its_candidate(tmp_path):
+    run_tests = "python3 -c 'import helper' && mkdir -p .pytest_cache/v && echo 1 > .pytest_cache/v/lastfailed"
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [run_tests]}}
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, plan,
+        extra_files={"helper.py": "X = 1\n", ".gitignore": "__pycache__/\n.pytest_cache/\n"},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert not (repo / "__pycache__").exists() and not (repo / ".pytest_cache").exists()
