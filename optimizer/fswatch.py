@@ -61,14 +61,15 @@ class Watcher:
         if self.fd < 0:
             raise Unavailable(os.strerror(ctypes.get_errno()))
         self.dirs: dict[int, Path] = {}
+        self.wds: dict[Path, int] = {}
         self.pending: set[Path] = set()
         self.complete = True
         self.sentinel_dir = sentinel_dir
         sentinel_dir.mkdir(parents=True, exist_ok=True)
+        self.roots = roots
         try:
             self._watch_dir(sentinel_dir)
-            for root in roots:
-                self._watch_tree(root)
+            self._watch_roots(report=False)
         except Unavailable:
             self.close()
             raise
@@ -77,6 +78,17 @@ class Watcher:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+    def _watch_roots(self, report: bool = True) -> None:
+        """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent."""
+        for root in self.roots:
+            if root.is_dir() and not root.is_symlink():
+                if root not in self.wds:
+                    self._watch_tree(root)
+                    if report:  # it came back, or came at last: whatever it holds is new
+                        self.pending.add(root)
+            elif root.parent not in self.wds and root.parent.is_dir():
+                self._watch_dir(root.parent)
 
     def _watch_dir(self, path: Path) -> None:
         wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), MASK | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
@@ -87,6 +99,7 @@ class Watcher:
                 return
             raise Unavailable(f"cannot watch {path}: {os.strerror(err)}")
         self.dirs[wd] = path
+        self.wds[path] = wd
 
     def _watch_tree(self, root: Path) -> None:
         if not root.is_dir() or root.is_symlink() or self.skip(root):
@@ -109,6 +122,10 @@ class Watcher:
         when the watch may have missed something: walk everything then."""
         if self.fd < 0:
             return None
+        try:
+            self._watch_roots()  # a root removed and made again (or made at last) is watched from now on
+        except Unavailable:
+            self.complete = False
         sentinel = self.sentinel_dir / SENTINEL
         try:
             sentinel.write_bytes(b"")
@@ -150,6 +167,8 @@ class Watcher:
                 continue
             if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
                 self.dirs.pop(wd, None)
+                if self.wds.get(directory) == wd:
+                    del self.wds[directory]
                 self.pending.add(directory)
                 continue
             path = directory / os.fsdecode(name)

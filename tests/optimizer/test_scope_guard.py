@@ -107,13 +107,15 @@ def test_an_ignored_file_the_eval_reads_cannot_get_a_candidate_kept(tmp_path, wa
     assert (saved_dir(repo, line) / "files/.env").read_text() == "TOKEN=stolen\n"
 
 
-def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tmp_path):
-    hook = "printf '#!/bin/sh\\ntouch hooked\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
+@pytest.mark.parametrize("worktree", [False, True], ids=["checkout", "worktree"])
+def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tmp_path, worktree):
+    hooks = "$(git rev-parse --git-common-dir)/hooks"
+    hook = f"printf '#!/bin/sh\\ntouch hooked\\n' > {hooks}/post-commit && chmod +x {hooks}/post-commit"
     plan = {
         2: {"write": {"prompt.md": scores(a=1)}, "run": [hook, "git config core.fsmonitor 'touch monitored'"]},
         3: {"write": {"prompt.md": scores(a=1)}},
     }
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, config={"worktree": worktree})
     config_before = (repo / ".git/config").read_bytes()
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
@@ -121,7 +123,7 @@ def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tm
     assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)]
     assert not (repo / ".git/hooks/post-commit").exists()
     assert (repo / ".git/config").read_bytes() == config_before
-    assert not (repo / "hooked").exists() and not (repo / "monitored").exists()  # cycle 3's commit ran no hook
+    assert not list(repo.rglob("hooked")) and not list(repo.rglob("monitored"))  # cycle 3's commit ran no hook
     saved = saved_dir(repo, lines[1])
     assert "touch hooked" in (saved / "files/.git/hooks/post-commit").read_text()
     assert "fsmonitor" in (saved / "files/.git/config").read_text()
