@@ -222,3 +222,21 @@ def test_tool_caches_a_mutator_leaves_are_removed_without_dropping_its_candidate
     assert done.returncode == 0, done.stderr
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
     assert not (repo / "__pycache__").exists() and not (repo / ".pytest_cache").exists()
+
+
+def test_an_index_refreshed_during_a_mutation_with_nothing_new_staged_is_no_change(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "hold": True}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wait_for(lambda: (repo / ".autoresearch/mutating").exists())
+    index_before = (repo / ".git/index").read_bytes()
+    os.utime(repo / "notes.md", (1, 1))  # what `git status` in another terminal does: refresh the stat cache
+    git(repo, "update-index", "-q", "--refresh")
+    assert (repo / ".git/index").read_bytes() != index_before
+    (repo / ".autoresearch/go-on").touch()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
