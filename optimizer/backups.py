@@ -1,18 +1,18 @@
 """The bytes the scope guard may have to put back: every guarded file's content as it was before the mutation.
 
-Small contents are kept in the daemon's memory (up to MEMORY in all), where no
-mutator can reach them and where keeping the index, a ref or a reflog the
-daemon's own commit just rewrote costs no disk write. Beyond that, bytes git
-already holds (a committed or staged file) are read from its object store, and
-the others (untracked and ignored files, files under `.git/`) are kept as plain
-copies named by their git blob id under `<results_dir>/guard/objects/`. Each
-distinct content is kept once, and dropped when no guarded file holds it any more.
-A copy is checked against its id before it is used, so a backup the mutator
-tampered with is refused, never restored. Files over LARGE are hard-linked
-rather than copied: no disk is spent on a dataset or a model file, and a
-mutator that replaces one (the way git, editors and package managers write) leaves the
-link intact; one that writes into it in place changes both, which the check
-on restore reports.
+Bytes the index names when the guard opens (every committed or staged file)
+are read back from git's object store. Other small contents are kept in the
+daemon's memory (up to MEMORY in all), where no mutator can reach them and
+where keeping the index, a ref or a reflog the daemon's own commit just
+rewrote costs no disk write. The rest (larger untracked and ignored files) is
+kept as plain copies named by their git blob id under
+`<results_dir>/guard/objects/`. Each distinct content is kept once, and dropped
+when no guarded file holds it any more. A copy is checked against its id
+before it is used, so a backup the mutator tampered with is refused, never
+restored. Files over LARGE are hard-linked rather than copied: no disk is
+spent on a dataset or a model file, and a mutator that replaces one (the way
+git, editors and package managers write) leaves the link intact; one that
+writes into it in place changes both, which the check on restore reports.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ MEMORY = 128 << 20
 
 
 class Backups:
-    def __init__(self, root: Path, odb):
+    def __init__(self, root: Path, odb, staged: set[str]):
         self.root = root / "objects"
-        self.odb = odb  # libgit2's object database: ids it holds need no copy
+        self.odb = odb  # libgit2's object database
+        self.staged = staged  # blob ids the index names: in the object database, so no copy needed
         self.refs: Counter[str] = Counter()
         self.memory: dict[str, bytes] = {}
         self.memory_bytes = 0
@@ -45,7 +46,7 @@ class Backups:
         if entry.kind != "file" or entry.oid.startswith("unreadable:"):
             return
         self.refs[entry.oid] += 1
-        if self.refs[entry.oid] > 1 or self._keep_in_memory(path, entry) or entry.oid in self.odb:
+        if self.refs[entry.oid] > 1 or entry.oid in self.staged or self._keep_in_memory(path, entry):
             return
         target = self._path(entry.oid)
         if target.exists():

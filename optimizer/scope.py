@@ -94,7 +94,7 @@ class Guard:
     def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None):
         self.ws = ws
         self.scope = scope_of(ws, results_dir, cache_root)
-        self.backups = Backups(results_dir / "guard", ws.lib.odb)
+        self.backups = Backups(results_dir / "guard", ws.lib.odb, _staged_blobs(ws))
         self.sentinel_dir = results_dir / "guard" / "watch"
         self.manifest: dict[str, Entry] = {}
         self.watcher: Watcher | None = None
@@ -257,6 +257,15 @@ class Guard:
             os.rmdir(path)
         os.replace(tmp, path)
         return True
+
+
+def _staged_blobs(ws: Workspace) -> set[str]:
+    import pygit2
+
+    try:
+        return {str(e.id) for e in ws.lib.index}
+    except pygit2.GitError:  # an index libgit2 cannot read (split, sparse): everything is copied instead
+        return set()
 
 
 TOOL_CACHES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"})
