@@ -273,7 +273,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         cycle=cycle,
         log_dir=log_dir,
         read_only=(session.paths.results_dir,),
-        hidden=(session.paths.results_dir / "holdout", *_cache_roots(session)),
+        hidden=(session.paths.results_dir / "holdout", *filter(None, [_cache_root(session)])),
     )
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
@@ -302,16 +302,15 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     return result
 
 
-def _cache_roots(session: Session) -> tuple:
-    """The result cache and its key: never shown to a mutator (see runs.cache)."""
-    return (session.cache.root.parent,) if session.cache is not None else ()
+def _cache_root(session: Session):
+    """The result cache and its signing key: guarded, and never shown to a mutator (see runs.cache)."""
+    return session.cache.root.parent if session.cache is not None else None
 
 
 def _guard(session: Session) -> scope.Guard:
     """The session's scope guard, opened (every guarded path read once) before its first mutation."""
     if session.guard is None:
-        cache_root = session.cache.root.parent if session.cache is not None else None
-        session.guard = scope.Guard(session.ws, session.paths.results_dir, cache_root)
+        session.guard = scope.Guard(session.ws, session.paths.results_dir, _cache_root(session))
         session.guard.open()
     return session.guard
 

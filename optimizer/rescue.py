@@ -26,27 +26,34 @@ KIND = {(False, True): "created", (True, False): "deleted", (True, True): "chang
 
 
 def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
-    """Copy out every changed path's current state and write RESTORE.txt; returns the directory."""
+    """Move out every changed path's current state (the undo is about to replace or remove it; moved,
+    a large file costs no copy) and write RESTORE.txt; returns the directory."""
     base = _base(guard)
     target = run_dir / "outside"
     files = target / "files"
     target.mkdir(parents=True, exist_ok=True)
+    patch = _tracked_patch(guard, changes)  # read before anything moves
+    if patch:
+        (target / "tracked.patch").write_text(patch, encoding="utf-8")
     lines = []
     for change in changes:
         relative = os.path.relpath(change.path, base)
         lines.append(f"{KIND[(change.before is not None, change.after is not None)]:8} {relative}")
         if change.after is not None and change.after.kind in ("file", "link") and not relative.startswith(".."):
-            copy = files / relative
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            if change.after.kind == "link":
-                os.symlink(os.readlink(change.path), copy)
-            else:
-                shutil.copy2(change.path, copy)
-    patch = _tracked_patch(guard, changes)
-    if patch:
-        (target / "tracked.patch").write_text(patch, encoding="utf-8")
+            _move(change.path, files / relative)
     (target / "RESTORE.txt").write_text(_restore_text(base, target, lines, bool(patch)), encoding="utf-8")
     return target
+
+
+def _move(path: str, copy: Path) -> None:
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(path, copy)
+    except OSError:  # another filesystem
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), copy)
+        else:
+            shutil.copy2(path, copy)
 
 
 def restore_hint(guard: Guard, saved: Path) -> str:
