@@ -17,6 +17,7 @@ listed in RESTORE.txt (deleting them again is up to the reader).
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -57,7 +58,11 @@ def _move(path: str, copy: Path) -> None:
 
 
 def restore_hint(guard: Guard, saved: Path) -> str:
-    return f"cd {_base(guard)} && cp -a {saved / 'files'}/. ./  (details in {saved / 'RESTORE.txt'})"
+    return f"{_restore_command(_base(guard), saved)}  (details in {saved / 'RESTORE.txt'})"
+
+
+def _restore_command(base: Path, saved: Path) -> str:
+    return f"cd {shlex.quote(str(base))} && cp -a {shlex.quote(str(saved / 'files'))}/. ./"
 
 
 def _base(guard: Guard) -> Path:
@@ -77,10 +82,11 @@ def _restore_text(base: Path, target: Path, lines: list[str], has_patch: bool) -
         *lines,
         "",
         "To bring them all back:",
-        f"  cd {base} && cp -a {target / 'files'}/. ./",
+        f"  {_restore_command(base, target)}",
     ]
     if has_patch:
-        how.append(f"or, for the files committed at HEAD only: cd {base} && git apply {target / 'tracked.patch'}")
+        patch = shlex.quote(str(target / "tracked.patch"))
+        how.append(f"or, for the files committed at HEAD only: cd {shlex.quote(str(base))} && git apply {patch}")
     return "\n".join(how) + "\n"
 
 
