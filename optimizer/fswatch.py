@@ -24,7 +24,6 @@ import os
 import select
 import struct
 from collections.abc import Callable
-from pathlib import Path
 
 IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
@@ -54,18 +53,18 @@ class Watcher:
     """Watches every directory under `roots` that `skip` does not exclude; `sentinel_dir` is watched
     too (it holds the sentinel) but its changes are not reported."""
 
-    def __init__(self, roots: list[Path], skip: Callable[[Path], bool], sentinel_dir: Path):
+    def __init__(self, roots: list[str], skip: Callable[[str], bool], sentinel_dir: str):
         self._libc = _libc()
         self.skip = skip
         self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if self.fd < 0:
             raise Unavailable(os.strerror(ctypes.get_errno()))
-        self.dirs: dict[int, Path] = {}
-        self.wds: dict[Path, int] = {}
-        self.pending: set[Path] = set()
+        self.dirs: dict[int, str] = {}
+        self.wds: dict[str, int] = {}
+        self.pending: set[str] = set()
         self.complete = True
         self.sentinel_dir = sentinel_dir
-        sentinel_dir.mkdir(parents=True, exist_ok=True)
+        os.makedirs(sentinel_dir, exist_ok=True)
         self.roots = roots
         try:
             self._watch_dir(sentinel_dir)
@@ -82,15 +81,15 @@ class Watcher:
     def _watch_roots(self, report: bool = True) -> None:
         """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent."""
         for root in self.roots:
-            if root.is_dir() and not root.is_symlink():
+            if os.path.isdir(root) and not os.path.islink(root):
                 if root not in self.wds:
                     self._watch_tree(root)
                     if report:  # it came back, or came at last: whatever it holds is new
                         self.pending.add(root)
-            elif root.parent not in self.wds and root.parent.is_dir():
-                self._watch_dir(root.parent)
+            elif os.path.dirname(root) not in self.wds and os.path.isdir(os.path.dirname(root)):
+                self._watch_dir(os.path.dirname(root))
 
-    def _watch_dir(self, path: Path) -> None:
+    def _watch_dir(self, path: str) -> None:
         wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), MASK | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
         if wd < 0:
             err = ctypes.get_errno()
@@ -101,8 +100,8 @@ class Watcher:
         self.dirs[wd] = path
         self.wds[path] = wd
 
-    def _watch_tree(self, root: Path) -> None:
-        if not root.is_dir() or root.is_symlink() or self.skip(root):
+    def _watch_tree(self, root: str) -> None:
+        if not os.path.isdir(root) or os.path.islink(root) or self.skip(root):
             return
         stack = [root]
         while stack:
@@ -111,13 +110,12 @@ class Watcher:
             try:
                 with os.scandir(path) as entries:
                     for entry in entries:
-                        child = Path(entry.path)
-                        if entry.is_dir(follow_symlinks=False) and not self.skip(child):
-                            stack.append(child)
+                        if entry.is_dir(follow_symlinks=False) and not self.skip(entry.path):
+                            stack.append(entry.path)
             except OSError:
                 self.pending.add(path)
 
-    def changed(self) -> set[Path] | None:
+    def changed(self) -> set[str] | None:
         """The paths changed since the last call (a directory stands for everything under it), or None
         when the watch may have missed something: walk everything then."""
         if self.fd < 0:
@@ -126,11 +124,11 @@ class Watcher:
             self._watch_roots()  # a root removed and made again (or made at last) is watched from now on
         except Unavailable:
             self.complete = False
-        sentinel = self.sentinel_dir / SENTINEL
+        sentinel = os.path.join(self.sentinel_dir, SENTINEL)
         try:
-            sentinel.write_bytes(b"")
+            os.close(os.open(sentinel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
         except OSError:  # its directory was removed: watch a new one, and walk this time
-            self.sentinel_dir.mkdir(parents=True, exist_ok=True)
+            os.makedirs(self.sentinel_dir, exist_ok=True)
             self._watch_dir(self.sentinel_dir)
             self.complete = False
             return self._drain()
@@ -143,12 +141,12 @@ class Watcher:
             seen = self._read(sentinel)
         return self._drain()
 
-    def _drain(self) -> set[Path] | None:
+    def _drain(self) -> set[str] | None:
         changed, complete = self.pending, self.complete
         self.pending, self.complete = set(), True
         return changed if complete else None
 
-    def _read(self, sentinel: Path) -> bool:
+    def _read(self, sentinel: str) -> bool:
         seen = False
         try:
             data = os.read(self.fd, 1 << 20)
@@ -171,7 +169,7 @@ class Watcher:
                     del self.wds[directory]
                 self.pending.add(directory)
                 continue
-            path = directory / os.fsdecode(name)
+            path = directory + os.sep + os.fsdecode(name)
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue

@@ -35,12 +35,14 @@ class ObjectFiles:
         self.links = guard_dir / "git-objects"
         self.sentinel_dir = guard_dir / "watch-objects"
         self.files: dict[str, Entry] = {}
+        self.by_dir: dict[str, set[str]] = {}
+        self.made: set[Path] = set()  # link folders known to exist
         self.watcher: Watcher | None = None
 
     def open(self, watch: bool) -> None:
         if watch:
             try:
-                self.watcher = Watcher([Path(self.root)], lambda p: False, self.sentinel_dir)
+                self.watcher = Watcher([self.root], lambda p: False, str(self.sentinel_dir))
             except Unavailable:
                 self.watcher = None
         for path, entry in self._current(None).items():
@@ -63,12 +65,12 @@ class ObjectFiles:
     def look(self) -> list[tuple[str, Entry, Entry | None]]:
         """Object files removed or rewritten since the last look, as (path, before, after); new ones are kept."""
         dirty = self.watcher.changed() if self.watcher is not None else None
-        dirty_paths = None if dirty is None else {str(p) for p in dirty}
-        current = self._current(dirty_paths)
-        if dirty_paths is None:
+        current = self._current(dirty)
+        if dirty is None:
             concerned = set(self.files)
-        else:
-            concerned = {p for p in self.files if p in dirty_paths or any(p.startswith(d + os.sep) for d in dirty_paths)}
+        else:  # a dirty file, or every file of a dirty folder (the store is two levels deep)
+            concerned = {p for p in dirty if p in self.files}
+            concerned.update(p for d in dirty for p in self.by_dir.get(d, ()))
         for path, entry in current.items():
             if path not in self.files:
                 self._keep(path, entry)
@@ -77,7 +79,7 @@ class ObjectFiles:
     def adopt(self, path: str, after: Entry | None) -> None:
         """Take a removal or rewrite as the new state (made between mutations: the user's own gc)."""
         self._link(path).unlink(missing_ok=True)
-        self.files.pop(path, None)
+        self._forget(path)
         if after is not None:
             self._keep(path, after)
 
@@ -106,12 +108,22 @@ class ObjectFiles:
     def _link(self, path: str) -> Path:
         return self.links / os.path.relpath(path, self.root)
 
+    def _forget(self, path: str) -> None:
+        if self.files.pop(path, None) is not None:
+            self.by_dir[os.path.dirname(path)].discard(path)
+
     def _keep(self, path: str, entry: Entry) -> None:
         self.files[path] = entry
+        self.by_dir.setdefault(os.path.dirname(path), set()).add(path)
         link = self._link(path)
         try:
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.unlink(missing_ok=True)
-            os.link(path, link)
+            if link.parent not in self.made:
+                link.parent.mkdir(parents=True, exist_ok=True)
+                self.made.add(link.parent)
+            try:
+                os.link(path, link)
+            except FileExistsError:  # from an earlier run: the same object, or a stale one
+                link.unlink()
+                os.link(path, link)
         except OSError:  # another filesystem, or gone already: watched only
             pass

@@ -105,7 +105,7 @@ class Guard:
         try:
             if os.environ.get("AUTORESEARCH_GUARD_POLL"):
                 raise Unavailable("AUTORESEARCH_GUARD_POLL is set")
-            self.watcher = Watcher([Path(r) for r in self.scope.roots], lambda p: self.scope.skip(str(p)), self.sentinel_dir)
+            self.watcher = Watcher(list(self.scope.roots), self.scope.skip, str(self.sentinel_dir))
         except Unavailable as exc:
             get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
         self.objects.open(watch=self.watcher is not None)
@@ -143,7 +143,7 @@ class Guard:
             current = self._walk_all()
             paths = set(self.manifest) | set(current)
         else:
-            current, paths = self._rescan({str(p) for p in dirty})
+            current, paths = self._rescan(dirty)
         changes = []
         for path in sorted(paths):
             before, after = self.manifest.get(path), current.get(path)
