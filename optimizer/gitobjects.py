@@ -17,7 +17,6 @@ import os
 import time
 from pathlib import Path
 
-from optimizer.fswatch import Unavailable, Watcher
 from optimizer.manifest import Entry, walk
 
 PRUNE_AFTER_S = 14 * 24 * 3600
@@ -33,25 +32,14 @@ class ObjectFiles:
     def __init__(self, objects_dir: str, guard_dir: Path):
         self.root = objects_dir
         self.links = guard_dir / "git-objects"
-        self.sentinel_dir = guard_dir / "watch-objects"
         self.files: dict[str, Entry] = {}
         self.by_dir: dict[str, set[str]] = {}
         self.made: set[Path] = set()  # link folders known to exist
-        self.watcher: Watcher | None = None
 
-    def open(self, watch: bool) -> None:
-        if watch:
-            try:
-                self.watcher = Watcher([self.root], lambda p: False, str(self.sentinel_dir))
-            except Unavailable:
-                self.watcher = None
+    def open(self) -> None:
         for path, entry in self._current(None).items():
             self._keep(path, entry)
         self._sweep()
-
-    def close(self) -> None:
-        if self.watcher is not None:
-            self.watcher.close()
 
     def _current(self, dirty: set[str] | None) -> dict[str, Entry]:
         tops = [self.root] if dirty is None else sorted(dirty)
@@ -62,9 +50,12 @@ class ObjectFiles:
                     found[path] = _entry(st)
         return found
 
-    def look(self) -> list[tuple[str, Entry, Entry | None]]:
-        """Object files removed or rewritten since the last look, as (path, before, after); new ones are kept."""
-        dirty = self.watcher.changed() if self.watcher is not None else None
+    def covers(self, path: str) -> bool:
+        return path == self.root or path.startswith(self.root + os.sep)
+
+    def look(self, dirty: set[str] | None) -> list[tuple[str, Entry, Entry | None]]:
+        """Object files removed or rewritten since the last look, as (path, before, after), among the dirty
+        paths (None: all); new ones are kept."""
         current = self._current(dirty)
         if dirty is None:
             concerned = set(self.files)

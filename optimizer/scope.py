@@ -105,10 +105,11 @@ class Guard:
         try:
             if os.environ.get("AUTORESEARCH_GUARD_POLL"):
                 raise Unavailable("AUTORESEARCH_GUARD_POLL is set")
-            self.watcher = Watcher(list(self.scope.roots), self.scope.skip, str(self.sentinel_dir))
+            roots = [*self.scope.roots, self.objects.root]
+            self.watcher = Watcher(roots, lambda p: not self.objects.covers(p) and self.scope.skip(p), str(self.sentinel_dir))
         except Unavailable as exc:
             get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
-        self.objects.open(watch=self.watcher is not None)
+        self.objects.open()
         for root in self.scope.roots:
             for path, st in walk(root, self.scope.skip):
                 self._adopt(path, entry_of(path, st, None, True))
@@ -117,28 +118,35 @@ class Guard:
     def close(self) -> None:
         if self.watcher is not None:
             self.watcher.close()
-        self.objects.close()
 
     def settle(self) -> None:
         """Take the tree as it is now as the state to guard (before a mutation)."""
-        for change in self._look():
+        changes, objects = self._look()
+        for change in changes:
             self._adopt(change.path, change.after)
-        for path, _, after in self.objects.look():
-            self.objects.adopt(path, after)
+        for change in objects:
+            self.objects.adopt(change.path, change.after)
 
     def changes(self) -> list[Change]:
         """What differs from the settled state (after a mutation). A rewritten index that stages exactly
         what it staged before (the user's `git status` refreshes it) is no change."""
         found = []
-        for change in self._look():
+        changes, objects = self._look()
+        for change in changes:
             if self._same_index(change):
                 self._adopt(change.path, change.after)
             else:
                 found.append(change)
-        return found + [Change(*removed) for removed in self.objects.look()]
+        return found + objects
 
-    def _look(self) -> list[Change]:
+    def _look(self) -> tuple[list[Change], list[Change]]:
+        """What changed since the last look: in the guarded tree, and among git's object files."""
         dirty = self.watcher.changed() if self.watcher is not None else None
+        objects_dirty = None if dirty is None else {p for p in dirty if self.objects.covers(p)}
+        objects = [Change(*c) for c in self.objects.look(objects_dirty)]
+        return self._look_tree(None if dirty is None else dirty - objects_dirty), objects
+
+    def _look_tree(self, dirty: set[str] | None) -> list[Change]:
         if dirty is None:
             current = self._walk_all()
             paths = set(self.manifest) | set(current)
