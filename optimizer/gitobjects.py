@@ -23,8 +23,10 @@ PRUNE_AFTER_S = 14 * 24 * 3600
 
 
 def _entry(st: os.stat_result) -> Entry:
-    """Size, mtime and inode: not ctime, which our own hard link moves."""
-    sig = (st.st_size, st.st_mtime_ns, st.st_ino)
+    """Size and inode: not ctime, which our own hard link moves, nor mtime, which git moves to
+    "freshen" an object it was about to write again. (A same-size write into an object file, which
+    git never does, goes unseen.)"""
+    sig = (st.st_size, st.st_ino)
     return Entry("object", 0, ":".join(map(str, sig)), st.st_size, sig)
 
 
