@@ -240,3 +240,15 @@ def test_an_index_refreshed_during_a_mutation_with_nothing_new_staged_is_no_chan
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+
+
+@pytest.mark.parametrize("command", ["git checkout -q -b elsewhere", "git checkout -q --detach"])
+def test_a_branch_switch_during_a_mutation_is_undone(tmp_path, command):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [command]}, 3: {"write": {"prompt.md": scores(a=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "error", "keep"]
+    assert git(repo, "symbolic-ref", "--short", "HEAD").strip() == "main"  # the KEEP landed on the user's branch
+    assert git(repo, "branch", "--list").split() == ["*", "main"]
+    assert git(repo, "log", "-1", "--format=%s").startswith("autoresearch cycle 3")
