@@ -56,7 +56,7 @@ class Scope:
         if path in self.excluded:
             return True
         # a nested repository's object store (a submodule's, a vendored repo's) is as append-only as ours
-        return os.path.basename(path) == "objects" and os.path.isfile(os.path.join(os.path.dirname(path), "HEAD"))
+        return path.endswith(_OBJECTS) and os.path.isfile(path[: -len("objects")] + "HEAD")
 
     def covers(self, path: str) -> bool:
         """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
@@ -84,6 +84,7 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
     return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"))
 
 
+_OBJECTS = os.sep + "objects"
 # under the common git dir: objects (append-only), other worktrees and the experiments' branches
 _SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/refs/heads/autoresearch")
 
@@ -149,17 +150,19 @@ class Guard:
     def _look_tree(self, dirty: set[str] | None) -> list[Change]:
         if dirty is None:
             current = self._walk_all()
-            paths = set(self.manifest) | set(current)
+            paths = [*current, *(p for p in self.manifest if p not in current)]
         else:
             current, paths = self._rescan(dirty)
         changes = []
-        for path in sorted(paths):
+        for path in paths:
             before, after = self.manifest.get(path), current.get(path)
+            if before is after:
+                continue
             if before != after:
                 changes.append(Change(path, before, after))
-            elif after is not None and after.sig != before.sig:
+            elif after.sig != before.sig:
                 self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
-        return changes
+        return sorted(changes, key=lambda c: c.path)
 
     def _walk_all(self) -> dict[str, Entry]:
         current = {}
