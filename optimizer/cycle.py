@@ -326,7 +326,7 @@ def _undo_outside(session: Session, run_dir) -> list[str]:
             return []
         saved = rescue.save(guard, changes, run_dir)
         guard.undo(changes)
-        scope.verify(guard)
+        scope.verify(guard, saved)
     paths = [os.path.relpath(c.path, session.ws.root) for c in changes]
     if all(scope.byproduct(c) for c in changes):
         get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))

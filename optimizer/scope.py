@@ -297,13 +297,15 @@ def _staged(index) -> tuple | None:
 
 
 def _remove(path: str, entry: Entry) -> None:
-    if entry.kind == "dir":
-        try:
+    """Remove what the mutation created (already saved). A folder that is not empty, or a path the
+    mutator made unremovable, stays: the re-check (`verify`) then stops the run, naming it."""
+    try:
+        if entry.kind == "dir":
             os.rmdir(path)
-        except OSError:  # not empty: something in it could not be removed; reported by the re-check
-            pass
-    else:
-        _unlink(path)
+        else:
+            _unlink(path)
+    except OSError as exc:
+        get().error("scope guard: cannot remove a path", path=path, error=str(exc))
 
 
 def _unlink(path: str) -> None:
@@ -313,8 +315,11 @@ def _unlink(path: str) -> None:
         pass
 
 
-def verify(guard: Guard) -> None:
+def verify(guard: Guard, saved: Path) -> None:
     """After an undo nothing may differ any more; if something still does, stop rather than go on."""
     left = guard.changes()
     if left:
-        raise IntegrityError(f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {left[0].path}")
+        raise IntegrityError(
+            f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {left[0].path}; "
+            f"what the mutation left is saved in {saved}"
+        )

@@ -252,3 +252,17 @@ def test_a_branch_switch_during_a_mutation_is_undone(tmp_path, command):
     assert git(repo, "symbolic-ref", "--short", "HEAD").strip() == "main"  # the KEEP landed on the user's branch
     assert git(repo, "branch", "--list").split() == ["*", "main"]
     assert git(repo, "log", "-1", "--format=%s").startswith("autoresearch cycle 3")
+
+
+def test_a_large_file_written_in_place_that_cannot_be_put_back_stops_the_run_and_keeps_its_bytes(tmp_path):
+    scribble = "python3 -c \"f = open('data/big.bin', 'r+b'); f.write(b'mutated'); f.close()\""
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [scribble]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "data/\n"})
+    (repo / "data").mkdir()
+    (repo / "data/big.bin").write_bytes(b"\0" * (17 << 20))  # over 16 MiB: hard-linked, not copied
+    done = cli(repo, "run")
+    assert done.returncode == 50, done.stderr
+    assert "could not restore" in done.stderr
+    (saved,) = (repo / RUNS).glob("*-c0002/outside")
+    assert str(saved) in done.stderr
+    assert (saved / "files/data/big.bin").read_bytes()[:7] == b"mutated"  # the mutation's bytes are kept
