@@ -55,7 +55,13 @@ def test_the_users_edits_during_a_mutation_are_saved_before_they_are_undone(tmp_
 
 @pytest.mark.parametrize(
     "command",
-    ["git add -A", "git stash", "git reset --hard", "git stash && git stash drop", "git stash && git stash drop && git gc -q --prune=now"],
+    [
+        "git add -A",
+        "git stash",
+        "git reset --hard",
+        "git stash && git stash drop",
+        "git stash && git stash drop && git gc -q --prune=now",
+    ],
 )
 def test_a_mutator_running_git_does_not_lose_the_users_staged_version(tmp_path, command):
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [command]}}
@@ -141,7 +147,8 @@ for folder in pathlib.Path(".autoresearch/cache").iterdir():
 
 
 def test_results_a_mutator_writes_into_the_cache_are_never_used(tmp_path):
-    plan = {2: {"write": {"prompt.md": scores(a=0, b=0), ".autoresearch/forge.py": FORGE}, "run": ["python3 .autoresearch/forge.py"]}}
+    forge = {"prompt.md": scores(a=0, b=0), ".autoresearch/forge.py": FORGE}  # the script itself sits where the guard does not look
+    plan = {2: {"write": forge, "run": ["python3 .autoresearch/forge.py"]}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=1, b=1)}, plan)
     cli(repo, "run")
     line = iterations(repo)[1]
