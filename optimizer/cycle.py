@@ -6,6 +6,7 @@ whatever happens, the tree is back at HEAD or committed before the record is wri
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ import structlog
 
 from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
-from optimizer import faults, scope, signals
+from optimizer import faults, rescue, scope, signals
 from optimizer.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError, Interrupted
 from optimizer.logs import get
@@ -272,21 +273,27 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         cycle=cycle,
         log_dir=log_dir,
         read_only=(session.paths.results_dir,),
-        hidden=hidden_from_mutator(session),
+        hidden=(*hidden_from_mutator(session), *filter(None, [_cache_root(session)])),
     )
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
-    before, head = scope.snapshot(ws), ws.head()
+    guard = _guard(session)
+    guard.settle()
+    head = ws.head()
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
-        if _undo_outside(ws, before) and isinstance(exc, MutationFailed):
+        if _undo_outside(session, log_dir) and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
-    if ws.head() != head:
-        raise IntegrityError(f"the mutator moved HEAD ({head[:10]} -> {ws.head()[:10]}); mutators must not commit")
-    outside = _undo_outside(ws, before)
+    moved = ws.head() != head
+    outside = _undo_outside(session, log_dir)  # before the HEAD check: the user's branch is put back either way
+    if moved:
+        raise IntegrityError(
+            f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
+            "the branch was put back and the commit saved (see the warning above); mutators must not commit"
+        )
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
     if not artifact_modified(ws):
@@ -295,13 +302,41 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     return result
 
 
-def _undo_outside(ws, before: scope.Snapshot) -> list[str]:
-    """Put back every path outside the artifact that changed since `before`; returns them."""
+def _cache_root(session: Session):
+    """The result cache and its signing key: guarded, and never shown to a mutator (see runs.cache)."""
+    return session.cache.root.parent if session.cache is not None else None
+
+
+def _guard(session: Session) -> scope.Guard:
+    """The session's scope guard, opened (every guarded path read once) before its first mutation."""
+    if session.guard is None:
+        session.guard = scope.Guard(session.ws, session.paths.results_dir, _cache_root(session))
+        session.guard.open()
+    return session.guard
+
+
+def _undo_outside(session: Session, run_dir) -> list[str]:
+    """Save, then undo, every change outside the artifact since the guard settled; returns the paths
+    (relative to the repository root) that make the candidate out of scope: all of them, unless they
+    are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost: see optimizer.rescue."""
+    guard = session.guard
     with signals.critical():
-        outside = scope.changed_paths(before, scope.snapshot(ws))
-        if outside:
-            scope.undo(ws, before, outside)
-    return outside
+        changes = guard.changes()
+        if not changes:
+            return []
+        saved = rescue.save(guard, changes, run_dir)
+        guard.undo(changes)
+        scope.verify(guard, saved)
+    paths = [os.path.relpath(c.path, session.ws.root) for c in changes]
+    if all(scope.byproduct(c) for c in changes):
+        get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
+        return []
+    get().warning(
+        f"undid {len(paths)} change(s) outside the artifact made during the mutation; saved first in {saved}",
+        paths=paths[:20],
+        restore=rescue.restore_hint(guard, saved),
+    )
+    return paths
 
 
 def _set_aside_changelog(session: Session, changelog) -> None:

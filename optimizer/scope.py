@@ -1,69 +1,325 @@
-"""The mutator's scope check: everything outside the artifact must look exactly as before.
+"""The mutator's scope guard: everything outside the artifact must look exactly as before the mutation.
 
-A snapshot records, for every path outside the artifact that git sees as
-changed or untracked, its status code and the blob of its exact bytes
-(written into the object store, unfiltered, so a clobbered file of the user's
-can be put back byte for byte). Both are read in-process (libgit2): the check
-runs twice a cycle.
+Guarded is every path of the repository but the artifact and the results
+directory: tracked, untracked and ignored files alike, and `.git/` (HEAD,
+config, hooks, refs, info, the index, reflogs); its object store is guarded
+apart, against removals only (optimizer.gitobjects: a new object is harmless,
+and one the user's concurrent commit wrote must stay). The result cache under the results
+directory is guarded too: a mutator must not write results for its own
+candidate. Left out are other experiments' branches and worktrees (another
+daemon may commit to them at any time).
+
+The guard keeps a manifest (path -> kind, mode, content id) in the daemon's
+memory, where no mutator can reach it, and the bytes to put back (see
+optimizer.backups). It is brought up to date before each mutation
+(`settle`: whatever changed since, the daemon's own commit or the user's edits,
+is the new "before") and compared after it (`changes`). Only paths that may
+have changed are looked at: inotify says which (optimizer.fswatch); without it
+every path is stat-ed and only files whose signature moved are read again.
+
+Whatever the mutation window changed is saved in full before it is undone
+(`undo`): see optimizer.rescue for where and how to restore it.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from optimizer.workspace import Workspace, inside, status
-
-DELETED = "-"
-Snapshot = dict[str, tuple[str, str]]  # path -> (porcelain XY, blob id or DELETED)
-
-
-def snapshot(ws: Workspace) -> Snapshot:
-    outside = {path: code for path, code in status(ws).items() if not inside(ws, path)}
-    return {path: (code, _blob(ws, ws.root / path)) for path, code in outside.items()}
+from optimizer.backups import Backups
+from optimizer.errors import IntegrityError
+from optimizer.fswatch import Unavailable, Watcher
+from optimizer.gitobjects import ObjectFiles
+from optimizer.logs import get
+from optimizer.manifest import Entry, entry_of, walk
+from optimizer.workspace import Workspace
 
 
-def _blob(ws: Workspace, path: Path) -> str:
-    """Hashed as a stream; stored (raw bytes: libgit2's from-disk writer would apply filters) only the
-    first time these bytes are seen, so an unchanged large file is not read into memory every cycle."""
+@dataclass(frozen=True)
+class Change:
+    path: str  # absolute
+    before: Entry | None  # None: the path did not exist
+    after: Entry | None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where the guard looks: its roots, and the paths under them it leaves alone."""
+
+    roots: tuple[str, ...]
+    excluded: frozenset[str]
+    objects: str  # git's object store, guarded apart (optimizer.gitobjects)
+
+    def skip(self, path: str) -> bool:
+        if path in self.excluded:
+            return True
+        # a nested repository's object store (a submodule's, a vendored repo's) is as append-only as ours
+        return path.endswith(_OBJECTS) and os.path.isfile(path[: -len("objects")] + "HEAD")
+
+    def covers(self, path: str) -> bool:
+        """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
+        for root in self.roots:
+            if path == root or path.startswith(root + os.sep):
+                below = path[len(root):].split(os.sep)[1:]
+                if not any(self.skip(os.path.join(root, *below[:n])) for n in range(len(below) + 1)):
+                    return True
+        return False
+
+
+def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope:
+    root = str(ws.root)
+    git_dir = os.path.realpath(ws.lib.path)
+    common = os.path.realpath(os.path.join(root, ws.git("rev-parse", "--git-common-dir")))
+    roots = [root]
+    if not git_dir.startswith(root + os.sep):  # a worktree: its own git dir lives in the main repository
+        roots.append(git_dir)
+    if common != git_dir:  # what every worktree shares and that runs or configures git
+        roots += [os.path.join(common, name) for name in ("config", "hooks", "info")]
+    if cache_root is not None:
+        roots.append(str(cache_root))
+    excluded = {str(ws.artifact_path), str(results_dir)}
+    excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
+    return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"))
+
+
+_OBJECTS = os.sep + "objects"
+# under the common git dir: objects (append-only), other worktrees and the experiments' branches
+_SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/refs/heads/autoresearch")
+
+
+class Guard:
+    """Owned by the session: opened before the first mutation, `settle`d before each, compared after."""
+
+    def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None):
+        self.ws = ws
+        self.scope = scope_of(ws, results_dir, cache_root)
+        self.backups = Backups(results_dir / "guard", ws.lib.odb, _staged_blobs(ws))
+        self.sentinel_dir = results_dir / "guard" / "watch"
+        self.manifest: dict[str, Entry] = {}
+        self.watcher: Watcher | None = None
+        self.objects = ObjectFiles(self.scope.objects, results_dir / "guard")
+
+    def open(self) -> None:
+        """Watch first, then read everything: a change made during the first reading is still reported."""
+        try:
+            if os.environ.get("AUTORESEARCH_GUARD_POLL"):
+                raise Unavailable("AUTORESEARCH_GUARD_POLL is set")
+            roots = [*self.scope.roots, self.objects.root]
+            self.watcher = Watcher(roots, lambda p: not self.objects.covers(p) and self.scope.skip(p), str(self.sentinel_dir))
+        except Unavailable as exc:
+            get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
+        self.objects.open()
+        for root in self.scope.roots:
+            for path, st in walk(root, self.scope.skip):
+                self._adopt(path, entry_of(path, st, None, True))
+        self.backups.sweep()
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.close()
+
+    def settle(self) -> None:
+        """Take the tree as it is now as the state to guard (before a mutation)."""
+        changes, objects = self._look()
+        for change in changes:
+            self._adopt(change.path, change.after)
+        for change in objects:
+            self.objects.adopt(change.path, change.after)
+
+    def changes(self) -> list[Change]:
+        """What differs from the settled state (after a mutation). A rewritten index that stages exactly
+        what it staged before (the user's `git status` refreshes it) is no change."""
+        found = []
+        changes, objects = self._look()
+        for change in changes:
+            if self._same_index(change):
+                self._adopt(change.path, change.after)
+            else:
+                found.append(change)
+        return found + objects
+
+    def _look(self) -> tuple[list[Change], list[Change]]:
+        """What changed since the last look: in the guarded tree, and among git's object files."""
+        dirty = self.watcher.changed() if self.watcher is not None else None
+        objects_dirty = None if dirty is None else {p for p in dirty if self.objects.covers(p)}
+        objects = [Change(*c) for c in self.objects.look(objects_dirty)]
+        return self._look_tree(None if dirty is None else dirty - objects_dirty), objects
+
+    def _look_tree(self, dirty: set[str] | None) -> list[Change]:
+        if dirty is None:
+            current = self._walk_all()
+            paths = [*current, *(p for p in self.manifest if p not in current)]
+        else:
+            current, paths = self._rescan(dirty)
+        changes = []
+        for path in paths:
+            before, after = self.manifest.get(path), current.get(path)
+            if before is after:
+                continue
+            if before != after:
+                changes.append(Change(path, before, after))
+            elif after.sig != before.sig:
+                self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
+        return sorted(changes, key=lambda c: c.path)
+
+    def _walk_all(self) -> dict[str, Entry]:
+        current = {}
+        for root in self.scope.roots:
+            for path, st in walk(root, self.scope.skip):
+                current[path] = entry_of(path, st, self.manifest.get(path), False)
+        return current
+
+    def _rescan(self, dirty: set[str]) -> tuple[dict[str, Entry], set[str]]:
+        """The current entries of the dirty paths (a directory with everything under it), and every path
+        they concern, those that vanished included."""
+        current: dict[str, Entry] = {}
+        paths: set[str] = set()
+        for top in dirty:
+            if not self.scope.covers(top):
+                continue
+            paths.add(top)
+            old = self.manifest.get(top)
+            if old is not None and old.kind == "dir":
+                prefix = top + os.sep
+                paths |= {p for p in self.manifest if p.startswith(prefix)}
+            # below a dirty directory, a file is read again only if its signature moved (its own write is its own event)
+            for path, st in walk(top, self.scope.skip):
+                current[path] = entry_of(path, st, self.manifest.get(path), path == top)
+                paths.add(path)
+        return current, paths
+
+    def _adopt(self, path: str, entry: Entry | None) -> None:
+        old = self.manifest.pop(path, None)
+        if entry is not None:
+            self.manifest[path] = entry
+            self.backups.hold(path, entry)
+        if old is not None:
+            self.backups.release(old)
+
+    def _same_index(self, change: Change) -> bool:
+        import pygit2
+
+        if os.path.basename(change.path) != "index" or not os.path.isfile(os.path.join(os.path.dirname(change.path), "HEAD")):
+            return False
+        if change.before is None or change.after is None or change.before.kind != "file" or change.after.kind != "file":
+            return False
+        data = self.backups.read(change.before.oid)
+        if data is None:
+            return False
+        with tempfile.TemporaryDirectory() as tmp:  # libgit2 reads an index from a file only
+            saved = os.path.join(tmp, "index")
+            Path(saved).write_bytes(data)
+            try:
+                staged = _staged(pygit2.Index(saved))
+                return staged is not None and staged == _staged(pygit2.Index(change.path))
+            except (pygit2.GitError, OSError, ValueError):
+                return False
+
+    def undo(self, changes: list[Change]) -> list[str]:
+        """Put every changed path back as it was settled; returns the paths that could not be."""
+        for change in sorted(changes, key=lambda c: c.path.count(os.sep), reverse=True):
+            if change.after is not None and (change.before is None or change.before.kind != change.after.kind):
+                _remove(change.path, change.after)
+        failed = []
+        for change in sorted(changes, key=lambda c: c.path.count(os.sep)):
+            if change.before is not None and not self._put_back_logged(change.path, change.before):
+                failed.append(change.path)
+        for change in changes:  # the restored files carry new signatures
+            try:
+                st = os.lstat(change.path)
+            except FileNotFoundError:
+                continue
+            if change.before is not None and change.before.kind != "object" and change.path not in failed:
+                self.manifest[change.path] = entry_of(change.path, st, None, True)
+        return failed
+
+    def _put_back_logged(self, path: str, entry: Entry) -> bool:
+        try:
+            return self._put_back(path, entry)
+        except OSError as exc:  # a read-only directory, a full disk: reported, and the re-check stops the run
+            get().error("scope guard: cannot restore a path", path=path, error=str(exc))
+            return False
+
+    def _put_back(self, path: str, entry: Entry) -> bool:
+        if entry.kind == "dir":
+            os.makedirs(path, exist_ok=True)
+            os.chmod(path, entry.mode)
+            return True
+        if entry.kind == "other":
+            return os.path.lexists(path)
+        if entry.kind == "object":
+            return self.objects.put_back(path, entry)
+        data = self.backups.read(entry.oid)
+        if data is None:
+            get().error("scope guard: no intact copy to restore from", path=path)
+            return False
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.autoresearch-restore"
+        if entry.kind == "link":
+            _unlink(tmp)
+            os.symlink(os.fsdecode(data), tmp)
+        else:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, entry.mode)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        os.replace(tmp, path)
+        return True
+
+
+def _staged_blobs(ws: Workspace) -> set[str]:
     import pygit2
 
-    if not path.is_file():
-        return DELETED
-    oid = pygit2.hashfile(str(path))
-    if oid not in ws.lib.odb:
-        ws.lib.create_blob(path.read_bytes())
-    return str(oid)
+    try:
+        return {str(e.id) for e in ws.lib.index}
+    except pygit2.GitError:  # an index libgit2 cannot read (split, sparse): everything is copied instead
+        return set()
 
 
-def changed_paths(before: Snapshot, after: Snapshot) -> list[str]:
-    return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+TOOL_CACHES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"})
 
 
-def undo(ws: Workspace, before: Snapshot, paths: list[str]) -> None:
-    """Put each path back as the snapshot saw it (or as HEAD has it, when it was clean)."""
-    tracked = set(ws.git("ls-files", "--", *paths).splitlines()) if paths else set()
-    for path in paths:
-        target = ws.root / path
-        if path in before:
-            code, blob = before[path]
-            if blob == DELETED:
-                target.unlink(missing_ok=True)
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(ws.lib[blob].data)
-            if code[0] in " ?":
-                ws.git("reset", "--quiet", "--", path)
-        elif path in tracked:
-            ws.git("checkout", "HEAD", "--", path)
+def byproduct(change: Change) -> bool:
+    """A file or folder created inside a tool's cache folder (Python byte code, pytest's cache): a coding
+    agent that runs the tests leaves these. Removed like any change, before the eval can read them, but
+    not held against the candidate. Changing or deleting one that existed is no byproduct."""
+    return change.before is None and bool(TOOL_CACHES.intersection(change.path.split(os.sep)))
+
+
+def _staged(index) -> tuple | None:
+    """What an index stages, without its stat cache; None (never equal) while it holds a conflict."""
+    if index.conflicts is not None:
+        return None
+    return tuple((e.path, str(e.id), e.mode) for e in index)
+
+
+def _remove(path: str, entry: Entry) -> None:
+    """Remove what the mutation created (already saved). A folder that is not empty, or a path the
+    mutator made unremovable, stays: the re-check (`verify`) then stops the run, naming it."""
+    try:
+        if entry.kind == "dir":
+            os.rmdir(path)
         else:
-            _remove_untracked(ws.root, target)
+            _unlink(path)
+    except OSError as exc:
+        get().error("scope guard: cannot remove a path", path=path, error=str(exc))
 
 
-def _remove_untracked(root: Path, target: Path) -> None:
-    if target.is_dir() and not target.is_symlink():
-        return
-    target.unlink(missing_ok=True)
-    parent = target.parent
-    while parent != root and parent.is_dir() and not any(parent.iterdir()):
-        parent.rmdir()
-        parent = parent.parent
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def verify(guard: Guard, saved: Path) -> None:
+    """After an undo nothing may differ any more; if something still does, stop rather than go on."""
+    left = guard.changes()
+    if left:
+        raise IntegrityError(
+            f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {left[0].path}; "
+            f"what the mutation left is saved in {saved}"
+        )

@@ -22,6 +22,7 @@ from optimizer.errors import IntegrityError, InvalidInput
 from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
 from optimizer.holdout import Holdout
+from optimizer.scope import Guard
 from optimizer.sampling import open_cache
 from optimizer.lockfile import Lock, holder, require_free
 from optimizer.state import State
@@ -52,12 +53,15 @@ class Session:
     holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
+    guard: "Guard | None" = None  # the mutator's scope guard, opened before the first mutation (optimizer.scope)
     state_writer: state_file.Writer = field(init=False)
 
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
 
     def close(self) -> None:
+        if self.guard is not None:
+            self.guard.close()
         self.lock.release()
 
 

@@ -4,45 +4,109 @@ Each entry is a whole index.jsonl (one row per test, with its target), so a
 lookup by (eval definition, artifact content, target, test id, sample index)
 is a file read. Entries are written atomically and never changed: a crash
 leaves an entry whole or absent.
+
+A mutator must not be able to hand its candidate a score. A command mutator
+can compute its candidate's key (a git object id) and write a file where the
+daemon would look, so an entry is used only when it carries a valid HMAC-SHA256
+of its key and its rows, made with a secret (`<cache>/key`, 32 random bytes,
+mode 0600, created once) that only the daemon writes with. A forged, edited,
+truncated or unsigned entry reads as absent: the sample is evaluated again and
+the entry rewritten. The secret alone does not stop a mutator that reads it
+(it runs as the same user); what does is that the whole cache directory, key
+included, is under the scope guard during the mutation (optimizer.scope:
+anything written there is saved, undone, and the candidate dropped) and is
+hidden from the LLM mutator's tools. The signature then covers what the guard
+cannot see: edits made between runs, or by anything else.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
+import secrets
 from pathlib import Path
 
 from runs.errors import BadResults
-from runs.results import load_rows
+from runs.results import parse_rows
+
+HEADER = "autoresearch-cache-v2"
 
 
 class SampleCache:
     def __init__(self, root: Path, eval_key: str):
         self.root = root / eval_key
+        self.eval_key = eval_key
+        self._secret = _secret(root)
 
     def _path(self, artifact: str, n: int) -> Path:
         return self.root / f"{artifact}-sample-{n}.jsonl"
 
+    def _mac(self, artifact: str, n: int, body: bytes) -> str:
+        message = f"{self.eval_key}\n{artifact}\n{n}\n".encode() + body
+        return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
+
     def get(self, artifact: str, n: int) -> list[dict] | None:
-        """Sample `n` (1-based) of this artifact, or None when it was never stored (or is unreadable)."""
+        """Sample `n` (1-based) of this artifact, or None when it was never stored by this cache's
+        owner (absent, unreadable, unsigned, or its signature does not match)."""
         path = self._path(artifact, n)
-        if not path.is_file():
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        header, _, body = data.partition(b"\n")
+        try:
+            fields = json.loads(header)
+            valid = fields.get("format") == HEADER and hmac.compare_digest(str(fields.get("mac")), self._mac(artifact, n, body))
+        except (ValueError, AttributeError):
+            return None
+        if not valid:
             return None
         try:
-            return load_rows(path)
-        except BadResults:
+            return parse_rows(path, body.decode("utf-8"))
+        except (BadResults, UnicodeDecodeError):
             return None
 
     def put(self, artifact: str, n: int, rows: list[dict]) -> None:
         path = self._path(artifact, n)
         path.parent.mkdir(parents=True, exist_ok=True)
+        body = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
+        header = json.dumps({"format": HEADER, "mac": self._mac(artifact, n, body)}).encode()
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        tmp.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        tmp.write_bytes(header + b"\n" + body)
         os.replace(tmp, path)
 
     def count(self, artifact: str, after: int = 0) -> int:
-        """How many consecutive samples of this artifact are stored from index `after + 1` on."""
+        """How many consecutive valid samples of this artifact are stored from index `after + 1` on."""
         n = 0
-        while self._path(artifact, after + n + 1).is_file():
+        while self.get(artifact, after + n + 1) is not None:
             n += 1
         return n
+
+
+def _secret(root: Path) -> bytes:
+    """The cache's signing secret, created once; two daemons starting together agree on one
+    (the second link fails and reads the first's)."""
+    path = root / "key"
+    try:
+        secret = path.read_bytes()
+        if len(secret) == 32:
+            return secret
+    except FileNotFoundError:
+        pass
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = root / f"key.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(secrets.token_bytes(32))
+    try:
+        if path.exists():  # damaged (wrong length): replaced; its entries read as absent
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path.read_bytes()

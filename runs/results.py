@@ -33,6 +33,11 @@ def load_rows(source: Path) -> list[dict]:
         raise BadResults(f"{path}: no such result file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise BadResults(f"{path}: cannot read results ({exc})") from None
+    return parse_rows(path, text)
+
+
+def parse_rows(path: Path, text: str) -> list[dict]:
+    """The rows of a result file's text (`path` names it in errors)."""
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():

@@ -1,5 +1,9 @@
 """A repository whose artifact spells out its own scores, and a mutator that follows a plan.
 
+The mutator's plan, per cycle: files to `write` and `delete`, shell commands to
+`run`, and `hold` (touch `.autoresearch/mutating`, then wait for
+`.autoresearch/go-on`, so that a test can act while the mutation runs).
+
 The eval reads lines `<test_id> <score>` from the artifact (all files, for a
 directory), so each candidate's scores are exactly what the test wrote. A few
 magic lines make the eval misbehave on purpose: `FAIL <code>`, `HANG`,
@@ -47,7 +51,7 @@ with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
 '''
 
 MUTATOR = r'''
-import json, os, sys
+import json, os, subprocess, sys, time
 from pathlib import Path
 
 plan = json.loads(Path("plan.json").read_text())
@@ -59,6 +63,12 @@ for path, text in step.get("write", {}).items():
     Path(path).write_text(text)
 for path in step.get("delete", []):
     Path(path).unlink()
+for command in step.get("run", []):
+    subprocess.run(command, shell=True, check=True, capture_output=True)
+if step.get("hold"):  # let the test act during the mutation: signal, then wait for its go-ahead
+    Path(".autoresearch/mutating").touch()
+    while not Path(".autoresearch/go-on").exists():
+        time.sleep(0.02)
 if "summary" in step:
     Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md").write_text(step["summary"] + "\n\ndetails\n")
 print(step.get("stdout", "mutated"))

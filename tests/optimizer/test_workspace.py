@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from optimizer import scope
 from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, open_workspace, status
 from tests.helpers.repos import git, make_repo
@@ -54,17 +56,23 @@ def test_sizes_and_ids_read_in_process_match_git(tmp_path):
     assert artifact_size(open_workspace(repo, "prompt.md"), "HEAD") == 3
 
 
-def test_a_same_size_rewrite_of_a_clean_file_in_the_same_second_is_seen(tmp_path):
+@pytest.mark.parametrize("poll", [False, True], ids=["inotify", "stat-walk"])
+def test_a_same_size_rewrite_of_a_clean_file_in_the_same_second_is_seen(tmp_path, monkeypatch, poll):
     repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "config.toml": "level = 1\n"})
     ws = open_workspace(repo, "prompt.md")
-    before = scope.snapshot(ws)
+    if poll:
+        monkeypatch.setenv("AUTORESEARCH_GUARD_POLL", "1")
+    guard = scope.Guard(ws, repo / ".autoresearch", None)
+    guard.open()
     stat = (repo / "config.toml").stat()
     (repo / "config.toml").write_text("level = 9\n")
     os.utime(repo / "config.toml", ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size and mtime: ctime and content tell
-    changed = scope.changed_paths(before, scope.snapshot(ws))
-    assert changed == ["config.toml"]
-    scope.undo(ws, before, changed)
+    changed = guard.changes()
+    assert [os.path.relpath(c.path, repo) for c in changed] == ["config.toml"]
+    assert guard.undo(changed) == []
     assert (repo / "config.toml").read_text() == "level = 1\n"
+    assert guard.changes() == []
+    guard.close()
 
 
 def test_a_split_index_that_libgit2_cannot_read_falls_back_to_git_status(tmp_path):

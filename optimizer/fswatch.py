@@ -1,0 +1,186 @@
+"""Which paths changed since the last look: Linux inotify through libc (ctypes), one watch per directory.
+
+The scope guard would otherwise stat every file of the repository twice a
+cycle (50,000 in a node_modules). The kernel queues an inotify event before
+the write that caused it returns, so once the mutator has exited (or its
+in-process tool call has returned) every event it caused is in the queue.
+`changed()` still writes a sentinel file in a watched directory and reads
+until that file's own event arrives: the events are read in order, so
+everything before the sentinel has been seen, and a watch that silently
+stopped working (the sentinel never shows up) is noticed instead of trusted.
+
+`changed()` returns None whenever the answer might be incomplete: the queue
+overflowed, a watch could not be added (the `max_user_watches` limit), a
+watched directory vanished or moved, or inotify is unavailable (not Linux).
+The caller then walks the whole tree: slower, never wrong.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import select
+import struct
+from collections.abc import Callable
+
+IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
+IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
+IN_DELETE_SELF, IN_MOVE_SELF = 0x400, 0x800
+IN_Q_OVERFLOW, IN_IGNORED, IN_ISDIR = 0x4000, 0x8000, 0x40000000
+IN_ONLYDIR, IN_DONT_FOLLOW, IN_EXCL_UNLINK = 0x01000000, 0x02000000, 0x04000000
+IN_NONBLOCK, IN_CLOEXEC = 0o4000, 0o2000000
+MASK = (
+    IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+)
+_EVENT = struct.Struct("iIII")
+SENTINEL = ".guard-sentinel"
+
+
+class Unavailable(Exception):
+    """inotify cannot watch this tree; the caller walks it instead."""
+
+
+def _libc():
+    if not hasattr(os, "O_CLOEXEC") or not ctypes.util.find_library("c"):
+        raise Unavailable("no libc inotify here")
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    if not hasattr(libc, "inotify_init1"):
+        raise Unavailable("no inotify in this libc")
+    return libc
+
+
+class Watcher:
+    """Watches every directory under `roots` that `skip` does not exclude; `sentinel_dir` is watched
+    too (it holds the sentinel) but its changes are not reported."""
+
+    def __init__(self, roots: list[str], skip: Callable[[str], bool], sentinel_dir: str):
+        self._libc = _libc()
+        self.skip = skip
+        self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        if self.fd < 0:
+            raise Unavailable(os.strerror(ctypes.get_errno()))
+        self.dirs: dict[int, str] = {}
+        self.wds: dict[str, int] = {}
+        self.pending: set[str] = set()
+        self.complete = True
+        self.sentinel_dir = sentinel_dir
+        os.makedirs(sentinel_dir, exist_ok=True)
+        self.roots = roots
+        try:
+            self._watch_dir(sentinel_dir)
+            self._watch_roots(report=False)
+        except Unavailable:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def _watch_roots(self, report: bool = True) -> None:
+        """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent."""
+        for root in self.roots:
+            if os.path.isdir(root) and not os.path.islink(root):
+                if root not in self.wds:
+                    self._watch_tree(root)
+                    if report:  # it came back, or came at last: whatever it holds is new
+                        self.pending.add(root)
+            elif os.path.dirname(root) not in self.wds and os.path.isdir(os.path.dirname(root)):
+                self._watch_dir(os.path.dirname(root))
+
+    def _watch_dir(self, path: str) -> None:
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), MASK | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+        if wd < 0:
+            err = ctypes.get_errno()
+            if err in (errno.ENOENT, errno.ENOTDIR):  # gone, or replaced by a file, since it was listed
+                self.pending.add(path)
+                return
+            raise Unavailable(f"cannot watch {path}: {os.strerror(err)}")
+        self.dirs[wd] = path
+        self.wds[path] = wd
+
+    def _watch_tree(self, root: str) -> None:
+        if not os.path.isdir(root) or os.path.islink(root) or self.skip(root):
+            return
+        stack = [root]
+        while stack:
+            path = stack.pop()
+            self._watch_dir(path)
+            try:
+                with os.scandir(path) as entries:
+                    for entry in entries:
+                        if entry.is_dir(follow_symlinks=False) and not self.skip(entry.path):
+                            stack.append(entry.path)
+            except OSError:
+                self.pending.add(path)
+
+    def changed(self) -> set[str] | None:
+        """The paths changed since the last call (a directory stands for everything under it), or None
+        when the watch may have missed something: walk everything then."""
+        if self.fd < 0:
+            return None
+        try:
+            self._watch_roots()  # a root removed and made again (or made at last) is watched from now on
+        except Unavailable:
+            self.complete = False
+        sentinel = os.path.join(self.sentinel_dir, SENTINEL)
+        try:
+            os.close(os.open(sentinel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        except OSError:  # its directory was removed: watch a new one, and walk this time
+            os.makedirs(self.sentinel_dir, exist_ok=True)
+            self._watch_dir(self.sentinel_dir)
+            self.complete = False
+            return self._drain()
+        seen = False
+        while not seen:
+            ready, _, _ = select.select([self.fd], [], [], 5.0)
+            if not ready:  # the sentinel's event never came: the watch is broken
+                self.complete = False
+                break
+            seen = self._read(sentinel)
+        return self._drain()
+
+    def _drain(self) -> set[str] | None:
+        changed, complete = self.pending, self.complete
+        self.pending, self.complete = set(), True
+        return changed if complete else None
+
+    def _read(self, sentinel: str) -> bool:
+        seen = False
+        try:
+            data = os.read(self.fd, 1 << 20)
+        except BlockingIOError:
+            return False
+        offset = 0
+        while offset < len(data):
+            wd, mask, _, size = _EVENT.unpack_from(data, offset)
+            name = data[offset + _EVENT.size : offset + _EVENT.size + size].rstrip(b"\0")
+            offset += _EVENT.size + size
+            if mask & IN_Q_OVERFLOW:
+                self.complete = False
+                continue
+            directory = self.dirs.get(wd)
+            if directory is None:
+                continue
+            if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
+                self.dirs.pop(wd, None)
+                if self.wds.get(directory) == wd:
+                    del self.wds[directory]
+                self.pending.add(directory)
+                continue
+            path = directory + os.sep + os.fsdecode(name)
+            if directory == self.sentinel_dir:
+                seen = seen or path == sentinel
+                continue
+            if self.skip(path):
+                continue
+            self.pending.add(path)
+            if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):
+                try:  # a new directory: watch it, and report it whole (files may predate its watch)
+                    self._watch_tree(path)
+                except Unavailable:
+                    self.complete = False
+        return seen

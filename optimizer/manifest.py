@@ -1,0 +1,98 @@
+"""What every guarded path holds: its kind, permission bits and the git object id of its bytes.
+
+Two entries are equal when kind, mode and content are: a `touch`, or git
+rewriting a file with the same bytes, is no change. The stat signature beside
+them lets a walk skip re-reading a file whose size, times and inode did not
+move; a file written in the last seconds before it was read is "racy" (a second
+write in the same clock tick would leave the signature as it was) and is read
+again on every walk until it is older.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+RACY_NS = 2_000_000_000
+CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str  # "file" | "link" | "dir" | "other" (a fifo or socket: only its presence is guarded)
+    mode: int  # permission bits
+    oid: str  # git blob id of a file's bytes or a link's target; "" for the rest
+    size: int = field(default=0, compare=False)
+    sig: tuple = field(default=(), compare=False)  # (size, mtime_ns, ctime_ns, ino)
+    racy: bool = field(default=False, compare=False)
+
+
+def blob_oid(path: str, size: int) -> str:
+    """The id git gives these bytes, read in chunks (a large ignored file is never held in memory)."""
+    digest = hashlib.sha1(b"blob %d\0" % size)
+    with open(path, "rb") as f:
+        read = 0
+        while chunk := f.read(CHUNK):
+            digest.update(chunk)
+            read += len(chunk)
+    if read != size:  # it changed while being read: hash what is there now
+        return blob_oid(path, read)
+    return digest.hexdigest()
+
+
+def bytes_oid(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def entry_of(path: str, st: os.stat_result, previous: Entry | None, reread: bool) -> Entry:
+    """The entry for `path` as `st` describes it, reusing `previous`'s id when nothing says the bytes moved."""
+    sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    mode = stat.S_IMODE(st.st_mode)
+    if stat.S_ISDIR(st.st_mode):
+        return Entry("dir", mode, "", sig=sig)
+    if stat.S_ISLNK(st.st_mode):
+        return Entry("link", mode, bytes_oid(os.fsencode(os.readlink(path))), st.st_size, sig)
+    if not stat.S_ISREG(st.st_mode):
+        return Entry("other", mode, "", sig=sig)
+    if previous is not None and previous.kind == "file" and previous.sig == sig and not previous.racy and not reread:
+        return previous  # a chmod moves ctime, so the mode is the same too
+    racy = time.time_ns() - st.st_ctime_ns < RACY_NS
+    try:
+        oid = blob_oid(path, st.st_size)
+    except OSError:  # unreadable (permissions): guarded by its signature alone
+        oid = "unreadable:" + ":".join(map(str, sig))
+    return Entry("file", mode, oid, st.st_size, sig, racy)
+
+
+def walk(top: str, skip: Callable[[str], bool]) -> Iterator[tuple[str, os.stat_result]]:
+    """`top` and everything under it that `skip` does not exclude, never following a symlink."""
+    if skip(top):
+        return
+    try:
+        st = os.lstat(top)
+    except OSError:
+        return
+    yield top, st
+    if not stat.S_ISDIR(st.st_mode):
+        return
+    stack = [top]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as entries:
+                for item in entries:
+                    if skip(item.path):
+                        continue
+                    try:
+                        item_st = item.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    yield item.path, item_st
+                    if stat.S_ISDIR(item_st.st_mode):
+                        stack.append(item.path)
+        except OSError:
+            continue

@@ -1,0 +1,42 @@
+"""The result cache hands back only what the daemon itself stored: a forged, edited or foreign entry is a miss."""
+
+from __future__ import annotations
+
+import json
+
+from runs.cache import SampleCache
+
+ROWS = [{"test_id": "a", "score": 0.25}, {"test_id": "b", "score": 0.5}]
+
+
+def test_a_stored_sample_comes_back_and_its_secret_is_private(tmp_path):
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("abc", 1, ROWS)
+    assert cache.get("abc", 1) == ROWS
+    assert cache.count("abc") == 1
+    assert (tmp_path / "key").stat().st_mode & 0o077 == 0
+    assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS  # a later run reads it with the same secret
+
+
+def test_an_edited_or_unsigned_or_moved_entry_reads_as_absent(tmp_path):
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("abc", 1, ROWS)
+    entry = tmp_path / "eval1/abc-sample-1.jsonl"
+    header = entry.read_text().splitlines()[0]
+    entry.write_text(header + "\n" + "".join(json.dumps({**r, "score": 1.0}) + "\n" for r in ROWS))
+    assert cache.get("abc", 1) is None and cache.count("abc") == 0
+    entry.write_text("".join(json.dumps({**r, "score": 1.0}) + "\n" for r in ROWS))  # the old, unsigned format
+    assert cache.get("abc", 1) is None
+    cache.put("abc", 1, ROWS)
+    (tmp_path / "eval1/abd-sample-1.jsonl").write_bytes(entry.read_bytes())  # a valid entry under another key
+    assert cache.get("abd", 1) is None
+    entry.write_bytes(b"\xff\xfe not even text")
+    assert cache.get("abc", 1) is None
+
+
+def test_another_secret_does_not_validate_an_entry(tmp_path):
+    SampleCache(tmp_path / "one", "eval1").put("abc", 1, ROWS)
+    other = SampleCache(tmp_path / "two", "eval1")
+    (tmp_path / "two/eval1").mkdir(parents=True)
+    (tmp_path / "two/eval1/abc-sample-1.jsonl").write_bytes((tmp_path / "one/eval1/abc-sample-1.jsonl").read_bytes())
+    assert other.get("abc", 1) is None
