@@ -106,6 +106,7 @@ class Suite:
     target: str | None = None
     threshold: float = 0.8
     cases: list[Case] = field(default_factory=list)
+    notes: list[Any] = field(default_factory=list)  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
 
     @property
     def directory(self) -> Path:

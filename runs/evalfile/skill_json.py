@@ -10,7 +10,7 @@ from runs.evalfile.interpolate import interpolate
 from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, Suite
 from runs.evalfile.problems import Problems
-from runs.evalfile.yaml_suite import parse_graders, check_unique_ids, finish_case
+from runs.evalfile.yaml_suite import check_unique_ids, finish_case, parse_graders
 
 TOP = {"skill_name", "evals", "name", "description"}
 EVAL = {"id", "prompt", "expected_output", "files", "assertions", "expectations", "name", "metadata"}

@@ -1,20 +1,28 @@
-"""AgentV's EVAL.yaml → a Suite: suite-level input prepended, suite-level assertions appended, tests inline or from a file."""
+"""AgentV's EVAL.yaml → a Suite: suite-level input and input_files prepended and suite-level assertions appended (unless a test skips the defaults), per-test `vars` rendered, tests inline, from files or from a directory."""
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from runs.evalfile import fields
-from runs.evalfile.interpolate import interpolate
-from runs.evalfile.messages import parse_files, parse_input, resolve_file
-from runs.evalfile.model import Case, GraderSpec, Suite
-from runs.evalfile.problems import Problems, one_line
+from runs.evalfile import fields, tests_source
+from runs.evalfile.assertions import normalize
+from runs.evalfile.interpolate import interpolate, render_vars
+from runs.evalfile.messages import parse_files, parse_input
+from runs.evalfile.model import Case, GraderSpec, Message, Suite
+from runs.evalfile.problems import Problems
 from runs.graders import parse_spec
 from runs.graders.scoring import DEFAULT_THRESHOLD
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """What the suite gives every test unless the test sets `execution.skip_defaults: true`."""
+
+    input: list[Message] = field(default_factory=list)
+    input_files: Any = None
+    graders: list[GraderSpec] = field(default_factory=list)
 
 
 def parse(path: Path, raw: Any, problems: Problems) -> Suite:
@@ -23,17 +31,19 @@ def parse(path: Path, raw: Any, problems: Problems) -> Suite:
         problems.add(None, "(root)", "an eval file must be a mapping with `tests`")
         return suite
     raw = interpolate(raw)
-    fields.check_fields(raw, fields.SUITE, fields.SUITE_UNSUPPORTED, problems, None)
+    fields.check_fields(raw, fields.SUITE, fields.SUITE_UNSUPPORTED, problems, None, ignored=fields.SUITE_IGNORED)
     suite.name = str(raw.get("name") or suite.name)
     suite.description = str(raw.get("description") or "")
     _execution(raw.get("execution"), suite, problems)
-    prefix = parse_input(raw.get("input"), suite.directory, problems, None, "input")
-    shared = parse_graders(raw.get("assertions"), problems, None, "assertions")
-    for index, item in enumerate(_tests(raw.get("tests"), suite.directory, problems)):
-        case = parse_case(item, index, suite.directory, problems)
+    defaults = Defaults(
+        parse_input(raw.get("input"), suite.directory, problems, None, "input"),
+        raw.get("input_files"),
+        parse_graders(raw.get("assertions", raw.get("assert")), problems, None, "assertions"),
+    )
+    tests = raw.get("tests", raw.get("eval_cases", raw.get("evalcases")))
+    for index, item in enumerate(tests_source.expand(tests, suite.directory, problems)):
+        case = parse_case(item, index, suite.directory, problems, defaults)
         if case is not None:
-            case.messages = prefix + case.messages
-            case.graders = case.graders + shared
             finish_case(case, problems)
             suite.cases.append(case)
     check_unique_ids(suite, problems)
@@ -46,7 +56,7 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
     if not isinstance(raw, dict):
         problems.add(None, "execution", "must be a mapping")
         return
-    fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.")
+    fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.", fields.EXECUTION_IGNORED)
     suite.target = fields.text(raw, "target", problems, None, "execution.target")
     threshold = raw.get("threshold", DEFAULT_THRESHOLD)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
@@ -55,53 +65,66 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
         suite.threshold = float(threshold)
 
 
-def _tests(raw: Any, base: Path, problems: Problems) -> list[Any]:
-    """Inline tests, or a path to a YAML list or a JSONL file of tests."""
-    if isinstance(raw, list):
-        return raw
-    if isinstance(raw, str):
-        path = resolve_file(raw, base)
-        if not path.is_file():
-            problems.add(None, "tests", f"no such file {raw}")
-            return []
-        text = path.read_text(encoding="utf-8")
-        try:
-            if path.suffix == ".jsonl":
-                loaded = [json.loads(line) for line in text.splitlines() if line.strip()]
-            else:
-                loaded = yaml.safe_load(text)
-        except (ValueError, yaml.YAMLError) as exc:
-            problems.add(None, "tests", f"{raw} is not valid {path.suffix.lstrip('.')}: {one_line(exc)}")
-            return []
-        loaded = loaded.get("tests") if isinstance(loaded, dict) else loaded
-        if isinstance(loaded, list):
-            return interpolate(loaded)
-    problems.add(None, "tests", "must be a list of tests or a path to a .yaml/.jsonl file of tests")
-    return []
-
-
-def parse_case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
-    if not isinstance(item, dict):
-        problems.add(None, f"tests[{index}]", "a test must be a mapping")
-        return None
+def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems, defaults: Defaults = Defaults()) -> Case | None:
     test_id = item.get("id")
     if not isinstance(test_id, (str, int)) or str(test_id) == "":
         problems.add(None, f"tests[{index}].id", "every test needs an `id`")
         test_id = f"tests[{index}]"
     test_id = str(test_id)
-    fields.check_fields(item, fields.TEST, fields.TEST_UNSUPPORTED, problems, test_id)
-    case = Case(id=test_id, messages=parse_input(item.get("input"), base, problems, test_id, "input"))
+    fields.check_fields(item, fields.TEST, fields.TEST_UNSUPPORTED, problems, test_id, ignored=fields.TEST_IGNORED)
+    item = _with_vars(item, problems, test_id)
+    execution = fields.mapping(item, "execution", problems, test_id, "execution")
+    fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
+    own = not (execution.get("skip_defaults") is True)
+    case = Case(id=test_id, messages=_input(item, defaults if own else Defaults(), base, problems, test_id))
     if "input" not in item:
         problems.add(test_id, "input", "every test needs an `input`")
     case.expected_output = item.get("expected_output")
-    case.criteria = fields.text(item, "criteria", problems, test_id, "criteria") or ""
+    case.criteria = fields.text(item, "criteria", problems, test_id, "criteria") or fields.text(item, "expected_outcome", problems, test_id, "expected_outcome") or ""
     case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
-    case.graders = parse_graders(item.get("assertions"), problems, test_id, "assertions")
-    execution = fields.mapping(item, "execution", problems, test_id, "execution")
-    fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
+    inline = parse_graders(_inline_rubrics(item.get("rubrics")), problems, test_id, "rubrics")
+    case.graders = inline + parse_graders(item.get("assertions", item.get("assert")), problems, test_id, "assertions")
+    if own:
+        case.graders += defaults.graders
     case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
     return case
+
+
+def _with_vars(item: dict[str, Any], problems: Problems, test_id: str) -> dict[str, Any]:
+    """The test with its `{{ var }}` references rendered in the fields AgentV renders them in."""
+    variables = item.get("vars")
+    if variables is None:
+        return item
+    if not isinstance(variables, dict):
+        problems.note(test_id, "vars", "not a mapping, so ignored (as in AgentV)")
+        return item
+    return {**item, **{k: render_vars(item[k], variables) for k in VAR_FIELDS if k in item}}
+
+
+VAR_FIELDS = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
+
+
+def _input(item: dict[str, Any], defaults: Defaults, base: Path, problems: Problems, test_id: str) -> list[Message]:
+    """The suite's input, then the test's; `input_files` (the test's, else the suite's) go before a string input's text."""
+    files = item.get("input_files", defaults.input_files)
+    raw = item.get("input")
+    if files is not None:
+        where = "input_files" if "input_files" in item else "input_files (suite)"
+        if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+            problems.add(test_id, where, "must be a list of paths")
+        elif isinstance(raw, str) and files:
+            raw = [{"role": "user", "content": [*({"type": "file", "value": f} for f in files), {"type": "text", "value": raw}]}]
+        elif files:
+            problems.note(test_id, where, "ignored because the input is not a single string (as in AgentV)")
+    return defaults.input + parse_input(raw, base, problems, test_id, "input")
+
+
+def _inline_rubrics(raw: Any) -> Any:
+    """A test's own `rubrics:` list is one rubrics grader put before its assertions, as AgentV does."""
+    if raw is None:
+        return None
+    return [{"type": "rubrics", "name": "rubrics", "criteria": raw}]
 
 
 def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str) -> list[GraderSpec]:
@@ -111,7 +134,7 @@ def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str)
     if not isinstance(raw, list):
         problems.add(test_id, where, "must be a list")
         return []
-    specs = [parse_spec(item, problems, test_id, f"{where}[{i}]") for i, item in enumerate(raw) if not isinstance(item, str)]
+    specs = [parse_spec(normalize(item, problems, test_id, f"{where}[{i}]"), problems, test_id, f"{where}[{i}]") for i, item in enumerate(raw) if not isinstance(item, str)]
     texts = [item for item in raw if isinstance(item, str)]
     if texts:
         specs.append(string_assertions(texts))

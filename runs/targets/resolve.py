@@ -44,6 +44,7 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
             _build(name, specs, suite.directory, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
+    suite.notes.extend(problems.notes)
     return targets, problems.items + in_eval.items
 
 
@@ -78,6 +79,8 @@ def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: 
 def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets, problems: Problems) -> None:
     """Build a target and its grader; one whose definition has problems (already reported) is left out."""
     spec = specs[name]
+    problems.items.extend(spec.deferred)
+    problems.notes.extend(spec.notes)
     if not spec.valid:
         targets.graders[name] = None
         return
@@ -88,7 +91,9 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
         targets.graders[name] = None
         return
     grader_spec = specs.get(grader_name)
-    if grader_spec is None or grader_spec.provider == "cli":
+    if grader_spec is not None and grader_name != name:
+        problems.items.extend(grader_spec.deferred)
+    if grader_spec is None or grader_spec.provider == "cli" or not grader_spec.valid:
         problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
         targets.graders[name] = None
         return
