@@ -106,4 +106,4 @@ def _pass_through(item: dict[str, Any], own: set[str], kind: str, problems: Prob
         return
     for key in [*extra, *(["config"] if "config" in item else [])]:
         del item[key]
-        problems.note(test_id, f"{where}.{key}", f"AgentV hands it to the grader as config; the built-in {kind} grader reads no config, so it is ignored")
+        problems.note(test_id, f"{where}.{key}", f"AgentV hands it to the grader as config; the built-in {kind} reads no config, so it is ignored")
