@@ -14,7 +14,10 @@ from typing import Any
 from runs.evalfile.problems import Problems
 
 METADATA = "kept by AgentV as metadata only; nothing is scored on it"
-SUITE = {"name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata"}
+SUITE = {
+    "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
+    "imports", "target", "threshold",
+}
 SUITE_IGNORED = {
     "version": METADATA,
     "tags": METADATA,
@@ -25,6 +28,9 @@ SUITE_IGNORED = {
     "category": METADATA,
     "defaults": "not an AgentV field it reads (a place for YAML anchors); ignored as AgentV ignores it",
     "preprocessors": "preprocessors convert files a target writes; the built-in runner's targets answer in text, which is graded as is",
+    "$schema": "an editor hint",
+    "timeout_seconds": "a run-level timeout; each target's own timeout_seconds bounds its answers",
+    "evaluate_options": "set repeat, budget and concurrency with eval.repeat / eval.repeat_strategy, eval.budget_usd, eval.workers",
 }
 SUITE_UNSUPPORTED = {
     "workspace": "workspaces",
@@ -38,6 +44,7 @@ SUITE_UNSUPPORTED = {
     "environment": "environments",
     "conversation": "multi-turn conversations",
     "evaluators": "the old `evaluators` key (rename it to `assertions`)",
+    "extensions": "lifecycle extensions (JavaScript modules run before the tests)",
 }
 EXECUTION = {"target", "threshold", "skip_defaults"}
 EXECUTION_IGNORED = {

@@ -56,6 +56,11 @@ def _reference(ref: str, base: Path, problems: Problems, where: str) -> list[dic
     return [test for match in matches for test in _file(match, ref, problems, where)]
 
 
+def rows_of(path: Path, problems: Problems, where: str) -> list[dict[str, Any]]:
+    """The raw test rows of one .yaml/.yml/.jsonl file (for `imports.tests`)."""
+    return _file(path, str(path), problems, where)
+
+
 def _file(path: Path, name: str, problems: Problems, where: str = "tests") -> list[dict[str, Any]]:
     """The tests of one YAML (a list, or a mapping with `tests`) or JSONL file."""
     if not path.is_file():

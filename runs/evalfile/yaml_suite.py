@@ -6,14 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runs.evalfile import fields, tests_source
+import yaml
+
+from runs.evalfile import fields, imports, tests_source
 from runs.evalfile.assertions import normalize
 from runs.evalfile.interpolate import interpolate, render_vars
 from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, GraderSpec, Message, Suite
-from runs.evalfile.problems import Problems
+from runs.evalfile.problems import Problems, one_line
+from runs.evalfile.yamlload import load_yaml
 from runs.graders import parse_spec
-from runs.graders.scoring import DEFAULT_THRESHOLD
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class Defaults:
     graders: list[GraderSpec] = field(default_factory=list)
 
 
-def parse(path: Path, raw: Any, problems: Problems) -> Suite:
+def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()) -> Suite:
     suite = Suite(path=path, name=path.stem.removesuffix(".eval"))
     if not isinstance(raw, dict):
         problems.add(None, "(root)", "an eval file must be a mapping with `tests`")
@@ -34,20 +36,59 @@ def parse(path: Path, raw: Any, problems: Problems) -> Suite:
     fields.check_fields(raw, fields.SUITE, fields.SUITE_UNSUPPORTED, problems, None, ignored=fields.SUITE_IGNORED)
     suite.name = str(raw.get("name") or suite.name)
     suite.description = str(raw.get("description") or "")
+    suite.tags = imports.as_tags(raw.get("tags")) + imports.as_tags(fields.mapping(raw, "metadata", problems, None, "metadata").get("tags"))
+    _run_controls(raw, suite, problems)
     _execution(raw.get("execution"), suite, problems)
     defaults = Defaults(
         parse_input(raw.get("input"), suite.directory, problems, None, "input"),
         raw.get("input_files"),
         parse_graders(raw.get("assertions", raw.get("assert")), problems, None, "assertions"),
     )
+    suites, rows = imports.imported(raw.get("imports"), suite.directory, problems, chain or (path.resolve(),))
     tests = raw.get("tests", raw.get("eval_cases", raw.get("evalcases")))
-    for index, item in enumerate(tests_source.expand(tests, suite.directory, problems)):
+    if tests is None and (suites or rows):
+        tests = []
+    for index, item in enumerate(tests_source.expand(tests, suite.directory, problems) + rows):
         case = parse_case(item, index, suite.directory, problems, defaults)
         if case is not None:
             finish_case(case, problems)
             suite.cases.append(case)
+    suite.cases.extend(suites)
     check_unique_ids(suite, problems)
     return suite
+
+
+def load_child(path: Path, problems: Problems, chain: tuple[Path, ...]) -> Suite:
+    """An imported suite, parsed with its own contract; its problems are reported under its own file name."""
+    own = Problems(str(path))
+    try:
+        raw = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        own.add(None, "(file)", f"cannot read the imported suite ({one_line(exc)})")
+        raw = None
+    suite = parse(path, raw, own, chain) if raw is not None else Suite(path=path, name=path.stem)
+    problems.extend(own)
+    return suite
+
+
+def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None:
+    """The Experiments page's flat run controls: `target` (a name, or `{extends: name}`) and `threshold`; `execution` wins."""
+    target = raw.get("target")
+    if isinstance(target, dict):
+        overrides = sorted(set(target) - {"extends"})
+        if overrides:
+            problems.note(None, "target", f"only `extends` is read: the overrides ({', '.join(overrides)}) are ignored; define a target with them in targets.yaml")
+        target = target.get("extends")
+    if target is not None and not isinstance(target, str):
+        problems.add(None, "target", "must be a target name or {extends: name}")
+    elif target is not None:
+        suite.target = target
+    threshold = raw.get("threshold")
+    if threshold is not None:
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+            problems.add(None, "threshold", "must be a score in [0, 1]")
+        else:
+            suite.threshold = float(threshold)
 
 
 def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
@@ -57,8 +98,8 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
         problems.add(None, "execution", "must be a mapping")
         return
     fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.", fields.EXECUTION_IGNORED)
-    suite.target = fields.text(raw, "target", problems, None, "execution.target")
-    threshold = raw.get("threshold", DEFAULT_THRESHOLD)
+    suite.target = fields.text(raw, "target", problems, None, "execution.target") or suite.target
+    threshold = raw.get("threshold", suite.threshold)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
         problems.add(None, "execution.threshold", "must be a score in [0, 1]")
     else:

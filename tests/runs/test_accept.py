@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from runs.evalfile import load
+from runs.evalfile import check, load
 from runs.evalfile.interpolate import render_vars
 from runs.evaluators.builtin import prepare
 from tests.helpers.repos import cli
@@ -85,3 +85,24 @@ def test_vars_render_whole_values_and_leave_unknown_names(tmp_path):
     variables = {"items": ["a", "b"], "who": {"name": "Ada"}, "n": 3}
     assert render_vars("{{ items }}", variables) == ["a", "b"]
     assert render_vars("{{who.name}} has {{ n }} {{ items }} {{ other }}", variables) == 'Ada has 3 ["a","b"] {{ other }}'
+
+
+def test_imports_bring_whole_suites_filtered_by_select_and_raw_rows(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "own", "input": "x", "assertions": CONTAINS}], {}, suite={"imports": {
+        "suites": [{"path": "child*.eval.yaml", "select": {"test_ids": ["keep-*"], "tags": ["smoke"]}}],
+        "tests": [{"path": "rows.jsonl"}],
+    }})
+    child = {"tags": ["smoke"], "input": "shared", "assertions": CONTAINS, "tests": [
+        {"id": "keep-1", "input": "a"}, {"id": "drop-1", "input": "b"}, {"id": "keep-2", "input": "c", "metadata": {"tags": ["slow"]}}]}
+    (eval_file.parent / "child.eval.yaml").write_text(json.dumps(child))
+    (eval_file.parent / "rows.jsonl").write_text(json.dumps({"id": "row", "input": "r", "assertions": CONTAINS}) + "\n")
+    suite = load(eval_file)
+    assert [c.id for c in suite.cases] == ["own", "row", "keep-1", "keep-2"]
+    keep = suite.cases[2]
+    assert [m.render() for m in keep.messages] == ["shared", "a"] and len(keep.graders) == 1  # the child's own contract
+
+
+def test_a_circular_import_is_refused_naming_the_chain(tmp_path):
+    eval_file = write_tree(tmp_path, [], {}, suite={"imports": {"suites": [{"path": "suite.eval.yaml"}]}})
+    found = [str(p) for p in check(eval_file)[1]]
+    assert any("circular import" in p and "suite.eval.yaml -> " in p for p in found)
