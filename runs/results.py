@@ -19,7 +19,8 @@ def index_path(source: Path) -> Path:
 def load_rows(source: Path) -> list[dict]:
     """Every row of a result file, in file order, each with a string `test_id` and a numeric `score`.
 
-    AgentV's older files name the id `eval_id`; it is accepted and copied to `test_id`.
+    AgentV's older files name the id `eval_id`, and camelCase writers `testId`; both are accepted (as `agentv compare`
+    accepts them) and copied to `test_id`.
     """
     path = index_path(source)
     try:
@@ -42,7 +43,7 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
         raise BadResults(f"{path}:{number}: not valid JSON ({exc.msg})") from None
     if not isinstance(row, dict):
         raise BadResults(f"{path}:{number}: a result row must be a JSON object")
-    test_id = row.get("test_id", row.get("eval_id"))
+    test_id = row.get("test_id", row.get("testId", row.get("eval_id")))
     if not isinstance(test_id, str) or not test_id:
         raise BadResults(f"{path}:{number}: field 'test_id' is missing or not a non-empty string")
     score = row.get("score")

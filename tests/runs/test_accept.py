@@ -106,3 +106,11 @@ def test_a_circular_import_is_refused_naming_the_chain(tmp_path):
     eval_file = write_tree(tmp_path, [], {}, suite={"imports": {"suites": [{"path": "suite.eval.yaml"}]}})
     found = [str(p) for p in check(eval_file)[1]]
     assert any("circular import" in p and "suite.eval.yaml -> " in p for p in found)
+
+
+def test_compare_reads_camel_case_rows_as_agentv_compare_does(tmp_path):
+    (tmp_path / "base.jsonl").write_text('{"testId": "a", "score": 0.5}\n{"testId": "b", "score": 1}\n')
+    (tmp_path / "cand.jsonl").write_text('{"testId": "a", "score": 1}\n{"test_id": "b", "score": 0.5}\n')
+    done = cli(tmp_path, "compare", "base.jsonl", "cand.jsonl", "--json")
+    summary = json.loads(done.stdout)["summary"]
+    assert (summary["matched"], summary["wins"], summary["losses"], summary["mean_delta"]) == (2, 1, 1, 0)  # agentv compare 4.42.4's figures
