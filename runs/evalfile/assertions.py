@@ -67,8 +67,9 @@ def _min_score(item: dict[str, Any]) -> None:
 
 
 def rubric_items(raw: Any) -> Any:
-    """Rubric checks as AgentV reads them: a string is a check named `rubric-N`; a check is required unless it says
-    `required: false`; `criteria` names its outcome when `outcome` does not."""
+    """Rubric checks as AgentV reads them: a string is a check named `rubric-N`; `criteria` names a check's outcome
+    when `outcome` does not. AgentV also makes every check `required` unless it says otherwise, but there that only
+    sets the verdict and a prompt label, never the score, so it is left to the rubrics grader here."""
     if not isinstance(raw, list):
         return raw
     items = []
@@ -83,7 +84,6 @@ def rubric_items(raw: Any) -> Any:
             items.append(check)
             continue
         check.setdefault("id", f"rubric-{index + 1}")
-        check.setdefault("required", True)
         items.append(check)
     return items
 

@@ -68,11 +68,11 @@ def test_evals_json_is_read_as_agentv_reads_it(tmp_path):
     assert {n.field for n in suite.notes} >= {"should_trigger", "expectations", "files[0]", "prompt"}
 
 
-def test_rubric_criteria_are_required_checks_named_as_agentv_names_them(tmp_path):
-    grader = {"type": "rubrics", "criteria": ["Polite", {"id": "short", "outcome": "Short", "required": False}]}
+def test_rubric_criteria_are_checks_named_as_agentv_names_them(tmp_path):
+    grader = {"type": "rubrics", "criteria": ["Polite", {"id": "short", "criteria": "Short", "required": False}]}
     eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [grader]}], {})
     options = load(eval_file).cases[0].graders[0].options
-    assert [(r["id"], r["required"]) for r in options["rubrics"]] == [("rubric-1", True), ("short", False)]
+    assert [(r["id"], r["outcome"], r.get("required")) for r in options["rubrics"]] == [("rubric-1", "Polite", None), ("short", "Short", False)]
 
 
 def test_min_score_is_the_bar_of_a_required_grader(tmp_path):
