@@ -4,7 +4,9 @@ Each side gets its own copy of the case directory in a fresh git repository
 (AgentV resolves files up to the repository root), so neither sees the
 other's output. Rows are keyed by (suite, test_id); `differences` lists every
 test whose `score` differs by more than 1e-9 or whose `execution_status`
-differs, and every test only one side ran.
+differs, and every test only one side ran. Eval files always name no target
+here but their own; an evals.json names none, so a case holding one needs a
+target called `default`.
 """
 
 from __future__ import annotations
@@ -63,18 +65,19 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     index = out / "index.jsonl"
     assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     rows = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
-    return {(row["suite"], row["test_id"]): row for row in rows}
+    return {(row.get("suite", ""), row["test_id"]): row for row in rows}
 
 
 def run_ours(root: Path, files: list[Path], out: Path) -> dict[Key, dict]:
-    """Each file through the built-in runner; the suite name is AgentV's (the file's `name`, else its stem)."""
+    """Each file through the built-in runner; the suite name is AgentV's (the file's `name`, else its stem; none for evals.json)."""
     rows: dict[Key, dict] = {}
     for index, path in enumerate(files):
         prepared = prepare(path, find_repo_root(path.parent))
         run_dir = out / f"{index}-{path.stem}"
         execute(prepared, run_dir, RunOptions(workers=8), show_progress=False)
+        suite = "" if path.suffix == ".json" else prepared.suite.name
         for row in load_rows(run_dir):
-            rows[(prepared.suite.name, row["test_id"])] = row
+            rows[(suite, row["test_id"])] = row
     return rows
 
 
