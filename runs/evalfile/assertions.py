@@ -21,6 +21,21 @@ LABELS = {"id", "description"}  # AgentV keeps them with the grader's config; no
 COMMON = {"type", "name", "weight", "negate", "required", "threshold", "min_score"}
 
 
+DEPRECATED = {"llm-judge": "llm-grader", "code-judge": "code-grader"}
+
+
+def skipped(raw: Any) -> str | None:
+    """Why AgentV's grader parser skips this entry (with a warning, running the test without it), or None."""
+    if not isinstance(raw, dict):
+        return "not a mapping or a string, so AgentV skips it"
+    if not isinstance(raw.get("type"), str):
+        return "no `type`, so AgentV skips it"
+    kind = raw["type"].replace("_", "-")
+    if kind in DEPRECATED:
+        return f"type {raw['type']!r} is deprecated and AgentV 4.42.4 skips it; write {DEPRECATED[kind]!r}"
+    return None
+
+
 def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> Any:
     """One `assertions` entry in the form `runs.graders.parse_spec` reads; anything not a typed mapping is returned as is."""
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from runs.evalfile import fields, imports, tests_source
-from runs.evalfile.assertions import normalize
+from runs.evalfile.assertions import normalize, skipped
 from runs.evalfile.interpolate import interpolate, render_vars
 from runs.evalfile.messages import parse_files, parse_input
 from runs.evalfile.model import Case, GraderSpec, Message, Suite
@@ -175,7 +175,16 @@ def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str)
     if not isinstance(raw, list):
         problems.add(test_id, where, "must be a list")
         return []
-    specs = [parse_spec(normalize(item, problems, test_id, f"{where}[{i}]"), problems, test_id, f"{where}[{i}]") for i, item in enumerate(raw) if not isinstance(item, str)]
+    specs = []
+    for index, item in enumerate(raw):
+        here = f"{where}[{index}]"
+        if isinstance(item, str):
+            continue
+        reason = skipped(item)
+        if reason:
+            problems.note(test_id, here, f"skipped: {reason}")
+            continue
+        specs.append(parse_spec(normalize(item, problems, test_id, here), problems, test_id, here))
     texts = [item for item in raw if isinstance(item, str)]
     if texts:
         specs.append(string_assertions(texts))

@@ -114,3 +114,10 @@ def test_compare_reads_camel_case_rows_as_agentv_compare_does(tmp_path):
     done = cli(tmp_path, "compare", "base.jsonl", "cand.jsonl", "--json")
     summary = json.loads(done.stdout)["summary"]
     assert (summary["matched"], summary["wins"], summary["losses"], summary["mean_delta"]) == (2, 1, 1, 0)  # agentv compare 4.42.4's figures
+
+
+def test_assertions_agentv_skips_are_skipped_with_a_note(tmp_path):
+    graders = [{"type": "llm-judge", "prompt": "old"}, {"value": "no type"}, {"type": "contains", "value": "a"}]
+    suite = load(write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": graders}], {}))
+    assert [g.type for g in suite.cases[0].graders] == ["contains"]
+    assert [n.field for n in suite.notes if n.message.startswith("skipped")] == ["assertions[0]", "assertions[1]"]
