@@ -37,7 +37,8 @@ def skipped(raw: Any) -> str | None:
 
 
 def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> Any:
-    """One `assertions` entry in the form `runs.graders.parse_spec` reads; anything not a typed mapping is returned as is."""
+    """One `assertions` entry in the form `runs.graders.parse_spec` reads, or None after reporting a construct that
+    cannot run here; anything not a typed mapping is returned as is."""
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         return raw
     from runs.graders import ALIASES, REGISTRY
@@ -54,12 +55,27 @@ def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> 
         members = item.get("assertions", item.get("evaluators"))
         if isinstance(members, list):
             key = "assertions" if "assertions" in item else "evaluators"
-            item[key] = [normalize(m, problems, test_id, f"{where}.{key}[{i}]") for i, m in enumerate(members)]
+            found = [normalize(m, problems, test_id, f"{where}.{key}[{i}]") for i, m in enumerate(members)]
+            item[key] = [m for m in found if m is not None]
     grader = REGISTRY.get(kind)
-    if grader is None:
+    if grader is None:  # unknown (AgentV's custom assertion types among them) or unsupported: parse_spec names it
         return item
+    if isinstance(item.get("prompt"), dict) and not _accepts(grader.options, "prompt", item["prompt"]):
+        problems.add(test_id, f"{where}.prompt", "llm-grader prompt scripts (`prompt: {command: ...}`) are not supported by the built-in runner; use eval.agentv")
+        return None
     _pass_through(item, accepted_keys(grader.options), kind, problems, test_id, where)
     return item
+
+
+def _accepts(model: Any, key: str, value: Any) -> bool:
+    """Whether the grader's options model takes `value` for `key` (so a grader that learns a new form needs no change here)."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate({key: value})
+    except ValidationError as exc:
+        return not any(error["loc"][:1] == (key,) for error in exc.errors())
+    return True
 
 
 def accepted_keys(model: Any) -> set[str]:

@@ -184,7 +184,9 @@ def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str)
         if reason:
             problems.note(test_id, here, f"skipped: {reason}")
             continue
-        specs.append(parse_spec(normalize(item, problems, test_id, here), problems, test_id, here))
+        item = normalize(item, problems, test_id, here)
+        if item is not None:
+            specs.append(parse_spec(item, problems, test_id, here))
     texts = [item for item in raw if isinstance(item, str)]
     if texts:
         specs.append(string_assertions(texts))

@@ -121,3 +121,9 @@ def test_assertions_agentv_skips_are_skipped_with_a_note(tmp_path):
     suite = load(write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": graders}], {}))
     assert [g.type for g in suite.cases[0].graders] == ["contains"]
     assert [n.field for n in suite.notes if n.message.startswith("skipped")] == ["assertions[0]", "assertions[1]"]
+
+
+def test_an_llm_grader_prompt_script_is_refused_in_one_line_naming_it(tmp_path):
+    grader = {"type": "llm-grader", "prompt": {"command": ["bun", "run", "prompt.ts"]}}
+    found = [f"{p.field}: {p.message}" for p in check(write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [grader]}], {}))[1]]
+    assert found == ["assertions[0].prompt: llm-grader prompt scripts (`prompt: {command: ...}`) are not supported by the built-in runner; use eval.agentv"]
