@@ -101,7 +101,7 @@ def grade(request) -> object:
     text = json.dumps(request.body)
     ids = sorted(set(re.findall(r"(rubric-\d+|assertion-\d+)", text)))
     checks = [{"id": i, "satisfied": True, "reasoning": "fixed"} for i in ids]
-    return text_reply(json.dumps({"score": 0.75, "assertions": [{"text": "fixed", "passed": True}], "reasoning": "fixed", "checks": checks}))
+    return text_reply(json.dumps({"score": 0.75, "assertions": [{"text": "fixed", "passed": True}], "reasoning": "fixed", "overall_reasoning": "fixed", "checks": checks}))
 
 
 def compare_scores(root: Path, examples: Path, both: list[Path]) -> None:
