@@ -83,12 +83,14 @@ def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None
         problems.add(None, "target", "must be a target name or {extends: name}")
     elif target is not None:
         suite.target = target
-    threshold = raw.get("threshold")
-    if threshold is not None:
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
-            problems.add(None, "threshold", "must be a score in [0, 1]")
-        else:
-            suite.threshold = float(threshold)
+    _threshold(raw.get("threshold", suite.threshold), "threshold", suite, problems)
+
+
+def _threshold(value: Any, field_name: str, suite: Suite, problems: Problems) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        problems.add(None, field_name, "must be a score in [0, 1]")
+    else:
+        suite.threshold = float(value)
 
 
 def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
@@ -99,11 +101,7 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
         return
     fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.", fields.EXECUTION_IGNORED)
     suite.target = fields.text(raw, "target", problems, None, "execution.target") or suite.target
-    threshold = raw.get("threshold", suite.threshold)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
-        problems.add(None, "execution.threshold", "must be a score in [0, 1]")
-    else:
-        suite.threshold = float(threshold)
+    _threshold(raw.get("threshold", suite.threshold), "execution.threshold", suite, problems)
 
 
 def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems, defaults: Defaults = Defaults()) -> Case | None:

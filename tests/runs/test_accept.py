@@ -127,3 +127,11 @@ def test_an_llm_grader_prompt_script_is_refused_in_one_line_naming_it(tmp_path):
     grader = {"type": "llm-grader", "prompt": {"command": ["bun", "run", "prompt.ts"]}}
     found = [f"{p.field}: {p.message}" for p in check(write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [grader]}], {}))[1]]
     assert found == ["assertions[0].prompt: llm-grader prompt scripts (`prompt: {command: ...}`) are not supported by the built-in runner; use eval.agentv"]
+
+
+def test_flat_target_and_threshold_of_the_experiments_page_are_read(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": CONTAINS}], {})
+    eval_file.write_text(eval_file.read_text().replace("execution:\n  target: canned\n", "target: {extends: canned, model: gpt-5}\nthreshold: 0.5\n"))
+    prepared = prepare(eval_file, tmp_path)
+    assert (prepared.suite.target, prepared.suite.threshold) == ("canned", 0.5)
+    assert any(n.field == "target" and "model" in n.message for n in prepared.suite.notes)
