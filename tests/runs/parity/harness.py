@@ -1,4 +1,4 @@
-"""Run the same eval files through the real `agentv` CLI (4.42.4, installed by `npm ci` in tests/agentv) and our runner.
+"""Run the same eval files through the real `agentv` CLI (4.42.4, installed in tests/agentv by .ci/run) and our runner.
 
 Each side gets its own copy of the case directory in a fresh git repository
 (AgentV resolves files up to the repository root), so neither sees the
@@ -33,7 +33,7 @@ Key = tuple[str, str]
 def agentv_binary() -> Path:
     """The pinned CLI; a missing one is an error telling how to install it (the parity tests never skip)."""
     if not AGENTV.is_file():
-        raise AssertionError(f"{AGENTV} is missing: run `npm ci` in tests/agentv (.ci/run does)")
+        raise AssertionError(f"{AGENTV} is missing: run `npm install --no-save --omit=optional` in tests/agentv (.ci/run does)")
     return AGENTV
 
 
