@@ -17,7 +17,6 @@ from typing import Any
 import yaml
 
 from runs.evalfile.interpolate import interpolate
-from runs.evalfile.messages import resolve_file
 from runs.evalfile.problems import Problems, one_line
 from runs.evalfile.yamlload import load_yaml
 
@@ -28,7 +27,7 @@ CASE_FILES = ("case.yaml", "case.yml")
 def expand(raw: Any, base: Path, problems: Problems) -> list[dict[str, Any]]:
     """Every test mapping of the suite, in file order, each with its `${{ VAR }}` references resolved."""
     if isinstance(raw, str):
-        path = resolve_file(raw.removeprefix(FILE_PREFIX), base)
+        path = (base / raw.removeprefix(FILE_PREFIX)).resolve()  # relative to the eval file only, not searched upwards
         if path.is_dir():
             return _directory(path, problems)
         return _file(path, raw, problems)
@@ -49,7 +48,7 @@ def expand(raw: Any, base: Path, problems: Problems) -> list[dict[str, Any]]:
 def _reference(ref: str, base: Path, problems: Problems, where: str) -> list[dict[str, Any]]:
     pattern = ref.removeprefix(FILE_PREFIX)
     if not any(c in pattern for c in "*?{"):
-        return _file(resolve_file(pattern, base), ref, problems, where)
+        return _file((base / pattern).resolve(), ref, problems, where)
     matches = sorted(Path(p) for p in glob.glob(str(base / pattern), recursive=True) if Path(p).is_file())
     if not matches:
         problems.note(None, where, f"{ref} matches no file, so it adds no tests (as in AgentV)")
