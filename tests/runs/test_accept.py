@@ -135,3 +135,10 @@ def test_flat_target_and_threshold_of_the_experiments_page_are_read(tmp_path):
     prepared = prepare(eval_file, tmp_path)
     assert (prepared.suite.target, prepared.suite.threshold) == ("canned", 0.5)
     assert any(n.field == "target" and "model" in n.message for n in prepared.suite.notes)
+
+
+def test_eval_says_what_it_ignores_before_the_scores(tmp_path):
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "conversation_id": "c1", "assertions": CONTAINS}], {"t": "a"})
+    done = cli(tmp_path, "eval", str(eval_file), "--output", "out")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("note: ") and "field 'conversation_id': ignored" in done.stdout.splitlines()[0]
