@@ -20,11 +20,11 @@ def index_path(source: Path) -> Path:
 def load_rows(source: Path) -> list[dict]:
     """Every row of a result file, in file order, each with a string `test_id` and a numeric `score`.
 
-    AgentV's older files name the id `eval_id`; it is accepted and copied to `test_id`. Python's
-    JSON reader takes `NaN`, `Infinity` and `1e309` (infinite once read), which no other JSON
-    reader does: a row holding a number that is not finite, anywhere, is refused, so none can
-    reach iterations.jsonl or a comparison. Scores are not range-checked here (a `metric` eval's
-    row holds its raw number): see `require_unit_scores`.
+    AgentV's older files name the id `eval_id`, and camelCase writers `testId`; both are accepted (as `agentv compare`
+    accepts them) and copied to `test_id`. Python's JSON reader takes `NaN`, `Infinity` and `1e309` (infinite once
+    read), which no other JSON reader does: a row holding a number that is not finite, anywhere, is refused, so none
+    can reach iterations.jsonl or a comparison. Scores are not range-checked here (a `metric` eval's row holds its raw
+    number): see `require_unit_scores`.
     """
     path = index_path(source)
     try:
@@ -52,7 +52,7 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
         raise BadResults(f"{path}:{number}: not valid JSON ({exc.msg})") from None
     if not isinstance(row, dict):
         raise BadResults(f"{path}:{number}: a result row must be a JSON object")
-    test_id = row.get("test_id", row.get("eval_id"))
+    test_id = row.get("test_id", row.get("testId", row.get("eval_id")))
     if not isinstance(test_id, str) or not test_id:
         raise BadResults(f"{path}:{number}: field 'test_id' is missing or not a non-empty string")
     score = row.get("score")

@@ -17,6 +17,8 @@ def run_eval_file(path: Path, output: Path | None, target: str | None, workers: 
     eval_file = path.resolve()
     repo_root = find_repo_root(eval_file.parent)
     prepared = prepare(eval_file, repo_root, target=target)
+    for note in prepared.suite.notes:  # what AgentV accepts and this run ignores, said before the scores it could explain
+        print(f"note: {note}")
     run_dir = output or Path(".agentv") / "results" / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
     finished = execute(prepared, run_dir, RunOptions(workers=workers))
     print(table(finished.rows))

@@ -20,7 +20,11 @@ TargetOption = typer.Option(None, "--target", help="Check this target instead of
 
 
 def command(path: Path = PathArgument, target: str = TargetOption, config: Path = ConfigOption) -> int:
-    """Check an eval file and its targets without running anything; exit 30 when there is a problem."""
+    """Check an eval file and its targets without running anything; exit 30 when there is a problem.
+
+    What AgentV accepts and ignores (metadata-only fields, unknown fields it
+    warns about) is printed as `note:` lines: the file is still ok.
+    """
     from runs.evalfile import EvalFileError
     from runs.evalfile.interpolate import find_repo_root
     from runs.evaluators.builtin import prepare
@@ -40,6 +44,8 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
             print(problem)
         print(f"{len(exc.problems)} problem(s)")
         return exc.exit_code
+    for note in prepared.suite.notes:
+        print(f"note: {note}")
     print(f"{path}: ok, {len(prepared.suite.cases)} test(s)")
     return 0
 

@@ -14,6 +14,7 @@ import yaml
 from runs.evalfile import skill_json, yaml_suite
 from runs.evalfile.model import Suite
 from runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
+from runs.evalfile.yamlload import load_yaml
 
 __all__ = ["EvalFileError", "Problem", "Suite", "check", "load"]
 
@@ -27,12 +28,13 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
         problems.add(None, "(file)", f"cannot read the eval file ({one_line(exc)})")
         return None, problems.items
     try:
-        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        raw = json.loads(text) if path.suffix == ".json" else load_yaml(text)
     except (ValueError, yaml.YAMLError) as exc:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
     parser = skill_json if path.suffix == ".json" else yaml_suite
     suite = parser.parse(path, raw, problems)
+    suite.notes = problems.notes
     if not suite.cases and not problems.items:
         problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")
     return suite, problems.items

@@ -1,7 +1,10 @@
-"""Which fields of AgentV's eval format we read, and which we know but do not support.
+"""Which fields of AgentV's eval format we read, which we ignore as AgentV does, and which cannot run here.
 
-A field that is neither is a typo; one that is known but unsupported is named
-as such, so nobody believes a workspace or a hook ran when it did not.
+One that cannot run here is an error naming it, so nobody believes a
+workspace or a hook ran when it did not. Everything else AgentV ignores
+(fields it keeps only as metadata, and fields it does not know: `agentv
+validate` warns "This field will be ignored") is ignored the same way, with
+a note that `validate` prints, so a typo is still seen.
 """
 
 from __future__ import annotations
@@ -10,7 +13,25 @@ from typing import Any
 
 from runs.evalfile.problems import Problems
 
-SUITE = {"name", "description", "execution", "input", "assertions", "tests", "metadata", "version", "tags"}
+METADATA = "kept by AgentV as metadata only; nothing is scored on it"
+SUITE = {
+    "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
+    "imports", "target", "threshold",
+}
+SUITE_IGNORED = {
+    "version": METADATA,
+    "tags": METADATA,
+    "governance": METADATA,
+    "author": METADATA,
+    "license": METADATA,
+    "requires": METADATA,
+    "category": METADATA,
+    "defaults": "not an AgentV field it reads (a place for YAML anchors); ignored as AgentV ignores it",
+    "preprocessors": "preprocessors convert files a target writes; the built-in runner's targets answer in text, which is graded as is",
+    "$schema": "an editor hint",
+    "timeout_seconds": "a run-level timeout; each target's own timeout_seconds bounds its answers",
+    "evaluate_options": "set repeat, budget and concurrency with eval.repeat / eval.repeat_strategy, eval.budget_usd, eval.workers",
+}
 SUITE_UNSUPPORTED = {
     "workspace": "workspaces",
     "workspaces": "workspaces",
@@ -23,28 +44,44 @@ SUITE_UNSUPPORTED = {
     "environment": "environments",
     "conversation": "multi-turn conversations",
     "evaluators": "the old `evaluators` key (rename it to `assertions`)",
+    "extensions": "lifecycle extensions (JavaScript modules run before the tests)",
 }
-EXECUTION = {"target", "threshold"}
+EXECUTION = {"target", "threshold", "skip_defaults"}
+EXECUTION_IGNORED = {
+    "workers": "how many tests run at once; set eval.workers or --workers (scores do not depend on it)",
+    "cache": "AgentV's response cache; every test runs",
+    "fail_on_error": "AgentV's exit code rule; the run's rows are the same",
+}
 EXECUTION_UNSUPPORTED = {
     "targets": "several targets per run (pick one with --target)",
-    "workers": "execution.workers (set eval.workers or --workers)",
-    "cache": "the response cache",
     "trials": "trials (set eval.repeat)",
 }
-TEST = {"id", "input", "expected_output", "criteria", "assertions", "metadata", "execution", "description", "files"}
+TEST = {
+    "id", "input", "input_files", "expected_output", "criteria", "expected_outcome", "assertions", "assert", "rubrics",
+    "metadata", "execution", "description", "files", "vars",
+}
+TEST_IGNORED = {
+    "conversation_id": METADATA,
+    "tags": METADATA,
+}
 TEST_UNSUPPORTED = {
     "workspace": "workspaces",
     "repos": "repositories",
     "hooks": "hooks",
     "conversation": "multi-turn conversations",
-    "conversation_id": "multi-turn conversations",
+    "mode": "multi-turn conversations",
     "turns": "multi-turn conversations",
+    "aggregation": "multi-turn conversations",
+    "on_turn_failure": "multi-turn conversations",
+    "window_size": "multi-turn conversations",
     "tool_trajectory": "multi-turn tool trajectories",
     "expected_tool_calls": "multi-turn tool trajectories",
     "setup": "hooks",
     "teardown": "hooks",
+    "depends_on": "test dependencies",
+    "on_dependency_failure": "test dependencies",
 }
-TEST_EXECUTION = {"target"}
+TEST_EXECUTION = {"target", "skip_defaults"}
 
 
 def check_fields(
@@ -54,14 +91,18 @@ def check_fields(
     problems: Problems,
     test_id: str | None,
     prefix: str = "",
+    ignored: dict[str, str] | None = None,
 ) -> None:
-    """Report every key of `raw` that is unsupported (with what it is) or unknown."""
+    """Report every key of `raw` that is unsupported (with what it is); note every ignored or unknown one."""
+    ignored = ignored or {}
     for key in raw:
         name = f"{prefix}{key}"
         if key in unsupported:
             problems.add(test_id, name, f"unsupported by the built-in runner ({unsupported[key]}); use eval.agentv to run it with AgentV")
+        elif key in ignored:
+            problems.note(test_id, name, f"ignored: {ignored[key]}")
         elif key not in known:
-            problems.add(test_id, name, f"unknown field (expected one of: {', '.join(sorted(known))})")
+            problems.note(test_id, name, f"unknown field, ignored as AgentV ignores it (known: {', '.join(sorted(known | ignored.keys()))})")
 
 
 def text(raw: dict[str, Any], key: str, problems: Problems, test_id: str | None, field: str) -> str | None:

@@ -6,6 +6,7 @@ repository root without overriding what is already set; we do the same.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -40,6 +41,46 @@ def interpolate(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: interpolate(item) for key, item in value.items()}
     return value
+
+
+TEMPLATE_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+WHOLE_TEMPLATE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}$")
+_MISSING = object()
+
+
+def render_vars(value: Any, variables: dict[str, Any]) -> Any:
+    """A test's `{{ name }}` (dotted paths allowed) replaced from its `vars`, as AgentV's interpolateTemplateVars.
+
+    A string that is exactly one reference becomes the variable's value (a list
+    stays a list); inside text, non-strings are written as JSON; an unknown
+    name is left as written, so other template syntaxes survive.
+    """
+    if isinstance(value, str):
+        whole = WHOLE_TEMPLATE_VAR.match(value)
+        if whole:
+            found = _lookup(variables, whole.group(1))
+            return value if found is _MISSING else found
+        return TEMPLATE_VAR.sub(lambda m: _as_text(_lookup(variables, m.group(1)), m.group(0)), value)
+    if isinstance(value, list):
+        return [render_vars(item, variables) for item in value]
+    if isinstance(value, dict):
+        return {key: render_vars(item, variables) for key, item in value.items()}
+    return value
+
+
+def _lookup(variables: dict[str, Any], expression: str) -> Any:
+    current: Any = variables
+    for segment in expression.split("."):
+        if not isinstance(current, dict) or segment not in current:
+            return _MISSING
+        current = current[segment]
+    return current
+
+
+def _as_text(found: Any, written: str) -> str:
+    if found is _MISSING:
+        return written
+    return found if isinstance(found, str) else json.dumps(found, separators=(",", ":"), ensure_ascii=False)
 
 
 def reference_name(value: Any) -> str | None:

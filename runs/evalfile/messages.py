@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,8 @@ def parse_input(raw: Any, base: Path, problems: Problems, test_id: str | None, f
 def parse_content(raw: Any, base: Path, problems: Problems, test_id: str | None, field: str) -> list[Part]:
     if isinstance(raw, str):
         return [Part(text=raw)]
-    if isinstance(raw, dict):
-        raw = [raw]
+    if isinstance(raw, dict):  # a structured payload, sent as its JSON (AgentV's processMessages)
+        return [Part(text=json.dumps(raw, indent=2, ensure_ascii=False))]
     if not isinstance(raw, list):
         problems.add(test_id, field, "content must be text or a list of {type: text|file, value} parts")
         return []
@@ -62,29 +63,56 @@ def _part(item: Any, base: Path, problems: Problems, test_id: str | None, where:
     if kind == "file" and isinstance(value, str):
         path = resolve_file(value, base)
         if not path.is_file():
-            problems.add(test_id, f"{where}.value", f"no such file {value} (resolved to {path})")
+            problems.note(test_id, f"{where}.value", f"no such file {value} (resolved to {path}), so the part is left out, as AgentV leaves it out")
+            return None
         return Part(file=path)
+    if isinstance(item, dict) and kind not in ("text", "file", "image"):
+        problems.note(test_id, where, "a content part of no known type is sent as its JSON")
+        return Part(text=json.dumps(item, indent=2, ensure_ascii=False))
     problems.add(test_id, where, f"unsupported content part {item!r} (expected {{type: text|file, value}})")
     return None
 
 
-def parse_files(raw: Any, base: Path, problems: Problems, test_id: str | None) -> list[Path]:
-    """A test's `files`: paths resolved as input files are, each checked to exist now so `validate` names a missing one."""
+def parse_files(raw: Any, base: Path, problems: Problems, test_id: str | None, required: bool = True) -> list[Path]:
+    """A test's `files`: paths resolved as input files are, each checked to exist now so `validate` names a missing one.
+
+    evals.json's `files` are not `required`: AgentV runs the test without a missing one, and so do we, with a note.
+    """
     if raw is None:
         return []
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         problems.add(test_id, "files", "must be a list of paths")
         return []
-    paths = [resolve_file(name, base) for name in raw]
-    for index, (name, path) in enumerate(zip(raw, paths)):
-        if not path.is_file():
+    paths = []
+    for index, name in enumerate(raw):
+        path = resolve_file(name, base)
+        if path.is_file():
+            paths.append(path)
+        elif required:
             problems.add(test_id, f"files[{index}]", f"no such file {name} (resolved to {path})")
+        else:
+            problems.note(test_id, f"files[{index}]", f"no such file {name} (resolved to {path}), so it is left out, as AgentV leaves it out")
     return paths
 
 
 def resolve_file(value: str, base: Path) -> Path:
-    """An existing absolute path as is; anything else relative to the eval file's directory, as AgentV resolves it."""
+    """The first existing of: the absolute path; the path under the eval file's directory and each directory above it
+    up to the repository root; under the working directory (AgentV's search roots). None existing: under `base`."""
     path = Path(value)
     if path.is_absolute() and path.exists():
         return path
-    return (base / value.lstrip("/")).resolve()
+    relative = value.lstrip("/")
+    for root in search_roots(base):
+        candidate = (root / relative).resolve()
+        if candidate.exists():
+            return candidate
+    return (base / relative).resolve()
+
+
+def search_roots(base: Path) -> list[Path]:
+    from runs.evalfile.interpolate import find_repo_root
+
+    base = base.resolve()
+    top = find_repo_root(base)
+    chain = [base, *(p for p in base.parents if p.is_relative_to(top))]
+    return [*chain, *([top] if top not in chain else []), Path.cwd()]

@@ -106,6 +106,8 @@ class Suite:
     target: str | None = None
     threshold: float = 0.8
     cases: list[Case] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)  # selection tags (a string or list `tags:`, and `metadata.tags`), for imports' `select`
+    notes: list[Any] = field(default_factory=list)  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
 
     @property
     def directory(self) -> Path:

@@ -48,12 +48,19 @@ class Problems:
 
     file: str
     items: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # what AgentV accepts and we ignore as it does: said, never an error
 
     def add(self, test_id: str | None, field_name: str, message: str) -> None:
         self.items.append(Problem(self.file, test_id, field_name, message))
 
+    def note(self, test_id: str | None, field_name: str, message: str) -> None:
+        """Record a construct that is accepted but ignored, once per field (a suite of 50 tests says it once)."""
+        if not any(n.field == field_name and n.message == message for n in self.notes):
+            self.notes.append(Problem(self.file, test_id, field_name, message))
+
     def extend(self, other: "Problems") -> None:
         self.items.extend(other.items)
+        self.notes.extend(other.notes)
 
     def raise_if_any(self) -> None:
         if self.items:

@@ -1,4 +1,4 @@
-"""skill-creator's evals.json → a Suite: `prompt` is the input, string assertions are LLM-graded."""
+"""skill-creator's evals.json → a Suite as AgentV reads it: `prompt` is the input, `expected_output` the criteria, string assertions are LLM-graded, a test without assertions gets the default llm-grader."""
 
 from __future__ import annotations
 
@@ -13,19 +13,22 @@ from runs.evalfile.problems import Problems
 from runs.evalfile.yaml_suite import check_unique_ids, finish_case
 from runs.graders import IMPLICIT, parse_spec, string_graders
 
-TOP = {"skill_name", "evals", "name", "description"}
-EVAL = {"id", "prompt", "expected_output", "files", "assertions", "expectations", "name", "metadata"}
+TOP = {"skill_name", "evals"}
+EVAL = {"id", "prompt", "expected_output", "files", "assertions"}
+IGNORED = {
+    "should_trigger": "a trigger eval (does the skill load?) needs an agent harness; AgentV runs the prompt and ignores it too",
+    "expectations": "AgentV reads `assertions`, not skill-creator's `expectations`; the test is graded on its expected_output",
+}
 
 
 def parse(path: Path, raw: Any, problems: Problems) -> Suite:
     suite = Suite(path=path, name=path.stem)
     if isinstance(raw, dict):
-        for key in raw.keys() - TOP:
-            problems.add(None, key, f"unknown field (expected one of: {', '.join(sorted(TOP))})")
-        suite.name = str(raw.get("skill_name") or raw.get("name") or suite.name)
+        fields.check_fields(raw, TOP, {}, problems, None)
+        suite.name = str(raw.get("skill_name") or suite.name)
         raw = raw.get("evals")
-    if not isinstance(raw, list):
-        problems.add(None, "evals", "evals.json needs an `evals` list")
+    if not isinstance(raw, list) or not raw:
+        problems.add(None, "evals", "evals.json needs a non-empty `evals` list")
         return suite
     for index, item in enumerate(interpolate(raw)):
         case = _case(item, index, suite.directory, problems)
@@ -37,23 +40,23 @@ def parse(path: Path, raw: Any, problems: Problems) -> Suite:
 
 
 def _case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
+    """One eval as AgentV's agent-skills parser reads it; one without a prompt is skipped, as there."""
     if not isinstance(item, dict):
         problems.add(None, f"evals[{index}]", "an eval must be a mapping")
         return None
     test_id = str(item.get("id", index + 1))
-    for key in item.keys() - EVAL:
-        problems.add(test_id, key, f"unknown field (expected one of: {', '.join(sorted(EVAL))})")
-    if not isinstance(item.get("prompt"), str):
-        problems.add(test_id, "prompt", "every eval needs a `prompt` string")
-    case = Case(id=test_id, messages=parse_input(item.get("prompt", ""), base, problems, test_id, "prompt"))
+    fields.check_fields(item, EVAL, {}, problems, test_id, ignored=IGNORED)
+    prompt = item.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        problems.note(test_id, "prompt", "missing or empty, so the eval is skipped (as in AgentV)")
+        return None
+    case = Case(id=test_id, messages=parse_input(prompt, base, problems, test_id, "prompt"))
     case.expected_output = item.get("expected_output")
-    case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
-    case.files = parse_files(item.get("files"), base, problems, test_id)
-    case.graders = _graders(item.get("assertions", item.get("expectations")), problems, test_id)
-    if isinstance(case.expected_output, str):
-        case.criteria = case.expected_output  # AgentV: the expected output is the criteria of every grader
-    if not case.graders:
-        case.graders = [IMPLICIT]  # AgentV grades an eval with no assertions by its criteria, even empty ones
+    case.criteria = case.expected_output if isinstance(case.expected_output, str) else ""
+    case.files = parse_files(item.get("files"), base, problems, test_id, required=False)
+    case.graders = _graders(item.get("assertions"), problems, test_id)
+    if not case.graders:  # AgentV's default grader: an llm-grader on the criteria (the expected output, maybe empty)
+        case.graders = [IMPLICIT]
     return case
 
 

@@ -1,49 +1,101 @@
-"""AgentV's EVAL.yaml → a Suite: suite-level input prepended, suite-level assertions appended, tests inline or from a file."""
+"""AgentV's EVAL.yaml → a Suite: suite-level input and input_files prepended and suite-level assertions appended (unless a test skips the defaults), per-test `vars` rendered, tests inline, from files or from a directory."""
 
 from __future__ import annotations
 
-import json
-import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from runs.evalfile import fields
-from runs.evalfile.interpolate import interpolate
-from runs.evalfile.messages import parse_files, parse_input, resolve_file
-from runs.evalfile.model import Case, GraderSpec, Suite
+from runs.evalfile import fields, imports, tests_source
+from runs.evalfile.assertions import normalize, skipped
+from runs.evalfile.interpolate import interpolate, render_vars
+from runs.evalfile.messages import parse_files, parse_input
+from runs.evalfile.model import Case, GraderSpec, Message, Suite
 from runs.evalfile.problems import Problems, one_line
+from runs.evalfile.yamlload import load_yaml
 from runs.graders import IMPLICIT, agentv_skips, parse_list
-from runs.graders.scoring import DEFAULT_THRESHOLD
 
 
-def parse(path: Path, raw: Any, problems: Problems) -> Suite:
+@dataclass(frozen=True)
+class Defaults:
+    """What the suite gives every test unless the test sets `execution.skip_defaults: true`."""
+
+    input: list[Message] = field(default_factory=list)
+    input_files: Any = None
+    graders: list[GraderSpec] = field(default_factory=list)
+
+
+def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()) -> Suite:
     suite = Suite(path=path, name=path.stem.removesuffix(".eval"))
     if not isinstance(raw, dict):
         problems.add(None, "(root)", "an eval file must be a mapping with `tests`")
         return suite
     raw = interpolate(raw)
-    fields.check_fields(raw, fields.SUITE, fields.SUITE_UNSUPPORTED, problems, None)
+    fields.check_fields(raw, fields.SUITE, fields.SUITE_UNSUPPORTED, problems, None, ignored=fields.SUITE_IGNORED)
     suite.name = str(raw.get("name") or suite.name)
     suite.description = str(raw.get("description") or "")
+    suite.tags = imports.as_tags(raw.get("tags")) + imports.as_tags(fields.mapping(raw, "metadata", problems, None, "metadata").get("tags"))
+    _run_controls(raw, suite, problems)
     _execution(raw.get("execution"), suite, problems)
-    prefix = parse_input(raw.get("input"), suite.directory, problems, None, "input")
-    shared = parse_graders(raw.get("assertions"), problems, None, "assertions")
-    for index, item in enumerate(_tests(raw.get("tests"), suite.directory, problems)):
-        case = parse_case(item, index, suite.directory, problems)
+    defaults = Defaults(
+        parse_input(raw.get("input"), suite.directory, problems, None, "input"),
+        raw.get("input_files"),
+        parse_graders(raw.get("assertions", raw.get("assert")), problems, None, "assertions"),
+    )
+    suites, rows = imports.imported(raw.get("imports"), suite.directory, problems, chain or (path.resolve(),))
+    tests = raw.get("tests", raw.get("eval_cases", raw.get("evalcases")))
+    if tests is None and (suites or rows):
+        tests = []
+    for index, item in enumerate(tests_source.expand(tests, suite.directory, problems) + rows):
+        case = parse_case(item, index, suite.directory, problems, defaults)
         if case is None:
             continue
-        case.messages = prefix + case.messages
-        case.graders = case.graders + shared
         skip = agentv_skips(case, suite.directory)
         if skip:
-            logging.getLogger("autoresearch.runs").warning("%s: skipping test %r as AgentV does: %s", path, case.id, skip)
+            problems.note(case.id, "assertions", f"the test is skipped, as AgentV skips it: {skip}")
             continue
         finish_case(case, problems)
         suite.cases.append(case)
+    suite.cases.extend(suites)
     check_unique_ids(suite, problems)
     return suite
+
+
+def load_child(path: Path, problems: Problems, chain: tuple[Path, ...]) -> Suite:
+    """An imported suite, parsed with its own contract; its problems are reported under its own file name."""
+    own = Problems(str(path))
+    try:
+        raw = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        own.add(None, "(file)", f"cannot read the imported suite ({one_line(exc)})")
+        raw = None
+    suite = parse(path, raw, own, chain) if raw is not None else Suite(path=path, name=path.stem)
+    problems.extend(own)
+    return suite
+
+
+def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None:
+    """The Experiments page's flat run controls: `target` (a name, or `{extends: name}`) and `threshold`; `execution` wins."""
+    target = raw.get("target")
+    if isinstance(target, dict):
+        overrides = sorted(set(target) - {"extends"})
+        if overrides:
+            problems.note(None, "target", f"only `extends` is read: the overrides ({', '.join(overrides)}) are ignored; define a target with them in targets.yaml")
+        target = target.get("extends")
+    if target is not None and not isinstance(target, str):
+        problems.add(None, "target", "must be a target name or {extends: name}")
+    elif target is not None:
+        suite.target = target
+    _threshold(raw.get("threshold", suite.threshold), "threshold", suite, problems)
+
+
+def _threshold(value: Any, field_name: str, suite: Suite, problems: Problems) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        problems.add(None, field_name, "must be a score in [0, 1]")
+    else:
+        suite.threshold = float(value)
 
 
 def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
@@ -52,62 +104,71 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
     if not isinstance(raw, dict):
         problems.add(None, "execution", "must be a mapping")
         return
-    fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.")
-    suite.target = fields.text(raw, "target", problems, None, "execution.target")
-    threshold = raw.get("threshold", DEFAULT_THRESHOLD)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
-        problems.add(None, "execution.threshold", "must be a score in [0, 1]")
-    else:
-        suite.threshold = float(threshold)
+    fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.", fields.EXECUTION_IGNORED)
+    suite.target = fields.text(raw, "target", problems, None, "execution.target") or suite.target
+    _threshold(raw.get("threshold", suite.threshold), "execution.threshold", suite, problems)
 
 
-def _tests(raw: Any, base: Path, problems: Problems) -> list[Any]:
-    """Inline tests, or a path to a YAML list or a JSONL file of tests."""
-    if isinstance(raw, list):
-        return raw
-    if isinstance(raw, str):
-        path = resolve_file(raw, base)
-        if not path.is_file():
-            problems.add(None, "tests", f"no such file {raw}")
-            return []
-        text = path.read_text(encoding="utf-8")
-        try:
-            if path.suffix == ".jsonl":
-                loaded = [json.loads(line) for line in text.splitlines() if line.strip()]
-            else:
-                loaded = yaml.safe_load(text)
-        except (ValueError, yaml.YAMLError) as exc:
-            problems.add(None, "tests", f"{raw} is not valid {path.suffix.lstrip('.')}: {one_line(exc)}")
-            return []
-        loaded = loaded.get("tests") if isinstance(loaded, dict) else loaded
-        if isinstance(loaded, list):
-            return interpolate(loaded)
-    problems.add(None, "tests", "must be a list of tests or a path to a .yaml/.jsonl file of tests")
-    return []
-
-
-def parse_case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
-    if not isinstance(item, dict):
-        problems.add(None, f"tests[{index}]", "a test must be a mapping")
-        return None
+def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems, defaults: Defaults = Defaults()) -> Case | None:
     test_id = item.get("id")
     if not isinstance(test_id, (str, int)) or str(test_id) == "":
         problems.add(None, f"tests[{index}].id", "every test needs an `id`")
         test_id = f"tests[{index}]"
     test_id = str(test_id)
-    fields.check_fields(item, fields.TEST, fields.TEST_UNSUPPORTED, problems, test_id)
-    case = Case(id=test_id, messages=parse_input(item.get("input"), base, problems, test_id, "input"))
+    fields.check_fields(item, fields.TEST, fields.TEST_UNSUPPORTED, problems, test_id, ignored=fields.TEST_IGNORED)
+    item = _with_vars(item, problems, test_id)
+    execution = fields.mapping(item, "execution", problems, test_id, "execution")
+    fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
+    own = not (execution.get("skip_defaults") is True)
+    case = Case(id=test_id, messages=_input(item, defaults if own else Defaults(), base, problems, test_id))
     if "input" not in item:
         problems.add(test_id, "input", "every test needs an `input`")
     case.expected_output = item.get("expected_output")
-    case.criteria = fields.text(item, "criteria", problems, test_id, "criteria") or ""
+    case.criteria = fields.text(item, "criteria", problems, test_id, "criteria") or fields.text(item, "expected_outcome", problems, test_id, "expected_outcome") or ""
     case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
-    case.graders = parse_graders(item.get("assertions"), problems, test_id, "assertions")
-    execution = fields.mapping(item, "execution", problems, test_id, "execution")
-    fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
+    inline = parse_graders(_inline_rubrics(item.get("rubrics")), problems, test_id, "rubrics")
+    case.graders = inline + parse_graders(item.get("assertions", item.get("assert")), problems, test_id, "assertions")
+    if own:
+        case.graders += defaults.graders
     case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
     return case
+
+
+def _with_vars(item: dict[str, Any], problems: Problems, test_id: str) -> dict[str, Any]:
+    """The test with its `{{ var }}` references rendered in the fields AgentV renders them in."""
+    variables = item.get("vars")
+    if variables is None:
+        return item
+    if not isinstance(variables, dict):
+        problems.note(test_id, "vars", "not a mapping, so ignored (as in AgentV)")
+        return item
+    return {**item, **{k: render_vars(item[k], variables) for k in VAR_FIELDS if k in item}}
+
+
+VAR_FIELDS = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
+
+
+def _input(item: dict[str, Any], defaults: Defaults, base: Path, problems: Problems, test_id: str) -> list[Message]:
+    """The suite's input, then the test's; `input_files` (the test's, else the suite's) go before a string input's text."""
+    files = item.get("input_files", defaults.input_files)
+    raw = item.get("input")
+    if files is not None:
+        where = "input_files" if "input_files" in item else "input_files (suite)"
+        if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+            problems.add(test_id, where, "must be a list of paths")
+        elif isinstance(raw, str) and files:
+            raw = [{"role": "user", "content": [*({"type": "file", "value": f} for f in files), {"type": "text", "value": raw}]}]
+        elif files:
+            problems.note(test_id, where, "ignored because the input is not a single string (as in AgentV)")
+    return defaults.input + parse_input(raw, base, problems, test_id, "input")
+
+
+def _inline_rubrics(raw: Any) -> Any:
+    """A test's own `rubrics:` list is one rubrics grader put before its assertions, as AgentV does."""
+    if raw is None:
+        return None
+    return [{"type": "rubrics", "name": "rubrics", "criteria": raw}]
 
 
 def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str) -> list[GraderSpec]:
@@ -117,7 +178,20 @@ def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str)
     if not isinstance(raw, list):
         problems.add(test_id, where, "must be a list")
         return []
-    return parse_list(raw, problems, test_id, where)
+    kept: list[Any] = []  # AgentV's forms translated, in order; plain strings stay where they are
+    for index, item in enumerate(raw):
+        here = f"{where}[{index}]"
+        if isinstance(item, str):
+            kept.append(item)
+            continue
+        reason = skipped(item)
+        if reason:
+            problems.note(test_id, here, f"skipped: {reason}")
+            continue
+        item = normalize(item, problems, test_id, here)
+        if item is not None:
+            kept.append(item)
+    return parse_list(kept, problems, test_id, where)
 
 
 def finish_case(case: Case, problems: Problems) -> None:

@@ -29,6 +29,7 @@ class CliTarget:
         self.template: str = spec.options["command"]
         self.cwd = eval_dir / spec.options["cwd"] if spec.options.get("cwd") else eval_dir
         self.timeout_s = spec.timeout_s
+        self.files_format: str = spec.options.get("files_format") or "{path}"
 
     def answer(self, case: Case, attempt: int) -> Answer:
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
@@ -43,7 +44,7 @@ class CliTarget:
             "PROMPT_FILE": str(prompt_file),
             "EVAL_ID": case.id,
             "ATTEMPT": str(attempt),
-            "FILES": " ".join(shlex.quote(str(f)) for f in dict.fromkeys(f.resolve() for f in case.input_files())),
+            "FILES": format_files(list(dict.fromkeys(f.resolve() for f in case.input_files())), self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
         command = self.template
@@ -59,6 +60,11 @@ class CliTarget:
                 raise TargetFailed(f"target {self.name} wrote no output file")
             return unwrap(output_file.read_text(encoding="utf-8", errors="replace"))
         return unwrap(done.stdout)
+
+
+def format_files(files: list[Path], template: str) -> str:
+    """{FILES}: each file through the target's `files_format` (`{path}`, `{basename}`, shell-escaped), space-joined, as AgentV."""
+    return " ".join(template.replace("{path}", shlex.quote(str(f))).replace("{basename}", shlex.quote(f.name)) for f in files)
 
 
 def unwrap(text: str) -> Answer:

@@ -51,6 +51,7 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
         if spec is not None and spec.valid and spec.provider != "cli":
             targets.named_graders[name] = LLMTarget(spec, suite.directory).grade
             targets.llm[name] = spec
+    suite.notes.extend(problems.notes)
     return targets, problems.items + in_eval.items
 
 
@@ -85,6 +86,8 @@ def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: 
 def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets, problems: Problems) -> None:
     """Build a target and its grader; one whose definition has problems (already reported) is left out."""
     spec = specs[name]
+    problems.items.extend(spec.deferred)
+    problems.notes.extend(spec.notes)
     if not spec.valid:
         targets.graders[name] = None
         return
@@ -97,7 +100,9 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
         targets.graders[name] = None
         return
     grader_spec = specs.get(grader_name)
-    if grader_spec is None or grader_spec.provider == "cli":
+    if grader_spec is not None and grader_name != name:
+        problems.items.extend(grader_spec.deferred)
+    if grader_spec is None or grader_spec.provider == "cli" or not grader_spec.valid:
         problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
         targets.graders[name] = None
         return

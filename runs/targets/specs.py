@@ -10,15 +10,26 @@ from typing import Any, Callable
 import yaml
 
 from runs.evalfile.interpolate import interpolate, reference_name
-from runs.evalfile.problems import Problems, one_line
+from runs.evalfile.problems import Problem, Problems, one_line
 
 COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
 PROVIDER_FIELDS = {
-    "cli": {"command", "cwd"},
+    "cli": {"command", "cwd", "files_format"},
     "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
     "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
 }
-UNSUPPORTED_FIELDS = {"healthcheck", "workspace_template", "workers", "provider_batching", "files_format", "verbose", "env"}
+UNSUPPORTED_FIELDS = {"workspace_template", "env"}
+IGNORED_FIELDS = {
+    "healthcheck": "AgentV's check that the target is up before the run; not run here, a target that is down fails its tests",
+    "workers": "how many tests run at once; set eval.workers or --workers (scores do not depend on it)",
+    "provider_batching": "AgentV's batching of requests; every test is sent on its own",
+    "verbose": "AgentV's logging",
+    "cli_verbose": "AgentV's logging",
+    "keep_temp_files": "AgentV's debugging aid",
+    "keep_output_files": "AgentV's debugging aid",
+    "attachments_format": "not used by AgentV's cli provider",
+    "judge_target": "the old name of grader_target; AgentV reads grader_target",
+}
 SECRET_FIELDS = ("api_key", "model")
 NUMBERS: dict[str, tuple[Callable[[float], bool], str]] = {
     "timeout_seconds": (lambda n: n > 0, "a number of seconds > 0"),
@@ -27,7 +38,7 @@ NUMBERS: dict[str, tuple[Callable[[float], bool], str]] = {
     "temperature": (lambda n: n >= 0, "a number >= 0"),
 }
 WHOLE_NUMBERS = {"max_output_tokens", "max_tokens"}
-TEXTS = {"grader_target", "cwd", "base_url", "endpoint"}
+TEXTS = {"grader_target", "cwd", "base_url", "endpoint", "files_format"}
 
 
 @dataclass
@@ -40,6 +51,8 @@ class TargetSpec:
     api_key_env: str | None = None
     valid: bool = True
     prices: dict[str, dict[str, float]] = field(default_factory=dict)  # eval.prices; see runs.targets.prices
+    deferred: list[Problem] = field(default_factory=list)  # reported only when a test uses this target
+    notes: list[Problem] = field(default_factory=list)
 
 
 def find_targets_file(start: Path, repo_root: Path) -> Path | None:
@@ -70,25 +83,31 @@ def read_targets_file(path: Path, problems: Problems) -> list[Any] | None:
 
 
 def parse_targets(items: list[Any], problems: Problems) -> dict[str, TargetSpec]:
-    """Every target of a file (or the inline list), checked; an empty list is a problem, since no test could run."""
+    """Every target of a file (or the inline list), checked; an empty list is a problem, since no test could run.
+
+    A provider we do not run is reported only when a test uses that target
+    (`TargetSpec.deferred`): a shared targets file may define Copilot or
+    Azure targets this eval never uses, and AgentV resolves only the
+    targets a run uses. Notes, too, are said only for a used target.
+    """
     if not items:
         problems.add(None, "targets", "the list is empty: define at least one target")
     specs: dict[str, TargetSpec] = {}
     for index, item in enumerate(items):
-        spec = _parse_one(item, index, problems)
-        if spec is not None and spec.name in specs:
+        own = Problems(problems.file)
+        spec = _parse_fields(item, index, own)
+        if spec is None:
+            problems.extend(own)
+        elif spec.name in specs:
             problems.add(None, f"targets[{index}].name", f"{spec.name!r} is already defined above")
-        elif spec is not None:
+        else:
+            spec.valid, spec.notes = not own.items, own.notes
+            if spec.provider in PROVIDER_FIELDS:
+                problems.items.extend(own.items)
+            else:
+                spec.deferred = own.items
             specs[spec.name] = spec
     return specs
-
-
-def _parse_one(item: Any, index: int, problems: Problems) -> TargetSpec | None:
-    before = len(problems.items)
-    spec = _parse_fields(item, index, problems)
-    if spec is not None:
-        spec.valid = len(problems.items) == before
-    return spec
 
 
 def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | None:
@@ -100,7 +119,8 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
     provider = item.get("provider")
     if not isinstance(provider, str) or provider not in PROVIDER_FIELDS:
         problems.add(None, f"{where}.provider", f"unsupported provider {provider!r} (the built-in runner supports: {', '.join(PROVIDER_FIELDS)})")
-        return None
+        # AgentV refuses the whole file over a provider that is not a name, and only a used target over one it cannot run
+        return TargetSpec(item["name"], provider, {}) if isinstance(provider, str) and provider else None
     _check_keys(item, provider, where, problems)
     values = interpolate({k: v for k, v in item.items() if k not in SECRET_FIELDS})
     _check_values(values, where, problems)
@@ -117,11 +137,14 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
 
 
 def _check_keys(item: dict[str, Any], provider: str, where: str, problems: Problems) -> None:
+    """AgentV passes unknown target fields through (its schemas are loose), so an unknown one is a note, not an error."""
     for key in item:
         if key in UNSUPPORTED_FIELDS:
             problems.add(None, f"{where}.{key}", "unsupported by the built-in runner")
+        elif key in IGNORED_FIELDS:
+            problems.note(None, f"{where}.{key}", f"ignored: {IGNORED_FIELDS[key]}")
         elif key not in COMMON | PROVIDER_FIELDS[provider]:
-            problems.add(None, f"{where}.{key}", f"unknown field for provider {provider}")
+            problems.note(None, f"{where}.{key}", f"unknown field for provider {provider}, ignored as AgentV ignores it")
 
 
 def _check_values(values: dict[str, Any], where: str, problems: Problems) -> None:

@@ -22,20 +22,28 @@ def problems_of(tmp_path, tests, suite=None, targets=None) -> list[str]:
     return [f"{p.test_id}|{p.field}|{p.message}" for p in caught.value.problems]
 
 
-def test_unsupported_and_unknown_fields_are_named(tmp_path):
+def notes_of(tmp_path, tests, suite=None) -> list[str]:
+    """The notes of an eval file that loads: what is accepted and ignored, as AgentV ignores it."""
+    suite_ = prepare(write_tree(tmp_path, tests, {}, suite), tmp_path).suite
+    return [f"{p.test_id}|{p.field}|{p.message}" for p in suite_.notes]
+
+
+def test_unsupported_fields_are_refused_by_name(tmp_path):
     found = problems_of(
         tmp_path,
-        [
-            {"id": "t1", "input": "x", "workspace": {"template": "w"}, "assertions": [{"type": "tool-trajectory"}]},
-            {"id": "t2", "input": "x", "expected": "typo", "assertions": [{"type": "contains", "value": "a", "valu": 1}]},
-        ],
+        [{"id": "t1", "input": "x", "workspace": {"template": "w"}, "assertions": [{"type": "tool-trajectory"}]}],
         suite={"hooks": {"before_all": "x"}},
     )
     assert any(p.startswith("None|hooks|unsupported") for p in found)
     assert any(p.startswith("t1|workspace|unsupported") for p in found)
     assert any(p.startswith("t1|assertions[0].type|grader type 'tool-trajectory' is unsupported") for p in found)
-    assert any(p.startswith("t2|expected|unknown field") for p in found)
-    assert "t2|assertions[0].valu|unknown field" in found
+
+
+def test_unknown_fields_are_ignored_with_a_note_as_agentv_ignores_them(tmp_path):
+    """`agentv validate` warns "Unknown field 'x'. This field will be ignored." and runs the file: so do we, saying so."""
+    found = notes_of(tmp_path, [{"id": "t2", "input": "x", "expected": "typo", "assertions": [{"type": "contains", "value": "a", "valu": 1}]}])
+    assert any(p.startswith("t2|expected|unknown field, ignored") for p in found)
+    assert any(p.startswith("t2|assertions[0].valu|AgentV hands it to the grader as config") for p in found)
 
 
 def test_literal_api_key_and_model_are_refused(tmp_path):
@@ -164,7 +172,7 @@ def test_unsupported_repos_and_unknown_test_execution_keys_are_named(tmp_path):
     )
     assert any(p.startswith("None|repos|unsupported by the built-in runner (repositories)") for p in found)
     assert any(p.startswith("t|repos|unsupported by the built-in runner (repositories)") for p in found)
-    assert "t|execution.workers|unknown field (expected one of: target)" in found
+    assert not any("execution.workers" in p for p in found)  # ignored, with a note, as AgentV ignores it
 
 
 MALFORMED = {

@@ -1,0 +1,155 @@
+"""AgentV's own examples/ through `agentv validate` and `autoresearch validate` (not run in CI).
+
+Extracts `examples/` of AgentV's repository at a tag from a local clone (a
+bare git directory is fine) into a temporary git repository, replaces every
+targets file with offline targets of the same names (a `cli` target that
+answers with a canned text, whose `grader_target` is an openai target at
+127.0.0.1), and prints how many eval files each tool accepts and which
+files only `agentv validate` accepts, with our first problem for each. With
+`--eval`, the files both accept also run through `agentv eval` and the
+built-in runner, against a grader server whose reply is fixed (score 0.75,
+every rubric check satisfied), and the tests whose score or
+execution_status differ are counted and listed.
+
+    python bench/agentv_examples.py /path/to/agentv.git [--tag v4.42.4] [--eval]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+EVAL_NAME = re.compile(r"(\.eval\.ya?ml|(^|/)EVAL\.ya?ml|(^|/)eval\.ya?ml|evals\.json)$")
+ANSWER = "import sys\nopen(sys.argv[2], 'w').write('canned answer for ' + sys.argv[1])\n"
+
+
+def extract(repo: Path, tag: str, into: Path) -> Path:
+    archive = subprocess.run(["git", "-C", str(repo), "archive", tag, "examples"], check=True, capture_output=True).stdout
+    tarfile.open(fileobj=io.BytesIO(archive)).extractall(into, filter="data")
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "examples"]):
+        subprocess.run(["git", "-C", str(into), *args], check=True, capture_output=True)
+    return into / "examples"
+
+
+def eval_files(examples: Path) -> list[Path]:
+    found = []
+    for path in sorted(examples.rglob("*")):
+        if not path.is_file() or "node_modules" in path.parts or not EVAL_NAME.search(str(path)):
+            continue
+        found.append(path)
+    return found
+
+
+def target_names(files: list[Path], examples: Path) -> set[str]:
+    names = {"default", "llm", "grader"}
+    sources = [*files, *examples.rglob("targets.yaml"), *examples.rglob("*.jsonl"), *examples.rglob("*.cases.yaml")]
+    for path in sources:
+        text = path.read_text(errors="replace")
+        names.update(re.findall(r"^\s*-?\s*(?:target|name|grader_target|use_target|extends):\s*['\"]?([A-Za-z0-9_.-]+)", text, re.M))
+        names.update(re.findall(r'"(?:target|grader_target)":\s*"([A-Za-z0-9_.-]+)"', text))
+    return names
+
+
+def offline_targets(names: set[str], answer: Path, grader_url: str) -> str:
+    grader = {"name": "fake_grader", "provider": "openai", "model": "${{ FAKE_MODEL }}", "api_key": "${{ FAKE_KEY }}",
+              "base_url": grader_url, "api_format": "chat"}
+    cli = [{"name": n, "provider": "cli", "command": f"python3 {answer} {{EVAL_ID}} {{OUTPUT_FILE}}", "grader_target": "fake_grader"} for n in sorted(names)]
+    return yaml.safe_dump({"targets": [*cli, grader]}, sort_keys=False)
+
+
+def replace_targets(root: Path, examples: Path, files: list[Path], grader_url: str) -> None:
+    answer = root / "answer.py"
+    answer.write_text(ANSWER)
+    text = offline_targets(target_names(files, examples) - {"fake_grader"}, answer, grader_url)
+    (root / ".agentv").mkdir(exist_ok=True)
+    for path in [*examples.rglob("targets.yaml"), root / ".agentv" / "targets.yaml"]:
+        path.write_text(text)
+
+
+def agentv_accepts(agentv: str, path: Path) -> bool:
+    if path.suffix == ".json":
+        return True  # `agentv validate` skips evals.json; `agentv eval` runs it
+    done = subprocess.run([agentv, "validate", str(path)], capture_output=True, text=True, cwd=path.parent)
+    return done.returncode == 0 and "Valid: 1" in done.stdout
+
+
+ENV = {"FAKE_MODEL": "fake-model", "FAKE_KEY": "fake-key"}
+
+
+def ours(path: Path) -> tuple[bool, str]:
+    env = {**os.environ, **ENV}
+    done = subprocess.run([sys.executable, "-m", "optimizer", "validate", str(path)], capture_output=True, text=True, cwd=path.parent, env=env)
+    first = next((line for line in done.stdout.splitlines() if "field" in line), done.stdout.strip()[-200:] + done.stderr.strip()[-200:])
+    return done.returncode == 0, first
+
+
+def grade(request) -> object:
+    """The fixed grader reply: score 0.75 for a free-form grader, every rubric check the prompt names satisfied."""
+    from tests.helpers.fake_llm import text_reply
+
+    text = json.dumps(request.body)
+    ids = sorted(set(re.findall(r"(rubric-\d+|assertion-\d+)", text)))
+    checks = [{"id": i, "satisfied": True, "reasoning": "fixed"} for i in ids]
+    return text_reply(json.dumps({"score": 0.75, "assertions": [{"text": "fixed", "passed": True}], "reasoning": "fixed", "overall_reasoning": "fixed", "checks": checks}))
+
+
+def compare_scores(root: Path, examples: Path, both: list[Path]) -> None:
+    from tests.runs.parity.harness import differences, run_agentv, run_ours
+
+    os.environ.update(ENV)
+    theirs = run_agentv(root, both, root / "agentv-out", ENV)
+    ours_rows = {}
+    for path in both:
+        try:
+            ours_rows.update(run_ours(root, [path], root / "our-out" / path.parent.name))
+        except Exception as exc:  # noqa: BLE001 - a bench reports every failure and goes on
+            print(f"  ours failed on {path.relative_to(examples)}: {exc}")
+    found = differences(theirs, ours_rows)
+    print(f"tests: agentv ran {len(theirs)}, autoresearch ran {len(ours_rows)}; {len(found)} differ (score or execution_status)")
+    for line in found:
+        print(f"  {line[:300]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("repo", type=Path)
+    parser.add_argument("--tag", default="v4.42.4")
+    parser.add_argument("--agentv", default=str(ROOT / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"))
+    parser.add_argument("--eval", action="store_true", help="also run the files both accept and compare their scores")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from tests.helpers.fake_llm import FakeLLM
+
+    with tempfile.TemporaryDirectory(prefix="agentv-examples-") as tmp, FakeLLM() as llm:
+        llm.handler = grade
+        examples = extract(args.repo, args.tag, Path(tmp))
+        files = eval_files(examples)
+        replace_targets(Path(tmp), examples, files, llm.base_url("openai"))
+        accepted = [f for f in files if agentv_accepts(args.agentv, f)]
+        refused = []
+        for path in accepted:
+            ok, first = ours(path)
+            if not ok:
+                refused.append((path.relative_to(examples), first))
+        print(f"eval files: {len(files)}; agentv accepts {len(accepted)}; autoresearch accepts {len(accepted) - len(refused)} of those")
+        for name, first in refused:
+            print(f"  refused {name}: {first}")
+        if args.eval:
+            refused_names = {name for name, _ in refused}
+            compare_scores(Path(tmp), examples, [f for f in accepted if f.relative_to(examples) not in refused_names])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Run the same eval files through the real `agentv` CLI (4.42.4, installed in tests/agentv by .ci/run) and our runner.
+
+Each side gets its own copy of the case directory in a fresh git repository
+(AgentV resolves files up to the repository root), so neither sees the
+other's output. Rows are keyed by (suite, test_id); `differences` lists every
+test whose `score` differs by more than 1e-9 or whose `execution_status`
+differs, and every test only one side ran. Eval files always name no target
+here but their own; an evals.json names none, so a case holding one needs a
+target called `default`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from runs.evalfile.interpolate import find_repo_root
+from runs.evaluators.builtin import execute, prepare
+from runs.results import load_rows
+from runs.runner import RunOptions
+
+REPO = Path(__file__).resolve().parents[3]
+AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
+EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
+TOLERANCE = 1e-9
+Key = tuple[str, str]
+
+
+def agentv_binary() -> Path:
+    """The pinned CLI; a missing one is an error telling how to install it (the parity tests never skip)."""
+    if not AGENTV.is_file():
+        raise AssertionError(f"{AGENTV} is missing: run `npm install --no-save --omit=optional` in tests/agentv (.ci/run does)")
+    return AGENTV
+
+
+def eval_files(directory: Path) -> list[Path]:
+    return sorted({p for pattern in EVAL_PATTERNS for p in directory.glob(pattern)})
+
+
+def fresh_copy(source: Path, into: Path) -> Path:
+    """`source` copied to `into`, made a git repository (files writable, as a user's checkout is)."""
+    shutil.copytree(source, into, ignore=shutil.ignore_patterns("expected.jsonl", "__pycache__"))
+    for path in [into, *into.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    subprocess.run(["git", "init", "-q", str(into)], check=True)
+    return into
+
+
+def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment AgentV runs in: its own HOME (it writes ~/.agentv), nothing of the developer's."""
+    home.mkdir(parents=True, exist_ok=True)
+    return {"PATH": os.environ["PATH"], "HOME": str(home), "NO_COLOR": "1", "CI": "1", **(extra or {})}
+
+
+def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None) -> dict[Key, dict]:
+    """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id)."""
+    done = subprocess.run(
+        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), "--workers", "8"],
+        cwd=root, capture_output=True, text=True, timeout=600, env=agentv_env(root.parent / "home", env),
+    )
+    index = out / "index.jsonl"
+    assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    rows = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
+    return {(row.get("suite", ""), row["test_id"]): row for row in rows}
+
+
+def run_ours(root: Path, files: list[Path], out: Path) -> dict[Key, dict]:
+    """Each file through the built-in runner; the suite name is AgentV's (the file's `name`, else its stem; none for evals.json)."""
+    rows: dict[Key, dict] = {}
+    for index, path in enumerate(files):
+        prepared = prepare(path, find_repo_root(path.parent))
+        run_dir = out / f"{index}-{path.stem}"
+        execute(prepared, run_dir, RunOptions(workers=8), show_progress=False)
+        suite = "" if path.suffix == ".json" else prepared.suite.name
+        for row in load_rows(run_dir):
+            rows[(suite, row["test_id"])] = row
+    return rows
+
+
+def differences(theirs: dict[Key, dict], ours: dict[Key, dict]) -> list[str]:
+    found = [f"{key}: only agentv ran it" for key in sorted(theirs.keys() - ours.keys())]
+    found += [f"{key}: only autoresearch ran it" for key in sorted(ours.keys() - theirs.keys())]
+    for key in sorted(theirs.keys() & ours.keys()):
+        a, b = theirs[key], ours[key]
+        if abs(float(a["score"]) - float(b["score"])) > TOLERANCE or a.get("execution_status") != b.get("execution_status"):
+            found.append(f"{key}: agentv {a['score']} {a.get('execution_status')} vs ours {b['score']} {b.get('execution_status')} ({b.get('error') or ''})")
+    return found
+
+
+def validate_with_agentv(root: Path, paths: list[Path]) -> dict[str, bool]:
+    """`agentv validate` once over many files: each file's path (relative to root) and whether it is valid."""
+    done = subprocess.run(
+        [str(agentv_binary()), "validate", *(str(p) for p in paths)],
+        cwd=root, capture_output=True, text=True, timeout=300, env=agentv_env(root.parent / "home"),
+    )
+    verdicts = {}
+    for line in done.stdout.splitlines():
+        mark, _, name = line.strip().partition(" ")
+        if mark in ("✓", "✗") and name:
+            verdicts[str(Path(name).resolve().relative_to(root.resolve()))] = mark == "✓"
+    return verdicts
+
+
+def validate_with_us(path: Path, env: dict[str, str] | None = None, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "optimizer", "validate", str(path), *args],
+        cwd=path.parent, capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})},
+    )
