@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from runs.critical import critical
 from runs.redact import redact
 
 GRACE_S = 5.0
@@ -50,25 +51,28 @@ def run(
     err_path = log_prefix.with_name(log_prefix.name + ".stderr.log")
     pgid_path = log_prefix.with_name(log_prefix.name + PGID_SUFFIX)
     started = time.monotonic()
+    proc = None
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(
-            command,
-            shell=isinstance(command, str),
-            cwd=cwd,
-            env={**os.environ, **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            start_new_session=True,
-        )
-        pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
         try:
+            with critical():  # a signal between the fork and here waits: the child is never left unowned
+                proc = subprocess.Popen(
+                    command,
+                    shell=isinstance(command, str),
+                    cwd=cwd,
+                    env={**os.environ, **(env or {})},
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    start_new_session=True,
+                )
+                pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
             returncode: int | None = proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             returncode = None
         except BaseException:
-            kill_group(proc)
+            if proc is not None:
+                kill_group(proc)
             raise
         finally:
             pgid_path.unlink(missing_ok=True)
