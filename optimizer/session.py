@@ -6,7 +6,7 @@ an exit code; nothing in the user's repository is changed by a refusal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -66,7 +66,7 @@ def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
     paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
     if config.worktree:
         ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
-    return ws, paths
+    return replace(ws, journal=paths.git_journal), paths
 
 
 def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
@@ -99,9 +99,12 @@ def _require_priced_mutator(config: Config) -> None:
 
 
 def crashed(paths: ExperimentPaths) -> bool:
-    """The last daemon said it was running and nobody holds the lock: it died mid-run."""
+    """Nobody holds the lock, and the last daemon said it was running (it died mid-run) or a git
+    write of its never finished (git itself was killed)."""
+    if holder(paths.lock) is not None:
+        return False
     previous = state_file.load(paths.state)
-    return previous is not None and previous.status == "running" and holder(paths.lock) is None
+    return paths.git_journal.exists() or (previous is not None and previous.status == "running")
 
 
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
