@@ -16,7 +16,7 @@ from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
 from optimizer import faults, scope, signals
 from optimizer.decide import compare_for_goal, judge
-from optimizer.errors import IntegrityError, Interrupted
+from optimizer.errors import IntegrityError, Interrupted, SafetyStop
 from optimizer.logs import get
 from optimizer.record import record
 from optimizer.early import EarlyDiscard
@@ -24,7 +24,18 @@ from optimizer.holdout import guard_candidate, guard_original
 from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
-from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
+from optimizer.workspace import (
+    artifact_id,
+    artifact_modified,
+    artifact_present,
+    artifact_size,
+    candidate_patch,
+    commit_artifact,
+    head_moved,
+    head_ref,
+    reattach,
+    restore_artifact,
+)
 from policies.stop import Limits
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
@@ -149,11 +160,13 @@ def candidate(session: Session, cycle: int) -> None:
     if not keep:
         return _settle(session, run_dir, draft.finish(decision="drop"))
     with signals.critical():
+        require_head(session, run_dir)
         faults.point("before-commit")
         sha = commit_artifact(session.ws, commit_message(cycle, draft.fields["mutation"]))
         if sha is None:
             raise IntegrityError("the candidate vanished before its commit")
         faults.point("after-commit")
+        session.head = (session.head[0], sha)
         session.state.commits.append(sha)
         session.baseline_rows, session.baseline_holdout = rows, held
         record(session, draft.finish(decision="keep", commit=sha))
@@ -164,7 +177,22 @@ def _settle(session: Session, run_dir, entry: Iteration) -> None:
     signal in between (a resumed run then starts from exactly this decision)."""
     with signals.critical():
         discard(session, run_dir)
+        require_head(session, run_dir)
         record(session, entry)
+
+
+def require_head(session: Session, run_dir) -> None:
+    """Before a decision is written: HEAD is where this run left it. A commit the user made on the
+    branch meanwhile (or a branch switch) is never built upon: the run stops, the candidate saved."""
+    moved = head_moved(session.ws, *session.head)
+    if moved:
+        discard(session, run_dir)
+        branch, sha = session.head
+        raise IntegrityError(
+            f"{moved} during the run; autoresearch commits only on top of its own last commit {sha[:10]}. "
+            f"Move your work aside (git branch my-work; git checkout {(branch or sha).removeprefix('refs/heads/')}; "
+            f"git reset --keep {sha[:10]}) and run again, or start a new experiment from here with --restart"
+        )
 
 
 def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict], list[dict], bool]:
@@ -276,7 +304,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     )
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
-    before, head = scope.snapshot(ws), ws.head()
+    before, head, branch = scope.snapshot(ws), ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
@@ -284,15 +312,31 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         if _undo_outside(ws, before) and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
+    _keep_branch(session, branch, head, log_dir)
     if ws.head() != head:
         raise IntegrityError(f"the mutator moved HEAD ({head[:10]} -> {ws.head()[:10]}); mutators must not commit")
     outside = _undo_outside(ws, before)
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
+    if not artifact_present(ws):
+        raise MutationFailed(f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result)
     if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)
     return result
+
+
+def _keep_branch(session: Session, branch: str | None, head: str, run_dir) -> None:
+    """A mutator that switched branches (or detached HEAD) would have the KEEPs committed off the
+    user's branch: HEAD goes back, the candidate is saved and dropped, and the run stops (exit 20:
+    the mutator wrote outside its scope, and nothing needs the user's repair)."""
+    ws = session.ws
+    if head_ref(ws) == branch:
+        return
+    moved = head_moved(ws, branch, head)
+    reattach(ws, branch, head)
+    discard(session, run_dir)
+    raise SafetyStop(f"stopped: the mutator switched branches ({moved}); HEAD is back and nothing was committed")
 
 
 def _undo_outside(ws, before: scope.Snapshot) -> list[str]:

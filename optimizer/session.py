@@ -25,7 +25,7 @@ from optimizer.holdout import Holdout
 from optimizer.sampling import open_cache
 from optimizer.lockfile import Lock, holder
 from optimizer.state import State
-from optimizer.workspace import Workspace, artifact_id, exclude, open_workspace, require_clean_artifact
+from optimizer.workspace import Workspace, artifact_id, exclude, head_ref, open_workspace, require_clean_artifact
 from runs import evaluators
 from runs.cache import SampleCache
 from runs.errors import BadResults
@@ -50,6 +50,7 @@ class Session:
     holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
+    head: tuple[str | None, str] = (None, "")  # (branch, commit) where this run left HEAD; see cycle.require_head
     state_writer: state_file.Writer = field(init=False)
 
     def __post_init__(self) -> None:
@@ -130,6 +131,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         session.holdout = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
         if config.eval.holdout and session.holdout is None and session.history.records:
             raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
+        session.head = (head_ref(ws), ws.head())
         if session.history.records:
             session.baseline_rows = _resume_baseline(session)
             if session.holdout:

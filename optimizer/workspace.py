@@ -267,6 +267,34 @@ def _tree_bytes(tree) -> int:
     return sum(_tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit")
 
 
+def head_ref(ws: Workspace) -> str | None:
+    """The branch HEAD is on (`refs/heads/main`), or None when HEAD is detached."""
+    return None if ws.lib.head_is_detached else ws.lib.head.name
+
+
+def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
+    """Point HEAD at `ref` again (or detach it at `sha`), touching neither the index nor the files."""
+    if ref is None:
+        ws.write("update-ref", "--no-deref", "HEAD", sha)
+    else:
+        ws.write("symbolic-ref", "HEAD", ref)
+
+
+def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
+    """What changed since HEAD was on `ref` at `sha` (None when nothing did), in words for the user."""
+    now_ref, now = head_ref(ws), ws.head()
+    if now_ref != ref:
+        return f"HEAD is {_on(now_ref)} at {now[:10]}, not {_on(ref)}"
+    if now != sha:
+        subject = ws.lib.revparse_single(now).message.splitlines()[0][:60]
+        return f"{_on(ref)} moved from {sha[:10]} to {now[:10]} ('{subject}')"
+    return None
+
+
+def _on(ref: str | None) -> str:
+    return f"on branch {ref.removeprefix('refs/heads/')}" if ref else "detached"
+
+
 def is_ancestor(ws: Workspace, older: str, newer: str) -> bool:
     import git
 
