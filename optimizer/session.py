@@ -15,7 +15,7 @@ from mutators.base import Mutator
 from mutators.providers.prices import price_of
 from mutators.providers.settings import PROVIDERS
 from optimizer import state as state_file
-from optimizer import holdout, worktree
+from optimizer import holdout, logs, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError, InvalidInput
@@ -114,6 +114,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     exclude(ws, config.results_dir)
     lock = Lock(paths.lock)
     lock.acquire(config.experiment_name)
+    logs.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
     try:
         session = _new_session(config, ws, paths, evaluator, mutator, lock)
         if was_crashed:
