@@ -44,7 +44,8 @@ def run(
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
-    or mutator outlives the daemon.
+    or mutator outlives the daemon; what a command left running in its group
+    when it exited (`server &`) is ended too, so nothing outlives its step.
     """
     log_prefix.parent.mkdir(parents=True, exist_ok=True)
     out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
@@ -67,6 +68,7 @@ def run(
                 )
                 pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
             returncode: int | None = proc.wait(timeout=timeout_s)
+            end_leftovers(proc)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             returncode = None
@@ -96,6 +98,15 @@ def kill_group(proc: subprocess.Popen) -> None:
             return
         except subprocess.TimeoutExpired:
             continue
+
+
+def end_leftovers(proc: subprocess.Popen) -> None:
+    """SIGKILL what is left of the process group of a command that has exited (a group outlives its
+    leader while a member lives, so its id cannot have been reused)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def tail(text: str, limit: int = 300) -> str:

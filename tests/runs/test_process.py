@@ -63,3 +63,16 @@ def _children(pid: int) -> list[int]:
         return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
     except FileNotFoundError:
         return []
+
+
+def test_what_a_command_leaves_running_in_the_background_is_ended_with_it(tmp_path):
+    from runs.process import run
+
+    done = run("sleep 600 & echo $! > bg.pid", cwd=tmp_path, log_prefix=tmp_path / "logs/mutate")
+    assert done.returncode == 0
+    background = int((tmp_path / "bg.pid").read_text())
+    try:
+        wait_for(lambda: _gone(background), timeout=10)
+    finally:
+        if not _gone(background):
+            os.kill(background, signal.SIGKILL)
