@@ -44,6 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from optimizer.faults import ENV  # noqa: E402
+from optimizer.gitcmd import processes_in  # noqa: E402
 from tests.helpers.repos import GIT_ENV, git  # noqa: E402
 from tests.helpers.scenario import scenario_repo, scores  # noqa: E402
 
@@ -277,7 +278,7 @@ def invariants(repo: Path, before: dict) -> list[str]:
     locks = [str(p.relative_to(repo)) for p in (repo / ".git").rglob("*.lock")]
     if locks:
         problems.append(f"git locks left: {locks}")
-    left = processes_in(repo.parent)
+    left = processes_left(repo.parent)
     if left:
         problems.append(f"processes left running: {left}")
     return problems
@@ -298,17 +299,9 @@ def read_lines(repo: Path, problems: list[str] | None = None) -> list[dict]:
     return records
 
 
-def processes_in(root: Path) -> list[str]:
+def processes_left(root: Path) -> list[str]:
     """Live processes working under `root`, and the mutator's child by its pid file."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if Path(os.readlink(entry / "cwd")).is_relative_to(root) and (entry / "stat").read_text().split(") ")[-1][0] != "Z":
-                found.append(f"{entry.name} {(entry / 'comm').read_text().strip()}")
-        except OSError:
-            continue
+    found = [f"pid {pid}" for pid in processes_in(root)]
     child = root / "child.pid"
     if child.exists() and Path(f"/proc/{child.read_text().strip()}").exists():
         found.append(f"{child.read_text().strip()} (the mutator's child)")

@@ -61,7 +61,7 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
     if not journal.exists():
         return []
     deadline = time.monotonic() + WAIT_FOR_GIT_S
-    while _git_processes_in(root):
+    while processes_in(root, "git"):
         if time.monotonic() > deadline:
             return []  # a git still works here: its locks are not ours to take
         time.sleep(0.05)
@@ -85,15 +85,16 @@ def _lock_files(root: Path) -> list[Path]:
     return [p for p in dict.fromkeys(found) if p.is_file()]
 
 
-def _git_processes_in(root: Path) -> list[int]:
-    """Live git processes working in this repository, other than this daemon's own readers."""
+def processes_in(root: Path, name: str | None = None) -> list[int]:
+    """Live processes (named `name`, if given) working in `root`, other than this process's children
+    (the daemon's own git readers)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             state, ppid = (entry / "stat").read_text().rsplit(") ", 1)[-1].split()[:2]
-            if state == "Z" or int(ppid) == os.getpid() or (entry / "comm").read_text().strip() != "git":
+            if state == "Z" or int(ppid) == os.getpid() or (name and (entry / "comm").read_text().strip() != name):
                 continue
             cwd = Path(os.readlink(entry / "cwd"))
         except OSError:
