@@ -85,7 +85,8 @@ if gate and sub == gate.split(":")[0]:
     counter.write_text(str(n))
     if n == int(gate.split(":")[1]):
         if sub == "commit":  # held inside git, its index lock taken: the hook waits
-            args = [a.replace("core.hooksPath=/dev/null", "core.hooksPath=" + os.environ["CAMPAIGN_HOOKS"]) for a in args]
+            hooks = "core.hooksPath=" + os.environ["CAMPAIGN_HOOKS"]
+            args = ["-c", hooks, *(a.replace("core.hooksPath=/dev/null", hooks) for a in args)]
             Path(os.environ["CAMPAIGN_DIR"], "armed").touch()
         else:  # held just before git starts
             Path(os.environ["CAMPAIGN_DIR"], "in-git").write_text(str(os.getpid()))
