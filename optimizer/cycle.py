@@ -309,10 +309,14 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     try:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
+        _put_back(ws, branch, head)
         if _undo_outside(ws, before) and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
-    _keep_branch(session, branch, head, log_dir)
+    switched = _put_back(ws, branch, head)
+    if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20
+        discard(session, log_dir)
+        raise SafetyStop(f"stopped: the mutator switched branches ({switched}); HEAD is back and nothing was committed")
     if ws.head() != head:
         raise IntegrityError(f"the mutator moved HEAD ({head[:10]} -> {ws.head()[:10]}); mutators must not commit")
     outside = _undo_outside(ws, before)
@@ -326,17 +330,14 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     return result
 
 
-def _keep_branch(session: Session, branch: str | None, head: str, run_dir) -> None:
-    """A mutator that switched branches (or detached HEAD) would have the KEEPs committed off the
-    user's branch: HEAD goes back, the candidate is saved and dropped, and the run stops (exit 20:
-    the mutator wrote outside its scope, and nothing needs the user's repair)."""
-    ws = session.ws
+def _put_back(ws, branch: str | None, head: str) -> str | None:
+    """HEAD back on the branch (or detached commit) it was on before the mutator ran, if the mutator
+    switched it; returns what the mutator had done, in words."""
     if head_ref(ws) == branch:
-        return
+        return None
     moved = head_moved(ws, branch, head)
     reattach(ws, branch, head)
-    discard(session, run_dir)
-    raise SafetyStop(f"stopped: the mutator switched branches ({moved}); HEAD is back and nothing was committed")
+    return moved
 
 
 def _undo_outside(ws, before: scope.Snapshot) -> list[str]:

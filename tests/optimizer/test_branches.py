@@ -102,3 +102,12 @@ def test_a_mutator_that_deletes_a_directory_artifact_makes_an_error_cycle(tmp_pa
     assert [r["decision"] for r in lines] == ["keep", "error", "keep"]
     assert lines[1]["error_reason"] == "artifact-deleted"
     assert (repo / "skill/b.md").read_text() == "c 0\n"
+
+
+def test_a_failing_mutator_that_switched_branches_is_put_back_too(tmp_path):
+    repo = repo_with_git_mutator(tmp_path, {2: ["sh", "-c", "git checkout -q -b elsewhere && exit 3"]})
+    head = git(repo, "rev-parse", "HEAD").strip()
+    done = cli(repo, "run", "--max-cycles", "2")
+    assert "Traceback" not in done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "error"]
+    assert_back_on_main_untouched(repo, head)
