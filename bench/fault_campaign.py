@@ -10,7 +10,8 @@ tracked file, an untracked one, a staged change. Then:
 - git writes held open by a `git` wrapper on the daemon's PATH: inside a commit
   (the repository's prepare-commit-msg hook is let run for it and waits, index
   lock taken) and before a restore's checkout; the campaign then SIGKILLs the
-  daemon, the daemon and its git, or signals the group, and lets git go on;
+  daemon, the daemon and its git, or its git alone, or signals the group, and
+  lets git go on;
 - command mutators that misbehave: writing outside the artifact, switching
   branch, detaching HEAD, deleting the artifact, leaving a child running.
 
@@ -146,7 +147,7 @@ def git_window_cases() -> list[Case]:
     cases = []
     for gate in ("commit:1", "commit:2", "checkout:1"):
         for outside, code in (("kill-daemon", -signal.SIGKILL), ("kill-daemon-and-git", -signal.SIGKILL),
-                              ("term-group", 130), ("int-group", 130)):
+                              ("kill-git", 50), ("term-group", 130), ("int-group", 130)):
             cases.append(Case(f"git-{gate.replace(':', '-')}-{outside}", {"CAMPAIGN_GATE": gate}, (code,), outside))
     return cases
 
@@ -233,6 +234,8 @@ def strike(how: str, daemon: int, held_git: int) -> None:
         os.kill(daemon, signal.SIGKILL)
     elif how == "kill-daemon-and-git":
         os.killpg(daemon, signal.SIGKILL)
+        os.kill(held_git, signal.SIGKILL)
+    elif how == "kill-git":  # the OOM killer's choice: the daemon lives on and sees its git die
         os.kill(held_git, signal.SIGKILL)
     elif how == "term-group":
         os.killpg(daemon, signal.SIGTERM)

@@ -30,6 +30,8 @@ WAIT_FOR_GIT_S = 30.0
 
 def run(root: Path, args: tuple[str, ...], env: dict | None = None, journal: Path | None = None) -> str:
     """`git ARGS` in `root`; its stdout without the final newline. IntegrityError when git fails."""
+    if journal is not None and journal.exists():  # an earlier git was killed mid-write: its note stays
+        journal = None  # for the next run's repair, whatever this command does
     with critical():
         if journal is not None:
             journal.write_text(json.dumps({"git": list(args[:2]), "daemon": os.getpid()}) + "\n", encoding="utf-8")

@@ -122,3 +122,17 @@ def test_the_daemons_commits_run_none_of_the_repositorys_hooks(tmp_path):
     assert cli(repo, "run").returncode == 0
     assert not (repo / "hook-ran").exists()
     assert_same_as_uninterrupted(repo)
+
+
+def test_git_killed_under_a_live_daemon_ends_in_50_and_the_next_run_repairs(tmp_path):
+    repo, env = gated_repo(tmp_path)
+    daemon = start(repo, env)
+    wait_for(lambda: (repo / "in-commit").exists() and (repo / "in-commit").read_text().strip())
+    os.kill(int((repo / "in-commit").read_text()), signal.SIGKILL)  # the OOM killer picks git
+    _, stderr = daemon.communicate(timeout=60)
+    assert daemon.returncode == 50, stderr
+    (repo / "gate").touch()
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "index.lock" in resumed.stderr
+    assert_same_as_uninterrupted(repo)
