@@ -129,9 +129,9 @@ def test_git_killed_under_a_live_daemon_ends_in_50_and_the_next_run_repairs(tmp_
     daemon = start(repo, env)
     wait_for(lambda: (repo / "in-commit").exists() and (repo / "in-commit").read_text().strip())
     os.kill(int((repo / "in-commit").read_text()), signal.SIGKILL)  # the OOM killer picks git
+    (repo / "gate").touch()  # (its hook, which holds git's output open, ends too)
     _, stderr = daemon.communicate(timeout=60)
     assert daemon.returncode == 50, stderr
-    (repo / "gate").touch()
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
     assert "index.lock" in resumed.stderr
