@@ -114,8 +114,8 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     exclude(ws, config.results_dir)
     lock = Lock(paths.lock)
     lock.acquire(config.experiment_name)
-    logs.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
     try:
+        logs.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
         session = _new_session(config, ws, paths, evaluator, mutator, lock)
         if was_crashed:
             from optimizer.reconcile import reconcile
