@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from optimizer.errors import IntegrityError
+from optimizer.logs import get
 from runs.critical import critical
 
 ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
@@ -63,10 +64,14 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
     if not journal.exists():
         return []
     deadline = time.monotonic() + WAIT_FOR_GIT_S
-    while processes_in(root, "git"):
+    running = processes_in(root, "git")
+    if running:
+        get().info("waiting for the git processes working in this repository before looking for stale locks", pids=running)
+    while running:
         if time.monotonic() > deadline:
             return []  # a git still works here: its locks are not ours to take
         time.sleep(0.05)
+        running = processes_in(root, "git")
     since = journal.stat().st_mtime_ns
     command = " ".join(json.loads(journal.read_text(encoding="utf-8") or "{}").get("git", ["git"]))
     removed = []

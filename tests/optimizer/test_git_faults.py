@@ -96,10 +96,12 @@ def test_a_lock_held_by_a_live_git_of_the_user_is_never_removed(tmp_path):
     wait_for(lambda: (repo / "in-commit").exists() and (repo / "in-commit").read_text().strip())
     os.kill(daemon.pid, signal.SIGKILL)  # the daemon dies; its git, in its own session, is still writing
     daemon.wait(timeout=30)
-    resumed = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: (repo / ".autoresearch/runs/exp/_autoresearch/lock").exists()
-             and resumed.poll() is None)
+    resumed = subprocess.Popen(
+        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    log = repo / ".autoresearch/runs/exp/_autoresearch/daemon.log"
+    wait_for(lambda: "waiting for the git processes" in log.read_text())
     assert (repo / ".git/index.lock").exists()  # still the live git's: waited for, not taken
     (repo / "gate").touch()
     _, stderr = resumed.communicate(timeout=120)
