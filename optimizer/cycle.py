@@ -17,7 +17,7 @@ from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
 from optimizer import faults, rescue, scope, signals
 from optimizer.decide import compare_for_goal, judge
-from optimizer.errors import IntegrityError, Interrupted
+from optimizer.errors import IntegrityError, Interrupted, SafetyStop
 from optimizer.logs import get
 from optimizer.record import record
 from optimizer.early import EarlyDiscard
@@ -25,7 +25,18 @@ from optimizer.holdout import guard_candidate, guard_original, hidden_from_mutat
 from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
-from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
+from optimizer.workspace import (
+    artifact_id,
+    artifact_modified,
+    artifact_present,
+    artifact_size,
+    candidate_patch,
+    commit_artifact,
+    head_moved,
+    head_ref,
+    reattach,
+    restore_artifact,
+)
 from policies.stop import Limits
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
@@ -150,11 +161,13 @@ def candidate(session: Session, cycle: int) -> None:
     if not keep:
         return _settle(session, run_dir, draft.finish(decision="drop"))
     with signals.critical():
+        require_head(session, run_dir)
         faults.point("before-commit")
         sha = commit_artifact(session.ws, commit_message(cycle, draft.fields["mutation"]))
         if sha is None:
             raise IntegrityError("the candidate vanished before its commit")
         faults.point("after-commit")
+        session.head = (session.head[0], sha)
         session.state.commits.append(sha)
         session.baseline_rows, session.baseline_holdout = rows, held
         record(session, draft.finish(decision="keep", commit=sha))
@@ -165,7 +178,22 @@ def _settle(session: Session, run_dir, entry: Iteration) -> None:
     signal in between (a resumed run then starts from exactly this decision)."""
     with signals.critical():
         discard(session, run_dir)
+        require_head(session, run_dir)
         record(session, entry)
+
+
+def require_head(session: Session, run_dir) -> None:
+    """Before a decision is written: HEAD is where this run left it. A commit the user made on the
+    branch meanwhile (or a branch switch) is never built upon: the run stops, the candidate saved."""
+    moved = head_moved(session.ws, *session.head)
+    if moved:
+        discard(session, run_dir)
+        branch, sha = session.head
+        raise IntegrityError(
+            f"{moved} during the run; autoresearch commits only on top of its own last commit {sha[:10]}. "
+            f"Move your work aside (git branch my-work; git checkout {(branch or sha).removeprefix('refs/heads/')}; "
+            f"git reset --keep {sha[:10]}) and run again, or start a new experiment from here with --restart"
+        )
 
 
 def _judge_candidate(session: Session, run_dir, draft: Draft) -> tuple[list[dict], list[dict], bool]:
@@ -279,16 +307,23 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     _set_aside_changelog(session, request.changelog)
     guard = _guard(session)
     guard.settle()
-    head = ws.head()
+    head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
-        if _undo_outside(session, log_dir) and isinstance(exc, MutationFailed):
+        outside = _undo_outside(session, log_dir)
+        _put_back(ws, branch, head)
+        if outside and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
+    switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
     moved = ws.head() != head
-    outside = _undo_outside(session, log_dir)  # before the HEAD check: the user's branch is put back either way
+    outside = _undo_outside(session, log_dir)  # the guard puts .git back (HEAD, refs, index), saving it first
+    _put_back(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
+    if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20
+        discard(session, log_dir)
+        raise SafetyStop(f"stopped: the mutator switched branches ({switched}); HEAD is back and nothing was committed")
     if moved:
         raise IntegrityError(
             f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
@@ -296,6 +331,8 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         )
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
+    if not artifact_present(ws):
+        raise MutationFailed(f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result)
     if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)
@@ -313,6 +350,16 @@ def _guard(session: Session) -> scope.Guard:
         session.guard = scope.Guard(session.ws, session.paths.results_dir, _cache_root(session))
         session.guard.open()
     return session.guard
+
+
+def _put_back(ws, branch: str | None, head: str) -> str | None:
+    """HEAD back on the branch (or detached commit) it was on before the mutator ran, if the mutator
+    switched it; returns what the mutator had done, in words."""
+    if head_ref(ws) == branch:
+        return None
+    moved = head_moved(ws, branch, head)
+    reattach(ws, branch, head)
+    return moved
 
 
 def _undo_outside(session: Session, run_dir) -> list[str]:

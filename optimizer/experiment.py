@@ -42,6 +42,11 @@ class ExperimentPaths:
         return self.meta / "trajectory.html"
 
     @property
+    def git_journal(self) -> Path:
+        """Present while a git write of the daemon's is under way (see optimizer.gitcmd)."""
+        return self.meta / "git-write.json"
+
+    @property
     def lock(self) -> Path:
         return self.meta / "lock"
 

@@ -4,8 +4,9 @@
 n-th time it reaches `<point>`: the test harness uses it to crash the loop at
 exact places (between a commit and its log line, say) and then checks that a
 restart reconciles. `<point>:<n>:SIGTERM` sends that signal instead, to check
-that a signal the daemon handles never splits a decision. Nothing else reads
-the variable.
+that a signal the daemon handles never splits a decision; `<point>:<n>:SIGINT:group`
+sends it to the daemon's whole process group, as Ctrl-C in a terminal, `timeout`
+or systemd do (bench/fault_campaign.py). Nothing else reads the variable.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ def point(name: str) -> None:
     target, _, rest = spec.partition(":")
     if target != name:
         return
-    count, _, signal_name = rest.partition(":")
+    count, _, rest = rest.partition(":")
+    signal_name, _, to = rest.partition(":")
     _seen[name] = _seen.get(name, 0) + 1
     if _seen[name] == int(count or 1):
-        os.kill(os.getpid(), signal.Signals[signal_name or "SIGKILL"])
+        signum = signal.Signals[signal_name or "SIGKILL"]
+        if to == "group":
+            os.killpg(os.getpgrp(), signum)
+        else:
+            os.kill(os.getpid(), signum)

@@ -78,21 +78,25 @@ def _console_line(logger, method, event: dict) -> str:
     return format_event(event)
 
 
+_SHARED = [  # for our events, and for plain `logging` records (mutators.providers' retries) alike
+    structlog.contextvars.merge_contextvars,
+    structlog.processors.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+    _redact,
+]
+
+
 def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
     """Configure logging for one CLI invocation (never at import time)."""
-    shared = [  # for our events, and for plain `logging` records (mutators.providers' retries) alike
-        structlog.contextvars.merge_contextvars,
-        structlog.processors.add_log_level,
-        structlog.processors.TimeStamper(fmt="iso", utc=True),
-        _redact,
-    ]
     structlog.configure(
-        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        processors=[*_SHARED, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=False,
     )
     root = logging.getLogger("autoresearch")
+    for handler in root.handlers:
+        handler.close()
     root.handlers.clear()
     root.setLevel(logging.INFO)
     root.propagate = False
@@ -102,21 +106,31 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
         to_console.setFormatter(
             structlog.stdlib.ProcessorFormatter(
                 processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line],
-                foreign_pre_chain=shared,
+                foreign_pre_chain=_SHARED,
             )
         )
         to_console.addFilter(lambda record: record.name != FILE_ONLY)
         root.addHandler(to_console)
     if log_file is not None:
-        log_file.parent.mkdir(parents=True, exist_ok=True)
-        to_file = logging.FileHandler(log_file, encoding="utf-8")
-        to_file.setFormatter(
-            structlog.stdlib.ProcessorFormatter(
-                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()],
-                foreign_pre_chain=shared,
-            )
+        write_to(log_file)
+
+
+def write_to(log_file: Path) -> None:
+    """Also write JSON lines to `log_file` from now on (once per file): called as soon as a run owns
+    its experiment, so that what it repairs before its first cycle is in daemon.log too."""
+    root = logging.getLogger("autoresearch")
+    path = str(log_file.absolute())
+    if any(getattr(h, "baseFilename", None) == path for h in root.handlers):
+        return
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    to_file = logging.FileHandler(log_file, encoding="utf-8")
+    to_file.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()],
+            foreign_pre_chain=_SHARED,
         )
-        root.addHandler(to_file)
+    )
+    root.addHandler(to_file)
 
 
 def get():

@@ -1,8 +1,9 @@
 """After a crash: make the experiment consistent again before the loop resumes.
 
-A daemon killed at any moment (kill -9, power cut) can leave: its eval or
-mutator still running, a KEEP committed but not yet logged, or a candidate in
-the working tree. Each is repaired here, loudly, and nothing is thrown away:
+A daemon killed at any moment (kill -9, power cut) can leave: a git of its
+killed mid-write with its locks, its eval or mutator still running, a KEEP
+committed but not yet logged, or a candidate in the working tree. Each is
+repaired here, loudly, and nothing is thrown away:
 an unlogged KEEP is logged from its run directory, a stray candidate is saved
 as a patch before the artifact is restored.
 """
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from optimizer.cycle import COMMIT_PREFIX
 from optimizer.decide import compare_for_goal
+from optimizer.gitcmd import clear_stale_locks
 from optimizer.logs import get
 from optimizer.workspace import artifact_id, artifact_modified, candidate_patch, restore_artifact
 from runs.errors import BadResults
@@ -31,7 +33,12 @@ if TYPE_CHECKING:
 
 def reconcile(session: "Session") -> list[str]:
     """Repair what a crashed daemon left; returns what was done, one line each."""
-    actions = [*_end_orphans(session), *_log_unlogged_keep(session), *_save_stray_candidate(session)]
+    actions = [
+        *clear_stale_locks(session.ws.root, session.paths.git_journal),
+        *_end_orphans(session),
+        *_log_unlogged_keep(session),
+        *_save_stray_candidate(session),
+    ]
     for action in actions:
         get().warning("recovered after a crash", action=action)
     return actions

@@ -6,7 +6,7 @@ an exit code; nothing in the user's repository is changed by a refusal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,7 +15,7 @@ from mutators.base import Mutator
 from mutators.providers.prices import price_of
 from mutators.providers.settings import PROVIDERS
 from optimizer import state as state_file
-from optimizer import busy, holdout, worktree
+from optimizer import busy, holdout, logs, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
 from optimizer.errors import IntegrityError, InvalidInput
@@ -26,7 +26,7 @@ from optimizer.scope import Guard
 from optimizer.sampling import open_cache
 from optimizer.lockfile import Lock, holder, require_free
 from optimizer.state import State
-from optimizer.workspace import Workspace, artifact_id, exclude, open_workspace, require_clean_artifact
+from optimizer.workspace import Workspace, artifact_id, exclude, head_ref, open_workspace, require_clean_artifact
 from policies.stop import continues_run
 from runs import evaluators
 from runs.cache import SampleCache
@@ -54,6 +54,7 @@ class Session:
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
     guard: "Guard | None" = None  # the mutator's scope guard, opened before the first mutation (optimizer.scope)
+    head: tuple[str | None, str] = (None, "")  # (branch, commit) where this run left HEAD; see cycle.require_head
     state_writer: state_file.Writer = field(init=False)
 
     def __post_init__(self) -> None:
@@ -73,7 +74,7 @@ def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
     _require_results_apart(ws, paths, config)
     if config.worktree:
         ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
-    return ws, paths
+    return replace(ws, journal=paths.git_journal), paths
 
 
 def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
@@ -151,9 +152,12 @@ def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:
 
 
 def crashed(paths: ExperimentPaths) -> bool:
-    """The last daemon said it was running and nobody holds the lock: it died mid-run."""
+    """Nobody holds the lock, and the last daemon said it was running (it died mid-run) or a git
+    write of its never finished (git itself was killed)."""
+    if holder(paths.lock) is not None:
+        return False
     previous = state_file.load(paths.state)
-    return previous is not None and previous.status == "running" and holder(paths.lock) is None
+    return paths.git_journal.exists() or (previous is not None and previous.status == "running")
 
 
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
@@ -163,6 +167,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     lock = Lock(paths.lock)
     lock.acquire(config.experiment_name)
     try:
+        logs.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
         session = _new_session(config, ws, paths, evaluator, mutator, lock)
         if was_crashed:
             from optimizer.reconcile import reconcile
@@ -179,6 +184,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         session.holdout = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
         if config.eval.holdout and session.holdout is None and session.history.records:
             raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
+        session.head = (head_ref(ws), ws.head())
         if session.history.records:
             session.baseline_rows = _resume_baseline(session)
             if session.holdout:

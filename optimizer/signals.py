@@ -1,18 +1,18 @@
-"""SIGTERM and SIGINT as exceptions, held back while a decision is being written.
+"""SIGTERM and SIGINT as exceptions, held back while a decision or a git command is under way.
 
 A commit followed by its iterations line must happen whole: inside
-`critical()` a signal is remembered and raised only when the block ends.
+`critical()` (runs.critical) a signal is remembered and raised only when the
+block ends.
 """
 
 from __future__ import annotations
 
 import signal
-from contextlib import contextmanager
 
 from optimizer.errors import Interrupted
+from runs.critical import critical, hold
 
-_held: list[int] = []
-_depth = 0
+__all__ = ["critical", "install"]
 _raised = False
 
 
@@ -20,8 +20,7 @@ def _handler(signum, frame) -> None:
     global _raised
     if _raised:  # already stopping: a second signal must not break the restore in progress
         return
-    if _depth:
-        _held.append(signum)
+    if hold(signum):
         return
     _raised = True
     raise Interrupted(f"interrupted by {signal.Signals(signum).name}; the artifact was restored to HEAD")
@@ -30,17 +29,3 @@ def _handler(signum, frame) -> None:
 def install() -> None:
     signal.signal(signal.SIGTERM, _handler)
     signal.signal(signal.SIGINT, _handler)
-
-
-@contextmanager
-def critical():
-    global _depth
-    _depth += 1
-    try:
-        yield
-    finally:
-        _depth -= 1
-    if not _depth and _held:
-        signum = _held.pop()
-        _held.clear()
-        _handler(signum, None)

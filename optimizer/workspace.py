@@ -3,8 +3,9 @@
 Every function here stages, commits or restores only the artifact path, and
 only the daemon's own commits are ever recorded as its work.
 
-Writes go through the git command line (hooks, index extensions and reflogs
-behave exactly as the user's git makes them). Reads that happen several times
+Writes go through the git command line (index extensions and reflogs behave
+exactly as the user's git makes them), run as optimizer.gitcmd says: in their
+own session, with no hooks, journaled. Reads that happen several times
 a cycle go through libgit2 in-process (pygit2): HEAD, object ids, sizes, the
 status behind the scope check, the candidate's patch. A git subprocess costs
 3-4 ms, which was most of the loop's own time (bench/loop_overhead.py).
@@ -19,7 +20,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from optimizer.errors import IntegrityError, InvalidInput
+from optimizer import gitcmd
+from optimizer.errors import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -28,18 +30,18 @@ class Workspace:
     root: Path
     artifact: str  # relative to root, posix
     mode: str = "file"  # "file" | "directory", fixed when the run starts
+    journal: Path | None = None  # where a git write under way is recorded (see optimizer.gitcmd)
 
     @property
     def artifact_path(self) -> Path:
         return self.root / self.artifact
 
     def git(self, *args: str, env: dict | None = None) -> str:
-        import git
+        return gitcmd.run(self.root, args, env)
 
-        try:
-            return self.repo.git.execute(["git", *args], env=env)
-        except git.GitCommandError as exc:
-            raise IntegrityError(f"git {' '.join(args[:2])} failed: {' '.join(str(exc.stderr).split())}") from None
+    def write(self, *args: str) -> str:
+        """A git command that changes the repository (its index, refs or working tree)."""
+        return gitcmd.run(self.root, args, journal=self.journal)
 
     @cached_property
     def lib(self) -> "pygit2.Repository":  # noqa: F821  (imported lazily: 0.1 s that --help and status never pay)
@@ -152,6 +154,12 @@ def artifact_modified(ws: Workspace) -> bool:
     return blob_id(path) != artifact_id(ws)
 
 
+def artifact_present(ws: Workspace) -> bool:
+    """Whether the artifact is still there as what it was when the run started (a file, or a directory)."""
+    path = ws.artifact_path
+    return path.is_dir() if ws.mode == "directory" else path.is_file()
+
+
 def blob_id(path: Path) -> str:
     """The object id git gives a file's bytes, computed in-process (a clean/smudge filter could make
     git's differ; that only ever reads as "changed", never the other way round)."""
@@ -187,11 +195,11 @@ def exclude(ws: Workspace, relative: str) -> None:
 
 def commit_artifact(ws: Workspace, message: str) -> str | None:
     """Commit the artifact path only; None (and no commit) when it has no changes."""
-    if not artifact_modified(ws):
+    if not artifact_modified(ws) or not artifact_present(ws):
         return None
     if ws.mode == "directory":  # new files must be added; a tracked file commits in one call
-        ws.git("add", "-A", "--", ws.artifact)
-    ws.git("commit", "--quiet", "--no-verify", "-m", message, "--only", "--", ws.artifact)
+        ws.write("add", "-A", "--", ws.artifact)
+    ws.write("commit", "--quiet", "--no-verify", "-m", message, "--only", "--", ws.artifact)
     return ws.head()
 
 
@@ -236,9 +244,9 @@ def restore_artifact(ws: Workspace) -> None:
     """Put the artifact path back as it is at HEAD: modified files restored, new files removed."""
     if not artifact_modified(ws):
         return
-    ws.git("checkout", "HEAD", "--", ws.artifact)
+    ws.write("checkout", "HEAD", "--", ws.artifact)
     if ws.mode == "directory":
-        ws.git("clean", "-f", "-d", "--quiet", "--", ws.artifact)
+        ws.write("clean", "-f", "-d", "--quiet", "--", ws.artifact)
 
 
 def artifact_size(ws: Workspace, rev: str | None = None) -> int:
@@ -257,6 +265,34 @@ def artifact_size(ws: Workspace, rev: str | None = None) -> int:
 
 def _tree_bytes(tree) -> int:
     return sum(_tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit")
+
+
+def head_ref(ws: Workspace) -> str | None:
+    """The branch HEAD is on (`refs/heads/main`), or None when HEAD is detached."""
+    return None if ws.lib.head_is_detached else ws.lib.head.name
+
+
+def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
+    """Point HEAD at `ref` again (or detach it at `sha`), touching neither the index nor the files."""
+    if ref is None:
+        ws.write("update-ref", "--no-deref", "HEAD", sha)
+    else:
+        ws.write("symbolic-ref", "HEAD", ref)
+
+
+def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
+    """What changed since HEAD was on `ref` at `sha` (None when nothing did), in words for the user."""
+    now_ref, now = head_ref(ws), ws.head()
+    if now_ref != ref:
+        return f"HEAD is {_on(now_ref)} at {now[:10]}, not {_on(ref)}"
+    if now != sha:
+        subject = ws.lib.revparse_single(now).message.splitlines()[0][:60]
+        return f"{_on(ref)} moved from {sha[:10]} to {now[:10]} ('{subject}')"
+    return None
+
+
+def _on(ref: str | None) -> str:
+    return f"on branch {ref.removeprefix('refs/heads/')}" if ref else "detached"
 
 
 def is_ancestor(ws: Workspace, older: str, newer: str) -> bool:

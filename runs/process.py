@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from runs.critical import critical
 from runs.redact import redact
 
 GRACE_S = 5.0
@@ -43,32 +44,37 @@ def run(
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
-    or mutator outlives the daemon.
+    or mutator outlives the daemon; what a command left running in its group
+    when it exited (`server &`) is ended too, so nothing outlives its step.
     """
     log_prefix.parent.mkdir(parents=True, exist_ok=True)
     out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
     err_path = log_prefix.with_name(log_prefix.name + ".stderr.log")
     pgid_path = log_prefix.with_name(log_prefix.name + PGID_SUFFIX)
     started = time.monotonic()
+    proc = None
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(
-            command,
-            shell=isinstance(command, str),
-            cwd=cwd,
-            env={**os.environ, **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            start_new_session=True,
-        )
-        pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
         try:
+            with critical():  # a signal between the fork and here waits: the child is never left unowned
+                proc = subprocess.Popen(
+                    command,
+                    shell=isinstance(command, str),
+                    cwd=cwd,
+                    env={**os.environ, **(env or {})},
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    start_new_session=True,
+                )
+                pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
             returncode: int | None = proc.wait(timeout=timeout_s)
+            end_leftovers(proc)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             returncode = None
         except BaseException:
-            kill_group(proc)
+            if proc is not None:
+                kill_group(proc)
             raise
         finally:
             pgid_path.unlink(missing_ok=True)
@@ -92,6 +98,15 @@ def kill_group(proc: subprocess.Popen) -> None:
             return
         except subprocess.TimeoutExpired:
             continue
+
+
+def end_leftovers(proc: subprocess.Popen) -> None:
+    """SIGKILL what is left of the process group of a command that has exited (a group outlives its
+    leader while a member lives, so its id cannot have been reused)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def tail(text: str, limit: int = 300) -> str:

@@ -69,7 +69,7 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
     from optimizer.session import open_session
 
     cfg = load(config, overrides)
-    setup_logging(quiet=quiet)
+    setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
     signals.install()
     try:
         session = open_session(cfg, config_dir(config), restart=restart)

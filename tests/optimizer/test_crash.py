@@ -151,3 +151,15 @@ def test_sigterm_never_splits_a_decision_and_the_run_resumes(tmp_path, point, n)
     assert resumed.returncode == 0, resumed.stderr
     assert "recovered after a crash" not in resumed.stderr
     assert_same_as_uninterrupted(repo)
+
+
+def test_the_repairs_of_a_foreground_resume_are_in_daemon_log(tmp_path):
+    repo = make(tmp_path)
+    assert cli(repo, "run", env={ENV: "after-mutate:1"}).returncode == -signal.SIGKILL
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "recovered after a crash" in resumed.stderr
+    log = repo / ".autoresearch/runs/exp/_autoresearch/daemon.log"
+    events = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    repairs = [e for e in events if e["event"] == "recovered after a crash"]
+    assert repairs and "saved the candidate" in repairs[0]["action"]

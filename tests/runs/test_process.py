@@ -1,0 +1,78 @@
+"""The subprocess helper never leaves a child behind, whenever a signal lands."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+from tests.helpers.scenario import wait_for
+
+# Runs the helper with a handler that honours held blocks (as the daemon's does). The helper's
+# bookkeeping file is a FIFO, so the helper stops right after the fork until the test reads it.
+CHILD = textwrap.dedent(
+    """
+    import signal, sys
+    from pathlib import Path
+    from runs.critical import hold
+    from runs.process import run
+
+    def handler(signum, frame):
+        if not hold(signum):
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+    prefix = Path(sys.argv[1])
+    try:
+        run(["sleep", "600"], cwd=prefix.parent, log_prefix=prefix)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    """
+)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_sigterm_between_the_fork_and_the_wait_ends_the_child(tmp_path):
+    fifo = tmp_path / "mutate.pgid"
+    os.mkfifo(fifo)
+    helper = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path / "mutate")], cwd=os.getcwd())
+    wait_for(lambda: _children(helper.pid))
+    child = _children(helper.pid)[0]
+    try:
+        helper.send_signal(signal.SIGTERM)  # lands while the helper is still writing down the child's pid
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # lets a held write go on
+        assert helper.wait(timeout=30) == 130
+        os.close(reader)
+        wait_for(lambda: _gone(child), timeout=10)
+    finally:
+        if not _gone(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def test_what_a_command_leaves_running_in_the_background_is_ended_with_it(tmp_path):
+    from runs.process import run
+
+    done = run("sleep 600 & echo $! > bg.pid", cwd=tmp_path, log_prefix=tmp_path / "logs/mutate")
+    assert done.returncode == 0
+    background = int((tmp_path / "bg.pid").read_text())
+    try:
+        wait_for(lambda: _gone(background), timeout=10)
+    finally:
+        if not _gone(background):
+            os.kill(background, signal.SIGKILL)
