@@ -6,6 +6,7 @@ The scores themselves are checked against the real AgentV in tests/runs/parity; 
 from __future__ import annotations
 
 import json
+import sys
 
 from runs.evalfile import check, load
 from runs.evalfile.interpolate import render_vars
@@ -123,10 +124,13 @@ def test_assertions_agentv_skips_are_skipped_with_a_note(tmp_path):
     assert [n.field for n in suite.notes if n.message.startswith("skipped")] == ["assertions[0]", "assertions[1]"]
 
 
-def test_an_llm_grader_prompt_script_is_refused_in_one_line_naming_it(tmp_path):
-    grader = {"type": "llm-grader", "prompt": {"command": ["bun", "run", "prompt.ts"]}}
-    found = [f"{p.field}: {p.message}" for p in check(write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [grader]}], {}))[1]]
-    assert found == ["assertions[0].prompt: llm-grader prompt scripts (`prompt: {command: ...}`) are not supported by the built-in runner; use eval.agentv"]
+def test_an_llm_grader_prompt_script_is_read_as_agentv_reads_it(tmp_path):
+    script = {"command": [sys.executable, "prompt.py"]}
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "llm-grader", "prompt": script}]}], {})
+    (eval_file.parent / "prompt.py").write_text("print('Is the answer polite?')\n")
+    suite, problems = check(eval_file)
+    assert [g.options.get("prompt") for g in suite.cases[0].graders] == [script]
+    assert not [p for p in problems if p.field.startswith("assertions[0]")]
 
 
 def test_flat_target_and_threshold_of_the_experiments_page_are_read(tmp_path):

@@ -56,10 +56,11 @@ def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
     return {"PATH": os.environ["PATH"], "HOME": str(home), "NO_COLOR": "1", "CI": "1", **(extra or {})}
 
 
-def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None) -> dict[Key, dict]:
+def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None, target: str | None = None) -> dict[Key, dict]:
     """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id)."""
+    chosen = ["--target", target] if target else []
     done = subprocess.run(
-        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), "--workers", "8"],
+        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), "--workers", "8", *chosen],
         cwd=root, capture_output=True, text=True, timeout=600, env=agentv_env(root.parent / "home", env),
     )
     index = out / "index.jsonl"
@@ -68,11 +69,11 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     return {(row.get("suite", ""), row["test_id"]): row for row in rows}
 
 
-def run_ours(root: Path, files: list[Path], out: Path) -> dict[Key, dict]:
+def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None) -> dict[Key, dict]:
     """Each file through the built-in runner; the suite name is AgentV's (the file's `name`, else its stem; none for evals.json)."""
     rows: dict[Key, dict] = {}
     for index, path in enumerate(files):
-        prepared = prepare(path, find_repo_root(path.parent))
+        prepared = prepare(path, find_repo_root(path.parent), target=target)
         run_dir = out / f"{index}-{path.stem}"
         execute(prepared, run_dir, RunOptions(workers=8), show_progress=False)
         suite = "" if path.suffix == ".json" else prepared.suite.name

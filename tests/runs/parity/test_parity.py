@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.grader_server import GraderServer, RuleTable
+from tests.runs.compat.record import RULES
 from tests.runs.parity.generate import write_corpus
 from tests.runs.parity.harness import REPO, differences, eval_files, fresh_copy, run_agentv, run_ours, validate_with_agentv, validate_with_us
 
@@ -22,15 +24,23 @@ GRADER_ENV = {"PARITY_GRADER_MODEL": "fake-model", "PARITY_GRADER_KEY": "fake-ke
 CASES = sorted(p for p in COMPAT.iterdir() if p.is_dir() and eval_files(p))
 
 
-def _both(root: Path, tmp_path: Path) -> tuple[dict, dict]:
+def _both(root: Path, tmp_path: Path, env: dict[str, str] | None = None) -> tuple[dict, dict]:
+    """A case with a target named `canned` runs on it (as tests/runs/compat/record.py records); others as their files say."""
     files = eval_files(root)
-    theirs = run_agentv(root, files, tmp_path / "agentv-out")
-    return theirs, run_ours(root, files, tmp_path / "our-out")
+    targets = root / ".agentv" / "targets.yaml"
+    target = "canned" if targets.is_file() and "name: canned" in targets.read_text() else None
+    theirs = run_agentv(root, files, tmp_path / "agentv-out", env, target)
+    return theirs, run_ours(root, files, tmp_path / "our-out", target)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[p.name for p in CASES])
-def test_compat_case_scores_as_agentv_scores_it(case: Path, tmp_path: Path):
-    theirs, ours = _both(fresh_copy(case, tmp_path / "case"), tmp_path)
+def test_compat_case_scores_as_agentv_scores_it(case: Path, tmp_path: Path, monkeypatch):
+    """LLM graders of both tools are answered by one deterministic grader server, from the case's rule table."""
+    rules = case / RULES
+    with GraderServer(RuleTable.load(rules) if rules.is_file() else RuleTable((), "{}")) as server:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        theirs, ours = _both(fresh_copy(case, tmp_path / "case"), tmp_path, server.env())
     assert theirs, f"agentv ran no test of {case.name}"
     assert differences(theirs, ours) == []
 
