@@ -4,6 +4,10 @@ A 200 that is not the API's reply (a body that is not JSON, `choices` as a
 string, a stream cut short or no stream at all) raises MalformedReply naming
 what was wrong, which the retry table retries like a 5xx; without these checks
 it surfaced as a TypeError or an assertion deep in a wire or an SDK helper.
+JSON the decoder cannot turn into values (a number of more than 4,300 digits,
+bytes that are not UTF-8) is malformed too, and so is a lone surrogate (JSON
+may escape one, no text holds one): it would fail where the changelog, the
+summary or the next request is written.
 """
 
 from __future__ import annotations
@@ -24,9 +28,11 @@ def post(sdk: Any, path: str, body: dict, timeout_s: float) -> dict:
         raise MalformedReply(f"the server's reply is not valid JSON ({exc.msg} at char {exc.pos})") from None
     except RecursionError:  # what the JSON decoder raises for arrays or objects nested thousands deep
         raise MalformedReply("the server's reply is JSON nested too deeply to read") from None
+    except ValueError as exc:  # a number too long to convert, bytes that are not UTF-8
+        raise MalformedReply(f"the server's reply is not JSON that can be read ({exc})") from None
     if not isinstance(data, dict):
         raise MalformedReply(f"the server's reply is not a JSON object ({str(data)[:120]!r})")
-    return data
+    return unicode(data, "the server's reply")
 
 
 def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) -> Iterator[dict]:
@@ -52,7 +58,18 @@ def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) 
                 raise MalformedReply("an event of the stream is JSON nested too deeply to read") from None
             except httpx2.RequestError as exc:
                 raise MalformedReply(f"the stream broke off ({type(exc).__name__}: {exc})") from None
-            yield obj(event, "an event of the stream")
+            except ValueError as exc:  # after JSONDecodeError, its subclass
+                raise MalformedReply(f"an event of the stream is not JSON that can be read ({exc})") from None
+            yield unicode(obj(event, "an event of the stream"), "an event of the stream")
+
+
+def unicode(value: dict, where: str) -> dict:
+    """`value`, unless a string in it holds a lone surrogate."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedReply(f"{where} holds a lone surrogate (\\ud800-\\udfff), which is no text") from None
+    return value
 
 
 def kind_of(value: Any) -> str:

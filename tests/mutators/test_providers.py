@@ -75,6 +75,18 @@ MALFORMED = [
     ("anthropic", False, patched_reply({"content.0.text": None}), "`content.0.text` is null, not a string"),
     ("anthropic", False, patched_reply({"usage": [1, 2]}), "`usage` is a list, not an object"),
     ("anthropic", False, patched_reply({"usage.output_tokens": -1}), "`usage.output_tokens` is a number, not a token count"),
+    # a number of more digits than Python converts (4300) raises ValueError, not JSONDecodeError, in the SDK's decoder
+    *[(p, False, raw_reply('{"usage": {"output_tokens": ' + "9" * 5000 + "}}", "application/json"), "not JSON that can be read")
+      for p in PROTOCOLS],
+    ("openai", True, raw_reply('data: {"choices": [], "usage": {"prompt_tokens": ' + "9" * 5000 + "}}\n\n", "text/event-stream"),
+     "an event of the stream is not JSON that can be read"),
+    *[(p, False, raw_reply(b'{"choices": "\xff\xfe"}', "application/json"), "not JSON that can be read") for p in PROTOCOLS],
+    # a lone surrogate (JSON may escape one) is no text: it would fail where the changelog or the history is written
+    ("anthropic", False, patched_reply({"content.0.text": "\ud800"}), "a lone surrogate"),
+    ("openai", False, patched_reply({"choices.0.message.content": "\udfff"}), "a lone surrogate"),
+    ("anthropic", True, raw_reply('event: message_start\ndata: {"type": "message_start", "message": {"content": [], "usage": {}}}\n\n'
+                                  'event: content_block_start\ndata: {"type": "content_block_start", "index": 0, '
+                                  '"content_block": {"type": "text", "text": "\\ud800"}}\n\n', "text/event-stream"), "a lone surrogate"),
 ]
 
 
