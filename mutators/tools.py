@@ -11,7 +11,10 @@ artifact scope (the file itself, or files under the directory) and never in a
 read-only path. Every call ends in bounded time: reads and listings are capped
 in size and count, and `search` matches in a child killed at a deadline
 (mutators/grep.py). A refused call raises `ToolRefused`, whose message goes
-back to the model as a tool error.
+back to the model as a tool error. The environment's secret values (API keys:
+runs/redact.py) are masked in every answer, and `search` matches the masked
+lines, so a `.env` or a committed key in the repository is never sent to the
+provider, nor can the model learn one by guessing it a character at a time.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 from mutators import grep
 from mutators.base import MutationRequest
 from mutators.providers import Tool, ToolCall, ToolResult
+from runs.redact import redact, secret_values
 
 READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
 READ_FILE_LIMIT_BYTES = 50_000_000  # read_file reads a file to its end to count its lines
@@ -170,7 +174,7 @@ def search(box: Sandbox, pattern: str, path: str = ".") -> str:
         raise ToolRefused(f"pattern is not a valid regular expression ({exc})") from None
     deadline = time.monotonic() + grep.TIMEOUT_S
     files, complete = _files_under(box, box.readable(path), deadline)
-    found, timed_out = grep.grep(pattern, files, MAX_MATCHES, max(deadline - time.monotonic(), 0.1))
+    found, timed_out = grep.grep(pattern, files, MAX_MATCHES, max(deadline - time.monotonic(), 0.1), secret_values())
     lines = [f"{box.relative(files[number])}:{line}: {text}" for number, line, text in found]
     if len(found) >= MAX_MATCHES:
         lines.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
@@ -295,11 +299,11 @@ HANDLERS = {"list_dir": list_dir, "read_file": read_file, "search": search, "git
 def run(box: Sandbox, call: ToolCall) -> ToolResult:
     """Carry out one tool call; anything refused or malformed becomes an error result, never an exception."""
     try:
-        return ToolResult(call.id, HANDLERS[_checked(call)](box, **call.arguments))
+        return ToolResult(call.id, redact(HANDLERS[_checked(call)](box, **call.arguments)))
     except ToolRefused as exc:
-        return ToolResult(call.id, str(exc), is_error=True)
+        return ToolResult(call.id, redact(str(exc)), is_error=True)
     except OSError as exc:
-        return ToolResult(call.id, f"{call.name} failed: {exc.strerror or exc}", is_error=True)
+        return ToolResult(call.id, redact(f"{call.name} failed: {exc.strerror or exc}"), is_error=True)
 
 
 def _checked(call: ToolCall) -> str:
