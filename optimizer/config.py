@@ -57,7 +57,7 @@ class Config(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     experiment: str | None = None
-    """Name of the experiment; its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
+    """Name of the experiment (letters, digits, `.`, `_`, `-`; at most 100); its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
     artifact: str
     """The file or directory to improve, relative to the repository root. Only this path is ever committed or restored."""
     eval: EvalConfig
@@ -76,7 +76,9 @@ class Config(BaseModel):
         return self.experiment or f"autoresearch-{Path(self.artifact).name}"
 
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# a folder name (at most 100 characters, well under a file name's 255 with the suffixes we add) and a git
+# branch component (autoresearch/<experiment>): no `..`, no trailing `.` or `.lock`
+NAME = re.compile(r"^(?!.*\.\.)(?!.*(\.|\.lock)$)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
 def load(path: Path, overrides: dict | None = None) -> Config:
@@ -108,7 +110,8 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     if target is not None and config.eval.metric is None and not 0 <= target <= 1:
         raise InvalidInput(f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)")
     if not NAME.match(config.experiment_name):
-        raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be letters, digits, '.', '_' or '-'")
+        raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
+                           "with no '..' and no trailing '.' or '.lock' (it names a folder and a git branch)")
     problem = results_dir_problem(config.results_dir, config.artifact)
     if problem:
         raise InvalidInput(f"{path}: field 'results_dir': {config.results_dir!r} {problem}")

@@ -216,3 +216,13 @@ def test_a_metric_that_is_not_a_finite_number_is_an_error_cycle(tmp_path):
     assert [(line["decision"], line.get("error")) for line in lines[1:]] == [
         ("error", "metric nan is not a finite number"), ("error", "metric inf is not a finite number")
     ]
+
+
+@pytest.mark.parametrize("name", ["x" * 300, "a..b", "nightly.lock", "ends."])
+def test_an_experiment_name_no_folder_or_branch_can_hold_is_refused(tmp_path, name):
+    # 300 characters: no file name can hold it (a traceback, with .autoresearch/ written); the others: no git branch
+    # (autoresearch/<experiment>, for --worktree) can be named so
+    repo = plain_repo(tmp_path, experiment=name)
+    head = git(repo, "rev-parse", "HEAD")
+    assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'experiment'")
+    assert_untouched(repo, head)
