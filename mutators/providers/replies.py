@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from mutators.providers.errors import MalformedReply
 
+MAX_TOKENS = 10**9  # per reply: far above any context window; 10**400 overflowed the cost's float
 KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
 
 
@@ -105,8 +106,8 @@ def index(value: Any, where: str) -> int:
 
 
 def tokens(usage: dict, names: tuple[str, ...], where: str = "usage") -> None:
-    """Each token count present is a non-negative integer (absent or null counts as 0)."""
+    """Each token count present is an integer from 0 to MAX_TOKENS (absent or null counts as 0)."""
     for name in names:
         value = usage.get(name)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TOKENS):
             raise _wrong(value, f"{where}.{name}", "a token count")

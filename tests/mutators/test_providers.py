@@ -75,6 +75,9 @@ MALFORMED = [
     ("anthropic", False, patched_reply({"content.0.text": None}), "`content.0.text` is null, not a string"),
     ("anthropic", False, patched_reply({"usage": [1, 2]}), "`usage` is a list, not an object"),
     ("anthropic", False, patched_reply({"usage.output_tokens": -1}), "`usage.output_tokens` is a number, not a token count"),
+    # a count no reply can have: 10**400 overflowed the float of the cost (a traceback), 10**13 would spend the budget
+    ("openai", False, patched_reply({"usage.prompt_tokens": 10**400}), "`usage.prompt_tokens` is a number, not a token count"),
+    ("anthropic", False, patched_reply({"usage.output_tokens": 10**13}), "`usage.output_tokens` is a number, not a token count"),
     # a number of more digits than Python converts (4300) raises ValueError, not JSONDecodeError, in the SDK's decoder
     *[(p, False, raw_reply('{"usage": {"output_tokens": ' + "9" * 5000 + "}}", "application/json"), "not JSON that can be read")
       for p in PROTOCOLS],
