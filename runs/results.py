@@ -50,6 +50,10 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
         raise BadResults(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise BadResults(f"{path}:{number}: not valid JSON (nested too deeply)") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise BadResults(f"{path}:{number}: not valid JSON ({str(exc).split(':')[0]})") from None
     if not isinstance(row, dict):
         raise BadResults(f"{path}:{number}: a result row must be a JSON object")
     test_id = row.get("test_id", row.get("eval_id"))
