@@ -65,6 +65,9 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
     field = _first_non_finite(row)
     if field is not None:
         raise BadResults(f"{path}:{number}: field '{field}' is not a finite number (NaN, Infinity and 1e309 are not JSON)")
+    cost = row.get("cost_usd")
+    if _is_number(cost) and cost < 0:  # summed into the spend a budget bounds
+        raise BadResults(f"{path}:{number}: field 'cost_usd' is {cost}, below 0")
     row["test_id"] = test_id
     return row
 

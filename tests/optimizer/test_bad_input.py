@@ -132,6 +132,7 @@ BAD_SCORES = {
     "below-0": ('{"test_id": "a", "score": -0.25}', "field 'score' is -0.25, outside 0..1"),
     "nested-above-1": ('{"test_id": "a", "score": 1, "scores": [{"name": "g", "score": 100}]}', "field 'scores[0].score' is 100"),
     "cost-overflow": ('{"test_id": "a", "score": 1, "cost_usd": 1e400}', "field 'cost_usd' is not a finite number"),
+    "negative-cost": ('{"test_id": "a", "score": 1, "cost_usd": -5}', "field 'cost_usd' is -5, below 0"),  # it lowered the spend
     # more digits than Python converts (a ValueError), and nesting deeper than the decoder recurses: were tracebacks
     "huge-integer": ('{"test_id": "a", "score": ' + "9" * 5000 + "}", "not valid JSON (Exceeds the limit"),
     "deep": ('{"test_id": "a", "score": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}", "not valid JSON (nested too deeply)"),
@@ -157,7 +158,7 @@ def test_compare_refuses_an_empty_file(tmp_path):
 RAW_EVAL = "python3 -c \"import sys; open(sys.argv[1] + '/index.jsonl', 'w').write(open('prompt.md').readline())\" {run_dir}"
 
 
-@pytest.mark.parametrize("row, needle", [BAD_SCORES["nested-nan"], BAD_SCORES["infinity"], BAD_SCORES["above-1"], BAD_SCORES["huge-integer"]])
+@pytest.mark.parametrize("row, needle", [BAD_SCORES["nested-nan"], BAD_SCORES["infinity"], BAD_SCORES["above-1"], BAD_SCORES["huge-integer"], BAD_SCORES["negative-cost"]])
 def test_during_a_run_an_eval_writing_such_a_score_is_an_error_cycle_and_iterations_stay_strict_json(tmp_path, row, needle):
     good = '{"test_id": "a", "score": 0.5, "scores": [{"name": "g", "score": 0.5}]}\n'
     plan = {2: {"write": {"prompt.md": row + "\n"}}, 3: {"write": {"prompt.md": good.replace("0.5", "1")}}}
