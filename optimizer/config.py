@@ -59,7 +59,7 @@ class Config(BaseModel):
     experiment: str | None = None
     """Name of the experiment (letters, digits, `.`, `_`, `-`; at most 100); its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
     artifact: str
-    """The file or directory to improve, relative to the repository root. Only this path is ever committed or restored."""
+    """The file or directory to improve, relative to the repository root (not the config file, nor a folder holding it). Only this path is ever committed or restored."""
     eval: EvalConfig
     mutator: MutatorConfig
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
@@ -112,6 +112,9 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     if not NAME.match(config.experiment_name):
         raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
                            "with no '..' and no trailing '.' or '.lock' (it names a folder and a git branch)")
+    artifact, itself = (path.parent / config.artifact).resolve(), path.resolve()
+    if artifact == itself or artifact in itself.parents:  # the mutator would rewrite the eval command of the next run
+        raise InvalidInput(f"{path}: field 'artifact': {config.artifact!r} holds the config itself; improve another file")
     problem = results_dir_problem(config.results_dir, config.artifact)
     if problem:
         raise InvalidInput(f"{path}: field 'results_dir': {config.results_dir!r} {problem}")

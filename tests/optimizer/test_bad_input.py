@@ -230,3 +230,11 @@ def test_an_experiment_name_no_folder_or_branch_can_hold_is_refused(tmp_path, na
     head = git(repo, "rev-parse", "HEAD")
     assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'experiment'")
     assert_untouched(repo, head)
+
+
+def test_an_artifact_that_is_the_config_itself_is_refused(tmp_path):
+    # the mutator would rewrite the eval command the next run starts with
+    repo = plain_repo(tmp_path, artifact="autoresearch.yaml")
+    head = git(repo, "rev-parse", "HEAD")
+    assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'artifact'", "holds the config")
+    assert_untouched(repo, head)
