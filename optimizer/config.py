@@ -81,10 +81,25 @@ class Config(BaseModel):
 NAME = re.compile(r"^(?!.*\.\.)(?!.*(\.|\.lock)$)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping: every YAML reader keeps the last one
+    silently, so a `stop:` block appended with a budget would drop the one above, or the reverse."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, str):
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, f"{key!r} is given twice", key_node.start_mark)
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
 def load(path: Path, overrides: dict | None = None) -> Config:
     """Read and validate the config; CLI flags in `overrides` (dotted keys) win over the file."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
     except FileNotFoundError:
         raise InvalidInput(f"{path}: no such config file (run `autoresearch init` to write one)") from None
     except IsADirectoryError:

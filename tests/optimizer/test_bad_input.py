@@ -238,3 +238,15 @@ def test_an_artifact_that_is_the_config_itself_is_refused(tmp_path):
     head = git(repo, "rev-parse", "HEAD")
     assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'artifact'", "holds the config")
     assert_untouched(repo, head)
+
+
+def test_a_key_given_twice_in_the_config_is_refused_naming_its_line(tmp_path):
+    # YAML readers keep the last one silently: a `stop:` block appended with a budget dropped the one above, or the reverse
+    repo = plain_repo(tmp_path)
+    text = (repo / "autoresearch.yaml").read_text()
+    (repo / "autoresearch.yaml").write_text(text + "stop:\n  budget_usd: 5\n")
+    git(repo, "commit", "-qam", "a budget")
+    head = git(repo, "rev-parse", "HEAD")
+    line = len(text.splitlines()) + 1
+    assert_one_line_error(cli(repo, "run"), 30, f"autoresearch.yaml:{line}: not valid YAML", "'stop' is given twice")
+    assert_untouched(repo, head)
