@@ -151,13 +151,13 @@ def read_file(box: Sandbox, path: str, offset: int = 0, limit: int = DEFAULT_REA
     if _size(real) > READ_FILE_LIMIT_BYTES:
         raise ToolRefused(f"{path}: {_size(real)} bytes, too large to read (the limit is {READ_FILE_LIMIT_BYTES})")
     offset, limit = _non_negative(offset, "offset"), _non_negative(limit, "limit") or DEFAULT_READ_LINES
-    page, size, total, full = [], 0, 0, False
+    page, size, total, full, secrets = [], 0, 0, False, secret_values()
     with open(real, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle):
             total = number + 1  # read on to the end: the header gives the line count
             full = full or len(page) >= limit or bool(page) and size + len(line) > READ_LIMIT_BYTES
             if number >= offset and not full:
-                page.append(line[:READ_LIMIT_BYTES])  # one giant line still makes progress
+                page.append(redact(line, secrets)[:READ_LIMIT_BYTES])  # masked before the cut, which could halve a key
                 size += len(page[-1])
     end = offset + len(page)
     more = f"; continue with offset={end}" if end < total else ""
@@ -214,7 +214,7 @@ def git_show(box: Sandbox, revision: str, path: str) -> str:
     size = int(_git(box, "cat-file", "-s", spec) or 0)
     if size > READ_FILE_LIMIT_BYTES:  # git show would hold all of it in memory
         raise ToolRefused(f"{spec}: {size} bytes, too large to show (the limit is {READ_FILE_LIMIT_BYTES})")
-    text = _git(box, "show", spec)
+    text = redact(_git(box, "show", spec))  # before the cut, which could halve a key
     cut = f"\n… cut at {READ_LIMIT_BYTES} bytes" if len(text) > READ_LIMIT_BYTES else ""
     return text[:READ_LIMIT_BYTES] + cut
 

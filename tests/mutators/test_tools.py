@@ -166,3 +166,13 @@ def test_at_most_64_tool_calls_of_one_reply_are_run_and_every_call_gets_a_result
     results = ask(fake_llm, request, *[("search", {"pattern": "Be helpful", "path": "prompt.md"})] * 70)
     assert len(results) == 70 and not any(error for _, error in results[:64])
     assert all(error and "at most 64 tool calls are run per reply" in text for text, error in results[64:])
+
+
+def test_a_key_cut_where_a_page_ends_is_not_sent_in_part(tmp_path, fake_llm):
+    request = make_setup(tmp_path)
+    (request.repo_root / "long.txt").write_text("a" * 99_990 + KEY + "\n")
+    git(request.repo_root, "add", "long.txt")
+    git(request.repo_root, "commit", "-qm", "a long line")
+    results = ask(fake_llm, request, ("read_file", {"path": "long.txt"}), ("git_show", {"revision": "HEAD", "path": "long.txt"}))
+    assert [error for _, error in results] == [False, False]
+    assert not any(KEY[:10] in json.dumps(r.body) for r in fake_llm.requests)
