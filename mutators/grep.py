@@ -10,6 +10,8 @@ bounds everything the child does, reading a slow file included, not only the
 matching. A search costs one interpreter start (170 ms measured on a loaded
 2-core machine) against a model turn of seconds. Matches are written as they
 are found, so a search that runs out of time still answers what it found.
+Each line is matched with the environment's secret values masked, as the
+model will read it (runs/redact.py, which the child cannot import).
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from pathlib import Path
 
 TIMEOUT_S = 10.0
 LINE_LIMIT = 300  # characters of a matching line shown
+MASK = "***"  # runs.redact.MASK
 
 
-def grep(pattern: str, files: list[Path], limit: int, timeout_s: float = TIMEOUT_S) -> tuple[list[tuple[int, int, str]], bool]:
-    """((index into `files`, line number, line), timed out) for up to `limit` matching lines of text files."""
-    job = json.dumps({"pattern": pattern, "files": [str(f) for f in files], "limit": limit})
+def grep(pattern: str, files: list[Path], limit: int, timeout_s: float = TIMEOUT_S,
+         secrets: list[str] = ()) -> tuple[list[tuple[int, int, str]], bool]:
+    """((index into `files`, line number, line), timed out) for up to `limit` lines of text files that match
+    once each of `secrets` in them is masked."""
+    job = json.dumps({"pattern": pattern, "files": [str(f) for f in files], "limit": limit, "secrets": list(secrets)})
     try:
         done = subprocess.run([sys.executable, "-I", "-S", __file__], input=job.encode(), capture_output=True, timeout=timeout_s)
         output, timed_out = done.stdout, False
@@ -45,7 +50,7 @@ def _child() -> None:
     job = json.load(sys.stdin)
     regex, room = re.compile(job["pattern"]), job["limit"]
     for number, name in enumerate(job["files"]):
-        found = _matches(regex, number, name, room)
+        found = _matches(regex, number, name, room, job["secrets"])
         for match in found:
             print(json.dumps(match), flush=True)
         room -= len(found)
@@ -53,13 +58,15 @@ def _child() -> None:
             return
 
 
-def _matches(regex: re.Pattern, number: int, name: str, room: int) -> list:
+def _matches(regex: re.Pattern, number: int, name: str, room: int, secrets: list[str]) -> list:
     found = []
     try:
         with open(name, encoding="utf-8", errors="replace") as handle:
             for line_number, line in enumerate(handle, 1):
                 if "\0" in line:
                     return []  # binary
+                for secret in secrets:
+                    line = line.replace(secret, MASK)
                 if regex.search(line):
                     found.append([number, line_number, line.rstrip()[:LINE_LIMIT]])
                     if len(found) >= room:

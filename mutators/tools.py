@@ -11,7 +11,10 @@ artifact scope (the file itself, or files under the directory) and never in a
 read-only path. Every call ends in bounded time: reads and listings are capped
 in size and count, and `search` matches in a child killed at a deadline
 (mutators/grep.py). A refused call raises `ToolRefused`, whose message goes
-back to the model as a tool error.
+back to the model as a tool error. The environment's secret values (API keys:
+runs/redact.py) are masked in every answer, and `search` matches the masked
+lines, so a `.env` or a committed key in the repository is never sent to the
+provider, nor can the model learn one by guessing it a character at a time.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 from mutators import grep
 from mutators.base import MutationRequest
 from mutators.providers import Tool, ToolCall, ToolResult
+from runs.redact import redact, secret_values
 
 READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
 READ_FILE_LIMIT_BYTES = 50_000_000  # read_file reads a file to its end to count its lines
@@ -147,13 +151,13 @@ def read_file(box: Sandbox, path: str, offset: int = 0, limit: int = DEFAULT_REA
     if _size(real) > READ_FILE_LIMIT_BYTES:
         raise ToolRefused(f"{path}: {_size(real)} bytes, too large to read (the limit is {READ_FILE_LIMIT_BYTES})")
     offset, limit = _non_negative(offset, "offset"), _non_negative(limit, "limit") or DEFAULT_READ_LINES
-    page, size, total, full = [], 0, 0, False
+    page, size, total, full, secrets = [], 0, 0, False, secret_values()
     with open(real, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle):
             total = number + 1  # read on to the end: the header gives the line count
             full = full or len(page) >= limit or bool(page) and size + len(line) > READ_LIMIT_BYTES
             if number >= offset and not full:
-                page.append(line[:READ_LIMIT_BYTES])  # one giant line still makes progress
+                page.append(redact(line, secrets)[:READ_LIMIT_BYTES])  # masked before the cut, which could halve a key
                 size += len(page[-1])
     end = offset + len(page)
     more = f"; continue with offset={end}" if end < total else ""
@@ -170,7 +174,7 @@ def search(box: Sandbox, pattern: str, path: str = ".") -> str:
         raise ToolRefused(f"pattern is not a valid regular expression ({exc})") from None
     deadline = time.monotonic() + grep.TIMEOUT_S
     files, complete = _files_under(box, box.readable(path), deadline)
-    found, timed_out = grep.grep(pattern, files, MAX_MATCHES, max(deadline - time.monotonic(), 0.1))
+    found, timed_out = grep.grep(pattern, files, MAX_MATCHES, max(deadline - time.monotonic(), 0.1), secret_values())
     lines = [f"{box.relative(files[number])}:{line}: {text}" for number, line, text in found]
     if len(found) >= MAX_MATCHES:
         lines.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
@@ -210,7 +214,7 @@ def git_show(box: Sandbox, revision: str, path: str) -> str:
     size = int(_git(box, "cat-file", "-s", spec) or 0)
     if size > READ_FILE_LIMIT_BYTES:  # git show would hold all of it in memory
         raise ToolRefused(f"{spec}: {size} bytes, too large to show (the limit is {READ_FILE_LIMIT_BYTES})")
-    text = _git(box, "show", spec)
+    text = redact(_git(box, "show", spec))  # before the cut, which could halve a key
     cut = f"\n… cut at {READ_LIMIT_BYTES} bytes" if len(text) > READ_LIMIT_BYTES else ""
     return text[:READ_LIMIT_BYTES] + cut
 
@@ -295,11 +299,11 @@ HANDLERS = {"list_dir": list_dir, "read_file": read_file, "search": search, "git
 def run(box: Sandbox, call: ToolCall) -> ToolResult:
     """Carry out one tool call; anything refused or malformed becomes an error result, never an exception."""
     try:
-        return ToolResult(call.id, HANDLERS[_checked(call)](box, **call.arguments))
+        return ToolResult(call.id, redact(HANDLERS[_checked(call)](box, **call.arguments)))
     except ToolRefused as exc:
-        return ToolResult(call.id, str(exc), is_error=True)
+        return ToolResult(call.id, redact(str(exc)), is_error=True)
     except OSError as exc:
-        return ToolResult(call.id, f"{call.name} failed: {exc.strerror or exc}", is_error=True)
+        return ToolResult(call.id, redact(f"{call.name} failed: {exc.strerror or exc}"), is_error=True)
 
 
 def _checked(call: ToolCall) -> str:

@@ -57,9 +57,9 @@ class Config(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     experiment: str | None = None
-    """Name of the experiment; its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
+    """Name of the experiment (letters, digits, `.`, `_`, `-`; at most 100); its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""
     artifact: str
-    """The file or directory to improve, relative to the repository root. Only this path is ever committed or restored."""
+    """The file or directory to improve, relative to the repository root (not the config file, nor a folder holding it). Only this path is ever committed or restored."""
     eval: EvalConfig
     mutator: MutatorConfig
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
@@ -76,13 +76,30 @@ class Config(BaseModel):
         return self.experiment or f"autoresearch-{Path(self.artifact).name}"
 
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# a folder name (at most 100 characters, well under a file name's 255 with the suffixes we add) and a git
+# branch component (autoresearch/<experiment>): no `..`, no trailing `.` or `.lock`
+NAME = re.compile(r"^(?!.*\.\.)(?!.*(\.|\.lock)$)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping: every YAML reader keeps the last one
+    silently, so a `stop:` block appended with a budget would drop the one above, or the reverse."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, str):
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, f"{key!r} is given twice", key_node.start_mark)
+                seen.add(key)
+        return super().construct_mapping(node, deep)
 
 
 def load(path: Path, overrides: dict | None = None) -> Config:
     """Read and validate the config; CLI flags in `overrides` (dotted keys) win over the file."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
     except FileNotFoundError:
         raise InvalidInput(f"{path}: no such config file (run `autoresearch init` to write one)") from None
     except IsADirectoryError:
@@ -108,7 +125,11 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     if target is not None and config.eval.metric is None and not 0 <= target <= 1:
         raise InvalidInput(f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)")
     if not NAME.match(config.experiment_name):
-        raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be letters, digits, '.', '_' or '-'")
+        raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
+                           "with no '..' and no trailing '.' or '.lock' (it names a folder and a git branch)")
+    artifact, itself = (path.parent / config.artifact).resolve(), path.resolve()
+    if artifact == itself or artifact in itself.parents:  # the mutator would rewrite the eval command of the next run
+        raise InvalidInput(f"{path}: field 'artifact': {config.artifact!r} holds the config itself; improve another file")
     problem = results_dir_problem(config.results_dir, config.artifact)
     if problem:
         raise InvalidInput(f"{path}: field 'results_dir': {config.results_dir!r} {problem}")

@@ -18,6 +18,7 @@ from mutators.errors import MutationFailed, MutationsExhausted
 from optimizer import faults, rescue, scope, signals
 from optimizer.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError, Interrupted, SafetyStop
+from optimizer.config import DEFAULT_PATH
 from optimizer.logs import get
 from optimizer.record import record
 from optimizer.early import EarlyDiscard
@@ -300,7 +301,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         pass_rates=decided.assertions,
         cycle=cycle,
         log_dir=log_dir,
-        read_only=(session.paths.results_dir,),
+        read_only=(session.paths.results_dir, *_scoring_files(session)),
         hidden=(*hidden_from_mutator(session), *filter(None, [_cache_root(session)])),
     )
     get().info("mutating")
@@ -337,6 +338,14 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)
     return result
+
+
+def _scoring_files(session: Session) -> list:
+    """What defines the tests, read-only for the LLM mutator even inside a directory artifact (where an eval
+    file often sits beside the skill it tests): the config and the eval file. A model that rewrote them would
+    grade itself. An eval command's own script is not among them: it may be the code being improved."""
+    root, config = session.ws.root, session.config.eval
+    return [root / DEFAULT_PATH, *(root / f for f in (config.file, config.agentv) if f)]
 
 
 def _cache_root(session: Session):

@@ -15,18 +15,18 @@ from pathlib import Path
 
 import structlog
 
-from runs.redact import redact, secret_values
+from runs.redact import redact_tree, secret_values
 
 CONTEXT_KEYS = ("experiment", "cycle", "phase")
 FILE_ONLY = "autoresearch.file"
 
 
 def _redact(logger, method, event: dict) -> dict:
+    """Every string of the event masked, inside lists and mappings too (the paths the guard undid)."""
     secrets = secret_values()
     if secrets:
         for key, value in event.items():
-            if isinstance(value, str):
-                event[key] = redact(value, secrets)
+            event[key] = redact_tree(list(value) if isinstance(value, tuple) else value, secrets)
     return event
 
 

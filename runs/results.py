@@ -50,6 +50,10 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
         raise BadResults(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise BadResults(f"{path}:{number}: not valid JSON (nested too deeply)") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise BadResults(f"{path}:{number}: not valid JSON ({str(exc).split(':')[0]})") from None
     if not isinstance(row, dict):
         raise BadResults(f"{path}:{number}: a result row must be a JSON object")
     test_id = row.get("test_id", row.get("testId", row.get("eval_id")))
@@ -61,6 +65,9 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
     field = _first_non_finite(row)
     if field is not None:
         raise BadResults(f"{path}:{number}: field '{field}' is not a finite number (NaN, Infinity and 1e309 are not JSON)")
+    cost = row.get("cost_usd")
+    if _is_number(cost) and cost < 0:  # summed into the spend a budget bounds
+        raise BadResults(f"{path}:{number}: field 'cost_usd' is {cost}, below 0")
     row["test_id"] = test_id
     return row
 

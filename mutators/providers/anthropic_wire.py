@@ -111,7 +111,7 @@ def _finished(block: dict, partial_json: str | None) -> dict:
         return block
     try:
         return {**block, "input": json.loads(partial_json or "{}")}
-    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested thousands deep
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep; ValueError: bad JSON, a 5,000-digit number
         return {**block, "input": partial_json}
 
 

@@ -4,6 +4,10 @@ A 200 that is not the API's reply (a body that is not JSON, `choices` as a
 string, a stream cut short or no stream at all) raises MalformedReply naming
 what was wrong, which the retry table retries like a 5xx; without these checks
 it surfaced as a TypeError or an assertion deep in a wire or an SDK helper.
+JSON the decoder cannot turn into values (a number of more than 4,300 digits,
+bytes that are not UTF-8) is malformed too, and so is a lone surrogate (JSON
+may escape one, no text holds one): it would fail where the changelog, the
+summary or the next request is written.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any, Iterator
 
 from mutators.providers.errors import MalformedReply
 
+MAX_TOKENS = 10**9  # per reply: far above any context window; 10**400 overflowed the cost's float
 KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
 
 
@@ -24,9 +29,11 @@ def post(sdk: Any, path: str, body: dict, timeout_s: float) -> dict:
         raise MalformedReply(f"the server's reply is not valid JSON ({exc.msg} at char {exc.pos})") from None
     except RecursionError:  # what the JSON decoder raises for arrays or objects nested thousands deep
         raise MalformedReply("the server's reply is JSON nested too deeply to read") from None
+    except ValueError as exc:  # a number too long to convert, bytes that are not UTF-8
+        raise MalformedReply(f"the server's reply is not JSON that can be read ({exc})") from None
     if not isinstance(data, dict):
         raise MalformedReply(f"the server's reply is not a JSON object ({str(data)[:120]!r})")
-    return data
+    return unicode(data, "the server's reply")
 
 
 def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) -> Iterator[dict]:
@@ -52,7 +59,18 @@ def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) 
                 raise MalformedReply("an event of the stream is JSON nested too deeply to read") from None
             except httpx2.RequestError as exc:
                 raise MalformedReply(f"the stream broke off ({type(exc).__name__}: {exc})") from None
-            yield obj(event, "an event of the stream")
+            except ValueError as exc:  # after JSONDecodeError, its subclass
+                raise MalformedReply(f"an event of the stream is not JSON that can be read ({exc})") from None
+            yield unicode(obj(event, "an event of the stream"), "an event of the stream")
+
+
+def unicode(value: dict, where: str) -> dict:
+    """`value`, unless a string in it holds a lone surrogate."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedReply(f"{where} holds a lone surrogate (\\ud800-\\udfff), which is no text") from None
+    return value
 
 
 def kind_of(value: Any) -> str:
@@ -88,8 +106,8 @@ def index(value: Any, where: str) -> int:
 
 
 def tokens(usage: dict, names: tuple[str, ...], where: str = "usage") -> None:
-    """Each token count present is a non-negative integer (absent or null counts as 0)."""
+    """Each token count present is an integer from 0 to MAX_TOKENS (absent or null counts as 0)."""
     for name in names:
         value = usage.get(name)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TOKENS):
             raise _wrong(value, f"{where}.{name}", "a token count")

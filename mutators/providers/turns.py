@@ -31,6 +31,8 @@ class ToolCall:
             return cls(id, name, None, text, f"arguments are not valid JSON ({exc.msg} at char {exc.pos})")
         except RecursionError:  # the decoder's answer to arrays nested thousands deep
             return cls(id, name, None, text, "arguments are JSON nested too deeply")
+        except ValueError as exc:  # a number of more than 4,300 digits
+            return cls(id, name, None, text, f"arguments are not JSON that can be read ({str(exc).split(':')[0]})")
         if not isinstance(value, dict):
             return cls(id, name, None, text, "arguments must be a JSON object")
         return cls(id, name, value, text)

@@ -67,6 +67,10 @@ def format_files(files: list[Path], template: str) -> str:
     return " ".join(template.replace("{path}", shlex.quote(str(f))).replace("{basename}", shlex.quote(f.name)) for f in files)
 
 
+MAX_TOKENS = 10**9  # per answer, as mutators.providers.replies
+MAX_COST_USD = 1e6
+
+
 def unwrap(text: str) -> Answer:
     """A JSON object with `text` or `output` is an envelope; anything else is the answer itself."""
     try:
@@ -76,13 +80,20 @@ def unwrap(text: str) -> Answer:
     if not isinstance(value, dict) or not ("text" in value or "output" in value):
         return Answer(text)
     usage = value.get("token_usage") if isinstance(value.get("token_usage"), dict) else {}
-    cost = value.get("cost_usd")
     return Answer(
         _content(value.get("text", value.get("output"))),
-        int(usage.get("input") or 0),
-        int(usage.get("output") or 0),
-        float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else 0.0,
+        int(_amount(usage.get("input"), MAX_TOKENS)),
+        int(_amount(usage.get("output"), MAX_TOKENS)),
+        _amount(value.get("cost_usd"), MAX_COST_USD),
     )
+
+
+def _amount(value, limit: float) -> float:
+    """A count or a cost as the envelope gave it, when it is a number from 0 to `limit`; anything else
+    (text, a list, a negative cost that would lower the spend a budget bounds) counts as unknown: 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= limit:
+        return 0.0
+    return float(value)
 
 
 def _content(value: Any) -> str:

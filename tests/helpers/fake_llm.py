@@ -52,7 +52,7 @@ class Reply:
     status: int = 200
     retry_after: float | None = None
     message: str = ""
-    raw: str | None = None  # sent as it is, as `content_type`, instead of the protocol's JSON (a proxy's error page)
+    raw: str | bytes | None = None  # sent as it is, as `content_type`, instead of the protocol's JSON (a proxy's error page)
     content_type: str = "text/html"
     patch: dict[str, Any] | None = None  # {"choices.0.message.content": 5}: fields of the rendered JSON replaced
     plain: bool = False  # a plain JSON body even when a stream was asked for
@@ -93,7 +93,7 @@ def error_reply(status: int, *, retry_after: float | None = None, message: str =
     return Reply(status=status, retry_after=retry_after, message=message)
 
 
-def raw_reply(text: str, content_type: str = "text/html") -> Reply:
+def raw_reply(text: str | bytes, content_type: str = "text/html") -> Reply:
     """A 200 whose body is not the API's JSON, as a captive portal or a misrouted proxy answers
     (with `content_type="application/json"`: a body that claims to be JSON and is not)."""
     return Reply(raw=text, content_type=content_type)
@@ -212,8 +212,8 @@ def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _send_raw(self, text: str, content_type: str) -> None:
-            data = text.encode()
+        def _send_raw(self, text: str | bytes, content_type: str) -> None:
+            data = text if isinstance(text, bytes) else text.encode()
             self.send_response(200)
             self.send_header("content-type", content_type)
             self.send_header("content-length", str(len(data)))

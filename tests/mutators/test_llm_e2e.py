@@ -167,3 +167,29 @@ def test_with_a_holdout_the_built_in_runners_eval_file_and_whole_run_files_are_o
     visible = "".join(p.read_text() for p in decided.rglob("*") if p.is_file())
     assert held and not any(t in visible for t in held) and not (decided / "benchmark.json").exists()
     assert (repo / ".autoresearch/holdout/exp" / decided.name / "benchmark.json").exists()
+
+
+def test_an_eval_file_inside_a_directory_artifact_is_read_only_for_the_model(tmp_path, fake_llm):
+    from tests.helpers.repos import make_repo
+    from tests.runs.test_e2e_builtin import ECHO, TARGETS
+
+    def suite(*words):
+        return yaml.safe_dump({"execution": {"target": "echo"}, "tests": [
+            {"id": f"test-{w}", "input": "x", "files": ["prompt.md"], "assertions": [{"type": "contains", "value": w}]}
+            for w in words]})
+    settings = {"experiment": "exp", "artifact": "skill", "eval": {"file": "skill/s.eval.yaml", "workers": 1},
+                "mutator": {"provider": "openai", "model": "gpt-4.1-mini", "api_key_env": "E2E_LLM_KEY",
+                            "base_url": fake_llm.base_url("openai"), "retry_base_s": 0.01}, "stop": {"max_cycles": 2}}
+    repo = make_repo(tmp_path / "r", {
+        "skill/prompt.md": "alphaword\n", "skill/s.eval.yaml": suite("alphaword", "bravoword"),
+        ".agentv/targets.yaml": yaml.safe_dump(TARGETS), "tools/echo.py": ECHO, "autoresearch.yaml": yaml.safe_dump(settings)})
+    fake_llm.queue(tool_reply("write_file", {"path": "skill/s.eval.yaml", "content": suite("alphaword")},
+                              ("write_file", {"path": "skill/prompt.md", "content": "alphaword bravoword\n"})),
+                   text_reply("Grade myself"))
+    done = cli(repo, "run", env=KEY_ENV)
+
+    assert done.returncode == 0, done.stderr
+    forged, written = [json.loads(line) for line in next(
+        repo.glob(".autoresearch/runs/exp/*c0002/mutator-tools.jsonl")).read_text().splitlines()]
+    assert forged["error"] and "read-only" in forged["refused"] and not written["error"]
+    assert (repo / "skill/s.eval.yaml").read_text() == suite("alphaword", "bravoword")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import subprocess
@@ -11,7 +12,7 @@ import pytest
 
 from mutators.providers import ProviderFailed, ProviderSettings, ProviderUnusable, complete, cost_usd
 from mutators.providers.retry import TABLES
-from tests.helpers.fake_llm import cut_stream, error_reply, patched_reply, plain_reply, raw_reply, text_reply
+from tests.helpers.fake_llm import cut_stream, error_reply, patched_reply, plain_reply, raw_reply, text_reply, tool_reply
 
 PROTOCOLS = ["anthropic", "openai"]
 BOTH_WAYS = [(p, s) for p in PROTOCOLS for s in (False, True)]
@@ -75,6 +76,21 @@ MALFORMED = [
     ("anthropic", False, patched_reply({"content.0.text": None}), "`content.0.text` is null, not a string"),
     ("anthropic", False, patched_reply({"usage": [1, 2]}), "`usage` is a list, not an object"),
     ("anthropic", False, patched_reply({"usage.output_tokens": -1}), "`usage.output_tokens` is a number, not a token count"),
+    # a count no reply can have: 10**400 overflowed the float of the cost (a traceback), 10**13 would spend the budget
+    ("openai", False, patched_reply({"usage.prompt_tokens": 10**400}), "`usage.prompt_tokens` is a number, not a token count"),
+    ("anthropic", False, patched_reply({"usage.output_tokens": 10**13}), "`usage.output_tokens` is a number, not a token count"),
+    # a number of more digits than Python converts (4300) raises ValueError, not JSONDecodeError, in the SDK's decoder
+    *[(p, False, raw_reply('{"usage": {"output_tokens": ' + "9" * 5000 + "}}", "application/json"), "not JSON that can be read")
+      for p in PROTOCOLS],
+    ("openai", True, raw_reply('data: {"choices": [], "usage": {"prompt_tokens": ' + "9" * 5000 + "}}\n\n", "text/event-stream"),
+     "an event of the stream is not JSON that can be read"),
+    *[(p, False, raw_reply(b'{"choices": "\xff\xfe"}', "application/json"), "not JSON that can be read") for p in PROTOCOLS],
+    # a lone surrogate (JSON may escape one) is no text: it would fail where the changelog or the history is written
+    ("anthropic", False, patched_reply({"content.0.text": "\ud800"}), "a lone surrogate"),
+    ("openai", False, patched_reply({"choices.0.message.content": "\udfff"}), "a lone surrogate"),
+    ("anthropic", True, raw_reply('event: message_start\ndata: {"type": "message_start", "message": {"content": [], "usage": {}}}\n\n'
+                                  'event: content_block_start\ndata: {"type": "content_block_start", "index": 0, '
+                                  '"content_block": {"type": "text", "text": "\\ud800"}}\n\n', "text/event-stream"), "a lone surrogate"),
 ]
 
 
@@ -199,3 +215,24 @@ def test_importing_the_project_does_not_import_an_sdk():
     code = "import sys, mutators.providers, mutators.registry, optimizer.errors; print('anthropic' in sys.modules or 'openai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+HUGE_ARGUMENTS = '{"path": ' + "9" * 5000 + "}"  # more digits than Python converts: a ValueError, not a JSONDecodeError
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_tool_arguments_no_json_reader_can_turn_into_values_are_a_problem_of_that_call_not_a_crash(fake_llm, protocol):
+    from mutators.providers import Conversation, Tool
+
+    if protocol == "openai":
+        fake_llm.queue(tool_reply("read_file", HUGE_ARGUMENTS))
+    else:  # streamed: the wire reads the input's JSON itself (a plain reply would be malformed as a whole)
+        start = {"type": "message_start", "message": {"content": [], "usage": {"input_tokens": 1}}}
+        block = {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": "read_file", "input": {}}}
+        delta = {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": HUGE_ARGUMENTS}}
+        frames = [start, block, delta, {"type": "message_stop"}]
+        fake_llm.queue(raw_reply("".join(f"event: {f['type']}\ndata: {json.dumps(f)}\n\n" for f in frames), "text/event-stream"))
+    tool = Tool("read_file", "read", {"type": "object"})
+    turn = Conversation(settings(fake_llm, protocol, stream=protocol == "anthropic"), "hi", tools=[tool]).ask()
+    (call,) = turn.tool_calls
+    assert call.arguments is None and "arguments" in call.problem

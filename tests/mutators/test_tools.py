@@ -147,8 +147,32 @@ def test_the_tool_transcript_and_the_changelog_mask_secrets(tmp_path, fake_llm):
     assert entries[2]["refused"].startswith("../***.txt: outside the repository")
 
 
+def test_the_model_is_never_sent_a_secret_of_the_environment_nor_told_whether_a_guess_matches(tmp_path, fake_llm):
+    request = make_setup(tmp_path)
+    (request.repo_root / ".env").write_text(f"TEST_LLM_KEY={KEY}\n")
+    (request.repo_root / "settings.py").write_text(f"KEY = {KEY!r}\n")
+    git(request.repo_root, "add", "settings.py")
+    git(request.repo_root, "commit", "-qm", "a key committed by mistake")
+    results = ask(fake_llm, request, ("read_file", {"path": ".env"}), ("git_show", {"revision": "HEAD", "path": "settings.py"}),
+                  ("search", {"pattern": "TEST_LLM_KEY=sk-t"}), ("search", {"pattern": r"sk-test-s\w+"}), ("list_dir", {"path": "."}))
+    assert [error for _, error in results] == [False] * 5
+    assert "TEST_LLM_KEY=***" in results[0][0] and results[1][0] == "KEY = '***'\n"
+    assert results[2][0] == results[3][0] == "(no matches)"  # a search would otherwise answer guesses one character at a time
+    assert not any(KEY in json.dumps(r.body) for r in fake_llm.requests)
+
+
 def test_at_most_64_tool_calls_of_one_reply_are_run_and_every_call_gets_a_result(tmp_path, fake_llm):
     request = make_setup(tmp_path)
     results = ask(fake_llm, request, *[("search", {"pattern": "Be helpful", "path": "prompt.md"})] * 70)
     assert len(results) == 70 and not any(error for _, error in results[:64])
     assert all(error and "at most 64 tool calls are run per reply" in text for text, error in results[64:])
+
+
+def test_a_key_cut_where_a_page_ends_is_not_sent_in_part(tmp_path, fake_llm):
+    request = make_setup(tmp_path)
+    (request.repo_root / "long.txt").write_text("a" * 99_990 + KEY + "\n")
+    git(request.repo_root, "add", "long.txt")
+    git(request.repo_root, "commit", "-qm", "a long line")
+    results = ask(fake_llm, request, ("read_file", {"path": "long.txt"}), ("git_show", {"revision": "HEAD", "path": "long.txt"}))
+    assert [error for _, error in results] == [False, False]
+    assert not any(KEY[:10] in json.dumps(r.body) for r in fake_llm.requests)

@@ -132,6 +132,10 @@ BAD_SCORES = {
     "below-0": ('{"test_id": "a", "score": -0.25}', "field 'score' is -0.25, outside 0..1"),
     "nested-above-1": ('{"test_id": "a", "score": 1, "scores": [{"name": "g", "score": 100}]}', "field 'scores[0].score' is 100"),
     "cost-overflow": ('{"test_id": "a", "score": 1, "cost_usd": 1e400}', "field 'cost_usd' is not a finite number"),
+    "negative-cost": ('{"test_id": "a", "score": 1, "cost_usd": -5}', "field 'cost_usd' is -5, below 0"),  # it lowered the spend
+    # more digits than Python converts (a ValueError), and nesting deeper than the decoder recurses: were tracebacks
+    "huge-integer": ('{"test_id": "a", "score": ' + "9" * 5000 + "}", "not valid JSON (Exceeds the limit"),
+    "deep": ('{"test_id": "a", "score": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}", "not valid JSON (nested too deeply)"),
 }
 
 
@@ -154,7 +158,7 @@ def test_compare_refuses_an_empty_file(tmp_path):
 RAW_EVAL = "python3 -c \"import sys; open(sys.argv[1] + '/index.jsonl', 'w').write(open('prompt.md').readline())\" {run_dir}"
 
 
-@pytest.mark.parametrize("row, needle", [BAD_SCORES["nested-nan"], BAD_SCORES["infinity"], BAD_SCORES["above-1"]])
+@pytest.mark.parametrize("row, needle", [BAD_SCORES["nested-nan"], BAD_SCORES["infinity"], BAD_SCORES["above-1"], BAD_SCORES["huge-integer"], BAD_SCORES["negative-cost"]])
 def test_during_a_run_an_eval_writing_such_a_score_is_an_error_cycle_and_iterations_stay_strict_json(tmp_path, row, needle):
     good = '{"test_id": "a", "score": 0.5, "scores": [{"name": "g", "score": 0.5}]}\n'
     plan = {2: {"write": {"prompt.md": row + "\n"}}, 3: {"write": {"prompt.md": good.replace("0.5", "1")}}}
@@ -216,3 +220,33 @@ def test_a_metric_that_is_not_a_finite_number_is_an_error_cycle(tmp_path):
     assert [(line["decision"], line.get("error")) for line in lines[1:]] == [
         ("error", "metric nan is not a finite number"), ("error", "metric inf is not a finite number")
     ]
+
+
+@pytest.mark.parametrize("name", ["x" * 300, "a..b", "nightly.lock", "ends."])
+def test_an_experiment_name_no_folder_or_branch_can_hold_is_refused(tmp_path, name):
+    # 300 characters: no file name can hold it (a traceback, with .autoresearch/ written); the others: no git branch
+    # (autoresearch/<experiment>, for --worktree) can be named so
+    repo = plain_repo(tmp_path, experiment=name)
+    head = git(repo, "rev-parse", "HEAD")
+    assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'experiment'")
+    assert_untouched(repo, head)
+
+
+def test_an_artifact_that_is_the_config_itself_is_refused(tmp_path):
+    # the mutator would rewrite the eval command the next run starts with
+    repo = plain_repo(tmp_path, artifact="autoresearch.yaml")
+    head = git(repo, "rev-parse", "HEAD")
+    assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'artifact'", "holds the config")
+    assert_untouched(repo, head)
+
+
+def test_a_key_given_twice_in_the_config_is_refused_naming_its_line(tmp_path):
+    # YAML readers keep the last one silently: a `stop:` block appended with a budget dropped the one above, or the reverse
+    repo = plain_repo(tmp_path)
+    text = (repo / "autoresearch.yaml").read_text()
+    (repo / "autoresearch.yaml").write_text(text + "stop:\n  budget_usd: 5\n")
+    git(repo, "commit", "-qam", "a budget")
+    head = git(repo, "rev-parse", "HEAD")
+    line = len(text.splitlines()) + 1
+    assert_one_line_error(cli(repo, "run"), 30, f"autoresearch.yaml:{line}: not valid YAML", "'stop' is given twice")
+    assert_untouched(repo, head)

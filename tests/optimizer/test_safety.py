@@ -36,8 +36,8 @@ def test_refuses_outside_a_git_repository(tmp_path):
         (lambda repo: (repo / "prompt.md").write_text("a 1\n"), "uncommitted changes"),
         (lambda repo: point_at_untracked_file(repo), "not tracked"),
         (lambda repo: (repo / "autoresearch.yaml").write_text("artifact: [\n"), "not valid YAML"),
-        (lambda repo: (repo / "autoresearch.yaml").write_text(
-            (repo / "autoresearch.yaml").read_text() + "stop: {max_cycles: many}\n"
+        (lambda repo: (repo / "autoresearch.yaml").write_text(  # in place: a second `stop:` is refused as given twice
+            (repo / "autoresearch.yaml").read_text().replace("max_cycles: 2", "max_cycles: many", 1)
         ), "field 'stop.max_cycles'"),
     ],
     ids=["missing-artifact", "dirty-artifact", "untracked-artifact", "bad-yaml", "bad-field"],

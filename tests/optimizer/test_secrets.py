@@ -90,3 +90,16 @@ def test_a_key_in_a_grader_name_is_masked_in_iterations_the_chart_and_the_mutato
     written = {"iterations.jsonl": repo / META / "iterations.jsonl", "trajectory.html": repo / META / "trajectory.html", "prompt": prompt}
     assert "auth uses ***" in prompt.read_text() and "auth uses ***" in written["trajectory.html"].read_text()
     assert [name for name, path in written.items() if SECRET in path.read_text()] == []
+
+
+def test_a_key_in_the_name_of_a_file_the_guard_undoes_is_masked_on_the_console_and_in_daemon_log(tmp_path):
+    # the guard's warning lists the paths it undid: a list field of the log event, which was not masked
+    plan = {2: {"write": {"prompt.md": scores(a=1), f"notes-{SECRET}.txt": "x"}}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    done = cli(repo, "run", env=ENV)
+    assert done.returncode == 0, done.stderr
+    log = (repo / META / "daemon.log").read_text()
+    assert "notes-***.txt" in done.stderr and "notes-***.txt" in log
+    assert SECRET not in done.stdout + done.stderr + log + cli(repo, "logs", env=ENV).stdout
+    saved = next((repo / ".autoresearch/runs/exp").glob("*/outside/files"))
+    assert (saved / f"notes-{SECRET}.txt").read_text() == "x"  # the copy keeps its name, so that it can be restored

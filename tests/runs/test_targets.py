@@ -178,3 +178,16 @@ def test_validate_without_a_path_on_a_command_eval_accepts_the_valid_config(tmp_
         {"artifact": "prompt.md", "eval": {"command": "true"}, "mutator": {"provider": "command", "command": "true"}})})
     done = cli(repo, "validate")
     assert done.returncode == 0 and "ok (the eval is an eval command: it is checked when it runs)" in done.stdout
+
+
+def test_a_cli_envelope_s_unusable_token_counts_and_cost_count_as_unknown_not_as_a_crash_or_a_refund(tmp_path):
+    # "abc" and [1] as counts were a ValueError / TypeError that ended the run; a negative cost lowered the spend a budget bounds
+    answers = {
+        "words": {"output": "plain", "token_usage": {"input": "abc", "output": [1]}, "cost_usd": -100},
+        "huge": {"output": "plain", "token_usage": {"input": 1e300, "output": -5}, "cost_usd": "1"},
+    }
+    tests = [{"id": name, "input": "x", "assertions": [{"type": "equals", "value": "plain"}]} for name in answers]
+    rows = rows_of(tmp_path, tests, answers)
+    for name in answers:
+        assert rows[name]["score"] == 1.0 and rows[name]["cost_usd"] == 0.0
+        assert rows[name]["token_usage"] == {"input": 0, "output": 0}
