@@ -1,0 +1,33 @@
+"""Attacks on the scope guard's saved copies and the commands it prints: run verbatim, they must
+bring the user's bytes back and nothing that runs code."""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+RUNS = ".autoresearch/runs/exp"
+
+
+def restore_command(stderr: str) -> str:
+    (line,) = [ln for ln in stderr.splitlines() if "restore=" in ln]
+    return line.split("restore=", 1)[1].split("  (details in")[0]
+
+
+def test_the_printed_restore_command_does_not_reinstall_a_hook_or_git_config(tmp_path):
+    hook = "printf '#!/bin/sh\\ntouch hooked\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
+    plan = {2: {"write": {"prompt.md": scores(a=1), "notes.md": "v2\n"}, "run": [hook, "git config core.fsmonitor 'touch monitored'"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
+    config_before = (repo / ".git/config").read_bytes()
+    done = cli(repo, "run")
+    assert iterations(repo)[1]["error_reason"] == "out-of-scope", done.stderr
+    subprocess.run(restore_command(done.stderr), shell=True, check=True)  # as printed
+    assert (repo / "notes.md").read_text() == "v2\n"  # the work tree's bytes come back
+    assert not (repo / ".git/hooks/post-commit").exists()  # git's own files do not
+    assert (repo / ".git/config").read_bytes() == config_before
+    saved = repo / RUNS / iterations(repo)[1]["run_dir"] / "outside"
+    assert "touch hooked" in (saved / "git/.git/hooks/post-commit").read_text()  # kept, for a look
+    restore = (saved / "RESTORE.txt").read_text()
+    assert ".git/hooks/post-commit" in restore and "run code" in restore
