@@ -31,3 +31,24 @@ def test_the_printed_restore_command_does_not_reinstall_a_hook_or_git_config(tmp
     assert "touch hooked" in (saved / "git/.git/hooks/post-commit").read_text()  # kept, for a look
     restore = (saved / "RESTORE.txt").read_text()
     assert ".git/hooks/post-commit" in restore and "run code" in restore
+
+
+def test_a_nested_repository_a_command_mutator_writes_inside_a_directory_artifact_is_saved_and_removed(tmp_path):
+    nested = {
+        "prompts/.git/HEAD": "ref: refs/heads/main\n",
+        "prompts/.git/config": "[core]\n\tfsmonitor = touch monitored\n",
+        "prompts/deep/.git": "gitdir: /tmp\n",
+    }
+    plan = {
+        2: {"write": {"prompts/a.md": scores(a=1), **nested}, "run": ["mkdir -p prompts/.git/objects prompts/.git/refs"]},
+        3: {"write": {"prompts/a.md": scores(a=1)}},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompts/a.md": scores(a=0), "prompts/b.md": "b 0\n"}, plan)
+    done = cli(repo, "run")
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)], done.stderr
+    assert sorted(p.name for p in (repo / "prompts").rglob("*")) == ["a.md", "b.md"]  # no .git left, anywhere
+    assert git(repo, "status", "--porcelain") == ""
+    saved = repo / RUNS / lines[1]["run_dir"] / "outside"
+    assert "fsmonitor" in (saved / "git/prompts/.git/config").read_text()
+    assert "prompts/.git/config" in (saved / "RESTORE.txt").read_text()
