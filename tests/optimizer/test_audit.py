@@ -1,5 +1,5 @@
-"""Attacks on the scope guard's saved copies and the commands it prints: run verbatim, they must
-bring the user's bytes back and nothing that runs code."""
+"""Found by attacking the trust work: the commands autoresearch prints, run verbatim, bring back the
+user's bytes and nothing that runs code; nothing a mutator writes hides from the scope guard."""
 
 from __future__ import annotations
 
@@ -52,3 +52,20 @@ def test_a_nested_repository_a_command_mutator_writes_inside_a_directory_artifac
     saved = repo / RUNS / lines[1]["run_dir"] / "outside"
     assert "fsmonitor" in (saved / "git/prompts/.git/config").read_text()
     assert "prompts/.git/config" in (saved / "RESTORE.txt").read_text()
+
+
+def test_an_artifact_named_through_a_symlink_gets_its_commits_and_a_revert_that_reverts(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}}}
+    repo = scenario_repo(
+        tmp_path / "r", {"real/p.md": scores(a=0)}, plan,
+        config={"artifact": "prompt.md", "eval": {"command": "python3 evals/score.py {run_dir} prompt.md"}},
+    )
+    (repo / "prompt.md").symlink_to("real/p.md")
+    git(repo, "add", "prompt.md")
+    git(repo, "commit", "-qm", "the artifact, by another name")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "autoresearch cycle 2" in done.stdout and "no commits" not in done.stdout
+    (revert,) = [ln.split("revert: ", 1)[1] for ln in done.stdout.splitlines() if "revert: " in ln]
+    subprocess.run(revert, shell=True, cwd=repo, check=True, capture_output=True)
+    assert (repo / "real/p.md").read_text() == scores(a=0)
