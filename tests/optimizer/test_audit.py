@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.helpers.repos import cli, git
+from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 RUNS = ".autoresearch/runs/exp"
@@ -69,3 +69,16 @@ def test_an_artifact_named_through_a_symlink_gets_its_commits_and_a_revert_that_
     (revert,) = [ln.split("revert: ", 1)[1] for ln in done.stdout.splitlines() if "revert: " in ln]
     subprocess.run(revert, shell=True, cwd=repo, check=True, capture_output=True)
     assert (repo / "real/p.md").read_text() == scores(a=0)
+
+
+def test_an_eval_script_the_worktree_lacks_is_refused_leaving_no_worktree_or_branch(tmp_path):
+    from tests.helpers.scenario import EVAL
+
+    plan = {2: {"write": {"prompt.md": scores(a=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, config={"eval": {"command": "python3 mine/score.py {run_dir} prompt.md"}})
+    (repo / "mine").mkdir()
+    (repo / "mine/score.py").write_text(EVAL)  # untracked: in the checkout, not in a worktree made from HEAD
+    done = cli(repo, "run", "--worktree")
+    assert_one_line_error(done, 30, "mine/score.py", "commit")
+    assert git(repo, "branch", "--list", "autoresearch/*") == "" and "autoresearch" not in git(repo, "worktree", "list")
+    assert not (repo / ".autoresearch").exists()
