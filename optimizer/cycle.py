@@ -15,7 +15,7 @@ import structlog
 
 from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
-from optimizer import faults, rescue, scope, signals
+from optimizer import faults, records, rescue, scope, signals
 from optimizer.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError, Interrupted
 from optimizer.logs import get
@@ -279,16 +279,17 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     _set_aside_changelog(session, request.changelog)
     guard = _guard(session)
     guard.settle()
+    kept = records.take(_records(session))
     head = ws.head()
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
-        if _undo_outside(session, log_dir) and isinstance(exc, MutationFailed):
+        if _undo_outside(session, log_dir, kept) and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
     moved = ws.head() != head
-    outside = _undo_outside(session, log_dir)  # before the HEAD check: the user's branch is put back either way
+    outside = _undo_outside(session, log_dir, kept)  # before the HEAD check: the user's branch is put back either way
     if moved:
         raise IntegrityError(
             f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
@@ -315,28 +316,44 @@ def _guard(session: Session) -> scope.Guard:
     return session.guard
 
 
-def _undo_outside(session: Session, run_dir) -> list[str]:
-    """Save, then undo, every change outside the artifact since the guard settled; returns the paths
-    (relative to the repository root) that make the candidate out of scope: all of them, unless they
-    are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost: see optimizer.rescue."""
+def _records(session: Session) -> records.Watched:
+    """The experiment's files a later decision reads back (see optimizer.records)."""
+    paths, best = session.paths, session.history.best
+    folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
+    if session.holdout is not None:
+        folders.append((session.holdout.root, "*"))
+    return records.Watched((paths.iterations, paths.holdout), tuple(folders))
+
+
+def _undo_outside(session: Session, run_dir, kept: records.Snapshot) -> list[str]:
+    """Save, then undo, every change outside the artifact since the guard settled, and every change to
+    the experiment's records; returns the paths that make the candidate out of scope: all of them,
+    unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:
+    see optimizer.rescue and optimizer.records."""
     guard = session.guard
+    aside = run_dir / "outside" / "records"
     with signals.critical():
+        forged = [rescue.printable(str(p)) for p in records.restore(kept, aside, session.paths.results_dir)]
         changes = guard.changes()
-        if not changes:
-            return []
-        saved = rescue.save(guard, changes, run_dir)
-        guard.undo(changes)
-        scope.verify(guard, saved)
-    paths = [os.path.relpath(c.path, session.ws.root) for c in changes]
+        if changes:
+            saved = rescue.save(guard, changes, run_dir)
+            guard.undo(changes)
+            scope.verify(guard, saved)
+    if forged:
+        get().warning(f"put back {len(forged)} of the experiment's own records changed during the mutation; "
+                      f"what it left there is in {aside}", paths=forged[:20])
+    if not changes:
+        return forged
+    paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]
     if all(scope.byproduct(c) for c in changes):
         get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
-        return []
+        return forged
     get().warning(
         f"undid {len(paths)} change(s) outside the artifact made during the mutation; saved first in {saved}",
         paths=paths[:20],
         restore=rescue.restore_hint(guard, saved),
     )
-    return paths
+    return forged + paths
 
 
 def _set_aside_changelog(session: Session, changelog) -> None:

@@ -85,9 +85,16 @@ def _base(guard: Guard) -> Path:
     return common_path.parent if common_path.name == ".git" else guard.ws.root
 
 
+def printable(path: str) -> str:
+    """A path as text any log or JSON file can hold: a byte that is not UTF-8 in a file's name (a
+    surrogate, to Python) is written as `\\xff` instead of crashing the writer."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _shown(relative: str) -> str:
-    """A path as one line of RESTORE.txt: quoted when a newline or another control character is in it."""
-    return relative if relative.isprintable() else json.dumps(relative, ensure_ascii=False)
+    """A path as one line of RESTORE.txt: quoted and escaped when a newline, another control character
+    or a byte that is not UTF-8 (a surrogate, to Python) is in it."""
+    return relative if relative.isprintable() else json.dumps(relative)
 
 
 def _restore_text(base: Path, target: Path, lines: list[str], git_lines: list[str], has_patch: bool) -> str:
@@ -125,6 +132,8 @@ def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
     parts = []
     for change in changes:
         relative = os.path.relpath(change.path, ws.root)
+        if relative != printable(relative):  # a name that is not UTF-8, which libgit2 cannot take: files/ has it
+            continue
         if relative.startswith("..") or not _in_tree(tree, relative) or not _plain(change):
             continue
         old = guard.backups.read(change.before.oid) if change.before is not None else None

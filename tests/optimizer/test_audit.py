@@ -3,6 +3,7 @@ user's bytes and nothing that runs code; nothing a mutator writes hides from the
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 from tests.helpers.repos import assert_one_line_error, cli, git
@@ -82,3 +83,46 @@ def test_an_eval_script_the_worktree_lacks_is_refused_leaving_no_worktree_or_bra
     assert_one_line_error(done, 30, "mine/score.py", "commit")
     assert git(repo, "branch", "--list", "autoresearch/*") == "" and "autoresearch" not in git(repo, "worktree", "list")
     assert not (repo / ".autoresearch").exists()
+
+
+FORGE_BASELINE = (
+    "python3 -c \"import json, glob; f = glob.glob('.autoresearch/runs/exp/*-c0001/index.jsonl')[0]; "
+    "rows = [dict(json.loads(l), score=0.0) for l in open(f)]; "
+    "open(f, 'w').write(''.join(json.dumps(r) + chr(10) for r in rows))\""
+)
+
+
+def test_a_mutator_that_lowers_the_baseline_s_recorded_scores_gets_nothing_kept_the_next_night(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=0.5) + "\n"}, "run": [FORGE_BASELINE]}, 3: {"write": {"prompt.md": scores(a=0.1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0.5)}, plan, config={"stop": {"max_cycles": 2}})
+    first = cli(repo, "run")
+    second = cli(repo, "run")  # the next night: the baseline is read back from disk
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:3]] == [("error", "out-of-scope"), ("drop", None)], (
+        first.stderr + second.stderr
+    )
+    assert git(repo, "rev-list", "--count", "HEAD").strip() == "1"  # the worse candidate was not kept
+    (baseline,) = (repo / RUNS).glob("*-c0001/index.jsonl")
+    assert '"score": 0.5' in baseline.read_text()
+    forged = repo / RUNS / lines[1]["run_dir"] / "outside/records/runs/exp" / baseline.parent.name / "index.jsonl"
+    assert '"score": 0.0' in forged.read_text()  # what the mutation wrote is kept aside
+
+
+def test_a_file_name_that_is_not_utf8_is_saved_and_undone_without_a_crash(tmp_path):
+    name = os.fsdecode(b"bad\xffname.txt")
+    write = "printf new > \"$(printf 'bad\\377name.txt')\" && printf new > \"$(printf 'old\\376.txt')\""
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [write]}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    tracked = repo / os.fsdecode(b"old\xfe.txt")
+    tracked.write_text("mine\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a file whose name is not UTF-8")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)]
+    assert "bad\\xffname.txt" in lines[1]["error"]
+    assert not (repo / name).exists() and tracked.read_text() == "mine\n"
+    saved = repo / RUNS / lines[1]["run_dir"] / "outside"
+    assert (saved / "files" / name).read_text() == "new"
+    assert "\\udcff" in (saved / "RESTORE.txt").read_text()
