@@ -43,7 +43,9 @@ def run(
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
-    or mutator outlives the daemon.
+    or mutator outlives the daemon. What is left in the group once the command
+    has exited (a `&` of a mutator's) is killed too: it would go on writing
+    while the scope guard has already looked, and while the eval runs.
     """
     log_prefix.parent.mkdir(parents=True, exist_ok=True)
     out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
@@ -64,6 +66,7 @@ def run(
         pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
         try:
             returncode: int | None = proc.wait(timeout=timeout_s)
+            _kill_leftovers(proc.pid)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             returncode = None
@@ -92,6 +95,15 @@ def kill_group(proc: subprocess.Popen) -> None:
             return
         except subprocess.TimeoutExpired:
             continue
+
+
+def _kill_leftovers(pgid: int) -> None:
+    """SIGKILL whatever is still in the exited command's process group (its id is not reused while
+    the group has a member)."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def tail(text: str, limit: int = 300) -> str:

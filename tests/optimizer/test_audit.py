@@ -7,7 +7,7 @@ import os
 import subprocess
 
 from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
 RUNS = ".autoresearch/runs/exp"
 
@@ -126,3 +126,24 @@ def test_a_file_name_that_is_not_utf8_is_saved_and_undone_without_a_crash(tmp_pa
     saved = repo / RUNS / lines[1]["run_dir"] / "outside"
     assert (saved / "files" / name).read_text() == "new"
     assert "\\udcff" in (saved / "RESTORE.txt").read_text()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_background_process_the_mutator_leaves_does_not_live_on_into_the_eval(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": ["sleep 120 > /dev/null 2>&1 & echo $! > .autoresearch/child.pid"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
+    done = cli(repo, "run")
+    pid = int((repo / ".autoresearch/child.pid").read_text())
+    try:
+        assert done.returncode == 0, done.stderr
+        wait_for(lambda: not _alive(pid), timeout=10)
+    finally:
+        if _alive(pid):
+            os.kill(pid, 9)
