@@ -284,7 +284,7 @@ class Guard:
             get().error("scope guard: no intact copy to restore from", path=path)
             return False
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.autoresearch-restore"
+        tmp = os.path.join(os.path.dirname(path), f".autoresearch-restore.{os.getpid()}")  # short: `path` may be at NAME_MAX
         if entry.kind == "link":
             _unlink(tmp)
             os.symlink(os.fsdecode(data), tmp)

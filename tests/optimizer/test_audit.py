@@ -147,3 +147,14 @@ def test_a_background_process_the_mutator_leaves_does_not_live_on_into_the_eval(
     finally:
         if _alive(pid):
             os.kill(pid, 9)
+
+
+def test_a_file_whose_name_is_near_the_length_limit_is_restored(tmp_path):
+    name = "n" * 250 + ".txt"  # 254 bytes: any suffix makes a name the filesystem refuses
+    plan = {2: {"write": {"prompt.md": scores(a=1), name: "mutated\n"}}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "n*.txt\n"})
+    (repo / name).write_text("mine, never committed\n")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [("error", "out-of-scope"), ("keep", None)]
+    assert (repo / name).read_text() == "mine, never committed\n"
