@@ -150,6 +150,7 @@ class Guard:
 
     def _look(self) -> tuple[list[Change], list[Change]]:
         """What changed since the last look: in the guarded tree, and among git's object files."""
+        _reclaim(self.sentinel_dir.parent)
         dirty = self.watcher.changed() if self.watcher is not None else None
         objects_dirty = None if dirty is None else {p for p in dirty if self.objects.covers(p)}
         objects = [Change(*c) for c in self.objects.look(objects_dirty)]
@@ -296,6 +297,14 @@ class Guard:
             os.rmdir(path)
         os.replace(tmp, path)
         return True
+
+
+def _reclaim(folder: Path) -> None:
+    """The guard's folder lies in the results directory, where a mutator can write: a file or link put
+    in its place goes, so that its sentinel and copies have their folder (a copy found there is
+    checked against its id before use, never trusted)."""
+    if folder.is_symlink() or folder.exists() and not folder.is_dir():
+        folder.unlink()
 
 
 def _staged_blobs(ws: Workspace) -> set[str]:

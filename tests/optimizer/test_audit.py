@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 
+import pytest
+
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
@@ -158,3 +160,15 @@ def test_a_file_whose_name_is_near_the_length_limit_is_restored(tmp_path):
     assert done.returncode == 0, done.stderr
     assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [("error", "out-of-scope"), ("keep", None)]
     assert (repo / name).read_text() == "mine, never committed\n"
+
+
+@pytest.mark.parametrize("spoil", ["rm -rf .autoresearch/guard/watch && touch .autoresearch/guard/watch",
+                                   "rm -rf .autoresearch/guard && touch .autoresearch/guard",
+                                   "rm -rf .autoresearch/guard && ln -s /tmp .autoresearch/guard"])
+def test_a_mutator_that_replaces_the_guard_s_folders_with_a_file_is_still_undone(tmp_path, spoil):
+    plan = {2: {"write": {"prompt.md": scores(a=1), "notes.md": "x\n"}, "run": [spoil]}, 3: {"write": {"prompt.md": scores(a=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [("error", "out-of-scope"), ("keep", None)]
+    assert (repo / "notes.md").read_text() == "v1\n"
