@@ -25,7 +25,9 @@ from optimizer.holdout import guard_candidate, guard_original, hidden_from_mutat
 from optimizer.keys import artifact_key
 from optimizer.sampling import Spend, decide_significant, measure
 from optimizer.session import Session
-from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, restore_artifact
+from optimizer.workspace import (
+    artifact_id, artifact_modified, artifact_size, candidate_patch, commit_artifact, link_out, restore_artifact,
+)
 from policies.stop import Limits
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
@@ -297,6 +299,8 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         )
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
+    if link := link_out(ws):
+        raise MutationFailed(f"the candidate's {link} is a symlink leading out of the artifact", "out-of-scope", result)
     if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)

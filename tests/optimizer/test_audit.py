@@ -172,3 +172,30 @@ def test_a_mutator_that_replaces_the_guard_s_folders_with_a_file_is_still_undone
     assert done.returncode == 0, done.stderr
     assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [("error", "out-of-scope"), ("keep", None)]
     assert (repo / "notes.md").read_text() == "v1\n"
+
+
+@pytest.mark.parametrize("layout", ["file", "directory"])
+def test_a_candidate_that_links_out_of_the_artifact_is_never_kept_nor_written_through(tmp_path, layout):
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("a 1\n")
+    artifact = "prompt.md" if layout == "file" else "prompts/a.md"
+    plan = {2: {"run": [f"rm {artifact} && ln -s {outside} {artifact}"]}, 3: {"write": {artifact: "a 1\nb 1\n"}}}
+    files = {"prompt.md": scores(a=0)} if layout == "file" else {"prompts/a.md": scores(a=0), "prompts/b.md": "x 0\n"}
+    repo = scenario_repo(tmp_path / "r", files, plan)
+    done = cli(repo, "run")
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)], done.stderr
+    assert done.returncode == 0, done.stderr
+    assert outside.read_text() == "a 1\n"  # never written through
+    assert not (repo / artifact).is_symlink() and (repo / artifact).read_text() == "a 1\nb 1\n"
+
+
+def test_a_link_out_of_a_directory_artifact_that_is_committed_as_it_is_stays_allowed(tmp_path):
+    plan = {2: {"write": {"prompts/a.md": scores(a=1)}}}
+    repo = scenario_repo(tmp_path / "r", {"prompts/a.md": scores(a=0), "shared/c.md": "c 1\n"}, plan)
+    (repo / "prompts/c.md").symlink_to("../shared/c.md")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a shared prompt, linked in")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
