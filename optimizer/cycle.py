@@ -290,12 +290,13 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         if _undo_outside(session, log_dir, kept) and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
-    moved = ws.head() != head
+    moved_to = ws.head()
     outside = _undo_outside(session, log_dir, kept)  # before the HEAD check: the user's branch is put back either way
-    if moved:
+    if moved_to != head:
         raise IntegrityError(
             f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
-            "the branch was put back and the commit saved (see the warning above); mutators must not commit"
+            f"the branch was put back and the commit kept (`git merge --ff-only {moved_to[:12]}` brings it back, "
+            "if it is yours); mutators must not commit"
         )
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)

@@ -199,3 +199,15 @@ def test_a_link_out_of_a_directory_artifact_that_is_committed_as_it_is_stays_all
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+
+
+def test_a_commit_made_during_a_mutation_is_brought_back_by_the_command_the_stop_prints(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1), "notes.md": "mine, committed meanwhile\n"}, "run": ["git commit -qm mine -- notes.md"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
+    done = cli(repo, "run")
+    assert done.returncode == 50, done.stderr
+    (line,) = [ln for ln in done.stderr.splitlines() if ln.startswith("autoresearch:")]
+    command = line.split("`")[1]
+    subprocess.run(command, shell=True, cwd=repo, check=True, capture_output=True)
+    assert git(repo, "log", "-1", "--format=%s").strip() == "mine"
+    assert (repo / "notes.md").read_text() == "mine, committed meanwhile\n"
