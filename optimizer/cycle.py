@@ -342,8 +342,8 @@ def _undo_outside(session: Session, run_dir, kept: records.Snapshot) -> list[str
         changes = guard.changes()
         if changes:
             saved = rescue.save(guard, changes, run_dir)
-            guard.undo(changes)
-            scope.verify(guard, saved)
+            failed = guard.undo(changes)
+            scope.verify(guard, changes, failed, saved)
     if forged:
         get().warning(f"put back {len(forged)} of the experiment's own records changed during the mutation; "
                       f"what it left there is in {aside}", paths=forged[:20])

@@ -352,11 +352,36 @@ def _unlink(path: str) -> None:
         pass
 
 
-def verify(guard: Guard, saved: Path) -> None:
-    """After an undo nothing may differ any more; if something still does, stop rather than go on."""
-    left = guard.changes()
-    if left:
-        raise IntegrityError(
-            f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {left[0].path}; "
-            f"what the mutation left is saved in {saved}"
-        )
+def verify(guard: Guard, changes: list[Change], failed: list[str], saved: Path) -> None:
+    """After an undo nothing may differ any more; if something still does, stop rather than go on. A path
+    the undo could not put back counts even when no new event says so (the watcher reports writes, and a
+    failed restore writes nothing). The bytes it held before the mutation live only in the daemon's
+    memory: they are written down under `saved/before/` first."""
+    left = {c.path: c for c in changes if c.path in failed}
+    left |= {c.path: c for c in guard.changes()}
+    if not left:
+        return
+    before = saved / "before"
+    for change in left.values():
+        _write_before(guard, change, before)
+    first = sorted(left)[0]
+    raise IntegrityError(
+        f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {first}; "
+        f"what the mutation left is saved in {saved}, what was there before in {before}"
+    )
+
+
+def _write_before(guard: Guard, change: Change, before: Path) -> None:
+    entry = change.before
+    if entry is None or entry.kind not in ("file", "link"):
+        return
+    data = guard.backups.read(entry.oid)
+    if data is None:
+        return
+    copy = before / os.path.relpath(change.path, guard.ws.root).replace(".." + os.sep, "")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    if entry.kind == "link":
+        os.symlink(os.fsdecode(data), copy)
+    else:
+        copy.write_bytes(data)
+        os.chmod(copy, entry.mode)

@@ -211,3 +211,18 @@ def test_a_commit_made_during_a_mutation_is_brought_back_by_the_command_the_stop
     subprocess.run(command, shell=True, cwd=repo, check=True, capture_output=True)
     assert git(repo, "log", "-1", "--format=%s").strip() == "mine"
     assert (repo / "notes.md").read_text() == "mine, committed meanwhile\n"
+
+
+def test_when_a_path_cannot_be_put_back_its_earlier_bytes_are_still_written_down(tmp_path):
+    plan = {2: {"write": {"prompt.md": scores(a=1), "data/notes.txt": "mutated\n"}, "run": ["chattr +i data"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "data/\n"})
+    (repo / "data").mkdir()
+    (repo / "data/notes.txt").write_text("mine, never committed\n")
+    try:
+        done = cli(repo, "run")
+    finally:
+        subprocess.run(["chattr", "-i", str(repo / "data")], check=True)
+    assert done.returncode == 50, done.stderr
+    (saved,) = (repo / RUNS).glob("*-c0002/outside")
+    assert str(saved / "before") in done.stderr
+    assert (saved / "before/data/notes.txt").read_text() == "mine, never committed\n"
