@@ -15,7 +15,7 @@ import structlog
 
 from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
-from optimizer import faults, rescue, scope, signals
+from optimizer import faults, records, rescue, scope, signals
 from optimizer.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError, Interrupted, SafetyStop
 from optimizer.config import DEFAULT_PATH
@@ -35,6 +35,7 @@ from optimizer.workspace import (
     commit_artifact,
     head_moved,
     head_ref,
+    link_out,
     reattach,
     restore_artifact,
 )
@@ -308,32 +309,36 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     _set_aside_changelog(session, request.changelog)
     guard = _guard(session)
     guard.settle()
+    kept = records.take(_records(session))
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
-        outside = _undo_outside(session, log_dir)
+        outside = _undo_outside(session, log_dir, kept)
         _put_back(ws, branch, head)
         if outside and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
     switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
-    moved = ws.head() != head
-    outside = _undo_outside(session, log_dir)  # the guard puts .git back (HEAD, refs, index), saving it first
+    moved_to = ws.head()
+    outside = _undo_outside(session, log_dir, kept)  # the guard puts .git back (HEAD, refs, index), saving it first
     _put_back(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
     if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20
         discard(session, log_dir)
         raise SafetyStop(f"stopped: the mutator switched branches ({switched}); HEAD is back and nothing was committed")
-    if moved:
+    if moved_to != head:
         raise IntegrityError(
             f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
-            "the branch was put back and the commit saved (see the warning above); mutators must not commit"
+            f"the branch was put back and the commit kept (`git merge --ff-only {moved_to[:12]}` brings it back, "
+            "if it is yours); mutators must not commit"
         )
     if outside:
         raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
     if not artifact_present(ws):
         raise MutationFailed(f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result)
+    if link := link_out(ws):
+        raise MutationFailed(f"the candidate's {link} is a symlink leading out of the artifact", "out-of-scope", result)
     if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
     get().info("mutated", summary=result.summary)
@@ -371,28 +376,44 @@ def _put_back(ws, branch: str | None, head: str) -> str | None:
     return moved
 
 
-def _undo_outside(session: Session, run_dir) -> list[str]:
-    """Save, then undo, every change outside the artifact since the guard settled; returns the paths
-    (relative to the repository root) that make the candidate out of scope: all of them, unless they
-    are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost: see optimizer.rescue."""
+def _records(session: Session) -> records.Watched:
+    """The experiment's files a later decision reads back (see optimizer.records)."""
+    paths, best = session.paths, session.history.best
+    folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
+    if session.holdout is not None:
+        folders.append((session.holdout.root, "*"))
+    return records.Watched((paths.iterations, paths.holdout), tuple(folders))
+
+
+def _undo_outside(session: Session, run_dir, kept: records.Snapshot) -> list[str]:
+    """Save, then undo, every change outside the artifact since the guard settled, and every change to
+    the experiment's records; returns the paths that make the candidate out of scope: all of them,
+    unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:
+    see optimizer.rescue and optimizer.records."""
     guard = session.guard
+    aside = run_dir / "outside" / "records"
     with signals.critical():
+        forged = [rescue.printable(str(p)) for p in records.restore(kept, aside, session.paths.results_dir)]
         changes = guard.changes()
-        if not changes:
-            return []
-        saved = rescue.save(guard, changes, run_dir)
-        guard.undo(changes)
-        scope.verify(guard, saved)
-    paths = [os.path.relpath(c.path, session.ws.root) for c in changes]
+        if changes:
+            saved = rescue.save(guard, changes, run_dir)
+            failed = guard.undo(changes)
+            scope.verify(guard, changes, failed, saved)
+    if forged:
+        get().warning(f"put back {len(forged)} of the experiment's own records changed during the mutation; "
+                      f"what it left there is in {aside}", paths=forged[:20])
+    if not changes:
+        return forged
+    paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]
     if all(scope.byproduct(c) for c in changes):
         get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
-        return []
+        return forged
     get().warning(
         f"undid {len(paths)} change(s) outside the artifact made during the mutation; saved first in {saved}",
         paths=paths[:20],
         restore=rescue.restore_hint(guard, saved),
     )
-    return paths
+    return forged + paths
 
 
 def _set_aside_changelog(session: Session, changelog) -> None:

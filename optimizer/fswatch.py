@@ -129,9 +129,8 @@ class Watcher:
         sentinel = os.path.join(self.sentinel_dir, SENTINEL)
         try:
             os.close(os.open(sentinel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
-        except OSError:  # its directory was removed: watch a new one, and walk this time
-            os.makedirs(self.sentinel_dir, exist_ok=True)
-            self._watch_dir(self.sentinel_dir)
+        except OSError:  # its directory was removed or replaced: watch a new one, and walk this time
+            self._renew_sentinel_dir()
             self.complete = False
             return self._drain()
         seen = False
@@ -142,6 +141,17 @@ class Watcher:
                 break
             seen = self._read(sentinel)
         return self._drain()
+
+    def _renew_sentinel_dir(self) -> None:
+        """The sentinel's folder lies in the results directory, where a mutator can write: whatever it
+        put in its place (a file, a link) goes, so the next look has a sentinel again."""
+        if os.path.islink(self.sentinel_dir) or os.path.lexists(self.sentinel_dir) and not os.path.isdir(self.sentinel_dir):
+            os.unlink(self.sentinel_dir)
+        os.makedirs(self.sentinel_dir, exist_ok=True)
+        try:
+            self._watch_dir(self.sentinel_dir)
+        except Unavailable:  # the next look walks again
+            pass
 
     def _drain(self) -> set[str] | None:
         changed, complete = self.pending, self.complete

@@ -7,15 +7,21 @@ changes are saved under the cycle's run directory before they are undone:
       RESTORE.txt     what was undone, path by path, and the commands that bring it back
       tracked.patch   the changes to files committed at HEAD, for `git apply`
       files/...       a full copy of every changed file and symlink (tracked, untracked,
-                      ignored, under .git/), at its path relative to the repository root
+                      ignored), at its path relative to the repository root
+      git/...         the same for paths with a `.git` component (hooks, config, refs, a
+                      nested repository's files): kept apart, never restored by the command
 
-`cp -a <run_dir>/outside/files/. <repository root>/` puts every saved file
-back as it was at the end of the mutation; paths that were deleted during it are
-listed in RESTORE.txt (deleting them again is up to the reader).
+`cp -a <run_dir>/outside/files/. <repository root>/` puts every saved work tree
+file back as it was at the end of the mutation; paths that were deleted during it
+are listed in RESTORE.txt (deleting them again is up to the reader). What was
+written under `.git/` is kept apart because it can run code (a hook, an alias, a
+`core.fsmonitor`): a user who runs the printed command to get their own edits
+back must not install the mutator's hook with them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -23,6 +29,7 @@ from pathlib import Path
 
 from optimizer.scope import Change, Guard
 
+GIT = ".git"
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
 
 
@@ -36,13 +43,17 @@ def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
     patch = _tracked_patch(guard, changes)  # read before anything moves
     if patch:
         (target / "tracked.patch").write_text(patch, encoding="utf-8")
-    lines = []
+    lines, git_lines = [], []
     for change in changes:
         relative = os.path.relpath(change.path, base)
-        lines.append(f"{KIND[(change.before is not None, change.after is not None)]:8} {relative}")
+        in_git = GIT in relative.split(os.sep)
+        (git_lines if in_git else lines).append(
+            f"{KIND[(change.before is not None, change.after is not None)]:8} {_shown(relative)}"
+        )
         if change.after is not None and change.after.kind in ("file", "link") and not relative.startswith(".."):
-            _move(change.path, files / relative)
-    (target / "RESTORE.txt").write_text(_restore_text(base, target, lines, bool(patch)), encoding="utf-8")
+            _move(change.path, (target / "git" if in_git else files) / relative)
+    text = _restore_text(base, target, lines, git_lines, bool(patch))
+    (target / "RESTORE.txt").write_text(text, encoding="utf-8")
     return target
 
 
@@ -58,6 +69,8 @@ def _move(path: str, copy: Path) -> None:
 
 
 def restore_hint(guard: Guard, saved: Path) -> str:
+    if not (saved / "files").is_dir():  # only git's own files changed: nothing the command would bring back
+        return f"see {saved / 'RESTORE.txt'}"
     return f"{_restore_command(_base(guard), saved)}  (details in {saved / 'RESTORE.txt'})"
 
 
@@ -72,7 +85,19 @@ def _base(guard: Guard) -> Path:
     return common_path.parent if common_path.name == ".git" else guard.ws.root
 
 
-def _restore_text(base: Path, target: Path, lines: list[str], has_patch: bool) -> str:
+def printable(path: str) -> str:
+    """A path as text any log or JSON file can hold: a byte that is not UTF-8 in a file's name (a
+    surrogate, to Python) is written as `\\xff` instead of crashing the writer."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _shown(relative: str) -> str:
+    """A path as one line of RESTORE.txt: quoted and escaped when a newline, another control character
+    or a byte that is not UTF-8 (a surrogate, to Python) is in it."""
+    return relative if relative.isprintable() else json.dumps(relative)
+
+
+def _restore_text(base: Path, target: Path, lines: list[str], git_lines: list[str], has_patch: bool) -> str:
     how = [
         "The scope guard undid these changes made outside the artifact during the mutation",
         "(by the mutator, or by you while it ran). files/ holds each created or changed file",
@@ -80,13 +105,21 @@ def _restore_text(base: Path, target: Path, lines: list[str], has_patch: bool) -
         "by hand if that deletion was yours).",
         "",
         *lines,
-        "",
-        "To bring them all back:",
-        f"  {_restore_command(base, target)}",
     ]
+    if (target / "files").is_dir():
+        how += ["", "To bring them all back:", f"  {_restore_command(base, target)}"]
     if has_patch:
         patch = shlex.quote(str(target / "tracked.patch"))
         how.append(f"or, for the files committed at HEAD only: cd {shlex.quote(str(base))} && git apply {patch}")
+    if git_lines:
+        how += [
+            "",
+            "Changed inside git's own files (saved in git/, at their paths, and NOT restored by the",
+            "command above: a hook, git config or a nested repository can run code on your next git",
+            "command; read them before you copy any back by hand):",
+            "",
+            *git_lines,
+        ]
     return "\n".join(how) + "\n"
 
 
@@ -99,6 +132,8 @@ def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
     parts = []
     for change in changes:
         relative = os.path.relpath(change.path, ws.root)
+        if relative != printable(relative):  # a name that is not UTF-8, which libgit2 cannot take: files/ has it
+            continue
         if relative.startswith("..") or not _in_tree(tree, relative) or not _plain(change):
             continue
         old = guard.backups.read(change.before.oid) if change.before is not None else None

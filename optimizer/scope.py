@@ -7,7 +7,10 @@ apart, against removals only (optimizer.gitobjects: a new object is harmless,
 and one the user's concurrent commit wrote must stay). The result cache under the results
 directory is guarded too: a mutator must not write results for its own
 candidate. Left out are other experiments' branches and worktrees (another
-daemon may commit to them at any time).
+daemon may commit to them at any time). Inside a directory artifact, every path
+with a `.git` component is guarded too (`nested`): a mutator that writes
+`<dir>/.git/config` makes git ignore that folder and can run a command on the
+user's next `git status` there, and nothing else would ever remove it.
 
 The guard keeps a manifest (path -> kind, mode, content id) in the daemon's
 memory, where no mutator can reach it, and the bytes to put back (see
@@ -98,6 +101,7 @@ class Guard:
         self.backups = Backups(results_dir / "guard", ws.lib.odb, _staged_blobs(ws))
         self.sentinel_dir = results_dir / "guard" / "watch"
         self.manifest: dict[str, Entry] = {}
+        self.nested: dict[str, Entry] = {}  # the paths with a `.git` component inside a directory artifact
         self.watcher: Watcher | None = None
         self.objects = ObjectFiles(self.scope.objects, results_dir / "guard")
 
@@ -114,6 +118,8 @@ class Guard:
         for root in self.scope.roots:
             for path, st in walk(root, self.scope.skip):
                 self._adopt(path, entry_of(path, st, None, True))
+        for path, entry in self._walk_nested().items():
+            self._adopt(path, entry, self.nested)
         self.backups.sweep()
 
     def close(self) -> None:
@@ -127,6 +133,8 @@ class Guard:
             self._adopt(change.path, change.after)
         for change in objects:
             self.objects.adopt(change.path, change.after)
+        for change in self._look_nested():
+            self._adopt(change.path, change.after, self.nested)
 
     def changes(self) -> list[Change]:
         """What differs from the settled state (after a mutation). A rewritten index that stages exactly
@@ -138,10 +146,11 @@ class Guard:
                 self._adopt(change.path, change.after)
             else:
                 found.append(change)
-        return found + objects
+        return found + self._look_nested() + objects
 
     def _look(self) -> tuple[list[Change], list[Change]]:
         """What changed since the last look: in the guarded tree, and among git's object files."""
+        _reclaim(self.sentinel_dir.parent)
         dirty = self.watcher.changed() if self.watcher is not None else None
         objects_dirty = None if dirty is None else {p for p in dirty if self.objects.covers(p)}
         objects = [Change(*c) for c in self.objects.look(objects_dirty)]
@@ -190,10 +199,29 @@ class Guard:
                 paths.add(path)
         return current, paths
 
-    def _adopt(self, path: str, entry: Entry | None) -> None:
-        old = self.manifest.pop(path, None)
+    def _walk_nested(self) -> dict[str, Entry]:
+        """Every path named `.git`, and all under it, inside a directory artifact (symlinks not followed)."""
+        artifact = str(self.ws.artifact_path)
+        found: dict[str, Entry] = {}
+        if os.path.islink(artifact) or not os.path.isdir(artifact):
+            return found
+        for directory, dirs, files in os.walk(artifact):
+            for name in (n for n in [*dirs, *files] if n == ".git"):
+                for path, st in walk(os.path.join(directory, name), lambda _: False):
+                    found[path] = entry_of(path, st, self.nested.get(path), False)
+            dirs[:] = [d for d in dirs if d != ".git"]
+        return found
+
+    def _look_nested(self) -> list[Change]:
+        current = self._walk_nested()
+        paths = sorted({*current, *self.nested})
+        return [Change(p, self.nested.get(p), current.get(p)) for p in paths if self.nested.get(p) != current.get(p)]
+
+    def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
+        manifest = self.manifest if manifest is None else manifest
+        old = manifest.pop(path, None)
         if entry is not None:
-            self.manifest[path] = entry
+            manifest[path] = entry
             self.backups.hold(path, entry)
         if old is not None:
             self.backups.release(old)
@@ -232,7 +260,8 @@ class Guard:
             except FileNotFoundError:
                 continue
             if change.before is not None and change.before.kind != "object" and change.path not in failed:
-                self.manifest[change.path] = entry_of(change.path, st, None, True)
+                manifest = self.nested if change.path in self.nested else self.manifest
+                manifest[change.path] = entry_of(change.path, st, None, True)
         return failed
 
     def _put_back_logged(self, path: str, entry: Entry) -> bool:
@@ -256,7 +285,7 @@ class Guard:
             get().error("scope guard: no intact copy to restore from", path=path)
             return False
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.autoresearch-restore"
+        tmp = os.path.join(os.path.dirname(path), f".autoresearch-restore.{os.getpid()}")  # short: `path` may be at NAME_MAX
         if entry.kind == "link":
             _unlink(tmp)
             os.symlink(os.fsdecode(data), tmp)
@@ -268,6 +297,14 @@ class Guard:
             os.rmdir(path)
         os.replace(tmp, path)
         return True
+
+
+def _reclaim(folder: Path) -> None:
+    """The guard's folder lies in the results directory, where a mutator can write: a file or link put
+    in its place goes, so that its sentinel and copies have their folder (a copy found there is
+    checked against its id before use, never trusted)."""
+    if folder.is_symlink() or folder.exists() and not folder.is_dir():
+        folder.unlink()
 
 
 def _staged_blobs(ws: Workspace) -> set[str]:
@@ -315,11 +352,36 @@ def _unlink(path: str) -> None:
         pass
 
 
-def verify(guard: Guard, saved: Path) -> None:
-    """After an undo nothing may differ any more; if something still does, stop rather than go on."""
-    left = guard.changes()
-    if left:
-        raise IntegrityError(
-            f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {left[0].path}; "
-            f"what the mutation left is saved in {saved}"
-        )
+def verify(guard: Guard, changes: list[Change], failed: list[str], saved: Path) -> None:
+    """After an undo nothing may differ any more; if something still does, stop rather than go on. A path
+    the undo could not put back counts even when no new event says so (the watcher reports writes, and a
+    failed restore writes nothing). The bytes it held before the mutation live only in the daemon's
+    memory: they are written down under `saved/before/` first."""
+    left = {c.path: c for c in changes if c.path in failed}
+    left |= {c.path: c for c in guard.changes()}
+    if not left:
+        return
+    before = saved / "before"
+    for change in left.values():
+        _write_before(guard, change, before)
+    first = sorted(left)[0]
+    raise IntegrityError(
+        f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {first}; "
+        f"what the mutation left is saved in {saved}, what was there before in {before}"
+    )
+
+
+def _write_before(guard: Guard, change: Change, before: Path) -> None:
+    entry = change.before
+    if entry is None or entry.kind not in ("file", "link"):
+        return
+    data = guard.backups.read(entry.oid)
+    if data is None:
+        return
+    copy = before / os.path.relpath(change.path, guard.ws.root).replace(".." + os.sep, "")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    if entry.kind == "link":
+        os.symlink(os.fsdecode(data), copy)
+    else:
+        copy.write_bytes(data)
+        os.chmod(copy, entry.mode)

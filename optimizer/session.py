@@ -18,7 +18,7 @@ from optimizer import state as state_file
 from optimizer import busy, holdout, logs, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
-from optimizer.errors import IntegrityError, InvalidInput
+from optimizer.errors import INVALID_INPUT, IntegrityError, InvalidInput, exit_code_for
 from optimizer.experiment import ExperimentPaths
 from optimizer.history import History
 from optimizer.holdout import Holdout
@@ -82,8 +82,24 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
 
     A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
     """
-    if config.worktree:  # checked before the worktree is made, so that a run that cannot start leaves none
-        preflight(config, open_workspace(cwd, config.artifact).root)
+    if not config.worktree:
+        return _check(config, cwd)
+    main = open_workspace(cwd, config.artifact)
+    preflight(config, main.root)  # checked before the worktree is made, so that a run that cannot start leaves none
+    made = worktree.before(main, config.results_dir, config.experiment_name)
+    if made.worktree:
+        return _check(config, cwd)
+    try:
+        return _check(config, cwd)
+    except Exception as exc:  # a run that cannot start takes back the worktree it just made
+        made.take_back()
+        if exit_code_for(exc) != INVALID_INPUT:
+            raise
+        # what only the new worktree lacks: a file the checkout has but HEAD does not
+        raise InvalidInput(f"{exc} (a new worktree holds only what is committed: commit it, or run without --worktree)") from None
+
+
+def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
     ws, paths = locate(config, cwd)
     require_free(paths.lock, config.experiment_name)
     if not config.worktree:

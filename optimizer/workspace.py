@@ -160,6 +160,33 @@ def artifact_present(ws: Workspace) -> bool:
     return path.is_dir() if ws.mode == "directory" else path.is_file()
 
 
+def link_out(ws: Workspace) -> str | None:
+    """The first symlink of the artifact (itself, or an entry of a directory artifact) that leads out of
+    it, repository-relative; None when there is none. Such a candidate would be scored, committed and
+    later mutated through the link: on a file outside the artifact, or outside the repository. A link
+    committed at HEAD as it is (the user's own) is no candidate's doing."""
+    top = str(ws.artifact_path)
+    if os.path.islink(top):
+        return ws.artifact
+    for directory, dirs, files in os.walk(top):
+        for name in (*dirs, *files):
+            path = os.path.join(directory, name)
+            target = os.path.realpath(path)
+            if os.path.islink(path) and not (target == top or target.startswith(top + os.sep)):
+                relative = os.path.relpath(path, ws.root)
+                if not _committed_link(ws, relative, os.fsencode(os.readlink(path))):
+                    return relative
+    return None
+
+
+def _committed_link(ws: Workspace, relative: str, target: bytes) -> bool:
+    try:
+        entry = ws.lib.revparse_single("HEAD").tree[relative]
+    except KeyError:
+        return False
+    return entry.filemode == 0o120000 and ws.lib[entry.id].data == target
+
+
 def blob_id(path: Path) -> str:
     """The object id git gives a file's bytes, computed in-process (a clean/smudge filter could make
     git's differ; that only ever reads as "changed", never the other way round)."""

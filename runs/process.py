@@ -44,8 +44,9 @@ def run(
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
-    or mutator outlives the daemon; what a command left running in its group
-    when it exited (`server &`) is ended too, so nothing outlives its step.
+    or mutator outlives the daemon. What is left in the group once the command
+    has exited (a `&` of a mutator's, `server &`) is killed too: it would go on
+    writing while the scope guard has already looked, and while the eval runs.
     """
     log_prefix.parent.mkdir(parents=True, exist_ok=True)
     out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
@@ -105,7 +106,7 @@ def end_leftovers(proc: subprocess.Popen) -> None:
     leader while a member lives, so its id cannot have been reused)."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         pass
 
 

@@ -58,7 +58,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     if bad:
         lines.append(f"  warning: {bad} unreadable line(s) in {paths.iterations}")
     if st:
-        lines.extend(_commit_lines(ws, st.initial_sha, st.branch, cfg.artifact))
+        lines.extend(_commit_lines(ws, st.initial_sha, st.branch, ws.artifact))
     lines.append(f"  chart: {paths.chart}")
     return lines
 

@@ -62,7 +62,7 @@ def test_the_readme_cron_line_makes_new_cycles_night_after_night(tmp_path):
     repo = scenario_repo(
         tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, NIGHTS, config={"stop": {"max_cycles": 3, "max_convergence": 2}}
     )
-    (repo / ".autoresearch").mkdir()  # the cron line appends its output there
+    assert not (repo / ".autoresearch").exists()  # as after `init`: the line must work on the first night too
     cron_log = repo / ".autoresearch/cron.log"
     expected = [
         (0, [(1, "keep"), (2, "keep"), (3, "drop")], "max_cycles", "cycles 1-3"),

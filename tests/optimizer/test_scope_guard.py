@@ -131,8 +131,8 @@ def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tm
     assert (repo / ".git/config").read_bytes() == config_before
     assert not list(repo.rglob("hooked")) and not list(repo.rglob("monitored"))  # cycle 3's commit ran no hook
     saved = saved_dir(repo, lines[1])
-    assert "touch hooked" in (saved / "files/.git/hooks/post-commit").read_text()
-    assert "fsmonitor" in (saved / "files/.git/config").read_text()
+    assert "touch hooked" in (saved / "git/.git/hooks/post-commit").read_text()
+    assert "fsmonitor" in (saved / "git/.git/config").read_text()
 
 
 FORGE = r'''
@@ -214,7 +214,7 @@ def test_a_mutator_that_commits_stops_the_run_with_the_branch_put_back(tmp_path)
     assert git(repo, "rev-parse", "HEAD") == head
     assert git(repo, "status", "--porcelain").strip() == ""
     (saved,) = (repo / RUNS).glob("*-c0002/outside")
-    sneaky = (saved / "files/.git/refs/heads/main").read_text().strip()
+    sneaky = (saved / "git/.git/refs/heads/main").read_text().strip()
     assert git(repo, "log", "-1", "--format=%s", sneaky).strip() == "sneaky"  # the commit itself is kept
 
 
