@@ -13,7 +13,14 @@ tracked file, an untracked one, a staged change. Then:
   daemon, the daemon and its git, or its git alone, or signals the group, and
   lets git go on;
 - command mutators that misbehave: writing outside the artifact, switching
-  branch, detaching HEAD, deleting the artifact, leaving a child running.
+  branch, detaching HEAD, deleting the artifact, leaving a child running;
+- LLM mutators (both providers, against tests/helpers/fake_llm.py on
+  127.0.0.1) whose first mutation gets only malformed 200s: a body that is not
+  JSON, `choices` a string, `usage` a list, `content` a number, a stream cut
+  mid-way, a plain body where a stream was asked for. That cycle must be an
+  `error` cycle once its retries (MAX_ATTEMPTS) run out, the next cycle's good
+  reply kept, the run ended with exit 0, and no traceback on stderr or in
+  daemon.log.
 
 After each fault it resumes the experiment (`run` again) and checks the
 invariants: HEAD on the user's branch and equal to the last KEEP, the autoresearch
@@ -22,9 +29,6 @@ lines, the user's files and index untouched, no git lock and no process left in
 the repository, and (for kills and signals) the same decisions and artifact as
 a run never interrupted. It prints each violation and their count (goal: 0).
 
-Malformed LLM replies are not fed here: the provider tests drive them through
-tests/helpers/fake_llm.py; a case for them is a mutator config pointing at that
-server, added to `mutator_cases`.
 Usage: python bench/fault_campaign.py [--only SUBSTRING] [--list]
 """
 
@@ -39,13 +43,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from optimizer.faults import ENV  # noqa: E402
 from optimizer.gitcmd import processes_in  # noqa: E402
+from tests.helpers.fake_llm import FakeLLM, Reply, cut_stream, patched_reply, plain_reply, raw_reply, text_reply, tool_reply  # noqa: E402
 from tests.helpers.repos import GIT_ENV, git  # noqa: E402
 from tests.helpers.scenario import scenario_repo, scores  # noqa: E402
 
@@ -71,6 +79,9 @@ POINTS = {
     "after-state": (2,),
 }
 SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:group"}
+LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}
+MAX_ATTEMPTS = 2  # tries per request in the LLM cases: the malformed reply is served this many times in a row
+LLM_DECISIONS = ["keep", "error", "keep"]  # the baseline, the malformed replies' cycle, the good reply's cycle
 USER_FILES = {"notes.md": "the user's notes\n", "staged.txt": "committed\n"}
 TIMEOUT_S = 180
 
@@ -131,6 +142,7 @@ class Case:
     outside: str | None = None  # what the campaign does once a gated git is reached
     reference: bool = True  # the resumed experiment must end as an uninterrupted run does
     decisions: list[str] | None = None  # else: the decisions this case must end with
+    llm: tuple[str, bool, Reply] | None = None  # an LLM mutator (protocol, stream) whose first mutation gets this reply
 
 
 def kill_point_cases() -> list[Case]:
@@ -164,9 +176,39 @@ def mutator_cases() -> list[Case]:
     ]
 
 
+def llm_cases() -> list[Case]:
+    both = ("anthropic", "openai")
+    replies = [
+        *[(p, False, "invalid-json", raw_reply('{"choices": [{"mess', "application/json")) for p in both],
+        ("openai", False, "choices-a-string", patched_reply({"choices": "oops"})),
+        *[(p, False, "usage-a-list", patched_reply({"usage": [1, 2]})) for p in both],
+        ("openai", False, "content-a-number", patched_reply({"choices.0.message.content": 5})),
+        ("anthropic", False, "content-a-number", patched_reply({"content": 5})),
+        *[(p, True, "stream-cut", cut_stream(2)) for p in both],
+        *[(p, True, "stream-ends-early", cut_stream(2, hang_up=False)) for p in both],
+        *[(p, True, "plain-for-a-stream", plain_reply("whole")) for p in both],
+    ]
+    return [Case(f"llm-{p}-{label}", LLM_KEY, (0,), reference=False, decisions=LLM_DECISIONS, llm=(p, stream, reply))
+            for p, stream, label, reply in replies]
+
+
+def llm_mutator(llm: FakeLLM, protocol: str, stream: bool) -> dict:
+    return {"provider": protocol, "model": "claude-haiku-4-5", "api_key_env": next(iter(LLM_KEY)),
+            "base_url": llm.base_url(protocol), "stream": stream, "max_attempts": MAX_ATTEMPTS, "retry_base_s": 0.01}
+
+
+def serve(llm: FakeLLM, bad: Reply) -> None:
+    """The first mutation's requests get `bad` until its retries run out; the next one edits the artifact;
+    any later request (a resume) changes nothing."""
+    script = deque([*[bad] * MAX_ATTEMPTS, tool_reply("read_file", {"path": "prompt.md"}),
+                    tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1, b=0, c=0)}), text_reply("fix a")])
+    llm.handler = lambda request: script.popleft() if script else text_reply("nothing left to change")
+
+
 class Campaign:
-    def __init__(self, work: Path):
+    def __init__(self, work: Path, llm: FakeLLM):
         self.work = work
+        self.llm = llm
         self.bin = work / "bin"
         self.bin.mkdir()
         wrapper = self.bin / "git"
@@ -177,11 +219,19 @@ class Campaign:
         (self.hooks / "prepare-commit-msg").write_text(HOOK)
         (self.hooks / "prepare-commit-msg").chmod(0o755)
 
-    def repo(self, name: str) -> tuple[Path, dict]:
-        root = self.work / name
+    def repo(self, case: Case) -> tuple[Path, dict]:
+        root = self.work / case.name
         extra = {"tools/bad.py": BAD_MUTATOR, **USER_FILES}
         config = {"mutator": {"command": "python3 tools/bad.py"}}
         repo = scenario_repo(root / "r", {"prompt.md": scores(a=0, b=0, c=0)}, PLAN, config=config, extra_files=extra)
+        if case.llm:
+            protocol, stream, bad = case.llm
+            settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+            settings["mutator"] = llm_mutator(self.llm, protocol, stream)
+            settings["stop"]["max_cycles"] = len(LLM_DECISIONS)
+            (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))
+            git(repo, "commit", "-qam", "an LLM mutator")
+            serve(self.llm, bad)
         (repo / "staged.txt").write_text("staged by the user\n")
         git(repo, "add", "staged.txt")
         (repo / "staged.txt").write_text("staged, then edited again\n")
@@ -191,15 +241,17 @@ class Campaign:
         return repo, env
 
     def run_case(self, case: Case) -> list[str]:
-        repo, env = self.repo(case.name)
+        repo, env = self.repo(case)
         before = user_state(repo)
         code = self.faulted_run(repo, {**env, **case.env}, case)
         problems = [] if code in case.expect else [f"the faulted run exited {code}, expected {case.expect}"]
         (repo.parent / "gate").touch()
-        resumed = run_cli(repo, {**os.environ, **GIT_ENV})
-        if resumed.returncode not in (0, 10):
-            problems.append(f"the resume exited {resumed.returncode}: {last_line(resumed.stderr)}")
+        resumed = "" if case.llm else resume(repo)  # an LLM case's run ends as planned: a second run would go on with it
+        problems += [resumed] if resumed.startswith("the resume exited") else []
         problems += invariants(repo, before)
+        problems += tracebacks(repo, resumed)
+        if case.llm:
+            problems += gave_up(repo)
         decisions = [r["decision"] for r in read_lines(repo)]
         wanted = REFERENCE if case.reference else case.decisions
         if wanted is not None and decisions != wanted:
@@ -209,8 +261,9 @@ class Campaign:
         return problems
 
     def faulted_run(self, repo: Path, env: dict, case: Case) -> int:
-        daemon = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env=env, start_new_session=True,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(repo.parent / "stderr", "wb") as stderr:
+            daemon = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env=env,
+                                      start_new_session=True, stdout=subprocess.DEVNULL, stderr=stderr)
         if case.outside:
             marker = repo.parent / "in-git"
             deadline = time.monotonic() + TIMEOUT_S
@@ -243,9 +296,18 @@ def strike(how: str, daemon: int, held_git: int) -> None:
         os.killpg(daemon, signal.SIGINT)
 
 
-def run_cli(repo: Path, env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "optimizer", "run"], cwd=repo, env=env, capture_output=True,
-                          text=True, timeout=TIMEOUT_S)
+def resume(repo: Path) -> str:
+    """Run the experiment again; its stderr, or what went wrong."""
+    done = subprocess.run([sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
+                          capture_output=True, text=True, timeout=TIMEOUT_S)
+    return done.stderr if done.returncode in (0, 10) else f"the resume exited {done.returncode}: {last_line(done.stderr)}"
+
+
+def gave_up(repo: Path) -> list[str]:
+    """The malformed replies' cycle ended because its retries ran out, and says so."""
+    errors = [r.get("error") or "" for r in read_lines(repo) if r["decision"] == "error"]
+    wanted = f"gave up after {MAX_ATTEMPTS} attempts"
+    return [] if errors and wanted in errors[0] else [f"the error cycle does not say '{wanted}': {errors[:1]}"]
 
 
 def user_state(repo: Path) -> dict:
@@ -288,6 +350,14 @@ def invariants(repo: Path, before: dict) -> list[str]:
     return problems
 
 
+def tracebacks(repo: Path, resumed_stderr: str) -> list[str]:
+    """A traceback anywhere the user reads: the faulted run's stderr, the resume's, daemon.log."""
+    where = {"the faulted run's stderr": (repo.parent / "stderr").read_text(errors="replace"),
+             "the resume's stderr": resumed_stderr,
+             **{str(log.relative_to(repo)): log.read_text(errors="replace") for log in (repo / ".autoresearch").rglob("daemon.log")}}
+    return [f"a traceback in {name}" for name, text in where.items() if "Traceback (most recent call last)" in text]
+
+
 def read_lines(repo: Path, problems: list[str] | None = None) -> list[dict]:
     path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
     text = path.read_text() if path.exists() else ""
@@ -317,14 +387,14 @@ def main() -> int:
     parser.add_argument("--only", default="", help="Run only the cases whose name contains this.")
     parser.add_argument("--list", action="store_true", help="List the cases and exit.")
     args = parser.parse_args()
-    cases = [c for c in [*kill_point_cases(), *git_window_cases(), *mutator_cases()] if args.only in c.name]
+    cases = [c for c in [*kill_point_cases(), *git_window_cases(), *mutator_cases(), *llm_cases()] if args.only in c.name]
     if args.list:
         print("\n".join(c.name for c in cases))
         return 0
     violations = 0
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="fault-campaign-") as tmp:
-        campaign = Campaign(Path(tmp))
+    with tempfile.TemporaryDirectory(prefix="fault-campaign-") as tmp, FakeLLM() as llm:
+        campaign = Campaign(Path(tmp), llm)
         for case in cases:
             problems = campaign.run_case(case)
             violations += len(problems)
