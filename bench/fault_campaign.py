@@ -22,8 +22,9 @@ tracked file, an untracked one, a staged change. Then:
   reply kept, the run ended with exit 0, and no traceback on stderr or in
   daemon.log.
 
-After each fault it resumes the experiment (`run` again) and checks the
-invariants: HEAD on the user's branch and equal to the last KEEP, the autoresearch
+After each fault it resumes the experiment (`run` again; not after a run that
+ended with exit 0: a run on an existing experiment makes new cycles) and checks
+the invariants: HEAD on the user's branch and equal to the last KEEP, the autoresearch
 commits on the branch exactly the logged KEEPs, iterations.jsonl whole JSON
 lines, the user's files and index untouched, no git lock and no process left in
 the repository, and (for kills and signals) the same decisions and artifact as
@@ -246,7 +247,8 @@ class Campaign:
         code = self.faulted_run(repo, {**env, **case.env}, case)
         problems = [] if code in case.expect else [f"the faulted run exited {code}, expected {case.expect}"]
         (repo.parent / "gate").touch()
-        resumed = "" if case.llm else resume(repo)  # an LLM case's run ends as planned: a second run would go on with it
+        # a run that ended as planned is not resumed: another run would make new cycles of its own
+        resumed = "" if code == 0 else resume(repo)
         problems += [resumed] if resumed.startswith("the resume exited") else []
         problems += invariants(repo, before)
         problems += tracebacks(repo, resumed)
@@ -377,9 +379,18 @@ def processes_left(root: Path) -> list[str]:
     """Live processes working under `root`, and the mutator's child by its pid file."""
     found = [f"pid {pid}" for pid in processes_in(root)]
     child = root / "child.pid"
-    if child.exists() and Path(f"/proc/{child.read_text().strip()}").exists():
+    if child.exists() and alive(child.read_text().strip()):
         found.append(f"{child.read_text().strip()} (the mutator's child)")
     return found
+
+
+def alive(pid: str) -> bool:
+    """Running, not a zombie: a killed orphan stays in /proc until the machine's init reaps it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def main() -> int:
