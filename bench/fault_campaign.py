@@ -200,7 +200,7 @@ def llm_mutator(llm: FakeLLM, protocol: str, stream: bool) -> dict:
 
 def serve(llm: FakeLLM, bad: Reply) -> None:
     """The first mutation's requests get `bad` until its retries run out; the next one edits the artifact;
-    any later request (a resume) changes nothing."""
+    any later request changes nothing."""
     script = deque([*[bad] * MAX_ATTEMPTS, tool_reply("read_file", {"path": "prompt.md"}),
                     tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1, b=0, c=0)}), text_reply("fix a")])
     llm.handler = lambda request: script.popleft() if script else text_reply("nothing left to change")
