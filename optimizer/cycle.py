@@ -316,14 +316,14 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
         outside = _undo_outside(session, log_dir, kept)
-        _put_back(ws, branch, head)
+        reattach(ws, branch, head)
         if outside and isinstance(exc, MutationFailed):
             raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
         raise
     switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
     moved_to = ws.head()
     outside = _undo_outside(session, log_dir, kept)  # the guard puts .git back (HEAD, refs, index), saving it first
-    _put_back(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
+    reattach(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
     if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20
         discard(session, log_dir)
         raise SafetyStop(f"stopped: the mutator switched branches ({switched}); HEAD is back and nothing was committed")
@@ -364,16 +364,6 @@ def _guard(session: Session) -> scope.Guard:
         session.guard = scope.Guard(session.ws, session.paths.results_dir, _cache_root(session))
         session.guard.open()
     return session.guard
-
-
-def _put_back(ws, branch: str | None, head: str) -> str | None:
-    """HEAD back on the branch (or detached commit) it was on before the mutator ran, if the mutator
-    switched it; returns what the mutator had done, in words."""
-    if head_ref(ws) == branch:
-        return None
-    moved = head_moved(ws, branch, head)
-    reattach(ws, branch, head)
-    return moved
 
 
 def _records(session: Session) -> records.Watched:

@@ -300,7 +300,9 @@ def head_ref(ws: Workspace) -> str | None:
 
 
 def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
-    """Point HEAD at `ref` again (or detach it at `sha`), touching neither the index nor the files."""
+    """Point HEAD at `ref` again (or detach it at `sha`) if it is elsewhere, touching neither the index nor the files."""
+    if head_ref(ws) == ref:
+        return
     if ref is None:
         ws.write("update-ref", "--no-deref", "HEAD", sha)
     else:

@@ -192,10 +192,10 @@ def test_a_candidate_that_links_out_of_the_artifact_is_never_kept_nor_written_th
 
 def test_a_link_out_of_a_directory_artifact_that_is_committed_as_it_is_stays_allowed(tmp_path):
     plan = {2: {"write": {"prompts/a.md": scores(a=1)}}}
-    repo = scenario_repo(tmp_path / "r", {"prompts/a.md": scores(a=0), "shared/c.md": "c 1\n"}, plan)
-    (repo / "prompts/c.md").symlink_to("../shared/c.md")
+    repo = scenario_repo(tmp_path / "r", {"prompts/a.md": scores(a=0), "common/c.md": "c 1\n"}, plan)
+    (repo / "prompts/c.md").symlink_to("../common/c.md")
     git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "a shared prompt, linked in")
+    git(repo, "commit", "-qm", "a common prompt, linked in")
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
