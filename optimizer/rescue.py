@@ -27,9 +27,9 @@ import shlex
 import shutil
 from pathlib import Path
 
+from mutators.tools import is_git_name
 from optimizer.scope import Change, Guard
 
-GIT = ".git"
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
 
 
@@ -46,7 +46,7 @@ def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
     lines, git_lines = [], []
     for change in changes:
         relative = os.path.relpath(change.path, base)
-        in_git = GIT in relative.split(os.sep)
+        in_git = any(is_git_name(part) for part in relative.split(os.sep))
         (git_lines if in_git else lines).append(
             f"{KIND[(change.before is not None, change.after is not None)]:8} {_shown(relative)}"
         )

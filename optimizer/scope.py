@@ -31,6 +31,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mutators.tools import is_git_name
 from optimizer.backups import Backups
 from optimizer.errors import IntegrityError
 from optimizer.fswatch import Unavailable, Watcher
@@ -200,16 +201,17 @@ class Guard:
         return current, paths
 
     def _walk_nested(self) -> dict[str, Entry]:
-        """Every path named `.git`, and all under it, inside a directory artifact (symlinks not followed)."""
+        """Every path some filesystem reads as `.git` (any case, `GIT~1`, ...: see mutators.tools.is_git_name),
+        and all under it, inside a directory artifact (symlinks not followed): git refuses to add them."""
         artifact = str(self.ws.artifact_path)
         found: dict[str, Entry] = {}
         if os.path.islink(artifact) or not os.path.isdir(artifact):
             return found
         for directory, dirs, files in os.walk(artifact):
-            for name in (n for n in [*dirs, *files] if n == ".git"):
+            for name in (n for n in [*dirs, *files] if is_git_name(n)):
                 for path, st in walk(os.path.join(directory, name), lambda _: False):
                     found[path] = entry_of(path, st, self.nested.get(path), False)
-            dirs[:] = [d for d in dirs if d != ".git"]
+            dirs[:] = [d for d in dirs if not is_git_name(d)]
         return found
 
     def _look_nested(self) -> list[Change]:

@@ -273,3 +273,36 @@ def test_a_large_file_written_in_place_that_cannot_be_put_back_stops_the_run_and
     (saved,) = (repo / RUNS).glob("*-c0002/outside")
     assert str(saved) in done.stderr
     assert (saved / "files/data/big.bin").read_bytes()[:7] == b"mutated"  # the mutation's bytes are kept
+    assert "touch hooked" in (saved / "files/.git/hooks/post-commit").read_text()
+    assert "fsmonitor" in (saved / "files/.git/config").read_text()
+    sneaky = (saved / "files/.git/refs/heads/main").read_text().strip()
+
+
+PLANTED_GIT = {  # what a command mutator can leave inside a directory artifact for git to take as a repository
+    "a repository whose fsmonitor runs a command": {"run": ["git init -q skill && git -C skill config core.fsmonitor 'touch monitored'"]},
+    "a gitfile": {"write": {"skill/.git": "gitdir: ../.git\n"}},
+    "a nested repository": {"run": ["git init -q skill/sub && echo 'c 1' > skill/sub/c.md"]},
+    "a .git in another case": {"write": {"skill/deep/.GIT/config": "[core]\n\tfsmonitor = touch monitored\n"}},
+}
+
+
+@pytest.mark.parametrize("planted", PLANTED_GIT.values(), ids=PLANTED_GIT)
+def test_a_git_path_a_command_mutator_creates_inside_a_directory_artifact_is_out_of_scope_saved_and_removed(tmp_path, planted):
+    plan = {
+        2: {"write": {"skill/a.md": "a 1\n", **planted.get("write", {})}, "run": planted.get("run", []), "summary": "fix a"},
+        3: {"write": {"skill/b.md": "b 1\n"}, "summary": "fix b"},
+    }
+    repo = scenario_repo(tmp_path / "r", {"skill/a.md": "a 0\n", "skill/b.md": "b 0\n"}, plan)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("error_reason")) for r in lines] == [("keep", None), ("error", "out-of-scope"), ("keep", None)]
+    assert not [p for p in (repo / "skill").rglob("*") if ".git" in p.relative_to(repo).as_posix().lower()]
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "skill").split() == ["skill/a.md", "skill/b.md"]
+    assert "160000" not in git(repo, "ls-tree", "-r", "HEAD")  # no gitlink committed
+    assert (repo / "skill/a.md").read_text() == "a 0\n" and (repo / "skill/b.md").read_text() == "b 1\n"
+    git(repo / "skill", "status")  # the user's next git status there runs nothing the mutator configured
+    assert not list(repo.rglob("monitored"))
+    saved = saved_dir(repo, lines[1])
+    assert any(".git" in p.as_posix().lower() for p in (saved / "git/skill").rglob("*"))  # .git paths are kept apart
+    assert "skill/" in (saved / "RESTORE.txt").read_text()
