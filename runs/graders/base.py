@@ -48,6 +48,9 @@ class Context:
     llms: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets a grader names in its `target`
     target: str = ""
     provider: str = ""
+    messages: tuple[dict[str, Any], ...] = ()  # the target's output messages with their tool calls, as AgentV keeps them
+    token_usage: dict[str, float] | None = None  # as the target reported it; None: not reported (AgentV's "no data")
+    reported_cost_usd: float | None = None
 
     @property
     def total_tokens(self) -> int:

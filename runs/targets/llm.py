@@ -38,7 +38,13 @@ class LLMTarget:
             reply = self._complete(prompt.messages, prompt.system)
         except ProviderError as exc:
             raise TargetFailed(self._failure("target", exc)) from None
-        return Answer(reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd)
+        # AgentV's LLM providers: one assistant message, token usage always, a cost only when above 0
+        return Answer(
+            reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd,
+            messages=({"role": "assistant", "content": reply.text},),
+            token_usage={"input": reply.input_tokens, "output": reply.output_tokens},
+            reported_cost_usd=reply.cost_usd or None,
+        )
 
     def grade(self, prompt: str, system: str | None) -> LLMReply:
         """The runner's GraderLLM: a provider fault is the grader's failure (the test's execution_error), not the run's."""

@@ -60,7 +60,8 @@ def test_metric_graders_read_the_cli_envelope(tmp_path):
         ],
         {"m": envelope},
     )
-    assert scores(rows["m"]) == [0.0, 1.0, 1.0, 0.5, 0.0, 1.0]
+    # a target that reports no tool calls made none: AgentV 4.42.4 passes `max_tool_calls` (0 <= 3)
+    assert scores(rows["m"]) == [0.0, 1.0, 1.0, 0.5, 1.0, 1.0]
     assert rows["m"]["token_usage"] == {"input": 100, "output": 50}
     assert rows["m"]["cost_usd"] == 0.02
 
