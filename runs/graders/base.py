@@ -38,7 +38,7 @@ class Context:
     case: Case
     output: str
     eval_dir: Path
-    duration_ms: float = 0.0
+    duration_ms: float | None = 0.0  # None: not measured (a turn of a conversation, as AgentV grades it)
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0

@@ -60,6 +60,8 @@ class Latency(_Metric):
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         limit, duration = parsed(spec, self).threshold, ctx.duration_ms
+        if duration is None:
+            return Score(0.0, [assertion("No duration data available in trace", False)])
         return _all_or_nothing([assertion(f"Duration {js_number(duration)}ms {_cmp(duration, limit)} {js_number(limit)}ms threshold", duration <= limit)])
 
 
@@ -104,7 +106,7 @@ class ExecutionMetrics(_Metric):
             _at_most("LLM calls", found["llm_call_count"], opts.max_llm_calls),
             _at_most("Total tokens", None if usage is None else usage["input"] + usage["output"], opts.max_tokens, "Token usage data"),
             _at_most("Cost", ctx.reported_cost_usd, opts.max_cost_usd, "Cost data"),
-            _at_most("Duration", ctx.duration_ms, opts.max_duration_ms, unit="ms"),
+            _at_most("Duration", ctx.duration_ms, opts.max_duration_ms, "Duration data", unit="ms"),
             _exploration(found, opts.target_exploration_ratio, opts.exploration_tolerance),
         ]
         checks = [c for c in checks if c is not None]

@@ -41,3 +41,7 @@ class Target(Protocol):
     def answer(self, case: Case, attempt: int) -> Answer:
         """Run the test's input through the system under test (a command target makes its own scratch directory)."""
         ...
+
+    def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
+        """One turn of a multi-turn test: the conversation so far (text turns), the last one the user's."""
+        ...

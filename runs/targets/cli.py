@@ -31,19 +31,35 @@ class CliTarget:
         self.files_format: str = spec.options.get("files_format") or "{path}"
 
     def answer(self, case: Case, attempt: int) -> Answer:
-        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._answer(case, attempt, Path(scratch))
+        files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
+        return self._run(question(case, "agent", self.eval_dir), case.id, attempt, files)
 
-    def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
-        prompt = question(case, "agent", self.eval_dir)
+    def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
+        """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
+        keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}.
+
+        AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`; the slash in a
+        turn's id makes that a file in a directory `agentv-<test id>` that does not exist, so the turn fails
+        with ENOENT before the command runs. The turn fails here the same way, unless that directory exists.
+        """
+        folder = (Path(tempfile.gettempdir()) / f"agentv-{turn_id}").parent
+        if not folder.is_dir():
+            raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(turn_id).name}-<time>.prompt.txt'")
+        return self._run(history[-1]["content"], turn_id, 0, [])
+
+    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path]) -> Answer:
+        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
+            return self._command(prompt, eval_id, attempt, files, Path(scratch))
+
+    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path) -> Answer:
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
         values = {
             "PROMPT": prompt,
             "PROMPT_FILE": str(prompt_file),
-            "EVAL_ID": case.id,
+            "EVAL_ID": eval_id,
             "ATTEMPT": str(attempt),
-            "FILES": format_files(list(dict.fromkeys(f.resolve() for f in case.input_files())), self.files_format),
+            "FILES": format_files(files, self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
         command = self.template
