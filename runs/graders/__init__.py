@@ -95,6 +95,7 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
     why = IGNORED[kind](options) if kind in IGNORED else None
     if why:
         logging.getLogger("autoresearch.runs").warning("%s: ignoring the %s at %s, as AgentV does: %s", test_id or "(suite)", kind, where, why)
+        problems.note(test_id, where, f"skipped as AgentV skips it: {why}")
         return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
     if spec is not None and kind == "composite":
