@@ -76,6 +76,8 @@ class ToolTrajectory:
         try:
             if config["mode"] == "any_order":
                 return _any_order(config["minimums"], trace.summary(ctx.messages))
+            if config["mode"] in NOTHING_EXPECTED and not config["expected"]:
+                return _scored(1.0, [assertion(NOTHING_EXPECTED[config["mode"]], True)])
             return MODE_GRADERS[config["mode"]](config, calls)
         except _Thrown as exc:
             return Score(0.0, [assertion(f"Grader '{spec.name}' failed: {exc}", False)], verdict="fail")
@@ -138,8 +140,6 @@ def _any_order(minimums: dict[str, float], found: dict[str, Any]) -> Score:
 
 def _in_order(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
     expected = config["expected"]
-    if not expected:
-        return _scored(1.0, [assertion("No tool sequence specified", True)])
     checks: list[dict[str, Any]] = []
     latency = _Latency()
     position = 0
@@ -166,8 +166,6 @@ def _in_order(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
 
 def _exact(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
     expected = config["expected"]
-    if not expected:
-        return _scored(1.0, [assertion("No tool sequence specified", True)])
     checks: list[dict[str, Any]] = []
     latency = _Latency()
     if len(calls) != len(expected):
@@ -213,8 +211,6 @@ class _Latency:
 
 def _superset(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
     expected = config["expected"]
-    if not expected:
-        return _scored(1.0, [assertion("No expected tools specified", True)])
     checks, used = [], set()
     for item in expected:
         found = next((j for j, call in enumerate(calls) if j not in used and call["tool"] == item["tool"] and args_match(item.get("args"), call, _mode(item, config))), None)
@@ -242,6 +238,8 @@ def _subset(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
 
 
 MODE_GRADERS = {"in_order": _in_order, "exact": _exact, "superset": _superset, "subset": _subset}
+NOTHING_EXPECTED = {"in_order": "No tool sequence specified", "exact": "No tool sequence specified", "superset": "No expected tools specified"}
+"""What a mode with an empty `expected` list passes with (`subset` has its own rule: no calls allowed)."""
 
 
 def _mode(item: dict[str, Any], config: dict[str, Any]) -> str | list[str]:
