@@ -21,12 +21,11 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
-from pydantic import Field
-
 from runs.evalfile.model import GraderSpec
 from runs.graders import trace
 from runs.graders.base import Context, Options, Score, assertion
 from runs.graders.scoring import verdict
+from runs.targets.cli_output import js_number
 
 MODES = ("any_order", "in_order", "exact", "subset", "superset")
 ARGS_MODES = ("exact", "superset", "subset", "ignore")
@@ -39,8 +38,9 @@ class TrajectoryOptions(Options):
     """any_order: the least number of calls per tool name."""
     expected: Any = None
     """The other modes: `[{tool, args?, args_match?, max_duration_ms?}]`."""
-    args_match: Any = Field(None, validation_alias="args_match")
-    argsMatch: Any = None
+    args_match: Any = None
+    """The default args comparison: exact | superset | subset | ignore | a list of dotted fields."""
+    argsMatch: Any = None  # AgentV's camelCase spelling of args_match
 
 
 def ignored(options: dict[str, Any]) -> str | None:
@@ -134,7 +134,7 @@ def _any_order(minimums: dict[str, float], found: dict[str, Any]) -> Score:
     checks = []
     for tool, required in minimums.items():
         actual = found["tool_calls"].get(tool, 0)
-        checks.append(assertion(f"{tool}: called {actual} times (required >={_js(required)})", actual >= required))
+        checks.append(assertion(f"{tool}: called {actual} times (required >={js_number(required)})", actual >= required))
     return _scored(sum(c["passed"] for c in checks) / len(minimums), checks)
 
 
@@ -198,10 +198,10 @@ class _Latency:
         if duration is None:
             self.skipped += 1
         elif duration <= limit:
-            checks.append(assertion(f"{tool} completed in {_js(duration)}ms (max: {_js(limit)}ms)", True))
+            checks.append(assertion(f"{tool} completed in {js_number(duration)}ms (max: {js_number(limit)}ms)", True))
             self.passed += 1
         else:
-            checks.append(assertion(f"{tool} took {_js(duration)}ms (max: {_js(limit)}ms)", False))
+            checks.append(assertion(f"{tool} took {js_number(duration)}ms (max: {js_number(limit)}ms)", False))
 
     def score(self, expected: list[dict[str, Any]], checks: list[dict[str, Any]]) -> Score:
         latency_checks = sum(1 for item in expected if "max_duration_ms" in item) - self.skipped
@@ -324,12 +324,6 @@ def deep_equal(a: Any, b: Any) -> bool:
     if a is _ABSENT or b is _ABSENT:
         return a is b
     return type(a) is type(b) and a == b
-
-
-def _js(value: float) -> str:
-    from runs.targets.cli_output import js_number
-
-    return js_number(value)
 
 
 GRADERS = {"tool-trajectory": ToolTrajectory()}
