@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Callable
 
 from runs.targets import Answer
 
@@ -94,10 +94,18 @@ def _number(value: Any) -> float:
     return value
 
 
-def _string(value: Any) -> str:
-    if not isinstance(value, str):
-        raise _Invalid
-    return value
+def _of(kind: type) -> Callable[[Any], Any]:
+    """A check that a value is of one JSON kind (text, list, object)."""
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, kind):
+            raise _Invalid
+        return value
+
+    return check
+
+
+_string, _list, _record = _of(str), _of(list), _of(dict)
 
 
 def _usage(value: Any) -> dict[str, float]:
@@ -115,8 +123,9 @@ def _messages(value: Any) -> list[dict[str, Any]]:
     return [_message(item) for item in value]
 
 
-def _message(item: Any) -> dict[str, Any]:
-    """One message as AgentV keeps it: content only when it is text or content blocks, other fields checked."""
+def _message(item: Any, any_content: bool = False) -> dict[str, Any]:
+    """One message as AgentV keeps it: content only when it is text or content blocks (any content from a
+    replay fixture), other fields checked."""
     if not isinstance(item, dict):
         raise _Invalid
     message: dict[str, Any] = {"role": _string(item.get("role"))}
@@ -128,7 +137,7 @@ def _message(item: Any) -> dict[str, Any]:
             raise _Invalid
         message["tool_calls"] = [_tool_call(call) for call in item["tool_calls"]]
     content = item.get("content")
-    if isinstance(content, str) or is_content_array(content):
+    if isinstance(content, str) or is_content_array(content) or (any_content and "content" in item):
         message["content"] = content
     return message
 
@@ -150,10 +159,24 @@ def _tool_call(item: Any) -> dict[str, Any]:
     return call
 
 
-def _record(value: Any) -> dict:
-    if not isinstance(value, dict):
-        raise _Invalid
-    return value
+def valid_record(value: dict[str, Any]) -> bool:
+    """A replay fixture's output and measurements as AgentV's replay schema takes them: the cli schema's, with
+    every number >= 0 and every role and tool name non-empty."""
+    try:
+        messages = [_message(m, any_content=True) for m in _list(value.get("output"))]
+        usage = _optional(value, "token_usage", _usage) or {}
+        numbers = [*usage.values(), *(_optional(value, k, _number) for k in ("cost_usd", "duration_ms") if k in value)]
+    except _Invalid:
+        return False
+    calls = [call for m in messages for call in m.get("tool_calls", ())]
+    numbers += [x.get("duration_ms", 0) for x in [*messages, *calls]]
+    return all(n >= 0 for n in numbers) and all(m["role"] for m in messages) and all(c["tool"] for c in calls)
+
+
+def recorded(record: dict[str, Any]) -> Answer:
+    """A replay fixture's answer: its messages as recorded (content as is), with its measurements."""
+    messages = tuple(_message(m, any_content=True) for m in record["output"])
+    return _answer(last_assistant_text(messages), messages, record.get("token_usage"), record.get("cost_usd"), record.get("duration_ms"))
 
 
 def is_content_array(value: Any) -> bool:

@@ -140,7 +140,7 @@ def test_a_duplicate_name_and_a_non_text_provider_are_named(tmp_path):
         prepare(eval_file, tmp_path)
     assert [(p.field, p.message) for p in caught.value.problems] == [
         ("targets[1].name", "'canned' is already defined above"),
-        ("targets[odd].provider", "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai)"),
+        ("targets[odd].provider", "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai, replay)"),
     ]
 
 

@@ -106,3 +106,43 @@ def test_a_conversation_on_a_cli_target_fails_each_turn_as_agentv_4_42_4_does_an
     assert rows["chat"]["execution_status"] == "quality_failure" and rows["chat"]["score"] == 0.0
     assert [(s["name"], s["verdict"]) for s in rows["chat"]["scores"]] == [("turn-1", "fail"), ("turn-2", "skip")]
     assert "ENOENT" in rows["chat"]["scores"][0]["assertions"][0]["text"]
+
+
+def replay_tree(tmp_path: Path, fixtures: str, target: dict | None = None) -> Path:
+    replay = {"name": "canned", "provider": "replay", "fixtures": "../fixtures.jsonl", "source_target": "live", **(target or {})}
+    tests = [{"id": name, "input": "x", "assertions": [trajectory("any_order", minimums={"Read": 1})]} for name in ("a", "b")]
+    eval_file = write_tree(tmp_path, tests, {}, suite={"name": "s"}, targets=[replay])
+    (tmp_path / "fixtures.jsonl").write_text(fixtures)
+    return eval_file
+
+
+def fixture(test_id: str, **fields) -> str:
+    return json.dumps({"schema_version": "agentv.replay_fixture.v1", "suite": "s", "test_id": test_id, "source_target": "live",
+                       "output": [{"role": "assistant", "content": "ok", "tool_calls": [{"tool": "Read"}]}], **fields}) + "\n"
+
+
+def test_a_replay_target_answers_from_its_fixtures_and_a_bad_line_fails_every_test(tmp_path):
+    from runs.evaluators.builtin import execute, prepare
+    from runs.results import load_rows
+    from runs.runner import RunOptions
+
+    def rows(fixtures: str) -> dict[str, dict]:
+        eval_file = replay_tree(tmp_path, fixtures)
+        execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(workers=2), show_progress=False)
+        return {row["test_id"]: row for row in load_rows(tmp_path / "out")}
+
+    found = rows(fixture("a") + "\n" + fixture("b", output=[]))
+    assert (found["a"]["score"], found["b"]["score"], found["b"]["execution_status"]) == (1.0, 0.0, "quality_failure")
+    for broken in ("{not json\n", fixture("a", duration_ms=-1), fixture("a", output=[{"role": "", "content": "x"}]), fixture("a", attempt=True)):
+        found = rows(fixture("b") + broken)
+        assert all(row["execution_status"] == "execution_error" and "Invalid replay fixture record" in row["error"] for row in found.values()), broken
+    (tmp_path / "fixtures.jsonl").unlink()
+    execute(prepare(tmp_path / "evals" / "suite.eval.yaml", tmp_path), tmp_path / "out", RunOptions(), show_progress=False)
+    assert all("not found or unreadable" in row["error"] for row in load_rows(tmp_path / "out"))
+
+
+def test_a_replay_target_without_its_source_or_from_execution_traces_is_refused_by_name(tmp_path):
+    eval_file = replay_tree(tmp_path, "", {"execution_traces": "t.jsonl", "source_target": None})
+    done = validate(tmp_path, eval_file)
+    assert done.returncode == 30
+    assert "targets[canned].execution_traces': unsupported" in done.stdout and "targets[canned].source_target': required" in done.stdout, done.stdout
