@@ -15,7 +15,7 @@ from pydantic import Field
 from runs.evalfile.model import GraderSpec
 from runs.graders import trace
 from runs.graders.base import Context, Options, Score, assertion, parsed
-from runs.targets.cli_output import js_number
+from runs.js import js_number
 
 
 class LatencyOptions(Options):

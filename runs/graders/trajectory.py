@@ -25,7 +25,7 @@ from runs.evalfile.model import GraderSpec
 from runs.graders import trace
 from runs.graders.base import Context, Options, Score, assertion
 from runs.graders.scoring import verdict
-from runs.targets.cli_output import js_number
+from runs.js import js_number
 
 MODES = ("any_order", "in_order", "exact", "subset", "superset")
 ARGS_MODES = ("exact", "superset", "subset", "ignore")

@@ -19,6 +19,7 @@ import json
 import math
 from typing import Any, Callable
 
+from runs.js import js_string
 from runs.targets import Answer
 
 TOOL_STATUSES = {"ok", "error", "timeout", "cancelled", "unknown"}
@@ -199,32 +200,3 @@ def last_assistant_text(messages: list[dict[str, Any]] | tuple) -> str:
 def _block_text(value: Any) -> str:
     """A text block's text as JavaScript's join shows it (null and missing as empty)."""
     return "" if value is None else value if isinstance(value, str) else js_string(value)
-
-
-def js_string(value: Any) -> str:
-    """JavaScript's String(value) for JSON values: arrays joined by commas, objects as [object Object]."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return js_number(value)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return ",".join("" if item is None else js_string(item) for item in value)
-    return "[object Object]"
-
-
-def js_number(value: float) -> str:
-    """A number as JavaScript prints it: integral values without `.0`, exponents as `1e+21` / `1e-7`."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**21:
-        return str(value)
-    if float(value).is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(float(value))
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        sign = "-" if exponent.startswith("-") else "+"
-        text = f"{mantissa.removesuffix('.0')}e{sign}{int(exponent.lstrip('+-'))}"
-    return text
