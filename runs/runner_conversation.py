@@ -108,7 +108,7 @@ def _grade_turn(suite: Suite, case: Case, turn: Turn, index: int, history: list[
     graders = turn.graders or [IMPLICIT]
     turn_case = Case(f"{case.id}/turn-{index}", _messages(seen), turn.expected_output, case.criteria, graders, case.metadata)
     ctx = Context(turn_case, answer.text, suite.directory, None, llm=grader)
-    ctx.question, ctx.llms, ctx.messages = _transcript(seen), named, answer.messages
+    ctx.question, ctx.llms, ctx.messages, ctx.history = _transcript(seen), named, answer.messages, tuple(seen)
     return _graded(name, graders, ctx, costs)
 
 
@@ -118,7 +118,7 @@ def _grade_transcript(suite: Suite, case: Case, history: list[dict[str, str]], g
     text = _transcript(history)
     whole = Case(f"{case.id}/conversation", _messages(history), None, case.criteria, case.graders, case.metadata)
     ctx = Context(whole, text, suite.directory, None, llm=grader)
-    ctx.question, ctx.llms = text, named
+    ctx.question, ctx.llms, ctx.history = text, named, tuple(history)
     return _graded("conversation", case.graders, ctx, costs)
 
 

@@ -51,6 +51,7 @@ class Context:
     messages: tuple[dict[str, Any], ...] = ()  # the target's output messages with their tool calls, as AgentV keeps them
     token_usage: dict[str, float] | None = None  # as the target reported it; None: not reported (AgentV's "no data")
     reported_cost_usd: float | None = None
+    history: tuple[dict[str, Any], ...] = ()  # a conversation turn's history: AgentV's trace counts its assistant turns too
 
     @property
     def total_tokens(self) -> int:

@@ -99,7 +99,7 @@ class ExecutionMetrics(_Metric):
     options = ExecutionOptions
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        opts, found = parsed(spec, self), trace.summary(ctx.messages)
+        opts, found = parsed(spec, self), trace.of(ctx)
         usage = ctx.token_usage
         checks = [
             _at_most("Tool calls", found["event_count"], opts.max_tool_calls),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from runs.graders.base import Context
-from runs.graders.trace import summary
+from runs.graders.trace import of as trace_of
 from runs.targets.prompt import display_path, file_text, turns
 
 
@@ -123,7 +123,7 @@ def trace(ctx: Context, messages: list[dict[str, Any]]) -> dict[str, Any]:
         shown = {**{k: final[k] for k in MESSAGE_KEYS if k in final}, "content": ctx.output}
         events.append(_event("final-response", len(events), "final_response", final.get("end_time", final.get("start_time")), None,
                              parent_event_id=f"message-{last}", message=shown, metadata={"message_index": last}))
-    found = summary(output_messages(ctx))
+    found = trace_of(ctx)
     return {
         **found,
         "messages": messages,

@@ -12,8 +12,16 @@ import math
 from datetime import datetime
 from typing import Any, Iterable
 
+from runs.graders.base import Context
+
 EXPLORATION_TOOLS = ("read", "grep", "glob", "search", "list", "Read", "Grep", "Glob", "WebSearch", "WebFetch")
 """AgentV's DEFAULT_EXPLORATION_TOOLS: the read-only tools `target_exploration_ratio` counts."""
+
+
+def of(ctx: Context) -> dict[str, Any]:
+    """The summary a grader sees: of the output messages, after a conversation turn's history (whose assistant
+    turns AgentV counts as LLM calls there)."""
+    return summary([*ctx.history, *(ctx.messages or [{"role": "assistant", "content": ctx.output}])])
 
 
 def tool_calls(messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
