@@ -119,6 +119,7 @@ def _grade_transcript(suite: Suite, case: Case, history: list[dict[str, str]], g
     whole = Case(f"{case.id}/conversation", _messages(history), None, case.criteria, case.graders, case.metadata)
     ctx = Context(whole, text, suite.directory, None, llm=grader)
     ctx.question, ctx.llms, ctx.history = text, named, tuple(history)
+    ctx.messages = ({"role": "assistant", "content": text},)  # AgentV: no output, so the transcript is the one answer
     return _graded("conversation", case.graders, ctx, costs)
 
 

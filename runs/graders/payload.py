@@ -82,15 +82,14 @@ def input_messages(ctx: Context) -> list[dict[str, Any]]:
     return messages
 
 
-def output_messages(ctx: Context) -> list[dict[str, Any]]:
-    return [dict(m) for m in ctx.messages] or [{"role": "assistant", "content": ctx.output}]
-
-
 def transcript(ctx: Context) -> list[dict[str, Any]]:
     """AgentV's buildTraceMessages: the input turns as the target got them, then its output messages; the output
-    alone when it already holds user or system turns, or when the only input turn equals its first message."""
+    alone when it already holds user or system turns, or when the only input turn equals its first message; the input
+    alone when there are none (a recorded empty answer)."""
     inputs = turns(ctx.case, ctx.eval_dir, "agent" if ctx.provider == "cli" else "lm")
-    outputs = output_messages(ctx)
+    outputs = [dict(m) for m in ctx.messages]
+    if not outputs:
+        return inputs
     if any(m["role"] in ("user", "system") for m in outputs):
         return outputs
     if len(inputs) == 1 and inputs[0]["role"] == outputs[0]["role"] and js_json(inputs[0].get("content")) == js_json(outputs[0].get("content")):

@@ -21,7 +21,7 @@ EXPLORATION_TOOLS = ("read", "grep", "glob", "search", "list", "Read", "Grep", "
 def of(ctx: Context) -> dict[str, Any]:
     """The summary a grader sees: of the output messages, after a conversation turn's history (whose assistant
     turns AgentV counts as LLM calls there)."""
-    return summary([*ctx.history, *(ctx.messages or [{"role": "assistant", "content": ctx.output}])])
+    return summary([*ctx.history, *ctx.messages])
 
 
 def tool_calls(messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
