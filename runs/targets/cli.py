@@ -36,18 +36,17 @@ class CliTarget:
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
-        keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}.
-
-        AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`; the slash in a
-        turn's id makes that a file in a directory `agentv-<test id>` that does not exist, so the turn fails
-        with ENOENT before the command runs. The turn fails here the same way, unless that directory exists.
-        """
-        folder = (Path(tempfile.gettempdir()) / f"agentv-{turn_id}").parent
-        if not folder.is_dir():
-            raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(turn_id).name}-<time>.prompt.txt'")
+        keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}."""
         return self._run(history[-1]["content"], turn_id, 0, [])
 
     def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path]) -> Answer:
+        """AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`: a `/` in the id
+        (a test's, or a conversation turn's `test/turn-N`) makes that a file in a directory that does not exist,
+        so the answer fails with ENOENT before the command runs. It fails here the same way, unless that directory
+        exists."""
+        folder = (Path(tempfile.gettempdir()) / f"agentv-{eval_id}").parent
+        if "/" in eval_id and not folder.is_dir():
+            raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'")
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
             return self._command(prompt, eval_id, attempt, files, Path(scratch))
 

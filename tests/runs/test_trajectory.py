@@ -146,3 +146,10 @@ def test_a_replay_target_without_its_source_or_from_execution_traces_is_refused_
     done = validate(tmp_path, eval_file)
     assert done.returncode == 30
     assert "targets[canned].execution_traces': unsupported" in done.stdout and "targets[canned].source_target': required" in done.stdout, done.stdout
+
+
+def test_a_test_id_with_a_slash_fails_on_a_cli_target_as_in_agentv_4_42_4(tmp_path):
+    tests = [{"id": name, "input": "x", "assertions": [{"type": "contains", "value": "a"}]} for name in ("plain", "group/case")]
+    rows = rows_of(tmp_path, tests, {"plain": "a", "group/case": "a"})
+    assert (rows["plain"]["score"], rows["group/case"]["execution_status"]) == (1.0, "execution_error")
+    assert "ENOENT" in rows["group/case"]["error"]
