@@ -18,6 +18,7 @@ from typing import Literal
 
 from runs.evalfile.model import Case, Suite
 from runs.runner_case import TestResult, combine, run_case
+from runs.runner_conversation import run_conversation
 from runs.targets.resolve import Targets
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
@@ -79,7 +80,10 @@ class EvalRun:
             while (item := self._take()) is not None:
                 case, attempt = item
                 target, grader = self.targets.for_case(case)
-                result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
+                if case.conversation is not None:
+                    result = run_conversation(self.suite, case, case.conversation, target, grader, self.targets.named_graders)
+                else:
+                    result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

@@ -51,7 +51,10 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
         return result
     result.duration_ms = _ms(started)
     _measure(result, answer)
-    ctx = Context(case, answer.text, suite.directory, result.duration_ms, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
+    # AgentV grades the duration the target reported, else the one it measured
+    duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else result.duration_ms
+    ctx = Context(case, answer.text, suite.directory, duration, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
+    ctx.messages, ctx.token_usage, ctx.reported_cost_usd = answer.messages, answer.token_usage, answer.reported_cost_usd
     ctx.question, ctx.target, ctx.provider = question(case, target.prompt_mode, suite.directory), target.name, target.provider
     ctx.llms = named or {}
     try:

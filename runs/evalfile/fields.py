@@ -58,7 +58,7 @@ EXECUTION_UNSUPPORTED = {
 }
 TEST = {
     "id", "input", "input_files", "expected_output", "criteria", "expected_outcome", "assertions", "assert", "rubrics",
-    "metadata", "execution", "description", "files", "vars",
+    "metadata", "execution", "description", "files", "vars", "mode", "turns", "aggregation", "on_turn_failure", "window_size",
 }
 TEST_IGNORED = {
     "conversation_id": METADATA,
@@ -69,13 +69,6 @@ TEST_UNSUPPORTED = {
     "repos": "repositories",
     "hooks": "hooks",
     "conversation": "multi-turn conversations",
-    "mode": "multi-turn conversations",
-    "turns": "multi-turn conversations",
-    "aggregation": "multi-turn conversations",
-    "on_turn_failure": "multi-turn conversations",
-    "window_size": "multi-turn conversations",
-    "tool_trajectory": "multi-turn tool trajectories",
-    "expected_tool_calls": "multi-turn tool trajectories",
     "setup": "hooks",
     "teardown": "hooks",
     "depends_on": "test dependencies",

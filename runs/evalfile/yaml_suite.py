@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from runs.evalfile import fields, imports, tests_source
+from runs.evalfile import conversation, fields, imports, tests_source
 from runs.evalfile.assertions import normalize, skipped
 from runs.evalfile.interpolate import interpolate, render_vars
 from runs.evalfile.messages import parse_files, parse_input
@@ -132,6 +132,7 @@ def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems,
         case.graders += defaults.graders
     case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
+    case.conversation = conversation.parse(item, problems, test_id, parse_graders)
     return case
 
 
@@ -143,7 +144,11 @@ def _with_vars(item: dict[str, Any], problems: Problems, test_id: str) -> dict[s
     if not isinstance(variables, dict):
         problems.note(test_id, "vars", "not a mapping, so ignored (as in AgentV)")
         return item
-    return {**item, **{k: render_vars(item[k], variables) for k in VAR_FIELDS if k in item}}
+    rendered = {**item, **{k: render_vars(item[k], variables) for k in VAR_FIELDS if k in item}}
+    if isinstance(item.get("turns"), list):  # AgentV renders each turn's input and expected_output too
+        rendered["turns"] = [{**t, **{k: render_vars(t[k], variables) for k in ("input", "expected_output") if k in t}}
+                             if isinstance(t, dict) else t for t in item["turns"]]
+    return rendered
 
 
 VAR_FIELDS = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
@@ -196,6 +201,8 @@ def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str)
 
 def finish_case(case: Case, problems: Problems) -> None:
     """A test with criteria and no graders gets the implicit llm-grader; one with neither cannot be scored."""
+    if case.conversation is not None:
+        return  # its turns are graded; its own assertions, if any, grade the whole transcript
     if not case.graders and case.criteria:
         case.graders = [IMPLICIT]
     if not case.graders and not any(p.test_id == case.id for p in problems.items):

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from runs.evalfile.model import Case, GraderSpec
 from runs.evalfile.problems import Problems
-from runs.graders import code, composite, llm, metrics, structured, text
+from runs.graders import code, composite, llm, metrics, structured, text, trajectory
 from runs.graders.base import Context, Grader
 from runs.graders.scoring import finish
 
@@ -27,16 +27,17 @@ REGISTRY: dict[str, Grader] = {
     **code.GRADERS,
     **llm.GRADERS,
     **composite.GRADERS,
+    **trajectory.GRADERS,
 }
 ALIASES = {"llm-judge": "llm-grader", "code-judge": "code-grader", "rubric": "rubrics"}
 UNSUPPORTED = {
-    "tool-trajectory": "multi-turn tool trajectories",
-    "trajectory": "multi-turn tool trajectories",
     "skill-trigger": "skill triggering needs an agent harness",
     "skill-used": "skill triggering needs an agent harness",
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
+IGNORED = {"composite": composite.ignored, "tool-trajectory": trajectory.ignored}
+"""Graders AgentV's parser drops (with a warning) when they lack what they need: the test runs without them."""
 COMMON = {"type", "name", "weight", "negate", "required", "min_score", "threshold"}
 IMPLICIT = GraderSpec("llm-grader", "llm-grader", {})
 """The grader of a test with criteria and no assertions (checked by identity: its skip is a 0, not an error)."""
@@ -91,8 +92,10 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
             message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
             problems.add(test_id, f"{where}.{field}" if field else where, message)
         return None
-    if kind == "composite" and (why := composite.ignored(options)):
-        logging.getLogger("autoresearch.runs").warning("%s: ignoring the composite at %s, as AgentV does: %s", test_id or "(suite)", where, why)
+    why = IGNORED[kind](options) if kind in IGNORED else None
+    if why:
+        logging.getLogger("autoresearch.runs").warning("%s: ignoring the %s at %s, as AgentV does: %s", test_id or "(suite)", kind, where, why)
+        problems.note(test_id, where, f"skipped as AgentV skips it: {why}")
         return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
     if spec is not None and kind == "composite":

@@ -38,7 +38,7 @@ class Context:
     case: Case
     output: str
     eval_dir: Path
-    duration_ms: float = 0.0
+    duration_ms: float | None = 0.0  # None: not measured (a turn of a conversation, as AgentV grades it)
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
@@ -48,6 +48,10 @@ class Context:
     llms: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets a grader names in its `target`
     target: str = ""
     provider: str = ""
+    messages: tuple[dict[str, Any], ...] = ()  # the target's output messages with their tool calls, as AgentV keeps them
+    token_usage: dict[str, float] | None = None  # as the target reported it; None: not reported (AgentV's "no data")
+    reported_cost_usd: float | None = None
+    history: tuple[dict[str, Any], ...] = ()  # a conversation turn's history: AgentV's trace counts its assistant turns too
 
     @property
     def total_tokens(self) -> int:

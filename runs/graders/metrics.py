@@ -1,8 +1,9 @@
 """Graders on the run's measurements rather than its text: latency, cost, tokens, execution metrics.
 
-The built-in runner records no tool-call trace, so checks that need one
-(`max_tool_calls`, `max_llm_calls`, `target_exploration_ratio`) fail with
-"No trace summary available", exactly as AgentV scores a target without a trace.
+As AgentV 4.42.4: the trace is the summary of the target's output messages
+(`runs.graders.trace`; a target that reports no tool calls made none), a token
+usage or cost the target did not report fails its check ("not available"), and
+the duration is the one the target reported, else the one measured.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import ClassVar
 from pydantic import Field
 
 from runs.evalfile.model import GraderSpec
+from runs.graders import trace
 from runs.graders.base import Context, Options, Score, assertion, parsed
+from runs.js import js_number
 
 
 class LatencyOptions(Options):
@@ -32,9 +35,9 @@ class TokenOptions(Options):
 
 
 class ExecutionOptions(Options):
-    max_tool_calls: int | None = None
-    max_llm_calls: int | None = None
-    max_tokens: int | None = None
+    max_tool_calls: float | None = None
+    max_llm_calls: float | None = None
+    max_tokens: float | None = None
     max_cost_usd: float | None = None
     max_duration_ms: float | None = None
     target_exploration_ratio: float | None = None
@@ -56,29 +59,36 @@ class Latency(_Metric):
     options = LatencyOptions
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        limit = parsed(spec, self).threshold
-        return _all_or_nothing([assertion(f"Duration {ctx.duration_ms:.0f}ms <= {limit:g}ms", ctx.duration_ms <= limit)])
+        limit, duration = parsed(spec, self).threshold, ctx.duration_ms
+        if duration is None:
+            return Score(0.0, [assertion("No duration data available in trace", False)])
+        return _all_or_nothing([assertion(f"Duration {js_number(duration)}ms {_cmp(duration, limit)} {js_number(limit)}ms threshold", duration <= limit)])
 
 
 class Cost(_Metric):
     options = CostOptions
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        budget = parsed(spec, self).budget
-        return _all_or_nothing([assertion(f"Cost ${ctx.cost_usd:.4f} <= ${budget:.4f}", ctx.cost_usd <= budget)])
+        budget, cost = parsed(spec, self).budget, ctx.reported_cost_usd
+        if cost is None:
+            return Score(0.0, [assertion("No cost data available in trace", False)])
+        return _all_or_nothing([assertion(f"Cost ${cost:.4f} {_cmp(cost, budget)} ${budget:.4f} budget", cost <= budget)])
 
 
 class TokenUsage(_Metric):
     options = TokenOptions
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        opts = parsed(spec, self)
+        opts, usage = parsed(spec, self), ctx.token_usage
+        if usage is None:
+            return Score(0.0, [assertion("No token usage data available in trace", False)])
+        total = usage["input"] + usage["output"] + usage.get("cached", 0)  # AgentV counts cached tokens in the total
         checks = [
-            assertion(f"{label} tokens {actual} <= {limit}", actual <= limit)
+            assertion(f"{label} tokens {js_number(actual)} {_cmp(actual, limit)} {js_number(limit)}", actual <= limit)
             for label, actual, limit in (
-                ("Total", ctx.total_tokens, opts.max_total),
-                ("Input", ctx.input_tokens, opts.max_input),
-                ("Output", ctx.output_tokens, opts.max_output),
+                ("Input", usage["input"], opts.max_input),
+                ("Output", usage["output"], opts.max_output),
+                ("Total", total, opts.max_total),
             )
             if limit is not None
         ]
@@ -89,20 +99,43 @@ class ExecutionMetrics(_Metric):
     options = ExecutionOptions
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        opts = parsed(spec, self)
-        if opts.max_tool_calls is not None or opts.max_llm_calls is not None or opts.target_exploration_ratio is not None:
-            return Score(0.0, [assertion("No trace summary available", False)])
+        opts, found = parsed(spec, self), trace.of(ctx)
+        usage = ctx.token_usage
         checks = [
-            assertion(f"{label} {actual:g} <= {limit:g} max", actual <= limit)
-            for label, actual, limit in (
-                ("Total tokens", ctx.total_tokens, opts.max_tokens),
-                ("Cost $", ctx.cost_usd, opts.max_cost_usd),
-                ("Duration ms", ctx.duration_ms, opts.max_duration_ms),
-            )
-            if limit is not None
+            _at_most("Tool calls", found["event_count"], opts.max_tool_calls),
+            _at_most("LLM calls", found["llm_call_count"], opts.max_llm_calls),
+            _at_most("Total tokens", None if usage is None else usage["input"] + usage["output"], opts.max_tokens, "Token usage data"),
+            _at_most("Cost", ctx.reported_cost_usd, opts.max_cost_usd, "Cost data"),
+            _at_most("Duration", ctx.duration_ms, opts.max_duration_ms, "Duration data", unit="ms"),
+            _exploration(found, opts.target_exploration_ratio, opts.exploration_tolerance),
         ]
+        checks = [c for c in checks if c is not None]
         passed = sum(1 for c in checks if c["passed"])
         return Score(passed / len(checks) if checks else 0.0, checks)
+
+
+def _at_most(label: str, actual: float | None, limit: float | None, missing: str = "", unit: str = "") -> dict | None:
+    if limit is None:
+        return None
+    if actual is None:
+        return assertion(f"{missing} not available", False)
+    if label == "Cost":
+        return assertion(f"Cost ${actual:.4f} {_cmp(actual, limit)} ${limit:.4f} max", actual <= limit)
+    return assertion(f"{label} {js_number(actual)}{unit} {_cmp(actual, limit)} {js_number(limit)}{unit} max", actual <= limit)
+
+
+def _cmp(actual: float, limit: float) -> str:
+    return "<=" if actual <= limit else ">"
+
+
+def _exploration(found: dict, target: float | None, tolerance: float) -> dict | None:
+    if target is None:
+        return None
+    ratio = trace.exploration_ratio(found)
+    if ratio is None:
+        return assertion("Exploration ratio not available (no tool calls)", False)
+    within = abs(ratio - target) <= tolerance
+    return assertion(f"Exploration ratio {ratio:.2f} {'within' if within else 'outside'} tolerance of target {js_number(target)}", within)
 
 
 GRADERS = {

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from runs.graders.base import Context
+from runs.graders.trace import of as trace_of
 from runs.targets.prompt import display_path, file_text, turns
 
 
@@ -82,43 +83,69 @@ def input_messages(ctx: Context) -> list[dict[str, Any]]:
 
 
 def transcript(ctx: Context) -> list[dict[str, Any]]:
-    """The input turns as the target got them, then the answer (one turn alone equal to the answer is not repeated)."""
+    """AgentV's buildTraceMessages: the input turns as the target got them, then its output messages; the output
+    alone when it already holds user or system turns, or when the only input turn equals its first message; the input
+    alone when there are none (a recorded empty answer)."""
     inputs = turns(ctx.case, ctx.eval_dir, "agent" if ctx.provider == "cli" else "lm")
-    answer = [{"role": "assistant", "content": ctx.output}]
-    if len(inputs) == 1 and inputs[0] == answer[0]:
-        return answer
-    return inputs + answer
+    outputs = [dict(m) for m in ctx.messages]
+    if not outputs:
+        return inputs
+    if any(m["role"] in ("user", "system") for m in outputs):
+        return outputs
+    if len(inputs) == 1 and inputs[0]["role"] == outputs[0]["role"] and js_json(inputs[0].get("content")) == js_json(outputs[0].get("content")):
+        return outputs
+    return inputs + outputs
+
+
+MESSAGE_KEYS = ("role", "name", "content", "token_usage", "metadata")
 
 
 def trace(ctx: Context, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    events: list[dict[str, Any]] = [
-        {"event_id": f"message-{i}", "ordinal": i, "type": "message", "message": m, "metadata": {"message_index": i}}
-        for i, m in enumerate(messages)
-    ]
+    """AgentV's buildTraceFromMessages: an event per message, per tool call and per tool result, then the final
+    response; the summary (tool calls by name, LLM calls) is that of the target's output messages."""
+    events: list[dict[str, Any]] = []
+    for i, message in enumerate(messages):
+        events.append(_event(f"message-{i}", len(events), "message", message.get("start_time"), message.get("duration_ms"),
+                             message={k: message[k] for k in MESSAGE_KEYS if k in message}, metadata={"message_index": i}))
+        for j, call in enumerate(message.get("tool_calls", ())):
+            tool = {"name": call["tool"], **_renamed(call, ("id", "input", "output")), "status": call.get("status", "ok")}
+            where = {"message_index": i, "tool_index": j}
+            events.append(_event(f"message-{i}-tool-{j}", len(events), "tool_call", call.get("start_time"), call.get("duration_ms"),
+                                 parent_event_id=f"message-{i}", tool=tool, metadata=where))
+            if "output" in call:
+                result = {"name": call["tool"], **_renamed(call, ("id", "output")), "status": call.get("status", "ok")}
+                events.append(_event(f"message-{i}-tool-{j}-result", len(events), "tool_result", call.get("end_time"), None,
+                                     parent_event_id=f"message-{i}-tool-{j}", tool=result, metadata=where))
     last = max((i for i, m in enumerate(messages) if m["role"] == "assistant"), default=None)
     if last is not None:
-        events.append({
-            "event_id": "final-response", "parent_event_id": f"message-{last}", "ordinal": len(events), "type": "final_response",
-            "message": {**messages[last], "content": ctx.output}, "metadata": {"message_index": last},
-        })
+        final = messages[last]
+        shown = {**{k: final[k] for k in MESSAGE_KEYS if k in final}, "content": ctx.output}
+        events.append(_event("final-response", len(events), "final_response", final.get("end_time", final.get("start_time")), None,
+                             parent_event_id=f"message-{last}", message=shown, metadata={"message_index": last}))
+    found = trace_of(ctx)
     return {
-        "event_count": 0,
-        "tool_calls": {},
-        "error_count": 0,
-        "llm_call_count": sum(1 for m in messages if m["role"] == "assistant"),
+        **found,
         "messages": messages,
         "events": events,
-        "token_usage": _usage(ctx),
-        "cost_usd": ctx.cost_usd or None,
+        "token_usage": ctx.token_usage,
+        "cost_usd": ctx.reported_cost_usd,
         "duration_ms": ctx.duration_ms,
         "metadata": {"provider": ctx.provider, "target": ctx.target, "eval_case_id": ctx.case.id},
     }
 
 
-def _usage(ctx: Context) -> dict[str, int] | None:
-    if ctx.provider == "cli" and not (ctx.input_tokens or ctx.output_tokens):
-        return None
-    return {"input": ctx.input_tokens, "output": ctx.output_tokens}
+def _event(event_id: str, ordinal: int, kind: str, timestamp: str | None, duration: float | None, **fields: Any) -> dict[str, Any]:
+    return _defined({"event_id": event_id, "ordinal": ordinal, "type": kind, "timestamp": timestamp, "duration_ms": duration, **fields})
+
+
+def _renamed(call: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """A tool call's fields as a trace event's tool has them (`id` is `call_id`), the absent ones left out."""
+    return {("call_id" if k == "id" else k): call[k] for k in keys if k in call}
+
+
+def _defined(value: dict[str, Any]) -> dict[str, Any]:
+    """Without the keys JSON.stringify would leave out (undefined ones)."""
+    return {k: v for k, v in value.items() if v is not None}
 
 
 FILE_BACKED_OUTPUT = 50_000  # characters of the answer's JSON above which AgentV passes it as a file
@@ -143,9 +170,9 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
         "input": input_messages(ctx),
         "metadata": ctx.case.metadata or None,
         "trace": full,
-        "trace_summary": {k: full[k] for k in ("event_count", "tool_calls", "error_count", "llm_call_count")},
-        "token_usage": full["token_usage"],
-        "cost_usd": full["cost_usd"],
+        "trace_summary": {k: full[k] for k in ("event_count", "tool_calls", "error_count", "tool_durations", "llm_call_count") if k in full},
+        "token_usage": ctx.token_usage,
+        "cost_usd": ctx.reported_cost_usd,
         "duration_ms": ctx.duration_ms,
         "start_time": None,
         "end_time": None,

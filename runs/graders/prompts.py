@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from runs.graders.payload import js_json
+from runs.js import js_number
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 TEMPLATE_VARIABLES = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json", "input", "output", "file_changes", "tool_calls")
@@ -176,8 +177,3 @@ def repair_prompt(error: str, reply: str) -> str:
         "Invalid response:",
         reply,
     ])
-
-
-def js_number(value: float) -> str:
-    """A number as JavaScript prints it: 2 not 2.0."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))

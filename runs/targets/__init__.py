@@ -8,7 +8,7 @@ problem is reported with the targets file and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from runs.evalfile.model import Case
 
@@ -19,10 +19,17 @@ class TargetFailed(Exception):
 
 @dataclass(frozen=True)
 class Answer:
+    """The answer text, what the budget counts (tokens, cost), and what the target reported as AgentV keeps it
+    for graders: its output messages with their tool calls, its token usage, cost and duration (None: not reported)."""
+
     text: str
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    messages: tuple[dict[str, Any], ...] = ()
+    token_usage: dict[str, float] | None = None
+    reported_cost_usd: float | None = None
+    reported_duration_ms: float | None = None
 
 
 class Target(Protocol):
@@ -33,4 +40,8 @@ class Target(Protocol):
 
     def answer(self, case: Case, attempt: int) -> Answer:
         """Run the test's input through the system under test (a command target makes its own scratch directory)."""
+        ...
+
+    def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
+        """One turn of a multi-turn test: the conversation so far (text turns), the last one the user's."""
         ...

@@ -1,21 +1,20 @@
 """The `cli` provider: a command line with AgentV's placeholders, run in the eval file's directory.
 
 Placeholders are shell-escaped. The answer is read from `{OUTPUT_FILE}` when
-the command uses it, else from stdout; a JSON envelope with `text` or
-`output` is unwrapped as AgentV does (and its `token_usage`/`cost_usd` kept).
+the command uses it, else from stdout, and read as AgentV reads it
+(`runs.targets.cli_output`: output messages with tool calls, measurements).
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from runs import process
 from runs.evalfile.model import Case
-from runs.targets import Answer, TargetFailed
+from runs.targets import Answer, TargetFailed, cli_output
 from runs.targets.prompt import question
 from runs.targets.specs import TargetSpec
 
@@ -32,19 +31,34 @@ class CliTarget:
         self.files_format: str = spec.options.get("files_format") or "{path}"
 
     def answer(self, case: Case, attempt: int) -> Answer:
-        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._answer(case, attempt, Path(scratch))
+        files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
+        return self._run(question(case, "agent", self.eval_dir), case.id, attempt, files)
 
-    def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
-        prompt = question(case, "agent", self.eval_dir)
+    def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
+        """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
+        keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}."""
+        return self._run(history[-1]["content"], turn_id, 0, [])
+
+    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path]) -> Answer:
+        """AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`: a `/` in the id
+        (a test's, or a conversation turn's `test/turn-N`) makes that a file in a directory that does not exist,
+        so the answer fails with ENOENT before the command runs. It fails here the same way, unless that directory
+        exists."""
+        folder = (Path(tempfile.gettempdir()) / f"agentv-{eval_id}").parent
+        if "/" in eval_id and not folder.is_dir():
+            raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'")
+        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
+            return self._command(prompt, eval_id, attempt, files, Path(scratch))
+
+    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path) -> Answer:
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
         values = {
             "PROMPT": prompt,
             "PROMPT_FILE": str(prompt_file),
-            "EVAL_ID": case.id,
+            "EVAL_ID": eval_id,
             "ATTEMPT": str(attempt),
-            "FILES": format_files(list(dict.fromkeys(f.resolve() for f in case.input_files())), self.files_format),
+            "FILES": format_files(files, self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
         command = self.template
@@ -58,65 +72,10 @@ class CliTarget:
         if "{OUTPUT_FILE}" in self.template:
             if not output_file.is_file():
                 raise TargetFailed(f"target {self.name} wrote no output file")
-            return unwrap(output_file.read_text(encoding="utf-8", errors="replace"))
-        return unwrap(done.stdout)
+            return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
+        return cli_output.parse(done.stdout)
 
 
 def format_files(files: list[Path], template: str) -> str:
     """{FILES}: each file through the target's `files_format` (`{path}`, `{basename}`, shell-escaped), space-joined, as AgentV."""
     return " ".join(template.replace("{path}", shlex.quote(str(f))).replace("{basename}", shlex.quote(f.name)) for f in files)
-
-
-MAX_TOKENS = 10**9  # per answer, as mutators.providers.replies
-MAX_COST_USD = 1e6
-
-
-def unwrap(text: str) -> Answer:
-    """A JSON object with `text` or `output` is an envelope; anything else is the answer itself."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return Answer(text)
-    if not isinstance(value, dict) or not ("text" in value or "output" in value):
-        return Answer(text)
-    usage = value.get("token_usage") if isinstance(value.get("token_usage"), dict) else {}
-    return Answer(
-        _content(value.get("text", value.get("output"))),
-        int(_amount(usage.get("input"), MAX_TOKENS)),
-        int(_amount(usage.get("output"), MAX_TOKENS)),
-        _amount(value.get("cost_usd"), MAX_COST_USD),
-    )
-
-
-def _amount(value, limit: float) -> float:
-    """A count or a cost as the envelope gave it, when it is a number from 0 to `limit`; anything else
-    (text, a list, a negative cost that would lower the spend a budget bounds) counts as unknown: 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= limit:
-        return 0.0
-    return float(value)
-
-
-def _content(value: Any) -> str:
-    """`output` may be a list of messages: the answer is the content of the last one whose role is
-    `assistant` (none: an empty answer), as AgentV's extractLastAssistantContent reads it."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        for message in reversed(value):
-            if isinstance(message, dict) and message.get("role") == "assistant" and "content" in message:
-                return _text_of(message["content"])
-        return ""
-    return json.dumps(value)
-
-
-CONTENT_TYPES = {"text", "image", "file"}
-
-
-def _text_of(content: Any) -> str:
-    """A message's text: a string as it is; content blocks (all of a known type) as their text
-    blocks joined by newlines, as AgentV's getTextContent; anything else as compact JSON."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list) and content and all(isinstance(b, dict) and b.get("type") in CONTENT_TYPES for b in content):
-        return "\n".join(str(b.get("text", "")) for b in content if b["type"] == "text")
-    return json.dumps(content, separators=(",", ":"), ensure_ascii=False)

@@ -19,7 +19,7 @@ from runs.evalfile.model import Case
 from runs.graders.base import GraderFailed, LLMReply
 from runs.targets import Answer, TargetFailed
 from runs.targets.prices import table_for
-from runs.targets.prompt import chat_prompt
+from runs.targets.prompt import DEFAULT_SYSTEM_PROMPT, chat_prompt
 from runs.targets.specs import TargetSpec
 
 
@@ -34,11 +34,26 @@ class LLMTarget:
         """The input as AgentV sends it to an LLM: its chat prompt, without the test's `files` (AgentV sends those
         nowhere) unless the target sets `attach_files: true` (ours), which appends their contents to the last user turn."""
         prompt = chat_prompt(case, self.eval_dir, attach_files=bool(self.spec.options.get("attach_files")))
+        return self._chat(prompt.messages, prompt.system)
+
+    def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
+        """One turn of a conversation, as AgentV's LLM providers send its history: the system turns joined as the
+        system prompt (AgentV's default when there are none), the user and assistant turns in order."""
+        system = "\n\n".join(m["content"] for m in history if m["role"] == "system")
+        return self._chat([m for m in history if m["role"] != "system"], system if any(m["role"] == "system" for m in history) else DEFAULT_SYSTEM_PROMPT)
+
+    def _chat(self, messages: list[dict[str, str]], system: str) -> Answer:
         try:
-            reply = self._complete(prompt.messages, prompt.system)
+            reply = self._complete(messages, system)
         except ProviderError as exc:
             raise TargetFailed(self._failure("target", exc)) from None
-        return Answer(reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd)
+        # AgentV's LLM providers: one assistant message, token usage always, a cost only when above 0
+        return Answer(
+            reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd,
+            messages=({"role": "assistant", "content": reply.text},),
+            token_usage={"input": reply.input_tokens, "output": reply.output_tokens},
+            reported_cost_usd=reply.cost_usd or None,
+        )
 
     def grade(self, prompt: str, system: str | None) -> LLMReply:
         """The runner's GraderLLM: a provider fault is the grader's failure (the test's execution_error), not the run's."""

@@ -13,7 +13,8 @@ from runs.graders.base import GraderLLM
 from runs.targets import Target
 from runs.targets.cli import CliTarget
 from runs.targets.llm import LLMTarget
-from runs.targets.specs import TargetSpec, find_targets_file, parse_targets, read_targets_file
+from runs.targets.replay import ReplayTarget
+from runs.targets.specs import LLM_PROVIDERS, TargetSpec, find_targets_file, parse_targets, read_targets_file
 
 INLINE_SOURCE = "autoresearch.yaml (eval.targets)"
 
@@ -43,12 +44,12 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
             continue
         targets.per_case[case.id] = name
         if name not in targets.built:
-            _build(name, specs, suite.directory, targets, problems)
+            _build(name, specs, suite, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
     for name in sorted(grader_targets([g for case in suite.cases for g in case.graders])):
         spec = specs.get(name)
-        if spec is not None and spec.valid and spec.provider != "cli":
+        if spec is not None and spec.valid and spec.provider in LLM_PROVIDERS:
             targets.named_graders[name] = LLMTarget(spec, suite.directory).grade
             targets.llm[name] = spec
     suite.notes.extend(problems.notes)
@@ -83,7 +84,7 @@ def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: 
     return name
 
 
-def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets, problems: Problems) -> None:
+def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targets, problems: Problems) -> None:
     """Build a target and its grader; one whose definition has problems (already reported) is left out."""
     spec = specs[name]
     problems.items.extend(spec.deferred)
@@ -91,18 +92,25 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
     if not spec.valid:
         targets.graders[name] = None
         return
-    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec, eval_dir)
+    eval_dir = suite.directory
+    target: Target
+    if spec.provider == "cli":
+        target = CliTarget(spec, eval_dir)
+    elif spec.provider == "replay":
+        target = ReplayTarget(spec, suite.path.resolve(), suite.name)
+    else:
+        target = LLMTarget(spec, eval_dir)
     targets.built[name] = target
-    if spec.provider != "cli":
+    if spec.provider in LLM_PROVIDERS:
         targets.llm[name] = spec
-    grader_name = spec.grader_target or (None if spec.provider == "cli" else name)
+    grader_name = spec.grader_target or (name if spec.provider in LLM_PROVIDERS else None)
     if grader_name is None:
         targets.graders[name] = None
         return
     grader_spec = specs.get(grader_name)
     if grader_spec is not None and grader_name != name:
         problems.items.extend(grader_spec.deferred)
-    if grader_spec is None or grader_spec.provider == "cli" or not grader_spec.valid:
+    if grader_spec is None or grader_spec.provider not in LLM_PROVIDERS or not grader_spec.valid:
         problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
         targets.graders[name] = None
         return

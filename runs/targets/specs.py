@@ -17,7 +17,9 @@ PROVIDER_FIELDS = {
     "cli": {"command", "cwd", "files_format"},
     "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
     "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
+    "replay": {"fixtures", "execution_traces", "source_target", "suite", "eval_path", "variant"},
 }
+LLM_PROVIDERS = ("anthropic", "openai")  # the others answer from a command or a recording and cannot grade
 UNSUPPORTED_FIELDS = {"workspace_template", "env"}
 IGNORED_FIELDS = {
     "healthcheck": "AgentV's check that the target is up before the run; not run here, a target that is down fails its tests",
@@ -38,7 +40,7 @@ NUMBERS: dict[str, tuple[Callable[[float], bool], str]] = {
     "temperature": (lambda n: n >= 0, "a number >= 0"),
 }
 WHOLE_NUMBERS = {"max_output_tokens", "max_tokens"}
-TEXTS = {"grader_target", "cwd", "base_url", "endpoint", "files_format"}
+TEXTS = {"grader_target", "cwd", "base_url", "endpoint", "files_format", "fixtures", "source_target", "suite", "eval_path", "variant"}
 
 
 @dataclass
@@ -129,11 +131,23 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
     for key in SECRET_FIELDS:
         if key in item:
             _secret(item[key], key, where, spec, problems)
-    if provider != "cli" and "model" not in item:
+    if provider in LLM_PROVIDERS and "model" not in item:
         problems.add(None, f"{where}.model", "required, as an environment reference such as ${{ ANTHROPIC_MODEL }}")
     if provider == "cli" and not isinstance(item.get("command"), str):
         problems.add(None, f"{where}.command", "required: the command line, with {PROMPT} / {OUTPUT_FILE} placeholders")
+    if provider == "replay":
+        _replay_source(item, where, problems)
     return spec
+
+
+def _replay_source(item: dict[str, Any], where: str, problems: Problems) -> None:
+    """AgentV's replay target needs `source_target` and exactly one source; we read `fixtures`, not `execution_traces`."""
+    if "execution_traces" in item:
+        problems.add(None, f"{where}.execution_traces", "unsupported by the built-in runner (replay from execution traces); use `fixtures`, or eval.agentv")
+    elif "fixtures" not in item:
+        problems.add(None, f"{where}.fixtures", "required: the JSONL file of recorded answers (relative to the eval file)")
+    if not isinstance(item.get("source_target"), str) or not item["source_target"]:
+        problems.add(None, f"{where}.source_target", "required: the target whose answers were recorded")
 
 
 def _check_keys(item: dict[str, Any], provider: str, where: str, problems: Problems) -> None:

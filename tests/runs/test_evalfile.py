@@ -31,12 +31,12 @@ def notes_of(tmp_path, tests, suite=None) -> list[str]:
 def test_unsupported_fields_are_refused_by_name(tmp_path):
     found = problems_of(
         tmp_path,
-        [{"id": "t1", "input": "x", "workspace": {"template": "w"}, "assertions": [{"type": "tool-trajectory"}]}],
+        [{"id": "t1", "input": "x", "workspace": {"template": "w"}, "assertions": [{"type": "skill-trigger"}]}],
         suite={"hooks": {"before_all": "x"}},
     )
     assert any(p.startswith("None|hooks|unsupported") for p in found)
     assert any(p.startswith("t1|workspace|unsupported") for p in found)
-    assert any(p.startswith("t1|assertions[0].type|grader type 'tool-trajectory' is unsupported") for p in found)
+    assert any(p.startswith("t1|assertions[0].type|grader type 'skill-trigger' is unsupported") for p in found)
 
 
 def test_unknown_fields_are_ignored_with_a_note_as_agentv_ignores_them(tmp_path):

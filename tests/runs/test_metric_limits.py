@@ -15,5 +15,5 @@ def test_latency_and_cost_over_their_limits_score_zero(tmp_path):
     rows = run(tmp_path, [{"id": "m", "input": "x", "assertions": checks}], {"m": envelope})
     assert scores(rows["m"]) == [0.0, 0.0, 1.0]
     assert [a["passed"] for a in rows["m"]["assertions"]] == [False, False, True]
-    assert rows["m"]["assertions"][1]["text"] == "Cost $0.0200 <= $0.0190"
+    assert rows["m"]["assertions"][1]["text"] == "Cost $0.0200 > $0.0190 budget"
     assert rows["m"]["execution_status"] == "quality_failure"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
@@ -116,18 +118,17 @@ def test_cli_prompt_placeholders_are_shell_escaped(tmp_path):
 def test_cli_envelope_output_as_text_and_as_messages(tmp_path):
     messages = [{"role": "assistant", "content": "first"}, {"role": "user", "content": "more"}, {"role": "assistant", "content": "last"}]
     blocks = [{"role": "assistant", "content": [{"type": "text", "text": "one"}, {"type": "image", "media_type": "image/png",
-                                                   "source": "x.png"}, {"type": "text", "text": "two"}]},
-              {"content": "a message with no role is nobody's answer"}]
-    answers = {
-        "text": {"output": "plain", "token_usage": {"input": 7, "output": 3}, "cost_usd": 0.5},
-        "messages": {"output": messages},
-        "blocks": {"output": blocks},
-    }
+                                                   "source": "x.png"}, {"type": "text", "text": "two"}]}]
+    # AgentV's schema: `output` must be a list of messages each with a `role`; otherwise the whole file is the answer
+    not_envelopes = {"string-output": {"output": "plain"}, "roleless": {"output": [*blocks, {"content": "nobody's"}]}}
+    answers = {"text": {"text": "plain", "token_usage": {"input": 7, "output": 3}, "cost_usd": 0.5}, "messages": {"output": messages},
+               "blocks": {"output": blocks}, **not_envelopes}
     tests = [{"id": "text", "input": "x", "assertions": [{"type": "equals", "value": "plain"}]},
              {"id": "messages", "input": "x", "assertions": [{"type": "equals", "value": "last"}]},
-             {"id": "blocks", "input": "x", "assertions": [{"type": "equals", "value": "one\ntwo"}]}]
+             {"id": "blocks", "input": "x", "assertions": [{"type": "equals", "value": "one\ntwo"}]},
+             *({"id": name, "input": "x", "assertions": [{"type": "equals", "value": json.dumps(raw)}]} for name, raw in not_envelopes.items())]
     rows = rows_of(tmp_path, tests, answers)
-    assert (rows["text"]["score"], rows["messages"]["score"], rows["blocks"]["score"]) == (1.0, 1.0, 1.0)
+    assert {name: row["score"] for name, row in rows.items()} == dict.fromkeys(answers, 1.0)
     assert (rows["text"]["token_usage"], rows["text"]["cost_usd"]) == ({"input": 7, "output": 3}, 0.5)
 
 
@@ -139,7 +140,7 @@ def test_a_duplicate_name_and_a_non_text_provider_are_named(tmp_path):
         prepare(eval_file, tmp_path)
     assert [(p.field, p.message) for p in caught.value.problems] == [
         ("targets[1].name", "'canned' is already defined above"),
-        ("targets[odd].provider", "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai)"),
+        ("targets[odd].provider", "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai, replay)"),
     ]
 
 
@@ -181,13 +182,17 @@ def test_validate_without_a_path_on_a_command_eval_accepts_the_valid_config(tmp_
 
 
 def test_a_cli_envelope_s_unusable_token_counts_and_cost_count_as_unknown_not_as_a_crash_or_a_refund(tmp_path):
-    # "abc" and [1] as counts were a ValueError / TypeError that ended the run; a negative cost lowered the spend a budget bounds
+    # "abc" and [1] as counts were a ValueError / TypeError that ended the run; a negative cost lowered the spend a budget bounds.
+    # AgentV's schema refuses a count that is not a number (the whole file is then the answer) and drops a negative cost;
+    # a count it takes but no budget could (1e300) counts as 0 here
     answers = {
-        "words": {"output": "plain", "token_usage": {"input": "abc", "output": [1]}, "cost_usd": -100},
-        "huge": {"output": "plain", "token_usage": {"input": 1e300, "output": -5}, "cost_usd": "1"},
+        "words": {"text": "plain", "token_usage": {"input": "abc", "output": [1]}, "cost_usd": 1},
+        "huge": {"text": "plain", "token_usage": {"input": 1e300, "output": 5}, "cost_usd": -100},
     }
     tests = [{"id": name, "input": "x", "assertions": [{"type": "equals", "value": "plain"}]} for name in answers]
     rows = rows_of(tmp_path, tests, answers)
+    assert (rows["words"]["score"], rows["huge"]["score"]) == (0.0, 1.0)
     for name in answers:
-        assert rows[name]["score"] == 1.0 and rows[name]["cost_usd"] == 0.0
-        assert rows[name]["token_usage"] == {"input": 0, "output": 0}
+        assert rows[name]["cost_usd"] == 0.0
+    assert rows["words"]["token_usage"] == {"input": 0, "output": 0}
+    assert rows["huge"]["token_usage"] == {"input": 0, "output": 5}
