@@ -78,8 +78,8 @@ class EvalRun:
         try:
             while (item := self._take()) is not None:
                 case, attempt = item
-                target, grader = self.targets.for_case(case)
-                result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
+                target, grader, named = self.targets.for_case(case, attempt)
+                result = run_case(self.suite, case, target, grader, attempt, named)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

@@ -8,6 +8,7 @@ the command uses it, else from stdout; a JSON envelope with `text` or
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import tempfile
 from pathlib import Path
@@ -15,7 +16,9 @@ from typing import Any, Literal
 
 from runs import process
 from runs.evalfile.model import Case
+from runs.graders.base import GraderLLM, GraderRetry, LLMReply
 from runs.targets import Answer, TargetFailed
+from runs.targets.healthcheck import Healthcheck
 from runs.targets.prompt import question
 from runs.targets.specs import TargetSpec
 
@@ -30,36 +33,66 @@ class CliTarget:
         self.cwd = eval_dir / spec.options["cwd"] if spec.options.get("cwd") else eval_dir
         self.timeout_s = spec.timeout_s
         self.files_format: str = spec.options.get("files_format") or "{path}"
+        self.health = Healthcheck(self.name, spec.options.get("healthcheck"), eval_dir, self.timeout_s, render)
 
     def answer(self, case: Case, attempt: int) -> Answer:
+        files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._answer(case, attempt, Path(scratch))
+            done, output_file = self._run(question(case, "agent", self.eval_dir), case.id, attempt, files, Path(scratch))
+            if "{OUTPUT_FILE}" in self.template:
+                if not output_file.is_file():
+                    raise TargetFailed(f"target {self.name} wrote no output file")
+                return unwrap(output_file.read_text(encoding="utf-8", errors="replace"))
+        return unwrap(done.stdout)
 
-    def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
-        prompt = question(case, "agent", self.eval_dir)
+    def grader_for(self, test_id: str, attempt: int) -> GraderLLM:
+        """This target as a test's grader, as AgentV invokes a `cli` grader target: the grader prompt is the
+        question (the system prompt is not sent), `{EVAL_ID}` the test's, no files; the reply is what the
+        command wrote to `{OUTPUT_FILE}`, unwrapped as an answer is. A failure is asked again, as AgentV
+        retries it (`GraderRetry`)."""
+
+        def grade(prompt: str, system: str | None) -> LLMReply:
+            with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
+                try:
+                    _, output_file = self._run(prompt, test_id, attempt, [], Path(scratch))
+                    text = output_file.read_text(encoding="utf-8", errors="replace")
+                except TargetFailed as exc:
+                    raise GraderRetry(str(exc)) from None
+                except OSError:
+                    raise GraderRetry(f"grader {self.name} wrote no output file") from None
+            answer = unwrap(text)
+            return LLMReply(answer.text, answer.input_tokens, answer.output_tokens, answer.cost_usd)
+
+        return grade
+
+    def _run(self, prompt: str, test_id: str, attempt: int, files: list[Path], scratch: Path) -> tuple[process.Completed, Path]:
+        """The command with AgentV's placeholders, after the target's healthcheck; raises TargetFailed."""
+        unhealthy = self.health.failure()
+        if unhealthy:
+            raise TargetFailed(unhealthy)
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
         values = {
             "PROMPT": prompt,
             "PROMPT_FILE": str(prompt_file),
-            "EVAL_ID": case.id,
+            "EVAL_ID": test_id,
             "ATTEMPT": str(attempt),
-            "FILES": format_files(list(dict.fromkeys(f.resolve() for f in case.input_files())), self.files_format),
+            "FILES": format_files(files, self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
-        command = self.template
-        for key, value in values.items():
-            command = command.replace("{" + key + "}", value if key == "FILES" else shlex.quote(value))
-        done = process.run(command, cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
+        done = process.run(render(self.template, values), cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
         if done.timed_out:
             raise TargetFailed(f"target {self.name} timed out after {self.timeout_s:g}s")
         if done.returncode != 0:
             raise TargetFailed(f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
-        if "{OUTPUT_FILE}" in self.template:
-            if not output_file.is_file():
-                raise TargetFailed(f"target {self.name} wrote no output file")
-            return unwrap(output_file.read_text(encoding="utf-8", errors="replace"))
-        return unwrap(done.stdout)
+        return done, output_file
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    """AgentV's renderTemplate: `{KEY}` replaced in one pass (a value holding `{OUTPUT_FILE}` stays as it is),
+    each value shell-quoted except `{FILES}`, which `format_files` has quoted path by path; unknown keys stay."""
+    quoted = {key: value if key == "FILES" else shlex.quote(value) for key, value in values.items()}
+    return re.sub(r"\{([A-Z_]+)\}", lambda m: quoted.get(m.group(1), m.group(0)), template)
 
 
 def format_files(files: list[Path], template: str) -> str:
