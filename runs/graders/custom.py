@@ -31,7 +31,7 @@ from runs.graders.base import Context, Options, Score, parsed
 from runs.graders.code import failed, run_grader
 
 FOLDERS = ("assertions", "graders", "judges")
-SCRIPT = re.compile(r"^[^.].*\.(ts|js|mts|mjs)$")  # fast-glob's `*.ts` etc.: no dot files
+SCRIPT = re.compile(r"(?s)([^.].*)\.(ts|js|mts|mjs)")  # fast-glob's `*.ts` etc. (whole name): no dot files
 RUNTIME = "bun"
 KNOWN_KINDS = {
     "code-grader", "llm-grader", "rubric", "composite", "tool-trajectory", "field-accuracy", "latency", "cost",
@@ -53,7 +53,7 @@ def discover(eval_dir: Path) -> dict[str, Path]:
     folders += [d / ".agentv" / name for d in levels for name in FOLDERS[1:]]
     for folder in folders:
         for script in _scripts(folder):
-            name = re.sub(r"\.(ts|js|mts|mjs)$", "", script.name)
+            name = SCRIPT.fullmatch(script.name).group(1)  # type: ignore[union-attr]
             if name not in KNOWN_KINDS:
                 found.setdefault(name, script)
     return found
@@ -65,7 +65,7 @@ def _scripts(folder: Path) -> list[Path]:
         names = sorted(os.listdir(folder))
     except OSError:
         return []
-    return [folder / n for n in names if SCRIPT.match(n) and (folder / n).is_file()]
+    return [folder / n for n in names if SCRIPT.fullmatch(n) and (folder / n).is_file()]
 
 
 class CustomOptions(Options):
