@@ -53,7 +53,7 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
         if name is None:
             continue
         targets.per_case[case.id] = name
-        if name not in targets.built:
+        if name not in targets.graders:  # not `built`: a target may be built already as another's grader
             _build(name, specs, suite.directory, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
@@ -101,7 +101,7 @@ def _build(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Tar
     if not spec.valid:
         targets.graders[name] = None
         return
-    target: Target = CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec, eval_dir)
+    target: Target = targets.built.get(name) or (CliTarget(spec, eval_dir) if spec.provider == "cli" else LLMTarget(spec, eval_dir))
     targets.built[name] = target
     if spec.provider != "cli":
         targets.llm[name] = spec

@@ -111,3 +111,24 @@ def test_placeholders_are_replaced_in_one_pass_so_a_prompt_holding_one_reaches_t
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert rows(tmp_path / "out")["t0"]["score"] == 1.0
+
+
+def test_a_cli_target_that_grades_one_test_and_answers_another_is_one_target_checked_once(tmp_path):
+    """`judge` is `canned`'s grader_target (built first, as a grader) and also the target of a later test."""
+    (tmp_path / "judge.py").write_text("import sys\nopen(sys.argv[1], 'w').write('{\"score\": 1}')\n")
+    judge = f"{sys.executable} ../judge.py {{OUTPUT_FILE}}"
+    check = f"{sys.executable} -c \"open('judge-checks.log', 'a').write('x')\""
+    targets = [
+        {**target()[0], "grader_target": "judge"},
+        {"name": "judge", "provider": "cli", "command": judge, "healthcheck": {"command": check}},
+    ]
+    tests = [
+        {"id": "graded", "input": "hi", "assertions": [{"type": "llm-grader", "prompt": "Says yes"}]},
+        {"id": "judged", "input": "hi", "execution": {"target": "judge"}, "assertions": [{"type": "contains", "value": "score"}]},
+    ]
+    eval_file = write_tree(tmp_path, tests, {"graded": "yes"}, targets=targets)
+    done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"), "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    found = rows(tmp_path / "out")
+    assert (found["graded"]["score"], found["judged"]["score"]) == (1.0, 1.0), found
+    assert (tmp_path / "evals" / "judge-checks.log").read_text() == "x"
