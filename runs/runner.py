@@ -79,11 +79,11 @@ class EvalRun:
         try:
             while (item := self._take()) is not None:
                 case, attempt = item
-                target, grader = self.targets.for_case(case)
+                target, grader, named = self.targets.for_case(case, attempt)
                 if case.conversation is not None:
-                    result = run_conversation(self.suite, case, case.conversation, target, grader, self.targets.named_graders)
+                    result = run_conversation(self.suite, case, case.conversation, target, grader, named)
                 else:
-                    result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
+                    result = run_case(self.suite, case, target, grader, attempt, named)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

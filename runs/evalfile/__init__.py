@@ -16,7 +16,7 @@ from runs.evalfile.model import Suite
 from runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
 from runs.evalfile.yamlload import load_yaml
 
-__all__ = ["EvalFileError", "Problem", "Suite", "check", "load"]
+__all__ = ["EvalFileError", "Problem", "Suite", "check", "load", "runnable"]
 
 
 def check(path: Path) -> tuple[Suite | None, list[Problem]]:
@@ -35,9 +35,17 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     parser = skill_json if path.suffix == ".json" else yaml_suite
     suite = parser.parse(path, raw, problems)
     suite.notes = problems.notes
-    if not suite.cases and not problems.items:
+    if not suite.cases and not suite.skipped and not problems.items:
         problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")
     return suite, problems.items
+
+
+def runnable(suite: Suite) -> None:
+    """Raise when every test is one AgentV skips: `validate` accepts such a file, as `agentv validate` does,
+    but running it fails before anything is written, as `agentv eval` fails ("No tests matched")."""
+    if not suite.cases and suite.skipped:
+        problem = Problem(str(suite.path), None, "tests", f"nothing to run: AgentV skips every test ({', '.join(suite.skipped)}); `validate` says why")
+        raise EvalFileError([problem])
 
 
 def load(path: Path) -> Suite:

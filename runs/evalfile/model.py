@@ -112,6 +112,7 @@ class Suite:
     cases: list[Case] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)  # selection tags (a string or list `tags:`, and `metadata.tags`), for imports' `select`
     notes: list[Any] = field(default_factory=list)  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
+    skipped: list[str] = field(default_factory=list)  # ids of the tests AgentV would not run (`runs.graders.agentv_skips`)
 
     @property
     def directory(self) -> Path:

@@ -55,6 +55,7 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
         skip = agentv_skips(case, suite.directory)
         if skip:
             problems.note(case.id, "assertions", f"the test is skipped, as AgentV skips it: {skip}")
+            suite.skipped.append(case.id)
             continue
         finish_case(case, problems)
         suite.cases.append(case)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from runs.config import EvalConfig
 from runs.errors import EvalFailed, RunsError
-from runs.evalfile import EvalFileError, Suite, check
+from runs.evalfile import EvalFileError, Suite, check, runnable
 from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
 from runs.program import missing_program
@@ -55,6 +55,7 @@ def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None 
 
 
 def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True, watch: Watch | None = None) -> Finished:
+    runnable(prepared.suite)
     writer = RunDirWriter(run_dir, prepared.suite.path)
     run = EvalRun(prepared.suite, prepared.targets, options)
     progress = Progress(len(prepared.suite.cases)) if show_progress else None

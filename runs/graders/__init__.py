@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from runs.evalfile.model import Case, GraderSpec
 from runs.evalfile.problems import Problems
-from runs.graders import code, composite, llm, metrics, structured, text, trajectory
+from runs.graders import code, composite, custom, llm, metrics, structured, text, trajectory
 from runs.graders.base import Context, Grader
 from runs.graders.scoring import finish
 
@@ -73,12 +73,17 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
         problems.add(test_id, where, "an assertion needs a `type` (or is a plain string, graded by the LLM)")
         return None
     kind = ALIASES.get(raw["type"].replace("_", "-"), raw["type"].replace("_", "-"))
+    if kind not in REGISTRY and kind not in custom.KNOWN_KINDS and problems.file:
+        script = custom.discover(Path(problems.file).parent).get(kind)
+        if script is not None:
+            return _custom_spec(kind, script, raw, problems, test_id, where)
     if kind in UNSUPPORTED:
         problems.add(test_id, f"{where}.type", f"grader type {kind!r} is unsupported by the built-in runner ({UNSUPPORTED[kind]})")
         return None
     grader = REGISTRY.get(kind)
     if grader is None:
-        problems.add(test_id, f"{where}.type", f"unknown grader type {kind!r} (known: {', '.join(sorted(REGISTRY))})")
+        problems.add(test_id, f"{where}.type", f"unknown grader type {kind!r}: not built in (known: {', '.join(sorted(REGISTRY))}) "
+                     f"and no .agentv/assertions/{kind}.ts (.js, .mts, .mjs) from the eval file's directory up")
         return None
     own = set(grader.options.model_fields)
     common = {k: v for k, v in raw.items() if k in COMMON and k not in own}
@@ -101,6 +106,20 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
     if spec is not None and kind == "composite":
         composite.inner_specs(spec, problems, test_id, where)
     return spec
+
+
+def _custom_spec(kind: str, script: Path, raw: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
+    """A discovered assertion type: AgentV's common fields apply (not `threshold`); the rest is config it drops."""
+    common = {k: v for k, v in raw.items() if k in COMMON - {"threshold"}}
+    options: dict[str, Any] = {"script": script}
+    if "timeout_seconds" in raw:
+        options["timeout_seconds"] = raw["timeout_seconds"]
+    try:
+        custom.CustomOptions.model_validate(options)
+    except ValidationError:
+        problems.add(test_id, f"{where}.timeout_seconds", "must be a number of seconds > 0")
+        return None
+    return _common(kind, kind, common, options, problems, test_id, where)
 
 
 def _common(kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
@@ -131,15 +150,20 @@ def _common(kind: str, default_name: str, common: dict, options: dict, problems:
     return GraderSpec(kind, str(name), options, float(weight), negate, minimum, threshold)
 
 
+def grader_of(spec: GraderSpec) -> Grader:
+    """The grader that runs a spec: a built-in type's, else the discovered script's (`runs.graders.custom`)."""
+    return REGISTRY.get(spec.type) or custom.GRADER
+
+
 def grade(spec: GraderSpec, ctx: Context) -> dict[str, Any]:
     """Run one grader; `GraderFailed` propagates (the test becomes an execution_error)."""
-    return finish(spec, REGISTRY[spec.type].grade(spec, ctx))
+    return finish(spec, grader_of(spec).grade(spec, ctx))
 
 
 def needs_llm(spec: GraderSpec) -> bool:
     if spec.type == "composite":
         return any(needs_llm(inner) for inner in composite.inner_specs(spec))
-    return REGISTRY[spec.type].needs_llm
+    return grader_of(spec).needs_llm
 
 
 def grader_targets(specs: list[GraderSpec]) -> set[str]:

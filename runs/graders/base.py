@@ -21,6 +21,11 @@ class GraderFailed(Exception):
     """The grader could not produce a score (its LLM could not be reached): the test is an execution_error."""
 
 
+class GraderRetry(GraderFailed):
+    """A grader call that failed and is asked again, as AgentV asks again (a `cli` grader target's command
+    failed or wrote nothing): after the last attempt the grader skips, as after replies it cannot read."""
+
+
 @dataclass(frozen=True)
 class LLMReply:
     text: str

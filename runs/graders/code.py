@@ -53,12 +53,17 @@ class CodeGrader:
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
-        with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
-            stdin = json.dumps(code_grader_input(ctx, opts.passed_config(), Path(scratch)), indent=2, ensure_ascii=False)
-            done = run_command(command, stdin, ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir, opts.timeout_seconds)
-        if isinstance(done, str):
-            return failed(done)
-        return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
+        return run_grader(command, ctx, opts.passed_config(), ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir, opts.timeout_seconds)
+
+
+def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: Path, timeout_s: float) -> Score:
+    """The command fed AgentV's code-grader payload on stdin, its output read as AgentV reads it."""
+    with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
+        stdin = json.dumps(code_grader_input(ctx, config, Path(scratch)), indent=2, ensure_ascii=False)
+        done = run_command(command, stdin, cwd, timeout_s)
+    if isinstance(done, str):
+        return failed(done)
+    return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 
 def run_command(command: str, stdin: str, cwd: Path, timeout_s: float | None) -> process.Completed | str:

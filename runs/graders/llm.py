@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, GraderFailed, GraderLLM, Options, Score, assertion, parsed
+from runs.graders.base import Context, GraderFailed, GraderLLM, GraderRetry, Options, Score, assertion, parsed
 from runs.graders.payload import reference_answer
 from runs.graders.prompts import (
     DEFAULT_TEMPLATE,
@@ -233,6 +233,9 @@ def ask_json(ctx: Context, llm: GraderLLM | None, prompt: str, system: str, chec
             request = repair_prompt(problem, last)
         try:
             reply = llm(request, system)
+        except GraderRetry as exc:
+            problem = str(exc)
+            continue
         except GraderFailed as exc:
             return Score(0.0, [assertion(str(exc), False)], verdict="skip")
         ctx.grader_cost_usd.append(reply.cost_usd)

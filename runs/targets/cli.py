@@ -7,6 +7,7 @@ the command uses it, else from stdout, and read as AgentV reads it
 
 from __future__ import annotations
 
+import re
 import shlex
 import tempfile
 from pathlib import Path
@@ -14,7 +15,9 @@ from typing import Literal
 
 from runs import process
 from runs.evalfile.model import Case
+from runs.graders.base import GraderLLM, GraderRetry, LLMReply
 from runs.targets import Answer, TargetFailed, cli_output
+from runs.targets.healthcheck import Healthcheck
 from runs.targets.prompt import question
 from runs.targets.specs import TargetSpec
 
@@ -29,6 +32,7 @@ class CliTarget:
         self.cwd = eval_dir / spec.options["cwd"] if spec.options.get("cwd") else eval_dir
         self.timeout_s = spec.timeout_s
         self.files_format: str = spec.options.get("files_format") or "{path}"
+        self.health = Healthcheck(self.name, spec.options.get("healthcheck"), eval_dir, self.timeout_s, render)
 
     def answer(self, case: Case, attempt: int) -> Answer:
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
@@ -39,18 +43,38 @@ class CliTarget:
         keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}."""
         return self._run(history[-1]["content"], turn_id, 0, [])
 
-    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path]) -> Answer:
+    def grader_for(self, test_id: str, attempt: int) -> GraderLLM:
+        """This target as a test's grader, as AgentV invokes a `cli` grader target: the grader prompt is the
+        question (the system prompt is not sent), `{EVAL_ID}` the test's, no files; the reply is what the
+        command wrote to `{OUTPUT_FILE}`, read as an answer is (`cli_output`). A failure is asked again, as AgentV
+        retries it (`GraderRetry`)."""
+
+        def grade(prompt: str, system: str | None) -> LLMReply:
+            try:
+                answer = self._run(prompt, test_id, attempt, [], from_output_file=True)
+            except TargetFailed as exc:
+                raise GraderRetry(str(exc)) from None
+            return LLMReply(answer.text, answer.input_tokens, answer.output_tokens, answer.cost_usd)
+
+        return grade
+
+    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path], from_output_file: bool = False) -> Answer:
         """AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`: a `/` in the id
         (a test's, or a conversation turn's `test/turn-N`) makes that a file in a directory that does not exist,
         so the answer fails with ENOENT before the command runs. It fails here the same way, unless that directory
-        exists."""
+        exists. The target's healthcheck comes first."""
+        unhealthy = self.health.failure()
+        if unhealthy:
+            raise TargetFailed(unhealthy)
         folder = (Path(tempfile.gettempdir()) / f"agentv-{eval_id}").parent
         if "/" in eval_id and not folder.is_dir():
             raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'")
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._command(prompt, eval_id, attempt, files, Path(scratch))
+            return self._command(prompt, eval_id, attempt, files, Path(scratch), from_output_file)
 
-    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path) -> Answer:
+    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path, from_output_file: bool) -> Answer:
+        """The command with AgentV's placeholders; its answer from `{OUTPUT_FILE}` when the command names it
+        (always, for a grader: AgentV reads a cli grader's reply from that file), else from stdout."""
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
         values = {
@@ -61,19 +85,23 @@ class CliTarget:
             "FILES": format_files(files, self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
-        command = self.template
-        for key, value in values.items():
-            command = command.replace("{" + key + "}", value if key == "FILES" else shlex.quote(value))
-        done = process.run(command, cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
+        done = process.run(render(self.template, values), cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
         if done.timed_out:
             raise TargetFailed(f"target {self.name} timed out after {self.timeout_s:g}s")
         if done.returncode != 0:
             raise TargetFailed(f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
-        if "{OUTPUT_FILE}" in self.template:
+        if from_output_file or "{OUTPUT_FILE}" in self.template:
             if not output_file.is_file():
-                raise TargetFailed(f"target {self.name} wrote no output file")
+                raise TargetFailed(f"{'grader' if from_output_file else 'target'} {self.name} wrote no output file")
             return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
         return cli_output.parse(done.stdout)
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    """AgentV's renderTemplate: `{KEY}` replaced in one pass (a value holding `{OUTPUT_FILE}` stays as it is),
+    each value shell-quoted except `{FILES}`, which `format_files` has quoted path by path; unknown keys stay."""
+    quoted = {key: value if key == "FILES" else shlex.quote(value) for key, value in values.items()}
+    return re.sub(r"\{([A-Z_]+)\}", lambda m: quoted.get(m.group(1), m.group(0)), template)
 
 
 def format_files(files: list[Path], template: str) -> str:

@@ -19,19 +19,31 @@ from runs.targets.specs import LLM_PROVIDERS, TargetSpec, find_targets_file, par
 INLINE_SOURCE = "autoresearch.yaml (eval.targets)"
 
 
+GRADING_PROVIDERS = (*LLM_PROVIDERS, "cli")  # a replay target answers tests, never grades
+Grading = GraderLLM | CliTarget
+"""An LLM target's `grade`, or a `cli` target, which grades through its command and is bound to each test."""
+
+
+def bound(grading: Grading, case: Case, attempt: int) -> GraderLLM:
+    return grading.grader_for(case.id, attempt) if isinstance(grading, CliTarget) else grading
+
+
 @dataclass
 class Targets:
     """The built targets of a run, keyed by name, and the name each test uses."""
 
     built: dict[str, Target] = field(default_factory=dict)
-    graders: dict[str, GraderLLM | None] = field(default_factory=dict)
+    graders: dict[str, Grading | None] = field(default_factory=dict)
     per_case: dict[str, str] = field(default_factory=dict)
     llm: dict[str, TargetSpec] = field(default_factory=dict)  # every model that is called: targets and graders
-    named_graders: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets graders name in their `target`
+    named_graders: dict[str, Grading] = field(default_factory=dict)  # targets graders name in their `target`
 
-    def for_case(self, case: Case) -> tuple[Target, GraderLLM | None]:
+    def for_case(self, case: Case, attempt: int = 0) -> tuple[Target, GraderLLM | None, dict[str, GraderLLM]]:
+        """The test's target, its grader and the graders its assertions name, bound to this attempt."""
         name = self.per_case[case.id]
-        return self.built[name], self.graders[name]
+        grader = self.graders[name]
+        named = {key: bound(value, case, attempt) for key, value in self.named_graders.items()}
+        return self.built[name], None if grader is None else bound(grader, case, attempt), named
 
 
 def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None) -> tuple[Targets, list[Problem]]:
@@ -43,15 +55,14 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
         if name is None:
             continue
         targets.per_case[case.id] = name
-        if name not in targets.built:
+        if name not in targets.graders:  # not `built`: a target may be built already as another's grader
             _build(name, specs, suite, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
             in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
     for name in sorted(grader_targets([g for case in suite.cases for g in case.graders])):
         spec = specs.get(name)
-        if spec is not None and spec.valid and spec.provider in LLM_PROVIDERS:
-            targets.named_graders[name] = LLMTarget(spec, suite.directory).grade
-            targets.llm[name] = spec
+        if spec is not None and spec.valid and spec.provider in GRADING_PROVIDERS:
+            targets.named_graders[name] = _grading(name, specs, suite.directory, targets)
     suite.notes.extend(problems.notes)
     return targets, problems.items + in_eval.items
 
@@ -93,13 +104,7 @@ def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targe
         targets.graders[name] = None
         return
     eval_dir = suite.directory
-    target: Target
-    if spec.provider == "cli":
-        target = CliTarget(spec, eval_dir)
-    elif spec.provider == "replay":
-        target = ReplayTarget(spec, suite.path.resolve(), suite.name)
-    else:
-        target = LLMTarget(spec, eval_dir)
+    target = targets.built.get(name) or _target(spec, suite)
     targets.built[name] = target
     if spec.provider in LLM_PROVIDERS:
         targets.llm[name] = spec
@@ -110,10 +115,28 @@ def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targe
     grader_spec = specs.get(grader_name)
     if grader_spec is not None and grader_name != name:
         problems.items.extend(grader_spec.deferred)
-    if grader_spec is None or grader_spec.provider not in LLM_PROVIDERS or not grader_spec.valid:
-        problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not an anthropic or openai target")
+    if grader_spec is None or grader_spec.provider not in GRADING_PROVIDERS or not grader_spec.valid:
+        problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not a defined anthropic, openai or cli target")
         targets.graders[name] = None
         return
-    grader = target if grader_name == name else LLMTarget(grader_spec, eval_dir)
-    targets.llm[grader_name] = grader_spec
-    targets.graders[name] = grader.grade  # type: ignore[union-attr]
+    targets.graders[name] = _grading(grader_name, specs, eval_dir, targets)
+
+
+def _target(spec: TargetSpec, suite: Suite) -> Target:
+    if spec.provider == "cli":
+        return CliTarget(spec, suite.directory)
+    if spec.provider == "replay":
+        return ReplayTarget(spec, suite.path.resolve(), suite.name)
+    return LLMTarget(spec, suite.directory)
+
+
+def _grading(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets) -> Grading:
+    """The target `name` as a grader: one built instance per name, so a cli target's healthcheck runs once."""
+    target = targets.built.get(name)
+    if target is None:
+        target = CliTarget(specs[name], eval_dir) if specs[name].provider == "cli" else LLMTarget(specs[name], eval_dir)
+        targets.built[name] = target
+    if isinstance(target, CliTarget):
+        return target
+    targets.llm[name] = specs[name]
+    return target.grade  # type: ignore[union-attr]

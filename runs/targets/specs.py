@@ -14,7 +14,7 @@ from runs.evalfile.problems import Problem, Problems, one_line
 
 COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
 PROVIDER_FIELDS = {
-    "cli": {"command", "cwd", "files_format"},
+    "cli": {"command", "cwd", "files_format", "healthcheck"},
     "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
     "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
     "replay": {"fixtures", "execution_traces", "source_target", "suite", "eval_path", "variant"},
@@ -22,7 +22,6 @@ PROVIDER_FIELDS = {
 LLM_PROVIDERS = ("anthropic", "openai")  # the others answer from a command or a recording and cannot grade
 UNSUPPORTED_FIELDS = {"workspace_template", "env"}
 IGNORED_FIELDS = {
-    "healthcheck": "AgentV's check that the target is up before the run; not run here, a target that is down fails its tests",
     "workers": "how many tests run at once; set eval.workers or --workers (scores do not depend on it)",
     "provider_batching": "AgentV's batching of requests; every test is sent on its own",
     "verbose": "AgentV's logging",
@@ -176,6 +175,30 @@ def _check_values(values: dict[str, Any], where: str, problems: Problems) -> Non
         if not isinstance(values[key], str):
             problems.add(None, f"{where}.{key}", f"must be a string, not {values[key]!r}")
             del values[key]
+    if "healthcheck" in values and not _healthcheck(values["healthcheck"], f"{where}.healthcheck", problems):
+        del values["healthcheck"]
+
+
+HEALTHCHECK_FIELDS = {"command", "url", "cwd", "timeout_seconds"}
+
+
+def _healthcheck(value: Any, where: str, problems: Problems) -> bool:
+    """A cli target's `healthcheck`: `command:` (with an optional `cwd`) or `url:`, and an optional `timeout_seconds`."""
+    if not isinstance(value, dict) or not any(isinstance(value.get(k), str) and value[k] for k in ("command", "url")):
+        problems.add(None, where, "must be a mapping with a `command:` or a `url:`")
+        return False
+    for key in value.keys() - HEALTHCHECK_FIELDS:
+        problems.note(None, f"{where}.{key}", "unknown healthcheck field, ignored as AgentV ignores it")
+    seconds = _number(value.get("timeout_seconds", 1))
+    if seconds is None or seconds <= 0:
+        problems.add(None, f"{where}.timeout_seconds", f"must be a number of seconds > 0, not {value['timeout_seconds']!r}")
+        return False
+    if "timeout_seconds" in value:
+        value["timeout_seconds"] = seconds
+    if value.get("cwd") is not None and not isinstance(value["cwd"], str):
+        problems.add(None, f"{where}.cwd", f"must be a string, not {value['cwd']!r}")
+        return False
+    return True
 
 
 def _number(value: Any) -> float | None:
