@@ -19,6 +19,7 @@ from typing import Literal
 from runs.evalfile.model import Case, Suite
 from runs.runner_case import TestResult, combine, run_case
 from runs.targets.resolve import Targets
+from runs.workspace.lifecycle import SuiteWorkspaces
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
 
@@ -42,6 +43,7 @@ class EvalRun:
         self._pending = deque((case, attempt) for case in suite.cases for attempt in range(options.repeat))
         self._charged_usd = 0.0  # what finished attempts cost, as the budget sees it
         self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
+        self.workspaces = SuiteWorkspaces(suite)
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""
@@ -49,7 +51,8 @@ class EvalRun:
 
     def __iter__(self) -> Iterator[TestResult]:
         attempts: dict[str, list[TestResult]] = {}
-        slots = min(max(1, self.options.workers), len(self._pending))
+        self.workspaces.open()
+        slots = min(1 if self.workspaces.serial else max(1, self.options.workers), len(self._pending))
         pool = ThreadPoolExecutor(max_workers=max(1, slots), thread_name_prefix="eval")
         try:
             for _ in range(slots):
@@ -69,8 +72,10 @@ class EvalRun:
             self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:
                 self.stopped = "cancelled"
-            # running attempts finish on their own (an answer and each grader call are bounded by their timeouts)
-            pool.shutdown(wait=False)
+            # running attempts finish on their own (an answer and each grader call are bounded by their timeouts),
+            # but not in a workspace that is removed under them: with workspaces, wait for them first
+            pool.shutdown(wait=self.workspaces.active)
+            self.workspaces.close()
 
     def _slot(self) -> None:
         """One worker: takes the next attempt as soon as it is free, so nothing the caller does with
@@ -79,7 +84,7 @@ class EvalRun:
             while (item := self._take()) is not None:
                 case, attempt = item
                 target, grader = self.targets.for_case(case)
-                result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders)
+                result = run_case(self.suite, case, target, grader, attempt, self.targets.named_graders, self.workspaces)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

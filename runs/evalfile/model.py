@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from runs.evalfile.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class Case:
     metadata: dict[str, Any] = field(default_factory=dict)
     target: str | None = None
     files: list[Path] = field(default_factory=list)
+    workspace: Workspace | None = None  # the suite's `workspace:` merged with the test's, as AgentV merges them
 
     def render_messages(self) -> list[dict[str, str]]:
         """What an LLM target is sent: the input, with the `files` it does not already quote attached to the last user turn.

@@ -48,6 +48,8 @@ class Context:
     llms: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets a grader names in its `target`
     target: str = ""
     provider: str = ""
+    workspace_path: Path | None = None  # the AgentV workspace the target ran in, when the test has one
+    file_changes: str | None = None  # its edits since the baseline, as a unified diff (AgentV's `file_changes`)
 
     @property
     def total_tokens(self) -> int:

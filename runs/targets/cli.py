@@ -31,11 +31,12 @@ class CliTarget:
         self.timeout_s = spec.timeout_s
         self.files_format: str = spec.options.get("files_format") or "{path}"
 
-    def answer(self, case: Case, attempt: int) -> Answer:
+    def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
+        """The command's answer; it runs in the test's workspace when it has one (AgentV's request.cwd wins over the target's `cwd`)."""
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._answer(case, attempt, Path(scratch))
+            return self._answer(case, attempt, Path(scratch), cwd or self.cwd)
 
-    def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
+    def _answer(self, case: Case, attempt: int, scratch: Path, cwd: Path) -> Answer:
         prompt = question(case, "agent", self.eval_dir)
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
@@ -50,7 +51,7 @@ class CliTarget:
         command = self.template
         for key, value in values.items():
             command = command.replace("{" + key + "}", value if key == "FILES" else shlex.quote(value))
-        done = process.run(command, cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
+        done = process.run(command, cwd=cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
         if done.timed_out:
             raise TargetFailed(f"target {self.name} timed out after {self.timeout_s:g}s")
         if done.returncode != 0:
