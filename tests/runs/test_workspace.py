@@ -17,6 +17,8 @@ from pathlib import Path
 
 import yaml
 
+from runs.config import EvalConfig
+from runs.evaluators.builtin import BuiltinEvaluator
 from runs.results import load_rows
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git, make_repo
 
@@ -219,3 +221,18 @@ def test_a_bad_eval_file_with_a_workspace_is_one_line_with_its_field(tmp_path):
     done = cli(repo, "eval", str(eval_file), "--output", str(tmp_path / "out"))
     assert_one_line_error(done, 30, "workspace.docker")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_preflight_does_not_look_for_a_command_target_s_program_outside_its_workspace(tmp_path):
+    """AgentV's examples keep the agent in the template (`./mock-agent.sh`): it exists in the workspace only."""
+    repo, eval_file = project(tmp_path, {"template": "./template"})
+    agent = repo / "template" / "agent.sh"
+    agent.write_text(f"#!/bin/sh\n{sys.executable} {repo / 'agent.py'} \"$@\"\n")
+    agent.chmod(0o755)
+    targets = [{"name": "agent", "provider": "cli", "command": "./agent.sh {EVAL_ID} {OUTPUT_FILE}"}]
+    evaluator = BuiltinEvaluator(EvalConfig(file=eval_file.name, targets=targets), repo)
+
+    evaluator.check()  # no "program './agent.sh' does not exist": it runs in the workspace
+
+    outcome = evaluator.run(tmp_path / "out")
+    assert [row["execution_status"] for row in outcome.rows] == ["ok"]

@@ -1,15 +1,5 @@
-"""The canned agent: it runs in its working directory (the workspace), edits files there and answers with what it saw."""
-import os
+"""The canned agent of the other template: it only leaves its mark."""
 import sys
 
-test_id, output_file = sys.argv[1:3]
-seen = sorted(os.listdir("."))
-with open(f"made-by-{test_id}.txt", "w") as out:
-    out.write(f"written by {test_id}\n")
-if os.path.exists("src/app.txt"):
-    with open("src/app.txt", "a") as out:
-        out.write(f"edited by {test_id}\n")
-if os.path.exists("obsolete.log"):
-    os.remove("obsolete.log")
-with open(output_file, "w") as out:
-    out.write("saw: " + ",".join(seen))
+open(f"made-by-{sys.argv[1]}.txt", "w").write("other\n")
+open(sys.argv[2], "w").write("saw: other")
