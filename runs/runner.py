@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from runs.evalfile.model import Case, Suite
+from runs.evalfile.workspace import Hook
 from runs.runner_case import TestResult, combine, run_case
 from runs.targets.resolve import Targets
 from runs.workspace.lifecycle import SuiteWorkspaces
@@ -33,7 +34,7 @@ class RunOptions:
 
 
 class EvalRun:
-    def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions()):
+    def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions(), target_hooks: dict[str, Hook] | None = None):
         self.suite, self.targets, self.options = suite, targets, options
         self.spent_usd = 0.0  # what the results handed to the caller cost
         self.stopped: str | None = None  # why dispatching stopped early: "cancelled" or "budget"
@@ -43,7 +44,7 @@ class EvalRun:
         self._pending = deque((case, attempt) for case in suite.cases for attempt in range(options.repeat))
         self._charged_usd = 0.0  # what finished attempts cost, as the budget sees it
         self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
-        self.workspaces = SuiteWorkspaces(suite)
+        self.workspaces = SuiteWorkspaces(suite, target_hooks)  # AgentV workspaces (and the target's hooks, run in them)
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""

@@ -219,3 +219,25 @@ def merge(suite: Workspace | None, case: Workspace | None) -> Workspace | None:
         mode=case.mode or suite.mode,
         file_dir=case.file_dir or suite.file_dir,
     )
+
+
+def target_hooks(raw: Any) -> dict[str, Hook]:
+    """The `hooks` of an `execution.targets` entry, as AgentV's config-loader reads them (not as a workspace's):
+    a string command runs through `sh -c`, `timeoutMs` is an alias, `cwd` is kept as written (relative to the
+    directory the run started in), and there is no `reset`. For whoever wires `execution.targets` to
+    `runs.workspace.lifecycle.SuiteWorkspaces`."""
+    if not isinstance(raw, dict):
+        return {}
+    hooks = {}
+    for name in HOOK_NAMES:
+        item = raw.get(name)
+        if not isinstance(item, dict):
+            continue
+        source = item.get("command", item.get("script"))
+        command = ("sh", "-c", source) if isinstance(source, str) else _strings(source)
+        if not command:
+            continue
+        timeout = next((t for t in (item.get("timeout_ms"), item.get("timeoutMs")) if isinstance(t, (int, float)) and not isinstance(t, bool)), None)
+        cwd = Path(item["cwd"]) if isinstance(item.get("cwd"), str) else None
+        hooks[name] = Hook(command, float(timeout) if timeout is not None else None, cwd)
+    return hooks

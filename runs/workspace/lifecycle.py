@@ -47,8 +47,9 @@ class CaseWorkspace:
 class SuiteWorkspaces:
     """The workspaces of one suite's run: `open` before the first test, `enter`/`leave` around each, `close` at the end."""
 
-    def __init__(self, suite: Suite):
+    def __init__(self, suite: Suite, target_hooks: dict[str, Hook] | None = None):
         self.suite, self.eval_dir = suite, suite.directory
+        self.target_hooks = target_hooks or {}  # the hooks of the target's `execution.targets` entry, run after the workspace's
         self.config: Workspace | None = suite.cases[0].workspace if suite.cases else None
         self.run_id = str(uuid.uuid4())
         self.root: Path | None = None
@@ -103,6 +104,12 @@ class SuiteWorkspaces:
                 run_hook(before_all, self._context(cfg, self.shared, "__before_all__"))
             except HookFailed as exc:
                 raise HookFailed(f"before_all script failed: {exc}") from None
+        target_before_all = self.target_hooks.get("before_all")
+        if self.shared is not None and target_before_all is not None:
+            try:
+                run_hook(target_before_all, self._context(cfg, self.shared, "__target_before_all__"))
+            except HookFailed as exc:
+                raise HookFailed(f"target before_all hook failed: {exc}") from None
 
     @property
     def serial(self) -> bool:
@@ -153,20 +160,22 @@ class SuiteWorkspaces:
         return path
 
     def _before_each(self, case: Case, cfg: Workspace, path: Path) -> bool:
-        """Reset, then the command; True when the command ran (the baseline is then taken afresh)."""
+        """Reset, then the command, then the target's; True when a command ran (the baseline is then taken afresh)."""
         hook = cfg.hook("before_each")
         if hook is not None and hook.reset and hook.reset != "none":
             try:
                 self._reset(cfg, path, hook, self.shared_baseline)
             except git.GitFailed as exc:
                 raise git.GitFailed(f"before_each reset failed: {exc}") from None
-        if hook is None or not hook.command:
-            return False
-        try:
-            run_hook(hook, self._context(cfg, path, case.id, case))
-        except HookFailed as exc:
-            raise HookFailed(f"before_each script failed: {exc}") from None
-        return True
+        ran = False
+        for command, failure in ((cfg.command("before_each"), "before_each script failed"), (self.target_hooks.get("before_each"), "target before_each hook failed")):
+            if command is not None:
+                try:
+                    run_hook(command, self._context(cfg, path, case.id, case))
+                except HookFailed as exc:
+                    raise HookFailed(f"{failure}: {exc}") from None
+                ran = True
+        return ran
 
     def leave(self, case: Case, ws: CaseWorkspace) -> str | None:
         """After the target answered: the file changes since the baseline, then after_each (whose failures AgentV ignores)."""
@@ -179,6 +188,8 @@ class SuiteWorkspaces:
             except git.GitFailed:
                 changes = None
         cfg = case.workspace
+        if cfg is not None and "after_each" in self.target_hooks:
+            self._ignoring_failure(self.target_hooks["after_each"], self._context(cfg, ws.path, case.id, case))
         hook = cfg.hook("after_each") if cfg is not None else None
         if cfg is not None and hook is not None:
             if hook.reset and hook.reset != "none":
@@ -187,24 +198,28 @@ class SuiteWorkspaces:
                 except git.GitFailed:
                     pass
             if hook.command:
-                try:
-                    run_hook(hook, self._context(cfg, ws.path, case.id, case), fatal=False)
-                except HookFailed:
-                    pass
+                self._ignoring_failure(hook, self._context(cfg, ws.path, case.id, case))
         return changes
 
     def close(self) -> None:
-        """after_all on the shared workspace (failures ignored), then every workspace removed."""
+        """The target's after_all, then the workspace's, on the shared workspace (failures ignored); then every workspace removed."""
         try:
-            after_all = self.config.command("after_all") if self.config is not None else None
-            if self.shared is not None and self.error is None and after_all is not None:
-                try:
-                    run_hook(after_all, self._context(self.config, self.shared, "__after_all__"), fatal=False)
-                except HookFailed:
-                    pass
+            if self.shared is not None and self.error is None and self.config is not None:
+                hooks = [(self.target_hooks.get("after_all"), "__target_after_all__"), (self.config.command("after_all"), "__after_all__")]
+                for hook, test_id in hooks:
+                    if hook is not None:
+                        self._ignoring_failure(hook, self._context(self.config, self.shared, test_id))
         finally:
             if self.root is not None:
                 _remove(self.root)
+
+    @staticmethod
+    def _ignoring_failure(hook: Hook, ctx: HookContext) -> None:
+        """A hook AgentV runs in its 'warn' mode (after_each, after_all): its failure changes nothing."""
+        try:
+            run_hook(hook, ctx, fatal=False)
+        except HookFailed:
+            pass
 
     def _reset(self, cfg: Workspace, path: Path, hook: Hook, commit: str | None) -> None:
         if self.manages_repos and cfg.repos:

@@ -9,6 +9,7 @@ it starts outlives its timeout.
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -18,8 +19,10 @@ from pathlib import Path
 import yaml
 
 from runs.config import EvalConfig
-from runs.evaluators.builtin import BuiltinEvaluator
+from runs.evalfile.workspace import target_hooks
+from runs.evaluators.builtin import BuiltinEvaluator, prepare
 from runs.results import load_rows
+from runs.runner import EvalRun, RunOptions
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git, make_repo
 
 AGENT = """\
@@ -236,3 +239,28 @@ def test_the_preflight_does_not_look_for_a_command_target_s_program_outside_its_
 
     outcome = evaluator.run(tmp_path / "out")
     assert [row["execution_status"] for row in outcome.rows] == ["ok"]
+
+
+LOG_HOOK = "import json,sys,os; c=json.load(sys.stdin); open(os.path.join(c['workspace_path'],'order.log'),'a').write(sys.argv[1]+' '+c['test_id']+'\\n')"
+
+
+def test_a_target_s_hooks_run_after_the_workspace_s_in_agentv_s_order(tmp_path):
+    """`execution.targets[].hooks` (as AgentV's config-loader reads them) around the workspace's own hooks."""
+    def logging(name: str) -> dict:
+        return {"command": [sys.executable, "-c", LOG_HOOK, name]}
+
+    hooks = {name: logging(name) for name in ("before_all", "before_each", "after_each", "after_all")}
+    check = "import json,sys,os; print(open(os.path.join(json.load(sys.stdin)['workspace_path'],'order.log')).read().replace(chr(10),'|'))"
+    tests = [{"id": "t1", "input": "go", "assertions": [{"type": "code-grader", "command": [sys.executable, "-c", check]}]}]
+    repo, eval_file = project(tmp_path, {"template": "./template", "hooks": hooks}, tests)
+    target = target_hooks({name: {"command": f"{shlex.join([sys.executable, '-c', LOG_HOOK, 'target-' + name])}"} for name in hooks})
+    prepared = prepare(eval_file, repo)
+
+    run = EvalRun(prepared.suite, prepared.targets, RunOptions(workers=1), target_hooks=target)
+    [result] = list(run)
+
+    assert result.scores[0]["assertions"][0]["text"] == (
+        "before_all __before_all__|target-before_all __target_before_all__|before_each t1|target-before_each t1|"
+        "target-after_each t1|after_each t1|"
+    )
+    assert target["before_all"].command[:2] == ("sh", "-c")  # a string command goes through the shell, as AgentV's
