@@ -55,6 +55,7 @@ class EvalRun:
         self.workspaces.open()
         slots = min(1 if self.workspaces.serial else max(1, self.options.workers), len(self._pending))
         pool = ThreadPoolExecutor(max_workers=max(1, slots), thread_name_prefix="eval")
+        interrupted = False
         try:
             for _ in range(slots):
                 pool.submit(self._slot)
@@ -69,14 +70,18 @@ class EvalRun:
                 attempts.setdefault(item.test_id, []).append(item)
                 if len(attempts[item.test_id]) == self.options.repeat:
                     yield combine(attempts.pop(item.test_id), self.options.strategy)
+        except BaseException as exc:
+            interrupted = not isinstance(exc, GeneratorExit)  # Ctrl-C, SIGTERM, a bug: not the caller having seen enough
+            raise
         finally:
             self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:
                 self.stopped = "cancelled"
             # running attempts finish on their own (an answer and each grader call are bounded by their timeouts),
-            # but not in a workspace that is removed under them: with workspaces, wait for them first
-            pool.shutdown(wait=self.workspaces.active)
-            self.workspaces.close()
+            # but not in a workspace that is removed under them: with workspaces, wait for them first, unless
+            # the run is being interrupted, which then runs no after_all hook either
+            pool.shutdown(wait=self.workspaces.active and not interrupted)
+            self.workspaces.close(run_hooks=not interrupted)
 
     def _slot(self) -> None:
         """One worker: takes the next attempt as soon as it is free, so nothing the caller does with

@@ -201,10 +201,10 @@ class SuiteWorkspaces:
                 self._ignoring_failure(hook, self._context(cfg, ws.path, case.id, case))
         return changes
 
-    def close(self) -> None:
+    def close(self, run_hooks: bool = True) -> None:
         """The target's after_all, then the workspace's, on the shared workspace (failures ignored); then every workspace removed."""
         try:
-            if self.shared is not None and self.error is None and self.config is not None:
+            if run_hooks and self.shared is not None and self.error is None and self.config is not None:
                 hooks = [(self.target_hooks.get("after_all"), "__target_after_all__"), (self.config.command("after_all"), "__after_all__")]
                 for hook, test_id in hooks:
                     if hook is not None:

@@ -264,3 +264,30 @@ def test_a_target_s_hooks_run_after_the_workspace_s_in_agentv_s_order(tmp_path):
         "target-after_each t1|after_each t1|"
     )
     assert target["before_all"].command[:2] == ("sh", "-c")  # a string command goes through the shell, as AgentV's
+
+
+class BuggyTarget:
+    name, grader_target, provider, prompt_mode = "buggy", None, "cli", "agent"
+
+    def answer(self, case, attempt, cwd=None):
+        (cwd / "seen").write_text("ran here")
+        raise ZeroDivisionError("a bug in a target")
+
+
+def test_a_run_that_breaks_runs_no_after_all_and_still_removes_its_workspaces(tmp_path):
+    marker = tmp_path / "after_all.ran"
+    after_all = {"command": [sys.executable, "-c", f"open({str(marker)!r}, 'w').write('x')"]}
+    repo, eval_file = project(tmp_path, {"template": "./template", "hooks": {"after_all": after_all}})
+    prepared = prepare(eval_file, repo)
+    prepared.targets.built = {name: BuggyTarget() for name in prepared.targets.built}
+    run = EvalRun(prepared.suite, prepared.targets, RunOptions(workers=1))
+
+    try:
+        list(run)
+    except ZeroDivisionError:
+        pass
+    else:
+        raise AssertionError("the bug was swallowed")
+
+    assert not marker.exists()
+    assert run.workspaces.root is not None and not run.workspaces.root.exists()
