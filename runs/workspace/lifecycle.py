@@ -87,10 +87,8 @@ class SuiteWorkspaces:
         pooled = cfg.mode != "temp" and bool(cfg.repos) and not per_test
         if not per_test and (cfg.template or cfg.has_hooks or cfg.repos):
             self.shared = self.root / "shared"
-            if cfg.template and not pooled:
-                _copy(cfg.template, self.shared, "Failed to create shared workspace")
-            elif pooled and cfg.template:
-                _copy(cfg.template, self.shared, "")
+            if cfg.template:  # a pool's template copy fails with the bare error, as AgentV's pool manager's
+                _copy(cfg.template, self.shared, "" if pooled else "Failed to create shared workspace")
             else:
                 self.shared.mkdir()
         if self.shared is not None and cfg.repos:
@@ -98,18 +96,9 @@ class SuiteWorkspaces:
             _materialize(cfg, self.shared, self.eval_dir, "" if pooled else "Failed to materialize repos: ")
         if cfg.env_commands or cfg.env_modules:
             _preflight(cfg)
-        before_all = cfg.command("before_all")
-        if self.shared is not None and before_all is not None:
-            try:
-                run_hook(before_all, self._context(cfg, self.shared, "__before_all__"))
-            except HookFailed as exc:
-                raise HookFailed(f"before_all script failed: {exc}") from None
-        target_before_all = self.target_hooks.get("before_all")
-        if self.shared is not None and target_before_all is not None:
-            try:
-                run_hook(target_before_all, self._context(cfg, self.shared, "__target_before_all__"))
-            except HookFailed as exc:
-                raise HookFailed(f"target before_all hook failed: {exc}") from None
+        if self.shared is not None:
+            _fatal(cfg.command("before_all"), self._context(cfg, self.shared, "__before_all__"), "before_all script failed")
+            _fatal(self.target_hooks.get("before_all"), self._context(cfg, self.shared, "__target_before_all__"), "target before_all hook failed")
 
     @property
     def serial(self) -> bool:
@@ -151,12 +140,7 @@ class SuiteWorkspaces:
             return None
         if cfg.repos:
             _materialize(cfg, path, self.eval_dir, "Failed to materialize repos: ")
-        before_all = cfg.command("before_all")
-        if before_all is not None:
-            try:
-                run_hook(before_all, self._context(cfg, path, case.id, case))
-            except HookFailed as exc:
-                raise HookFailed(f"before_all script failed: {exc}") from None
+        _fatal(cfg.command("before_all"), self._context(cfg, path, case.id, case), "before_all script failed")
         return path
 
     def _before_each(self, case: Case, cfg: Workspace, path: Path) -> bool:
@@ -167,15 +151,9 @@ class SuiteWorkspaces:
                 self._reset(cfg, path, hook, self.shared_baseline)
             except git.GitFailed as exc:
                 raise git.GitFailed(f"before_each reset failed: {exc}") from None
-        ran = False
-        for command, failure in ((cfg.command("before_each"), "before_each script failed"), (self.target_hooks.get("before_each"), "target before_each hook failed")):
-            if command is not None:
-                try:
-                    run_hook(command, self._context(cfg, path, case.id, case))
-                except HookFailed as exc:
-                    raise HookFailed(f"{failure}: {exc}") from None
-                ran = True
-        return ran
+        ctx = self._context(cfg, path, case.id, case)
+        ran = _fatal(cfg.command("before_each"), ctx, "before_each script failed")
+        return _fatal(self.target_hooks.get("before_each"), ctx, "target before_each hook failed") or ran
 
     def leave(self, case: Case, ws: CaseWorkspace) -> str | None:
         """After the target answered: the file changes since the baseline, then after_each (whose failures AgentV ignores)."""
@@ -232,6 +210,17 @@ class SuiteWorkspaces:
             path, test_id, self.run_id, self.eval_dir, cfg.file_dir,
             case.prompt_text() if case is not None else None, (case.metadata or None) if case is not None else None,
         )
+
+
+def _fatal(hook: Hook | None, ctx: HookContext, failure: str) -> bool:
+    """Run a hook whose failure fails the setup, with AgentV's message; True when there was one to run."""
+    if hook is None:
+        return False
+    try:
+        run_hook(hook, ctx)
+    except HookFailed as exc:
+        raise HookFailed(f"{failure}: {exc}") from None
+    return True
 
 
 def _copy(template: Path, into: Path, failure: str) -> None:
