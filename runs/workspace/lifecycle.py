@@ -208,8 +208,15 @@ class SuiteWorkspaces:
     def _context(self, cfg: Workspace, path: Path, test_id: str, case: Case | None = None) -> HookContext:
         return HookContext(
             path, test_id, self.run_id, self.eval_dir, cfg.file_dir,
-            case.prompt_text() if case is not None else None, (case.metadata or None) if case is not None else None,
+            case_input(case) if case is not None else None, (case.metadata or None) if case is not None else None,
         )
+
+
+def case_input(case: Case) -> str:
+    """AgentV's `question` (a hook's `case_input`): the text of every input message, files left out, each
+    piece trimmed, the empty ones dropped, joined by spaces."""
+    texts = (part.text.strip() for message in case.messages for part in message.parts if part.file is None and part.text)
+    return " ".join(t for t in texts if t)
 
 
 def _fatal(hook: Hook | None, ctx: HookContext, failure: str) -> bool:
