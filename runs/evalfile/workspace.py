@@ -73,7 +73,7 @@ class Workspace:
     hooks: dict[str, Hook] = field(default_factory=dict)
     hooks_enabled: bool | None = None
     has_hooks: bool = False  # AgentV tests the `hooks` object itself, even one that only sets `enabled`
-    mode: str | None = None  # "pooled" or "temp" ("static" is refused)
+    mode: str | None = None  # "pooled", "temp", or "static" with no `path` (refused): temp without repos, an error with them
     env_commands: tuple[str, ...] = ()
     env_modules: tuple[str, ...] = ()
     file_dir: Path | None = None  # the workspace file's directory, when the block is a path
@@ -122,12 +122,12 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
             problems.add(test_id, f"{where}.{key}", message)
     if raw.get("docker") is not None:
         problems.add(test_id, f"{where}.docker", "unsupported by the built-in runner (Docker workspaces); use eval.agentv to run it with AgentV")
-    if raw.get("mode") == "static" or isinstance(raw.get("path"), str):
+    if isinstance(raw.get("path"), str):
         problems.add(test_id, f"{where}.path", "unsupported by the built-in runner (static workspaces: a directory of yours the agent would edit in place); use eval.agentv to run it with AgentV")
     template = raw.get("template") if isinstance(raw.get("template"), str) else None
     hooks, enabled, has_hooks = _hooks(raw.get("hooks"), base)
     isolation = raw.get("isolation") if raw.get("isolation") in ("shared", "per_test") else None
-    mode = raw.get("mode") if raw.get("mode") in ("pooled", "temp") else None
+    mode = raw.get("mode") if raw.get("mode") in ("pooled", "temp", "static") else None
     repos = _repos(raw.get("repos"), problems, test_id, where) if isinstance(raw.get("repos"), list) else None
     env = raw.get("env") if isinstance(raw.get("env"), dict) else {}
     commands, modules = _strings(env.get("required_commands")), _strings(env.get("required_python_modules"))

@@ -84,7 +84,9 @@ class SuiteWorkspaces:
     def _open_shared(self, cfg: Workspace) -> None:
         assert self.root is not None
         per_test = cfg.isolation == "per_test"
-        pooled = cfg.mode != "temp" and bool(cfg.repos) and not per_test
+        if cfg.mode == "static" and cfg.repos:  # without repos, AgentV falls back to a temporary workspace
+            raise OSError("workspace.mode=static requires workspace.path or --workspace-path")
+        pooled = cfg.mode not in ("temp", "static") and bool(cfg.repos) and not per_test
         if not per_test and (cfg.template or cfg.has_hooks or cfg.repos):
             self.shared = self.root / "shared"
             if cfg.template:  # a pool's template copy fails with the bare error, as AgentV's pool manager's
