@@ -233,13 +233,12 @@ def _fatal(hook: Hook | None, ctx: HookContext, failure: str) -> bool:
 
 
 def _copy(template: Path, into: Path, failure: str) -> None:
-    """AgentV's createTempWorkspace: the template's tree without any `.git`; a symlink is copied as a link (never followed)."""
+    """AgentV's resolveWorkspaceTemplate then createTempWorkspace: a template that is a file (a `.code-workspace`)
+    stands for its directory; the tree is copied without any `.git`, a symlink as a link (never followed)."""
+    if not template.exists():
+        raise OSError(f"ENOENT: no such file or directory, stat '{template}'")  # AgentV's stat, before any copy
     try:
-        if not template.exists():
-            raise OSError(f"ENOENT: no such file or directory, stat '{template}'")
-        if not template.is_dir():
-            raise OSError(f"Workspace template is not a directory: {template}")
-        _copy_tree(template, into)
+        _copy_tree(template if template.is_dir() else template.parent, into)
     except OSError as exc:
         raise OSError(f"{failure}: {exc}" if failure else str(exc)) from None
 
