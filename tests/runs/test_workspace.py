@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,10 +41,11 @@ with open(output, "w") as f:
     f.write(os.getcwd() + "\\n" + ",".join(sorted(os.listdir("."))))
 """
 HANG = """\
-import subprocess, sys, time
+import json, subprocess, sys, time
+workspace = json.load(sys.stdin)["workspace_path"]
 child = subprocess.Popen(["sleep", "600"])
 with open(sys.argv[1], "w") as f:
-    f.write(f"{child.pid}\\n")
+    f.write(f"{child.pid} {workspace}\\n")
 time.sleep(600)
 """
 
@@ -137,7 +139,7 @@ def test_a_hook_that_never_ends_is_killed_with_what_it_started_at_its_timeout(tm
     assert time.monotonic() - started < 120
     assert rows["t1"]["execution_status"] == "execution_error" and rows["t1"]["score"] == 0
     assert "before_each script failed: Process timed out after 1500ms" in rows["t1"]["error"]
-    assert wait_for(lambda: not pid_alive(int(pid_file.read_text()))), "the hook's child outlived its timeout"
+    assert wait_for(lambda: not pid_alive(int(pid_file.read_text().split()[0]))), "the hook's child outlived its timeout"
 
 
 def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path):
@@ -155,9 +157,11 @@ def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path)
         assert status(repo) == before
         assert (repo / "secret.txt").read_text() == "original\n" and sorted(p.name for p in (repo / "template").iterdir()) == ["app.txt"]
     finally:
-        hook_group = os.getpgid(int(pid_file.read_text())) if pid_file.is_file() and pid_alive(int(pid_file.read_text())) else None
-        if hook_group:
-            os.killpg(hook_group, signal.SIGKILL)  # the orphaned hook this test's runner started
+        if pid_file.is_file():
+            pid, workspace = pid_file.read_text().split()
+            if pid_alive(int(pid)):
+                os.killpg(os.getpgid(int(pid)), signal.SIGKILL)  # the orphaned hook this test's runner started
+            shutil.rmtree(Path(workspace).parent, ignore_errors=True)  # what a killed run leaves in the temp directory
 
 
 def bare_repo(tmp_path: Path) -> tuple[Path, list[str]]:
