@@ -127,6 +127,7 @@ def main() -> int:
     parser.add_argument("--tag", default="v4.42.4")
     parser.add_argument("--agentv", default=str(ROOT / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"))
     parser.add_argument("--eval", action="store_true", help="also run the files both accept and compare their scores")
+    parser.add_argument("--only", type=re.compile, help="only the eval files whose path under examples/ matches this regex")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from tests.helpers.fake_llm import FakeLLM
@@ -134,7 +135,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="agentv-examples-") as tmp, FakeLLM() as llm:
         llm.handler = grade
         examples = extract(args.repo, args.tag, Path(tmp))
-        files = eval_files(examples)
+        files = [f for f in eval_files(examples) if not args.only or args.only.search(str(f.relative_to(examples)))]
         replace_targets(Path(tmp), examples, files, llm.base_url("openai"))
         accepted = [f for f in files if agentv_accepts(args.agentv, f)]
         refused = []

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from runs.evalfile.model import Case, Suite
+from runs.evalfile.workspace import Hook
 from runs.runner_case import TestResult, combine, run_case
 from runs.runner_conversation import run_conversation
 from runs.targets.resolve import Targets
+from runs.workspace.lifecycle import SuiteWorkspaces
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
 
@@ -33,7 +35,7 @@ class RunOptions:
 
 
 class EvalRun:
-    def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions()):
+    def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions(), target_hooks: dict[str, Hook] | None = None):
         self.suite, self.targets, self.options = suite, targets, options
         self.spent_usd = 0.0  # what the results handed to the caller cost
         self.stopped: str | None = None  # why dispatching stopped early: "cancelled" or "budget"
@@ -43,6 +45,7 @@ class EvalRun:
         self._pending = deque((case, attempt) for case in suite.cases for attempt in range(options.repeat))
         self._charged_usd = 0.0  # what finished attempts cost, as the budget sees it
         self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
+        self.workspaces = SuiteWorkspaces(suite, target_hooks)  # AgentV workspaces (and the target's hooks, run in them)
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""
@@ -50,8 +53,10 @@ class EvalRun:
 
     def __iter__(self) -> Iterator[TestResult]:
         attempts: dict[str, list[TestResult]] = {}
-        slots = min(max(1, self.options.workers), len(self._pending))
+        self.workspaces.open()
+        slots = min(1 if self.workspaces.serial else max(1, self.options.workers), len(self._pending))
         pool = ThreadPoolExecutor(max_workers=max(1, slots), thread_name_prefix="eval")
+        interrupted = False
         try:
             for _ in range(slots):
                 pool.submit(self._slot)
@@ -66,12 +71,18 @@ class EvalRun:
                 attempts.setdefault(item.test_id, []).append(item)
                 if len(attempts[item.test_id]) == self.options.repeat:
                     yield combine(attempts.pop(item.test_id), self.options.strategy)
+        except BaseException as exc:
+            interrupted = not isinstance(exc, GeneratorExit)  # Ctrl-C, SIGTERM, a bug: not the caller having seen enough
+            raise
         finally:
             self._closed.set()
             if self._cancelled.is_set() and self.stopped is None:
                 self.stopped = "cancelled"
-            # running attempts finish on their own (an answer and each grader call are bounded by their timeouts)
-            pool.shutdown(wait=False)
+            # running attempts finish on their own (an answer and each grader call are bounded by their timeouts),
+            # but not in a workspace that is removed under them: with workspaces, wait for them first, unless
+            # the run is being interrupted, which then runs no after_all hook either
+            pool.shutdown(wait=self.workspaces.active and not interrupted)
+            self.workspaces.close(run_hooks=not interrupted)
 
     def _slot(self) -> None:
         """One worker: takes the next attempt as soon as it is free, so nothing the caller does with
@@ -83,7 +94,7 @@ class EvalRun:
                 if case.conversation is not None:
                     result = run_conversation(self.suite, case, case.conversation, target, grader, named)
                 else:
-                    result = run_case(self.suite, case, target, grader, attempt, named)
+                    result = run_case(self.suite, case, target, grader, attempt, named, self.workspaces)
                 with self._lock:
                     self._charged_usd += result.cost_usd
                 self._done.put(result)

@@ -13,6 +13,7 @@ from runs.graders.base import Context, GraderFailed, GraderLLM
 from runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
 from runs.targets import Answer, Target, TargetFailed
 from runs.targets.prompt import question
+from runs.workspace.lifecycle import SuiteWorkspaces
 
 
 @dataclass
@@ -40,11 +41,20 @@ class TestResult:
         return [a for entry in self.scores for a in entry.get("assertions", [])]
 
 
-def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int, named: dict[str, GraderLLM] | None = None) -> TestResult:
+def run_case(
+    suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int,
+    named: dict[str, GraderLLM] | None = None, workspaces: SuiteWorkspaces | None = None,
+) -> TestResult:
+    """The test run as AgentV runs it: its workspace set up (a failure is the test's execution_error), the target
+    answering in it, the file changes and after_each taken, then the graders, which see both."""
     result = TestResult(case, target.name)
+    ws = workspaces.enter(case) if workspaces is not None else None
+    if ws is not None and ws.error is not None:
+        result.error = ws.error
+        return result
     started = time.monotonic()
     try:
-        answer = target.answer(case, attempt)
+        answer = target.answer(case, attempt, cwd=ws.path) if ws is not None and ws.path is not None else target.answer(case, attempt)
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)
@@ -55,6 +65,9 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
     duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else result.duration_ms
     ctx = Context(case, answer.text, suite.directory, duration, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
     ctx.messages, ctx.token_usage, ctx.reported_cost_usd = answer.messages, answer.token_usage, answer.reported_cost_usd
+    if ws is not None and workspaces is not None:
+        ctx.file_changes = workspaces.leave(case, ws)
+        ctx.workspace_path = ws.path
     ctx.question, ctx.target, ctx.provider = question(case, target.prompt_mode, suite.directory), target.name, target.provider
     ctx.llms = named or {}
     try:

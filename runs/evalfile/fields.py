@@ -16,7 +16,7 @@ from runs.evalfile.problems import Problems
 METADATA = "kept by AgentV as metadata only; nothing is scored on it"
 SUITE = {
     "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
-    "imports", "target", "threshold",
+    "imports", "target", "threshold", "workspace",
 }
 SUITE_IGNORED = {
     "version": METADATA,
@@ -33,7 +33,6 @@ SUITE_IGNORED = {
     "evaluate_options": "set repeat, budget and concurrency with eval.repeat / eval.repeat_strategy, eval.budget_usd, eval.workers",
 }
 SUITE_UNSUPPORTED = {
-    "workspace": "workspaces",
     "workspaces": "workspaces",
     "repos": "repositories",
     "hooks": "hooks",
@@ -58,14 +57,14 @@ EXECUTION_UNSUPPORTED = {
 }
 TEST = {
     "id", "input", "input_files", "expected_output", "criteria", "expected_outcome", "assertions", "assert", "rubrics",
-    "metadata", "execution", "description", "files", "vars", "mode", "turns", "aggregation", "on_turn_failure", "window_size",
+    "metadata", "execution", "description", "files", "vars", "workspace", "mode", "turns", "aggregation", "on_turn_failure",
+    "window_size",
 }
 TEST_IGNORED = {
     "conversation_id": METADATA,
     "tags": METADATA,
 }
 TEST_UNSUPPORTED = {
-    "workspace": "workspaces",
     "repos": "repositories",
     "hooks": "hooks",
     "conversation": "multi-turn conversations",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from runs.evalfile.conversation import Conversation
+    from runs.evalfile.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Case:
     target: str | None = None
     files: list[Path] = field(default_factory=list)
     conversation: Conversation | None = None  # a multi-turn test (`mode: conversation`): its turns, run one by one
+    workspace: Workspace | None = None  # the suite's `workspace:` merged with the test's, as AgentV merges them
 
     def render_messages(self) -> list[dict[str, str]]:
         """What an LLM target is sent: the input, with the `files` it does not already quote attached to the last user turn.

@@ -16,6 +16,8 @@ from runs.evalfile.model import Case, GraderSpec, Message, Suite
 from runs.evalfile.problems import Problems, one_line
 from runs.evalfile.yamlload import load_yaml
 from runs.graders import IMPLICIT, agentv_skips, parse_list
+from runs.evalfile import workspace as workspace_config
+from runs.evalfile.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Defaults:
     input: list[Message] = field(default_factory=list)
     input_files: Any = None
     graders: list[GraderSpec] = field(default_factory=list)
+    workspace: Workspace | None = None  # merged into every test's, `skip_defaults` or not (as AgentV does)
 
 
 def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()) -> Suite:
@@ -43,6 +46,7 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
         parse_input(raw.get("input"), suite.directory, problems, None, "input"),
         raw.get("input_files"),
         parse_graders(raw.get("assertions", raw.get("assert")), problems, None, "assertions"),
+        workspace_config.parse(raw.get("workspace"), suite.directory, problems, None),
     )
     suites, rows = imports.imported(raw.get("imports"), suite.directory, problems, chain or (path.resolve(),))
     tests = raw.get("tests", raw.get("eval_cases", raw.get("evalcases")))
@@ -134,6 +138,7 @@ def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems,
     case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
     case.conversation = conversation.parse(item, problems, test_id, parse_graders)
+    case.workspace = workspace_config.merge(defaults.workspace, workspace_config.parse(item.get("workspace"), base, problems, test_id))
     return case
 
 

@@ -75,16 +75,18 @@ def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progres
     return Finished(rows, writer.results, run.spent_usd, notes)
 
 
-def _require_runnable(targets: Targets, source: str) -> None:
+def _require_runnable(targets: Targets, source: str, workspaced: bool = False) -> None:
     """Every target and LLM grader the run will call can be called: a command target's program exists,
     an LLM's key is set. Missed now rather than at the first test (`validate` leaves this alone, as
-    `agentv validate` does: a file can be right before its keys are set)."""
+    `agentv validate` does: a file can be right before its keys are set). In an eval with AgentV
+    workspaces a command target runs in the workspace, whose files (its program among them, often)
+    come from the template or a hook: there is nothing to look at before the run."""
     from mutators.providers.errors import ProviderUnusable
     from runs.targets.cli import CliTarget
     from runs.targets.llm import LLMTarget, settings
 
     for target in [*targets.built.values(), *(getattr(g, "__self__", None) for g in targets.graders.values())]:
-        if isinstance(target, CliTarget) and (problem := missing_program(target.template, target.cwd)):
+        if isinstance(target, CliTarget) and not workspaced and (problem := missing_program(target.template, target.cwd)):
             raise RunsError(f"{source}: field 'targets[{target.name}].command': {problem}")
         if isinstance(target, LLMTarget):
             try:
@@ -104,7 +106,7 @@ class BuiltinEvaluator:
     def check(self) -> None:
         prepared = self._prepare()
         source = INLINE_SOURCE if self.config.targets is not None else find_targets_file(prepared.suite.directory, self.repo_root)
-        _require_runnable(prepared.targets, str(source))
+        _require_runnable(prepared.targets, str(source), any(case.workspace is not None for case in prepared.suite.cases))
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
         prepared = self._prepare()

@@ -57,6 +57,8 @@ class Context:
     token_usage: dict[str, float] | None = None  # as the target reported it; None: not reported (AgentV's "no data")
     reported_cost_usd: float | None = None
     history: tuple[dict[str, Any], ...] = ()  # a conversation turn's history: AgentV's trace counts its assistant turns too
+    workspace_path: Path | None = None  # the AgentV workspace the target ran in, when the test has one
+    file_changes: str | None = None  # its edits since the baseline, as a unified diff (AgentV's `file_changes`)
 
     @property
     def total_tokens(self) -> int:

@@ -57,22 +57,24 @@ class CodeGrader:
 
 
 def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: Path, timeout_s: float) -> Score:
-    """The command fed AgentV's code-grader payload on stdin, its output read as AgentV reads it."""
+    """The command fed AgentV's code-grader payload on stdin (and the workspace in `AGENTV_WORKSPACE_PATH`),
+    its output read as AgentV reads it."""
     with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
         stdin = json.dumps(code_grader_input(ctx, config, Path(scratch)), indent=2, ensure_ascii=False)
-        done = run_command(command, stdin, cwd, timeout_s)
+        env = {"AGENTV_WORKSPACE_PATH": str(ctx.workspace_path)} if ctx.workspace_path else None
+        done = run_command(command, stdin, cwd, timeout_s, env)
     if isinstance(done, str):
         return failed(done)
     return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 
-def run_command(command: str, stdin: str, cwd: Path, timeout_s: float | None) -> process.Completed | str:
+def run_command(command: str, stdin: str, cwd: Path, timeout_s: float | None, env: dict[str, str] | None = None) -> process.Completed | str:
     """The command run by the shell with `stdin` as its input, or why it did not finish."""
     with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
         path = Path(scratch) / "input.json"
         path.write_text(stdin, encoding="utf-8")
         try:
-            done = process.run(f"{command} < {shlex.quote(str(path))}", cwd=cwd, log_prefix=Path(scratch) / "grader", timeout_s=timeout_s)
+            done = process.run(f"{command} < {shlex.quote(str(path))}", cwd=cwd, log_prefix=Path(scratch) / "grader", timeout_s=timeout_s, env=env)
         except OSError as exc:
             return f"cannot run the command: {exc}"
     if done.timed_out:

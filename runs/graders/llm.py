@@ -35,6 +35,7 @@ from runs.graders.prompts import (
     score_range_prompt,
     substitute,
     variables,
+    with_file_changes,
 )
 
 ATTEMPTS = 3
@@ -158,16 +159,17 @@ class LLMGrader:
             criteria = opts.prompt
         reference = reference_answer(ctx.case.expected_output)
         listed = [rubric_json(i) for i in items]
-        values = variables(ctx.question, ctx.output, reference, criteria, ctx.case.metadata, listed or None)
+        values = variables(ctx.question, ctx.output, reference, criteria, ctx.case.metadata, listed or None, ctx.file_changes)
         if any(i.score_ranges for i in items):
-            prompt = substitute(template, values) if template else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed)
+            prompt = substitute(template, values) if template else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed, ctx.file_changes)
             reply = ask_json(ctx, llm, prompt, SCORE_RANGE_SYSTEM, _score_range_reply)
             return reply if isinstance(reply, Score) else score_ranges(items, reply)
         if items:
-            prompt = substitute(template, values) if template else rubric_prompt(ctx.question, ctx.output, reference, criteria, listed)
+            prompt = substitute(template, values) if template else rubric_prompt(ctx.question, ctx.output, reference, criteria, listed, ctx.file_changes)
             reply = ask_json(ctx, llm, prompt, RUBRIC_SYSTEM, _rubric_reply)
             return reply if isinstance(reply, Score) else score_rubrics(items, reply)
-        reply = ask_json(ctx, llm, substitute(template or DEFAULT_TEMPLATE, values), FREEFORM_SYSTEM, _freeform_reply)
+        prompt = substitute(template, values) if template else with_file_changes(substitute(DEFAULT_TEMPLATE, values), ctx.file_changes)
+        reply = ask_json(ctx, llm, prompt, FREEFORM_SYSTEM, _freeform_reply)
         if isinstance(reply, Score):
             return reply
         return Score(reply["score"], reply["assertions"], reply.get("details"))

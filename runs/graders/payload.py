@@ -176,8 +176,8 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
         "duration_ms": ctx.duration_ms,
         "start_time": None,
         "end_time": None,
-        "file_changes": None,
-        "workspace_path": None,
+        "file_changes": ctx.file_changes,
+        "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
         "config": config or None,
         # ours, kept for graders written against earlier autoresearch versions
         "test_id": ctx.case.id,
@@ -201,7 +201,7 @@ def prompt_script_input(ctx: Context, config: dict[str, Any] | None) -> dict[str
         "input": input_messages(ctx),
         "metadata": ctx.case.metadata or None,
         "trace": trace(ctx, messages),
-        "file_changes": None,
-        "workspace_path": None,
+        "file_changes": ctx.file_changes,
+        "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
         "config": config or None,
     })

@@ -89,11 +89,17 @@ def _guidance(rubrics: list[dict]) -> list[str]:
     return [OPERATOR_GUIDANCE[op] for op in dict.fromkeys(r["operator"] for r in rubrics if r.get("operator"))]
 
 
-def _test_sections(opening: list[str], question: str, answer: str, reference: str, criteria: str) -> list[str]:
+def _test_sections(opening: list[str], question: str, answer: str, reference: str, criteria: str, file_changes: str | None = None) -> list[str]:
     lines = [*opening, "", "[[ ## question ## ]]", question, "", "[[ ## criteria ## ]]", criteria, ""]
     if reference.strip():
         lines += ["[[ ## reference_answer ## ]]", reference, ""]
-    return lines + ["[[ ## answer ## ]]", answer, ""]
+    lines += ["[[ ## answer ## ]]", answer, ""]
+    return lines + ["[[ ## file_changes ## ]]", file_changes, ""] if file_changes else lines
+
+
+def with_file_changes(prompt: str, file_changes: str | None) -> str:
+    """AgentV's default free-form prompt with the workspace's edits appended, when there are any."""
+    return f"{prompt}\n\n[[ ## file_changes ## ]]\n{file_changes}" if file_changes else prompt
 
 
 def has_variables(text: str) -> bool:
@@ -104,7 +110,7 @@ def substitute(template: str, values: dict[str, str]) -> str:
     return VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
 
 
-def variables(question: str, answer: str, reference: str, criteria: str, metadata: Any, rubrics: list[dict] | None) -> dict[str, str]:
+def variables(question: str, answer: str, reference: str, criteria: str, metadata: Any, rubrics: list[dict] | None, file_changes: str | None = None) -> dict[str, str]:
     """AgentV's buildTemplateVariables: the texts trimmed, metadata and rubrics as JSON (indented and compact)."""
     return {
         "input": question.strip(),
@@ -115,14 +121,14 @@ def variables(question: str, answer: str, reference: str, criteria: str, metadat
         "metadata_json": js_json(metadata) if metadata else "",
         "rubrics": js_json(rubrics, indent=2) if rubrics is not None else "",
         "rubrics_json": js_json(rubrics) if rubrics is not None else "",
-        "file_changes": "",
+        "file_changes": file_changes or "",
         "tool_calls": "",
     }
 
 
-def rubric_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict]) -> str:
-    """AgentV's buildRubricPrompt: the test, then one line per rubric item with its labels."""
-    lines = _test_sections(["You are an expert grader. Evaluate the candidate answer against each rubric item below."], question, answer, reference, criteria)
+def rubric_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None) -> str:
+    """AgentV's buildRubricPrompt: the test (and the workspace's edits), then one line per rubric item with its labels."""
+    lines = _test_sections(["You are an expert grader. Evaluate the candidate answer against each rubric item below."], question, answer, reference, criteria, file_changes)
     lines.append("[[ ## rubrics ## ]]")
     guidance = _guidance(rubrics)
     if guidance:
@@ -136,13 +142,13 @@ def rubric_prompt(question: str, answer: str, reference: str, criteria: str, rub
     return "\n".join(lines)
 
 
-def score_range_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict]) -> str:
-    """AgentV's buildScoreRangePrompt: the test, then each criterion with its ranges."""
+def score_range_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None) -> str:
+    """AgentV's buildScoreRangePrompt: the test (and the workspace's edits), then each criterion with its ranges."""
     opening = [
         "You are an expert grader. Score the candidate answer on each criterion below using the provided score ranges.",
         "For each criterion, output an integer score from 0 to 10 based on which score range best matches the answer.",
     ]
-    lines = _test_sections(opening, question, answer, reference, criteria)
+    lines = _test_sections(opening, question, answer, reference, criteria, file_changes)
     lines.append("[[ ## scoring_criteria ## ]]")
     for item in rubrics:
         weight = f" (weight: {js_number(item['weight'])})" if item["weight"] != 1.0 else ""

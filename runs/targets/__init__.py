@@ -8,6 +8,7 @@ problem is reported with the targets file and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from runs.evalfile.model import Case
@@ -38,8 +39,9 @@ class Target(Protocol):
     provider: str
     prompt_mode: Literal["agent", "lm"]  # file references or file contents, as AgentV formats the input for it
 
-    def answer(self, case: Case, attempt: int) -> Answer:
-        """Run the test's input through the system under test (a command target makes its own scratch directory)."""
+    def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
+        """Run the test's input through the system under test (a command target makes its own scratch directory;
+        `cwd` is the test's AgentV workspace, where a command target runs, when it has one)."""
         ...
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:

@@ -30,8 +30,8 @@ class LLMTarget:
         self.name, self.grader_target = spec.name, spec.grader_target
         self.spec, self.eval_dir, self.provider = spec, eval_dir, spec.provider
 
-    def answer(self, case: Case, attempt: int) -> Answer:
-        """The input as AgentV sends it to an LLM: its chat prompt, without the test's `files` (AgentV sends those
+    def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
+        """The input as AgentV sends it to an LLM (a workspace `cwd` means nothing to it): its chat prompt, without the test's `files` (AgentV sends those
         nowhere) unless the target sets `attach_files: true` (ours), which appends their contents to the last user turn."""
         prompt = chat_prompt(case, self.eval_dir, attach_files=bool(self.spec.options.get("attach_files")))
         return self._chat(prompt.messages, prompt.system)

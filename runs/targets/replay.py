@@ -40,8 +40,8 @@ class ReplayTarget:
             "variant": spec.options.get("variant"),
         }
 
-    def answer(self, case: Case, attempt: int) -> Answer:
-        """AgentV retries a failed answer twice (`--max-retries`, default 2), each retry the next attempt; a replay
+    def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
+        """A recording has no working directory (a workspace `cwd` means nothing to it). AgentV retries a failed answer twice (`--max-retries`, default 2), each retry the next attempt; a replay
         lookup that fails is such a failure, so a test without a record for attempt 0 may take attempt 1's."""
         records = read_records(self.fixtures)
         failure = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,7 @@ REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
 EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
 TOLERANCE = 1e-9
+SERIAL = re.compile(r"^\s*workers:\s*1\s*$", re.M)
 Key = tuple[str, str]
 
 
@@ -57,10 +59,14 @@ def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
 
 
 def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None, target: str | None = None) -> dict[Key, dict]:
-    """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id)."""
+    """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id).
+
+    Eight workers, unless a file asks for one (`workers: 1`, as a shared workspace must: AgentV's
+    `--workers` would override it and run its tests at once in one directory, whose outcome is a race)."""
     chosen = ["--target", target] if target else []
+    workers = [] if any(SERIAL.search(f.read_text(errors="replace")) for f in files) else ["--workers", "8"]
     done = subprocess.run(
-        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), "--workers", "8", *chosen],
+        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), *workers, *chosen],
         cwd=root, capture_output=True, text=True, timeout=600, env=agentv_env(root.parent / "home", env),
     )
     index = out / "index.jsonl"
@@ -83,6 +89,7 @@ def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None
 
 
 def differences(theirs: dict[Key, dict], ours: dict[Key, dict]) -> list[str]:
+    theirs = _suite_named(theirs, ours)
     found = [f"{key}: only agentv ran it" for key in sorted(theirs.keys() - ours.keys())]
     found += [f"{key}: only autoresearch ran it" for key in sorted(ours.keys() - theirs.keys())]
     for key in sorted(theirs.keys() & ours.keys()):
@@ -90,6 +97,17 @@ def differences(theirs: dict[Key, dict], ours: dict[Key, dict]) -> list[str]:
         if abs(float(a["score"]) - float(b["score"])) > TOLERANCE or a.get("execution_status") != b.get("execution_status"):
             found.append(f"{key}: agentv {a['score']} {a.get('execution_status')} vs ours {b['score']} {b.get('execution_status')} ({b.get('error') or ''})")
     return found
+
+
+def _suite_named(theirs: dict[Key, dict], ours: dict[Key, dict]) -> dict[Key, dict]:
+    """AgentV's rows with the suite of ours where AgentV wrote none: the rows of a file whose workspace setup
+    failed (its error rows carry no suite), matched by test id when exactly one of our rows is left with it."""
+    named = dict(theirs)
+    for suite, test_id in [key for key in theirs if key[0] == "" and key not in ours]:
+        left = [key for key in ours if key[1] == test_id and key not in theirs]
+        if len(left) == 1:
+            named[left[0]] = named.pop(("", test_id))
+    return named
 
 
 def validate_with_agentv(root: Path, paths: list[Path]) -> dict[str, bool]:
