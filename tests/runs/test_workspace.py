@@ -102,12 +102,15 @@ def test_a_template_s_git_and_symlinks_never_reach_the_repository(tmp_path):
 
 def test_a_test_id_cannot_place_its_workspace_outside_the_temporary_directory(tmp_path):
     tests = [{"id": "../../../escape", "input": "go", "assertions": [{"type": "contains", "value": "made-by"}]}]
-    repo, eval_file = project(tmp_path, {"template": "./template", "isolation": "per_test"}, tests)
+    where = tmp_path / "where.txt"
+    record = {"command": [sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(where), "{{workspace_path}}"]}
+    repo, eval_file = project(tmp_path, {"template": "./template", "isolation": "per_test", "hooks": {"before_each": record}}, tests)
 
     rows = run_eval(repo, eval_file, tmp_path / "out")
 
-    workspace = Path(rows["../../../escape"]["output"].split("\n")[0])
-    assert rows["../../../escape"]["execution_status"] == "ok"
+    workspace = Path(where.read_text())
+    # the cli target then fails the test as AgentV 4.42.4's does for an id with a `/` (ENOENT: runs.targets.cli)
+    assert rows["../../../escape"]["execution_status"] == "execution_error" and "ENOENT" in rows["../../../escape"]["error"]
     assert "escape" not in str(workspace) and workspace.name == "workspace"
     assert not any(p.name == "escape" for p in tmp_path.parent.iterdir()) and not (tmp_path / "escape").exists()
 
