@@ -30,10 +30,13 @@ class TestResult:
     duration_ms: float = 0.0
     timestamp: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"))
     attempt_scores: list[float] = field(default_factory=list)
+    target_cost_usd: float = 0.0  # what the target reported, without the graders: AgentV's budgets count this
+    trials: list[dict[str, Any]] = field(default_factory=list)  # each trial's score and status, when the test had trials
+    cost_limited: bool = False  # the trials stopped at their cost_limit_usd
 
     @property
     def test_id(self) -> str:
-        return self.case.id
+        return self.case.row_id
 
     @property
     def assertions(self) -> list[dict[str, Any]]:
@@ -82,7 +85,7 @@ def status(score: float) -> str:
 def _measure(result: TestResult, answer: Answer) -> None:
     result.output = answer.text
     result.input_tokens, result.output_tokens = answer.input_tokens, answer.output_tokens
-    result.cost_usd = answer.cost_usd
+    result.cost_usd = result.target_cost_usd = answer.cost_usd
 
 
 def _ms(started: float) -> float:

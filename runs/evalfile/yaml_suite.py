@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from runs.evalfile import fields, imports, tests_source
+from runs.evalfile import dependencies, fields, imports, run_controls, tests_source
 from runs.evalfile.assertions import normalize, skipped
 from runs.evalfile.interpolate import interpolate, render_vars
 from runs.evalfile.messages import parse_files, parse_input
@@ -39,6 +39,8 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
     suite.tags = imports.as_tags(raw.get("tags")) + imports.as_tags(fields.mapping(raw, "metadata", problems, None, "metadata").get("tags"))
     _run_controls(raw, suite, problems)
     _execution(raw.get("execution"), suite, problems)
+    execution = raw.get("execution")
+    run_controls.suite_controls(raw, execution if isinstance(execution, dict) else {}, suite, problems)
     defaults = Defaults(
         parse_input(raw.get("input"), suite.directory, problems, None, "input"),
         raw.get("input_files"),
@@ -60,6 +62,7 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
         suite.cases.append(case)
     suite.cases.extend(suites)
     check_unique_ids(suite, problems)
+    dependencies.check(suite.cases, problems)
     return suite
 
 
@@ -132,6 +135,7 @@ def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems,
         case.graders += defaults.graders
     case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
+    run_controls.case_controls(item, execution, case, problems)
     return case
 
 

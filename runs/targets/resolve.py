@@ -29,7 +29,7 @@ class Targets:
     named_graders: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets graders name in their `target`
 
     def for_case(self, case: Case) -> tuple[Target, GraderLLM | None]:
-        name = self.per_case[case.id]
+        name = self.per_case[case.row_id]
         return self.built[name], self.graders[name]
 
 
@@ -41,7 +41,7 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
         name = _name_for(case, suite, specs, override, in_eval)
         if name is None:
             continue
-        targets.per_case[case.id] = name
+        targets.per_case[case.row_id] = name
         if name not in targets.built:
             _build(name, specs, suite.directory, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):

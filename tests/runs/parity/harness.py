@@ -3,7 +3,8 @@
 Each side gets its own copy of the case directory in a fresh git repository
 (AgentV resolves files up to the repository root), so neither sees the
 other's output. Rows are keyed by (suite, test_id); `differences` lists every
-test whose `score` differs by more than 1e-9 or whose `execution_status`
+test whose `score` differs (a test AgentV ran on several targets is keyed
+`test@target`, as our rows are) by more than 1e-9 or whose `execution_status`
 differs, and every test only one side ran. Eval files always name no target
 here but their own; an evals.json names none, so a case holding one needs a
 target called `default`.
@@ -21,7 +22,8 @@ from pathlib import Path
 from runs.evalfile.interpolate import find_repo_root
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
-from runs.runner import RunOptions
+from runs.run_settings import run_options
+from tests.runs.compat.record import matrix_keyed
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
@@ -65,7 +67,7 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     )
     index = out / "index.jsonl"
     assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    rows = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
+    rows = matrix_keyed([json.loads(line) for line in index.read_text().splitlines() if line.strip()])
     return {(row.get("suite", ""), row["test_id"]): row for row in rows}
 
 
@@ -75,7 +77,7 @@ def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None
     for index, path in enumerate(files):
         prepared = prepare(path, find_repo_root(path.parent), target=target)
         run_dir = out / f"{index}-{path.stem}"
-        execute(prepared, run_dir, RunOptions(workers=8), show_progress=False)
+        execute(prepared, run_dir, run_options(prepared.suite, 8), show_progress=False)
         suite = "" if path.suffix == ".json" else prepared.suite.name
         for row in load_rows(run_dir):
             rows[(suite, row["test_id"])] = row
