@@ -133,6 +133,7 @@ class Suite:
     budget_usd: float | None = None  # `execution.budget_usd` or `evaluate_options.budget_usd`: later tests are budget errors
     max_concurrency: int | None = None  # `evaluate_options.max_concurrency`
     targets: list[str] = field(default_factory=list)  # `execution.targets`: every test runs on each (a matrix)
+    target_extends: dict[str, Any] = field(default_factory=dict)  # `target: {extends: NAME, <overrides>}`, applied to NAME
     tags: list[str] = field(default_factory=list)  # selection tags (a string or list `tags:`, and `metadata.tags`), for imports' `select`
     notes: list[Any] = field(default_factory=list)  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
 

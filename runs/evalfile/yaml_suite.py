@@ -80,15 +80,19 @@ def load_child(path: Path, problems: Problems, chain: tuple[Path, ...]) -> Suite
 
 
 def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None:
-    """The Experiments page's flat run controls: `target` (a name, or `{extends: name}`) and `threshold`; `execution` wins."""
+    """The Experiments page's flat run controls: `target` (a name, or `{extends: name, <overrides>}`, see
+    `runs.targets.extend`) and `threshold`; `execution` wins."""
     target = raw.get("target")
     if isinstance(target, dict):
-        overrides = sorted(set(target) - {"extends"})
-        if overrides:
-            problems.note(None, "target", f"only `extends` is read: the overrides ({', '.join(overrides)}) are ignored; define a target with them in targets.yaml")
-        target = target.get("extends")
+        if "hooks" in target:
+            problems.note(None, "target.hooks", "ignored: target hooks run in a workspace, which the built-in runner does not make")
+        if not isinstance(target.get("extends"), str) or not target["extends"].strip() or not isinstance(target.get("id", ""), str):
+            problems.add(None, "target.extends", "must name a target of targets.yaml: target: {extends: NAME, <fields to override>}")
+            return
+        suite.target_extends = target
+        target = target.get("id") or target["extends"]
     if target is not None and not isinstance(target, str):
-        problems.add(None, "target", "must be a target name or {extends: name}")
+        problems.add(None, "target", "must be a target name or {extends: name, <overrides>}")
     elif target is not None:
         suite.target = target
     _threshold(raw.get("threshold", suite.threshold), "threshold", suite, problems)

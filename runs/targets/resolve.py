@@ -12,6 +12,7 @@ from runs.graders import grader_targets, needs_llm
 from runs.graders.base import GraderLLM
 from runs.targets import Target
 from runs.targets.cli import CliTarget
+from runs.targets.extend import extend
 from runs.targets.llm import LLMTarget
 from runs.targets.specs import TargetSpec, find_targets_file, parse_targets, read_targets_file
 
@@ -34,8 +35,10 @@ class Targets:
 
 
 def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None) -> tuple[Targets, list[Problem]]:
-    specs, problems = _specs(suite, repo_root, inline)
+    specs, problems, items = _specs(suite, repo_root, inline)
     in_eval = Problems(str(suite.path))
+    if suite.target_extends and items is not None:
+        extend(items, suite.target_extends, specs, in_eval)
     targets = Targets()
     for case in suite.cases:
         name = _name_for(case, suite, specs, override, in_eval)
@@ -55,19 +58,19 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
     return targets, problems.items + in_eval.items
 
 
-def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems]:
-    """The defined targets and the problems of their definitions; no target at all is always one of those problems."""
+def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems, list[Any] | None]:
+    """The defined targets, the problems of their definitions (no target at all is always one), and their raw items."""
     if inline is not None:
         problems = Problems(INLINE_SOURCE)
-        return parse_targets(inline, problems), problems
+        return parse_targets(inline, problems), problems, inline
     path = find_targets_file(suite.directory, repo_root)
     if path is None:
         problems = Problems(str(suite.path))
         problems.add(None, "execution.target", f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}")
-        return {}, problems
+        return {}, problems, None
     problems = Problems(str(path))
     items = read_targets_file(path, problems)
-    return ({} if items is None else parse_targets(items, problems)), problems
+    return ({} if items is None else parse_targets(items, problems)), problems, items
 
 
 def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: str | None, problems: Problems) -> str | None:
