@@ -71,15 +71,17 @@ def run_case(suite: Suite, case: Case, target: Target, grader: GraderLLM | None,
         result.error = f"grader failed: {reason}"
     if result.error is None:
         result.score = test_score(case.graders, result.scores)
-        result.status = status(result.score)
+        result.status = status(result.score, case.threshold)
     result.attempt_scores = [result.score]
     return result
 
 
-def status(score: float) -> str:
+def status(score: float, threshold: float | None = None) -> str:
     """A scored test's execution_status. AgentV 4.42.4 judges each result row at 0.8 whatever the suite's
-    `execution.threshold` (which only its summary uses), so we do too: the rows are what `compare` reads."""
-    return "ok" if score >= DEFAULT_THRESHOLD else "quality_failure"
+    `execution.threshold` (which only its summary uses), so we do too: the rows are what `compare` reads.
+    A test's own threshold (its `execution.threshold`, or a scoped `run: {threshold}`) moves the line, as
+    AgentV applies a test's own."""
+    return "ok" if score >= (DEFAULT_THRESHOLD if threshold is None else threshold) else "quality_failure"
 
 
 def _measure(result: TestResult, answer: Answer) -> None:
@@ -104,7 +106,7 @@ def combine(attempts: list[TestResult], strategy: str) -> TestResult:
         chosen = next(r for r in attempts if r.status == "execution_error")
     if strategy == "mean" and chosen.status != "execution_error":
         chosen.score = sum(scores) / len(scores)
-        chosen.status = status(chosen.score)
+        chosen.status = status(chosen.score, chosen.case.threshold)
     chosen.attempt_scores = scores
     chosen.cost_usd = sum(r.cost_usd for r in attempts)
     return chosen

@@ -75,7 +75,7 @@ TEST_UNSUPPORTED = {
     "setup": "hooks",
     "teardown": "hooks",
 }
-TEST_EXECUTION = {"target", "skip_defaults", "targets"}
+TEST_EXECUTION = {"target", "skip_defaults", "targets", "threshold"}
 
 
 def check_fields(

@@ -73,6 +73,7 @@ class Case:
     on_dependency_failure: str = "skip"  # skip | fail | run, when a dependency ended in execution_error
     targets: list[str] = field(default_factory=list)  # the test's own `execution.targets`: which matrix targets run it
     trials: Trials | None = None  # a scoped `run: {repeat}` / `options.repeat`, over the suite's
+    threshold: float | None = None  # the test's own pass line (`execution.threshold`, a scoped `run: {threshold}`)
     matrix_target: str | None = None  # set on a test's copy for one target of a matrix run
 
     @property

@@ -26,7 +26,6 @@ TARGET_REF = {"name", "use_target", "hooks"}
 DEPENDENCY_POLICIES = ("skip", "fail", "run")
 RUN = {"repeat", "threshold", "timeout_seconds", "budget_usd"}
 RUN_IGNORED = {
-    "threshold": "a scoped threshold only moves the pass/fail line; rows are judged at 0.8, as AgentV 4.42.4 judges them",
     "timeout_seconds": "each target's own timeout_seconds bounds its answers",
     "budget_usd": "a per-test budget; the suite's evaluate_options.budget_usd and eval.budget_usd bound the run",
 }
@@ -76,6 +75,8 @@ def case_controls(item: dict[str, Any], execution: dict[str, Any], case: Case, p
             case.on_dependency_failure = policy
     if "targets" in execution:
         case.targets = target_names(execution["targets"], problems, test_id, "execution.targets")
+    if "threshold" in execution:
+        case.threshold = _score(execution["threshold"], problems, test_id, "execution.threshold")
     options = fields.mapping(item, "options", problems, test_id, "options")
     fields.check_fields(options, {"repeat"}, {}, problems, test_id, "options.")
     if "repeat" in options:
@@ -83,22 +84,25 @@ def case_controls(item: dict[str, Any], execution: dict[str, Any], case: Case, p
     scoped_run(item.get("run"), case, problems, test_id, "run")
 
 
-def scoped_run(raw: Any, case: Case, problems: Problems, test_id: str | None, where: str) -> None:
-    """A `run:` block (a test's, or an import's applied to its tests): `repeat` is applied unless the test set its own."""
+def scoped_run(raw: Any, case: Case, problems: Problems, test_id: str | None, where: str, fill_only: bool = False) -> None:
+    """A `run:` block: a test's own, or an import's (`fill_only`: applied where the test set nothing),
+    so test.run > import run > the suite's run controls."""
     if raw is None:
         return
     if not isinstance(raw, dict):
         problems.add(test_id, where, "must be a mapping of repeat, threshold, timeout_seconds and budget_usd")
         return
-    fields.check_fields(raw, {"repeat"}, {}, problems, test_id, f"{where}.", RUN_IGNORED)
-    if "threshold" in raw and not (_is_number(raw["threshold"]) and 0 <= raw["threshold"] <= 1):
-        problems.add(test_id, f"{where}.threshold", f"must be a score in [0, 1], not {raw['threshold']!r}")
+    fields.check_fields(raw, {"repeat", "threshold"}, {}, problems, test_id, f"{where}.", RUN_IGNORED)
+    if "threshold" in raw:
+        threshold = _score(raw["threshold"], problems, test_id, f"{where}.threshold")
+        if not (fill_only and case.threshold is not None):
+            case.threshold = threshold
     for name in ("timeout_seconds", "budget_usd"):
         if name in raw:
             _positive(raw[name], problems, test_id, f"{where}.{name}")
     if "repeat" in raw:
         trials = repeat(raw["repeat"], problems, test_id, f"{where}.repeat")
-        if case.trials is None:
+        if not (fill_only and case.trials is not None):
             case.trials = trials
 
 
@@ -160,6 +164,13 @@ def repeat(raw: Any, problems: Problems, test_id: str | None, where: str) -> Tri
         problems.add(test_id, f"{where}.cost_limit_usd", f"must be a number of USD >= 0, not {limit!r}")
         return None
     return Trials(count, strategy, limit or None, early) if count else None
+
+
+def _score(value: Any, problems: Problems, test_id: str | None, where: str) -> float | None:
+    if _is_number(value) and 0 <= value <= 1:
+        return float(value)
+    problems.add(test_id, where, f"must be a score in [0, 1], not {value!r}")
+    return None
 
 
 def _count(value: Any, problems: Problems, test_id: str | None, where: str) -> int | None:

@@ -38,6 +38,10 @@ SCRIPTS = {
     "budget-1": ["right|0.6"],
     "budget-2": ["right|0.6"],
     "budget-3": ["right|0.6"],
+    # a test's own threshold
+    "th-low-bar": ["apple"],
+    "th-high-bar": ["apple banana cherry durian"],
+    "th-default": ["apple"],
     # target matrix
     "mx-both": ["right"],
     "mx-beta-only": ["right"],
