@@ -16,7 +16,7 @@ from runs.evalfile.problems import Problems
 METADATA = "kept by AgentV as metadata only; nothing is scored on it"
 SUITE = {
     "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
-    "imports", "target", "threshold", "evaluate_options",
+    "imports", "target", "threshold", "evaluate_options", "extensions",
 }
 SUITE_IGNORED = {
     "version": METADATA,
@@ -43,7 +43,6 @@ SUITE_UNSUPPORTED = {
     "environment": "environments",
     "conversation": "multi-turn conversations",
     "evaluators": "the old `evaluators` key (rename it to `assertions`)",
-    "extensions": "lifecycle extensions (JavaScript modules run before the tests)",
 }
 EXECUTION = {"target", "threshold", "skip_defaults", "trials", "targets", "budget_usd"}
 EXECUTION_IGNORED = {

@@ -11,6 +11,7 @@ naming the field: a run must never quietly do something other than asked.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from runs.evalfile import fields
@@ -23,6 +24,9 @@ REPEAT = {"count", "strategy", "early_exit", "cost_limit_usd"}
 REPEAT_STRATEGIES = ("pass_any", "pass_all", "mean", "confidence_interval")
 EVALUATE_OPTIONS = {"repeat", "budget_usd", "max_concurrency"}
 TARGET_REF = {"name", "use_target", "hooks"}
+HOOKS = ("beforeAll", "beforeEach", "afterEach", "afterAll")
+FILE_PREFIX = "file://"
+AGENT_RULES = "agentv:agent-rules"
 DEPENDENCY_POLICIES = ("skip", "fail", "run")
 RUN = {"repeat", "threshold", "timeout_seconds", "budget_usd"}
 RUN_IGNORED = {
@@ -56,6 +60,30 @@ def suite_controls(raw: dict[str, Any], execution: dict[str, Any], suite: Suite,
             suite.max_concurrency = value
         else:
             problems.add(None, "evaluate_options.max_concurrency", f"must be a whole number from 1 to 50, not {value!r}")
+
+
+def extensions(raw: Any, base: Path, problems: Problems) -> None:
+    """`extensions` (the page's lifecycle hooks, `file://setup.mjs:beforeAll`): checked, then not run. AgentV
+    (5's source, `extensions/runner.ts`) runs them only inside a materialized workspace, and the built-in
+    runner makes none, so a file without a workspace scores as AgentV scores it: without them."""
+    if raw is None:
+        return
+    if not isinstance(raw, list):
+        problems.add(None, "extensions", "must be a list such as [file://scripts/setup.mjs:beforeAll]")
+        return
+    for index, entry in enumerate(raw):
+        where = f"extensions[{index}]"
+        if isinstance(entry, dict) and entry.get("id") == AGENT_RULES:
+            continue
+        if not isinstance(entry, str) or not (entry.startswith(FILE_PREFIX) or entry.startswith(AGENT_RULES)):
+            problems.add(None, where, f"must be 'file://PATH:HOOK' or '{AGENT_RULES}', not {entry!r}")
+            continue
+        path, _, hook = entry.removeprefix(FILE_PREFIX).rpartition(":") if entry.startswith(FILE_PREFIX) else ("", "", entry[len(AGENT_RULES) + 1:])
+        if hook and hook not in HOOKS:
+            problems.add(None, where, f"the hook must be one of {', '.join(HOOKS)}, not {hook!r}")
+        elif path and not (base / path).is_file():
+            problems.add(None, where, f"no such file {path} (under {base})")
+    problems.note(None, "extensions", "not run: AgentV runs lifecycle extensions only inside a workspace, and the built-in runner makes none")
 
 
 def case_controls(item: dict[str, Any], execution: dict[str, Any], case: Case, problems: Problems) -> None:

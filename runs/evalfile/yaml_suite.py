@@ -41,6 +41,7 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
     _execution(raw.get("execution"), suite, problems)
     execution = raw.get("execution")
     run_controls.suite_controls(raw, execution if isinstance(execution, dict) else {}, suite, problems)
+    run_controls.extensions(raw.get("extensions"), suite.directory, problems)
     defaults = Defaults(
         parse_input(raw.get("input"), suite.directory, problems, None, "input"),
         raw.get("input_files"),
