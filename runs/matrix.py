@@ -12,6 +12,7 @@ runs on it alone, with plain ids; a one-target list is that target.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from runs.evalfile.model import Suite
 
@@ -28,3 +29,12 @@ def expand(suite: Suite, chosen: str | None) -> None:
         for case in suite.cases
         if not case.targets or name in case.targets
     ]
+
+
+def keyed_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows AgentV wrote for a matrix run (one id per test, `target` apart) with our ids: `test@target`
+    for every row of a suite that ran on several targets; other rows as they are."""
+    targets: dict[Any, set] = {}
+    for row in rows:
+        targets.setdefault(row.get("suite"), set()).add(row.get("target"))
+    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} if len(targets[row.get("suite")]) > 1 else row for row in rows]

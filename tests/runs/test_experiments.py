@@ -10,6 +10,7 @@ autoresearch's own settings combine with the file's, and hostile input.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -220,3 +221,25 @@ def test_a_dependency_cycle_is_one_error_naming_the_cycle(tmp_path):
     done = cli(tmp_path, "eval", str(scripted(tmp_path, suite, {})), "--output", "out")
     assert_one_line_error(done, 30, "field 'depends_on'", "circular dependency: a -> c -> b -> a")
     assert not (tmp_path / "out").exists()
+
+
+MATRIX_AGENTV = """#!/usr/bin/env python3
+import json, os, sys
+out = sys.argv[sys.argv.index("--output") + 1]
+os.makedirs(out, exist_ok=True)
+rows = [{"test_id": "t", "target": target, "suite": "s", "score": score, "execution_status": "ok"} for target, score in (("a", 1.0), ("b", 0.0))]
+open(os.path.join(out, "index.jsonl"), "w").write("".join(json.dumps(r) + "\\n" for r in rows))
+"""
+
+
+def test_eval_agentv_on_a_matrix_file_keys_its_rows_by_test_and_target(tmp_path, monkeypatch):
+    from runs.evaluators.agentv import AgentVEvaluator
+
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "agentv").write_text(MATRIX_AGENTV)
+    (tmp_path / "bin" / "agentv").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    (tmp_path / "m.eval.yaml").write_text("tests: []\n")
+    outcome = AgentVEvaluator(EvalConfig(agentv="m.eval.yaml"), tmp_path).run(tmp_path / "run")
+    assert [(r["test_id"], r["score"]) for r in outcome.rows] == [("t@a", 1.0), ("t@b", 0.0)]
+    assert [r["test_id"] for r in load_rows(tmp_path / "run")] == ["t@a", "t@b"]

@@ -20,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from runs.matrix import keyed_rows
 from tests.helpers.grader_server import GraderServer, RuleTable
 
 RULES = "grader_rules.json"
@@ -35,15 +36,6 @@ def chosen_target(case_dir: Path) -> str | None:
     return "canned" if targets.is_file() and "name: canned" in targets.read_text() else None
 
 
-def matrix_keyed(rows: list[dict]) -> list[dict]:
-    """AgentV's rows of a suite that ran on several targets (`execution.targets`) with ids made
-    `test@target`, as our runner makes them."""
-    targets: dict[object, set] = {}
-    for row in rows:
-        targets.setdefault(row.get("suite"), set()).add(row.get("target"))
-    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} if len(targets[row.get("suite")]) > 1 else row for row in rows]
-
-
 def expected_row(row: dict) -> dict:
     scores = [{k: s.get(k) for k in ("name", "type", "score", "verdict")} for s in row.get("scores") or []]
     return {"test_id": row["test_id"], "score": row["score"], "execution_status": row["execution_status"], "scores": scores}
@@ -56,7 +48,7 @@ def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
         with tempfile.TemporaryDirectory(prefix="agentv-out-") as out:
             command = [agentv, "eval", eval_file.name, *(["--target", target] if target else []), "--output", out]
             subprocess.run(command, cwd=case_dir, env={**os.environ, **env}, check=False, capture_output=True, timeout=600)
-            rows += matrix_keyed([json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()])
+            rows += keyed_rows([json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()])
     return rows
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from runs.evalfile.interpolate import find_repo_root
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
+from runs.matrix import keyed_rows
 from runs.run_settings import run_options
-from tests.runs.compat.record import matrix_keyed
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
@@ -67,7 +67,7 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     )
     index = out / "index.jsonl"
     assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    rows = matrix_keyed([json.loads(line) for line in index.read_text().splitlines() if line.strip()])
+    rows = keyed_rows([json.loads(line) for line in index.read_text().splitlines() if line.strip()])
     return {(row.get("suite", ""), row["test_id"]): row for row in rows}
 
 
