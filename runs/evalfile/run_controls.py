@@ -161,11 +161,8 @@ def _trials(raw: Any, problems: Problems, test_id: str | None, where: str) -> Tr
     if not isinstance(raw, dict):
         problems.add(test_id, where, "must be a mapping with count, strategy and cost_limit_usd")
         return None
-    fields.check_fields(raw, TRIALS, {}, problems, test_id, f"{where}.")
-    count = _count(raw.get("count"), problems, test_id, f"{where}.count")
-    strategy = raw.get("strategy", "pass_at_k")
-    if strategy not in TRIAL_STRATEGIES:
-        problems.add(test_id, f"{where}.strategy", f"must be one of {', '.join(TRIAL_STRATEGIES)}, not {strategy!r}")
+    count, strategy = _count_and_strategy(raw, TRIALS, TRIAL_STRATEGIES, problems, test_id, where)
+    if strategy is None:
         return None
     limit = raw.get("cost_limit_usd", raw.get("costLimitUsd"))
     limit = None if limit is None else _positive(limit, problems, test_id, f"{where}.cost_limit_usd")
@@ -177,11 +174,8 @@ def repeat(raw: Any, problems: Problems, test_id: str | None, where: str) -> Tri
     if not isinstance(raw, dict):
         count = _count(raw, problems, test_id, where)
         return Trials(count, "pass_any", None, False) if count else None
-    fields.check_fields(raw, REPEAT, {}, problems, test_id, f"{where}.")
-    count = _count(raw.get("count"), problems, test_id, f"{where}.count")
-    strategy = raw.get("strategy", "pass_any")
-    if strategy not in REPEAT_STRATEGIES:
-        problems.add(test_id, f"{where}.strategy", f"must be one of {', '.join(REPEAT_STRATEGIES)}, not {strategy!r}")
+    count, strategy = _count_and_strategy(raw, REPEAT, REPEAT_STRATEGIES, problems, test_id, where)
+    if strategy is None:
         return None
     early = raw.get("early_exit", False)
     if not isinstance(early, bool):
@@ -192,6 +186,19 @@ def repeat(raw: Any, problems: Problems, test_id: str | None, where: str) -> Tri
         problems.add(test_id, f"{where}.cost_limit_usd", f"must be a number of USD >= 0, not {limit!r}")
         return None
     return Trials(count, strategy, limit or None, early) if count else None
+
+
+def _count_and_strategy(raw: dict[str, Any], known: set[str], strategies: tuple[str, ...], problems: Problems,
+                        test_id: str | None, where: str) -> tuple[int | None, str | None]:
+    """The count (None after reporting a bad one) and the strategy (the first of `strategies` by default;
+    None after reporting one that is not among them)."""
+    fields.check_fields(raw, known, {}, problems, test_id, f"{where}.")
+    count = _count(raw.get("count"), problems, test_id, f"{where}.count")
+    strategy = raw.get("strategy", strategies[0])
+    if strategy not in strategies:
+        problems.add(test_id, f"{where}.strategy", f"must be one of {', '.join(strategies)}, not {strategy!r}")
+        return count, None
+    return count, strategy
 
 
 def _score(value: Any, problems: Problems, test_id: str | None, where: str) -> float | None:
