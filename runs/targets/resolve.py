@@ -80,8 +80,11 @@ def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: 
         return next(iter(specs))
     name = name or "default"
     if name not in specs:
-        if specs:
-            problems.add(case.id, "execution.target", f"no target named {name!r} (defined: {', '.join(sorted(specs))})")
+        # a matrix target is the suite's: said once, not once per test
+        where, test_id = ("execution.targets", None) if case.matrix_target else ("execution.target", case.id)
+        message = f"no target named {name!r} (defined: {', '.join(sorted(specs))})"
+        if specs and not any(p.field == where and p.message == message for p in problems.items):
+            problems.add(test_id, where, message)
         return None
     return name
 

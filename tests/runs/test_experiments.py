@@ -190,6 +190,7 @@ def test_extensions_are_checked_and_said_not_to_run(tmp_path):
     ({"execution": {"target": "alpha", "trials": "twice"}}, {}, "execution.trials", "must be a mapping"),
     ({"execution": {"target": "alpha", "trials": {"count": 2, "strategy": "best"}}}, {}, "execution.trials.strategy", "pass_at_k"),
     ({"execution": {"targets": "alpha"}}, {}, "execution.targets", "list of target names"),
+    ({"execution": {"targets": ["alpha", "ghost"]}}, {}, "execution.targets", "no target named 'ghost'"),
     ({"execution": {"target": "alpha", "budget_usd": -2}}, {}, "execution.budget_usd", "> 0"),
     ({"evaluate_options": {"repeat": {"count": 0}}}, {}, "evaluate_options.repeat.count", "whole number >= 1"),
     ({"evaluate_options": {"repeat": {"count": 2, "early_exit": "yes"}}}, {}, "evaluate_options.repeat.early_exit", "true or false"),
