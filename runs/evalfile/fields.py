@@ -16,7 +16,7 @@ from runs.evalfile.problems import Problems
 METADATA = "kept by AgentV as metadata only; nothing is scored on it"
 SUITE = {
     "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
-    "imports", "target", "threshold", "evaluate_options", "extensions",
+    "imports", "target", "threshold", "evaluate_options", "extensions", "timeout_seconds",
 }
 SUITE_IGNORED = {
     "version": METADATA,
@@ -29,7 +29,6 @@ SUITE_IGNORED = {
     "defaults": "not an AgentV field it reads (a place for YAML anchors); ignored as AgentV ignores it",
     "preprocessors": "preprocessors convert files a target writes; the built-in runner's targets answer in text, which is graded as is",
     "$schema": "an editor hint",
-    "timeout_seconds": "a run-level timeout; each target's own timeout_seconds bounds its answers",
 }
 SUITE_UNSUPPORTED = {
     "workspace": "workspaces",

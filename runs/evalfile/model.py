@@ -74,6 +74,7 @@ class Case:
     targets: list[str] = field(default_factory=list)  # the test's own `execution.targets`: which matrix targets run it
     trials: Trials | None = None  # a scoped `run: {repeat}` / `options.repeat`, over the suite's
     threshold: float | None = None  # the test's own pass line (`execution.threshold`, a scoped `run: {threshold}`)
+    timeout_s: float | None = None  # bounds the target's answer instead of its timeout_seconds (`run:` or the file's `timeout_seconds`)
     matrix_target: str | None = None  # set on a test's copy for one target of a matrix run
 
     @property
@@ -131,6 +132,7 @@ class Suite:
     threshold: float = 0.8
     cases: list[Case] = field(default_factory=list)
     trials: Trials | None = None  # `execution.trials` or `evaluate_options.repeat`
+    timeout_s: float | None = None  # the top-level `timeout_seconds`: each test's answer, unless its `run:` says otherwise
     budget_usd: float | None = None  # `execution.budget_usd` or `evaluate_options.budget_usd`: later tests are budget errors
     max_concurrency: int | None = None  # `evaluate_options.max_concurrency`
     targets: list[str] = field(default_factory=list)  # `execution.targets`: every test runs on each (a matrix)

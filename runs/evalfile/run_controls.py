@@ -30,7 +30,6 @@ AGENT_RULES = "agentv:agent-rules"
 DEPENDENCY_POLICIES = ("skip", "fail", "run")
 RUN = {"repeat", "threshold", "timeout_seconds", "budget_usd"}
 RUN_IGNORED = {
-    "timeout_seconds": "each target's own timeout_seconds bounds its answers",
     "budget_usd": "a per-test budget; the suite's evaluate_options.budget_usd and eval.budget_usd bound the run",
 }
 
@@ -43,6 +42,8 @@ def suite_controls(raw: dict[str, Any], execution: dict[str, Any], suite: Suite,
         suite.targets = target_names(execution["targets"], problems, None, "execution.targets")
     if "budget_usd" in execution:
         suite.budget_usd = _positive(execution["budget_usd"], problems, None, "execution.budget_usd")
+    if "timeout_seconds" in raw:
+        suite.timeout_s = _positive(raw["timeout_seconds"], problems, None, "timeout_seconds", "seconds")
     options = raw.get("evaluate_options")
     if options is None:
         return
@@ -114,20 +115,24 @@ def case_controls(item: dict[str, Any], execution: dict[str, Any], case: Case, p
 
 def scoped_run(raw: Any, case: Case, problems: Problems, test_id: str | None, where: str, fill_only: bool = False) -> None:
     """A `run:` block: a test's own, or an import's (`fill_only`: applied where the test set nothing),
-    so test.run > import run > the suite's run controls."""
+    so test.run > import run > the suite's run controls. `repeat`, `threshold` and `timeout_seconds`
+    (the target's answer) are applied; a per-test `budget_usd` is checked and noted."""
     if raw is None:
         return
     if not isinstance(raw, dict):
         problems.add(test_id, where, "must be a mapping of repeat, threshold, timeout_seconds and budget_usd")
         return
-    fields.check_fields(raw, {"repeat", "threshold"}, {}, problems, test_id, f"{where}.", RUN_IGNORED)
+    fields.check_fields(raw, {"repeat", "threshold", "timeout_seconds"}, {}, problems, test_id, f"{where}.", RUN_IGNORED)
     if "threshold" in raw:
         threshold = _score(raw["threshold"], problems, test_id, f"{where}.threshold")
         if not (fill_only and case.threshold is not None):
             case.threshold = threshold
-    for name in ("timeout_seconds", "budget_usd"):
-        if name in raw:
-            _positive(raw[name], problems, test_id, f"{where}.{name}")
+    if "timeout_seconds" in raw:
+        timeout = _positive(raw["timeout_seconds"], problems, test_id, f"{where}.timeout_seconds", "seconds")
+        if not (fill_only and case.timeout_s is not None):
+            case.timeout_s = timeout
+    if "budget_usd" in raw:
+        _positive(raw["budget_usd"], problems, test_id, f"{where}.budget_usd")
     if "repeat" in raw:
         trials = repeat(raw["repeat"], problems, test_id, f"{where}.repeat")
         if not (fill_only and case.trials is not None):
@@ -215,10 +220,10 @@ def _count(value: Any, problems: Problems, test_id: str | None, where: str) -> i
     return None
 
 
-def _positive(value: Any, problems: Problems, test_id: str | None, where: str) -> float | None:
+def _positive(value: Any, problems: Problems, test_id: str | None, where: str, unit: str = "USD") -> float | None:
     if _is_number(value) and value > 0:
         return float(value)
-    problems.add(test_id, where, f"must be a number of USD > 0, not {value!r}")
+    problems.add(test_id, where, f"must be a number of {unit} > 0, not {value!r}")
     return None
 
 

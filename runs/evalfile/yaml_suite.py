@@ -62,6 +62,9 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
         finish_case(case, problems)
         suite.cases.append(case)
     suite.cases.extend(suites)
+    if not chain:  # the file that runs owns the run controls; an imported suite's own are not applied
+        for case in suite.cases:
+            case.timeout_s = case.timeout_s or suite.timeout_s
     check_unique_ids(suite, problems)
     dependencies.check(suite.cases, problems)
     return suite

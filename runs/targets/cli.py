@@ -50,9 +50,10 @@ class CliTarget:
         command = self.template
         for key, value in values.items():
             command = command.replace("{" + key + "}", value if key == "FILES" else shlex.quote(value))
-        done = process.run(command, cwd=self.cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
+        timeout_s = case.timeout_s or self.timeout_s  # a test's `run: {timeout_seconds}` or the file's
+        done = process.run(command, cwd=self.cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
         if done.timed_out:
-            raise TargetFailed(f"target {self.name} timed out after {self.timeout_s:g}s")
+            raise TargetFailed(f"target {self.name} timed out after {timeout_s:g}s")
         if done.returncode != 0:
             raise TargetFailed(f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
         if "{OUTPUT_FILE}" in self.template:

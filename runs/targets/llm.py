@@ -35,9 +35,9 @@ class LLMTarget:
         nowhere) unless the target sets `attach_files: true` (ours), which appends their contents to the last user turn."""
         prompt = chat_prompt(case, self.eval_dir, attach_files=bool(self.spec.options.get("attach_files")))
         try:
-            reply = self._complete(prompt.messages, prompt.system)
+            reply = self._complete(prompt.messages, prompt.system, case.timeout_s)
         except ProviderError as exc:
-            raise TargetFailed(self._failure("target", exc)) from None
+            raise TargetFailed(self._failure("target", exc, case.timeout_s)) from None
         return Answer(reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd)
 
     def grade(self, prompt: str, system: str | None) -> LLMReply:
@@ -47,16 +47,17 @@ class LLMTarget:
         except ProviderError as exc:
             raise GraderFailed(self._failure("grader", exc)) from None
 
-    def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
+    def _complete(self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None) -> LLMReply:
+        """One call, bounded by `timeout_s` (a test's own, for an answer) or the target's timeout_seconds."""
         from mutators.providers import complete
 
-        deadline = time.monotonic() + self.spec.timeout_s
+        deadline = time.monotonic() + (timeout_s or self.spec.timeout_s)
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
         return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
-    def _failure(self, role: str, exc: ProviderError) -> str:
+    def _failure(self, role: str, exc: ProviderError, timeout_s: float | None = None) -> str:
         if isinstance(exc, ProviderTimedOut):
-            return f"{role} {self.name} timed out after {self.spec.timeout_s:g}s ({exc})"
+            return f"{role} {self.name} timed out after {timeout_s or self.spec.timeout_s:g}s ({exc})"
         return f"{role} {self.name}: {exc}"
 
 

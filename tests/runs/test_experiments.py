@@ -36,6 +36,10 @@ script = json.load(open(os.path.join(here, "scripts.json"))).get(f"{test_id}@{ta
 step = script[min(calls, len(script) - 1)]
 if step == "!fail":
     sys.exit(1)
+if step.startswith("!slow "):
+    import time
+    time.sleep(float(step.split()[1]))
+    step = "right"
 text, _, cost = step.partition("|")
 open(out, "w").write(json.dumps({"text": text, "cost_usd": float(cost)}) if cost else text)
 """
@@ -165,7 +169,16 @@ def test_import_run_overrides_apply_under_the_tests_own(tmp_path):
     assert (rows["a"]["score"], calls(tmp_path, "a")) == (1.0, 2)  # the import's repeat: 2
     assert (rows["b"]["score"], rows["b"]["execution_status"], calls(tmp_path, "b")) == (0.0, "ok", 1)  # test.run wins
     notes = [str(n) for n in check(parent)[0].notes]
-    assert any("run.timeout_seconds" in n and "ignored" in n for n in notes)
+    assert not any("run.timeout_seconds" in n for n in notes)  # applied, as repeat and threshold are
+
+
+def test_the_files_timeout_seconds_bounds_each_answer_unless_the_tests_run_says_otherwise(tmp_path):
+    suite = {"name": "s", "execution": {"target": "alpha"}, "timeout_seconds": 1, "tests": [
+        {"id": "slow", "input": "q", "assertions": RIGHT},
+        {"id": "allowed", "input": "q", "assertions": RIGHT, "run": {"timeout_seconds": 30}}]}
+    rows = run(scripted(tmp_path, suite, {"slow": ["!slow 3"], "allowed": ["!slow 2"]}), tmp_path / "out")
+    assert rows["slow"]["error"] == "target alpha timed out after 1s"
+    assert rows["allowed"]["execution_status"] == "ok"
 
 
 def test_dependencies_run_in_waves_and_a_failed_dependency_skips_its_dependents(tmp_path):
@@ -201,6 +214,8 @@ def test_extensions_are_checked_and_said_not_to_run(tmp_path):
     ({}, {"depends_on": ["ghost"]}, "depends_on", "no test with id 'ghost'"),
     ({}, {"on_dependency_failure": "maybe"}, "on_dependency_failure", "skip, fail, run"),
     ({}, {"run": {"threshold": 2}}, "run.threshold", "[0, 1]"),
+    ({}, {"run": {"timeout_seconds": 0}}, "run.timeout_seconds", "seconds > 0"),
+    ({"timeout_seconds": "long"}, {}, "timeout_seconds", "seconds > 0"),
     ({"target": {"extends": "nobody"}}, {}, "target.extends", "no target named 'nobody' to extend"),
     ({"target": {"extends": "alpha", "timeout_seconds": "soon"}}, {}, "target.timeout_seconds", "number of seconds"),
     ({"extensions": ["file://missing.mjs:beforeAll"]}, {}, "extensions[0]", "no such file"),
