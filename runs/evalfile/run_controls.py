@@ -4,8 +4,8 @@ Read as AgentV 4.42.4 reads them where it implements them (`execution.trials`,
 `execution.targets`, `execution.budget_usd`, a test's `depends_on`,
 `on_dependency_failure` and `execution.targets`), and as the Experiments page
 (and AgentV 5's source) describes the rest (`evaluate_options.repeat`,
-`budget_usd` and `max_concurrency`, a test's `options.repeat` and scoped
-`run: {repeat}`). A value of the wrong type or out of range is an error
+`budget_usd` and `max_concurrency`, a top-level `timeout_seconds`, a test's
+`options.repeat` and scoped `run: {repeat, threshold, timeout_seconds}`). A value of the wrong type or out of range is an error
 naming the field: a run must never quietly do something other than asked.
 """
 
@@ -23,12 +23,10 @@ TRIAL_STRATEGIES = ("pass_at_k", "mean", "confidence_interval")
 REPEAT = {"count", "strategy", "early_exit", "cost_limit_usd"}
 REPEAT_STRATEGIES = ("pass_any", "pass_all", "mean", "confidence_interval")
 EVALUATE_OPTIONS = {"repeat", "budget_usd", "max_concurrency"}
-TARGET_REF = {"name", "use_target", "hooks"}
 HOOKS = ("beforeAll", "beforeEach", "afterEach", "afterAll")
 FILE_PREFIX = "file://"
 AGENT_RULES = "agentv:agent-rules"
 DEPENDENCY_POLICIES = ("skip", "fail", "run")
-RUN = {"repeat", "threshold", "timeout_seconds", "budget_usd"}
 RUN_IGNORED = {
     "budget_usd": "a per-test budget; the suite's evaluate_options.budget_usd and eval.budget_usd bound the run",
 }
