@@ -32,18 +32,8 @@ def expand(suite: Suite, chosen: str | None) -> None:
 
 
 def keyed_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows AgentV wrote for a matrix run (one id per test, `target` apart) with our ids: `test@target`
-    for every row of an eval file that ran on several targets; other rows as they are."""
-    targets: dict[Any, set] = {}
-    for row in rows:
-        targets.setdefault(_source(row), set()).add(row.get("target"))
-    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} if len(targets[_source(row)]) > 1 else row for row in rows]
-
-
-def _source(row: dict[str, Any]) -> Any:
-    """The eval file a row came from: AgentV names it in `projection_identity.dimensions.eval_path`
-    (several files may share a suite name); the suite name for rows without it."""
-    identity = row.get("projection_identity")
-    dimensions = identity.get("dimensions") if isinstance(identity, dict) else None
-    path = dimensions.get("eval_path") if isinstance(dimensions, dict) else None
-    return ("file", path) if isinstance(path, str) else ("suite", row.get("suite"))
+    """The rows AgentV wrote for one eval file, with our ids when it ran on several targets (a matrix:
+    one id per test, `target` apart): `test@target` for every row; otherwise the rows as they are."""
+    if len({row.get("target") for row in rows}) < 2:
+        return rows
+    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} for row in rows]

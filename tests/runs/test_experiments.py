@@ -259,13 +259,3 @@ def test_eval_agentv_on_a_matrix_file_keys_its_rows_by_test_and_target(tmp_path,
     outcome = AgentVEvaluator(EvalConfig(agentv="m.eval.yaml"), tmp_path).run(tmp_path / "run")
     assert [(r["test_id"], r["score"]) for r in outcome.rows] == [("t@a", 1.0), ("t@b", 0.0)]
     assert [r["test_id"] for r in load_rows(tmp_path / "run")] == ["t@a", "t@b"]
-
-
-def test_agentv_rows_of_files_sharing_a_suite_name_are_keyed_by_their_own_file():
-    from runs.matrix import keyed_rows
-
-    def row(test_id, target, path):
-        return {"test_id": test_id, "target": target, "suite": "dataset", "projection_identity": {"dimensions": {"eval_path": path}}}
-
-    rows = [row("a", "llm", "one.eval.yaml"), row("b", "cli", "two.eval.yaml"), row("c", "x", "m.eval.yaml"), row("c", "y", "m.eval.yaml")]
-    assert [r["test_id"] for r in keyed_rows(rows)] == ["a", "b", "c@x", "c@y"]

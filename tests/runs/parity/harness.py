@@ -19,10 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from runs.evalfile import check
 from runs.evalfile.interpolate import find_repo_root
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
-from runs.matrix import keyed_rows
 from runs.run_settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
@@ -67,8 +67,20 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     )
     index = out / "index.jsonl"
     assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    rows = keyed_rows([json.loads(line) for line in index.read_text().splitlines() if line.strip()])
-    return {(row.get("suite", ""), row["test_id"]): row for row in rows}
+    rows = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
+    return {(row.get("suite", ""), row["test_id"]): row for row in _matrix_keyed(rows, files, target)}
+
+
+def _matrix_keyed(rows: list[dict], files: list[Path], target: str | None) -> list[dict]:
+    """AgentV's rows of the tests of matrix files (`execution.targets`, no `--target`) keyed `test@target`,
+    as ours are. Several files of one call may share a suite name (AgentV's examples do, a matrix among
+    them), so a row is told by its suite and test id, as our parse of each file names them."""
+    matrix: set[Key] = set()
+    for path in [] if target else files:
+        suite, _ = check(path)
+        if suite is not None and path.suffix != ".json" and len(suite.targets) > 1:
+            matrix.update((suite.name, case.id) for case in suite.cases)
+    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} if (row.get("suite", ""), row["test_id"]) in matrix else row for row in rows]
 
 
 def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None) -> dict[Key, dict]:
