@@ -41,7 +41,7 @@ class EvalConfig(BaseModel):
     file: str | None = None
     """An AgentV EVAL.yaml or a skill-creator evals.json, run by the built-in runner (no Node, no agentv CLI)."""
     workers: int = Field(default=8, ge=1)
-    """Built-in runner: tests run at once."""
+    """Built-in runner: tests run at once; when not set, the eval file's `evaluate_options.max_concurrency`, else 8."""
     target: str | None = None
     """Built-in runner: the target to use instead of the eval file's `execution.target`."""
     targets: list[dict[str, Any]] | None = None
@@ -49,11 +49,11 @@ class EvalConfig(BaseModel):
     holdout: float = Field(default=0, ge=0, lt=1)
     """Fraction of the tests held out of the mutator's sight (0 = off): split once per experiment, seeded and stratified by pass/fail; a KEEP also needs no significant regression on them."""
     repeat: int = Field(default=1, ge=1)
-    """Samples per test. Built-in runner: attempts combined by `repeat_strategy`. Other evals: N invocations into {run_dir}/sample-1/ … sample-N/, merged into index.jsonl as per-test means plus `samples`."""
+    """Samples per test. Built-in runner: attempts combined by `repeat_strategy` (above 1 it replaces the eval file's `execution.trials` / `evaluate_options.repeat`). Other evals: N invocations into {run_dir}/sample-1/ … sample-N/, merged into index.jsonl as per-test means plus `samples`."""
     repeat_strategy: Literal["pass_any", "pass_all", "mean"] = "pass_any"
     """Built-in runner: a test's score over its attempts: the best (pass_any), the worst (pass_all) or the mean."""
     budget_usd: float = Field(default=0, ge=0)
-    """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit)."""
+    """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit; set, it replaces the eval file's `budget_usd`)."""
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
     """Built-in runner: prices of target and LLM-grader models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}. A model priced nowhere counts as $0, so a budget refuses it."""
     timeout_s: float = Field(default=1800, gt=0)

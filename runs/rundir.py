@@ -47,6 +47,10 @@ def row(result: TestResult) -> dict[str, Any]:
         entry["attempt_scores"] = result.attempt_scores
     if result.attempt_scores:
         entry["samples"] = result.attempt_scores
+    if result.trials:
+        entry["trials"] = result.trials
+    if result.cost_limited:
+        entry["cost_limited"] = True
     return entry
 
 

@@ -4,6 +4,9 @@
 completion order. It runs `workers` slots, each taking the next attempt
 as soon as it is free, only while the budget lasts and nobody called
 `cancel()`, so a caller that has seen enough stops paying for the rest.
+Tests with `depends_on` run in waves (AgentV's): a wave is dispatched once
+the one before it has finished. A test with trials runs them one after
+another in one slot (`runs.trials`).
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
-from runs.evalfile.model import Case, Suite
+from runs.evalfile.dependencies import dep_row_id, waves
+from runs.evalfile.model import Case, Suite, Trials
 from runs.evalfile.workspace import Hook
 from runs.runner_case import TestResult, combine, run_case
 from runs.runner_conversation import run_conversation
 from runs.targets.resolve import Targets
+from runs.trials import run_trials
 from runs.workspace.lifecycle import SuiteWorkspaces
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
@@ -32,6 +37,8 @@ class RunOptions:
     repeat: int = 1
     strategy: Strategy = "pass_any"
     budget_usd: float = 0.0  # 0 = no limit
+    trials: Trials | None = None  # the eval file's trials, for tests that set none of their own
+    suite_budget_usd: float = 0.0  # the eval file's budget (AgentV's): tests past it are budget errors, 0 = none
 
 
 class EvalRun:
@@ -42,8 +49,11 @@ class EvalRun:
         self._cancelled = threading.Event()
         self._closed = threading.Event()  # the caller stopped iterating, for whatever reason
         self._lock = threading.Lock()
-        self._pending = deque((case, attempt) for case in suite.cases for attempt in range(options.repeat))
+        self._waves = deque(waves(suite.cases))
+        self._pending: deque[tuple[Case, int]] = deque()
         self._charged_usd = 0.0  # what finished attempts cost, as the budget sees it
+        self._suite_spent: dict[str | None, float] = {}  # what finished tests' targets cost, per matrix target (AgentV runs each apart)
+        self._finished: dict[str, TestResult] = {}  # by row id, for dependents
         self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
         self.workspaces = SuiteWorkspaces(suite, target_hooks)  # AgentV workspaces (and the target's hooks, run in them)
 
@@ -52,25 +62,12 @@ class EvalRun:
         self._cancelled.set()
 
     def __iter__(self) -> Iterator[TestResult]:
-        attempts: dict[str, list[TestResult]] = {}
         self.workspaces.open()
-        slots = min(1 if self.workspaces.serial else max(1, self.options.workers), len(self._pending))
-        pool = ThreadPoolExecutor(max_workers=max(1, slots), thread_name_prefix="eval")
+        pool = ThreadPoolExecutor(max_workers=self._slots(), thread_name_prefix="eval")
         interrupted = False
         try:
-            for _ in range(slots):
-                pool.submit(self._slot)
-            while slots and not self._cancelled.is_set():
-                item = self._done.get()
-                if item is _SLOT_DONE:
-                    slots -= 1
-                    continue
-                if isinstance(item, BaseException):
-                    raise item
-                self.spent_usd += item.cost_usd
-                attempts.setdefault(item.test_id, []).append(item)
-                if len(attempts[item.test_id]) == self.options.repeat:
-                    yield combine(attempts.pop(item.test_id), self.options.strategy)
+            while self._waves and not self._cancelled.is_set():
+                yield from self._wave(pool, self._waves.popleft())
         except BaseException as exc:
             interrupted = not isinstance(exc, GeneratorExit)  # Ctrl-C, SIGTERM, a bug: not the caller having seen enough
             raise
@@ -84,24 +81,89 @@ class EvalRun:
             pool.shutdown(wait=self.workspaces.active and not interrupted)
             self.workspaces.close(run_hooks=not interrupted)
 
+    def _slots(self) -> int:
+        """Parallel attempts: the workers, or one when the tests share one AgentV workspace."""
+        return 1 if self.workspaces.serial else max(1, self.options.workers)
+
+    def _wave(self, pool: ThreadPoolExecutor, cases: list[Case]) -> Iterator[TestResult]:
+        attempts: dict[str, list[TestResult]] = {}
+        with self._lock:
+            if self.stopped == "budget":
+                return
+            self._pending = deque((case, attempt) for case in cases for attempt in range(self._attempts(case)))
+        slots = min(self._slots(), len(self._pending))
+        for _ in range(slots):
+            pool.submit(self._slot)
+        while slots and not self._cancelled.is_set():
+            item = self._done.get()
+            if item is _SLOT_DONE:
+                slots -= 1
+                continue
+            if isinstance(item, BaseException):
+                raise item
+            self.spent_usd += item.cost_usd
+            attempts.setdefault(item.test_id, []).append(item)
+            if len(attempts[item.test_id]) == self._attempts(item.case):
+                done = attempts.pop(item.test_id)
+                result = done[0] if len(done) == 1 else combine(done, self.options.strategy)
+                self._finished[result.test_id] = result
+                yield result
+
+    def _attempts(self, case: Case) -> int:
+        """Parallel attempts of a test: eval.repeat's; a test with trials is one item that runs them in turn."""
+        return 1 if self._trials(case) else self.options.repeat
+
+    def _trials(self, case: Case) -> Trials | None:
+        trials = case.trials or self.options.trials
+        return trials if trials is not None and trials.count > 1 and self.options.repeat == 1 else None
+
     def _slot(self) -> None:
         """One worker: takes the next attempt as soon as it is free, so nothing the caller does with
         a result (writing files, drawing progress) delays the next dispatch."""
         try:
             while (item := self._take()) is not None:
                 case, attempt = item
-                target, grader, named = self.targets.for_case(case, attempt)
-                if case.conversation is not None:
-                    result = run_conversation(self.suite, case, case.conversation, target, grader, named)
-                else:
-                    result = run_case(self.suite, case, target, grader, attempt, named, self.workspaces)
+                result = self._run(case, attempt)
                 with self._lock:
                     self._charged_usd += result.cost_usd
+                    key = result.case.matrix_target
+                    self._suite_spent[key] = self._suite_spent.get(key, 0.0) + result.target_cost_usd
                 self._done.put(result)
         except BaseException as exc:  # a bug in a grader or target: re-raised on the caller's thread
             self._done.put(exc)
         finally:
             self._done.put(_SLOT_DONE)
+
+    def _run(self, case: Case, attempt: int) -> TestResult:
+        blocked = self._blocked_by(case)
+        if blocked:
+            return _failed(case, self.targets, blocked)
+        spent = self._suite_spent_by(case)
+        if self.options.suite_budget_usd and spent >= self.options.suite_budget_usd:
+            return _failed(case, self.targets, f"Suite budget exceeded (${spent:.4f} / ${self.options.suite_budget_usd:.4f})")
+        target, grader, named = self.targets.for_case(case, attempt)
+        if case.conversation is not None:
+            return run_conversation(self.suite, case, case.conversation, target, grader, named)
+        trials = self._trials(case)
+        if trials:  # AgentV gives every trial attempt 0 ({ATTEMPT} counts its retries, not trials)
+            return run_trials(trials, lambda: run_case(self.suite, case, target, grader, 0, named, self.workspaces))
+        return run_case(self.suite, case, target, grader, attempt, named, self.workspaces)
+
+    def _blocked_by(self, case: Case) -> str | None:
+        """AgentV's rule: a test whose dependency ended in execution_error (or never ran) is not run,
+        unless it says `on_dependency_failure: run`; only errors block, a low score does not."""
+        if not case.depends_on or case.on_dependency_failure == "run":
+            return None
+        failed = [d for d in case.depends_on if (r := self._finished.get(dep_row_id(case, d))) is not None and r.status == "execution_error"]
+        missing = [d for d in case.depends_on if dep_row_id(case, d) not in self._finished]
+        if not failed and not missing:
+            return None
+        prefix = "Skipped" if case.on_dependency_failure == "skip" else "Failed"
+        return f"{prefix}: dependency failed ({', '.join(failed)})"
+
+    def _suite_spent_by(self, case: Case) -> float:
+        with self._lock:
+            return self._suite_spent.get(case.matrix_target, 0.0)
 
     def _take(self) -> tuple[Case, int] | None:
         with self._lock:
@@ -112,6 +174,12 @@ class EvalRun:
                 self._pending.clear()
                 return None
             return self._pending.popleft()
+
+
+def _failed(case: Case, targets: Targets, error: str) -> TestResult:
+    """A test that was not run: an execution_error scoring 0, as AgentV writes it."""
+    name = targets.per_case.get(case.row_id, "")
+    return TestResult(case, name, error=error)
 
 
 _SLOT_DONE = object()

@@ -31,10 +31,13 @@ class TestResult:
     duration_ms: float = 0.0
     timestamp: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"))
     attempt_scores: list[float] = field(default_factory=list)
+    target_cost_usd: float = 0.0  # what the target reported, without the graders: AgentV's budgets count this
+    trials: list[dict[str, Any]] = field(default_factory=list)  # each trial's score and status, when the test had trials
+    cost_limited: bool = False  # the trials stopped at their cost_limit_usd
 
     @property
     def test_id(self) -> str:
-        return self.case.id
+        return self.case.row_id
 
     @property
     def assertions(self) -> list[dict[str, Any]]:
@@ -84,21 +87,23 @@ def run_case(
         result.error = f"grader failed: {reason}"
     if result.error is None:
         result.score = test_score(case.graders, result.scores)
-        result.status = status(result.score)
+        result.status = status(result.score, case.threshold)
     result.attempt_scores = [result.score]
     return result
 
 
-def status(score: float) -> str:
+def status(score: float, threshold: float | None = None) -> str:
     """A scored test's execution_status. AgentV 4.42.4 judges each result row at 0.8 whatever the suite's
-    `execution.threshold` (which only its summary uses), so we do too: the rows are what `compare` reads."""
-    return "ok" if score >= DEFAULT_THRESHOLD else "quality_failure"
+    `execution.threshold` (which only its summary uses), so we do too: the rows are what `compare` reads.
+    A test's own threshold (its `execution.threshold`, or a scoped `run: {threshold}`) moves the line, as
+    AgentV applies a test's own."""
+    return "ok" if score >= (DEFAULT_THRESHOLD if threshold is None else threshold) else "quality_failure"
 
 
 def _measure(result: TestResult, answer: Answer) -> None:
     result.output = answer.text
     result.input_tokens, result.output_tokens = answer.input_tokens, answer.output_tokens
-    result.cost_usd = answer.cost_usd
+    result.cost_usd = result.target_cost_usd = answer.cost_usd
 
 
 def _ms(started: float) -> float:
@@ -117,7 +122,7 @@ def combine(attempts: list[TestResult], strategy: str) -> TestResult:
         chosen = next(r for r in attempts if r.status == "execution_error")
     if strategy == "mean" and chosen.status != "execution_error":
         chosen.score = sum(scores) / len(scores)
-        chosen.status = status(chosen.score)
+        chosen.status = status(chosen.score, chosen.case.threshold)
     chosen.attempt_scores = scores
     chosen.cost_usd = sum(r.cost_usd for r in attempts)
     return chosen

@@ -16,7 +16,7 @@ from optimizer.commands.common import ConfigOption, config_dir, load, setup_logg
 PathArgument = typer.Argument(None, help="An EVAL.yaml or evals.json to run directly with the built-in runner.")
 OutputOption = typer.Option(None, "--output", "-o", help="PATH only: the run directory to write (as agentv eval --output).")
 TargetOption = typer.Option(None, "--target", help="PATH only: the target to use instead of the file's execution.target.")
-WorkersOption = typer.Option(8, "--workers", min=1, help="PATH only: tests run at once.")
+WorkersOption = typer.Option(None, "--workers", min=1, help="PATH only: tests run at once (default: the file's evaluate_options.max_concurrency, else 8).")
 ThresholdOption = typer.Option(None, "--threshold", min=0.0, max=1.0, help="PATH only: exit 1 when the mean score is below this.")
 
 
@@ -25,7 +25,7 @@ def command(
     config: Path = ConfigOption,
     output: Path = OutputOption,
     target: str = TargetOption,
-    workers: int = WorkersOption,
+    workers: int | None = WorkersOption,
     threshold: float = ThresholdOption,
 ) -> int:
     """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""

@@ -6,12 +6,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
-def run_eval_file(path: Path, output: Path | None, target: str | None, workers: int, threshold: float | None) -> int:
+def run_eval_file(path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None) -> int:
     from optimizer.commands.common import setup_logging
     from runs.evalfile.interpolate import find_repo_root
     from runs.evaluators.builtin import execute, prepare
     from runs.results import mean_score
-    from runs.runner import RunOptions
+    from runs.run_settings import run_options
 
     setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
     eval_file = path.resolve()
@@ -20,7 +20,7 @@ def run_eval_file(path: Path, output: Path | None, target: str | None, workers: 
     for note in prepared.suite.notes:  # what AgentV accepts and this run ignores, said before the scores it could explain
         print(f"note: {note}")
     run_dir = output or Path(".agentv") / "results" / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
-    finished = execute(prepared, run_dir, RunOptions(workers=workers))
+    finished = execute(prepared, run_dir, run_options(prepared.suite, workers))
     print(table(finished.rows))
     mean = mean_score(finished.rows) if finished.rows else 0.0
     errors = sum(1 for r in finished.rows if r["execution_status"] == "execution_error")

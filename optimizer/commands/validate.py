@@ -29,12 +29,13 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
     from runs.evalfile.interpolate import find_repo_root
     from runs.evaluators.builtin import prepare
 
-    inline_targets = None
+    inline_targets, settings = None, None
     if path is None:
         configured = _configured(config, target)
         if configured is None:
             return 0
         path, repo_root, inline_targets, target = configured
+        settings = load(config).eval
     else:
         repo_root = find_repo_root(path.resolve().parent)
     try:
@@ -46,6 +47,12 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
         return exc.exit_code
     for note in prepared.suite.notes:
         print(f"note: {note}")
+    if settings is not None:
+        from runs.run_settings import overridden
+
+        workers = settings.workers if "workers" in settings.model_fields_set else None
+        for line in overridden(prepared.suite, workers, settings.repeat, settings.budget_usd):
+            print(f"note: {path}: {line} (autoresearch.yaml wins)")
     print(f"{path}: ok, {len(prepared.suite.cases)} test(s)")
     return 0
 

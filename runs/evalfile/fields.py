@@ -16,7 +16,7 @@ from runs.evalfile.problems import Problems
 METADATA = "kept by AgentV as metadata only; nothing is scored on it"
 SUITE = {
     "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
-    "imports", "target", "threshold", "workspace",
+    "imports", "target", "threshold", "workspace", "evaluate_options", "extensions", "timeout_seconds",
 }
 SUITE_IGNORED = {
     "version": METADATA,
@@ -29,8 +29,6 @@ SUITE_IGNORED = {
     "defaults": "not an AgentV field it reads (a place for YAML anchors); ignored as AgentV ignores it",
     "preprocessors": "preprocessors convert files a target writes; the built-in runner's targets answer in text, which is graded as is",
     "$schema": "an editor hint",
-    "timeout_seconds": "a run-level timeout; each target's own timeout_seconds bounds its answers",
-    "evaluate_options": "set repeat, budget and concurrency with eval.repeat / eval.repeat_strategy, eval.budget_usd, eval.workers",
 }
 SUITE_UNSUPPORTED = {
     "workspaces": "workspaces",
@@ -43,22 +41,18 @@ SUITE_UNSUPPORTED = {
     "environment": "environments",
     "conversation": "multi-turn conversations",
     "evaluators": "the old `evaluators` key (rename it to `assertions`)",
-    "extensions": "lifecycle extensions (JavaScript modules run before the tests)",
 }
-EXECUTION = {"target", "threshold", "skip_defaults"}
+EXECUTION = {"target", "threshold", "skip_defaults", "trials", "targets", "budget_usd"}
 EXECUTION_IGNORED = {
     "workers": "how many tests run at once; set eval.workers or --workers (scores do not depend on it)",
     "cache": "AgentV's response cache; every test runs",
     "fail_on_error": "AgentV's exit code rule; the run's rows are the same",
 }
-EXECUTION_UNSUPPORTED = {
-    "targets": "several targets per run (pick one with --target)",
-    "trials": "trials (set eval.repeat)",
-}
+EXECUTION_UNSUPPORTED: dict[str, str] = {}
 TEST = {
     "id", "input", "input_files", "expected_output", "criteria", "expected_outcome", "assertions", "assert", "rubrics",
     "metadata", "execution", "description", "files", "vars", "workspace", "mode", "turns", "aggregation", "on_turn_failure",
-    "window_size",
+    "window_size", "depends_on", "on_dependency_failure", "options", "run",
 }
 TEST_IGNORED = {
     "conversation_id": METADATA,
@@ -70,10 +64,8 @@ TEST_UNSUPPORTED = {
     "conversation": "multi-turn conversations",
     "setup": "hooks",
     "teardown": "hooks",
-    "depends_on": "test dependencies",
-    "on_dependency_failure": "test dependencies",
 }
-TEST_EXECUTION = {"target", "skip_defaults"}
+TEST_EXECUTION = {"target", "skip_defaults", "targets", "threshold"}
 
 
 def check_fields(

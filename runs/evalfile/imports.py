@@ -7,7 +7,9 @@ suite's tags, then its metadata's, then the test's metadata's) and
 are parsed in the importing file's context, as inline tests are. Paths may
 be globs, taken in sorted order; a suite that imports itself, directly or
 not, is an error naming the chain. The parent file still owns the run: its
-target and threshold apply to every imported test.
+target and threshold apply to every imported test, except where an import's
+scoped `run:` (repeat, threshold) or the test's own says otherwise
+(test.run > import run > the parent's run controls).
 """
 
 from __future__ import annotations
@@ -17,12 +19,11 @@ import glob
 from pathlib import Path
 from typing import Any
 
-from runs.evalfile import fields, tests_source
+from runs.evalfile import fields, run_controls, tests_source
 from runs.evalfile.model import Case
 from runs.evalfile.problems import Problems
 
-ENTRY = {"path", "select"}
-ENTRY_IGNORED = {"run": "scoped run overrides (threshold, timeout, budget, repeat) are not applied; the parent's run controls are"}
+ENTRY = {"path", "select", "run"}
 SELECT = {"test_ids", "tags", "metadata"}
 
 
@@ -53,7 +54,7 @@ def _entries(raw: Any, where: str, problems: Problems) -> list[tuple[str, dict[s
         if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
             problems.add(None, here, "an import needs a `path` (a file or a glob)")
             continue
-        fields.check_fields(entry, ENTRY, {}, problems, None, f"{here}.", ENTRY_IGNORED)
+        fields.check_fields(entry, ENTRY, {}, problems, None, f"{here}.")
         found.append((here, entry))
     return found
 
@@ -77,13 +78,26 @@ def _suite(entry: dict[str, Any], base: Path, problems: Problems, chain: tuple[P
         child = yaml_suite.load_child(path, problems, (*chain, path))
         select = entry.get("select") or {}
         cases.extend(c for c in child.cases if _selected(c, child.tags, select, problems, where))
+    for case in cases:
+        run_controls.scoped_run(entry.get("run"), case, problems, None, f"{where}.run", fill_only=True)
     return cases
 
 
 def _rows(entry: dict[str, Any], base: Path, problems: Problems, where: str) -> list[dict[str, Any]]:
     rows = [row for path in _paths(entry["path"], base, problems, where) for row in tests_source.rows_of(path, problems, where)]
     select = entry.get("select") or {}
-    return [row for row in rows if _selected_row(row, select, problems, where)]
+    return [_with_run(row, entry.get("run")) for row in rows if _selected_row(row, select, problems, where)]
+
+
+def _with_run(row: dict[str, Any], run: Any) -> dict[str, Any]:
+    """A raw row with the import's `run:` under its own settings: what the test sets itself wins."""
+    if not isinstance(run, dict):
+        return row if run is None else {**row, "run": run}  # parsed, and refused, with the row
+    own = row.get("run") if isinstance(row.get("run"), dict) else {}
+    execution = row.get("execution") if isinstance(row.get("execution"), dict) else {}
+    options = row.get("options") if isinstance(row.get("options"), dict) else {}
+    inherited = {k: v for k, v in run.items() if not (k == "threshold" and "threshold" in execution) and not (k == "repeat" and "repeat" in options)}
+    return {**row, "run": {**inherited, **own}}
 
 
 def _selected(case: Case, suite_tags: list[str], select: Any, problems: Problems, where: str) -> bool:

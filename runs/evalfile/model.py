@@ -51,6 +51,18 @@ class GraderSpec:
     threshold: float | None = None
 
 
+@dataclass(frozen=True)
+class Trials:
+    """Several attempts of each test, as AgentV's `execution.trials` (or the Experiments page's
+    `evaluate_options.repeat`) asks: run one after another, stopped early by `early_exit` or
+    `cost_limit_usd`, and combined by `strategy` (see `runs.trials`)."""
+
+    count: int
+    strategy: str = "pass_at_k"  # pass_at_k | mean | confidence_interval | pass_any | pass_all
+    cost_limit_usd: float | None = None  # the test's target spend after which no further trial starts
+    early_exit: bool = True  # pass_at_k / pass_any stop at the first pass, pass_all at the first fail
+
+
 @dataclass
 class Case:
     id: str
@@ -63,6 +75,19 @@ class Case:
     files: list[Path] = field(default_factory=list)
     conversation: Conversation | None = None  # a multi-turn test (`mode: conversation`): its turns, run one by one
     workspace: Workspace | None = None  # the suite's `workspace:` merged with the test's, as AgentV merges them
+    depends_on: list[str] = field(default_factory=list)  # ids of tests that must finish first (AgentV's waves)
+    on_dependency_failure: str = "skip"  # skip | fail | run, when a dependency ended in execution_error
+    targets: list[str] = field(default_factory=list)  # the test's own `execution.targets`: which matrix targets run it
+    trials: Trials | None = None  # a scoped `run: {repeat}` / `options.repeat`, over the suite's
+    threshold: float | None = None  # the test's own pass line (`execution.threshold`, a scoped `run: {threshold}`)
+    timeout_s: float | None = None  # bounds the target's answer instead of its timeout_seconds (`run:` or the file's `timeout_seconds`)
+    matrix_target: str | None = None  # set on a test's copy for one target of a matrix run
+
+    @property
+    def row_id(self) -> str:
+        """The id of the test's result row: its own, or `id@target` for one target of a matrix run, so
+        every reader of the rows (compare, the keep rules, `agentv compare`) pairs like with like."""
+        return f"{self.id}@{self.matrix_target}" if self.matrix_target else self.id
 
     def render_messages(self) -> list[dict[str, str]]:
         """What an LLM target is sent: the input, with the `files` it does not already quote attached to the last user turn.
@@ -112,6 +137,12 @@ class Suite:
     target: str | None = None
     threshold: float = 0.8
     cases: list[Case] = field(default_factory=list)
+    trials: Trials | None = None  # `execution.trials` or `evaluate_options.repeat`
+    timeout_s: float | None = None  # the top-level `timeout_seconds`: each test's answer, unless its `run:` says otherwise
+    budget_usd: float | None = None  # `execution.budget_usd` or `evaluate_options.budget_usd`: later tests are budget errors
+    max_concurrency: int | None = None  # `evaluate_options.max_concurrency`
+    targets: list[str] = field(default_factory=list)  # `execution.targets`: every test runs on each (a matrix)
+    target_extends: dict[str, Any] = field(default_factory=dict)  # `target: {extends: NAME, <overrides>}`, applied to NAME
     tags: list[str] = field(default_factory=list)  # selection tags (a string or list `tags:`, and `metadata.tags`), for imports' `select`
     notes: list[Any] = field(default_factory=list)  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
     skipped: list[str] = field(default_factory=list)  # ids of the tests AgentV would not run (`runs.graders.agentv_skips`)

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from runs.evalfile import conversation, fields, imports, tests_source
+from runs.evalfile import conversation, dependencies, fields, imports, run_controls, tests_source
 from runs.evalfile.assertions import normalize, skipped
 from runs.evalfile.interpolate import interpolate, render_vars
 from runs.evalfile.messages import parse_files, parse_input
@@ -42,6 +42,9 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
     suite.tags = imports.as_tags(raw.get("tags")) + imports.as_tags(fields.mapping(raw, "metadata", problems, None, "metadata").get("tags"))
     _run_controls(raw, suite, problems)
     _execution(raw.get("execution"), suite, problems)
+    execution = raw.get("execution")
+    run_controls.suite_controls(raw, execution if isinstance(execution, dict) else {}, suite, problems)
+    run_controls.extensions(raw.get("extensions"), suite.directory, problems)
     defaults = Defaults(
         parse_input(raw.get("input"), suite.directory, problems, None, "input"),
         raw.get("input_files"),
@@ -64,7 +67,11 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
         finish_case(case, problems)
         suite.cases.append(case)
     suite.cases.extend(suites)
+    if not chain:  # the file that runs owns the run controls; an imported suite's own are not applied
+        for case in suite.cases:
+            case.timeout_s = case.timeout_s or suite.timeout_s
     check_unique_ids(suite, problems)
+    dependencies.check(suite.cases, problems)
     return suite
 
 
@@ -82,15 +89,19 @@ def load_child(path: Path, problems: Problems, chain: tuple[Path, ...]) -> Suite
 
 
 def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None:
-    """The Experiments page's flat run controls: `target` (a name, or `{extends: name}`) and `threshold`; `execution` wins."""
+    """The Experiments page's flat run controls: `target` (a name, or `{extends: name, <overrides>}`, see
+    `runs.targets.extend`) and `threshold`; `execution` wins."""
     target = raw.get("target")
     if isinstance(target, dict):
-        overrides = sorted(set(target) - {"extends"})
-        if overrides:
-            problems.note(None, "target", f"only `extends` is read: the overrides ({', '.join(overrides)}) are ignored; define a target with them in targets.yaml")
-        target = target.get("extends")
+        if "hooks" in target:
+            problems.note(None, "target.hooks", "ignored: target hooks run in a workspace, which the built-in runner does not make")
+        if not isinstance(target.get("extends"), str) or not target["extends"].strip() or not isinstance(target.get("id", ""), str):
+            problems.add(None, "target.extends", "must name a target of targets.yaml: target: {extends: NAME, <fields to override>}")
+            return
+        suite.target_extends = target
+        target = target.get("id") or target["extends"]
     if target is not None and not isinstance(target, str):
-        problems.add(None, "target", "must be a target name or {extends: name}")
+        problems.add(None, "target", "must be a target name or {extends: name, <overrides>}")
     elif target is not None:
         suite.target = target
     _threshold(raw.get("threshold", suite.threshold), "threshold", suite, problems)
@@ -139,6 +150,7 @@ def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems,
     case.files = parse_files(item.get("files"), base, problems, test_id)
     case.conversation = conversation.parse(item, problems, test_id, parse_graders)
     case.workspace = workspace_config.merge(defaults.workspace, workspace_config.parse(item.get("workspace"), base, problems, test_id))
+    run_controls.case_controls(item, execution, case, problems)
     return case
 
 

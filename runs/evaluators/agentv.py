@@ -10,6 +10,8 @@ from runs.config import EvalConfig
 from runs.errors import RunsError
 from runs.evaluators import EvalOutcome
 from runs.evaluators.command import CommandEvaluator
+from runs.matrix import keyed_rows
+from runs.samples import write_index
 
 
 class AgentVEvaluator:
@@ -27,4 +29,11 @@ class AgentVEvaluator:
             raise RunsError(f"autoresearch.yaml: field 'eval.agentv': no such file {self.eval_file}")
 
     def run(self, run_dir: Path) -> EvalOutcome:
-        return self._inner.run(run_dir)
+        """AgentV's run; a matrix run's rows (`execution.targets`) get the ids `test@target`, in the
+        rows and in index.jsonl, so the keep rules and `agentv compare` pair like with like."""
+        outcome = self._inner.run(run_dir)
+        keyed = keyed_rows(outcome.rows)
+        if keyed != outcome.rows:
+            write_index(run_dir, keyed)
+            outcome.rows = keyed
+        return outcome

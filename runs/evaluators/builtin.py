@@ -17,6 +17,8 @@ from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
 from runs.program import missing_program
 from runs.rundir import RunDirWriter
+from runs import matrix
+from runs.run_settings import run_options
 from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
 from runs.runner_progress import Progress
@@ -47,6 +49,7 @@ def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None 
     load_dotenv(repo_root)
     suite, problems = check(eval_file)
     if suite is not None:
+        matrix.expand(suite, target)
         targets, target_problems = resolve(suite, repo_root, inline_targets, target)
         problems = problems + target_problems
     if problems or suite is None:
@@ -110,7 +113,7 @@ class BuiltinEvaluator:
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
         prepared = self._prepare()
-        finished = execute(prepared, run_dir, self.options(), show_progress=False, watch=watch)
+        finished = execute(prepared, run_dir, self.options(prepared.suite), show_progress=False, watch=watch)
         if not finished.rows:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
         if all(r.status == "execution_error" for r in finished.results):
@@ -120,9 +123,10 @@ class BuiltinEvaluator:
             notes["skipped_tests"] = len(prepared.suite.cases) - len(finished.rows)
         return EvalOutcome(finished.rows, finished.cost_usd, notes)
 
-    def options(self) -> RunOptions:
+    def options(self, suite: Suite) -> RunOptions:
         c = self.config
-        return RunOptions(workers=c.workers, repeat=c.repeat, strategy=c.repeat_strategy, budget_usd=c.budget_usd)
+        workers = c.workers if "workers" in c.model_fields_set else None
+        return run_options(suite, workers, c.repeat, c.repeat_strategy, c.budget_usd)
 
     def unpriced(self) -> dict[str, str]:
         """{target name: model} of the models this eval calls that have no price (they count as $0)."""

@@ -37,7 +37,7 @@ class CliTarget:
     def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
         """The command's answer; it runs in the test's workspace when it has one (AgentV's request.cwd wins over the target's `cwd`)."""
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
-        return self._run(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd)
+        return self._run(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s)
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
@@ -59,7 +59,8 @@ class CliTarget:
 
         return grade
 
-    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path], from_output_file: bool = False, cwd: Path | None = None
+    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path], from_output_file: bool = False, cwd: Path | None = None,
+        timeout_s: float | None = None,
     ) -> Answer:
         """AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`: a `/` in the id
         (a test's, or a conversation turn's `test/turn-N`) makes that a file in a directory that does not exist,
@@ -72,9 +73,10 @@ class CliTarget:
         if "/" in eval_id and not folder.is_dir():
             raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'")
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._command(prompt, eval_id, attempt, files, Path(scratch), from_output_file, cwd or self.cwd)
+            return self._command(prompt, eval_id, attempt, files, Path(scratch), from_output_file, cwd or self.cwd, timeout_s)
 
-    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path, from_output_file: bool, cwd: Path
+    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path, from_output_file: bool, cwd: Path,
+        timeout_s: float | None,
     ) -> Answer:
         """The command with AgentV's placeholders; its answer from `{OUTPUT_FILE}` when the command names it
         (always, for a grader: AgentV reads a cli grader's reply from that file), else from stdout."""
@@ -88,9 +90,10 @@ class CliTarget:
             "FILES": format_files(files, self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
-        done = process.run(render(self.template, values), cwd=cwd, log_prefix=scratch / "target", timeout_s=self.timeout_s)
+        timeout_s = timeout_s or self.timeout_s  # a test's `run: {timeout_seconds}` or the file's, else the target's
+        done = process.run(render(self.template, values), cwd=cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
         if done.timed_out:
-            raise TargetFailed(f"target {self.name} timed out after {self.timeout_s:g}s")
+            raise TargetFailed(f"target {self.name} timed out after {timeout_s:g}s")
         if done.returncode != 0:
             raise TargetFailed(f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
         if from_output_file or "{OUTPUT_FILE}" in self.template:

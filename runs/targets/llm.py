@@ -34,7 +34,7 @@ class LLMTarget:
         """The input as AgentV sends it to an LLM (a workspace `cwd` means nothing to it): its chat prompt, without the test's `files` (AgentV sends those
         nowhere) unless the target sets `attach_files: true` (ours), which appends their contents to the last user turn."""
         prompt = chat_prompt(case, self.eval_dir, attach_files=bool(self.spec.options.get("attach_files")))
-        return self._chat(prompt.messages, prompt.system)
+        return self._chat(prompt.messages, prompt.system, case.timeout_s)
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV's LLM providers send its history: the system turns joined as the
@@ -42,11 +42,12 @@ class LLMTarget:
         system = "\n\n".join(m["content"] for m in history if m["role"] == "system")
         return self._chat([m for m in history if m["role"] != "system"], system if any(m["role"] == "system" for m in history) else DEFAULT_SYSTEM_PROMPT)
 
-    def _chat(self, messages: list[dict[str, str]], system: str) -> Answer:
+    def _chat(self, messages: list[dict[str, str]], system: str, timeout_s: float | None = None) -> Answer:
+        """One call; `timeout_s` is a test's own bound on its answer (`run: {timeout_seconds}`), else the target's."""
         try:
-            reply = self._complete(messages, system)
+            reply = self._complete(messages, system, timeout_s)
         except ProviderError as exc:
-            raise TargetFailed(self._failure("target", exc)) from None
+            raise TargetFailed(self._failure("target", exc, timeout_s)) from None
         # AgentV's LLM providers: one assistant message, token usage always, a cost only when above 0
         return Answer(
             reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd,
@@ -62,16 +63,17 @@ class LLMTarget:
         except ProviderError as exc:
             raise GraderFailed(self._failure("grader", exc)) from None
 
-    def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
+    def _complete(self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None) -> LLMReply:
+        """One call, bounded by `timeout_s` (a test's own, for an answer) or the target's timeout_seconds."""
         from mutators.providers import complete
 
-        deadline = time.monotonic() + self.spec.timeout_s
+        deadline = time.monotonic() + (timeout_s or self.spec.timeout_s)
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
         return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
-    def _failure(self, role: str, exc: ProviderError) -> str:
+    def _failure(self, role: str, exc: ProviderError, timeout_s: float | None = None) -> str:
         if isinstance(exc, ProviderTimedOut):
-            return f"{role} {self.name} timed out after {self.spec.timeout_s:g}s ({exc})"
+            return f"{role} {self.name} timed out after {timeout_s or self.spec.timeout_s:g}s ({exc})"
         return f"{role} {self.name}: {exc}"
 
 

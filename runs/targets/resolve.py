@@ -12,6 +12,7 @@ from runs.graders import grader_targets, needs_llm
 from runs.graders.base import GraderLLM
 from runs.targets import Target
 from runs.targets.cli import CliTarget
+from runs.targets.extend import extend
 from runs.targets.llm import LLMTarget
 from runs.targets.replay import ReplayTarget
 from runs.targets.specs import LLM_PROVIDERS, TargetSpec, find_targets_file, parse_targets, read_targets_file
@@ -40,21 +41,23 @@ class Targets:
 
     def for_case(self, case: Case, attempt: int = 0) -> tuple[Target, GraderLLM | None, dict[str, GraderLLM]]:
         """The test's target, its grader and the graders its assertions name, bound to this attempt."""
-        name = self.per_case[case.id]
+        name = self.per_case[case.row_id]
         grader = self.graders[name]
         named = {key: bound(value, case, attempt) for key, value in self.named_graders.items()}
         return self.built[name], None if grader is None else bound(grader, case, attempt), named
 
 
 def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None) -> tuple[Targets, list[Problem]]:
-    specs, problems = _specs(suite, repo_root, inline)
+    specs, problems, items = _specs(suite, repo_root, inline)
     in_eval = Problems(str(suite.path))
+    if suite.target_extends and items is not None:
+        extend(items, suite.target_extends, specs, in_eval)
     targets = Targets()
     for case in suite.cases:
         name = _name_for(case, suite, specs, override, in_eval)
         if name is None:
             continue
-        targets.per_case[case.id] = name
+        targets.per_case[case.row_id] = name
         if name not in targets.graders:  # not `built`: a target may be built already as another's grader
             _build(name, specs, suite, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
@@ -67,19 +70,19 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
     return targets, problems.items + in_eval.items
 
 
-def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems]:
-    """The defined targets and the problems of their definitions; no target at all is always one of those problems."""
+def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems, list[Any] | None]:
+    """The defined targets, the problems of their definitions (no target at all is always one), and their raw items."""
     if inline is not None:
         problems = Problems(INLINE_SOURCE)
-        return parse_targets(inline, problems), problems
+        return parse_targets(inline, problems), problems, inline
     path = find_targets_file(suite.directory, repo_root)
     if path is None:
         problems = Problems(str(suite.path))
         problems.add(None, "execution.target", f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}")
-        return {}, problems
+        return {}, problems, None
     problems = Problems(str(path))
     items = read_targets_file(path, problems)
-    return ({} if items is None else parse_targets(items, problems)), problems
+    return ({} if items is None else parse_targets(items, problems)), problems, items
 
 
 def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: str | None, problems: Problems) -> str | None:
@@ -89,8 +92,11 @@ def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: 
         return next(iter(specs))
     name = name or "default"
     if name not in specs:
-        if specs:
-            problems.add(case.id, "execution.target", f"no target named {name!r} (defined: {', '.join(sorted(specs))})")
+        # a matrix target is the suite's: said once, not once per test
+        where, test_id = ("execution.targets", None) if case.matrix_target else ("execution.target", case.id)
+        message = f"no target named {name!r} (defined: {', '.join(sorted(specs))})"
+        if specs and not any(p.field == where and p.message == message for p in problems.items):
+            problems.add(test_id, where, message)
         return None
     return name
 

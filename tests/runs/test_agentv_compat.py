@@ -16,9 +16,9 @@ import pytest
 
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
-from runs.runner import RunOptions
+from runs.run_settings import run_options
 from tests.helpers.grader_server import GraderServer, RuleTable
-from tests.runs.compat.record import RULES, eval_files
+from tests.runs.compat.record import RULES, chosen_target, eval_files
 
 
 @pytest.fixture
@@ -35,7 +35,8 @@ def test_every_compat_eval_scores_as_agentv(compat_case: Path, grader_server: Gr
     seen = set()
     for eval_file in eval_files(compat_case):
         run_dir = tmp_path / "out" / eval_file.stem
-        execute(prepare(eval_file, compat_case, target="canned"), run_dir, RunOptions(workers=4), show_progress=False)
+        prepared = prepare(eval_file, compat_case, target=chosen_target(compat_case))
+        execute(prepared, run_dir, run_options(prepared.suite, 4), show_progress=False)
         for row in load_rows(run_dir):
             want = expected[row["test_id"]]
             seen.add(row["test_id"])

@@ -1,11 +1,13 @@
 """Record a compat case's expected.jsonl with the real AgentV: `python -m tests.runs.compat.record DIR [AGENTV]`.
 
 For each eval file of DIR (`*.eval.yaml`, `evals.json`) it runs
-`agentv eval FILE --target canned --output OUT` with the grader server of
+`agentv eval FILE --target canned --output OUT` (without `--target` when the
+case defines no `canned` target: its files choose theirs) with the grader server of
 `grader_rules.json` (when the case has one) reachable through GRADER_BASE_URL,
 GRADER_API_KEY and GRADER_MODEL, then keeps, per test, what a compatible runner
 must reproduce: `score`, `execution_status`, and each grader's name, type,
-score and verdict. AGENTV is the `agentv` executable (default: `agentv` on PATH;
+score and verdict. The tests of a file that ran on several targets (`execution.targets`) are
+keyed `test@target`, the id our runner gives its rows. AGENTV is the `agentv` executable (default: `agentv` on PATH;
 the cases were recorded with `npm install agentv@4.42.4`).
 """
 
@@ -18,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from runs.matrix import keyed_rows
 from tests.helpers.grader_server import GraderServer, RuleTable
 
 RULES = "grader_rules.json"
@@ -27,6 +30,12 @@ def eval_files(case_dir: Path) -> list[Path]:
     return sorted([*case_dir.glob("*.eval.yaml"), *case_dir.glob("evals.json")])
 
 
+def chosen_target(case_dir: Path) -> str | None:
+    """`canned` when the case's targets file defines it (every test then runs on it), else None."""
+    targets = case_dir / ".agentv" / "targets.yaml"
+    return "canned" if targets.is_file() and "name: canned" in targets.read_text() else None
+
+
 def expected_row(row: dict) -> dict:
     scores = [{k: s.get(k) for k in ("name", "type", "score", "verdict")} for s in row.get("scores") or []]
     return {"test_id": row["test_id"], "score": row["score"], "execution_status": row["execution_status"], "scores": scores}
@@ -34,11 +43,12 @@ def expected_row(row: dict) -> dict:
 
 def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
     rows = []
+    target = chosen_target(case_dir)
     for eval_file in eval_files(case_dir):
         with tempfile.TemporaryDirectory(prefix="agentv-out-") as out:
-            command = [agentv, "eval", eval_file.name, "--target", "canned", "--output", out]
+            command = [agentv, "eval", eval_file.name, *(["--target", target] if target else []), "--output", out]
             subprocess.run(command, cwd=case_dir, env={**os.environ, **env}, check=False, capture_output=True, timeout=600)
-            rows += [json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()]
+            rows += keyed_rows([json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()])
     return rows
 
 

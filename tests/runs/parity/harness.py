@@ -3,7 +3,8 @@
 Each side gets its own copy of the case directory in a fresh git repository
 (AgentV resolves files up to the repository root), so neither sees the
 other's output. Rows are keyed by (suite, test_id); `differences` lists every
-test whose `score` differs by more than 1e-9 or whose `execution_status`
+test whose `score` differs (a test AgentV ran on several targets is keyed
+`test@target`, as our rows are) by more than 1e-9 or whose `execution_status`
 differs, and every test only one side ran. Eval files always name no target
 here but their own; an evals.json names none, so a case holding one needs a
 target called `default`.
@@ -19,10 +20,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from runs.evalfile import check
 from runs.evalfile.interpolate import find_repo_root
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
-from runs.runner import RunOptions
+from runs.run_settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
@@ -72,7 +74,19 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     index = out / "index.jsonl"
     assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     rows = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
-    return {(row.get("suite", ""), row["test_id"]): row for row in rows}
+    return {(row.get("suite", ""), row["test_id"]): row for row in _matrix_keyed(rows, files, target)}
+
+
+def _matrix_keyed(rows: list[dict], files: list[Path], target: str | None) -> list[dict]:
+    """AgentV's rows of the tests of matrix files (`execution.targets`, no `--target`) keyed `test@target`,
+    as ours are. Several files of one call may share a suite name (AgentV's examples do, a matrix among
+    them), so a row is told by its suite and test id, as our parse of each file names them."""
+    matrix: set[Key] = set()
+    for path in [] if target else files:
+        suite, _ = check(path)
+        if suite is not None and path.suffix != ".json" and len(suite.targets) > 1:
+            matrix.update((suite.name, case.id) for case in suite.cases)
+    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} if (row.get("suite", ""), row["test_id"]) in matrix else row for row in rows]
 
 
 def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None) -> dict[Key, dict]:
@@ -81,7 +95,7 @@ def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None
     for index, path in enumerate(files):
         prepared = prepare(path, find_repo_root(path.parent), target=target)
         run_dir = out / f"{index}-{path.stem}"
-        execute(prepared, run_dir, RunOptions(workers=8), show_progress=False)
+        execute(prepared, run_dir, run_options(prepared.suite, 8), show_progress=False)
         suite = "" if path.suffix == ".json" else prepared.suite.name
         for row in load_rows(run_dir):
             rows[(suite, row["test_id"])] = row

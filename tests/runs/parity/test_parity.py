@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.grader_server import GraderServer, RuleTable
-from tests.runs.compat.record import RULES
+from tests.runs.compat.record import RULES, chosen_target
 from tests.runs.parity.generate import write_corpus
 from tests.runs.parity.harness import REPO, differences, eval_files, fresh_copy, run_agentv, run_ours, validate_with_agentv, validate_with_us
 
@@ -26,11 +26,10 @@ CASES = sorted(p for p in COMPAT.iterdir() if p.is_dir() and eval_files(p))
 
 def _both(root: Path, tmp_path: Path, env: dict[str, str] | None = None) -> tuple[dict, dict]:
     """A case with a target named `canned` runs on it (as tests/runs/compat/record.py records); others as their files say."""
-    files = eval_files(root)
-    targets = root / ".agentv" / "targets.yaml"
-    target = "canned" if targets.is_file() and "name: canned" in targets.read_text() else None
-    theirs = run_agentv(root, files, tmp_path / "agentv-out", env, target)
-    return theirs, run_ours(root, files, tmp_path / "our-out", target)
+    target = chosen_target(root)
+    ours = fresh_copy(root, tmp_path / "ours")  # before agentv runs: a stateful target (compat/experiments) starts afresh
+    theirs = run_agentv(root, eval_files(root), tmp_path / "agentv-out", env, target)
+    return theirs, run_ours(ours, eval_files(ours), tmp_path / "our-out", target)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[p.name for p in CASES])

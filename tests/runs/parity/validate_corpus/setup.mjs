@@ -1,0 +1,3 @@
+export async function beforeAll(context) {
+  return { output: `ready in ${context.eval_dir}` };
+}
