@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mutators.config import MutatorConfig
-from optimizer.deadline import deadline
+from optimizer.experiment.deadline import deadline
 from optimizer.errors import InvalidInput
 from runs.config import EvalConfig
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from optimizer.errors import IntegrityError
-from optimizer.logs import get
+from optimizer.daemonlog import get
 from runs.critical import critical
 
 ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")

@@ -15,9 +15,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from optimizer import faults, signals
-from optimizer.keys import artifact_key, eval_key
-from optimizer.logs import get
-from optimizer.workspace import artifact_id, artifact_size, restore_artifact
+from optimizer.cycle.keys import artifact_key, eval_key
+from optimizer.daemonlog import get
+from optimizer.gitrepo.workspace import artifact_id, artifact_size, restore_artifact
 from policies.significant import Verdict, significant
 from runs.cache import SampleCache
 from runs.evaluators import EvalOutcome
@@ -48,7 +48,7 @@ class Spend:
 def measure(session, run_dir: Path, key: str, n: int, spend: Spend, watch=None) -> list[dict]:
     """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
     (unless it was stopped early: a partial run is no sample)."""
-    from optimizer.cycle import evaluate
+    from optimizer.cycle.candidate import evaluate
 
     cached = session.cache.get(key, n)
     if cached is not None:

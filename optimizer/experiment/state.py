@@ -1,7 +1,7 @@
 """state.json: what the daemon is doing now.
 
 It is rewritten atomically after every phase change so `status` can answer
-from it alone; the experiment's lock is in `optimizer.lockfile`.
+from it alone; the experiment's lock is in `optimizer.experiment.lockfile`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from trajectory import atomic
 from trajectory.clock import utc_now
 
 if TYPE_CHECKING:
-    from optimizer.history import History
+    from optimizer.experiment.history import History
 
 
 class State(BaseModel):

@@ -15,18 +15,21 @@ import structlog
 
 from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
-from optimizer import faults, records, rescue, scope, signals
-from optimizer.decide import compare_for_goal, judge
+from optimizer import faults, signals
+from optimizer.guard import trusted
+from optimizer.guard import rescue
+from optimizer.guard import scope
+from optimizer.cycle.decide import compare_for_goal, judge
 from optimizer.errors import IntegrityError, Interrupted, SafetyStop
 from optimizer.config import DEFAULT_PATH
-from optimizer.logs import get
-from optimizer.record import record
-from optimizer.early import EarlyDiscard
-from optimizer.holdout import guard_candidate, guard_original, hidden_from_mutator
-from optimizer.keys import artifact_key
-from optimizer.sampling import Spend, decide_significant, measure
-from optimizer.session import Session
-from optimizer.workspace import (
+from optimizer.daemonlog import get
+from optimizer.cycle.record import record
+from optimizer.cycle.early import EarlyDiscard
+from optimizer.cycle.holdout import guard_candidate, guard_original, hidden_from_mutator
+from optimizer.cycle.keys import artifact_key
+from optimizer.cycle.measure import Spend, decide_significant, measure
+from optimizer.experiment.session import Session
+from optimizer.gitrepo.workspace import (
     artifact_id,
     artifact_modified,
     artifact_present,
@@ -91,7 +94,7 @@ def set_phase(session: Session, phase: str) -> None:
 
 
 def evaluate(session: Session, run_dir, watch=None) -> EvalOutcome:
-    """One eval run; `watch` (see optimizer.early) may stop an evaluator that streams its rows."""
+    """One eval run; `watch` (see optimizer.cycle.early) may stop an evaluator that streams its rows."""
     faults.point("before-eval")
     set_phase(session, "eval")
     get().info("evaluating")
@@ -309,7 +312,7 @@ def mutate(session: Session, cycle: int, log_dir) -> MutationResult:
     _set_aside_changelog(session, request.changelog)
     guard = _guard(session)
     guard.settle()
-    kept = records.take(_records(session))
+    kept = trusted.take(_records(session))
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
@@ -366,24 +369,24 @@ def _guard(session: Session) -> scope.Guard:
     return session.guard
 
 
-def _records(session: Session) -> records.Watched:
-    """The experiment's files a later decision reads back (see optimizer.records)."""
+def _records(session: Session) -> trusted.Watched:
+    """The experiment's files a later decision reads back (see optimizer.guard.trusted)."""
     paths, best = session.paths, session.history.best
     folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
     if session.holdout is not None:
         folders.append((session.holdout.root, "*"))
-    return records.Watched((paths.iterations, paths.holdout), tuple(folders))
+    return trusted.Watched((paths.iterations, paths.holdout), tuple(folders))
 
 
-def _undo_outside(session: Session, run_dir, kept: records.Snapshot) -> list[str]:
+def _undo_outside(session: Session, run_dir, kept: trusted.Snapshot) -> list[str]:
     """Save, then undo, every change outside the artifact since the guard settled, and every change to
     the experiment's records; returns the paths that make the candidate out of scope: all of them,
     unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:
-    see optimizer.rescue and optimizer.records."""
+    see optimizer.guard.rescue and optimizer.guard.trusted."""
     guard = session.guard
     aside = run_dir / "outside" / "records"
     with signals.critical():
-        forged = [rescue.printable(str(p)) for p in records.restore(kept, aside, session.paths.results_dir)]
+        forged = [rescue.printable(str(p)) for p in trusted.restore(kept, aside, session.paths.results_dir)]
         changes = guard.changes()
         if changes:
             saved = rescue.save(guard, changes, run_dir)

@@ -18,7 +18,7 @@ import tty
 from contextlib import contextmanager
 from pathlib import Path
 
-from optimizer.logs import new_lines, render_line
+from optimizer.daemonlog import new_lines, render_line
 
 DETACH_KEY = b"d"
 TICK_S = 0.1

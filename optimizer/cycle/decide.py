@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from optimizer.config import Config
-from optimizer.workspace import Workspace, artifact_size
+from optimizer.gitrepo.workspace import Workspace, artifact_size
 from policies.keep import RULES, Decision, Evidence
 from runs.compare import Comparison, compare
 from runs.results import mean_score

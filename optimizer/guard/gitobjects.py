@@ -17,7 +17,7 @@ import os
 import time
 from pathlib import Path
 
-from optimizer.manifest import Entry, walk
+from optimizer.guard.manifest import Entry, walk
 
 PRUNE_AFTER_S = 14 * 24 * 3600
 

@@ -23,8 +23,8 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Print an experiment's log: one readable line per event, with its local time."""
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.status import results_root
+    from optimizer.experiment.paths import ExperimentPaths
+    from optimizer.experiment.overview import results_root
 
     results = results_root(config)
     log = ExperimentPaths(results / "runs" / _experiment(experiment, config, results)).log
@@ -42,24 +42,24 @@ def command(
 
 def _experiment(name: str | None, config: Path, results: Path) -> str:
     """The named experiment, else the config's, else the only one there is."""
-    from optimizer import status
+    from optimizer.experiment import overview
     from optimizer.errors import InvalidInput
 
     if name:
-        status.experiment(results, name)  # a clear error for an unknown name
+        overview.experiment(results, name)  # a clear error for an unknown name
         return name
     if config.is_file():
         from optimizer.commands.common import load
 
         return load(config).experiment_name
-    known = status.experiments(results)
+    known = overview.experiments(results)
     if len(known) != 1:
         raise InvalidInput(f"name the experiment: {', '.join(known) or 'there is none'} under {results / 'runs'}")
     return known[0]
 
 
 def _renderer(quiet: bool):
-    from optimizer.logs import render_line
+    from optimizer.daemonlog import render_line
 
     return lambda line: render_line(line, quiet=quiet, with_time=True)
 
@@ -76,7 +76,7 @@ def _print_existing(log: Path, last: int, show) -> int:
 
 
 def _print_new(log: Path, offset: int, show) -> int:
-    from optimizer.logs import new_lines
+    from optimizer.daemonlog import new_lines
 
     lines, offset = new_lines(log, offset)
     _emit(lines, show)

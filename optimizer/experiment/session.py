@@ -14,19 +14,22 @@ from mutators import registry
 from mutators.base import Mutator
 from mutators.providers.prices import price_of
 from mutators.providers.settings import PROVIDERS
-from optimizer import state as state_file
-from optimizer import busy, holdout, logs, worktree
+from optimizer.experiment import state as state_file
+from optimizer.experiment import busy
+from optimizer.cycle import holdout
+from optimizer import daemonlog
+from optimizer.gitrepo import worktree
 from optimizer.config import Config
-from optimizer.deadline import deadline
+from optimizer.experiment.deadline import deadline
 from optimizer.errors import INVALID_INPUT, IntegrityError, InvalidInput, exit_code_for
-from optimizer.experiment import ExperimentPaths
-from optimizer.history import History
-from optimizer.holdout import Holdout
-from optimizer.scope import Guard
-from optimizer.sampling import open_cache
-from optimizer.lockfile import Lock, holder, require_free
-from optimizer.state import State
-from optimizer.workspace import Workspace, artifact_id, exclude, head_ref, open_workspace, require_clean_artifact
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.experiment.history import History
+from optimizer.cycle.holdout import Holdout
+from optimizer.guard.scope import Guard
+from optimizer.cycle.measure import open_cache
+from optimizer.experiment.lockfile import Lock, holder, require_free
+from optimizer.experiment.state import State
+from optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, open_workspace, require_clean_artifact
 from policies.stop import continues_run
 from runs import evaluators
 from runs.cache import SampleCache
@@ -49,11 +52,11 @@ class Session:
     lock: Lock
     baseline_rows: list[dict] = field(default_factory=list)
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
-    cache: SampleCache | None = None  # eval samples by (eval, artifact, index); see optimizer.sampling
-    holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.holdout
+    cache: SampleCache | None = None  # eval samples by (eval, artifact, index); see optimizer.cycle.measure
+    holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.cycle.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
-    guard: "Guard | None" = None  # the mutator's scope guard, opened before the first mutation (optimizer.scope)
+    guard: "Guard | None" = None  # the mutator's scope guard, opened before the first mutation (optimizer.guard.scope)
     head: tuple[str | None, str] = (None, "")  # (branch, commit) where this run left HEAD; see cycle.require_head
     state_writer: state_file.Writer = field(init=False)
 
@@ -183,10 +186,10 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     lock = Lock(paths.lock)
     lock.acquire(config.experiment_name)
     try:
-        logs.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
+        daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
         session = _new_session(config, ws, paths, evaluator, mutator, lock)
         if was_crashed:
-            from optimizer.reconcile import reconcile
+            from optimizer.experiment.reconcile import reconcile
 
             reconcile(session)
         if restart:

@@ -16,8 +16,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from optimizer.errors import InvalidInput
-from optimizer.experiment import META, ExperimentPaths
-from optimizer.lockfile import holder
+from optimizer.experiment.paths import META, ExperimentPaths
+from optimizer.experiment.lockfile import holder
 
 DEFAULT_RESULTS_DIR = ".autoresearch"
 LAST_DECISIONS = 5
@@ -139,7 +139,7 @@ def experiment(results: Path, name: str) -> ExperimentView:
 
 
 def schedule(results: Path, name: str) -> ScheduleView | None:
-    from optimizer.scheduler import SchedulePaths  # only when there are schedulers: it is not free to import
+    from optimizer.daemon.scheduler import SchedulePaths  # only when there are schedulers: it is not free to import
 
     paths = SchedulePaths.of(results, name)
     if not paths.state.exists():

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 import structlog
 
 from mutators.errors import MutationsExhausted
-from optimizer import cycle as cycles
-from optimizer.decide import is_better
+from optimizer.cycle.candidate import StopRequested, candidate, original, stop_requested
+from optimizer.cycle.decide import is_better
 from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
-from optimizer.logs import file_only, get
-from optimizer.record import record, write_chart
-from optimizer.session import Session
-from optimizer.workspace import restore_artifact
+from optimizer.daemonlog import file_only, get
+from optimizer.cycle.record import record, write_chart
+from optimizer.experiment.session import Session
+from optimizer.gitrepo.workspace import restore_artifact
 from policies.stop import Limits, budget_stop, stop_reason, time_stop
 
 
@@ -44,7 +44,7 @@ def run(session: Session) -> Outcome:
     try:
         if not session.history.records:
             structlog.contextvars.bind_contextvars(cycle=1)
-            record(session, cycles.original(session))
+            record(session, original(session))
             _warn_if_degenerate(session)
         reason = _cycle_until_stop(session)
     except Interrupted:
@@ -81,17 +81,17 @@ def _cycle_until_stop(session: Session) -> str:
             stop_reason(history.progress(session.state.run_start_cycle), limits)
             or budget_stop(history.spent_usd, history.expected_cycle_cost(), stop.budget_usd)
             or time_stop(time.time(), session.deadline_s, history.expected_cycle_s())
-            or cycles.stop_requested(session)
+            or stop_requested(session)
         )
         if reason:
             return reason
         number = history.last_cycle + 1
         structlog.contextvars.bind_contextvars(cycle=number)
         try:
-            cycles.candidate(session, number)
+            candidate(session, number)
         except MutationsExhausted:
             return "mutations-exhausted"
-        except cycles.StopRequested:
+        except StopRequested:
             return "stop-requested"
 
 

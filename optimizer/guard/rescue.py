@@ -27,7 +27,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from optimizer.scope import Change, Guard
+from optimizer.guard.scope import Change, Guard
 
 GIT = ".git"
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}

@@ -22,7 +22,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from optimizer.manifest import Entry, bytes_oid
+from optimizer.guard.manifest import Entry, bytes_oid
 
 LARGE = 16 << 20
 SMALL = 8 << 20  # at most this size, kept in memory while the total allows

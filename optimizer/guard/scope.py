@@ -3,7 +3,7 @@
 Guarded is every path of the repository but the artifact and the results
 directory: tracked, untracked and ignored files alike, and `.git/` (HEAD,
 config, hooks, refs, info, the index, reflogs); its object store is guarded
-apart, against removals only (optimizer.gitobjects: a new object is harmless,
+apart, against removals only (optimizer.guard.gitobjects: a new object is harmless,
 and one the user's concurrent commit wrote must stay). The result cache under the results
 directory is guarded too: a mutator must not write results for its own
 candidate. Left out are other experiments' branches and worktrees (another
@@ -14,14 +14,14 @@ user's next `git status` there, and nothing else would ever remove it.
 
 The guard keeps a manifest (path -> kind, mode, content id) in the daemon's
 memory, where no mutator can reach it, and the bytes to put back (see
-optimizer.backups). It is brought up to date before each mutation
+optimizer.guard.backups). It is brought up to date before each mutation
 (`settle`: whatever changed since, the daemon's own commit or the user's edits,
 is the new "before") and compared after it (`changes`). Only paths that may
-have changed are looked at: inotify says which (optimizer.fswatch); without it
+have changed are looked at: inotify says which (optimizer.guard.fswatch); without it
 every path is stat-ed and only files whose signature moved are read again.
 
 Whatever the mutation window changed is saved in full before it is undone
-(`undo`): see optimizer.rescue for where and how to restore it.
+(`undo`): see optimizer.guard.rescue for where and how to restore it.
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from optimizer.backups import Backups
+from optimizer.guard.backups import Backups
 from optimizer.errors import IntegrityError
-from optimizer.fswatch import Unavailable, Watcher
-from optimizer.gitobjects import ObjectFiles
-from optimizer.logs import get
-from optimizer.manifest import Entry, entry_of, walk
-from optimizer.workspace import Workspace
+from optimizer.guard.fswatch import Unavailable, Watcher
+from optimizer.guard.gitobjects import ObjectFiles
+from optimizer.daemonlog import get
+from optimizer.guard.manifest import Entry, entry_of, walk
+from optimizer.gitrepo.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Scope:
 
     roots: tuple[str, ...]
     excluded: frozenset[str]
-    objects: str  # git's object store, guarded apart (optimizer.gitobjects)
+    objects: str  # git's object store, guarded apart (optimizer.guard.gitobjects)
 
     def skip(self, path: str) -> bool:
         if path in self.excluded:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from optimizer.errors import InvalidInput
-from optimizer.experiment import ExperimentPaths
-from optimizer.lockfile import held_by
-from optimizer.status import experiments, read_json
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.experiment.lockfile import held_by
+from optimizer.experiment.overview import experiments, read_json
 
 
 def in_this_checkout(results: Path) -> dict[str, str]:

@@ -11,15 +11,15 @@ import subprocess
 import time
 from pathlib import Path
 
-from optimizer import launch
-from optimizer.lockfile import holder
-from optimizer.experiment import ExperimentPaths
+from optimizer.daemon import launch
+from optimizer.experiment.lockfile import holder
+from optimizer.experiment.paths import ExperimentPaths
 
 POLL_S = 0.05
 
 
 def spawn(args: list[str], cwd: Path, log: Path) -> subprocess.Popen:
-    """`autoresearch ARGS` in a new session (see optimizer.launch: only our code runs in it), stdin from
+    """`autoresearch ARGS` in a new session (see optimizer.daemon.launch: only our code runs in it), stdin from
     /dev/null, output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:

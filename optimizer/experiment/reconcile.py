@@ -16,11 +16,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from optimizer.cycle import COMMIT_PREFIX
-from optimizer.decide import compare_for_goal
-from optimizer.gitcmd import clear_stale_locks
-from optimizer.logs import get
-from optimizer.workspace import artifact_id, artifact_modified, candidate_patch, restore_artifact
+from optimizer.cycle.candidate import COMMIT_PREFIX
+from optimizer.cycle.decide import compare_for_goal
+from optimizer.gitrepo.gitcmd import clear_stale_locks
+from optimizer.daemonlog import get
+from optimizer.gitrepo.workspace import artifact_id, artifact_modified, candidate_patch, restore_artifact
 from runs.errors import BadResults
 from runs.process import PGID_SUFFIX
 from runs.results import assertion_rates, load_rows, mean_score
@@ -28,7 +28,7 @@ from trajectory import iterations
 from trajectory.iterations import Iteration
 
 if TYPE_CHECKING:
-    from optimizer.session import Session
+    from optimizer.experiment.session import Session
 
 
 def reconcile(session: "Session") -> list[str]:

@@ -171,8 +171,8 @@ class Plan:
         return SchedulePaths.of(self.results, self.experiment)
 
     def run_argv(self) -> list[str]:
-        """`autoresearch run -q` (see optimizer.launch); `--max-cycles` is per run, as the scheduler's own."""
-        from optimizer import launch
+        """`autoresearch run -q` (see optimizer.daemon.launch); `--max-cycles` is per run, as the scheduler's own."""
+        from optimizer.daemon import launch
 
         argv = launch.argv("run", "--config", str(self.config), "--quiet")
         if self.max_cycles:
@@ -192,7 +192,7 @@ class Firings:
 
     def run(self) -> dict:
         """One run of the experiment, waited for; its result becomes the EVENT_JOB_EXECUTED retval."""
-        from optimizer import launch
+        from optimizer.daemon import launch
         from runs import process
         from trajectory.clock import utc_now
 
@@ -266,14 +266,16 @@ def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
     import logging
     import time
 
-    from optimizer import logs, signals
+    from optimizer import signals
+
+    from optimizer import daemonlog
     from optimizer.errors import Interrupted
-    from optimizer.lockfile import Lock
+    from optimizer.experiment.lockfile import Lock
 
     logging.getLogger("apscheduler").addHandler(logging.NullHandler())  # we log what matters ourselves
     logging.getLogger("apscheduler").propagate = False
     signals.install()
-    log = logs.get().bind(experiment=plan.experiment, phase="schedule")
+    log = daemonlog.get().bind(experiment=plan.experiment, phase="schedule")
     deadline = time.time() + plan.lifetime_s if plan.lifetime_s else None
     with Lock(plan.paths.lock) as lock:
         lock.acquire(f"{plan.experiment} (scheduler)")
@@ -299,7 +301,7 @@ def _fresh_record(plan: Plan, deadline: float | None) -> Record:
     """schedule.json for this scheduler; the runs and skips of earlier ones are kept."""
     import os
 
-    from optimizer.status import read_json
+    from optimizer.experiment.overview import read_json
     from trajectory.clock import utc_now
 
     previous = read_json(plan.paths.state) or {}

@@ -4,7 +4,7 @@ Every function here stages, commits or restores only the artifact path, and
 only the daemon's own commits are ever recorded as its work.
 
 Writes go through the git command line (index extensions and reflogs behave
-exactly as the user's git makes them), run as optimizer.gitcmd says: in their
+exactly as the user's git makes them), run as optimizer.gitrepo.gitcmd says: in their
 own session, with no hooks, journaled. Reads that happen several times
 a cycle go through libgit2 in-process (pygit2): HEAD, object ids, sizes, the
 status behind the scope check, the candidate's patch. A git subprocess costs
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from optimizer import gitcmd
+from optimizer.gitrepo import gitcmd
 from optimizer.errors import InvalidInput
 
 
@@ -30,7 +30,7 @@ class Workspace:
     root: Path
     artifact: str  # relative to root, posix
     mode: str = "file"  # "file" | "directory", fixed when the run starts
-    journal: Path | None = None  # where a git write under way is recorded (see optimizer.gitcmd)
+    journal: Path | None = None  # where a git write under way is recorded (see optimizer.gitrepo.gitcmd)
 
     @property
     def artifact_path(self) -> Path:

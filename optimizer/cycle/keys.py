@@ -11,7 +11,7 @@ import json
 import os
 import tempfile
 
-from optimizer.workspace import Workspace, blob_id, inside
+from optimizer.gitrepo.workspace import Workspace, blob_id, inside
 from runs.config import EvalConfig
 
 

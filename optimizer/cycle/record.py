@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 
 from optimizer import faults
-from optimizer import state as state_file
-from optimizer.history import History
-from optimizer.logs import get
-from optimizer.session import Session
+from optimizer.experiment import state as state_file
+from optimizer.experiment.history import History
+from optimizer.daemonlog import get
+from optimizer.experiment.session import Session
 from trajectory import iterations, page
 from trajectory.iterations import Iteration
 
