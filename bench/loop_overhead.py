@@ -32,7 +32,7 @@ from mutators.base import MutationResult  # noqa: E402
 from optimizer import daemonlog
 from optimizer.cycle import loop  # noqa: E402
 from optimizer.config import load  # noqa: E402
-from optimizer.experiment.session import open_session  # noqa: E402
+from optimizer.startup.opening import open_session  # noqa: E402
 from runs.evaluators import EvalOutcome  # noqa: E402
 
 

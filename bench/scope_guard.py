@@ -28,7 +28,7 @@ from optimizer import daemonlog
 from optimizer.cycle import loop
 from optimizer.guard import scope  # noqa: E402
 from optimizer.config import load  # noqa: E402
-from optimizer.experiment.session import open_session  # noqa: E402
+from optimizer.startup.opening import open_session  # noqa: E402
 
 PER_DIR = 20
 

@@ -17,7 +17,6 @@ import structlog
 
 from runs.redact import redact_tree, secret_values
 
-CONTEXT_KEYS = ("experiment", "cycle", "phase")
 FILE_ONLY = "autoresearch.file"
 
 

@@ -1,20 +1,29 @@
 """iterations.jsonl: one JSON object per cycle, appended whole or not at all.
 
-Field names follow AgentV's autoresearch mode so its tools read our files;
-extra fields are allowed and readers ignore what they do not know.
+Field names follow AgentV's autoresearch mode so its tools read our files.
+Every field the daemon writes is declared below; a line may carry others
+(another tool's), which are kept and ignored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
 from runs.redact import redact_tree
 from trajectory.clock import utc_now
+
+
+Decision = Literal["keep", "drop", "error"]
+
+# An optional measurement: written as null when it is not a finite number (a clock that jumped, a
+# division by zero upstream), where a required one (the score, the cost) is refused at `append`.
+Measure = Annotated[float | None, PlainSerializer(lambda v: v if v is None or math.isfinite(v) else None)]
 
 
 class Iteration(BaseModel):
@@ -22,12 +31,41 @@ class Iteration(BaseModel):
 
     cycle: int = Field(ge=1)
     score: float
-    decision: Literal["keep", "drop", "error"]
+    decision: Decision
     cost_usd: float = 0.0
     assertions: dict[str, float] = Field(default_factory=dict)
     mutation: str = ""
     run_dir: str = ""
     timestamp: str = Field(default_factory=lambda: utc_now())
+    duration_s: Measure = None
+    reason: str | None = None  # why the decision (a rule's words, "original", a veto)
+    commit: str | None = None  # a KEEP's commit
+    tests: int | None = None  # the original's: how many tests the eval has
+    error: str | None = None  # an error cycle's message, redacted
+    error_reason: str | None = None  # an error cycle's kind: eval-failed, no-change, out-of-scope, ...
+    # the comparison with HEAD's results, as `agentv compare` summarizes it
+    wins: int | None = None
+    losses: int | None = None
+    ties: int | None = None
+    mean_delta: Measure = None
+    # what the mutation spent
+    mutation_cost_usd: Measure = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    # the result cache, repeats and early discards (present only when they were involved)
+    eval_runs: int | None = None
+    cache_hits: int | None = None
+    skipped_tests: int | None = None
+    # the significant rule's evidence
+    samples: int | None = None  # candidate runs drawn (HEAD's after a KEEP skip them: the winner's curse)
+    head_samples: int | None = None
+    p_value: Measure = None
+    interval: list[float] | None = None
+    # the holdout guard
+    holdout_score: Measure = None
+    holdout_tests: int | None = None
+    holdout_regressed: bool | None = None
+    holdout_z: Measure = None
 
 
 def append(path: Path, record: Iteration) -> None:
@@ -37,7 +75,7 @@ def append(path: Path, record: Iteration) -> None:
     is written: other readers reject them) and carries no secret of the environment, whatever
     text reached the record (a grader's name, an error, a summary).
     """
-    line = (json.dumps(redact_tree(record.model_dump(mode="json")), ensure_ascii=False, allow_nan=False) + "\n").encode()
+    line = (json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False) + "\n").encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:

@@ -31,7 +31,7 @@ def command(
     from optimizer.commands.common import load, setup_logging
     from optimizer.commands.report import print_summary
     from optimizer.errors import NO_IMPROVEMENT, OK
-    from optimizer.experiment.session import open_session
+    from optimizer.startup.opening import open_session
 
     root = _make_repo(directory, demofiles.files())
     print(f"demo repository: {root}")

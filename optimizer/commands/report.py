@@ -49,7 +49,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
     if original and best:
         lines.append(f"  score {original.score:.4f} (original) -> {best.score:.4f} (best, cycle {best.cycle})")
-    held = [getattr(r, "holdout_score", None) for r in (original, best)]
+    held = [r.holdout_score if r else None for r in (original, best)]
     if None not in held:
         lines.append(f"  holdout {held[0]:.4f} (original) -> {held[1]:.4f} (best): the tests the mutator never saw")
     lines.append(f"  cost ${history.spent_usd:.4f}")

@@ -67,7 +67,7 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
     from optimizer.cycle import loop
     from optimizer.commands.report import print_run_summary
     from optimizer.errors import IntegrityError, Interrupted
-    from optimizer.experiment.session import open_session
+    from optimizer.startup.opening import open_session
 
     cfg = load(config, overrides)
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
@@ -94,10 +94,10 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     """
     from optimizer.daemon import attach as terminal
     from optimizer.daemon import spawn
-    from optimizer.experiment import session
+    from optimizer.startup import checks
 
     cfg = load(config, overrides)
-    ws, paths, _, _ = session.check(cfg, config_dir(config))
+    ws, paths, _, _ = checks.check(cfg, config_dir(config))
     args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
     offset = paths.log.stat().st_size if paths.log.exists() else 0
     proc = spawn.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)

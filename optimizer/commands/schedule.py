@@ -44,14 +44,14 @@ def command(
 def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_hours):
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
     from optimizer.daemon import scheduler
-    from optimizer.experiment import session
+    from optimizer.startup import checks
     from optimizer.errors import InvalidInput
     from optimizer.experiment.lockfile import holder
     from optimizer.gitrepo.workspace import open_workspace
 
     cfg = load(config, {"experiment": experiment})
     ws = open_workspace(config_dir(config), cfg.artifact)
-    session.preflight(cfg, ws.root)  # a schedule whose eval cannot run would fail every night, unseen
+    checks.preflight(cfg, ws.root)  # a schedule whose eval cannot run would fail every night, unseen
     scheduler.make_trigger(cron, tz)
     plan = scheduler.Plan(
         config=config.resolve(), repo=ws.root, experiment=cfg.experiment_name, results=ws.root / cfg.results_dir,

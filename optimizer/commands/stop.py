@@ -26,7 +26,7 @@ def command(
     whole process groups) with the same guarantees.
     """
     from optimizer.experiment.lockfile import holder
-    from optimizer.daemon.scheduler import SchedulePaths
+    from optimizer.experiment.paths import SchedulePaths
 
     cfg, _, paths = find_experiment(experiment, config)
     schedule_lock = SchedulePaths.of(paths.results_dir, cfg.experiment_name).lock

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from optimizer.config import Config
 from optimizer.gitrepo.workspace import Workspace, artifact_size
-from policies.keep import RULES, Decision, Evidence
+from policies.keep import RULES, Decision, Evidence, Rule, RuleName
 from runs.compare import Comparison, compare
 from runs.results import mean_score
 
@@ -18,7 +18,18 @@ class Judgement:
     decision: Decision
 
 
+def rule_name(config: Config) -> RuleName:
+    """The rule in force. A single metric is noise-free by assumption and AgentV's rounding would hide
+    small changes, so it is kept only when strictly better (or exactly equal and simpler): `score`."""
+    return "score" if config.eval.metric else config.policy.rule
+
+
+def rule_of(config: Config) -> Rule:
+    return RULES[rule_name(config)]
+
+
 def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Judgement:
+    """One comparison's decision, by a rule that decides from it (see `Rule.sequential` for the other kind)."""
     comparison = compare_for_goal(config, baseline_rows, candidate_rows)
     s = comparison.summary
     evidence = Evidence(
@@ -32,10 +43,7 @@ def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_ro
         candidate_size=artifact_size(ws),
         goal=config.eval.goal,
     )
-    # A single metric is noise-free by assumption and AgentV's rounding would hide small
-    # changes, so it is kept only when strictly better (or exactly equal and simpler).
-    rule = "score" if config.eval.metric else config.policy.rule
-    return Judgement(comparison, RULES[rule](evidence))
+    return Judgement(comparison, rule_of(config)(evidence))
 
 
 def compare_for_goal(config: Config, baseline_rows: list[dict], candidate_rows: list[dict]) -> Comparison:

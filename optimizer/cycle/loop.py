@@ -6,25 +6,26 @@ and never calls an LLM itself.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import structlog
 
-from mutators.errors import MutationsExhausted
-from optimizer.cycle.candidate import StopRequested, candidate, original, stop_requested
+from optimizer.cycle import stops
+from optimizer.cycle.candidate import candidate, original
 from optimizer.cycle.decide import is_better
-from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
-from optimizer.daemonlog import file_only, get
 from optimizer.cycle.record import record, write_chart
+from optimizer.daemonlog import file_only, get
+from optimizer.errors import AutoresearchError, Interrupted
 from optimizer.experiment.session import Session
-from optimizer.gitrepo.workspace import restore_artifact
-from policies.stop import Limits, budget_stop, stop_reason, time_stop
+from optimizer.experiment.state import Status
+from policies.stop import StopReason
+
+STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
 
 
 @dataclass(frozen=True)
 class Outcome:
-    stop_reason: str
+    stop_reason: StopReason
     improved: bool  # this run's best beats what the run started from (the original, in a first run)
     cycles: int  # the cycles this run made (a run continued after an interruption counts its earlier part)
 
@@ -36,17 +37,20 @@ class Outcome:
 
 
 def run(session: Session) -> Outcome:
-    """Run cycles until a stop; the tree is at HEAD and the chart final whatever ends it."""
+    """Run cycles until a stop; the tree is at HEAD (optimizer.cycle.tree) and the chart final whatever ends it."""
     log = get()
     structlog.contextvars.bind_contextvars(experiment=session.config.experiment_name)
     session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
-    reason = "failed"
+    reason: StopReason = "failed"
+    ended: stops.RunStopped | None = None
     try:
         if not session.history.records:
             structlog.contextvars.bind_contextvars(cycle=1)
             record(session, original(session))
             _warn_if_degenerate(session)
-        reason = _cycle_until_stop(session)
+        _cycle_until_stop(session)
+    except stops.RunStopped as stop:
+        reason, ended = stop.reason, stop
     except Interrupted:
         reason = "interrupted"
         # a signal sent to the whole process group also ended git's helper processes: start afresh
@@ -56,43 +60,22 @@ def run(session: Session) -> Outcome:
         file_only().error("run failed", error=str(exc) or type(exc).__name__)
         raise
     finally:
-        restore_artifact(session.ws)
         _finish(session, reason)
     log.info("finished", stop_reason=reason, cycle=session.history.last_cycle or None, phase="done")
-    if reason == "out-of-scope":
-        raise SafetyStop("stopped: the mutator changed files outside the artifact 3 times; see daemon.log")
-    if reason == "errors":
-        raise KeepsFailing(f"stopped: 3 cycles in a row failed; last error: {session.history.records[-1].error}")
+    if isinstance(ended, AutoresearchError):  # a stop that is a failure: its exit code
+        raise ended
     run = session.history.since(session.state.run_start_cycle)
     return Outcome(reason, _improved(session), len(run.records))
 
 
-def _cycle_until_stop(session: Session) -> str:
-    stop = session.config.stop
-    limits = Limits(
-        max_cycles=stop.max_cycles,
-        max_convergence=stop.max_convergence,
-        target_score=stop.target_score,
-        minimize=session.config.eval.goal == "minimize",
-    )
+def _cycle_until_stop(session: Session) -> None:
+    """Cycles until one of `stops` is raised."""
+    limits = stops.limits_of(session)
     while True:
-        history = session.history
-        reason = (
-            stop_reason(history.progress(session.state.run_start_cycle), limits)
-            or budget_stop(history.spent_usd, history.expected_cycle_cost(), stop.budget_usd)
-            or time_stop(time.time(), session.deadline_s, history.expected_cycle_s())
-            or stop_requested(session)
-        )
-        if reason:
-            return reason
-        number = history.last_cycle + 1
+        stops.check(session, limits)
+        number = session.history.last_cycle + 1
         structlog.contextvars.bind_contextvars(cycle=number)
-        try:
-            candidate(session, number)
-        except MutationsExhausted:
-            return "mutations-exhausted"
-        except StopRequested:
-            return "stop-requested"
+        candidate(session, number)
 
 
 def _warn_if_degenerate(session: Session) -> None:
@@ -100,7 +83,7 @@ def _warn_if_degenerate(session: Session) -> None:
     if session.config.eval.metric is None and scores in ({0.0}, {1.0}):
         which = "0 on every test (is the eval broken?)" if scores == {0.0} else "1 on every test (nothing left to teach)"
         get().warning(f"the original artifact scores {which}; a night spent on this eval is probably wasted")
-        session.state.warning = f"original scores {which}"
+        session.warn(f"original scores {which}")
 
 
 def _improved(session: Session) -> bool:
@@ -110,10 +93,6 @@ def _improved(session: Session) -> bool:
     return bool(h.best and start and is_better(session.config.eval.goal, h.best.score, start.score))
 
 
-def _finish(session: Session, reason: str) -> None:
-    st = session.state
-    st.status = {"interrupted": "stopped", "failed": "failed"}.get(reason, "finished")
-    st.stop_reason = reason
-    st.phase = "done"
-    session.state_writer.now(st)
+def _finish(session: Session, reason: StopReason) -> None:
+    session.finish(STATUS_AT_END.get(reason, "finished"), reason)
     write_chart(session, live=False)

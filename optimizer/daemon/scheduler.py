@@ -24,36 +24,12 @@ from datetime import datetime
 from pathlib import Path
 
 from optimizer.errors import InvalidInput
+from optimizer.experiment.paths import SchedulePaths
 
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd])$")
 UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 CRON_DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 KEEP_RECORDS = 20
-
-
-@dataclass(frozen=True)
-class SchedulePaths:
-    root: Path  # <results_dir>/schedules/<experiment>
-
-    @classmethod
-    def of(cls, results: Path, experiment: str) -> "SchedulePaths":
-        return cls(results / "schedules" / experiment)
-
-    @property
-    def state(self) -> Path:
-        return self.root / "schedule.json"
-
-    @property
-    def lock(self) -> Path:
-        return self.root / "lock"
-
-    @property
-    def log(self) -> Path:
-        return self.root / "schedule.log"
-
-    @property
-    def run_logs(self) -> Path:
-        return self.root / "runs"
 
 
 def parse_duration(text: str, option: str) -> float:

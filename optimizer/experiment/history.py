@@ -64,12 +64,12 @@ class History:
             cycles_done=len(run.records),
             cycles_without_keep=run._streak(lambda r: r.decision != "keep"),
             errors_in_a_row=run._streak(lambda r: r.decision == "error"),
-            out_of_scope_total=sum(getattr(r, "error_reason", None) == "out-of-scope" for r in run.records),
+            out_of_scope_total=sum(r.error_reason == "out-of-scope" for r in run.records),
             best_score=best.score if best else None,
         )
 
     def cycle_cost(self, record: Iteration) -> float:
-        return record.cost_usd + float(getattr(record, "mutation_cost_usd", 0.0) or 0.0)
+        return record.cost_usd + (record.mutation_cost_usd or 0.0)
 
     @cached_property
     def spent_usd(self) -> float:  # asked several times a cycle; a History is never changed, only replaced
@@ -82,5 +82,5 @@ class History:
 
     def expected_cycle_s(self, window: int = 3) -> float:
         """The mean duration of the recent cycles: the guess for how long the next one takes."""
-        recent = [float(getattr(r, "duration_s", 0.0) or 0.0) for r in self.records[-window:]]
+        recent = [r.duration_s or 0.0 for r in self.records[-window:]]
         return sum(recent) / len(recent) if recent else 0.0

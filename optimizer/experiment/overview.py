@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from optimizer.errors import InvalidInput
-from optimizer.experiment.paths import META, ExperimentPaths
+from optimizer.experiment.paths import META, ExperimentPaths, SchedulePaths
 from optimizer.experiment.lockfile import holder
 
 DEFAULT_RESULTS_DIR = ".autoresearch"
@@ -139,8 +139,6 @@ def experiment(results: Path, name: str) -> ExperimentView:
 
 
 def schedule(results: Path, name: str) -> ScheduleView | None:
-    from optimizer.daemon.scheduler import SchedulePaths  # only when there are schedulers: it is not free to import
-
     paths = SchedulePaths.of(results, name)
     if not paths.state.exists():
         return None

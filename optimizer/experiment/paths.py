@@ -1,4 +1,4 @@
-"""Where an experiment's files live, and the names of its run directories."""
+"""Where an experiment's files live (and a scheduler's), and the names of its run directories."""
 
 from __future__ import annotations
 
@@ -73,3 +73,28 @@ class ExperimentPaths:
 
     def run_dir(self, name: str) -> Path:
         return self.root / name
+
+
+@dataclass(frozen=True)
+class SchedulePaths:
+    root: Path  # <results_dir>/schedules/<experiment>
+
+    @classmethod
+    def of(cls, results: Path, experiment: str) -> "SchedulePaths":
+        return cls(results / "schedules" / experiment)
+
+    @property
+    def state(self) -> Path:
+        return self.root / "schedule.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / "lock"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "schedule.log"
+
+    @property
+    def run_logs(self) -> Path:
+        return self.root / "runs"

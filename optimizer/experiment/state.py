@@ -9,16 +9,21 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from optimizer.errors import InvalidInput
+from policies.stop import StopReason
 from trajectory import atomic
 from trajectory.clock import utc_now
 
 if TYPE_CHECKING:
     from optimizer.experiment.history import History
+
+
+Status = Literal["running", "finished", "stopped", "failed"]
+Phase = Literal["starting", "mutate", "eval", "decide", "idle", "done"]
 
 
 class State(BaseModel):
@@ -28,10 +33,10 @@ class State(BaseModel):
     artifact: str
     initial_sha: str
     pid: int = Field(default_factory=os.getpid)
-    status: str = "running"  # running | finished | stopped | failed
-    stop_reason: str | None = None
+    status: Status = "running"
+    stop_reason: StopReason | None = None
     cycle: int = 0
-    phase: str = "starting"  # eval | compare | decide | mutate | idle
+    phase: Phase = "starting"
     phase_started_at: str = Field(default_factory=utc_now)
     started_at: str = Field(default_factory=utc_now)
     updated_at: str = Field(default_factory=utc_now)

@@ -322,13 +322,3 @@ def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
 
 def _on(ref: str | None) -> str:
     return f"on branch {ref.removeprefix('refs/heads/')}" if ref else "detached"
-
-
-def is_ancestor(ws: Workspace, older: str, newer: str) -> bool:
-    import git
-
-    try:
-        ws.repo.git.merge_base("--is-ancestor", older, newer)
-        return True
-    except git.GitCommandError:
-        return False
