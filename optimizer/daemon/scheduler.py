@@ -12,19 +12,37 @@ scheduler's life (as the daemon's), `schedule.log` and `runs/` (each run's
 output). SIGTERM ends it cleanly: the run in progress gets SIGTERM too (it
 restores the tree and records itself), then the scheduler exits with 130.
 
-Only the light parts (paths, parsing) are at module level: `status` imports this.
+Its paths are optimizer.experiment.paths.SchedulePaths (`status` reads them without loading this).
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import re
+import signal
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from optimizer.errors import InvalidInput
+from apscheduler import events
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+from tzlocal import get_localzone
+
+from optimizer import daemonlog, signals
+from optimizer.daemon import launch
+from optimizer.errors import Interrupted, InvalidInput
+from optimizer.experiment.lockfile import Lock
+from optimizer.experiment.overview import read_json
 from optimizer.experiment.paths import SchedulePaths
+from runs import process
+from trajectory import atomic
+from trajectory.clock import utc_now
 
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd])$")
 UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -65,8 +83,6 @@ def _cron_day(token: str) -> int:
 
 def make_trigger(cron: str, tz: str | None):
     """A CronTrigger from 5 crontab fields, or 6 with seconds first (to fire every few seconds in tests)."""
-    from apscheduler.triggers.cron import CronTrigger
-
     fields = cron.split()
     if len(fields) not in (5, 6):
         raise InvalidInput(f"--cron: {cron!r} needs 5 fields (minute hour day month weekday)")
@@ -84,11 +100,7 @@ def make_trigger(cron: str, tz: str | None):
 def zone(tz: str | None):
     """The named time zone, or the machine's own (what a crontab line means by its times)."""
     if tz is None:
-        from tzlocal import get_localzone
-
         return get_localzone()
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     try:
         return ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
@@ -98,7 +110,6 @@ def zone(tz: str | None):
 @dataclass
 class Record:
     """schedule.json, rewritten whole at every change so `status` always reads a consistent file."""
-
     path: Path
     data: dict
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -114,11 +125,6 @@ class Record:
             self._save()
 
     def _save(self) -> None:
-        import json
-
-        from trajectory import atomic
-        from trajectory.clock import utc_now
-
         self.data["updated_at"] = utc_now()
         atomic.write_text(self.path, json.dumps(self.data, indent=2) + "\n", durable=False)
 
@@ -130,7 +136,6 @@ def iso(at: datetime | None) -> str | None:
 @dataclass(frozen=True)
 class Plan:
     """Everything a scheduler needs, checked by the command before anything starts."""
-
     config: Path  # absolute; each run is `autoresearch run --config <config>`
     repo: Path  # where each run starts: the config's repository (a config outside any repository names none)
     experiment: str
@@ -148,8 +153,6 @@ class Plan:
 
     def run_argv(self) -> list[str]:
         """`autoresearch run -q` (see optimizer.daemon.launch); `--max-cycles` is per run, as the scheduler's own."""
-        from optimizer.daemon import launch
-
         argv = launch.argv("run", "--config", str(self.config), "--quiet")
         if self.max_cycles:
             argv += ["--max-cycles", str(self.max_cycles)]
@@ -160,7 +163,6 @@ class Plan:
 
 class Firings:
     """The job APScheduler calls at each firing, and the listener that records what became of each."""
-
     def __init__(self, plan: Plan, record: Record, log):
         self.plan, self.record, self.log = plan, record, log
         self.current: Path | None = None  # the log prefix of the run in progress
@@ -168,10 +170,6 @@ class Firings:
 
     def run(self) -> dict:
         """One run of the experiment, waited for; its result becomes the EVENT_JOB_EXECUTED retval."""
-        from optimizer.daemon import launch
-        from runs import process
-        from trajectory.clock import utc_now
-
         started = utc_now()
         prefix = self.plan.paths.run_logs / started.replace(":", "-")
         self.current = prefix  # before the check: `stop_run` either sees this run or stops it starting
@@ -187,8 +185,6 @@ class Firings:
         return {"started_at": started, "ended_at": utc_now(), "exit_code": done.returncode, "output": f"{prefix}.stderr.log"}
 
     def on_event(self, event) -> None:
-        from apscheduler import events
-
         when = iso(getattr(event, "scheduled_run_time", None))
         if event.code == events.EVENT_JOB_EXECUTED and "skipped" in event.retval:
             self._skipped(when, event.retval["skipped"])  # fired while stopping: no run started
@@ -216,12 +212,6 @@ class Firings:
 
     def stop_run(self, poll_s: float = 0.05) -> None:
         """SIGTERM the run in progress (it restores the tree and records itself) and wait until it is over."""
-        import os
-        import signal
-        import time
-
-        from runs import process
-
         self.stopping.set()
         signalled = None
         while (prefix := self.current) is not None:
@@ -239,15 +229,6 @@ class Firings:
 
 def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
     """Fire runs until --for runs out (exit 0); SIGTERM or Ctrl-C stops the run in progress, then raises Interrupted."""
-    import logging
-    import time
-
-    from optimizer import signals
-
-    from optimizer import daemonlog
-    from optimizer.errors import Interrupted
-    from optimizer.experiment.lockfile import Lock
-
     logging.getLogger("apscheduler").addHandler(logging.NullHandler())  # we log what matters ourselves
     logging.getLogger("apscheduler").propagate = False
     signals.install()
@@ -275,11 +256,6 @@ def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
 
 def _fresh_record(plan: Plan, deadline: float | None) -> Record:
     """schedule.json for this scheduler; the runs and skips of earlier ones are kept."""
-    import os
-
-    from optimizer.experiment.overview import read_json
-    from trajectory.clock import utc_now
-
     previous = read_json(plan.paths.state) or {}
     record = Record(plan.paths.state, {
         "pid": os.getpid(), "experiment": plan.experiment, "config": str(plan.config), "cron": plan.cron,
@@ -295,9 +271,6 @@ def _fresh_record(plan: Plan, deadline: float | None) -> Record:
 
 def _start(plan: Plan, firings: Firings):
     """One job: never two runs at once, missed firings coalesced into one late run within the grace time."""
-    from apscheduler import events
-    from apscheduler.schedulers.background import BackgroundScheduler
-
     scheduler = BackgroundScheduler(timezone=zone(plan.tz))
     scheduler.add_job(firings.run, make_trigger(plan.cron, plan.tz), id="run", max_instances=1,
                       coalesce=True, misfire_grace_time=max(1, int(plan.grace_s)))
@@ -310,8 +283,6 @@ def _start(plan: Plan, firings: Firings):
 def _watch(scheduler, record: Record, log, deadline: float | None, tick_s: float, wakeup_s: float) -> str:
     """Keep schedule.json's next firing current until the deadline; wake APScheduler now and then,
     because its wait runs on a clock that stands still while the machine sleeps."""
-    import time
-
     shown, woken = object(), time.monotonic()
     while deadline is None or time.time() < deadline:
         job = scheduler.get_job("run")

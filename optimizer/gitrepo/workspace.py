@@ -20,8 +20,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from optimizer.gitrepo import gitcmd
+import git
+import pygit2
+from pygit2.enums import DiffOption
+
 from optimizer.errors import InvalidInput
+from optimizer.gitrepo import gitcmd
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,6 @@ class Workspace:
 
     @cached_property
     def lib(self) -> "pygit2.Repository":  # noqa: F821  (imported lazily: 0.1 s that --help and status never pay)
-        import pygit2
-
         try:
             return pygit2.Repository(str(self.root))
         except pygit2.GitError as exc:
@@ -58,8 +60,6 @@ class Workspace:
 
 def open_workspace(start: Path, artifact: str) -> Workspace:
     """The repository containing `start`, checked for everything a run needs (exit 30 otherwise)."""
-    import git
-
     try:
         repo = git.Repo(start, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
@@ -93,8 +93,6 @@ def status(ws: Workspace) -> dict[str, str]:
     """Every changed or untracked path of the working tree (not ignored ones) with its `git status
     --porcelain` XY code. Read by libgit2; by `git status` when libgit2 cannot read the index
     (a split or sparse index)."""
-    import pygit2
-
     try:
         flags = ws.lib.status(untracked_files="all")
     except pygit2.GitError:
@@ -234,8 +232,6 @@ def candidate_patch(ws: Workspace) -> str:
     """The candidate's diff against HEAD, new files included, without touching the user's index.
     A file that is still a regular file of the same mode is diffed in-process (unless libgit2 cannot
     read the index it consults for attributes: a split or sparse one); git does the rest."""
-    import pygit2
-
     if ws.mode == "file" and _same_kind_as_head(ws):
         try:
             return _file_patch(ws)
@@ -251,9 +247,6 @@ def candidate_patch(ws: Workspace) -> str:
 
 
 def _file_patch(ws: Workspace) -> str:
-    import pygit2
-    from pygit2.enums import DiffOption
-
     head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
     patch = pygit2.Patch.create_from(head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
     return patch.text.removesuffix("\n")  # as git's output reads through ws.git

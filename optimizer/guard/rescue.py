@@ -27,6 +27,9 @@ import shlex
 import shutil
 from pathlib import Path
 
+import pygit2
+from pygit2.enums import DiffOption
+
 from optimizer.guard.scope import Change, Guard
 
 GIT = ".git"
@@ -124,9 +127,6 @@ def _restore_text(base: Path, target: Path, lines: list[str], git_lines: list[st
 
 
 def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
-    import pygit2
-    from pygit2.enums import DiffOption
-
     ws = guard.ws
     tree = ws.lib.revparse_single("HEAD").peel(pygit2.Tree)
     parts = []

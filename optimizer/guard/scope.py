@@ -31,13 +31,15 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from optimizer.guard.backups import Backups
+import pygit2
+
+from optimizer.daemonlog import get
 from optimizer.errors import IntegrityError
+from optimizer.gitrepo.workspace import Workspace
+from optimizer.guard.backups import Backups
 from optimizer.guard.fswatch import Unavailable, Watcher
 from optimizer.guard.gitobjects import ObjectFiles
-from optimizer.daemonlog import get
 from optimizer.guard.manifest import Entry, entry_of, walk
-from optimizer.gitrepo.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,6 @@ class Change:
 @dataclass(frozen=True)
 class Scope:
     """Where the guard looks: its roots, and the paths under them it leaves alone."""
-
     roots: tuple[str, ...]
     excluded: frozenset[str]
     objects: str  # git's object store, guarded apart (optimizer.guard.gitobjects)
@@ -94,7 +95,6 @@ _SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/
 
 class Guard:
     """Owned by the session: opened before the first mutation, `settle`d before each, compared after."""
-
     def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None):
         self.ws = ws
         self.scope = scope_of(ws, results_dir, cache_root)
@@ -227,8 +227,6 @@ class Guard:
             self.backups.release(old)
 
     def _same_index(self, change: Change) -> bool:
-        import pygit2
-
         if os.path.basename(change.path) != "index" or not os.path.isfile(os.path.join(os.path.dirname(change.path), "HEAD")):
             return False
         if change.before is None or change.after is None or change.before.kind != "file" or change.after.kind != "file":
@@ -308,8 +306,6 @@ def _reclaim(folder: Path) -> None:
 
 
 def _staged_blobs(ws: Workspace) -> set[str]:
-    import pygit2
-
     try:
         return {str(e.id) for e in ws.lib.index}
     except pygit2.GitError:  # an index libgit2 cannot read (split, sparse): everything is copied instead
