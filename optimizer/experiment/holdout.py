@@ -20,7 +20,6 @@ from pathlib import Path
 
 from policies.holdout import split
 from runs.results import INDEX, load_rows
-from runs.rundir import safe_segment
 from runs.samples import write_index
 
 WHOLE_RUN_FILES = ("eval.stdout.log", "eval.stderr.log", "benchmark.json", "timing.json")  # not split by test
@@ -38,6 +37,8 @@ class Holdout:
     def hide(self, run_dir: Path) -> list[dict]:
         """Move every held-out row and per-test directory of a run out of the mutator's sight; returns
         the held-out rows of the run's own index.jsonl."""
+        from runs.rundir import safe_segment  # the built-in runner's modules are loaded only when used (and runs.graders <-> runs.evalfile import each other)
+
         held_rows: list[dict] = []
         for index in sorted(run_dir.rglob(INDEX)):
             relative = index.parent.relative_to(run_dir)
