@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from mutators.providers.turns import Reply
 from runs.evalfile.model import Case, Suite
 from runs.graders import grade, is_implicit
 from runs.graders.base import Context, GraderFailed, GraderLLM
 from runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
-from runs.targets import Answer, Target, TargetFailed
+from runs.targets import Target, TargetFailed
 from runs.targets.prompt import question
 
 
@@ -79,7 +80,7 @@ def status(score: float) -> str:
     return "ok" if score >= DEFAULT_THRESHOLD else "quality_failure"
 
 
-def _measure(result: TestResult, answer: Answer) -> None:
+def _measure(result: TestResult, answer: Reply) -> None:
     result.output = answer.text
     result.input_tokens, result.output_tokens = answer.input_tokens, answer.output_tokens
     result.cost_usd = answer.cost_usd

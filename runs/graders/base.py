@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from mutators.providers.turns import Reply
 from runs.evalfile.model import Case, GraderSpec
 
 
@@ -21,16 +22,8 @@ class GraderFailed(Exception):
     """The grader could not produce a score (its LLM could not be reached): the test is an execution_error."""
 
 
-@dataclass(frozen=True)
-class LLMReply:
-    text: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-
-
 # (prompt, system) -> reply; given by the runner from the target's grader_target
-GraderLLM = Callable[[str, str | None], LLMReply]
+GraderLLM = Callable[[str, str | None], Reply]
 
 
 @dataclass

@@ -7,22 +7,14 @@ problem is reported with the targets file and field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from mutators.providers.turns import Reply
 from runs.evalfile.model import Case
 
 
 class TargetFailed(Exception):
     """The target gave no answer (command failed, timed out, provider fault after retries): an execution_error."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    text: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
 
 
 class Target(Protocol):
@@ -31,6 +23,6 @@ class Target(Protocol):
     provider: str
     prompt_mode: Literal["agent", "lm"]  # file references or file contents, as AgentV formats the input for it
 
-    def answer(self, case: Case, attempt: int) -> Answer:
+    def answer(self, case: Case, attempt: int) -> Reply:
         """Run the test's input through the system under test (a command target makes its own scratch directory)."""
         ...

@@ -13,9 +13,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
+from mutators.providers.turns import Reply
 from runs import process
 from runs.evalfile.model import Case
-from runs.targets import Answer, TargetFailed
+from runs.targets import TargetFailed
 from runs.targets.prompt import question
 from runs.targets.specs import TargetSpec
 
@@ -31,11 +32,11 @@ class CliTarget:
         self.timeout_s = spec.timeout_s
         self.files_format: str = spec.options.get("files_format") or "{path}"
 
-    def answer(self, case: Case, attempt: int) -> Answer:
+    def answer(self, case: Case, attempt: int) -> Reply:
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
             return self._answer(case, attempt, Path(scratch))
 
-    def _answer(self, case: Case, attempt: int, scratch: Path) -> Answer:
+    def _answer(self, case: Case, attempt: int, scratch: Path) -> Reply:
         prompt = question(case, "agent", self.eval_dir)
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(prompt, encoding="utf-8")
@@ -71,16 +72,16 @@ MAX_TOKENS = 10**9  # per answer, as mutators.providers.replies
 MAX_COST_USD = 1e6
 
 
-def unwrap(text: str) -> Answer:
+def unwrap(text: str) -> Reply:
     """A JSON object with `text` or `output` is an envelope; anything else is the answer itself."""
     try:
         value = json.loads(text)
     except ValueError:
-        return Answer(text)
+        return Reply(text)
     if not isinstance(value, dict) or not ("text" in value or "output" in value):
-        return Answer(text)
+        return Reply(text)
     usage = value.get("token_usage") if isinstance(value.get("token_usage"), dict) else {}
-    return Answer(
+    return Reply(
         _content(value.get("text", value.get("output"))),
         int(_amount(usage.get("input"), MAX_TOKENS)),
         int(_amount(usage.get("output"), MAX_TOKENS)),

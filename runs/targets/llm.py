@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mutators.providers.errors import ProviderError, ProviderTimedOut
+from mutators.providers.turns import Reply
 from runs.evalfile.model import Case
-from runs.graders.base import GraderFailed, LLMReply
-from runs.targets import Answer, TargetFailed
+from runs.graders.base import GraderFailed
+from runs.targets import TargetFailed
 from runs.targets.prices import table_for
 from runs.targets.prompt import chat_prompt
 from runs.targets.specs import TargetSpec
@@ -30,29 +31,28 @@ class LLMTarget:
         self.name, self.grader_target = spec.name, spec.grader_target
         self.spec, self.eval_dir, self.provider = spec, eval_dir, spec.provider
 
-    def answer(self, case: Case, attempt: int) -> Answer:
+    def answer(self, case: Case, attempt: int) -> Reply:
         """The input as AgentV sends it to an LLM: its chat prompt, without the test's `files` (AgentV sends those
         nowhere) unless the target sets `attach_files: true` (ours), which appends their contents to the last user turn."""
         prompt = chat_prompt(case, self.eval_dir, attach_files=bool(self.spec.options.get("attach_files")))
         try:
-            reply = self._complete(prompt.messages, prompt.system)
+            return self._complete(prompt.messages, prompt.system)
         except ProviderError as exc:
             raise TargetFailed(self._failure("target", exc)) from None
-        return Answer(reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd)
 
-    def grade(self, prompt: str, system: str | None) -> LLMReply:
+    def grade(self, prompt: str, system: str | None) -> Reply:
         """The runner's GraderLLM: a provider fault is the grader's failure (the test's execution_error), not the run's."""
         try:
             return self._complete(prompt, system)
         except ProviderError as exc:
             raise GraderFailed(self._failure("grader", exc)) from None
 
-    def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
+    def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> Reply:
         from mutators.providers import complete
 
         deadline = time.monotonic() + self.spec.timeout_s
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
-        return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
+        return Reply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
     def _failure(self, role: str, exc: ProviderError) -> str:
         if isinstance(exc, ProviderTimedOut):
