@@ -33,14 +33,14 @@ def command(
         return run_file(path, output, target, workers, threshold)
     from optimizer.experiment import busy
     from optimizer.gitrepo.workspace import exclude, open_workspace
-    from runs import evaluators
+    from runs.evaluators.registry import build
     from runs.results import assertion_rates, mean_score
 
     cfg = load(config)
     setup_logging()
     ws = open_workspace(config_dir(config), cfg.artifact)
     busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
-    evaluator = evaluators.build(cfg.eval, ws.root)
+    evaluator = build(cfg.eval, ws.root)
     evaluator.check()
     exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from mutators import registry
+from mutators.registry import build as build_mutator
 from mutators.base import Mutator
 from mutators.providers.prices import price_of
 from mutators.providers.settings import PROVIDERS
@@ -21,9 +21,9 @@ from optimizer.experiment.lockfile import holder, require_free
 from optimizer.experiment.paths import ExperimentPaths
 from optimizer.gitrepo import worktree
 from optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
-from runs import evaluators
 from runs.evaluators import Evaluator
 from runs.evaluators.builtin import BuiltinEvaluator
+from runs.evaluators.registry import build as build_evaluator
 
 
 
@@ -74,9 +74,9 @@ def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalu
 def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
     file, targets and their keys; the mutator's program, file or key, and its price under a budget."""
-    evaluator = evaluators.build(config.eval, root)
+    evaluator = build_evaluator(config.eval, root)
     evaluator.check()
-    mutator = registry.build(config.mutator, root)
+    mutator = build_mutator(config.mutator, root)
     mutator.check()
     _require_priced_mutator(config)
     _require_priced_targets(config, evaluator)
