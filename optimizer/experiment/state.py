@@ -9,17 +9,15 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from optimizer.errors import InvalidInput
+from optimizer.experiment.history import History
 from policies.stop import StopReason
 from trajectory import atomic
 from trajectory.clock import utc_now
-
-if TYPE_CHECKING:
-    from optimizer.experiment.history import History
 
 
 Status = Literal["running", "finished", "stopped", "failed"]
@@ -57,7 +55,7 @@ class State(BaseModel):
     run_start_cycle: int = Field(default=0, ge=0)  # the experiment's last cycle when this run began: the run's cycles come after it
 
 
-def summarize(state: State, history: "History") -> None:
+def summarize(state: State, history: History) -> None:
     """Set what follows from the history alone, so that state.json, `status` and `report` agree from
     the moment a run opens the experiment, whether or not it then makes a cycle."""
     best, original = history.best, history.original
