@@ -11,9 +11,9 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
 from runs.redact import redact_tree
 from trajectory.clock import utc_now
@@ -21,9 +21,28 @@ from trajectory.clock import utc_now
 
 Decision = Literal["keep", "drop", "error"]
 
+
+def _or_none(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """An optional field written in another shape (by another tool, or by hand) reads as absent: the
+    line stays readable, as it did when these fields were undeclared."""
+    try:
+        return handler(value)
+    except ValidationError:
+        return None
+
+
+def _number_or_none(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    return None if isinstance(value, bool) else _or_none(value, handler)  # a number field never takes a boolean
+
+
+Text = Annotated[str | None, WrapValidator(_or_none)]
+Flag = Annotated[bool | None, WrapValidator(_or_none)]
+Count = Annotated[int | None, WrapValidator(_number_or_none)]
 # An optional measurement: written as null when it is not a finite number (a clock that jumped, a
 # division by zero upstream), where a required one (the score, the cost) is refused at `append`.
-Measure = Annotated[float | None, PlainSerializer(lambda v: v if v is None or math.isfinite(v) else None)]
+Measure = Annotated[
+    float | None, WrapValidator(_number_or_none), PlainSerializer(lambda v: v if v is None or math.isfinite(v) else None)
+]
 
 
 class Iteration(BaseModel):
@@ -38,33 +57,33 @@ class Iteration(BaseModel):
     run_dir: str = ""
     timestamp: str = Field(default_factory=lambda: utc_now())
     duration_s: Measure = None
-    reason: str | None = None  # why the decision (a rule's words, "original", a veto)
-    commit: str | None = None  # a KEEP's commit
-    tests: int | None = None  # the original's: how many tests the eval has
-    error: str | None = None  # an error cycle's message, redacted
-    error_reason: str | None = None  # an error cycle's kind: eval-failed, no-change, out-of-scope, ...
+    reason: Text = None  # why the decision (a rule's words, "original", a veto)
+    commit: Text = None  # a KEEP's commit
+    tests: Count = None  # the original's: how many tests the eval has
+    error: Text = None  # an error cycle's message, redacted
+    error_reason: Text = None  # an error cycle's kind: eval-failed, no-change, out-of-scope, ...
     # the comparison with HEAD's results, as `agentv compare` summarizes it
-    wins: int | None = None
-    losses: int | None = None
-    ties: int | None = None
+    wins: Count = None
+    losses: Count = None
+    ties: Count = None
     mean_delta: Measure = None
     # what the mutation spent
     mutation_cost_usd: Measure = None
-    tokens_in: int | None = None
-    tokens_out: int | None = None
+    tokens_in: Count = None
+    tokens_out: Count = None
     # the result cache, repeats and early discards (present only when they were involved)
-    eval_runs: int | None = None
-    cache_hits: int | None = None
-    skipped_tests: int | None = None
+    eval_runs: Count = None
+    cache_hits: Count = None
+    skipped_tests: Count = None
     # the significant rule's evidence
-    samples: int | None = None  # candidate runs drawn (HEAD's after a KEEP skip them: the winner's curse)
-    head_samples: int | None = None
+    samples: Count = None  # candidate runs drawn (HEAD's after a KEEP skip them: the winner's curse)
+    head_samples: Count = None
     p_value: Measure = None
-    interval: list[float] | None = None
+    interval: Annotated[list[float] | None, WrapValidator(_or_none)] = None
     # the holdout guard
     holdout_score: Measure = None
-    holdout_tests: int | None = None
-    holdout_regressed: bool | None = None
+    holdout_tests: Count = None
+    holdout_regressed: Flag = None
     holdout_z: Measure = None
 
 
