@@ -53,7 +53,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from optimizer.faults import ENV  # noqa: E402
-from optimizer.gitcmd import processes_in  # noqa: E402
+from optimizer.gitrepo.gitcmd import processes_in  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM, Reply, cut_stream, patched_reply, plain_reply, raw_reply, text_reply, tool_reply  # noqa: E402
 from tests.helpers.repos import GIT_ENV, git  # noqa: E402
 from tests.helpers.scenario import scenario_repo, scores  # noqa: E402

@@ -29,9 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mutators.base import MutationResult  # noqa: E402
-from optimizer import logs, loop  # noqa: E402
+from optimizer import daemonlog
+from optimizer.cycle import loop  # noqa: E402
 from optimizer.config import load  # noqa: E402
-from optimizer.session import open_session  # noqa: E402
+from optimizer.startup.opening import open_session  # noqa: E402
 from runs.evaluators import EvalOutcome  # noqa: E402
 
 
@@ -133,7 +134,7 @@ def time_round(root: Path, cycles: int) -> tuple[float, RawGit]:
     """The daemon's own seconds for `cycles` cycles, and the raw git run beside them."""
     repo, raw_repo = make_repo(root / "loop"), make_repo(root / "raw")
     config = load(repo / "autoresearch.yaml", {"stop.max_cycles": cycles})
-    logs.setup(None, quiet=True)
+    daemonlog.setup(None, quiet=True)
     session = open_session(config, repo)
     watch = Stopwatch()
     session.evaluator = InstantEval(repo / "prompt.md", watch)

@@ -24,9 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.loop_overhead import InstantEval, InstantMutator, Stopwatch, git, make_repo  # noqa: E402
-from optimizer import logs, loop, scope  # noqa: E402
+from optimizer import daemonlog
+from optimizer.cycle import loop
+from optimizer.guard import scope  # noqa: E402
 from optimizer.config import load  # noqa: E402
-from optimizer.session import open_session  # noqa: E402
+from optimizer.startup.opening import open_session  # noqa: E402
 
 PER_DIR = 20
 
@@ -74,7 +76,7 @@ def measure(repo: Path, raw: Path, cycles: int, poll: bool) -> tuple[float, floa
     if poll:
         os.environ["AUTORESEARCH_GUARD_POLL"] = "1"
     config = load(repo / "autoresearch.yaml", {"stop.max_cycles": cycles, "cache": False, "experiment": f"poll{poll}"})
-    logs.setup(None, quiet=True)
+    daemonlog.setup(None, quiet=True)
     session = open_session(config, repo)
     watch = Stopwatch()
     session.evaluator = InstantEval(repo / "prompt.md", watch)

@@ -1,21 +1,31 @@
-"""Mutator providers by name. LLM providers import their SDKs only when built."""
+"""Mutator providers by name: a new mutator is one module and one line in `MUTATORS`.
+
+LLM providers import their SDKs only when they first call a model.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from mutators.base import Mutator
+from mutators.command import CommandMutator
+from mutators.config import MutatorConfig
+from mutators.llm import LLMMutator
+from mutators.replay import ReplayMutator
 
 
-def build(config, repo_root: Path) -> Mutator:
-    from mutators.command import CommandMutator
-    from mutators.llm import LLMMutator
-    from mutators.replay import ReplayMutator
+def _llm(config: MutatorConfig, repo_root: Path) -> Mutator:
+    return LLMMutator(config)
 
-    builders = {
-        "command": lambda: CommandMutator(config, repo_root),
-        "replay": lambda: ReplayMutator(config, repo_root),
-        "anthropic": lambda: LLMMutator(config),
-        "openai": lambda: LLMMutator(config),
-    }
-    return builders[config.provider]()
+
+MUTATORS: dict[str, Callable[[MutatorConfig, Path], Mutator]] = {
+    "command": CommandMutator,
+    "replay": ReplayMutator,
+    "anthropic": _llm,
+    "openai": _llm,
+}
+
+
+def build(config: MutatorConfig, repo_root: Path) -> Mutator:
+    return MUTATORS[config.provider](config, repo_root)

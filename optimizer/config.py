@@ -10,14 +10,14 @@ import posixpath
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mutators.config import MutatorConfig
-from optimizer.deadline import deadline
+from optimizer.experiment.deadline import deadline
 from optimizer.errors import InvalidInput
+from policies.keep import RuleName
 from runs.config import EvalConfig
 
 DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CONFIG
@@ -26,7 +26,7 @@ DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CON
 class PolicyConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
-    rule: Literal["wins-losses", "score", "significant"] = "wins-losses"
+    rule: RuleName = "wins-losses"
     """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises; `significant` keeps only when the candidate is better with `confidence`, re-running the eval while that is uncertain."""
     threshold: float = Field(default=0.1, ge=0)
     """A test is a win when its score rises by at least this much, a loss when it falls by as much (as `agentv compare`)."""

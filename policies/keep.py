@@ -1,7 +1,8 @@
 """Keep rules: given the numbers of one comparison, KEEP or DISCARD, with the reason.
 
-Each rule is a plain function registered in `RULES`; the loop looks the
-configured name up there. Rules see only numbers, so they are tested with tables.
+Each rule is registered in `RULES` under its config name; the loop looks the
+configured name up there and asks the entry how the rule decides. Rules see
+only numbers, so they are tested with tables.
 """
 
 from __future__ import annotations
@@ -68,7 +69,26 @@ def cannot_win(wins: int, losses: int, remaining: int, simpler: bool) -> bool:
     return not simpler and losses >= wins + remaining
 
 
-RULES: dict[str, KeepRule] = {
-    "wins-losses": wins_losses,
-    "score": score,
+RuleName = Literal["wins-losses", "score", "significant"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How a rule decides. Most judge one comparison's `Evidence`; a sequential rule (policies.significant)
+    decides from repeated eval runs of the candidate and of HEAD, drawn until it is confident."""
+
+    decide: KeepRule | None = None  # one comparison's evidence -> decision; None for a sequential rule
+    sequential: bool = False
+    early_discard: bool = False  # `cannot_win` applies: the eval may stop once the candidate cannot be kept
+
+    def __call__(self, evidence: Evidence) -> Decision:
+        if self.decide is None:
+            raise ValueError("a sequential rule decides from repeated runs (policies.significant), not from one comparison")
+        return self.decide(evidence)
+
+
+RULES: dict[RuleName, Rule] = {
+    "wins-losses": Rule(wins_losses, early_discard=True),
+    "score": Rule(score),
+    "significant": Rule(sequential=True),
 }

@@ -10,9 +10,24 @@ that stopping and resuming ends where an uninterrupted run would.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+StopReason = Literal[
+    "out-of-scope",  # the mutator kept changing files outside the artifact (exit 20)
+    "errors",  # cycles kept failing (exit 40)
+    "target",
+    "max_cycles",
+    "converged",
+    "budget",
+    "deadline",
+    "stop-requested",  # `autoresearch stop`, or a STOP file
+    "mutations-exhausted",  # a replay mutator has no edit left
+    "interrupted",  # a signal
+    "failed",  # an error ended the run
+]
 
 # How a run can end without finishing: the next run goes on with its counts.
-INTERRUPTIONS = frozenset({"interrupted", "stop-requested", "failed"})
+INTERRUPTIONS: frozenset[StopReason] = frozenset({"interrupted", "stop-requested", "failed"})
 
 
 @dataclass(frozen=True)
@@ -34,7 +49,7 @@ class Limits:
     minimize: bool = False  # the eval's goal: a lower score is better (metric mode)
 
 
-def stop_reason(p: Progress, limits: Limits) -> str | None:
+def stop_reason(p: Progress, limits: Limits) -> StopReason | None:
     """The first limit reached, named as it appears in state.json and the report; None to go on."""
     if limits.max_out_of_scope and p.out_of_scope_total >= limits.max_out_of_scope:
         return "out-of-scope"
@@ -62,14 +77,14 @@ def continues_run(previous_status: str | None, previous_reason: str | None) -> b
     return previous_status == "running" or previous_reason in INTERRUPTIONS
 
 
-def budget_stop(spent_usd: float, expected_cycle_usd: float, budget_usd: float) -> str | None:
+def budget_stop(spent_usd: float, expected_cycle_usd: float, budget_usd: float) -> StopReason | None:
     """Refuse a cycle that the recent cycles' cost says would overspend (0 = no budget)."""
     if budget_usd and spent_usd + expected_cycle_usd > budget_usd:
         return "budget"
     return None
 
 
-def time_stop(now_s: float, deadline_s: float | None, expected_cycle_s: float) -> str | None:
+def time_stop(now_s: float, deadline_s: float | None, expected_cycle_s: float) -> StopReason | None:
     """Refuse a cycle that the recent cycle duration says would cross the deadline (epoch seconds)."""
     if deadline_s is not None and now_s + expected_cycle_s > deadline_s:
         return "deadline"

@@ -13,7 +13,7 @@ mode 0600, created once) that only the daemon writes with. A forged, edited,
 truncated or unsigned entry reads as absent: the sample is evaluated again and
 the entry rewritten. The secret alone does not stop a mutator that reads it
 (it runs as the same user); what does is that the whole cache directory, key
-included, is under the scope guard during the mutation (optimizer.scope:
+included, is under the scope guard during the mutation (optimizer.guard.scope:
 anything written there is saved, undone, and the candidate dropped) and is
 hidden from the LLM mutator's tools. The signature then covers what the guard
 cannot see: edits made between runs, or by anything else.

@@ -1,20 +1,48 @@
 """iterations.jsonl: one JSON object per cycle, appended whole or not at all.
 
-Field names follow AgentV's autoresearch mode so its tools read our files;
-extra fields are allowed and readers ignore what they do not know.
+Field names follow AgentV's autoresearch mode so its tools read our files.
+Every field the daemon writes is declared below; a line may carry others
+(another tool's), which are kept and ignored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
 from runs.redact import redact_tree
 from trajectory.clock import utc_now
+
+
+Decision = Literal["keep", "drop", "error"]
+
+
+def _or_none(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """An optional field written in another shape (by another tool, or by hand) reads as absent: the
+    line stays readable, as it did when these fields were undeclared."""
+    try:
+        return handler(value)
+    except ValidationError:
+        return None
+
+
+def _number_or_none(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    return None if isinstance(value, bool) else _or_none(value, handler)  # a number field never takes a boolean
+
+
+Text = Annotated[str | None, WrapValidator(_or_none)]
+Flag = Annotated[bool | None, WrapValidator(_or_none)]
+Count = Annotated[int | None, WrapValidator(_number_or_none)]
+# An optional measurement: written as null when it is not a finite number (a clock that jumped, a
+# division by zero upstream), where a required one (the score, the cost) is refused at `append`.
+Measure = Annotated[
+    float | None, WrapValidator(_number_or_none), PlainSerializer(lambda v: v if v is None or math.isfinite(v) else None)
+]
 
 
 class Iteration(BaseModel):
@@ -22,12 +50,41 @@ class Iteration(BaseModel):
 
     cycle: int = Field(ge=1)
     score: float
-    decision: Literal["keep", "drop", "error"]
+    decision: Decision
     cost_usd: float = 0.0
     assertions: dict[str, float] = Field(default_factory=dict)
     mutation: str = ""
     run_dir: str = ""
     timestamp: str = Field(default_factory=lambda: utc_now())
+    duration_s: Measure = None
+    reason: Text = None  # why the decision (a rule's words, "original", a veto)
+    commit: Text = None  # a KEEP's commit
+    tests: Count = None  # the original's: how many tests the eval has
+    error: Text = None  # an error cycle's message, redacted
+    error_reason: Text = None  # an error cycle's kind: eval-failed, no-change, out-of-scope, ...
+    # the comparison with HEAD's results, as `agentv compare` summarizes it
+    wins: Count = None
+    losses: Count = None
+    ties: Count = None
+    mean_delta: Measure = None
+    # what the mutation spent
+    mutation_cost_usd: Measure = None
+    tokens_in: Count = None
+    tokens_out: Count = None
+    # the result cache, repeats and early discards (present only when they were involved)
+    eval_runs: Count = None
+    cache_hits: Count = None
+    skipped_tests: Count = None
+    # the significant rule's evidence
+    samples: Count = None  # candidate runs drawn (HEAD's after a KEEP skip them: the winner's curse)
+    head_samples: Count = None
+    p_value: Measure = None
+    interval: Annotated[list[float] | None, WrapValidator(_or_none)] = None
+    # the holdout guard
+    holdout_score: Measure = None
+    holdout_tests: Count = None
+    holdout_regressed: Flag = None
+    holdout_z: Measure = None
 
 
 def append(path: Path, record: Iteration) -> None:
@@ -37,7 +94,7 @@ def append(path: Path, record: Iteration) -> None:
     is written: other readers reject them) and carries no secret of the environment, whatever
     text reached the record (a grader's name, an error, a summary).
     """
-    line = (json.dumps(redact_tree(record.model_dump(mode="json")), ensure_ascii=False, allow_nan=False) + "\n").encode()
+    line = (json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False) + "\n").encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:

@@ -100,7 +100,7 @@ def _row(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
     wlt = [number(r, k) for k in ("wins", "losses", "ties")]
     duration = number(r, "duration_s")
     mutation_cost = number(r, "mutation_cost_usd") or 0.0
-    error = getattr(r, "error", None)
+    error = r.error
     error_html = f'<div class="err">{esc(error)}</div>' if error else ""
     return (
         f'<tr data-cycle="{r.cycle}" class="{esc(r.decision)}"><td class="num">{r.cycle}</td>'
@@ -123,7 +123,7 @@ def _links(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
         names = run_files.get(r.run_dir, []) if run_files is not None else _expected_files(r)
         parts.append(f'<a href="{esc(base)}">run</a>')
         parts.extend(f'<a href="{esc(base + quote(n))}">{esc(n)}</a>' for n in names)
-    commit = getattr(r, "commit", None)
+    commit = r.commit
     if isinstance(commit, str) and commit:
         parts.append(f'<code title="git show {esc(commit)}">{esc(commit[:10])}</code>')
     return " ".join(parts)

@@ -56,12 +56,12 @@ class Turn:
     cost_usd: float = 0.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reply:
-    """A single-turn answer (`complete`)."""
+    """A single-turn answer: a provider's `complete`, a target's answer to a test, a grader's LLM verdict."""
 
     text: str
-    input_tokens: int
-    output_tokens: int
-    cost_usd: float
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
 

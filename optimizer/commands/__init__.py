@@ -6,14 +6,14 @@ and one line here.
 
 from __future__ import annotations
 
-from optimizer.commands import chart, compare, demo, eval_cmd, init, logs_cmd, report, run, schedule, serve, status, stop, validate
+from optimizer.commands import chart, compare, demo, eval_cmd, init, logs, report, run, schedule, serve, status, stop, validate
 
 COMMANDS = {
     "run": run.command,
     "start": run.start,
     "stop": stop.command,
     "status": status.command,
-    "logs": logs_cmd.command,
+    "logs": logs.command,
     "schedule": schedule.command,
     "init": init.command,
     "eval": eval_cmd.command,

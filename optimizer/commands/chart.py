@@ -12,7 +12,7 @@ from optimizer.commands.common import ConfigOption
 from optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
-    from optimizer.experiment import ExperimentPaths
+    from optimizer.experiment.paths import ExperimentPaths
 
 
 def command(
@@ -68,8 +68,8 @@ def _png(svg_text: str, out: Path) -> None:
 
 def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
     """Rewrite the page from the files, e.g. after a crash left it saying `running`."""
-    from optimizer import state as state_file
-    from optimizer.lockfile import holder
+    from optimizer.experiment import state as state_file
+    from optimizer.experiment.lockfile import holder
     from trajectory import page
 
     st = state_file.load(paths.state)

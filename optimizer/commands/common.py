@@ -13,8 +13,8 @@ import typer
 
 if TYPE_CHECKING:
     from optimizer.config import Config
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.workspace import Workspace
+    from optimizer.experiment.paths import ExperimentPaths
+    from optimizer.gitrepo.workspace import Workspace
 
 DEFAULT_CONFIG = "autoresearch.yaml"
 
@@ -36,8 +36,8 @@ def load(path: Path, overrides: dict | None = None) -> "Config":
 def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "ExperimentPaths"]:
     """An experiment's config, the user's checkout and its files, for the commands that only read or
     signal an experiment (no worktree is created, no lock taken)."""
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.workspace import open_workspace
+    from optimizer.experiment.paths import ExperimentPaths
+    from optimizer.gitrepo.workspace import open_workspace
 
     cfg = load(config, {"experiment": name})
     ws = open_workspace(config_dir(config), cfg.artifact)
@@ -55,6 +55,6 @@ def config_dir(path: Path) -> Path:
 
 
 def setup_logging(log_file: Path | None = None, quiet: bool = False, console: bool = True) -> None:
-    from optimizer import logs
+    from optimizer import daemonlog
 
-    logs.setup(log_file, quiet, console)
+    daemonlog.setup(log_file, quiet, console)

@@ -25,13 +25,15 @@ def command(
 
     Exits as `run` does: 0 when the best prompt beats the original, 10 when not.
     """
-    from optimizer import demo, loop, signals
+    from optimizer import signals
+    from optimizer import demofiles
+    from optimizer.cycle import loop
     from optimizer.commands.common import load, setup_logging
     from optimizer.commands.report import print_summary
     from optimizer.errors import NO_IMPROVEMENT, OK
-    from optimizer.session import open_session
+    from optimizer.startup.opening import open_session
 
-    root = _make_repo(directory, demo.files())
+    root = _make_repo(directory, demofiles.files())
     print(f"demo repository: {root}")
     cfg = load(root / "autoresearch.yaml")
     setup_logging(quiet=quiet)

@@ -30,19 +30,17 @@ def command(
 ) -> int:
     """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""
     if path is not None:
-        from optimizer.commands.eval_file import run_eval_file
-
-        return run_eval_file(path, output, target, workers, threshold)
-    from optimizer import busy
-    from optimizer.workspace import exclude, open_workspace
-    from runs import evaluators
+        return run_file(path, output, target, workers, threshold)
+    from optimizer.experiment import busy
+    from optimizer.gitrepo.workspace import exclude, open_workspace
+    from runs.evaluators.registry import build
     from runs.results import assertion_rates, mean_score
 
     cfg = load(config)
     setup_logging()
     ws = open_workspace(config_dir(config), cfg.artifact)
     busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
-    evaluator = evaluators.build(cfg.eval, ws.root)
+    evaluator = build(cfg.eval, ws.root)
     evaluator.check()
     exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")
@@ -54,3 +52,37 @@ def command(
         print(f"  {rate:6.1%}  {name}")
     print(f"results: {run_dir}")
     return 0
+
+
+def run_file(path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None) -> int:
+    """One eval file through the built-in runner: a summary table and an AgentV run directory."""
+    from runs.evalfile.interpolate import find_repo_root
+    from runs.evaluators.builtin import execute, prepare
+    from runs.results import mean_score
+    from runs.run_settings import run_options
+
+    setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
+    eval_file = path.resolve()
+    repo_root = find_repo_root(eval_file.parent)
+    prepared = prepare(eval_file, repo_root, target=target)
+    for note in prepared.suite.notes:  # what AgentV accepts and this run ignores, said before the scores it could explain
+        print(f"note: {note}")
+    run_dir = output or Path(".agentv") / "results" / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
+    finished = execute(prepared, run_dir, run_options(prepared.suite, workers))
+    print(table(finished.rows))
+    mean = mean_score(finished.rows) if finished.rows else 0.0
+    errors = sum(1 for r in finished.rows if r["execution_status"] == "execution_error")
+    print(f"\nmean {mean:.4f} over {len(finished.rows)} test(s), {errors} error(s), cost ${finished.cost_usd:.4f}")
+    for note in finished.notes:
+        print(f"note: {note}")
+    print(f"results: {run_dir}")
+    return 1 if threshold is not None and mean < threshold else 0
+
+
+def table(rows: list[dict]) -> str:
+    width = max([len("test"), *(len(r["test_id"]) for r in rows)])
+    lines = [f"{'test':<{width}}  {'score':>6}  status"]
+    for row in sorted(rows, key=lambda r: r["test_id"]):
+        detail = f"  {row['error']}" if row.get("error") else ""
+        lines.append(f"{row['test_id']:<{width}}  {row['score']:>6.3f}  {row['execution_status']}{detail}")
+    return "\n".join(lines)

@@ -14,9 +14,9 @@ from optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from optimizer.config import Config
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.history import History
-    from optimizer.workspace import Workspace
+    from optimizer.experiment.paths import ExperimentPaths
+    from optimizer.experiment.history import History
+    from optimizer.gitrepo.workspace import Workspace
 
 
 def command(
@@ -34,8 +34,8 @@ def command(
 
 
 def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> list[str]:
-    from optimizer import state as state_file
-    from optimizer.history import History
+    from optimizer.experiment import state as state_file
+    from optimizer.experiment.history import History
     from trajectory import iterations
 
     records, bad = iterations.read(paths.iterations)
@@ -49,7 +49,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
     if original and best:
         lines.append(f"  score {original.score:.4f} (original) -> {best.score:.4f} (best, cycle {best.cycle})")
-    held = [getattr(r, "holdout_score", None) for r in (original, best)]
+    held = [r.holdout_score if r else None for r in (original, best)]
     if None not in held:
         lines.append(f"  holdout {held[0]:.4f} (original) -> {held[1]:.4f} (best): the tests the mutator never saw")
     lines.append(f"  cost ${history.spent_usd:.4f}")
@@ -104,8 +104,8 @@ def print_run_summary(cfg: "Config", start: Path) -> None:
     reads them: nothing for an experiment without history, and never an error of its own that
     would hide the one that ended the run."""
     from optimizer.errors import AutoresearchError
-    from optimizer.experiment import ExperimentPaths
-    from optimizer.workspace import open_workspace
+    from optimizer.experiment.paths import ExperimentPaths
+    from optimizer.gitrepo.workspace import open_workspace
 
     try:
         ws = open_workspace(start, cfg.artifact)

@@ -63,10 +63,11 @@ def command(
 
 
 def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
-    from optimizer import loop, signals
+    from optimizer import signals
+    from optimizer.cycle import loop
     from optimizer.commands.report import print_run_summary
     from optimizer.errors import IntegrityError, Interrupted
-    from optimizer.session import open_session
+    from optimizer.startup.opening import open_session
 
     cfg = load(config, overrides)
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
@@ -91,22 +92,23 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     With `attach`, keep following the daemon's log in this terminal until it
     exits (its exit code) or the user presses `d` to leave it running.
     """
-    from optimizer import attach as attached
-    from optimizer import daemon, session
+    from optimizer.daemon import attach as terminal
+    from optimizer.daemon import spawn
+    from optimizer.startup import checks
 
     cfg = load(config, overrides)
-    ws, paths, _, _ = session.check(cfg, config_dir(config))
+    ws, paths, _, _ = checks.check(cfg, config_dir(config))
     args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
     offset = paths.log.stat().st_size if paths.log.exists() else 0
-    proc = daemon.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)
-    code = daemon.wait_started(proc, paths)
+    proc = spawn.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)
+    code = spawn.wait_started(proc, paths)
     if attach and code is None:
-        code = attached.follow(proc, paths.log, offset, quiet)
+        code = terminal.follow(proc, paths.log, offset, quiet)
         if code is not None:
             return code
         print(f"detached: pid {proc.pid} goes on in the background", file=sys.stderr)
     elif code is not None:
-        reason = daemon.last_error(paths.log) or f"the daemon exited with code {code}; see {paths.log}"
+        reason = spawn.last_error(paths.log) or f"the daemon exited with code {code}; see {paths.log}"
         print(f"autoresearch: {reason}")
         return code
     name = cfg.experiment_name

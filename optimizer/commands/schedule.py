@@ -30,7 +30,7 @@ def command(
     within --grace. `autoresearch status` lists the scheduler; SIGTERM (or
     `autoresearch stop`) ends it and the run in progress, restoring the tree.
     """
-    from optimizer import scheduler
+    from optimizer.daemon import scheduler
 
     plan = _plan(config, experiment, cron, tz, grace, lifetime, max_cycles, max_hours)
     if detach:
@@ -43,14 +43,15 @@ def command(
 
 def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_hours):
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
-    from optimizer import scheduler, session
+    from optimizer.daemon import scheduler
+    from optimizer.startup import checks
     from optimizer.errors import InvalidInput
-    from optimizer.lockfile import holder
-    from optimizer.workspace import open_workspace
+    from optimizer.experiment.lockfile import holder
+    from optimizer.gitrepo.workspace import open_workspace
 
     cfg = load(config, {"experiment": experiment})
     ws = open_workspace(config_dir(config), cfg.artifact)
-    session.preflight(cfg, ws.root)  # a schedule whose eval cannot run would fail every night, unseen
+    checks.preflight(cfg, ws.root)  # a schedule whose eval cannot run would fail every night, unseen
     scheduler.make_trigger(cron, tz)
     plan = scheduler.Plan(
         config=config.resolve(), repo=ws.root, experiment=cfg.experiment_name, results=ws.root / cfg.results_dir,
@@ -68,17 +69,19 @@ def _detach(plan, config: Path, quiet: bool) -> int:
     """The same command in a new session (stdin /dev/null, output to schedule.log); prints its pid."""
     from datetime import datetime
 
-    from optimizer import daemon, scheduler
+    from optimizer.daemon import spawn
+
+    from optimizer.daemon import scheduler
 
     args = ["schedule", "--config", str(plan.config), "--experiment", plan.experiment, "--cron", plan.cron,
             "--grace", f"{plan.grace_s:g}s", "--daemon", *(["--quiet"] if quiet else [])]
     for flag, value in (("--tz", plan.tz), ("--max-cycles", plan.max_cycles), ("--max-hours", plan.max_hours),
                         ("--for", f"{plan.lifetime_s:g}s" if plan.lifetime_s else None)):
         args += [flag, str(value)] if value is not None else []
-    proc = daemon.spawn(args, config_dir(config), plan.paths.log)
-    code = daemon.wait_started(proc, plan.paths)
+    proc = spawn.spawn(args, config_dir(config), plan.paths.log)
+    code = spawn.wait_started(proc, plan.paths)
     if code is not None:
-        reason = daemon.last_error(plan.paths.log) or f"the scheduler exited with code {code}; see {plan.paths.log}"
+        reason = spawn.last_error(plan.paths.log) or f"the scheduler exited with code {code}; see {plan.paths.log}"
         print(f"autoresearch: {reason}")
         return code
     trigger = scheduler.make_trigger(plan.cron, plan.tz)

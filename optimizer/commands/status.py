@@ -1,6 +1,6 @@
 """`autoresearch status [EXPERIMENT] [--json]`: what the daemons and schedulers are doing, from their files alone.
 
-Fast on purpose (no pydantic, git or SDK imports; see optimizer/status.py):
+Fast on purpose (no pydantic, git or SDK imports; see optimizer/experiment/overview.py):
 people run it in a loop, and scripts poll it.
 """
 
@@ -26,18 +26,18 @@ def command(
     line each. A state.json that says "running" while nobody holds the
     experiment's lock is reported as stale (the daemon died).
     """
-    from optimizer import status
+    from optimizer.experiment import overview
 
-    results = status.results_root(config)
+    results = overview.results_root(config)
     if experiment:
-        view, sched = status.experiment(results, experiment), status.schedule(results, experiment)
+        view, sched = overview.experiment(results, experiment), overview.schedule(results, experiment)
         if as_json:
             print(json.dumps({**view.as_dict(), "scheduler": sched.as_dict() if sched else None}, indent=2))
         else:
             print("\n".join(_details(view, sched)))
         return OK
-    views = [status.experiment(results, name) for name in status.experiments(results)]
-    scheds = [s for s in (status.schedule(results, name) for name in status.schedules(results)) if s]
+    views = [overview.experiment(results, name) for name in overview.experiments(results)]
+    scheds = [s for s in (overview.schedule(results, name) for name in overview.schedules(results)) if s]
     if as_json:
         print(json.dumps({"experiments": [v.as_dict() for v in views], "schedulers": [s.as_dict() for s in scheds]}, indent=2))
         return OK
@@ -51,7 +51,7 @@ def command(
 
 
 def _liveness(view) -> str:
-    from optimizer.status import pid_alive, seconds_since
+    from optimizer.experiment.overview import pid_alive, seconds_since
 
     st = view.state or {}
     if view.running:
@@ -73,7 +73,7 @@ def _summary(view) -> str:
 
 
 def _details(view, sched) -> list[str]:
-    from optimizer.status import seconds_since
+    from optimizer.experiment.overview import seconds_since
 
     st = view.state or {}
     lines = [f"experiment {view.name}: {_liveness(view)}"]

@@ -25,8 +25,8 @@ def command(
     after its run. --now interrupts the eval or mutator subprocesses (their
     whole process groups) with the same guarantees.
     """
-    from optimizer.lockfile import holder
-    from optimizer.scheduler import SchedulePaths
+    from optimizer.experiment.lockfile import holder
+    from optimizer.experiment.paths import SchedulePaths
 
     cfg, _, paths = find_experiment(experiment, config)
     schedule_lock = SchedulePaths.of(paths.results_dir, cfg.experiment_name).lock
@@ -49,7 +49,7 @@ def command(
 
 
 def _stop_run(paths, pid: int, now: bool, name: str) -> None:
-    from optimizer import state as state_file
+    from optimizer.experiment import state as state_file
 
     if now:
         os.kill(pid, signal.SIGTERM)
@@ -63,12 +63,12 @@ def _stop_run(paths, pid: int, now: bool, name: str) -> None:
 
 
 def _wait(lock: Path, paths) -> None:
-    from optimizer import daemon
-    from optimizer import state as state_file
+    from optimizer.daemon import spawn
+    from optimizer.experiment import state as state_file
 
     def still_waiting() -> None:
         st = state_file.load(paths.state)
         where = f"cycle {st.cycle + 1}, {st.phase}" if st else "starting"
         print(f"  still waiting ({where})", flush=True)
 
-    daemon.wait_gone(lock, on_wait=still_waiting)
+    spawn.wait_gone(lock, on_wait=still_waiting)

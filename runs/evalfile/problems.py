@@ -61,7 +61,3 @@ class Problems:
     def extend(self, other: "Problems") -> None:
         self.items.extend(other.items)
         self.notes.extend(other.notes)
-
-    def raise_if_any(self) -> None:
-        if self.items:
-            raise EvalFileError(list(self.items))

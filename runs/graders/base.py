@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from mutators.providers.turns import Reply
 from runs.evalfile.model import Case, GraderSpec
 
 
@@ -26,16 +27,8 @@ class GraderRetry(GraderFailed):
     failed or wrote nothing): after the last attempt the grader skips, as after replies it cannot read."""
 
 
-@dataclass(frozen=True)
-class LLMReply:
-    text: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-
-
 # (prompt, system) -> reply; given by the runner from the target's grader_target
-GraderLLM = Callable[[str, str | None], LLMReply]
+GraderLLM = Callable[[str, str | None], Reply]
 
 
 @dataclass

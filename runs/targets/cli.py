@@ -13,9 +13,10 @@ import tempfile
 from pathlib import Path
 from typing import Literal
 
+from mutators.providers.turns import Reply
 from runs import process
 from runs.evalfile.model import Case
-from runs.graders.base import GraderLLM, GraderRetry, LLMReply
+from runs.graders.base import GraderLLM, GraderRetry
 from runs.targets import Answer, TargetFailed, cli_output
 from runs.targets.healthcheck import Healthcheck
 from runs.targets.prompt import question
@@ -50,12 +51,12 @@ class CliTarget:
         command wrote to `{OUTPUT_FILE}`, read as an answer is (`cli_output`). A failure is asked again, as AgentV
         retries it (`GraderRetry`)."""
 
-        def grade(prompt: str, system: str | None) -> LLMReply:
+        def grade(prompt: str, system: str | None) -> Reply:
             try:
                 answer = self._run(prompt, test_id, attempt, [], from_output_file=True)
             except TargetFailed as exc:
                 raise GraderRetry(str(exc)) from None
-            return LLMReply(answer.text, answer.input_tokens, answer.output_tokens, answer.cost_usd)
+            return Reply(answer.text, answer.input_tokens, answer.output_tokens, answer.cost_usd)
 
         return grade
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mutators.providers.errors import ProviderError, ProviderTimedOut
+from mutators.providers.turns import Reply
 from runs.evalfile.model import Case
-from runs.graders.base import GraderFailed, LLMReply
+from runs.graders.base import GraderFailed
 from runs.targets import Answer, TargetFailed
 from runs.targets.prices import table_for
 from runs.targets.prompt import DEFAULT_SYSTEM_PROMPT, chat_prompt
@@ -56,20 +57,20 @@ class LLMTarget:
             reported_cost_usd=reply.cost_usd or None,
         )
 
-    def grade(self, prompt: str, system: str | None) -> LLMReply:
+    def grade(self, prompt: str, system: str | None) -> Reply:
         """The runner's GraderLLM: a provider fault is the grader's failure (the test's execution_error), not the run's."""
         try:
             return self._complete(prompt, system)
         except ProviderError as exc:
             raise GraderFailed(self._failure("grader", exc)) from None
 
-    def _complete(self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None) -> LLMReply:
+    def _complete(self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None) -> Reply:
         """One call, bounded by `timeout_s` (a test's own, for an answer) or the target's timeout_seconds."""
         from mutators.providers import complete
 
         deadline = time.monotonic() + (timeout_s or self.spec.timeout_s)
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
-        return LLMReply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
+        return Reply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
     def _failure(self, role: str, exc: ProviderError, timeout_s: float | None = None) -> str:
         if isinstance(exc, ProviderTimedOut):

@@ -12,7 +12,7 @@ import termios
 
 import pytest
 
-from optimizer.lockfile import holder
+from optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 

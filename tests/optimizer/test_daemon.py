@@ -8,7 +8,7 @@ import os
 
 import yaml
 
-from optimizer.lockfile import holder
+from optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 

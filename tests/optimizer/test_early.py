@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from optimizer.early import EarlyDiscard
+from optimizer.cycle.early import EarlyDiscard
 from policies.keep import Evidence, cannot_win, wins_losses
 from runs.compare import compare
 

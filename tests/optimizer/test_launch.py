@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from optimizer.lockfile import holder
+from optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 from tests.optimizer.test_attach import Terminal

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from optimizer.scheduler import cron_weekdays, parse_duration
+from optimizer.daemon.scheduler import cron_weekdays, parse_duration
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 

@@ -1,4 +1,4 @@
-"""The in-process (libgit2) reads of optimizer.workspace and optimizer.scope agree with git's command line."""
+"""The in-process (libgit2) reads of optimizer.gitrepo.workspace and optimizer.guard.scope agree with git's command line."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from optimizer import scope
-from optimizer.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, open_workspace, status
+from optimizer.guard import scope
+from optimizer.gitrepo.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, open_workspace, status
 from tests.helpers.repos import git, make_repo
 from tests.helpers.scenario import iterations, scenario_repo, scores
 from tests.helpers.repos import cli

@@ -41,6 +41,14 @@ def test_score(evidence, keep):
 
 
 def test_every_decision_gives_a_reason():
-    for rule in RULES.values():
+    for rule in (r for r in RULES.values() if not r.sequential):  # a sequential rule decides from runs, not one comparison
         assert rule(ev(wins=1)).reason
         assert rule(ev()).reason
+
+
+def test_every_configurable_rule_is_in_the_registry_and_says_how_it_decides():
+    assert set(RULES) == {"wins-losses", "score", "significant"}
+    assert [name for name, rule in RULES.items() if rule.sequential] == ["significant"]
+    assert [name for name, rule in RULES.items() if rule.early_discard] == ["wins-losses"]
+    with pytest.raises(ValueError):
+        RULES["significant"](ev())

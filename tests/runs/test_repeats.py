@@ -7,7 +7,7 @@ import json
 import pytest
 
 from runs.config import EvalConfig
-from runs.evaluators import build
+from runs.evaluators.registry import build
 from runs.results import assertion_rates, load_rows
 from runs.samples import merge
 

@@ -1,0 +1,1 @@
+"""The loop and one cycle: mutate, evaluate, decide, record."""

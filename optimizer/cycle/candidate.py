@@ -1,0 +1,228 @@
+"""One candidate, start to finish: mutate, check the scope, evaluate, decide, commit or restore.
+
+Each step that fails turns the cycle into an `error` record with a reason;
+whatever happens, the tree is back at HEAD or committed before the record is written
+(optimizer.cycle.tree sees to it on every way out).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mutators.base import MutationResult
+from mutators.errors import MutationFailed, MutationsExhausted
+from optimizer import faults, signals
+from optimizer.cycle import tree
+from optimizer.cycle.decide import compare_for_goal, judge, rule_of
+from optimizer.cycle.early import EarlyDiscard
+from optimizer.cycle.holdout import guard_candidate, guard_original
+from optimizer.cycle.keys import artifact_key
+from optimizer.cycle.measure import Spend, measure
+from optimizer.cycle.mutate import mutate
+from optimizer.cycle.record import record
+from optimizer.cycle.sequential import decide_significant
+from optimizer.cycle.stops import RunStopped, stop_requested
+from optimizer.daemonlog import get
+from optimizer.errors import IntegrityError
+from optimizer.experiment.session import Session
+from optimizer.gitrepo.workspace import artifact_id, artifact_size, head_moved
+from policies.stop import Limits
+from runs.errors import EvalFailed
+from runs.redact import redact
+from runs.results import assertion_rates, mean_score
+from runs.samples import merge
+from trajectory.iterations import Iteration
+
+COMMIT_PREFIX = "autoresearch cycle "
+ORIGINAL_ATTEMPTS = Limits.max_errors_in_a_row
+
+
+@dataclass
+class Draft:
+    """The iterations line as it is being filled in."""
+
+    cycle: int
+    run_dir: str
+    started: float = field(default_factory=time.monotonic)
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def finish(self, **fields: Any) -> Iteration:
+        data = {"cycle": self.cycle, "run_dir": self.run_dir, **self.fields, **fields}
+        data["duration_s"] = round(time.monotonic() - self.started, 3)
+        return Iteration(**data)
+
+
+def original(session: Session) -> Iteration:
+    """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from).
+
+    Its eval gets the attempts any cycle gets before failures stop a run (three in a row): one flaky
+    first eval must not end a night's run before it starts. Each failure is logged with its reason.
+    """
+    attempt = 1
+    while True:
+        try:
+            return _original_once(session)
+        except EvalFailed as exc:
+            if attempt == ORIGINAL_ATTEMPTS:
+                raise
+            get().warning(f"the original's eval failed (attempt {attempt} of {ORIGINAL_ATTEMPTS})", error=redact(str(exc)))
+            attempt += 1
+
+
+def _original_once(session: Session) -> Iteration:
+    run_dir = session.paths.new_run_dir(1)
+    draft = Draft(1, run_dir.name, fields={"mutation": "original"})
+    spend = Spend()
+    rows = measure(session, run_dir, artifact_id(session.ws), 1, spend)
+    rows, held_fields = guard_original(session, run_dir, rows)
+    session.set_baseline(rows)
+    return draft.finish(
+        score=mean_score(rows),
+        decision="keep",
+        reason="original",
+        cost_usd=spend.cost_usd,
+        assertions=assertion_rates(rows),
+        commit=session.ws.head(),
+        tests=len({r["test_id"] for r in rows}),
+        **held_fields,
+        **spend_fields(spend),
+    )
+
+
+def candidate(session: Session, cycle: int) -> None:
+    """Cycles 2+: ask the mutator for a candidate, judge it against HEAD's results, and write the
+    decision down. Each outcome's git step and its iterations line happen in one critical block."""
+    run_dir = session.paths.new_run_dir(cycle)
+    draft = Draft(cycle, run_dir.name)
+    with tree.in_tree(session.ws, run_dir) as cand:
+        try:
+            mutation = mutate(session, cycle, cand)
+        except MutationFailed as exc:
+            if exc.spent is not None:
+                draft.fields.update(_mutation_fields(exc.spent))
+            return _settle(session, cand, failed(draft, exc.reason, str(exc)))
+        except MutationsExhausted:
+            shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
+            raise RunStopped("mutations-exhausted") from None
+        faults.point("after-mutate")
+        if stop_requested(session):
+            cand.discard()  # a candidate made while the STOP file appeared is saved as a patch, not evaluated
+            raise RunStopped("stop-requested")
+        draft.fields.update(mutation=mutation.summary, **_mutation_fields(mutation))
+        try:
+            rows, held, keep = _judge_candidate(session, run_dir, draft)
+        except EvalFailed as exc:
+            return _settle(session, cand, failed(draft, "eval-failed", str(exc)))
+        if not keep:
+            return _settle(session, cand, draft.finish(decision="drop"))
+        with signals.critical():
+            require_head(session, cand)
+            faults.point("before-commit")
+            sha = cand.commit(commit_message(cycle, draft.fields["mutation"]))
+            faults.point("after-commit")
+            session.kept(sha, rows, held)
+            record(session, draft.finish(decision="keep", commit=sha))
+
+
+def _settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:
+    """A candidate not kept: its diff saved, the artifact back at HEAD and the line written, with no
+    signal in between (a resumed run then starts from exactly this decision)."""
+    with signals.critical():
+        cand.discard()
+        require_head(session, cand)
+        record(session, entry)
+
+
+def require_head(session: Session, cand: tree.Candidate) -> None:
+    """Before a decision is written: HEAD is where this run left it. A commit the user made on the
+    branch meanwhile (or a branch switch) is never built upon: the run stops, the candidate saved."""
+    moved = head_moved(session.ws, *session.head)
+    if moved:
+        cand.discard()
+        branch, sha = session.head
+        raise IntegrityError(
+            f"{moved} during the run; autoresearch commits only on top of its own last commit {sha[:10]}. "
+            f"Move your work aside (git branch my-work; git checkout {(branch or sha).removeprefix('refs/heads/')}; "
+            f"git reset --keep {sha[:10]}) and run again, or start a new experiment from here with --restart"
+        )
+
+
+def _judge_candidate(session: Session, run_dir: Path, draft: Draft) -> tuple[list[dict], list[dict], bool]:
+    """Evaluate the candidate (once, or as often as a sequential rule asks) and decide; the evidence
+    goes into the draft line. Returns (the candidate's train rows, its held-out rows, keep)."""
+    sequential = decide_significant(session, run_dir) if rule_of(session.config).sequential else None
+    if sequential is not None:
+        rows, baseline, spend = merge(sequential.candidate), merge(sequential.head), sequential.spend
+    else:
+        spend, baseline = Spend(), session.baseline_rows
+        rows = measure(session, run_dir, artifact_key(session.ws), 1, spend, early_discard(session))
+    faults.point("after-eval")
+    rows, held, held_fields = guard_candidate(session, run_dir, rows)
+    baseline = session.holdout.partition(baseline)[0] if session.holdout else baseline
+    session.set_phase("decide")
+    if sequential is not None:  # decided from the samples; the summary of the means is still recorded
+        v = sequential.verdict
+        comparison, keep, reason = compare_for_goal(session.config, baseline, rows), v.action == "keep", v.reason
+    else:
+        verdict = judge(session.config, session.ws, baseline, rows)
+        comparison, keep, reason = verdict.comparison, verdict.decision.keep, verdict.decision.reason
+    s = comparison.summary
+    draft.fields.update(
+        score=mean_score(rows),
+        cost_usd=spend.cost_usd,
+        assertions=assertion_rates(rows),
+        wins=s.wins,
+        losses=s.losses,
+        ties=s.ties,
+        mean_delta=s.mean_delta,
+        reason=reason,
+        **held_fields,
+        **spend_fields(spend),
+    )
+    if keep and held_fields.get("holdout_regressed"):
+        keep = False
+        draft.fields["reason"] = f"{reason}; vetoed: the holdout regressed"
+    if sequential is not None:
+        draft.fields.update(
+            samples=v.candidate_runs,
+            head_samples=v.head_runs,
+            p_value=round(v.p_value, 6),
+            interval=[round(v.interval[0], 4), round(v.interval[1], 4)],
+        )
+    return rows, held, keep
+
+
+def early_discard(session: Session) -> EarlyDiscard | None:
+    """Under a rule that allows it (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
+    config, ws = session.config, session.ws
+    if not rule_of(config).early_discard or session.holdout:
+        return None  # (a holdout needs every held-out test run, whatever the train part says)
+    return EarlyDiscard(session.baseline_rows, config.policy.threshold, artifact_size(ws) < artifact_size(ws, "HEAD"))
+
+
+def spend_fields(spend: Spend) -> dict[str, int]:
+    """Eval runs made, cache hits and tests skipped, on the line only when the cache, repeats or an early discard were involved."""
+    fields = {"eval_runs": spend.runs, "cache_hits": spend.hits} if spend.hits or spend.runs != 1 else {}
+    return {**fields, "skipped_tests": spend.skipped} if spend.skipped else fields
+
+
+def commit_message(cycle: int, summary: str) -> str:
+    return f"{COMMIT_PREFIX}{cycle}: {summary}"
+
+
+def _mutation_fields(spent: MutationResult) -> dict[str, Any]:
+    return {
+        "mutation_cost_usd": round(spent.cost_usd, 6),
+        "tokens_in": spent.tokens_in,
+        "tokens_out": spent.tokens_out,
+    }
+
+
+def failed(draft: Draft, reason: str, message: str) -> Iteration:
+    message = redact(message)  # it may quote a provider's or a command's words
+    get().warning("cycle failed", reason=reason, error=message)
+    return draft.finish(score=0.0, decision="error", error=message, error_reason=reason)

@@ -1,0 +1,60 @@
+"""From two result sets to a decision: the comparison, the evidence, and the configured rule."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from optimizer.config import Config
+from optimizer.gitrepo.workspace import Workspace, artifact_size
+from policies.keep import RULES, Decision, Evidence, Rule, RuleName
+from runs.compare import Comparison, compare
+from runs.results import mean_score
+
+
+@dataclass(frozen=True)
+class Judgement:
+    comparison: Comparison
+    decision: Decision
+
+
+def rule_name(config: Config) -> RuleName:
+    """The rule in force. A single metric is noise-free by assumption and AgentV's rounding would hide
+    small changes, so it is kept only when strictly better (or exactly equal and simpler): `score`."""
+    return "score" if config.eval.metric else config.policy.rule
+
+
+def rule_of(config: Config) -> Rule:
+    return RULES[rule_name(config)]
+
+
+def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Judgement:
+    """One comparison's decision, by a rule that decides from it (see `Rule.sequential` for the other kind)."""
+    comparison = compare_for_goal(config, baseline_rows, candidate_rows)
+    s = comparison.summary
+    evidence = Evidence(
+        wins=s.wins,
+        losses=s.losses,
+        ties=s.ties,
+        mean_delta=s.mean_delta,
+        baseline_score=mean_score(baseline_rows),
+        candidate_score=mean_score(candidate_rows),
+        baseline_size=artifact_size(ws, "HEAD"),
+        candidate_size=artifact_size(ws),
+        goal=config.eval.goal,
+    )
+    return Judgement(comparison, rule_of(config)(evidence))
+
+
+def compare_for_goal(config: Config, baseline_rows: list[dict], candidate_rows: list[dict]) -> Comparison:
+    """Per-test evals compare as AgentV does. A single metric compares strictly: any improvement
+    in the goal's direction is a win (lower is better for `minimize`), equal is a tie."""
+    if config.eval.metric is None:
+        return compare(baseline_rows, candidate_rows, config.policy.threshold)
+    sign = -1.0 if config.eval.goal == "minimize" else 1.0
+    flip = lambda rows: [{**r, "score": sign * float(r["score"])} for r in rows]  # noqa: E731
+    return compare(flip(baseline_rows), flip(candidate_rows), threshold=math.ulp(0.0))
+
+
+def is_better(goal: str, best: float, original: float) -> bool:
+    return best < original if goal == "minimize" else best > original

@@ -1,0 +1,40 @@
+"""Content keys for the result cache: what the artifact is, and what the eval is.
+
+The artifact's key is the git object id it has (or would have once committed),
+so a candidate's samples become HEAD's samples after its KEEP without copying.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+
+from optimizer.gitrepo.workspace import Workspace, blob_id, inside
+from runs.config import EvalConfig
+
+
+def artifact_key(ws: Workspace) -> str:
+    """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed."""
+    if ws.mode == "file":
+        return blob_id(ws.artifact_path)
+    fd, index = tempfile.mkstemp(prefix="autoresearch-index-")
+    os.close(fd)
+    try:  # a throwaway index, so the user's staging area is never touched
+        env = {"GIT_INDEX_FILE": index}
+        ws.git("read-tree", "HEAD", env=env)
+        ws.git("add", "-A", "--", ws.artifact, env=env)
+        tree = ws.git("write-tree", env=env)
+        return ws.git("rev-parse", f"{tree}:{ws.artifact}")
+    finally:
+        os.unlink(index)
+
+
+def eval_key(ws: Workspace, config: EvalConfig) -> str:
+    """The eval's definition: its settings and every committed file outside the artifact (scripts, eval
+    files, graders). Uncommitted edits to the eval are not seen: use --no-cache after changing it by hand."""
+    tree = [line for line in ws.git("ls-tree", "-r", "HEAD").splitlines() if not inside(ws, line.split("\t", 1)[-1])]
+    text = json.dumps(config.model_dump(mode="json"), sort_keys=True) + "\n" + "\n".join(tree)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+

@@ -1,0 +1,98 @@
+"""The optimization loop: cycles until a stop rule, a limit or a signal, then a final report.
+
+The loop only moves paths and small numbers; it never reads eval transcripts
+and never calls an LLM itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import structlog
+
+from optimizer.cycle import stops
+from optimizer.cycle.candidate import candidate, original
+from optimizer.cycle.decide import is_better
+from optimizer.cycle.record import record, write_chart
+from optimizer.daemonlog import file_only, get
+from optimizer.errors import AutoresearchError, Interrupted
+from optimizer.experiment.session import Session
+from optimizer.experiment.state import Status
+from policies.stop import StopReason
+
+STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stop_reason: StopReason
+    improved: bool  # this run's best beats what the run started from (the original, in a first run)
+    cycles: int  # the cycles this run made (a run continued after an interruption counts its earlier part)
+
+    @property
+    def succeeded(self) -> bool:
+        """Exit 0: the run improved the artifact, or made cycles and the best reached stop.target_score.
+        A run that made no cycle never succeeds, whatever the experiment did before."""
+        return self.cycles > 0 and (self.improved or self.stop_reason == "target")
+
+
+def run(session: Session) -> Outcome:
+    """Run cycles until a stop; the tree is at HEAD (optimizer.cycle.tree) and the chart final whatever ends it."""
+    log = get()
+    structlog.contextvars.bind_contextvars(experiment=session.config.experiment_name)
+    session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
+    reason: StopReason = "failed"
+    ended: stops.RunStopped | None = None
+    try:
+        if not session.history.records:
+            structlog.contextvars.bind_contextvars(cycle=1)
+            record(session, original(session))
+            _warn_if_degenerate(session)
+        _cycle_until_stop(session)
+    except stops.RunStopped as stop:
+        reason, ended = stop.reason, stop
+    except Interrupted:
+        reason = "interrupted"
+        # a signal sent to the whole process group also ended git's helper processes: start afresh
+        session.ws.repo.git.clear_cache()
+        raise
+    except Exception as exc:  # logged, not handled: daemon.log must say why a run ended, whoever reads it later
+        file_only().error("run failed", error=str(exc) or type(exc).__name__)
+        raise
+    finally:
+        _finish(session, reason)
+    log.info("finished", stop_reason=reason, cycle=session.history.last_cycle or None, phase="done")
+    if isinstance(ended, AutoresearchError):  # a stop that is a failure: its exit code
+        raise ended
+    run = session.history.since(session.state.run_start_cycle)
+    return Outcome(reason, _improved(session), len(run.records))
+
+
+def _cycle_until_stop(session: Session) -> None:
+    """Cycles until one of `stops` is raised."""
+    limits = stops.limits_of(session)
+    while True:
+        stops.check(session, limits)
+        number = session.history.last_cycle + 1
+        structlog.contextvars.bind_contextvars(cycle=number)
+        candidate(session, number)
+
+
+def _warn_if_degenerate(session: Session) -> None:
+    scores = {round(float(r["score"]), 9) for r in session.baseline_rows}
+    if session.config.eval.metric is None and scores in ({0.0}, {1.0}):
+        which = "0 on every test (is the eval broken?)" if scores == {0.0} else "1 on every test (nothing left to teach)"
+        get().warning(f"the original artifact scores {which}; a night spent on this eval is probably wasted")
+        session.warn(f"original scores {which}")
+
+
+def _improved(session: Session) -> bool:
+    """Whether this run's best beats the best it started from (the original, for an experiment's first run)."""
+    h = session.history
+    start = h.best_until(session.state.run_start_cycle) or h.original
+    return bool(h.best and start and is_better(session.config.eval.goal, h.best.score, start.score))
+
+
+def _finish(session: Session, reason: StopReason) -> None:
+    session.finish(STATUS_AT_END.get(reason, "finished"), reason)
+    write_chart(session, live=False)

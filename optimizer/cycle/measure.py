@@ -1,0 +1,72 @@
+"""Evaluations through the result cache: every evaluation is one sample of one artifact.
+
+A sample is looked up in the cache by (eval, artifact, sample index) first, run
+and stored otherwise (optimizer.cycle.sequential draws several).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from optimizer import faults
+from optimizer.config import Config
+from optimizer.cycle.early import EarlyDiscard
+from optimizer.cycle.keys import eval_key
+from optimizer.daemonlog import get
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.experiment.session import Session
+from optimizer.gitrepo.workspace import Workspace
+from runs.cache import SampleCache
+from runs.evaluators import EvalOutcome
+from runs.samples import write_index
+
+
+def open_cache(config: Config, ws: Workspace, paths: ExperimentPaths) -> SampleCache:
+    """The shared cache under the results directory; with --no-cache, a namespace of this run alone
+    (the significant rule still needs the samples it draws during the run)."""
+    if config.cache:
+        root = paths.results_dir / "cache"
+    else:
+        root = paths.meta / f"samples-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S%f')}"
+    return SampleCache(root, eval_key(ws, config.eval))
+
+
+@dataclass
+class Spend:
+    """What the evaluations of one cycle cost: runs actually made, cache hits, dollars."""
+
+    runs: int = 0
+    hits: int = 0
+    cost_usd: float = 0.0
+    skipped: int = 0  # tests an early discard did not run
+
+
+def evaluate(session: Session, run_dir: Path, watch: EarlyDiscard | None = None) -> EvalOutcome:
+    """One eval run; `watch` (see optimizer.cycle.early) may stop an evaluator that streams its rows."""
+    faults.point("before-eval")
+    session.set_phase("eval")
+    get().info("evaluating")
+    if watch is not None and getattr(session.evaluator, "supports_watch", False):  # a capability of some evaluators
+        return session.evaluator.run(run_dir, watch=watch)
+    return session.evaluator.run(run_dir)
+
+
+def measure(session: Session, run_dir: Path, key: str, n: int, spend: Spend, watch: EarlyDiscard | None = None) -> list[dict]:
+    """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
+    (unless it was stopped early: a partial run is no sample)."""
+    cached = session.cache.get(key, n)
+    if cached is not None:
+        faults.point("before-eval")  # a hit is still an eval boundary for the crash harness
+        write_index(run_dir, cached)
+        spend.hits += 1
+        get().info("cache hit", sample=n)
+        return cached
+    outcome = evaluate(session, run_dir, watch)
+    if not outcome.notes.get("stopped"):
+        session.cache.put(key, n, outcome.rows)
+    spend.skipped += int(outcome.notes.get("skipped_tests", 0))
+    spend.runs += 1
+    spend.cost_usd += outcome.cost_usd
+    return outcome.rows

@@ -1,0 +1,145 @@
+"""A cycle's mutation: the mutator asked for a candidate, then held to its scope.
+
+The mutator may change the artifact and nothing else: whatever it wrote
+outside (files, .git, the experiment's own records) is saved and undone, and
+makes the candidate out of scope; a mutator that moved HEAD or switched
+branches stops the run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mutators.base import MutationRequest, MutationResult
+from mutators.errors import MutationFailed
+from optimizer import faults, signals
+from optimizer.config import DEFAULT_PATH
+from optimizer.cycle.holdout import hidden_from_mutator
+from optimizer.cycle.tree import Candidate
+from optimizer.daemonlog import get
+from optimizer.errors import IntegrityError, Interrupted, SafetyStop
+from optimizer.experiment.session import Session
+from optimizer.gitrepo.workspace import artifact_modified, artifact_present, head_moved, head_ref, link_out, reattach
+from optimizer.guard import rescue, scope, trusted
+
+
+def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult:
+    """Ask the mutator for a candidate, then check what it did: only the artifact changed, and changed;
+    HEAD and the branch where they were. Whatever it wrote elsewhere is saved, then undone."""
+    session.set_phase("mutate")
+    log_dir = candidate.run_dir
+    ws, history = session.ws, session.history
+    decided = history.last_evaluated
+    request = MutationRequest(
+        repo_root=ws.root,
+        artifact=ws.artifact_path,
+        mode=ws.mode,
+        run_dir=session.paths.run_dir(decided.run_dir),
+        iterations=session.paths.iterations,
+        initial_sha=session.state.initial_sha,
+        pass_rates=decided.assertions,
+        cycle=cycle,
+        log_dir=log_dir,
+        read_only=(session.paths.results_dir, *_scoring_files(session)),
+        hidden=(*hidden_from_mutator(session), session.cache_root),
+    )
+    get().info("mutating")
+    _set_aside_changelog(session, request.changelog)
+    session.scope_guard().settle()
+    kept = trusted.take(_records(session))
+    head, branch = ws.head(), head_ref(ws)
+    faults.point("before-mutate")
+    try:
+        result = session.mutator.mutate(request)
+    except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
+        outside = _undo_outside(session, log_dir, kept)
+        reattach(ws, branch, head)
+        if outside and isinstance(exc, MutationFailed):
+            raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
+        raise
+    switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
+    moved_to = ws.head()
+    outside = _undo_outside(session, log_dir, kept)  # the guard puts .git back (HEAD, refs, index), saving it first
+    reattach(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
+    if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20
+        candidate.discard()
+        raise SafetyStop(f"stopped: the mutator switched branches ({switched}); HEAD is back and nothing was committed")
+    if moved_to != head:
+        raise IntegrityError(
+            f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
+            f"the branch was put back and the commit kept (`git merge --ff-only {moved_to[:12]}` brings it back, "
+            "if it is yours); mutators must not commit"
+        )
+    if outside:
+        raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
+    if not artifact_present(ws):
+        raise MutationFailed(f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result)
+    if link := link_out(ws):
+        raise MutationFailed(f"the candidate's {link} is a symlink leading out of the artifact", "out-of-scope", result)
+    if not artifact_modified(ws):
+        raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
+    get().info("mutated", summary=result.summary)
+    return result
+
+
+def _scoring_files(session: Session) -> list[Path]:
+    """What defines the tests, read-only for the LLM mutator even inside a directory artifact (where an eval
+    file often sits beside the skill it tests): the config and the eval file. A model that rewrote them would
+    grade itself. An eval command's own script is not among them: it may be the code being improved."""
+    root, config = session.ws.root, session.config.eval
+    return [root / DEFAULT_PATH, *(root / f for f in (config.file, config.agentv) if f)]
+
+
+def _records(session: Session) -> trusted.Watched:
+    """The experiment's files a later decision reads back (see optimizer.guard.trusted)."""
+    paths, best = session.paths, session.history.best
+    folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
+    if session.holdout is not None:
+        folders.append((session.holdout.root, "*"))
+    return trusted.Watched((paths.iterations, paths.holdout), tuple(folders))
+
+
+def _undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> list[str]:
+    """Save, then undo, every change outside the artifact since the guard settled, and every change to
+    the experiment's records; returns the paths that make the candidate out of scope: all of them,
+    unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:
+    see optimizer.guard.rescue and optimizer.guard.trusted."""
+    guard = session.scope_guard()
+    aside = run_dir / "outside" / "records"
+    with signals.critical():
+        forged = [rescue.printable(str(p)) for p in trusted.restore(kept, aside, session.paths.results_dir)]
+        changes = guard.changes()
+        if changes:
+            saved = rescue.save(guard, changes, run_dir)
+            failed = guard.undo(changes)
+            scope.verify(guard, changes, failed, saved)
+    if forged:
+        get().warning(f"put back {len(forged)} of the experiment's own records changed during the mutation; "
+                      f"what it left there is in {aside}", paths=forged[:20])
+    if not changes:
+        return forged
+    paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]
+    if all(scope.byproduct(c) for c in changes):
+        get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
+        return forged
+    get().warning(
+        f"undid {len(paths)} change(s) outside the artifact made during the mutation; saved first in {saved}",
+        paths=paths[:20],
+        restore=rescue.restore_hint(guard, saved),
+    )
+    return forged + paths
+
+
+def _set_aside_changelog(session: Session, changelog) -> None:
+    """The decided run's mutation.md is the next candidate's changelog. One found there before the
+    mutator runs was written for an earlier attempt from the same baseline, and must not become this
+    candidate's summary: after an error cycle it moves to that cycle's run directory (beside its
+    candidate.patch); after a crash cut a mutation short it is kept as mutation.interrupted.md."""
+    if not changelog.is_file():
+        return
+    last = session.history.records[-1]
+    if last.decision == "error":
+        changelog.replace(session.paths.run_dir(last.run_dir) / changelog.name)
+    else:
+        changelog.replace(changelog.with_name("mutation.interrupted.md"))

@@ -1,0 +1,56 @@
+"""Writing a decision down before moving on: the iterations line first, then state.json and the chart.
+
+The cycle calls `record` inside the same `signals.critical()` block as the git
+operation it records (a KEEP's commit, a DISCARD's restore), so a signal can
+never separate a commit from its line.
+"""
+
+from __future__ import annotations
+
+from optimizer import faults
+from optimizer.daemonlog import get
+from optimizer.experiment.session import Session
+from trajectory import iterations, page
+from trajectory.iterations import Iteration
+
+BUDGET_WARNINGS = (0.5, 0.8)
+
+
+def record(session: Session, entry: Iteration) -> None:
+    """Write the decision down before moving on: the line, then the state and the chart."""
+    previous_spend = session.history.spent_usd
+    faults.point("before-append")
+    iterations.append(session.paths.iterations, entry)
+    faults.point("after-append")
+    session.recorded(entry)
+    faults.point("after-state")
+    _warn_budget(session, previous_spend)
+    get().info(
+        entry.decision,
+        score=round(entry.score, 4),
+        **entry.model_dump(include={"wins", "losses", "ties", "mean_delta"}, exclude_none=True),
+        mutation=entry.mutation,
+    )
+    write_chart(session, live=True)
+
+
+def _warn_budget(session: Session, before: float) -> None:
+    budget = session.config.stop.budget_usd
+    after = session.history.spent_usd
+    for mark in BUDGET_WARNINGS:
+        if budget and before < mark * budget <= after:
+            get().warning(f"{int(mark * 100)}% of the budget spent", spent_usd=round(after, 4), budget_usd=budget)
+
+
+def write_chart(session: Session, live: bool) -> None:
+    """The live page every few seconds at most (see Session.chart_due); the final page always."""
+    if not session.chart_due(live):
+        return
+    records, bad = iterations.read(session.paths.iterations)
+    status = "running" if live else f"{session.state.status} ({session.state.stop_reason})"
+    page.write(
+        session.paths.chart,
+        page.PageData(
+            session.config.experiment_name, records, bad, status=status, live=live, state=session.state.model_dump()
+        ),
+    )

@@ -1,0 +1,65 @@
+"""The sequential runs the significant rule asks for: candidate and HEAD samples until it is confident.
+
+The rule draws candidate samples 1, 2, … and HEAD samples after the ones its
+KEEP was selected on (the winner's curse: those are the lucky draw).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from optimizer.cycle.tree import head_in_tree
+from optimizer.cycle.keys import artifact_key
+from optimizer.cycle.measure import Spend, measure
+from optimizer.daemonlog import get
+from optimizer.experiment.session import Session
+from optimizer.gitrepo.workspace import artifact_id, artifact_size
+from policies.significant import Verdict, significant
+from runs.samples import merge, write_index
+
+
+def head_offset(session: Session) -> int:
+    """HEAD's samples that its KEEP was selected on (none for the original)."""
+    best = session.history.best
+    return (best.samples or 0) if best and best.cycle > 1 else 0
+
+
+@dataclass
+class Sequential:
+    verdict: Verdict
+    candidate: list[list[dict]]
+    head: list[list[dict]]
+    spend: Spend = field(default_factory=Spend)
+
+
+def decide_significant(session: Session, run_dir: Path) -> Sequential:
+    """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir."""
+    policy, ws = session.config.policy, session.ws
+    cand_key, head_key = artifact_key(ws), artifact_id(ws)
+    offset = head_offset(session)
+    spend = Spend()
+    stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
+    head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
+    cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend)]
+    simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
+    while True:
+        hidden = session.holdout.tests if session.holdout else frozenset()
+        verdict = significant(_scores(cand, hidden), _scores(head, hidden), policy.confidence, policy.max_repeats, simpler)
+        get().info("evidence", action=verdict.action, reason=verdict.reason)
+        if verdict.done:
+            break
+        if verdict.action == "more-candidate":
+            n = len(cand) + 1
+            cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend))
+        else:
+            n = offset + len(head) + 1
+            with head_in_tree(session.ws, run_dir):
+                head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend))
+    write_index(run_dir, merge(cand))
+    return Sequential(verdict, cand, head, spend)
+
+
+def _scores(samples: list[list[dict]], hidden: frozenset[str]) -> list[dict[str, float]]:
+    """Per-sample test scores, the held-out tests left out: the rule decides on the train part."""
+    return [{row["test_id"]: float(row["score"]) for row in rows if row["test_id"] not in hidden} for rows in samples]

@@ -1,0 +1,77 @@
+"""Why a run ends, as exceptions: raised where the reason is found, caught once by the loop.
+
+Each carries its reason (the name state.json and the report show); the two
+that end a run in failure are also our errors with their exit code, and their
+messages read their limits from the stop policy.
+"""
+
+from __future__ import annotations
+
+import time
+
+from optimizer.daemonlog import get
+from optimizer.errors import KeepsFailing, SafetyStop
+from optimizer.experiment.session import Session
+from policies.stop import Limits, StopReason, budget_stop, stop_reason, time_stop
+
+
+class RunStopped(Exception):
+    """The loop makes no further cycle; the run's outcome (exit 0 or 10) says how it went."""
+
+    def __init__(self, reason: StopReason, message: str = ""):
+        super().__init__(message or reason)
+        self.reason: StopReason = reason
+
+
+class OutOfScopeStop(RunStopped, SafetyStop):
+    """The mutator changed files outside the artifact too many times (exit 20)."""
+
+    def __init__(self, limits: Limits):
+        message = f"stopped: the mutator changed files outside the artifact {limits.max_out_of_scope} times; see daemon.log"
+        super().__init__("out-of-scope", message)
+
+
+class ErrorsStop(RunStopped, KeepsFailing):
+    """Too many cycles in a row failed (exit 40)."""
+
+    def __init__(self, limits: Limits, last_error: str | None):
+        super().__init__("errors", f"stopped: {limits.max_errors_in_a_row} cycles in a row failed; last error: {last_error}")
+
+
+def limits_of(session: Session) -> Limits:
+    stop = session.config.stop
+    return Limits(
+        max_cycles=stop.max_cycles,
+        max_convergence=stop.max_convergence,
+        target_score=stop.target_score,
+        minimize=session.config.eval.goal == "minimize",
+    )
+
+
+def check(session: Session, limits: Limits) -> None:
+    """Before a cycle: raise the stop that applies (the first limit reached, then the budget, the
+    deadline, a STOP file), or return to go on."""
+    history, stop = session.history, session.config.stop
+    reason = (
+        stop_reason(history.progress(session.state.run_start_cycle), limits)
+        or budget_stop(history.spent_usd, history.expected_cycle_cost(), stop.budget_usd)
+        or time_stop(time.time(), session.deadline_s, history.expected_cycle_s())
+    )
+    if reason == "out-of-scope":
+        raise OutOfScopeStop(limits)
+    if reason == "errors":
+        raise ErrorsStop(limits, history.records[-1].error)
+    if reason:
+        raise RunStopped(reason)
+    if stop_requested(session):
+        raise RunStopped("stop-requested")
+
+
+def stop_requested(session: Session) -> bool:
+    """Honour (and consume) a STOP file: a stop that people without signals can ask for."""
+    stop_file = session.paths.stop_file
+    if stop_file.exists():
+        stop_file.unlink(missing_ok=True)
+        get().info("stop requested")
+        return True
+    return False

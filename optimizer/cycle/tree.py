@@ -1,0 +1,94 @@
+"""The artifact in the working tree during a cycle: a candidate that goes back to HEAD unless it is
+committed, and HEAD's artifact put in for a HEAD run of the significant rule.
+
+Every way out of a cycle passes through `in_tree`: a KEEP commits the
+candidate, a DROP or an error discards it (its diff saved first, so no tried
+idea is lost), and whatever else ends the cycle (an error, a signal) finds the
+artifact put back at HEAD on the way out.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from optimizer import faults, signals
+from optimizer.errors import IntegrityError, Interrupted
+from optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
+
+
+class Candidate:
+    """One cycle's candidate, from its mutation to its decision: committed, discarded, or (by `in_tree`)
+    restored."""
+
+    def __init__(self, ws: Workspace, run_dir: Path):
+        self.ws, self.run_dir = ws, run_dir
+        self.settled = False
+
+    def commit(self, message: str) -> str:
+        sha = commit_artifact(self.ws, message)
+        if sha is None:
+            raise IntegrityError("the candidate vanished before its commit")
+        self.settled = True
+        return sha
+
+    def discard(self) -> None:
+        """Save the candidate's diff in its run directory, then put the artifact back to HEAD."""
+        with signals.critical():
+            patch = candidate_patch(self.ws)
+            if patch.strip():
+                (self.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
+            faults.point("after-patch")
+            restore_artifact(self.ws)
+        self.settled = True
+
+
+@contextmanager
+def in_tree(ws: Workspace, run_dir: Path) -> Iterator[Candidate]:
+    """The cycle's candidate; on the way out the artifact is back at HEAD unless it was committed."""
+    candidate = Candidate(ws, run_dir)
+    try:
+        yield candidate
+    except Interrupted:
+        # a signal sent to the whole process group also ended git's helper processes: start afresh
+        ws.repo.git.clear_cache()
+        raise
+    finally:
+        if not candidate.settled:
+            restore_artifact(ws)
+
+
+@contextmanager
+def head_in_tree(ws: Workspace, run_dir: Path) -> Iterator[None]:
+    """Put HEAD's artifact in the tree for a HEAD run, then the candidate back.
+
+    A crash in between leaves either HEAD (the cycle is redone) or the candidate
+    (saved as a patch by the reconcile): both are states a resume repairs.
+    """
+    aside = run_dir / "candidate-aside"
+    with signals.critical():
+        _copy(ws.artifact_path, aside)
+        restore_artifact(ws)
+    try:
+        yield
+    finally:
+        with signals.critical():
+            _remove(ws.artifact_path)
+            _copy(aside, ws.artifact_path)
+            _remove(aside)
+
+
+def _copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target)
+    else:
+        shutil.copy2(source, target)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)

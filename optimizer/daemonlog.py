@@ -1,0 +1,163 @@
+"""structlog set up for the daemon: readable lines on the console, JSON lines in daemon.log.
+
+Every line carries the experiment, cycle and phase (bound with contextvars by
+the loop). Values of secret-looking environment variables are masked in both
+outputs, so an API key echoed by an eval's error message never lands in a log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import structlog
+
+from runs.redact import redact_tree, secret_values
+
+FILE_ONLY = "autoresearch.file"
+
+
+def _redact(logger, method, event: dict) -> dict:
+    """Every string of the event masked, inside lists and mappings too (the paths the guard undid)."""
+    secrets = secret_values()
+    if secrets:
+        for key, value in event.items():
+            event[key] = redact_tree(list(value) if isinstance(value, tuple) else value, secrets)
+    return event
+
+
+def format_event(event: dict) -> str:
+    """`cycle 3   eval     message key=value`: one log event as a line to read by eye.
+
+    Used for the console and to render daemon.log's JSON lines back for people.
+    """
+    event = dict(event)
+    for key in ("timestamp", "experiment", "logger"):
+        event.pop(key, None)
+    level = event.pop("level", "info")
+    cycle, phase = event.pop("cycle", None), event.pop("phase", None)
+    message = event.pop("event", "")
+    prefix = f"cycle {cycle:<3} {phase or '':<8}" if cycle else f"{phase or '':<14}"
+    extras = " ".join(f"{k}={v}" for k, v in event.items() if not k.startswith("_"))
+    marker = {"warning": "WARNING: ", "error": "ERROR: "}.get(level, "")
+    return f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
+
+
+def render_line(line: str, quiet: bool = False, with_time: bool = False) -> str | None:
+    """One line of daemon.log for people: JSON events formatted, anything else (a traceback, the
+    daemon's own prints) as it is; None when `quiet` hides an info event.
+
+    `with_time` starts the line with the event's local time, for reading a log after the fact.
+    """
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(event, dict):
+        return line
+    if quiet and event.get("level") not in ("warning", "error", "critical"):
+        return None
+    text = format_event(event)
+    if with_time and event.get("timestamp"):
+        text = f"{_local_time(event['timestamp'])} {text}"
+    return text
+
+
+def _local_time(stamp: str) -> str:
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%m-%d %H:%M:%S")
+    except ValueError:
+        return stamp
+
+
+def _console_line(logger, method, event: dict) -> str:
+    return format_event(event)
+
+
+_SHARED = [  # for our events, and for plain `logging` records (mutators.providers' retries) alike
+    structlog.contextvars.merge_contextvars,
+    structlog.processors.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+    _redact,
+]
+
+
+def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
+    """Configure logging for one CLI invocation (never at import time)."""
+    structlog.configure(
+        processors=[*_SHARED, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=False,
+    )
+    root = logging.getLogger("autoresearch")
+    for handler in root.handlers:
+        handler.close()
+    root.handlers.clear()
+    root.setLevel(logging.INFO)
+    root.propagate = False
+    if console:  # a detached daemon has no console: its stderr is the log file itself
+        to_console = logging.StreamHandler(sys.stderr)
+        to_console.setLevel(logging.WARNING if quiet else logging.INFO)
+        to_console.setFormatter(
+            structlog.stdlib.ProcessorFormatter(
+                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line],
+                foreign_pre_chain=_SHARED,
+            )
+        )
+        to_console.addFilter(lambda record: record.name != FILE_ONLY)
+        root.addHandler(to_console)
+    if log_file is not None:
+        write_to(log_file)
+
+
+def write_to(log_file: Path) -> None:
+    """Also write JSON lines to `log_file` from now on (once per file): called as soon as a run owns
+    its experiment, so that what it repairs before its first cycle is in daemon.log too."""
+    root = logging.getLogger("autoresearch")
+    path = str(log_file.absolute())
+    if any(getattr(h, "baseFilename", None) == path for h in root.handlers):
+        return
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    to_file = logging.FileHandler(log_file, encoding="utf-8")
+    to_file.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()],
+            foreign_pre_chain=_SHARED,
+        )
+    )
+    root.addHandler(to_file)
+
+
+def get():
+    return structlog.get_logger("autoresearch")
+
+
+def file_only():
+    """A logger for daemon.log alone, for what the console already says another way (the CLI's
+    closing error line)."""
+    return structlog.get_logger(FILE_ONLY)
+
+
+def new_lines(log: Path, offset: int) -> tuple[list[str], int]:
+    """The whole lines written to `log` after byte `offset`, and the offset to read from next.
+
+    A line still being written is returned once it is whole; a log that shrank (an experiment
+    restarted) is read again from its start.
+    """
+    try:
+        size = log.stat().st_size
+    except FileNotFoundError:
+        return [], 0
+    if size < offset:
+        offset = 0
+    if size == offset:
+        return [], offset
+    with open(log, "rb") as f:
+        f.seek(offset)
+        data = f.read()
+    end = data.rfind(b"\n") + 1
+    return data[:end].decode(errors="replace").splitlines(), offset + end

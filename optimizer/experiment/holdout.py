@@ -1,0 +1,83 @@
+"""The holdout's split and its hidden results: a part of the tests the mutator never sees.
+
+The split is drawn once per experiment from the original's results (seeded by
+the experiment's name, stratified by pass/fail) and kept in
+`_autoresearch/holdout.json`. After every evaluation the held-out rows (and
+the built-in runner's per-test directories) move from the run directory to
+`<results_dir>/holdout/<experiment>/`, a place the mutator's tools refuse to
+read, so neither the run directory nor the pass rates mention them. The
+evaluator's files that may name every test (its output logs, the built-in
+runner's benchmark.json) move there too. The guard that uses it in a cycle is
+optimizer.cycle.holdout.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from policies.holdout import split
+from runs.results import INDEX, load_rows
+from runs.samples import write_index
+
+WHOLE_RUN_FILES = ("eval.stdout.log", "eval.stderr.log", "benchmark.json", "timing.json")  # not split by test
+
+
+@dataclass(frozen=True)
+class Holdout:
+    tests: frozenset[str]
+    root: Path  # <results_dir>/holdout/<experiment>
+
+    def partition(self, rows: list[dict]) -> tuple[list[dict], list[dict]]:
+        """(train rows, held-out rows)."""
+        return [r for r in rows if r["test_id"] not in self.tests], [r for r in rows if r["test_id"] in self.tests]
+
+    def hide(self, run_dir: Path) -> list[dict]:
+        """Move every held-out row and per-test directory of a run out of the mutator's sight; returns
+        the held-out rows of the run's own index.jsonl."""
+        from runs.rundir import safe_segment  # the built-in runner's modules are loaded only when used (and runs.graders <-> runs.evalfile import each other)
+
+        held_rows: list[dict] = []
+        for index in sorted(run_dir.rglob(INDEX)):
+            relative = index.parent.relative_to(run_dir)
+            train, held = self.partition(load_rows(index))
+            write_index(self.root / run_dir.name / relative, held)
+            write_index(index.parent, train)
+            for name in WHOLE_RUN_FILES:  # beside each index.jsonl: the run's, and each sample's with eval.repeat
+                if (index.parent / name).is_file():
+                    shutil.move(str(index.parent / name), self.root / run_dir.name / relative / name)
+            if index.parent == run_dir:
+                held_rows = held
+        for test_id in self.tests:
+            for folder in run_dir.rglob(safe_segment(test_id)):
+                if folder.is_dir():
+                    target = self.root / run_dir.name / folder.relative_to(run_dir)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.move(str(folder), target)
+        return held_rows
+
+    def rows_of(self, run_name: str) -> list[dict]:
+        path = self.root / run_name / INDEX
+        return load_rows(path) if path.exists() else []
+
+
+def root(results_dir: Path, experiment: str) -> Path:
+    return results_dir / "holdout" / experiment
+
+
+def load(state_file: Path, results_dir: Path, experiment: str) -> Holdout | None:
+    try:
+        data = json.loads(state_file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    return Holdout(frozenset(data["tests"]), root(results_dir, experiment))
+
+
+def create(state_file: Path, results_dir: Path, experiment: str, rows: list[dict], fraction: float) -> Holdout:
+    """Draw the split from the original's rows and keep it with the experiment."""
+    scores = {r["test_id"]: float(r["score"]) for r in rows}
+    tests = split(scores, fraction, seed=experiment)
+    state_file.write_text(json.dumps({"fraction": fraction, "seed": experiment, "tests": sorted(tests)}, indent=2) + "\n")
+    return Holdout(frozenset(tests), root(results_dir, experiment))

@@ -1,0 +1,100 @@
+"""Where an experiment's files live (and a scheduler's), and the names of its run directories."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+META = "_autoresearch"
+
+
+@dataclass(frozen=True)
+class ExperimentPaths:
+    root: Path  # <results_dir>/runs/<experiment>
+
+    @classmethod
+    def of(cls, repo_root: Path, results_dir: str, experiment: str) -> "ExperimentPaths":
+        return cls(repo_root / results_dir / "runs" / experiment)
+
+    @property
+    def results_dir(self) -> Path:
+        return self.root.parent.parent
+
+    @property
+    def meta(self) -> Path:
+        return self.root / META
+
+    @property
+    def iterations(self) -> Path:
+        return self.meta / "iterations.jsonl"
+
+    @property
+    def state(self) -> Path:
+        return self.meta / "state.json"
+
+    @property
+    def log(self) -> Path:
+        return self.meta / "daemon.log"
+
+    @property
+    def chart(self) -> Path:
+        return self.meta / "trajectory.html"
+
+    @property
+    def git_journal(self) -> Path:
+        """Present while a git write of the daemon's is under way (see optimizer.gitrepo.gitcmd)."""
+        return self.meta / "git-write.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.meta / "lock"
+
+    @property
+    def holdout(self) -> Path:
+        """Which tests are held out of the mutator's sight, drawn once per experiment."""
+        return self.meta / "holdout.json"
+
+    @property
+    def stop_file(self) -> Path:
+        """Created by `autoresearch stop` (or by hand): the loop stops at the next boundary."""
+        return self.meta / "STOP"
+
+    def new_run_dir(self, cycle: int) -> Path:
+        """`2026-11-21T22-30-00-c0007`: sorts in time order and stays unique within a second."""
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+        name = f"{stamp}-c{cycle:04d}"
+        path, attempt = self.root / name, 1
+        while path.exists():  # a redone cycle in the same second
+            attempt += 1
+            path = self.root / f"{name}-{attempt}"
+        path.mkdir(parents=True)
+        return path
+
+    def run_dir(self, name: str) -> Path:
+        return self.root / name
+
+
+@dataclass(frozen=True)
+class SchedulePaths:
+    root: Path  # <results_dir>/schedules/<experiment>
+
+    @classmethod
+    def of(cls, results: Path, experiment: str) -> "SchedulePaths":
+        return cls(results / "schedules" / experiment)
+
+    @property
+    def state(self) -> Path:
+        return self.root / "schedule.json"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / "lock"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "schedule.log"
+
+    @property
+    def run_logs(self) -> Path:
+        return self.root / "runs"

@@ -1,0 +1,125 @@
+"""The one owner of a running experiment's state: what the loop knows between two cycles.
+
+Every change of a session goes through a method here (the cycle asks, the
+session writes), so that what state.json says, what the history holds and
+where HEAD is are changed together and in one place. optimizer.startup builds
+a session; optimizer.cycle uses it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import structlog
+
+from mutators.base import Mutator
+from optimizer.config import Config
+from optimizer.experiment import state as state_file
+from optimizer.experiment.history import History
+from optimizer.experiment.holdout import Holdout
+from optimizer.experiment.lockfile import Lock
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.experiment.state import Phase, State, Status
+from optimizer.gitrepo.workspace import Workspace
+from optimizer.guard.scope import Guard
+from policies.stop import StopReason
+from runs.cache import SampleCache
+from runs.evaluators import Evaluator
+from trajectory.clock import utc_now
+from trajectory.iterations import Iteration
+
+CHART_INTERVAL_S = 3.0
+
+
+@dataclass
+class Session:
+    config: Config
+    ws: Workspace
+    paths: ExperimentPaths
+    evaluator: Evaluator
+    mutator: Mutator
+    state: State
+    history: History
+    lock: Lock
+    cache: SampleCache  # eval samples by (eval, artifact, index); see optimizer.cycle.measure
+    head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.candidate.require_head
+    baseline_rows: list[dict] = field(default_factory=list)  # HEAD's train rows: what a candidate is compared with
+    deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
+    holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.experiment.holdout
+    baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
+    chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
+    guard: Guard | None = None  # the mutator's scope guard, opened before the first mutation (optimizer.guard.scope)
+    state_writer: state_file.Writer = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state_writer = state_file.Writer(self.paths.state)
+
+    def close(self) -> None:
+        if self.guard is not None:
+            self.guard.close()
+        self.lock.release()
+
+    def set_phase(self, phase: Phase) -> None:
+        structlog.contextvars.bind_contextvars(phase=phase)
+        self.state.phase = phase
+        self.state.phase_started_at = utc_now()
+        self.state_writer.soon(self.state)
+
+    @property
+    def cache_root(self) -> Path:
+        """The result cache and its signing key: guarded, and never shown to a mutator (see runs.cache)."""
+        return self.cache.root.parent
+
+    def scope_guard(self) -> Guard:
+        """The scope guard of this run, opened (every guarded path read once) before its first mutation."""
+        if self.guard is None:
+            self.guard = Guard(self.ws, self.paths.results_dir, self.cache_root)
+            self.guard.open()
+        return self.guard
+
+    def set_baseline(self, rows: list[dict]) -> None:
+        """The original's train rows: what the first candidate is compared with."""
+        self.baseline_rows = rows
+
+    def set_holdout(self, holdout: Holdout, held: list[dict]) -> None:
+        """The split drawn from the original's results, and the original's held-out rows."""
+        self.holdout, self.baseline_holdout = holdout, held
+
+    def kept(self, sha: str, rows: list[dict], held: list[dict]) -> None:
+        """A KEEP committed as `sha`: the new HEAD, and its results the new baseline."""
+        self.head = (self.head[0], sha)
+        self.state.commits.append(sha)
+        self.baseline_rows, self.baseline_holdout = rows, held
+
+    def adopt(self, entry: Iteration) -> None:
+        """A line now in iterations.jsonl joins the history (a History is never changed, only replaced)."""
+        self.history = History([*self.history.records, entry])
+
+    def recorded(self, entry: Iteration) -> None:
+        """After a cycle's line is written: the history, then state.json, which follows from it."""
+        self.adopt(entry)
+        state_file.summarize(self.state, self.history)
+        self.state.last_cycle_s = entry.duration_s
+        self.state.phase = "idle"
+        self.state_writer.soon(self.state)
+
+    def warn(self, warning: str) -> None:
+        self.state.warning = warning
+
+    def chart_due(self, live: bool) -> bool:
+        """The live page reloads itself every 10 s, so rewriting it more often than every few seconds
+        only costs the loop time (it grows with the history); the final page is always written."""
+        now = time.monotonic()
+        if live and now - self.chart_written_at < CHART_INTERVAL_S:
+            return False
+        self.chart_written_at = now
+        return True
+
+    def finish(self, status: Status, stop_reason: StopReason) -> None:
+        """The run's end, on disk at once (the chart and `status` read it next)."""
+        self.state.status = status
+        self.state.stop_reason = stop_reason
+        self.state.phase = "done"
+        self.state_writer.now(self.state)

@@ -1,0 +1,129 @@
+"""state.json: what the daemon is doing now.
+
+It is rewritten atomically after every phase change so `status` can answer
+from it alone; the experiment's lock is in `optimizer.experiment.lockfile`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from optimizer.errors import InvalidInput
+from optimizer.experiment.history import History
+from policies.stop import StopReason
+from trajectory import atomic
+from trajectory.clock import utc_now
+
+
+Status = Literal["running", "finished", "stopped", "failed"]
+Phase = Literal["starting", "mutate", "eval", "decide", "idle", "done"]
+
+
+class State(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    experiment: str
+    artifact: str
+    initial_sha: str
+    pid: int = Field(default_factory=os.getpid)
+    status: Status = "running"
+    stop_reason: StopReason | None = None
+    cycle: int = 0
+    phase: Phase = "starting"
+    phase_started_at: str = Field(default_factory=utc_now)
+    started_at: str = Field(default_factory=utc_now)
+    updated_at: str = Field(default_factory=utc_now)
+    original_score: float | None = None
+    best_score: float | None = None
+    best_cycle: int | None = None
+    baseline_run: str | None = None
+    commits: list[str] = Field(default_factory=list)
+    keeps: int = 0
+    drops: int = 0
+    errors: int = 0
+    cost_usd: float = 0.0
+    budget_usd: float = 0.0  # 0 = no budget
+    deadline: str | None = None  # ISO UTC; no cycle starts that would cross it
+    last_cycle_s: float | None = None  # duration of the most recent cycle
+    warning: str | None = None
+    branch: str | None = None  # set when the experiment runs in its own worktree
+    run_start_cycle: int = Field(default=0, ge=0)  # the experiment's last cycle when this run began: the run's cycles come after it
+
+
+def summarize(state: State, history: History) -> None:
+    """Set what follows from the history alone, so that state.json, `status` and `report` agree from
+    the moment a run opens the experiment, whether or not it then makes a cycle."""
+    best, original = history.best, history.original
+    state.cycle = history.last_cycle
+    state.keeps, state.drops, state.errors = history.count("keep"), history.count("drop"), history.count("error")
+    state.commits = [r.commit for r in history.records if r.decision == "keep" and r.cycle > 1]
+    state.original_score = original.score if original else None
+    state.best_score, state.best_cycle = (best.score, best.cycle) if best else (None, None)
+    state.baseline_run = best.run_dir if best else None
+    state.cost_usd = round(history.spent_usd, 6)
+
+
+def _render(state: State) -> str:
+    state.updated_at = utc_now()
+    return state.model_dump_json(indent=2) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    """Not fsynced: state.json is a view for `status`; iterations.jsonl and git are the record."""
+    atomic.write_text(path, text, durable=False)
+
+
+class Writer:
+    """state.json for one run, with phase changes coalesced.
+
+    `soon` puts the state on disk within `delay_s`: a phase that ends sooner (a
+    cache hit, a decision, a fast eval) is never written, since nobody could have
+    seen it, and replacing a file costs more than the rest of such a phase
+    (bench/loop_overhead.py). `now` writes at once and drops what is pending; the
+    loop uses it when it starts and when it ends. A kill in between loses at most
+    `delay_s` of this view, which a restart rebuilds from the history anyway.
+    """
+
+    def __init__(self, path: Path, delay_s: float = 0.25):
+        self.path, self.delay_s = path, delay_s
+        self._lock = threading.Lock()  # one write at a time, in the order they were asked for
+        self._pending: str | None = None  # the state as it was when `soon` was called
+        self._timer: threading.Timer | None = None
+
+    def soon(self, state: State) -> None:
+        text = _render(state)
+        with self._lock:
+            self._pending = text
+            if self._timer is None:
+                self._timer = threading.Timer(self.delay_s, self._write_pending)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def now(self, state: State) -> None:
+        text = _render(state)
+        with self._lock:
+            self._pending = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            _write(self.path, text)
+
+    def _write_pending(self) -> None:
+        with self._lock:
+            text, self._pending, self._timer = self._pending, None, None
+            if text is not None:  # None: `now` came first and wrote a newer state
+                _write(self.path, text)
+
+
+def load(path: Path) -> State | None:
+    try:
+        return State.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except ValueError as exc:
+        raise InvalidInput(f"{path}: experiment state is unreadable ({exc.__class__.__name__}); move it away to start over") from None

@@ -1,0 +1,111 @@
+"""How the daemon runs git: in its own session, with none of the repository's hooks, writes journaled.
+
+- Its own session: a signal sent to the daemon's process group (Ctrl-C in a
+  terminal, `timeout`, systemd's stop) does not reach a git that is writing.
+  Each command is a critical block, so the daemon's handler waits for git to
+  finish and the run stops after it (exit 130), never in the middle.
+- No hooks (`core.hooksPath=/dev/null`) and no fsmonitor: the daemon's commits
+  and restores run no program from the repository, so no hook (the user's, or
+  one a mutator planted) can rewrite, reject or add to an artifact commit.
+- A journal written before each write and removed once git has exited by
+  itself: git killed mid-write (kill -9 of the whole service, the OOM killer)
+  leaves its locks, and the journal lets the next run tell those from a lock a
+  user's git holds (`clear_stale_locks`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from optimizer.errors import IntegrityError
+from optimizer.daemonlog import get
+from runs.critical import critical
+
+ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+WAIT_FOR_GIT_S = 30.0
+
+
+def run(root: Path, args: tuple[str, ...], env: dict | None = None, journal: Path | None = None) -> str:
+    """`git ARGS` in `root`; its stdout without the final newline. IntegrityError when git fails."""
+    if journal is not None and journal.exists():  # an earlier git was killed mid-write: its note stays
+        journal = None  # for the next run's repair, whatever this command does
+    with critical():
+        if journal is not None:
+            journal.write_text(json.dumps({"git": list(args[:2]), "daemon": os.getpid()}) + "\n", encoding="utf-8")
+        proc = subprocess.Popen(
+            ["git", *ISOLATED, *args],
+            cwd=root,
+            env={**os.environ, "LC_ALL": "C", "LANGUAGE": "C", **(env or {})},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        out, err = proc.communicate()
+        if journal is not None and proc.returncode >= 0:  # killed by a signal: its locks may be left
+            journal.unlink(missing_ok=True)
+    if proc.returncode:
+        stderr = " ".join(err.decode(errors="replace").split())
+        raise IntegrityError(f"git {' '.join(args[:2])} failed: {stderr or f'exit {proc.returncode}'}")
+    return out.decode(errors="surrogateescape").removesuffix("\n")
+
+
+def clear_stale_locks(root: Path, journal: Path) -> list[str]:
+    """Remove the locks a git of ours left when it was killed mid-write; returns what was done.
+
+    Only when the journal says a write of ours never finished, only lock files made since that
+    write began, and only once no git process works in this repository (a user's git, or ours
+    still finishing its write after the daemon died: both are waited for, up to a bound).
+    """
+    if not journal.exists():
+        return []
+    deadline = time.monotonic() + WAIT_FOR_GIT_S
+    running = processes_in(root, "git")
+    if running:
+        get().info("waiting for the git processes working in this repository before looking for stale locks", pids=running)
+    while running:
+        if time.monotonic() > deadline:
+            return []  # a git still works here: its locks are not ours to take
+        time.sleep(0.05)
+        running = processes_in(root, "git")
+    since = journal.stat().st_mtime_ns
+    command = " ".join(json.loads(journal.read_text(encoding="utf-8") or "{}").get("git", ["git"]))
+    removed = []
+    for lock in _lock_files(root):
+        if lock.stat().st_mtime_ns >= since:
+            lock.unlink(missing_ok=True)
+            removed.append(f"removed {lock.relative_to(root) if lock.is_relative_to(root) else lock}")
+    journal.unlink(missing_ok=True)
+    return [f"{', '.join(removed)}, left by `git {command}` killed mid-write"] if removed else []
+
+
+def _lock_files(root: Path) -> list[Path]:
+    """The locks a commit, checkout, add or clean can take: index, HEAD, refs, packed-refs."""
+    git_dir, common = (Path(p) for p in run(root, ("rev-parse", "--absolute-git-dir", "--git-common-dir")).splitlines())
+    common = common if common.is_absolute() else (root / common).resolve()
+    found = [git_dir / "index.lock", git_dir / "HEAD.lock", common / "packed-refs.lock"]
+    found += [*git_dir.glob("next-index-*.lock"), *(common / "refs").rglob("*.lock")]
+    return [p for p in dict.fromkeys(found) if p.is_file()]
+
+
+def processes_in(root: Path, name: str | None = None) -> list[int]:
+    """Live processes (named `name`, if given) working in `root`, other than this process's children
+    (the daemon's own git readers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, ppid = (entry / "stat").read_text().rsplit(") ", 1)[-1].split()[:2]
+            if state == "Z" or int(ppid) == os.getpid() or (name and (entry / "comm").read_text().strip() != name):
+                continue
+            cwd = Path(os.readlink(entry / "cwd"))
+        except OSError:
+            continue
+        if cwd == root or cwd.is_relative_to(root):
+            found.append(int(entry.name))
+    return found

@@ -1,0 +1,317 @@
+"""The user's git repository, as the daemon may touch it: the artifact path and nothing else.
+
+Every function here stages, commits or restores only the artifact path, and
+only the daemon's own commits are ever recorded as its work.
+
+Writes go through the git command line (index extensions and reflogs behave
+exactly as the user's git makes them), run as optimizer.gitrepo.gitcmd says: in their
+own session, with no hooks, journaled. Reads that happen several times
+a cycle go through libgit2 in-process (pygit2): HEAD, object ids, sizes, the
+status behind the scope check, the candidate's patch. A git subprocess costs
+3-4 ms, which was most of the loop's own time (bench/loop_overhead.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import git
+import pygit2
+from pygit2.enums import DiffOption
+
+from optimizer.errors import InvalidInput
+from optimizer.gitrepo import gitcmd
+
+
+@dataclass(frozen=True)
+class Workspace:
+    repo: "git.Repo"  # noqa: F821  (gitpython is imported lazily to keep --help fast)
+    root: Path
+    artifact: str  # relative to root, posix
+    mode: str = "file"  # "file" | "directory", fixed when the run starts
+    journal: Path | None = None  # where a git write under way is recorded (see optimizer.gitrepo.gitcmd)
+
+    @property
+    def artifact_path(self) -> Path:
+        return self.root / self.artifact
+
+    def git(self, *args: str, env: dict | None = None) -> str:
+        return gitcmd.run(self.root, args, env)
+
+    def write(self, *args: str) -> str:
+        """A git command that changes the repository (its index, refs or working tree)."""
+        return gitcmd.run(self.root, args, journal=self.journal)
+
+    @cached_property
+    def lib(self) -> "pygit2.Repository":  # noqa: F821  (imported lazily: 0.1 s that --help and status never pay)
+        try:
+            return pygit2.Repository(str(self.root))
+        except pygit2.GitError as exc:
+            raise InvalidInput(f"{self.root}: libgit2 cannot open this repository ({exc})") from None
+
+    def head(self) -> str:
+        return str(self.lib.head.target)
+
+
+def open_workspace(start: Path, artifact: str) -> Workspace:
+    """The repository containing `start`, checked for everything a run needs (exit 30 otherwise)."""
+    try:
+        repo = git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InvalidInput(f"{start}: not inside a git repository (run `git init` and commit the artifact first)") from None
+    if repo.working_tree_dir is None:
+        raise InvalidInput(f"{start}: a bare repository has no working tree to optimize")
+    root = Path(repo.working_tree_dir).resolve()
+    if not repo.head.is_valid():
+        raise InvalidInput(f"{root}: the repository has no commits yet; commit the artifact first")
+    relative = _relative_artifact(root, artifact)
+    ws = Workspace(repo, root, relative, "directory" if (root / relative).is_dir() else "file")
+    if not ws.artifact_path.exists():
+        raise InvalidInput(f"artifact '{artifact}': no such file or directory in {root}")
+    if not ws.git("ls-files", "--", relative).strip():
+        raise InvalidInput(f"artifact '{artifact}' is not tracked by git (git add and commit it first)")
+    return ws
+
+
+def _relative_artifact(root: Path, artifact: str) -> str:
+    path = (root / artifact).resolve()
+    try:
+        relative = path.relative_to(root).as_posix()
+    except ValueError:
+        raise InvalidInput(f"artifact '{artifact}' is outside the repository {root}") from None
+    if relative in ("", ".") or relative == ".git" or relative.startswith(".git/"):
+        raise InvalidInput(f"artifact '{artifact}' must be a file or directory inside the repository, not its root or .git")
+    return relative
+
+
+def status(ws: Workspace) -> dict[str, str]:
+    """Every changed or untracked path of the working tree (not ignored ones) with its `git status
+    --porcelain` XY code. Read by libgit2; by `git status` when libgit2 cannot read the index
+    (a split or sparse index)."""
+    try:
+        flags = ws.lib.status(untracked_files="all")
+    except pygit2.GitError:
+        return _porcelain_status(ws)
+    return {path: _xy(int(flag)) for path, flag in flags.items()}
+
+
+_INDEX_CODES = ((1, "A"), (2, "M"), (4, "D"), (8, "R"), (16, "T"))  # pygit2.enums.FileStatus.INDEX_*
+_WORKTREE_CODES = ((256, "M"), (512, "D"), (1024, "T"), (2048, "R"))  # WT_MODIFIED, WT_DELETED, ...
+_UNTRACKED, _CONFLICTED = 128, 32768
+
+
+def _xy(flag: int) -> str:
+    if flag & _CONFLICTED:
+        return "UU"
+    if flag == _UNTRACKED:
+        return "??"
+    x = next((c for bit, c in _INDEX_CODES if flag & bit), " ")
+    y = next((c for bit, c in _WORKTREE_CODES if flag & bit), " ")
+    return x + y
+
+
+def _porcelain_status(ws: Workspace) -> dict[str, str]:
+    parts = ws.git("status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0")
+    entries: dict[str, str] = {}
+    i = 0
+    while i < len(parts):
+        item = parts[i]
+        i += 1
+        if len(item) < 4:
+            continue
+        code, path = item[:2], item[3:]
+        entries[path] = code
+        if code[0] in "RC":  # a rename's source path follows
+            entries[parts[i]] = code
+            i += 1
+    return entries
+
+
+def inside(ws: Workspace, path: str) -> bool:
+    """Whether a repository-relative path is the artifact or lies under it."""
+    return path == ws.artifact or path.startswith(ws.artifact.rstrip("/") + "/")
+
+
+def artifact_changes(ws: Workspace) -> list[str]:
+    """`XY path` for each changed or untracked path of the artifact."""
+    return [f"{code} {path}" for path, code in sorted(status(ws).items()) if inside(ws, path)]
+
+
+def artifact_modified(ws: Workspace) -> bool:
+    """Whether the artifact differs from HEAD. A file is compared by its blob id."""
+    if ws.mode == "directory":
+        return bool(artifact_changes(ws))
+    path = ws.artifact_path
+    if not path.is_file() or path.is_symlink():
+        return True
+    return blob_id(path) != artifact_id(ws)
+
+
+def artifact_present(ws: Workspace) -> bool:
+    """Whether the artifact is still there as what it was when the run started (a file, or a directory)."""
+    path = ws.artifact_path
+    return path.is_dir() if ws.mode == "directory" else path.is_file()
+
+
+def link_out(ws: Workspace) -> str | None:
+    """The first symlink of the artifact (itself, or an entry of a directory artifact) that leads out of
+    it, repository-relative; None when there is none. Such a candidate would be scored, committed and
+    later mutated through the link: on a file outside the artifact, or outside the repository. A link
+    committed at HEAD as it is (the user's own) is no candidate's doing."""
+    top = str(ws.artifact_path)
+    if os.path.islink(top):
+        return ws.artifact
+    for directory, dirs, files in os.walk(top):
+        for name in (*dirs, *files):
+            path = os.path.join(directory, name)
+            target = os.path.realpath(path)
+            if os.path.islink(path) and not (target == top or target.startswith(top + os.sep)):
+                relative = os.path.relpath(path, ws.root)
+                if not _committed_link(ws, relative, os.fsencode(os.readlink(path))):
+                    return relative
+    return None
+
+
+def _committed_link(ws: Workspace, relative: str, target: bytes) -> bool:
+    try:
+        entry = ws.lib.revparse_single("HEAD").tree[relative]
+    except KeyError:
+        return False
+    return entry.filemode == 0o120000 and ws.lib[entry.id].data == target
+
+
+def blob_id(path: Path) -> str:
+    """The object id git gives a file's bytes, computed in-process (a clean/smudge filter could make
+    git's differ; that only ever reads as "changed", never the other way round)."""
+    data = path.read_bytes()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def artifact_id(ws: Workspace, rev: str = "HEAD") -> str:
+    """The object id of the artifact at a revision (`git rev-parse <rev>:<artifact>`): equal ids mean equal content."""
+    return str(ws.lib.revparse_single(f"{rev}:{ws.artifact}").id)
+
+
+def require_clean_artifact(ws: Workspace) -> None:
+    changes = artifact_changes(ws)
+    if changes:
+        raise InvalidInput(
+            f"artifact '{ws.artifact}' has uncommitted changes ({changes[0].strip()}); commit or stash them first"
+        )
+
+
+def exclude(ws: Workspace, relative: str) -> None:
+    """Add a path to .git/info/exclude (once), so the results never dirty the tree."""
+    exclude_file = Path(ws.git("rev-parse", "--git-path", "info/exclude"))
+    if not exclude_file.is_absolute():
+        exclude_file = ws.root / exclude_file
+    entry = "/" + relative.strip("/") + "/"
+    existing = exclude_file.read_text(encoding="utf-8").splitlines() if exclude_file.exists() else []
+    if entry not in existing:
+        exclude_file.parent.mkdir(parents=True, exist_ok=True)
+        with open(exclude_file, "a", encoding="utf-8") as f:
+            f.write(("" if not existing or existing[-1] == "" else "\n") + entry + "\n")
+
+
+def commit_artifact(ws: Workspace, message: str) -> str | None:
+    """Commit the artifact path only; None (and no commit) when it has no changes."""
+    if not artifact_modified(ws) or not artifact_present(ws):
+        return None
+    if ws.mode == "directory":  # new files must be added; a tracked file commits in one call
+        ws.write("add", "-A", "--", ws.artifact)
+    ws.write("commit", "--quiet", "--no-verify", "-m", message, "--only", "--", ws.artifact)
+    return ws.head()
+
+
+def candidate_patch(ws: Workspace) -> str:
+    """The candidate's diff against HEAD, new files included, without touching the user's index.
+    A file that is still a regular file of the same mode is diffed in-process (unless libgit2 cannot
+    read the index it consults for attributes: a split or sparse one); git does the rest."""
+    if ws.mode == "file" and _same_kind_as_head(ws):
+        try:
+            return _file_patch(ws)
+        except pygit2.GitError:
+            pass
+    if ws.mode == "file":
+        return ws.git("diff", "--binary", "HEAD", "--", ws.artifact)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        ws.git("read-tree", "HEAD", env=env)
+        ws.git("add", "-A", "--", ws.artifact, env=env)
+        return ws.git("diff", "--cached", "--binary", "HEAD", "--", ws.artifact, env=env)
+
+
+def _file_patch(ws: Workspace) -> str:
+    head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
+    patch = pygit2.Patch.create_from(head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
+    return patch.text.removesuffix("\n")  # as git's output reads through ws.git
+
+
+def _same_kind_as_head(ws: Workspace) -> bool:
+    path = ws.artifact_path
+    if path.is_symlink() or not path.is_file():
+        return False
+    head_mode = ws.lib.revparse_single("HEAD").tree[ws.artifact].filemode
+    return head_mode == (0o100755 if os.access(path, os.X_OK) else 0o100644)
+
+
+def restore_artifact(ws: Workspace) -> None:
+    """Put the artifact path back as it is at HEAD: modified files restored, new files removed."""
+    if not artifact_modified(ws):
+        return
+    ws.write("checkout", "HEAD", "--", ws.artifact)
+    if ws.mode == "directory":
+        ws.write("clean", "-f", "-d", "--quiet", "--", ws.artifact)
+
+
+def artifact_size(ws: Workspace, rev: str | None = None) -> int:
+    """Lines for a file artifact, bytes for a directory: the simplicity measure of the keep rule.
+    Read in-process (the working tree, or HEAD's objects): no git subprocess per cycle."""
+    if rev is None:
+        path = ws.artifact_path
+        if path.is_dir():
+            return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".git" not in p.parts)
+        return len(path.read_bytes().splitlines())
+    entry = ws.lib.revparse_single(f"{rev}:{ws.artifact}")
+    if entry.type_str == "tree":
+        return _tree_bytes(entry)
+    return len(entry.data.splitlines())
+
+
+def _tree_bytes(tree) -> int:
+    return sum(_tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit")
+
+
+def head_ref(ws: Workspace) -> str | None:
+    """The branch HEAD is on (`refs/heads/main`), or None when HEAD is detached."""
+    return None if ws.lib.head_is_detached else ws.lib.head.name
+
+
+def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
+    """Point HEAD at `ref` again (or detach it at `sha`) if it is elsewhere, touching neither the index nor the files."""
+    if head_ref(ws) == ref:
+        return
+    if ref is None:
+        ws.write("update-ref", "--no-deref", "HEAD", sha)
+    else:
+        ws.write("symbolic-ref", "HEAD", ref)
+
+
+def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
+    """What changed since HEAD was on `ref` at `sha` (None when nothing did), in words for the user."""
+    now_ref, now = head_ref(ws), ws.head()
+    if now_ref != ref:
+        return f"HEAD is {_on(now_ref)} at {now[:10]}, not {_on(ref)}"
+    if now != sha:
+        subject = ws.lib.revparse_single(now).message.splitlines()[0][:60]
+        return f"{_on(ref)} moved from {sha[:10]} to {now[:10]} ('{subject}')"
+    return None
+
+
+def _on(ref: str | None) -> str:
+    return f"on branch {ref.removeprefix('refs/heads/')}" if ref else "detached"

@@ -1,0 +1,155 @@
+"""Saving what the scope guard is about to undo, so that no byte written during a mutation is lost.
+
+Whoever wrote them (the mutator, or the user editing during the mutation), the
+changes are saved under the cycle's run directory before they are undone:
+
+    <run_dir>/outside/
+      RESTORE.txt     what was undone, path by path, and the commands that bring it back
+      tracked.patch   the changes to files committed at HEAD, for `git apply`
+      files/...       a full copy of every changed file and symlink (tracked, untracked,
+                      ignored), at its path relative to the repository root
+      git/...         the same for paths with a `.git` component (hooks, config, refs, a
+                      nested repository's files): kept apart, never restored by the command
+
+`cp -a <run_dir>/outside/files/. <repository root>/` puts every saved work tree
+file back as it was at the end of the mutation; paths that were deleted during it
+are listed in RESTORE.txt (deleting them again is up to the reader). What was
+written under `.git/` is kept apart because it can run code (a hook, an alias, a
+`core.fsmonitor`): a user who runs the printed command to get their own edits
+back must not install the mutator's hook with them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import DiffOption
+
+from mutators.tools import is_git_name
+from optimizer.guard.scope import Change, Guard
+
+KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
+
+
+def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
+    """Move out every changed path's current state (the undo is about to replace or remove it; moved,
+    a large file costs no copy) and write RESTORE.txt; returns the directory."""
+    base = _base(guard)
+    target = run_dir / "outside"
+    files = target / "files"
+    target.mkdir(parents=True, exist_ok=True)
+    patch = _tracked_patch(guard, changes)  # read before anything moves
+    if patch:
+        (target / "tracked.patch").write_text(patch, encoding="utf-8")
+    lines, git_lines = [], []
+    for change in changes:
+        relative = os.path.relpath(change.path, base)
+        in_git = any(is_git_name(part) for part in relative.split(os.sep))
+        (git_lines if in_git else lines).append(
+            f"{KIND[(change.before is not None, change.after is not None)]:8} {_shown(relative)}"
+        )
+        if change.after is not None and change.after.kind in ("file", "link") and not relative.startswith(".."):
+            _move(change.path, (target / "git" if in_git else files) / relative)
+    text = _restore_text(base, target, lines, git_lines, bool(patch))
+    (target / "RESTORE.txt").write_text(text, encoding="utf-8")
+    return target
+
+
+def _move(path: str, copy: Path) -> None:
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(path, copy)
+    except OSError:  # another filesystem
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), copy)
+        else:
+            shutil.copy2(path, copy)
+
+
+def restore_hint(guard: Guard, saved: Path) -> str:
+    if not (saved / "files").is_dir():  # only git's own files changed: nothing the command would bring back
+        return f"see {saved / 'RESTORE.txt'}"
+    return f"{_restore_command(_base(guard), saved)}  (details in {saved / 'RESTORE.txt'})"
+
+
+def _restore_command(base: Path, saved: Path) -> str:
+    return f"cd {shlex.quote(str(base))} && cp -a {shlex.quote(str(saved / 'files'))}/. ./"
+
+
+def _base(guard: Guard) -> Path:
+    """The main checkout's root: in worktree mode, the guarded git dir and the cache live there."""
+    common = guard.ws.git("rev-parse", "--git-common-dir")
+    common_path = Path(os.path.realpath(os.path.join(guard.ws.root, common)))
+    return common_path.parent if common_path.name == ".git" else guard.ws.root
+
+
+def printable(path: str) -> str:
+    """A path as text any log or JSON file can hold: a byte that is not UTF-8 in a file's name (a
+    surrogate, to Python) is written as `\\xff` instead of crashing the writer."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _shown(relative: str) -> str:
+    """A path as one line of RESTORE.txt: quoted and escaped when a newline, another control character
+    or a byte that is not UTF-8 (a surrogate, to Python) is in it."""
+    return relative if relative.isprintable() else json.dumps(relative)
+
+
+def _restore_text(base: Path, target: Path, lines: list[str], git_lines: list[str], has_patch: bool) -> str:
+    how = [
+        "The scope guard undid these changes made outside the artifact during the mutation",
+        "(by the mutator, or by you while it ran). files/ holds each created or changed file",
+        "as it was at the end of the mutation; deleted paths were put back (delete them again",
+        "by hand if that deletion was yours).",
+        "",
+        *lines,
+    ]
+    if (target / "files").is_dir():
+        how += ["", "To bring them all back:", f"  {_restore_command(base, target)}"]
+    if has_patch:
+        patch = shlex.quote(str(target / "tracked.patch"))
+        how.append(f"or, for the files committed at HEAD only: cd {shlex.quote(str(base))} && git apply {patch}")
+    if git_lines:
+        how += [
+            "",
+            "Changed inside git's own files (saved in git/, at their paths, and NOT restored by the",
+            "command above: a hook, git config or a nested repository can run code on your next git",
+            "command; read them before you copy any back by hand):",
+            "",
+            *git_lines,
+        ]
+    return "\n".join(how) + "\n"
+
+
+def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
+    ws = guard.ws
+    tree = ws.lib.revparse_single("HEAD").peel(pygit2.Tree)
+    parts = []
+    for change in changes:
+        relative = os.path.relpath(change.path, ws.root)
+        if relative != printable(relative):  # a name that is not UTF-8, which libgit2 cannot take: files/ has it
+            continue
+        if relative.startswith("..") or not _in_tree(tree, relative) or not _plain(change):
+            continue
+        old = guard.backups.read(change.before.oid) if change.before is not None else None
+        new = Path(change.path).read_bytes() if change.after is not None else None
+        patch = pygit2.Patch.create_from(old, new, relative, relative, flag=DiffOption.SHOW_BINARY)
+        parts.append(patch.text)
+    return "".join(parts)
+
+
+def _plain(change: Change) -> bool:
+    return all(e is None or e.kind == "file" for e in (change.before, change.after))
+
+
+def _in_tree(tree, relative: str) -> bool:
+    try:
+        tree[relative]
+    except KeyError:
+        return False
+    return True

@@ -1,0 +1,385 @@
+"""The mutator's scope guard: everything outside the artifact must look exactly as before the mutation.
+
+Guarded is every path of the repository but the artifact and the results
+directory: tracked, untracked and ignored files alike, and `.git/` (HEAD,
+config, hooks, refs, info, the index, reflogs); its object store is guarded
+apart, against removals only (optimizer.guard.gitobjects: a new object is harmless,
+and one the user's concurrent commit wrote must stay). The result cache under the results
+directory is guarded too: a mutator must not write results for its own
+candidate. Left out are other experiments' branches and worktrees (another
+daemon may commit to them at any time). Inside a directory artifact, every path
+with a `.git` component is guarded too (`nested`): a mutator that writes
+`<dir>/.git/config` makes git ignore that folder and can run a command on the
+user's next `git status` there, and nothing else would ever remove it.
+
+The guard keeps a manifest (path -> kind, mode, content id) in the daemon's
+memory, where no mutator can reach it, and the bytes to put back (see
+optimizer.guard.backups). It is brought up to date before each mutation
+(`settle`: whatever changed since, the daemon's own commit or the user's edits,
+is the new "before") and compared after it (`changes`). Only paths that may
+have changed are looked at: inotify says which (optimizer.guard.fswatch); without it
+every path is stat-ed and only files whose signature moved are read again.
+
+Whatever the mutation window changed is saved in full before it is undone
+(`undo`): see optimizer.guard.rescue for where and how to restore it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from mutators.tools import is_git_name
+from optimizer.daemonlog import get
+from optimizer.errors import IntegrityError
+from optimizer.gitrepo.workspace import Workspace
+from optimizer.guard.backups import Backups
+from optimizer.guard.fswatch import Unavailable, Watcher
+from optimizer.guard.gitobjects import ObjectFiles
+from optimizer.guard.manifest import Entry, entry_of, walk
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str  # absolute
+    before: Entry | None  # None: the path did not exist
+    after: Entry | None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where the guard looks: its roots, and the paths under them it leaves alone."""
+    roots: tuple[str, ...]
+    excluded: frozenset[str]
+    objects: str  # git's object store, guarded apart (optimizer.guard.gitobjects)
+
+    def skip(self, path: str) -> bool:
+        if path in self.excluded:
+            return True
+        # a nested repository's object store (a submodule's, a vendored repo's) is as append-only as ours
+        return path.endswith(_OBJECTS) and os.path.isfile(path[: -len("objects")] + "HEAD")
+
+    def covers(self, path: str) -> bool:
+        """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
+        for root in self.roots:
+            if path == root or path.startswith(root + os.sep):
+                below = path[len(root):].split(os.sep)[1:]
+                if not any(self.skip(os.path.join(root, *below[:n])) for n in range(len(below) + 1)):
+                    return True
+        return False
+
+
+def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope:
+    root = str(ws.root)
+    git_dir = os.path.realpath(ws.lib.path)
+    common = os.path.realpath(os.path.join(root, ws.git("rev-parse", "--git-common-dir")))
+    roots = [root]
+    if not git_dir.startswith(root + os.sep):  # a worktree: its own git dir lives in the main repository
+        roots.append(git_dir)
+    if common != git_dir:  # what every worktree shares and that runs or configures git
+        roots += [os.path.join(common, name) for name in ("config", "hooks", "info")]
+    if cache_root is not None:
+        roots.append(str(cache_root))
+    excluded = {str(ws.artifact_path), str(results_dir)}
+    excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
+    return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"))
+
+
+_OBJECTS = os.sep + "objects"
+# under the common git dir: objects (append-only), other worktrees and the experiments' branches
+_SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/refs/heads/autoresearch")
+
+
+class Guard:
+    """Owned by the session: opened before the first mutation, `settle`d before each, compared after."""
+    def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None):
+        self.ws = ws
+        self.scope = scope_of(ws, results_dir, cache_root)
+        self.backups = Backups(results_dir / "guard", ws.lib.odb, _staged_blobs(ws))
+        self.sentinel_dir = results_dir / "guard" / "watch"
+        self.manifest: dict[str, Entry] = {}
+        self.nested: dict[str, Entry] = {}  # the paths with a `.git` component inside a directory artifact
+        self.watcher: Watcher | None = None
+        self.objects = ObjectFiles(self.scope.objects, results_dir / "guard")
+
+    def open(self) -> None:
+        """Watch first, then read everything: a change made during the first reading is still reported."""
+        try:
+            if os.environ.get("AUTORESEARCH_GUARD_POLL"):
+                raise Unavailable("AUTORESEARCH_GUARD_POLL is set")
+            roots = [*self.scope.roots, self.objects.root]
+            self.watcher = Watcher(roots, lambda p: not self.objects.covers(p) and self.scope.skip(p), str(self.sentinel_dir))
+        except Unavailable as exc:
+            get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
+        self.objects.open()
+        for root in self.scope.roots:
+            for path, st in walk(root, self.scope.skip):
+                self._adopt(path, entry_of(path, st, None, True))
+        for path, entry in self._walk_nested().items():
+            self._adopt(path, entry, self.nested)
+        self.backups.sweep()
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.close()
+
+    def settle(self) -> None:
+        """Take the tree as it is now as the state to guard (before a mutation)."""
+        changes, objects = self._look()
+        for change in changes:
+            self._adopt(change.path, change.after)
+        for change in objects:
+            self.objects.adopt(change.path, change.after)
+        for change in self._look_nested():
+            self._adopt(change.path, change.after, self.nested)
+
+    def changes(self) -> list[Change]:
+        """What differs from the settled state (after a mutation). A rewritten index that stages exactly
+        what it staged before (the user's `git status` refreshes it) is no change."""
+        found = []
+        changes, objects = self._look()
+        for change in changes:
+            if self._same_index(change):
+                self._adopt(change.path, change.after)
+            else:
+                found.append(change)
+        return found + self._look_nested() + objects
+
+    def _look(self) -> tuple[list[Change], list[Change]]:
+        """What changed since the last look: in the guarded tree, and among git's object files."""
+        _reclaim(self.sentinel_dir.parent)
+        dirty = self.watcher.changed() if self.watcher is not None else None
+        objects_dirty = None if dirty is None else {p for p in dirty if self.objects.covers(p)}
+        objects = [Change(*c) for c in self.objects.look(objects_dirty)]
+        return self._look_tree(None if dirty is None else dirty - objects_dirty), objects
+
+    def _look_tree(self, dirty: set[str] | None) -> list[Change]:
+        if dirty is None:
+            current = self._walk_all()
+            paths = [*current, *(p for p in self.manifest if p not in current)]
+        else:
+            current, paths = self._rescan(dirty)
+        changes = []
+        for path in paths:
+            before, after = self.manifest.get(path), current.get(path)
+            if before is after:
+                continue
+            if before != after:
+                changes.append(Change(path, before, after))
+            elif after.sig != before.sig:
+                self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
+        return sorted(changes, key=lambda c: c.path)
+
+    def _walk_all(self) -> dict[str, Entry]:
+        current = {}
+        for root in self.scope.roots:
+            for path, st in walk(root, self.scope.skip):
+                current[path] = entry_of(path, st, self.manifest.get(path), False)
+        return current
+
+    def _rescan(self, dirty: set[str]) -> tuple[dict[str, Entry], set[str]]:
+        """The current entries of the dirty paths (a directory with everything under it), and every path
+        they concern, those that vanished included."""
+        current: dict[str, Entry] = {}
+        paths: set[str] = set()
+        for top in dirty:
+            if not self.scope.covers(top):
+                continue
+            paths.add(top)
+            old = self.manifest.get(top)
+            if old is not None and old.kind == "dir":
+                prefix = top + os.sep
+                paths |= {p for p in self.manifest if p.startswith(prefix)}
+            # below a dirty directory, a file is read again only if its signature moved (its own write is its own event)
+            for path, st in walk(top, self.scope.skip):
+                current[path] = entry_of(path, st, self.manifest.get(path), path == top)
+                paths.add(path)
+        return current, paths
+
+    def _walk_nested(self) -> dict[str, Entry]:
+        """Every path some filesystem reads as `.git` (any case, `GIT~1`, ...: see mutators.tools.is_git_name),
+        and all under it, inside a directory artifact (symlinks not followed): git refuses to add them."""
+        artifact = str(self.ws.artifact_path)
+        found: dict[str, Entry] = {}
+        if os.path.islink(artifact) or not os.path.isdir(artifact):
+            return found
+        for directory, dirs, files in os.walk(artifact):
+            for name in (n for n in [*dirs, *files] if is_git_name(n)):
+                for path, st in walk(os.path.join(directory, name), lambda _: False):
+                    found[path] = entry_of(path, st, self.nested.get(path), False)
+            dirs[:] = [d for d in dirs if not is_git_name(d)]
+        return found
+
+    def _look_nested(self) -> list[Change]:
+        current = self._walk_nested()
+        paths = sorted({*current, *self.nested})
+        return [Change(p, self.nested.get(p), current.get(p)) for p in paths if self.nested.get(p) != current.get(p)]
+
+    def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
+        manifest = self.manifest if manifest is None else manifest
+        old = manifest.pop(path, None)
+        if entry is not None:
+            manifest[path] = entry
+            self.backups.hold(path, entry)
+        if old is not None:
+            self.backups.release(old)
+
+    def _same_index(self, change: Change) -> bool:
+        if os.path.basename(change.path) != "index" or not os.path.isfile(os.path.join(os.path.dirname(change.path), "HEAD")):
+            return False
+        if change.before is None or change.after is None or change.before.kind != "file" or change.after.kind != "file":
+            return False
+        data = self.backups.read(change.before.oid)
+        if data is None:
+            return False
+        with tempfile.TemporaryDirectory() as tmp:  # libgit2 reads an index from a file only
+            saved = os.path.join(tmp, "index")
+            Path(saved).write_bytes(data)
+            try:
+                staged = _staged(pygit2.Index(saved))
+                return staged is not None and staged == _staged(pygit2.Index(change.path))
+            except (pygit2.GitError, OSError, ValueError):
+                return False
+
+    def undo(self, changes: list[Change]) -> list[str]:
+        """Put every changed path back as it was settled; returns the paths that could not be."""
+        for change in sorted(changes, key=lambda c: c.path.count(os.sep), reverse=True):
+            if change.after is not None and (change.before is None or change.before.kind != change.after.kind):
+                _remove(change.path, change.after)
+        failed = []
+        for change in sorted(changes, key=lambda c: c.path.count(os.sep)):
+            if change.before is not None and not self._put_back_logged(change.path, change.before):
+                failed.append(change.path)
+        for change in changes:  # the restored files carry new signatures
+            try:
+                st = os.lstat(change.path)
+            except FileNotFoundError:
+                continue
+            if change.before is not None and change.before.kind != "object" and change.path not in failed:
+                manifest = self.nested if change.path in self.nested else self.manifest
+                manifest[change.path] = entry_of(change.path, st, None, True)
+        return failed
+
+    def _put_back_logged(self, path: str, entry: Entry) -> bool:
+        try:
+            return self._put_back(path, entry)
+        except OSError as exc:  # a read-only directory, a full disk: reported, and the re-check stops the run
+            get().error("scope guard: cannot restore a path", path=path, error=str(exc))
+            return False
+
+    def _put_back(self, path: str, entry: Entry) -> bool:
+        if entry.kind == "dir":
+            os.makedirs(path, exist_ok=True)
+            os.chmod(path, entry.mode)
+            return True
+        if entry.kind == "other":
+            return os.path.lexists(path)
+        if entry.kind == "object":
+            return self.objects.put_back(path, entry)
+        data = self.backups.read(entry.oid)
+        if data is None:
+            get().error("scope guard: no intact copy to restore from", path=path)
+            return False
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = os.path.join(os.path.dirname(path), f".autoresearch-restore.{os.getpid()}")  # short: `path` may be at NAME_MAX
+        if entry.kind == "link":
+            _unlink(tmp)
+            os.symlink(os.fsdecode(data), tmp)
+        else:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, entry.mode)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        os.replace(tmp, path)
+        return True
+
+
+def _reclaim(folder: Path) -> None:
+    """The guard's folder lies in the results directory, where a mutator can write: a file or link put
+    in its place goes, so that its sentinel and copies have their folder (a copy found there is
+    checked against its id before use, never trusted)."""
+    if folder.is_symlink() or folder.exists() and not folder.is_dir():
+        folder.unlink()
+
+
+def _staged_blobs(ws: Workspace) -> set[str]:
+    try:
+        return {str(e.id) for e in ws.lib.index}
+    except pygit2.GitError:  # an index libgit2 cannot read (split, sparse): everything is copied instead
+        return set()
+
+
+TOOL_CACHES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"})
+
+
+def byproduct(change: Change) -> bool:
+    """A file or folder created inside a tool's cache folder (Python byte code, pytest's cache): a coding
+    agent that runs the tests leaves these. Removed like any change, before the eval can read them, but
+    not held against the candidate. Changing or deleting one that existed is no byproduct."""
+    return change.before is None and bool(TOOL_CACHES.intersection(change.path.split(os.sep)))
+
+
+def _staged(index) -> tuple | None:
+    """What an index stages, without its stat cache; None (never equal) while it holds a conflict."""
+    if index.conflicts is not None:
+        return None
+    return tuple((e.path, str(e.id), e.mode) for e in index)
+
+
+def _remove(path: str, entry: Entry) -> None:
+    """Remove what the mutation created (already saved). A folder that is not empty, or a path the
+    mutator made unremovable, stays: the re-check (`verify`) then stops the run, naming it."""
+    try:
+        if entry.kind == "dir":
+            os.rmdir(path)
+        else:
+            _unlink(path)
+    except OSError as exc:
+        get().error("scope guard: cannot remove a path", path=path, error=str(exc))
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def verify(guard: Guard, changes: list[Change], failed: list[str], saved: Path) -> None:
+    """After an undo nothing may differ any more; if something still does, stop rather than go on. A path
+    the undo could not put back counts even when no new event says so (the watcher reports writes, and a
+    failed restore writes nothing). The bytes it held before the mutation live only in the daemon's
+    memory: they are written down under `saved/before/` first."""
+    left = {c.path: c for c in changes if c.path in failed}
+    left |= {c.path: c for c in guard.changes()}
+    if not left:
+        return
+    before = saved / "before"
+    for change in left.values():
+        _write_before(guard, change, before)
+    first = sorted(left)[0]
+    raise IntegrityError(
+        f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {first}; "
+        f"what the mutation left is saved in {saved}, what was there before in {before}"
+    )
+
+
+def _write_before(guard: Guard, change: Change, before: Path) -> None:
+    entry = change.before
+    if entry is None or entry.kind not in ("file", "link"):
+        return
+    data = guard.backups.read(entry.oid)
+    if data is None:
+        return
+    copy = before / os.path.relpath(change.path, guard.ws.root).replace(".." + os.sep, "")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    if entry.kind == "link":
+        os.symlink(os.fsdecode(data), copy)
+    else:
+        copy.write_bytes(data)
+        os.chmod(copy, entry.mode)

@@ -1,0 +1,137 @@
+"""Everything checked before a run opens its experiment: repository, artifact, lock, eval and mutator.
+
+A run either starts from a consistent experiment or refuses with one line and
+an exit code; nothing in the user's repository is changed by a refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from mutators.registry import build as build_mutator
+from mutators.base import Mutator
+from mutators.providers.prices import price_of
+from mutators.providers.settings import PROVIDERS
+from optimizer.config import Config
+from optimizer.errors import INVALID_INPUT, InvalidInput, exit_code_for
+from optimizer.experiment import busy
+from optimizer.experiment import state as state_file
+from optimizer.experiment.lockfile import holder, require_free
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.gitrepo import worktree
+from optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
+from runs.evaluators import Evaluator
+from runs.evaluators.builtin import BuiltinEvaluator
+from runs.evaluators.registry import build as build_evaluator
+
+
+
+def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
+    """Where the loop works (the checkout, or the experiment's worktree) and where its files go
+    (always under the main checkout, so status and the chart are found from there)."""
+    ws = open_workspace(cwd, config.artifact)
+    paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
+    _require_results_apart(ws, paths, config)
+    if config.worktree:
+        ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
+    return replace(ws, journal=paths.git_journal), paths
+
+
+def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
+    """The checks that need no lock: nobody runs the experiment, repository, artifact, eval and mutator settings.
+
+    A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
+    """
+    if not config.worktree:
+        return _check(config, cwd)
+    main = open_workspace(cwd, config.artifact)
+    preflight(config, main.root)  # checked before the worktree is made, so that a run that cannot start leaves none
+    made = worktree.before(main, config.results_dir, config.experiment_name)
+    if made.worktree:
+        return _check(config, cwd)
+    try:
+        return _check(config, cwd)
+    except Exception as exc:  # a run that cannot start takes back the worktree it just made
+        made.take_back()
+        if exit_code_for(exc) != INVALID_INPUT:
+            raise
+        # what only the new worktree lacks: a file the checkout has but HEAD does not
+        raise InvalidInput(f"{exc} (a new worktree holds only what is committed: commit it, or run without --worktree)") from None
+
+
+def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
+    ws, paths = locate(config, cwd)
+    require_free(paths.lock, config.experiment_name)
+    if not config.worktree:
+        busy.require_no_other(paths.results_dir, config.experiment_name)
+    if not crashed(paths):
+        require_clean_artifact(ws)
+    evaluator, mutator = preflight(config, ws.root)
+    return ws, paths, evaluator, mutator
+
+
+def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
+    """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
+    file, targets and their keys; the mutator's program, file or key, and its price under a budget."""
+    evaluator = build_evaluator(config.eval, root)
+    evaluator.check()
+    mutator = build_mutator(config.mutator, root)
+    mutator.check()
+    _require_priced_mutator(config)
+    _require_priced_targets(config, evaluator)
+    return evaluator, mutator
+
+
+def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:
+    """The results directory is excluded from git and from the scope guard, so it must hold nothing of
+    the repository's: no tracked file (`results_dir: evals` would let a mutator edit the eval unseen),
+    and, symlinks followed, neither `.git` nor the artifact (the config's spelling is checked at load)."""
+    field = f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
+    tracked = ws.git("--literal-pathspecs", "ls-files", "--", config.results_dir).splitlines()
+    if tracked:
+        raise InvalidInput(f"{field} holds tracked files ({tracked[0]}, ...); choose a directory of its own, such as .autoresearch")
+    real = paths.results_dir.resolve()
+    git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
+    artifact = ws.artifact_path.resolve()
+    if real == git_dir or git_dir in real.parents:
+        raise InvalidInput(f"{field} leads into .git ({real})")
+    if real == artifact or artifact in real.parents or real in artifact.parents:
+        raise InvalidInput(f"{field} leads to {real}, which overlaps the artifact")
+
+
+def _require_priced_mutator(config: Config) -> None:
+    """A budget bounds only what has a price: an unpriced model's calls count as $0, so a run with a
+    budget would spend without limit all night. Refused before the first eval, with the fix."""
+    m = config.mutator
+    if not config.stop.budget_usd or m.provider not in PROVIDERS:
+        return
+    if price_of(m.model, m.price_table()) is None:
+        raise InvalidInput(
+            f"autoresearch.yaml: field 'mutator.prices': no price is known for {m.model!r}, so stop.budget_usd "
+            f"cannot bound what the mutator spends; add {m.model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+        )
+
+
+def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:
+    """The same for the built-in runner's targets and LLM graders: what they spend counts against the
+    budgets only if their models have a price."""
+    budget = "stop.budget_usd" if config.stop.budget_usd else "eval.budget_usd" if config.eval.budget_usd else None
+    if budget is None or not isinstance(evaluator, BuiltinEvaluator):
+        return
+    unpriced = evaluator.unpriced()
+    if unpriced:
+        target, model = next(iter(unpriced.items()))
+        raise InvalidInput(
+            f"autoresearch.yaml: field 'eval.prices': no price is known for {model!r} (target {target!r}), so {budget} "
+            f"cannot bound what the eval spends; add {model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+        )
+
+
+def crashed(paths: ExperimentPaths) -> bool:
+    """Nobody holds the lock, and the last daemon said it was running (it died mid-run) or a git
+    write of its never finished (git itself was killed)."""
+    if holder(paths.lock) is not None:
+        return False
+    previous = state_file.load(paths.state)
+    return paths.git_journal.exists() or (previous is not None and previous.status == "running")

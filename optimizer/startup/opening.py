@@ -1,0 +1,131 @@
+"""Opening an experiment for a run: the lock taken, a crash repaired, the session built from the history.
+
+The session starts from what the files say (iterations.jsonl, state.json, the
+baseline's results); HEAD must still hold the last KEEP's artifact.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from optimizer import daemonlog
+from optimizer.config import Config
+from optimizer.cycle.measure import open_cache
+from optimizer.errors import IntegrityError, InvalidInput
+from optimizer.experiment import holdout
+from optimizer.experiment import state as state_file
+from optimizer.experiment.deadline import deadline
+from optimizer.experiment.history import History
+from optimizer.experiment.lockfile import Lock
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.experiment.session import Session
+from optimizer.experiment.state import State
+from optimizer.gitrepo import worktree
+from optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
+from optimizer.startup.checks import check, crashed
+from optimizer.startup.reconcile import reconcile
+from policies.stop import continues_run
+from runs.errors import BadResults
+from runs.results import load_rows
+from trajectory import iterations
+
+
+def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
+    """The experiment locked for this run, repaired if a daemon crashed in it, and its session."""
+    ws, paths, evaluator, mutator = check(config, cwd)
+    was_crashed = crashed(paths)
+    exclude(ws, config.results_dir)
+    lock = Lock(paths.lock)
+    lock.acquire(config.experiment_name)
+    try:
+        daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
+        if was_crashed:
+            reconcile(config, ws, paths, _history(paths))
+        if restart:
+            _archive(paths)
+            lock.release()
+            lock.acquire(config.experiment_name)
+        history = _history(paths)
+        require_clean_artifact(ws)
+        at = deadline(config.stop.until, config.stop.max_hours, datetime.now().astimezone())
+        cache = open_cache(config, ws, paths)
+        split = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
+        if config.eval.holdout and split is None and history.records:
+            raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
+        head = (head_ref(ws), ws.head())
+        baseline = _resume_baseline(ws, paths, history) if history.records else []
+        held = split.rows_of(history.best.run_dir) if split and history.best else []
+        state = _state(config, ws, paths, history, at)
+        return Session(
+            config, ws, paths, evaluator, mutator, state, history, lock, cache, head,
+            baseline_rows=baseline, deadline_s=at.timestamp() if at else None, holdout=split, baseline_holdout=held,
+        )
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _history(paths: ExperimentPaths) -> History:
+    return History(iterations.read(paths.iterations)[0])
+
+
+def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: History, at: datetime | None) -> State:
+    """A fresh state.json view, rebuilt from the history so that a lost state file loses nothing."""
+    previous = state_file.load(paths.state) if history.records else None
+    original = history.original
+    state = State(
+        experiment=config.experiment_name,
+        artifact=config.artifact,
+        initial_sha=(original.commit if original else None) or ws.head(),
+        run_start_cycle=_run_start(previous, history),
+    )
+    state_file.summarize(state, history)
+    if previous:
+        state.started_at = previous.started_at
+    if config.worktree:
+        state.branch = worktree.branch(config.experiment_name)
+    state.deadline = at.astimezone(timezone.utc).isoformat(timespec="seconds") if at else None
+    state.budget_usd = config.stop.budget_usd
+    return state
+
+
+def _run_start(previous: State | None, history: History) -> int:
+    """Where this run's cycles begin: after the last run's start when that run was interrupted (it
+    goes on), else after the last cycle (a new run, with fresh counts for the stop rules)."""
+    if previous and continues_run(previous.status, previous.stop_reason):
+        return min(previous.run_start_cycle, history.last_cycle)
+    return history.last_cycle
+
+
+def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History) -> list[dict]:
+    """The last KEEP's results, after checking that HEAD still holds that KEEP's artifact."""
+    best = history.best
+    commit = best.commit if best else None
+    if best is None or not commit:
+        raise IntegrityError(f"{paths.iterations}: no KEEP with a commit to resume from; use --restart")
+    try:
+        same = artifact_id(ws, commit) == artifact_id(ws)
+    except IntegrityError:
+        same = False
+    if not same:
+        raise IntegrityError(
+            f"the artifact at HEAD is not the one of the last KEEP (cycle {best.cycle}, {commit[:10]}); "
+            "it was changed outside autoresearch: use --restart to start a new experiment from HEAD"
+        )
+    try:
+        return load_rows(paths.run_dir(best.run_dir))
+    except BadResults as exc:
+        raise IntegrityError(f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart") from None
+
+
+def _archive(paths: ExperimentPaths) -> None:
+    """--restart keeps the old experiment beside the new one instead of deleting it (one with no
+    history yet is only its lock: nothing to keep)."""
+    if paths.iterations.exists():
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        target, n = paths.root.with_name(f"{paths.root.name}.restarted-{stamp}"), 1
+        while target.exists():  # two restarts within a second
+            n += 1
+            target = paths.root.with_name(f"{paths.root.name}.restarted-{stamp}-{n}")
+        paths.root.rename(target)

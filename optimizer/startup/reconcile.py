@@ -1,0 +1,125 @@
+"""After a crash: make the experiment consistent again before the loop resumes.
+
+A daemon killed at any moment (kill -9, power cut) can leave: a git of its
+killed mid-write with its locks, its eval or mutator still running, a KEEP
+committed but not yet logged, or a candidate in the working tree. Each is
+repaired here, loudly, and nothing is thrown away:
+an unlogged KEEP is logged from its run directory, a stray candidate is saved
+as a patch before the artifact is restored.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from datetime import datetime, timezone
+from pathlib import Path
+
+from git import Commit
+
+from optimizer.config import Config
+from optimizer.cycle.candidate import COMMIT_PREFIX
+from optimizer.cycle.decide import compare_for_goal
+from optimizer.daemonlog import get
+from optimizer.experiment.history import History
+from optimizer.experiment.paths import ExperimentPaths
+from optimizer.gitrepo.gitcmd import clear_stale_locks
+from optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_modified, candidate_patch, restore_artifact
+from runs.errors import BadResults
+from runs.process import PGID_SUFFIX
+from runs.results import assertion_rates, load_rows, mean_score
+from trajectory import iterations
+from trajectory.iterations import Iteration
+
+
+def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> list[str]:
+    """Repair what a crashed daemon left; returns what was done, one line each."""
+    actions = [
+        *clear_stale_locks(ws.root, paths.git_journal),
+        *_end_orphans(ws, paths),
+        *_log_unlogged_keep(config, ws, paths, history),
+        *_save_stray_candidate(ws, paths),
+    ]
+    for action in actions:
+        get().warning("recovered after a crash", action=action)
+    return actions
+
+
+def _end_orphans(ws: Workspace, paths: ExperimentPaths) -> list[str]:
+    done = []
+    for pgid_file in paths.root.rglob(f"*{PGID_SUFFIX}"):  # samples nest one level deeper
+        pgid = int(pgid_file.read_text() or 0)
+        if pgid and _runs_in(pgid, ws.root):
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+                done.append(f"ended {pgid_file.name.removesuffix(PGID_SUFFIX)} process group {pgid} left running")
+            except ProcessLookupError:
+                pass
+        pgid_file.unlink(missing_ok=True)
+    return done
+
+
+def _runs_in(pid: int, root: Path) -> bool:
+    """Only a process working in this repository is ours to end (pids are reused)."""
+    try:
+        return Path(os.readlink(f"/proc/{pid}/cwd")).resolve() == root
+    except OSError:
+        return False
+
+
+def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> list[str]:
+    """A KEEP is committed before its line is written; a crash in between leaves the line to write."""
+    best = history.best
+    if best is None:
+        return []
+    head = ws.repo.head.commit
+    cycle = history.last_cycle + 1
+    if not head.message.startswith(f"{COMMIT_PREFIX}{cycle}:") or not head.parents:
+        return []
+    if artifact_id(ws, head.parents[0].hexsha) != artifact_id(ws, best.commit):
+        return []
+    run_dirs = sorted(paths.root.glob(f"*-c{cycle:04d}*"))
+    try:
+        rows = load_rows(run_dirs[-1])
+        baseline = load_rows(paths.run_dir(best.run_dir))
+    except (IndexError, BadResults):
+        return []  # the resume check reports the inconsistency with its own message
+    record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head)
+    iterations.append(paths.iterations, record)
+    return [f"logged cycle {cycle}, committed as {head.hexsha[:10]} just before the crash"]
+
+
+def _keep_record(config: Config, cycle: int, run_dir: Path, rows: list[dict], baseline: list[dict], head: Commit) -> Iteration:
+    s = compare_for_goal(config, baseline, rows).summary
+    return Iteration(
+        cycle=cycle,
+        score=mean_score(rows),
+        decision="keep",
+        cost_usd=sum(float(r.get("cost_usd") or 0) for r in rows),
+        assertions=assertion_rates(rows),
+        mutation=head.message.split(":", 1)[1].strip(),
+        run_dir=run_dir.name,
+        commit=head.hexsha,
+        wins=s.wins,
+        losses=s.losses,
+        ties=s.ties,
+        mean_delta=s.mean_delta,
+        reason="recovered: committed just before a crash",
+        **_samples(run_dir),
+    )
+
+
+def _samples(run_dir: Path) -> dict:
+    """A significant KEEP's candidate runs, so the next comparisons skip them as HEAD samples (the winner's curse)."""
+    drawn = len(list(run_dir.glob("sample-*")))
+    return {"samples": drawn} if drawn else {}
+
+
+def _save_stray_candidate(ws: Workspace, paths: ExperimentPaths) -> list[str]:
+    if not artifact_modified(ws):
+        return []
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+    patch = paths.meta / f"recovered-{stamp}.patch"
+    patch.write_text(candidate_patch(ws) + "\n", encoding="utf-8")
+    restore_artifact(ws)
+    return [f"saved the candidate left in the tree as {patch.name} and restored the artifact"]

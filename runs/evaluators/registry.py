@@ -1,0 +1,37 @@
+"""Evaluators by the kind of eval the config names: a new evaluator is one module and one line in `EVALUATORS`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from runs.config import EvalConfig
+from runs.evaluators import Evaluator
+from runs.evaluators.agentv import AgentVEvaluator
+from runs.evaluators.builtin import BuiltinEvaluator
+from runs.evaluators.command import CommandEvaluator, MetricEvaluator
+from runs.evaluators.repeated import RepeatedEvaluator
+
+EvalKind = Literal["file", "agentv", "metric", "command"]
+
+EVALUATORS: dict[EvalKind, Callable[[EvalConfig, Path], Evaluator]] = {
+    "file": BuiltinEvaluator,  # repeats inside the run, combined by repeat_strategy
+    "agentv": AgentVEvaluator,
+    "metric": MetricEvaluator,
+    "command": CommandEvaluator,
+}
+
+
+def kind_of(config: EvalConfig) -> EvalKind:
+    if config.file:
+        return "file"
+    if config.agentv:
+        return "agentv"
+    return "metric" if config.metric else "command"
+
+
+def build(config: EvalConfig, repo_root: Path) -> Evaluator:
+    kind = kind_of(config)
+    evaluator = EVALUATORS[kind](config, repo_root)
+    return RepeatedEvaluator(evaluator, config.repeat) if kind != "file" and config.repeat > 1 else evaluator

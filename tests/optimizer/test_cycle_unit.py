@@ -1,0 +1,143 @@
+"""The cycle in-process: one candidate from mutation to its line, the loop's stops, the candidate's restore.
+
+Fast (no subprocess per cycle but git's), beside the end-to-end tests, so that a
+failure points at a step rather than at a whole run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mutators.base import MutationResult
+from mutators.errors import MutationFailed
+from optimizer.cycle import loop, tree
+from optimizer.cycle.candidate import COMMIT_PREFIX, candidate, original
+from optimizer.cycle.record import record
+from optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
+from optimizer.errors import INTEGRITY, KEEPS_FAILING, SAFETY_GATE, exit_code_for
+from optimizer.gitrepo.workspace import artifact_modified
+from tests.helpers.repos import git
+from tests.optimizer.unit import experiment, lines, scores, write
+
+
+def started(session):
+    """The experiment after its original (cycle 1)."""
+    record(session, original(session))
+    return session
+
+
+def test_a_better_candidate_is_committed_and_becomes_the_baseline(tmp_path):
+    session = started(experiment(tmp_path, scores(a=0, b=0), {2: write(scores(a=1, b=1), "fix both")}))
+    candidate(session, 2)
+    head = git(session.ws.root, "log", "-1", "--format=%H %s").split(" ", 1)
+    assert head[1].strip() == f"{COMMIT_PREFIX}2: fix both"
+    line = lines(session)[-1]
+    assert (line["decision"], line["commit"], line["wins"], line["losses"]) == ("keep", head[0], 2, 0)
+    assert session.head[1] == head[0] and session.state.commits == [head[0]]
+    assert [r["score"] for r in session.baseline_rows] == [1.0, 1.0]
+    assert session.state.phase == "idle" and not artifact_modified(session.ws)
+
+
+def test_a_worse_candidate_is_dropped_its_diff_saved_and_the_artifact_back_at_head(tmp_path):
+    session = started(experiment(tmp_path, scores(a=1), {2: write(scores(a=0), "break a")}))
+    candidate(session, 2)
+    line = lines(session)[-1]
+    assert (line["decision"], line["mutation"], line["losses"]) == ("drop", "break a", 1)
+    assert "-a=1" in (session.paths.run_dir(line["run_dir"]) / "candidate.patch").read_text()
+    assert (session.ws.artifact_path.read_text(), session.state.commits) == (scores(a=1), [])
+
+
+def test_a_failed_eval_is_an_error_cycle_and_the_candidate_is_restored(tmp_path):
+    session = started(experiment(tmp_path, scores(a=1), {2: write("fail\n")}))
+    candidate(session, 2)
+    line = lines(session)[-1]
+    assert (line["decision"], line["error_reason"], line["score"]) == ("error", "eval-failed", 0.0)
+    assert session.ws.artifact_path.read_text() == scores(a=1)
+
+
+def test_a_mutation_outside_the_artifact_is_undone_and_makes_the_cycle_out_of_scope(tmp_path):
+    step = write(scores(a=1), also={"notes.txt": "overwritten\n"})
+    session = started(experiment(tmp_path, scores(a=0), {2: step}))
+    candidate(session, 2)
+    line = lines(session)[-1]
+    assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
+    assert (session.ws.root / "notes.txt").read_text() == "mine\n"
+    assert session.ws.artifact_path.read_text() == scores(a=0)
+
+
+def test_a_failed_mutation_keeps_what_it_spent_on_its_line(tmp_path):
+    def step(request):
+        raise MutationFailed("the model said nothing useful", "bad-reply", MutationResult("", 0.25, 100, 7))
+
+    session = started(experiment(tmp_path, scores(a=0), {2: step}))
+    candidate(session, 2)
+    line = lines(session)[-1]
+    assert (line["error_reason"], line["mutation_cost_usd"], line["tokens_in"]) == ("bad-reply", 0.25, 100)
+    assert session.history.spent_usd == 0.25
+
+
+def test_a_commit_the_user_made_meanwhile_stops_the_run_with_the_candidate_saved(tmp_path):
+    def step(request):
+        (request.repo_root / "notes.txt").write_text("the user's\n")
+        git(request.repo_root, "commit", "-qam", "the user's work")  # as if the user committed during the cycle
+        request.artifact.write_text(scores(a=1))
+        return MutationResult("edit")
+
+    session = started(experiment(tmp_path, scores(a=0), {2: step}))
+    with pytest.raises(Exception) as raised:
+        candidate(session, 2)
+    assert exit_code_for(raised.value) == INTEGRITY
+    assert not artifact_modified(session.ws) and len(lines(session)) == 1
+
+
+def test_the_candidate_is_put_back_whatever_ends_the_cycle_unless_it_was_committed(tmp_path):
+    session = started(experiment(tmp_path, scores(a=0), {}))
+    run_dir = session.paths.new_run_dir(2)
+    with pytest.raises(RuntimeError), tree.in_tree(session.ws, run_dir):
+        session.ws.artifact_path.write_text(scores(a=1))
+        raise RuntimeError("a bug in the middle of a cycle")
+    assert session.ws.artifact_path.read_text() == scores(a=0)
+    with tree.in_tree(session.ws, run_dir) as cand:
+        session.ws.artifact_path.write_text(scores(a=1))
+        sha = cand.commit("kept")
+    assert session.ws.artifact_path.read_text() == scores(a=1) and session.ws.head() == sha
+
+
+def test_the_loop_stops_at_max_cycles_with_the_state_finished(tmp_path):
+    steps = {2: write(scores(a=1)), 3: write(scores(a=2))}
+    session = experiment(tmp_path, scores(a=0), steps, "stop: {max_cycles: 3, max_convergence: 0}\n")
+    outcome = loop.run(session)
+    assert (outcome.stop_reason, outcome.cycles, outcome.succeeded) == ("max_cycles", 3, True)
+    assert (session.state.status, session.state.stop_reason, session.state.phase) == ("finished", "max_cycles", "done")
+    assert [r["decision"] for r in lines(session)] == ["keep", "keep", "keep"]
+
+
+def test_three_failed_cycles_in_a_row_stop_the_run_with_exit_40_naming_the_limit(tmp_path):
+    session = experiment(tmp_path, scores(a=0), {}, "stop: {max_cycles: 0, max_convergence: 0}\n")
+    with pytest.raises(ErrorsStop) as raised:
+        loop.run(session)
+    assert exit_code_for(raised.value) == KEEPS_FAILING
+    assert str(raised.value).startswith("stopped: 3 cycles in a row failed; last error: the mutator left the artifact unchanged")
+    assert (session.state.status, session.state.stop_reason) == ("finished", "errors")
+
+
+def test_three_out_of_scope_cycles_stop_the_run_with_exit_20(tmp_path):
+    outside = {n: write(scores(a=n), also={"notes.txt": f"{n}\n"}) for n in range(2, 6)}
+    session = experiment(tmp_path, scores(a=0), outside, "stop: {max_cycles: 0, max_convergence: 0}\n")
+    with pytest.raises(OutOfScopeStop) as raised:
+        loop.run(session)
+    assert exit_code_for(raised.value) == SAFETY_GATE
+    assert "3 times" in str(raised.value) and (session.ws.root / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_stop_file_ends_the_run_before_the_next_cycle(tmp_path):
+    session = experiment(tmp_path, scores(a=0), {2: write(scores(a=1))}, "stop: {max_cycles: 0}\n")
+    session.paths.stop_file.write_text("")
+    outcome = loop.run(session)
+    assert (outcome.stop_reason, outcome.cycles) == ("stop-requested", 1)
+    assert not session.paths.stop_file.exists() and session.state.status == "finished"
+
+
+def test_a_stop_reason_is_a_run_stopped_that_carries_its_name(tmp_path):
+    stop = RunStopped("budget")
+    assert (stop.reason, str(stop), exit_code_for(stop)) == ("budget", "budget", None)
