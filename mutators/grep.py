@@ -24,7 +24,7 @@ from pathlib import Path
 
 TIMEOUT_S = 10.0
 LINE_LIMIT = 300  # characters of a matching line shown
-MASK = "***"  # runs.redact.MASK
+MASK = "***"  # plumbing.redact.MASK
 
 
 def grep(pattern: str, files: list[Path], limit: int, timeout_s: float = TIMEOUT_S,

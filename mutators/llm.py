@@ -18,9 +18,9 @@ from mutators.base import MutationRequest, MutationResult, one_line
 from mutators.config import LLMMutatorConfig
 from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from mutators.instructions import render
-from mutators.providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
+from providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
 from mutators.tools import SPECS, Sandbox, run
-from runs.redact import redact, secret_values
+from plumbing.redact import redact, secret_values
 
 log = logging.getLogger("autoresearch.mutator")
 TOOLS_NOTE = """

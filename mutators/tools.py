@@ -29,8 +29,8 @@ from pathlib import Path
 
 from mutators import grep
 from mutators.base import MutationRequest
-from mutators.providers import Tool, ToolCall, ToolResult
-from runs.redact import redact, secret_values
+from providers import Tool, ToolCall, ToolResult
+from plumbing.redact import redact, secret_values
 
 READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
 READ_FILE_LIMIT_BYTES = 50_000_000  # read_file reads a file to its end to count its lines

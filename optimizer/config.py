@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mutators.config import MutatorConfig
 from optimizer.deadline import deadline
-from optimizer.errors import InvalidInput
+from plumbing.errors import InvalidInput
 from runs.config import EvalConfig
 
 DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CONFIG

@@ -17,7 +17,7 @@ from mutators.base import MutationRequest, MutationResult
 from mutators.errors import MutationFailed, MutationsExhausted
 from optimizer import faults, records, rescue, scope, signals
 from optimizer.decide import compare_for_goal, judge
-from optimizer.errors import IntegrityError, Interrupted, SafetyStop
+from plumbing.errors import IntegrityError, Interrupted, SafetyStop
 from optimizer.config import DEFAULT_PATH
 from optimizer.logs import get
 from optimizer.record import record
@@ -42,7 +42,7 @@ from optimizer.workspace import (
 from policies.stop import Limits
 from runs.errors import EvalFailed
 from runs.evaluators import EvalOutcome
-from runs.redact import redact
+from plumbing.redact import redact
 from runs.samples import merge
 from runs.results import assertion_rates, mean_score
 from trajectory.iterations import Iteration
@@ -82,7 +82,7 @@ def stop_requested(session: Session) -> str | None:
 
 
 def set_phase(session: Session, phase: str) -> None:
-    from trajectory.clock import utc_now
+    from plumbing.clock import utc_now
 
     structlog.contextvars.bind_contextvars(phase=phase)
     session.state.phase = phase

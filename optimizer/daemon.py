@@ -13,7 +13,7 @@ from pathlib import Path
 
 from optimizer import launch
 from optimizer.lockfile import holder
-from optimizer.experiment import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 
 POLL_S = 0.05
 

@@ -14,7 +14,7 @@ import structlog
 from mutators.errors import MutationsExhausted
 from optimizer import cycle as cycles
 from optimizer.decide import is_better
-from optimizer.errors import Interrupted, KeepsFailing, SafetyStop
+from plumbing.errors import Interrupted, KeepsFailing, SafetyStop
 from optimizer.logs import file_only, get
 from optimizer.record import record, write_chart
 from optimizer.session import Session

@@ -22,7 +22,7 @@ from optimizer.gitcmd import clear_stale_locks
 from optimizer.logs import get
 from optimizer.workspace import artifact_id, artifact_modified, candidate_patch, restore_artifact
 from runs.errors import BadResults
-from runs.process import PGID_SUFFIX
+from plumbing.process import PGID_SUFFIX
 from runs.results import assertion_rates, load_rows, mean_score
 from trajectory import iterations
 from trajectory.iterations import Iteration

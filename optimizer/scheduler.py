@@ -23,37 +23,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from optimizer.errors import InvalidInput
+from plumbing.errors import InvalidInput
+from plumbing.paths import SchedulePaths
 
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd])$")
 UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 CRON_DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 KEEP_RECORDS = 20
 
-
-@dataclass(frozen=True)
-class SchedulePaths:
-    root: Path  # <results_dir>/schedules/<experiment>
-
-    @classmethod
-    def of(cls, results: Path, experiment: str) -> "SchedulePaths":
-        return cls(results / "schedules" / experiment)
-
-    @property
-    def state(self) -> Path:
-        return self.root / "schedule.json"
-
-    @property
-    def lock(self) -> Path:
-        return self.root / "lock"
-
-    @property
-    def log(self) -> Path:
-        return self.root / "schedule.log"
-
-    @property
-    def run_logs(self) -> Path:
-        return self.root / "runs"
 
 
 def parse_duration(text: str, option: str) -> float:
@@ -140,8 +117,8 @@ class Record:
     def _save(self) -> None:
         import json
 
-        from trajectory import atomic
-        from trajectory.clock import utc_now
+        from plumbing import atomic
+        from plumbing.clock import utc_now
 
         self.data["updated_at"] = utc_now()
         atomic.write_text(self.path, json.dumps(self.data, indent=2) + "\n", durable=False)
@@ -193,8 +170,8 @@ class Firings:
     def run(self) -> dict:
         """One run of the experiment, waited for; its result becomes the EVENT_JOB_EXECUTED retval."""
         from optimizer import launch
-        from runs import process
-        from trajectory.clock import utc_now
+        from plumbing import process
+        from plumbing.clock import utc_now
 
         started = utc_now()
         prefix = self.plan.paths.run_logs / started.replace(":", "-")
@@ -244,7 +221,7 @@ class Firings:
         import signal
         import time
 
-        from runs import process
+        from plumbing import process
 
         self.stopping.set()
         signalled = None
@@ -267,7 +244,7 @@ def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
     import time
 
     from optimizer import logs, signals
-    from optimizer.errors import Interrupted
+    from plumbing.errors import Interrupted
     from optimizer.lockfile import Lock
 
     logging.getLogger("apscheduler").addHandler(logging.NullHandler())  # we log what matters ourselves
@@ -300,7 +277,7 @@ def _fresh_record(plan: Plan, deadline: float | None) -> Record:
     import os
 
     from optimizer.status import read_json
-    from trajectory.clock import utc_now
+    from plumbing.clock import utc_now
 
     previous = read_json(plan.paths.state) or {}
     record = Record(plan.paths.state, {

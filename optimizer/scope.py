@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from optimizer.backups import Backups
-from optimizer.errors import IntegrityError
+from plumbing.errors import IntegrityError
 from optimizer.fswatch import Unavailable, Watcher
 from optimizer.gitobjects import ObjectFiles
 from optimizer.logs import get

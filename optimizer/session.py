@@ -12,14 +12,14 @@ from pathlib import Path
 
 from mutators import registry
 from mutators.base import Mutator
-from mutators.providers.prices import price_of
-from mutators.providers.settings import PROVIDERS
+from providers.prices import price_of
+from providers.settings import PROVIDERS
 from optimizer import state as state_file
 from optimizer import busy, holdout, logs, worktree
 from optimizer.config import Config
 from optimizer.deadline import deadline
-from optimizer.errors import INVALID_INPUT, IntegrityError, InvalidInput, exit_code_for
-from optimizer.experiment import ExperimentPaths
+from plumbing.errors import INVALID_INPUT, IntegrityError, InvalidInput, exit_code_for
+from plumbing.paths import ExperimentPaths
 from optimizer.history import History
 from optimizer.holdout import Holdout
 from optimizer.scope import Guard

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from optimizer.errors import InvalidInput
-from trajectory import atomic
-from trajectory.clock import utc_now
+from plumbing.errors import InvalidInput
+from plumbing import atomic
+from plumbing.clock import utc_now
 
 if TYPE_CHECKING:
     from optimizer.history import History

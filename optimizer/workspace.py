@@ -21,7 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from optimizer import gitcmd
-from optimizer.errors import InvalidInput
+from plumbing.errors import InvalidInput
 
 
 @dataclass(frozen=True)

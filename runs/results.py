@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 from runs.errors import BadResults
-from runs.redact import redact, secret_values
+from plumbing.redact import redact, secret_values
 
 INDEX = "index.jsonl"
 

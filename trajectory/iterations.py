@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from runs.redact import redact_tree
-from trajectory.clock import utc_now
+from plumbing.redact import redact_tree
+from plumbing.clock import utc_now
 
 
 class Iteration(BaseModel):

@@ -16,8 +16,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from runs.redact import redact
-from trajectory import atomic, chartdata, charts, page_parts
+from plumbing.redact import redact
+from plumbing import atomic
+from trajectory import chartdata, charts, page_parts
 from trajectory.iterations import Iteration
 from trajectory.svg import esc
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 def run_eval_file(path: Path, output: Path | None, target: str | None, workers: int, threshold: float | None) -> int:
     from optimizer.commands.common import setup_logging
-    from runs.evalfile.interpolate import find_repo_root
+    from plumbing.repo import find_repo_root
     from runs.evaluators.builtin import execute, prepare
     from runs.results import mean_score
     from runs.runner import RunOptions

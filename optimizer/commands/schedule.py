@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
-from optimizer.errors import OK
+from plumbing.errors import OK
 
 
 def command(
@@ -44,7 +44,7 @@ def command(
 def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_hours):
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
     from optimizer import scheduler, session
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
     from optimizer.lockfile import holder
     from optimizer.workspace import open_workspace
 

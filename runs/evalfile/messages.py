@@ -110,7 +110,7 @@ def resolve_file(value: str, base: Path) -> Path:
 
 
 def search_roots(base: Path) -> list[Path]:
-    from runs.evalfile.interpolate import find_repo_root
+    from plumbing.repo import find_repo_root
 
     base = base.resolve()
     top = find_repo_root(base)

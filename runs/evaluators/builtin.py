@@ -15,7 +15,7 @@ from runs.errors import EvalFailed, RunsError
 from runs.evalfile import EvalFileError, Suite, check
 from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
-from runs.program import missing_program
+from plumbing.program import missing_program
 from runs.rundir import RunDirWriter
 from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
@@ -78,7 +78,7 @@ def _require_runnable(targets: Targets, source: str) -> None:
     """Every target and LLM grader the run will call can be called: a command target's program exists,
     an LLM's key is set. Missed now rather than at the first test (`validate` leaves this alone, as
     `agentv validate` does: a file can be right before its keys are set)."""
-    from mutators.providers.errors import ProviderUnusable
+    from providers.errors import ProviderUnusable
     from runs.targets.cli import CliTarget
     from runs.targets.llm import LLMTarget, settings
 

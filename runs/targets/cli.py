@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
-from runs import process
+from plumbing import process
 from runs.evalfile.model import Case
 from runs.targets import Answer, TargetFailed
 from runs.targets.prompt import question
@@ -67,7 +67,7 @@ def format_files(files: list[Path], template: str) -> str:
     return " ".join(template.replace("{path}", shlex.quote(str(f))).replace("{basename}", shlex.quote(f.name)) for f in files)
 
 
-MAX_TOKENS = 10**9  # per answer, as mutators.providers.replies
+MAX_TOKENS = 10**9  # per answer, as providers.replies
 MAX_COST_USD = 1e6
 
 

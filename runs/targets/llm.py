@@ -1,4 +1,4 @@
-"""`anthropic` and `openai` targets (and LLM graders) through `mutators.providers`, which owns SDKs and retries.
+"""`anthropic` and `openai` targets (and LLM graders) through `providers`, which owns SDKs and retries.
 
 `timeout_seconds` bounds one call to the target as a whole, as it bounds a
 command target's process: the request and its retries (no retry starts past
@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from mutators.providers.errors import ProviderError, ProviderTimedOut
+from providers.errors import ProviderError, ProviderTimedOut
 from runs.evalfile.model import Case
 from runs.graders.base import GraderFailed, LLMReply
 from runs.targets import Answer, TargetFailed
@@ -48,7 +48,7 @@ class LLMTarget:
             raise GraderFailed(self._failure("grader", exc)) from None
 
     def _complete(self, prompt: str | list[dict[str, str]], system: str | None) -> LLMReply:
-        from mutators.providers import complete
+        from providers import complete
 
         deadline = time.monotonic() + self.spec.timeout_s
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
@@ -61,7 +61,7 @@ class LLMTarget:
 
 
 def settings(spec: TargetSpec) -> Any:
-    from mutators.providers import ProviderSettings
+    from providers import ProviderSettings
 
     opts = spec.options
     max_tokens = opts.get("max_output_tokens", opts.get("max_tokens"))

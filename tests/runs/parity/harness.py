@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from runs.evalfile.interpolate import find_repo_root
+from plumbing.repo import find_repo_root
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
 from runs.runner import RunOptions

@@ -8,21 +8,21 @@ from __future__ import annotations
 import threading
 from types import ModuleType
 
-from mutators.providers import retry
-from mutators.providers.errors import ProviderUnusable
-from mutators.providers.prices import cost_usd
-from mutators.providers.settings import PROVIDERS, ProviderSettings
-from mutators.providers.turns import Reply, Tool, ToolResult, Turn
+from providers import retry
+from providers.errors import ProviderUnusable
+from providers.prices import cost_usd
+from providers.settings import PROVIDERS, ProviderSettings
+from providers.turns import Reply, Tool, ToolResult, Turn
 
 
 def _wire(provider: str) -> ModuleType:
     if provider not in PROVIDERS:
         raise ProviderUnusable(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
     if provider == "anthropic":
-        from mutators.providers import anthropic_wire
+        from providers import anthropic_wire
 
         return anthropic_wire
-    from mutators.providers import openai_wire
+    from providers import openai_wire
 
     return openai_wire
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from mutators.providers.errors import MalformedReply
+from providers.errors import MalformedReply
 
 MAX_TOKENS = 10**9  # per reply: far above any context window; 10**400 overflowed the cost's float
 KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from runs.critical import critical
-from runs.redact import redact
+from plumbing.critical import critical
+from plumbing.redact import redact
 
 GRACE_S = 5.0
 PGID_SUFFIX = ".pgid"

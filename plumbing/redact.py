@@ -5,7 +5,7 @@ reach a log, an error message, a result file, a commit message or the chart.
 Text from outside passes through `redact` where it enters (`process.tail`, every
 excerpt of a command's output; mutation summaries) and where errors are written
 (an error cycle, an index row's `error`, the log processor, the CLI's error
-boundary). mutators.providers stays a leaf: its errors are masked at those sinks.
+boundary). providers stays a leaf: its errors are masked at those sinks.
 """
 
 from __future__ import annotations
