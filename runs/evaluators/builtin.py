@@ -16,11 +16,14 @@ from runs.evalfile import EvalFileError, Suite, check
 from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
 from plumbing.program import missing_program
+from providers.errors import ProviderUnusable
 from runs.rundir import RunDirWriter
 from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
 from runs.runner_progress import Progress
 from runs.targets import prices
+from runs.targets.cli import CliTarget
+from runs.targets.llm import LLMTarget, settings
 from runs.targets.resolve import INLINE_SOURCE, Targets, resolve
 from runs.targets.specs import find_targets_file
 
@@ -78,10 +81,6 @@ def _require_runnable(targets: Targets, source: str) -> None:
     """Every target and LLM grader the run will call can be called: a command target's program exists,
     an LLM's key is set. Missed now rather than at the first test (`validate` leaves this alone, as
     `agentv validate` does: a file can be right before its keys are set)."""
-    from providers.errors import ProviderUnusable
-    from runs.targets.cli import CliTarget
-    from runs.targets.llm import LLMTarget, settings
-
     for target in [*targets.built.values(), *(getattr(g, "__self__", None) for g in targets.graders.values())]:
         if isinstance(target, CliTarget) and (problem := missing_program(target.template, target.cwd)):
             raise RunsError(f"{source}: field 'targets[{target.name}].command': {problem}")
