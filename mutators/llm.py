@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from mutators.base import MutationRequest, MutationResult, one_line
@@ -138,7 +139,7 @@ def summary_of(changelog: str) -> str:
     return one_line(lines[0]) if lines else "(no summary)"
 
 
-def _spent(conversation: Conversation, summary: str, written: list[str] = ()) -> MutationResult:
+def _spent(conversation: Conversation, summary: str, written: Sequence[str] = ()) -> MutationResult:
     return MutationResult(
         summary,
         cost_usd=conversation.cost_usd,

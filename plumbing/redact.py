@@ -11,6 +11,7 @@ boundary). providers stays a leaf: its errors are masked at those sinks.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
 MASK = "***"
@@ -30,7 +31,7 @@ def redact(text: str, secrets: list[str] | None = None) -> str:
     return text
 
 
-def redact_tree(value, secrets: list[str] | None = None):
+def redact_tree(value: Any, secrets: list[str] | None = None) -> Any:
     """A JSON-like value with every string in it, keys included, passed through `redact`."""
     secrets = secret_values() if secrets is None else secrets
     if isinstance(value, str):

@@ -6,6 +6,7 @@ Each request goes through the retry table; each reply is priced from its usage.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from types import ModuleType
 
 from providers import retry
@@ -54,7 +55,7 @@ class Conversation:
         prompt: str | list[dict],
         *,
         system: str | None = None,
-        tools: list[Tool] = (),
+        tools: Sequence[Tool] = (),
         deadline: float | None = None,
     ):
         self.settings, self.deadline = settings, deadline
