@@ -40,7 +40,7 @@ class PageData:
 
 @cache
 def _asset(name: str) -> str:
-    return resources.files("trajectory").joinpath("assets", name).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def _csp(script: str) -> str:
