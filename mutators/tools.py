@@ -12,7 +12,7 @@ read-only path. Every call ends in bounded time: reads and listings are capped
 in size and count, and `search` matches in a child killed at a deadline
 (mutators/grep.py). A refused call raises `ToolRefused`, whose message goes
 back to the model as a tool error. The environment's secret values (API keys:
-runs/redact.py) are masked in every answer, and `search` matches the masked
+plumbing/redact.py) are masked in every answer, and `search` matches the masked
 lines, so a `.env` or a committed key in the repository is never sent to the
 provider, nor can the model learn one by guessing it a character at a time.
 """
