@@ -37,12 +37,13 @@ def test_imports_inside_functions_are_only_the_listed_ones():
 
 
 def test_an_unlisted_import_inside_a_function_is_found(tmp_path):
-    source = tmp_path / "runs" / "example.py"
+    source = tmp_path / "pkg" / "example.py"
     source.parent.mkdir()
+    (source.parent / "__init__.py").write_text("")
     (source.parent / "errors.py").write_text("")
-    source.write_text("import os\n\ndef f():\n    import json\n    from runs import errors\n    return json, errors, os\n")
+    source.write_text("import os\n\ndef f():\n    import json\n    from pkg import errors, example\n    return os\n")
     found = function_level_imports(source, tmp_path)
-    assert [(imported) for _, _, imported in found] == ["json", "runs.errors"]
+    assert found == [(4, "pkg.example", "json"), (5, "pkg.example", "pkg.errors"), (5, "pkg.example", "pkg.example")]
 
 
 def function_level_imports(path: Path, root: Path = REPO) -> list[tuple[int, str, str]]:
