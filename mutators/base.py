@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from runs.redact import redact
+from plumbing.redact import redact
 
 
 @dataclass(frozen=True)

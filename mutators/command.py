@@ -9,8 +9,8 @@ from mutators.base import MutationRequest, MutationResult, summary_from
 from mutators.config import CommandMutatorConfig
 from mutators.errors import MutationFailed, MutatorConfigError
 from mutators.instructions import render
-from runs import process
-from runs.program import missing_program
+from plumbing import process
+from plumbing.program import missing_program
 
 
 class CommandMutator:

@@ -71,7 +71,7 @@ class LLMMutatorConfig(BaseModel):
     """Prices of models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}."""
 
     def price_table(self) -> dict[str, dict[str, float]]:
-        """`prices` as mutators.providers takes it (plain dicts: that package imports nothing of ours)."""
+        """`prices` as providers takes it (plain dicts: that package imports nothing of ours)."""
         return {model: price.model_dump() for model, price in self.prices.items()}
 
 

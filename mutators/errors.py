@@ -1,9 +1,11 @@
 """Errors a mutation can end in. The loop turns `MutationFailed` into an `error` cycle;
-the others stop the run with their exit code."""
+the others stop the run with their exit code (plumbing.errors)."""
+
+from plumbing.errors import INVALID_INPUT, KEEPS_FAILING, OK, AutoresearchError
 
 
-class MutatorError(Exception):
-    exit_code = 40
+class MutatorError(AutoresearchError):
+    exit_code = KEEPS_FAILING
 
 
 class MutationFailed(MutatorError):
@@ -26,10 +28,10 @@ class MutatorUnusable(MutatorError):
 class MutatorConfigError(MutatorError):
     """The mutator settings are invalid (exit 30)."""
 
-    exit_code = 30
+    exit_code = INVALID_INPUT
 
 
 class MutationsExhausted(MutatorError):
     """A replay has no edits left: the loop stops normally."""
 
-    exit_code = 0
+    exit_code = OK

@@ -11,7 +11,7 @@ matching. A search costs one interpreter start (170 ms measured on a loaded
 2-core machine) against a model turn of seconds. Matches are written as they
 are found, so a search that runs out of time still answers what it found.
 Each line is matched with the environment's secret values masked, as the
-model will read it (runs/redact.py, which the child cannot import).
+model will read it (plumbing/redact.py, which the child cannot import).
 """
 
 from __future__ import annotations
@@ -20,15 +20,16 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 TIMEOUT_S = 10.0
 LINE_LIMIT = 300  # characters of a matching line shown
-MASK = "***"  # runs.redact.MASK
+MASK = "***"  # plumbing.redact.MASK
 
 
 def grep(pattern: str, files: list[Path], limit: int, timeout_s: float = TIMEOUT_S,
-         secrets: list[str] = ()) -> tuple[list[tuple[int, int, str]], bool]:
+         secrets: Sequence[str] = ()) -> tuple[list[tuple[int, int, str]], bool]:
     """((index into `files`, line number, line), timed out) for up to `limit` lines of text files that match
     once each of `secrets` in them is masked."""
     job = json.dumps({"pattern": pattern, "files": [str(f) for f in files], "limit": limit, "secrets": list(secrets)})

@@ -16,7 +16,7 @@ def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:
         if changelog_by_reply
         else f"Write a short changelog to {request.changelog}"
     )
-    template = resources.files("mutators").joinpath("instructions.md").read_text(encoding="utf-8")
+    template = resources.files(__package__).joinpath("instructions.md").read_text(encoding="utf-8")
     scope = "this file only" if request.mode == "file" else "files under this directory only"
     return template.format(
         mode=request.mode,

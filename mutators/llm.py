@@ -12,15 +12,16 @@ import json
 import logging
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from mutators.base import MutationRequest, MutationResult, one_line
 from mutators.config import LLMMutatorConfig
 from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from mutators.instructions import render
-from mutators.providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
+from providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
 from mutators.tools import SPECS, Sandbox, run
-from runs.redact import redact, secret_values
+from plumbing.redact import redact, secret_values
 
 log = logging.getLogger("autoresearch.mutator")
 TOOLS_NOTE = """
@@ -138,7 +139,7 @@ def summary_of(changelog: str) -> str:
     return one_line(lines[0]) if lines else "(no summary)"
 
 
-def _spent(conversation: Conversation, summary: str, written: list[str] = ()) -> MutationResult:
+def _spent(conversation: Conversation, summary: str, written: Sequence[str] = ()) -> MutationResult:
     return MutationResult(
         summary,
         cost_usd=conversation.cost_usd,

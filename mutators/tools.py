@@ -12,7 +12,7 @@ read-only path. Every call ends in bounded time: reads and listings are capped
 in size and count, and `search` matches in a child killed at a deadline
 (mutators/grep.py). A refused call raises `ToolRefused`, whose message goes
 back to the model as a tool error. The environment's secret values (API keys:
-runs/redact.py) are masked in every answer, and `search` matches the masked
+plumbing/redact.py) are masked in every answer, and `search` matches the masked
 lines, so a `.env` or a committed key in the repository is never sent to the
 provider, nor can the model learn one by guessing it a character at a time.
 """
@@ -24,13 +24,14 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mutators import grep
 from mutators.base import MutationRequest
-from mutators.providers import Tool, ToolCall, ToolResult
-from runs.redact import redact, secret_values
+from providers import Tool, ToolCall, ToolResult
+from plumbing.redact import redact, secret_values
 
 READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
 READ_FILE_LIMIT_BYTES = 50_000_000  # read_file reads a file to its end to count its lines
@@ -75,7 +76,7 @@ class Sandbox:
         self.also_readable = [self.request.run_dir.resolve(), self.request.iterations.resolve()]
         self.hidden_paths = [p.resolve() for p in self.request.hidden]
 
-    def _resolve(self, path: str, also: list[Path] = ()) -> Path:
+    def _resolve(self, path: str, also: Sequence[Path] = ()) -> Path:
         if not isinstance(path, str) or not path.strip() or "\0" in path or not _encodable(path):
             raise ToolRefused("path must be a non-empty string of text")
         if names_git(path):
@@ -128,7 +129,8 @@ def list_dir(box: Sandbox, path: str = ".") -> str:
     real = box.readable(path)
     if not real.is_dir():
         raise ToolRefused(f"{path}: not a directory")
-    entries, more = [], False
+    entries: list[Path] = []
+    more = False
     with os.scandir(real) as scan:
         for entry in scan:
             if len(entries) >= MAX_SCANNED_ENTRIES:
@@ -151,7 +153,8 @@ def read_file(box: Sandbox, path: str, offset: int = 0, limit: int = DEFAULT_REA
     if _size(real) > READ_FILE_LIMIT_BYTES:
         raise ToolRefused(f"{path}: {_size(real)} bytes, too large to read (the limit is {READ_FILE_LIMIT_BYTES})")
     offset, limit = _non_negative(offset, "offset"), _non_negative(limit, "limit") or DEFAULT_READ_LINES
-    page, size, total, full, secrets = [], 0, 0, False, secret_values()
+    page: list[str] = []
+    size, total, full, secrets = 0, 0, False, secret_values()
     with open(real, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle):
             total = number + 1  # read on to the end: the header gives the line count
@@ -293,7 +296,7 @@ SPECS = [
     _spec("write_file", "Write a whole file (create or replace). Only the artifact may be written.", ["path", "content"],
           path=PATH, content={"type": "string", "description": "The complete new content of the file"}),
 ]
-HANDLERS = {"list_dir": list_dir, "read_file": read_file, "search": search, "git_show": git_show, "write_file": write_file}
+HANDLERS: dict[str, Callable[..., str]] = {"list_dir": list_dir, "read_file": read_file, "search": search, "git_show": git_show, "write_file": write_file}
 
 
 def run(box: Sandbox, call: ToolCall) -> ToolResult:

@@ -13,8 +13,8 @@ import sys
 import typer
 
 from optimizer.commands import COMMANDS
-from optimizer.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
-from runs.redact import redact
+from plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
+from plumbing.redact import redact
 
 app = typer.Typer(
     name="autoresearch",

@@ -15,8 +15,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mutators.config import MutatorConfig
-from optimizer.experiment.deadline import deadline
-from optimizer.errors import InvalidInput
+from optimizer.deadline import deadline
+from plumbing.errors import InvalidInput
 from policies.keep import RuleName
 from runs.config import EvalConfig
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import structlog
 
-from runs.redact import redact_tree, secret_values
+from plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
 
@@ -77,7 +77,7 @@ def _console_line(logger, method, event: dict) -> str:
     return format_event(event)
 
 
-_SHARED = [  # for our events, and for plain `logging` records (mutators.providers' retries) alike
+_SHARED = [  # for our events, and for plain `logging` records (providers' retries) alike
     structlog.contextvars.merge_contextvars,
     structlog.processors.add_log_level,
     structlog.processors.TimeStamper(fmt="iso", utc=True),

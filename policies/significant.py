@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Literal
+from typing import Any, Literal
 
 MIN_HEAD_RUNS = 2  # a pooled variance needs two runs of HEAD before the first look
 HEAD_RUN_WEIGHT = 2  # a HEAD run also serves the next candidates, so it is worth more than a candidate run
@@ -87,7 +87,7 @@ def significant(candidate: Runs, head: Runs, confidence: float, max_repeats: int
         return Verdict("more-head", f"HEAD needs {MIN_HEAD_RUNS} runs not selected by a KEEP", candidate_runs=k, head_runs=m)
     delta, se, z = paired_z(candidate, head)
     c = NormalDist().inv_cdf(confidence)
-    evidence = dict(
+    evidence: dict[str, Any] = dict(
         delta=delta,
         p_value=1 - NormalDist().cdf(z) if math.isfinite(z) else float(z < 0),
         interval=(delta - c * se, delta + c * se),

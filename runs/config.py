@@ -69,7 +69,7 @@ class EvalConfig(BaseModel):
         return self
 
     def price_table(self) -> dict[str, dict[str, float]]:
-        """`prices` as mutators.providers takes it (plain dicts)."""
+        """`prices` as providers takes it (plain dicts)."""
         return {model: price.model_dump() for model, price in self.prices.items()}
 
     @property

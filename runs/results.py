@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TypeGuard
 
 from runs.errors import BadResults
-from runs.redact import redact, secret_values
+from plumbing.redact import redact, secret_values
 
 INDEX = "index.jsonl"
 
@@ -91,7 +92,8 @@ def require_unit_scores(path: Path, rows: list[dict]) -> None:
     """AgentV rows score 0 to 1, each test and each of its graders; anything else is a broken eval
     (a percentage, a raw metric) whose comparisons and pass rates would mean nothing."""
     for row in rows:
-        graders = row.get("scores") if isinstance(row.get("scores"), list) else []
+        scores = row.get("scores")
+        graders = scores if isinstance(scores, list) else []
         values = [("score", row["score"])] + [
             (f"scores[{i}].score", g["score"]) for i, g in enumerate(graders) if isinstance(g, dict) and _is_number(g.get("score"))
         ]
@@ -100,7 +102,7 @@ def require_unit_scores(path: Path, rows: list[dict]) -> None:
                 raise BadResults(f"{path}: test {row['test_id']!r}: field '{field}' is {value}, outside 0..1")
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from runs.graders.scoring import DEFAULT_THRESHOLD
-from runs.redact import redact
+from plumbing.redact import redact
 from runs.results import INDEX
 from runs.runner_case import TestResult
 

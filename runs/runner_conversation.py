@@ -24,7 +24,7 @@ from runs.evalfile.conversation import Conversation, Turn
 from runs.evalfile.model import Case, GraderSpec, Message, Part, Suite
 from runs.graders import IMPLICIT, grade
 from runs.graders.base import Context, GraderFailed, GraderLLM
-from runs.graders.payload import input_messages
+from runs.graders.payload import input_messages, js_json
 from runs.graders.scoring import DEFAULT_THRESHOLD, test_score, verdict
 from runs.runner_case import TestResult, status
 from runs.targets import Target, TargetFailed
@@ -78,8 +78,6 @@ def aggregate(scores: list[float], how: str) -> float:
 
 def _initial(case: Case, suite: Suite) -> list[dict[str, str]]:
     """The test's input turns as AgentV starts the history: text as written, anything else as its JSON."""
-    from runs.graders.payload import js_json
-
     start = []
     for message in input_messages(Context(case, "", suite.directory)):
         content = message["content"]

@@ -8,6 +8,7 @@ files and error cycles may lack it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trajectory.iterations import Iteration
@@ -28,7 +29,7 @@ class Series:
     assertions: dict[str, list[tuple[int, float]]]  # name -> (cycle, pass rate)
     eval_cost: list[tuple[int, float]]  # cumulative
     mutation_cost: list[tuple[int, float]]  # cumulative
-    holdout: list[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
+    holdout: Sequence[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
 
 
 def number(record: Iteration, name: str) -> float | None:

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
 
-from runs.redact import redact_tree
-from trajectory.clock import utc_now
+from plumbing.redact import redact_tree
+from plumbing.clock import utc_now
 
 
 Decision = Literal["keep", "drop", "error"]

@@ -16,8 +16,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from runs.redact import redact
-from trajectory import atomic, chartdata, charts, page_parts
+from plumbing.redact import redact
+from plumbing import atomic
+from trajectory import chartdata, charts, page_parts
 from trajectory.iterations import Iteration
 from trajectory.svg import esc
 
@@ -39,7 +40,7 @@ class PageData:
 
 @cache
 def _asset(name: str) -> str:
-    return resources.files("trajectory").joinpath("assets", name).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def _csp(script: str) -> str:

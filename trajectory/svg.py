@@ -8,6 +8,7 @@ one small file that renders offline, from disk, and with scripts disabled;
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
 
@@ -90,7 +91,7 @@ class Frame:
         )
         return "".join(parts)
 
-    def points(self, values: list[tuple[int, float]]) -> str:
+    def points(self, values: Iterable[tuple[int, float]]) -> str:
         return " ".join(f"{fmt(self.x(c))},{fmt(self.y(v))}" for c, v in values)
 
 

@@ -12,7 +12,7 @@ from optimizer.commands.common import ConfigOption
 from optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
-    from optimizer.experiment.paths import ExperimentPaths
+    from plumbing.paths import ExperimentPaths
 
 
 def command(
@@ -22,7 +22,7 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Write the score chart as an image (--png/--svg); with neither, rewrite trajectory.html and print its path."""
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
     from trajectory import image, iterations
 
     _, _, paths = find_experiment(experiment, config)
@@ -41,15 +41,15 @@ def command(
 
 
 def _write(path: Path, text: str) -> None:
-    from trajectory import atomic
+    from plumbing import atomic
 
     atomic.write_text(path, text, durable=False)
     print(f"wrote {path}")
 
 
 def _png(svg_text: str, out: Path) -> None:
-    from optimizer.errors import InvalidInput
-    from runs import process
+    from plumbing.errors import InvalidInput
+    from plumbing import process
     from trajectory import image
 
     browser = image.find_browser()

@@ -13,7 +13,7 @@ import typer
 
 if TYPE_CHECKING:
     from optimizer.config import Config
-    from optimizer.experiment.paths import ExperimentPaths
+    from plumbing.paths import ExperimentPaths
     from optimizer.gitrepo.workspace import Workspace
 
 DEFAULT_CONFIG = "autoresearch.yaml"
@@ -36,7 +36,7 @@ def load(path: Path, overrides: dict | None = None) -> "Config":
 def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "ExperimentPaths"]:
     """An experiment's config, the user's checkout and its files, for the commands that only read or
     signal an experiment (no worktree is created, no lock taken)."""
-    from optimizer.experiment.paths import ExperimentPaths
+    from plumbing.paths import ExperimentPaths
     from optimizer.gitrepo.workspace import open_workspace
 
     cfg = load(config, {"experiment": name})
@@ -48,10 +48,10 @@ def config_dir(path: Path) -> Path:
     """Where the repository is looked for: the config file's directory, so that a config names its
     own repository whatever the current directory (a cron line); a config kept outside any git
     repository applies to the repository of the current directory."""
-    import pygit2
+    from plumbing.repo import git_root
 
     here = path.resolve().parent
-    return here if pygit2.discover_repository(str(here)) is not None else Path.cwd()
+    return here if git_root(here) is not None else Path.cwd()
 
 
 def setup_logging(log_file: Path | None = None, quiet: bool = False, console: bool = True) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from optimizer.errors import OK, REGRESSION
+from plumbing.errors import OK, REGRESSION
 
 
 def command(

@@ -30,7 +30,7 @@ def command(
     from optimizer.cycle import loop
     from optimizer.commands.common import load, setup_logging
     from optimizer.commands.report import print_summary
-    from optimizer.errors import NO_IMPROVEMENT, OK
+    from plumbing.errors import NO_IMPROVEMENT, OK
     from optimizer.startup.opening import open_session
 
     root = _make_repo(directory, demofiles.files())
@@ -51,7 +51,7 @@ def command(
 
 
 def _make_repo(directory: Path | None, files: dict[str, str]) -> Path:
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
 
     root = Path(tempfile.mkdtemp(prefix="autoresearch-demo-")) if directory is None else directory.resolve()
     if root.exists() and any(root.iterdir()):

@@ -56,7 +56,7 @@ def command(
 
 def run_file(path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None) -> int:
     """One eval file through the built-in runner: a summary table and an AgentV run directory."""
-    from runs.evalfile.interpolate import find_repo_root
+    from plumbing.repo import find_repo_root
     from runs.evaluators.builtin import execute, prepare
     from runs.results import mean_score
     from runs.run_settings import run_options

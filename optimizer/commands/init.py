@@ -17,7 +17,7 @@ def command(
     force: bool = typer.Option(False, "--force", help="Overwrite an existing config."),
 ) -> int:
     """Write autoresearch.yaml with a comment on every field, guessing the artifact and eval from the repository."""
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
 
     if path.exists() and not force:
         raise InvalidInput(f"{path} already exists (use --force to overwrite)")

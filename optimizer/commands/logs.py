@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from optimizer.commands.common import ConfigOption
-from optimizer.errors import OK
+from plumbing.errors import OK
 
 POLL_S = 0.2
 
@@ -23,11 +23,11 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Print an experiment's log: one readable line per event, with its local time."""
-    from optimizer.experiment.paths import ExperimentPaths
+    from plumbing.paths import ExperimentPaths
     from optimizer.experiment.overview import results_root
 
     results = results_root(config)
-    log = ExperimentPaths(results / "runs" / _experiment(experiment, config, results)).log
+    log = ExperimentPaths.at(results, _experiment(experiment, config, results)).log
     show = (lambda line: line) if as_json else _renderer(quiet)
     offset = _print_existing(log, lines, show)
     if not follow:
@@ -43,7 +43,7 @@ def command(
 def _experiment(name: str | None, config: Path, results: Path) -> str:
     """The named experiment, else the config's, else the only one there is."""
     from optimizer.experiment import overview
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
 
     if name:
         overview.experiment(results, name)  # a clear error for an unknown name

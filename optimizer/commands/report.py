@@ -14,7 +14,7 @@ from optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from optimizer.config import Config
-    from optimizer.experiment.paths import ExperimentPaths
+    from plumbing.paths import ExperimentPaths
     from optimizer.experiment.history import History
     from optimizer.gitrepo.workspace import Workspace
 
@@ -24,7 +24,7 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Print an experiment's summary: cycles, decisions, scores, cost, its commits, and how to adopt or revert them."""
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
 
     cfg, ws, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
@@ -103,8 +103,8 @@ def print_run_summary(cfg: "Config", start: Path) -> None:
     """The summary `run` prints however it ends (cron mails it), read from the files as `report`
     reads them: nothing for an experiment without history, and never an error of its own that
     would hide the one that ended the run."""
-    from optimizer.errors import AutoresearchError
-    from optimizer.experiment.paths import ExperimentPaths
+    from plumbing.errors import AutoresearchError
+    from plumbing.paths import ExperimentPaths
     from optimizer.gitrepo.workspace import open_workspace
 
     try:

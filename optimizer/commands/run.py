@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
-from optimizer.errors import NO_IMPROVEMENT, OK
+from plumbing.errors import NO_IMPROVEMENT, OK
 
 
 def command(
@@ -66,7 +66,7 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
     from optimizer import signals
     from optimizer.cycle import loop
     from optimizer.commands.report import print_run_summary
-    from optimizer.errors import IntegrityError, Interrupted
+    from plumbing.errors import IntegrityError, Interrupted
     from optimizer.startup.opening import open_session
 
     cfg = load(config, overrides)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import typer
 
 from optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
-from optimizer.errors import OK
+from plumbing.errors import OK
 
 
 def command(
@@ -45,7 +46,7 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
     from optimizer.daemon import scheduler
     from optimizer.startup import checks
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
     from optimizer.experiment.lockfile import holder
     from optimizer.gitrepo.workspace import open_workspace
 
@@ -67,8 +68,6 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
 
 def _detach(plan, config: Path, quiet: bool) -> int:
     """The same command in a new session (stdin /dev/null, output to schedule.log); prints its pid."""
-    from datetime import datetime
-
     from optimizer.daemon import spawn
 
     from optimizer.daemon import scheduler

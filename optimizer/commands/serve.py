@@ -19,7 +19,7 @@ def command(
 ) -> int:
     """Serve the results directory over HTTP and print the URL; the page refreshes itself while the loop runs."""
     from optimizer.commands.common import experiment as find_experiment
-    from optimizer.errors import InvalidInput
+    from plumbing.errors import InvalidInput
     from trajectory import server
 
     if not 0 <= port <= 65535:

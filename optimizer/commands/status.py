@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from optimizer.commands.common import ConfigOption
-from optimizer.errors import OK
+from plumbing.errors import OK
 
 
 def command(

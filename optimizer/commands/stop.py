@@ -26,7 +26,7 @@ def command(
     whole process groups) with the same guarantees.
     """
     from optimizer.experiment.lockfile import holder
-    from optimizer.experiment.paths import SchedulePaths
+    from plumbing.paths import SchedulePaths
 
     cfg, _, paths = find_experiment(experiment, config)
     schedule_lock = SchedulePaths.of(paths.results_dir, cfg.experiment_name).lock
@@ -34,7 +34,7 @@ def command(
     run_pid, scheduler_pid = holder(paths.lock), holder(schedule_lock)
     if run_pid is None and scheduler_pid is None:
         if not (paths.root.exists() or schedule_lock.parent.exists()):
-            from optimizer.errors import InvalidInput
+            from plumbing.errors import InvalidInput
 
             raise InvalidInput(f"experiment {name!r} is unknown: nothing in {paths.results_dir} (check the name, or --config)")
         print(f"experiment {name} is not running")

@@ -26,7 +26,7 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
     warns about) is printed as `note:` lines: the file is still ok.
     """
     from runs.evalfile import EvalFileError
-    from runs.evalfile.interpolate import find_repo_root
+    from plumbing.repo import find_repo_root
     from runs.evaluators.builtin import prepare
 
     inline_targets, settings = None, None
@@ -60,7 +60,7 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
 def _configured(config: Path, target: str | None) -> tuple[Path, Path, list[dict] | None, str | None] | None:
     """The configured eval file, its repository root, inline targets and target (the flag wins);
     None, after saying so, when the eval is a command: the valid config was the whole check."""
-    from runs.evalfile.interpolate import find_repo_root
+    from plumbing.repo import find_repo_root
 
     cfg = load(config)
     if cfg.eval.file is None:

@@ -27,12 +27,12 @@ from optimizer.cycle.record import record
 from optimizer.cycle.sequential import decide_significant
 from optimizer.cycle.stops import RunStopped, stop_requested
 from optimizer.daemonlog import get
-from optimizer.errors import IntegrityError
+from plumbing.errors import IntegrityError
 from optimizer.experiment.session import Session
 from optimizer.gitrepo.workspace import artifact_id, artifact_size, head_moved
 from policies.stop import Limits
 from runs.errors import EvalFailed
-from runs.redact import redact
+from plumbing.redact import redact
 from runs.results import assertion_rates, mean_score
 from runs.samples import merge
 from trajectory.iterations import Iteration

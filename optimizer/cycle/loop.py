@@ -15,7 +15,7 @@ from optimizer.cycle.candidate import candidate, original
 from optimizer.cycle.decide import is_better
 from optimizer.cycle.record import record, write_chart
 from optimizer.daemonlog import file_only, get
-from optimizer.errors import AutoresearchError, Interrupted
+from plumbing.errors import AutoresearchError, Interrupted
 from optimizer.experiment.session import Session
 from optimizer.experiment.state import Status
 from policies.stop import StopReason

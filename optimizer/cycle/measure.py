@@ -15,7 +15,7 @@ from optimizer.config import Config
 from optimizer.cycle.early import EarlyDiscard
 from optimizer.cycle.keys import eval_key
 from optimizer.daemonlog import get
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 from optimizer.experiment.session import Session
 from optimizer.gitrepo.workspace import Workspace
 from runs.cache import SampleCache

@@ -18,7 +18,7 @@ from optimizer.config import DEFAULT_PATH
 from optimizer.cycle.holdout import hidden_from_mutator
 from optimizer.cycle.tree import Candidate
 from optimizer.daemonlog import get
-from optimizer.errors import IntegrityError, Interrupted, SafetyStop
+from plumbing.errors import IntegrityError, Interrupted, SafetyStop
 from optimizer.experiment.session import Session
 from optimizer.gitrepo.workspace import artifact_modified, artifact_present, head_moved, head_ref, link_out, reattach
 from optimizer.guard import rescue, scope, trusted

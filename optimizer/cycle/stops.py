@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from optimizer.daemonlog import get
-from optimizer.errors import KeepsFailing, SafetyStop
+from plumbing.errors import KeepsFailing, SafetyStop
 from optimizer.experiment.session import Session
 from policies.stop import Limits, StopReason, budget_stop, stop_reason, time_stop
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from optimizer import faults, signals
-from optimizer.errors import IntegrityError, Interrupted
+from plumbing.errors import IntegrityError, Interrupted
 from optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
 
 

@@ -12,7 +12,7 @@ scheduler's life (as the daemon's), `schedule.log` and `runs/` (each run's
 output). SIGTERM ends it cleanly: the run in progress gets SIGTERM too (it
 restores the tree and records itself), then the scheduler exits with 130.
 
-Its paths are optimizer.experiment.paths.SchedulePaths (`status` reads them without loading this).
+Its paths are plumbing.paths.SchedulePaths (`status` reads them without loading this).
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from tzlocal import get_localzone
 
 from optimizer import daemonlog, signals
 from optimizer.daemon import launch
-from optimizer.errors import Interrupted, InvalidInput
+from plumbing.errors import Interrupted, InvalidInput
 from optimizer.experiment.lockfile import Lock
 from optimizer.experiment.overview import read_json
-from optimizer.experiment.paths import SchedulePaths
-from runs import process
-from trajectory import atomic
-from trajectory.clock import utc_now
+from plumbing.paths import SchedulePaths
+from plumbing import process
+from plumbing import atomic
+from plumbing.clock import utc_now
 
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd])$")
 UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from optimizer.daemon import launch
 from optimizer.experiment.lockfile import holder
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 
 POLL_S = 0.05
 

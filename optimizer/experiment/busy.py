@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from optimizer.errors import InvalidInput
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.errors import InvalidInput
+from plumbing.paths import ExperimentPaths
 from optimizer.experiment.lockfile import held_by
 from optimizer.experiment.overview import experiments, read_json
 
@@ -18,7 +18,7 @@ def in_this_checkout(results: Path) -> dict[str, str]:
     """{experiment: 'pid N since T'} for each daemon working in this checkout's tree."""
     found = {}
     for name in experiments(results):
-        paths = ExperimentPaths(results / "runs" / name)
+        paths = ExperimentPaths.at(results, name)
         who = held_by(paths.lock)
         if who is not None and not (read_json(paths.state) or {}).get("branch"):
             found[name] = who

@@ -13,8 +13,8 @@ import json
 import os
 from pathlib import Path
 
-from optimizer.errors import InvalidInput
-from trajectory.clock import utc_now
+from plumbing.errors import InvalidInput
+from plumbing.clock import utc_now
 
 
 def _holder(raw: bytes) -> str:

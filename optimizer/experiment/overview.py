@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from optimizer.errors import InvalidInput
-from optimizer.experiment.paths import META, ExperimentPaths, SchedulePaths
+from plumbing.errors import InvalidInput
 from optimizer.experiment.lockfile import holder
+from plumbing.paths import META, RUNS, SCHEDULE_STATE, SCHEDULES, ExperimentPaths, SchedulePaths
+from plumbing.repo import git_root
 
 DEFAULT_RESULTS_DIR = ".autoresearch"
 LAST_DECISIONS = 5
@@ -49,13 +50,6 @@ def _configured_results_dir(config: Path) -> str | None:
         raise InvalidInput(f"{config}: not valid YAML") from None
     return raw.get("results_dir") if isinstance(raw, dict) else None
 
-
-def git_root(start: Path) -> Path | None:
-    """The nearest directory at or above `start` holding `.git` (a directory, or a file in a worktree)."""
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
 
 
 def read_json(path: Path) -> dict | None:
@@ -131,10 +125,10 @@ class ScheduleView:
 
 
 def experiment(results: Path, name: str) -> ExperimentView:
-    paths = ExperimentPaths(results / "runs" / name)
+    paths = ExperimentPaths.at(results, name)
     if not paths.meta.is_dir():
         known = ", ".join(experiments(results)) or "none yet"
-        raise InvalidInput(f"no experiment '{name}' under {results / 'runs'} (known: {known})")
+        raise InvalidInput(f"no experiment '{name}' under {results / RUNS} (known: {known})")
     return ExperimentView(name, read_json(paths.state), holder(paths.lock), last_decisions(paths.iterations))
 
 
@@ -146,13 +140,13 @@ def schedule(results: Path, name: str) -> ScheduleView | None:
 
 
 def experiments(results: Path) -> list[str]:
-    runs = results / "runs"
+    runs = results / RUNS
     return sorted(p.name for p in runs.iterdir() if (p / META).is_dir()) if runs.is_dir() else []
 
 
 def schedules(results: Path) -> list[str]:
-    root = results / "schedules"
-    return sorted(p.name for p in root.iterdir() if (p / "schedule.json").exists()) if root.is_dir() else []
+    root = results / SCHEDULES
+    return sorted(p.name for p in root.iterdir() if (p / SCHEDULE_STATE).exists()) if root.is_dir() else []
 
 
 def seconds_since(stamp: str | None, now: datetime | None = None) -> float | None:

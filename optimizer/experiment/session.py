@@ -20,14 +20,14 @@ from optimizer.experiment import state as state_file
 from optimizer.experiment.history import History
 from optimizer.experiment.holdout import Holdout
 from optimizer.experiment.lockfile import Lock
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 from optimizer.experiment.state import Phase, State, Status
 from optimizer.gitrepo.workspace import Workspace
 from optimizer.guard.scope import Guard
 from policies.stop import StopReason
 from runs.cache import SampleCache
 from runs.evaluators import Evaluator
-from trajectory.clock import utc_now
+from plumbing.clock import utc_now
 from trajectory.iterations import Iteration
 
 CHART_INTERVAL_S = 3.0

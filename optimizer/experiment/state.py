@@ -13,11 +13,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from optimizer.errors import InvalidInput
+from plumbing.errors import InvalidInput
 from optimizer.experiment.history import History
 from policies.stop import StopReason
-from trajectory import atomic
-from trajectory.clock import utc_now
+from plumbing import atomic
+from plumbing.clock import utc_now
 
 
 Status = Literal["running", "finished", "stopped", "failed"]

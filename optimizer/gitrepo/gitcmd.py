@@ -21,9 +21,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from optimizer.errors import IntegrityError
+from plumbing.errors import IntegrityError
 from optimizer.daemonlog import get
-from runs.critical import critical
+from plumbing.critical import critical
 
 ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 WAIT_FOR_GIT_S = 30.0

@@ -24,7 +24,7 @@ import git
 import pygit2
 from pygit2.enums import DiffOption
 
-from optimizer.errors import InvalidInput
+from plumbing.errors import InvalidInput
 from optimizer.gitrepo import gitcmd
 
 

@@ -35,7 +35,7 @@ import pygit2
 
 from mutators.tools import is_git_name
 from optimizer.daemonlog import get
-from optimizer.errors import IntegrityError
+from plumbing.errors import IntegrityError
 from optimizer.gitrepo.workspace import Workspace
 from optimizer.guard.backups import Backups
 from optimizer.guard.fswatch import Unavailable, Watcher

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from mutators.registry import build as build_mutator
 from mutators.base import Mutator
-from mutators.providers.prices import price_of
-from mutators.providers.settings import PROVIDERS
+from providers.prices import price_of
+from providers.settings import PROVIDERS
 from optimizer.config import Config
-from optimizer.errors import INVALID_INPUT, InvalidInput, exit_code_for
+from plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
 from optimizer.experiment import busy
 from optimizer.experiment import state as state_file
 from optimizer.experiment.lockfile import holder, require_free
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 from optimizer.gitrepo import worktree
 from optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
 from runs.evaluators import Evaluator

@@ -12,13 +12,13 @@ from pathlib import Path
 from optimizer import daemonlog
 from optimizer.config import Config
 from optimizer.cycle.measure import open_cache
-from optimizer.errors import IntegrityError, InvalidInput
+from plumbing.errors import IntegrityError, InvalidInput
 from optimizer.experiment import holdout
 from optimizer.experiment import state as state_file
-from optimizer.experiment.deadline import deadline
+from optimizer.deadline import deadline
 from optimizer.experiment.history import History
 from optimizer.experiment.lockfile import Lock
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 from optimizer.experiment.session import Session
 from optimizer.experiment.state import State
 from optimizer.gitrepo import worktree

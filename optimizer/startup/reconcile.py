@@ -22,11 +22,11 @@ from optimizer.cycle.candidate import COMMIT_PREFIX
 from optimizer.cycle.decide import compare_for_goal
 from optimizer.daemonlog import get
 from optimizer.experiment.history import History
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 from optimizer.gitrepo.gitcmd import clear_stale_locks
 from optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_modified, candidate_patch, restore_artifact
 from runs.errors import BadResults
-from runs.process import PGID_SUFFIX
+from plumbing.process import PGID_SUFFIX
 from runs.results import assertion_rates, load_rows, mean_score
 from trajectory import iterations
 from trajectory.iterations import Iteration

@@ -90,12 +90,3 @@ def reference_name(value: Any) -> str | None:
     match = WHOLE_REFERENCE.match(value)
     return match.group(1) if match else None
 
-
-def find_repo_root(start: Path) -> Path:
-    """The nearest directory above `start` holding `.git`; else the working directory when it contains `start`, else `start`."""
-    start = start.resolve()
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    cwd = Path.cwd().resolve()
-    return cwd if start.is_relative_to(cwd) else start

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from plumbing.repo import find_repo_root
 from runs.evalfile.model import Message, Part
 from runs.evalfile.problems import Problems
 
@@ -110,8 +111,6 @@ def resolve_file(value: str, base: Path) -> Path:
 
 
 def search_roots(base: Path) -> list[Path]:
-    from runs.evalfile.interpolate import find_repo_root
-
     base = base.resolve()
     top = find_repo_root(base)
     chain = [base, *(p for p in base.parents if p.is_relative_to(top))]

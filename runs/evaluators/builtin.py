@@ -15,7 +15,8 @@ from runs.errors import EvalFailed, RunsError
 from runs.evalfile import EvalFileError, Suite, check, runnable
 from runs.evalfile.interpolate import load_dotenv
 from runs.evaluators import EvalOutcome
-from runs.program import missing_program
+from plumbing.program import missing_program
+from providers.errors import ProviderUnusable
 from runs.rundir import RunDirWriter
 from runs import matrix
 from runs.run_settings import run_options
@@ -23,6 +24,8 @@ from runs.runner import EvalRun, RunOptions
 from runs.runner_case import TestResult
 from runs.runner_progress import Progress
 from runs.targets import prices
+from runs.targets.cli import CliTarget
+from runs.targets.llm import LLMTarget, settings
 from runs.targets.resolve import INLINE_SOURCE, Targets, resolve
 from runs.targets.specs import find_targets_file
 
@@ -84,10 +87,6 @@ def _require_runnable(targets: Targets, source: str, workspaced: bool = False) -
     `agentv validate` does: a file can be right before its keys are set). In an eval with AgentV
     workspaces a command target runs in the workspace, whose files (its program among them, often)
     come from the template or a hook: there is nothing to look at before the run."""
-    from mutators.providers.errors import ProviderUnusable
-    from runs.targets.cli import CliTarget
-    from runs.targets.llm import LLMTarget, settings
-
     for target in [*targets.built.values(), *(getattr(g, "__self__", None) for g in targets.graders.values())]:
         if isinstance(target, CliTarget) and not workspaced and (problem := missing_program(target.template, target.cwd)):
             raise RunsError(f"{source}: field 'targets[{target.name}].command': {problem}")

@@ -8,11 +8,11 @@ import re
 import shlex
 from pathlib import Path
 
-from runs import process
+from plumbing import process
 from runs.config import EvalConfig
 from runs.errors import BadResults, EvalFailed, RunsError
 from runs.evaluators import EvalOutcome
-from runs.program import missing_program
+from plumbing.program import missing_program
 from runs.results import INDEX, load_rows, require_unit_scores
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from mutators.providers.turns import Reply
+from providers.turns import Reply
 from runs.evalfile.model import Case, GraderSpec
 
 

@@ -6,7 +6,7 @@ prints no JSON object is graded by its exit code (0 passes, its stdout the
 assertion). A command that fails (exits non-zero printing JSON or writing to
 stderr, times out, cannot start) scores 0 with the reason as its assertion:
 a quality failure, not an execution error, exactly as AgentV counts it.
-It runs through `runs.process` in the eval file's directory, so it is killed
+It runs through `plumbing.process` in the eval file's directory, so it is killed
 with its children on timeout like every other command we start.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field
 
-from runs import process
+from plumbing import process
 from runs.evalfile.model import GraderSpec
 from runs.graders.base import Context, Options, Score, assertion, parsed
 from runs.graders.payload import code_grader_input

@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import Literal
 
-from mutators.providers.turns import Reply
-from runs import process
+from providers.turns import Reply
+from plumbing import process
 from runs.evalfile.model import Case
 from runs.graders.base import GraderLLM, GraderRetry
 from runs.targets import Answer, TargetFailed, cli_output

@@ -24,7 +24,7 @@ from runs.targets import Answer
 
 TOOL_STATUSES = {"ok", "error", "timeout", "cancelled", "unknown"}
 CONTENT_TYPES = {"text", "image", "file"}
-MAX_TOKENS = 10**9  # per answer, as mutators.providers.replies: what the budget counts, not what graders see
+MAX_TOKENS = 10**9  # per answer, as providers.replies: what the budget counts, not what graders see
 MAX_COST_USD = 1e6
 
 

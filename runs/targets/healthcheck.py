@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
-from runs import process
+from plumbing import process
 
 Render = Callable[[str, dict[str, str]], str]
 

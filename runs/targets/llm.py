@@ -1,4 +1,4 @@
-"""`anthropic` and `openai` targets (and LLM graders) through `mutators.providers`, which owns SDKs and retries.
+"""`anthropic` and `openai` targets (and LLM graders) through `providers`, which owns SDKs and retries.
 
 `timeout_seconds` bounds one call to the target as a whole, as it bounds a
 command target's process: the request and its retries (no retry starts past
@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from mutators.providers.errors import ProviderError, ProviderTimedOut
-from mutators.providers.turns import Reply
+from providers.errors import ProviderError, ProviderTimedOut
+from providers.turns import Reply
 from runs.evalfile.model import Case
 from runs.graders.base import GraderFailed
 from runs.targets import Answer, TargetFailed
@@ -66,7 +66,7 @@ class LLMTarget:
 
     def _complete(self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None) -> Reply:
         """One call, bounded by `timeout_s` (a test's own, for an answer) or the target's timeout_seconds."""
-        from mutators.providers import complete
+        from providers import complete
 
         deadline = time.monotonic() + (timeout_s or self.spec.timeout_s)
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
@@ -79,7 +79,7 @@ class LLMTarget:
 
 
 def settings(spec: TargetSpec) -> Any:
-    from mutators.providers import ProviderSettings
+    from providers import ProviderSettings
 
     opts = spec.options
     max_tokens = opts.get("max_output_tokens", opts.get("max_tokens"))

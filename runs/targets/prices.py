@@ -1,6 +1,6 @@
 """What an eval target's model costs: `eval.prices`, else the shipped table.
 
-mutators.providers counts a model it has no price for as $0 and warns about
+providers counts a model it has no price for as $0 and warns about
 `mutator.prices`, which does not apply to targets. So a target hands the
 providers a table that always prices its model, and says itself, once per
 model, that the model counts as $0 and where its price goes.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from mutators.providers.prices import price_of
+from providers.prices import price_of
 from runs.targets.specs import TargetSpec
 
 log = logging.getLogger("autoresearch.runs")

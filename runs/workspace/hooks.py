@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runs import process
+from plumbing import process
 from runs.evalfile.workspace import Hook
 
 VARIABLE = re.compile(r"\{\{(\w+)\}\}")

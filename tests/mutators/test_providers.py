@@ -1,4 +1,4 @@
-"""mutators.providers through the real SDKs against the wire-level fake server: replies, usage, retries, failures."""
+"""providers through the real SDKs against the wire-level fake server: replies, usage, retries, failures."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from mutators.providers import ProviderFailed, ProviderSettings, ProviderUnusable, complete, cost_usd
-from mutators.providers.retry import TABLES
+from providers import ProviderFailed, ProviderSettings, ProviderUnusable, complete, cost_usd
+from providers.retry import TABLES
 from tests.helpers.fake_llm import cut_stream, error_reply, patched_reply, plain_reply, raw_reply, text_reply, tool_reply
 
 PROTOCOLS = ["anthropic", "openai"]
@@ -191,7 +191,7 @@ def test_an_unlisted_subclass_follows_its_nearest_listed_base():
     import anthropic
     import httpx2
 
-    from mutators.providers.retry import rule_for
+    from providers.retry import rule_for
 
     response = httpx2.Response(529, request=httpx2.Request("POST", "http://127.0.0.1/v1/messages"))
     busy = anthropic.types.CompactionUnavailableError("busy", response=response, body=None)
@@ -212,7 +212,7 @@ def test_prices_match_dated_models_take_overrides_and_warn_once_for_unknown(capl
 
 
 def test_importing_the_project_does_not_import_an_sdk():
-    code = "import sys, mutators.providers, mutators.registry, optimizer.errors; print('anthropic' in sys.modules or 'openai' in sys.modules)"
+    code = "import sys, providers, mutators.registry, plumbing.errors; print('anthropic' in sys.modules or 'openai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -222,7 +222,7 @@ HUGE_ARGUMENTS = '{"path": ' + "9" * 5000 + "}"  # more digits than Python conve
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_tool_arguments_no_json_reader_can_turn_into_values_are_a_problem_of_that_call_not_a_crash(fake_llm, protocol):
-    from mutators.providers import Conversation, Tool
+    from providers import Conversation, Tool
 
     if protocol == "openai":
         fake_llm.queue(tool_reply("read_file", HUGE_ARGUMENTS))

@@ -14,7 +14,7 @@ from optimizer.cycle import loop, tree
 from optimizer.cycle.candidate import COMMIT_PREFIX, candidate, original
 from optimizer.cycle.record import record
 from optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
-from optimizer.errors import INTEGRITY, KEEPS_FAILING, SAFETY_GATE, exit_code_for
+from plumbing.errors import INTEGRITY, KEEPS_FAILING, SAFETY_GATE, exit_code_for
 from optimizer.gitrepo.workspace import artifact_modified
 from tests.helpers.repos import git
 from tests.optimizer.unit import experiment, lines, scores, write

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from optimizer.experiment.paths import ExperimentPaths
+from plumbing.paths import ExperimentPaths
 from tests.helpers.repos import cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 

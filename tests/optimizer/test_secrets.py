@@ -57,7 +57,7 @@ def test_a_key_in_a_plain_logging_record_is_masked_and_carries_the_cycle(tmp_pat
     monkeypatch.setenv("ACME_API_KEY", SECRET)
     daemonlog.setup(tmp_path / "daemon.log")
     structlog.contextvars.bind_contextvars(experiment="exp", cycle=4, phase="mutate")
-    try:  # how mutators.providers reports a retry: the stdlib logger, with the server's words
+    try:  # how providers reports a retry: the stdlib logger, with the server's words
         logging.getLogger("autoresearch.providers").warning("openai: 429 (key %s over quota); retry 1", SECRET)
     finally:
         structlog.contextvars.clear_contextvars()

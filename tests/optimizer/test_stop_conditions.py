@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from optimizer.experiment.deadline import deadline
-from optimizer.errors import InvalidInput
+from optimizer.deadline import deadline
+from plumbing.errors import InvalidInput
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 

@@ -53,7 +53,7 @@ def check_optimized(repo):
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)
-    assert [(l["score"], l["decision"]) for l in lines] == [(0.0, "keep"), (0.5, "keep"), (1.0, "keep")]
+    assert [(line["score"], line["decision"]) for line in lines] == [(0.0, "keep"), (0.5, "keep"), (1.0, "keep")]
     assert (repo / "prompt.md").read_text() == "Hello, please sit.\n"
     assert "Hello, please sit." in git(repo, "show", "HEAD:prompt.md")
     run_dir = repo / ".autoresearch" / "runs" / "exp" / lines[-1]["run_dir"]

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from runs.evalfile import check
-from runs.evalfile.interpolate import find_repo_root
+from plumbing.repo import find_repo_root
 from runs.evaluators.builtin import execute, prepare
 from runs.results import load_rows
 from runs.run_settings import run_options

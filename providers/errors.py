@@ -1,10 +1,12 @@
 """Provider errors. Plain exceptions with no SDK import, so anything may catch them cheaply."""
 
+from plumbing.errors import KEEPS_FAILING, AutoresearchError
 
-class ProviderError(Exception):
+
+class ProviderError(AutoresearchError):
     """An LLM call failed; the message names the provider and, for key problems, the environment variable."""
 
-    exit_code = 40
+    exit_code = KEEPS_FAILING
 
 
 class ProviderUnusable(ProviderError):

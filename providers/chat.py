@@ -6,23 +6,24 @@ Each request goes through the retry table; each reply is priced from its usage.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from types import ModuleType
 
-from mutators.providers import retry
-from mutators.providers.errors import ProviderUnusable
-from mutators.providers.prices import cost_usd
-from mutators.providers.settings import PROVIDERS, ProviderSettings
-from mutators.providers.turns import Reply, Tool, ToolResult, Turn
+from providers import retry
+from providers.errors import ProviderUnusable
+from providers.prices import cost_usd
+from providers.settings import PROVIDERS, ProviderSettings
+from providers.turns import Reply, Tool, ToolResult, Turn
 
 
 def _wire(provider: str) -> ModuleType:
     if provider not in PROVIDERS:
         raise ProviderUnusable(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
     if provider == "anthropic":
-        from mutators.providers import anthropic_wire
+        from providers import anthropic_wire
 
         return anthropic_wire
-    from mutators.providers import openai_wire
+    from providers import openai_wire
 
     return openai_wire
 
@@ -54,7 +55,7 @@ class Conversation:
         prompt: str | list[dict],
         *,
         system: str | None = None,
-        tools: list[Tool] = (),
+        tools: Sequence[Tool] = (),
         deadline: float | None = None,
     ):
         self.settings, self.deadline = settings, deadline

@@ -19,7 +19,7 @@ _warned_lock = threading.Lock()
 
 @lru_cache(maxsize=1)
 def shipped() -> dict[str, dict[str, float]]:
-    table = json.loads(resources.files("mutators.providers").joinpath("prices.json").read_text(encoding="utf-8"))
+    table = json.loads(resources.files(__package__).joinpath("prices.json").read_text(encoding="utf-8"))
     return {model: price for model, price in table.items() if not model.startswith("_")}
 
 

@@ -5,12 +5,13 @@ reach a log, an error message, a result file, a commit message or the chart.
 Text from outside passes through `redact` where it enters (`process.tail`, every
 excerpt of a command's output; mutation summaries) and where errors are written
 (an error cycle, an index row's `error`, the log processor, the CLI's error
-boundary). mutators.providers stays a leaf: its errors are masked at those sinks.
+boundary). providers stays a leaf: its errors are masked at those sinks.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
 MASK = "***"
@@ -30,7 +31,7 @@ def redact(text: str, secrets: list[str] | None = None) -> str:
     return text
 
 
-def redact_tree(value, secrets: list[str] | None = None):
+def redact_tree(value: Any, secrets: list[str] | None = None) -> Any:
     """A JSON-like value with every string in it, keys included, passed through `redact`."""
     secrets = secret_values() if secrets is None else secrets
     if isinstance(value, str):

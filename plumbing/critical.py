@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 _held: list[int] = []
@@ -26,7 +27,7 @@ def hold(signum: int) -> bool:
 
 
 @contextmanager
-def critical():
+def critical() -> Iterator[None]:
     global _depth
     if threading.current_thread() is not threading.main_thread():
         yield

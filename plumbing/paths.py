@@ -1,4 +1,4 @@
-"""Where an experiment's files live (and a scheduler's), and the names of its run directories."""
+"""Where an experiment's and a schedule's files live under `<repo>/<results_dir>`, and the names of run directories."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 META = "_autoresearch"
+RUNS = "runs"  # <results_dir>/runs/<experiment>
+SCHEDULES = "schedules"  # <results_dir>/schedules/<experiment>
+SCHEDULE_STATE = "schedule.json"
 
 
 @dataclass(frozen=True)
@@ -15,7 +18,12 @@ class ExperimentPaths:
 
     @classmethod
     def of(cls, repo_root: Path, results_dir: str, experiment: str) -> "ExperimentPaths":
-        return cls(repo_root / results_dir / "runs" / experiment)
+        return cls.at(repo_root / results_dir, experiment)
+
+    @classmethod
+    def at(cls, results: Path, experiment: str) -> "ExperimentPaths":
+        """The experiment's paths under the results directory `results` (`<repo>/<results_dir>`)."""
+        return cls(results / RUNS / experiment)
 
     @property
     def results_dir(self) -> Path:
@@ -81,11 +89,11 @@ class SchedulePaths:
 
     @classmethod
     def of(cls, results: Path, experiment: str) -> "SchedulePaths":
-        return cls(results / "schedules" / experiment)
+        return cls(results / SCHEDULES / experiment)
 
     @property
     def state(self) -> Path:
-        return self.root / "schedule.json"
+        return self.root / SCHEDULE_STATE
 
     @property
     def lock(self) -> Path:

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from runs.critical import critical
-from runs.redact import redact
+from plumbing.critical import critical
+from plumbing.redact import redact
 
 GRACE_S = 5.0
 PGID_SUFFIX = ".pgid"
@@ -53,7 +53,7 @@ def run(
     err_path = log_prefix.with_name(log_prefix.name + ".stderr.log")
     pgid_path = log_prefix.with_name(log_prefix.name + PGID_SUFFIX)
     started = time.monotonic()
-    proc = None
+    proc: subprocess.Popen[bytes] | None = None
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         try:
             with critical():  # a signal between the fork and here waits: the child is never left unowned
@@ -71,6 +71,7 @@ def run(
             returncode: int | None = proc.wait(timeout=timeout_s)
             end_leftovers(proc)
         except subprocess.TimeoutExpired:
+            assert proc is not None  # only its wait times out
             kill_group(proc)
             returncode = None
         except BaseException:
@@ -87,7 +88,7 @@ def run(
     )
 
 
-def kill_group(proc: subprocess.Popen) -> None:
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM the process group, then SIGKILL what is left after a grace period."""
     for sig, wait_s in ((signal.SIGTERM, GRACE_S), (signal.SIGKILL, None)):
         try:
@@ -101,7 +102,7 @@ def kill_group(proc: subprocess.Popen) -> None:
             continue
 
 
-def end_leftovers(proc: subprocess.Popen) -> None:
+def end_leftovers(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL what is left of the process group of a command that has exited (a group outlives its
     leader while a member lives, so its id cannot have been reused)."""
     try:

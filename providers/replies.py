@@ -13,9 +13,9 @@ summary or the next request is written.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal, overload
 
-from mutators.providers.errors import MalformedReply
+from providers.errors import MalformedReply
 
 MAX_TOKENS = 10**9  # per reply: far above any context window; 10**400 overflowed the cost's float
 KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
@@ -93,6 +93,10 @@ def seq(value: Any, where: str) -> list:
     return value
 
 
+@overload
+def text(value: Any, where: str, *, optional: Literal[False] = False) -> str: ...
+@overload
+def text(value: Any, where: str, *, optional: bool) -> str | None: ...
 def text(value: Any, where: str, *, optional: bool = False) -> str | None:
     if not isinstance(value, str) and not (optional and value is None):
         raise _wrong(value, where, "a string" + (" or null" if optional else ""))

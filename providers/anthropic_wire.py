@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from mutators.providers import replies
-from mutators.providers.errors import MalformedReply
-from mutators.providers.replies import index, obj, seq, text, tokens
-from mutators.providers.settings import ProviderSettings
-from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn
+from providers import replies
+from providers.errors import MalformedReply
+from providers.replies import index, obj, seq, text, tokens
+from providers.settings import ProviderSettings
+from providers.turns import Tool, ToolCall, ToolResult, Turn
 
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 

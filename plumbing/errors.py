@@ -1,13 +1,13 @@
-"""The daemon's errors and the one table that maps every error of the project to an exit code.
+"""The one exception root of the project and the one table of exit codes.
 
 Exit codes are a public contract (DESIGN.md, README): cron jobs and scripts act on them.
+Every error we raise derives from `AutoresearchError` and carries its exit code, so the
+CLI's boundary maps any of them with `exit_code_for`, wherever it was raised. The domain
+errors (`runs.errors`, `mutators.errors`, `providers.errors`) live beside their code and
+derive from this root: this module imports nothing of ours.
 """
 
 from __future__ import annotations
-
-from mutators.errors import MutatorError
-from mutators.providers.errors import ProviderError
-from runs.errors import RunsError
 
 OK = 0
 REGRESSION = 1
@@ -20,6 +20,8 @@ INTERRUPTED = 130
 
 
 class AutoresearchError(Exception):
+    """The root: every error of ours, each class carrying the exit code the CLI ends with."""
+
     exit_code = INVALID_INPUT
 
 
@@ -57,6 +59,6 @@ def exit_code_for(exc: BaseException) -> int | None:
     """The exit code for an error we know, or None for a bug (which should show its traceback)."""
     if isinstance(exc, KeyboardInterrupt):
         return INTERRUPTED
-    if isinstance(exc, (AutoresearchError, RunsError, MutatorError, ProviderError)):
+    if isinstance(exc, AutoresearchError):
         return exc.exit_code
     return None

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from mutators.providers import replies
-from mutators.providers.errors import MalformedReply
-from mutators.providers.replies import index, obj, seq, text, tokens
-from mutators.providers.settings import ProviderSettings
-from mutators.providers.turns import Tool, ToolCall, ToolResult, Turn
+from providers import replies
+from providers.errors import MalformedReply
+from providers.replies import index, obj, seq, text, tokens
+from providers.settings import ProviderSettings
+from providers.turns import Tool, ToolCall, ToolResult, Turn
 
 TOKEN_FIELDS = ("prompt_tokens", "completion_tokens")
 

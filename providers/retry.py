@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from mutators.providers.errors import MalformedReply, ProviderFailed, ProviderTimedOut, ProviderUnusable
-from mutators.providers.settings import ProviderSettings
+from providers.errors import MalformedReply, ProviderFailed, ProviderTimedOut, ProviderUnusable
+from providers.settings import ProviderSettings
 
 log = logging.getLogger("autoresearch.providers")
 T = TypeVar("T")

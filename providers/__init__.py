@@ -1,14 +1,14 @@
 """LLM providers (Anthropic, OpenAI and OpenAI-compatible servers): clients, retries, prices, errors.
 
-A leaf package: it imports nothing else of the project, so the eval runner's
+A layer below `runs` and `mutators`: it imports nothing of ours but `plumbing`, so the eval runner's
 LLM targets and graders use it as the mutators do. SDKs are imported only when
 a call is made, never when this package is imported.
 """
 
 from importlib import import_module
 
-# Names are loaded on first use (PEP 562): `optimizer.errors` imports `providers.errors` for every
-# CLI call, and the clients, retries and prices would cost it some 40 ms of start-up.
+# Names are loaded on first use (PEP 562): importing `providers.errors` (the runner and the mutators do)
+# must not load the clients, retries and prices, which would cost the CLI some 40 ms of start-up.
 _HOMES = {
     "Conversation": "chat", "complete": "chat",
     "ProviderError": "errors", "ProviderFailed": "errors", "ProviderTimedOut": "errors", "ProviderUnusable": "errors",

@@ -1,0 +1,27 @@
+"""Repository discovery: the one way we find the git repository a path belongs to.
+
+By the file system alone (no git, no pygit2 import): `status` uses it and must stay fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def git_root(start: Path) -> Path | None:
+    """The nearest directory at or above `start` holding `.git` (a directory, or a file in a worktree)."""
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def find_repo_root(start: Path) -> Path:
+    """The repository root above `start`; outside any repository, the working directory when it
+    contains `start`, else `start` (an eval file kept outside git still has a base for its paths)."""
+    start = start.resolve()
+    root = git_root(start)
+    if root is not None:
+        return root
+    cwd = Path.cwd().resolve()
+    return cwd if start.is_relative_to(cwd) else start
