@@ -35,9 +35,15 @@ ANSWER = "import sys\nopen(sys.argv[2], 'w').write('canned answer for ' + sys.ar
 
 
 def extract(repo: Path, tag: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "-C", str(repo), "archive", tag, "examples"], check=True, capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", tag, "examples"], check=True, capture_output=True
+    ).stdout
     tarfile.open(fileobj=io.BytesIO(archive)).extractall(into, filter="data")
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "examples"]):
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.email=b@b", "-c", "user.name=b", "commit", "-qm", "examples"],
+    ):
         subprocess.run(["git", "-C", str(into), *args], check=True, capture_output=True)
     return into / "examples"
 
@@ -56,15 +62,33 @@ def target_names(files: list[Path], examples: Path) -> set[str]:
     sources = [*files, *examples.rglob("targets.yaml"), *examples.rglob("*.jsonl"), *examples.rglob("*.cases.yaml")]
     for path in sources:
         text = path.read_text(errors="replace")
-        names.update(re.findall(r"^\s*-?\s*(?:target|name|grader_target|use_target|extends):\s*['\"]?([A-Za-z0-9_.-]+)", text, re.M))
+        names.update(
+            re.findall(
+                r"^\s*-?\s*(?:target|name|grader_target|use_target|extends):\s*['\"]?([A-Za-z0-9_.-]+)", text, re.M
+            )
+        )
         names.update(re.findall(r'"(?:target|grader_target)":\s*"([A-Za-z0-9_.-]+)"', text))
     return names
 
 
 def offline_targets(names: set[str], answer: Path, grader_url: str) -> str:
-    grader = {"name": "fake_grader", "provider": "openai", "model": "${{ FAKE_MODEL }}", "api_key": "${{ FAKE_KEY }}",
-              "base_url": grader_url, "api_format": "chat"}
-    cli = [{"name": n, "provider": "cli", "command": f"python3 {answer} {{EVAL_ID}} {{OUTPUT_FILE}}", "grader_target": "fake_grader"} for n in sorted(names)]
+    grader = {
+        "name": "fake_grader",
+        "provider": "openai",
+        "model": "${{ FAKE_MODEL }}",
+        "api_key": "${{ FAKE_KEY }}",
+        "base_url": grader_url,
+        "api_format": "chat",
+    }
+    cli = [
+        {
+            "name": n,
+            "provider": "cli",
+            "command": f"python3 {answer} {{EVAL_ID}} {{OUTPUT_FILE}}",
+            "grader_target": "fake_grader",
+        }
+        for n in sorted(names)
+    ]
     return yaml.safe_dump({"targets": [*cli, grader]}, sort_keys=False)
 
 
@@ -89,8 +113,17 @@ ENV = {"FAKE_MODEL": "fake-model", "FAKE_KEY": "fake-key"}
 
 def ours(path: Path) -> tuple[bool, str]:
     env = {**os.environ, **ENV}
-    done = subprocess.run([sys.executable, "-m", "optimizer", "validate", str(path)], capture_output=True, text=True, cwd=path.parent, env=env)
-    first = next((line for line in done.stdout.splitlines() if "field" in line), done.stdout.strip()[-200:] + done.stderr.strip()[-200:])
+    done = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "validate", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=path.parent,
+        env=env,
+    )
+    first = next(
+        (line for line in done.stdout.splitlines() if "field" in line),
+        done.stdout.strip()[-200:] + done.stderr.strip()[-200:],
+    )
     return done.returncode == 0, first
 
 
@@ -101,7 +134,17 @@ def grade(request) -> object:
     text = json.dumps(request.body)
     ids = sorted(set(re.findall(r"(rubric-\d+|assertion-\d+)", text)))
     checks = [{"id": i, "satisfied": True, "reasoning": "fixed"} for i in ids]
-    return text_reply(json.dumps({"score": 0.75, "assertions": [{"text": "fixed", "passed": True}], "reasoning": "fixed", "overall_reasoning": "fixed", "checks": checks}))
+    return text_reply(
+        json.dumps(
+            {
+                "score": 0.75,
+                "assertions": [{"text": "fixed", "passed": True}],
+                "reasoning": "fixed",
+                "overall_reasoning": "fixed",
+                "checks": checks,
+            }
+        )
+    )
 
 
 def compare_scores(root: Path, examples: Path, both: list[Path]) -> None:
@@ -116,7 +159,9 @@ def compare_scores(root: Path, examples: Path, both: list[Path]) -> None:
         except Exception as exc:  # noqa: BLE001 - a bench reports every failure and goes on
             print(f"  ours failed on {path.relative_to(examples)}: {exc}")
     found = differences(theirs, ours_rows)
-    print(f"tests: agentv ran {len(theirs)}, autoresearch ran {len(ours_rows)}; {len(found)} differ (score or execution_status)")
+    print(
+        f"tests: agentv ran {len(theirs)}, autoresearch ran {len(ours_rows)}; {len(found)} differ (score or execution_status)"
+    )
     for line in found:
         print(f"  {line[:300]}")
 
@@ -127,7 +172,9 @@ def main() -> int:
     parser.add_argument("--tag", default="v4.42.4")
     parser.add_argument("--agentv", default=str(ROOT / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"))
     parser.add_argument("--eval", action="store_true", help="also run the files both accept and compare their scores")
-    parser.add_argument("--only", type=re.compile, help="only the eval files whose path under examples/ matches this regex")
+    parser.add_argument(
+        "--only", type=re.compile, help="only the eval files whose path under examples/ matches this regex"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from tests.helpers.fake_llm import FakeLLM
@@ -143,7 +190,9 @@ def main() -> int:
             ok, first = ours(path)
             if not ok:
                 refused.append((path.relative_to(examples), first))
-        print(f"eval files: {len(files)}; agentv accepts {len(accepted)}; autoresearch accepts {len(accepted) - len(refused)} of those")
+        print(
+            f"eval files: {len(files)}; agentv accepts {len(accepted)}; autoresearch accepts {len(accepted) - len(refused)} of those"
+        )
         for name, first in refused:
             print(f"  refused {name}: {first}")
         if args.eval:

@@ -1,6 +1,6 @@
 """How often each keep rule keeps edits whose true effect is known, and what it spends per decision.
 
-Runs the real loop (`python -m optimizer run`) on temporary repositories: the
+Runs the real loop (`python -m autoresearch.optimizer run`) on temporary repositories: the
 artifact lists the pass rates of 20 binary tests (0.05 to 0.95), the eval
 draws each test's pass/fail from them, and a command mutator makes one edit
 per cycle from a known mix: no-op (40%), -5 point regression (40%), +10 point
@@ -30,7 +30,7 @@ TESTS = 20
 KINDS = {"noop": (0.0, 0.4), "regression": (-0.05, 0.4), "gain": (0.10, 0.2)}  # shift, share of edits
 RULES = ("wins-losses", "significant")
 
-EVAL = r'''
+EVAL = r"""
 import json, random, sys
 from pathlib import Path
 run_dir = Path(sys.argv[1])
@@ -41,9 +41,9 @@ for line in Path("prompt.md").read_text().splitlines():
     if len(words) == 2 and words[0].startswith("t"):
         rows.append({"test_id": words[0], "score": float(rng.random() < float(words[1]))})
 (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-'''
+"""
 
-MUTATOR = r'''
+MUTATOR = r"""
 import json, os, random, sys
 from pathlib import Path
 kinds = json.loads(sys.argv[2])
@@ -60,7 +60,7 @@ for line in Path("prompt.md").read_text().splitlines():
     lines.append(line)
 Path("prompt.md").write_text("\n".join(lines) + "\n")
 Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md").write_text(kind + "\n")
-'''
+"""
 
 
 def experiment(root: Path, rule: str, seed: str) -> list[dict]:
@@ -74,8 +74,22 @@ def experiment(root: Path, rule: str, seed: str) -> list[dict]:
         "policy": {"rule": rule},
         "stop": {"max_cycles": 10, "max_convergence": 0},
     }
-    repo = make_repo(root, {"prompt.md": rates + "nonce 0\n", "score.py": EVAL, "mutate.py": MUTATOR, "autoresearch.yaml": json.dumps(config)})
-    done = subprocess.run([sys.executable, "-m", "optimizer", "run", "-q"], cwd=repo, env={**os.environ, **GIT_ENV}, capture_output=True, text=True)
+    repo = make_repo(
+        root,
+        {
+            "prompt.md": rates + "nonce 0\n",
+            "score.py": EVAL,
+            "mutate.py": MUTATOR,
+            "autoresearch.yaml": json.dumps(config),
+        },
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "run", "-q"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+    )
     if done.returncode not in (0, 10):
         raise SystemExit(f"the loop failed ({done.returncode}): {done.stderr[-2000:]}")
     lines = (repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text().splitlines()

@@ -25,18 +25,29 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from runs.evaluators.builtin import execute, prepare  # noqa: E402
-from runs.runner import RunOptions  # noqa: E402
+from autoresearch.runs.evaluators.builtin import execute, prepare  # noqa: E402
+from autoresearch.runs.runner import RunOptions  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM, text_reply  # noqa: E402
 
 TESTS, LATENCY_S = 200, 0.1
 
 
 def write_eval(root: Path, base_url: str) -> Path:
-    targets = [{"name": "fake", "provider": "openai", "base_url": base_url, "model": "${{ BENCH_MODEL }}", "api_key": "${{ BENCH_KEY }}"}]
+    targets = [
+        {
+            "name": "fake",
+            "provider": "openai",
+            "base_url": base_url,
+            "model": "${{ BENCH_MODEL }}",
+            "api_key": "${{ BENCH_KEY }}",
+        }
+    ]
     (root / ".agentv").mkdir()
     (root / ".agentv" / "targets.yaml").write_text(yaml.safe_dump({"targets": targets}))
-    tests = [{"id": f"t{i:03d}", "input": f"question {i}", "assertions": [{"type": "contains", "value": "ok"}]} for i in range(TESTS)]
+    tests = [
+        {"id": f"t{i:03d}", "input": f"question {i}", "assertions": [{"type": "contains", "value": "ok"}]}
+        for i in range(TESTS)
+    ]
     path = root / "bench.eval.yaml"
     path.write_text(yaml.safe_dump({"execution": {"target": "fake"}, "tests": tests}))
     return path
@@ -77,7 +88,10 @@ def main() -> None:
             walls = [timed_run(prepared, Path(tmp) / f"run-{workers}-{n}", workers) for n in range(args.rounds)]
             ideal = math.ceil(TESTS / workers) * LATENCY_S
             best, median = min(walls), statistics.median(walls)
-            print(f"{workers:>7}  {ideal:>7.2f}  {best:>7.2f}  {median:>8.2f}  {best / ideal:>4.2f}x  {median / ideal:>5.2f}x", flush=True)
+            print(
+                f"{workers:>7}  {ideal:>7.2f}  {best:>7.2f}  {median:>8.2f}  {best / ideal:>4.2f}x  {median / ideal:>5.2f}x",
+                flush=True,
+            )
     server.terminate()
 
 

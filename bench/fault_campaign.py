@@ -52,9 +52,18 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from optimizer.faults import ENV  # noqa: E402
-from optimizer.gitrepo.gitcmd import processes_in  # noqa: E402
-from tests.helpers.fake_llm import FakeLLM, Reply, cut_stream, patched_reply, plain_reply, raw_reply, text_reply, tool_reply  # noqa: E402
+from autoresearch.optimizer.faults import ENV  # noqa: E402
+from autoresearch.optimizer.gitrepo.gitcmd import processes_in  # noqa: E402
+from tests.helpers.fake_llm import (  # noqa: E402
+    FakeLLM,
+    Reply,
+    cut_stream,
+    patched_reply,
+    plain_reply,
+    raw_reply,
+    text_reply,
+    tool_reply,
+)
 from tests.helpers.repos import GIT_ENV, git  # noqa: E402
 from tests.helpers.scenario import scenario_repo, scores  # noqa: E402
 
@@ -159,20 +168,35 @@ def kill_point_cases() -> list[Case]:
 def git_window_cases() -> list[Case]:
     cases = []
     for gate in ("commit:1", "commit:2", "checkout:1"):
-        for outside, code in (("kill-daemon", -signal.SIGKILL), ("kill-daemon-and-git", -signal.SIGKILL),
-                              ("kill-git", 50), ("term-group", 130), ("int-group", 130)):
+        for outside, code in (
+            ("kill-daemon", -signal.SIGKILL),
+            ("kill-daemon-and-git", -signal.SIGKILL),
+            ("kill-git", 50),
+            ("term-group", 130),
+            ("int-group", 130),
+        ):
             cases.append(Case(f"git-{gate.replace(':', '-')}-{outside}", {"CAMPAIGN_GATE": gate}, (code,), outside))
     return cases
 
 
 def mutator_cases() -> list[Case]:
     return [
-        Case("mutator-writes-outside", {"CAMPAIGN_BAD": "outside"}, (0,), reference=False,
-             decisions=["keep", "error", "error", "keep", "drop"]),
+        Case(
+            "mutator-writes-outside",
+            {"CAMPAIGN_BAD": "outside"},
+            (0,),
+            reference=False,
+            decisions=["keep", "error", "error", "keep", "drop"],
+        ),
         Case("mutator-switches-branch", {"CAMPAIGN_BAD": "branch"}, (20,)),
         Case("mutator-detaches-head", {"CAMPAIGN_BAD": "detach"}, (20,)),
-        Case("mutator-deletes-artifact", {"CAMPAIGN_BAD": "delete"}, (0,), reference=False,
-             decisions=["keep", "error", "error", "keep", "drop"]),
+        Case(
+            "mutator-deletes-artifact",
+            {"CAMPAIGN_BAD": "delete"},
+            (0,),
+            reference=False,
+            decisions=["keep", "error", "error", "keep", "drop"],
+        ),
         Case("mutator-leaves-a-child", {"CAMPAIGN_BAD": "child"}, (0,)),
     ]
 
@@ -189,20 +213,35 @@ def llm_cases() -> list[Case]:
         *[(p, True, "stream-ends-early", cut_stream(2, hang_up=False)) for p in both],
         *[(p, True, "plain-for-a-stream", plain_reply("whole")) for p in both],
     ]
-    return [Case(f"llm-{p}-{label}", LLM_KEY, (0,), reference=False, decisions=LLM_DECISIONS, llm=(p, stream, reply))
-            for p, stream, label, reply in replies]
+    return [
+        Case(f"llm-{p}-{label}", LLM_KEY, (0,), reference=False, decisions=LLM_DECISIONS, llm=(p, stream, reply))
+        for p, stream, label, reply in replies
+    ]
 
 
 def llm_mutator(llm: FakeLLM, protocol: str, stream: bool) -> dict:
-    return {"provider": protocol, "model": "claude-haiku-4-5", "api_key_env": next(iter(LLM_KEY)),
-            "base_url": llm.base_url(protocol), "stream": stream, "max_attempts": MAX_ATTEMPTS, "retry_base_s": 0.01}
+    return {
+        "provider": protocol,
+        "model": "claude-haiku-4-5",
+        "api_key_env": next(iter(LLM_KEY)),
+        "base_url": llm.base_url(protocol),
+        "stream": stream,
+        "max_attempts": MAX_ATTEMPTS,
+        "retry_base_s": 0.01,
+    }
 
 
 def serve(llm: FakeLLM, bad: Reply) -> None:
     """The first mutation's requests get `bad` until its retries run out; the next one edits the artifact;
     any later request changes nothing."""
-    script = deque([*[bad] * MAX_ATTEMPTS, tool_reply("read_file", {"path": "prompt.md"}),
-                    tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1, b=0, c=0)}), text_reply("fix a")])
+    script = deque(
+        [
+            *[bad] * MAX_ATTEMPTS,
+            tool_reply("read_file", {"path": "prompt.md"}),
+            tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1, b=0, c=0)}),
+            text_reply("fix a"),
+        ]
+    )
     llm.handler = lambda request: script.popleft() if script else text_reply("nothing left to change")
 
 
@@ -237,8 +276,13 @@ class Campaign:
         git(repo, "add", "staged.txt")
         (repo / "staged.txt").write_text("staged, then edited again\n")
         (repo / "scratch.txt").write_text("untracked work\n")
-        env = {**os.environ, **GIT_ENV, "PATH": f"{self.bin}:{os.environ['PATH']}", "CAMPAIGN_DIR": str(root),
-               "CAMPAIGN_HOOKS": str(self.hooks)}
+        env = {
+            **os.environ,
+            **GIT_ENV,
+            "PATH": f"{self.bin}:{os.environ['PATH']}",
+            "CAMPAIGN_DIR": str(root),
+            "CAMPAIGN_HOOKS": str(self.hooks),
+        }
         return repo, env
 
     def run_case(self, case: Case) -> list[str]:
@@ -264,8 +308,14 @@ class Campaign:
 
     def faulted_run(self, repo: Path, env: dict, case: Case) -> int:
         with open(repo.parent / "stderr", "wb") as stderr:
-            daemon = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env=env,
-                                      start_new_session=True, stdout=subprocess.DEVNULL, stderr=stderr)
+            daemon = subprocess.Popen(
+                [sys.executable, "-m", "autoresearch.optimizer", "run"],
+                cwd=repo,
+                env=env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
         if case.outside:
             marker = repo.parent / "in-git"
             deadline = time.monotonic() + TIMEOUT_S
@@ -300,9 +350,17 @@ def strike(how: str, daemon: int, held_git: int) -> None:
 
 def resume(repo: Path) -> str:
     """Run the experiment again; its stderr, or what went wrong."""
-    done = subprocess.run([sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-                          capture_output=True, text=True, timeout=TIMEOUT_S)
-    return done.stderr if done.returncode in (0, 10) else f"the resume exited {done.returncode}: {last_line(done.stderr)}"
+    done = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+    return (
+        done.stderr if done.returncode in (0, 10) else f"the resume exited {done.returncode}: {last_line(done.stderr)}"
+    )
 
 
 def gave_up(repo: Path) -> list[str]:
@@ -324,7 +382,10 @@ def user_state(repo: Path) -> dict:
 def invariants(repo: Path, before: dict) -> list[str]:
     problems = []
     lines = read_lines(repo, problems)
-    if subprocess.run(["git", "symbolic-ref", "-q", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip() != "refs/heads/main":
+    if (
+        subprocess.run(["git", "symbolic-ref", "-q", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+        != "refs/heads/main"
+    ):
         problems.append("HEAD is not on the user's branch main")
     head = git(repo, "rev-parse", "HEAD").strip()
     keeps = [r for r in lines if r["decision"] == "keep"]
@@ -354,9 +415,14 @@ def invariants(repo: Path, before: dict) -> list[str]:
 
 def tracebacks(repo: Path, resumed_stderr: str) -> list[str]:
     """A traceback anywhere the user reads: the faulted run's stderr, the resume's, daemon.log."""
-    where = {"the faulted run's stderr": (repo.parent / "stderr").read_text(errors="replace"),
-             "the resume's stderr": resumed_stderr,
-             **{str(log.relative_to(repo)): log.read_text(errors="replace") for log in (repo / ".autoresearch").rglob("daemon.log")}}
+    where = {
+        "the faulted run's stderr": (repo.parent / "stderr").read_text(errors="replace"),
+        "the resume's stderr": resumed_stderr,
+        **{
+            str(log.relative_to(repo)): log.read_text(errors="replace")
+            for log in (repo / ".autoresearch").rglob("daemon.log")
+        },
+    }
     return [f"a traceback in {name}" for name, text in where.items() if "Traceback (most recent call last)" in text]
 
 
@@ -398,7 +464,9 @@ def main() -> int:
     parser.add_argument("--only", default="", help="Run only the cases whose name contains this.")
     parser.add_argument("--list", action="store_true", help="List the cases and exit.")
     args = parser.parse_args()
-    cases = [c for c in [*kill_point_cases(), *git_window_cases(), *mutator_cases(), *llm_cases()] if args.only in c.name]
+    cases = [
+        c for c in [*kill_point_cases(), *git_window_cases(), *mutator_cases(), *llm_cases()] if args.only in c.name
+    ]
     if args.list:
         print("\n".join(c.name for c in cases))
         return 0
@@ -409,7 +477,10 @@ def main() -> int:
         for case in cases:
             problems = campaign.run_case(case)
             violations += len(problems)
-            print(f"{'ok ' if not problems else 'BAD'} {case.name}" + "".join(f"\n      {p}" for p in problems), flush=True)
+            print(
+                f"{'ok ' if not problems else 'BAD'} {case.name}" + "".join(f"\n      {p}" for p in problems),
+                flush=True,
+            )
     print(f"{len(cases)} cases, {violations} invariant violations, {time.monotonic() - started:.0f} s")
     return 1 if violations else 0
 

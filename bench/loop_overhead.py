@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mutators.base import MutationResult  # noqa: E402
-from optimizer import daemonlog
-from optimizer.cycle import loop  # noqa: E402
-from optimizer.config import load  # noqa: E402
-from optimizer.startup.opening import open_session  # noqa: E402
-from runs.evaluators import EvalOutcome  # noqa: E402
+from autoresearch.mutators.base import MutationResult  # noqa: E402
+from autoresearch.optimizer import daemonlog
+from autoresearch.optimizer.config import load  # noqa: E402
+from autoresearch.optimizer.cycle import loop  # noqa: E402
+from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
+from autoresearch.runs.evaluators import EvalOutcome  # noqa: E402
 
 
 class Stopwatch:
@@ -165,7 +165,10 @@ def main() -> None:
             f"{n:>5}  {per_cycle * 1000:7.1f}  {raw.commit_s / raw.commits * 1000:7.1f}"
             f"  {raw.checkout_s / raw.checkouts * 1000:8.1f}  {git_per_cycle * 1000:7.1f}  {ratios[-1]:5.2f}x"
         )
-    print(f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 2x; spread {min(ratios):.2f}-{max(ratios):.2f}x)")
+    print(
+        f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 2x; spread {min(ratios):.2f}-{max(ratios):.2f}x)"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mutators.base import MutationRequest  # noqa: E402
-from mutators.config import LLMMutatorConfig  # noqa: E402
-from mutators.llm import TOOLS_NOTE, LLMMutator  # noqa: E402
+from autoresearch.mutators.base import MutationRequest  # noqa: E402
+from autoresearch.mutators.config import LLMMutatorConfig  # noqa: E402
+from autoresearch.mutators.llm import TOOLS_NOTE, LLMMutator  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM, text_reply, tool_reply  # noqa: E402
 from tests.helpers.repos import git, make_repo  # noqa: E402
 
@@ -38,23 +38,41 @@ def build(root: Path, tests: int) -> MutationRequest:
     run_dir.mkdir(parents=True)
     with open(run_dir / "index.jsonl", "w") as rows:
         for i in range(tests):
-            checks = [{"text": a, "passed": (i + k) % 3 != 0, "evidence": "transcript " * 20} for k, a in enumerate(ASSERTIONS)]
-            rows.write(json.dumps({"test_id": f"test-{i}", "score": 0.66, "assertions": checks, "output": "answer " * 50}) + "\n")
+            checks = [
+                {"text": a, "passed": (i + k) % 3 != 0, "evidence": "transcript " * 20}
+                for k, a in enumerate(ASSERTIONS)
+            ]
+            rows.write(
+                json.dumps({"test_id": f"test-{i}", "score": 0.66, "assertions": checks, "output": "answer " * 50})
+                + "\n"
+            )
     iterations = experiment / "_autoresearch/iterations.jsonl"
     iterations.parent.mkdir(parents=True)
     iterations.write_text(json.dumps({"cycle": 1, "score": 0.66, "decision": "keep", "mutation": "original"}) + "\n")
     (log_dir := experiment / "2026-01-01T00-10-00").mkdir()
     rates = {a: round(sum((i + k) % 3 != 0 for i in range(tests)) / tests, 3) for k, a in enumerate(ASSERTIONS)}
     return MutationRequest(
-        repo_root=repo, artifact=repo / "prompt.md", mode="file", run_dir=run_dir, iterations=iterations,
-        initial_sha=git(repo, "rev-parse", "HEAD").strip(), pass_rates=rates, cycle=2, log_dir=log_dir,
+        repo_root=repo,
+        artifact=repo / "prompt.md",
+        mode="file",
+        run_dir=run_dir,
+        iterations=iterations,
+        initial_sha=git(repo, "rev-parse", "HEAD").strip(),
+        pass_rates=rates,
+        cycle=2,
+        log_dir=log_dir,
         read_only=(repo / ".autoresearch",),
     )
 
 
 def first_request(llm: FakeLLM, protocol: str, request: MutationRequest) -> str:
-    config = LLMMutatorConfig(provider=protocol, model="bench-model", api_key_env="BENCH_KEY", base_url=llm.base_url(protocol),
-                             prices={"bench-model": {"input_per_mtok": 0, "output_per_mtok": 0}})
+    config = LLMMutatorConfig(
+        provider=protocol,
+        model="bench-model",
+        api_key_env="BENCH_KEY",
+        base_url=llm.base_url(protocol),
+        prices={"bench-model": {"input_per_mtok": 0, "output_per_mtok": 0}},
+    )
     llm.requests.clear()
     llm.queue(tool_reply("write_file", {"path": "prompt.md", "content": "Answer briefly.\n"}), text_reply("shorter"))
     LLMMutator(config).mutate(request)
@@ -75,12 +93,16 @@ def main() -> None:
     print(f"{'protocol':<10} {'tests':>7} {'index.jsonl':>12} {'first request':>14} {'not instructions':>17}")
     with FakeLLM() as llm, tempfile.TemporaryDirectory() as tmp:
         for tests in SIZES:
-            request = build(Path(tmp) / f"repo-{tests:05d}", tests)  # equal path lengths: only the pass rates' digits differ
+            request = build(
+                Path(tmp) / f"repo-{tests:05d}", tests
+            )  # equal path lengths: only the pass rates' digits differ
             index_bytes = (request.run_dir / "index.jsonl").stat().st_size
             for protocol in ("openai", "anthropic"):
                 body = first_request(llm, protocol, request)
                 git(request.repo_root, "checkout", "-q", "--", "prompt.md")
-                print(f"{protocol:<10} {tests:>7,} {index_bytes:>12,} {len(body.encode()):>14,} {variable_part(body):>17,}")
+                print(
+                    f"{protocol:<10} {tests:>7,} {index_bytes:>12,} {len(body.encode()):>14,} {variable_part(body):>17,}"
+                )
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from autoresearch.optimizer import daemonlog
+from autoresearch.optimizer.config import load  # noqa: E402
+from autoresearch.optimizer.cycle import loop
+from autoresearch.optimizer.guard import scope  # noqa: E402
+from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
 from bench.loop_overhead import InstantEval, InstantMutator, Stopwatch, git, make_repo  # noqa: E402
-from optimizer import daemonlog
-from optimizer.cycle import loop
-from optimizer.guard import scope  # noqa: E402
-from optimizer.config import load  # noqa: E402
-from optimizer.startup.opening import open_session  # noqa: E402
 
 PER_DIR = 20
 
@@ -99,13 +99,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         repo, raw = big_repo(Path(tmp) / "repo", args.files), make_repo(Path(tmp) / "raw")
-        print(f"{args.files} ignored files built in {time.perf_counter() - started:.1f} s; {args.cycles} cycles per mode")
+        print(
+            f"{args.files} ignored files built in {time.perf_counter() - started:.1f} s; {args.cycles} cycles per mode"
+        )
         print(f"{'mode':>9}  {'cycle ms':>8}  {'guard ms':>8}  {'share':>6}  {'open s':>6}")
         for poll in (False, True):
             own, guard, opened = measure(repo, raw, args.cycles if not poll else max(4, args.cycles // 10), poll)
             name = "stat-walk" if poll else "inotify"
             print(f"{name:>9}  {own * 1000:8.2f}  {guard * 1000:8.2f}  {guard / own:6.1%}  {opened:6.2f}")
-    print("cycle ms: the daemon's own time per cycle, the guard included; share: guard / cycle (goal with inotify: < 10%)")
+    print(
+        "cycle ms: the daemon's own time per cycle, the guard included; share: guard / cycle (goal with inotify: < 10%)"
+    )
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from plumbing.redact import redact
+from autoresearch.plumbing.redact import redact
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from mutators.base import MutationRequest, MutationResult, summary_from
-from mutators.config import CommandMutatorConfig
-from mutators.errors import MutationFailed, MutatorConfigError
-from mutators.instructions import render
-from plumbing import process
-from plumbing.program import missing_program
+from autoresearch.mutators.base import MutationRequest, MutationResult, summary_from
+from autoresearch.mutators.config import CommandMutatorConfig
+from autoresearch.mutators.errors import MutationFailed, MutatorConfigError
+from autoresearch.mutators.instructions import render
+from autoresearch.plumbing import process
+from autoresearch.plumbing.program import missing_program
 
 
 class CommandMutator:
@@ -31,7 +31,11 @@ class CommandMutator:
         for name, value in env.items():
             command = command.replace("{" + name.lower() + "}", shlex.quote(value))
         done = process.run(
-            command, cwd=request.repo_root, log_prefix=request.log_dir / "mutator", timeout_s=self.config.timeout_s, env=env
+            command,
+            cwd=request.repo_root,
+            log_prefix=request.log_dir / "mutator",
+            timeout_s=self.config.timeout_s,
+            env=env,
         )
         if done.timed_out:
             raise MutationFailed(f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout")

@@ -1,7 +1,7 @@
 """Errors a mutation can end in. The loop turns `MutationFailed` into an `error` cycle;
-the others stop the run with their exit code (plumbing.errors)."""
+the others stop the run with their exit code (autoresearch.plumbing.errors)."""
 
-from plumbing.errors import INVALID_INPUT, KEEPS_FAILING, OK, AutoresearchError
+from autoresearch.plumbing.errors import INVALID_INPUT, KEEPS_FAILING, OK, AutoresearchError
 
 
 class MutatorError(AutoresearchError):

@@ -25,16 +25,19 @@ from pathlib import Path
 
 TIMEOUT_S = 10.0
 LINE_LIMIT = 300  # characters of a matching line shown
-MASK = "***"  # plumbing.redact.MASK
+MASK = "***"  # autoresearch.plumbing.redact.MASK
 
 
-def grep(pattern: str, files: list[Path], limit: int, timeout_s: float = TIMEOUT_S,
-         secrets: Sequence[str] = ()) -> tuple[list[tuple[int, int, str]], bool]:
+def grep(
+    pattern: str, files: list[Path], limit: int, timeout_s: float = TIMEOUT_S, secrets: Sequence[str] = ()
+) -> tuple[list[tuple[int, int, str]], bool]:
     """((index into `files`, line number, line), timed out) for up to `limit` lines of text files that match
     once each of `secrets` in them is masked."""
     job = json.dumps({"pattern": pattern, "files": [str(f) for f in files], "limit": limit, "secrets": list(secrets)})
     try:
-        done = subprocess.run([sys.executable, "-I", "-S", __file__], input=job.encode(), capture_output=True, timeout=timeout_s)
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", __file__], input=job.encode(), capture_output=True, timeout=timeout_s
+        )
         output, timed_out = done.stdout, False
     except subprocess.TimeoutExpired as expired:  # the child is killed by now; keep what it wrote
         output, timed_out = expired.stdout or b"", True

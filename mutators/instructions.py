@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from mutators.base import MutationRequest
+from autoresearch.mutators.base import MutationRequest
 
 
 def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:

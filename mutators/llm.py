@@ -15,13 +15,20 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from mutators.base import MutationRequest, MutationResult, one_line
-from mutators.config import LLMMutatorConfig
-from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
-from mutators.instructions import render
-from providers import Conversation, ProviderFailed, ProviderSettings, ProviderUnusable, ToolCall, ToolResult
-from mutators.tools import SPECS, Sandbox, run
-from plumbing.redact import redact, secret_values
+from autoresearch.mutators.base import MutationRequest, MutationResult, one_line
+from autoresearch.mutators.config import LLMMutatorConfig
+from autoresearch.mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
+from autoresearch.mutators.instructions import render
+from autoresearch.mutators.tools import SPECS, Sandbox, run
+from autoresearch.plumbing.redact import redact, secret_values
+from autoresearch.providers import (
+    Conversation,
+    ProviderFailed,
+    ProviderSettings,
+    ProviderUnusable,
+    ToolCall,
+    ToolResult,
+)
 
 log = logging.getLogger("autoresearch.mutator")
 TOOLS_NOTE = """
@@ -47,9 +54,17 @@ class LLMMutator:
         c = self.config
         prices = c.price_table()
         return ProviderSettings(
-            provider=c.provider, model=c.model, api_key_env=c.api_key_env, base_url=c.base_url,
-            max_output_tokens=c.max_output_tokens, temperature=c.temperature, timeout_s=c.timeout_s,
-            stream=c.stream, prices=prices or None, max_attempts=c.max_attempts, retry_base_s=c.retry_base_s,
+            provider=c.provider,
+            model=c.model,
+            api_key_env=c.api_key_env,
+            base_url=c.base_url,
+            max_output_tokens=c.max_output_tokens,
+            temperature=c.temperature,
+            timeout_s=c.timeout_s,
+            stream=c.stream,
+            prices=prices or None,
+            max_attempts=c.max_attempts,
+            retry_base_s=c.retry_base_s,
         )
 
     def check(self) -> None:
@@ -62,7 +77,9 @@ class LLMMutator:
         box = Sandbox(request)
         transcript = Transcript(request.log_dir / "mutator-tools.jsonl")
         try:
-            conversation = Conversation(self.settings(), render(request, changelog_by_reply=True) + TOOLS_NOTE, tools=SPECS)
+            conversation = Conversation(
+                self.settings(), render(request, changelog_by_reply=True) + TOOLS_NOTE, tools=SPECS
+            )
         except ProviderUnusable as exc:
             raise MutatorUnusable(str(exc)) from None
         final = self._converse(conversation, box, transcript)
@@ -84,14 +101,16 @@ class LLMMutator:
                 raise MutationFailed(str(exc), "mutator-failed", _spent(conversation, "")) from None
             if not turn.tool_calls:
                 return turn.text
-            conversation.answer([transcript.record(call, _run_one(box, call, number)) for number, call in enumerate(turn.tool_calls)])
+            conversation.answer(
+                [transcript.record(call, _run_one(box, call, number)) for number, call in enumerate(turn.tool_calls)]
+            )
         message = f"the mutator model was still calling tools after {self.config.max_turns} turns (mutator.max_turns)"
         raise MutationFailed(message, "max-turns", _spent(conversation, ""))
 
 
 def _run_one(box: Sandbox, call: ToolCall, number: int) -> ToolResult:
     """The call's result; past MAX_CALLS_PER_TURN in one reply, an error instead, so that a mutation's tool time
-    stays bounded (each call is: see mutators.tools) while every call still gets the result the APIs require."""
+    stays bounded (each call is: see autoresearch.mutators.tools) while every call still gets the result the APIs require."""
     if number >= MAX_CALLS_PER_TURN:
         return ToolResult(call.id, f"not run: at most {MAX_CALLS_PER_TURN} tool calls are run per reply", is_error=True)
     return run(box, call)
@@ -109,7 +128,12 @@ class Transcript:
         arguments = {k: _masked(v, secrets) for k, v in (call.arguments or {}).items() if k != "content"}
         if call.arguments and "content" in call.arguments:
             arguments["content_bytes"] = len(str(call.arguments["content"]).encode(errors="replace"))
-        entry = {"time": time.time(), "tool": _masked(call.name, secrets), "arguments": arguments, "error": result.is_error}
+        entry = {
+            "time": time.time(),
+            "tool": _masked(call.name, secrets),
+            "arguments": arguments,
+            "error": result.is_error,
+        }
         entry["result" if not result.is_error else "refused"] = redact(result.content, secrets)[:300]
         if result.is_error:
             log.warning("mutator tool call refused: %s %s: %s", entry["tool"], json.dumps(arguments), entry["refused"])

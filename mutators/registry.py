@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from mutators.base import Mutator
-from mutators.command import CommandMutator
-from mutators.config import MutatorConfig
-from mutators.llm import LLMMutator
-from mutators.replay import ReplayMutator
+from autoresearch.mutators.base import Mutator
+from autoresearch.mutators.command import CommandMutator
+from autoresearch.mutators.config import MutatorConfig
+from autoresearch.mutators.llm import LLMMutator
+from autoresearch.mutators.replay import ReplayMutator
 
 
 def _llm(config: MutatorConfig, repo_root: Path) -> Mutator:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import yaml
 
-from mutators.base import MutationRequest, MutationResult, one_line
-from mutators.config import ReplayMutatorConfig
-from mutators.errors import MutationsExhausted, MutatorConfigError
+from autoresearch.mutators.base import MutationRequest, MutationResult, one_line
+from autoresearch.mutators.config import ReplayMutatorConfig
+from autoresearch.mutators.errors import MutationsExhausted, MutatorConfigError
 
 FIRST_MUTATED_CYCLE = 2
 

@@ -28,10 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mutators import grep
-from mutators.base import MutationRequest
-from providers import Tool, ToolCall, ToolResult
-from plumbing.redact import redact, secret_values
+from autoresearch.mutators import grep
+from autoresearch.mutators.base import MutationRequest
+from autoresearch.plumbing.redact import redact, secret_values
+from autoresearch.providers import Tool, ToolCall, ToolResult
 
 READ_LIMIT_BYTES = 100_000  # per read_file / git_show answer; the model pages with offset/limit
 READ_FILE_LIMIT_BYTES = 50_000_000  # read_file reads a file to its end to count its lines
@@ -182,8 +182,10 @@ def search(box: Sandbox, pattern: str, path: str = ".") -> str:
     if len(found) >= MAX_MATCHES:
         lines.append(f"… stopped at {MAX_MATCHES} matches; narrow the pattern or the path")
     elif timed_out:
-        lines.append(f"… stopped after {grep.TIMEOUT_S:g}s: the pattern backtracks too much (nested quantifiers "
-                     "such as (a+)+) or the path holds too much; simplify the pattern or narrow the path")
+        lines.append(
+            f"… stopped after {grep.TIMEOUT_S:g}s: the pattern backtracks too much (nested quantifiers "
+            "such as (a+)+) or the path holds too much; simplify the pattern or narrow the path"
+        )
     elif not complete:
         lines.append(f"… searched the first {len(files)} files only; narrow the path")
     return "\n".join(lines) or "(no matches)"
@@ -197,7 +199,9 @@ def _files_under(box: Sandbox, real: Path, deadline: float) -> tuple[list[Path],
     for folder, dirs, names in os.walk(real):
         if time.monotonic() > deadline:  # a tree of many folders and few files
             return files, False
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not is_git_name(d) and not box.hidden(Path(folder, d)))
+        dirs[:] = sorted(
+            d for d in dirs if d not in SKIPPED_DIRS and not is_git_name(d) and not box.hidden(Path(folder, d))
+        )
         for name in sorted(names):
             file = Path(folder, name)
             if is_git_name(name) or box.hidden(file) or file.is_symlink() or not file.is_file():
@@ -211,7 +215,11 @@ def _files_under(box: Sandbox, real: Path, deadline: float) -> tuple[list[Path],
 
 def git_show(box: Sandbox, revision: str, path: str) -> str:
     """The file as it was at `revision` (a sha, HEAD, HEAD~2…): `git show <revision>:<path>`."""
-    if not isinstance(revision, str) or not re.fullmatch(r"[A-Za-z0-9_./~^@{}-]+", revision) or revision.startswith("-"):
+    if (
+        not isinstance(revision, str)
+        or not re.fullmatch(r"[A-Za-z0-9_./~^@{}-]+", revision)
+        or revision.startswith("-")
+    ):
         raise ToolRefused(f"revision {revision!r} is not a commit name")
     spec = f"{revision}:{box.relative(box.readable(path))}"
     size = int(_git(box, "cat-file", "-s", spec) or 0)
@@ -285,18 +293,43 @@ def _spec(name: str, description: str, required: list[str], **properties: dict) 
 PATH = {"type": "string", "description": "Path relative to the repository root"}
 SPECS = [
     _spec("list_dir", "List a directory of the repository (names, sizes).", [], path=PATH),
-    _spec("read_file", "Read a text file, a page of lines at a time.", ["path"], path=PATH,
-          offset={"type": "integer", "description": "First line, 0-based (default 0)"},
-          limit={"type": "integer", "description": f"Number of lines (default {DEFAULT_READ_LINES})"}),
-    _spec("search", "Search files for a regular expression; answers file:line: text.", ["pattern"],
-          pattern={"type": "string", "description": "A Python regular expression"},
-          path={**PATH, "description": "File or directory to search (default: the whole repository)"}),
-    _spec("git_show", "Show a file as it was at a git revision (git show <revision>:<path>).", ["revision", "path"],
-          revision={"type": "string", "description": "A commit sha, HEAD, HEAD~1, ..."}, path=PATH),
-    _spec("write_file", "Write a whole file (create or replace). Only the artifact may be written.", ["path", "content"],
-          path=PATH, content={"type": "string", "description": "The complete new content of the file"}),
+    _spec(
+        "read_file",
+        "Read a text file, a page of lines at a time.",
+        ["path"],
+        path=PATH,
+        offset={"type": "integer", "description": "First line, 0-based (default 0)"},
+        limit={"type": "integer", "description": f"Number of lines (default {DEFAULT_READ_LINES})"},
+    ),
+    _spec(
+        "search",
+        "Search files for a regular expression; answers file:line: text.",
+        ["pattern"],
+        pattern={"type": "string", "description": "A Python regular expression"},
+        path={**PATH, "description": "File or directory to search (default: the whole repository)"},
+    ),
+    _spec(
+        "git_show",
+        "Show a file as it was at a git revision (git show <revision>:<path>).",
+        ["revision", "path"],
+        revision={"type": "string", "description": "A commit sha, HEAD, HEAD~1, ..."},
+        path=PATH,
+    ),
+    _spec(
+        "write_file",
+        "Write a whole file (create or replace). Only the artifact may be written.",
+        ["path", "content"],
+        path=PATH,
+        content={"type": "string", "description": "The complete new content of the file"},
+    ),
 ]
-HANDLERS: dict[str, Callable[..., str]] = {"list_dir": list_dir, "read_file": read_file, "search": search, "git_show": git_show, "write_file": write_file}
+HANDLERS: dict[str, Callable[..., str]] = {
+    "list_dir": list_dir,
+    "read_file": read_file,
+    "search": search,
+    "git_show": git_show,
+    "write_file": write_file,
+}
 
 
 def run(box: Sandbox, call: ToolCall) -> ToolResult:
@@ -318,5 +351,7 @@ def _checked(call: ToolCall) -> str:
     missing = [name for name in schema["required"] if name not in call.arguments]
     unknown = [name for name in call.arguments if name not in schema["properties"]]
     if missing or unknown:
-        raise ToolRefused(f"{call.name}: missing {missing} / unknown {unknown} arguments; expected {list(schema['properties'])}")
+        raise ToolRefused(
+            f"{call.name}: missing {missing} / unknown {unknown} arguments; expected {list(schema['properties'])}"
+        )
     return call.name

@@ -1,3 +1,3 @@
-from optimizer.cli import main
+from autoresearch.optimizer.cli import main
 
 main()

@@ -12,9 +12,9 @@ import sys
 
 import typer
 
-from optimizer.commands import COMMANDS
-from plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
-from plumbing.redact import redact
+from autoresearch.optimizer.commands import COMMANDS
+from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
+from autoresearch.plumbing.redact import redact
 
 app = typer.Typer(
     name="autoresearch",
@@ -24,7 +24,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
 
 
 @app.callback()

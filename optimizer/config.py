@@ -14,13 +14,13 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from mutators.config import MutatorConfig
-from optimizer.deadline import deadline
-from plumbing.errors import InvalidInput
-from policies.keep import RuleName
-from runs.config import EvalConfig
+from autoresearch.mutators.config import MutatorConfig
+from autoresearch.optimizer.deadline import deadline
+from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.policies.keep import RuleName
+from autoresearch.runs.config import EvalConfig
 
-DEFAULT_PATH = "autoresearch.yaml"  # also optimizer.commands.common.DEFAULT_CONFIG
+DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
 
 
 class PolicyConfig(BaseModel):
@@ -123,13 +123,19 @@ def load(path: Path, overrides: dict | None = None) -> Config:
         raise InvalidInput(f"{path}: {describe(exc)}") from None
     target = config.stop.target_score
     if target is not None and config.eval.metric is None and not 0 <= target <= 1:
-        raise InvalidInput(f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)")
+        raise InvalidInput(
+            f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)"
+        )
     if not NAME.match(config.experiment_name):
-        raise InvalidInput(f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
-                           "with no '..' and no trailing '.' or '.lock' (it names a folder and a git branch)")
+        raise InvalidInput(
+            f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
+            "with no '..' and no trailing '.' or '.lock' (it names a folder and a git branch)"
+        )
     artifact, itself = (path.parent / config.artifact).resolve(), path.resolve()
     if artifact == itself or artifact in itself.parents:  # the mutator would rewrite the eval command of the next run
-        raise InvalidInput(f"{path}: field 'artifact': {config.artifact!r} holds the config itself; improve another file")
+        raise InvalidInput(
+            f"{path}: field 'artifact': {config.artifact!r} holds the config itself; improve another file"
+        )
     problem = results_dir_problem(config.results_dir, config.artifact)
     if problem:
         raise InvalidInput(f"{path}: field 'results_dir': {config.results_dir!r} {problem}")

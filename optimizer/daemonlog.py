@@ -15,7 +15,7 @@ from pathlib import Path
 
 import structlog
 
-from plumbing.redact import redact_tree, secret_values
+from autoresearch.plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
 
@@ -125,7 +125,10 @@ def write_to(log_file: Path) -> None:
     to_file = logging.FileHandler(log_file, encoding="utf-8")
     to_file.setFormatter(
         structlog.stdlib.ProcessorFormatter(
-            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.JSONRenderer(),
+            ],
             foreign_pre_chain=_SHARED,
         )
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from plumbing.errors import InvalidInput
+from autoresearch.plumbing.errors import InvalidInput
 
 CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
 

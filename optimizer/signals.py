@@ -1,7 +1,7 @@
 """SIGTERM and SIGINT as exceptions, held back while a decision or a git command is under way.
 
 A commit followed by its iterations line must happen whole: inside
-`critical()` (plumbing.critical) a signal is remembered and raised only when the
+`critical()` (autoresearch.plumbing.critical) a signal is remembered and raised only when the
 block ends.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import signal
 
-from plumbing.errors import Interrupted
-from plumbing.critical import critical, hold
+from autoresearch.plumbing.critical import critical, hold
+from autoresearch.plumbing.errors import Interrupted
 
 __all__ = ["critical", "install"]
 _raised = False

@@ -1,6 +1,6 @@
 """Blocks of the main thread in which SIGTERM and SIGINT wait for the block to end.
 
-The handler the daemon installs (optimizer.signals) asks `hold` first: inside a
+The handler the daemon installs (autoresearch.optimizer.signals) asks `hold` first: inside a
 block the signal is remembered, and the handler is called again when the
 outermost block ends. The subprocess helper uses a block from fork until the
 child is owned, the daemon uses one around each decision and each git command.

@@ -3,7 +3,7 @@
 Exit codes are a public contract (DESIGN.md, README): cron jobs and scripts act on them.
 Every error we raise derives from `AutoresearchError` and carries its exit code, so the
 CLI's boundary maps any of them with `exit_code_for`, wherever it was raised. The domain
-errors (`runs.errors`, `mutators.errors`, `providers.errors`) live beside their code and
+errors (`autoresearch.runs.errors`, `autoresearch.mutators.errors`, `autoresearch.providers.errors`) live beside their code and
 derive from this root: this module imports nothing of ours.
 """
 

@@ -51,7 +51,7 @@ class ExperimentPaths:
 
     @property
     def git_journal(self) -> Path:
-        """Present while a git write of the daemon's is under way (see optimizer.gitrepo.gitcmd)."""
+        """Present while a git write of the daemon's is under way (see autoresearch.optimizer.gitrepo.gitcmd)."""
         return self.meta / "git-write.json"
 
     @property

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from plumbing.critical import critical
-from plumbing.redact import redact
+from autoresearch.plumbing.critical import critical
+from autoresearch.plumbing.redact import redact
 
 GRACE_S = 5.0
 PGID_SUFFIX = ".pgid"

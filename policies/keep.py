@@ -74,7 +74,7 @@ RuleName = Literal["wins-losses", "score", "significant"]
 
 @dataclass(frozen=True)
 class Rule:
-    """How a rule decides. Most judge one comparison's `Evidence`; a sequential rule (policies.significant)
+    """How a rule decides. Most judge one comparison's `Evidence`; a sequential rule (autoresearch.policies.significant)
     decides from repeated eval runs of the candidate and of HEAD, drawn until it is confident."""
 
     decide: KeepRule | None = None  # one comparison's evidence -> decision; None for a sequential rule
@@ -83,7 +83,9 @@ class Rule:
 
     def __call__(self, evidence: Evidence) -> Decision:
         if self.decide is None:
-            raise ValueError("a sequential rule decides from repeated runs (policies.significant), not from one comparison")
+            raise ValueError(
+                "a sequential rule decides from repeated runs (autoresearch.policies.significant), not from one comparison"
+            )
         return self.decide(evidence)
 
 

@@ -84,7 +84,9 @@ def significant(candidate: Runs, head: Runs, confidence: float, max_repeats: int
     """
     k, m = len(candidate), len(head)
     if m < MIN_HEAD_RUNS:
-        return Verdict("more-head", f"HEAD needs {MIN_HEAD_RUNS} runs not selected by a KEEP", candidate_runs=k, head_runs=m)
+        return Verdict(
+            "more-head", f"HEAD needs {MIN_HEAD_RUNS} runs not selected by a KEEP", candidate_runs=k, head_runs=m
+        )
     delta, se, z = paired_z(candidate, head)
     c = NormalDist().inv_cdf(confidence)
     evidence: dict[str, Any] = dict(

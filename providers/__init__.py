@@ -7,14 +7,24 @@ a call is made, never when this package is imported.
 
 from importlib import import_module
 
-# Names are loaded on first use (PEP 562): importing `providers.errors` (the runner and the mutators do)
+# Names are loaded on first use (PEP 562): importing `autoresearch.providers.errors` (the runner and the mutators do)
 # must not load the clients, retries and prices, which would cost the CLI some 40 ms of start-up.
 _HOMES = {
-    "Conversation": "chat", "complete": "chat",
-    "ProviderError": "errors", "ProviderFailed": "errors", "ProviderTimedOut": "errors", "ProviderUnusable": "errors",
+    "Conversation": "chat",
+    "complete": "chat",
+    "ProviderError": "errors",
+    "ProviderFailed": "errors",
+    "ProviderTimedOut": "errors",
+    "ProviderUnusable": "errors",
     "cost_usd": "prices",
-    "DEFAULT_KEY_ENV": "settings", "PROVIDERS": "settings", "ProviderSettings": "settings",
-    "Reply": "turns", "Tool": "turns", "ToolCall": "turns", "ToolResult": "turns", "Turn": "turns",
+    "DEFAULT_KEY_ENV": "settings",
+    "PROVIDERS": "settings",
+    "ProviderSettings": "settings",
+    "Reply": "turns",
+    "Tool": "turns",
+    "ToolCall": "turns",
+    "ToolResult": "turns",
+    "Turn": "turns",
 }
 __all__ = sorted(_HOMES)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from providers import replies
-from providers.errors import MalformedReply
-from providers.replies import index, obj, seq, text, tokens
-from providers.settings import ProviderSettings
-from providers.turns import Tool, ToolCall, ToolResult, Turn
+from autoresearch.providers import replies
+from autoresearch.providers.errors import MalformedReply
+from autoresearch.providers.replies import index, obj, seq, text, tokens
+from autoresearch.providers.settings import ProviderSettings
+from autoresearch.providers.turns import Tool, ToolCall, ToolResult, Turn
 
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
@@ -29,7 +29,9 @@ def client(settings: ProviderSettings) -> Any:
     )
 
 
-def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float):
+def send(
+    sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float
+):
     """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
     Both ways go through the SDK's generic `post` (see openai_wire.send for why); a
@@ -80,13 +82,17 @@ def _streamed(events: Iterator[dict]) -> dict:
             raise MalformedReply(f"the stream began with {kind!r}, not message_start")
         elif kind == "content_block_start":
             blocks[index(event.get("index"), "content_block_start.index")] = dict(
-                obj(event.get("content_block"), "content_block_start.content_block"))
+                obj(event.get("content_block"), "content_block_start.content_block")
+            )
         elif kind == "content_block_delta":
             _add_delta(event, blocks, partial_json)
         elif kind == "message_delta":
             message["stop_reason"] = obj(event.get("delta"), "message_delta.delta").get("stop_reason")
             usage = obj(event.get("usage") or {}, "message_delta.usage")
-            message["usage"] = {**obj(message.get("usage") or {}, "usage"), **{k: v for k, v in usage.items() if v is not None}}
+            message["usage"] = {
+                **obj(message.get("usage") or {}, "usage"),
+                **{k: v for k, v in usage.items() if v is not None},
+            }
         elif kind == "message_stop":
             message["content"] = [_finished(blocks[n], partial_json.get(n)) for n in sorted(blocks)]
             return message
@@ -102,7 +108,9 @@ def _add_delta(event: dict, blocks: dict[int, dict], partial_json: dict[int, str
         so_far = text(blocks[number].get("text") or "", f"content.{number}.text")
         blocks[number]["text"] = so_far + text(delta.get("text"), "text_delta.text")
     elif delta.get("type") == "input_json_delta":
-        partial_json[number] = partial_json.get(number, "") + text(delta.get("partial_json"), "input_json_delta.partial_json")
+        partial_json[number] = partial_json.get(number, "") + text(
+            delta.get("partial_json"), "input_json_delta.partial_json"
+        )
 
 
 def _finished(block: dict, partial_json: str | None) -> dict:
@@ -111,7 +119,10 @@ def _finished(block: dict, partial_json: str | None) -> dict:
         return block
     try:
         return {**block, "input": json.loads(partial_json or "{}")}
-    except (ValueError, RecursionError):  # RecursionError: nested thousands deep; ValueError: bad JSON, a 5,000-digit number
+    except (
+        ValueError,
+        RecursionError,
+    ):  # RecursionError: nested thousands deep; ValueError: bad JSON, a 5,000-digit number
         return {**block, "input": partial_json}
 
 
@@ -147,5 +158,7 @@ def _assistant(message: dict) -> dict:
 
 
 def results(done: list[ToolResult]) -> list[dict]:
-    blocks = [{"type": "tool_result", "tool_use_id": r.call_id, "content": r.content, "is_error": r.is_error} for r in done]
+    blocks = [
+        {"type": "tool_result", "tool_use_id": r.call_id, "content": r.content, "is_error": r.is_error} for r in done
+    ]
     return [{"role": "user", "content": blocks}]

@@ -9,21 +9,21 @@ import threading
 from collections.abc import Sequence
 from types import ModuleType
 
-from providers import retry
-from providers.errors import ProviderUnusable
-from providers.prices import cost_usd
-from providers.settings import PROVIDERS, ProviderSettings
-from providers.turns import Reply, Tool, ToolResult, Turn
+from autoresearch.providers import retry
+from autoresearch.providers.errors import ProviderUnusable
+from autoresearch.providers.prices import cost_usd
+from autoresearch.providers.settings import PROVIDERS, ProviderSettings
+from autoresearch.providers.turns import Reply, Tool, ToolResult, Turn
 
 
 def _wire(provider: str) -> ModuleType:
     if provider not in PROVIDERS:
         raise ProviderUnusable(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
     if provider == "anthropic":
-        from providers import anthropic_wire
+        from autoresearch.providers import anthropic_wire
 
         return anthropic_wire
-    from providers import openai_wire
+    from autoresearch.providers import openai_wire
 
     return openai_wire
 

@@ -1,6 +1,6 @@
 """Provider errors. Plain exceptions with no SDK import, so anything may catch them cheaply."""
 
-from plumbing.errors import KEEPS_FAILING, AutoresearchError
+from autoresearch.plumbing.errors import KEEPS_FAILING, AutoresearchError
 
 
 class ProviderError(AutoresearchError):

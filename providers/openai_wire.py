@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from providers import replies
-from providers.errors import MalformedReply
-from providers.replies import index, obj, seq, text, tokens
-from providers.settings import ProviderSettings
-from providers.turns import Tool, ToolCall, ToolResult, Turn
+from autoresearch.providers import replies
+from autoresearch.providers.errors import MalformedReply
+from autoresearch.providers.replies import index, obj, seq, text, tokens
+from autoresearch.providers.settings import ProviderSettings
+from autoresearch.providers.turns import Tool, ToolCall, ToolResult, Turn
 
 TOKEN_FIELDS = ("prompt_tokens", "completion_tokens")
 
@@ -23,10 +23,14 @@ def client(settings: ProviderSettings) -> Any:
     import openai
 
     # max_retries=0: retries happen in retry.call, by our table, so they are bounded and logged in one place.
-    return openai.OpenAI(api_key=settings.api_key(), base_url=settings.base_url, timeout=settings.timeout_s, max_retries=0)
+    return openai.OpenAI(
+        api_key=settings.api_key(), base_url=settings.base_url, timeout=settings.timeout_s, max_retries=0
+    )
 
 
-def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float):
+def send(
+    sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float
+):
     """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
     Requests go through the SDK's generic `post` rather than `chat.completions.create`: the same
@@ -38,11 +42,18 @@ def send(sdk: Any, settings: ProviderSettings, system: str | None, messages: lis
     import openai
 
     head = [{"role": "system", "content": system}] if system else []
-    body: dict[str, Any] = {"model": settings.model, "messages": head + messages, _max_tokens_field(settings): settings.max_output_tokens}
+    body: dict[str, Any] = {
+        "model": settings.model,
+        "messages": head + messages,
+        _max_tokens_field(settings): settings.max_output_tokens,
+    }
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     if tools:
-        body["tools"] = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}} for t in tools]
+        body["tools"] = [
+            {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+            for t in tools
+        ]
     if settings.stream:
         body["stream_options"] = {"include_usage": True}
         completion = _streamed(replies.events(sdk, openai.Stream[object], "/chat/completions", body, timeout_s))
@@ -96,8 +107,10 @@ def _streamed(events: Iterator[dict]) -> dict:
         raise MalformedReply("the stream ended without a finish_reason (cut short)")
     message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
     if calls:
-        message["tool_calls"] = [{"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
-                                 for _, c in sorted(calls.items())]
+        message["tool_calls"] = [
+            {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+            for _, c in sorted(calls.items())
+        ]
     return {"choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
 
 
@@ -113,13 +126,17 @@ def _add_call_delta(calls: dict[int, dict], call: dict) -> None:
 
 def _calls(message: dict) -> list[tuple[str, str, str | None]]:
     """(id, name, arguments text) of each tool call."""
-    return [(call.get("id") or "", call["function"]["name"], call["function"].get("arguments"))
-            for call in message.get("tool_calls") or []]
+    return [
+        (call.get("id") or "", call["function"]["name"], call["function"].get("arguments"))
+        for call in message.get("tool_calls") or []
+    ]
 
 
 def _turn(message: dict, usage: dict) -> Turn:
     calls = [ToolCall.from_json(*call) for call in _calls(message)]
-    return Turn(message.get("content") or "", calls, usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0)
+    return Turn(
+        message.get("content") or "", calls, usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
+    )
 
 
 def _assistant(message: dict) -> dict:
@@ -135,4 +152,7 @@ def _assistant(message: dict) -> dict:
 
 def results(done: list[ToolResult]) -> list[dict]:
     # Chat Completions has no error flag on a tool result; the text says it instead.
-    return [{"role": "tool", "tool_call_id": r.call_id, "content": ("Error: " if r.is_error else "") + r.content} for r in done]
+    return [
+        {"role": "tool", "tool_call_id": r.call_id, "content": ("Error: " if r.is_error else "") + r.content}
+        for r in done
+    ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Literal, overload
 
-from providers.errors import MalformedReply
+from autoresearch.providers.errors import MalformedReply
 
 MAX_TOKENS = 10**9  # per reply: far above any context window; 10**400 overflowed the cost's float
 KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
@@ -41,12 +41,20 @@ def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) 
     not an event stream, a connection that breaks off and an event that is not JSON raise MalformedReply."""
     import httpx2  # the SDKs' HTTP client: a broken-off stream surfaces as its error, unwrapped by the Anthropic SDK
 
-    stream = sdk.post(path, body={**body, "stream": True}, cast_to=object, stream=True, stream_cls=stream_cls,
-                      options={"timeout": timeout_s})
+    stream = sdk.post(
+        path,
+        body={**body, "stream": True},
+        cast_to=object,
+        stream=True,
+        stream_cls=stream_cls,
+        options={"timeout": timeout_s},
+    )
     with stream:
         kind = stream.response.headers.get("content-type", "")
         if not kind.startswith("text/event-stream"):
-            raise MalformedReply(f"a stream was asked for and the server answered {kind or 'a body with no content type'}")
+            raise MalformedReply(
+                f"a stream was asked for and the server answered {kind or 'a body with no content type'}"
+            )
         iterator = iter(stream)
         while True:
             try:
@@ -113,5 +121,7 @@ def tokens(usage: dict, names: tuple[str, ...], where: str = "usage") -> None:
     """Each token count present is an integer from 0 to MAX_TOKENS (absent or null counts as 0)."""
     for name in names:
         value = usage.get(name)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TOKENS):
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TOKENS
+        ):
             raise _wrong(value, f"{where}.{name}", "a token count")

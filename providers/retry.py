@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
-from providers.errors import MalformedReply, ProviderFailed, ProviderTimedOut, ProviderUnusable
-from providers.settings import ProviderSettings
+from autoresearch.providers.errors import MalformedReply, ProviderFailed, ProviderTimedOut, ProviderUnusable
+from autoresearch.providers.settings import ProviderSettings
 
 log = logging.getLogger("autoresearch.providers")
 T = TypeVar("T")
@@ -30,7 +30,10 @@ ACCOUNT = "the account behind {env} cannot make this request"
 
 # {class name: (action, message)}; the message is for errors that stop the run.
 COMMON = {
-    "APIError": (RETRY, ""),  # raised bare for an error event inside a 200 stream (OpenAI): the server failed mid-answer
+    "APIError": (
+        RETRY,
+        "",
+    ),  # raised bare for an error event inside a 200 stream (OpenAI): the server failed mid-answer
     "APIStatusError": (BY_STATUS, ""),
     "APIConnectionError": (RETRY, ""),
     "APITimeoutError": (RETRY, ""),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from providers.errors import ProviderUnusable
+from autoresearch.providers.errors import ProviderUnusable
 
 PROVIDERS = ("anthropic", "openai")
 DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}

@@ -64,4 +64,3 @@ class Reply:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
-

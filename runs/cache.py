@@ -13,7 +13,7 @@ mode 0600, created once) that only the daemon writes with. A forged, edited,
 truncated or unsigned entry reads as absent: the sample is evaluated again and
 the entry rewritten. The secret alone does not stop a mutator that reads it
 (it runs as the same user); what does is that the whole cache directory, key
-included, is under the scope guard during the mutation (optimizer.guard.scope:
+included, is under the scope guard during the mutation (autoresearch.optimizer.guard.scope:
 anything written there is saved, undone, and the candidate dropped) and is
 hidden from the LLM mutator's tools. The signature then covers what the guard
 cannot see: edits made between runs, or by anything else.
@@ -28,8 +28,8 @@ import os
 import secrets
 from pathlib import Path
 
-from runs.errors import BadResults
-from runs.results import parse_rows
+from autoresearch.runs.errors import BadResults
+from autoresearch.runs.results import parse_rows
 
 HEADER = "autoresearch-cache-v2"
 
@@ -58,7 +58,9 @@ class SampleCache:
         header, _, body = data.partition(b"\n")
         try:
             fields = json.loads(header)
-            valid = fields.get("format") == HEADER and hmac.compare_digest(str(fields.get("mac")), self._mac(artifact, n, body))
+            valid = fields.get("format") == HEADER and hmac.compare_digest(
+                str(fields.get("mac")), self._mac(artifact, n, body)
+            )
         except (ValueError, AttributeError):
             return None
         if not valid:

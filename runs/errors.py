@@ -1,10 +1,10 @@
 """Errors raised while running an eval or reading its results.
 
-Each carries the exit code the CLI maps it to (plumbing.errors), so the
-boundary in `optimizer.cli` needs no knowledge of where it came from.
+Each carries the exit code the CLI maps it to (autoresearch.plumbing.errors), so the
+boundary in `autoresearch.optimizer.cli` needs no knowledge of where it came from.
 """
 
-from plumbing.errors import INVALID_INPUT, KEEPS_FAILING, AutoresearchError
+from autoresearch.plumbing.errors import INVALID_INPUT, KEEPS_FAILING, AutoresearchError
 
 
 class RunsError(AutoresearchError):

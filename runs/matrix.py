@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from runs.evalfile.model import Suite
+from autoresearch.runs.evalfile.model import Suite
 
 
 def expand(suite: Suite, chosen: str | None) -> None:

@@ -7,8 +7,8 @@ import math
 from pathlib import Path
 from typing import TypeGuard
 
-from runs.errors import BadResults
-from plumbing.redact import redact, secret_values
+from autoresearch.plumbing.redact import redact, secret_values
+from autoresearch.runs.errors import BadResults
 
 INDEX = "index.jsonl"
 
@@ -65,7 +65,9 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
         raise BadResults(f"{path}:{number}: field 'score' is missing or not a number")
     field = _first_non_finite(row)
     if field is not None:
-        raise BadResults(f"{path}:{number}: field '{field}' is not a finite number (NaN, Infinity and 1e309 are not JSON)")
+        raise BadResults(
+            f"{path}:{number}: field '{field}' is not a finite number (NaN, Infinity and 1e309 are not JSON)"
+        )
     cost = row.get("cost_usd")
     if _is_number(cost) and cost < 0:  # summed into the spend a budget bounds
         raise BadResults(f"{path}:{number}: field 'cost_usd' is {cost}, below 0")
@@ -95,7 +97,9 @@ def require_unit_scores(path: Path, rows: list[dict]) -> None:
         scores = row.get("scores")
         graders = scores if isinstance(scores, list) else []
         values = [("score", row["score"])] + [
-            (f"scores[{i}].score", g["score"]) for i, g in enumerate(graders) if isinstance(g, dict) and _is_number(g.get("score"))
+            (f"scores[{i}].score", g["score"])
+            for i, g in enumerate(graders)
+            if isinstance(g, dict) and _is_number(g.get("score"))
         ]
         for field, value in values:
             if not 0 <= value <= 1:

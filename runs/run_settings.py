@@ -13,13 +13,15 @@
 
 from __future__ import annotations
 
-from runs.evalfile.model import Suite
-from runs.runner import RunOptions, Strategy
+from autoresearch.runs.evalfile.model import Suite
+from autoresearch.runs.runner import RunOptions, Strategy
 
 DEFAULT_WORKERS = 8
 
 
-def run_options(suite: Suite, workers: int | None = None, repeat: int = 1, strategy: Strategy = "pass_any", budget_usd: float = 0.0) -> RunOptions:
+def run_options(
+    suite: Suite, workers: int | None = None, repeat: int = 1, strategy: Strategy = "pass_any", budget_usd: float = 0.0
+) -> RunOptions:
     return RunOptions(
         workers=workers or suite.max_concurrency or DEFAULT_WORKERS,
         repeat=repeat,
@@ -34,7 +36,9 @@ def overridden(suite: Suite, workers: int | None, repeat: int, budget_usd: float
     """One line for each setting of the eval file that autoresearch.yaml (or a flag) replaces."""
     lines = []
     if repeat > 1 and (suite.trials or any(case.trials for case in suite.cases)):
-        lines.append(f"the file's trials / repeat are replaced by eval.repeat: {repeat} (eval.repeat_strategy combines them)")
+        lines.append(
+            f"the file's trials / repeat are replaced by eval.repeat: {repeat} (eval.repeat_strategy combines them)"
+        )
     if budget_usd and suite.budget_usd:
         lines.append(f"the file's budget_usd {suite.budget_usd:g} is replaced by eval.budget_usd: {budget_usd:g}")
     if workers and suite.max_concurrency:

@@ -15,10 +15,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from runs.graders.scoring import DEFAULT_THRESHOLD
-from plumbing.redact import redact
-from runs.results import INDEX
-from runs.runner_case import TestResult
+from autoresearch.plumbing.redact import redact
+from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD
+from autoresearch.runs.results import INDEX
+from autoresearch.runs.runner_case import TestResult
 
 
 def row(result: TestResult) -> dict[str, Any]:
@@ -102,7 +102,12 @@ def grading(result: TestResult) -> dict[str, Any]:
     passed = sum(1 for c in checks if c["passed"])
     return {
         "assertions": checks,
-        "summary": {"passed": passed, "failed": len(checks) - passed, "total": len(checks), "pass_rate": _round3(passed / len(checks)) if checks else 0},
+        "summary": {
+            "passed": passed,
+            "failed": len(checks) - passed,
+            "total": len(checks),
+            "pass_rate": _round3(passed / len(checks)) if checks else 0,
+        },
         "execution_metrics": {"tool_calls": {}, "total_tool_calls": 0, "errors_encountered": 1 if result.error else 0},
         "graders": [{**s, "reasoning": (s.get("details") or {}).get("reasoning", "")} for s in result.scores] or None,
     }

@@ -6,7 +6,7 @@ as soon as it is free, only while the budget lasts and nobody called
 `cancel()`, so a caller that has seen enough stops paying for the rest.
 Tests with `depends_on` run in waves (AgentV's): a wave is dispatched once
 the one before it has finished. A test with trials runs them one after
-another in one slot (`runs.trials`).
+another in one slot (`autoresearch.runs.trials`).
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
-from runs.evalfile.dependencies import dep_row_id, waves
-from runs.evalfile.model import Case, Suite, Trials
-from runs.evalfile.workspace import Hook
-from runs.runner_case import TestResult, combine, run_case
-from runs.runner_conversation import run_conversation
-from runs.targets.resolve import Targets
-from runs.trials import run_trials
-from runs.workspace.lifecycle import SuiteWorkspaces
+from autoresearch.runs.evalfile.dependencies import dep_row_id, waves
+from autoresearch.runs.evalfile.model import Case, Suite, Trials
+from autoresearch.runs.evalfile.workspace import Hook
+from autoresearch.runs.runner_case import TestResult, combine, run_case
+from autoresearch.runs.runner_conversation import run_conversation
+from autoresearch.runs.targets.resolve import Targets
+from autoresearch.runs.trials import run_trials
+from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
 
@@ -42,7 +42,13 @@ class RunOptions:
 
 
 class EvalRun:
-    def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions(), target_hooks: dict[str, Hook] | None = None):
+    def __init__(
+        self,
+        suite: Suite,
+        targets: Targets,
+        options: RunOptions = RunOptions(),
+        target_hooks: dict[str, Hook] | None = None,
+    ):
         self.suite, self.targets, self.options = suite, targets, options
         self.spent_usd = 0.0  # what the results handed to the caller cost
         self.stopped: str | None = None  # why dispatching stopped early: "cancelled" or "budget"
@@ -52,10 +58,14 @@ class EvalRun:
         self._waves = deque(waves(suite.cases))
         self._pending: deque[tuple[Case, int]] = deque()
         self._charged_usd = 0.0  # what finished attempts cost, as the budget sees it
-        self._suite_spent: dict[str | None, float] = {}  # what finished tests' targets cost, per matrix target (AgentV runs each apart)
+        self._suite_spent: dict[
+            str | None, float
+        ] = {}  # what finished tests' targets cost, per matrix target (AgentV runs each apart)
         self._finished: dict[str, TestResult] = {}  # by row id, for dependents
         self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
-        self.workspaces = SuiteWorkspaces(suite, target_hooks)  # AgentV workspaces (and the target's hooks, run in them)
+        self.workspaces = SuiteWorkspaces(
+            suite, target_hooks
+        )  # AgentV workspaces (and the target's hooks, run in them)
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""
@@ -69,7 +79,9 @@ class EvalRun:
             while self._waves and not self._cancelled.is_set():
                 yield from self._wave(pool, self._waves.popleft())
         except BaseException as exc:
-            interrupted = not isinstance(exc, GeneratorExit)  # Ctrl-C, SIGTERM, a bug: not the caller having seen enough
+            interrupted = not isinstance(
+                exc, GeneratorExit
+            )  # Ctrl-C, SIGTERM, a bug: not the caller having seen enough
             raise
         finally:
             self._closed.set()
@@ -140,7 +152,9 @@ class EvalRun:
             return _failed(case, self.targets, blocked)
         spent = self._suite_spent_by(case)
         if self.options.suite_budget_usd and spent >= self.options.suite_budget_usd:
-            return _failed(case, self.targets, f"Suite budget exceeded (${spent:.4f} / ${self.options.suite_budget_usd:.4f})")
+            return _failed(
+                case, self.targets, f"Suite budget exceeded (${spent:.4f} / ${self.options.suite_budget_usd:.4f})"
+            )
         target, grader, named = self.targets.for_case(case, attempt)
         if case.conversation is not None:
             return run_conversation(self.suite, case, case.conversation, target, grader, named)
@@ -154,7 +168,11 @@ class EvalRun:
         unless it says `on_dependency_failure: run`; only errors block, a low score does not."""
         if not case.depends_on or case.on_dependency_failure == "run":
             return None
-        failed = [d for d in case.depends_on if (r := self._finished.get(dep_row_id(case, d))) is not None and r.status == "execution_error"]
+        failed = [
+            d
+            for d in case.depends_on
+            if (r := self._finished.get(dep_row_id(case, d))) is not None and r.status == "execution_error"
+        ]
         missing = [d for d in case.depends_on if dep_row_id(case, d) not in self._finished]
         if not failed and not missing:
             return None

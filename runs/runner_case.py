@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from runs.evalfile.model import Case, Suite
-from runs.graders import grade, is_implicit
-from runs.graders.base import Context, GraderFailed, GraderLLM
-from runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
-from runs.targets import Answer, Target, TargetFailed
-from runs.targets.prompt import question
-from runs.workspace.lifecycle import SuiteWorkspaces
+from autoresearch.runs.evalfile.model import Case, Suite
+from autoresearch.runs.graders import grade, is_implicit
+from autoresearch.runs.graders.base import Context, GraderFailed, GraderLLM
+from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
+from autoresearch.runs.targets import Answer, Target, TargetFailed
+from autoresearch.runs.targets.prompt import question
+from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
 
 @dataclass
@@ -32,7 +32,9 @@ class TestResult:
     timestamp: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"))
     attempt_scores: list[float] = field(default_factory=list)
     target_cost_usd: float = 0.0  # what the target reported, without the graders: AgentV's budgets count this
-    trials: list[dict[str, Any]] = field(default_factory=list)  # each trial's score and status, when the test had trials
+    trials: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # each trial's score and status, when the test had trials
     cost_limited: bool = False  # the trials stopped at their cost_limit_usd
 
     @property
@@ -45,8 +47,13 @@ class TestResult:
 
 
 def run_case(
-    suite: Suite, case: Case, target: Target, grader: GraderLLM | None, attempt: int,
-    named: dict[str, GraderLLM] | None = None, workspaces: SuiteWorkspaces | None = None,
+    suite: Suite,
+    case: Case,
+    target: Target,
+    grader: GraderLLM | None,
+    attempt: int,
+    named: dict[str, GraderLLM] | None = None,
+    workspaces: SuiteWorkspaces | None = None,
 ) -> TestResult:
     """The test run as AgentV runs it: its workspace set up (a failure is the test's execution_error), the target
     answering in it, the file changes and after_each taken, then the graders, which see both."""
@@ -57,7 +64,11 @@ def run_case(
         return result
     started = time.monotonic()
     try:
-        answer = target.answer(case, attempt, cwd=ws.path) if ws is not None and ws.path is not None else target.answer(case, attempt)
+        answer = (
+            target.answer(case, attempt, cwd=ws.path)
+            if ws is not None and ws.path is not None
+            else target.answer(case, attempt)
+        )
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)
@@ -66,12 +77,18 @@ def run_case(
     _measure(result, answer)
     # AgentV grades the duration the target reported, else the one it measured
     duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else result.duration_ms
-    ctx = Context(case, answer.text, suite.directory, duration, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader)
+    ctx = Context(
+        case, answer.text, suite.directory, duration, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader
+    )
     ctx.messages, ctx.token_usage, ctx.reported_cost_usd = answer.messages, answer.token_usage, answer.reported_cost_usd
     if ws is not None and workspaces is not None:
         ctx.file_changes = workspaces.leave(case, ws)
         ctx.workspace_path = ws.path
-    ctx.question, ctx.target, ctx.provider = question(case, target.prompt_mode, suite.directory), target.name, target.provider
+    ctx.question, ctx.target, ctx.provider = (
+        question(case, target.prompt_mode, suite.directory),
+        target.name,
+        target.provider,
+    )
     ctx.llms = named or {}
     try:
         result.scores = [grade(spec, ctx) for spec in case.graders]

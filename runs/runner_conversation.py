@@ -20,18 +20,24 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from runs.evalfile.conversation import Conversation, Turn
-from runs.evalfile.model import Case, GraderSpec, Message, Part, Suite
-from runs.graders import IMPLICIT, grade
-from runs.graders.base import Context, GraderFailed, GraderLLM
-from runs.graders.payload import input_messages, js_json
-from runs.graders.scoring import DEFAULT_THRESHOLD, test_score, verdict
-from runs.runner_case import TestResult, status
-from runs.targets import Target, TargetFailed
+from autoresearch.runs.evalfile.conversation import Conversation, Turn
+from autoresearch.runs.evalfile.model import Case, GraderSpec, Message, Part, Suite
+from autoresearch.runs.graders import IMPLICIT, grade
+from autoresearch.runs.graders.base import Context, GraderFailed, GraderLLM
+from autoresearch.runs.graders.payload import input_messages, js_json
+from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, test_score, verdict
+from autoresearch.runs.runner_case import TestResult, status
+from autoresearch.runs.targets import Target, TargetFailed
 
 
-def run_conversation(suite: Suite, case: Case, conversation: Conversation, target: Target, grader: GraderLLM | None,
-                     named: dict[str, GraderLLM]) -> TestResult:
+def run_conversation(
+    suite: Suite,
+    case: Case,
+    conversation: Conversation,
+    target: Target,
+    grader: GraderLLM | None,
+    named: dict[str, GraderLLM],
+) -> TestResult:
     result = TestResult(case, target.name)
     started = time.monotonic()
     history = _initial(case, suite)
@@ -39,7 +45,9 @@ def run_conversation(suite: Suite, case: Case, conversation: Conversation, targe
     costs: list[float] = []
     for index, turn in enumerate(conversation.turns, start=1):
         if stopped:
-            result.scores.append(_entry(f"turn-{index}", 0.0, "skip", [_check("Skipped due to previous turn failure", False)]))
+            result.scores.append(
+                _entry(f"turn-{index}", 0.0, "skip", [_check("Skipped due to previous turn failure", False)])
+            )
             continue
         history.append({"role": "user", "content": turn.input})
         try:
@@ -90,28 +98,46 @@ def _window(history: list[dict[str, str]], size: float | None) -> list[dict[str,
     if not size:
         return list(history)
     others = [m for m in history if m["role"] != "system"]
-    return [m for m in history if m["role"] == "system"] + others[int(-size * 2):]
+    return [m for m in history if m["role"] == "system"] + others[int(-size * 2) :]
 
 
 def _transcript(history: list[dict[str, str]]) -> str:
     return "\n\n".join(f"{m['role']}: {m['content']}" for m in history)
 
 
-def _grade_turn(suite: Suite, case: Case, turn: Turn, index: int, history: list[dict[str, str]], size: float | None,
-                answer: Any, grader: GraderLLM | None, named: dict[str, GraderLLM], costs: list[float]) -> dict[str, Any]:
+def _grade_turn(
+    suite: Suite,
+    case: Case,
+    turn: Turn,
+    index: int,
+    history: list[dict[str, str]],
+    size: float | None,
+    answer: Any,
+    grader: GraderLLM | None,
+    named: dict[str, GraderLLM],
+    costs: list[float],
+) -> dict[str, Any]:
     name = f"turn-{index}"
     if not turn.graders and turn.expected_output is None:
         return _entry(name, 1.0, "pass", [])
     seen = _window(history, size)
     graders = turn.graders or [IMPLICIT]
-    turn_case = Case(f"{case.id}/turn-{index}", _messages(seen), turn.expected_output, case.criteria, graders, case.metadata)
+    turn_case = Case(
+        f"{case.id}/turn-{index}", _messages(seen), turn.expected_output, case.criteria, graders, case.metadata
+    )
     ctx = Context(turn_case, answer.text, suite.directory, None, llm=grader)
     ctx.question, ctx.llms, ctx.messages, ctx.history = _transcript(seen), named, answer.messages, tuple(seen)
     return _graded(name, graders, ctx, costs)
 
 
-def _grade_transcript(suite: Suite, case: Case, history: list[dict[str, str]], grader: GraderLLM | None,
-                      named: dict[str, GraderLLM], costs: list[float]) -> dict[str, Any]:
+def _grade_transcript(
+    suite: Suite,
+    case: Case,
+    history: list[dict[str, str]],
+    grader: GraderLLM | None,
+    named: dict[str, GraderLLM],
+    costs: list[float],
+) -> dict[str, Any]:
     """The test's own assertions over the whole conversation, its text the answer and the input."""
     text = _transcript(history)
     whole = Case(f"{case.id}/conversation", _messages(history), None, case.criteria, case.graders, case.metadata)
@@ -127,8 +153,16 @@ def _graded(name: str, graders: list[GraderSpec], ctx: Context, costs: list[floa
         try:
             entries.append(grade(spec, ctx))
         except (GraderFailed, OSError) as exc:  # AgentV: the grader skipped; the turn goes on without it
-            entries.append({"name": spec.name, "type": spec.type, "score": 0.0, "weight": spec.weight, "verdict": "skip",
-                            "assertions": [_check(str(exc), False)]})
+            entries.append(
+                {
+                    "name": spec.name,
+                    "type": spec.type,
+                    "score": 0.0,
+                    "weight": spec.weight,
+                    "verdict": "skip",
+                    "assertions": [_check(str(exc), False)],
+                }
+            )
     costs.extend(ctx.grader_cost_usd)
     score = test_score(graders, entries)
     return _entry(name, score, verdict(score), [a for e in entries for a in e["assertions"]], entries)
@@ -138,8 +172,17 @@ def _messages(history: list[dict[str, str]]) -> list[Message]:
     return [Message(m["role"], (Part(text=m["content"]),)) for m in history]
 
 
-def _entry(name: str, score: float, judged: str, checks: list[dict[str, Any]], inner: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    entry: dict[str, Any] = {"name": name, "type": "rubrics", "score": score, "weight": 1.0, "verdict": judged, "assertions": checks}
+def _entry(
+    name: str, score: float, judged: str, checks: list[dict[str, Any]], inner: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": name,
+        "type": "rubrics",
+        "score": score,
+        "weight": 1.0,
+        "verdict": judged,
+        "assertions": checks,
+    }
     if inner is not None:
         entry["scores"] = inner
     return entry

@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from runs.results import INDEX
+from autoresearch.runs.results import INDEX
 
 
 def sample_dir(run_dir: Path, n: int) -> Path:
@@ -60,7 +60,8 @@ def _grader_means(rows: list[dict]) -> list[dict]:
 def _graders(row: dict) -> list[dict]:
     scores = row.get("scores")
     return [
-        g for g in (scores if isinstance(scores, list) else [])
+        g
+        for g in (scores if isinstance(scores, list) else [])
         if isinstance(g, dict) and isinstance(g.get("score"), (int, float)) and not isinstance(g.get("score"), bool)
     ]
 

@@ -16,13 +16,40 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from runs.evalfile.model import Trials
-from runs.graders.scoring import DEFAULT_THRESHOLD
-from runs.runner_case import TestResult
+from autoresearch.runs.evalfile.model import Trials
+from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD
+from autoresearch.runs.runner_case import TestResult
 
 T_TABLE_95 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-    2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045,
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.16,
+    2.145,
+    2.131,
+    2.12,
+    2.11,
+    2.101,
+    2.093,
+    2.086,
+    2.08,
+    2.074,
+    2.069,
+    2.064,
+    2.06,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
 )
 STRATEGIES = ("pass_at_k", "mean", "confidence_interval", "pass_any", "pass_all")
 
@@ -72,7 +99,10 @@ def combine_trials(results: list[TestResult], trials: Trials, cost_limited: bool
     chosen.attempt_scores = scores
     chosen.cost_usd = sum(r.cost_usd for r in results)
     chosen.target_cost_usd = sum(r.target_cost_usd for r in results)
-    chosen.trials = [{"attempt": i, "score": r.score, "execution_status": r.status, "cost_usd": r.cost_usd} for i, r in enumerate(results)]
+    chosen.trials = [
+        {"attempt": i, "score": r.score, "execution_status": r.status, "cost_usd": r.cost_usd}
+        for i, r in enumerate(results)
+    ]
     chosen.cost_limited = cost_limited
     return chosen
 

@@ -33,7 +33,9 @@ def test_imports_inside_functions_are_only_the_listed_ones():
         for line, importer, imported in function_level_imports(path)
         if not any(fnmatchcase(importer, a) and fnmatchcase(imported, b) for a, b in allowed)
     ]
-    assert not unlisted, "import these at the top of the module, or list them in pyproject.toml:\n" + "\n".join(unlisted)
+    assert not unlisted, "import these at the top of the module, or list them in pyproject.toml:\n" + "\n".join(
+        unlisted
+    )
 
 
 def test_an_unlisted_import_inside_a_function_is_found(tmp_path):

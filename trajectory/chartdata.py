@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trajectory.iterations import Iteration
+from autoresearch.trajectory.iterations import Iteration
 
 
 @dataclass(frozen=True)

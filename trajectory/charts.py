@@ -6,8 +6,8 @@ own; the page's stylesheet overrides them for the dark theme.
 
 from __future__ import annotations
 
-from trajectory.chartdata import Point, Series
-from trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
+from autoresearch.trajectory.chartdata import Point, Series
+from autoresearch.trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
 
 COLORS = {"keep": "#1a7f37", "drop": "#cf222e", "error": "#8c959f"}
 BEST = "#0969da"
@@ -46,9 +46,13 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     parts = [open_svg("score-chart", f"score per cycle, {len(data.points)} cycles", standalone)]
     parts.append(frame.axes("score"))
     evaluated = [(p.cycle, p.score) for p in data.points if p.decision != "error"]
-    parts.append(f'<polyline class="trace" fill="none" stroke="#8c959f" stroke-width="1" points="{frame.points(evaluated)}"/>')
+    parts.append(
+        f'<polyline class="trace" fill="none" stroke="#8c959f" stroke-width="1" points="{frame.points(evaluated)}"/>'
+    )
     if data.best:
-        parts.append(f'<path class="best" fill="none" stroke="{BEST}" stroke-width="2.5" d="{_step(frame, data.best)}"/>')
+        parts.append(
+            f'<path class="best" fill="none" stroke="{BEST}" stroke-width="2.5" d="{_step(frame, data.best)}"/>'
+        )
     if data.holdout:  # the tests the mutator never sees: a train score rising while this falls is overfitting
         parts.append(
             f'<polyline class="holdout" fill="none" stroke="{HOLDOUT}" stroke-width="2" stroke-dasharray="6 4" '
@@ -97,9 +101,11 @@ def assertions_chart(data: Series) -> str:
     parts = [open_svg("assertions-chart", f"pass rate of {len(data.assertions)} assertions per cycle", False)]
     parts.append(frame.axes("pass rate", lambda v: f"{v:.0%}"))
     for i, (name, values) in enumerate(data.assertions.items()):
-        marker = "".join(
-            f'<circle cx="{fmt(frame.x(c))}" cy="{fmt(frame.y(v))}" r="2.5"/>' for c, v in values
-        ) if len(values) <= 60 else ""
+        marker = (
+            "".join(f'<circle cx="{fmt(frame.x(c))}" cy="{fmt(frame.y(v))}" r="2.5"/>' for c, v in values)
+            if len(values) <= 60
+            else ""
+        )
         parts.append(
             f'<g class="series" data-series="{i}" stroke="{series_color(i)}" fill="{series_color(i)}">'
             f"<title>{esc(name)}</title>"

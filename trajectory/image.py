@@ -11,9 +11,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from trajectory import chartdata, charts
-from trajectory.iterations import Iteration
-from trajectory.svg import HEIGHT, WIDTH
+from autoresearch.trajectory import chartdata, charts
+from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.svg import HEIGHT, WIDTH
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 SCALE = 2  # device pixels per SVG pixel: sharp on high-density screens

@@ -13,11 +13,18 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
 
-from plumbing.redact import redact_tree
-from plumbing.clock import utc_now
-
+from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.redact import redact_tree
 
 Decision = Literal["keep", "drop", "error"]
 
@@ -41,7 +48,9 @@ Count = Annotated[int | None, WrapValidator(_number_or_none)]
 # An optional measurement: written as null when it is not a finite number (a clock that jumped, a
 # division by zero upstream), where a required one (the score, the cost) is refused at `append`.
 Measure = Annotated[
-    float | None, WrapValidator(_number_or_none), PlainSerializer(lambda v: v if v is None or math.isfinite(v) else None)
+    float | None,
+    WrapValidator(_number_or_none),
+    PlainSerializer(lambda v: v if v is None or math.isfinite(v) else None),
 ]
 
 
@@ -94,7 +103,10 @@ def append(path: Path, record: Iteration) -> None:
     is written: other readers reject them) and carries no secret of the environment, whatever
     text reached the record (a grader's name, an error, a summary).
     """
-    line = (json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False) + "\n").encode()
+    line = (
+        json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False)
+        + "\n"
+    ).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:

@@ -16,11 +16,11 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from plumbing.redact import redact
-from plumbing import atomic
-from trajectory import chartdata, charts, page_parts
-from trajectory.iterations import Iteration
-from trajectory.svg import esc
+from autoresearch.plumbing import atomic
+from autoresearch.plumbing.redact import redact
+from autoresearch.trajectory import chartdata, charts, page_parts
+from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.svg import esc
 
 REFRESH_S = 10
 AUTO_REFRESH = '<!-- __AUTO_REFRESH__ --><meta http-equiv="refresh" content="{}">'
@@ -86,7 +86,10 @@ def _body(data: PageData) -> str:
     summary = chartdata.summary(data.records)
     cards = f'<section class="cards">{page_parts.cards(summary, data.status, data.state, data.live)}</section>'
     if not data.records:
-        return cards + '<p class="empty">No cycle has finished yet: the first eval of the original artifact is running.</p>'
+        return (
+            cards
+            + '<p class="empty">No cycle has finished yet: the first eval of the original artifact is running.</p>'
+        )
     series = chartdata.series(data.records)
     assertions = (
         page_parts.legend(list(series.assertions)) + charts.assertions_chart(series)

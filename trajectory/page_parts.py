@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from trajectory.chartdata import Summary, number
-from trajectory.charts import series_color
-from trajectory.iterations import Iteration
-from trajectory.svg import esc
+from autoresearch.trajectory.chartdata import Summary, number
+from autoresearch.trajectory.charts import series_color
+from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.svg import esc
 
 RUN_FILES = ("index.jsonl", "candidate.patch", "mutation.md", "grading.json", "benchmark.json", "eval.stderr.log")
 
@@ -62,7 +62,11 @@ def cards(s: Summary, status: str, state: dict, live: bool) -> str:
             _card("improvement", esc(gain), esc(relative)),
             _card("cycles", str(s.cycles)),
             _card("keeps / drops / errors", f"{s.keeps} / {s.drops} / {s.errors}"),
-            _card("total cost", esc(money(s.total_cost)), esc(f"eval {money(s.eval_cost)} + mutation {money(s.mutation_cost)}")),
+            _card(
+                "total cost",
+                esc(money(s.total_cost)),
+                esc(f"eval {money(s.eval_cost)} + mutation {money(s.mutation_cost)}"),
+            ),
             _card("status", esc(headline), esc(detail), "running" if live else "done"),
             _card("started", time_tag(state.get("started_at"))),
             _card("last update", time_tag(state.get("updated_at"))),
@@ -111,7 +115,7 @@ def _row(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
         f'<td class="num" title="eval {esc(money(r.cost_usd))} + mutation {esc(money(mutation_cost))}">'
         f"{esc(money(r.cost_usd + mutation_cost))}</td>"
         f'<td class="num">{"–" if duration is None else f"{duration:.1f} s"}</td>'
-        f"<td>{time_tag(r.timestamp)}</td><td class=\"links\">{_links(r, run_files)}</td></tr>"
+        f'<td>{time_tag(r.timestamp)}</td><td class="links">{_links(r, run_files)}</td></tr>'
     )
 
 

@@ -17,7 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote
 
-from trajectory.svg import esc
+from autoresearch.trajectory.svg import esc
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -46,7 +46,10 @@ def _shown(value: object) -> str:
 def index_page(results_dir: Path) -> str:
     rows = "".join(
         f'<tr><td><a href="{esc(chart_url(name))}">{esc(name)}</a></td>'
-        + "".join(f"<td>{esc(_shown(st.get(key)))}</td>" for key in ("status", "stop_reason", "cycle", "best_score", "updated_at"))
+        + "".join(
+            f"<td>{esc(_shown(st.get(key)))}</td>"
+            for key in ("status", "stop_reason", "cycle", "best_score", "updated_at")
+        )
         + "</tr>"
         for name, st in experiments(results_dir)
     )

@@ -6,7 +6,21 @@ and one line here.
 
 from __future__ import annotations
 
-from optimizer.commands import chart, compare, demo, eval_cmd, init, logs, report, run, schedule, serve, status, stop, validate
+from autoresearch.optimizer.commands import (
+    chart,
+    compare,
+    demo,
+    eval_cmd,
+    init,
+    logs,
+    report,
+    run,
+    schedule,
+    serve,
+    status,
+    stop,
+    validate,
+)
 
 COMMANDS = {
     "run": run.command,

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from optimizer.commands.common import ConfigOption
-from optimizer.commands.common import experiment as find_experiment
+from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
-    from plumbing.paths import ExperimentPaths
+    from autoresearch.plumbing.paths import ExperimentPaths
 
 
 def command(
@@ -22,8 +22,8 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Write the score chart as an image (--png/--svg); with neither, rewrite trajectory.html and print its path."""
-    from plumbing.errors import InvalidInput
-    from trajectory import image, iterations
+    from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.trajectory import image, iterations
 
     _, _, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
@@ -41,26 +41,30 @@ def command(
 
 
 def _write(path: Path, text: str) -> None:
-    from plumbing import atomic
+    from autoresearch.plumbing import atomic
 
     atomic.write_text(path, text, durable=False)
     print(f"wrote {path}")
 
 
 def _png(svg_text: str, out: Path) -> None:
-    from plumbing.errors import InvalidInput
-    from plumbing import process
-    from trajectory import image
+    from autoresearch.plumbing import process
+    from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.trajectory import image
 
     browser = image.find_browser()
     if browser is None:
-        raise InvalidInput("--png needs Chromium to draw the image: install it (Debian/Ubuntu: apt-get install chromium) or use --svg")
+        raise InvalidInput(
+            "--png needs Chromium to draw the image: install it (Debian/Ubuntu: apt-get install chromium) or use --svg"
+        )
     out = out.resolve()
     out.unlink(missing_ok=True)  # a PNG left from before must not pass for this one
     with tempfile.TemporaryDirectory(prefix="autoresearch-chart-") as tmp:
         source = Path(tmp) / "score.svg"
         source.write_text(svg_text, encoding="utf-8")
-        done = process.run(image.png_command(browser, source, out), cwd=Path(tmp), log_prefix=Path(tmp) / "chromium", timeout_s=60)
+        done = process.run(
+            image.png_command(browser, source, out), cwd=Path(tmp), log_prefix=Path(tmp) / "chromium", timeout_s=60
+        )
         if not image.is_png(out):
             raise InvalidInput(f"{browser} did not write {out}: {process.tail(done.stderr)}")
     print(f"wrote {out}")
@@ -68,9 +72,9 @@ def _png(svg_text: str, out: Path) -> None:
 
 def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
     """Rewrite the page from the files, e.g. after a crash left it saying `running`."""
-    from optimizer.experiment import state as state_file
-    from optimizer.experiment.lockfile import holder
-    from trajectory import page
+    from autoresearch.optimizer.experiment import state as state_file
+    from autoresearch.optimizer.experiment.lockfile import holder
+    from autoresearch.trajectory import page
 
     st = state_file.load(paths.state)
     state = st.model_dump() if st else {}

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from optimizer.config import Config
-    from plumbing.paths import ExperimentPaths
-    from optimizer.gitrepo.workspace import Workspace
+    from autoresearch.optimizer.config import Config
+    from autoresearch.optimizer.gitrepo.workspace import Workspace
+    from autoresearch.plumbing.paths import ExperimentPaths
 
 DEFAULT_CONFIG = "autoresearch.yaml"
 
@@ -28,7 +28,7 @@ QuietOption = typer.Option(False, "--quiet", "-q", help="Only warnings, errors a
 
 
 def load(path: Path, overrides: dict | None = None) -> "Config":
-    from optimizer import config as config_file
+    from autoresearch.optimizer import config as config_file
 
     return config_file.load(path, overrides)
 
@@ -36,8 +36,8 @@ def load(path: Path, overrides: dict | None = None) -> "Config":
 def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "ExperimentPaths"]:
     """An experiment's config, the user's checkout and its files, for the commands that only read or
     signal an experiment (no worktree is created, no lock taken)."""
-    from plumbing.paths import ExperimentPaths
-    from optimizer.gitrepo.workspace import open_workspace
+    from autoresearch.optimizer.gitrepo.workspace import open_workspace
+    from autoresearch.plumbing.paths import ExperimentPaths
 
     cfg = load(config, {"experiment": name})
     ws = open_workspace(config_dir(config), cfg.artifact)
@@ -48,13 +48,13 @@ def config_dir(path: Path) -> Path:
     """Where the repository is looked for: the config file's directory, so that a config names its
     own repository whatever the current directory (a cron line); a config kept outside any git
     repository applies to the repository of the current directory."""
-    from plumbing.repo import git_root
+    from autoresearch.plumbing.repo import git_root
 
     here = path.resolve().parent
     return here if git_root(here) is not None else Path.cwd()
 
 
 def setup_logging(log_file: Path | None = None, quiet: bool = False, console: bool = True) -> None:
-    from optimizer import daemonlog
+    from autoresearch.optimizer import daemonlog
 
     daemonlog.setup(log_file, quiet, console)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from plumbing.errors import OK, REGRESSION
+from autoresearch.plumbing.errors import OK, REGRESSION
 
 
 def command(
@@ -22,7 +22,7 @@ def command(
     Exit codes: 0 no regression (mean_delta >= 0), 1 regression, 30 bad input (a file with no rows,
     a score that is not a finite number from 0 to 1).
     """
-    from runs.compare import compare
+    from autoresearch.runs.compare import compare
 
     result = compare(_rows(baseline), _rows(candidate), threshold)
     if as_json:
@@ -34,8 +34,8 @@ def command(
 
 def _rows(source: Path) -> list[dict]:
     """A side's rows; an empty side would compare as "no regression" and exit 0 on nothing."""
-    from runs.errors import BadResults
-    from runs.results import index_path, load_rows, require_unit_scores
+    from autoresearch.runs.errors import BadResults
+    from autoresearch.runs.results import index_path, load_rows, require_unit_scores
 
     rows = load_rows(source)
     if not rows:
@@ -70,5 +70,8 @@ def _table(result, baseline: Path, candidate: Path) -> str:
     s = result.summary
     status = "improved" if s.mean_delta > 0 else "regressed" if s.mean_delta < 0 else "neutral"
     gain = f" | g: {s.mean_normalized_gain:+.3f}" if s.mean_normalized_gain is not None else ""
-    lines += ["", f"Summary: {s.wins} wins, {s.losses} losses, {s.ties} ties | Mean Δ: {s.mean_delta:+.3f}{gain} | Status: {status}"]
+    lines += [
+        "",
+        f"Summary: {s.wins} wins, {s.losses} losses, {s.ties} ties | Mean Δ: {s.mean_delta:+.3f}{gain} | Status: {status}",
+    ]
     return "\n".join(lines)

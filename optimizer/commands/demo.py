@@ -18,20 +18,21 @@ SETUP = (
 
 
 def command(
-    directory: Path = typer.Option(None, "--dir", help="Where to create the demo repository (default: a new temp dir)."),
+    directory: Path = typer.Option(
+        None, "--dir", help="Where to create the demo repository (default: a new temp dir)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final summary."),
 ) -> int:
     """Create a small git repository with a prompt, a deterministic eval and recorded edits, and optimize it.
 
     Exits as `run` does: 0 when the best prompt beats the original, 10 when not.
     """
-    from optimizer import signals
-    from optimizer import demofiles
-    from optimizer.cycle import loop
-    from optimizer.commands.common import load, setup_logging
-    from optimizer.commands.report import print_summary
-    from plumbing.errors import NO_IMPROVEMENT, OK
-    from optimizer.startup.opening import open_session
+    from autoresearch.optimizer import demofiles, signals
+    from autoresearch.optimizer.commands.common import load, setup_logging
+    from autoresearch.optimizer.commands.report import print_summary
+    from autoresearch.optimizer.cycle import loop
+    from autoresearch.optimizer.startup.opening import open_session
+    from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK
 
     root = _make_repo(directory, demofiles.files())
     print(f"demo repository: {root}")
@@ -51,7 +52,7 @@ def command(
 
 
 def _make_repo(directory: Path | None, files: dict[str, str]) -> Path:
-    from plumbing.errors import InvalidInput
+    from autoresearch.plumbing.errors import InvalidInput
 
     root = Path(tempfile.mkdtemp(prefix="autoresearch-demo-")) if directory is None else directory.resolve()
     if root.exists() and any(root.iterdir()):

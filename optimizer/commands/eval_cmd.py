@@ -11,13 +11,24 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
+from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
 
 PathArgument = typer.Argument(None, help="An EVAL.yaml or evals.json to run directly with the built-in runner.")
-OutputOption = typer.Option(None, "--output", "-o", help="PATH only: the run directory to write (as agentv eval --output).")
-TargetOption = typer.Option(None, "--target", help="PATH only: the target to use instead of the file's execution.target.")
-WorkersOption = typer.Option(None, "--workers", min=1, help="PATH only: tests run at once (default: the file's evaluate_options.max_concurrency, else 8).")
-ThresholdOption = typer.Option(None, "--threshold", min=0.0, max=1.0, help="PATH only: exit 1 when the mean score is below this.")
+OutputOption = typer.Option(
+    None, "--output", "-o", help="PATH only: the run directory to write (as agentv eval --output)."
+)
+TargetOption = typer.Option(
+    None, "--target", help="PATH only: the target to use instead of the file's execution.target."
+)
+WorkersOption = typer.Option(
+    None,
+    "--workers",
+    min=1,
+    help="PATH only: tests run at once (default: the file's evaluate_options.max_concurrency, else 8).",
+)
+ThresholdOption = typer.Option(
+    None, "--threshold", min=0.0, max=1.0, help="PATH only: exit 1 when the mean score is below this."
+)
 
 
 def command(
@@ -31,10 +42,10 @@ def command(
     """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""
     if path is not None:
         return run_file(path, output, target, workers, threshold)
-    from optimizer.experiment import busy
-    from optimizer.gitrepo.workspace import exclude, open_workspace
-    from runs.evaluators.registry import build
-    from runs.results import assertion_rates, mean_score
+    from autoresearch.optimizer.experiment import busy
+    from autoresearch.optimizer.gitrepo.workspace import exclude, open_workspace
+    from autoresearch.runs.evaluators.registry import build
+    from autoresearch.runs.results import assertion_rates, mean_score
 
     cfg = load(config)
     setup_logging()
@@ -56,16 +67,18 @@ def command(
 
 def run_file(path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None) -> int:
     """One eval file through the built-in runner: a summary table and an AgentV run directory."""
-    from plumbing.repo import find_repo_root
-    from runs.evaluators.builtin import execute, prepare
-    from runs.results import mean_score
-    from runs.run_settings import run_options
+    from autoresearch.plumbing.repo import find_repo_root
+    from autoresearch.runs.evaluators.builtin import execute, prepare
+    from autoresearch.runs.results import mean_score
+    from autoresearch.runs.run_settings import run_options
 
     setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
     eval_file = path.resolve()
     repo_root = find_repo_root(eval_file.parent)
     prepared = prepare(eval_file, repo_root, target=target)
-    for note in prepared.suite.notes:  # what AgentV accepts and this run ignores, said before the scores it could explain
+    for (
+        note
+    ) in prepared.suite.notes:  # what AgentV accepts and this run ignores, said before the scores it could explain
         print(f"note: {note}")
     run_dir = output or Path(".agentv") / "results" / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
     finished = execute(prepared, run_dir, run_options(prepared.suite, workers))

@@ -7,8 +7,15 @@ from pathlib import Path
 
 import typer
 
-
-ARTIFACT_GUESSES = ("SKILL.md", "prompt.md", "system_prompt.md", "prompts/*.md", "prompts/*.txt", "*.prompt.md", "train.py")
+ARTIFACT_GUESSES = (
+    "SKILL.md",
+    "prompt.md",
+    "system_prompt.md",
+    "prompts/*.md",
+    "prompts/*.txt",
+    "*.prompt.md",
+    "train.py",
+)
 MUTATOR_COMMAND = 'claude -p "$(cat $AUTORESEARCH_PROMPT_FILE)" --allowedTools Read,Edit,Write'
 
 
@@ -17,7 +24,7 @@ def command(
     force: bool = typer.Option(False, "--force", help="Overwrite an existing config."),
 ) -> int:
     """Write autoresearch.yaml with a comment on every field, guessing the artifact and eval from the repository."""
-    from plumbing.errors import InvalidInput
+    from autoresearch.plumbing.errors import InvalidInput
 
     if path.exists() and not force:
         raise InvalidInput(f"{path} already exists (use --force to overwrite)")
@@ -37,7 +44,9 @@ def _first_match(root: Path, patterns: tuple[str, ...]) -> str | None:
 
 
 def _eval_lines(root: Path, artifact: str) -> list[str]:
-    eval_file = _first_match(root, ("evals/*.eval.yaml", "*.eval.yaml", "evals/evals.json", "evals.json", "evals/*.yaml"))
+    eval_file = _first_match(
+        root, ("evals/*.eval.yaml", "*.eval.yaml", "evals/evals.json", "evals.json", "evals/*.yaml")
+    )
     if eval_file:  # the built-in runner: no Node, no agentv CLI
         return [f"  file: {eval_file}"]
     if artifact == "train.py":
@@ -55,9 +64,9 @@ def _target_line(eval_lines: list[str]) -> str:
 
 
 def render(artifact: str, eval_lines: list[str]) -> str:
-    from mutators.config import CommandMutatorConfig
-    from optimizer.config import Config, PolicyConfig, StopConfig
-    from runs.config import EvalConfig
+    from autoresearch.mutators.config import CommandMutatorConfig
+    from autoresearch.optimizer.config import Config, PolicyConfig, StopConfig
+    from autoresearch.runs.config import EvalConfig
 
     def doc(model, name: str) -> str:
         return f"# {model.model_fields[name].description}"

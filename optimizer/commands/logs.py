@@ -8,8 +8,8 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption
-from plumbing.errors import OK
+from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.plumbing.errors import OK
 
 POLL_S = 0.2
 
@@ -23,8 +23,8 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Print an experiment's log: one readable line per event, with its local time."""
-    from plumbing.paths import ExperimentPaths
-    from optimizer.experiment.overview import results_root
+    from autoresearch.optimizer.experiment.overview import results_root
+    from autoresearch.plumbing.paths import ExperimentPaths
 
     results = results_root(config)
     log = ExperimentPaths.at(results, _experiment(experiment, config, results)).log
@@ -42,14 +42,14 @@ def command(
 
 def _experiment(name: str | None, config: Path, results: Path) -> str:
     """The named experiment, else the config's, else the only one there is."""
-    from optimizer.experiment import overview
-    from plumbing.errors import InvalidInput
+    from autoresearch.optimizer.experiment import overview
+    from autoresearch.plumbing.errors import InvalidInput
 
     if name:
         overview.experiment(results, name)  # a clear error for an unknown name
         return name
     if config.is_file():
-        from optimizer.commands.common import load
+        from autoresearch.optimizer.commands.common import load
 
         return load(config).experiment_name
     known = overview.experiments(results)
@@ -59,7 +59,7 @@ def _experiment(name: str | None, config: Path, results: Path) -> str:
 
 
 def _renderer(quiet: bool):
-    from optimizer.daemonlog import render_line
+    from autoresearch.optimizer.daemonlog import render_line
 
     return lambda line: render_line(line, quiet=quiet, with_time=True)
 
@@ -76,7 +76,7 @@ def _print_existing(log: Path, last: int, show) -> int:
 
 
 def _print_new(log: Path, offset: int, show) -> int:
-    from optimizer.daemonlog import new_lines
+    from autoresearch.optimizer.daemonlog import new_lines
 
     lines, offset = new_lines(log, offset)
     _emit(lines, show)

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from optimizer.commands.common import ConfigOption
-from optimizer.commands.common import experiment as find_experiment
+from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
-    from optimizer.config import Config
-    from plumbing.paths import ExperimentPaths
-    from optimizer.experiment.history import History
-    from optimizer.gitrepo.workspace import Workspace
+    from autoresearch.optimizer.config import Config
+    from autoresearch.optimizer.experiment.history import History
+    from autoresearch.optimizer.gitrepo.workspace import Workspace
+    from autoresearch.plumbing.paths import ExperimentPaths
 
 
 def command(
@@ -24,7 +24,7 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Print an experiment's summary: cycles, decisions, scores, cost, its commits, and how to adopt or revert them."""
-    from plumbing.errors import InvalidInput
+    from autoresearch.plumbing.errors import InvalidInput
 
     cfg, ws, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
@@ -34,9 +34,9 @@ def command(
 
 
 def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> list[str]:
-    from optimizer.experiment import state as state_file
-    from optimizer.experiment.history import History
-    from trajectory import iterations
+    from autoresearch.optimizer.experiment import state as state_file
+    from autoresearch.optimizer.experiment.history import History
+    from autoresearch.trajectory import iterations
 
     records, bad = iterations.read(paths.iterations)
     history = History(records)
@@ -81,7 +81,11 @@ def _commit_lines(ws: "Workspace", initial: str, branch: str | None, artifact: s
             f"  revert: your branch has none of these commits until you merge {branch}; after a merge, run:",
             f"    {revert_command(initial, artifact)}",
         ]
-    return [*lines, "  adopt: nothing to do, the commits are on your branch", f"  revert: {revert_command(initial, artifact)}"]
+    return [
+        *lines,
+        "  adopt: nothing to do, the commits are on your branch",
+        f"  revert: {revert_command(initial, artifact)}",
+    ]
 
 
 def revert_command(initial: str, artifact: str) -> str:
@@ -103,9 +107,9 @@ def print_run_summary(cfg: "Config", start: Path) -> None:
     """The summary `run` prints however it ends (cron mails it), read from the files as `report`
     reads them: nothing for an experiment without history, and never an error of its own that
     would hide the one that ended the run."""
-    from plumbing.errors import AutoresearchError
-    from plumbing.paths import ExperimentPaths
-    from optimizer.gitrepo.workspace import open_workspace
+    from autoresearch.optimizer.gitrepo.workspace import open_workspace
+    from autoresearch.plumbing.errors import AutoresearchError
+    from autoresearch.plumbing.paths import ExperimentPaths
 
     try:
         ws = open_workspace(start, cfg.artifact)

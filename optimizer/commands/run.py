@@ -8,8 +8,8 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
-from plumbing.errors import NO_IMPROVEMENT, OK
+from autoresearch.optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
+from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK
 
 
 def command(
@@ -22,14 +22,22 @@ def command(
     rule: str = typer.Option(None, help="Keep rule: wins-losses, score or significant."),
     threshold: float = typer.Option(None, help="Win/loss threshold per test (as agentv compare)."),
     budget_usd: float = typer.Option(None, help="Stop before a cycle that would spend past this (eval + mutation)."),
-    until: str = typer.Option(None, help="Deadline: 07:00 (next local) or an ISO time; no cycle starts that would cross it."),
+    until: str = typer.Option(
+        None, help="Deadline: 07:00 (next local) or an ISO time; no cycle starts that would cross it."
+    ),
     max_hours: float = typer.Option(None, help="Start no cycle after this many hours."),
     results_dir: str = typer.Option(None, help="Where results go, relative to the repository root."),
-    worktree: bool = typer.Option(None, "--worktree/--no-worktree", help="Run in a git worktree on branch autoresearch/<experiment>."),
-    cache: bool = typer.Option(None, "--cache/--no-cache", help="Reuse stored eval samples of the same artifact and eval."),
+    worktree: bool = typer.Option(
+        None, "--worktree/--no-worktree", help="Run in a git worktree on branch autoresearch/<experiment>."
+    ),
+    cache: bool = typer.Option(
+        None, "--cache/--no-cache", help="Reuse stored eval samples of the same artifact and eval."
+    ),
     restart: bool = typer.Option(False, "--restart", help="Start the experiment over (the old one is kept aside)."),
     quiet: bool = QuietOption,
-    detach: bool = typer.Option(False, "--detach", help="Check everything here, then run in the background (as `start`)."),
+    detach: bool = typer.Option(
+        False, "--detach", help="Check everything here, then run in the background (as `start`)."
+    ),
     daemon: bool = typer.Option(False, "--daemon", hidden=True, help="Internal: this is the detached process."),
 ) -> int:
     """Run the optimization loop in the foreground (or, with --detach, in the background).
@@ -63,11 +71,11 @@ def command(
 
 
 def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
-    from optimizer import signals
-    from optimizer.cycle import loop
-    from optimizer.commands.report import print_run_summary
-    from plumbing.errors import IntegrityError, Interrupted
-    from optimizer.startup.opening import open_session
+    from autoresearch.optimizer import signals
+    from autoresearch.optimizer.commands.report import print_run_summary
+    from autoresearch.optimizer.cycle import loop
+    from autoresearch.optimizer.startup.opening import open_session
+    from autoresearch.plumbing.errors import IntegrityError, Interrupted
 
     cfg = load(config, overrides)
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
@@ -92,9 +100,9 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     With `attach`, keep following the daemon's log in this terminal until it
     exits (its exit code) or the user presses `d` to leave it running.
     """
-    from optimizer.daemon import attach as terminal
-    from optimizer.daemon import spawn
-    from optimizer.startup import checks
+    from autoresearch.optimizer.daemon import attach as terminal
+    from autoresearch.optimizer.daemon import spawn
+    from autoresearch.optimizer.startup import checks
 
     cfg = load(config, overrides)
     ws, paths, _, _ = checks.check(cfg, config_dir(config))

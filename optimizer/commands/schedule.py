@@ -7,21 +7,31 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
-from plumbing.errors import OK
+from autoresearch.optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
+from autoresearch.plumbing.errors import OK
 
 
 def command(
-    cron: str = typer.Option(..., "--cron", help="When to run, as a crontab line's times: 'minute hour day month weekday', e.g. '0 1 * * *'."),
+    cron: str = typer.Option(
+        ..., "--cron", help="When to run, as a crontab line's times: 'minute hour day month weekday', e.g. '0 1 * * *'."
+    ),
     config: Path = ConfigOption,
     experiment: str = typer.Option(None, help="Experiment name (default: from the config)."),
     max_cycles: int = typer.Option(None, help="At most this many cycles per run."),
     max_hours: float = typer.Option(None, help="Each run starts no cycle after this many hours."),
-    lifetime: str = typer.Option(None, "--for", help="Stop scheduling after this long: 90m, 6h, 2d (default: until stopped)."),
-    tz: str = typer.Option(None, "--tz", help="Time zone of the cron times, e.g. Europe/Paris (default: this machine's)."),
-    grace: str = typer.Option("1h", "--grace", help="A firing missed while the machine slept still runs if it wakes within this."),
+    lifetime: str = typer.Option(
+        None, "--for", help="Stop scheduling after this long: 90m, 6h, 2d (default: until stopped)."
+    ),
+    tz: str = typer.Option(
+        None, "--tz", help="Time zone of the cron times, e.g. Europe/Paris (default: this machine's)."
+    ),
+    grace: str = typer.Option(
+        "1h", "--grace", help="A firing missed while the machine slept still runs if it wakes within this."
+    ),
     quiet: bool = QuietOption,
-    detach: bool = typer.Option(False, "--detach", help="Check everything here, then schedule in the background and print the pid."),
+    detach: bool = typer.Option(
+        False, "--detach", help="Check everything here, then schedule in the background and print the pid."
+    ),
     daemon: bool = typer.Option(False, "--daemon", hidden=True, help="Internal: this is the detached process."),
 ) -> int:
     """Start a run of the experiment at each cron firing, resuming where the last run stopped.
@@ -31,7 +41,7 @@ def command(
     within --grace. `autoresearch status` lists the scheduler; SIGTERM (or
     `autoresearch stop`) ends it and the run in progress, restoring the tree.
     """
-    from optimizer.daemon import scheduler
+    from autoresearch.optimizer.daemon import scheduler
 
     plan = _plan(config, experiment, cron, tz, grace, lifetime, max_cycles, max_hours)
     if detach:
@@ -44,20 +54,26 @@ def command(
 
 def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_hours):
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
-    from optimizer.daemon import scheduler
-    from optimizer.startup import checks
-    from plumbing.errors import InvalidInput
-    from optimizer.experiment.lockfile import holder
-    from optimizer.gitrepo.workspace import open_workspace
+    from autoresearch.optimizer.daemon import scheduler
+    from autoresearch.optimizer.experiment.lockfile import holder
+    from autoresearch.optimizer.gitrepo.workspace import open_workspace
+    from autoresearch.optimizer.startup import checks
+    from autoresearch.plumbing.errors import InvalidInput
 
     cfg = load(config, {"experiment": experiment})
     ws = open_workspace(config_dir(config), cfg.artifact)
     checks.preflight(cfg, ws.root)  # a schedule whose eval cannot run would fail every night, unseen
     scheduler.make_trigger(cron, tz)
     plan = scheduler.Plan(
-        config=config.resolve(), repo=ws.root, experiment=cfg.experiment_name, results=ws.root / cfg.results_dir,
-        cron=cron, tz=tz, grace_s=scheduler.parse_duration(grace, "--grace"),
-        max_cycles=max_cycles, max_hours=max_hours,
+        config=config.resolve(),
+        repo=ws.root,
+        experiment=cfg.experiment_name,
+        results=ws.root / cfg.results_dir,
+        cron=cron,
+        tz=tz,
+        grace_s=scheduler.parse_duration(grace, "--grace"),
+        max_cycles=max_cycles,
+        max_hours=max_hours,
         lifetime_s=scheduler.parse_duration(lifetime, "--for") if lifetime else None,
     )
     pid = holder(plan.paths.lock)
@@ -68,14 +84,27 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
 
 def _detach(plan, config: Path, quiet: bool) -> int:
     """The same command in a new session (stdin /dev/null, output to schedule.log); prints its pid."""
-    from optimizer.daemon import spawn
+    from autoresearch.optimizer.daemon import scheduler, spawn
 
-    from optimizer.daemon import scheduler
-
-    args = ["schedule", "--config", str(plan.config), "--experiment", plan.experiment, "--cron", plan.cron,
-            "--grace", f"{plan.grace_s:g}s", "--daemon", *(["--quiet"] if quiet else [])]
-    for flag, value in (("--tz", plan.tz), ("--max-cycles", plan.max_cycles), ("--max-hours", plan.max_hours),
-                        ("--for", f"{plan.lifetime_s:g}s" if plan.lifetime_s else None)):
+    args = [
+        "schedule",
+        "--config",
+        str(plan.config),
+        "--experiment",
+        plan.experiment,
+        "--cron",
+        plan.cron,
+        "--grace",
+        f"{plan.grace_s:g}s",
+        "--daemon",
+        *(["--quiet"] if quiet else []),
+    ]
+    for flag, value in (
+        ("--tz", plan.tz),
+        ("--max-cycles", plan.max_cycles),
+        ("--max-hours", plan.max_hours),
+        ("--for", f"{plan.lifetime_s:g}s" if plan.lifetime_s else None),
+    ):
         args += [flag, str(value)] if value is not None else []
     proc = spawn.spawn(args, config_dir(config), plan.paths.log)
     code = spawn.wait_started(proc, plan.paths)

@@ -8,19 +8,21 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import ConfigOption
 
 
 def command(
     experiment: str = typer.Argument(None, help="Experiment to open (default: an index of all experiments)."),
     port: int = typer.Option(8765, "--port", "-p", help="Port to listen on; 0 picks a free one."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on. Anything but loopback exposes your results."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Interface to listen on. Anything but loopback exposes your results."
+    ),
     config: Path = ConfigOption,
 ) -> int:
     """Serve the results directory over HTTP and print the URL; the page refreshes itself while the loop runs."""
-    from optimizer.commands.common import experiment as find_experiment
-    from plumbing.errors import InvalidInput
-    from trajectory import server
+    from autoresearch.optimizer.commands.common import experiment as find_experiment
+    from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.trajectory import server
 
     if not 0 <= port <= 65535:
         raise InvalidInput(f"--port {port}: a port is a number from 0 to 65535 (0 picks a free one)")

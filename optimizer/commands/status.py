@@ -11,8 +11,8 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption
-from plumbing.errors import OK
+from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.plumbing.errors import OK
 
 
 def command(
@@ -26,7 +26,7 @@ def command(
     line each. A state.json that says "running" while nobody holds the
     experiment's lock is reported as stale (the daemon died).
     """
-    from optimizer.experiment import overview
+    from autoresearch.optimizer.experiment import overview
 
     results = overview.results_root(config)
     if experiment:
@@ -39,7 +39,11 @@ def command(
     views = [overview.experiment(results, name) for name in overview.experiments(results)]
     scheds = [s for s in (overview.schedule(results, name) for name in overview.schedules(results)) if s]
     if as_json:
-        print(json.dumps({"experiments": [v.as_dict() for v in views], "schedulers": [s.as_dict() for s in scheds]}, indent=2))
+        print(
+            json.dumps(
+                {"experiments": [v.as_dict() for v in views], "schedulers": [s.as_dict() for s in scheds]}, indent=2
+            )
+        )
         return OK
     if not views and not scheds:
         print(f"no experiments yet under {results}")
@@ -51,7 +55,7 @@ def command(
 
 
 def _liveness(view) -> str:
-    from optimizer.experiment.overview import pid_alive, seconds_since
+    from autoresearch.optimizer.experiment.overview import pid_alive, seconds_since
 
     st = view.state or {}
     if view.running:
@@ -73,14 +77,18 @@ def _summary(view) -> str:
 
 
 def _details(view, sched) -> list[str]:
-    from optimizer.experiment.overview import seconds_since
+    from autoresearch.optimizer.experiment.overview import seconds_since
 
     st = view.state or {}
     lines = [f"experiment {view.name}: {_liveness(view)}"]
     if st:
         best_at = f" (cycle {st['best_cycle']})" if st.get("best_cycle") else ""
-        lines.append(f"  score:     original {_score(st.get('original_score'))}, best {_score(st.get('best_score'))}{best_at}")
-        lines.append(f"  decisions: {st.get('keeps', 0)} keeps, {st.get('drops', 0)} drops, {st.get('errors', 0)} errors")
+        lines.append(
+            f"  score:     original {_score(st.get('original_score'))}, best {_score(st.get('best_score'))}{best_at}"
+        )
+        lines.append(
+            f"  decisions: {st.get('keeps', 0)} keeps, {st.get('drops', 0)} drops, {st.get('errors', 0)} errors"
+        )
         budget = f" of ${st['budget_usd']:.2f}" if st.get("budget_usd") else " (no budget)"
         lines.append(f"  spend:     ${st.get('cost_usd', 0):.2f}{budget}")
         if st.get("deadline"):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption
-from optimizer.commands.common import experiment as find_experiment
+from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 
 def command(
@@ -25,8 +25,8 @@ def command(
     after its run. --now interrupts the eval or mutator subprocesses (their
     whole process groups) with the same guarantees.
     """
-    from optimizer.experiment.lockfile import holder
-    from plumbing.paths import SchedulePaths
+    from autoresearch.optimizer.experiment.lockfile import holder
+    from autoresearch.plumbing.paths import SchedulePaths
 
     cfg, _, paths = find_experiment(experiment, config)
     schedule_lock = SchedulePaths.of(paths.results_dir, cfg.experiment_name).lock
@@ -34,9 +34,11 @@ def command(
     run_pid, scheduler_pid = holder(paths.lock), holder(schedule_lock)
     if run_pid is None and scheduler_pid is None:
         if not (paths.root.exists() or schedule_lock.parent.exists()):
-            from plumbing.errors import InvalidInput
+            from autoresearch.plumbing.errors import InvalidInput
 
-            raise InvalidInput(f"experiment {name!r} is unknown: nothing in {paths.results_dir} (check the name, or --config)")
+            raise InvalidInput(
+                f"experiment {name!r} is unknown: nothing in {paths.results_dir} (check the name, or --config)"
+            )
         print(f"experiment {name} is not running")
         return 0
     if run_pid is not None:
@@ -49,7 +51,7 @@ def command(
 
 
 def _stop_run(paths, pid: int, now: bool, name: str) -> None:
-    from optimizer.experiment import state as state_file
+    from autoresearch.optimizer.experiment import state as state_file
 
     if now:
         os.kill(pid, signal.SIGTERM)
@@ -63,8 +65,8 @@ def _stop_run(paths, pid: int, now: bool, name: str) -> None:
 
 
 def _wait(lock: Path, paths) -> None:
-    from optimizer.daemon import spawn
-    from optimizer.experiment import state as state_file
+    from autoresearch.optimizer.daemon import spawn
+    from autoresearch.optimizer.experiment import state as state_file
 
     def still_waiting() -> None:
         st = state_file.load(paths.state)

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import typer
 
-from optimizer.commands.common import ConfigOption, config_dir, load
+from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load
 
 PathArgument = typer.Argument(
-    None, help="An EVAL.yaml or evals.json; without it, the eval of autoresearch.yaml (eval.file, eval.targets, eval.target)."
+    None,
+    help="An EVAL.yaml or evals.json; without it, the eval of autoresearch.yaml (eval.file, eval.targets, eval.target).",
 )
 TargetOption = typer.Option(None, "--target", help="Check this target instead of the file's execution.target.")
 
@@ -25,9 +26,9 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
     What AgentV accepts and ignores (metadata-only fields, unknown fields it
     warns about) is printed as `note:` lines: the file is still ok.
     """
-    from runs.evalfile import EvalFileError
-    from plumbing.repo import find_repo_root
-    from runs.evaluators.builtin import prepare
+    from autoresearch.plumbing.repo import find_repo_root
+    from autoresearch.runs.evalfile import EvalFileError
+    from autoresearch.runs.evaluators.builtin import prepare
 
     inline_targets, settings = None, None
     if path is None:
@@ -48,7 +49,7 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
     for note in prepared.suite.notes:
         print(f"note: {note}")
     if settings is not None:
-        from runs.run_settings import overridden
+        from autoresearch.runs.run_settings import overridden
 
         workers = settings.workers if "workers" in settings.model_fields_set else None
         for line in overridden(prepared.suite, workers, settings.repeat, settings.budget_usd):
@@ -60,7 +61,7 @@ def command(path: Path = PathArgument, target: str = TargetOption, config: Path 
 def _configured(config: Path, target: str | None) -> tuple[Path, Path, list[dict] | None, str | None] | None:
     """The configured eval file, its repository root, inline targets and target (the flag wins);
     None, after saying so, when the eval is a command: the valid config was the whole check."""
-    from plumbing.repo import find_repo_root
+    from autoresearch.plumbing.repo import find_repo_root
 
     cfg = load(config)
     if cfg.eval.file is None:

@@ -2,7 +2,7 @@
 
 Each step that fails turns the cycle into an `error` record with a reason;
 whatever happens, the tree is back at HEAD or committed before the record is written
-(optimizer.cycle.tree sees to it on every way out).
+(autoresearch.optimizer.cycle.tree sees to it on every way out).
 """
 
 from __future__ import annotations
@@ -13,29 +13,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mutators.base import MutationResult
-from mutators.errors import MutationFailed, MutationsExhausted
-from optimizer import faults, signals
-from optimizer.cycle import tree
-from optimizer.cycle.decide import compare_for_goal, judge, rule_of
-from optimizer.cycle.early import EarlyDiscard
-from optimizer.cycle.holdout import guard_candidate, guard_original
-from optimizer.cycle.keys import artifact_key
-from optimizer.cycle.measure import Spend, measure
-from optimizer.cycle.mutate import mutate
-from optimizer.cycle.record import record
-from optimizer.cycle.sequential import decide_significant
-from optimizer.cycle.stops import RunStopped, stop_requested
-from optimizer.daemonlog import get
-from plumbing.errors import IntegrityError
-from optimizer.experiment.session import Session
-from optimizer.gitrepo.workspace import artifact_id, artifact_size, head_moved
-from policies.stop import Limits
-from runs.errors import EvalFailed
-from plumbing.redact import redact
-from runs.results import assertion_rates, mean_score
-from runs.samples import merge
-from trajectory.iterations import Iteration
+from autoresearch.mutators.base import MutationResult
+from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
+from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle.decide import compare_for_goal, judge, rule_of
+from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.optimizer.cycle.holdout import guard_candidate, guard_original
+from autoresearch.optimizer.cycle.keys import artifact_key
+from autoresearch.optimizer.cycle.measure import Spend, measure
+from autoresearch.optimizer.cycle.mutate import mutate
+from autoresearch.optimizer.cycle.record import record
+from autoresearch.optimizer.cycle.sequential import decide_significant
+from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size, head_moved
+from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.plumbing.redact import redact
+from autoresearch.policies.stop import Limits
+from autoresearch.runs.errors import EvalFailed
+from autoresearch.runs.results import assertion_rates, mean_score
+from autoresearch.runs.samples import merge
+from autoresearch.trajectory.iterations import Iteration
 
 COMMIT_PREFIX = "autoresearch cycle "
 ORIGINAL_ATTEMPTS = Limits.max_errors_in_a_row
@@ -69,7 +69,9 @@ def original(session: Session) -> Iteration:
         except EvalFailed as exc:
             if attempt == ORIGINAL_ATTEMPTS:
                 raise
-            get().warning(f"the original's eval failed (attempt {attempt} of {ORIGINAL_ATTEMPTS})", error=redact(str(exc)))
+            get().warning(
+                f"the original's eval failed (attempt {attempt} of {ORIGINAL_ATTEMPTS})", error=redact(str(exc))
+            )
             attempt += 1
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from optimizer.config import Config
-from optimizer.gitrepo.workspace import Workspace, artifact_size
-from policies.keep import RULES, Decision, Evidence, Rule, RuleName
-from runs.compare import Comparison, compare
-from runs.results import mean_score
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
+from autoresearch.policies.keep import RULES, Decision, Evidence, Rule, RuleName
+from autoresearch.runs.compare import Comparison, compare
+from autoresearch.runs.results import mean_score
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ one a full evaluation gives; only the spend changes.
 
 from __future__ import annotations
 
-from policies.keep import cannot_win
-from runs.compare import classify
+from autoresearch.policies.keep import cannot_win
+from autoresearch.runs.compare import classify
 
 
 class EarlyDiscard:

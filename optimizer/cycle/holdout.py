@@ -1,16 +1,16 @@
 """The holdout guard in a cycle: the held-out results hidden after every evaluation, and a KEEP vetoed
 when the held-out tests regress. The mutator's tools also refuse the split itself, the result cache
-and, with a holdout, the eval file (`hidden_from_mutator`). The split is optimizer.experiment.holdout.
+and, with a holdout, the eval file (`hidden_from_mutator`). The split is autoresearch.optimizer.experiment.holdout.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from optimizer.experiment import holdout
-from optimizer.experiment.session import Session
-from policies.holdout import regressed
-from runs.results import mean_score
+from autoresearch.optimizer.experiment import holdout
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.policies.holdout import regressed
+from autoresearch.runs.results import mean_score
 
 
 def hidden_from_mutator(session: Session) -> tuple[Path, ...]:

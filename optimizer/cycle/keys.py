@@ -11,8 +11,8 @@ import json
 import os
 import tempfile
 
-from optimizer.gitrepo.workspace import Workspace, blob_id, inside
-from runs.config import EvalConfig
+from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, inside
+from autoresearch.runs.config import EvalConfig
 
 
 def artifact_key(ws: Workspace) -> str:
@@ -37,4 +37,3 @@ def eval_key(ws: Workspace, config: EvalConfig) -> str:
     tree = [line for line in ws.git("ls-tree", "-r", "HEAD").splitlines() if not inside(ws, line.split("\t", 1)[-1])]
     text = json.dumps(config.model_dump(mode="json"), sort_keys=True) + "\n" + "\n".join(tree)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
-

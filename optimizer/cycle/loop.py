@@ -10,15 +10,15 @@ from dataclasses import dataclass
 
 import structlog
 
-from optimizer.cycle import stops
-from optimizer.cycle.candidate import candidate, original
-from optimizer.cycle.decide import is_better
-from optimizer.cycle.record import record, write_chart
-from optimizer.daemonlog import file_only, get
-from plumbing.errors import AutoresearchError, Interrupted
-from optimizer.experiment.session import Session
-from optimizer.experiment.state import Status
-from policies.stop import StopReason
+from autoresearch.optimizer.cycle import stops
+from autoresearch.optimizer.cycle.candidate import candidate, original
+from autoresearch.optimizer.cycle.decide import is_better
+from autoresearch.optimizer.cycle.record import record, write_chart
+from autoresearch.optimizer.daemonlog import file_only, get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.experiment.state import Status
+from autoresearch.plumbing.errors import AutoresearchError, Interrupted
+from autoresearch.policies.stop import StopReason
 
 STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
 
@@ -37,7 +37,7 @@ class Outcome:
 
 
 def run(session: Session) -> Outcome:
-    """Run cycles until a stop; the tree is at HEAD (optimizer.cycle.tree) and the chart final whatever ends it."""
+    """Run cycles until a stop; the tree is at HEAD (autoresearch.optimizer.cycle.tree) and the chart final whatever ends it."""
     log = get()
     structlog.contextvars.bind_contextvars(experiment=session.config.experiment_name)
     session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
@@ -81,7 +81,9 @@ def _cycle_until_stop(session: Session) -> None:
 def _warn_if_degenerate(session: Session) -> None:
     scores = {round(float(r["score"]), 9) for r in session.baseline_rows}
     if session.config.eval.metric is None and scores in ({0.0}, {1.0}):
-        which = "0 on every test (is the eval broken?)" if scores == {0.0} else "1 on every test (nothing left to teach)"
+        which = (
+            "0 on every test (is the eval broken?)" if scores == {0.0} else "1 on every test (nothing left to teach)"
+        )
         get().warning(f"the original artifact scores {which}; a night spent on this eval is probably wasted")
         session.warn(f"original scores {which}")
 

@@ -1,7 +1,7 @@
 """Evaluations through the result cache: every evaluation is one sample of one artifact.
 
 A sample is looked up in the cache by (eval, artifact, sample index) first, run
-and stored otherwise (optimizer.cycle.sequential draws several).
+and stored otherwise (autoresearch.optimizer.cycle.sequential draws several).
 """
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from optimizer import faults
-from optimizer.config import Config
-from optimizer.cycle.early import EarlyDiscard
-from optimizer.cycle.keys import eval_key
-from optimizer.daemonlog import get
-from plumbing.paths import ExperimentPaths
-from optimizer.experiment.session import Session
-from optimizer.gitrepo.workspace import Workspace
-from runs.cache import SampleCache
-from runs.evaluators import EvalOutcome
-from runs.samples import write_index
+from autoresearch.optimizer import faults
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.optimizer.cycle.keys import eval_key
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.runs.cache import SampleCache
+from autoresearch.runs.evaluators import EvalOutcome
+from autoresearch.runs.samples import write_index
 
 
 def open_cache(config: Config, ws: Workspace, paths: ExperimentPaths) -> SampleCache:
@@ -44,7 +44,7 @@ class Spend:
 
 
 def evaluate(session: Session, run_dir: Path, watch: EarlyDiscard | None = None) -> EvalOutcome:
-    """One eval run; `watch` (see optimizer.cycle.early) may stop an evaluator that streams its rows."""
+    """One eval run; `watch` (see autoresearch.optimizer.cycle.early) may stop an evaluator that streams its rows."""
     faults.point("before-eval")
     session.set_phase("eval")
     get().info("evaluating")
@@ -53,7 +53,9 @@ def evaluate(session: Session, run_dir: Path, watch: EarlyDiscard | None = None)
     return session.evaluator.run(run_dir)
 
 
-def measure(session: Session, run_dir: Path, key: str, n: int, spend: Spend, watch: EarlyDiscard | None = None) -> list[dict]:
+def measure(
+    session: Session, run_dir: Path, key: str, n: int, spend: Spend, watch: EarlyDiscard | None = None
+) -> list[dict]:
     """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
     (unless it was stopped early: a partial run is no sample)."""
     cached = session.cache.get(key, n)

@@ -11,17 +11,24 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mutators.base import MutationRequest, MutationResult
-from mutators.errors import MutationFailed
-from optimizer import faults, signals
-from optimizer.config import DEFAULT_PATH
-from optimizer.cycle.holdout import hidden_from_mutator
-from optimizer.cycle.tree import Candidate
-from optimizer.daemonlog import get
-from plumbing.errors import IntegrityError, Interrupted, SafetyStop
-from optimizer.experiment.session import Session
-from optimizer.gitrepo.workspace import artifact_modified, artifact_present, head_moved, head_ref, link_out, reattach
-from optimizer.guard import rescue, scope, trusted
+from autoresearch.mutators.base import MutationRequest, MutationResult
+from autoresearch.mutators.errors import MutationFailed
+from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer.config import DEFAULT_PATH
+from autoresearch.optimizer.cycle.holdout import hidden_from_mutator
+from autoresearch.optimizer.cycle.tree import Candidate
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo.workspace import (
+    artifact_modified,
+    artifact_present,
+    head_moved,
+    head_ref,
+    link_out,
+    reattach,
+)
+from autoresearch.optimizer.guard import rescue, scope, trusted
+from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 
 def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult:
@@ -56,7 +63,9 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
         outside = _undo_outside(session, log_dir, kept)
         reattach(ws, branch, head)
         if outside and isinstance(exc, MutationFailed):
-            raise MutationFailed(f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent) from exc
+            raise MutationFailed(
+                f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent
+            ) from exc
         raise
     switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
     moved_to = ws.head()
@@ -72,9 +81,13 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
             "if it is yours); mutators must not commit"
         )
     if outside:
-        raise MutationFailed(f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result)
+        raise MutationFailed(
+            f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
+        )
     if not artifact_present(ws):
-        raise MutationFailed(f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result)
+        raise MutationFailed(
+            f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result
+        )
     if link := link_out(ws):
         raise MutationFailed(f"the candidate's {link} is a symlink leading out of the artifact", "out-of-scope", result)
     if not artifact_modified(ws):
@@ -92,7 +105,7 @@ def _scoring_files(session: Session) -> list[Path]:
 
 
 def _records(session: Session) -> trusted.Watched:
-    """The experiment's files a later decision reads back (see optimizer.guard.trusted)."""
+    """The experiment's files a later decision reads back (see autoresearch.optimizer.guard.trusted)."""
     paths, best = session.paths, session.history.best
     folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
     if session.holdout is not None:
@@ -104,7 +117,7 @@ def _undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> li
     """Save, then undo, every change outside the artifact since the guard settled, and every change to
     the experiment's records; returns the paths that make the candidate out of scope: all of them,
     unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:
-    see optimizer.guard.rescue and optimizer.guard.trusted."""
+    see autoresearch.optimizer.guard.rescue and autoresearch.optimizer.guard.trusted."""
     guard = session.scope_guard()
     aside = run_dir / "outside" / "records"
     with signals.critical():
@@ -115,8 +128,11 @@ def _undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> li
             failed = guard.undo(changes)
             scope.verify(guard, changes, failed, saved)
     if forged:
-        get().warning(f"put back {len(forged)} of the experiment's own records changed during the mutation; "
-                      f"what it left there is in {aside}", paths=forged[:20])
+        get().warning(
+            f"put back {len(forged)} of the experiment's own records changed during the mutation; "
+            f"what it left there is in {aside}",
+            paths=forged[:20],
+        )
     if not changes:
         return forged
     paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]

@@ -7,11 +7,11 @@ never separate a commit from its line.
 
 from __future__ import annotations
 
-from optimizer import faults
-from optimizer.daemonlog import get
-from optimizer.experiment.session import Session
-from trajectory import iterations, page
-from trajectory.iterations import Iteration
+from autoresearch.optimizer import faults
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.trajectory import iterations, page
+from autoresearch.trajectory.iterations import Iteration
 
 BUDGET_WARNINGS = (0.5, 0.8)
 

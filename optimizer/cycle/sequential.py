@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from optimizer.cycle.tree import head_in_tree
-from optimizer.cycle.keys import artifact_key
-from optimizer.cycle.measure import Spend, measure
-from optimizer.daemonlog import get
-from optimizer.experiment.session import Session
-from optimizer.gitrepo.workspace import artifact_id, artifact_size
-from policies.significant import Verdict, significant
-from runs.samples import merge, write_index
+from autoresearch.optimizer.cycle.keys import artifact_key
+from autoresearch.optimizer.cycle.measure import Spend, measure
+from autoresearch.optimizer.cycle.tree import head_in_tree
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size
+from autoresearch.policies.significant import Verdict, significant
+from autoresearch.runs.samples import merge, write_index
 
 
 def head_offset(session: Session) -> int:
@@ -45,7 +45,9 @@ def decide_significant(session: Session, run_dir: Path) -> Sequential:
     simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     while True:
         hidden = session.holdout.tests if session.holdout else frozenset()
-        verdict = significant(_scores(cand, hidden), _scores(head, hidden), policy.confidence, policy.max_repeats, simpler)
+        verdict = significant(
+            _scores(cand, hidden), _scores(head, hidden), policy.confidence, policy.max_repeats, simpler
+        )
         get().info("evidence", action=verdict.action, reason=verdict.reason)
         if verdict.done:
             break

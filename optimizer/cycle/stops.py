@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 
-from optimizer.daemonlog import get
-from plumbing.errors import KeepsFailing, SafetyStop
-from optimizer.experiment.session import Session
-from policies.stop import Limits, StopReason, budget_stop, stop_reason, time_stop
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.plumbing.errors import KeepsFailing, SafetyStop
+from autoresearch.policies.stop import Limits, StopReason, budget_stop, stop_reason, time_stop
 
 
 class RunStopped(Exception):
@@ -27,7 +27,9 @@ class OutOfScopeStop(RunStopped, SafetyStop):
     """The mutator changed files outside the artifact too many times (exit 20)."""
 
     def __init__(self, limits: Limits):
-        message = f"stopped: the mutator changed files outside the artifact {limits.max_out_of_scope} times; see daemon.log"
+        message = (
+            f"stopped: the mutator changed files outside the artifact {limits.max_out_of_scope} times; see daemon.log"
+        )
         super().__init__("out-of-scope", message)
 
 
@@ -35,7 +37,9 @@ class ErrorsStop(RunStopped, KeepsFailing):
     """Too many cycles in a row failed (exit 40)."""
 
     def __init__(self, limits: Limits, last_error: str | None):
-        super().__init__("errors", f"stopped: {limits.max_errors_in_a_row} cycles in a row failed; last error: {last_error}")
+        super().__init__(
+            "errors", f"stopped: {limits.max_errors_in_a_row} cycles in a row failed; last error: {last_error}"
+        )
 
 
 def limits_of(session: Session) -> Limits:

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from optimizer import faults, signals
-from plumbing.errors import IntegrityError, Interrupted
-from optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
+from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
+from autoresearch.plumbing.errors import IntegrityError, Interrupted
 
 
 class Candidate:

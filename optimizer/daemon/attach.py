@@ -18,7 +18,7 @@ import tty
 from contextlib import contextmanager
 from pathlib import Path
 
-from optimizer.daemonlog import new_lines, render_line
+from autoresearch.optimizer.daemonlog import new_lines, render_line
 
 DETACH_KEY = b"d"
 TICK_S = 0.1
@@ -48,7 +48,9 @@ def follow(proc: subprocess.Popen, log: Path, offset: int, quiet: bool = False) 
             while proc.poll() is None and not state.detach:
                 try:
                     state.pump()
-                    if keys(TICK_S) == DETACH_KEY:  # never `detach = ...`: that would undo a SIGUSR1 that came meanwhile
+                    if (
+                        keys(TICK_S) == DETACH_KEY
+                    ):  # never `detach = ...`: that would undo a SIGUSR1 that came meanwhile
                         state.detach = True
                 except KeyboardInterrupt:
                     os.kill(proc.pid, signal.SIGTERM)  # the daemon restores the tree and exits 130

@@ -1,7 +1,7 @@
 """How autoresearch starts a Python process of its own (the daemon, the scheduler, each scheduled run)
 so that only our code runs in it.
 
-Those processes start in the user's repository, where `python -m optimizer`
+Those processes start in the user's repository, where `python -m autoresearch.optimizer`
 would import the repository's own `optimizer.py` (or `runs/`, `mutators/`, ...)
 instead of ours, and where a relative PYTHONPATH entry (`.`, `..`, or the empty
 entry that `PYTHONPATH=$PYTHONPATH:/x` leaves) names the repository too, so that
@@ -44,7 +44,7 @@ def env() -> dict[str, str]:
 def main() -> None:
     if SAVED in os.environ:
         os.environ["PYTHONPATH"] = os.environ.pop(SAVED)
-    from optimizer.cli import main as cli
+    from autoresearch.optimizer.cli import main as cli
 
     cli()
 

@@ -12,7 +12,7 @@ scheduler's life (as the daemon's), `schedule.log` and `runs/` (each run's
 output). SIGTERM ends it cleanly: the run in progress gets SIGTERM too (it
 restores the tree and records itself), then the scheduler exits with 130.
 
-Its paths are plumbing.paths.SchedulePaths (`status` reads them without loading this).
+Its paths are autoresearch.plumbing.paths.SchedulePaths (`status` reads them without loading this).
 """
 
 from __future__ import annotations
@@ -34,15 +34,14 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 from tzlocal import get_localzone
 
-from optimizer import daemonlog, signals
-from optimizer.daemon import launch
-from plumbing.errors import Interrupted, InvalidInput
-from optimizer.experiment.lockfile import Lock
-from optimizer.experiment.overview import read_json
-from plumbing.paths import SchedulePaths
-from plumbing import process
-from plumbing import atomic
-from plumbing.clock import utc_now
+from autoresearch.optimizer import daemonlog, signals
+from autoresearch.optimizer.daemon import launch
+from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.overview import read_json
+from autoresearch.plumbing import atomic, process
+from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.errors import Interrupted, InvalidInput
+from autoresearch.plumbing.paths import SchedulePaths
 
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd])$")
 UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -90,8 +89,13 @@ def make_trigger(cron: str, tz: str | None):
     minute, hour, day, month, weekday = fields
     try:
         return CronTrigger(
-            second=second, minute=minute, hour=hour, day=day, month=month,
-            day_of_week=cron_weekdays(weekday), timezone=zone(tz),
+            second=second,
+            minute=minute,
+            hour=hour,
+            day=day,
+            month=month,
+            day_of_week=cron_weekdays(weekday),
+            timezone=zone(tz),
         )
     except ValueError as exc:
         raise InvalidInput(f"--cron: {cron!r}: {exc}") from None
@@ -110,6 +114,7 @@ def zone(tz: str | None):
 @dataclass
 class Record:
     """schedule.json, rewritten whole at every change so `status` always reads a consistent file."""
+
     path: Path
     data: dict
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -136,6 +141,7 @@ def iso(at: datetime | None) -> str | None:
 @dataclass(frozen=True)
 class Plan:
     """Everything a scheduler needs, checked by the command before anything starts."""
+
     config: Path  # absolute; each run is `autoresearch run --config <config>`
     repo: Path  # where each run starts: the config's repository (a config outside any repository names none)
     experiment: str
@@ -152,7 +158,7 @@ class Plan:
         return SchedulePaths.of(self.results, self.experiment)
 
     def run_argv(self) -> list[str]:
-        """`autoresearch run -q` (see optimizer.daemon.launch); `--max-cycles` is per run, as the scheduler's own."""
+        """`autoresearch run -q` (see autoresearch.optimizer.daemon.launch); `--max-cycles` is per run, as the scheduler's own."""
         argv = launch.argv("run", "--config", str(self.config), "--quiet")
         if self.max_cycles:
             argv += ["--max-cycles", str(self.max_cycles)]
@@ -163,6 +169,7 @@ class Plan:
 
 class Firings:
     """The job APScheduler calls at each firing, and the listener that records what became of each."""
+
     def __init__(self, plan: Plan, record: Record, log):
         self.plan, self.record, self.log = plan, record, log
         self.current: Path | None = None  # the log prefix of the run in progress
@@ -182,7 +189,12 @@ class Firings:
             done = process.run(self.plan.run_argv(), cwd=self.plan.repo, log_prefix=prefix, env=launch.env())
         finally:
             self.current = None
-        return {"started_at": started, "ended_at": utc_now(), "exit_code": done.returncode, "output": f"{prefix}.stderr.log"}
+        return {
+            "started_at": started,
+            "ended_at": utc_now(),
+            "exit_code": done.returncode,
+            "output": f"{prefix}.stderr.log",
+        }
 
     def on_event(self, event) -> None:
         when = iso(getattr(event, "scheduled_run_time", None))
@@ -248,8 +260,12 @@ def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
             raise
         finally:
             scheduler.shutdown(wait=True)  # a run still going at the deadline is waited for
-            record.update(status="stopped" if reason == "interrupted" else "finished", stop_reason=reason,
-                          next_fire=None, current=None)
+            record.update(
+                status="stopped" if reason == "interrupted" else "finished",
+                stop_reason=reason,
+                next_fire=None,
+                current=None,
+            )
             log.info("scheduler stopped", reason=reason)
     return 0
 
@@ -257,14 +273,27 @@ def serve(plan: Plan, tick_s: float = 0.2, wakeup_s: float = 30.0) -> int:
 def _fresh_record(plan: Plan, deadline: float | None) -> Record:
     """schedule.json for this scheduler; the runs and skips of earlier ones are kept."""
     previous = read_json(plan.paths.state) or {}
-    record = Record(plan.paths.state, {
-        "pid": os.getpid(), "experiment": plan.experiment, "config": str(plan.config), "cron": plan.cron,
-        "tz": str(zone(plan.tz)), "grace_s": plan.grace_s, "max_cycles": plan.max_cycles,
-        "max_hours": plan.max_hours, "started_at": utc_now(), "status": "running", "stop_reason": None,
-        "until": iso(datetime.fromtimestamp(deadline).astimezone()) if deadline else None,
-        "next_fire": None, "current": None,
-        "runs": previous.get("runs", []), "skipped": previous.get("skipped", []),
-    })
+    record = Record(
+        plan.paths.state,
+        {
+            "pid": os.getpid(),
+            "experiment": plan.experiment,
+            "config": str(plan.config),
+            "cron": plan.cron,
+            "tz": str(zone(plan.tz)),
+            "grace_s": plan.grace_s,
+            "max_cycles": plan.max_cycles,
+            "max_hours": plan.max_hours,
+            "started_at": utc_now(),
+            "status": "running",
+            "stop_reason": None,
+            "until": iso(datetime.fromtimestamp(deadline).astimezone()) if deadline else None,
+            "next_fire": None,
+            "current": None,
+            "runs": previous.get("runs", []),
+            "skipped": previous.get("skipped", []),
+        },
+    )
     record.update()
     return record
 
@@ -272,8 +301,14 @@ def _fresh_record(plan: Plan, deadline: float | None) -> Record:
 def _start(plan: Plan, firings: Firings):
     """One job: never two runs at once, missed firings coalesced into one late run within the grace time."""
     scheduler = BackgroundScheduler(timezone=zone(plan.tz))
-    scheduler.add_job(firings.run, make_trigger(plan.cron, plan.tz), id="run", max_instances=1,
-                      coalesce=True, misfire_grace_time=max(1, int(plan.grace_s)))
+    scheduler.add_job(
+        firings.run,
+        make_trigger(plan.cron, plan.tz),
+        id="run",
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=max(1, int(plan.grace_s)),
+    )
     mask = events.EVENT_JOB_EXECUTED | events.EVENT_JOB_ERROR | events.EVENT_JOB_MAX_INSTANCES | events.EVENT_JOB_MISSED
     scheduler.add_listener(firings.on_event, mask)
     scheduler.start()

@@ -11,15 +11,15 @@ import subprocess
 import time
 from pathlib import Path
 
-from optimizer.daemon import launch
-from optimizer.experiment.lockfile import holder
-from plumbing.paths import ExperimentPaths
+from autoresearch.optimizer.daemon import launch
+from autoresearch.optimizer.experiment.lockfile import holder
+from autoresearch.plumbing.paths import ExperimentPaths
 
 POLL_S = 0.05
 
 
 def spawn(args: list[str], cwd: Path, log: Path) -> subprocess.Popen:
-    """`autoresearch ARGS` in a new session (see optimizer.daemon.launch: only our code runs in it), stdin from
+    """`autoresearch ARGS` in a new session (see autoresearch.optimizer.daemon.launch: only our code runs in it), stdin from
     /dev/null, output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:

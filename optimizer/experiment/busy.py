@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from plumbing.errors import InvalidInput
-from plumbing.paths import ExperimentPaths
-from optimizer.experiment.lockfile import held_by
-from optimizer.experiment.overview import experiments, read_json
+from autoresearch.optimizer.experiment.lockfile import held_by
+from autoresearch.optimizer.experiment.overview import experiments, read_json
+from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.paths import ExperimentPaths
 
 
 def in_this_checkout(results: Path) -> dict[str, str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from policies.stop import Progress
-from trajectory.iterations import Iteration
+from autoresearch.policies.stop import Progress
+from autoresearch.trajectory.iterations import Iteration
 
 
 @dataclass(frozen=True)

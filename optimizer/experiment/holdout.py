@@ -8,7 +8,7 @@ the built-in runner's per-test directories) move from the run directory to
 read, so neither the run directory nor the pass rates mention them. The
 evaluator's files that may name every test (its output logs, the built-in
 runner's benchmark.json) move there too. The guard that uses it in a cycle is
-optimizer.cycle.holdout.
+autoresearch.optimizer.cycle.holdout.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from policies.holdout import split
-from runs.results import INDEX, load_rows
-from runs.samples import write_index
+from autoresearch.policies.holdout import split
+from autoresearch.runs.results import INDEX, load_rows
+from autoresearch.runs.samples import write_index
 
 WHOLE_RUN_FILES = ("eval.stdout.log", "eval.stderr.log", "benchmark.json", "timing.json")  # not split by test
 
@@ -37,7 +37,9 @@ class Holdout:
     def hide(self, run_dir: Path) -> list[dict]:
         """Move every held-out row and per-test directory of a run out of the mutator's sight; returns
         the held-out rows of the run's own index.jsonl."""
-        from runs.rundir import safe_segment  # the built-in runner's modules are loaded only when used (and runs.graders <-> runs.evalfile import each other)
+        from autoresearch.runs.rundir import (
+            safe_segment,  # the built-in runner's modules are loaded only when used (and autoresearch.runs.graders <-> autoresearch.runs.evalfile import each other)
+        )
 
         held_rows: list[dict] = []
         for index in sorted(run_dir.rglob(INDEX)):
@@ -79,5 +81,7 @@ def create(state_file: Path, results_dir: Path, experiment: str, rows: list[dict
     """Draw the split from the original's rows and keep it with the experiment."""
     scores = {r["test_id"]: float(r["score"]) for r in rows}
     tests = split(scores, fraction, seed=experiment)
-    state_file.write_text(json.dumps({"fraction": fraction, "seed": experiment, "tests": sorted(tests)}, indent=2) + "\n")
+    state_file.write_text(
+        json.dumps({"fraction": fraction, "seed": experiment, "tests": sorted(tests)}, indent=2) + "\n"
+    )
     return Holdout(frozenset(tests), root(results_dir, experiment))

@@ -13,8 +13,8 @@ import json
 import os
 from pathlib import Path
 
-from plumbing.errors import InvalidInput
-from plumbing.clock import utc_now
+from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.errors import InvalidInput
 
 
 def _holder(raw: bytes) -> str:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from plumbing.errors import InvalidInput
-from optimizer.experiment.lockfile import holder
-from plumbing.paths import META, RUNS, SCHEDULE_STATE, SCHEDULES, ExperimentPaths, SchedulePaths
-from plumbing.repo import git_root
+from autoresearch.optimizer.experiment.lockfile import holder
+from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.paths import META, RUNS, SCHEDULE_STATE, SCHEDULES, ExperimentPaths, SchedulePaths
+from autoresearch.plumbing.repo import git_root
 
 DEFAULT_RESULTS_DIR = ".autoresearch"
 LAST_DECISIONS = 5
@@ -49,7 +49,6 @@ def _configured_results_dir(config: Path) -> str | None:
     except yaml.YAMLError:
         raise InvalidInput(f"{config}: not valid YAML") from None
     return raw.get("results_dir") if isinstance(raw, dict) else None
-
 
 
 def read_json(path: Path) -> dict | None:

@@ -2,8 +2,8 @@
 
 Every change of a session goes through a method here (the cycle asks, the
 session writes), so that what state.json says, what the history holds and
-where HEAD is are changed together and in one place. optimizer.startup builds
-a session; optimizer.cycle uses it.
+where HEAD is are changed together and in one place. autoresearch.optimizer.startup builds
+a session; autoresearch.optimizer.cycle uses it.
 """
 
 from __future__ import annotations
@@ -14,21 +14,21 @@ from pathlib import Path
 
 import structlog
 
-from mutators.base import Mutator
-from optimizer.config import Config
-from optimizer.experiment import state as state_file
-from optimizer.experiment.history import History
-from optimizer.experiment.holdout import Holdout
-from optimizer.experiment.lockfile import Lock
-from plumbing.paths import ExperimentPaths
-from optimizer.experiment.state import Phase, State, Status
-from optimizer.gitrepo.workspace import Workspace
-from optimizer.guard.scope import Guard
-from policies.stop import StopReason
-from runs.cache import SampleCache
-from runs.evaluators import Evaluator
-from plumbing.clock import utc_now
-from trajectory.iterations import Iteration
+from autoresearch.mutators.base import Mutator
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.holdout import Holdout
+from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.state import Phase, State, Status
+from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.guard.scope import Guard
+from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.policies.stop import StopReason
+from autoresearch.runs.cache import SampleCache
+from autoresearch.runs.evaluators import Evaluator
+from autoresearch.trajectory.iterations import Iteration
 
 CHART_INTERVAL_S = 3.0
 
@@ -43,14 +43,16 @@ class Session:
     state: State
     history: History
     lock: Lock
-    cache: SampleCache  # eval samples by (eval, artifact, index); see optimizer.cycle.measure
+    cache: SampleCache  # eval samples by (eval, artifact, index); see autoresearch.optimizer.cycle.measure
     head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.candidate.require_head
     baseline_rows: list[dict] = field(default_factory=list)  # HEAD's train rows: what a candidate is compared with
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
-    holdout: Holdout | None = None  # tests the mutator never sees; see optimizer.experiment.holdout
+    holdout: Holdout | None = None  # tests the mutator never sees; see autoresearch.optimizer.experiment.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
-    guard: Guard | None = None  # the mutator's scope guard, opened before the first mutation (optimizer.guard.scope)
+    guard: Guard | None = (
+        None  # the mutator's scope guard, opened before the first mutation (autoresearch.optimizer.guard.scope)
+    )
     state_writer: state_file.Writer = field(init=False)
 
     def __post_init__(self) -> None:
@@ -69,7 +71,7 @@ class Session:
 
     @property
     def cache_root(self) -> Path:
-        """The result cache and its signing key: guarded, and never shown to a mutator (see runs.cache)."""
+        """The result cache and its signing key: guarded, and never shown to a mutator (see autoresearch.runs.cache)."""
         return self.cache.root.parent
 
     def scope_guard(self) -> Guard:

@@ -1,7 +1,7 @@
 """state.json: what the daemon is doing now.
 
 It is rewritten atomically after every phase change so `status` can answer
-from it alone; the experiment's lock is in `optimizer.experiment.lockfile`.
+from it alone; the experiment's lock is in `autoresearch.optimizer.experiment.lockfile`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from plumbing.errors import InvalidInput
-from optimizer.experiment.history import History
-from policies.stop import StopReason
-from plumbing import atomic
-from plumbing.clock import utc_now
-
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.plumbing import atomic
+from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.policies.stop import StopReason
 
 Status = Literal["running", "finished", "stopped", "failed"]
 Phase = Literal["starting", "mutate", "eval", "decide", "idle", "done"]
@@ -52,7 +51,9 @@ class State(BaseModel):
     last_cycle_s: float | None = None  # duration of the most recent cycle
     warning: str | None = None
     branch: str | None = None  # set when the experiment runs in its own worktree
-    run_start_cycle: int = Field(default=0, ge=0)  # the experiment's last cycle when this run began: the run's cycles come after it
+    run_start_cycle: int = Field(
+        default=0, ge=0
+    )  # the experiment's last cycle when this run began: the run's cycles come after it
 
 
 def summarize(state: State, history: History) -> None:
@@ -126,4 +127,6 @@ def load(path: Path) -> State | None:
     except FileNotFoundError:
         return None
     except ValueError as exc:
-        raise InvalidInput(f"{path}: experiment state is unreadable ({exc.__class__.__name__}); move it away to start over") from None
+        raise InvalidInput(
+            f"{path}: experiment state is unreadable ({exc.__class__.__name__}); move it away to start over"
+        ) from None

@@ -21,9 +21,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from plumbing.errors import IntegrityError
-from optimizer.daemonlog import get
-from plumbing.critical import critical
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.plumbing.critical import critical
+from autoresearch.plumbing.errors import IntegrityError
 
 ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 WAIT_FOR_GIT_S = 30.0
@@ -66,7 +66,9 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
     deadline = time.monotonic() + WAIT_FOR_GIT_S
     running = processes_in(root, "git")
     if running:
-        get().info("waiting for the git processes working in this repository before looking for stale locks", pids=running)
+        get().info(
+            "waiting for the git processes working in this repository before looking for stale locks", pids=running
+        )
     while running:
         if time.monotonic() > deadline:
             return []  # a git still works here: its locks are not ours to take

@@ -4,7 +4,7 @@ Every function here stages, commits or restores only the artifact path, and
 only the daemon's own commits are ever recorded as its work.
 
 Writes go through the git command line (index extensions and reflogs behave
-exactly as the user's git makes them), run as optimizer.gitrepo.gitcmd says: in their
+exactly as the user's git makes them), run as autoresearch.optimizer.gitrepo.gitcmd says: in their
 own session, with no hooks, journaled. Reads that happen several times
 a cycle go through libgit2 in-process (pygit2): HEAD, object ids, sizes, the
 status behind the scope check, the candidate's patch. A git subprocess costs
@@ -24,8 +24,8 @@ import git
 import pygit2
 from pygit2.enums import DiffOption
 
-from plumbing.errors import InvalidInput
-from optimizer.gitrepo import gitcmd
+from autoresearch.optimizer.gitrepo import gitcmd
+from autoresearch.plumbing.errors import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Workspace:
     root: Path
     artifact: str  # relative to root, posix
     mode: str = "file"  # "file" | "directory", fixed when the run starts
-    journal: Path | None = None  # where a git write under way is recorded (see optimizer.gitrepo.gitcmd)
+    journal: Path | None = None  # where a git write under way is recorded (see autoresearch.optimizer.gitrepo.gitcmd)
 
     @property
     def artifact_path(self) -> Path:
@@ -63,7 +63,9 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
     try:
         repo = git.Repo(start, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InvalidInput(f"{start}: not inside a git repository (run `git init` and commit the artifact first)") from None
+        raise InvalidInput(
+            f"{start}: not inside a git repository (run `git init` and commit the artifact first)"
+        ) from None
     if repo.working_tree_dir is None:
         raise InvalidInput(f"{start}: a bare repository has no working tree to optimize")
     root = Path(repo.working_tree_dir).resolve()
@@ -85,7 +87,9 @@ def _relative_artifact(root: Path, artifact: str) -> str:
     except ValueError:
         raise InvalidInput(f"artifact '{artifact}' is outside the repository {root}") from None
     if relative in ("", ".") or relative == ".git" or relative.startswith(".git/"):
-        raise InvalidInput(f"artifact '{artifact}' must be a file or directory inside the repository, not its root or .git")
+        raise InvalidInput(
+            f"artifact '{artifact}' must be a file or directory inside the repository, not its root or .git"
+        )
     return relative
 
 
@@ -248,7 +252,9 @@ def candidate_patch(ws: Workspace) -> str:
 
 def _file_patch(ws: Workspace) -> str:
     head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
-    patch = pygit2.Patch.create_from(head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
+    patch = pygit2.Patch.create_from(
+        head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY
+    )
     return patch.text.removesuffix("\n")  # as git's output reads through ws.git
 
 
@@ -284,7 +290,9 @@ def artifact_size(ws: Workspace, rev: str | None = None) -> int:
 
 
 def _tree_bytes(tree) -> int:
-    return sum(_tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit")
+    return sum(
+        _tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit"
+    )
 
 
 def head_ref(ws: Workspace) -> str | None:

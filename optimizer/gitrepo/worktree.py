@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from optimizer.gitrepo.workspace import Workspace, exclude
+from autoresearch.optimizer.gitrepo.workspace import Workspace, exclude
 
 
 def branch(experiment: str) -> str:

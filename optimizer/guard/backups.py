@@ -22,7 +22,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from optimizer.guard.manifest import Entry, bytes_oid
+from autoresearch.optimizer.guard.manifest import Entry, bytes_oid
 
 LARGE = 16 << 20
 SMALL = 8 << 20  # at most this size, kept in memory while the total allows
@@ -108,4 +108,3 @@ class Backups:
         except OSError:
             return None
         return data if bytes_oid(data) == oid else None
-

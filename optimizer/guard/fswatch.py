@@ -32,7 +32,15 @@ IN_Q_OVERFLOW, IN_IGNORED, IN_ISDIR = 0x4000, 0x8000, 0x40000000
 IN_ONLYDIR, IN_DONT_FOLLOW, IN_EXCL_UNLINK = 0x01000000, 0x02000000, 0x04000000
 IN_NONBLOCK, IN_CLOEXEC = 0o4000, 0o2000000
 MASK = (
-    IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+    IN_MODIFY
+    | IN_ATTRIB
+    | IN_CLOSE_WRITE
+    | IN_MOVED_FROM
+    | IN_MOVED_TO
+    | IN_CREATE
+    | IN_DELETE
+    | IN_DELETE_SELF
+    | IN_MOVE_SELF
 )
 _EVENT = struct.Struct("iIII")
 SENTINEL = ".guard-sentinel"
@@ -92,7 +100,9 @@ class Watcher:
                 self._watch_dir(os.path.dirname(root))
 
     def _watch_dir(self, path: str) -> None:
-        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), MASK | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+        wd = self._libc.inotify_add_watch(
+            self.fd, os.fsencode(path), MASK | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
+        )
         if wd < 0:
             err = ctypes.get_errno()
             if err in (errno.ENOENT, errno.ENOTDIR):  # gone, or replaced by a file, since it was listed
@@ -145,7 +155,11 @@ class Watcher:
     def _renew_sentinel_dir(self) -> None:
         """The sentinel's folder lies in the results directory, where a mutator can write: whatever it
         put in its place (a file, a link) goes, so the next look has a sentinel again."""
-        if os.path.islink(self.sentinel_dir) or os.path.lexists(self.sentinel_dir) and not os.path.isdir(self.sentinel_dir):
+        if (
+            os.path.islink(self.sentinel_dir)
+            or os.path.lexists(self.sentinel_dir)
+            and not os.path.isdir(self.sentinel_dir)
+        ):
             os.unlink(self.sentinel_dir)
         os.makedirs(self.sentinel_dir, exist_ok=True)
         try:

@@ -17,7 +17,7 @@ import os
 import time
 from pathlib import Path
 
-from optimizer.guard.manifest import Entry, walk
+from autoresearch.optimizer.guard.manifest import Entry, walk
 
 PRUNE_AFTER_S = 14 * 24 * 3600
 

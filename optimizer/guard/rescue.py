@@ -30,8 +30,8 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import DiffOption
 
-from mutators.tools import is_git_name
-from optimizer.guard.scope import Change, Guard
+from autoresearch.mutators.tools import is_git_name
+from autoresearch.optimizer.guard.scope import Change, Guard
 
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
 

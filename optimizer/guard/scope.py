@@ -3,7 +3,7 @@
 Guarded is every path of the repository but the artifact and the results
 directory: tracked, untracked and ignored files alike, and `.git/` (HEAD,
 config, hooks, refs, info, the index, reflogs); its object store is guarded
-apart, against removals only (optimizer.guard.gitobjects: a new object is harmless,
+apart, against removals only (autoresearch.optimizer.guard.gitobjects: a new object is harmless,
 and one the user's concurrent commit wrote must stay). The result cache under the results
 directory is guarded too: a mutator must not write results for its own
 candidate. Left out are other experiments' branches and worktrees (another
@@ -14,14 +14,14 @@ user's next `git status` there, and nothing else would ever remove it.
 
 The guard keeps a manifest (path -> kind, mode, content id) in the daemon's
 memory, where no mutator can reach it, and the bytes to put back (see
-optimizer.guard.backups). It is brought up to date before each mutation
+autoresearch.optimizer.guard.backups). It is brought up to date before each mutation
 (`settle`: whatever changed since, the daemon's own commit or the user's edits,
 is the new "before") and compared after it (`changes`). Only paths that may
-have changed are looked at: inotify says which (optimizer.guard.fswatch); without it
+have changed are looked at: inotify says which (autoresearch.optimizer.guard.fswatch); without it
 every path is stat-ed and only files whose signature moved are read again.
 
 Whatever the mutation window changed is saved in full before it is undone
-(`undo`): see optimizer.guard.rescue for where and how to restore it.
+(`undo`): see autoresearch.optimizer.guard.rescue for where and how to restore it.
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from pathlib import Path
 
 import pygit2
 
-from mutators.tools import is_git_name
-from optimizer.daemonlog import get
-from plumbing.errors import IntegrityError
-from optimizer.gitrepo.workspace import Workspace
-from optimizer.guard.backups import Backups
-from optimizer.guard.fswatch import Unavailable, Watcher
-from optimizer.guard.gitobjects import ObjectFiles
-from optimizer.guard.manifest import Entry, entry_of, walk
+from autoresearch.mutators.tools import is_git_name
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.guard.backups import Backups
+from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
+from autoresearch.optimizer.guard.gitobjects import ObjectFiles
+from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
+from autoresearch.plumbing.errors import IntegrityError
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,10 @@ class Change:
 @dataclass(frozen=True)
 class Scope:
     """Where the guard looks: its roots, and the paths under them it leaves alone."""
+
     roots: tuple[str, ...]
     excluded: frozenset[str]
-    objects: str  # git's object store, guarded apart (optimizer.guard.gitobjects)
+    objects: str  # git's object store, guarded apart (autoresearch.optimizer.guard.gitobjects)
 
     def skip(self, path: str) -> bool:
         if path in self.excluded:
@@ -67,7 +68,7 @@ class Scope:
         """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
         for root in self.roots:
             if path == root or path.startswith(root + os.sep):
-                below = path[len(root):].split(os.sep)[1:]
+                below = path[len(root) :].split(os.sep)[1:]
                 if not any(self.skip(os.path.join(root, *below[:n])) for n in range(len(below) + 1)):
                     return True
         return False
@@ -96,6 +97,7 @@ _SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/
 
 class Guard:
     """Owned by the session: opened before the first mutation, `settle`d before each, compared after."""
+
     def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None):
         self.ws = ws
         self.scope = scope_of(ws, results_dir, cache_root)
@@ -112,7 +114,9 @@ class Guard:
             if os.environ.get("AUTORESEARCH_GUARD_POLL"):
                 raise Unavailable("AUTORESEARCH_GUARD_POLL is set")
             roots = [*self.scope.roots, self.objects.root]
-            self.watcher = Watcher(roots, lambda p: not self.objects.covers(p) and self.scope.skip(p), str(self.sentinel_dir))
+            self.watcher = Watcher(
+                roots, lambda p: not self.objects.covers(p) and self.scope.skip(p), str(self.sentinel_dir)
+            )
         except Unavailable as exc:
             get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
         self.objects.open()
@@ -201,7 +205,7 @@ class Guard:
         return current, paths
 
     def _walk_nested(self) -> dict[str, Entry]:
-        """Every path some filesystem reads as `.git` (any case, `GIT~1`, ...: see mutators.tools.is_git_name),
+        """Every path some filesystem reads as `.git` (any case, `GIT~1`, ...: see autoresearch.mutators.tools.is_git_name),
         and all under it, inside a directory artifact (symlinks not followed): git refuses to add them."""
         artifact = str(self.ws.artifact_path)
         found: dict[str, Entry] = {}
@@ -229,7 +233,9 @@ class Guard:
             self.backups.release(old)
 
     def _same_index(self, change: Change) -> bool:
-        if os.path.basename(change.path) != "index" or not os.path.isfile(os.path.join(os.path.dirname(change.path), "HEAD")):
+        if os.path.basename(change.path) != "index" or not os.path.isfile(
+            os.path.join(os.path.dirname(change.path), "HEAD")
+        ):
             return False
         if change.before is None or change.after is None or change.before.kind != "file" or change.after.kind != "file":
             return False
@@ -285,7 +291,9 @@ class Guard:
             get().error("scope guard: no intact copy to restore from", path=path)
             return False
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = os.path.join(os.path.dirname(path), f".autoresearch-restore.{os.getpid()}")  # short: `path` may be at NAME_MAX
+        tmp = os.path.join(
+            os.path.dirname(path), f".autoresearch-restore.{os.getpid()}"
+        )  # short: `path` may be at NAME_MAX
         if entry.kind == "link":
             _unlink(tmp)
             os.symlink(os.fsdecode(data), tmp)

@@ -9,22 +9,21 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from mutators.registry import build as build_mutator
-from mutators.base import Mutator
-from providers.prices import price_of
-from providers.settings import PROVIDERS
-from optimizer.config import Config
-from plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
-from optimizer.experiment import busy
-from optimizer.experiment import state as state_file
-from optimizer.experiment.lockfile import holder, require_free
-from plumbing.paths import ExperimentPaths
-from optimizer.gitrepo import worktree
-from optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
-from runs.evaluators import Evaluator
-from runs.evaluators.builtin import BuiltinEvaluator
-from runs.evaluators.registry import build as build_evaluator
-
+from autoresearch.mutators.base import Mutator
+from autoresearch.mutators.registry import build as build_mutator
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.experiment import busy
+from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.lockfile import holder, require_free
+from autoresearch.optimizer.gitrepo import worktree
+from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
+from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.providers.prices import price_of
+from autoresearch.providers.settings import PROVIDERS
+from autoresearch.runs.evaluators import Evaluator
+from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
+from autoresearch.runs.evaluators.registry import build as build_evaluator
 
 
 def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
@@ -57,7 +56,9 @@ def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalua
         if exit_code_for(exc) != INVALID_INPUT:
             raise
         # what only the new worktree lacks: a file the checkout has but HEAD does not
-        raise InvalidInput(f"{exc} (a new worktree holds only what is committed: commit it, or run without --worktree)") from None
+        raise InvalidInput(
+            f"{exc} (a new worktree holds only what is committed: commit it, or run without --worktree)"
+        ) from None
 
 
 def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
@@ -90,7 +91,9 @@ def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config
     field = f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
     tracked = ws.git("--literal-pathspecs", "ls-files", "--", config.results_dir).splitlines()
     if tracked:
-        raise InvalidInput(f"{field} holds tracked files ({tracked[0]}, ...); choose a directory of its own, such as .autoresearch")
+        raise InvalidInput(
+            f"{field} holds tracked files ({tracked[0]}, ...); choose a directory of its own, such as .autoresearch"
+        )
     real = paths.results_dir.resolve()
     git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
     artifact = ws.artifact_path.resolve()

@@ -9,26 +9,26 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from optimizer import daemonlog
-from optimizer.config import Config
-from optimizer.cycle.measure import open_cache
-from plumbing.errors import IntegrityError, InvalidInput
-from optimizer.experiment import holdout
-from optimizer.experiment import state as state_file
-from optimizer.deadline import deadline
-from optimizer.experiment.history import History
-from optimizer.experiment.lockfile import Lock
-from plumbing.paths import ExperimentPaths
-from optimizer.experiment.session import Session
-from optimizer.experiment.state import State
-from optimizer.gitrepo import worktree
-from optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
-from optimizer.startup.checks import check, crashed
-from optimizer.startup.reconcile import reconcile
-from policies.stop import continues_run
-from runs.errors import BadResults
-from runs.results import load_rows
-from trajectory import iterations
+from autoresearch.optimizer import daemonlog
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.cycle.measure import open_cache
+from autoresearch.optimizer.deadline import deadline
+from autoresearch.optimizer.experiment import holdout
+from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.experiment.state import State
+from autoresearch.optimizer.gitrepo import worktree
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
+from autoresearch.optimizer.startup.checks import check, crashed
+from autoresearch.optimizer.startup.reconcile import reconcile
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.policies.stop import continues_run
+from autoresearch.runs.errors import BadResults
+from autoresearch.runs.results import load_rows
+from autoresearch.trajectory import iterations
 
 
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
@@ -58,8 +58,20 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         held = split.rows_of(history.best.run_dir) if split and history.best else []
         state = _state(config, ws, paths, history, at)
         return Session(
-            config, ws, paths, evaluator, mutator, state, history, lock, cache, head,
-            baseline_rows=baseline, deadline_s=at.timestamp() if at else None, holdout=split, baseline_holdout=held,
+            config,
+            ws,
+            paths,
+            evaluator,
+            mutator,
+            state,
+            history,
+            lock,
+            cache,
+            head,
+            baseline_rows=baseline,
+            deadline_s=at.timestamp() if at else None,
+            holdout=split,
+            baseline_holdout=held,
         )
     except BaseException:
         lock.release()
@@ -116,7 +128,9 @@ def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History) ->
     try:
         return load_rows(paths.run_dir(best.run_dir))
     except BadResults as exc:
-        raise IntegrityError(f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart") from None
+        raise IntegrityError(
+            f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart"
+        ) from None
 
 
 def _archive(paths: ExperimentPaths) -> None:

@@ -17,19 +17,25 @@ from pathlib import Path
 
 from git import Commit
 
-from optimizer.config import Config
-from optimizer.cycle.candidate import COMMIT_PREFIX
-from optimizer.cycle.decide import compare_for_goal
-from optimizer.daemonlog import get
-from optimizer.experiment.history import History
-from plumbing.paths import ExperimentPaths
-from optimizer.gitrepo.gitcmd import clear_stale_locks
-from optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_modified, candidate_patch, restore_artifact
-from runs.errors import BadResults
-from plumbing.process import PGID_SUFFIX
-from runs.results import assertion_rates, load_rows, mean_score
-from trajectory import iterations
-from trajectory.iterations import Iteration
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX
+from autoresearch.optimizer.cycle.decide import compare_for_goal
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.gitrepo.gitcmd import clear_stale_locks
+from autoresearch.optimizer.gitrepo.workspace import (
+    Workspace,
+    artifact_id,
+    artifact_modified,
+    candidate_patch,
+    restore_artifact,
+)
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.process import PGID_SUFFIX
+from autoresearch.runs.errors import BadResults
+from autoresearch.runs.results import assertion_rates, load_rows, mean_score
+from autoresearch.trajectory import iterations
+from autoresearch.trajectory.iterations import Iteration
 
 
 def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> list[str]:
@@ -89,7 +95,9 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     return [f"logged cycle {cycle}, committed as {head.hexsha[:10]} just before the crash"]
 
 
-def _keep_record(config: Config, cycle: int, run_dir: Path, rows: list[dict], baseline: list[dict], head: Commit) -> Iteration:
+def _keep_record(
+    config: Config, cycle: int, run_dir: Path, rows: list[dict], baseline: list[dict], head: Commit
+) -> Iteration:
     s = compare_for_goal(config, baseline, rows).summary
     return Iteration(
         cycle=cycle,

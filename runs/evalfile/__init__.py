@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from runs.evalfile import skill_json, yaml_suite
-from runs.evalfile.model import Suite
-from runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
-from runs.evalfile.yamlload import load_yaml
+from autoresearch.runs.evalfile import skill_json, yaml_suite
+from autoresearch.runs.evalfile.model import Suite
+from autoresearch.runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
+from autoresearch.runs.evalfile.yamlload import load_yaml
 
 __all__ = ["EvalFileError", "Problem", "Suite", "check", "load", "runnable"]
 
@@ -44,7 +44,12 @@ def runnable(suite: Suite) -> None:
     """Raise when every test is one AgentV skips: `validate` accepts such a file, as `agentv validate` does,
     but running it fails before anything is written, as `agentv eval` fails ("No tests matched")."""
     if not suite.cases and suite.skipped:
-        problem = Problem(str(suite.path), None, "tests", f"nothing to run: AgentV skips every test ({', '.join(suite.skipped)}); `validate` says why")
+        problem = Problem(
+            str(suite.path),
+            None,
+            "tests",
+            f"nothing to run: AgentV skips every test ({', '.join(suite.skipped)}); `validate` says why",
+        )
         raise EvalFileError([problem])
 
 

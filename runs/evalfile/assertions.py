@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile.problems import Problems
 
 LABELS = {"id", "description"}  # AgentV keeps them with the grader's config; nothing scores on them
 COMMON = {"type", "name", "weight", "negate", "required", "threshold", "min_score"}
@@ -37,11 +37,11 @@ def skipped(raw: Any) -> str | None:
 
 
 def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> Any:
-    """One `assertions` entry in the form `runs.graders.parse_spec` reads, or None after reporting a construct that
+    """One `assertions` entry in the form `autoresearch.runs.graders.parse_spec` reads, or None after reporting a construct that
     cannot run here; anything not a typed mapping is returned as is."""
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         return raw
-    from runs.graders import ALIASES, REGISTRY
+    from autoresearch.runs.graders import ALIASES, REGISTRY
 
     item = dict(raw)
     kind = item["type"].replace("_", "-")
@@ -61,7 +61,11 @@ def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> 
     if grader is None:  # unknown (AgentV's custom assertion types among them) or unsupported: parse_spec names it
         return item
     if isinstance(item.get("prompt"), dict) and not _accepts(grader.options, "prompt", item["prompt"]):
-        problems.add(test_id, f"{where}.prompt", "llm-grader prompt scripts (`prompt: {command: ...}`) are not supported by the built-in runner; use eval.agentv")
+        problems.add(
+            test_id,
+            f"{where}.prompt",
+            "llm-grader prompt scripts (`prompt: {command: ...}`) are not supported by the built-in runner; use eval.agentv",
+        )
         return None
     _pass_through(item, accepted_keys(grader.options), kind, problems, test_id, where)
     return item
@@ -119,12 +123,16 @@ def rubric_items(raw: Any) -> Any:
     return items
 
 
-def _pass_through(item: dict[str, Any], own: set[str], kind: str, problems: Problems, test_id: str | None, where: str) -> None:
+def _pass_through(
+    item: dict[str, Any], own: set[str], kind: str, problems: Problems, test_id: str | None, where: str
+) -> None:
     """Fields this grader does not read are AgentV's pass-through config: merged into `config` where the grader reads one, else ignored with a note."""
     extra = {k: item[k] for k in list(item) if k not in own and k not in COMMON and k != "config"}
     if kind in ("llm-grader", "rubrics") and "target" in extra and "target" not in own:
         del item["target"], extra["target"]
-        problems.note(test_id, f"{where}.target", "a per-grader target is ignored: the test's target's grader_target grades it")
+        problems.note(
+            test_id, f"{where}.target", "a per-grader target is ignored: the test's target's grader_target grades it"
+        )
     for key in LABELS & extra.keys():
         del item[key], extra[key]
     if not extra and "config" not in item:
@@ -137,4 +145,8 @@ def _pass_through(item: dict[str, Any], own: set[str], kind: str, problems: Prob
         return
     for key in [*extra, *(["config"] if "config" in item else [])]:
         del item[key]
-        problems.note(test_id, f"{where}.{key}", f"AgentV hands it to the grader as config; the built-in {kind} reads no config, so it is ignored")
+        problems.note(
+            test_id,
+            f"{where}.{key}",
+            f"AgentV hands it to the grader as config; the built-in {kind} reads no config, so it is ignored",
+        )

@@ -8,8 +8,8 @@ one before has finished, so a test sees how its dependencies ended.
 
 from __future__ import annotations
 
-from runs.evalfile.model import Case
-from runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile.model import Case
+from autoresearch.runs.evalfile.problems import Problems
 
 
 def check(cases: list[Case], problems: Problems) -> None:
@@ -46,7 +46,7 @@ def _cycle(cases: list[Case]) -> list[str]:
                 on_path.discard(node)
                 done.add(node)
             elif child in on_path:
-                return [*path[path.index(child):], child]
+                return [*path[path.index(child) :], child]
             elif child not in done and child in deps:
                 stack.append((child, iter(deps[child])))
                 path.append(child)

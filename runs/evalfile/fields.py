@@ -11,12 +11,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile.problems import Problems
 
 METADATA = "kept by AgentV as metadata only; nothing is scored on it"
 SUITE = {
-    "name", "description", "execution", "input", "input_files", "assertions", "assert", "tests", "eval_cases", "evalcases", "metadata",
-    "imports", "target", "threshold", "workspace", "evaluate_options", "extensions", "timeout_seconds",
+    "name",
+    "description",
+    "execution",
+    "input",
+    "input_files",
+    "assertions",
+    "assert",
+    "tests",
+    "eval_cases",
+    "evalcases",
+    "metadata",
+    "imports",
+    "target",
+    "threshold",
+    "workspace",
+    "evaluate_options",
+    "extensions",
+    "timeout_seconds",
 }
 SUITE_IGNORED = {
     "version": METADATA,
@@ -50,9 +66,30 @@ EXECUTION_IGNORED = {
 }
 EXECUTION_UNSUPPORTED: dict[str, str] = {}
 TEST = {
-    "id", "input", "input_files", "expected_output", "criteria", "expected_outcome", "assertions", "assert", "rubrics",
-    "metadata", "execution", "description", "files", "vars", "workspace", "mode", "turns", "aggregation", "on_turn_failure",
-    "window_size", "depends_on", "on_dependency_failure", "options", "run",
+    "id",
+    "input",
+    "input_files",
+    "expected_output",
+    "criteria",
+    "expected_outcome",
+    "assertions",
+    "assert",
+    "rubrics",
+    "metadata",
+    "execution",
+    "description",
+    "files",
+    "vars",
+    "workspace",
+    "mode",
+    "turns",
+    "aggregation",
+    "on_turn_failure",
+    "window_size",
+    "depends_on",
+    "on_dependency_failure",
+    "options",
+    "run",
 }
 TEST_IGNORED = {
     "conversation_id": METADATA,
@@ -82,11 +119,19 @@ def check_fields(
     for key in raw:
         name = f"{prefix}{key}"
         if key in unsupported:
-            problems.add(test_id, name, f"unsupported by the built-in runner ({unsupported[key]}); use eval.agentv to run it with AgentV")
+            problems.add(
+                test_id,
+                name,
+                f"unsupported by the built-in runner ({unsupported[key]}); use eval.agentv to run it with AgentV",
+            )
         elif key in ignored:
             problems.note(test_id, name, f"ignored: {ignored[key]}")
         elif key not in known:
-            problems.note(test_id, name, f"unknown field, ignored as AgentV ignores it (known: {', '.join(sorted(known | ignored.keys()))})")
+            problems.note(
+                test_id,
+                name,
+                f"unknown field, ignored as AgentV ignores it (known: {', '.join(sorted(known | ignored.keys()))})",
+            )
 
 
 def text(raw: dict[str, Any], key: str, problems: Problems, test_id: str | None, field: str) -> str | None:

@@ -19,15 +19,17 @@ import glob
 from pathlib import Path
 from typing import Any
 
-from runs.evalfile import fields, run_controls, tests_source
-from runs.evalfile.model import Case
-from runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile import fields, run_controls, tests_source
+from autoresearch.runs.evalfile.model import Case
+from autoresearch.runs.evalfile.problems import Problems
 
 ENTRY = {"path", "select", "run"}
 SELECT = {"test_ids", "tags", "metadata"}
 
 
-def imported(raw: Any, base: Path, problems: Problems, chain: tuple[Path, ...]) -> tuple[list[Case], list[dict[str, Any]]]:
+def imported(
+    raw: Any, base: Path, problems: Problems, chain: tuple[Path, ...]
+) -> tuple[list[Case], list[dict[str, Any]]]:
     """The cases of the imported suites, and the raw rows of the imported test files."""
     if raw is None:
         return [], []
@@ -35,8 +37,16 @@ def imported(raw: Any, base: Path, problems: Problems, chain: tuple[Path, ...]) 
         problems.add(None, "imports", "must be a mapping with `suites` and/or `tests`")
         return [], []
     fields.check_fields(raw, {"suites", "tests"}, {}, problems, None, "imports.")
-    cases = [case for where, entry in _entries(raw.get("suites"), "imports.suites", problems) for case in _suite(entry, base, problems, chain, where)]
-    rows = [row for where, entry in _entries(raw.get("tests"), "imports.tests", problems) for row in _rows(entry, base, problems, where)]
+    cases = [
+        case
+        for where, entry in _entries(raw.get("suites"), "imports.suites", problems)
+        for case in _suite(entry, base, problems, chain, where)
+    ]
+    rows = [
+        row
+        for where, entry in _entries(raw.get("tests"), "imports.tests", problems)
+        for row in _rows(entry, base, problems, where)
+    ]
     return cases, rows
 
 
@@ -68,7 +78,7 @@ def _paths(pattern: str, base: Path, problems: Problems, where: str) -> list[Pat
 
 
 def _suite(entry: dict[str, Any], base: Path, problems: Problems, chain: tuple[Path, ...], where: str) -> list[Case]:
-    from runs.evalfile import yaml_suite
+    from autoresearch.runs.evalfile import yaml_suite
 
     cases = []
     for path in _paths(entry["path"], base, problems, where):
@@ -84,7 +94,11 @@ def _suite(entry: dict[str, Any], base: Path, problems: Problems, chain: tuple[P
 
 
 def _rows(entry: dict[str, Any], base: Path, problems: Problems, where: str) -> list[dict[str, Any]]:
-    rows = [row for path in _paths(entry["path"], base, problems, where) for row in tests_source.rows_of(path, problems, where)]
+    rows = [
+        row
+        for path in _paths(entry["path"], base, problems, where)
+        for row in tests_source.rows_of(path, problems, where)
+    ]
     select = entry.get("select") or {}
     return [_with_run(row, entry.get("run")) for row in rows if _selected_row(row, select, problems, where)]
 
@@ -96,7 +110,11 @@ def _with_run(row: dict[str, Any], run: Any) -> dict[str, Any]:
     own = row.get("run") if isinstance(row.get("run"), dict) else {}
     execution = row.get("execution") if isinstance(row.get("execution"), dict) else {}
     options = row.get("options") if isinstance(row.get("options"), dict) else {}
-    inherited = {k: v for k, v in run.items() if not (k == "threshold" and "threshold" in execution) and not (k == "repeat" and "repeat" in options)}
+    inherited = {
+        k: v
+        for k, v in run.items()
+        if not (k == "threshold" and "threshold" in execution) and not (k == "repeat" and "repeat" in options)
+    }
     return {**row, "run": {**inherited, **own}}
 
 
@@ -110,7 +128,9 @@ def _selected_row(row: dict[str, Any], select: Any, problems: Problems, where: s
     return _matches(str(row.get("id", "")), as_tags(metadata.get("tags")), metadata, select, problems, where)
 
 
-def _matches(test_id: str, tags: list[str], metadata: dict[str, Any], select: Any, problems: Problems, where: str) -> bool:
+def _matches(
+    test_id: str, tags: list[str], metadata: dict[str, Any], select: Any, problems: Problems, where: str
+) -> bool:
     if not isinstance(select, dict):
         problems.add(None, f"{where}.select", "must be a mapping of test_ids, tags and metadata")
         return False

@@ -89,4 +89,3 @@ def reference_name(value: Any) -> str | None:
         return None
     match = WHOLE_REFERENCE.match(value)
     return match.group(1) if match else None
-

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from plumbing.repo import find_repo_root
-from runs.evalfile.model import Message, Part
-from runs.evalfile.problems import Problems
+from autoresearch.plumbing.repo import find_repo_root
+from autoresearch.runs.evalfile.model import Message, Part
+from autoresearch.runs.evalfile.problems import Problems
 
 ROLES = {"system", "user", "assistant"}
 
@@ -31,7 +31,9 @@ def parse_input(raw: Any, base: Path, problems: Problems, test_id: str | None, f
             continue
         role = item.get("role", "user")
         if not isinstance(role, str) or role not in ROLES:
-            problems.add(test_id, f"{where}.role", f"unsupported role {role!r} (tool messages are multi-turn tool trajectories)")
+            problems.add(
+                test_id, f"{where}.role", f"unsupported role {role!r} (tool messages are multi-turn tool trajectories)"
+            )
             continue
         parts = parse_content(item["content"], base, problems, test_id, f"{where}.content")
         messages.append(Message(role, tuple(parts)))
@@ -64,7 +66,11 @@ def _part(item: Any, base: Path, problems: Problems, test_id: str | None, where:
     if kind == "file" and isinstance(value, str):
         path = resolve_file(value, base)
         if not path.is_file():
-            problems.note(test_id, f"{where}.value", f"no such file {value} (resolved to {path}), so the part is left out, as AgentV leaves it out")
+            problems.note(
+                test_id,
+                f"{where}.value",
+                f"no such file {value} (resolved to {path}), so the part is left out, as AgentV leaves it out",
+            )
             return None
         return Part(file=path)
     if isinstance(item, dict) and kind not in ("text", "file", "image"):
@@ -92,7 +98,11 @@ def parse_files(raw: Any, base: Path, problems: Problems, test_id: str | None, r
         elif required:
             problems.add(test_id, f"files[{index}]", f"no such file {name} (resolved to {path})")
         else:
-            problems.note(test_id, f"files[{index}]", f"no such file {name} (resolved to {path}), so it is left out, as AgentV leaves it out")
+            problems.note(
+                test_id,
+                f"files[{index}]",
+                f"no such file {name} (resolved to {path}), so it is left out, as AgentV leaves it out",
+            )
     return paths
 
 

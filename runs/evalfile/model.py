@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from runs.evalfile.conversation import Conversation
-    from runs.evalfile.workspace import Workspace
+    from autoresearch.runs.evalfile.conversation import Conversation
+    from autoresearch.runs.evalfile.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class GraderSpec:
 class Trials:
     """Several attempts of each test, as AgentV's `execution.trials` (or the Experiments page's
     `evaluate_options.repeat`) asks: run one after another, stopped early by `early_exit` or
-    `cost_limit_usd`, and combined by `strategy` (see `runs.trials`)."""
+    `cost_limit_usd`, and combined by `strategy` (see `autoresearch.runs.trials`)."""
 
     count: int
     strategy: str = "pass_at_k"  # pass_at_k | mean | confidence_interval | pass_any | pass_all
@@ -80,7 +80,9 @@ class Case:
     targets: list[str] = field(default_factory=list)  # the test's own `execution.targets`: which matrix targets run it
     trials: Trials | None = None  # a scoped `run: {repeat}` / `options.repeat`, over the suite's
     threshold: float | None = None  # the test's own pass line (`execution.threshold`, a scoped `run: {threshold}`)
-    timeout_s: float | None = None  # bounds the target's answer instead of its timeout_seconds (`run:` or the file's `timeout_seconds`)
+    timeout_s: float | None = (
+        None  # bounds the target's answer instead of its timeout_seconds (`run:` or the file's `timeout_seconds`)
+    )
     matrix_target: str | None = None  # set on a test's copy for one target of a matrix run
 
     @property
@@ -138,14 +140,26 @@ class Suite:
     threshold: float = 0.8
     cases: list[Case] = field(default_factory=list)
     trials: Trials | None = None  # `execution.trials` or `evaluate_options.repeat`
-    timeout_s: float | None = None  # the top-level `timeout_seconds`: each test's answer, unless its `run:` says otherwise
-    budget_usd: float | None = None  # `execution.budget_usd` or `evaluate_options.budget_usd`: later tests are budget errors
+    timeout_s: float | None = (
+        None  # the top-level `timeout_seconds`: each test's answer, unless its `run:` says otherwise
+    )
+    budget_usd: float | None = (
+        None  # `execution.budget_usd` or `evaluate_options.budget_usd`: later tests are budget errors
+    )
     max_concurrency: int | None = None  # `evaluate_options.max_concurrency`
     targets: list[str] = field(default_factory=list)  # `execution.targets`: every test runs on each (a matrix)
-    target_extends: dict[str, Any] = field(default_factory=dict)  # `target: {extends: NAME, <overrides>}`, applied to NAME
-    tags: list[str] = field(default_factory=list)  # selection tags (a string or list `tags:`, and `metadata.tags`), for imports' `select`
-    notes: list[Any] = field(default_factory=list)  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
-    skipped: list[str] = field(default_factory=list)  # ids of the tests AgentV would not run (`runs.graders.agentv_skips`)
+    target_extends: dict[str, Any] = field(
+        default_factory=dict
+    )  # `target: {extends: NAME, <overrides>}`, applied to NAME
+    tags: list[str] = field(
+        default_factory=list
+    )  # selection tags (a string or list `tags:`, and `metadata.tags`), for imports' `select`
+    notes: list[Any] = field(
+        default_factory=list
+    )  # Problems accepted and ignored, as AgentV ignores them; `validate` prints them
+    skipped: list[str] = field(
+        default_factory=list
+    )  # ids of the tests AgentV would not run (`autoresearch.runs.graders.agentv_skips`)
 
     @property
     def directory(self) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from runs.errors import RunsError
+from autoresearch.runs.errors import RunsError
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,9 @@ class Problems:
 
     file: str
     items: list[Problem] = field(default_factory=list)
-    notes: list[Problem] = field(default_factory=list)  # what AgentV accepts and we ignore as it does: said, never an error
+    notes: list[Problem] = field(
+        default_factory=list
+    )  # what AgentV accepts and we ignore as it does: said, never an error
 
     def add(self, test_id: str | None, field_name: str, message: str) -> None:
         self.items.append(Problem(self.file, test_id, field_name, message))

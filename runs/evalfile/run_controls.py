@@ -14,9 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from runs.evalfile import fields
-from runs.evalfile.model import Case, Suite, Trials
-from runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile import fields
+from autoresearch.runs.evalfile.model import Case, Suite, Trials
+from autoresearch.runs.evalfile.problems import Problems
 
 TRIALS = {"count", "strategy", "cost_limit_usd", "costLimitUsd"}
 TRIAL_STRATEGIES = ("pass_at_k", "mean", "confidence_interval")
@@ -58,7 +58,9 @@ def suite_controls(raw: dict[str, Any], execution: dict[str, Any], suite: Suite,
         if _is_int(value) and 1 <= value <= 50:
             suite.max_concurrency = value
         else:
-            problems.add(None, "evaluate_options.max_concurrency", f"must be a whole number from 1 to 50, not {value!r}")
+            problems.add(
+                None, "evaluate_options.max_concurrency", f"must be a whole number from 1 to 50, not {value!r}"
+            )
 
 
 def extensions(raw: Any, base: Path, problems: Problems) -> None:
@@ -77,7 +79,11 @@ def extensions(raw: Any, base: Path, problems: Problems) -> None:
         if not isinstance(entry, str) or not (entry.startswith(FILE_PREFIX) or entry.startswith(AGENT_RULES)):
             problems.add(None, where, f"must be 'file://PATH:HOOK' or '{AGENT_RULES}', not {entry!r}")
             continue
-        path, _, hook = entry.removeprefix(FILE_PREFIX).rpartition(":") if entry.startswith(FILE_PREFIX) else ("", "", entry[len(AGENT_RULES) + 1:])
+        path, _, hook = (
+            entry.removeprefix(FILE_PREFIX).rpartition(":")
+            if entry.startswith(FILE_PREFIX)
+            else ("", "", entry[len(AGENT_RULES) + 1 :])
+        )
         if hook and hook not in HOOKS:
             problems.add(None, where, f"the hook must be one of {', '.join(HOOKS)}, not {hook!r}")
         elif path and not (base / path).is_file():
@@ -97,7 +103,9 @@ def case_controls(item: dict[str, Any], execution: dict[str, Any], case: Case, p
     if "on_dependency_failure" in item:
         policy = item["on_dependency_failure"]
         if policy not in DEPENDENCY_POLICIES:
-            problems.add(test_id, "on_dependency_failure", f"must be one of {', '.join(DEPENDENCY_POLICIES)}, not {policy!r}")
+            problems.add(
+                test_id, "on_dependency_failure", f"must be one of {', '.join(DEPENDENCY_POLICIES)}, not {policy!r}"
+            )
         else:
             case.on_dependency_failure = policy
     if "targets" in execution:
@@ -111,7 +119,9 @@ def case_controls(item: dict[str, Any], execution: dict[str, Any], case: Case, p
     scoped_run(item.get("run"), case, problems, test_id, "run")
 
 
-def scoped_run(raw: Any, case: Case, problems: Problems, test_id: str | None, where: str, fill_only: bool = False) -> None:
+def scoped_run(
+    raw: Any, case: Case, problems: Problems, test_id: str | None, where: str, fill_only: bool = False
+) -> None:
     """A `run:` block: a test's own, or an import's (`fill_only`: applied where the test set nothing),
     so test.run > import run > the suite's run controls. `repeat`, `threshold` and `timeout_seconds`
     (the target's answer) are applied; a per-test `budget_usd` is checked and noted."""
@@ -120,7 +130,9 @@ def scoped_run(raw: Any, case: Case, problems: Problems, test_id: str | None, wh
     if not isinstance(raw, dict):
         problems.add(test_id, where, "must be a mapping of repeat, threshold, timeout_seconds and budget_usd")
         return
-    fields.check_fields(raw, {"repeat", "threshold", "timeout_seconds"}, {}, problems, test_id, f"{where}.", RUN_IGNORED)
+    fields.check_fields(
+        raw, {"repeat", "threshold", "timeout_seconds"}, {}, problems, test_id, f"{where}.", RUN_IGNORED
+    )
     if "threshold" in raw:
         threshold = _score(raw["threshold"], problems, test_id, f"{where}.threshold")
         if not (fill_only and case.threshold is not None):
@@ -145,10 +157,18 @@ def target_names(raw: Any, problems: Problems, test_id: str | None, where: str) 
     names: list[str] = []
     for index, entry in enumerate(raw):
         if isinstance(entry, dict):
-            fields.check_fields(entry, {"name"}, {}, problems, test_id, f"{where}[{index}].", {
-                "use_target": "target delegation; define the target itself in targets.yaml",
-                "hooks": "target hooks run in a workspace, which the built-in runner does not make",
-            })
+            fields.check_fields(
+                entry,
+                {"name"},
+                {},
+                problems,
+                test_id,
+                f"{where}[{index}].",
+                {
+                    "use_target": "target delegation; define the target itself in targets.yaml",
+                    "hooks": "target hooks run in a workspace, which the built-in runner does not make",
+                },
+            )
             entry = entry.get("name")
         if not isinstance(entry, str) or not entry.strip():
             problems.add(test_id, f"{where}[{index}]", "must be a target name (or {name: ...})")
@@ -191,8 +211,14 @@ def repeat(raw: Any, problems: Problems, test_id: str | None, where: str) -> Tri
     return Trials(count, strategy, limit or None, early) if count else None
 
 
-def _count_and_strategy(raw: dict[str, Any], known: set[str], strategies: tuple[str, ...], problems: Problems,
-                        test_id: str | None, where: str) -> tuple[int | None, str | None]:
+def _count_and_strategy(
+    raw: dict[str, Any],
+    known: set[str],
+    strategies: tuple[str, ...],
+    problems: Problems,
+    test_id: str | None,
+    where: str,
+) -> tuple[int | None, str | None]:
     """The count (None after reporting a bad one) and the strategy (the first of `strategies` by default;
     None after reporting one that is not among them)."""
     fields.check_fields(raw, known, {}, problems, test_id, f"{where}.")
@@ -226,7 +252,12 @@ def _positive(value: Any, problems: Problems, test_id: str | None, where: str, u
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and abs(value) != float("inf")
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and value == value
+        and abs(value) != float("inf")
+    )
 
 
 def _is_int(value: Any) -> bool:

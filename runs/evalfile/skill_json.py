@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from runs.evalfile import fields
-from runs.evalfile.interpolate import interpolate
-from runs.evalfile.messages import parse_files, parse_input
-from runs.evalfile.model import Case, Suite
-from runs.evalfile.problems import Problems
-from runs.evalfile.yaml_suite import check_unique_ids, finish_case
-from runs.graders import IMPLICIT, parse_spec, string_graders
+from autoresearch.runs.evalfile import fields
+from autoresearch.runs.evalfile.interpolate import interpolate
+from autoresearch.runs.evalfile.messages import parse_files, parse_input
+from autoresearch.runs.evalfile.model import Case, Suite
+from autoresearch.runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile.yaml_suite import check_unique_ids, finish_case
+from autoresearch.runs.graders import IMPLICIT, parse_spec, string_graders
 
 TOP = {"skill_name", "evals"}
 EVAL = {"id", "prompt", "expected_output", "files", "assertions"}
@@ -68,5 +68,9 @@ def _graders(raw: Any, problems: Problems, test_id: str) -> list:
         problems.add(test_id, "assertions", "must be a list")
         return []
     texts = [item for item in raw if isinstance(item, str)]
-    typed = [parse_spec(item, problems, test_id, f"assertions[{i}]") for i, item in enumerate(raw) if not isinstance(item, str)]
+    typed = [
+        parse_spec(item, problems, test_id, f"assertions[{i}]")
+        for i, item in enumerate(raw)
+        if not isinstance(item, str)
+    ]
     return string_graders(texts) + [spec for spec in typed if spec is not None]

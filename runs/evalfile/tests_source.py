@@ -16,9 +16,9 @@ from typing import Any
 
 import yaml
 
-from runs.evalfile.interpolate import interpolate
-from runs.evalfile.problems import Problems, one_line
-from runs.evalfile.yamlload import load_yaml
+from autoresearch.runs.evalfile.interpolate import interpolate
+from autoresearch.runs.evalfile.problems import Problems, one_line
+from autoresearch.runs.evalfile.yamlload import load_yaml
 
 FILE_PREFIX = "file://"
 CASE_FILES = ("case.yaml", "case.yml")
@@ -32,7 +32,11 @@ def expand(raw: Any, base: Path, problems: Problems) -> list[dict[str, Any]]:
             return _directory(path, problems)
         return _file(path, raw, problems)
     if not isinstance(raw, list):
-        problems.add(None, "tests", "must be a list of tests, a path to a .yaml/.jsonl file of tests, or a directory of case.yaml files")
+        problems.add(
+            None,
+            "tests",
+            "must be a list of tests, a path to a .yaml/.jsonl file of tests, or a directory of case.yaml files",
+        )
         return []
     tests: list[dict[str, Any]] = []
     for index, item in enumerate(raw):
@@ -70,7 +74,11 @@ def _file(path: Path, name: str, problems: Problems, where: str = "tests") -> li
         return []
     text = path.read_text(encoding="utf-8")
     try:
-        loaded = [json.loads(line) for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" else load_yaml(text)
+        loaded = (
+            [json.loads(line) for line in text.splitlines() if line.strip()]
+            if path.suffix == ".jsonl"
+            else load_yaml(text)
+        )
     except (ValueError, yaml.YAMLError) as exc:
         problems.add(None, where, f"{name} is not valid {path.suffix.lstrip('.')}: {one_line(exc)}")
         return []

@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from runs.evalfile.interpolate import interpolate
-from runs.evalfile.problems import Problems, one_line
-from runs.evalfile.yamlload import load_yaml
+from autoresearch.runs.evalfile.interpolate import interpolate
+from autoresearch.runs.evalfile.problems import Problems, one_line
+from autoresearch.runs.evalfile.yamlload import load_yaml
 
 HOOK_NAMES = ("before_all", "before_each", "after_each", "after_all")
 RESETS = ("none", "fast", "strict")
@@ -73,7 +73,9 @@ class Workspace:
     hooks: dict[str, Hook] = field(default_factory=dict)
     hooks_enabled: bool | None = None
     has_hooks: bool = False  # AgentV tests the `hooks` object itself, even one that only sets `enabled`
-    mode: str | None = None  # "pooled", "temp", or "static" with no `path` (refused): temp without repos, an error with them
+    mode: str | None = (
+        None  # "pooled", "temp", or "static" with no `path` (refused): temp without repos, an error with them
+    )
     env_commands: tuple[str, ...] = ()
     env_modules: tuple[str, ...] = ()
     file_dir: Path | None = None  # the workspace file's directory, when the block is a path
@@ -110,7 +112,11 @@ def _from_file(name: str, base: Path, problems: Problems, test_id: str | None) -
         return None
     parsed = _parse(loaded, path.parent, problems, test_id, f"workspace ({name})")
     if parsed is None and isinstance(loaded.get("workspace"), dict):
-        problems.add(test_id, "workspace", f"{name}: external workspace files must contain the workspace config object directly; remove the top-level `workspace:` wrapper")
+        problems.add(
+            test_id,
+            "workspace",
+            f"{name}: external workspace files must contain the workspace config object directly; remove the top-level `workspace:` wrapper",
+        )
     return replace(parsed, file_dir=path.parent) if parsed is not None else None
 
 
@@ -121,9 +127,17 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
         if key in raw:
             problems.add(test_id, f"{where}.{key}", message)
     if raw.get("docker") is not None:
-        problems.add(test_id, f"{where}.docker", "unsupported by the built-in runner (Docker workspaces); use eval.agentv to run it with AgentV")
+        problems.add(
+            test_id,
+            f"{where}.docker",
+            "unsupported by the built-in runner (Docker workspaces); use eval.agentv to run it with AgentV",
+        )
     if isinstance(raw.get("path"), str):
-        problems.add(test_id, f"{where}.path", "unsupported by the built-in runner (static workspaces: a directory of yours the agent would edit in place); use eval.agentv to run it with AgentV")
+        problems.add(
+            test_id,
+            f"{where}.path",
+            "unsupported by the built-in runner (static workspaces: a directory of yours the agent would edit in place); use eval.agentv to run it with AgentV",
+        )
     template = raw.get("template") if isinstance(raw.get("template"), str) else None
     hooks, enabled, has_hooks = _hooks(raw.get("hooks"), base)
     isolation = raw.get("isolation") if raw.get("isolation") in ("shared", "per_test") else None
@@ -135,8 +149,14 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
         return None
     return Workspace(
         template=(base / template).resolve() if template else None,
-        isolation=isolation, repos=repos, hooks=hooks, hooks_enabled=enabled, has_hooks=has_hooks, mode=mode,
-        env_commands=commands, env_modules=modules,
+        isolation=isolation,
+        repos=repos,
+        hooks=hooks,
+        hooks_enabled=enabled,
+        has_hooks=has_hooks,
+        mode=mode,
+        env_commands=commands,
+        env_modules=modules,
     )
 
 
@@ -183,16 +203,30 @@ def _repos(raw: list[Any], problems: Problems, test_id: str | None, where: str) 
         for key, message in REPO_REMOVED.items():
             if key in item:
                 problems.add(test_id, f"{here}.{key}", message)
-        text = {k: v for k in ("path", "repo", "commit", "base_commit") if isinstance(v := item.get(k), str) and v.strip()}
+        text = {
+            k: v for k in ("path", "repo", "commit", "base_commit") if isinstance(v := item.get(k), str) and v.strip()
+        }
         if "commit" in text and "base_commit" in text and text["commit"] != text["base_commit"]:
-            problems.add(test_id, f"{here}.commit", "workspace.repos[].commit and workspace.repos[].base_commit must match.")
-        ancestor = item.get("ancestor") if isinstance(item.get("ancestor"), int) and not isinstance(item.get("ancestor"), bool) else 0
+            problems.add(
+                test_id, f"{here}.commit", "workspace.repos[].commit and workspace.repos[].base_commit must match."
+            )
+        ancestor = (
+            item.get("ancestor")
+            if isinstance(item.get("ancestor"), int) and not isinstance(item.get("ancestor"), bool)
+            else 0
+        )
         sparse = _strings(item.get("sparse"))
         if not (text or item.get("ancestor") is not None or sparse):
             continue
         if "path" in text and not _inside(text["path"]):
-            problems.add(test_id, f"{here}.path", f"{text['path']!r} leaves the workspace; a repo's path must be relative and stay inside it")
-        repos.append(Repo(text.get("path"), text.get("repo"), text.get("commit", text.get("base_commit")), ancestor, sparse))
+            problems.add(
+                test_id,
+                f"{here}.path",
+                f"{text['path']!r} leaves the workspace; a repo's path must be relative and stay inside it",
+            )
+        repos.append(
+            Repo(text.get("path"), text.get("repo"), text.get("commit", text.get("base_commit")), ancestor, sparse)
+        )
     return tuple(repos)
 
 
@@ -215,7 +249,9 @@ def merge(suite: Workspace | None, case: Workspace | None) -> Workspace | None:
         template=case.template or suite.template,
         isolation=case.isolation or suite.isolation,
         repos=case.repos if case.repos is not None else suite.repos,
-        hooks=hooks, hooks_enabled=enabled, has_hooks=bool(hooks) or enabled is not None,
+        hooks=hooks,
+        hooks_enabled=enabled,
+        has_hooks=bool(hooks) or enabled is not None,
         mode=case.mode or suite.mode,
         file_dir=case.file_dir or suite.file_dir,
     )
@@ -225,7 +261,7 @@ def target_hooks(raw: Any) -> dict[str, Hook]:
     """The `hooks` of an `execution.targets` entry, as AgentV's config-loader reads them (not as a workspace's):
     a string command runs through `sh -c`, `timeoutMs` is an alias, `cwd` is kept as written (relative to the
     directory the run started in), and there is no `reset`. For whoever wires `execution.targets` to
-    `runs.workspace.lifecycle.SuiteWorkspaces`."""
+    `autoresearch.runs.workspace.lifecycle.SuiteWorkspaces`."""
     if not isinstance(raw, dict):
         return {}
     hooks = {}
@@ -237,7 +273,14 @@ def target_hooks(raw: Any) -> dict[str, Hook]:
         command = ("sh", "-c", source) if isinstance(source, str) else _strings(source)
         if not command:
             continue
-        timeout = next((t for t in (item.get("timeout_ms"), item.get("timeoutMs")) if isinstance(t, (int, float)) and not isinstance(t, bool)), None)
+        timeout = next(
+            (
+                t
+                for t in (item.get("timeout_ms"), item.get("timeoutMs"))
+                if isinstance(t, (int, float)) and not isinstance(t, bool)
+            ),
+            None,
+        )
         cwd = Path(item["cwd"]) if isinstance(item.get("cwd"), str) else None
         hooks[name] = Hook(command, float(timeout) if timeout is not None else None, cwd)
     return hooks

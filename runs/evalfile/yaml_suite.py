@@ -8,16 +8,16 @@ from typing import Any
 
 import yaml
 
-from runs.evalfile import conversation, dependencies, fields, imports, run_controls, tests_source
-from runs.evalfile.assertions import normalize, skipped
-from runs.evalfile.interpolate import interpolate, render_vars
-from runs.evalfile.messages import parse_files, parse_input
-from runs.evalfile.model import Case, GraderSpec, Message, Suite
-from runs.evalfile.problems import Problems, one_line
-from runs.evalfile.yamlload import load_yaml
-from runs.graders import IMPLICIT, agentv_skips, parse_list
-from runs.evalfile import workspace as workspace_config
-from runs.evalfile.workspace import Workspace
+from autoresearch.runs.evalfile import conversation, dependencies, fields, imports, run_controls, tests_source
+from autoresearch.runs.evalfile import workspace as workspace_config
+from autoresearch.runs.evalfile.assertions import normalize, skipped
+from autoresearch.runs.evalfile.interpolate import interpolate, render_vars
+from autoresearch.runs.evalfile.messages import parse_files, parse_input
+from autoresearch.runs.evalfile.model import Case, GraderSpec, Message, Suite
+from autoresearch.runs.evalfile.problems import Problems, one_line
+from autoresearch.runs.evalfile.workspace import Workspace
+from autoresearch.runs.evalfile.yamlload import load_yaml
+from autoresearch.runs.graders import IMPLICIT, agentv_skips, parse_list
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,9 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
     fields.check_fields(raw, fields.SUITE, fields.SUITE_UNSUPPORTED, problems, None, ignored=fields.SUITE_IGNORED)
     suite.name = str(raw.get("name") or suite.name)
     suite.description = str(raw.get("description") or "")
-    suite.tags = imports.as_tags(raw.get("tags")) + imports.as_tags(fields.mapping(raw, "metadata", problems, None, "metadata").get("tags"))
+    suite.tags = imports.as_tags(raw.get("tags")) + imports.as_tags(
+        fields.mapping(raw, "metadata", problems, None, "metadata").get("tags")
+    )
     _run_controls(raw, suite, problems)
     _execution(raw.get("execution"), suite, problems)
     execution = raw.get("execution")
@@ -90,13 +92,25 @@ def load_child(path: Path, problems: Problems, chain: tuple[Path, ...]) -> Suite
 
 def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None:
     """The Experiments page's flat run controls: `target` (a name, or `{extends: name, <overrides>}`, see
-    `runs.targets.extend`) and `threshold`; `execution` wins."""
+    `autoresearch.runs.targets.extend`) and `threshold`; `execution` wins."""
     target = raw.get("target")
     if isinstance(target, dict):
         if "hooks" in target:
-            problems.note(None, "target.hooks", "ignored: target hooks run in a workspace, which the built-in runner does not make")
-        if not isinstance(target.get("extends"), str) or not target["extends"].strip() or not isinstance(target.get("id", ""), str):
-            problems.add(None, "target.extends", "must name a target of targets.yaml: target: {extends: NAME, <fields to override>}")
+            problems.note(
+                None,
+                "target.hooks",
+                "ignored: target hooks run in a workspace, which the built-in runner does not make",
+            )
+        if (
+            not isinstance(target.get("extends"), str)
+            or not target["extends"].strip()
+            or not isinstance(target.get("id", ""), str)
+        ):
+            problems.add(
+                None,
+                "target.extends",
+                "must name a target of targets.yaml: target: {extends: NAME, <fields to override>}",
+            )
             return
         suite.target_extends = target
         target = target.get("id") or target["extends"]
@@ -120,12 +134,16 @@ def _execution(raw: Any, suite: Suite, problems: Problems) -> None:
     if not isinstance(raw, dict):
         problems.add(None, "execution", "must be a mapping")
         return
-    fields.check_fields(raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.", fields.EXECUTION_IGNORED)
+    fields.check_fields(
+        raw, fields.EXECUTION, fields.EXECUTION_UNSUPPORTED, problems, None, "execution.", fields.EXECUTION_IGNORED
+    )
     suite.target = fields.text(raw, "target", problems, None, "execution.target") or suite.target
     _threshold(raw.get("threshold", suite.threshold), "execution.threshold", suite, problems)
 
 
-def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems, defaults: Defaults = Defaults()) -> Case | None:
+def parse_case(
+    item: dict[str, Any], index: int, base: Path, problems: Problems, defaults: Defaults = Defaults()
+) -> Case | None:
     test_id = item.get("id")
     if not isinstance(test_id, (str, int)) or str(test_id) == "":
         problems.add(None, f"tests[{index}].id", "every test needs an `id`")
@@ -135,12 +153,16 @@ def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems,
     item = _with_vars(item, problems, test_id)
     execution = fields.mapping(item, "execution", problems, test_id, "execution")
     fields.check_fields(execution, fields.TEST_EXECUTION, {}, problems, test_id, "execution.")
-    own = not (execution.get("skip_defaults") is True)
+    own = execution.get("skip_defaults") is not True
     case = Case(id=test_id, messages=_input(item, defaults if own else Defaults(), base, problems, test_id))
     if "input" not in item:
         problems.add(test_id, "input", "every test needs an `input`")
     case.expected_output = item.get("expected_output")
-    case.criteria = fields.text(item, "criteria", problems, test_id, "criteria") or fields.text(item, "expected_outcome", problems, test_id, "expected_outcome") or ""
+    case.criteria = (
+        fields.text(item, "criteria", problems, test_id, "criteria")
+        or fields.text(item, "expected_outcome", problems, test_id, "expected_outcome")
+        or ""
+    )
     case.metadata = fields.mapping(item, "metadata", problems, test_id, "metadata")
     inline = parse_graders(_inline_rubrics(item.get("rubrics")), problems, test_id, "rubrics")
     case.graders = inline + parse_graders(item.get("assertions", item.get("assert")), problems, test_id, "assertions")
@@ -149,7 +171,9 @@ def parse_case(item: dict[str, Any], index: int, base: Path, problems: Problems,
     case.target = fields.text(execution, "target", problems, test_id, "execution.target")
     case.files = parse_files(item.get("files"), base, problems, test_id)
     case.conversation = conversation.parse(item, problems, test_id, parse_graders)
-    case.workspace = workspace_config.merge(defaults.workspace, workspace_config.parse(item.get("workspace"), base, problems, test_id))
+    case.workspace = workspace_config.merge(
+        defaults.workspace, workspace_config.parse(item.get("workspace"), base, problems, test_id)
+    )
     run_controls.case_controls(item, execution, case, problems)
     return case
 
@@ -164,8 +188,12 @@ def _with_vars(item: dict[str, Any], problems: Problems, test_id: str) -> dict[s
         return item
     rendered = {**item, **{k: render_vars(item[k], variables) for k in VAR_FIELDS if k in item}}
     if isinstance(item.get("turns"), list):  # AgentV renders each turn's input and expected_output too
-        rendered["turns"] = [{**t, **{k: render_vars(t[k], variables) for k in ("input", "expected_output") if k in t}}
-                             if isinstance(t, dict) else t for t in item["turns"]]
+        rendered["turns"] = [
+            {**t, **{k: render_vars(t[k], variables) for k in ("input", "expected_output") if k in t}}
+            if isinstance(t, dict)
+            else t
+            for t in item["turns"]
+        ]
     return rendered
 
 
@@ -181,7 +209,12 @@ def _input(item: dict[str, Any], defaults: Defaults, base: Path, problems: Probl
         if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
             problems.add(test_id, where, "must be a list of paths")
         elif isinstance(raw, str) and files:
-            raw = [{"role": "user", "content": [*({"type": "file", "value": f} for f in files), {"type": "text", "value": raw}]}]
+            raw = [
+                {
+                    "role": "user",
+                    "content": [*({"type": "file", "value": f} for f in files), {"type": "text", "value": raw}],
+                }
+            ]
         elif files:
             problems.note(test_id, where, "ignored because the input is not a single string (as in AgentV)")
     return defaults.input + parse_input(raw, base, problems, test_id, "input")
@@ -195,7 +228,7 @@ def _inline_rubrics(raw: Any) -> Any:
 
 
 def parse_graders(raw: Any, problems: Problems, test_id: str | None, where: str) -> list[GraderSpec]:
-    """Typed assertions become specs; plain strings become one LLM-graded rubric (`runs.graders.parse_list`)."""
+    """Typed assertions become specs; plain strings become one LLM-graded rubric (`autoresearch.runs.graders.parse_list`)."""
     if raw is None:
         return []
     if not isinstance(raw, list):

@@ -1,6 +1,6 @@
 """Evaluators: each runs one eval into a run directory and returns its result rows.
 
-`runs.evaluators.registry.build(config, repo_root)` picks the implementation
+`autoresearch.runs.evaluators.registry.build(config, repo_root)` picks the implementation
 from the config; the registry is a plain dict so a new evaluator is one module
 and one line.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
-
 
 
 @dataclass

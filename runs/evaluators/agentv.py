@@ -6,12 +6,12 @@ import shlex
 import shutil
 from pathlib import Path
 
-from runs.config import EvalConfig
-from runs.errors import RunsError
-from runs.evaluators import EvalOutcome
-from runs.evaluators.command import CommandEvaluator
-from runs.matrix import keyed_rows
-from runs.samples import write_index
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.errors import RunsError
+from autoresearch.runs.evaluators import EvalOutcome
+from autoresearch.runs.evaluators.command import CommandEvaluator
+from autoresearch.runs.matrix import keyed_rows
+from autoresearch.runs.samples import write_index
 
 
 class AgentVEvaluator:

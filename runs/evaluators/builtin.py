@@ -10,25 +10,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from runs.config import EvalConfig
-from runs.errors import EvalFailed, RunsError
-from runs.evalfile import EvalFileError, Suite, check, runnable
-from runs.evalfile.interpolate import load_dotenv
-from runs.evaluators import EvalOutcome
-from plumbing.program import missing_program
-from providers.errors import ProviderUnusable
-from runs.rundir import RunDirWriter
-from runs import matrix
-from runs.run_settings import run_options
-from runs.runner import EvalRun, RunOptions
-from runs.runner_case import TestResult
-from runs.runner_progress import Progress
-from runs.targets import prices
-from runs.targets.cli import CliTarget
-from runs.targets.llm import LLMTarget, settings
-from runs.targets.resolve import INLINE_SOURCE, Targets, resolve
-from runs.targets.specs import find_targets_file
-
+from autoresearch.plumbing.program import missing_program
+from autoresearch.providers.errors import ProviderUnusable
+from autoresearch.runs import matrix
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.errors import EvalFailed, RunsError
+from autoresearch.runs.evalfile import EvalFileError, Suite, check, runnable
+from autoresearch.runs.evalfile.interpolate import load_dotenv
+from autoresearch.runs.evaluators import EvalOutcome
+from autoresearch.runs.run_settings import run_options
+from autoresearch.runs.rundir import RunDirWriter
+from autoresearch.runs.runner import EvalRun, RunOptions
+from autoresearch.runs.runner_case import TestResult
+from autoresearch.runs.runner_progress import Progress
+from autoresearch.runs.targets import prices
+from autoresearch.runs.targets.cli import CliTarget
+from autoresearch.runs.targets.llm import LLMTarget, settings
+from autoresearch.runs.targets.resolve import INLINE_SOURCE, Targets, resolve
+from autoresearch.runs.targets.specs import find_targets_file
 
 Watch = Callable[[dict], bool]  # sees each row as it is written; True stops the run
 
@@ -47,7 +46,9 @@ class Finished:
     notes: list[str] = field(default_factory=list)
 
 
-def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None = None, target: str | None = None) -> Prepared:
+def prepare(
+    eval_file: Path, repo_root: Path, inline_targets: list[dict] | None = None, target: str | None = None
+) -> Prepared:
     """Load and check everything before any test runs; raise `EvalFileError` listing every problem."""
     load_dotenv(repo_root)
     suite, problems = check(eval_file)
@@ -60,7 +61,9 @@ def prepare(eval_file: Path, repo_root: Path, inline_targets: list[dict] | None 
     return Prepared(suite, targets)
 
 
-def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True, watch: Watch | None = None) -> Finished:
+def execute(
+    prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True, watch: Watch | None = None
+) -> Finished:
     runnable(prepared.suite)
     writer = RunDirWriter(run_dir, prepared.suite.path)
     run = EvalRun(prepared.suite, prepared.targets, options)
@@ -76,7 +79,9 @@ def execute(prepared: Prepared, run_dir: Path, options: RunOptions, show_progres
     finally:
         if progress:
             progress.close()
-    notes = [f"stopped early ({run.stopped}) after {len(rows)} of {len(prepared.suite.cases)} tests"] if run.stopped else []
+    notes = (
+        [f"stopped early ({run.stopped}) after {len(rows)} of {len(prepared.suite.cases)} tests"] if run.stopped else []
+    )
     writer.finish(notes)
     return Finished(rows, writer.results, run.spent_usd, notes)
 
@@ -88,7 +93,11 @@ def _require_runnable(targets: Targets, source: str, workspaced: bool = False) -
     workspaces a command target runs in the workspace, whose files (its program among them, often)
     come from the template or a hook: there is nothing to look at before the run."""
     for target in [*targets.built.values(), *(getattr(g, "__self__", None) for g in targets.graders.values())]:
-        if isinstance(target, CliTarget) and not workspaced and (problem := missing_program(target.template, target.cwd)):
+        if (
+            isinstance(target, CliTarget)
+            and not workspaced
+            and (problem := missing_program(target.template, target.cwd))
+        ):
             raise RunsError(f"{source}: field 'targets[{target.name}].command': {problem}")
         if isinstance(target, LLMTarget):
             try:
@@ -107,8 +116,14 @@ class BuiltinEvaluator:
 
     def check(self) -> None:
         prepared = self._prepare()
-        source = INLINE_SOURCE if self.config.targets is not None else find_targets_file(prepared.suite.directory, self.repo_root)
-        _require_runnable(prepared.targets, str(source), any(case.workspace is not None for case in prepared.suite.cases))
+        source = (
+            INLINE_SOURCE
+            if self.config.targets is not None
+            else find_targets_file(prepared.suite.directory, self.repo_root)
+        )
+        _require_runnable(
+            prepared.targets, str(source), any(case.workspace is not None for case in prepared.suite.cases)
+        )
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
         prepared = self._prepare()

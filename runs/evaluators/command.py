@@ -8,12 +8,12 @@ import re
 import shlex
 from pathlib import Path
 
-from plumbing import process
-from runs.config import EvalConfig
-from runs.errors import BadResults, EvalFailed, RunsError
-from runs.evaluators import EvalOutcome
-from plumbing.program import missing_program
-from runs.results import INDEX, load_rows, require_unit_scores
+from autoresearch.plumbing import process
+from autoresearch.plumbing.program import missing_program
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.errors import BadResults, EvalFailed, RunsError
+from autoresearch.runs.evaluators import EvalOutcome
+from autoresearch.runs.results import INDEX, load_rows, require_unit_scores
 
 
 def expand(command: str, run_dir: Path) -> str:

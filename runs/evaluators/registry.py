@@ -6,12 +6,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from runs.config import EvalConfig
-from runs.evaluators import Evaluator
-from runs.evaluators.agentv import AgentVEvaluator
-from runs.evaluators.builtin import BuiltinEvaluator
-from runs.evaluators.command import CommandEvaluator, MetricEvaluator
-from runs.evaluators.repeated import RepeatedEvaluator
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.evaluators import Evaluator
+from autoresearch.runs.evaluators.agentv import AgentVEvaluator
+from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
+from autoresearch.runs.evaluators.command import CommandEvaluator, MetricEvaluator
+from autoresearch.runs.evaluators.repeated import RepeatedEvaluator
 
 EvalKind = Literal["file", "agentv", "metric", "command"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runs.evaluators import EvalOutcome, Evaluator
-from runs.samples import merge, sample_dir, write_index
+from autoresearch.runs.evaluators import EvalOutcome, Evaluator
+from autoresearch.runs.samples import merge, sample_dir, write_index
 
 
 class RepeatedEvaluator:

@@ -14,11 +14,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from runs.evalfile.model import Case, GraderSpec
-from runs.evalfile.problems import Problems
-from runs.graders import code, composite, custom, llm, metrics, structured, text, trajectory
-from runs.graders.base import Context, Grader
-from runs.graders.scoring import finish
+from autoresearch.runs.evalfile.model import Case, GraderSpec
+from autoresearch.runs.evalfile.problems import Problems
+from autoresearch.runs.graders import code, composite, custom, llm, metrics, structured, text, trajectory
+from autoresearch.runs.graders.base import Context, Grader
+from autoresearch.runs.graders.scoring import finish
 
 REGISTRY: dict[str, Grader] = {
     **text.GRADERS,
@@ -78,12 +78,20 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
         if script is not None:
             return _custom_spec(kind, script, raw, problems, test_id, where)
     if kind in UNSUPPORTED:
-        problems.add(test_id, f"{where}.type", f"grader type {kind!r} is unsupported by the built-in runner ({UNSUPPORTED[kind]})")
+        problems.add(
+            test_id,
+            f"{where}.type",
+            f"grader type {kind!r} is unsupported by the built-in runner ({UNSUPPORTED[kind]})",
+        )
         return None
     grader = REGISTRY.get(kind)
     if grader is None:
-        problems.add(test_id, f"{where}.type", f"unknown grader type {kind!r}: not built in (known: {', '.join(sorted(REGISTRY))}) "
-                     f"and no .agentv/assertions/{kind}.ts (.js, .mts, .mjs) from the eval file's directory up")
+        problems.add(
+            test_id,
+            f"{where}.type",
+            f"unknown grader type {kind!r}: not built in (known: {', '.join(sorted(REGISTRY))}) "
+            f"and no .agentv/assertions/{kind}.ts (.js, .mts, .mjs) from the eval file's directory up",
+        )
         return None
     own = set(grader.options.model_fields)
     common = {k: v for k, v in raw.items() if k in COMMON and k not in own}
@@ -99,7 +107,9 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
         return None
     why = IGNORED[kind](options) if kind in IGNORED else None
     if why:
-        logging.getLogger("autoresearch.runs").warning("%s: ignoring the %s at %s, as AgentV does: %s", test_id or "(suite)", kind, where, why)
+        logging.getLogger("autoresearch.runs").warning(
+            "%s: ignoring the %s at %s, as AgentV does: %s", test_id or "(suite)", kind, where, why
+        )
         problems.note(test_id, where, f"skipped as AgentV skips it: {why}")
         return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
@@ -108,7 +118,9 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
     return spec
 
 
-def _custom_spec(kind: str, script: Path, raw: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
+def _custom_spec(
+    kind: str, script: Path, raw: dict[str, Any], problems: Problems, test_id: str | None, where: str
+) -> GraderSpec | None:
     """A discovered assertion type: AgentV's common fields apply (not `threshold`); the rest is config it drops."""
     common = {k: v for k, v in raw.items() if k in COMMON - {"threshold"}}
     options: dict[str, Any] = {"script": script}
@@ -122,7 +134,9 @@ def _custom_spec(kind: str, script: Path, raw: dict[str, Any], problems: Problem
     return _common(kind, kind, common, options, problems, test_id, where)
 
 
-def _common(kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str) -> GraderSpec | None:
+def _common(
+    kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str
+) -> GraderSpec | None:
     weight, negate = common.get("weight", 1.0), common.get("negate", False)
     required, threshold, min_score = common.get("required", False), common.get("threshold"), common.get("min_score")
     ok = True
@@ -135,10 +149,14 @@ def _common(kind: str, default_name: str, common: dict, options: dict, problems:
     if not (isinstance(required, bool) or (isinstance(required, (int, float)) and 0 < required <= 1)):
         problems.add(test_id, f"{where}.required", "must be true/false or a minimum score in (0, 1]")
         ok = False
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1):
+    if threshold is not None and (
+        isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1
+    ):
         problems.add(test_id, f"{where}.threshold", "must be a score in [0, 1]")
         ok = False
-    if min_score is not None and (isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0 < min_score <= 1):
+    if min_score is not None and (
+        isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0 < min_score <= 1
+    ):
         problems.add(test_id, f"{where}.min_score", "must be a minimum score in (0, 1]")
         ok = False
     if not ok:
@@ -151,7 +169,7 @@ def _common(kind: str, default_name: str, common: dict, options: dict, problems:
 
 
 def grader_of(spec: GraderSpec) -> Grader:
-    """The grader that runs a spec: a built-in type's, else the discovered script's (`runs.graders.custom`)."""
+    """The grader that runs a spec: a built-in type's, else the discovered script's (`autoresearch.runs.graders.custom`)."""
     return REGISTRY.get(spec.type) or custom.GRADER
 
 
@@ -171,7 +189,11 @@ def grader_targets(specs: list[GraderSpec]) -> set[str]:
     names = set()
     for spec in specs:
         members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
-        names |= {m.options["target"] for m in members if m.type in ("llm-grader", "rubrics") and isinstance(m.options.get("target"), str)}
+        names |= {
+            m.options["target"]
+            for m in members
+            if m.type in ("llm-grader", "rubrics") and isinstance(m.options.get("target"), str)
+        }
     return names
 
 
@@ -189,12 +211,16 @@ def agentv_skips(case: Case, base: Path) -> str | None:
             if isinstance(prompt, dict):
                 script = llm.PromptScript.model_validate(prompt).argv(base)
                 if not script or not Path(script[-1]).is_file():
-                    return f"grader {member.name!r}: prompt command file not found: {script[-1] if script else '(none)'}"
+                    return (
+                        f"grader {member.name!r}: prompt command file not found: {script[-1] if script else '(none)'}"
+                    )
             if isinstance(prompt, str) and prompt.startswith("file://"):
                 path = base / prompt.removeprefix("file://")
                 if not path.is_file():
                     return f"grader {member.name!r}: prompt file not found: {path}"
-                names = set(re.findall(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}", path.read_text(encoding="utf-8", errors="replace")))
+                names = set(
+                    re.findall(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}", path.read_text(encoding="utf-8", errors="replace"))
+                )
                 if not names & {"output", "expected_output"}:
                     return f"grader {member.name!r}: template {path} has neither {{{{output}}}} nor {{{{expected_output}}}}"
     return None

@@ -2,7 +2,7 @@
 
 A grader gets the test, the target's answer and its measurements, and
 returns a raw score in [0, 1] with its assertions; the common fields
-(weight, negate, required, threshold) are applied by `runs.graders.scoring`,
+(weight, negate, required, threshold) are applied by `autoresearch.runs.graders.scoring`,
 so no grader re-implements them.
 """
 
@@ -14,8 +14,8 @@ from typing import Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from providers.turns import Reply
-from runs.evalfile.model import Case, GraderSpec
+from autoresearch.providers.turns import Reply
+from autoresearch.runs.evalfile.model import Case, GraderSpec
 
 
 class GraderFailed(Exception):
@@ -46,10 +46,14 @@ class Context:
     llms: dict[str, GraderLLM] = field(default_factory=dict)  # LLM targets a grader names in its `target`
     target: str = ""
     provider: str = ""
-    messages: tuple[dict[str, Any], ...] = ()  # the target's output messages with their tool calls, as AgentV keeps them
+    messages: tuple[
+        dict[str, Any], ...
+    ] = ()  # the target's output messages with their tool calls, as AgentV keeps them
     token_usage: dict[str, float] | None = None  # as the target reported it; None: not reported (AgentV's "no data")
     reported_cost_usd: float | None = None
-    history: tuple[dict[str, Any], ...] = ()  # a conversation turn's history: AgentV's trace counts its assistant turns too
+    history: tuple[
+        dict[str, Any], ...
+    ] = ()  # a conversation turn's history: AgentV's trace counts its assistant turns too
     workspace_path: Path | None = None  # the AgentV workspace the target ran in, when the test has one
     file_changes: str | None = None  # its edits since the baseline, as a unified diff (AgentV's `file_changes`)
 
@@ -63,7 +67,9 @@ class Score:
     score: float
     assertions: list[dict[str, Any]]
     details: dict[str, Any] | None = None
-    verdict: str | None = None  # AgentV's own verdict when it is not the score against the threshold: "fail", "pass", or "skip" (no score: left out of the mean, the test an execution_error)
+    verdict: str | None = (
+        None  # AgentV's own verdict when it is not the score against the threshold: "fail", "pass", or "skip" (no score: left out of the mean, the test an execution_error)
+    )
 
 
 class Options(BaseModel):

@@ -1,12 +1,12 @@
 """`code-grader`: the user's command reads the test as JSON on stdin and prints `{score, assertions}`, as in AgentV 4.42.4.
 
-The stdin is AgentV's payload (`runs.graders.payload`); the whole stdout,
+The stdin is AgentV's payload (`autoresearch.runs.graders.payload`); the whole stdout,
 trimmed, is parsed as one JSON object (so indented JSON works). A command that
 prints no JSON object is graded by its exit code (0 passes, its stdout the
 assertion). A command that fails (exits non-zero printing JSON or writing to
 stderr, times out, cannot start) scores 0 with the reason as its assertion:
 a quality failure, not an execution error, exactly as AgentV counts it.
-It runs through `plumbing.process` in the eval file's directory, so it is killed
+It runs through `autoresearch.plumbing.process` in the eval file's directory, so it is killed
 with its children on timeout like every other command we start.
 """
 
@@ -20,11 +20,11 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field
 
-from plumbing import process
-from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, Options, Score, assertion, parsed
-from runs.graders.payload import code_grader_input
-from runs.graders.scoring import clamp
+from autoresearch.plumbing import process
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.payload import code_grader_input
+from autoresearch.runs.graders.scoring import clamp
 
 KNOWN = {"command", "script", "cwd", "timeout_seconds", "target", "config", "preprocessors"}
 
@@ -53,7 +53,13 @@ class CodeGrader:
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
-        return run_grader(command, ctx, opts.passed_config(), ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir, opts.timeout_seconds)
+        return run_grader(
+            command,
+            ctx,
+            opts.passed_config(),
+            ctx.eval_dir / opts.cwd if opts.cwd else ctx.eval_dir,
+            opts.timeout_seconds,
+        )
 
 
 def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: Path, timeout_s: float) -> Score:
@@ -68,13 +74,21 @@ def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: P
     return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 
-def run_command(command: str, stdin: str, cwd: Path, timeout_s: float | None, env: dict[str, str] | None = None) -> process.Completed | str:
+def run_command(
+    command: str, stdin: str, cwd: Path, timeout_s: float | None, env: dict[str, str] | None = None
+) -> process.Completed | str:
     """The command run by the shell with `stdin` as its input, or why it did not finish."""
     with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
         path = Path(scratch) / "input.json"
         path.write_text(stdin, encoding="utf-8")
         try:
-            done = process.run(f"{command} < {shlex.quote(str(path))}", cwd=cwd, log_prefix=Path(scratch) / "grader", timeout_s=timeout_s, env=env)
+            done = process.run(
+                f"{command} < {shlex.quote(str(path))}",
+                cwd=cwd,
+                log_prefix=Path(scratch) / "grader",
+                timeout_s=timeout_s,
+                env=env,
+            )
         except OSError as exc:
             return f"cannot run the command: {exc}"
     if done.timed_out:
@@ -109,7 +123,9 @@ def result(returncode: int, stdout: str, stderr: str) -> Score:
         value = None
     if not isinstance(value, dict):
         passed = returncode == 0
-        return Score(1.0 if passed else 0.0, [assertion(stdout or ("exit 0" if passed else f"exit {returncode}"), passed)])
+        return Score(
+            1.0 if passed else 0.0, [assertion(stdout or ("exit 0" if passed else f"exit {returncode}"), passed)]
+        )
     checks = checked_assertions(value.get("assertions"))
     score = value.get("score")
     if isinstance(score, bool) or not isinstance(score, (int, float)):

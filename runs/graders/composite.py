@@ -20,10 +20,9 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field, field_validator
 
-from runs.evalfile.model import GraderSpec
-from runs.evalfile.problems import Problems
-from runs.graders.base import Context, Options, Score, assertion, parsed
-
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.evalfile.problems import Problems
+from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
 
 DEFAULT_AGGREGATOR_PROMPT = """Review the following evaluation results:
 {{EVALUATOR_RESULTS_JSON}}
@@ -53,17 +52,23 @@ class CompositeOptions(Options):
     """Required, as in AgentV, which skips a composite without one."""
 
 
-def inner_specs(spec: GraderSpec, problems: Problems | None = None, test_id: str | None = None, where: str = "") -> list[GraderSpec]:
+def inner_specs(
+    spec: GraderSpec, problems: Problems | None = None, test_id: str | None = None, where: str = ""
+) -> list[GraderSpec]:
     """The member graders; with `problems`, report theirs under `where.assertions[i]`. A member
     with no `name` is left out, as AgentV leaves it out."""
-    from runs.graders import parse_spec
+    from autoresearch.runs.graders import parse_spec
 
     sink = problems if problems is not None else Problems("")
     raw = CompositeOptions.model_validate(spec.options).assertions
     found = []
     for i, item in enumerate(raw):
         if _custom(item):
-            sink.note(test_id, f"{where}.assertions[{i}].type", "left out, as AgentV leaves out a composite member of a type that is not built in")
+            sink.note(
+                test_id,
+                f"{where}.assertions[{i}].type",
+                "left out, as AgentV leaves out a composite member of a type that is not built in",
+            )
         elif not _unnamed(item):
             found.append(parse_spec(item, sink, test_id, f"{where}.assertions[{i}]"))
     return [s for s in found if s is not None]
@@ -75,8 +80,8 @@ def _unnamed(item: Any) -> bool:
 
 def _custom(item: Any) -> bool:
     """A member of a type AgentV does not know (a custom assertion type among them): AgentV leaves it out."""
-    from runs.graders import ALIASES
-    from runs.graders.custom import KNOWN_KINDS
+    from autoresearch.runs.graders import ALIASES
+    from autoresearch.runs.graders.custom import KNOWN_KINDS
 
     kind = item.get("type") if isinstance(item, dict) else None
     return isinstance(kind, str) and ALIASES.get(kind.replace("_", "-"), kind.replace("_", "-")) not in KNOWN_KINDS
@@ -100,8 +105,8 @@ class Composite:
         return spec_type
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        from runs.graders import REGISTRY
-        from runs.graders.scoring import clamp, verdict
+        from autoresearch.runs.graders import REGISTRY
+        from autoresearch.runs.graders.scoring import clamp, verdict
 
         opts = parsed(spec, self)
         aggregator = opts.aggregator or Aggregator()
@@ -110,7 +115,15 @@ class Composite:
         for member in members:
             raw = REGISTRY[member.type].grade(member, ctx)
             score = clamp(raw.score)
-            entries.append({"name": member.name, "type": member.type, "score": score, "verdict": raw.verdict or verdict(score), "assertions": raw.assertions})
+            entries.append(
+                {
+                    "name": member.name,
+                    "type": member.type,
+                    "score": score,
+                    "verdict": raw.verdict or verdict(score),
+                    "assertions": raw.assertions,
+                }
+            )
         details = {"scores": entries}
         if aggregator.type == "code-grader":
             return code_aggregate(aggregator.path or "", entries, ctx, details)
@@ -133,13 +146,21 @@ class Composite:
 
 
 def member_results(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    return {e["name"]: {"score": e["score"], "verdict": e["verdict"], "assertions": e["assertions"], "expectedAspectCount": len(e["assertions"]) or 1} for e in entries}
+    return {
+        e["name"]: {
+            "score": e["score"],
+            "verdict": e["verdict"],
+            "assertions": e["assertions"],
+            "expectedAspectCount": len(e["assertions"]) or 1,
+        }
+        for e in entries
+    }
 
 
 def code_aggregate(command: str, entries: list[dict[str, Any]], ctx: Context, details: dict[str, Any]) -> Score:
     """AgentV's code aggregator: the members' results on stdin; a failing command scores 0."""
-    from runs.graders.code import checked_assertions, exit_reason, run_command
-    from runs.graders.scoring import clamp
+    from autoresearch.runs.graders.code import checked_assertions, exit_reason, run_command
+    from autoresearch.runs.graders.scoring import clamp
 
     done = run_command(command, json.dumps({"results": member_results(entries)}, indent=2), ctx.eval_dir, None)
     if isinstance(done, str) or done.returncode != 0:
@@ -159,10 +180,10 @@ def code_aggregate(command: str, entries: list[dict[str, Any]], ctx: Context, de
 
 def llm_aggregate(prompt: str | None, entries: list[dict[str, Any]], ctx: Context, details: dict[str, Any]) -> Score:
     """AgentV's LLM aggregator: one request (no retry); a reply that is not its JSON scores 0."""
-    from runs.graders.base import GraderFailed
-    from runs.graders.llm import _freeform_reply, parse_reply
-    from runs.graders.payload import js_json
-    from runs.graders.prompts import FREEFORM_SYSTEM
+    from autoresearch.runs.graders.base import GraderFailed
+    from autoresearch.runs.graders.llm import _freeform_reply, parse_reply
+    from autoresearch.runs.graders.payload import js_json
+    from autoresearch.runs.graders.prompts import FREEFORM_SYSTEM
 
     template = prompt.removeprefix("file://") if prompt else DEFAULT_AGGREGATOR_PROMPT
     text = template.replace("{{EVALUATOR_RESULTS_JSON}}", js_json(member_results(entries), indent=2))

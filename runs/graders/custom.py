@@ -26,17 +26,38 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, Field
 
-from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, Options, Score, parsed
-from runs.graders.code import failed, run_grader
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders.base import Context, Options, Score, parsed
+from autoresearch.runs.graders.code import failed, run_grader
 
 FOLDERS = ("assertions", "graders", "judges")
 SCRIPT = re.compile(r"(?s)([^.].*)\.(ts|js|mts|mjs)")  # fast-glob's `*.ts` etc. (whole name): no dot files
 RUNTIME = "bun"
 KNOWN_KINDS = {
-    "code-grader", "llm-grader", "rubric", "composite", "tool-trajectory", "field-accuracy", "latency", "cost",
-    "token-usage", "execution-metrics", "skill-trigger", "contains", "contains-any", "contains-all", "icontains",
-    "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "is-json", "equals", "rubrics", "inline-assert",
+    "code-grader",
+    "llm-grader",
+    "rubric",
+    "composite",
+    "tool-trajectory",
+    "field-accuracy",
+    "latency",
+    "cost",
+    "token-usage",
+    "execution-metrics",
+    "skill-trigger",
+    "contains",
+    "contains-any",
+    "contains-all",
+    "icontains",
+    "icontains-any",
+    "icontains-all",
+    "starts-with",
+    "ends-with",
+    "regex",
+    "is-json",
+    "equals",
+    "rubrics",
+    "inline-assert",
 }
 """AgentV's grader kinds: a discovered file with one of these names is ignored, as AgentV never overrides them."""
 

@@ -5,10 +5,26 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-MONTHS = {name: i + 1 for i, names in enumerate(
-    ["jan january", "feb february", "mar march", "apr april", "may", "jun june",
-     "jul july", "aug august", "sep sept september", "oct october", "nov november", "dec december"]
-) for name in names.split()}
+MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        [
+            "jan january",
+            "feb february",
+            "mar march",
+            "apr april",
+            "may",
+            "jun june",
+            "jul july",
+            "aug august",
+            "sep sept september",
+            "oct october",
+            "nov november",
+            "dec december",
+        ]
+    )
+    for name in names.split()
+}
 
 
 def same_day(a: str, b: str, formats: list[str] | None) -> bool:

@@ -21,10 +21,19 @@ from typing import Any, Callable, ClassVar, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
-from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, GraderFailed, GraderLLM, GraderRetry, Options, Score, assertion, parsed
-from runs.graders.payload import reference_answer
-from runs.graders.prompts import (
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders.base import (
+    Context,
+    GraderFailed,
+    GraderLLM,
+    GraderRetry,
+    Options,
+    Score,
+    assertion,
+    parsed,
+)
+from autoresearch.runs.graders.payload import reference_answer
+from autoresearch.runs.graders.prompts import (
     DEFAULT_TEMPLATE,
     FREEFORM_SYSTEM,
     RUBRIC_SYSTEM,
@@ -65,7 +74,10 @@ def score_range_shorthand(value: Any) -> Any:
     if lows[0] != 0:
         raise ValueError("a score_ranges map must start at 0")
     bounds = [*lows[1:], 11]
-    return [{"score_range": [low, bounds[i] - 1], "outcome": value.get(low, value.get(str(low)))} for i, low in enumerate(lows)]
+    return [
+        {"score_range": [low, bounds[i] - 1], "outcome": value.get(low, value.get(str(low)))}
+        for i, low in enumerate(lows)
+    ]
 
 
 class RubricItem(Options):
@@ -143,7 +155,11 @@ class LLMGrader:
         opts = parsed(spec, self)
         llm = ctx.llms.get(opts.target) if opts.target else ctx.llm
         if opts.target and llm is None:
-            return Score(0.0, [assertion(f"Grader '{spec.name}' failed: target '{opts.target}' is not an LLM target", False)], verdict="fail")
+            return Score(
+                0.0,
+                [assertion(f"Grader '{spec.name}' failed: target '{opts.target}' is not an LLM target", False)],
+                verdict="fail",
+            )
         items = rubric_items(opts)
         criteria = opts.criteria if isinstance(opts.criteria, str) and opts.criteria else ctx.case.criteria
         template = None
@@ -159,16 +175,30 @@ class LLMGrader:
             criteria = opts.prompt
         reference = reference_answer(ctx.case.expected_output)
         listed = [rubric_json(i) for i in items]
-        values = variables(ctx.question, ctx.output, reference, criteria, ctx.case.metadata, listed or None, ctx.file_changes)
+        values = variables(
+            ctx.question, ctx.output, reference, criteria, ctx.case.metadata, listed or None, ctx.file_changes
+        )
         if any(i.score_ranges for i in items):
-            prompt = substitute(template, values) if template else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed, ctx.file_changes)
+            prompt = (
+                substitute(template, values)
+                if template
+                else score_range_prompt(ctx.question, ctx.output, reference, criteria, listed, ctx.file_changes)
+            )
             reply = ask_json(ctx, llm, prompt, SCORE_RANGE_SYSTEM, _score_range_reply)
             return reply if isinstance(reply, Score) else score_ranges(items, reply)
         if items:
-            prompt = substitute(template, values) if template else rubric_prompt(ctx.question, ctx.output, reference, criteria, listed, ctx.file_changes)
+            prompt = (
+                substitute(template, values)
+                if template
+                else rubric_prompt(ctx.question, ctx.output, reference, criteria, listed, ctx.file_changes)
+            )
             reply = ask_json(ctx, llm, prompt, RUBRIC_SYSTEM, _rubric_reply)
             return reply if isinstance(reply, Score) else score_rubrics(items, reply)
-        prompt = substitute(template, values) if template else with_file_changes(substitute(DEFAULT_TEMPLATE, values), ctx.file_changes)
+        prompt = (
+            substitute(template, values)
+            if template
+            else with_file_changes(substitute(DEFAULT_TEMPLATE, values), ctx.file_changes)
+        )
         reply = ask_json(ctx, llm, prompt, FREEFORM_SYSTEM, _freeform_reply)
         if isinstance(reply, Score):
             return reply
@@ -194,8 +224,15 @@ def rubric_items(opts: LLMOptions) -> list[RubricItem]:
 def rubric_json(item: RubricItem) -> dict[str, Any]:
     """The item as AgentV holds it (what `{{rubrics}}` shows and the prompts list)."""
     weight = int(item.weight) if float(item.weight).is_integer() else item.weight
-    fields: dict[str, Any] = {"id": item.id, "outcome": item.outcome or None, "operator": item.operator, "weight": weight,
-                              "required": item.required, "min_score": item.min_score, "required_min_score": item.required_min_score}
+    fields: dict[str, Any] = {
+        "id": item.id,
+        "outcome": item.outcome or None,
+        "operator": item.operator,
+        "weight": weight,
+        "required": item.required,
+        "min_score": item.min_score,
+        "required_min_score": item.required_min_score,
+    }
     if item.min_score is not None and item.required_min_score is None:
         fields["required_min_score"] = round(item.min_score * 10)
     if item.score_ranges:
@@ -205,13 +242,15 @@ def rubric_json(item: RubricItem) -> dict[str, Any]:
 
 def run_prompt_script(script: PromptScript, ctx: Context, config: dict[str, Any] | None) -> str | None:
     """The template a prompt script prints (trimmed), or None when it fails or prints nothing (AgentV then scores 0)."""
-    from runs.graders.code import run_command
-    from runs.graders.payload import prompt_script_input
+    from autoresearch.runs.graders.code import run_command
+    from autoresearch.runs.graders.payload import prompt_script_input
 
     argv = script.argv(ctx.eval_dir)
     if not argv:
         return None
-    stdin = json.dumps(prompt_script_input(ctx, script.config if script.config is not None else config), indent=2, ensure_ascii=False)
+    stdin = json.dumps(
+        prompt_script_input(ctx, script.config if script.config is not None else config), indent=2, ensure_ascii=False
+    )
     done = run_command(shlex.join(argv), stdin, Path(argv[-1]).parent, None)
     if isinstance(done, str) or done.returncode != 0 or not done.stdout.strip():
         return None
@@ -223,7 +262,9 @@ def read_template(prompt: str, eval_dir: Path) -> str:
     return (eval_dir / prompt.removeprefix("file://")).read_text(encoding="utf-8")
 
 
-def ask_json(ctx: Context, llm: GraderLLM | None, prompt: str, system: str, check: Callable[[Any], dict[str, Any]]) -> dict[str, Any] | Score:
+def ask_json(
+    ctx: Context, llm: GraderLLM | None, prompt: str, system: str, check: Callable[[Any], dict[str, Any]]
+) -> dict[str, Any] | Score:
     """The checked reply, asked up to ATTEMPTS times then once to repair; a skipping Score when none passes."""
     if llm is None:
         raise GraderFailed("this grader needs an LLM: set `grader_target` on the target")
@@ -245,7 +286,9 @@ def ask_json(ctx: Context, llm: GraderLLM | None, prompt: str, system: str, chec
             return check(parse_reply(reply.text))
         except (ValueError, TypeError, KeyError) as exc:
             problem, last = str(exc) or type(exc).__name__, reply.text
-    return _skipped(f"Failed to parse evaluator response after {ATTEMPTS} attempts and 1 structure-fix attempt: {problem}")
+    return _skipped(
+        f"Failed to parse evaluator response after {ATTEMPTS} attempts and 1 structure-fix attempt: {problem}"
+    )
 
 
 def _skipped(message: str) -> Score:
@@ -293,17 +336,28 @@ def _freeform_reply(value: Any) -> dict[str, Any]:
 
 def _is_assertion(item: Any) -> bool:
     return (
-        isinstance(item, dict) and isinstance(item.get("text"), str) and isinstance(item.get("passed"), bool)
+        isinstance(item, dict)
+        and isinstance(item.get("text"), str)
+        and isinstance(item.get("passed"), bool)
         and (item.get("evidence") is None and "evidence" not in item or isinstance(item.get("evidence"), str))
     )
 
 
 def _rubric_reply(value: Any) -> dict[str, Any]:
     """AgentV's rubric schema: `checks` of {id, satisfied, reasoning} (all required, typed) and `overall_reasoning`."""
-    if not isinstance(value, dict) or not isinstance(value.get("overall_reasoning"), str) or not isinstance(value.get("checks"), list):
+    if (
+        not isinstance(value, dict)
+        or not isinstance(value.get("overall_reasoning"), str)
+        or not isinstance(value.get("checks"), list)
+    ):
         raise ValueError("expected {checks: [...], overall_reasoning}")
     for check in value["checks"]:
-        if not (isinstance(check, dict) and isinstance(check.get("id"), str) and isinstance(check.get("satisfied"), bool) and isinstance(check.get("reasoning"), str)):
+        if not (
+            isinstance(check, dict)
+            and isinstance(check.get("id"), str)
+            and isinstance(check.get("satisfied"), bool)
+            and isinstance(check.get("reasoning"), str)
+        ):
             raise ValueError("each check must be {id: string, satisfied: boolean, reasoning: string}")
     return value
 
@@ -324,7 +378,9 @@ def score_rubrics(items: list[RubricItem], reply: dict[str, Any]) -> Score:
         elif item.required:
             failed_required = True
     score = min(1.0, max(0.0, earned / total)) if total > 0 else 0.0
-    return Score(score, checks, {"checks": json.loads(json.dumps(reply["checks"]))}, "fail" if failed_required else None)
+    return Score(
+        score, checks, {"checks": json.loads(json.dumps(reply["checks"]))}, "fail" if failed_required else None
+    )
 
 
 def _score_range_reply(value: Any) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Graders on the run's measurements rather than its text: latency, cost, tokens, execution metrics.
 
 As AgentV 4.42.4: the trace is the summary of the target's output messages
-(`runs.graders.trace`; a target that reports no tool calls made none), a token
+(`autoresearch.runs.graders.trace`; a target that reports no tool calls made none), a token
 usage or cost the target did not report fails its check ("not available"), and
 the duration is the one the target reported, else the one measured.
 """
@@ -12,10 +12,10 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from runs.evalfile.model import GraderSpec
-from runs.graders import trace
-from runs.graders.base import Context, Options, Score, assertion, parsed
-from runs.js import js_number
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders import trace
+from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.js import js_number
 
 
 class LatencyOptions(Options):
@@ -62,7 +62,14 @@ class Latency(_Metric):
         limit, duration = parsed(spec, self).threshold, ctx.duration_ms
         if duration is None:
             return Score(0.0, [assertion("No duration data available in trace", False)])
-        return _all_or_nothing([assertion(f"Duration {js_number(duration)}ms {_cmp(duration, limit)} {js_number(limit)}ms threshold", duration <= limit)])
+        return _all_or_nothing(
+            [
+                assertion(
+                    f"Duration {js_number(duration)}ms {_cmp(duration, limit)} {js_number(limit)}ms threshold",
+                    duration <= limit,
+                )
+            ]
+        )
 
 
 class Cost(_Metric):
@@ -72,7 +79,9 @@ class Cost(_Metric):
         budget, cost = parsed(spec, self).budget, ctx.reported_cost_usd
         if cost is None:
             return Score(0.0, [assertion("No cost data available in trace", False)])
-        return _all_or_nothing([assertion(f"Cost ${cost:.4f} {_cmp(cost, budget)} ${budget:.4f} budget", cost <= budget)])
+        return _all_or_nothing(
+            [assertion(f"Cost ${cost:.4f} {_cmp(cost, budget)} ${budget:.4f} budget", cost <= budget)]
+        )
 
 
 class TokenUsage(_Metric):
@@ -104,7 +113,12 @@ class ExecutionMetrics(_Metric):
         checks = [
             _at_most("Tool calls", found["event_count"], opts.max_tool_calls),
             _at_most("LLM calls", found["llm_call_count"], opts.max_llm_calls),
-            _at_most("Total tokens", None if usage is None else usage["input"] + usage["output"], opts.max_tokens, "Token usage data"),
+            _at_most(
+                "Total tokens",
+                None if usage is None else usage["input"] + usage["output"],
+                opts.max_tokens,
+                "Token usage data",
+            ),
             _at_most("Cost", ctx.reported_cost_usd, opts.max_cost_usd, "Cost data"),
             _at_most("Duration", ctx.duration_ms, opts.max_duration_ms, "Duration data", unit="ms"),
             _exploration(found, opts.target_exploration_ratio, opts.exploration_tolerance),
@@ -121,7 +135,9 @@ def _at_most(label: str, actual: float | None, limit: float | None, missing: str
         return assertion(f"{missing} not available", False)
     if label == "Cost":
         return assertion(f"Cost ${actual:.4f} {_cmp(actual, limit)} ${limit:.4f} max", actual <= limit)
-    return assertion(f"{label} {js_number(actual)}{unit} {_cmp(actual, limit)} {js_number(limit)}{unit} max", actual <= limit)
+    return assertion(
+        f"{label} {js_number(actual)}{unit} {_cmp(actual, limit)} {js_number(limit)}{unit} max", actual <= limit
+    )
 
 
 def _cmp(actual: float, limit: float) -> str:
@@ -135,7 +151,10 @@ def _exploration(found: dict, target: float | None, tolerance: float) -> dict | 
     if ratio is None:
         return assertion("Exploration ratio not available (no tool calls)", False)
     within = abs(ratio - target) <= tolerance
-    return assertion(f"Exploration ratio {ratio:.2f} {'within' if within else 'outside'} tolerance of target {js_number(target)}", within)
+    return assertion(
+        f"Exploration ratio {ratio:.2f} {'within' if within else 'outside'} tolerance of target {js_number(target)}",
+        within,
+    )
 
 
 GRADERS = {

@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from runs.graders.base import Context
-from runs.graders.trace import of as trace_of
-from runs.targets.prompt import display_path, file_text, turns
+from autoresearch.runs.graders.base import Context
+from autoresearch.runs.graders.trace import of as trace_of
+from autoresearch.runs.targets.prompt import display_path, file_text, turns
 
 
 def expected_messages(expected: Any) -> list[dict[str, Any]]:
@@ -77,7 +77,15 @@ def input_messages(ctx: Context) -> list[dict[str, Any]]:
                 content.append({"type": "text", "value": part.text or ""})
             else:
                 shown = display_path(part.file, ctx.eval_dir)
-                content.append({"type": "file", "value": shown, "path": shown, "text": file_text(part.file), "resolved_path": str(part.file)})
+                content.append(
+                    {
+                        "type": "file",
+                        "value": shown,
+                        "path": shown,
+                        "text": file_text(part.file),
+                        "resolved_path": str(part.file),
+                    }
+                )
         messages.append({"role": message.role, "content": content})
     return messages
 
@@ -92,7 +100,11 @@ def transcript(ctx: Context) -> list[dict[str, Any]]:
         return inputs
     if any(m["role"] in ("user", "system") for m in outputs):
         return outputs
-    if len(inputs) == 1 and inputs[0]["role"] == outputs[0]["role"] and js_json(inputs[0].get("content")) == js_json(outputs[0].get("content")):
+    if (
+        len(inputs) == 1
+        and inputs[0]["role"] == outputs[0]["role"]
+        and js_json(inputs[0].get("content")) == js_json(outputs[0].get("content"))
+    ):
         return outputs
     return inputs + outputs
 
@@ -105,23 +117,66 @@ def trace(ctx: Context, messages: list[dict[str, Any]]) -> dict[str, Any]:
     response; the summary (tool calls by name, LLM calls) is that of the target's output messages."""
     events: list[dict[str, Any]] = []
     for i, message in enumerate(messages):
-        events.append(_event(f"message-{i}", len(events), "message", message.get("start_time"), message.get("duration_ms"),
-                             message={k: message[k] for k in MESSAGE_KEYS if k in message}, metadata={"message_index": i}))
+        events.append(
+            _event(
+                f"message-{i}",
+                len(events),
+                "message",
+                message.get("start_time"),
+                message.get("duration_ms"),
+                message={k: message[k] for k in MESSAGE_KEYS if k in message},
+                metadata={"message_index": i},
+            )
+        )
         for j, call in enumerate(message.get("tool_calls", ())):
-            tool = {"name": call["tool"], **_renamed(call, ("id", "input", "output")), "status": call.get("status", "ok")}
+            tool = {
+                "name": call["tool"],
+                **_renamed(call, ("id", "input", "output")),
+                "status": call.get("status", "ok"),
+            }
             where = {"message_index": i, "tool_index": j}
-            events.append(_event(f"message-{i}-tool-{j}", len(events), "tool_call", call.get("start_time"), call.get("duration_ms"),
-                                 parent_event_id=f"message-{i}", tool=tool, metadata=where))
+            events.append(
+                _event(
+                    f"message-{i}-tool-{j}",
+                    len(events),
+                    "tool_call",
+                    call.get("start_time"),
+                    call.get("duration_ms"),
+                    parent_event_id=f"message-{i}",
+                    tool=tool,
+                    metadata=where,
+                )
+            )
             if "output" in call:
                 result = {"name": call["tool"], **_renamed(call, ("id", "output")), "status": call.get("status", "ok")}
-                events.append(_event(f"message-{i}-tool-{j}-result", len(events), "tool_result", call.get("end_time"), None,
-                                     parent_event_id=f"message-{i}-tool-{j}", tool=result, metadata=where))
+                events.append(
+                    _event(
+                        f"message-{i}-tool-{j}-result",
+                        len(events),
+                        "tool_result",
+                        call.get("end_time"),
+                        None,
+                        parent_event_id=f"message-{i}-tool-{j}",
+                        tool=result,
+                        metadata=where,
+                    )
+                )
     last = max((i for i, m in enumerate(messages) if m["role"] == "assistant"), default=None)
     if last is not None:
         final = messages[last]
         shown = {**{k: final[k] for k in MESSAGE_KEYS if k in final}, "content": ctx.output}
-        events.append(_event("final-response", len(events), "final_response", final.get("end_time", final.get("start_time")), None,
-                             parent_event_id=f"message-{last}", message=shown, metadata={"message_index": last}))
+        events.append(
+            _event(
+                "final-response",
+                len(events),
+                "final_response",
+                final.get("end_time", final.get("start_time")),
+                None,
+                parent_event_id=f"message-{last}",
+                message=shown,
+                metadata={"message_index": last},
+            )
+        )
     found = trace_of(ctx)
     return {
         **found,
@@ -134,8 +189,19 @@ def trace(ctx: Context, messages: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _event(event_id: str, ordinal: int, kind: str, timestamp: str | None, duration: float | None, **fields: Any) -> dict[str, Any]:
-    return _defined({"event_id": event_id, "ordinal": ordinal, "type": kind, "timestamp": timestamp, "duration_ms": duration, **fields})
+def _event(
+    event_id: str, ordinal: int, kind: str, timestamp: str | None, duration: float | None, **fields: Any
+) -> dict[str, Any]:
+    return _defined(
+        {
+            "event_id": event_id,
+            "ordinal": ordinal,
+            "type": kind,
+            "timestamp": timestamp,
+            "duration_ms": duration,
+            **fields,
+        }
+    )
 
 
 def _renamed(call: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -170,7 +236,11 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
         "input": input_messages(ctx),
         "metadata": ctx.case.metadata or None,
         "trace": full,
-        "trace_summary": {k: full[k] for k in ("event_count", "tool_calls", "error_count", "tool_durations", "llm_call_count") if k in full},
+        "trace_summary": {
+            k: full[k]
+            for k in ("event_count", "tool_calls", "error_count", "tool_durations", "llm_call_count")
+            if k in full
+        },
         "token_usage": ctx.token_usage,
         "cost_usd": ctx.reported_cost_usd,
         "duration_ms": ctx.duration_ms,
@@ -191,17 +261,19 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
 def prompt_script_input(ctx: Context, config: dict[str, Any] | None) -> dict[str, Any]:
     """The stdin of an llm-grader's prompt script (`prompt: {command: [...]}`), as AgentV writes it."""
     messages = transcript(ctx)
-    return snake_case({
-        "criteria": ctx.case.criteria,
-        "expected_output": expected_messages(ctx.case.expected_output),
-        "output": ctx.output,
-        "answer": ctx.output,
-        "messages": messages,
-        "input_files": [str(f) for f in ctx.case.input_files()],
-        "input": input_messages(ctx),
-        "metadata": ctx.case.metadata or None,
-        "trace": trace(ctx, messages),
-        "file_changes": ctx.file_changes,
-        "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
-        "config": config or None,
-    })
+    return snake_case(
+        {
+            "criteria": ctx.case.criteria,
+            "expected_output": expected_messages(ctx.case.expected_output),
+            "output": ctx.output,
+            "answer": ctx.output,
+            "messages": messages,
+            "input_files": [str(f) for f in ctx.case.input_files()],
+            "input": input_messages(ctx),
+            "metadata": ctx.case.metadata or None,
+            "trace": trace(ctx, messages),
+            "file_changes": ctx.file_changes,
+            "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
+            "config": config or None,
+        }
+    )

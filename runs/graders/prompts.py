@@ -10,11 +10,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from runs.graders.payload import js_json
-from runs.js import js_number
+from autoresearch.runs.graders.payload import js_json
+from autoresearch.runs.js import js_number
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
-TEMPLATE_VARIABLES = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json", "input", "output", "file_changes", "tool_calls")
+TEMPLATE_VARIABLES = (
+    "expected_output",
+    "criteria",
+    "metadata",
+    "metadata_json",
+    "rubrics",
+    "rubrics_json",
+    "input",
+    "output",
+    "file_changes",
+    "tool_calls",
+)
 
 DEFAULT_TEMPLATE = """You are an expert grader. Your goal is to grade the answer based on how well it achieves the criteria for the original task.
 
@@ -34,21 +45,23 @@ Be concise and focused in your evaluation. Provide succinct, specific feedback r
 [[ ## answer ## ]]
 {{output}}"""
 
-FREEFORM_SYSTEM = "\n".join([
-    "You must respond with a single JSON object matching this schema:",
-    "",
-    "{",
-    '  "score": <number between 0.0 and 1.0>,',
-    '  "assertions": [',
-    "    {",
-    '      "text": "<brief description of what was checked>",',
-    '      "passed": <boolean>,',
-    '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
-    "    }",
-    "  ],",
-    '  "details": {<optional object with domain-specific structured metrics>}',
-    "}",
-])
+FREEFORM_SYSTEM = "\n".join(
+    [
+        "You must respond with a single JSON object matching this schema:",
+        "",
+        "{",
+        '  "score": <number between 0.0 and 1.0>,',
+        '  "assertions": [',
+        "    {",
+        '      "text": "<brief description of what was checked>",',
+        '      "passed": <boolean>,',
+        '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
+        "    }",
+        "  ],",
+        '  "details": {<optional object with domain-specific structured metrics>}',
+        "}",
+    ]
+)
 
 RUBRIC_SYSTEM = """You are an expert grader. Evaluate the candidate answer against each rubric item.
 You must return a valid JSON object matching this schema:
@@ -89,7 +102,9 @@ def _guidance(rubrics: list[dict]) -> list[str]:
     return [OPERATOR_GUIDANCE[op] for op in dict.fromkeys(r["operator"] for r in rubrics if r.get("operator"))]
 
 
-def _test_sections(opening: list[str], question: str, answer: str, reference: str, criteria: str, file_changes: str | None = None) -> list[str]:
+def _test_sections(
+    opening: list[str], question: str, answer: str, reference: str, criteria: str, file_changes: str | None = None
+) -> list[str]:
     lines = [*opening, "", "[[ ## question ## ]]", question, "", "[[ ## criteria ## ]]", criteria, ""]
     if reference.strip():
         lines += ["[[ ## reference_answer ## ]]", reference, ""]
@@ -110,7 +125,15 @@ def substitute(template: str, values: dict[str, str]) -> str:
     return VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
 
 
-def variables(question: str, answer: str, reference: str, criteria: str, metadata: Any, rubrics: list[dict] | None, file_changes: str | None = None) -> dict[str, str]:
+def variables(
+    question: str,
+    answer: str,
+    reference: str,
+    criteria: str,
+    metadata: Any,
+    rubrics: list[dict] | None,
+    file_changes: str | None = None,
+) -> dict[str, str]:
     """AgentV's buildTemplateVariables: the texts trimmed, metadata and rubrics as JSON (indented and compact)."""
     return {
         "input": question.strip(),
@@ -126,9 +149,18 @@ def variables(question: str, answer: str, reference: str, criteria: str, metadat
     }
 
 
-def rubric_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None) -> str:
+def rubric_prompt(
+    question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None
+) -> str:
     """AgentV's buildRubricPrompt: the test (and the workspace's edits), then one line per rubric item with its labels."""
-    lines = _test_sections(["You are an expert grader. Evaluate the candidate answer against each rubric item below."], question, answer, reference, criteria, file_changes)
+    lines = _test_sections(
+        ["You are an expert grader. Evaluate the candidate answer against each rubric item below."],
+        question,
+        answer,
+        reference,
+        criteria,
+        file_changes,
+    )
     lines.append("[[ ## rubrics ## ]]")
     guidance = _guidance(rubrics)
     if guidance:
@@ -142,7 +174,9 @@ def rubric_prompt(question: str, answer: str, reference: str, criteria: str, rub
     return "\n".join(lines)
 
 
-def score_range_prompt(question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None) -> str:
+def score_range_prompt(
+    question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None
+) -> str:
     """AgentV's buildScoreRangePrompt: the test (and the workspace's edits), then each criterion with its ranges."""
     opening = [
         "You are an expert grader. Score the candidate answer on each criterion below using the provided score ranges.",
@@ -172,14 +206,16 @@ def score_range_prompt(question: str, answer: str, reference: str, criteria: str
 
 
 def repair_prompt(error: str, reply: str) -> str:
-    return "\n".join([
-        "The following evaluation response has useful grading content but invalid JSON structure.",
-        "Repair it to satisfy the schema in the system prompt.",
-        "Preserve the evaluation meaning, do not re-grade the answer, and return only a single JSON object.",
-        "",
-        "Validation error:",
-        error,
-        "",
-        "Invalid response:",
-        reply,
-    ])
+    return "\n".join(
+        [
+            "The following evaluation response has useful grading content but invalid JSON structure.",
+            "Repair it to satisfy the schema in the system prompt.",
+            "Preserve the evaluation meaning, do not re-grade the answer, and return only a single JSON object.",
+            "",
+            "Validation error:",
+            error,
+            "",
+            "Invalid response:",
+            reply,
+        ]
+    )

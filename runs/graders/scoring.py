@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from runs.evalfile.model import GraderSpec
-from runs.graders.base import Score
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders.base import Score
 
 DEFAULT_THRESHOLD = 0.8
 
@@ -72,7 +72,11 @@ def test_score(specs: list[GraderSpec], entries: list[dict[str, Any]]) -> float:
 
 def skipped(entries: list[dict[str, Any]]) -> str | None:
     """Why graders skipped (AgentV makes such a test an execution_error scoring 0), or None."""
-    reasons = [next((a["text"] for a in e["assertions"] if not a["passed"]), "Grader skipped") for e in entries if e["verdict"] == "skip"]
+    reasons = [
+        next((a["text"] for a in e["assertions"] if not a["passed"]), "Grader skipped")
+        for e in entries
+        if e["verdict"] == "skip"
+    ]
     if not reasons:
         return None
     return reasons[0] if len(reasons) == 1 else "Graders skipped: " + " | ".join(reasons)

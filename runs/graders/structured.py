@@ -7,9 +7,9 @@ import math
 import re
 from typing import Any, ClassVar, Literal
 
-from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, Options, Score, assertion, parsed
-from runs.graders.dates import same_day
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.dates import same_day
 
 
 def json_from_text(text: str) -> Any:
@@ -119,7 +119,11 @@ def _numeric(spec: FieldSpec, got: Any, want: Any) -> tuple[float, float, str]:
     else:
         diff_for_check = diff
     hit = diff_for_check <= spec.tolerance
-    return (1.0 if hit else 0.0), spec.weight, f"{spec.path} ({'within' if hit else 'outside'} tolerance: diff={diff:.2f})"
+    return (
+        (1.0 if hit else 0.0),
+        spec.weight,
+        f"{spec.path} ({'within' if hit else 'outside'} tolerance: diff={diff:.2f})",
+    )
 
 
 def js_equal(a: Any, b: Any) -> bool:

@@ -12,9 +12,9 @@ from typing import ClassVar
 
 from pydantic import model_validator
 
-from runs.evalfile.model import GraderSpec
-from runs.graders.base import Context, Options, Score, assertion, parsed
-from runs.graders.jsregex import compile_js
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.jsregex import compile_js
 
 
 class ValueOptions(Options):
@@ -61,7 +61,9 @@ class Contains(_Text):
         word = {"one": "contains", "any": "contains any of", "all": "contains all of"}[self.mode]
         text = f"Output {word} {value!r}" + (" (case-insensitive)" if self.fold else "")
         missing = [n for n in needles if n not in found]
-        return Score(1.0 if passed else 0.0, [assertion(text, passed, f"missing: {missing}" if missing and not passed else None)])
+        return Score(
+            1.0 if passed else 0.0, [assertion(text, passed, f"missing: {missing}" if missing and not passed else None)]
+        )
 
 
 class Trimmed(_Text):

@@ -12,7 +12,7 @@ import math
 from datetime import datetime
 from typing import Any, Iterable
 
-from runs.graders.base import Context
+from autoresearch.runs.graders.base import Context
 
 EXPLORATION_TOOLS = ("read", "grep", "glob", "search", "list", "Read", "Grep", "Glob", "WebSearch", "WebFetch")
 """AgentV's DEFAULT_EXPLORATION_TOOLS: the read-only tools `target_exploration_ratio` counts."""

@@ -21,11 +21,11 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
-from runs.evalfile.model import GraderSpec
-from runs.graders import trace
-from runs.graders.base import Context, Options, Score, assertion
-from runs.graders.scoring import verdict
-from runs.js import js_number
+from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.graders import trace
+from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.scoring import verdict
+from autoresearch.runs.js import js_number
 
 MODES = ("any_order", "in_order", "exact", "subset", "superset")
 ARGS_MODES = ("exact", "superset", "subset", "ignore")
@@ -105,7 +105,9 @@ def _config(options: dict[str, Any], name: str) -> dict[str, Any]:
         "mode": options["mode"],
         "minimums": minimums,
         "expected": expected,
-        "args_match": _args_mode(options.get("args_match", options.get("argsMatch")), f"tool-trajectory grader {name!r}"),
+        "args_match": _args_mode(
+            options.get("args_match", options.get("argsMatch")), f"tool-trajectory grader {name!r}"
+        ),
     }
 
 
@@ -120,7 +122,9 @@ def _args_mode(raw: Any, where: str) -> str | list[str] | None:
     if isinstance(raw, str):
         if raw in ARGS_MODES:
             return raw
-        logging.getLogger("autoresearch.runs").warning("invalid args_match %r for %s: must be exact, superset, subset, ignore, or a string array", raw, where)
+        logging.getLogger("autoresearch.runs").warning(
+            "invalid args_match %r for %s: must be exact, superset, subset, ignore, or a string array", raw, where
+        )
     return None
 
 
@@ -134,7 +138,9 @@ def _any_order(minimums: dict[str, float], found: dict[str, Any]) -> Score:
     checks = []
     for tool, required in minimums.items():
         actual = found["tool_calls"].get(tool, 0)
-        checks.append(assertion(f"{tool}: called {actual} times (required >={js_number(required)})", actual >= required))
+        checks.append(
+            assertion(f"{tool}: called {actual} times (required >={js_number(required)})", actual >= required)
+        )
     return _scored(sum(c["passed"] for c in checks) / len(minimums), checks)
 
 
@@ -154,10 +160,17 @@ def _in_order(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
                 checks.append(assertion(f"Found {item['tool']} at position {position - 1}", True))
                 matched = call
             else:
-                checks.append(assertion(f"Expected {item['tool']} at position {index}: tool found at {position - 1} but args mismatch", False))
+                checks.append(
+                    assertion(
+                        f"Expected {item['tool']} at position {index}: tool found at {position - 1} but args mismatch",
+                        False,
+                    )
+                )
             break
         else:
-            checks.append(assertion(f"Expected {item['tool']} at position {index}, not found in remaining trace", False))
+            checks.append(
+                assertion(f"Expected {item['tool']} at position {index}, not found in remaining trace", False)
+            )
         if matched is not None:
             latency.sequence += 1
             latency.check(item, matched, checks)
@@ -213,7 +226,16 @@ def _superset(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
     expected = config["expected"]
     checks, used = [], set()
     for item in expected:
-        found = next((j for j, call in enumerate(calls) if j not in used and call["tool"] == item["tool"] and args_match(item.get("args"), call, _mode(item, config))), None)
+        found = next(
+            (
+                j
+                for j, call in enumerate(calls)
+                if j not in used
+                and call["tool"] == item["tool"]
+                and args_match(item.get("args"), call, _mode(item, config))
+            ),
+            None,
+        )
         if found is None:
             checks.append(assertion(f"Expected {item['tool']} not found in actual trajectory", False))
         else:
@@ -232,13 +254,22 @@ def _subset(config: dict[str, Any], calls: list[dict[str, Any]]) -> Score:
         return _scored(1.0, [assertion("No actual tool calls (trivially a subset)", True)])
     checks = []
     for index, call in enumerate(calls):
-        allowed = any(call["tool"] == item["tool"] and args_match(item.get("args"), call, _mode(item, config)) for item in expected)
-        checks.append(assertion(f"Position {index}: {call['tool']} is {'in' if allowed else 'not in'} allowed set", allowed))
+        allowed = any(
+            call["tool"] == item["tool"] and args_match(item.get("args"), call, _mode(item, config))
+            for item in expected
+        )
+        checks.append(
+            assertion(f"Position {index}: {call['tool']} is {'in' if allowed else 'not in'} allowed set", allowed)
+        )
     return _scored(sum(c["passed"] for c in checks) / len(calls), checks)
 
 
 MODE_GRADERS = {"in_order": _in_order, "exact": _exact, "superset": _superset, "subset": _subset}
-NOTHING_EXPECTED = {"in_order": "No tool sequence specified", "exact": "No tool sequence specified", "superset": "No expected tools specified"}
+NOTHING_EXPECTED = {
+    "in_order": "No tool sequence specified",
+    "exact": "No tool sequence specified",
+    "superset": "No expected tools specified",
+}
 """What a mode with an empty `expected` list passes with (`subset` has its own rule: no calls allowed)."""
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from runs.evalfile.model import Case
+from autoresearch.runs.evalfile.model import Case
 
 
 class TargetFailed(Exception):

@@ -2,7 +2,7 @@
 
 Placeholders are shell-escaped. The answer is read from `{OUTPUT_FILE}` when
 the command uses it, else from stdout, and read as AgentV reads it
-(`runs.targets.cli_output`: output messages with tool calls, measurements).
+(`autoresearch.runs.targets.cli_output`: output messages with tool calls, measurements).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import tempfile
 from pathlib import Path
 from typing import Literal
 
-from providers.turns import Reply
-from plumbing import process
-from runs.evalfile.model import Case
-from runs.graders.base import GraderLLM, GraderRetry
-from runs.targets import Answer, TargetFailed, cli_output
-from runs.targets.healthcheck import Healthcheck
-from runs.targets.prompt import question
-from runs.targets.specs import TargetSpec
+from autoresearch.plumbing import process
+from autoresearch.providers.turns import Reply
+from autoresearch.runs.evalfile.model import Case
+from autoresearch.runs.graders.base import GraderLLM, GraderRetry
+from autoresearch.runs.targets import Answer, TargetFailed, cli_output
+from autoresearch.runs.targets.healthcheck import Healthcheck
+from autoresearch.runs.targets.prompt import question
+from autoresearch.runs.targets.specs import TargetSpec
 
 
 class CliTarget:
@@ -38,7 +38,9 @@ class CliTarget:
     def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
         """The command's answer; it runs in the test's workspace when it has one (AgentV's request.cwd wins over the target's `cwd`)."""
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
-        return self._run(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s)
+        return self._run(
+            question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s
+        )
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
@@ -60,7 +62,14 @@ class CliTarget:
 
         return grade
 
-    def _run(self, prompt: str, eval_id: str, attempt: int, files: list[Path], from_output_file: bool = False, cwd: Path | None = None,
+    def _run(
+        self,
+        prompt: str,
+        eval_id: str,
+        attempt: int,
+        files: list[Path],
+        from_output_file: bool = False,
+        cwd: Path | None = None,
         timeout_s: float | None = None,
     ) -> Answer:
         """AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`: a `/` in the id
@@ -72,11 +81,23 @@ class CliTarget:
             raise TargetFailed(unhealthy)
         folder = (Path(tempfile.gettempdir()) / f"agentv-{eval_id}").parent
         if "/" in eval_id and not folder.is_dir():
-            raise TargetFailed(f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'")
+            raise TargetFailed(
+                f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'"
+            )
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._command(prompt, eval_id, attempt, files, Path(scratch), from_output_file, cwd or self.cwd, timeout_s)
+            return self._command(
+                prompt, eval_id, attempt, files, Path(scratch), from_output_file, cwd or self.cwd, timeout_s
+            )
 
-    def _command(self, prompt: str, eval_id: str, attempt: int, files: list[Path], scratch: Path, from_output_file: bool, cwd: Path,
+    def _command(
+        self,
+        prompt: str,
+        eval_id: str,
+        attempt: int,
+        files: list[Path],
+        scratch: Path,
+        from_output_file: bool,
+        cwd: Path,
         timeout_s: float | None,
     ) -> Answer:
         """The command with AgentV's placeholders; its answer from `{OUTPUT_FILE}` when the command names it
@@ -96,7 +117,9 @@ class CliTarget:
         if done.timed_out:
             raise TargetFailed(f"target {self.name} timed out after {timeout_s:g}s")
         if done.returncode != 0:
-            raise TargetFailed(f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
+            raise TargetFailed(
+                f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}"
+            )
         if from_output_file or "{OUTPUT_FILE}" in self.template:
             if not output_file.is_file():
                 raise TargetFailed(f"{'grader' if from_output_file else 'target'} {self.name} wrote no output file")
@@ -113,4 +136,6 @@ def render(template: str, values: dict[str, str]) -> str:
 
 def format_files(files: list[Path], template: str) -> str:
     """{FILES}: each file through the target's `files_format` (`{path}`, `{basename}`, shell-escaped), space-joined, as AgentV."""
-    return " ".join(template.replace("{path}", shlex.quote(str(f))).replace("{basename}", shlex.quote(f.name)) for f in files)
+    return " ".join(
+        template.replace("{path}", shlex.quote(str(f))).replace("{basename}", shlex.quote(f.name)) for f in files
+    )

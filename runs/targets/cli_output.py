@@ -19,12 +19,12 @@ import json
 import math
 from typing import Any, Callable
 
-from runs.js import js_string
-from runs.targets import Answer
+from autoresearch.runs.js import js_string
+from autoresearch.runs.targets import Answer
 
 TOOL_STATUSES = {"ok", "error", "timeout", "cancelled", "unknown"}
 CONTENT_TYPES = {"text", "image", "file"}
-MAX_TOKENS = 10**9  # per answer, as providers.replies: what the budget counts, not what graders see
+MAX_TOKENS = 10**9  # per answer, as autoresearch.providers.replies: what the budget counts, not what graders see
 MAX_COST_USD = 1e6
 
 
@@ -130,7 +130,13 @@ def _message(item: Any, any_content: bool = False) -> dict[str, Any]:
     if not isinstance(item, dict):
         raise _Invalid
     message: dict[str, Any] = {"role": _string(item.get("role"))}
-    for key, check in (("name", _string), ("start_time", _string), ("end_time", _string), ("duration_ms", _number), ("metadata", _record)):
+    for key, check in (
+        ("name", _string),
+        ("start_time", _string),
+        ("end_time", _string),
+        ("duration_ms", _number),
+        ("metadata", _record),
+    ):
         if key in item:
             message[key] = check(item[key])
     if "tool_calls" in item:
@@ -177,11 +183,21 @@ def valid_record(value: dict[str, Any]) -> bool:
 def recorded(record: dict[str, Any]) -> Answer:
     """A replay fixture's answer: its messages as recorded (content as is), with its measurements."""
     messages = tuple(_message(m, any_content=True) for m in record["output"])
-    return _answer(last_assistant_text(messages), messages, record.get("token_usage"), record.get("cost_usd"), record.get("duration_ms"))
+    return _answer(
+        last_assistant_text(messages),
+        messages,
+        record.get("token_usage"),
+        record.get("cost_usd"),
+        record.get("duration_ms"),
+    )
 
 
 def is_content_array(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(b, dict) and b.get("type") in CONTENT_TYPES for b in value)
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(b, dict) and b.get("type") in CONTENT_TYPES for b in value)
+    )
 
 
 def last_assistant_text(messages: list[dict[str, Any]] | tuple) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from runs.evalfile.interpolate import reference_name
-from runs.evalfile.problems import Problems
-from runs.targets.specs import TargetSpec, parse_targets
+from autoresearch.runs.evalfile.interpolate import reference_name
+from autoresearch.runs.evalfile.problems import Problems
+from autoresearch.runs.targets.specs import TargetSpec, parse_targets
 
 NOT_FIELDS = ("extends", "id", "hooks")
 
@@ -24,7 +24,11 @@ def extend(items: list[Any], target: dict[str, Any], specs: dict[str, TargetSpec
     base_name = target["extends"].strip()
     base = next((item for item in items if isinstance(item, dict) and item.get("name") == base_name), None)
     if base is None:
-        problems.add(None, "target.extends", f"no target named {base_name!r} to extend (defined: {', '.join(sorted(specs)) or 'none'})")
+        problems.add(
+            None,
+            "target.extends",
+            f"no target named {base_name!r} to extend (defined: {', '.join(sorted(specs)) or 'none'})",
+        )
         return
     name = target.get("id") or base_name
     overrides = {k: v for k, v in target.items() if k not in NOT_FIELDS}

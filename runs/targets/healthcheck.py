@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
-from plumbing import process
+from autoresearch.plumbing import process
 
 Render = Callable[[str, dict[str, str]], str]
 
@@ -59,8 +59,14 @@ class Healthcheck:
         with tempfile.TemporaryDirectory(prefix="autoresearch-healthcheck-") as scratch:
             prompt_file = Path(scratch) / "prompt.txt"
             prompt_file.write_text("", encoding="utf-8")
-            values = {"PROMPT": "", "PROMPT_FILE": str(prompt_file), "EVAL_ID": "healthcheck", "ATTEMPT": "0", "FILES": "",
-                      "OUTPUT_FILE": str(Path(scratch) / "output.json")}
+            values = {
+                "PROMPT": "",
+                "PROMPT_FILE": str(prompt_file),
+                "EVAL_ID": "healthcheck",
+                "ATTEMPT": "0",
+                "FILES": "",
+                "OUTPUT_FILE": str(Path(scratch) / "output.json"),
+            }
             command = self.render(str(config["command"]), values)
             try:
                 done = process.run(command, cwd=cwd, log_prefix=Path(scratch) / "healthcheck", timeout_s=self.timeout_s)
@@ -70,5 +76,9 @@ class Healthcheck:
             return f"timed out after {self.timeout_s:g}s"
         if done.returncode != 0:
             detail = process.tail(done.stderr.strip() or done.stdout.strip(), 2000)
-            return f"{detail} (exit code {done.returncode})" if detail else f"CLI healthcheck command exited with code {done.returncode}"
+            return (
+                f"{detail} (exit code {done.returncode})"
+                if detail
+                else f"CLI healthcheck command exited with code {done.returncode}"
+            )
         return None

@@ -14,14 +14,14 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from providers.errors import ProviderError, ProviderTimedOut
-from providers.turns import Reply
-from runs.evalfile.model import Case
-from runs.graders.base import GraderFailed
-from runs.targets import Answer, TargetFailed
-from runs.targets.prices import table_for
-from runs.targets.prompt import DEFAULT_SYSTEM_PROMPT, chat_prompt
-from runs.targets.specs import TargetSpec
+from autoresearch.providers.errors import ProviderError, ProviderTimedOut
+from autoresearch.providers.turns import Reply
+from autoresearch.runs.evalfile.model import Case
+from autoresearch.runs.graders.base import GraderFailed
+from autoresearch.runs.targets import Answer, TargetFailed
+from autoresearch.runs.targets.prices import table_for
+from autoresearch.runs.targets.prompt import DEFAULT_SYSTEM_PROMPT, chat_prompt
+from autoresearch.runs.targets.specs import TargetSpec
 
 
 class LLMTarget:
@@ -41,7 +41,10 @@ class LLMTarget:
         """One turn of a conversation, as AgentV's LLM providers send its history: the system turns joined as the
         system prompt (AgentV's default when there are none), the user and assistant turns in order."""
         system = "\n\n".join(m["content"] for m in history if m["role"] == "system")
-        return self._chat([m for m in history if m["role"] != "system"], system if any(m["role"] == "system" for m in history) else DEFAULT_SYSTEM_PROMPT)
+        return self._chat(
+            [m for m in history if m["role"] != "system"],
+            system if any(m["role"] == "system" for m in history) else DEFAULT_SYSTEM_PROMPT,
+        )
 
     def _chat(self, messages: list[dict[str, str]], system: str, timeout_s: float | None = None) -> Answer:
         """One call; `timeout_s` is a test's own bound on its answer (`run: {timeout_seconds}`), else the target's."""
@@ -51,7 +54,10 @@ class LLMTarget:
             raise TargetFailed(self._failure("target", exc, timeout_s)) from None
         # AgentV's LLM providers: one assistant message, token usage always, a cost only when above 0
         return Answer(
-            reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd,
+            reply.text,
+            reply.input_tokens,
+            reply.output_tokens,
+            reply.cost_usd,
             messages=({"role": "assistant", "content": reply.text},),
             token_usage={"input": reply.input_tokens, "output": reply.output_tokens},
             reported_cost_usd=reply.cost_usd or None,
@@ -64,9 +70,11 @@ class LLMTarget:
         except ProviderError as exc:
             raise GraderFailed(self._failure("grader", exc)) from None
 
-    def _complete(self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None) -> Reply:
+    def _complete(
+        self, prompt: str | list[dict[str, str]], system: str | None, timeout_s: float | None = None
+    ) -> Reply:
         """One call, bounded by `timeout_s` (a test's own, for an answer) or the target's timeout_seconds."""
-        from providers import complete
+        from autoresearch.providers import complete
 
         deadline = time.monotonic() + (timeout_s or self.spec.timeout_s)
         reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
@@ -79,7 +87,7 @@ class LLMTarget:
 
 
 def settings(spec: TargetSpec) -> Any:
-    from providers import ProviderSettings
+    from autoresearch.providers import ProviderSettings
 
     opts = spec.options
     max_tokens = opts.get("max_output_tokens", opts.get("max_tokens"))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from providers.prices import price_of
-from runs.targets.specs import TargetSpec
+from autoresearch.providers.prices import price_of
+from autoresearch.runs.targets.specs import TargetSpec
 
 log = logging.getLogger("autoresearch.runs")
 FREE = {"input_per_mtok": 0.0, "output_per_mtok": 0.0}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from runs.evalfile.model import Case, Message, Part
+from autoresearch.runs.evalfile.model import Case, Message, Part
 
 Mode = Literal["agent", "lm"]
 DEFAULT_SYSTEM_PROMPT = "You are a careful assistant. Follow all provided instructions and do not fabricate results."
@@ -56,7 +56,9 @@ def chat_prompt(case: Case, base: Path, attach_files: bool = False) -> ChatPromp
     chat = _chat_turns(case, "lm", base)
     if chat is None:
         system = _leading_system(case.messages, "lm", base)
-        return ChatPrompt(system or DEFAULT_SYSTEM_PROMPT, [{"role": "user", "content": question(case, "lm", base).strip()}])
+        return ChatPrompt(
+            system or DEFAULT_SYSTEM_PROMPT, [{"role": "user", "content": question(case, "lm", base).strip()}]
+        )
     if chat[0]["role"] == "system":
         return ChatPrompt(chat[0]["content"], chat[1:])
     return ChatPrompt(DEFAULT_SYSTEM_PROMPT, chat)

@@ -10,7 +10,7 @@ target's `eval_path`, else the eval file), the test id, the target's
 `source_target`, the attempt and the `variant`. No match, two matches, or a
 file with a bad line fails the test, as in AgentV; graders then grade the
 recorded messages as they grade a command's. AgentV's other replay source,
-`execution_traces`, is refused by `runs.targets.specs`.
+`execution_traces`, is refused by `autoresearch.runs.targets.specs`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from runs.evalfile.model import Case
-from runs.targets import Answer, TargetFailed, cli_output
-from runs.targets.specs import TargetSpec
+from autoresearch.runs.evalfile.model import Case
+from autoresearch.runs.targets import Answer, TargetFailed, cli_output
+from autoresearch.runs.targets.specs import TargetSpec
 
 SCHEMA_VERSION = "agentv.replay_fixture.v1"
 RETRIES = 3  # AgentV's first try and its default two retries
@@ -54,7 +54,9 @@ class ReplayTarget:
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """A turn is looked up like a test, by its id `test/turn-N` (AgentV records none such, so it fails)."""
-        return cli_output.recorded(find(read_records(self.fixtures), {**self.identity, "test_id": turn_id, "attempt": 0}))
+        return cli_output.recorded(
+            find(read_records(self.fixtures), {**self.identity, "test_id": turn_id, "attempt": 0})
+        )
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -100,7 +102,10 @@ def find(records: list[dict[str, Any]], lookup: dict[str, Any]) -> dict[str, Any
     found = [r for r in records if _matches(r, lookup)]
     if len(found) == 1:
         return found[0]
-    key = " ".join(f"{k}={lookup[k] if lookup[k] is not None else '<none>'}" for k in ("suite", "eval_path", "test_id", "source_target", "attempt", "variant"))
+    key = " ".join(
+        f"{k}={lookup[k] if lookup[k] is not None else '<none>'}"
+        for k in ("suite", "eval_path", "test_id", "source_target", "attempt", "variant")
+    )
     if not found:
         raise TargetFailed(f"Replay fixture lookup found no record for {key}")
     raise TargetFailed(f"Replay fixture lookup found {len(found)} duplicate records for {key}")
@@ -111,8 +116,12 @@ def _matches(record: dict[str, Any], lookup: dict[str, Any]) -> bool:
         return False
     if "eval_path" in record and not same_eval_path(record["eval_path"], lookup["eval_path"]):
         return False
-    return (record["test_id"] == lookup["test_id"] and record["source_target"] == lookup["source_target"]
-            and record.get("attempt", 0) == lookup["attempt"] and record.get("variant") == lookup["variant"])
+    return (
+        record["test_id"] == lookup["test_id"]
+        and record["source_target"] == lookup["source_target"]
+        and record.get("attempt", 0) == lookup["attempt"]
+        and record.get("variant") == lookup["variant"]
+    )
 
 
 def same_eval_path(recorded: str, wanted: str) -> bool:

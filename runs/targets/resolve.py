@@ -6,16 +6,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runs.evalfile.model import Case, Suite
-from runs.evalfile.problems import Problem, Problems
-from runs.graders import grader_targets, needs_llm
-from runs.graders.base import GraderLLM
-from runs.targets import Target
-from runs.targets.cli import CliTarget
-from runs.targets.extend import extend
-from runs.targets.llm import LLMTarget
-from runs.targets.replay import ReplayTarget
-from runs.targets.specs import LLM_PROVIDERS, TargetSpec, find_targets_file, parse_targets, read_targets_file
+from autoresearch.runs.evalfile.model import Case, Suite
+from autoresearch.runs.evalfile.problems import Problem, Problems
+from autoresearch.runs.graders import grader_targets, needs_llm
+from autoresearch.runs.graders.base import GraderLLM
+from autoresearch.runs.targets import Target
+from autoresearch.runs.targets.cli import CliTarget
+from autoresearch.runs.targets.extend import extend
+from autoresearch.runs.targets.llm import LLMTarget
+from autoresearch.runs.targets.replay import ReplayTarget
+from autoresearch.runs.targets.specs import (
+    LLM_PROVIDERS,
+    TargetSpec,
+    find_targets_file,
+    parse_targets,
+    read_targets_file,
+)
 
 INLINE_SOURCE = "autoresearch.yaml (eval.targets)"
 
@@ -47,7 +53,9 @@ class Targets:
         return self.built[name], None if grader is None else bound(grader, case, attempt), named
 
 
-def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None) -> tuple[Targets, list[Problem]]:
+def resolve(
+    suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None
+) -> tuple[Targets, list[Problem]]:
     specs, problems, items = _specs(suite, repo_root, inline)
     in_eval = Problems(str(suite.path))
     if suite.target_extends and items is not None:
@@ -61,7 +69,11 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
         if name not in targets.graders:  # not `built`: a target may be built already as another's grader
             _build(name, specs, suite, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
-            in_eval.add(case.id, "assertions", f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`")
+            in_eval.add(
+                case.id,
+                "assertions",
+                f"LLM-graded assertions need a grader: target {name!r} is a command, so set its `grader_target`",
+            )
     for name in sorted(grader_targets([g for case in suite.cases for g in case.graders])):
         spec = specs.get(name)
         if spec is not None and spec.valid and spec.provider in GRADING_PROVIDERS:
@@ -70,7 +82,9 @@ def resolve(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None =
     return targets, problems.items + in_eval.items
 
 
-def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -> tuple[dict[str, TargetSpec], Problems, list[Any] | None]:
+def _specs(
+    suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None
+) -> tuple[dict[str, TargetSpec], Problems, list[Any] | None]:
     """The defined targets, the problems of their definitions (no target at all is always one), and their raw items."""
     if inline is not None:
         problems = Problems(INLINE_SOURCE)
@@ -78,14 +92,20 @@ def _specs(suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None) -
     path = find_targets_file(suite.directory, repo_root)
     if path is None:
         problems = Problems(str(suite.path))
-        problems.add(None, "execution.target", f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}")
+        problems.add(
+            None,
+            "execution.target",
+            f"no .agentv/targets.yaml or targets.yaml between {suite.directory} and {repo_root}",
+        )
         return {}, problems, None
     problems = Problems(str(path))
     items = read_targets_file(path, problems)
     return ({} if items is None else parse_targets(items, problems)), problems, items
 
 
-def _name_for(case: Case, suite: Suite, specs: dict[str, TargetSpec], override: str | None, problems: Problems) -> str | None:
+def _name_for(
+    case: Case, suite: Suite, specs: dict[str, TargetSpec], override: str | None, problems: Problems
+) -> str | None:
     """The target a test runs on, or None after reporting why; with no targets defined, `_specs` has reported it."""
     name = override or case.target or suite.target
     if name is None and len(specs) == 1:
@@ -122,7 +142,9 @@ def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targe
     if grader_spec is not None and grader_name != name:
         problems.items.extend(grader_spec.deferred)
     if grader_spec is None or grader_spec.provider not in GRADING_PROVIDERS or not grader_spec.valid:
-        problems.add(None, f"targets[{name}].grader_target", f"{grader_name!r} is not a defined anthropic, openai or cli target")
+        problems.add(
+            None, f"targets[{name}].grader_target", f"{grader_name!r} is not a defined anthropic, openai or cli target"
+        )
         targets.graders[name] = None
         return
     targets.graders[name] = _grading(grader_name, specs, eval_dir, targets)

@@ -9,14 +9,23 @@ from typing import Any, Callable
 
 import yaml
 
-from runs.evalfile.interpolate import interpolate, reference_name
-from runs.evalfile.problems import Problem, Problems, one_line
+from autoresearch.runs.evalfile.interpolate import interpolate, reference_name
+from autoresearch.runs.evalfile.problems import Problem, Problems, one_line
 
 COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
 PROVIDER_FIELDS = {
     "cli": {"command", "cwd", "files_format", "healthcheck"},
     "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
-    "openai": {"model", "api_key", "base_url", "endpoint", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
+    "openai": {
+        "model",
+        "api_key",
+        "base_url",
+        "endpoint",
+        "max_output_tokens",
+        "max_tokens",
+        "temperature",
+        "attach_files",
+    },
     "replay": {"fixtures", "execution_traces", "source_target", "suite", "eval_path", "variant"},
 }
 LLM_PROVIDERS = ("anthropic", "openai")  # the others answer from a command or a recording and cannot grade
@@ -39,7 +48,18 @@ NUMBERS: dict[str, tuple[Callable[[float], bool], str]] = {
     "temperature": (lambda n: n >= 0, "a number >= 0"),
 }
 WHOLE_NUMBERS = {"max_output_tokens", "max_tokens"}
-TEXTS = {"grader_target", "cwd", "base_url", "endpoint", "files_format", "fixtures", "source_target", "suite", "eval_path", "variant"}
+TEXTS = {
+    "grader_target",
+    "cwd",
+    "base_url",
+    "endpoint",
+    "files_format",
+    "fixtures",
+    "source_target",
+    "suite",
+    "eval_path",
+    "variant",
+}
 
 
 @dataclass
@@ -51,7 +71,9 @@ class TargetSpec:
     timeout_s: float = 300.0
     api_key_env: str | None = None
     valid: bool = True
-    prices: dict[str, dict[str, float]] = field(default_factory=dict)  # eval.prices; see runs.targets.prices
+    prices: dict[str, dict[str, float]] = field(
+        default_factory=dict
+    )  # eval.prices; see autoresearch.runs.targets.prices
     deferred: list[Problem] = field(default_factory=list)  # reported only when a test uses this target
     notes: list[Problem] = field(default_factory=list)
 
@@ -119,13 +141,19 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
     where = f"targets[{item['name']}]"
     provider = item.get("provider")
     if not isinstance(provider, str) or provider not in PROVIDER_FIELDS:
-        problems.add(None, f"{where}.provider", f"unsupported provider {provider!r} (the built-in runner supports: {', '.join(PROVIDER_FIELDS)})")
+        problems.add(
+            None,
+            f"{where}.provider",
+            f"unsupported provider {provider!r} (the built-in runner supports: {', '.join(PROVIDER_FIELDS)})",
+        )
         # AgentV refuses the whole file over a provider that is not a name, and only a used target over one it cannot run
         return TargetSpec(item["name"], provider, {}) if isinstance(provider, str) and provider else None
     _check_keys(item, provider, where, problems)
     values = interpolate({k: v for k, v in item.items() if k not in SECRET_FIELDS})
     _check_values(values, where, problems)
-    spec = TargetSpec(item["name"], provider, {k: v for k, v in values.items() if k not in COMMON}, values.get("grader_target"))
+    spec = TargetSpec(
+        item["name"], provider, {k: v for k, v in values.items() if k not in COMMON}, values.get("grader_target")
+    )
     spec.timeout_s = values.get("timeout_seconds", spec.timeout_s)
     for key in SECRET_FIELDS:
         if key in item:
@@ -142,9 +170,15 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
 def _replay_source(item: dict[str, Any], where: str, problems: Problems) -> None:
     """AgentV's replay target needs `source_target` and exactly one source; we read `fixtures`, not `execution_traces`."""
     if "execution_traces" in item:
-        problems.add(None, f"{where}.execution_traces", "unsupported by the built-in runner (replay from execution traces); use `fixtures`, or eval.agentv")
+        problems.add(
+            None,
+            f"{where}.execution_traces",
+            "unsupported by the built-in runner (replay from execution traces); use `fixtures`, or eval.agentv",
+        )
     elif "fixtures" not in item:
-        problems.add(None, f"{where}.fixtures", "required: the JSONL file of recorded answers (relative to the eval file)")
+        problems.add(
+            None, f"{where}.fixtures", "required: the JSONL file of recorded answers (relative to the eval file)"
+        )
     if not isinstance(item.get("source_target"), str) or not item["source_target"]:
         problems.add(None, f"{where}.source_target", "required: the target whose answers were recorded")
 
@@ -157,7 +191,9 @@ def _check_keys(item: dict[str, Any], provider: str, where: str, problems: Probl
         elif key in IGNORED_FIELDS:
             problems.note(None, f"{where}.{key}", f"ignored: {IGNORED_FIELDS[key]}")
         elif key not in COMMON | PROVIDER_FIELDS[provider]:
-            problems.note(None, f"{where}.{key}", f"unknown field for provider {provider}, ignored as AgentV ignores it")
+            problems.note(
+                None, f"{where}.{key}", f"unknown field for provider {provider}, ignored as AgentV ignores it"
+            )
 
 
 def _check_values(values: dict[str, Any], where: str, problems: Problems) -> None:
@@ -191,7 +227,9 @@ def _healthcheck(value: Any, where: str, problems: Problems) -> bool:
         problems.note(None, f"{where}.{key}", "unknown healthcheck field, ignored as AgentV ignores it")
     seconds = _number(value.get("timeout_seconds", 1))
     if seconds is None or seconds <= 0:
-        problems.add(None, f"{where}.timeout_seconds", f"must be a number of seconds > 0, not {value['timeout_seconds']!r}")
+        problems.add(
+            None, f"{where}.timeout_seconds", f"must be a number of seconds > 0, not {value['timeout_seconds']!r}"
+        )
         return False
     if "timeout_seconds" in value:
         value["timeout_seconds"] = seconds
@@ -216,7 +254,11 @@ def _secret(value: Any, key: str, where: str, spec: TargetSpec, problems: Proble
     """api_key and model must be `${{ VAR }}`: a literal key in a file is refused, as AgentV refuses it."""
     name = reference_name(value)
     if name is None:
-        problems.add(None, f"{where}.{key}", f"must be an environment reference such as ${{{{ {key.upper()}_VAR }}}}; literal values are refused so keys never sit in files")
+        problems.add(
+            None,
+            f"{where}.{key}",
+            f"must be an environment reference such as ${{{{ {key.upper()}_VAR }}}}; literal values are refused so keys never sit in files",
+        )
         return
     if key == "api_key":
         spec.api_key_env = name

@@ -1,1 +1,1 @@
-"""AgentV workspaces for the built-in runner, as `runs.evalfile.workspace` reads them: run (`lifecycle`, `hooks`, `git`)."""
+"""AgentV workspaces for the built-in runner, as `autoresearch.runs.evalfile.workspace` reads them: run (`lifecycle`, `hooks`, `git`)."""

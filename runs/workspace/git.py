@@ -14,10 +14,19 @@ import re
 import subprocess
 from pathlib import Path
 
-from runs.evalfile.workspace import Repo
+from autoresearch.runs.evalfile.workspace import Repo
 
 GIT_TIMEOUT_S = 300.0
-SAFE = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "commit.gpgsign=false", "-c", "protocol.ext.allow=never"]
+SAFE = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "protocol.ext.allow=never",
+]
 SHORTHAND = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 FULL_SHA = re.compile(r"^[0-9a-f]{40}$", re.I)
 
@@ -28,16 +37,29 @@ class GitFailed(Exception):
 
 def _env(where: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k == "GIT_SSH_COMMAND"}
-    return {**env, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",
-            "GIT_CEILING_DIRECTORIES": str(where.parent)}
+    return {
+        **env,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ASKPASS": "",
+        "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",
+        "GIT_CEILING_DIRECTORIES": str(where.parent),
+    }
 
 
 def git(args: list[str], cwd: Path, repo: Path | None = None) -> str:
     """`git args` in `cwd`; with `repo`, pinned to that work tree and its own `.git` (never a parent's)."""
     pinned = ["--git-dir", str(repo / ".git"), "--work-tree", str(repo)] if repo is not None else []
     try:
-        done = subprocess.run(["git", *SAFE, *pinned, *args], cwd=cwd, env=_env(repo or cwd), capture_output=True, text=True,
-                              errors="replace", timeout=GIT_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            ["git", *SAFE, *pinned, *args],
+            cwd=cwd,
+            env=_env(repo or cwd),
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=GIT_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         raise GitFailed(f"git {' '.join(args)} timed out after {GIT_TIMEOUT_S:g}s") from None
     except OSError as exc:
@@ -52,14 +74,33 @@ def baseline(workspace: Path) -> str:
     """AgentV's initializeBaseline: the workspace as it is now committed, so the diff after the target shows its edits."""
     git(["init", "-q", str(workspace)], workspace)
     git(["add", "-A"], workspace, workspace)
-    git(["-c", "user.email=agentv@localhost", "-c", "user.name=agentv", "commit", "-q", "--allow-empty", "-m", "agentv-baseline"], workspace, workspace)
+    git(
+        [
+            "-c",
+            "user.email=agentv@localhost",
+            "-c",
+            "user.name=agentv",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "agentv-baseline",
+        ],
+        workspace,
+        workspace,
+    )
     return git(["rev-parse", "HEAD"], workspace, workspace)
 
 
 def file_changes(workspace: Path, commit: str) -> str:
     """AgentV's captureFileChanges: everything staged (nested repos first), diffed against the baseline."""
     for child in sorted(workspace.iterdir()):
-        if child.name not in (".git", "node_modules") and child.is_dir() and not child.is_symlink() and (child / ".git").is_dir():
+        if (
+            child.name not in (".git", "node_modules")
+            and child.is_dir()
+            and not child.is_symlink()
+            and (child / ".git").is_dir()
+        ):
             git(["add", "-A"], child, child)
     git(["add", "-A"], workspace, workspace)
     return git(["diff", commit, "--submodule=diff"], workspace, workspace)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plumbing import process
-from runs.evalfile.workspace import Hook
+from autoresearch.plumbing import process
+from autoresearch.runs.evalfile.workspace import Hook
 
 VARIABLE = re.compile(r"\{\{(\w+)\}\}")
 FATAL_TIMEOUT_MS, WARN_TIMEOUT_MS = 60_000, 30_000
@@ -41,14 +41,21 @@ class HookContext:
     case_metadata: dict[str, Any] | None = None
 
     def stdin(self) -> str:
-        return json.dumps({
-            "workspace_path": str(self.workspace), "test_id": self.test_id, "eval_run_id": self.run_id,
-            "case_input": self.case_input, "case_metadata": self.case_metadata,
-        })
+        return json.dumps(
+            {
+                "workspace_path": str(self.workspace),
+                "test_id": self.test_id,
+                "eval_run_id": self.run_id,
+                "case_input": self.case_input,
+                "case_metadata": self.case_metadata,
+            }
+        )
 
     def variables(self) -> dict[str, str]:
         return {
-            "workspace_path": str(self.workspace), "test_id": self.test_id, "eval_run_id": self.run_id,
+            "workspace_path": str(self.workspace),
+            "test_id": self.test_id,
+            "eval_run_id": self.run_id,
             "case_input": self.case_input or "",
             "case_metadata": json.dumps(self.case_metadata, separators=(",", ":")) if self.case_metadata else "",
         }
@@ -64,7 +71,12 @@ def run_hook(hook: Hook, ctx: HookContext, fatal: bool = True) -> str:
         stdin = Path(scratch) / "stdin.json"
         stdin.write_text(ctx.stdin(), encoding="utf-8")
         try:
-            done = process.run(f"exec {shlex.join(argv)} < {shlex.quote(str(stdin))}", cwd=cwd, log_prefix=Path(scratch) / "hook", timeout_s=timeout_ms / 1000)
+            done = process.run(
+                f"exec {shlex.join(argv)} < {shlex.quote(str(stdin))}",
+                cwd=cwd,
+                log_prefix=Path(scratch) / "hook",
+                timeout_s=timeout_ms / 1000,
+            )
         except OSError as exc:
             raise HookFailed(f"Script failed: {exc}") from None
     if done.timed_out:

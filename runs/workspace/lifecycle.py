@@ -29,10 +29,10 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from runs.evalfile.model import Case, Suite
-from runs.workspace import git
-from runs.evalfile.workspace import Hook, Workspace
-from runs.workspace.hooks import HookContext, HookFailed, run_hook
+from autoresearch.runs.evalfile.model import Case, Suite
+from autoresearch.runs.evalfile.workspace import Hook, Workspace
+from autoresearch.runs.workspace import git
+from autoresearch.runs.workspace.hooks import HookContext, HookFailed, run_hook
 
 SetupError = (git.GitFailed, HookFailed, OSError)
 
@@ -49,7 +49,9 @@ class SuiteWorkspaces:
 
     def __init__(self, suite: Suite, target_hooks: dict[str, Hook] | None = None):
         self.suite, self.eval_dir = suite, suite.directory
-        self.target_hooks = target_hooks or {}  # the hooks of the target's `execution.targets` entry, run after the workspace's
+        self.target_hooks = (
+            target_hooks or {}
+        )  # the hooks of the target's `execution.targets` entry, run after the workspace's
         self.config: Workspace | None = suite.cases[0].workspace if suite.cases else None
         self.run_id = str(uuid.uuid4())
         self.root: Path | None = None
@@ -99,8 +101,14 @@ class SuiteWorkspaces:
         if cfg.env_commands or cfg.env_modules:
             _preflight(cfg)
         if self.shared is not None:
-            _fatal(cfg.command("before_all"), self._context(cfg, self.shared, "__before_all__"), "before_all script failed")
-            _fatal(self.target_hooks.get("before_all"), self._context(cfg, self.shared, "__target_before_all__"), "target before_all hook failed")
+            _fatal(
+                cfg.command("before_all"), self._context(cfg, self.shared, "__before_all__"), "before_all script failed"
+            )
+            _fatal(
+                self.target_hooks.get("before_all"),
+                self._context(cfg, self.shared, "__target_before_all__"),
+                "target before_all hook failed",
+            )
 
     @property
     def serial(self) -> bool:
@@ -185,7 +193,10 @@ class SuiteWorkspaces:
         """The target's after_all, then the workspace's, on the shared workspace (failures ignored); then every workspace removed."""
         try:
             if run_hooks and self.shared is not None and self.error is None and self.config is not None:
-                hooks = [(self.target_hooks.get("after_all"), "__target_after_all__"), (self.config.command("after_all"), "__after_all__")]
+                hooks = [
+                    (self.target_hooks.get("after_all"), "__target_after_all__"),
+                    (self.config.command("after_all"), "__after_all__"),
+                ]
                 for hook, test_id in hooks:
                     if hook is not None:
                         self._ignoring_failure(hook, self._context(self.config, self.shared, test_id))
@@ -209,15 +220,22 @@ class SuiteWorkspaces:
 
     def _context(self, cfg: Workspace, path: Path, test_id: str, case: Case | None = None) -> HookContext:
         return HookContext(
-            path, test_id, self.run_id, self.eval_dir, cfg.file_dir,
-            case_input(case) if case is not None else None, (case.metadata or None) if case is not None else None,
+            path,
+            test_id,
+            self.run_id,
+            self.eval_dir,
+            cfg.file_dir,
+            case_input(case) if case is not None else None,
+            (case.metadata or None) if case is not None else None,
         )
 
 
 def case_input(case: Case) -> str:
     """AgentV's `question` (a hook's `case_input`): the text of every input message, files left out, each
     piece trimmed, the empty ones dropped, joined by spaces."""
-    texts = (part.text.strip() for message in case.messages for part in message.parts if part.file is None and part.text)
+    texts = (
+        part.text.strip() for message in case.messages for part in message.parts if part.file is None and part.text
+    )
     return " ".join(t for t in texts if t)
 
 
@@ -269,12 +287,19 @@ def _preflight(cfg: Workspace) -> None:
     """AgentV's runPreflightChecks: every required command on PATH and Python module importable."""
     missing = [f"command: {c}" for c in cfg.env_commands if shutil.which(c) is None]
     for module in cfg.env_modules:
-        check = [shutil.which("python3") or sys.executable, "-c", "import importlib, sys; importlib.import_module(sys.argv[1])", module]
+        check = [
+            shutil.which("python3") or sys.executable,
+            "-c",
+            "import importlib, sys; importlib.import_module(sys.argv[1])",
+            module,
+        ]
         if subprocess.run(check, capture_output=True, timeout=60, stdin=subprocess.DEVNULL).returncode != 0:
             missing.append(f"python module: {module}")
     if missing:
         listed = "\n".join(f"  • {m}" for m in missing)
-        raise OSError(f"Preflight checks failed — missing dependencies:\n{listed}\n\nInstall the missing dependencies before running this eval.")
+        raise OSError(
+            f"Preflight checks failed — missing dependencies:\n{listed}\n\nInstall the missing dependencies before running this eval."
+        )
 
 
 def _remove(root: Path) -> None:

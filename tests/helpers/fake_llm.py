@@ -52,12 +52,16 @@ class Reply:
     status: int = 200
     retry_after: float | None = None
     message: str = ""
-    raw: str | bytes | None = None  # sent as it is, as `content_type`, instead of the protocol's JSON (a proxy's error page)
+    raw: str | bytes | None = (
+        None  # sent as it is, as `content_type`, instead of the protocol's JSON (a proxy's error page)
+    )
     content_type: str = "text/html"
     patch: dict[str, Any] | None = None  # {"choices.0.message.content": 5}: fields of the rendered JSON replaced
     plain: bool = False  # a plain JSON body even when a stream was asked for
     cut_after: int | None = None  # a stream that stops after this many events...
-    hang_up: bool = True  # ...with the connection dropped mid-body (False: the body ends cleanly, its last events missing)
+    hang_up: bool = (
+        True  # ...with the connection dropped mid-body (False: the body ends cleanly, its last events missing)
+    )
 
 
 @dataclass(frozen=True)
@@ -261,8 +265,14 @@ def _arguments_json(call: ToolCall) -> str:
 class ANTHROPIC:
     """The Messages API: content blocks, `tool_use`, and its named SSE events."""
 
-    ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-                   404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error"}
+    ERROR_TYPES = {
+        400: "invalid_request_error",
+        401: "authentication_error",
+        403: "permission_error",
+        404: "not_found_error",
+        429: "rate_limit_error",
+        529: "overloaded_error",
+    }
 
     @staticmethod
     def error(reply: Reply) -> dict:
@@ -272,24 +282,35 @@ class ANTHROPIC:
     @staticmethod
     def message(reply: Reply, body: dict) -> dict:
         content: list[dict] = [{"type": "text", "text": reply.text}] if reply.text else []
-        content += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
-                    for c in reply.tool_calls]
+        content += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in reply.tool_calls]
         return {
-            "id": f"msg_{next(_ids)}", "type": "message", "role": "assistant", "model": body.get("model", ""),
-            "content": content, "stop_reason": "tool_use" if reply.tool_calls else "end_turn", "stop_sequence": None,
+            "id": f"msg_{next(_ids)}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", ""),
+            "content": content,
+            "stop_reason": "tool_use" if reply.tool_calls else "end_turn",
+            "stop_sequence": None,
             "usage": {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
         }
 
     @staticmethod
     def events(reply: Reply, body: dict) -> list[str]:
         message = ANTHROPIC.message(reply, body)
-        start = {**message, "content": [], "stop_reason": None,
-                 "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1}}
+        start = {
+            **message,
+            "content": [],
+            "stop_reason": None,
+            "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1},
+        }
         frames = [_sse({"type": "message_start", "message": start}, "message_start"), _sse({"type": "ping"}, "ping")]
         for index, block in enumerate(message["content"]):
             frames += ANTHROPIC._block_events(index, block)
-        delta = {"type": "message_delta", "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-                 "usage": {"output_tokens": reply.output_tokens}}
+        delta = {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": reply.output_tokens},
+        }
         return frames + [_sse(delta, "message_delta"), _sse({"type": "message_stop"}, "message_stop")]
 
     @staticmethod
@@ -315,8 +336,10 @@ class OPENAI:
 
     @staticmethod
     def _calls(reply: Reply) -> list[dict]:
-        return [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": _arguments_json(c)}}
-                for c in reply.tool_calls]
+        return [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": _arguments_json(c)}}
+            for c in reply.tool_calls
+        ]
 
     @staticmethod
     def _usage(reply: Reply) -> dict:
@@ -328,15 +351,29 @@ class OPENAI:
         message: dict = {"role": "assistant", "content": reply.text or None}
         if reply.tool_calls:
             message["tool_calls"] = OPENAI._calls(reply)
-        choice = {"index": 0, "message": message, "logprobs": None,
-                  "finish_reason": "tool_calls" if reply.tool_calls else "stop"}
-        return {"id": f"chatcmpl-{next(_ids)}", "object": "chat.completion", "created": int(time.time()),
-                "model": body.get("model", ""), "choices": [choice], "usage": OPENAI._usage(reply)}
+        choice = {
+            "index": 0,
+            "message": message,
+            "logprobs": None,
+            "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+        }
+        return {
+            "id": f"chatcmpl-{next(_ids)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", ""),
+            "choices": [choice],
+            "usage": OPENAI._usage(reply),
+        }
 
     @staticmethod
     def events(reply: Reply, body: dict) -> list[str]:
-        head = {"id": f"chatcmpl-{next(_ids)}", "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": body.get("model", "")}
+        head = {
+            "id": f"chatcmpl-{next(_ids)}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body.get("model", ""),
+        }
 
         def chunk(delta: dict, finish: str | None = None) -> str:
             return _sse({**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]})
@@ -347,7 +384,9 @@ class OPENAI:
         for index, call in enumerate(OPENAI._calls(reply)):
             opening = {**call, "function": {"name": call["function"]["name"], "arguments": ""}}
             frames.append(chunk({"tool_calls": [{"index": index, **opening}]}))
-            frames.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": call["function"]["arguments"]}}]}))
+            frames.append(
+                chunk({"tool_calls": [{"index": index, "function": {"arguments": call["function"]["arguments"]}}]})
+            )
         frames.append(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
         if (body.get("stream_options") or {}).get("include_usage"):
             frames.append(_sse({**head, "choices": [], "usage": OPENAI._usage(reply)}))

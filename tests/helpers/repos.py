@@ -40,9 +40,9 @@ def make_repo(path: Path, files: dict[str, str], commit: bool = True) -> Path:
 
 
 def cli(cwd: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run `python -m optimizer ARGS` in `cwd` as a user would, capturing its output."""
+    """Run `python -m autoresearch.optimizer ARGS` in `cwd` as a user would, capturing its output."""
     return subprocess.run(
-        [sys.executable, "-m", "optimizer", *args],
+        [sys.executable, "-m", "autoresearch.optimizer", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

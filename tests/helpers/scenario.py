@@ -20,7 +20,7 @@ import yaml
 
 from tests.helpers.repos import make_repo
 
-EVAL = r'''
+EVAL = r"""
 import json, sys, time
 from pathlib import Path
 
@@ -48,9 +48,9 @@ for words in lines:
 with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
     for row in rows:
         out.write(json.dumps(row) + "\n")
-'''
+"""
 
-MUTATOR = r'''
+MUTATOR = r"""
 import json, os, subprocess, sys, time
 from pathlib import Path
 
@@ -73,7 +73,7 @@ if "summary" in step:
     Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md").write_text(step["summary"] + "\n\ndetails\n")
 print(step.get("stdout", "mutated"))
 sys.exit(step.get("exit", 0))
-'''
+"""
 
 
 def scenario_repo(

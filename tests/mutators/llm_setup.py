@@ -7,9 +7,9 @@ import json
 import os
 from pathlib import Path
 
-from mutators.base import MutationRequest
-from mutators.config import LLMMutatorConfig
-from mutators.llm import LLMMutator
+from autoresearch.mutators.base import MutationRequest
+from autoresearch.mutators.config import LLMMutatorConfig
+from autoresearch.mutators.llm import LLMMutator
 from tests.helpers.repos import git, make_repo
 
 MARKER = "ZQX-UNIQUE-MARKER-7781"
@@ -21,13 +21,17 @@ def make_setup(tmp_path: Path, mode: str = "file", tests: int = 3) -> MutationRe
     repo = tmp_path / "repo"
     artifact = "prompt.md" if mode == "file" else "skill"
     files = {"evals.yaml": f"# eval {MARKER}\n", "graders/judge.md": f"grade {MARKER}\n"}
-    files.update({"prompt.md": f"Be helpful. {MARKER}\n"} if mode == "file" else {"skill/SKILL.md": f"Skill {MARKER}\n"})
+    files.update(
+        {"prompt.md": f"Be helpful. {MARKER}\n"} if mode == "file" else {"skill/SKILL.md": f"Skill {MARKER}\n"}
+    )
     make_repo(repo, files)
     initial_sha = git(repo, "rev-parse", "HEAD").strip()
     run_dir = repo / RUN
     run_dir.mkdir(parents=True)
-    rows = [{"test_id": f"t{i}", "score": i % 2, "assertions": [{"text": f"says {MARKER}", "passed": bool(i % 2)}]}
-            for i in range(tests)]
+    rows = [
+        {"test_id": f"t{i}", "score": i % 2, "assertions": [{"text": f"says {MARKER}", "passed": bool(i % 2)}]}
+        for i in range(tests)
+    ]
     (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     iterations = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
     iterations.parent.mkdir(parents=True)
@@ -39,15 +43,29 @@ def make_setup(tmp_path: Path, mode: str = "file", tests: int = 3) -> MutationRe
     if mode == "directory":
         os.symlink(tmp_path, repo / "skill" / "escape")
     return MutationRequest(
-        repo_root=repo, artifact=repo / artifact, mode=mode, run_dir=run_dir, iterations=iterations,
-        initial_sha=initial_sha, pass_rates={"says": 0.5}, cycle=2, log_dir=log_dir,
+        repo_root=repo,
+        artifact=repo / artifact,
+        mode=mode,
+        run_dir=run_dir,
+        iterations=iterations,
+        initial_sha=initial_sha,
+        pass_rates={"says": 0.5},
+        cycle=2,
+        log_dir=log_dir,
         read_only=(repo / ".autoresearch",),
     )
 
 
 def mutator(llm, protocol: str = "openai", **overrides) -> LLMMutator:
-    config = {"provider": protocol, "model": "gpt-4.1-mini", "api_key_env": "TEST_LLM_KEY",
-              "base_url": llm.base_url(protocol), "max_attempts": 3, "retry_base_s": 0.01, **overrides}
+    config = {
+        "provider": protocol,
+        "model": "gpt-4.1-mini",
+        "api_key_env": "TEST_LLM_KEY",
+        "base_url": llm.base_url(protocol),
+        "max_attempts": 3,
+        "retry_base_s": 0.01,
+        **overrides,
+    }
     return LLMMutator(LLMMutatorConfig(**config))
 
 

@@ -12,7 +12,7 @@ from tests.helpers.scenario import iterations, scenario_repo, scores
 
 # Records what the mutator was given into the run directory it was pointed at (the results
 # directory is outside the scope check), then hands over to the scenario's planned edits.
-DUMP = r'''
+DUMP = r"""
 import json, os, sys
 from pathlib import Path
 
@@ -20,7 +20,7 @@ seen = {k: v for k, v in os.environ.items() if k.startswith("AUTORESEARCH_")}
 seen["argv"] = sys.argv[1:]
 seen["history_lines"] = len(Path(os.environ["AUTORESEARCH_ITERATIONS"]).read_text().splitlines())
 Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutator-env.json").write_text(json.dumps(seen))
-'''
+"""
 VARIABLES = ("ARTIFACT", "ARTIFACT_MODE", "RUN_DIR", "ITERATIONS", "INITIAL_SHA", "PASS_RATES", "CYCLE", "PROMPT_FILE")
 PLACEHOLDERS = " ".join("{autoresearch_" + name.lower() + "}" for name in VARIABLES)
 
@@ -28,7 +28,9 @@ PLACEHOLDERS = " ".join("{autoresearch_" + name.lower() + "}" for name in VARIAB
 def dumping_repo(root: Path, artifact: dict[str, str], plan: dict[int, dict]) -> Path:
     """A scenario repo whose mutator first dumps its environment and its placeholder arguments."""
     command = f"python3 tools/dump.py {PLACEHOLDERS} && python3 tools/mutate.py"
-    return scenario_repo(root, artifact, plan, config={"mutator": {"command": command}}, extra_files={"tools/dump.py": DUMP})
+    return scenario_repo(
+        root, artifact, plan, config={"mutator": {"command": command}}, extra_files={"tools/dump.py": DUMP}
+    )
 
 
 def dumps(repo: Path) -> dict[int, dict]:
@@ -42,7 +44,10 @@ def test_a_command_mutator_gets_every_path_and_number_as_variables_and_placehold
     repo = dumping_repo(
         tmp_path / "my repo",  # a space: placeholders must reach the command shell-quoted
         {"prompt.md": scores(a=0, b=1)},
-        {2: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix a"}, 3: {"write": {"prompt.md": scores(a=1, b=0)}}},
+        {
+            2: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix a"},
+            3: {"write": {"prompt.md": scores(a=1, b=0)}},
+        },
     )
     original = git(repo, "rev-parse", "HEAD").strip()
     assert cli(repo, "run").returncode == 0
@@ -64,14 +69,20 @@ def test_a_command_mutator_gets_every_path_and_number_as_variables_and_placehold
 
 
 def test_the_prompt_file_holds_the_instructions_with_the_paths_filled_in(tmp_path):
-    repo = dumping_repo(tmp_path / "r", {"skill/a.md": scores(a=0), "skill/b.md": scores(b=1)}, {2: {"write": {"skill/a.md": scores(a=1)}}})
+    repo = dumping_repo(
+        tmp_path / "r",
+        {"skill/a.md": scores(a=0), "skill/b.md": scores(b=1)},
+        {2: {"write": {"skill/a.md": scores(a=1)}}},
+    )
     assert cli(repo, "run").returncode == 0
     env = dumps(repo)[2]
     prompt = Path(env["AUTORESEARCH_PROMPT_FILE"]).read_text()
     assert env["AUTORESEARCH_ARTIFACT_MODE"] == "directory"
     assert env["AUTORESEARCH_ARTIFACT"] == str(repo.resolve() / "skill")
     assert f"Artifact (directory): {env['AUTORESEARCH_ARTIFACT']}" in prompt
-    assert f"The run just decided (its results: index.jsonl, grading files, logs): {env['AUTORESEARCH_RUN_DIR']}" in prompt
+    assert (
+        f"The run just decided (its results: index.jsonl, grading files, logs): {env['AUTORESEARCH_RUN_DIR']}" in prompt
+    )
     assert f"History of every cycle so far: {env['AUTORESEARCH_ITERATIONS']}" in prompt
     assert f"git commit {env['AUTORESEARCH_INITIAL_SHA']}" in prompt
     assert "will be cycle 2." in prompt

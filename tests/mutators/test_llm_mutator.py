@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
-from mutators.registry import build
-from mutators.config import LLMMutatorConfig
+from autoresearch.mutators.config import LLMMutatorConfig
+from autoresearch.mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
+from autoresearch.mutators.registry import build
 from tests.helpers.fake_llm import error_reply, text_reply, tool_reply
 from tests.mutators.llm_setup import MARKER, RUN, digests, make_setup, mutator, tool_results
 
@@ -26,9 +26,19 @@ def _key(monkeypatch):
 def test_a_full_mutation_reads_writes_and_ends_with_the_changelog(tmp_path, fake_llm, protocol, stream):
     request = make_setup(tmp_path)
     fake_llm.queue(
-        tool_reply("read_file", {"path": f"{RUN}/index.jsonl"}, ("read_file", {"path": "prompt.md"}), input_tokens=1000, output_tokens=100),
+        tool_reply(
+            "read_file",
+            {"path": f"{RUN}/index.jsonl"},
+            ("read_file", {"path": "prompt.md"}),
+            input_tokens=1000,
+            output_tokens=100,
+        ),
         tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}, input_tokens=2000, output_tokens=300),
-        text_reply("Cite sources to fix t0\n\nt0 and t2 fail `says`; the prompt never asked for sources.", input_tokens=3000, output_tokens=50),
+        text_reply(
+            "Cite sources to fix t0\n\nt0 and t2 fail `says`; the prompt never asked for sources.",
+            input_tokens=3000,
+            output_tokens=50,
+        ),
     )
     result = mutator(fake_llm, protocol, stream=stream, model="claude-haiku-4-5").mutate(request)
 
@@ -56,8 +66,10 @@ def test_the_first_message_holds_paths_and_no_content(tmp_path, fake_llm, protoc
 
 def test_a_summary_line_wins_over_the_first_line(tmp_path, fake_llm):
     request = make_setup(tmp_path)
-    fake_llm.queue(tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
-                   text_reply("I looked at the failures.\nSummary: ask for sources\nDetails..."))
+    fake_llm.queue(
+        tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
+        text_reply("I looked at the failures.\nSummary: ask for sources\nDetails..."),
+    )
     assert mutator(fake_llm).mutate(request).summary == "ask for sources"
 
 
@@ -85,11 +97,18 @@ ESCAPES = [
 @pytest.mark.parametrize("protocol", ["anthropic", "openai"])
 def test_every_escape_is_refused_and_nothing_outside_the_artifact_changes(tmp_path, fake_llm, protocol):
     request = make_setup(tmp_path)
-    mine = ("repo/prompt.md", f"repo/{RUN}/mutation.md", "repo/.autoresearch/runs/exp/2026-01-01T00-10-00")  # artifact, changelog, logs
+    mine = (
+        "repo/prompt.md",
+        f"repo/{RUN}/mutation.md",
+        "repo/.autoresearch/runs/exp/2026-01-01T00-10-00",
+    )  # artifact, changelog, logs
     before = digests(tmp_path, skip=mine)
     calls = [(name, {k: v.replace("{tmp}", str(tmp_path)) for k, v in args.items()}) for name, args in ESCAPES]
-    fake_llm.queue(tool_reply(*calls[0], *calls[1:]),
-                   tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}), text_reply("done"))
+    fake_llm.queue(
+        tool_reply(*calls[0], *calls[1:]),
+        tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
+        text_reply("done"),
+    )
     mutator(fake_llm, protocol).mutate(request)
 
     results = tool_results(fake_llm.requests[1].body)
@@ -103,9 +122,12 @@ def test_every_escape_is_refused_and_nothing_outside_the_artifact_changes(tmp_pa
 def test_a_directory_artifact_takes_new_files_but_not_a_symlink_out(tmp_path, fake_llm):
     request = make_setup(tmp_path, mode="directory")
     fake_llm.queue(
-        tool_reply("write_file", {"path": "skill/examples/one.md", "content": "ex\n"},
-                   ("write_file", {"path": "skill/escape/outside.txt", "content": "x"}),
-                   ("write_file", {"path": "skill", "content": "x"})),
+        tool_reply(
+            "write_file",
+            {"path": "skill/examples/one.md", "content": "ex\n"},
+            ("write_file", {"path": "skill/escape/outside.txt", "content": "x"}),
+            ("write_file", {"path": "skill", "content": "x"}),
+        ),
         text_reply("Add an example"),
     )
     result = mutator(fake_llm).mutate(request)
@@ -119,8 +141,13 @@ def test_a_directory_artifact_takes_new_files_but_not_a_symlink_out(tmp_path, fa
 def test_malformed_and_unknown_tool_calls_get_errors_and_the_conversation_goes_on(tmp_path, fake_llm, protocol):
     request = make_setup(tmp_path)
     fake_llm.queue(
-        tool_reply("write_file", '{"path": "prompt.md", "content": ', ("delete_everything", {}), ("read_file", {"file": "x"}),
-                   ("read_file", "[" * 100_000 + "]" * 100_000)),
+        tool_reply(
+            "write_file",
+            '{"path": "prompt.md", "content": ',
+            ("delete_everything", {}),
+            ("read_file", {"file": "x"}),
+            ("read_file", "[" * 100_000 + "]" * 100_000),
+        ),
         tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
         text_reply("Fixed"),
     )
@@ -134,9 +161,13 @@ def test_the_tools_page_search_and_show_old_versions(tmp_path, fake_llm):
     request = make_setup(tmp_path, tests=50)
     request.artifact.write_text("changed since the first commit\n")
     fake_llm.queue(
-        tool_reply("read_file", {"path": f"{RUN}/index.jsonl", "offset": 10, "limit": 5},
-                   ("search", {"pattern": r"t4\d", "path": RUN}), ("git_show", {"revision": request.initial_sha, "path": "prompt.md"}),
-                   ("list_dir", {"path": "."})),
+        tool_reply(
+            "read_file",
+            {"path": f"{RUN}/index.jsonl", "offset": 10, "limit": 5},
+            ("search", {"pattern": r"t4\d", "path": RUN}),
+            ("git_show", {"revision": request.initial_sha, "path": "prompt.md"}),
+            ("list_dir", {"path": "."}),
+        ),
         tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
         text_reply("done"),
     )
@@ -150,11 +181,16 @@ def test_the_tools_page_search_and_show_old_versions(tmp_path, fake_llm):
 
 def test_a_mutation_that_writes_nothing_is_a_no_change_error_that_still_reports_its_cost(tmp_path, fake_llm):
     request = make_setup(tmp_path)
-    fake_llm.queue(tool_reply("read_file", {"path": "prompt.md"}, input_tokens=10_000), text_reply("Looks fine to me.", input_tokens=10_000))
+    fake_llm.queue(
+        tool_reply("read_file", {"path": "prompt.md"}, input_tokens=10_000),
+        text_reply("Looks fine to me.", input_tokens=10_000),
+    )
     with pytest.raises(MutationFailed) as caught:
         mutator(fake_llm, model="gpt-4.1-mini").mutate(request)
     assert caught.value.reason == "no-change"
-    assert caught.value.spent.tokens_in == 20_000 and caught.value.spent.cost_usd == pytest.approx((20_000 * 0.4 + 10 * 1.6) / 1e6)
+    assert caught.value.spent.tokens_in == 20_000 and caught.value.spent.cost_usd == pytest.approx(
+        (20_000 * 0.4 + 10 * 1.6) / 1e6
+    )
     assert not request.changelog.exists()
 
 
@@ -167,8 +203,12 @@ def test_a_model_that_never_stops_calling_tools_ends_at_max_turns(tmp_path, fake
 
 def test_rate_limits_and_server_errors_are_retried_within_a_mutation(tmp_path, fake_llm):
     request = make_setup(tmp_path)
-    fake_llm.queue(error_reply(429, retry_after=0.01), tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
-                   error_reply(500), text_reply("done"))
+    fake_llm.queue(
+        error_reply(429, retry_after=0.01),
+        tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
+        error_reply(500),
+        text_reply("done"),
+    )
     assert mutator(fake_llm).mutate(request).summary == "done"
     assert len(fake_llm.requests) == 4
 
@@ -192,7 +232,9 @@ def test_a_rejected_key_stops_the_run_naming_provider_and_variable(tmp_path, fak
 def test_check_refuses_a_missing_key_at_start(monkeypatch, tmp_path):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     built = build(LLMMutatorConfig(provider="anthropic", model="claude-sonnet-4-5"), tmp_path)
-    with pytest.raises(MutatorConfigError, match=r"^No key found: set ANTHROPIC_API_KEY \(mutator.api_key_env\)$") as caught:
+    with pytest.raises(
+        MutatorConfigError, match=r"^No key found: set ANTHROPIC_API_KEY \(mutator.api_key_env\)$"
+    ) as caught:
         built.check()
     assert caught.value.exit_code == 30
 
@@ -211,7 +253,9 @@ def test_a_run_kept_outside_the_checkout_is_readable_but_its_neighbours_are_not(
     (results / "other.txt").write_text("not for the model\n")
     request = dataclasses.replace(request, run_dir=outside_run)
     fake_llm.queue(
-        tool_reply("read_file", {"path": str(outside_run / "index.jsonl")}, ("read_file", {"path": str(results / "other.txt")})),
+        tool_reply(
+            "read_file", {"path": str(outside_run / "index.jsonl")}, ("read_file", {"path": str(results / "other.txt")})
+        ),
         tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
         text_reply("done"),
     )
@@ -228,8 +272,12 @@ def test_held_out_results_cannot_be_read_searched_or_listed_into(tmp_path, fake_
     (hidden / "index.jsonl").write_text(f'{{"test_id": "secret-test", "note": "{MARKER}-HELD"}}\n')
     request = dataclasses.replace(request, hidden=(request.repo_root / ".autoresearch/holdout",))
     fake_llm.queue(
-        tool_reply("read_file", {"path": ".autoresearch/holdout/exp/run/index.jsonl"},
-                   ("search", {"pattern": "HELD", "path": "."}), ("list_dir", {"path": ".autoresearch/holdout/exp"})),
+        tool_reply(
+            "read_file",
+            {"path": ".autoresearch/holdout/exp/run/index.jsonl"},
+            ("search", {"pattern": "HELD", "path": "."}),
+            ("list_dir", {"path": ".autoresearch/holdout/exp"}),
+        ),
         tool_reply("write_file", {"path": "prompt.md", "content": NEW_PROMPT}),
         text_reply("done"),
     )

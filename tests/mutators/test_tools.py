@@ -25,16 +25,30 @@ def _key(monkeypatch):
 def ask(fake_llm, request, *calls, protocol: str = "openai") -> list[tuple[str, bool]]:
     """The model makes `calls` in one turn, writes a valid file, ends; returns (text, is_error) of each call."""
     final = ("skill/SKILL.md" if request.mode == "directory" else "prompt.md", "new\n")
-    fake_llm.queue(tool_reply(*calls[0], *calls[1:]), tool_reply("write_file", {"path": final[0], "content": final[1]}),
-                   text_reply("done"))
+    fake_llm.queue(
+        tool_reply(*calls[0], *calls[1:]),
+        tool_reply("write_file", {"path": final[0], "content": final[1]}),
+        text_reply("done"),
+    )
     mutator(fake_llm, protocol).mutate(request)
     return tool_results(fake_llm.requests[1].body)
 
 
-GIT_WRITES = ["skill/.git/config", "skill/.GIT/config", "skill/.Git/hooks/post-commit", "skill/.git./config",
-              "skill/.git /config", "skill/GIT~1/config", "skill/.g\u200cit/config", "skill/.git::$INDEX_ALLOCATION/config",
-              "skill\\.git\\config", "skill/sub/.git/config", "skill/sub/.git", "skill/gitlink/config",
-              "skill/gitlink/hooks/post-commit"]
+GIT_WRITES = [
+    "skill/.git/config",
+    "skill/.GIT/config",
+    "skill/.Git/hooks/post-commit",
+    "skill/.git./config",
+    "skill/.git /config",
+    "skill/GIT~1/config",
+    "skill/.g\u200cit/config",
+    "skill/.git::$INDEX_ALLOCATION/config",
+    "skill\\.git\\config",
+    "skill/sub/.git/config",
+    "skill/sub/.git",
+    "skill/gitlink/config",
+    "skill/gitlink/hooks/post-commit",
+]
 
 
 @pytest.mark.parametrize("protocol", ["anthropic", "openai"])
@@ -45,15 +59,21 @@ def test_no_path_with_a_git_component_is_written_read_listed_or_searched(tmp_pat
     (nested / "config").write_text("[core]\n\tNESTED-GIT-MARKER = 1\n")
     os.symlink(request.repo_root / ".git", request.artifact / "gitlink")
     before = digests(tmp_path, skip=("repo/skill/SKILL.md", "repo/.autoresearch"))
-    writes = [("write_file", {"path": path, "content": "[core]\n\tfsmonitor = touch /tmp/pwned\n"}) for path in GIT_WRITES]
-    reads = [("read_file", {"path": "skill/sub/.git/config"}), ("read_file", {"path": "skill/gitlink/config"}),
-             ("list_dir", {"path": "skill/sub"}), ("list_dir", {"path": "skill/gitlink"}),
-             ("search", {"pattern": "NESTED-GIT-MARKER|repositoryformatversion", "path": "skill"}),
-             ("git_show", {"revision": "HEAD", "path": "skill/.GIT/config"})]
+    writes = [
+        ("write_file", {"path": path, "content": "[core]\n\tfsmonitor = touch /tmp/pwned\n"}) for path in GIT_WRITES
+    ]
+    reads = [
+        ("read_file", {"path": "skill/sub/.git/config"}),
+        ("read_file", {"path": "skill/gitlink/config"}),
+        ("list_dir", {"path": "skill/sub"}),
+        ("list_dir", {"path": "skill/gitlink"}),
+        ("search", {"pattern": "NESTED-GIT-MARKER|repositoryformatversion", "path": "skill"}),
+        ("git_show", {"revision": "HEAD", "path": "skill/.GIT/config"}),
+    ]
     results = ask(fake_llm, request, *writes, *reads, protocol=protocol)
 
-    assert all(error for _, error in results[:len(writes)]), results
-    assert [error for _, error in results[len(writes):]] == [True, True, False, True, False, True]
+    assert all(error for _, error in results[: len(writes)]), results
+    assert [error for _, error in results[len(writes) :]] == [True, True, False, True, False, True]
     listing, found = results[len(writes) + 2][0], results[len(writes) + 4][0]
     assert ".git" not in listing and found == "(no matches)"
     assert digests(tmp_path, skip=("repo/skill/SKILL.md", "repo/.autoresearch")) == before
@@ -65,11 +85,17 @@ def test_writes_through_a_symlink_that_leaves_the_artifact_are_refused(tmp_path,
     os.symlink(request.repo_root / "evals.yaml", request.artifact / "eval-link.yaml")
     os.symlink(request.repo_root / "graders", request.artifact / "graders-link")
     os.symlink(request.artifact / "SKILL.md", request.artifact / "inside-link.md")
-    results = ask(fake_llm, request, ("write_file", {"path": "skill/eval-link.yaml", "content": "x"}),
-                  ("write_file", {"path": "skill/graders-link/new.md", "content": "x"}),
-                  ("write_file", {"path": "skill/inside-link.md", "content": "through a link inside\n"}))
+    results = ask(
+        fake_llm,
+        request,
+        ("write_file", {"path": "skill/eval-link.yaml", "content": "x"}),
+        ("write_file", {"path": "skill/graders-link/new.md", "content": "x"}),
+        ("write_file", {"path": "skill/inside-link.md", "content": "through a link inside\n"}),
+    )
     assert [error for _, error in results] == [True, True, False]
-    assert "eval" in (request.repo_root / "evals.yaml").read_text() and not (request.repo_root / "graders/new.md").exists()
+    assert (
+        "eval" in (request.repo_root / "evals.yaml").read_text() and not (request.repo_root / "graders/new.md").exists()
+    )
 
 
 def test_a_symlink_loop_is_a_tool_error_not_a_crash(tmp_path, fake_llm):
@@ -77,9 +103,16 @@ def test_a_symlink_loop_is_a_tool_error_not_a_crash(tmp_path, fake_llm):
     os.symlink("loop", request.artifact / "loop")
     os.symlink("ping", request.repo_root / "pong")
     os.symlink("pong", request.repo_root / "ping")
-    results = ask(fake_llm, request, ("read_file", {"path": "skill/loop"}), ("write_file", {"path": "skill/loop", "content": "x"}),
-                  ("read_file", {"path": "ping/x"}), ("list_dir", {"path": "skill"}), ("search", {"pattern": "Skill", "path": "."}),
-                  ("git_show", {"revision": "HEAD", "path": "pong"}))
+    results = ask(
+        fake_llm,
+        request,
+        ("read_file", {"path": "skill/loop"}),
+        ("write_file", {"path": "skill/loop", "content": "x"}),
+        ("read_file", {"path": "ping/x"}),
+        ("list_dir", {"path": "skill"}),
+        ("search", {"pattern": "Skill", "path": "."}),
+        ("git_show", {"revision": "HEAD", "path": "pong"}),
+    )
     assert [error for _, error in results] == [True, True, True, False, False, True]
     assert "symlink loop" in results[0][0] and "loop" in results[3][0] and "skill/SKILL.md:1" in results[4][0]
 
@@ -105,19 +138,32 @@ def test_reads_and_listings_are_bounded(tmp_path, fake_llm):
     git(request.repo_root, "add", "huge.bin")
     git(request.repo_root, "commit", "-qm", "a huge file in history")
     os.mkfifo(request.repo_root / "pipe")
-    results = ask(fake_llm, request, ("list_dir", {"path": "crowded"}), ("read_file", {"path": "huge.bin"}),
-                  ("read_file", {"path": "pipe"}), ("search", {"pattern": "x", "path": "pipe"}),
-                  ("git_show", {"revision": "HEAD", "path": "huge.bin"}))
+    results = ask(
+        fake_llm,
+        request,
+        ("list_dir", {"path": "crowded"}),
+        ("read_file", {"path": "huge.bin"}),
+        ("read_file", {"path": "pipe"}),
+        ("search", {"pattern": "x", "path": "pipe"}),
+        ("git_show", {"revision": "HEAD", "path": "huge.bin"}),
+    )
     (listing, _), (huge, huge_error), (pipe, pipe_error), (search, _), (shown, show_error) = results
     assert listing.count("\n") == 500 and listing.endswith("… 100 more entries not shown")
-    assert huge_error and "too large to read" in huge and pipe_error and "not a file" in pipe and search == "(no matches)"
+    assert (
+        huge_error and "too large to read" in huge and pipe_error and "not a file" in pipe and search == "(no matches)"
+    )
     assert show_error and shown == "Error: HEAD:huge.bin: 60000000 bytes, too large to show (the limit is 50000000)"
 
 
 def test_an_artifact_deleted_during_the_mutation_gives_tool_answers_not_a_crash(tmp_path, fake_llm):
     request = make_setup(tmp_path, mode="directory")
-    calls = [("list_dir", {"path": "skill"}), ("read_file", {"path": "skill/SKILL.md"}), ("search", {"pattern": "S", "path": "skill"}),
-             ("git_show", {"revision": "HEAD", "path": "skill/SKILL.md"}), ("write_file", {"path": "skill/SKILL.md", "content": "back\n"})]
+    calls = [
+        ("list_dir", {"path": "skill"}),
+        ("read_file", {"path": "skill/SKILL.md"}),
+        ("search", {"pattern": "S", "path": "skill"}),
+        ("git_show", {"revision": "HEAD", "path": "skill/SKILL.md"}),
+        ("write_file", {"path": "skill/SKILL.md", "content": "back\n"}),
+    ]
 
     def replies(req):  # the artifact goes between the model's first and second turns
         if len(fake_llm.requests) == 1:
@@ -135,9 +181,17 @@ def test_an_artifact_deleted_during_the_mutation_gives_tool_answers_not_a_crash(
 def test_the_tool_transcript_and_the_changelog_mask_secrets(tmp_path, fake_llm):
     request = make_setup(tmp_path)
     (request.repo_root / ".env").write_text(f"TEST_LLM_KEY={KEY}\n")
-    fake_llm.queue(tool_reply("read_file", {"path": ".env"}, ("search", {"pattern": KEY}), ("read_file", {"path": f"../{KEY}.txt"}),
-                              ("write_file", {"path": f"notes-{KEY}.md", "content": KEY})),
-                   tool_reply("write_file", {"path": "prompt.md", "content": "new\n"}), text_reply(f"Done\n\nThe key is {KEY}."))
+    fake_llm.queue(
+        tool_reply(
+            "read_file",
+            {"path": ".env"},
+            ("search", {"pattern": KEY}),
+            ("read_file", {"path": f"../{KEY}.txt"}),
+            ("write_file", {"path": f"notes-{KEY}.md", "content": KEY}),
+        ),
+        tool_reply("write_file", {"path": "prompt.md", "content": "new\n"}),
+        text_reply(f"Done\n\nThe key is {KEY}."),
+    )
     mutator(fake_llm).mutate(request)
     assert request.changelog.read_text() == "Done\n\nThe key is ***.\n"
     transcript = (request.log_dir / "mutator-tools.jsonl").read_text()
@@ -153,11 +207,20 @@ def test_the_model_is_never_sent_a_secret_of_the_environment_nor_told_whether_a_
     (request.repo_root / "settings.py").write_text(f"KEY = {KEY!r}\n")
     git(request.repo_root, "add", "settings.py")
     git(request.repo_root, "commit", "-qm", "a key committed by mistake")
-    results = ask(fake_llm, request, ("read_file", {"path": ".env"}), ("git_show", {"revision": "HEAD", "path": "settings.py"}),
-                  ("search", {"pattern": "TEST_LLM_KEY=sk-t"}), ("search", {"pattern": r"sk-test-s\w+"}), ("list_dir", {"path": "."}))
+    results = ask(
+        fake_llm,
+        request,
+        ("read_file", {"path": ".env"}),
+        ("git_show", {"revision": "HEAD", "path": "settings.py"}),
+        ("search", {"pattern": "TEST_LLM_KEY=sk-t"}),
+        ("search", {"pattern": r"sk-test-s\w+"}),
+        ("list_dir", {"path": "."}),
+    )
     assert [error for _, error in results] == [False] * 5
     assert "TEST_LLM_KEY=***" in results[0][0] and results[1][0] == "KEY = '***'\n"
-    assert results[2][0] == results[3][0] == "(no matches)"  # a search would otherwise answer guesses one character at a time
+    assert (
+        results[2][0] == results[3][0] == "(no matches)"
+    )  # a search would otherwise answer guesses one character at a time
     assert not any(KEY in json.dumps(r.body) for r in fake_llm.requests)
 
 
@@ -173,6 +236,8 @@ def test_a_key_cut_where_a_page_ends_is_not_sent_in_part(tmp_path, fake_llm):
     (request.repo_root / "long.txt").write_text("a" * 99_990 + KEY + "\n")
     git(request.repo_root, "add", "long.txt")
     git(request.repo_root, "commit", "-qm", "a long line")
-    results = ask(fake_llm, request, ("read_file", {"path": "long.txt"}), ("git_show", {"revision": "HEAD", "path": "long.txt"}))
+    results = ask(
+        fake_llm, request, ("read_file", {"path": "long.txt"}), ("git_show", {"revision": "HEAD", "path": "long.txt"})
+    )
     assert [error for _, error in results] == [False, False]
     assert not any(KEY[:10] in json.dumps(r.body) for r in fake_llm.requests)

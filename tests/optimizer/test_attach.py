@@ -12,7 +12,7 @@ import termios
 
 import pytest
 
-from optimizer.experiment.lockfile import holder
+from autoresearch.optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
@@ -28,8 +28,13 @@ class Terminal:
     def __init__(self, repo, command: list[str] | None = None):
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(
-            command or [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            command or [sys.executable, "-m", "autoresearch.optimizer", "run"],
+            cwd=repo,
+            env={**os.environ, **GIT_ENV},
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # the pty becomes its terminal
         )
         os.close(slave)
@@ -62,7 +67,9 @@ DETACH = {
 
 @pytest.mark.parametrize("detach", sorted(DETACH))
 def test_d_or_sigusr1_hands_the_running_loop_to_the_background(tmp_path, detach):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"}
+    )
     term = Terminal(repo)
     term.read_until(b"press d to detach")
     wait_for(lambda: (repo / "waiting").exists())  # cycle 2's eval is running
@@ -78,7 +85,9 @@ def test_d_or_sigusr1_hands_the_running_loop_to_the_background(tmp_path, detach)
 
 
 def test_ctrl_c_stops_the_loop_and_exits_130(tmp_path):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"}
+    )
     term = Terminal(repo)
     term.read_until(b"press d to detach")
     wait_for(lambda: (repo / "waiting").exists())

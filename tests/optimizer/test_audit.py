@@ -21,7 +21,12 @@ def restore_command(stderr: str) -> str:
 
 def test_the_printed_restore_command_does_not_reinstall_a_hook_or_git_config(tmp_path):
     hook = "printf '#!/bin/sh\\ntouch hooked\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"
-    plan = {2: {"write": {"prompt.md": scores(a=1), "notes.md": "v2\n"}, "run": [hook, "git config core.fsmonitor 'touch monitored'"]}}
+    plan = {
+        2: {
+            "write": {"prompt.md": scores(a=1), "notes.md": "v2\n"},
+            "run": [hook, "git config core.fsmonitor 'touch monitored'"],
+        }
+    }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
     config_before = (repo / ".git/config").read_bytes()
     done = cli(repo, "run")
@@ -43,13 +48,18 @@ def test_a_nested_repository_a_command_mutator_writes_inside_a_directory_artifac
         "prompts/deep/.git": "gitdir: /tmp\n",
     }
     plan = {
-        2: {"write": {"prompts/a.md": scores(a=1), **nested}, "run": ["mkdir -p prompts/.git/objects prompts/.git/refs"]},
+        2: {
+            "write": {"prompts/a.md": scores(a=1), **nested},
+            "run": ["mkdir -p prompts/.git/objects prompts/.git/refs"],
+        },
         3: {"write": {"prompts/a.md": scores(a=1)}},
     }
     repo = scenario_repo(tmp_path / "r", {"prompts/a.md": scores(a=0), "prompts/b.md": "b 0\n"}, plan)
     done = cli(repo, "run")
     lines = iterations(repo)
-    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)], done.stderr
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)], (
+        done.stderr
+    )
     assert sorted(p.name for p in (repo / "prompts").rglob("*")) == ["a.md", "b.md"]  # no .git left, anywhere
     assert git(repo, "status", "--porcelain") == ""
     saved = repo / RUNS / lines[1]["run_dir"] / "outside"
@@ -60,7 +70,9 @@ def test_a_nested_repository_a_command_mutator_writes_inside_a_directory_artifac
 def test_an_artifact_named_through_a_symlink_gets_its_commits_and_a_revert_that_reverts(tmp_path):
     plan = {2: {"write": {"prompt.md": scores(a=1)}}}
     repo = scenario_repo(
-        tmp_path / "r", {"real/p.md": scores(a=0)}, plan,
+        tmp_path / "r",
+        {"real/p.md": scores(a=0)},
+        plan,
         config={"artifact": "prompt.md", "eval": {"command": "python3 evals/score.py {run_dir} prompt.md"}},
     )
     (repo / "prompt.md").symlink_to("real/p.md")
@@ -78,7 +90,12 @@ def test_an_eval_script_the_worktree_lacks_is_refused_leaving_no_worktree_or_bra
     from tests.helpers.scenario import EVAL
 
     plan = {2: {"write": {"prompt.md": scores(a=1)}}}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, config={"eval": {"command": "python3 mine/score.py {run_dir} prompt.md"}})
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        plan,
+        config={"eval": {"command": "python3 mine/score.py {run_dir} prompt.md"}},
+    )
     (repo / "mine").mkdir()
     (repo / "mine/score.py").write_text(EVAL)  # untracked: in the checkout, not in a worktree made from HEAD
     done = cli(repo, "run", "--worktree")
@@ -95,14 +112,18 @@ FORGE_BASELINE = (
 
 
 def test_a_mutator_that_lowers_the_baseline_s_recorded_scores_gets_nothing_kept_the_next_night(tmp_path):
-    plan = {2: {"write": {"prompt.md": scores(a=0.5) + "\n"}, "run": [FORGE_BASELINE]}, 3: {"write": {"prompt.md": scores(a=0.1)}}}
+    plan = {
+        2: {"write": {"prompt.md": scores(a=0.5) + "\n"}, "run": [FORGE_BASELINE]},
+        3: {"write": {"prompt.md": scores(a=0.1)}},
+    }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0.5)}, plan, config={"stop": {"max_cycles": 2}})
     first = cli(repo, "run")
     second = cli(repo, "run")  # the next night: the baseline is read back from disk
     lines = iterations(repo)
-    assert [(r["decision"], r.get("error_reason")) for r in lines[1:3]] == [("error", "out-of-scope"), ("drop", None)], (
-        first.stderr + second.stderr
-    )
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:3]] == [
+        ("error", "out-of-scope"),
+        ("drop", None),
+    ], first.stderr + second.stderr
     assert git(repo, "rev-list", "--count", "HEAD").strip() == "1"  # the worse candidate was not kept
     (baseline,) = (repo / RUNS).glob("*-c0001/index.jsonl")
     assert '"score": 0.5' in baseline.read_text()
@@ -139,7 +160,12 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_background_process_the_mutator_leaves_does_not_live_on_into_the_eval(tmp_path):
-    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": ["sleep 120 > /dev/null 2>&1 & echo $! > .autoresearch/child.pid"]}}
+    plan = {
+        2: {
+            "write": {"prompt.md": scores(a=1)},
+            "run": ["sleep 120 > /dev/null 2>&1 & echo $! > .autoresearch/child.pid"],
+        }
+    }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan)
     done = cli(repo, "run")
     pid = int((repo / ".autoresearch/child.pid").read_text())
@@ -158,19 +184,33 @@ def test_a_file_whose_name_is_near_the_length_limit_is_restored(tmp_path):
     (repo / name).write_text("mine, never committed\n")
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
-    assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [("error", "out-of-scope"), ("keep", None)]
+    assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [
+        ("error", "out-of-scope"),
+        ("keep", None),
+    ]
     assert (repo / name).read_text() == "mine, never committed\n"
 
 
-@pytest.mark.parametrize("spoil", ["rm -rf .autoresearch/guard/watch && touch .autoresearch/guard/watch",
-                                   "rm -rf .autoresearch/guard && touch .autoresearch/guard",
-                                   "rm -rf .autoresearch/guard && ln -s /tmp .autoresearch/guard"])
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        "rm -rf .autoresearch/guard/watch && touch .autoresearch/guard/watch",
+        "rm -rf .autoresearch/guard && touch .autoresearch/guard",
+        "rm -rf .autoresearch/guard && ln -s /tmp .autoresearch/guard",
+    ],
+)
 def test_a_mutator_that_replaces_the_guard_s_folders_with_a_file_is_still_undone(tmp_path, spoil):
-    plan = {2: {"write": {"prompt.md": scores(a=1), "notes.md": "x\n"}, "run": [spoil]}, 3: {"write": {"prompt.md": scores(a=1)}}}
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1), "notes.md": "x\n"}, "run": [spoil]},
+        3: {"write": {"prompt.md": scores(a=1)}},
+    }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
-    assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [("error", "out-of-scope"), ("keep", None)]
+    assert [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]] == [
+        ("error", "out-of-scope"),
+        ("keep", None),
+    ]
     assert (repo / "notes.md").read_text() == "v1\n"
 
 
@@ -184,7 +224,9 @@ def test_a_candidate_that_links_out_of_the_artifact_is_never_kept_nor_written_th
     repo = scenario_repo(tmp_path / "r", files, plan)
     done = cli(repo, "run")
     lines = iterations(repo)
-    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)], done.stderr
+    assert [(r["decision"], r.get("error_reason")) for r in lines[1:]] == [("error", "out-of-scope"), ("keep", None)], (
+        done.stderr
+    )
     assert done.returncode == 0, done.stderr
     assert outside.read_text() == "a 1\n"  # never written through
     assert not (repo / artifact).is_symlink() and (repo / artifact).read_text() == "a 1\nb 1\n"
@@ -202,7 +244,12 @@ def test_a_link_out_of_a_directory_artifact_that_is_committed_as_it_is_stays_all
 
 
 def test_a_commit_made_during_a_mutation_is_brought_back_by_the_command_the_stop_prints(tmp_path):
-    plan = {2: {"write": {"prompt.md": scores(a=1), "notes.md": "mine, committed meanwhile\n"}, "run": ["git commit -qm mine -- notes.md"]}}
+    plan = {
+        2: {
+            "write": {"prompt.md": scores(a=1), "notes.md": "mine, committed meanwhile\n"},
+            "run": ["git commit -qm mine -- notes.md"],
+        }
+    }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
     done = cli(repo, "run")
     assert done.returncode == 50, done.stderr

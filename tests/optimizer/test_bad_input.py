@@ -13,7 +13,9 @@ from tests.helpers.scenario import iterations, scenario_repo, scores
 
 
 def plain_repo(tmp_path, **config):
-    return scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}}, config=config)
+    return scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}}, config=config
+    )
 
 
 def assert_untouched(repo, head: str) -> None:
@@ -71,10 +73,15 @@ def test_a_results_dir_is_used_in_its_plain_spelling(tmp_path):
 
 @pytest.mark.parametrize(
     "artifact, results_dir, needle",
-    [("skill", "skill/results", "is inside the artifact 'skill'"), ("skill/SKILL.md", "skill", "contains the artifact")],
+    [
+        ("skill", "skill/results", "is inside the artifact 'skill'"),
+        ("skill/SKILL.md", "skill", "contains the artifact"),
+    ],
 )
 def test_a_results_dir_inside_or_around_the_artifact_is_refused(tmp_path, artifact, results_dir, needle):
-    repo = scenario_repo(tmp_path / "r", {"skill/SKILL.md": scores(a=0), "skill/notes.md": ""}, {}, config={"results_dir": results_dir})
+    repo = scenario_repo(
+        tmp_path / "r", {"skill/SKILL.md": scores(a=0), "skill/notes.md": ""}, {}, config={"results_dir": results_dir}
+    )
     config = repo / "autoresearch.yaml"
     config.write_text(config.read_text().replace("artifact: skill", f"artifact: {artifact}", 1))
     git(repo, "commit", "-qam", "artifact", "--allow-empty")
@@ -127,15 +134,27 @@ BAD_SCORES = {
     "infinity": ('{"test_id": "a", "score": Infinity}', "field 'score' is not a finite number"),
     "overflow": ('{"test_id": "a", "score": 1e309}', "field 'score' is not a finite number"),
     "nan": ('{"test_id": "a", "score": NaN}', "field 'score' is not a finite number"),
-    "nested-nan": ('{"test_id": "a", "score": 1, "scores": [{"name": "g", "score": NaN}]}', "field 'scores[0].score' is not a finite"),
+    "nested-nan": (
+        '{"test_id": "a", "score": 1, "scores": [{"name": "g", "score": NaN}]}',
+        "field 'scores[0].score' is not a finite",
+    ),
     "above-1": ('{"test_id": "a", "score": 1.5}', "field 'score' is 1.5, outside 0..1"),
     "below-0": ('{"test_id": "a", "score": -0.25}', "field 'score' is -0.25, outside 0..1"),
-    "nested-above-1": ('{"test_id": "a", "score": 1, "scores": [{"name": "g", "score": 100}]}', "field 'scores[0].score' is 100"),
+    "nested-above-1": (
+        '{"test_id": "a", "score": 1, "scores": [{"name": "g", "score": 100}]}',
+        "field 'scores[0].score' is 100",
+    ),
     "cost-overflow": ('{"test_id": "a", "score": 1, "cost_usd": 1e400}', "field 'cost_usd' is not a finite number"),
-    "negative-cost": ('{"test_id": "a", "score": 1, "cost_usd": -5}', "field 'cost_usd' is -5, below 0"),  # it lowered the spend
+    "negative-cost": (
+        '{"test_id": "a", "score": 1, "cost_usd": -5}',
+        "field 'cost_usd' is -5, below 0",
+    ),  # it lowered the spend
     # more digits than Python converts (a ValueError), and nesting deeper than the decoder recurses: were tracebacks
     "huge-integer": ('{"test_id": "a", "score": ' + "9" * 5000 + "}", "not valid JSON (Exceeds the limit"),
-    "deep": ('{"test_id": "a", "score": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}", "not valid JSON (nested too deeply)"),
+    "deep": (
+        '{"test_id": "a", "score": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "not valid JSON (nested too deeply)",
+    ),
 }
 
 
@@ -155,11 +174,24 @@ def test_compare_refuses_an_empty_file(tmp_path):
 
 
 # writes the row from the artifact's first line as-is, so each candidate can carry a bad number
-RAW_EVAL = "python3 -c \"import sys; open(sys.argv[1] + '/index.jsonl', 'w').write(open('prompt.md').readline())\" {run_dir}"
+RAW_EVAL = (
+    "python3 -c \"import sys; open(sys.argv[1] + '/index.jsonl', 'w').write(open('prompt.md').readline())\" {run_dir}"
+)
 
 
-@pytest.mark.parametrize("row, needle", [BAD_SCORES["nested-nan"], BAD_SCORES["infinity"], BAD_SCORES["above-1"], BAD_SCORES["huge-integer"], BAD_SCORES["negative-cost"]])
-def test_during_a_run_an_eval_writing_such_a_score_is_an_error_cycle_and_iterations_stay_strict_json(tmp_path, row, needle):
+@pytest.mark.parametrize(
+    "row, needle",
+    [
+        BAD_SCORES["nested-nan"],
+        BAD_SCORES["infinity"],
+        BAD_SCORES["above-1"],
+        BAD_SCORES["huge-integer"],
+        BAD_SCORES["negative-cost"],
+    ],
+)
+def test_during_a_run_an_eval_writing_such_a_score_is_an_error_cycle_and_iterations_stay_strict_json(
+    tmp_path, row, needle
+):
     good = '{"test_id": "a", "score": 0.5, "scores": [{"name": "g", "score": 0.5}]}\n'
     plan = {2: {"write": {"prompt.md": row + "\n"}}, 3: {"write": {"prompt.md": good.replace("0.5", "1")}}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": good}, plan, config={"eval": {"command": RAW_EVAL}})
@@ -169,11 +201,13 @@ def test_during_a_run_an_eval_writing_such_a_score_is_an_error_cycle_and_iterati
     assert [line["decision"] for line in lines] == ["keep", "error", "keep"]
     assert needle in lines[1]["error"] and lines[2]["assertions"] == {"g": 1.0}
     text = (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text()
-    json.loads("[" + ",".join(text.splitlines()) + "]", parse_constant=lambda name: pytest.fail(f"{name} in iterations.jsonl"))
+    json.loads(
+        "[" + ",".join(text.splitlines()) + "]", parse_constant=lambda name: pytest.fail(f"{name} in iterations.jsonl")
+    )
 
 
 def test_iterations_jsonl_never_receives_a_number_that_is_not_finite(tmp_path):
-    from trajectory.iterations import Iteration, append
+    from autoresearch.trajectory.iterations import Iteration, append
 
     path = tmp_path / "iterations.jsonl"
     append(path, Iteration(cycle=1, score=0.5, decision="keep", duration_s=float("-inf")))  # an extra field: null
@@ -213,12 +247,18 @@ def test_chart_svg_is_written_with_the_umask_like_any_file(tmp_path):
 
 def test_a_metric_that_is_not_a_finite_number_is_an_error_cycle(tmp_path):
     plan = {2: {"write": {"train.py": "METRIC nan\n"}}, 3: {"write": {"train.py": "METRIC inf\n"}}}
-    repo = scenario_repo(tmp_path / "r", {"train.py": "METRIC 1.5\n"}, plan, config={"eval": {"metric": {"pattern": r"val_bpb:\s*(\S+)"}}})
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"train.py": "METRIC 1.5\n"},
+        plan,
+        config={"eval": {"metric": {"pattern": r"val_bpb:\s*(\S+)"}}},
+    )
     done = cli(repo, "run")
     assert done.returncode == 10, done.stderr
     lines = iterations(repo)
     assert [(line["decision"], line.get("error")) for line in lines[1:]] == [
-        ("error", "metric nan is not a finite number"), ("error", "metric inf is not a finite number")
+        ("error", "metric nan is not a finite number"),
+        ("error", "metric inf is not a finite number"),
     ]
 
 

@@ -24,7 +24,10 @@ if command:
 
 
 def repo_with_git_mutator(tmp_path, git_plan: dict[int, list[str]]):
-    plan = {2: {"write": {"prompt.md": BETTER}, "summary": "fix a"}, 3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix b"}}
+    plan = {
+        2: {"write": {"prompt.md": BETTER}, "summary": "fix a"},
+        3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix b"},
+    }
     extra = {"tools/git_mutator.py": GIT_MUTATOR, "git-plan.json": json.dumps({str(k): v for k, v in git_plan.items()})}
     config = {"mutator": {"command": "python3 tools/git_mutator.py"}}
     return scenario_repo(tmp_path / "r", {"prompt.md": ORIGINAL}, plan, config=config, extra_files=extra)
@@ -61,10 +64,19 @@ def test_a_mutator_that_detaches_head_is_stopped_and_the_user_put_back(tmp_path)
 
 
 def test_a_commit_the_user_makes_during_a_run_stops_it_at_the_next_decision(tmp_path):
-    plan = {2: {"write": {"prompt.md": "WAITGATE\n" + BETTER}, "summary": "fix a"}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
+    plan = {
+        2: {"write": {"prompt.md": "WAITGATE\n" + BETTER}, "summary": "fix a"},
+        3: {"write": {"prompt.md": scores(a=1, b=1)}},
+    }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": ORIGINAL}, plan, extra_files={".gitignore": "waiting\ngate\n"})
-    daemon = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wait_for(lambda: (repo / "waiting").exists())
     (repo / "notes.txt").write_text("the user's own work\n")
     git(repo, "add", "notes.txt")
@@ -94,8 +106,13 @@ def test_a_mutator_that_deletes_a_file_artifact_makes_an_error_cycle(tmp_path):
 def test_a_mutator_that_deletes_a_directory_artifact_makes_an_error_cycle(tmp_path):
     plan = {3: {"write": {"skill/a.md": BETTER}, "summary": "fix a"}}
     mutator = "import os, shutil\nif os.environ['AUTORESEARCH_CYCLE'] == '2':\n    shutil.rmtree('skill')\nelse:\n    exec(open('tools/mutate.py').read())\n"
-    repo = scenario_repo(tmp_path / "r", {"skill/a.md": ORIGINAL, "skill/b.md": "c 0\n"}, plan,
-                         config={"mutator": {"command": "python3 tools/rm.py"}, "stop": {"max_cycles": 3}}, extra_files={"tools/rm.py": mutator})
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"skill/a.md": ORIGINAL, "skill/b.md": "c 0\n"},
+        plan,
+        config={"mutator": {"command": "python3 tools/rm.py"}, "stop": {"max_cycles": 3}},
+        extra_files={"tools/rm.py": mutator},
+    )
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)

@@ -46,14 +46,23 @@ def test_every_daemon_log_line_names_the_experiment_and_finished_carries_the_las
     assert events and all(event["experiment"] == "demo" for event in events)
     # the replayed edits run out while cycle 7 is being made: that cycle was never recorded
     assert events[-1] | {"timestamp": None} == {
-        "event": "finished", "stop_reason": "mutations-exhausted", "cycle": 6, "phase": "done",
-        "experiment": "demo", "level": "info", "timestamp": None,
+        "event": "finished",
+        "stop_reason": "mutations-exhausted",
+        "cycle": 6,
+        "phase": "done",
+        "experiment": "demo",
+        "level": "info",
+        "timestamp": None,
     }
 
 
-@pytest.mark.parametrize("command", [[sys.executable, "-m", "optimizer"], [str(Path(sys.executable).with_name("autoresearch"))]])
+@pytest.mark.parametrize(
+    "command", [[sys.executable, "-m", "autoresearch.optimizer"], [str(Path(sys.executable).with_name("autoresearch"))]]
+)
 def test_the_cli_runs_as_python_m_optimizer_and_as_the_installed_console_script(tmp_path, command):
-    done = subprocess.run([*command, "--help"], cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    done = subprocess.run(
+        [*command, "--help"], cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"}
+    )
     assert done.returncode == 0, done.stderr
     assert "Usage: autoresearch" in done.stdout and "Run the optimization loop" in done.stdout
 

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from optimizer.faults import ENV
+from autoresearch.optimizer.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, wait_for
 
@@ -108,8 +108,13 @@ def test_kill_at_a_point_then_resume(tmp_path, point, n):
 
 @pytest.mark.parametrize("cycle", [1, 4])
 def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle):
-    repo = make(tmp_path, eval={"command": f"python3 gate.py {cycle} {{run_dir}} && python3 evals/score.py {{run_dir}} prompt.md"})
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV})
+    repo = make(
+        tmp_path,
+        eval={"command": f"python3 gate.py {cycle} {{run_dir}} && python3 evals/score.py {{run_dir}} prompt.md"},
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV}
+    )
     wait_for(lambda: (repo / "waiting").exists() and (repo / "waiting").read_text())
     orphan = int((repo / "waiting").read_text())
     proc.send_signal(signal.SIGKILL)
@@ -124,7 +129,13 @@ def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle
     assert_same_as_uninterrupted(repo)
 
 
-SIGNIFICANT_POINTS = [("before-eval", 3), ("before-eval", 6), ("before-eval", 9), ("after-commit", 1), ("before-append", 3)]
+SIGNIFICANT_POINTS = [
+    ("before-eval", 3),
+    ("before-eval", 6),
+    ("before-eval", 9),
+    ("after-commit", 1),
+    ("before-append", 3),
+]
 
 
 @pytest.mark.parametrize("point, n", SIGNIFICANT_POINTS, ids=[f"{p}-{n}" for p, n in SIGNIFICANT_POINTS])

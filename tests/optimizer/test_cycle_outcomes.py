@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
-GRADED_EVAL = r'''
+GRADED_EVAL = r"""
 import json, sys
 from pathlib import Path
 
@@ -17,20 +17,27 @@ rows = [
     {"test_id": "t2", "score": 0.75, "scores": [{"name": "tone", "type": "llm-grader", "score": 0.5}, {"type": "contains", "score": 1.0}]},
 ]
 Path(sys.argv[1], "index.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
-'''
+"""
 
 
 def test_an_eval_that_writes_no_index_or_an_empty_one_makes_an_error_cycle(tmp_path):
     repo = scenario_repo(
         tmp_path / "r",
         {"prompt.md": scores(a=0)},
-        {2: {"write": {"prompt.md": "NOINDEX\n"}}, 3: {"write": {"prompt.md": "# no tests left\n"}}, 4: {"write": {"prompt.md": scores(a=1)}}},
+        {
+            2: {"write": {"prompt.md": "NOINDEX\n"}},
+            3: {"write": {"prompt.md": "# no tests left\n"}},
+            4: {"write": {"prompt.md": scores(a=1)}},
+        },
         config={"eval": {"command": "grep -q NOINDEX prompt.md || python3 evals/score.py {run_dir} prompt.md"}},
     )
     assert cli(repo, "run").returncode == 0
     lines = iterations(repo)
     assert [(line["decision"], line.get("error_reason")) for line in lines] == [
-        ("keep", None), ("error", "eval-failed"), ("error", "eval-failed"), ("keep", None)
+        ("keep", None),
+        ("error", "eval-failed"),
+        ("error", "eval-failed"),
+        ("keep", None),
     ]
     assert "eval wrote no index.jsonl" in lines[1]["error"]
     assert "has no result rows" in lines[2]["error"]
@@ -38,8 +45,11 @@ def test_an_eval_that_writes_no_index_or_an_empty_one_makes_an_error_cycle(tmp_p
 
 def test_the_assertions_map_is_each_graders_mean_score_named_by_name_or_else_by_type(tmp_path):
     repo = scenario_repo(
-        tmp_path / "r", {"prompt.md": "anything\n"}, {},
-        config={"eval": {"command": "python3 evals/graded.py {run_dir}"}}, extra_files={"evals/graded.py": GRADED_EVAL},
+        tmp_path / "r",
+        {"prompt.md": "anything\n"},
+        {},
+        config={"eval": {"command": "python3 evals/graded.py {run_dir}"}},
+        extra_files={"evals/graded.py": GRADED_EVAL},
     )
     assert cli(repo, "run").returncode == 10
     original = iterations(repo)[0]
@@ -49,7 +59,9 @@ def test_the_assertions_map_is_each_graders_mean_score_named_by_name_or_else_by_
 
 def test_a_discarded_directory_candidate_is_restored_and_kept_as_a_patch_that_applies(tmp_path):
     candidate = {"skill/a.md": scores(a=0), "skill/new.md": scores(c=1)}  # a loses; new.md is only new
-    repo = scenario_repo(tmp_path / "r", {"skill/a.md": scores(a=1), "skill/b.md": scores(b=1)}, {2: {"write": candidate}})
+    repo = scenario_repo(
+        tmp_path / "r", {"skill/a.md": scores(a=1), "skill/b.md": scores(b=1)}, {2: {"write": candidate}}
+    )
     assert cli(repo, "run").returncode == 10
     drop = iterations(repo)[1]
     assert drop["decision"] == "drop"
@@ -79,7 +91,9 @@ def users_work(repo: Path) -> tuple:
 
 def test_a_keep_commits_the_artifact_alone_and_leaves_the_users_staged_and_unstaged_work_as_it_was(tmp_path):
     committed = {name: "as committed\n" for name in ("staged.txt", "partly.txt", "unstaged.txt")}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}}, extra_files=committed)
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}}, extra_files=committed
+    )
     dirty_the_users_files(repo)
     before = users_work(repo)
     assert cli(repo, "run").returncode == 0

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from mutators.base import MutationResult
-from mutators.errors import MutationFailed
-from optimizer.cycle import loop, tree
-from optimizer.cycle.candidate import COMMIT_PREFIX, candidate, original
-from optimizer.cycle.record import record
-from optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
-from plumbing.errors import INTEGRITY, KEEPS_FAILING, SAFETY_GATE, exit_code_for
-from optimizer.gitrepo.workspace import artifact_modified
+from autoresearch.mutators.base import MutationResult
+from autoresearch.mutators.errors import MutationFailed
+from autoresearch.optimizer.cycle import loop, tree
+from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX, candidate, original
+from autoresearch.optimizer.cycle.record import record
+from autoresearch.optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
+from autoresearch.optimizer.gitrepo.workspace import artifact_modified
+from autoresearch.plumbing.errors import INTEGRITY, KEEPS_FAILING, SAFETY_GATE, exit_code_for
 from tests.helpers.repos import git
 from tests.optimizer.unit import experiment, lines, scores, write
 
@@ -117,7 +117,9 @@ def test_three_failed_cycles_in_a_row_stop_the_run_with_exit_40_naming_the_limit
     with pytest.raises(ErrorsStop) as raised:
         loop.run(session)
     assert exit_code_for(raised.value) == KEEPS_FAILING
-    assert str(raised.value).startswith("stopped: 3 cycles in a row failed; last error: the mutator left the artifact unchanged")
+    assert str(raised.value).startswith(
+        "stopped: 3 cycles in a row failed; last error: the mutator left the artifact unchanged"
+    )
     assert (session.state.status, session.state.stop_reason) == ("finished", "errors")
 
 

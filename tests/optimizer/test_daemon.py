@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
-import os
 
 import yaml
 
-from optimizer.experiment.lockfile import holder
+from autoresearch.optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
@@ -54,7 +54,9 @@ def test_start_detaches_and_stop_now_interrupts_and_restores(tmp_path):
 
 def test_a_second_run_while_one_is_mid_cycle_names_it_and_never_calls_its_candidate_uncommitted(tmp_path):
     plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "fix a"}}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={**IGNORE, "other.md": scores(b=0)})
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={**IGNORE, "other.md": scores(b=0)}
+    )
     config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     (repo / "other.yaml").write_text(yaml.safe_dump({**config, "experiment": "other", "artifact": "other.md"}))
     git(repo, "add", "other.yaml")
@@ -64,11 +66,19 @@ def test_a_second_run_while_one_is_mid_cycle_names_it_and_never_calls_its_candid
     pid = holder(lock(repo))
     for args in (["start"], ["run"], ["run", "--restart"], ["run", "--detach"]):
         done = cli(repo, *args)
-        assert_one_line_error(done, 30, f"locked by pid {pid} since ", "commit nothing",
-                              "autoresearch logs exp -f", "autoresearch stop exp")
+        assert_one_line_error(
+            done,
+            30,
+            f"locked by pid {pid} since ",
+            "commit nothing",
+            "autoresearch logs exp -f",
+            "autoresearch stop exp",
+        )
         assert "uncommitted" not in done.stderr
     evaluated = cli(repo, "eval")  # it would score the candidate as the user's artifact
-    assert_one_line_error(evaluated, 30, f"'exp' is running in this checkout (pid {pid} since ", "autoresearch stop exp")
+    assert_one_line_error(
+        evaluated, 30, f"'exp' is running in this checkout (pid {pid} since ", "autoresearch stop exp"
+    )
     assert not (repo / ".autoresearch/evals").exists()
     other = cli(repo, "run", "-c", "other.yaml")  # its scope check would undo this one's candidate
     assert_one_line_error(other, 30, "'exp' is running in this checkout", "--worktree")
@@ -101,8 +111,12 @@ def test_graceful_stop_lets_the_running_eval_finish_and_records_it(tmp_path):
     assert cli(repo, "start").returncode == 0
     wait_for(in_eval_of(repo, 2))
     stopping = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "stop"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "stop"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(lambda: (repo / ".autoresearch/runs/exp/_autoresearch/STOP").exists())
     (repo / "gate").touch()

@@ -28,7 +28,13 @@ def test_significant_draws_runs_until_sure_and_compares_with_fresh_head_runs_aft
     assert keep["eval_runs"] == 3 + 2  # the original's run is HEAD's first sample
     assert (drop["samples"], drop["head_samples"]) == (1, 2) and drop["interval"][1] < 0
     run2, run3 = repo / EXP / keep["run_dir"], repo / EXP / drop["run_dir"]
-    assert sorted(p.name for p in run2.iterdir() if p.is_dir()) == ["head-2", "head-3", "sample-1", "sample-2", "sample-3"]
+    assert sorted(p.name for p in run2.iterdir() if p.is_dir()) == [
+        "head-2",
+        "head-3",
+        "sample-1",
+        "sample-2",
+        "sample-3",
+    ]
     # after the KEEP, HEAD's three samples are the lucky draw that won: fresh ones are numbered after them
     assert sorted(p.name for p in run3.iterdir() if p.is_dir()) == ["head-4", "head-5", "sample-1"]
     assert '"samples": [1.0, 1.0, 1.0]' in (run2 / "index.jsonl").read_text()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from optimizer.cycle.early import EarlyDiscard
-from policies.keep import Evidence, cannot_win, wins_losses
-from runs.compare import compare
+from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.policies.keep import Evidence, cannot_win, wins_losses
+from autoresearch.runs.compare import compare
 
 score = st.sampled_from([0.0, 0.05, 0.1, 0.15, 0.5, 0.9, 1.0])
 
@@ -63,16 +63,32 @@ def test_the_builtin_runner_stops_a_hopeless_candidate_and_records_the_skipped_t
     from tests.runs.test_e2e_builtin import ECHO, TARGETS
 
     words = [f"w{i}" for i in range(6)]
-    suite = {"execution": {"target": "echo"}, "tests": [
-        {"id": w, "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": w}]} for w in words
-    ]}
-    settings = {"experiment": "exp", "artifact": "prompt.md", "eval": {"file": "evals/s.eval.yaml", "workers": 1},
-                "mutator": {"provider": "command", "command": "python3 tools/mutate.py"}, "stop": {"max_cycles": 2}}
-    repo = make_repo(tmp_path / "r", {
-        "prompt.md": " ".join(words) + "\n", "evals/s.eval.yaml": yaml.safe_dump(suite), ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
-        "tools/echo.py": ECHO, "tools/mutate.py": MUTATOR, "autoresearch.yaml": yaml.safe_dump(settings),
-        "plan.json": json.dumps({"2": {"write": {"prompt.md": "none of them\n"}, "summary": "lose all"}}),
-    })
+    suite = {
+        "execution": {"target": "echo"},
+        "tests": [
+            {"id": w, "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": w}]}
+            for w in words
+        ],
+    }
+    settings = {
+        "experiment": "exp",
+        "artifact": "prompt.md",
+        "eval": {"file": "evals/s.eval.yaml", "workers": 1},
+        "mutator": {"provider": "command", "command": "python3 tools/mutate.py"},
+        "stop": {"max_cycles": 2},
+    }
+    repo = make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": " ".join(words) + "\n",
+            "evals/s.eval.yaml": yaml.safe_dump(suite),
+            ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
+            "tools/echo.py": ECHO,
+            "tools/mutate.py": MUTATOR,
+            "autoresearch.yaml": yaml.safe_dump(settings),
+            "plan.json": json.dumps({"2": {"write": {"prompt.md": "none of them\n"}, "summary": "lose all"}}),
+        },
+    )
     assert cli(repo, "run").returncode == 10
     line = iterations(repo)[1]
     assert line["decision"] == "drop" and line["skipped_tests"] == 3  # 3 losses with 3 tests to come: hopeless

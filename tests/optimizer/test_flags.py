@@ -23,7 +23,15 @@ SMALL_GAIN = {2: {"write": {"prompt.md": scores(a=1, b=0.09)}}}
         ([], {"policy": {"threshold": 0.05}}, "keep"),
         (["--threshold", "0.1"], {"policy": {"threshold": 0.05}}, "drop"),
     ],
-    ids=["default", "rule-flag", "rule-config", "rule-flag-wins", "threshold-flag", "threshold-config", "threshold-flag-wins"],
+    ids=[
+        "default",
+        "rule-flag",
+        "rule-config",
+        "rule-flag-wins",
+        "threshold-flag",
+        "threshold-config",
+        "threshold-flag-wins",
+    ],
 )
 def test_the_keep_rule_and_threshold_come_from_the_flag_or_else_the_config(tmp_path, flags, config, decision):
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=1, b=0)}, SMALL_GAIN, config=config)
@@ -47,9 +55,15 @@ def test_artifact_flag_picks_what_is_optimized_and_names_the_default_experiment(
     assert (repo / "prompt.md").read_text() == scores(a=0)
 
 
-@pytest.mark.parametrize("flags, config", [(["--results-dir", "out/results"], {}), ([], {"results_dir": "out/results"})], ids=["flag", "config"])
+@pytest.mark.parametrize(
+    "flags, config",
+    [(["--results-dir", "out/results"], {}), ([], {"results_dir": "out/results"})],
+    ids=["flag", "config"],
+)
 def test_a_results_dir_elsewhere_holds_the_results_and_gets_its_own_exclude_entry(tmp_path, flags, config):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}}, config=config)
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}}, config=config
+    )
     assert cli(repo, "run", *flags).returncode == 0
     assert (repo / "out/results/runs/exp/_autoresearch/iterations.jsonl").is_file()
     assert not (repo / ".autoresearch").exists()

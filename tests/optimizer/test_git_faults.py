@@ -51,8 +51,13 @@ def gated_repo(tmp_path):
 def start(repo, env) -> subprocess.Popen:
     """The daemon in its own process group, as a terminal, `timeout` or systemd would run it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env=env, start_new_session=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -97,8 +102,12 @@ def test_a_lock_held_by_a_live_git_of_the_user_is_never_removed(tmp_path):
     os.kill(daemon.pid, signal.SIGKILL)  # the daemon dies; its git, in its own session, is still writing
     daemon.wait(timeout=30)
     resumed = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     log = repo / ".autoresearch/runs/exp/_autoresearch/daemon.log"
     wait_for(lambda: "waiting for the git processes" in log.read_text())

@@ -6,7 +6,7 @@ import json
 
 import yaml
 
-from policies.holdout import split
+from autoresearch.policies.holdout import split
 from tests.helpers.repos import cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -20,8 +20,12 @@ def test_held_out_tests_are_hidden_and_a_keep_that_hurts_them_is_vetoed(tmp_path
     start = START
     plan = {
         2: {"write": {"prompt.md": scores(**(start | {train_fail[0]: 1}))}, "summary": "train gain, holdout unchanged"},
-        3: {"write": {"prompt.md": scores(**(start | {train_fail[0]: 1, train_fail[1]: 1} | dict.fromkeys(held_pass, 0)))},
-            "summary": "overfit"},
+        3: {
+            "write": {
+                "prompt.md": scores(**(start | {train_fail[0]: 1, train_fail[1]: 1} | dict.fromkeys(held_pass, 0)))
+            },
+            "summary": "overfit",
+        },
     }
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(**start)}, plan, config={"eval": {"holdout": 0.4}})
     done = cli(repo, "run")
@@ -42,8 +46,12 @@ def test_held_out_tests_are_hidden_and_a_keep_that_hurts_them_is_vetoed(tmp_path
 
 
 def test_the_report_shows_the_holdout_beside_the_score(tmp_path):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(**START)}, {2: {"write": {"prompt.md": scores(**START)}}},
-                         config={"eval": {"holdout": 0.4}})
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(**START)},
+        {2: {"write": {"prompt.md": scores(**START)}}},
+        config={"eval": {"holdout": 0.4}},
+    )
     cli(repo, "run")
     assert "holdout 0.5000 (original) -> 0.5000 (best)" in cli(repo, "report").stdout
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from optimizer.config import load
-from optimizer.cycle.decide import compare_for_goal, is_better, judge, rule_of
-from optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.config import load
+from autoresearch.optimizer.cycle.decide import compare_for_goal, is_better, judge, rule_of
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from tests.helpers.repos import make_repo
 from tests.optimizer.unit import CONFIG
 
@@ -45,7 +45,9 @@ def test_a_metric_is_judged_by_the_score_rule_in_the_goals_direction(tmp_path):
     assert is_better("minimize", 1.0, 2.0) and not is_better("maximize", 1.0, 2.0)
 
 
-@pytest.mark.parametrize("rule, sequential, early", [("wins-losses", False, True), ("score", False, False), ("significant", True, False)])
+@pytest.mark.parametrize(
+    "rule, sequential, early", [("wins-losses", False, True), ("score", False, False), ("significant", True, False)]
+)
 def test_each_rule_is_looked_up_in_the_policies_registry(tmp_path, rule, sequential, early):
     config, _ = setup(tmp_path, f"policy: {{rule: {rule}}}\n")
     assert (rule_of(config).sequential, rule_of(config).early_discard) == (sequential, early)

@@ -5,7 +5,7 @@ module file `x.py`, or a package folder `x/`) that leaves a marker and exits
 99 if it is ever imported. Then every mode that starts a Python process of
 ours runs a whole experiment there: `start`, `run` in a terminal, `schedule`
 (detached, with a firing), and `demo`. They are started with the installed
-`autoresearch` command, as a user does (`python -m optimizer` from the
+`autoresearch` command, as a user does (`python -m autoresearch.optimizer` from the
 repository would import the impostors in the command itself).
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from optimizer.experiment.lockfile import holder
+from autoresearch.optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 from tests.optimizer.test_attach import Terminal
@@ -43,16 +43,25 @@ def impostors(markers: Path, layout: str, also: tuple[str, ...] = ()) -> dict[st
     return {where.format(name): IMPOSTOR.format(marker=str(markers / name)) for name in (*PACKAGES, *also)}
 
 
-def shadowed_repo(tmp_path: Path, layout: str, also: tuple[str, ...] = (), config: dict | None = None) -> tuple[Path, Path]:
+def shadowed_repo(
+    tmp_path: Path, layout: str, also: tuple[str, ...] = (), config: dict | None = None
+) -> tuple[Path, Path]:
     markers = tmp_path / "markers"
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, config=config,
-                         extra_files=impostors(markers, layout, also))
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, config=config, extra_files=impostors(markers, layout, also)
+    )
     return repo, markers
 
 
 def autoresearch(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([AUTORESEARCH, *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **GIT_ENV, **(env or {})})
+    return subprocess.run(
+        [AUTORESEARCH, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **GIT_ENV, **(env or {})},
+    )
 
 
 def lock(repo: Path) -> Path:

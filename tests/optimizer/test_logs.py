@@ -15,7 +15,9 @@ PLAN = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "fix 
 
 
 def gated_repo(tmp_path):
-    return scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"})
+    return scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, PLAN, extra_files={".gitignore": "waiting\ngate\n"}
+    )
 
 
 def test_logs_are_readable_lines_and_raw_json_on_request(tmp_path):
@@ -37,12 +39,23 @@ def test_logs_are_readable_lines_and_raw_json_on_request(tmp_path):
 def test_logs_follow_prints_a_running_daemons_lines_as_they_come(tmp_path):
     repo = gated_repo(tmp_path)
     env = {**os.environ, **GIT_ENV}
-    daemon = subprocess.Popen([sys.executable, "-m", "optimizer", "run"], cwd=repo, env=env,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     out = tmp_path / "followed.txt"
     with open(out, "w") as sink:
-        follower = subprocess.Popen([sys.executable, "-m", "optimizer", "logs", "-f"], cwd=repo, env=env,
-                                    stdout=sink, stderr=subprocess.STDOUT)
+        follower = subprocess.Popen(
+            [sys.executable, "-m", "autoresearch.optimizer", "logs", "-f"],
+            cwd=repo,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
     try:
         wait_for(lambda: (repo / "waiting").exists() and "cycle 2   eval     evaluating" in out.read_text())
         assert "decide" not in out.read_text()  # the cycle 2 decision has not happened yet

@@ -23,7 +23,10 @@ def test_a_failed_attempts_changelog_is_kept_with_it_and_never_names_the_next_ca
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)
-    assert [(r["decision"], r["mutation"]) for r in lines[1:3]] == [("error", "idea that breaks the eval"), ("keep", "set a to one")]
+    assert [(r["decision"], r["mutation"]) for r in lines[1:3]] == [
+        ("error", "idea that breaks the eval"),
+        ("keep", "set a to one"),
+    ]
     assert git(repo, "log", "-1", "--format=%s").strip() == "autoresearch cycle 3: set a to one"
     failed_attempt = repo / RUNS / lines[1]["run_dir"]
     assert (failed_attempt / "mutation.md").read_text().startswith("idea that breaks the eval")
@@ -48,11 +51,20 @@ HOLDING_MUTATOR = (  # writes outside the artifact, then waits to be interrupted
 
 
 def test_an_interrupt_during_the_mutation_undoes_its_writes_outside_the_artifact(tmp_path):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {}, config={"mutator": {"command": HOLDING_MUTATOR}, "stop": {"max_cycles": 2}})
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        {},
+        config={"mutator": {"command": HOLDING_MUTATOR}, "stop": {"max_cycles": 2}},
+    )
     (repo / "mine.txt").write_text("the user's own edit\n")  # an untracked file of the user's stays as it is
     proc = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(lambda: (repo / ".autoresearch/mutating").exists())
     proc.send_signal(signal.SIGTERM)

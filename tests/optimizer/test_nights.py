@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from optimizer.faults import ENV
+from autoresearch.optimizer.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 
@@ -32,7 +32,7 @@ def readme_cron_line(repo: Path) -> str:
     """The README's system-cron line, its command part, with the placeholders pointing at this test's repo."""
     line = next(ln for ln in README.read_text().splitlines() if re.match(r"^0 1 \* \* \* cd /path/to/repo && ", ln))
     command = line.split(" ", 5)[5]
-    autoresearch = f"{sys.executable} -m optimizer"
+    autoresearch = f"{sys.executable} -m autoresearch.optimizer"
     return command.replace("/path/to/repo", str(repo)).replace("/path/to/venv/bin/autoresearch", autoresearch)
 
 
@@ -60,7 +60,10 @@ def assert_status_report_and_state_agree(repo: Path) -> None:
 
 def test_the_readme_cron_line_makes_new_cycles_night_after_night(tmp_path):
     repo = scenario_repo(
-        tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, NIGHTS, config={"stop": {"max_cycles": 3, "max_convergence": 2}}
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0)},
+        NIGHTS,
+        config={"stop": {"max_cycles": 3, "max_convergence": 2}},
     )
     assert not (repo / ".autoresearch").exists()  # as after `init`: the line must work on the first night too
     cron_log = repo / ".autoresearch/cron.log"
@@ -112,7 +115,12 @@ OUT_OF_SCOPE = {n: {"write": {"prompt.md": scores(a=1), "stray/new.txt": "x\n"}}
     [
         (FAILING, {}, 40, "4 cycles, finished (errors)"),
         (OUT_OF_SCOPE, {}, 20, "4 cycles, finished (out-of-scope)"),
-        ({2: {"write": {"prompt.md": scores(a=1)}}}, {ENV: "after-mutate:1:SIGTERM"}, 130, "1 cycles, stopped (interrupted)"),
+        (
+            {2: {"write": {"prompt.md": scores(a=1)}}},
+            {ENV: "after-mutate:1:SIGTERM"},
+            130,
+            "1 cycles, stopped (interrupted)",
+        ),
     ],
     ids=["40", "20", "130"],
 )

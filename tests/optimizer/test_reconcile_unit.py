@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from optimizer.cycle.candidate import commit_message, original
-from optimizer.cycle.record import record
-from optimizer.experiment.history import History
-from optimizer.startup.reconcile import reconcile
+from autoresearch.optimizer.cycle.candidate import commit_message, original
+from autoresearch.optimizer.cycle.record import record
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.startup.reconcile import reconcile
+from autoresearch.trajectory import iterations
 from tests.helpers.repos import git
 from tests.optimizer.unit import experiment, lines, scores
-from trajectory import iterations
 
 
 def crashed(tmp_path):
@@ -28,12 +28,20 @@ def repair(session) -> list[str]:
 def test_a_keep_committed_but_not_logged_is_logged_from_its_run_directory(tmp_path):
     session = crashed(tmp_path)
     run_dir = session.paths.new_run_dir(2)
-    (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [{"test_id": "a", "score": 1.0}, {"test_id": "b", "score": 1.0}]))
+    (run_dir / "index.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in [{"test_id": "a", "score": 1.0}, {"test_id": "b", "score": 1.0}])
+    )
     session.ws.artifact_path.write_text(scores(a=1, b=1))
     git(session.ws.root, "commit", "-qam", commit_message(2, "fix a"))
     assert repair(session) == [f"logged cycle 2, committed as {session.ws.head()[:10]} just before the crash"]
     line = lines(session)[-1]
-    assert (line["cycle"], line["decision"], line["mutation"], line["wins"], line["commit"]) == (2, "keep", "fix a", 1, session.ws.head())
+    assert (line["cycle"], line["decision"], line["mutation"], line["wins"], line["commit"]) == (
+        2,
+        "keep",
+        "fix a",
+        1,
+        session.ws.head(),
+    )
 
 
 def test_a_commit_not_made_by_the_daemon_is_never_logged_as_a_keep(tmp_path):

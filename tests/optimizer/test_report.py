@@ -36,7 +36,10 @@ def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_r
         "cost $0.0080",  # four evals of two tests at $0.001 a test; the failed mutation ran none
     ]
     commits = git(repo, "log", "--format=%h %s", f"{original}..HEAD").splitlines()
-    assert [line.split(" ", 1)[1] for line in commits] == ["autoresearch cycle 5: raise b", "autoresearch cycle 2: raise a"]
+    assert [line.split(" ", 1)[1] for line in commits] == [
+        "autoresearch cycle 5: raise b",
+        "autoresearch cycle 2: raise a",
+    ]
     assert lines[6:8] == commits
     assert "adopt: nothing to do, the commits are on your branch" in lines
     revert = f"git restore --source={original[:12]} --staged --worktree -- prompt.md && git commit -m 'Revert autoresearch' -- prompt.md"
@@ -44,9 +47,15 @@ def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_r
     assert report.stdout in run.stdout  # the run ended with the same summary
 
 
-@pytest.mark.parametrize("score, which", [(0, "0 on every test (is the eval broken?)"), (1, "1 on every test (nothing left to teach)")])
-def test_an_original_scoring_the_same_on_every_test_is_warned_on_the_console_in_the_log_state_and_report(tmp_path, score, which):
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=score, b=score)}, {2: {"write": {"prompt.md": scores(a=0.5)}}})
+@pytest.mark.parametrize(
+    "score, which", [(0, "0 on every test (is the eval broken?)"), (1, "1 on every test (nothing left to teach)")]
+)
+def test_an_original_scoring_the_same_on_every_test_is_warned_on_the_console_in_the_log_state_and_report(
+    tmp_path, score, which
+):
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=score, b=score)}, {2: {"write": {"prompt.md": scores(a=0.5)}}}
+    )
     done = cli(repo, "run")
     assert f"the original artifact scores {which}" in done.stderr
     log = [json.loads(line) for line in (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").open()]
@@ -77,7 +86,11 @@ def readme_revert(original: str, artifact: str) -> str:
 
 
 DIRECTORY_PLAN = {  # adds a file, deletes one, changes one: a revert must undo all three
-    2: {"write": {"skill/a.md": scores(a=1, b=0), "skill/new.md": "b 1\n"}, "delete": ["skill/old.md"], "summary": "reshape"},
+    2: {
+        "write": {"skill/a.md": scores(a=1, b=0), "skill/new.md": "b 1\n"},
+        "delete": ["skill/old.md"],
+        "summary": "reshape",
+    },
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.paths import ExperimentPaths
 from tests.helpers.repos import cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 

@@ -36,9 +36,14 @@ def test_refuses_outside_a_git_repository(tmp_path):
         (lambda repo: (repo / "prompt.md").write_text("a 1\n"), "uncommitted changes"),
         (lambda repo: point_at_untracked_file(repo), "not tracked"),
         (lambda repo: (repo / "autoresearch.yaml").write_text("artifact: [\n"), "not valid YAML"),
-        (lambda repo: (repo / "autoresearch.yaml").write_text(  # in place: a second `stop:` is refused as given twice
-            (repo / "autoresearch.yaml").read_text().replace("max_cycles: 2", "max_cycles: many", 1)
-        ), "field 'stop.max_cycles'"),
+        (
+            lambda repo: (
+                repo / "autoresearch.yaml"
+            ).write_text(  # in place: a second `stop:` is refused as given twice
+                (repo / "autoresearch.yaml").read_text().replace("max_cycles: 2", "max_cycles: many", 1)
+            ),
+            "field 'stop.max_cycles'",
+        ),
     ],
     ids=["missing-artifact", "dirty-artifact", "untracked-artifact", "bad-yaml", "bad-field"],
 )
@@ -88,8 +93,12 @@ def test_sigterm_mid_eval_restores_head_and_run_resumes_the_experiment(tmp_path)
         extra_files={".gitignore": "hanging\n"},
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(eval_running(repo, 3))
     proc.send_signal(signal.SIGTERM)
@@ -133,10 +142,17 @@ def test_results_directory_is_excluded_from_git(tmp_path):
 def test_sigterm_to_the_whole_process_group_restores_head_too(tmp_path):
     # systemd, docker and `kill -- -PGID` signal every process of the group, git helpers included
     plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}}}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "waiting\ngate\n"})
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "waiting\ngate\n"}
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     wait_for(lambda: (repo / "waiting").exists())
     os.killpg(proc.pid, signal.SIGTERM)

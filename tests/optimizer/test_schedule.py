@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from optimizer.daemon.scheduler import cron_weekdays, parse_duration
+from autoresearch.optimizer.daemon.scheduler import cron_weekdays, parse_duration
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
@@ -33,8 +33,13 @@ def schedule_json(repo) -> dict:
 
 def start_scheduler(repo, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "schedule", *args], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "schedule", *args],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -45,16 +50,32 @@ def stop(proc: subprocess.Popen) -> int:
 
 
 def repo_with_plan(tmp_path, first: str = scores(a=0, b=0)):
-    plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
-            3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix b"}}
-    return scenario_repo(tmp_path / "r", {"prompt.md": first}, plan,
-                         config={"stop": {"max_cycles": 0}}, extra_files={".gitignore": "waiting\ngate\n"})
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
+        3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix b"},
+    }
+    return scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": first},
+        plan,
+        config={"stop": {"max_cycles": 0}},
+        extra_files={".gitignore": "waiting\ngate\n"},
+    )
 
 
-@pytest.mark.parametrize("field, days", [
-    ("*", "*"), ("1-5", "mon,tue,wed,thu,fri"), ("0", "sun"), ("7", "sun"), ("*/2", "sun,tue,thu,sat"),
-    ("sat,sun", "sun,sat"), ("5-7", "sun,fri,sat"), ("mon-wed", "mon,tue,wed"),
-])
+@pytest.mark.parametrize(
+    "field, days",
+    [
+        ("*", "*"),
+        ("1-5", "mon,tue,wed,thu,fri"),
+        ("0", "sun"),
+        ("7", "sun"),
+        ("*/2", "sun,tue,thu,sat"),
+        ("sat,sun", "sun,sat"),
+        ("5-7", "sun,fri,sat"),
+        ("mon-wed", "mon,tue,wed"),
+    ],
+)
 def test_crontab_weekdays_mean_what_they_mean_in_crontab(field, days):
     assert cron_weekdays(field) == days  # APScheduler 3 alone would read 0 as Monday
 
@@ -176,10 +197,15 @@ def test_detach_prints_the_pid_status_lists_it_and_sigterm_stops_it(tmp_path):
     wait_for(lambda: "scheduler exp: not running" in cli(repo, "status").stdout, timeout=30)
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--cron", "0 1 * *"], "--cron"), (["--cron", "0 25 * * *"], "--cron"),
-    (["--cron", "0 1 * * 1", "--tz", "Mars/Olympus"], "--tz"), (["--cron", "0 1 * * *", "--for", "soon"], "--for"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--cron", "0 1 * *"], "--cron"),
+        (["--cron", "0 25 * * *"], "--cron"),
+        (["--cron", "0 1 * * 1", "--tz", "Mars/Olympus"], "--tz"),
+        (["--cron", "0 1 * * *", "--for", "soon"], "--for"),
+    ],
+)
 def test_bad_schedules_exit_30_with_one_line(tmp_path, args, needle):
     repo = repo_with_plan(tmp_path)
     done = cli(repo, "schedule", *args)
@@ -191,14 +217,28 @@ def test_bad_schedules_exit_30_with_one_line(tmp_path, args, needle):
 def test_run_from_system_cron_needs_no_tty_is_quiet_and_exits_with_the_outcome(tmp_path):
     repo = repo_with_plan(tmp_path)
     cron_env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "SHELL": "/bin/sh", **GIT_ENV}
-    done = subprocess.run([sys.executable, "-m", "optimizer", "run", "-q", "--max-cycles", "2"], cwd=repo,
-                          env=cron_env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "run", "-q", "--max-cycles", "2"],
+        cwd=repo,
+        env=cron_env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr  # improved
     assert done.stdout.startswith("experiment exp: 2 cycles")
     assert "evaluating" not in done.stderr and "mutating" not in done.stderr
     (repo / "autoresearch.yaml").write_text("artifact: [\n")
-    broken = subprocess.run([sys.executable, "-m", "optimizer", "run", "-q"], cwd=repo, env=cron_env,
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    broken = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "run", "-q"],
+        cwd=repo,
+        env=cron_env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (broken.returncode, broken.stdout) == (30, "")  # one line on stderr: what cron mails
     assert broken.stderr.count("\n") == 1 and broken.stderr.startswith("autoresearch: ")
 
@@ -206,8 +246,12 @@ def test_run_from_system_cron_needs_no_tty_is_quiet_and_exits_with_the_outcome(t
 def test_stop_ends_the_run_in_progress_and_then_its_scheduler(tmp_path):
     repo, scheduler = scheduler_held_in_cycle_2_eval(tmp_path)
     stopping = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "stop"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "stop"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(lambda: (repo / ".autoresearch/runs/exp/_autoresearch/STOP").exists())
     (repo / "gate").touch()  # the eval in progress finishes: a graceful stop records it

@@ -31,8 +31,12 @@ def test_the_users_edits_during_a_mutation_are_saved_before_they_are_undone(tmp_
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "hold": True}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV, **run_env(watch)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV, **run_env(watch)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(lambda: (repo / ".autoresearch/mutating").exists())
     (repo / "notes.md").write_text("v2, typed while the mutation ran\n")
@@ -82,7 +86,7 @@ def test_a_mutator_running_git_does_not_lose_the_users_staged_version(tmp_path, 
     assert git(repo, "stash", "list") == ""
 
 
-GAMED_EVAL = r'''
+GAMED_EVAL = r"""
 import json, sys
 from pathlib import Path
 rows = [l.split() for l in Path("prompt.md").read_text().splitlines() if l.strip()]
@@ -90,14 +94,16 @@ bonus = float(Path("cache/bonus.txt").read_text())  # an ignored file the eval r
 with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
     for test, score in rows:
         out.write(json.dumps({"test_id": test, "score": min(1.0, float(score) + bonus)}) + "\n")
-'''
+"""
 
 
 @WATCH_MODES
 def test_an_ignored_file_the_eval_reads_cannot_get_a_candidate_kept(tmp_path, watch):
     plan = {2: {"write": {"prompt.md": scores(a=0, b=0) + "\n", "cache/bonus.txt": "1\n", ".env": "TOKEN=stolen\n"}}}
     repo = scenario_repo(
-        tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan,
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0)},
+        plan,
         config={"eval": {"command": "python3 evals/gamed.py {run_dir}"}},
         extra_files={"evals/gamed.py": GAMED_EVAL, ".gitignore": "cache/\n.env\n"},
     )
@@ -135,7 +141,7 @@ def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tm
     assert "fsmonitor" in (saved / "git/.git/config").read_text()
 
 
-FORGE = r'''
+FORGE = r"""
 import hashlib, json, pathlib
 data = pathlib.Path("prompt.md").read_bytes()
 oid = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
@@ -143,11 +149,14 @@ for folder in pathlib.Path(".autoresearch/cache").iterdir():
     if folder.is_dir():
         rows = "".join(json.dumps({"test_id": t, "score": 1.0}) + "\n" for t in ("a", "b"))
         (folder / f"{oid}-sample-1.jsonl").write_text(rows)
-'''
+"""
 
 
 def test_results_a_mutator_writes_into_the_cache_are_never_used(tmp_path):
-    forge = {"prompt.md": scores(a=0, b=0), ".autoresearch/forge.py": FORGE}  # the script itself sits where the guard does not look
+    forge = {
+        "prompt.md": scores(a=0, b=0),
+        ".autoresearch/forge.py": FORGE,
+    }  # the script itself sits where the guard does not look
     plan = {2: {"write": forge, "run": ["python3 .autoresearch/forge.py"]}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=1, b=1)}, plan)
     cli(repo, "run")
@@ -176,8 +185,12 @@ def test_edits_made_while_the_eval_runs_are_the_users_and_stay(tmp_path):
     plan = {2: {"write": {"prompt.md": scores(a=1, b=0) + "WAITGATE\n"}}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan, extra_files={"notes.md": "v1\n"})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(lambda: (repo / "waiting").exists())
     (repo / "notes.md").write_text("v2, typed while the eval ran\n")
@@ -222,7 +235,9 @@ def test_tool_caches_a_mutator_leaves_are_removed_without_dropping_its_candidate
     run_tests = "python3 -c 'import helper' && mkdir -p .pytest_cache/v && echo 1 > .pytest_cache/v/lastfailed"
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [run_tests]}}
     repo = scenario_repo(
-        tmp_path / "r", {"prompt.md": scores(a=0)}, plan,
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        plan,
         extra_files={"helper.py": "X = 1\n", ".gitignore": "__pycache__/\n.pytest_cache/\n"},
     )
     done = cli(repo, "run")
@@ -235,8 +250,12 @@ def test_an_index_refreshed_during_a_mutation_with_nothing_new_staged_is_no_chan
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "hold": True}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={"notes.md": "v1\n"})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     wait_for(lambda: (repo / ".autoresearch/mutating").exists())
     index_before = (repo / ".git/index").read_bytes()
@@ -273,13 +292,12 @@ def test_a_large_file_written_in_place_that_cannot_be_put_back_stops_the_run_and
     (saved,) = (repo / RUNS).glob("*-c0002/outside")
     assert str(saved) in done.stderr
     assert (saved / "files/data/big.bin").read_bytes()[:7] == b"mutated"  # the mutation's bytes are kept
-    assert "touch hooked" in (saved / "files/.git/hooks/post-commit").read_text()
-    assert "fsmonitor" in (saved / "files/.git/config").read_text()
-    sneaky = (saved / "files/.git/refs/heads/main").read_text().strip()
 
 
 PLANTED_GIT = {  # what a command mutator can leave inside a directory artifact for git to take as a repository
-    "a repository whose fsmonitor runs a command": {"run": ["git init -q skill && git -C skill config core.fsmonitor 'touch monitored'"]},
+    "a repository whose fsmonitor runs a command": {
+        "run": ["git init -q skill && git -C skill config core.fsmonitor 'touch monitored'"]
+    },
     "a gitfile": {"write": {"skill/.git": "gitdir: ../.git\n"}},
     "a nested repository": {"run": ["git init -q skill/sub && echo 'c 1' > skill/sub/c.md"]},
     "a .git in another case": {"write": {"skill/deep/.GIT/config": "[core]\n\tfsmonitor = touch monitored\n"}},
@@ -287,16 +305,26 @@ PLANTED_GIT = {  # what a command mutator can leave inside a directory artifact 
 
 
 @pytest.mark.parametrize("planted", PLANTED_GIT.values(), ids=PLANTED_GIT)
-def test_a_git_path_a_command_mutator_creates_inside_a_directory_artifact_is_out_of_scope_saved_and_removed(tmp_path, planted):
+def test_a_git_path_a_command_mutator_creates_inside_a_directory_artifact_is_out_of_scope_saved_and_removed(
+    tmp_path, planted
+):
     plan = {
-        2: {"write": {"skill/a.md": "a 1\n", **planted.get("write", {})}, "run": planted.get("run", []), "summary": "fix a"},
+        2: {
+            "write": {"skill/a.md": "a 1\n", **planted.get("write", {})},
+            "run": planted.get("run", []),
+            "summary": "fix a",
+        },
         3: {"write": {"skill/b.md": "b 1\n"}, "summary": "fix b"},
     }
     repo = scenario_repo(tmp_path / "r", {"skill/a.md": "a 0\n", "skill/b.md": "b 0\n"}, plan)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)
-    assert [(r["decision"], r.get("error_reason")) for r in lines] == [("keep", None), ("error", "out-of-scope"), ("keep", None)]
+    assert [(r["decision"], r.get("error_reason")) for r in lines] == [
+        ("keep", None),
+        ("error", "out-of-scope"),
+        ("keep", None),
+    ]
     assert not [p for p in (repo / "skill").rglob("*") if ".git" in p.relative_to(repo).as_posix().lower()]
     assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "skill").split() == ["skill/a.md", "skill/b.md"]
     assert "160000" not in git(repo, "ls-tree", "-r", "HEAD")  # no gitlink committed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from optimizer.experiment.state import State, Writer, load
+from autoresearch.optimizer.experiment.state import State, Writer, load
 from tests.helpers.scenario import wait_for
 
 

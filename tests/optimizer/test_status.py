@@ -20,8 +20,10 @@ STATE = ".autoresearch/runs/exp/_autoresearch/state.json"
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """One experiment run to its end (3 cycles); each test gets its own copy of the repository."""
-    plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
-            3: {"write": {"prompt.md": scores(a=0, b=0)}, "summary": "undo a"}}
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
+        3: {"write": {"prompt.md": scores(a=0, b=0)}, "summary": "undo a"},
+    }
     repo = scenario_repo(tmp_path_factory.mktemp("finished") / "r", {"prompt.md": scores(a=0, b=0)}, plan)
     assert cli(repo, "run").returncode == 0
     return repo
@@ -40,7 +42,10 @@ def test_status_of_a_finished_experiment_shows_scores_counts_and_last_decisions(
     assert "original 0.000, best 0.500 (cycle 2)" in out
     assert "2 keeps, 1 drops, 0 errors" in out
     assert [ln.split()[:3] for ln in out.splitlines() if ln.startswith("    cycle")] == [
-        ["cycle", "1", "keep"], ["cycle", "2", "keep"], ["cycle", "3", "drop"]]
+        ["cycle", "1", "keep"],
+        ["cycle", "2", "keep"],
+        ["cycle", "3", "drop"],
+    ]
     data = json.loads(cli(repo, "status", "exp", "--json").stdout)
     assert (data["running"], data["stale_pid"], data["state"]["best_score"]) == (False, None, 0.5)
     assert [r["mutation"] for r in data["last_decisions"]] == ["original", "fix a", "undo a"]
@@ -74,12 +79,16 @@ def test_a_running_state_whose_pid_was_reused_is_still_stale(repo):
 
 def test_status_of_a_running_daemon_shows_cycle_phase_spend_and_time_left(tmp_path):
     plan = {2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "wait"}}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan,
-                         extra_files={".gitignore": "waiting\ngate\n"})
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "waiting\ngate\n"}
+    )
     daemon = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "run", "--budget-usd", "5", "--max-hours", "5"],
-        cwd=repo, env={**os.environ, **GIT_ENV}, stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "autoresearch.optimizer", "run", "--budget-usd", "5", "--max-hours", "5"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for(lambda: (repo / "waiting").exists())

@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from optimizer.deadline import deadline
-from plumbing.errors import InvalidInput
+from autoresearch.optimizer.deadline import deadline
+from autoresearch.plumbing.errors import InvalidInput
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 
@@ -68,7 +68,9 @@ def test_until_accepts_a_local_time_of_day_and_takes_the_next_one():
 def test_a_best_at_the_target_score_stops_with_exit_0_instead_of_mutating_on(tmp_path):
     plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
     # without the target, cycles 4-6 would find no plan: three mutator errors, exit 40
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan, config={"stop": {"max_cycles": 6, "target_score": 1.0}})
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan, config={"stop": {"max_cycles": 6, "target_score": 1.0}}
+    )
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "keep"]
@@ -82,7 +84,12 @@ def test_a_best_at_the_target_score_stops_with_exit_0_instead_of_mutating_on(tmp
 def test_the_target_score_follows_a_minimized_metric(tmp_path):
     plan = {2: {"write": {"train.py": "METRIC 1.40\n"}}, 3: {"write": {"train.py": "METRIC 0.90\n"}}}
     metric = {"pattern": r"val_bpb:\s*([0-9.]+)", "goal": "minimize"}
-    repo = scenario_repo(tmp_path / "r", {"train.py": "METRIC 1.50\n"}, plan, config={"eval": {"metric": metric}, "stop": {"max_cycles": 6}})
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"train.py": "METRIC 1.50\n"},
+        plan,
+        config={"eval": {"metric": metric}, "stop": {"max_cycles": 6}},
+    )
     done = cli(repo, "run", "--target-score", "1.0")  # 1.50 and 1.40 are above it, 0.90 is below: the third stops
     assert done.returncode == 0, done.stderr
     assert [r["score"] for r in iterations(repo)] == [1.5, 1.4, 0.9]

@@ -1,4 +1,4 @@
-"""The in-process (libgit2) reads of optimizer.gitrepo.workspace and optimizer.guard.scope agree with git's command line."""
+"""The in-process (libgit2) reads of autoresearch.optimizer.gitrepo.workspace and autoresearch.optimizer.guard.scope agree with git's command line."""
 
 from __future__ import annotations
 
@@ -7,11 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from optimizer.guard import scope
-from optimizer.gitrepo.workspace import artifact_id, artifact_modified, artifact_size, candidate_patch, open_workspace, status
-from tests.helpers.repos import git, make_repo
+from autoresearch.optimizer.gitrepo.workspace import (
+    artifact_id,
+    artifact_modified,
+    artifact_size,
+    candidate_patch,
+    open_workspace,
+    status,
+)
+from autoresearch.optimizer.guard import scope
+from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import iterations, scenario_repo, scores
-from tests.helpers.repos import cli
 
 
 def test_file_patch_is_what_git_diff_writes_and_applies(tmp_path):
@@ -44,7 +50,9 @@ def test_status_codes_match_git_porcelain(tmp_path):
     git(repo, "add", "c.md")
     (repo / ".gitignore").write_text("ignored.log\n")
     (repo / "ignored.log").write_text("never seen\n")
-    porcelain = {line[3:]: line[:2] for line in git(repo, "status", "--porcelain", "--untracked-files=all").splitlines()}
+    porcelain = {
+        line[3:]: line[:2] for line in git(repo, "status", "--porcelain", "--untracked-files=all").splitlines()
+    }
     assert status(open_workspace(repo, "prompt.md")) == porcelain
 
 
@@ -66,7 +74,9 @@ def test_a_same_size_rewrite_of_a_clean_file_in_the_same_second_is_seen(tmp_path
     guard.open()
     stat = (repo / "config.toml").stat()
     (repo / "config.toml").write_text("level = 9\n")
-    os.utime(repo / "config.toml", ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size and mtime: ctime and content tell
+    os.utime(
+        repo / "config.toml", ns=(stat.st_atime_ns, stat.st_mtime_ns)
+    )  # same size and mtime: ctime and content tell
     changed = guard.changes()
     assert [os.path.relpath(c.path, repo) for c in changed] == ["config.toml"]
     assert guard.undo(changed) == []

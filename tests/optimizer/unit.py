@@ -11,13 +11,13 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from mutators.base import MutationRequest, MutationResult
-from optimizer import daemonlog
-from optimizer.config import load
-from optimizer.experiment.session import Session
-from optimizer.startup.opening import open_session
-from runs.errors import EvalFailed
-from runs.evaluators import EvalOutcome
+from autoresearch.mutators.base import MutationRequest, MutationResult
+from autoresearch.optimizer import daemonlog
+from autoresearch.optimizer.config import load
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.startup.opening import open_session
+from autoresearch.runs.errors import EvalFailed
+from autoresearch.runs.evaluators import EvalOutcome
 from tests.helpers.repos import make_repo
 
 CONFIG = "artifact: prompt.md\neval: {command: 'true'}\nmutator: {provider: command, command: 'true'}\n"
@@ -76,7 +76,9 @@ def write(text: str, summary: str = "edit", also: dict[str, str] | None = None) 
 
 def experiment(tmp_path: Path, artifact: str, steps: dict[int, Step], config: str = "") -> Session:
     """An opened session on a fresh repository whose artifact holds `artifact`."""
-    repo = make_repo(tmp_path / "repo", {"prompt.md": artifact, "autoresearch.yaml": CONFIG + config, "notes.txt": "mine\n"})
+    repo = make_repo(
+        tmp_path / "repo", {"prompt.md": artifact, "autoresearch.yaml": CONFIG + config, "notes.txt": "mine\n"}
+    )
     daemonlog.setup(None, quiet=True)
     session = open_session(load(repo / "autoresearch.yaml"), repo)
     session.evaluator = ScriptedEval(repo / "prompt.md")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from policies.holdout import regressed, split
+from autoresearch.policies.holdout import regressed, split
 
 
 def test_the_split_is_seeded_stratified_and_stable():
@@ -17,7 +17,9 @@ def test_the_split_is_seeded_stratified_and_stable():
     assert split(scores, 0.3, "other") != held
 
 
-@pytest.mark.parametrize("scores, fraction, size", [({"a": 1.0}, 0.3, 0), ({"a": 1.0, "b": 0.0}, 0.9, 1), ({"a": 1, "b": 1}, 0.1, 1)])
+@pytest.mark.parametrize(
+    "scores, fraction, size", [({"a": 1.0}, 0.3, 0), ({"a": 1.0, "b": 0.0}, 0.9, 1), ({"a": 1, "b": 1}, 0.1, 1)]
+)
 def test_both_sides_keep_a_test_when_they_can(scores, fraction, size):
     assert len(split(scores, fraction, "s")) == size
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from policies.keep import RULES, Evidence
+from autoresearch.policies.keep import RULES, Evidence
 
 
 def ev(wins=0, losses=0, mean_delta=0.0, base=0.5, cand=0.5, base_size=10, cand_size=10, goal="maximize"):
@@ -41,7 +41,9 @@ def test_score(evidence, keep):
 
 
 def test_every_decision_gives_a_reason():
-    for rule in (r for r in RULES.values() if not r.sequential):  # a sequential rule decides from runs, not one comparison
+    for rule in (
+        r for r in RULES.values() if not r.sequential
+    ):  # a sequential rule decides from runs, not one comparison
         assert rule(ev(wins=1)).reason
         assert rule(ev()).reason
 

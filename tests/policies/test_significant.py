@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from policies.significant import boundaries, significant
+from autoresearch.policies.significant import boundaries, significant
 
 TESTS = [f"t{i}" for i in range(20)]
 PASS_RATES = [0.05 + 0.9 * i / 19 for i in range(20)]  # binary tests between 0.05 and 0.95
@@ -80,7 +80,9 @@ def decide(rng: random.Random, shift: float, head_runs: list, confidence=0.95, m
         v = significant(cand, head_runs, confidence, max_repeats, simpler=False)
         if v.done:
             return v.action == "keep", spent
-        (head_runs if v.action == "more-head" else cand).append(draw(PASS_RATES if v.action == "more-head" else cand_rates))
+        (head_runs if v.action == "more-head" else cand).append(
+            draw(PASS_RATES if v.action == "more-head" else cand_rates)
+        )
         spent += 1
 
 

@@ -1,4 +1,4 @@
-from policies.stop import Limits, Progress, continues_run, stop_reason
+from autoresearch.policies.stop import Limits, Progress, continues_run, stop_reason
 
 
 def progress(done=1, without_keep=0, errors=0, out_of_scope=0):
@@ -33,6 +33,15 @@ def test_only_an_interrupted_or_crashed_run_is_continued():
     assert continues_run("running", None)  # its daemon died
     for reason in ("interrupted", "stop-requested", "failed"):
         assert continues_run("stopped", reason)
-    for reason in ("max_cycles", "converged", "target", "budget", "deadline", "errors", "out-of-scope", "mutations-exhausted"):
+    for reason in (
+        "max_cycles",
+        "converged",
+        "target",
+        "budget",
+        "deadline",
+        "errors",
+        "out-of-scope",
+        "mutations-exhausted",
+    ):
         assert not continues_run("finished", reason)
     assert not continues_run(None, None)

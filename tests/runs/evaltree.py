@@ -19,7 +19,9 @@ with open(sys.argv[4], "w") as f:
 """
 
 
-def write_tree(root: Path, tests: list[dict], answers: dict, suite: dict | None = None, targets: list[dict] | None = None) -> Path:
+def write_tree(
+    root: Path, tests: list[dict], answers: dict, suite: dict | None = None, targets: list[dict] | None = None
+) -> Path:
     """root/evals/suite.eval.yaml + root/.agentv/targets.yaml (target `canned` answering `answers[test id]`)."""
     (root / "evals").mkdir(parents=True, exist_ok=True)
     (root / ".agentv").mkdir(exist_ok=True)

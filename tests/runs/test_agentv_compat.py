@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from runs.evaluators.builtin import execute, prepare
-from runs.results import load_rows
-from runs.run_settings import run_options
+from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.run_settings import run_options
 from tests.helpers.grader_server import GraderServer, RuleTable
 from tests.runs.compat.record import RULES, chosen_target, eval_files
 
@@ -31,7 +31,9 @@ def grader_server(compat_case: Path, monkeypatch):
 
 
 def test_every_compat_eval_scores_as_agentv(compat_case: Path, grader_server: GraderServer, tmp_path: Path):
-    expected = {row["test_id"]: row for row in map(json.loads, (compat_case / "expected.jsonl").read_text().splitlines())}
+    expected = {
+        row["test_id"]: row for row in map(json.loads, (compat_case / "expected.jsonl").read_text().splitlines())
+    }
     seen = set()
     for eval_file in eval_files(compat_case):
         run_dir = tmp_path / "out" / eval_file.stem
@@ -45,5 +47,7 @@ def test_every_compat_eval_scores_as_agentv(compat_case: Path, grader_server: Gr
             if not want["scores"]:
                 continue  # AgentV lists no per-grader entry for the implicit criteria-only grader; we do
             got = [(s["name"], s["type"], s["score"], s["verdict"]) for s in row["scores"]]
-            assert got == [(s["name"], s["type"], pytest.approx(s["score"], abs=1e-9), s["verdict"]) for s in want["scores"]], row["test_id"]
+            assert got == [
+                (s["name"], s["type"], pytest.approx(s["score"], abs=1e-9), s["verdict"]) for s in want["scores"]
+            ], row["test_id"]
     assert seen == set(expected)

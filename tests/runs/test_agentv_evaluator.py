@@ -15,7 +15,7 @@ from tests.helpers.scenario import iterations, scenario_repo, scores
 
 EVAL_FILE = "evals/support.eval.yaml"
 
-FAKE_AGENTV = r'''#!/usr/bin/env python3
+FAKE_AGENTV = r"""#!/usr/bin/env python3
 import json, os, subprocess, sys
 
 args = sys.argv[1:]
@@ -25,13 +25,15 @@ if len(args) != 4 or args[0] != "eval" or args[2] != "--output":
     print("usage: agentv eval FILE --output DIR", file=sys.stderr)
     sys.exit(2)
 sys.exit(subprocess.call([sys.executable, "evals/score.py", args[3], "prompt.md"]))
-'''
+"""
 
 
 def agentv_repo(root: Path) -> Path:
     plan = {2: {"write": {"prompt.md": scores(a=1, b=1)}}}
     config = {"eval": {"command": None, "agentv": EVAL_FILE}}
-    return scenario_repo(root, {"prompt.md": scores(a=0, b=1)}, plan, config=config, extra_files={EVAL_FILE: "tests: []\n"})
+    return scenario_repo(
+        root, {"prompt.md": scores(a=0, b=1)}, plan, config=config, extra_files={EVAL_FILE: "tests: []\n"}
+    )
 
 
 def fake_agentv_on_path(bin_dir: Path) -> str:

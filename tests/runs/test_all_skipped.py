@@ -13,21 +13,42 @@ from tests.helpers.repos import assert_one_line_error, cli
 from tests.runs.evaltree import write_tree
 from tests.runs.parity.harness import agentv_binary, agentv_env
 
-SCRIPT_GRADER = {"name": "custom-prompt-eval", "type": "llm-grader", "prompt": {"command": ["bun", "run", "../prompts/missing.ts"]}}
+SCRIPT_GRADER = {
+    "name": "custom-prompt-eval",
+    "type": "llm-grader",
+    "prompt": {"command": ["bun", "run", "../prompts/missing.ts"]},
+}
 TESTS = [
     {"id": "basic", "criteria": "Clear", "input": "What is TypeScript?", "assertions": [SCRIPT_GRADER]},
-    {"id": "with-config", "criteria": "Clear", "input": "Explain async", "assertions": [{**SCRIPT_GRADER, "name": "strict"}]},
+    {
+        "id": "with-config",
+        "criteria": "Clear",
+        "input": "Explain async",
+        "assertions": [{**SCRIPT_GRADER, "name": "strict"}],
+    },
 ]
 
 
 def test_every_test_skipped_validates_as_agentv_validates_it_and_does_not_run(tmp_path):
     eval_file = write_tree(tmp_path, TESTS, {})
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # AgentV resolves files up to the repository root
-    theirs = subprocess.run([str(agentv_binary()), "validate", str(eval_file)], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=120, env=agentv_env(tmp_path / "home"))
+    theirs = subprocess.run(
+        [str(agentv_binary()), "validate", str(eval_file)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=agentv_env(tmp_path / "home"),
+    )
     assert "Valid: 1" in theirs.stdout
-    ran = subprocess.run([str(agentv_binary()), "eval", str(eval_file), "--output", str(tmp_path / "agentv-out")], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300, env=agentv_env(tmp_path / "home"))
+    ran = subprocess.run(
+        [str(agentv_binary()), "eval", str(eval_file), "--output", str(tmp_path / "agentv-out")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=agentv_env(tmp_path / "home"),
+    )
     assert ran.returncode != 0 and not (tmp_path / "agentv-out" / "index.jsonl").exists()
 
     done = cli(tmp_path, "validate", str(eval_file))

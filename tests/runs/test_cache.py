@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from runs.cache import SampleCache
+from autoresearch.runs.cache import SampleCache
 
 ROWS = [{"test_id": "a", "score": 0.25}, {"test_id": "b", "score": 0.5}]
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from runs.compare import compare, js_round3
+from autoresearch.runs.compare import compare, js_round3
 from tests.helpers.repos import cli
 
 
@@ -76,10 +76,21 @@ def test_cli_json_matches_agentv_shape_and_exit_codes(tmp_path):
     assert done.returncode == 1  # regression
     out = json.loads(done.stdout)
     assert out["matched"][0] == {
-        "test_id": "a", "score1": 1, "score2": 0, "delta": -1, "normalized_gain": None, "outcome": "loss"
+        "test_id": "a",
+        "score1": 1,
+        "score2": 0,
+        "delta": -1,
+        "normalized_gain": None,
+        "outcome": "loss",
     }
     assert out["summary"] == {
-        "total": 4, "matched": 2, "wins": 0, "losses": 1, "ties": 1, "mean_delta": -0.5, "mean_normalized_gain": 0
+        "total": 4,
+        "matched": 2,
+        "wins": 0,
+        "losses": 1,
+        "ties": 1,
+        "mean_delta": -0.5,
+        "mean_normalized_gain": 0,
     }
     assert '"score1": 1,' in done.stdout  # integral numbers print as JavaScript prints them
     assert cli(tmp_path, "compare", str(cand), base).returncode == 0

@@ -12,7 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from runs.results import load_rows
+from autoresearch.runs.results import load_rows
 from tests.helpers.repos import assert_one_line_error, cli
 from tests.runs.evaltree import write_tree
 from tests.runs.parity.harness import differences, fresh_copy, run_agentv, run_ours
@@ -53,9 +53,20 @@ def test_discovered_types_score_as_agentv_scores_them_with_bun(tmp_path, monkeyp
     `judges`; a file named like a built-in type never runs; the script gets `config: null`."""
     root = tmp_path / "case"
     tests = [
-        {"id": "short", "input": "Say hi", "assertions": [{"type": "word-count", "limit": 3}, {"type": "nearest"}, {"type": "graded"}]},
-        {"id": "long", "input": "Introduce yourself", "assertions": [
-            {"type": "word_count", "weight": 3}, {"type": "judged", "required": True}, {"type": "contains", "value": "Hello"}]},
+        {
+            "id": "short",
+            "input": "Say hi",
+            "assertions": [{"type": "word-count", "limit": 3}, {"type": "nearest"}, {"type": "graded"}],
+        },
+        {
+            "id": "long",
+            "input": "Introduce yourself",
+            "assertions": [
+                {"type": "word_count", "weight": 3},
+                {"type": "judged", "required": True},
+                {"type": "contains", "value": "Hello"},
+            ],
+        },
     ]
     eval_file = write_tree(root, tests, ANSWERS)
     script(root / ".agentv" / "assertions", "word-count.mjs", WORD_COUNT)
@@ -93,7 +104,11 @@ def test_without_bun_a_custom_type_scores_0_as_spawn_enoent(tmp_path):
 
 
 def test_a_type_neither_built_in_nor_discovered_is_one_line_naming_the_file_and_field(tmp_path):
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": "hi", "assertions": [{"type": "contains", "value": "x"}, {"type": "wordcount"}]}], ANSWERS)
+    eval_file = write_tree(
+        tmp_path,
+        [{"id": "t", "input": "hi", "assertions": [{"type": "contains", "value": "x"}, {"type": "wordcount"}]}],
+        ANSWERS,
+    )
     script(tmp_path / ".agentv" / "assertions", "word-count.ts", WORD_COUNT)
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"))
     assert_one_line_error(done, 30, str(eval_file), "assertions[1].type", "wordcount")
@@ -121,11 +136,20 @@ def test_a_custom_type_that_hangs_crashes_or_prints_garbage_is_scored_and_the_ru
     """A hang is stopped at `timeout_seconds` (AgentV would wait forever) with its children; a crash with stderr is
     a 0; garbage on stdout with exit 0 passes, as AgentV grades plain output by the exit code."""
     folder = tmp_path / ".agentv" / "assertions"
-    script(folder, "hang.mjs", "import { execSync } from 'node:child_process';\nexecSync('sleep 300 & echo $! > child.pid; wait', { shell: '/bin/sh' });\n")
+    script(
+        folder,
+        "hang.mjs",
+        "import { execSync } from 'node:child_process';\nexecSync('sleep 300 & echo $! > child.pid; wait', { shell: '/bin/sh' });\n",
+    )
     script(folder, "crash.js", "process.stderr.write('boom');\nprocess.exit(3);\n")
     script(folder, "garbage.js", "process.stdout.write(Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x0a]));\n")
-    tests = [{"id": "short", "input": "hi", "assertions": [
-        {"type": "hang", "timeout_seconds": 1}, {"type": "crash"}, {"type": "garbage"}]}]
+    tests = [
+        {
+            "id": "short",
+            "input": "hi",
+            "assertions": [{"type": "hang", "timeout_seconds": 1}, {"type": "crash"}, {"type": "garbage"}],
+        }
+    ]
     eval_file = write_tree(tmp_path, tests, ANSWERS)
     started = time.monotonic()
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"), env=fake_bun(tmp_path))
@@ -133,22 +157,33 @@ def test_a_custom_type_that_hangs_crashes_or_prints_garbage_is_scored_and_the_ru
     assert time.monotonic() - started < 60
     entries = {s["name"]: s for s in rows(tmp_path / "out")["short"]["scores"]}
     assert entries["hang"]["score"] == 0 and "timed out after 1s" in entries["hang"]["assertions"][0]["text"]
-    assert entries["crash"]["score"] == 0 and entries["crash"]["assertions"][0]["text"] == "Code evaluator failed: Code evaluator exited with code 3: boom"
+    assert (
+        entries["crash"]["score"] == 0
+        and entries["crash"]["assertions"][0]["text"]
+        == "Code evaluator failed: Code evaluator exited with code 3: boom"
+    )
     assert entries["garbage"]["score"] == 1
     pid = int((tmp_path / "evals" / "child.pid").read_text())
     assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split(")")[1][:3]
 
 
 def test_a_bad_timeout_on_a_custom_type_is_one_line(tmp_path):
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": "hi", "assertions": [{"type": "word-count", "timeout_seconds": "soon"}]}], ANSWERS)
+    eval_file = write_tree(
+        tmp_path,
+        [{"id": "t", "input": "hi", "assertions": [{"type": "word-count", "timeout_seconds": "soon"}]}],
+        ANSWERS,
+    )
     script(tmp_path / ".agentv" / "assertions", "word-count.js", WORD_COUNT)
     done = cli(tmp_path, "eval", str(eval_file))
     assert_one_line_error(done, 30, "assertions[0].timeout_seconds")
 
 
 def test_a_composite_member_of_a_custom_type_is_left_out_with_a_note(tmp_path):
-    composite = {"type": "composite", "aggregator": {"type": "weighted_average"},
-                 "assertions": [{"name": "w", "type": "word-count"}, {"name": "c", "type": "contains", "value": "Hi"}]}
+    composite = {
+        "type": "composite",
+        "aggregator": {"type": "weighted_average"},
+        "assertions": [{"name": "w", "type": "word-count"}, {"name": "c", "type": "contains", "value": "Hi"}],
+    }
     eval_file = write_tree(tmp_path, [{"id": "short", "input": "hi", "assertions": [composite]}], ANSWERS)
     script(tmp_path / ".agentv" / "assertions", "word-count.js", SCORE.format(score=0, text="never"))
     done = cli(tmp_path, "validate", str(eval_file))

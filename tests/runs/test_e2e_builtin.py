@@ -10,19 +10,35 @@ from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import MUTATOR, iterations
 
 ECHO = "import sys\nopen(sys.argv[-1], 'w').write(open(sys.argv[1]).read())\n"
-TARGETS = {"targets": [{"name": "echo", "provider": "cli", "command": "python3 ../tools/echo.py {FILES} {OUTPUT_FILE}"}]}
+TARGETS = {
+    "targets": [{"name": "echo", "provider": "cli", "command": "python3 ../tools/echo.py {FILES} {OUTPUT_FILE}"}]
+}
 EVAL_YAML = {
     "execution": {"target": "echo"},
     "tests": [
-        {"id": "greets", "input": [{"role": "user", "content": [{"type": "file", "value": "../prompt.md"}]}],
-         "files": ["../prompt.md"], "assertions": [{"type": "icontains", "value": "hello"}]},
-        {"id": "polite", "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": "please"}]},
+        {
+            "id": "greets",
+            "input": [{"role": "user", "content": [{"type": "file", "value": "../prompt.md"}]}],
+            "files": ["../prompt.md"],
+            "assertions": [{"type": "icontains", "value": "hello"}],
+        },
+        {
+            "id": "polite",
+            "input": "x",
+            "files": ["../prompt.md"],
+            "assertions": [{"type": "contains", "value": "please"}],
+        },
     ],
 }
 EVALS_JSON = {
     "skill_name": "greeter",
     "evals": [
-        {"id": 1, "prompt": "greet", "files": ["../prompt.md"], "assertions": [{"type": "icontains", "value": "hello"}]},
+        {
+            "id": 1,
+            "prompt": "greet",
+            "files": ["../prompt.md"],
+            "assertions": [{"type": "icontains", "value": "hello"}],
+        },
         {"id": 2, "prompt": "ask", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": "please"}]},
     ],
 }
@@ -36,17 +52,22 @@ def repo_with(tmp_path, eval_name: str, eval_text: str):
         "mutator": {"provider": "command", "command": "python3 tools/mutate.py", "timeout_s": 30},
         "stop": {"max_cycles": 3, "max_convergence": 10},
     }
-    plan = {"2": {"write": {"prompt.md": "Hello there.\n"}, "summary": "greet"},
-            "3": {"write": {"prompt.md": "Hello, please sit.\n"}, "summary": "be polite"}}
-    return make_repo(tmp_path / "r", {
-        "prompt.md": "Hi.\n",
-        f"evals/{eval_name}": eval_text,
-        ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
-        "tools/echo.py": ECHO,
-        "tools/mutate.py": MUTATOR,
-        "plan.json": json.dumps(plan),
-        "autoresearch.yaml": yaml.safe_dump(settings, sort_keys=False),
-    })
+    plan = {
+        "2": {"write": {"prompt.md": "Hello there.\n"}, "summary": "greet"},
+        "3": {"write": {"prompt.md": "Hello, please sit.\n"}, "summary": "be polite"},
+    }
+    return make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "Hi.\n",
+            f"evals/{eval_name}": eval_text,
+            ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
+            "tools/echo.py": ECHO,
+            "tools/mutate.py": MUTATOR,
+            "plan.json": json.dumps(plan),
+            "autoresearch.yaml": yaml.safe_dump(settings, sort_keys=False),
+        },
+    )
 
 
 def check_optimized(repo):

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from runs.results import load_rows
+from autoresearch.runs.results import load_rows
 from tests.helpers.fake_llm import error_reply, text_reply
 from tests.helpers.repos import GIT_ENV, cli
 from tests.runs.evaltree import write_tree
@@ -23,8 +23,12 @@ def on_a_terminal(cwd: Path, *args: str) -> tuple[int, str]:
     leader, follower = os.openpty()
     with open(cwd / "stdout.txt", "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "optimizer", *args],
-            cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=follower, env={**os.environ, **GIT_ENV, "NO_COLOR": "1"},
+            [sys.executable, "-m", "autoresearch.optimizer", *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=follower,
+            env={**os.environ, **GIT_ENV, "NO_COLOR": "1"},
         )
     os.close(follower)
     shown = b""
@@ -68,7 +72,9 @@ def test_target_and_workers_flags_choose_the_target_and_bound_the_parallel_tests
     done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--target", "bot", "--workers", "2")
     assert done.returncode == 0, done.stderr
     rows = load_rows(tmp_path / "out")
-    assert len(rows) == 6 and {(r["target"], r["score"]) for r in rows} == {("bot", 1.0)}  # the file's default is `canned`
+    assert len(rows) == 6 and {(r["target"], r["score"]) for r in rows} == {
+        ("bot", 1.0)
+    }  # the file's default is `canned`
     assert fake_llm.max_concurrent == 2
 
 

@@ -7,10 +7,10 @@ import json
 import pytest
 import yaml
 
-from runs.evalfile import EvalFileError, load
-from runs.evaluators.builtin import execute, prepare
-from runs.results import load_rows
-from runs.runner import RunOptions
+from autoresearch.runs.evalfile import EvalFileError, load
+from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner import RunOptions
 from tests.helpers.repos import cli
 from tests.runs.evaltree import write_tree
 
@@ -41,7 +41,10 @@ def test_unsupported_fields_are_refused_by_name(tmp_path):
 
 def test_unknown_fields_are_ignored_with_a_note_as_agentv_ignores_them(tmp_path):
     """`agentv validate` warns "Unknown field 'x'. This field will be ignored." and runs the file: so do we, saying so."""
-    found = notes_of(tmp_path, [{"id": "t2", "input": "x", "expected": "typo", "assertions": [{"type": "contains", "value": "a", "valu": 1}]}])
+    found = notes_of(
+        tmp_path,
+        [{"id": "t2", "input": "x", "expected": "typo", "assertions": [{"type": "contains", "value": "a", "valu": 1}]}],
+    )
     assert any(p.startswith("t2|expected|unknown field, ignored") for p in found)
     assert any(p.startswith("t2|assertions[0].valu|AgentV hands it to the grader as config") for p in found)
 
@@ -57,14 +60,20 @@ def test_variables_interpolate_from_env_and_dotenv(tmp_path, monkeypatch):
     monkeypatch.setenv("GREETING", "hello")
     (tmp_path / ".env").write_text("WHO=world\n")
     monkeypatch.delenv("WHO", raising=False)
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "equals", "value": "${{ GREETING }} ${{WHO}}"}]}], {"t": "hello world"})
+    eval_file = write_tree(
+        tmp_path,
+        [{"id": "t", "input": "x", "assertions": [{"type": "equals", "value": "${{ GREETING }} ${{WHO}}"}]}],
+        {"t": "hello world"},
+    )
     execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(), show_progress=False)
     assert load_rows(tmp_path / "out")[0]["score"] == 1.0
 
 
 def test_tests_from_a_jsonl_file_and_suite_input_prepended(tmp_path):
     eval_file = write_tree(tmp_path, [], {"a": "ok"}, suite={"input": "system says"})
-    (eval_file.parent / "cases.jsonl").write_text(json.dumps({"id": "a", "input": "question", "assertions": [{"type": "equals", "value": "ok"}]}) + "\n")
+    (eval_file.parent / "cases.jsonl").write_text(
+        json.dumps({"id": "a", "input": "question", "assertions": [{"type": "equals", "value": "ok"}]}) + "\n"
+    )
     body = yaml.safe_load(eval_file.read_text())
     body["tests"] = "cases.jsonl"
     eval_file.write_text(yaml.safe_dump(body))
@@ -73,7 +82,18 @@ def test_tests_from_a_jsonl_file_and_suite_input_prepended(tmp_path):
 
 
 def test_input_files_are_read_when_the_test_runs(tmp_path):
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": [{"role": "user", "content": [{"type": "file", "value": "p.md"}]}], "criteria": "c", "assertions": [{"type": "contains", "value": "a"}]}], {})
+    eval_file = write_tree(
+        tmp_path,
+        [
+            {
+                "id": "t",
+                "input": [{"role": "user", "content": [{"type": "file", "value": "p.md"}]}],
+                "criteria": "c",
+                "assertions": [{"type": "contains", "value": "a"}],
+            }
+        ],
+        {},
+    )
     (eval_file.parent / "p.md").write_text("before")
     suite = load(eval_file)
     (eval_file.parent / "p.md").write_text("after")
@@ -83,31 +103,63 @@ def test_input_files_are_read_when_the_test_runs(tmp_path):
 def test_evals_json_strings_become_llm_graded_and_files_resolve(tmp_path):
     (tmp_path / "doc.txt").write_text("d")
     path = tmp_path / "evals.json"
-    path.write_text(json.dumps({"skill_name": "s", "evals": [{"id": 1, "prompt": "p", "expected_output": "e", "files": ["doc.txt"], "assertions": ["says hi", "is short"]}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "skill_name": "s",
+                "evals": [
+                    {
+                        "id": 1,
+                        "prompt": "p",
+                        "expected_output": "e",
+                        "files": ["doc.txt"],
+                        "assertions": ["says hi", "is short"],
+                    }
+                ],
+            }
+        )
+    )
     case = load(path).cases[0]
     assert (case.id, case.prompt_text(), case.expected_output) == ("1", "p", "e")
-    assert [(g.type, g.name, g.options) for g in case.graders] == [("llm-grader", "assertion-1", {"prompt": "says hi"}), ("llm-grader", "assertion-2", {"prompt": "is short"})]
+    assert [(g.type, g.name, g.options) for g in case.graders] == [
+        ("llm-grader", "assertion-1", {"prompt": "says hi"}),
+        ("llm-grader", "assertion-2", {"prompt": "is short"}),
+    ]
     assert case.input_files() == [tmp_path / "doc.txt"]
 
 
 def test_validate_lists_every_problem_with_file_test_and_field(tmp_path):
-    eval_file = write_tree(tmp_path, [
-        {"id": "a", "input": "x", "assertions": [{"type": "regex", "value": "("}]},
-        {"id": "b", "input": "x", "execution": {"target": "missing"}, "assertions": [{"type": "nope"}]},
-    ], {})
+    eval_file = write_tree(
+        tmp_path,
+        [
+            {"id": "a", "input": "x", "assertions": [{"type": "regex", "value": "("}]},
+            {"id": "b", "input": "x", "execution": {"target": "missing"}, "assertions": [{"type": "nope"}]},
+        ],
+        {},
+    )
     done = cli(tmp_path, "validate", str(eval_file))
     assert done.returncode == 30
     assert f"{eval_file}: test 'a': field 'assertions[0]': Value error, invalid regex" in done.stdout
     assert f"{eval_file}: test 'b': field 'assertions[0].type': unknown grader type 'nope'" in done.stdout
-    assert f"{eval_file}: test 'b': field 'execution.target': no target named 'missing' (defined: canned)" in done.stdout
+    assert (
+        f"{eval_file}: test 'b': field 'execution.target': no target named 'missing' (defined: canned)" in done.stdout
+    )
     assert "3 problem(s)" in done.stdout
-    ok = write_tree(tmp_path / "ok", [{"id": "a", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}], {})
+    ok = write_tree(
+        tmp_path / "ok", [{"id": "a", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}], {}
+    )
     assert cli(tmp_path, "validate", str(ok)).returncode == 0
 
 
 def test_eval_path_prints_a_table_and_honours_threshold(tmp_path):
-    eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]},
-                                      {"id": "b", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]}], {"a": "yes", "b": "no"})
+    eval_file = write_tree(
+        tmp_path,
+        [
+            {"id": "a", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]},
+            {"id": "b", "input": "x", "assertions": [{"type": "contains", "value": "yes"}]},
+        ],
+        {"a": "yes", "b": "no"},
+    )
     done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--threshold", "0.6")
     assert done.returncode == 1, done.stderr
     assert "a      1.000  ok" in done.stdout and "b      0.000  quality_failure" in done.stdout
@@ -116,13 +168,19 @@ def test_eval_path_prints_a_table_and_honours_threshold(tmp_path):
 
 
 def test_a_missing_file_in_a_tests_files_is_named(tmp_path):
-    found = problems_of(tmp_path, [{"id": "t", "input": "x", "files": ["gone.md"], "assertions": [{"type": "contains", "value": "a"}]}])
+    found = problems_of(
+        tmp_path, [{"id": "t", "input": "x", "files": ["gone.md"], "assertions": [{"type": "contains", "value": "a"}]}]
+    )
     assert len(found) == 1 and found[0].startswith("t|files[0]|no such file gone.md")
 
 
 def test_suite_name_and_description_are_read(tmp_path):
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}], {},
-                           suite={"name": "greeter", "description": "Greets customers."})
+    eval_file = write_tree(
+        tmp_path,
+        [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}],
+        {},
+        suite={"name": "greeter", "description": "Greets customers."},
+    )
     suite = load(eval_file)
     assert (suite.name, suite.description) == ("greeter", "Greets customers.")
 
@@ -132,15 +190,20 @@ def test_rows_are_judged_at_0_8_whatever_the_execution_threshold_as_agentv_judge
     """AgentV 4.42.4 uses `execution.threshold` for its summary only (tests/runs/compat/rubrics-composite/threshold.eval.yaml)."""
     half = [{"type": "contains", "value": "a"}, {"type": "contains", "value": "z"}]
     execution = {"target": "canned"} if threshold is None else {"target": "canned", "threshold": threshold}
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": half}], {"t": "a"}, suite={"execution": execution})
+    eval_file = write_tree(
+        tmp_path, [{"id": "t", "input": "x", "assertions": half}], {"t": "a"}, suite={"execution": execution}
+    )
     execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(), show_progress=False)
     row = load_rows(tmp_path / "out")[0]
     assert (row["score"], row["execution_status"]) == (0.5, status)
 
 
 def test_execution_threshold_out_of_range_is_named(tmp_path):
-    found = problems_of(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}],
-                        suite={"execution": {"target": "canned", "threshold": 1.5}})
+    found = problems_of(
+        tmp_path,
+        [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}],
+        suite={"execution": {"target": "canned", "threshold": 1.5}},
+    )
     assert found == ["None|execution.threshold|must be a score in [0, 1]"]
 
 
@@ -158,16 +221,28 @@ def test_message_content_as_plain_text_and_as_text_parts(tmp_path):
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": [{"type": "text", "value": "first"}, {"type": "text", "value": "second"}]},
     ]
-    eval_file = write_tree(tmp_path, [{"id": "t", "input": messages, "assertions": [{"type": "contains", "value": "a"}]}], {})
+    eval_file = write_tree(
+        tmp_path, [{"id": "t", "input": messages, "assertions": [{"type": "contains", "value": "a"}]}], {}
+    )
     case = load(eval_file).cases[0]
-    assert case.render_messages() == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "first\nsecond"}]
+    assert case.render_messages() == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "first\nsecond"},
+    ]
 
 
 def test_unsupported_repos_and_unknown_test_execution_keys_are_named(tmp_path):
     found = problems_of(
         tmp_path,
-        [{"id": "t", "input": "x", "repos": [{"url": "u"}], "execution": {"target": "canned", "workers": 2},
-          "assertions": [{"type": "contains", "value": "a"}]}],
+        [
+            {
+                "id": "t",
+                "input": "x",
+                "repos": [{"url": "u"}],
+                "execution": {"target": "canned", "workers": 2},
+                "assertions": [{"type": "contains", "value": "a"}],
+            }
+        ],
         suite={"repos": [{"url": "u"}]},
     )
     assert any(p.startswith("None|repos|unsupported by the built-in runner (repositories)") for p in found)
@@ -181,13 +256,20 @@ MALFORMED = {
     "test execution": ({}, {"execution": "fast"}, "t|execution|must be a mapping, not 'fast'"),
     "metadata": ({}, {"metadata": "x"}, "t|metadata|must be a mapping, not 'x'"),
     "criteria": ({}, {"criteria": ["a"]}, "t|criteria|must be a string, not ['a']"),
-    "role": ({}, {"input": [{"role": ["user"], "content": "x"}]}, "t|input[0].role|unsupported role ['user'] (tool messages are multi-turn tool trajectories)"),
+    "role": (
+        {},
+        {"input": [{"role": ["user"], "content": "x"}]},
+        "t|input[0].role|unsupported role ['user'] (tool messages are multi-turn tool trajectories)",
+    ),
     "files": ({}, {"files": "a.md"}, "t|files|must be a list of paths"),
 }
 
 
 @pytest.mark.parametrize("suite, test, problem", MALFORMED.values(), ids=list(MALFORMED))
 def test_a_value_of_the_wrong_kind_is_a_named_problem(tmp_path, suite, test, problem):
-    found = problems_of(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}], **test}],
-                        suite={"execution": {"target": "canned"}, **suite})
+    found = problems_of(
+        tmp_path,
+        [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}], **test}],
+        suite={"execution": {"target": "canned"}, **suite},
+    )
     assert found == [problem]

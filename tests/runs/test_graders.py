@@ -7,9 +7,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from runs.evaluators.builtin import execute, prepare
-from runs.results import load_rows
-from runs.runner import RunOptions
+from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner import RunOptions
 from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.runs.evaltree import canned_command, write_tree
 
@@ -34,7 +34,14 @@ def test_field_accuracy_weights_matching_fields(tmp_path):
     ]
     rows = run(
         tmp_path,
-        [{"id": "f", "input": "x", "expected_output": expected, "assertions": [{"type": "field-accuracy", "fields": fields}]}],
+        [
+            {
+                "id": "f",
+                "input": "x",
+                "expected_output": expected,
+                "assertions": [{"type": "field-accuracy", "fields": fields}],
+            }
+        ],
         {"f": {"name": "Ada", "year": 1844, "born": "12/10/1815", "lang": "fr"}},
     )
     assert rows["f"]["score"] == 3 / 5
@@ -78,7 +85,14 @@ def test_code_grader_reads_stdin_json_and_prints_a_score(tmp_path):
     )
     rows = run(
         tmp_path,
-        [{"id": "c", "input": "x", "expected_output": "3", "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
+        [
+            {
+                "id": "c",
+                "input": "x",
+                "expected_output": "3",
+                "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}],
+            }
+        ],
         {"c": "xxx"},
     )
     assert rows["c"]["score"] == 0.25
@@ -90,7 +104,11 @@ def test_a_code_grader_is_read_as_agentv_reads_it(tmp_path):
     indented = f"{sys.executable} -c \"import json; print(json.dumps({{'score': 0.5}}, indent=2))\""
     crash = f"{sys.executable} -c \"import sys; sys.stderr.write('boom'); sys.exit(2)\""
     graders = {"indented": indented, "plain-ok": "echo looks fine", "plain-fail": "echo nope; exit 1", "crash": crash}
-    rows = run(tmp_path, [{"id": i, "input": "x", "assertions": [{"type": "code-grader", "command": c}]} for i, c in graders.items()], {})
+    rows = run(
+        tmp_path,
+        [{"id": i, "input": "x", "assertions": [{"type": "code-grader", "command": c}]} for i, c in graders.items()],
+        {},
+    )
     assert {i: (r["score"], r["execution_status"]) for i, r in rows.items()} == {
         "indented": (0.5, "quality_failure"),
         "plain-ok": (1.0, "ok"),
@@ -105,9 +123,38 @@ def test_negate_weight_and_required(tmp_path):
     rows = run(
         tmp_path,
         [
-            {"id": "neg", "input": "x", "assertions": [{"type": "contains", "value": "no", "negate": True}, {"type": "contains", "value": "yes", "weight": 3}]},
-            {"id": "req", "input": "x", "assertions": [{"type": "contains", "value": "yes", "weight": 9}, {"type": "contains", "value": "absent", "required": True}]},
-            {"id": "req-min", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {"type": "composite", "required": 0.5, "aggregator": {"type": "weighted_average"}, "assertions": [{"name": "yes", "type": "contains", "value": "yes"}, {"name": "absent", "type": "contains", "value": "absent"}]}]},
+            {
+                "id": "neg",
+                "input": "x",
+                "assertions": [
+                    {"type": "contains", "value": "no", "negate": True},
+                    {"type": "contains", "value": "yes", "weight": 3},
+                ],
+            },
+            {
+                "id": "req",
+                "input": "x",
+                "assertions": [
+                    {"type": "contains", "value": "yes", "weight": 9},
+                    {"type": "contains", "value": "absent", "required": True},
+                ],
+            },
+            {
+                "id": "req-min",
+                "input": "x",
+                "assertions": [
+                    {"type": "contains", "value": "yes"},
+                    {
+                        "type": "composite",
+                        "required": 0.5,
+                        "aggregator": {"type": "weighted_average"},
+                        "assertions": [
+                            {"name": "yes", "type": "contains", "value": "yes"},
+                            {"name": "absent", "type": "contains", "value": "absent"},
+                        ],
+                    },
+                ],
+            },
         ],
         {"neg": "yes", "req": "yes", "req-min": "yes"},
     )
@@ -124,15 +171,21 @@ def test_composite_threshold_aggregator_and_suite_assertions(tmp_path):
                 "id": "comp",
                 "input": "x",
                 "assertions": [
-                    {"type": "composite", "aggregator": {"type": "threshold", "threshold": 0.6},
-                     "assertions": [{"name": n, "type": "contains", "value": n} for n in ("a", "b", "z")]}
+                    {
+                        "type": "composite",
+                        "aggregator": {"type": "threshold", "threshold": 0.6},
+                        "assertions": [{"name": n, "type": "contains", "value": n} for n in ("a", "b", "z")],
+                    }
                 ],
             }
         ],
         {"comp": "a b"},
         assertions=[{"type": "is-json", "name": "must-be-json"}],
     )
-    assert [(s["name"], s["score"], s["verdict"]) for s in rows["comp"]["scores"]] == [("composite", 2 / 3, "pass"), ("must-be-json", 0.0, "fail")]
+    assert [(s["name"], s["score"], s["verdict"]) for s in rows["comp"]["scores"]] == [
+        ("composite", 2 / 3, "pass"),
+        ("must-be-json", 0.0, "fail"),
+    ]
 
 
 def test_regex_follows_javascript(tmp_path):
@@ -166,7 +219,11 @@ def test_run_directory_has_agentv_artifacts(tmp_path, monkeypatch):
     grading = json.loads((out / row["grading_path"]).read_text())
     assert row["grading_path"] == "a_b/grading.json"
     assert grading["summary"] == {"passed": 1, "failed": 0, "total": 1, "pass_rate": 1.0}
-    assert json.loads((out / "a_b" / "timing.json").read_text())["token_usage"] == {"input": 0, "output": 0, "reasoning": 0}
+    assert json.loads((out / "a_b" / "timing.json").read_text())["token_usage"] == {
+        "input": 0,
+        "output": 0,
+        "reasoning": 0,
+    }
     bench = json.loads((out / "benchmark.json").read_text())
     assert bench["metadata"]["tests_run"] == ["a/b"] and bench["run_summary"]["canned"]["pass_rate"]["mean"] == 1.0
     assert (out / "a_b" / "outputs" / "response.md").read_text() == "@[assistant]:\nhello"
@@ -176,10 +233,19 @@ def test_run_directory_has_agentv_artifacts(tmp_path, monkeypatch):
 def test_code_grader_payload_carries_the_test_metadata(tmp_path):
     grader = tmp_path / "evals" / "grade.py"
     grader.parent.mkdir(parents=True)
-    grader.write_text("import json, sys\nt = json.load(sys.stdin)\nprint(json.dumps({'score': 1 if t['metadata'] == {'lang': 'fr', 'level': 2} else 0}))\n")
+    grader.write_text(
+        "import json, sys\nt = json.load(sys.stdin)\nprint(json.dumps({'score': 1 if t['metadata'] == {'lang': 'fr', 'level': 2} else 0}))\n"
+    )
     rows = run(
         tmp_path,
-        [{"id": "c", "input": "x", "metadata": {"lang": "fr", "level": 2}, "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}]}],
+        [
+            {
+                "id": "c",
+                "input": "x",
+                "metadata": {"lang": "fr", "level": 2},
+                "assertions": [{"type": "code-grader", "command": [sys.executable, "grade.py"]}],
+            }
+        ],
         {"c": "y"},
     )
     assert rows["c"]["score"] == 1.0
@@ -192,22 +258,46 @@ def fraction(hits: int, of: int = 5) -> dict:
 
 
 def test_a_composite_without_aggregator_or_named_members_is_ignored_as_agentv_ignores_it(tmp_path):
-    unnamed = {"type": "composite", "aggregator": {"type": "weighted_average"}, "assertions": [{"type": "contains", "value": "never"}]}
+    unnamed = {
+        "type": "composite",
+        "aggregator": {"type": "weighted_average"},
+        "assertions": [{"type": "contains", "value": "never"}],
+    }
     no_aggregator = {"type": "composite", "assertions": [{"name": "m", "type": "contains", "value": "never"}]}
-    rows = run(tmp_path, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, unnamed, no_aggregator]}], {"t": "yes"})
+    rows = run(
+        tmp_path,
+        [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, unnamed, no_aggregator]}],
+        {"t": "yes"},
+    )
     assert [(s["name"], s["score"]) for s in rows["t"]["scores"]] == [("contains-yes", 1.0)]
 
 
 def test_a_graders_own_threshold_sets_its_verdict(tmp_path):
-    rows = run(tmp_path, [{"id": "t", "input": "x", "assertions": [fraction(1, of=2), {**fraction(1, of=2), "threshold": 0.5}]}], {"t": "yes"})
+    rows = run(
+        tmp_path,
+        [{"id": "t", "input": "x", "assertions": [fraction(1, of=2), {**fraction(1, of=2), "threshold": 0.5}]}],
+        {"t": "yes"},
+    )
     assert [(s["score"], s["verdict"]) for s in rows["t"]["scores"]] == [(0.5, "fail"), (0.5, "pass")]
 
 
 def test_required_true_means_a_minimum_of_0_8(tmp_path):
     tests = [
-        {"id": "at-0.6", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {**fraction(3), "required": True}]},
-        {"id": "at-0.8", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {**fraction(4), "required": True}]},
-        {"id": "min-0.5", "input": "x", "assertions": [{"type": "contains", "value": "yes"}, {**fraction(3), "required": 0.5}]},
+        {
+            "id": "at-0.6",
+            "input": "x",
+            "assertions": [{"type": "contains", "value": "yes"}, {**fraction(3), "required": True}],
+        },
+        {
+            "id": "at-0.8",
+            "input": "x",
+            "assertions": [{"type": "contains", "value": "yes"}, {**fraction(4), "required": True}],
+        },
+        {
+            "id": "min-0.5",
+            "input": "x",
+            "assertions": [{"type": "contains", "value": "yes"}, {**fraction(3), "required": 0.5}],
+        },
     ]
     rows = run(tmp_path, tests, {"at-0.6": "yes", "at-0.8": "yes", "min-0.5": "yes"})
     assert rows["at-0.6"]["score"] == 0.0
@@ -219,9 +309,21 @@ def test_llm_grader_prompt_from_a_file_is_read_when_the_test_runs(tmp_path, monk
     monkeypatch.setenv("FAKE_MODEL", "fake-model")
     with FakeLLM() as llm:
         llm.handler = lambda req: text_reply(json.dumps({"score": 1, "assertions": []}))
-        judge = {"name": "judge", "provider": "openai", "model": "${{ FAKE_MODEL }}", "base_url": llm.base_url("openai")}
+        judge = {
+            "name": "judge",
+            "provider": "openai",
+            "model": "${{ FAKE_MODEL }}",
+            "base_url": llm.base_url("openai"),
+        }
         targets = [{"name": "canned", "provider": "cli", "command": canned_command(), "grader_target": "judge"}, judge]
-        tests = [{"id": "g", "input": "Q", "criteria": "C", "assertions": [{"type": "llm-grader", "prompt": "file://graders/judge.md"}]}]
+        tests = [
+            {
+                "id": "g",
+                "input": "Q",
+                "criteria": "C",
+                "assertions": [{"type": "llm-grader", "prompt": "file://graders/judge.md"}],
+            }
+        ]
         eval_file = write_tree(tmp_path, tests, {"g": "A"}, targets=targets)
         (eval_file.parent / "graders").mkdir()
         (eval_file.parent / "graders" / "judge.md").write_text("old template {{output}}")

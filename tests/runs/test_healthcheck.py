@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from runs.results import load_rows
+from autoresearch.runs.results import load_rows
 from tests.helpers.repos import assert_one_line_error, cli
 from tests.runs.evaltree import canned_command, write_tree
 
@@ -36,7 +36,9 @@ def test_the_healthcheck_runs_once_before_the_tests_with_an_empty_prompt(tmp_pat
 
 def test_a_healthcheck_that_never_ends_fails_every_test_at_its_timeout_and_is_killed(tmp_path):
     check = "sleep 300 & echo $! > sleeper.pid; wait"
-    eval_file = write_tree(tmp_path, TESTS, ANSWERS, targets=target(healthcheck={"command": check, "timeout_seconds": 1}))
+    eval_file = write_tree(
+        tmp_path, TESTS, ANSWERS, targets=target(healthcheck={"command": check, "timeout_seconds": 1})
+    )
     started = time.monotonic()
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"))
     assert time.monotonic() - started < 60
@@ -71,7 +73,10 @@ def test_a_url_healthcheck_must_answer_2xx(tmp_path):
         assert done.returncode == 0 and rows(tmp_path / "up")["t0"]["score"] == 1.0
         _Health.status = 503
         done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "down"))
-        assert rows(tmp_path / "down")["t0"]["error"] == "CLI healthcheck failed for 'canned': HTTP 503 Service Unavailable"
+        assert (
+            rows(tmp_path / "down")["t0"]["error"]
+            == "CLI healthcheck failed for 'canned': HTTP 503 Service Unavailable"
+        )
     finally:
         _Health.status = 200
         server.shutdown()
@@ -81,7 +86,9 @@ def test_a_malformed_healthcheck_is_one_line_naming_the_targets_file_and_field(t
     eval_file = write_tree(tmp_path, TESTS[:1], ANSWERS, targets=target(healthcheck={"timeout_seconds": 5}))
     done = cli(tmp_path, "eval", str(eval_file))
     assert_one_line_error(done, 30, str(tmp_path / ".agentv" / "targets.yaml"), "targets[canned].healthcheck")
-    eval_file = write_tree(tmp_path, TESTS[:1], ANSWERS, targets=target(healthcheck={"command": "true", "timeout_seconds": "soon"}))
+    eval_file = write_tree(
+        tmp_path, TESTS[:1], ANSWERS, targets=target(healthcheck={"command": "true", "timeout_seconds": "soon"})
+    )
     done = cli(tmp_path, "validate", str(eval_file))
     assert done.returncode == 30 and "targets[canned].healthcheck.timeout_seconds" in done.stdout
 
@@ -92,7 +99,12 @@ def test_a_cli_grader_that_hangs_is_asked_three_times_then_the_test_is_an_execut
         {**target()[0], "grader_target": "judge"},
         {"name": "judge", "provider": "cli", "command": judge, "timeout_seconds": 1},
     ]
-    eval_file = write_tree(tmp_path, [{"id": "t0", "input": "hi", "assertions": [{"type": "llm-grader", "prompt": "Says yes"}]}], ANSWERS, targets=targets)
+    eval_file = write_tree(
+        tmp_path,
+        [{"id": "t0", "input": "hi", "assertions": [{"type": "llm-grader", "prompt": "Says yes"}]}],
+        ANSWERS,
+        targets=targets,
+    )
     started = time.monotonic()
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
@@ -106,7 +118,13 @@ def test_a_cli_grader_that_hangs_is_asked_three_times_then_the_test_is_an_execut
 def test_placeholders_are_replaced_in_one_pass_so_a_prompt_holding_one_reaches_the_command_as_written(tmp_path):
     """AgentV's renderTemplate: `{OUTPUT_FILE}` inside the (quoted) prompt is text, not a second placeholder."""
     echo = f"{sys.executable} -c \"import sys; open(sys.argv[2], 'w').write(sys.argv[1])\" {{PROMPT}} {{OUTPUT_FILE}}"
-    tests = [{"id": "t0", "input": "keep {OUTPUT_FILE} and {EVAL_ID}", "assertions": [{"type": "contains", "value": "keep {OUTPUT_FILE} and {EVAL_ID}"}]}]
+    tests = [
+        {
+            "id": "t0",
+            "input": "keep {OUTPUT_FILE} and {EVAL_ID}",
+            "assertions": [{"type": "contains", "value": "keep {OUTPUT_FILE} and {EVAL_ID}"}],
+        }
+    ]
     eval_file = write_tree(tmp_path, tests, {}, targets=[{"name": "canned", "provider": "cli", "command": echo}])
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
@@ -124,7 +142,12 @@ def test_a_cli_target_that_grades_one_test_and_answers_another_is_one_target_che
     ]
     tests = [
         {"id": "graded", "input": "hi", "assertions": [{"type": "llm-grader", "prompt": "Says yes"}]},
-        {"id": "judged", "input": "hi", "execution": {"target": "judge"}, "assertions": [{"type": "contains", "value": "score"}]},
+        {
+            "id": "judged",
+            "input": "hi",
+            "execution": {"target": "judge"},
+            "assertions": [{"type": "contains", "value": "score"}],
+        },
     ]
     eval_file = write_tree(tmp_path, tests, {"graded": "yes"}, targets=targets)
     done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"), "--workers", "1")

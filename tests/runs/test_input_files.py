@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from runs.evaluators.builtin import execute, prepare
-from runs.results import load_rows
-from runs.runner import RunOptions
+from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner import RunOptions
 from tests.helpers.fake_llm import FakeLLM, Reply, Request, text_reply
 from tests.helpers.repos import cli, make_repo
 
@@ -43,13 +43,29 @@ def target_bodies(llm: FakeLLM) -> list[str]:
 
 @pytest.mark.parametrize("protocol", ["openai", "anthropic"])
 @pytest.mark.parametrize("attach", [False, True])
-def test_files_reach_an_llm_target_as_they_are_when_the_test_runs_only_when_asked(tmp_path, llm, monkeypatch, protocol, attach):
+def test_files_reach_an_llm_target_as_they_are_when_the_test_runs_only_when_asked(
+    tmp_path, llm, monkeypatch, protocol, attach
+):
     monkeypatch.setenv("FAKE_MODEL", "fake-model")
     (tmp_path / "skill.md").write_text("old skill")
-    (tmp_path / "evals.json").write_text(json.dumps({"evals": [
-        {"id": 1, "prompt": "Use the skill.", "files": ["skill.md"], "assertions": [{"type": "icontains", "value": "hello"}]}]}))
+    (tmp_path / "evals.json").write_text(
+        json.dumps(
+            {
+                "evals": [
+                    {
+                        "id": 1,
+                        "prompt": "Use the skill.",
+                        "files": ["skill.md"],
+                        "assertions": [{"type": "icontains", "value": "hello"}],
+                    }
+                ]
+            }
+        )
+    )
     target = {"name": "bot", "provider": protocol, "model": "${{ FAKE_MODEL }}", "base_url": llm.base_url(protocol)}
-    (tmp_path / "targets.yaml").write_text(yaml.safe_dump({"targets": [{**target, "attach_files": True} if attach else target]}))
+    (tmp_path / "targets.yaml").write_text(
+        yaml.safe_dump({"targets": [{**target, "attach_files": True} if attach else target]})
+    )
     prepared = prepare(tmp_path / "evals.json", tmp_path)
     (tmp_path / "skill.md").write_text("new skill")
     execute(prepared, tmp_path / "out", RunOptions(), show_progress=False)
@@ -64,7 +80,9 @@ def readme_files() -> dict[str, str]:
     section = README.read_text().split("### Built-in eval runner", 1)[1].split("\n### ", 1)[0]
     files = {}
     for kind, body in re.findall(r"```(yaml|json)\n(.*?)```", section, re.S):
-        name = "evals/evals.json" if kind == "json" else body.splitlines()[0].removeprefix("# ").split(":")[0].split()[0]
+        name = (
+            "evals/evals.json" if kind == "json" else body.splitlines()[0].removeprefix("# ").split(":")[0].split()[0]
+        )
         files[name] = body
     return files
 
@@ -80,7 +98,11 @@ def readme_repo(tmp_path: Path, eval_file: str) -> Path:
 @pytest.mark.parametrize("eval_file", ["evals/greeter.eval.yaml", "evals/evals.json"])
 def test_the_readme_example_runs_as_written(tmp_path, llm, eval_file):
     repo = readme_repo(tmp_path, eval_file)
-    env = {"ANTHROPIC_MODEL": "fake-model", "ANTHROPIC_API_KEY": "fake-key", "ANTHROPIC_BASE_URL": llm.base_url("anthropic")}
+    env = {
+        "ANTHROPIC_MODEL": "fake-model",
+        "ANTHROPIC_API_KEY": "fake-key",
+        "ANTHROPIC_BASE_URL": llm.base_url("anthropic"),
+    }
     assert cli(repo, "validate", eval_file, "--target", "claude", env=env).returncode == 0
     done = cli(repo, "eval", env=env)
     assert done.returncode == 0, done.stderr

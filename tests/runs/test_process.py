@@ -16,8 +16,8 @@ CHILD = textwrap.dedent(
     """
     import signal, sys
     from pathlib import Path
-    from plumbing.critical import hold
-    from plumbing.process import run
+    from autoresearch.plumbing.critical import hold
+    from autoresearch.plumbing.process import run
 
     def handler(signum, frame):
         if not hold(signum):
@@ -66,7 +66,7 @@ def _children(pid: int) -> list[int]:
 
 
 def test_what_a_command_leaves_running_in_the_background_is_ended_with_it(tmp_path):
-    from plumbing.process import run
+    from autoresearch.plumbing.process import run
 
     done = run("sleep 600 & echo $! > bg.pid", cwd=tmp_path, log_prefix=tmp_path / "logs/mutate")
     assert done.returncode == 0

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from runs.config import EvalConfig
-from runs.evaluators.registry import build
-from runs.results import assertion_rates, load_rows
-from runs.samples import merge
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.evaluators.registry import build
+from autoresearch.runs.results import assertion_rates, load_rows
+from autoresearch.runs.samples import merge
 
 # each invocation scores test `a` by its sample number, and `b` always 1
 EVAL = (
@@ -39,7 +39,10 @@ def test_merge_keeps_test_order_and_averages_only_the_samples_a_test_has():
 
 def test_repeat_averages_each_graders_score_over_the_samples_so_pass_rates_count_every_sample():
     def sample(a_check: float, style: float) -> list[dict]:
-        graders = [{"name": "check", "type": "contains", "score": a_check}, {"name": "style", "type": "llm-grader", "score": style}]
+        graders = [
+            {"name": "check", "type": "contains", "score": a_check},
+            {"name": "style", "type": "llm-grader", "score": style},
+        ]
         return [{"test_id": "a", "score": (a_check + style) / 2, "scores": graders}]
 
     merged = merge([sample(1.0, 0.0), sample(0.0, 0.0), sample(1.0, 1.0)])
@@ -49,7 +52,10 @@ def test_repeat_averages_each_graders_score_over_the_samples_so_pass_rates_count
 
 
 def test_repeat_on_a_command_eval_records_pass_rates_over_every_sample(tmp_path):
-    script = EVAL.replace("{'test_id': 'a', 'score': n / 10, 'cost_usd': 0.5}", "{'test_id': 'a', 'score': n / 10, 'scores': [{'name': 'g', 'score': n / 10}]}")
+    script = EVAL.replace(
+        "{'test_id': 'a', 'score': n / 10, 'cost_usd': 0.5}",
+        "{'test_id': 'a', 'score': n / 10, 'scores': [{'name': 'g', 'score': n / 10}]}",
+    )
     (tmp_path / "score.py").write_text(script)
     outcome = build(EvalConfig(command="python3 score.py {run_dir}", repeat=3), tmp_path).run(tmp_path / "run")
     assert assertion_rates(outcome.rows)["g"] == pytest.approx(0.2)

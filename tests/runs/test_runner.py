@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from runs.evaluators.builtin import prepare
-from runs.runner import EvalRun, RunOptions
+from autoresearch.runs.evaluators.builtin import prepare
+from autoresearch.runs.runner import EvalRun, RunOptions
 from tests.helpers.scenario import wait_for
 from tests.runs.evaltree import write_tree
 
@@ -51,7 +51,9 @@ def test_free_workers_take_the_next_tests_while_the_caller_is_busy_with_a_result
 
 
 def test_repeat_strategies(tmp_path):
-    eval_file = write_tree(tmp_path, [{"id": "flaky", "input": "x", "assertions": contains("yes")}], {"flaky": ["yes", "no", "yes"]})
+    eval_file = write_tree(
+        tmp_path, [{"id": "flaky", "input": "x", "assertions": contains("yes")}], {"flaky": ["yes", "no", "yes"]}
+    )
     prepared = _prepared(eval_file, tmp_path)
     got = {}
     for strategy in ("pass_any", "pass_all", "mean"):

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import sys
-
 import logging
+import sys
 
 import pytest
 import yaml
 
-from runs.config import EvalConfig
-from runs.evaluators.builtin import BuiltinEvaluator
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.helpers.repos import assert_one_line_error, cli, make_repo
 from tests.helpers.scenario import MUTATOR
@@ -28,7 +27,14 @@ def llm(monkeypatch):
 
 
 def bot(llm, model: str, **extra) -> dict:
-    return {"name": "bot", "provider": "openai", "model": model, "api_key": "${{ FAKE_KEY }}", "base_url": llm.base_url("openai"), **extra}
+    return {
+        "name": "bot",
+        "provider": "openai",
+        "model": model,
+        "api_key": "${{ FAKE_KEY }}",
+        "base_url": llm.base_url("openai"),
+        **extra,
+    }
 
 
 def evaluator(tmp_path, monkeypatch, llm, model: str, prices: dict | None = None) -> BuiltinEvaluator:
@@ -61,12 +67,15 @@ def repo_with_targets(tmp_path, targets: list[dict], stop: dict, eval_extra: dic
         "mutator": {"provider": "command", "command": "python3 tools/mutate.py"},
         "stop": stop,
     }
-    return make_repo(tmp_path / "r", {
-        "prompt.md": "Answer briefly.\n",
-        "suite.eval.yaml": yaml.safe_dump({"execution": {"target": "bot"}, **TESTS}),
-        "tools/mutate.py": MUTATOR,
-        "autoresearch.yaml": yaml.safe_dump(settings, sort_keys=False),
-    })
+    return make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "Answer briefly.\n",
+            "suite.eval.yaml": yaml.safe_dump({"execution": {"target": "bot"}, **TESTS}),
+            "tools/mutate.py": MUTATOR,
+            "autoresearch.yaml": yaml.safe_dump(settings, sort_keys=False),
+        },
+    )
 
 
 @pytest.mark.parametrize("budget", [{"stop": {"budget_usd": 5}}, {"eval": {"budget_usd": 5}}], ids=["stop", "eval"])
@@ -79,7 +88,12 @@ def test_a_budget_refuses_an_unpriced_eval_target_with_exit_30_and_writes_nothin
 
 def test_a_budget_refuses_an_unpriced_llm_grader_of_a_command_target(tmp_path, llm):
     # never run (refused first), but its program must exist or the preflight refuses that instead
-    canned = {"name": "bot", "provider": "cli", "command": f"{sys.executable} tools/mutate.py {{OUTPUT_FILE}}", "grader_target": "judge"}
+    canned = {
+        "name": "bot",
+        "provider": "cli",
+        "command": f"{sys.executable} tools/mutate.py {{OUTPUT_FILE}}",
+        "grader_target": "judge",
+    }
     judge = {**bot(llm, "${{ TARGET_MODEL }}"), "name": "judge"}
     repo = repo_with_targets(tmp_path, [canned, judge], {"budget_usd": 5})
     done = cli(repo, "run", env={"TARGET_MODEL": "house-judge"})
@@ -88,7 +102,9 @@ def test_a_budget_refuses_an_unpriced_llm_grader_of_a_command_target(tmp_path, l
 
 def test_a_budget_runs_with_a_target_priced_under_eval_prices(tmp_path, llm):
     prices = {"house-model-y": {"input_per_mtok": 0.1, "output_per_mtok": 0.1}}
-    repo = repo_with_targets(tmp_path, [bot(llm, "${{ TARGET_MODEL }}")], {"budget_usd": 5, "max_cycles": 1}, {"prices": prices})
+    repo = repo_with_targets(
+        tmp_path, [bot(llm, "${{ TARGET_MODEL }}")], {"budget_usd": 5, "max_cycles": 1}, {"prices": prices}
+    )
     done = cli(repo, "run", env={"TARGET_MODEL": "house-model-y"})
     assert done.returncode == 10, done.stderr  # one cycle, the original: no improvement
     assert len(llm.requests) == 1

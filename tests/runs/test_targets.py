@@ -7,10 +7,10 @@ import json
 import pytest
 import yaml
 
-from runs.evalfile import EvalFileError
-from runs.evaluators.builtin import execute, prepare
-from runs.results import load_rows
-from runs.runner import RunOptions
+from autoresearch.runs.evalfile import EvalFileError
+from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner import RunOptions
 from tests.helpers.repos import cli, make_repo
 from tests.runs.evaltree import canned_command, write_tree
 
@@ -53,13 +53,21 @@ def test_a_broken_targets_file_fails_validate_and_eval_with_file_and_field(tmp_p
 
 
 def test_run_refuses_a_broken_targets_file_in_one_line(tmp_path):
-    repo = make_repo(tmp_path / "r", {
-        "prompt.md": "Hi.\n",
-        "evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]}),
-        ".agentv/targets.yaml": "foo: 1\n",
-        "autoresearch.yaml": yaml.safe_dump({"artifact": "prompt.md", "eval": {"file": "evals/s.eval.yaml"},
-                                             "mutator": {"provider": "command", "command": "true"}}),
-    })
+    repo = make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "Hi.\n",
+            "evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]}),
+            ".agentv/targets.yaml": "foo: 1\n",
+            "autoresearch.yaml": yaml.safe_dump(
+                {
+                    "artifact": "prompt.md",
+                    "eval": {"file": "evals/s.eval.yaml"},
+                    "mutator": {"provider": "command", "command": "true"},
+                }
+            ),
+        },
+    )
     done = cli(repo, "run")
     assert done.returncode == 30
     assert f"{repo / '.agentv' / 'targets.yaml'}: field 'targets': expected a `targets:` list" in only_line(done.stderr)
@@ -68,7 +76,10 @@ def test_run_refuses_a_broken_targets_file_in_one_line(tmp_path):
 def test_plain_targets_yaml_is_used_and_the_search_stops_at_the_repository_root(tmp_path):
     canned = {"targets": [{"name": "canned", "provider": "cli", "command": "echo a"}]}
     (tmp_path / "targets.yaml").write_text(yaml.safe_dump(canned))
-    repo = make_repo(tmp_path / "r", {"evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]})})
+    repo = make_repo(
+        tmp_path / "r",
+        {"evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]})},
+    )
     outside = cli(repo, "validate", "evals/s.eval.yaml")
     assert outside.returncode == 30 and "no .agentv/targets.yaml or targets.yaml between" in outside.stdout
     (repo / "targets.yaml").write_text(yaml.safe_dump(canned))
@@ -80,14 +91,20 @@ def test_plain_targets_yaml_is_used_and_the_search_stops_at_the_repository_root(
 def configured_repo(tmp_path, inline_targets: list[dict]):
     """A repo whose targets.yaml answers wrong: only autoresearch.yaml's inline `eval.targets` answers right."""
     wrong = {"targets": [{"name": "canned", "provider": "cli", "command": "echo wrong"}]}
-    settings = {"artifact": "prompt.md", "eval": {"file": "evals/s.eval.yaml", "targets": inline_targets},
-                "mutator": {"provider": "command", "command": "true"}}
-    return make_repo(tmp_path / "r", {
-        "prompt.md": "Hi.\n",
-        "evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]}),
-        ".agentv/targets.yaml": yaml.safe_dump(wrong),
-        "autoresearch.yaml": yaml.safe_dump(settings),
-    })
+    settings = {
+        "artifact": "prompt.md",
+        "eval": {"file": "evals/s.eval.yaml", "targets": inline_targets},
+        "mutator": {"provider": "command", "command": "true"},
+    }
+    return make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "Hi.\n",
+            "evals/s.eval.yaml": yaml.safe_dump({"tests": [{"id": "a", "input": "x", "assertions": CONTAINS_A}]}),
+            ".agentv/targets.yaml": yaml.safe_dump(wrong),
+            "autoresearch.yaml": yaml.safe_dump(settings),
+        },
+    )
 
 
 def test_inline_eval_targets_replace_the_targets_file(tmp_path):
@@ -104,29 +121,57 @@ def test_an_empty_inline_targets_list_is_refused_by_name(tmp_path):
 
 
 def test_cli_prompt_placeholders_are_shell_escaped(tmp_path):
-    prompt = "it's $HOME; echo injected \"quoted\" `date`"
+    prompt = 'it\'s $HOME; echo injected "quoted" `date`'
     targets = [
         {"name": "args", "provider": "cli", "command": "printf %s {PROMPT} > {OUTPUT_FILE}"},
         {"name": "file", "provider": "cli", "command": "cat {PROMPT_FILE} > {OUTPUT_FILE}"},
     ]
-    tests = [{"id": name, "input": prompt, "execution": {"target": name}, "assertions": [{"type": "equals", "value": prompt}]}
-             for name in ("args", "file")]
+    tests = [
+        {
+            "id": name,
+            "input": prompt,
+            "execution": {"target": name},
+            "assertions": [{"type": "equals", "value": prompt}],
+        }
+        for name in ("args", "file")
+    ]
     rows = rows_of(tmp_path, tests, targets=targets)
     assert (rows["args"]["score"], rows["file"]["score"]) == (1.0, 1.0)
 
 
 def test_cli_envelope_output_as_text_and_as_messages(tmp_path):
-    messages = [{"role": "assistant", "content": "first"}, {"role": "user", "content": "more"}, {"role": "assistant", "content": "last"}]
-    blocks = [{"role": "assistant", "content": [{"type": "text", "text": "one"}, {"type": "image", "media_type": "image/png",
-                                                   "source": "x.png"}, {"type": "text", "text": "two"}]}]
+    messages = [
+        {"role": "assistant", "content": "first"},
+        {"role": "user", "content": "more"},
+        {"role": "assistant", "content": "last"},
+    ]
+    blocks = [
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "one"},
+                {"type": "image", "media_type": "image/png", "source": "x.png"},
+                {"type": "text", "text": "two"},
+            ],
+        }
+    ]
     # AgentV's schema: `output` must be a list of messages each with a `role`; otherwise the whole file is the answer
     not_envelopes = {"string-output": {"output": "plain"}, "roleless": {"output": [*blocks, {"content": "nobody's"}]}}
-    answers = {"text": {"text": "plain", "token_usage": {"input": 7, "output": 3}, "cost_usd": 0.5}, "messages": {"output": messages},
-               "blocks": {"output": blocks}, **not_envelopes}
-    tests = [{"id": "text", "input": "x", "assertions": [{"type": "equals", "value": "plain"}]},
-             {"id": "messages", "input": "x", "assertions": [{"type": "equals", "value": "last"}]},
-             {"id": "blocks", "input": "x", "assertions": [{"type": "equals", "value": "one\ntwo"}]},
-             *({"id": name, "input": "x", "assertions": [{"type": "equals", "value": json.dumps(raw)}]} for name, raw in not_envelopes.items())]
+    answers = {
+        "text": {"text": "plain", "token_usage": {"input": 7, "output": 3}, "cost_usd": 0.5},
+        "messages": {"output": messages},
+        "blocks": {"output": blocks},
+        **not_envelopes,
+    }
+    tests = [
+        {"id": "text", "input": "x", "assertions": [{"type": "equals", "value": "plain"}]},
+        {"id": "messages", "input": "x", "assertions": [{"type": "equals", "value": "last"}]},
+        {"id": "blocks", "input": "x", "assertions": [{"type": "equals", "value": "one\ntwo"}]},
+        *(
+            {"id": name, "input": "x", "assertions": [{"type": "equals", "value": json.dumps(raw)}]}
+            for name, raw in not_envelopes.items()
+        ),
+    ]
     rows = rows_of(tmp_path, tests, answers)
     assert {name: row["score"] for name, row in rows.items()} == dict.fromkeys(answers, 1.0)
     assert (rows["text"]["token_usage"], rows["text"]["cost_usd"]) == ({"input": 7, "output": 3}, 0.5)
@@ -140,7 +185,10 @@ def test_a_duplicate_name_and_a_non_text_provider_are_named(tmp_path):
         prepare(eval_file, tmp_path)
     assert [(p.field, p.message) for p in caught.value.problems] == [
         ("targets[1].name", "'canned' is already defined above"),
-        ("targets[odd].provider", "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai, replay)"),
+        (
+            "targets[odd].provider",
+            "unsupported provider ['cli'] (the built-in runner supports: cli, anthropic, openai, replay)",
+        ),
     ]
 
 
@@ -148,7 +196,13 @@ def test_numbers_from_environment_references_are_converted_and_bad_ones_named(tm
     monkeypatch.setenv("TARGET_TIMEOUT", "30")
     targets = [
         {"name": "canned", "provider": "cli", "command": canned_command(), "timeout_seconds": "${{ TARGET_TIMEOUT }}"},
-        {"name": "llm", "provider": "openai", "model": "${{ TARGET_TIMEOUT }}", "max_output_tokens": 1.5, "temperature": "hot"},
+        {
+            "name": "llm",
+            "provider": "openai",
+            "model": "${{ TARGET_TIMEOUT }}",
+            "max_output_tokens": 1.5,
+            "temperature": "hot",
+        },
     ]
     eval_file = write_tree(tmp_path, [{"id": "a", "input": "x", "assertions": CONTAINS_A}], {"a": "a"}, targets=targets)
     with pytest.raises(EvalFileError) as caught:
@@ -175,8 +229,19 @@ def test_validate_without_a_path_checks_the_configured_eval_with_its_inline_targ
 
 
 def test_validate_without_a_path_on_a_command_eval_accepts_the_valid_config(tmp_path):
-    repo = make_repo(tmp_path / "r", {"prompt.md": "Hi.\n", "autoresearch.yaml": yaml.safe_dump(
-        {"artifact": "prompt.md", "eval": {"command": "true"}, "mutator": {"provider": "command", "command": "true"}})})
+    repo = make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "Hi.\n",
+            "autoresearch.yaml": yaml.safe_dump(
+                {
+                    "artifact": "prompt.md",
+                    "eval": {"command": "true"},
+                    "mutator": {"provider": "command", "command": "true"},
+                }
+            ),
+        },
+    )
     done = cli(repo, "validate")
     assert done.returncode == 0 and "ok (the eval is an eval command: it is checked when it runs)" in done.stdout
 

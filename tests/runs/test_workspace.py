@@ -19,11 +19,11 @@ from pathlib import Path
 
 import yaml
 
-from runs.config import EvalConfig
-from runs.evalfile.workspace import target_hooks
-from runs.evaluators.builtin import BuiltinEvaluator, prepare
-from runs.results import load_rows
-from runs.runner import EvalRun, RunOptions
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.evalfile.workspace import target_hooks
+from autoresearch.runs.evaluators.builtin import BuiltinEvaluator, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner import EvalRun, RunOptions
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git, make_repo
 
 AGENT = """\
@@ -52,14 +52,29 @@ time.sleep(600)
 
 def project(tmp_path: Path, workspace: dict, tests: list[dict] | None = None) -> tuple[Path, Path]:
     """A user's repository (committed, clean) with an eval that uses `workspace`; returns (repo, eval file)."""
-    repo = make_repo(tmp_path / "repo", {"secret.txt": "original\n", "agent.py": AGENT, "hang.py": HANG, "template/app.txt": "v1\n"})
+    repo = make_repo(
+        tmp_path / "repo", {"secret.txt": "original\n", "agent.py": AGENT, "hang.py": HANG, "template/app.txt": "v1\n"}
+    )
     (repo / ".agentv").mkdir()
-    (repo / ".agentv" / "targets.yaml").write_text(yaml.safe_dump({"targets": [
-        {"name": "agent", "provider": "cli", "command": f"{sys.executable} {repo / 'agent.py'} {{EVAL_ID}} {{OUTPUT_FILE}}", "timeout_seconds": 60},
-    ]}))
+    (repo / ".agentv" / "targets.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "targets": [
+                    {
+                        "name": "agent",
+                        "provider": "cli",
+                        "command": f"{sys.executable} {repo / 'agent.py'} {{EVAL_ID}} {{OUTPUT_FILE}}",
+                        "timeout_seconds": 60,
+                    },
+                ]
+            }
+        )
+    )
     tests = tests or [{"id": "t1", "input": "go", "assertions": [{"type": "contains", "value": "made-by-t1.txt"}]}]
     eval_file = repo / "suite.eval.yaml"
-    eval_file.write_text(yaml.safe_dump({"execution": {"target": "agent"}, "workspace": workspace, "tests": tests}, sort_keys=False))
+    eval_file.write_text(
+        yaml.safe_dump({"execution": {"target": "agent"}, "workspace": workspace, "tests": tests}, sort_keys=False)
+    )
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "eval")
     return repo, eval_file
@@ -92,7 +107,13 @@ def test_a_template_s_git_and_symlinks_never_reach_the_repository(tmp_path):
 
     workspace, listing = rows["t1"]["output"].split("\n")
     assert rows["t1"]["execution_status"] == "ok", rows["t1"]
-    assert listing.split(",") == [".git", "app.txt", "link", "made-by-t1.txt", "up"]  # the agent's own .git: the baseline
+    assert listing.split(",") == [
+        ".git",
+        "app.txt",
+        "link",
+        "made-by-t1.txt",
+        "up",
+    ]  # the agent's own .git: the baseline
     assert (repo / "secret.txt").read_text() == "original\n"  # the link was copied as a link, not to the user's file
     assert not (repo / "escaped.txt").exists() and not (tmp_path / "escaped.txt").exists()
     assert (template / ".git" / "HEAD").read_text() == template_head and not (template / "made-by-t1.txt").exists()
@@ -103,14 +124,27 @@ def test_a_template_s_git_and_symlinks_never_reach_the_repository(tmp_path):
 def test_a_test_id_cannot_place_its_workspace_outside_the_temporary_directory(tmp_path):
     tests = [{"id": "../../../escape", "input": "go", "assertions": [{"type": "contains", "value": "made-by"}]}]
     where = tmp_path / "where.txt"
-    record = {"command": [sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(where), "{{workspace_path}}"]}
-    repo, eval_file = project(tmp_path, {"template": "./template", "isolation": "per_test", "hooks": {"before_each": record}}, tests)
+    record = {
+        "command": [
+            sys.executable,
+            "-c",
+            "import sys; open(sys.argv[1], 'w').write(sys.argv[2])",
+            str(where),
+            "{{workspace_path}}",
+        ]
+    }
+    repo, eval_file = project(
+        tmp_path, {"template": "./template", "isolation": "per_test", "hooks": {"before_each": record}}, tests
+    )
 
     rows = run_eval(repo, eval_file, tmp_path / "out")
 
     workspace = Path(where.read_text())
-    # the cli target then fails the test as AgentV 4.42.4's does for an id with a `/` (ENOENT: runs.targets.cli)
-    assert rows["../../../escape"]["execution_status"] == "execution_error" and "ENOENT" in rows["../../../escape"]["error"]
+    # the cli target then fails the test as AgentV 4.42.4's does for an id with a `/` (ENOENT: autoresearch.runs.targets.cli)
+    assert (
+        rows["../../../escape"]["execution_status"] == "execution_error"
+        and "ENOENT" in rows["../../../escape"]["error"]
+    )
     assert "escape" not in str(workspace) and workspace.name == "workspace"
     assert not any(p.name == "escape" for p in tmp_path.parent.iterdir()) and not (tmp_path / "escape").exists()
 
@@ -142,23 +176,33 @@ def test_a_hook_that_never_ends_is_killed_with_what_it_started_at_its_timeout(tm
     assert time.monotonic() - started < 120
     assert rows["t1"]["execution_status"] == "execution_error" and rows["t1"]["score"] == 0
     assert "before_each script failed: Process timed out after 1500ms" in rows["t1"]["error"]
-    assert wait_for(lambda: not pid_alive(int(pid_file.read_text().split()[0]))), "the hook's child outlived its timeout"
+    assert wait_for(lambda: not pid_alive(int(pid_file.read_text().split()[0]))), (
+        "the hook's child outlived its timeout"
+    )
 
 
 def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path):
     pid_file = tmp_path / "child.pid"
-    repo, eval_file = project(tmp_path, {"template": "./template", "hooks": {"before_all": {"command": [sys.executable, "hang.py", str(pid_file)]}}})
+    repo, eval_file = project(
+        tmp_path,
+        {"template": "./template", "hooks": {"before_all": {"command": [sys.executable, "hang.py", str(pid_file)]}}},
+    )
     before = status(repo)
     runner = subprocess.Popen(
-        [sys.executable, "-m", "optimizer", "eval", str(eval_file), "--output", str(tmp_path / "out")],
-        cwd=repo, env={**os.environ, **GIT_ENV}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "autoresearch.optimizer", "eval", str(eval_file), "--output", str(tmp_path / "out")],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         assert wait_for(lambda: pid_file.is_file() and pid_file.read_text().endswith("\n")), "the hook never started"
         runner.send_signal(signal.SIGKILL)
         runner.wait(timeout=30)
         assert status(repo) == before
-        assert (repo / "secret.txt").read_text() == "original\n" and sorted(p.name for p in (repo / "template").iterdir()) == ["app.txt"]
+        assert (repo / "secret.txt").read_text() == "original\n" and sorted(
+            p.name for p in (repo / "template").iterdir()
+        ) == ["app.txt"]
     finally:
         if pid_file.is_file():
             pid, workspace = pid_file.read_text().split()
@@ -180,7 +224,9 @@ def bare_repo(tmp_path: Path) -> tuple[Path, list[str]]:
 def test_repos_clone_from_file_urls_at_a_commit_sha_with_sparse_paths(tmp_path):
     bare, (first, _second) = bare_repo(tmp_path)
     check = "import json,sys,os; w=json.load(sys.stdin)['workspace_path']; print(json.dumps({'score': float(open(os.path.join(w,'lib/lib.txt')).read()=='v1\\n' and os.path.exists(os.path.join(w,'lib/keep/a.txt')) and not os.path.exists(os.path.join(w,'lib/drop')))}))"
-    tests = [{"id": "t1", "input": "go", "assertions": [{"type": "code-grader", "command": [sys.executable, "-c", check]}]}]
+    tests = [
+        {"id": "t1", "input": "go", "assertions": [{"type": "code-grader", "command": [sys.executable, "-c", check]}]}
+    ]
     workspace = {"repos": [{"path": "lib", "repo": f"file://{bare}", "commit": first, "sparse": ["keep"]}]}
     repo, eval_file = project(tmp_path, workspace, tests)
 
@@ -192,7 +238,9 @@ def test_repos_clone_from_file_urls_at_a_commit_sha_with_sparse_paths(tmp_path):
 
 def test_an_unreachable_repo_fails_every_test_as_agentv_does(tmp_path):
     tests = [{"id": f"t{i}", "input": "go", "assertions": [{"type": "contains", "value": "x"}]} for i in (1, 2)]
-    repo, eval_file = project(tmp_path, {"repos": [{"path": "lib", "repo": "https://invalid.invalid/nobody/lib.git"}]}, tests)
+    repo, eval_file = project(
+        tmp_path, {"repos": [{"path": "lib", "repo": "https://invalid.invalid/nobody/lib.git"}]}, tests
+    )
 
     rows = run_eval(repo, eval_file, tmp_path / "out")
 
@@ -204,7 +252,10 @@ def test_validate_refuses_what_cannot_run_here_in_one_line_each(tmp_path):
     cases = {
         "docker": ({"docker": {"image": "python:3.11-slim"}}, "field 'workspace.docker'"),
         "static": ({"mode": "static", "path": "/tmp/somewhere"}, "field 'workspace.path'"),
-        "escape": ({"repos": [{"path": "../outside", "repo": "file:///nowhere.git"}]}, "field 'workspace.repos[0].path'"),
+        "escape": (
+            {"repos": [{"path": "../outside", "repo": "file:///nowhere.git"}]},
+            "field 'workspace.repos[0].path'",
+        ),
         "removed": ({"static_path": "/tmp/x"}, "field 'workspace.static_path'"),
         "wrapped": ("./wrapped.yaml", "remove the top-level `workspace:` wrapper"),
         "missing": ("./missing.yaml", "Workspace file not found"),
@@ -218,9 +269,16 @@ def test_validate_refuses_what_cannot_run_here_in_one_line_each(tmp_path):
 
 
 def test_validate_accepts_a_workspace_it_runs(tmp_path):
-    workspace = {"template": "./template", "isolation": "per_test", "mode": "temp",
-                 "hooks": {"before_all": {"command": "echo hi", "timeout_ms": 1000, "cwd": "."}, "after_each": {"reset": "fast"}},
-                 "repos": [{"path": "./lib", "repo": "org/name", "commit": "main", "ancestor": 1, "sparse": ["src"]}]}
+    workspace = {
+        "template": "./template",
+        "isolation": "per_test",
+        "mode": "temp",
+        "hooks": {
+            "before_all": {"command": "echo hi", "timeout_ms": 1000, "cwd": "."},
+            "after_each": {"reset": "fast"},
+        },
+        "repos": [{"path": "./lib", "repo": "org/name", "commit": "main", "ancestor": 1, "sparse": ["src"]}],
+    }
     repo, eval_file = project(tmp_path, workspace)
     done = cli(repo, "validate", str(eval_file))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -237,7 +295,7 @@ def test_the_preflight_does_not_look_for_a_command_target_s_program_outside_its_
     """AgentV's examples keep the agent in the template (`./mock-agent.sh`): it exists in the workspace only."""
     repo, eval_file = project(tmp_path, {"template": "./template"})
     agent = repo / "template" / "agent.sh"
-    agent.write_text(f"#!/bin/sh\n{sys.executable} {repo / 'agent.py'} \"$@\"\n")
+    agent.write_text(f'#!/bin/sh\n{sys.executable} {repo / "agent.py"} "$@"\n')
     agent.chmod(0o755)
     targets = [{"name": "agent", "provider": "cli", "command": "./agent.sh {EVAL_ID} {OUTPUT_FILE}"}]
     evaluator = BuiltinEvaluator(EvalConfig(file=eval_file.name, targets=targets), repo)
@@ -253,14 +311,19 @@ LOG_HOOK = "import json,sys,os; c=json.load(sys.stdin); open(os.path.join(c['wor
 
 def test_a_target_s_hooks_run_after_the_workspace_s_in_agentv_s_order(tmp_path):
     """`execution.targets[].hooks` (as AgentV's config-loader reads them) around the workspace's own hooks."""
+
     def logging(name: str) -> dict:
         return {"command": [sys.executable, "-c", LOG_HOOK, name]}
 
     hooks = {name: logging(name) for name in ("before_all", "before_each", "after_each", "after_all")}
     check = "import json,sys,os; print(open(os.path.join(json.load(sys.stdin)['workspace_path'],'order.log')).read().replace(chr(10),'|'))"
-    tests = [{"id": "t1", "input": "go", "assertions": [{"type": "code-grader", "command": [sys.executable, "-c", check]}]}]
+    tests = [
+        {"id": "t1", "input": "go", "assertions": [{"type": "code-grader", "command": [sys.executable, "-c", check]}]}
+    ]
     repo, eval_file = project(tmp_path, {"template": "./template", "hooks": hooks}, tests)
-    target = target_hooks({name: {"command": f"{shlex.join([sys.executable, '-c', LOG_HOOK, 'target-' + name])}"} for name in hooks})
+    target = target_hooks(
+        {name: {"command": f"{shlex.join([sys.executable, '-c', LOG_HOOK, 'target-' + name])}"} for name in hooks}
+    )
     prepared = prepare(eval_file, repo)
 
     run = EvalRun(prepared.suite, prepared.targets, RunOptions(workers=1), target_hooks=target)

@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from trajectory.iterations import Iteration
+from autoresearch.trajectory.iterations import Iteration
 
 XSS = "<img src=x onerror=alert(1)>"
 SCRIPT_XSS = "</script><script>window.pwned=1</script>"
@@ -34,7 +34,9 @@ def records(cycles: int, assertions: int = 5, seed: int = 7) -> list[Iteration]:
                 assertions={n: round(min(1.0, max(0.0, score + rng.uniform(-0.3, 0.3))), 2) for n in names},
                 mutation="original" if cycle == 1 else f"tighten rule {cycle % 7}",
                 run_dir=f"2026-11-21T22-{cycle // 60:02d}-{cycle % 60:02d}-c{cycle:04d}",
-                wins=rng.randint(0, 4), losses=rng.randint(0, 4), ties=rng.randint(0, 10),
+                wins=rng.randint(0, 4),
+                losses=rng.randint(0, 4),
+                ties=rng.randint(0, 10),
                 duration_s=round(rng.uniform(30, 90), 1),
                 **extra,
             )
@@ -62,6 +64,10 @@ def write_experiment(root: Path, recs: list[Iteration], bad_line_after: int | No
 
 def state(cycle: int, status: str = "running", stop_reason: str | None = None) -> dict:
     return {
-        "status": status, "stop_reason": stop_reason, "cycle": cycle, "phase": "eval",
-        "started_at": "2026-11-21T22:00:00Z", "updated_at": "2026-11-22T06:30:00Z",
+        "status": status,
+        "stop_reason": stop_reason,
+        "cycle": cycle,
+        "phase": "eval",
+        "started_at": "2026-11-21T22:00:00Z",
+        "updated_at": "2026-11-22T06:30:00Z",
     }

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from trajectory.chartdata import series, summary
-from trajectory.iterations import Iteration
-from trajectory.svg import ticks
+from autoresearch.trajectory.chartdata import series, summary
+from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.svg import ticks
 
 
 def _it(cycle, score, decision, **extra):
@@ -49,7 +49,7 @@ def test_ticks_are_round_numbers_inside_the_range():
 
 
 def test_a_holdout_score_becomes_its_own_dashed_curve_beside_the_train_score():
-    from trajectory.page import PageData, render
+    from autoresearch.trajectory.page import PageData, render
 
     records = [_it(1, 0.4, "keep", holdout_score=0.5), _it(2, 0.6, "keep", holdout_score=0.25), _it(3, 0.0, "error")]
     assert series(records).holdout == [(1, 0.5), (2, 0.25)]

@@ -19,7 +19,12 @@ SCREENSHOT = REPO / "docs" / "trajectory.png"
 
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "optimizer", *args], cwd=REPO, capture_output=True, text=True, timeout=120, env=env
+        [sys.executable, "-m", "autoresearch.optimizer", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
 
 
@@ -38,8 +43,21 @@ def serve(demo):
 
     def start(*args: str) -> tuple[str, str]:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "optimizer", "serve", "-c", str(demo / "autoresearch.yaml"), "--port", "0", *args],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "autoresearch.optimizer",
+                "serve",
+                "-c",
+                str(demo / "autoresearch.yaml"),
+                "--port",
+                "0",
+                *args,
+            ],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         procs.append(proc)
         line = proc.stdout.readline()  # blocks until the server is listening and says where
@@ -139,7 +157,14 @@ def test_png_without_chromium_says_how_to_get_it(demo, tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "git").symlink_to(shutil.which("git"))
-    done = cli("chart", "-c", str(demo / "autoresearch.yaml"), "--png", str(tmp_path / "x.png"), env={**os.environ, "PATH": str(bin_dir)})
+    done = cli(
+        "chart",
+        "-c",
+        str(demo / "autoresearch.yaml"),
+        "--png",
+        str(tmp_path / "x.png"),
+        env={**os.environ, "PATH": str(bin_dir)},
+    )
     assert done.returncode == 30
     assert "apt-get install chromium" in done.stderr and not (tmp_path / "x.png").exists()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from trajectory import iterations
-from trajectory.iterations import Iteration, append, read
+from autoresearch.trajectory import iterations
+from autoresearch.trajectory.iterations import Iteration, append, read
 
 
 def test_append_then_read_round_trips_extra_fields(tmp_path):
@@ -38,7 +38,7 @@ def test_unreadable_lines_are_counted_not_fatal(tmp_path):
 
 
 def test_a_key_reaching_a_record_is_masked_in_iterations_and_in_the_chart_of_an_older_history(tmp_path, monkeypatch):
-    from trajectory import page
+    from autoresearch.trajectory import page
 
     key = "sk-live-0123456789abcdef"
     path = tmp_path / "exp" / "_autoresearch" / "iterations.jsonl"
@@ -46,7 +46,9 @@ def test_a_key_reaching_a_record_is_masked_in_iterations_and_in_the_chart_of_an_
     older = {"cycle": 1, "score": 0.5, "decision": "keep", "assertions": {f"auth {key}": 0.5}}  # written before masking
     path.write_text(json.dumps(older) + "\n")
     monkeypatch.setenv("ACME_API_KEY", key)
-    iterations.append(path, Iteration(cycle=2, score=1.0, decision="drop", assertions={f"auth {key}": 1.0}, note=f"k={key}"))
+    iterations.append(
+        path, Iteration(cycle=2, score=1.0, decision="drop", assertions={f"auth {key}": 1.0}, note=f"k={key}")
+    )
     assert json.loads(path.read_text().splitlines()[1])["assertions"] == {"auth ***": 1.0}
     records, _ = iterations.read(path)
     page.write(path.parent / "trajectory.html", page.PageData("exp", records, 0, state={}))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from trajectory import iterations, page
+from autoresearch.trajectory import iterations, page
 from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, write_experiment
 
 POINTS = "#score-chart circle.pt"

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from runs.matrix import keyed_rows
+from autoresearch.runs.matrix import keyed_rows
 from tests.helpers.grader_server import GraderServer, RuleTable
 
 RULES = "grader_rules.json"
@@ -38,7 +38,12 @@ def chosen_target(case_dir: Path) -> str | None:
 
 def expected_row(row: dict) -> dict:
     scores = [{k: s.get(k) for k in ("name", "type", "score", "verdict")} for s in row.get("scores") or []]
-    return {"test_id": row["test_id"], "score": row["score"], "execution_status": row["execution_status"], "scores": scores}
+    return {
+        "test_id": row["test_id"],
+        "score": row["score"],
+        "execution_status": row["execution_status"],
+        "scores": scores,
+    }
 
 
 def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
@@ -47,8 +52,12 @@ def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
     for eval_file in eval_files(case_dir):
         with tempfile.TemporaryDirectory(prefix="agentv-out-") as out:
             command = [agentv, "eval", eval_file.name, *(["--target", target] if target else []), "--output", out]
-            subprocess.run(command, cwd=case_dir, env={**os.environ, **env}, check=False, capture_output=True, timeout=600)
-            rows += keyed_rows([json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()])
+            subprocess.run(
+                command, cwd=case_dir, env={**os.environ, **env}, check=False, capture_output=True, timeout=600
+            )
+            rows += keyed_rows(
+                [json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()]
+            )
     return rows
 
 

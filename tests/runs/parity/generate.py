@@ -33,7 +33,20 @@ def _answer(rng: random.Random) -> str:
 
 
 def _grader(rng: random.Random) -> dict[str, Any]:
-    kind = rng.choice(["contains", "icontains", "equals", "starts-with", "ends-with", "regex", "contains-any", "contains-all", "icontains-any", "is-json"])
+    kind = rng.choice(
+        [
+            "contains",
+            "icontains",
+            "equals",
+            "starts-with",
+            "ends-with",
+            "regex",
+            "contains-any",
+            "contains-all",
+            "icontains-any",
+            "is-json",
+        ]
+    )
     grader: dict[str, Any] = {"type": kind}
     if kind in ("contains-any", "contains-all", "icontains-any"):
         grader["value"] = rng.sample(WORDS, 2)
@@ -58,16 +71,29 @@ def write_corpus(root: Path, seed: int = 14, tests: int = 40) -> Path:
     for index in range(tests):
         test_id = f"gen-{index:03d}"
         answers[test_id] = _answer(rng)
-        case: dict[str, Any] = {"id": test_id, "input": f"question {index}", "assertions": [_grader(rng) for _ in range(rng.randint(1, 4))]}
+        case: dict[str, Any] = {
+            "id": test_id,
+            "input": f"question {index}",
+            "assertions": [_grader(rng) for _ in range(rng.randint(1, 4))],
+        }
         if rng.random() < 0.2:
             case["execution"] = {"skip_defaults": True}
         cases.append(case)
     (root / ".agentv").mkdir(parents=True, exist_ok=True)
     (root / "answer.py").write_text(ANSWER)
     (root / "answers.json").write_text(json.dumps(answers))
-    target = {"name": "canned", "provider": "cli", "command": f"{sys.executable} answer.py {{EVAL_ID}} answers.json {{OUTPUT_FILE}}"}
+    target = {
+        "name": "canned",
+        "provider": "cli",
+        "command": f"{sys.executable} answer.py {{EVAL_ID}} answers.json {{OUTPUT_FILE}}",
+    }
     (root / ".agentv" / "targets.yaml").write_text(yaml.safe_dump({"targets": [target]}))
-    suite = {"name": "generated", "execution": {"target": "canned"}, "assertions": [{"type": "contains", "value": "o"}], "tests": cases}
+    suite = {
+        "name": "generated",
+        "execution": {"target": "canned"},
+        "assertions": [{"type": "contains", "value": "o"}],
+        "tests": cases,
+    }
     path = root / "generated.eval.yaml"
     path.write_text(yaml.safe_dump(suite, sort_keys=False))
     return path

@@ -20,11 +20,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from runs.evalfile import check
-from plumbing.repo import find_repo_root
-from runs.evaluators.builtin import execute, prepare
-from runs.results import load_rows
-from runs.run_settings import run_options
+from autoresearch.plumbing.repo import find_repo_root
+from autoresearch.runs.evalfile import check
+from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.results import load_rows
+from autoresearch.runs.run_settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
@@ -37,7 +37,9 @@ Key = tuple[str, str]
 def agentv_binary() -> Path:
     """The pinned CLI; a missing one is an error telling how to install it (the parity tests never skip)."""
     if not AGENTV.is_file():
-        raise AssertionError(f"{AGENTV} is missing: run `npm install --no-save --omit=optional` in tests/agentv (.ci/run does)")
+        raise AssertionError(
+            f"{AGENTV} is missing: run `npm install --no-save --omit=optional` in tests/agentv (.ci/run does)"
+        )
     return AGENTV
 
 
@@ -60,7 +62,9 @@ def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
     return {"PATH": os.environ["PATH"], "HOME": str(home), "NO_COLOR": "1", "CI": "1", **(extra or {})}
 
 
-def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None, target: str | None = None) -> dict[Key, dict]:
+def run_agentv(
+    root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None, target: str | None = None
+) -> dict[Key, dict]:
     """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id).
 
     Eight workers, unless a file asks for one (`workers: 1`, as a shared workspace must: AgentV's
@@ -69,10 +73,16 @@ def run_agentv(root: Path, files: list[Path], out: Path, env: dict[str, str] | N
     workers = [] if any(SERIAL.search(f.read_text(errors="replace")) for f in files) else ["--workers", "8"]
     done = subprocess.run(
         [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), *workers, *chosen],
-        cwd=root, capture_output=True, text=True, timeout=600, env=agentv_env(root.parent / "home", env),
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=agentv_env(root.parent / "home", env),
     )
     index = out / "index.jsonl"
-    assert index.is_file(), f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert index.is_file(), (
+        f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )
     rows = [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
     return {(row.get("suite", ""), row["test_id"]): row for row in _matrix_keyed(rows, files, target)}
 
@@ -86,7 +96,12 @@ def _matrix_keyed(rows: list[dict], files: list[Path], target: str | None) -> li
         suite, _ = check(path)
         if suite is not None and path.suffix != ".json" and len(suite.targets) > 1:
             matrix.update((suite.name, case.id) for case in suite.cases)
-    return [{**row, "test_id": f"{row['test_id']}@{row.get('target')}"} if (row.get("suite", ""), row["test_id"]) in matrix else row for row in rows]
+    return [
+        {**row, "test_id": f"{row['test_id']}@{row.get('target')}"}
+        if (row.get("suite", ""), row["test_id"]) in matrix
+        else row
+        for row in rows
+    ]
 
 
 def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None) -> dict[Key, dict]:
@@ -108,8 +123,12 @@ def differences(theirs: dict[Key, dict], ours: dict[Key, dict]) -> list[str]:
     found += [f"{key}: only autoresearch ran it" for key in sorted(ours.keys() - theirs.keys())]
     for key in sorted(theirs.keys() & ours.keys()):
         a, b = theirs[key], ours[key]
-        if abs(float(a["score"]) - float(b["score"])) > TOLERANCE or a.get("execution_status") != b.get("execution_status"):
-            found.append(f"{key}: agentv {a['score']} {a.get('execution_status')} vs ours {b['score']} {b.get('execution_status')} ({b.get('error') or ''})")
+        if abs(float(a["score"]) - float(b["score"])) > TOLERANCE or a.get("execution_status") != b.get(
+            "execution_status"
+        ):
+            found.append(
+                f"{key}: agentv {a['score']} {a.get('execution_status')} vs ours {b['score']} {b.get('execution_status')} ({b.get('error') or ''})"
+            )
     return found
 
 
@@ -128,7 +147,11 @@ def validate_with_agentv(root: Path, paths: list[Path]) -> dict[str, bool]:
     """`agentv validate` once over many files: each file's path (relative to root) and whether it is valid."""
     done = subprocess.run(
         [str(agentv_binary()), "validate", *(str(p) for p in paths)],
-        cwd=root, capture_output=True, text=True, timeout=300, env=agentv_env(root.parent / "home"),
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=agentv_env(root.parent / "home"),
     )
     verdicts = {}
     for line in done.stdout.splitlines():
@@ -140,6 +163,10 @@ def validate_with_agentv(root: Path, paths: list[Path]) -> dict[str, bool]:
 
 def validate_with_us(path: Path, env: dict[str, str] | None = None, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "optimizer", "validate", str(path), *args],
-        cwd=path.parent, capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})},
+        [sys.executable, "-m", "autoresearch.optimizer", "validate", str(path), *args],
+        cwd=path.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
     )

@@ -16,7 +16,16 @@ import pytest
 from tests.helpers.grader_server import GraderServer, RuleTable
 from tests.runs.compat.record import RULES, chosen_target
 from tests.runs.parity.generate import write_corpus
-from tests.runs.parity.harness import REPO, differences, eval_files, fresh_copy, run_agentv, run_ours, validate_with_agentv, validate_with_us
+from tests.runs.parity.harness import (
+    REPO,
+    differences,
+    eval_files,
+    fresh_copy,
+    run_agentv,
+    run_ours,
+    validate_with_agentv,
+    validate_with_us,
+)
 
 COMPAT = REPO / "tests" / "runs" / "compat"
 VALIDATE_CORPUS = Path(__file__).resolve().parent / "validate_corpus"
@@ -27,7 +36,9 @@ CASES = sorted(p for p in COMPAT.iterdir() if p.is_dir() and eval_files(p))
 def _both(root: Path, tmp_path: Path, env: dict[str, str] | None = None) -> tuple[dict, dict]:
     """A case with a target named `canned` runs on it (as tests/runs/compat/record.py records); others as their files say."""
     target = chosen_target(root)
-    ours = fresh_copy(root, tmp_path / "ours")  # before agentv runs: a stateful target (compat/experiments) starts afresh
+    ours = fresh_copy(
+        root, tmp_path / "ours"
+    )  # before agentv runs: a stateful target (compat/experiments) starts afresh
     theirs = run_agentv(root, eval_files(root), tmp_path / "agentv-out", env, target)
     return theirs, run_ours(ours, eval_files(ours), tmp_path / "our-out", target)
 
@@ -61,7 +72,9 @@ def test_every_file_agentv_validate_accepts_autoresearch_validate_accepts(tmp_pa
     assert verdicts and all(verdicts.values()), verdicts
     refused = {}
     for path in files:
-        done = validate_with_us(path, GRADER_ENV, *(["--target", "echo"] if path.suffix == ".json" else []))  # evals.json names no target
+        done = validate_with_us(
+            path, GRADER_ENV, *(["--target", "echo"] if path.suffix == ".json" else [])
+        )  # evals.json names no target
         if done.returncode != 0:
             refused[path.name] = done.stdout + done.stderr
     assert refused == {}

@@ -1,4 +1,5 @@
 """Echoes what the target was given: the test id, the {FILES} list, then the prompt text."""
+
 import sys
 
 test_id, prompt_file, output_file, *files = sys.argv[1:]

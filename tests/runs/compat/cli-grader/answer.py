@@ -1,4 +1,5 @@
 """Canned answers: the test id picks one."""
+
 import sys
 
 test_id, output_file = sys.argv[1:3]

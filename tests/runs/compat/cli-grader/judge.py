@@ -1,5 +1,6 @@
 """A grader behind a `cli` target: the score is a digest of exactly what it was given (the prompt, its
 file, the test id and attempt, the arguments), so both tools score alike only if they send the same."""
+
 import hashlib
 import json
 import sys
@@ -21,8 +22,15 @@ elif mode == "envelope":
     reply = json.dumps({"text": json.dumps({"score": score, "assertions": [{"text": "ok", "passed": True}]})})
 elif "rubric" in mode:
     ids = sorted(set(__import__("re").findall(r"\[(rubric-\d+)\]", prompt)))
-    reply = json.dumps({"checks": [{"id": i, "satisfied": n % 2 == 0, "reasoning": "r"} for n, i in enumerate(ids)], "overall_reasoning": str(score)})
+    reply = json.dumps(
+        {
+            "checks": [{"id": i, "satisfied": n % 2 == 0, "reasoning": "r"} for n, i in enumerate(ids)],
+            "overall_reasoning": str(score),
+        }
+    )
 else:
-    reply = "```json\n" + json.dumps({"score": score, "assertions": [{"text": "graded", "passed": score > 0.5}]}) + "\n```"
+    reply = (
+        "```json\n" + json.dumps({"score": score, "assertions": [{"text": "graded", "passed": score > 0.5}]}) + "\n```"
+    )
 with open(output_file, "w") as out:
     out.write(reply)

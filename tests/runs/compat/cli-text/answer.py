@@ -1,4 +1,5 @@
 """Answers with the prompt it was given, then the base names of {FILES}: the graders check the text AgentV wrote."""
+
 import os
 import sys
 

@@ -1,4 +1,5 @@
 """Canned answers: the test id picks one; an unknown id answers with the prompt it was given."""
+
 import sys
 
 ANSWERS = {

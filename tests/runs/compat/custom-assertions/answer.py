@@ -1,4 +1,5 @@
 """Canned answers: the test id picks one."""
+
 import sys
 
 ANSWERS = {"short": "Hi", "long": "Hello there, I am a helpful assistant", "overridden": "no match here"}

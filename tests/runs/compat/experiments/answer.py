@@ -5,6 +5,7 @@ A script step is the answer's text, `!fail` (exit 1: an execution error), or
 far is kept in `.calls-<test>-<target>` next to this file, so trials, which
 run one after another, get the next step; the last step repeats.
 """
+
 import json
 import os
 import sys

@@ -1,4 +1,5 @@
 """Canned answers: the test id picks one."""
+
 import sys
 
 ANSWERS = {

@@ -1,11 +1,17 @@
 """Canned answers by {EVAL_ID}: tool calls and measurements in AgentV's cli output format, hostile files, turns."""
+
 import json
 import sys
 
 CALLS = [
     {"tool": "Read", "input": {"path": "a.py"}, "duration_ms": 5},
     {"tool": "Grep", "input": {"pattern": "x", "opts": {"case": True}}},
-    {"tool": "Edit", "input": {"path": "a.py", "text": "y"}, "start_time": "2026-01-01T00:00:00.000Z", "end_time": "2026-01-01T00:00:00.250Z"},
+    {
+        "tool": "Edit",
+        "input": {"path": "a.py", "text": "y"},
+        "start_time": "2026-01-01T00:00:00.000Z",
+        "end_time": "2026-01-01T00:00:00.250Z",
+    },
     {"tool": "Read", "input": {"path": "b.py"}, "duration_ms": 50},
 ]
 AGENT = {
@@ -21,12 +27,34 @@ AGENT = {
 ANSWERS = {
     "agent": AGENT,
     "no-tools": "plain text, no tools",
-    "legacy": {"output_messages": [{"role": "assistant", "content": "legacy", "tool_calls": [{"tool": "Bash", "input": "ls -la"}]}]},
-    "bad-status": {"output": [{"role": "assistant", "content": "x", "tool_calls": [{"tool": "Read", "status": "weird"}]}]},
-    "null-input": {"output": [{"role": "assistant", "content": "x", "tool_calls": [{"tool": "Read", "input": None}, {"tool": "Read", "input": "str"}]}]},
+    "legacy": {
+        "output_messages": [
+            {"role": "assistant", "content": "legacy", "tool_calls": [{"tool": "Bash", "input": "ls -la"}]}
+        ]
+    },
+    "bad-status": {
+        "output": [{"role": "assistant", "content": "x", "tool_calls": [{"tool": "Read", "status": "weird"}]}]
+    },
+    "null-input": {
+        "output": [
+            {
+                "role": "assistant",
+                "content": "x",
+                "tool_calls": [{"tool": "Read", "input": None}, {"tool": "Read", "input": "str"}],
+            }
+        ]
+    },
     "not-json": '{"output": [{"role": "assistant", "content": "x", "tool_calls": [{"tool": "Read"}]}',
     "nan": '{"output": [{"role": "assistant", "content": "x", "tool_calls": [{"tool": "Read", "duration_ms": NaN}]}]}',
-    "huge": {"output": [{"role": "assistant", "content": "big", "tool_calls": [{"tool": f"T{i % 7}", "input": {"i": i}} for i in range(3000)]}]},
+    "huge": {
+        "output": [
+            {
+                "role": "assistant",
+                "content": "big",
+                "tool_calls": [{"tool": f"T{i % 7}", "input": {"i": i}} for i in range(3000)],
+            }
+        ]
+    },
     "chat/turn-1": "ANSWER-ONE fifteen percent is 30",
     "chat/turn-2": "ANSWER-TWO double is 60",
     "chat/turn-3": "ANSWER-THREE you asked about 15% and 200",

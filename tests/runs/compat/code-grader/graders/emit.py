@@ -1,4 +1,5 @@
 """Prints what the test's `config.mode` asks for, to exercise how AgentV reads a grader's output and exit code."""
+
 import json
 import sys
 
@@ -17,7 +18,18 @@ elif mode == "json-then-fail":
     print(json.dumps({"score": 1}))
     sys.exit(1)
 elif mode == "assertions-only":
-    print(json.dumps({"assertions": [{"text": "a", "passed": True}, {"text": "b", "passed": False}, {"text": "c", "passed": True}, {"nope": 1}]}))
+    print(
+        json.dumps(
+            {
+                "assertions": [
+                    {"text": "a", "passed": True},
+                    {"text": "b", "passed": False},
+                    {"text": "c", "passed": True},
+                    {"nope": 1},
+                ]
+            }
+        )
+    )
 elif mode == "over-one":
     print(json.dumps({"score": 1.5, "details": {"k": 1}}))
 elif mode == "scalar":

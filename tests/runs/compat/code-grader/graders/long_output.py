@@ -1,4 +1,5 @@
 """A long answer reaches the grader as a file (`output_path`, `output` null), as AgentV passes one over 50,000 characters."""
+
 import json
 import sys
 

@@ -1,4 +1,5 @@
 """A prompt script: prints the grader's template from the test it reads on stdin."""
+
 import json
 import sys
 

@@ -1,4 +1,5 @@
 """Scores the fraction of AgentV's trace fields it finds in its stdin, as a code-grader sees a target's tool calls."""
+
 import json
 import sys
 
@@ -18,4 +19,11 @@ checks = [
     payload.get("duration_ms") == 1500,
     payload.get("output") == "done",
 ]
-print(json.dumps({"score": sum(checks) / len(checks), "assertions": [{"text": f"check {i}", "passed": c} for i, c in enumerate(checks)]}))
+print(
+    json.dumps(
+        {
+            "score": sum(checks) / len(checks),
+            "assertions": [{"text": f"check {i}", "passed": c} for i, c in enumerate(checks)],
+        }
+    )
+)

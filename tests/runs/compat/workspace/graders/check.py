@@ -1,4 +1,5 @@
 """Scores the fraction of checks (given as argv) that hold of the workspace the grader is told about."""
+
 import json
 import os
 import sys

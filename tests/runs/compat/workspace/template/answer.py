@@ -1,4 +1,5 @@
 """The canned agent: it runs in its working directory (the workspace), edits files there and answers with what it saw."""
+
 import os
 import sys
 
