@@ -30,7 +30,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-EVAL_NAME = re.compile(r"(\.eval\.ya?ml|(^|/)EVAL\.ya?ml|(^|/)eval\.ya?ml|evals\.json)$")
+EVAL_NAME = re.compile(r"(\.eval\.ya?ml|(^|/)eval\.ya?ml|evals\.json)$", re.IGNORECASE)  # `x.EVAL.yaml` too
 ANSWER = "import sys\nopen(sys.argv[2], 'w').write('canned answer for ' + sys.argv[1])\n"
 
 

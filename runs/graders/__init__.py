@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.graders import code, composite, custom, llm, metrics, structured, text, trajectory
+from autoresearch.runs.graders import code, composite, custom, llm, metrics, skilltrigger, structured, text, trajectory
 from autoresearch.runs.graders.base import Context, Grader
 from autoresearch.runs.graders.scoring import finish
 
@@ -28,15 +28,15 @@ REGISTRY: dict[str, Grader] = {
     **llm.GRADERS,
     **composite.GRADERS,
     **trajectory.GRADERS,
+    **skilltrigger.GRADERS,
 }
 ALIASES = {"llm-judge": "llm-grader", "code-judge": "code-grader", "rubric": "rubrics"}
 UNSUPPORTED = {
-    "skill-trigger": "skill triggering needs an agent harness",
     "skill-used": "skill triggering needs an agent harness",
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
-IGNORED = {"composite": composite.ignored, "tool-trajectory": trajectory.ignored}
+IGNORED = {"composite": composite.ignored, "tool-trajectory": trajectory.ignored, "skill-trigger": skilltrigger.ignored}
 """Graders AgentV's parser drops (with a warning) when they lack what they need: the test runs without them."""
 COMMON = {"type", "name", "weight", "negate", "required", "min_score", "threshold"}
 IMPLICIT = GraderSpec("llm-grader", "llm-grader", {})

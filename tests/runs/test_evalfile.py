@@ -31,12 +31,12 @@ def notes_of(tmp_path, tests, suite=None) -> list[str]:
 def test_unsupported_fields_are_refused_by_name(tmp_path):
     found = problems_of(
         tmp_path,
-        [{"id": "t1", "input": "x", "repos": [{"path": "w"}], "assertions": [{"type": "skill-trigger"}]}],
+        [{"id": "t1", "input": "x", "repos": [{"path": "w"}], "assertions": [{"type": "agent-judge"}]}],
         suite={"hooks": {"before_all": "x"}},
     )
     assert any(p.startswith("None|hooks|unsupported") for p in found)
     assert any(p.startswith("t1|repos|unsupported") for p in found)  # a test's repos belong in its `workspace:`
-    assert any(p.startswith("t1|assertions[0].type|grader type 'skill-trigger' is unsupported") for p in found)
+    assert any(p.startswith("t1|assertions[0].type|grader type 'agent-judge' is unsupported") for p in found)
 
 
 def test_unknown_fields_are_ignored_with_a_note_as_agentv_ignores_them(tmp_path):

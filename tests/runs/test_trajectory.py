@@ -233,3 +233,24 @@ def test_a_test_id_with_a_slash_fails_on_a_cli_target_as_in_agentv_4_42_4(tmp_pa
     rows = rows_of(tmp_path, tests, {"plain": "a", "group/case": "a"})
     assert (rows["plain"]["score"], rows["group/case"]["execution_status"]) == (1.0, "execution_error")
     assert "ENOENT" in rows["group/case"]["error"]
+
+
+def test_a_skill_trigger_without_a_skill_is_dropped_and_odd_tool_inputs_are_read_as_javascript_reads_them(tmp_path):
+    checks = [
+        {"type": "skill-trigger", "skill": 3},
+        {"type": "skill-trigger"},
+        {"type": "skill-trigger", "skill": "csv"},
+        {"type": "skill-trigger", "skill": "csv", "should_trigger": "false"},  # not a boolean: true
+    ]
+    odd = {"role": "assistant", "content": "x", "tool_calls": [
+        {"tool": "Skill", "input": {"skill": {"name": "csv"}}},  # String({...}) is "[object Object]"
+        {"tool": "Skill", "input": {"skill": [1.0, True, None, "csv-tool"]}},  # "1,true,,csv-tool"
+    ]}
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": checks}], {"t": {"output": [odd]}})
+    done = validate(tmp_path, eval_file)
+    assert done.returncode == 0, done.stdout + done.stderr
+    notes = [line for line in done.stdout.splitlines() if "skipped as AgentV skips it: missing skill" in line]
+    assert len(notes) == 2, done.stdout
+    rows = rows_of(tmp_path, [{"id": "t", "input": "x", "assertions": checks}], {"t": {"output": [odd]}})
+    assert [(s["name"], s["score"]) for s in rows["t"]["scores"]] == [("skill-trigger-csv", 1.0)] * 2
+    assert rows["t"]["scores"][0]["assertions"][0]["text"] == 'Skill tool invoked with skill="1,true,,csv-tool"'

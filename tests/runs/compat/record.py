@@ -22,6 +22,7 @@ from pathlib import Path
 
 from autoresearch.runs.matrix import keyed_rows
 from tests.helpers.grader_server import GraderServer, RuleTable
+from tests.runs.parity.harness import agentv_env
 
 RULES = "grader_rules.json"
 
@@ -50,10 +51,11 @@ def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
     rows = []
     target = chosen_target(case_dir)
     for eval_file in eval_files(case_dir):
-        with tempfile.TemporaryDirectory(prefix="agentv-out-") as out:
+        with tempfile.TemporaryDirectory(prefix="agentv-out-") as out, tempfile.TemporaryDirectory(prefix="agentv-home-") as home:
             command = [agentv, "eval", eval_file.name, *(["--target", target] if target else []), "--output", out]
+            # its own HOME: AgentV writes ~/.agentv (workspaces, caches), which is nobody's business here
             subprocess.run(
-                command, cwd=case_dir, env={**os.environ, **env}, check=False, capture_output=True, timeout=600
+                command, cwd=case_dir, env=agentv_env(Path(home), env), check=False, capture_output=True, timeout=600
             )
             rows += keyed_rows(
                 [json.loads(line) for line in (Path(out) / "index.jsonl").read_text().splitlines() if line.strip()]
@@ -71,7 +73,8 @@ def record(case_dir: Path, agentv: str = "agentv") -> list[dict]:
 
 def main() -> None:
     case_dir = Path(sys.argv[1]).resolve()
-    rows = record(case_dir, sys.argv[2] if len(sys.argv) > 2 else "agentv")
+    agentv = sys.argv[2] if len(sys.argv) > 2 else "agentv"
+    rows = record(case_dir, str(Path(agentv).resolve()) if os.sep in agentv else agentv)  # it runs in DIR
     (case_dir / "expected.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     print(f"{len(rows)} tests recorded in {case_dir / 'expected.jsonl'}")
 
