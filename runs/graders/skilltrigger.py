@@ -73,7 +73,9 @@ def _evidence(skill: str, calls: list[dict[str, Any]]) -> str | None:
             if skill in argument:
                 return f'Skill tool invoked with skill="{argument}"'
         elif name.lower() == "read":
-            file_path = _js_string(inputs.get("file_path") if inputs.get("file_path") is not None else inputs.get("path"))
+            file_path = _js_string(
+                inputs.get("file_path") if inputs.get("file_path") is not None else inputs.get("path")
+            )
             if path in file_path:
                 return f"Read tool loaded skill file: {file_path}"
         output = call.get("output")

@@ -242,10 +242,14 @@ def test_a_skill_trigger_without_a_skill_is_dropped_and_odd_tool_inputs_are_read
         {"type": "skill-trigger", "skill": "csv"},
         {"type": "skill-trigger", "skill": "csv", "should_trigger": "false"},  # not a boolean: true
     ]
-    odd = {"role": "assistant", "content": "x", "tool_calls": [
-        {"tool": "Skill", "input": {"skill": {"name": "csv"}}},  # String({...}) is "[object Object]"
-        {"tool": "Skill", "input": {"skill": [1.0, True, None, "csv-tool"]}},  # "1,true,,csv-tool"
-    ]}
+    odd = {
+        "role": "assistant",
+        "content": "x",
+        "tool_calls": [
+            {"tool": "Skill", "input": {"skill": {"name": "csv"}}},  # String({...}) is "[object Object]"
+            {"tool": "Skill", "input": {"skill": [1.0, True, None, "csv-tool"]}},  # "1,true,,csv-tool"
+        ],
+    }
     eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": checks}], {"t": {"output": [odd]}})
     done = validate(tmp_path, eval_file)
     assert done.returncode == 0, done.stdout + done.stderr

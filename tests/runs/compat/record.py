@@ -51,7 +51,10 @@ def run_agentv(agentv: str, case_dir: Path, env: dict[str, str]) -> list[dict]:
     rows = []
     target = chosen_target(case_dir)
     for eval_file in eval_files(case_dir):
-        with tempfile.TemporaryDirectory(prefix="agentv-out-") as out, tempfile.TemporaryDirectory(prefix="agentv-home-") as home:
+        with (
+            tempfile.TemporaryDirectory(prefix="agentv-out-") as out,
+            tempfile.TemporaryDirectory(prefix="agentv-home-") as home,
+        ):
             command = [agentv, "eval", eval_file.name, *(["--target", target] if target else []), "--output", out]
             # its own HOME: AgentV writes ~/.agentv (workspaces, caches), which is nobody's business here
             subprocess.run(

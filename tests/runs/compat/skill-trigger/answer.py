@@ -9,7 +9,9 @@ def reply(*calls):
 
 
 ANSWERS = {
-    "skill-call": reply({"tool": "Grep", "input": {"pattern": "x"}}, {"tool": "Skill", "input": {"skill": "csv-analyzer"}}),
+    "skill-call": reply(
+        {"tool": "Grep", "input": {"pattern": "x"}}, {"tool": "Skill", "input": {"skill": "csv-analyzer"}}
+    ),
     "skill-call-lowercase": reply({"tool": "skill", "input": {"skill": "my-csv-analyzer-v2"}}),
     "skill-call-other": reply({"tool": "Skill", "input": {"skill": "pdf-reader"}}),
     "read-file-path": reply({"tool": "Read", "input": {"file_path": "/w/.claude/skills/csv-analyzer/SKILL.md"}}),
