@@ -154,9 +154,10 @@ def test_imports_bring_whole_suites_filtered_by_select_and_raw_rows(tmp_path):
         "input": "shared",
         "assertions": CONTAINS,
         "tests": [
-            {"id": "keep-1", "input": "a"},
-            {"id": "drop-1", "input": "b"},
-            {"id": "keep-2", "input": "c", "metadata": {"tags": ["slow"]}},
+            # each with criteria of its own: AgentV skips a test whose only assertions are its suite's
+            {"id": "keep-1", "input": "a", "criteria": "says a"},
+            {"id": "drop-1", "input": "b", "criteria": "says b"},
+            {"id": "keep-2", "input": "c", "criteria": "says c", "metadata": {"tags": ["slow"]}},
         ],
     }
     (eval_file.parent / "child.eval.yaml").write_text(json.dumps(child))
