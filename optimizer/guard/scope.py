@@ -180,7 +180,7 @@ class Guard:
                 continue
             if before != after:
                 changes.append(Change(path, before, after))
-            elif after is not None and before is not None and after.sig != before.sig:  # (both are, being equal)
+            elif after is not None and before is not None and after.sig != before.sig:  # equal, not both None
                 self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
         return sorted(changes, key=lambda c: c.path)
 
