@@ -1,31 +1,26 @@
-"""Mutator providers by name: a new mutator is one module and one line in `MUTATORS`.
+"""Mutator providers by their config: a new mutator is one module and one `case` in `build`.
 
-LLM providers import their SDKs only when they first call a model.
+The config's class is its provider (`MutatorConfig` is a union discriminated by `provider`), so matching on
+the class hands each mutator the config it takes. LLM providers import their SDKs only when they first call a
+model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from autoresearch.mutators.base import Mutator
 from autoresearch.mutators.command import CommandMutator
-from autoresearch.mutators.config import MutatorConfig
+from autoresearch.mutators.config import CommandMutatorConfig, LLMMutatorConfig, MutatorConfig, ReplayMutatorConfig
 from autoresearch.mutators.llm import LLMMutator
 from autoresearch.mutators.replay import ReplayMutator
 
 
-def _llm(config: MutatorConfig, repo_root: Path) -> Mutator:
-    return LLMMutator(config)
-
-
-MUTATORS: dict[str, Callable[[MutatorConfig, Path], Mutator]] = {
-    "command": CommandMutator,
-    "replay": ReplayMutator,
-    "anthropic": _llm,
-    "openai": _llm,
-}
-
-
 def build(config: MutatorConfig, repo_root: Path) -> Mutator:
-    return MUTATORS[config.provider](config, repo_root)
+    match config:
+        case CommandMutatorConfig():
+            return CommandMutator(config, repo_root)
+        case ReplayMutatorConfig():
+            return ReplayMutator(config, repo_root)
+        case LLMMutatorConfig():
+            return LLMMutator(config)

@@ -10,17 +10,20 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import structlog
+from structlog.typing import EventDict, Processor, WrappedLogger
 
 from autoresearch.plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
 
 
-def _redact(logger, method, event: dict) -> dict:
+def _redact(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
     """Every string of the event masked, inside lists and mappings too (the paths the guard undid)."""
     secrets = secret_values()
     if secrets:
@@ -29,7 +32,7 @@ def _redact(logger, method, event: dict) -> dict:
     return event
 
 
-def format_event(event: dict) -> str:
+def format_event(event: Mapping[str, Any]) -> str:
     """`cycle 3   eval     message key=value`: one log event as a line to read by eye.
 
     Used for the console and to render daemon.log's JSON lines back for people.
@@ -73,11 +76,11 @@ def _local_time(stamp: str) -> str:
         return stamp
 
 
-def _console_line(logger, method, event: dict) -> str:
+def _console_line(logger: WrappedLogger, method: str, event: EventDict) -> str:
     return format_event(event)
 
 
-_SHARED = [  # for our events, and for plain `logging` records (providers' retries) alike
+_SHARED: list[Processor] = [  # for our events, and for plain `logging` records (providers' retries) alike
     structlog.contextvars.merge_contextvars,
     structlog.processors.add_log_level,
     structlog.processors.TimeStamper(fmt="iso", utc=True),

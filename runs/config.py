@@ -73,5 +73,5 @@ class EvalConfig(BaseModel):
         return {model: price.model_dump() for model, price in self.prices.items()}
 
     @property
-    def goal(self) -> str:
+    def goal(self) -> Literal["maximize", "minimize"]:
         return self.metric.goal if self.metric else "maximize"

@@ -62,7 +62,7 @@ class EvalRun:
             str | None, float
         ] = {}  # what finished tests' targets cost, per matrix target (AgentV runs each apart)
         self._finished: dict[str, TestResult] = {}  # by row id, for dependents
-        self._done: queue.Queue[TestResult | BaseException | object] = queue.Queue()
+        self._done: queue.Queue[TestResult | BaseException | _SlotDone] = queue.Queue()
         self.workspaces = SuiteWorkspaces(
             suite, target_hooks
         )  # AgentV workspaces (and the target's hooks, run in them)
@@ -108,7 +108,7 @@ class EvalRun:
             pool.submit(self._slot)
         while slots and not self._cancelled.is_set():
             item = self._done.get()
-            if item is _SLOT_DONE:
+            if isinstance(item, _SlotDone):
                 slots -= 1
                 continue
             if isinstance(item, BaseException):
@@ -200,4 +200,9 @@ def _failed(case: Case, targets: Targets, error: str) -> TestResult:
     return TestResult(case, name, error=error)
 
 
-_SLOT_DONE = object()
+class _SlotDone:
+    """The mark a slot puts on the queue when it has no more attempts to run (a class of its own, so the queue's
+    items are typed)."""
+
+
+_SLOT_DONE = _SlotDone()

@@ -6,6 +6,8 @@ and one line here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from autoresearch.optimizer.commands import (
     chart,
     compare,
@@ -22,7 +24,7 @@ from autoresearch.optimizer.commands import (
     validate,
 )
 
-COMMANDS = {
+COMMANDS: dict[str, Callable[..., int]] = {  # each returns its exit code
     "run": run.command,
     "start": run.start,
     "stop": stop.command,

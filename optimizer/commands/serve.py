@@ -37,8 +37,8 @@ def command(
         if exc.errno == errno.EADDRINUSE:
             raise InvalidInput(f"port {port} is in use: pass --port with another number (0 picks a free one)") from None
         raise InvalidInput(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    bound_host, bound_port = httpd.server_address[:2]
-    shown = f"[{bound_host}]" if ":" in str(bound_host) else bound_host
+    bound_host, bound_port = str(httpd.server_address[0]), httpd.server_address[1]  # (an IP socket's: str, int)
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     url = f"http://{shown}:{bound_port}" + (server.chart_url(paths.root.name) if experiment else "/")
     print(f"serving {paths.results_dir} at {url}  (Ctrl-C to stop)", flush=True)
     try:

@@ -19,7 +19,7 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.cache import SampleCache
-from autoresearch.runs.evaluators import EvalOutcome
+from autoresearch.runs.evaluators import EvalOutcome, supports_watch
 from autoresearch.runs.samples import write_index
 
 
@@ -48,7 +48,7 @@ def evaluate(session: Session, run_dir: Path, watch: EarlyDiscard | None = None)
     faults.point("before-eval")
     session.set_phase("eval")
     get().info("evaluating")
-    if watch is not None and getattr(session.evaluator, "supports_watch", False):  # a capability of some evaluators
+    if watch is not None and supports_watch(session.evaluator):  # a capability of some evaluators
         return session.evaluator.run(run_dir, watch=watch)
     return session.evaluator.run(run_dir)
 

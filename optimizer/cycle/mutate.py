@@ -38,6 +38,7 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     log_dir = candidate.run_dir
     ws, history = session.ws, session.history
     decided = history.last_evaluated
+    assert decided is not None, "a cycle runs after the original's evaluation"
     request = MutationRequest(
         repo_root=ws.root,
         artifact=ws.artifact_path,

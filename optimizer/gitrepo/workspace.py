@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import git
 import pygit2
@@ -33,7 +34,7 @@ class Workspace:
     repo: "git.Repo"  # noqa: F821  (gitpython is imported lazily to keep --help fast)
     root: Path
     artifact: str  # relative to root, posix
-    mode: str = "file"  # "file" | "directory", fixed when the run starts
+    mode: Literal["file", "directory"] = "file"  # fixed when the run starts
     journal: Path | None = None  # where a git write under way is recorded (see autoresearch.optimizer.gitrepo.gitcmd)
 
     @property
@@ -186,7 +187,7 @@ def _committed_link(ws: Workspace, relative: str, target: bytes) -> bool:
         entry = ws.lib.revparse_single("HEAD").tree[relative]
     except KeyError:
         return False
-    return entry.filemode == 0o120000 and ws.lib[entry.id].data == target
+    return entry.filemode == 0o120000 and ws.lib[entry.id].read_raw() == target  # a link's blob: its target
 
 
 def blob_id(path: Path) -> str:
@@ -251,11 +252,11 @@ def candidate_patch(ws: Workspace) -> str:
 
 
 def _file_patch(ws: Workspace) -> str:
-    head = ws.lib.revparse_single(f"HEAD:{ws.artifact}")
+    head = ws.lib.revparse_single(f"HEAD:{ws.artifact}").peel(pygit2.Blob)  # a file at HEAD (_same_kind_as_head)
     patch = pygit2.Patch.create_from(
         head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY
     )
-    return patch.text.removesuffix("\n")  # as git's output reads through ws.git
+    return (patch.text or "").removesuffix("\n")  # as git's output reads through ws.git (no change: "")
 
 
 def _same_kind_as_head(ws: Workspace) -> bool:
@@ -286,7 +287,7 @@ def artifact_size(ws: Workspace, rev: str | None = None) -> int:
     entry = ws.lib.revparse_single(f"{rev}:{ws.artifact}")
     if entry.type_str == "tree":
         return _tree_bytes(entry)
-    return len(entry.data.splitlines())
+    return len(entry.read_raw().splitlines())  # a blob's raw data is its content
 
 
 def _tree_bytes(tree) -> int:
@@ -316,7 +317,7 @@ def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
     if now_ref != ref:
         return f"HEAD is {_on(now_ref)} at {now[:10]}, not {_on(ref)}"
     if now != sha:
-        subject = ws.lib.revparse_single(now).message.splitlines()[0][:60]
+        subject = ws.lib.revparse_single(now).peel(pygit2.Commit).message.splitlines()[0][:60]
         return f"{_on(ref)} moved from {sha[:10]} to {now[:10]} ('{subject}')"
     return None
 

@@ -46,7 +46,8 @@ def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
     patch = _tracked_patch(guard, changes)  # read before anything moves
     if patch:
         (target / "tracked.patch").write_text(patch, encoding="utf-8")
-    lines, git_lines = [], []
+    lines: list[str] = []
+    git_lines: list[str] = []
     for change in changes:
         relative = os.path.relpath(change.path, base)
         in_git = any(is_git_name(part) for part in relative.split(os.sep))
@@ -129,7 +130,7 @@ def _restore_text(base: Path, target: Path, lines: list[str], git_lines: list[st
 def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
     ws = guard.ws
     tree = ws.lib.revparse_single("HEAD").peel(pygit2.Tree)
-    parts = []
+    parts: list[str] = []
     for change in changes:
         relative = os.path.relpath(change.path, ws.root)
         if relative != printable(relative):  # a name that is not UTF-8, which libgit2 cannot take: files/ has it
@@ -139,7 +140,7 @@ def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
         old = guard.backups.read(change.before.oid) if change.before is not None else None
         new = Path(change.path).read_bytes() if change.after is not None else None
         patch = pygit2.Patch.create_from(old, new, relative, relative, flag=DiffOption.SHOW_BINARY)
-        parts.append(patch.text)
+        parts.append(patch.text or "")  # (pygit2 types it optional; an empty patch reads "")
     return "".join(parts)
 
 

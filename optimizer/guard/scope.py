@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,11 +158,16 @@ class Guard:
         """What changed since the last look: in the guarded tree, and among git's object files."""
         _reclaim(self.sentinel_dir.parent)
         dirty = self.watcher.changed() if self.watcher is not None else None
-        objects_dirty = None if dirty is None else {p for p in dirty if self.objects.covers(p)}
+        objects_dirty: set[str] | None = None
+        tree_dirty: set[str] | None = None
+        if dirty is not None:
+            objects_dirty = {p for p in dirty if self.objects.covers(p)}
+            tree_dirty = dirty - objects_dirty
         objects = [Change(*c) for c in self.objects.look(objects_dirty)]
-        return self._look_tree(None if dirty is None else dirty - objects_dirty), objects
+        return self._look_tree(tree_dirty), objects
 
     def _look_tree(self, dirty: set[str] | None) -> list[Change]:
+        paths: Iterable[str]
         if dirty is None:
             current = self._walk_all()
             paths = [*current, *(p for p in self.manifest if p not in current)]
@@ -174,7 +180,7 @@ class Guard:
                 continue
             if before != after:
                 changes.append(Change(path, before, after))
-            elif after.sig != before.sig:
+            elif after is not None and before is not None and after.sig != before.sig:  # equal, not both None
                 self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
         return sorted(changes, key=lambda c: c.path)
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from autoresearch.mutators.base import Mutator
+from autoresearch.mutators.config import LLMMutatorConfig
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.experiment import busy
@@ -20,7 +21,6 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, 
 from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.providers.prices import price_of
-from autoresearch.providers.settings import PROVIDERS
 from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
@@ -107,7 +107,7 @@ def _require_priced_mutator(config: Config) -> None:
     """A budget bounds only what has a price: an unpriced model's calls count as $0, so a run with a
     budget would spend without limit all night. Refused before the first eval, with the fix."""
     m = config.mutator
-    if not config.stop.budget_usd or m.provider not in PROVIDERS:
+    if not config.stop.budget_usd or not isinstance(m, LLMMutatorConfig):  # anthropic or openai
         return
     if price_of(m.model, m.price_table()) is None:
         raise InvalidInput(

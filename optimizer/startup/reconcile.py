@@ -76,11 +76,11 @@ def _runs_in(pid: int, root: Path) -> bool:
 def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> list[str]:
     """A KEEP is committed before its line is written; a crash in between leaves the line to write."""
     best = history.best
-    if best is None:
-        return []
+    if best is None or best.commit is None:
+        return []  # a KEEP without its commit: the resume check refuses it with its own message
     head = ws.repo.head.commit
     cycle = history.last_cycle + 1
-    if not head.message.startswith(f"{COMMIT_PREFIX}{cycle}:") or not head.parents:
+    if not _text(head.message).startswith(f"{COMMIT_PREFIX}{cycle}:") or not head.parents:
         return []
     if artifact_id(ws, head.parents[0].hexsha) != artifact_id(ws, best.commit):
         return []
@@ -105,7 +105,7 @@ def _keep_record(
         decision="keep",
         cost_usd=sum(float(r.get("cost_usd") or 0) for r in rows),
         assertions=assertion_rates(rows),
-        mutation=head.message.split(":", 1)[1].strip(),
+        mutation=_text(head.message).split(":", 1)[1].strip(),
         run_dir=run_dir.name,
         commit=head.hexsha,
         wins=s.wins,
@@ -131,3 +131,8 @@ def _save_stray_candidate(ws: Workspace, paths: ExperimentPaths) -> list[str]:
     patch.write_text(candidate_patch(ws) + "\n", encoding="utf-8")
     restore_artifact(ws)
     return [f"saved the candidate left in the tree as {patch.name} and restored the artifact"]
+
+
+def _text(message: str | bytes) -> str:
+    """A commit message as text (GitPython gives the bytes of one it cannot decode; ours are UTF-8)."""
+    return message if isinstance(message, str) else message.decode("utf-8", "replace")

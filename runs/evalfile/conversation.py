@@ -37,7 +37,7 @@ class Conversation:
     turns: list[Turn]
     aggregation: str = "mean"
     on_turn_failure: str = "continue"
-    window_size: int | None = None
+    window_size: float | None = None  # any number >= 1, as AgentV takes it
 
 
 ParseGraders = Callable[[Any, Problems, str, str], list[GraderSpec]]
@@ -107,7 +107,7 @@ def _choice(item: dict[str, Any], key: str, choices: tuple[str, ...], problems: 
     return choices[0]
 
 
-def _window(item: dict[str, Any], problems: Problems, test_id: str) -> int | None:
+def _window(item: dict[str, Any], problems: Problems, test_id: str) -> float | None:
     value = item.get("window_size")
     if value is None:
         return None

@@ -80,7 +80,7 @@ def _paths(pattern: str, base: Path, problems: Problems, where: str) -> list[Pat
 def _suite(entry: dict[str, Any], base: Path, problems: Problems, chain: tuple[Path, ...], where: str) -> list[Case]:
     from autoresearch.runs.evalfile import yaml_suite
 
-    cases = []
+    cases: list[Case] = []
     for path in _paths(entry["path"], base, problems, where):
         if path in chain:
             problems.add(None, f"{where}.path", "circular import: " + " -> ".join(str(p) for p in (*chain, path)))
@@ -107,9 +107,9 @@ def _with_run(row: dict[str, Any], run: Any) -> dict[str, Any]:
     """A raw row with the import's `run:` under its own settings: what the test sets itself wins."""
     if not isinstance(run, dict):
         return row if run is None else {**row, "run": run}  # parsed, and refused, with the row
-    own = row.get("run") if isinstance(row.get("run"), dict) else {}
-    execution = row.get("execution") if isinstance(row.get("execution"), dict) else {}
-    options = row.get("options") if isinstance(row.get("options"), dict) else {}
+    own = given if isinstance(given := row.get("run"), dict) else {}
+    execution = given if isinstance(given := row.get("execution"), dict) else {}
+    options = given if isinstance(given := row.get("options"), dict) else {}
     inherited = {
         k: v
         for k, v in run.items()
@@ -124,7 +124,7 @@ def _selected(case: Case, suite_tags: list[str], select: Any, problems: Problems
 
 
 def _selected_row(row: dict[str, Any], select: Any, problems: Problems, where: str) -> bool:
-    metadata = row.get("metadata") if isinstance(row.get("metadata"), dict) else {}
+    metadata = given if isinstance(given := row.get("metadata"), dict) else {}
     return _matches(str(row.get("id", "")), as_tags(metadata.get("tags")), metadata, select, problems, where)
 
 
@@ -141,7 +141,7 @@ def _matches(
     wanted = as_tags(select.get("tags"))
     if wanted and not set(wanted) <= set(tags):
         return False
-    wanted_metadata = select.get("metadata") if isinstance(select.get("metadata"), dict) else {}
+    wanted_metadata = given if isinstance(given := select.get("metadata"), dict) else {}
     return all(_value_matches(metadata.get(key), value) for key, value in wanted_metadata.items())
 
 

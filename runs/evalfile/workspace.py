@@ -142,8 +142,8 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
     hooks, enabled, has_hooks = _hooks(raw.get("hooks"), base)
     isolation = raw.get("isolation") if raw.get("isolation") in ("shared", "per_test") else None
     mode = raw.get("mode") if raw.get("mode") in ("pooled", "temp", "static") else None
-    repos = _repos(raw.get("repos"), problems, test_id, where) if isinstance(raw.get("repos"), list) else None
-    env = raw.get("env") if isinstance(raw.get("env"), dict) else {}
+    repos = _repos(listed, problems, test_id, where) if isinstance(listed := raw.get("repos"), list) else None
+    env = given if isinstance(given := raw.get("env"), dict) else {}
     commands, modules = _strings(env.get("required_commands")), _strings(env.get("required_python_modules"))
     if not (template or isolation or repos is not None or has_hooks or mode or commands or modules):
         return None
@@ -210,11 +210,7 @@ def _repos(raw: list[Any], problems: Problems, test_id: str | None, where: str) 
             problems.add(
                 test_id, f"{here}.commit", "workspace.repos[].commit and workspace.repos[].base_commit must match."
             )
-        ancestor = (
-            item.get("ancestor")
-            if isinstance(item.get("ancestor"), int) and not isinstance(item.get("ancestor"), bool)
-            else 0
-        )
+        ancestor = given if isinstance(given := item.get("ancestor"), int) and not isinstance(given, bool) else 0
         sparse = _strings(item.get("sparse"))
         if not (text or item.get("ancestor") is not None or sparse):
             continue
@@ -239,11 +235,13 @@ def merge(suite: Workspace | None, case: Workspace | None) -> Workspace | None:
     """AgentV's mergeWorkspaceConfigs: the test's fields replace the suite's; `env` survives only unmerged."""
     if suite is None or case is None:
         return case or suite
-    hooks = {}
+    hooks: dict[str, Hook] = {}
     for name in HOOK_NAMES:
         low, high = suite.hooks.get(name), case.hooks.get(name)
-        if low is not None or high is not None:
-            hooks[name] = low.merged(high) if low is not None else high
+        if low is not None:
+            hooks[name] = low.merged(high)
+        elif high is not None:
+            hooks[name] = high
     enabled = case.hooks_enabled if case.hooks_enabled is not None else suite.hooks_enabled
     return Workspace(
         template=case.template or suite.template,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol, TypeGuard
 
 
 @dataclass
@@ -27,3 +27,17 @@ class Evaluator(Protocol):
     def check(self) -> None:
         """Raise `RunsError` (exit 30) now if the eval cannot possibly run, before any cycle starts."""
         ...
+
+
+Watch = Callable[[dict], bool]  # sees each row as it is written; True stops the run
+
+
+class WatchingEvaluator(Evaluator, Protocol):
+    """An evaluator that streams its rows, so a caller can stop it early (see `supports_watch`)."""
+
+    def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome: ...
+
+
+def supports_watch(evaluator: Evaluator) -> TypeGuard[WatchingEvaluator]:
+    """Whether the evaluator takes a `watch`: a capability it declares with its `supports_watch` attribute."""
+    return bool(getattr(evaluator, "supports_watch", False))

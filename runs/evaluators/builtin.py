@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from autoresearch.plumbing.program import missing_program
 from autoresearch.providers.errors import ProviderUnusable
@@ -17,7 +17,7 @@ from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed, RunsError
 from autoresearch.runs.evalfile import EvalFileError, Suite, check, runnable
 from autoresearch.runs.evalfile.interpolate import load_dotenv
-from autoresearch.runs.evaluators import EvalOutcome
+from autoresearch.runs.evaluators import EvalOutcome, Watch
 from autoresearch.runs.run_settings import run_options
 from autoresearch.runs.rundir import RunDirWriter
 from autoresearch.runs.runner import EvalRun, RunOptions
@@ -28,8 +28,6 @@ from autoresearch.runs.targets.cli import CliTarget
 from autoresearch.runs.targets.llm import LLMTarget, settings
 from autoresearch.runs.targets.resolve import INLINE_SOURCE, Targets, resolve
 from autoresearch.runs.targets.specs import find_targets_file
-
-Watch = Callable[[dict], bool]  # sees each row as it is written; True stops the run
 
 
 @dataclass

@@ -79,7 +79,12 @@ class Options(BaseModel):
 
 
 class Grader(Protocol):
-    options: ClassVar[type[Options]]
+    @property
+    def options(self) -> type[Options]:
+        """The model of the grader's own fields: read-only, so a grader may narrow it to its own subclass (and
+        `contains` picks it per instance)."""
+        ...
+
     needs_llm: ClassVar[bool]
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score: ...

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
-from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Grader, Options, Score, assertion, parsed
 from autoresearch.runs.js import js_number
 
 
@@ -110,7 +110,7 @@ class ExecutionMetrics(_Metric):
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts, found = parsed(spec, self), trace.of(ctx)
         usage = ctx.token_usage
-        checks = [
+        measured = [
             _at_most("Tool calls", found["event_count"], opts.max_tool_calls),
             _at_most("LLM calls", found["llm_call_count"], opts.max_llm_calls),
             _at_most(
@@ -123,7 +123,7 @@ class ExecutionMetrics(_Metric):
             _at_most("Duration", ctx.duration_ms, opts.max_duration_ms, "Duration data", unit="ms"),
             _exploration(found, opts.target_exploration_ratio, opts.exploration_tolerance),
         ]
-        checks = [c for c in checks if c is not None]
+        checks = [c for c in measured if c is not None]
         passed = sum(1 for c in checks if c["passed"])
         return Score(passed / len(checks) if checks else 0.0, checks)
 
@@ -157,7 +157,7 @@ def _exploration(found: dict, target: float | None, tolerance: float) -> dict | 
     )
 
 
-GRADERS = {
+GRADERS: dict[str, Grader] = {
     "latency": Latency(),
     "cost": Cost(),
     "token-usage": TokenUsage(),

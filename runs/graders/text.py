@@ -13,7 +13,7 @@ from typing import ClassVar
 from pydantic import model_validator
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Grader, Options, Score, assertion, parsed
 from autoresearch.runs.graders.jsregex import compile_js
 
 
@@ -39,7 +39,7 @@ class RegexOptions(Options):
 
 
 class _Text:
-    options: ClassVar[type[Options]] = ValueOptions
+    options: type[Options] = ValueOptions  # not a ClassVar: `Contains` picks its own per instance
     needs_llm: ClassVar[bool] = False
 
     def default_name(self, spec_type: str, options: Options) -> str:
@@ -96,7 +96,7 @@ class Regex(_Text):
         return Score(1.0 if passed else 0.0, [assertion(f"Output matches /{opts.value}/{opts.flags}", passed)])
 
 
-GRADERS = {
+GRADERS: dict[str, Grader] = {
     "contains": Contains(False, "one"),
     "contains-any": Contains(False, "any"),
     "contains-all": Contains(False, "all"),

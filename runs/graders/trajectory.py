@@ -19,7 +19,7 @@ needs; bad items, minimums and `args_match` values are left out.
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
@@ -111,7 +111,7 @@ def _config(options: dict[str, Any], name: str) -> dict[str, Any]:
     }
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

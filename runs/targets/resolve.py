@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.problems import Problem, Problems
@@ -167,4 +167,4 @@ def _grading(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: T
     if isinstance(target, CliTarget):
         return target
     targets.llm[name] = specs[name]
-    return target.grade  # type: ignore[union-attr]
+    return cast(LLMTarget, target).grade  # a grading target not `cli` is an LLM one (GRADING_PROVIDERS)

@@ -62,3 +62,15 @@ def test_a_candidate_left_in_the_tree_is_saved_as_a_patch_and_the_artifact_resto
 
 def test_an_experiment_left_consistent_needs_no_repair(tmp_path):
     assert repair(crashed(tmp_path)) == []
+
+
+def test_a_keep_line_without_its_commit_is_left_to_the_resume_check(tmp_path):
+    """A hand-edited iterations.jsonl whose KEEP lost its commit: repair logs nothing and looks up no commit
+    "None" (the resume check then refuses the history with its own message)."""
+    session = crashed(tmp_path)
+    [line] = lines(session)
+    del line["commit"]
+    session.paths.iterations.write_text(json.dumps(line) + "\n")
+    session.ws.artifact_path.write_text(scores(a=1, b=1))
+    git(session.ws.root, "commit", "-qam", commit_message(2, "fix a"))
+    assert repair(session) == [] and lines(session) == [line]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from autoresearch.optimizer.experiment.state import State, Writer, load
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.state import State, Writer, load, summarize
+from autoresearch.trajectory.iterations import Iteration
 from tests.helpers.scenario import wait_for
 
 
@@ -65,3 +67,19 @@ def test_soon_keeps_the_state_as_it_was_when_asked(tmp_path):
     wait_for(path.exists)
     join_timers()
     assert load(path).phase == "eval"
+
+
+def test_a_keep_line_without_its_commit_leaves_no_null_that_state_json_cannot_read_back(tmp_path):
+    """A hand-edited iterations.jsonl may lose a KEEP's commit: state.json must still load after summarize."""
+    history = History(
+        [
+            Iteration(cycle=1, score=0.5, decision="keep", commit="a" * 40),
+            Iteration(cycle=2, score=0.6, decision="keep", commit="b" * 40),
+            Iteration(cycle=3, score=0.7, decision="keep"),
+        ]
+    )
+    state = make_state("done")
+    summarize(state, history)
+    path = tmp_path / "state.json"
+    Writer(path, delay_s=3600).now(state)
+    assert load(path).commits == ["b" * 40]
