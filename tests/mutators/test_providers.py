@@ -332,7 +332,7 @@ def test_prices_match_dated_models_take_overrides_and_warn_once_for_unknown(capl
 
 
 def test_importing_the_project_does_not_import_an_sdk():
-    code = "import sys, providers, autoresearch.mutators.registry, autoresearch.plumbing.errors; print('anthropic' in sys.modules or 'openai' in sys.modules)"
+    code = "import sys, autoresearch.providers, autoresearch.mutators.registry, autoresearch.plumbing.errors; print('anthropic' in sys.modules or 'openai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
