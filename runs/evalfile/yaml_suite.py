@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,14 @@ class Defaults:
     workspace: Workspace | None = None  # merged into every test's, `skip_defaults` or not (as AgentV does)
 
 
+def file_suite_name(path: Path) -> str:
+    """The suite's name when the file gives none, as AgentV's: the file name without `.eval.yaml` (any case),
+    else without `.yaml`, else `eval`."""
+    return re.sub(r"\.ya?ml$", "", re.sub(r"\.eval\.ya?ml$", "", path.name, flags=re.I), flags=re.I) or "eval"
+
+
 def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()) -> Suite:
-    suite = Suite(path=path, name=path.stem.removesuffix(".eval"))
+    suite = Suite(path=path, name=file_suite_name(path))
     if not isinstance(raw, dict):
         problems.add(None, "(root)", "an eval file must be a mapping with `tests`")
         return suite

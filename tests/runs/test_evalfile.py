@@ -273,3 +273,13 @@ def test_a_value_of_the_wrong_kind_is_a_named_problem(tmp_path, suite, test, pro
         suite={"execution": {"target": "canned"}, **suite},
     )
     assert found == [problem]
+
+
+@pytest.mark.parametrize(
+    ("file_name", "suite_name"),
+    [("csv.EVAL.yaml", "csv"), ("a.eval.yml", "a"), ("plain.YAML", "plain"), (".eval.yaml", "eval")],
+)
+def test_a_suite_without_a_name_is_named_after_its_file_as_agentv_names_it(tmp_path, file_name, suite_name):
+    eval_file = tmp_path / file_name
+    eval_file.write_text(yaml.safe_dump({"tests": [{"id": "t", "input": "x", "criteria": "y"}]}))
+    assert load(eval_file).name == suite_name
