@@ -166,7 +166,7 @@ def target_names(raw: Any, problems: Problems, test_id: str | None, where: str) 
                 f"{where}[{index}].",
                 {
                     "use_target": "target delegation; define the target itself in targets.yaml",
-                    "hooks": "target hooks run in a workspace, which the built-in runner does not make",
+                    "hooks": "the built-in runner does not run target hooks yet (AgentV runs them in the workspace)",
                 },
             )
             entry = entry.get("name")

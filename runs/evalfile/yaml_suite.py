@@ -106,7 +106,7 @@ def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None
             problems.note(
                 None,
                 "target.hooks",
-                "ignored: target hooks run in a workspace, which the built-in runner does not make",
+                "ignored: the built-in runner does not run target hooks yet (AgentV runs them in the workspace)",
             )
         if (
             not isinstance(target.get("extends"), str)
