@@ -95,3 +95,16 @@ def _config() -> dict:
 
 def _sources() -> list[Path]:
     return sorted(path for package in PACKAGES for path in (REPO / package).rglob("*.py"))
+
+
+def test_every_package_folder_is_in_the_installed_namespace():
+    """pyproject.toml lists the packages a wheel carries (the `package-dir` mapping needs them by name): a new
+    folder with an `__init__.py` that is missing there works in an editable install and is absent from a wheel."""
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {
+        "autoresearch." + ".".join(init.parent.relative_to(REPO).parts)
+        for top in setuptools["package-dir"].values()
+        for init in (REPO / top).rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
+    assert folders == set(setuptools["packages"])
