@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -21,6 +22,20 @@ from autoresearch.runs.targets import Answer, TargetFailed, cli_output
 from autoresearch.runs.targets.healthcheck import Healthcheck
 from autoresearch.runs.targets.prompt import question
 from autoresearch.runs.targets.specs import TargetSpec
+
+
+@dataclass(frozen=True)
+class Call:
+    """One run of the command: what fills its placeholders, where it runs and for how long, and whether its
+    reply must come from `{OUTPUT_FILE}` (a grader's does)."""
+
+    prompt: str
+    eval_id: str
+    attempt: int = 0
+    files: list[Path] = field(default_factory=list)
+    from_output_file: bool = False
+    cwd: Path | None = None  # the test's workspace, else the target's own `cwd`
+    timeout_s: float | None = None  # a test's own bound, else the target's timeout_seconds
 
 
 class CliTarget:
@@ -39,13 +54,13 @@ class CliTarget:
         """The command's answer; it runs in the test's workspace when it has one (AgentV's request.cwd wins over the target's `cwd`)."""
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
         return self._run(
-            question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s
+            Call(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s)
         )
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
         keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}."""
-        return self._run(history[-1]["content"], turn_id, 0, [])
+        return self._run(Call(history[-1]["content"], turn_id))
 
     def grader_for(self, test_id: str, attempt: int) -> GraderLLM:
         """This target as a test's grader, as AgentV invokes a `cli` grader target: the grader prompt is the
@@ -55,23 +70,14 @@ class CliTarget:
 
         def grade(prompt: str, system: str | None) -> Reply:
             try:
-                answer = self._run(prompt, test_id, attempt, [], from_output_file=True)
+                answer = self._run(Call(prompt, test_id, attempt, from_output_file=True))
             except TargetFailed as exc:
                 raise GraderRetry(str(exc)) from None
             return Reply(answer.text, answer.input_tokens, answer.output_tokens, answer.cost_usd)
 
         return grade
 
-    def _run(
-        self,
-        prompt: str,
-        eval_id: str,
-        attempt: int,
-        files: list[Path],
-        from_output_file: bool = False,
-        cwd: Path | None = None,
-        timeout_s: float | None = None,
-    ) -> Answer:
+    def _run(self, call: Call) -> Answer:
         """AgentV 4.42.4 first writes the prompt to `$TMPDIR/agentv-<eval id>-<time>.prompt.txt`: a `/` in the id
         (a test's, or a conversation turn's `test/turn-N`) makes that a file in a directory that does not exist,
         so the answer fails with ENOENT before the command runs. It fails here the same way, unless that directory
@@ -79,40 +85,31 @@ class CliTarget:
         unhealthy = self.health.failure()
         if unhealthy:
             raise TargetFailed(unhealthy)
-        folder = (Path(tempfile.gettempdir()) / f"agentv-{eval_id}").parent
-        if "/" in eval_id and not folder.is_dir():
+        folder = (Path(tempfile.gettempdir()) / f"agentv-{call.eval_id}").parent
+        if "/" in call.eval_id and not folder.is_dir():
             raise TargetFailed(
-                f"ENOENT: no such file or directory, open '{folder}/{Path(eval_id).name}-<time>.prompt.txt'"
+                f"ENOENT: no such file or directory, open '{folder}/{Path(call.eval_id).name}-<time>.prompt.txt'"
             )
         with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._command(
-                prompt, eval_id, attempt, files, Path(scratch), from_output_file, cwd or self.cwd, timeout_s
-            )
+            return self._command(call, Path(scratch))
 
-    def _command(
-        self,
-        prompt: str,
-        eval_id: str,
-        attempt: int,
-        files: list[Path],
-        scratch: Path,
-        from_output_file: bool,
-        cwd: Path,
-        timeout_s: float | None,
-    ) -> Answer:
+    def _command(self, call: Call, scratch: Path) -> Answer:
         """The command with AgentV's placeholders; its answer from `{OUTPUT_FILE}` when the command names it
         (always, for a grader: AgentV reads a cli grader's reply from that file), else from stdout."""
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
-        prompt_file.write_text(prompt, encoding="utf-8")
+        prompt_file.write_text(call.prompt, encoding="utf-8")
         values = {
-            "PROMPT": prompt,
+            "PROMPT": call.prompt,
             "PROMPT_FILE": str(prompt_file),
-            "EVAL_ID": eval_id,
-            "ATTEMPT": str(attempt),
-            "FILES": format_files(files, self.files_format),
+            "EVAL_ID": call.eval_id,
+            "ATTEMPT": str(call.attempt),
+            "FILES": format_files(call.files, self.files_format),
             "OUTPUT_FILE": str(output_file),
         }
-        timeout_s = timeout_s or self.timeout_s  # a test's `run: {timeout_seconds}` or the file's, else the target's
+        timeout_s = (
+            call.timeout_s or self.timeout_s
+        )  # a test's `run: {timeout_seconds}` or the file's, else the target's
+        cwd = call.cwd or self.cwd
         done = process.run(render(self.template, values), cwd=cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
         if done.timed_out:
             raise TargetFailed(f"target {self.name} timed out after {timeout_s:g}s")
@@ -120,9 +117,11 @@ class CliTarget:
             raise TargetFailed(
                 f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}"
             )
-        if from_output_file or "{OUTPUT_FILE}" in self.template:
+        if call.from_output_file or "{OUTPUT_FILE}" in self.template:
             if not output_file.is_file():
-                raise TargetFailed(f"{'grader' if from_output_file else 'target'} {self.name} wrote no output file")
+                raise TargetFailed(
+                    f"{'grader' if call.from_output_file else 'target'} {self.name} wrote no output file"
+                )
             return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
         return cli_output.parse(done.stdout)
 
