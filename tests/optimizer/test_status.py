@@ -92,6 +92,8 @@ def test_status_of_a_running_daemon_shows_cycle_phase_spend_and_time_left(tmp_pa
     )
     try:
         wait_for(lambda: (repo / "waiting").exists())
+        # state.json coalesces phase changes (written within 0.25 s, see Writer), so the eval can start first
+        wait_for(lambda: state(repo)["phase"] == "eval")
         out = cli(repo, "status", "exp").stdout
         assert f"running (pid {daemon.pid}), cycle 2 eval for " in out
         assert "spend:     $0.00 of $5.00" in out
