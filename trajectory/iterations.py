@@ -54,6 +54,24 @@ Measure = Annotated[
 ]
 
 
+class Candidate(BaseModel):
+    """One of a cycle's candidates when `search.candidates` > 1; the cycle's own fields describe its outcome."""
+
+    model_config = ConfigDict(extra="allow")
+
+    index: int = Field(ge=0)  # the sibling index; merge candidates are numbered after the siblings
+    decision: Decision
+    strategy: str = ""
+    summary: str = ""
+    score: Measure = None
+    wins: Count = None
+    losses: Count = None
+    reason: Text = None
+    cost_usd: float = 0.0
+    patch: Text = None  # a candidate not kept: its saved patch, relative to the experiment's results directory
+    merge_of: Annotated[list[int] | None, WrapValidator(_or_none)] = None  # a merge: the siblings it combines
+
+
 class Iteration(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -94,6 +112,9 @@ class Iteration(BaseModel):
     holdout_tests: Count = None
     holdout_regressed: Flag = None
     holdout_z: Measure = None
+    # parallel candidates (search.candidates > 1)
+    strategy: Text = None  # the strategy of the candidate the cycle's decision is about
+    candidates: Annotated[list[Candidate] | None, WrapValidator(_or_none)] = None
 
 
 def append(path: Path, record: Iteration) -> None:
