@@ -21,12 +21,11 @@ from typing import Literal
 
 from autoresearch.runs.evalfile.dependencies import dep_row_id, waves
 from autoresearch.runs.evalfile.model import Case, Suite, Trials
-from autoresearch.runs.evalfile.workspace import Hook
 from autoresearch.runs.runner_case import TestResult, combine, run_case
 from autoresearch.runs.runner_conversation import run_conversation
 from autoresearch.runs.targets.resolve import Targets
 from autoresearch.runs.trials import run_trials
-from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
+from autoresearch.runs.workspace.per_target import RunWorkspaces
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
 
@@ -42,13 +41,7 @@ class RunOptions:
 
 
 class EvalRun:
-    def __init__(
-        self,
-        suite: Suite,
-        targets: Targets,
-        options: RunOptions = RunOptions(),
-        target_hooks: dict[str, Hook] | None = None,
-    ):
+    def __init__(self, suite: Suite, targets: Targets, options: RunOptions = RunOptions()):
         self.suite, self.targets, self.options = suite, targets, options
         self.spent_usd = 0.0  # what the results handed to the caller cost
         self.stopped: str | None = None  # why dispatching stopped early: "cancelled" or "budget"
@@ -63,9 +56,7 @@ class EvalRun:
         ] = {}  # what finished tests' targets cost, per matrix target (AgentV runs each apart)
         self._finished: dict[str, TestResult] = {}  # by row id, for dependents
         self._done: queue.Queue[TestResult | BaseException | _SlotDone] = queue.Queue()
-        self.workspaces = SuiteWorkspaces(
-            suite, target_hooks
-        )  # AgentV workspaces (and the target's hooks, run in them)
+        self.workspaces = RunWorkspaces(suite, targets.hooks)  # AgentV workspaces, and the targets' hooks run in them
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""
@@ -160,8 +151,10 @@ class EvalRun:
             return run_conversation(self.suite, case, case.conversation, target, grader, named)
         trials = self._trials(case)
         if trials:  # AgentV gives every trial attempt 0 ({ATTEMPT} counts its retries, not trials)
-            return run_trials(trials, lambda: run_case(self.suite, case, target, grader, 0, named, self.workspaces))
-        return run_case(self.suite, case, target, grader, attempt, named, self.workspaces)
+            return run_trials(
+                trials, lambda: run_case(self.suite, case, target, grader, 0, named, self.workspaces[case])
+            )
+        return run_case(self.suite, case, target, grader, attempt, named, self.workspaces[case])
 
     def _blocked_by(self, case: Case) -> str | None:
         """AgentV's rule: a test whose dependency ended in execution_error (or never ran) is not run,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from autoresearch.runs.evalfile.conversation import Conversation
-    from autoresearch.runs.evalfile.workspace import Workspace
+    from autoresearch.runs.evalfile.workspace import Hook, Workspace
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,14 @@ class Case:
         return expected_as_text(self.expected_output)
 
 
+@dataclass(frozen=True)
+class TargetRef:
+    """An `execution.targets` entry's own settings: the target it delegates to and the hooks it adds."""
+
+    use_target: str | None = None  # a name, or `${{ VAR }}`; read from the environment when the run starts
+    hooks: dict[str, Hook] = field(default_factory=dict)
+
+
 @dataclass
 class Suite:
     path: Path
@@ -148,6 +156,7 @@ class Suite:
     )
     max_concurrency: int | None = None  # `evaluate_options.max_concurrency`
     targets: list[str] = field(default_factory=list)  # `execution.targets`: every test runs on each (a matrix)
+    target_refs: dict[str, TargetRef] = field(default_factory=dict)  # the object entries of `execution.targets`
     target_extends: dict[str, Any] = field(
         default_factory=dict
     )  # `target: {extends: NAME, <overrides>}`, applied to NAME

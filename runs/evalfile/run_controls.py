@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from autoresearch.runs.evalfile import fields
-from autoresearch.runs.evalfile.model import Case, Suite, Trials
+from autoresearch.runs.evalfile.model import Case, Suite, TargetRef, Trials
 from autoresearch.runs.evalfile.problems import Problems
+from autoresearch.runs.evalfile.workspace import target_hooks
 
 TRIALS = {"count", "strategy", "cost_limit_usd", "costLimitUsd"}
 TRIAL_STRATEGIES = ("pass_at_k", "mean", "confidence_interval")
@@ -27,6 +28,7 @@ HOOKS = ("beforeAll", "beforeEach", "afterEach", "afterAll")
 FILE_PREFIX = "file://"
 AGENT_RULES = "agentv:agent-rules"
 DEPENDENCY_POLICIES = ("skip", "fail", "run")
+REF_KEYS = ("use_target", "hooks")  # an `execution.targets` object's fields besides its name
 RUN_IGNORED = {
     "budget_usd": "a per-test budget; the suite's evaluate_options.budget_usd and eval.budget_usd bound the run",
 }
@@ -37,7 +39,7 @@ def suite_controls(raw: dict[str, Any], execution: dict[str, Any], suite: Suite,
     if "trials" in execution:
         suite.trials = _trials(execution["trials"], problems, None, "execution.trials")
     if "targets" in execution:
-        suite.targets = target_names(execution["targets"], problems, None, "execution.targets")
+        suite.targets = target_names(execution["targets"], problems, None, "execution.targets", suite.target_refs)
     if "budget_usd" in execution:
         suite.budget_usd = _positive(execution["budget_usd"], problems, None, "execution.budget_usd")
     if "timeout_seconds" in raw:
@@ -149,26 +151,25 @@ def scoped_run(
             case.trials = trials
 
 
-def target_names(raw: Any, problems: Problems, test_id: str | None, where: str) -> list[str]:
-    """`execution.targets`: names, or `{name, use_target, hooks}` objects (only `name` is read here)."""
+def target_names(
+    raw: Any, problems: Problems, test_id: str | None, where: str, refs: dict[str, TargetRef] | None = None
+) -> list[str]:
+    """`execution.targets`: names, or `{name, use_target, hooks}` objects. The objects' settings are the
+    suite's (`refs`): AgentV reads a test's own list for its names only, and says nothing of the rest."""
     if not isinstance(raw, list):
         problems.add(test_id, where, "must be a list of target names")
         return []
     names: list[str] = []
     for index, entry in enumerate(raw):
+        ref = None
         if isinstance(entry, dict):
-            fields.check_fields(
-                entry,
-                {"name"},
-                {},
-                problems,
-                test_id,
-                f"{where}[{index}].",
-                {
-                    "use_target": "target delegation; define the target itself in targets.yaml",
-                    "hooks": "the built-in runner does not run target hooks yet (AgentV runs them in the workspace)",
-                },
+            ignored = (
+                {} if refs is not None else {key: "read from the suite's execution.targets only" for key in REF_KEYS}
             )
+            fields.check_fields(
+                entry, {"name", *REF_KEYS} - set(ignored), {}, problems, test_id, f"{where}[{index}].", ignored
+            )
+            ref = _ref(entry, problems, f"{where}[{index}]") if refs is not None else None
             entry = entry.get("name")
         if not isinstance(entry, str) or not entry.strip():
             problems.add(test_id, f"{where}[{index}]", "must be a target name (or {name: ...})")
@@ -176,7 +177,20 @@ def target_names(raw: Any, problems: Problems, test_id: str | None, where: str) 
             problems.add(test_id, f"{where}[{index}]", f"{entry.strip()!r} is listed twice")
         else:
             names.append(entry.strip())
+            if ref is not None and refs is not None:
+                refs[entry.strip()] = ref
     return names
+
+
+def _ref(entry: dict[str, Any], problems: Problems, where: str) -> TargetRef | None:
+    """AgentV's extractTargetRefsFromSuite: a `use_target` that is not text is ignored, and so are hooks without a command."""
+    use_target = entry.get("use_target")
+    use_target = use_target.strip() if isinstance(use_target, str) and use_target.strip() else None
+    raw_hooks = entry.get("hooks")
+    if raw_hooks is not None and not isinstance(raw_hooks, dict):
+        problems.note(None, f"{where}.hooks", "not a mapping of hooks: ignored, as AgentV ignores it")
+    hooks = target_hooks(raw_hooks)
+    return TargetRef(use_target, hooks) if use_target or hooks else None
 
 
 def _trials(raw: Any, problems: Problems, test_id: str | None, where: str) -> Trials | None:

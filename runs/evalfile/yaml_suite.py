@@ -14,9 +14,9 @@ from autoresearch.runs.evalfile import workspace as workspace_config
 from autoresearch.runs.evalfile.assertions import normalize, skipped
 from autoresearch.runs.evalfile.interpolate import interpolate, render_vars
 from autoresearch.runs.evalfile.messages import parse_files, parse_input
-from autoresearch.runs.evalfile.model import Case, GraderSpec, Message, Suite
+from autoresearch.runs.evalfile.model import Case, GraderSpec, Message, Suite, TargetRef
 from autoresearch.runs.evalfile.problems import Problems, one_line
-from autoresearch.runs.evalfile.workspace import Workspace
+from autoresearch.runs.evalfile.workspace import Workspace, target_hooks
 from autoresearch.runs.evalfile.yamlload import load_yaml
 from autoresearch.runs.graders import IMPLICIT, agentv_skips, parse_list
 
@@ -102,12 +102,6 @@ def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None
     `autoresearch.runs.targets.extend`) and `threshold`; `execution` wins."""
     target = raw.get("target")
     if isinstance(target, dict):
-        if "hooks" in target:
-            problems.note(
-                None,
-                "target.hooks",
-                "ignored: the built-in runner does not run target hooks yet (AgentV runs them in the workspace)",
-            )
         if (
             not isinstance(target.get("extends"), str)
             or not target["extends"].strip()
@@ -120,7 +114,10 @@ def _run_controls(raw: dict[str, Any], suite: Suite, problems: Problems) -> None
             )
             return
         suite.target_extends = target
+        hooks = target_hooks(target.get("hooks"))
         target = target.get("id") or target["extends"]
+        if hooks:  # run as an `execution.targets` entry's are: in the workspace, after the workspace's own
+            suite.target_refs[target] = TargetRef(hooks=hooks)
     if target is not None and not isinstance(target, str):
         problems.add(None, "target", "must be a target name or {extends: name, <overrides>}")
     elif target is not None:

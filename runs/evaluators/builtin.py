@@ -63,6 +63,8 @@ def execute(
     prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True, watch: Watch | None = None
 ) -> Finished:
     runnable(prepared.suite)
+    if prepared.targets.unresolved:
+        raise EvalFileError(prepared.targets.unresolved)
     writer = RunDirWriter(run_dir, prepared.suite.path)
     run = EvalRun(prepared.suite, prepared.targets, options)
     progress = Progress(len(prepared.suite.cases)) if show_progress else None
@@ -119,6 +121,8 @@ class BuiltinEvaluator:
             if self.config.targets is not None
             else find_targets_file(prepared.suite.directory, self.repo_root)
         )
+        if prepared.targets.unresolved:
+            raise EvalFileError(prepared.targets.unresolved)
         _require_runnable(
             prepared.targets, str(source), any(case.workspace is not None for case in prepared.suite.cases)
         )

@@ -8,10 +8,12 @@ from typing import Any, cast
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.problems import Problem, Problems
+from autoresearch.runs.evalfile.workspace import Hook
 from autoresearch.runs.graders import grader_targets, needs_llm
 from autoresearch.runs.graders.base import GraderLLM
 from autoresearch.runs.targets import Target
 from autoresearch.runs.targets.cli import CliTarget
+from autoresearch.runs.targets.delegate import follow
 from autoresearch.runs.targets.extend import extend
 from autoresearch.runs.targets.llm import LLMTarget
 from autoresearch.runs.targets.replay import ReplayTarget
@@ -44,6 +46,9 @@ class Targets:
     per_case: dict[str, str] = field(default_factory=dict)
     llm: dict[str, TargetSpec] = field(default_factory=dict)  # every model that is called: targets and graders
     named_graders: dict[str, Grading] = field(default_factory=dict)  # targets graders name in their `target`
+    # the hooks of the `execution.targets` entry each run group uses: by matrix target (None outside a matrix)
+    hooks: dict[str | None, dict[str, Hook]] = field(default_factory=dict)
+    unresolved: list[Problem] = field(default_factory=list)  # delegations only the run can follow (`delegate`)
 
     def for_case(self, case: Case, attempt: int = 0) -> tuple[Target, GraderLLM | None, dict[str, GraderLLM]]:
         """The test's target, its grader and the graders its assertions name, bound to this attempt."""
@@ -61,11 +66,18 @@ def resolve(
     if suite.target_extends and items is not None:
         extend(items, suite.target_extends, specs, in_eval)
     targets = Targets()
+    _entry_aliases(suite, specs)
     for case in suite.cases:
-        name = _name_for(case, suite, specs, override, in_eval)
+        requested = _name_for(case, suite, specs, override, in_eval)
+        if requested is None:
+            continue
+        name = _followed(requested, specs, case, targets, in_eval)
         if name is None:
             continue
         targets.per_case[case.row_id] = name
+        entry = suite.target_refs.get(requested)
+        if entry is not None and entry.hooks:
+            targets.hooks.setdefault(case.matrix_target, entry.hooks)
         if name not in targets.graders:  # not `built`: a target may be built already as another's grader
             _build(name, specs, suite, targets, problems)
         if name in targets.built and targets.graders[name] is None and any(needs_llm(g) for g in case.graders):
@@ -119,6 +131,29 @@ def _name_for(
             problems.add(test_id, where, message)
         return None
     return name
+
+
+def _entry_aliases(suite: Suite, specs: dict[str, TargetSpec]) -> None:
+    """The `use_target` of `execution.targets` entries the targets file does not define: AgentV adds them in a
+    matrix run only (a one-target run looks its name up in the targets file alone)."""
+    if not any(case.matrix_target for case in suite.cases):
+        return
+    for name, entry in suite.target_refs.items():
+        if entry.use_target and name not in specs:
+            specs[name] = TargetSpec(name, "", {}, use_target=entry.use_target)
+
+
+def _followed(
+    requested: str, specs: dict[str, TargetSpec], case: Case, targets: Targets, problems: Problems
+) -> str | None:
+    """The concrete target behind a requested name; None after reporting, once per name, why there is none."""
+    followed = follow(requested, specs)
+    where, test_id = ("execution.targets", None) if case.matrix_target else ("execution.target", case.id)
+    if followed.problem and not any(p.message == followed.problem for p in problems.items):
+        problems.add(test_id, where, followed.problem)
+    if followed.unresolved and not any(p.message == followed.unresolved for p in targets.unresolved):
+        targets.unresolved.append(Problem(problems.file, test_id, where, followed.unresolved))
+    return followed.name
 
 
 def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targets, problems: Problems) -> None:

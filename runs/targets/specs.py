@@ -12,7 +12,7 @@ import yaml
 from autoresearch.runs.evalfile.interpolate import interpolate, reference_name
 from autoresearch.runs.evalfile.problems import Problem, Problems, one_line
 
-COMMON = {"name", "provider", "grader_target", "timeout_seconds"}
+COMMON = {"name", "provider", "grader_target", "timeout_seconds", "use_target"}
 PROVIDER_FIELDS = {
     "cli": {"command", "cwd", "files_format", "healthcheck"},
     "anthropic": {"model", "api_key", "base_url", "max_output_tokens", "max_tokens", "temperature", "attach_files"},
@@ -76,6 +76,7 @@ class TargetSpec:
     )  # eval.prices; see autoresearch.runs.targets.prices
     deferred: list[Problem] = field(default_factory=list)  # reported only when a test uses this target
     notes: list[Problem] = field(default_factory=list)
+    use_target: str | None = None  # an alias (AgentV's delegation): the name, or `${{ VAR }}`, it stands for
 
 
 def find_targets_file(start: Path, repo_root: Path) -> Path | None:
@@ -140,6 +141,10 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
         return None
     where = f"targets[{item['name']}]"
     provider = item.get("provider")
+    use_target = item.get("use_target")
+    use_target = use_target.strip() if isinstance(use_target, str) and use_target.strip() else None
+    if use_target and provider is None:
+        return TargetSpec(item["name"], "", {}, use_target=use_target)  # followed when a test uses it
     if not isinstance(provider, str) or provider not in PROVIDER_FIELDS:
         problems.add(
             None,
@@ -155,6 +160,7 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
         item["name"], provider, {k: v for k, v in values.items() if k not in COMMON}, values.get("grader_target")
     )
     spec.timeout_s = values.get("timeout_seconds", spec.timeout_s)
+    spec.use_target = use_target  # AgentV follows it whatever else the target defines
     for key in SECRET_FIELDS:
         if key in item:
             _secret(item[key], key, where, spec, problems)

@@ -20,7 +20,6 @@ from pathlib import Path
 import yaml
 
 from autoresearch.runs.config import EvalConfig
-from autoresearch.runs.evalfile.workspace import target_hooks
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator, prepare
 from autoresearch.runs.results import load_rows
 from autoresearch.runs.runner import EvalRun, RunOptions
@@ -50,7 +49,9 @@ time.sleep(600)
 """
 
 
-def project(tmp_path: Path, workspace: dict, tests: list[dict] | None = None) -> tuple[Path, Path]:
+def project(
+    tmp_path: Path, workspace: dict, tests: list[dict] | None = None, execution: dict | None = None
+) -> tuple[Path, Path]:
     """A user's repository (committed, clean) with an eval that uses `workspace`; returns (repo, eval file)."""
     repo = make_repo(
         tmp_path / "repo", {"secret.txt": "original\n", "agent.py": AGENT, "hang.py": HANG, "template/app.txt": "v1\n"}
@@ -73,7 +74,9 @@ def project(tmp_path: Path, workspace: dict, tests: list[dict] | None = None) ->
     tests = tests or [{"id": "t1", "input": "go", "assertions": [{"type": "contains", "value": "made-by-t1.txt"}]}]
     eval_file = repo / "suite.eval.yaml"
     eval_file.write_text(
-        yaml.safe_dump({"execution": {"target": "agent"}, "workspace": workspace, "tests": tests}, sort_keys=False)
+        yaml.safe_dump(
+            {"execution": execution or {"target": "agent"}, "workspace": workspace, "tests": tests}, sort_keys=False
+        )
     )
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "eval")
@@ -320,20 +323,18 @@ def test_a_target_s_hooks_run_after_the_workspace_s_in_agentv_s_order(tmp_path):
     tests = [
         {"id": "t1", "input": "go", "assertions": [{"type": "code-grader", "command": [sys.executable, "-c", check]}]}
     ]
-    repo, eval_file = project(tmp_path, {"template": "./template", "hooks": hooks}, tests)
-    target = target_hooks(
-        {name: {"command": f"{shlex.join([sys.executable, '-c', LOG_HOOK, 'target-' + name])}"} for name in hooks}
-    )
+    target = {name: {"command": shlex.join([sys.executable, "-c", LOG_HOOK, "target-" + name])} for name in hooks}
+    execution = {"targets": [{"name": "agent", "hooks": target}]}
+    repo, eval_file = project(tmp_path, {"template": "./template", "hooks": hooks}, tests, execution)
     prepared = prepare(eval_file, repo)
 
-    run = EvalRun(prepared.suite, prepared.targets, RunOptions(workers=1), target_hooks=target)
-    [result] = list(run)
+    [result] = list(EvalRun(prepared.suite, prepared.targets, RunOptions(workers=1)))
 
     assert result.scores[0]["assertions"][0]["text"] == (
         "before_all __before_all__|target-before_all __target_before_all__|before_each t1|target-before_each t1|"
         "target-after_each t1|after_each t1|"
     )
-    assert target["before_all"].command[:2] == ("sh", "-c")  # a string command goes through the shell, as AgentV's
+    assert prepared.targets.hooks[None]["before_all"].command[:2] == ("sh", "-c")  # a string goes through the shell
 
 
 class BuggyTarget:
@@ -360,4 +361,5 @@ def test_a_run_that_breaks_runs_no_after_all_and_still_removes_its_workspaces(tm
         raise AssertionError("the bug was swallowed")
 
     assert not marker.exists()
-    assert run.workspaces.root is not None and not run.workspaces.root.exists()
+    root = run.workspaces.groups[None].root
+    assert root is not None and not root.exists()
