@@ -66,6 +66,16 @@ class Repo:
 
 
 @dataclass(frozen=True)
+class Docker:
+    """`workspace.docker`: the image code-graders run in (`autoresearch.runs.workspace.docker`)."""
+
+    image: str
+    timeout_s: float = 1800.0  # AgentV's default for a pull and a grader's run in the container
+    memory: str | None = None
+    cpus: float | None = None
+
+
+@dataclass(frozen=True)
 class Workspace:
     template: Path | None = None
     isolation: str | None = None  # "shared" (AgentV's default) or "per_test"
@@ -79,6 +89,7 @@ class Workspace:
     env_commands: tuple[str, ...] = ()
     env_modules: tuple[str, ...] = ()
     file_dir: Path | None = None  # the workspace file's directory, when the block is a path
+    docker: Docker | None = None
 
     def hook(self, name: str) -> Hook | None:
         return self.hooks.get(name) if self.hooks_enabled is not False else None
@@ -126,12 +137,6 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
     for key, message in REMOVED.items():
         if key in raw:
             problems.add(test_id, f"{where}.{key}", message)
-    if raw.get("docker") is not None:
-        problems.add(
-            test_id,
-            f"{where}.docker",
-            "unsupported by the built-in runner (Docker workspaces); use eval.agentv to run it with AgentV",
-        )
     if isinstance(raw.get("path"), str):
         problems.add(
             test_id,
@@ -145,7 +150,8 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
     repos = _repos(listed, problems, test_id, where) if isinstance(listed := raw.get("repos"), list) else None
     env = given if isinstance(given := raw.get("env"), dict) else {}
     commands, modules = _strings(env.get("required_commands")), _strings(env.get("required_python_modules"))
-    if not (template or isolation or repos is not None or has_hooks or mode or commands or modules):
+    docker = _docker(raw.get("docker"))
+    if not (template or isolation or repos is not None or has_hooks or mode or commands or modules or docker):
         return None
     return Workspace(
         template=(base / template).resolve() if template else None,
@@ -157,6 +163,25 @@ def _parse(raw: Any, base: Path, problems: Problems, test_id: str | None, where:
         mode=mode,
         env_commands=commands,
         env_modules=modules,
+        docker=docker,
+    )
+
+
+def _docker(raw: Any) -> Docker | None:
+    """AgentV's parseDockerWorkspaceConfig: no text `image`, no Docker; a field of the wrong type is dropped."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("image"), str):
+        return None
+
+    def number(key: str) -> float | None:
+        value = raw.get(key)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    timeout = number("timeout")
+    return Docker(
+        raw["image"],
+        timeout if timeout is not None else Docker.timeout_s,
+        raw["memory"] if isinstance(raw.get("memory"), str) else None,
+        number("cpus"),
     )
 
 
@@ -252,6 +277,7 @@ def merge(suite: Workspace | None, case: Workspace | None) -> Workspace | None:
         has_hooks=bool(hooks) or enabled is not None,
         mode=case.mode or suite.mode,
         file_dir=case.file_dir or suite.file_dir,
+        docker=case.docker or suite.docker,
     )
 
 

@@ -22,9 +22,11 @@ from pydantic import ConfigDict, Field
 
 from autoresearch.plumbing import process
 from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.evalfile.workspace import Docker
 from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
 from autoresearch.runs.graders.payload import code_grader_input
 from autoresearch.runs.graders.scoring import clamp
+from autoresearch.runs.workspace import docker
 
 KNOWN = {"command", "script", "cwd", "timeout_seconds", "target", "config", "preprocessors"}
 
@@ -52,6 +54,10 @@ class CodeGrader:
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
+        container = ctx.case.workspace.docker if ctx.case.workspace is not None else None
+        if container is not None:  # AgentV's argv: a string command runs through a login shell
+            argv = ["sh", "-lc", opts.command.strip()] if isinstance(opts.command, str) else opts.command
+            return in_container(container, argv, ctx, opts.passed_config())
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
         return run_grader(
             command,
@@ -71,6 +77,19 @@ def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: P
         done = run_command(command, stdin, cwd, timeout_s, env)
     if isinstance(done, str):
         return failed(done)
+    return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
+
+
+def in_container(container: Docker, argv: list[str], ctx: Context, config: dict[str, Any] | None) -> Score:
+    """The grader run in a container of its own (`workspace.docker`), fed the payload it gets on the host."""
+    with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
+        stdin = json.dumps(code_grader_input(ctx, config, Path(scratch)), indent=2, ensure_ascii=False)
+        try:
+            done = docker.run_grader(container, argv, stdin, ctx.case.workspace.repos if ctx.case.workspace else None)
+        except docker.DockerFailed as exc:
+            return failed(str(exc))
+    if done.timed_out:
+        return failed(f"timed out after {container.timeout_s:g}s")
     return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
-from autoresearch.runs.workspace import git
+from autoresearch.runs.workspace import docker, git
 from autoresearch.runs.workspace.hooks import HookContext, HookFailed, run_hook
 
 SetupError = (git.GitFailed, HookFailed, OSError)
@@ -98,6 +98,8 @@ class SuiteWorkspaces:
         if self.shared is not None and cfg.repos:
             self.manages_repos = not pooled
             _materialize(cfg, self.shared, self.eval_dir, "" if pooled else "Failed to materialize repos: ")
+        if cfg.docker is not None:
+            docker.prepare(cfg.docker)
         if cfg.env_commands or cfg.env_modules:
             _preflight(cfg)
         if self.shared is not None:

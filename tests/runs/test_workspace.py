@@ -253,7 +253,6 @@ def test_an_unreachable_repo_fails_every_test_as_agentv_does(tmp_path):
 
 def test_validate_refuses_what_cannot_run_here_in_one_line_each(tmp_path):
     cases = {
-        "docker": ({"docker": {"image": "python:3.11-slim"}}, "field 'workspace.docker'"),
         "static": ({"mode": "static", "path": "/tmp/somewhere"}, "field 'workspace.path'"),
         "escape": (
             {"repos": [{"path": "../outside", "repo": "file:///nowhere.git"}]},
@@ -288,9 +287,9 @@ def test_validate_accepts_a_workspace_it_runs(tmp_path):
 
 
 def test_a_bad_eval_file_with_a_workspace_is_one_line_with_its_field(tmp_path):
-    repo, eval_file = project(tmp_path, {"docker": {"image": "x"}})
+    repo, eval_file = project(tmp_path, {"mode": "static", "path": "/tmp/somewhere"})
     done = cli(repo, "eval", str(eval_file), "--output", str(tmp_path / "out"))
-    assert_one_line_error(done, 30, "workspace.docker")
+    assert_one_line_error(done, 30, "workspace.path")
     assert not (tmp_path / "out").exists()
 
 
