@@ -41,12 +41,12 @@ def adjusted_confidence(confidence: float, k: int) -> float:
         raise ValueError(f"k must be at least 1, got {k}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-    return confidence ** (1 / k)
+    return float(confidence ** (1 / k))
 
 
 def family_false_keep(confidence: float, k: int) -> float:
     """The per-cycle false-KEEP bound when each of `k` null candidates is tested at `confidence`."""
-    return 1 - confidence**k
+    return float(1 - confidence**k)
 
 
 def best_kept(verdicts: Sequence[Verdict]) -> int | None:
