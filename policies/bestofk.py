@@ -21,14 +21,20 @@ keep boundary, an event contained in "some candidate crossed", whose chance the
 correction bounds. What selection does bias is the kept candidate's estimated
 delta (the winner's curse), which the loop already handles for HEAD's runs
 (`autoresearch.optimizer.cycle.sequential.head_offset`). A merge candidate
-tried in the same cycle is one more test: K counts it.
+tried in the same cycle is one more test: K counts it, from the first look on
+when the cycle may add one (a sibling's verdict, once given, is not revisited).
+
+The cycle's procedure is `look`: every undecided candidate is judged on its
+own runs and HEAD's shared ones; those that ask for a run get one, and one
+HEAD run serves all that ask for HEAD; until all are decided, `best_kept`
+names the KEEP. The tests simulate exactly this procedure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from autoresearch.policies.significant import Verdict
+from autoresearch.policies.significant import Runs, Verdict, significant
 
 
 def adjusted_confidence(confidence: float, k: int) -> float:
@@ -42,6 +48,27 @@ def adjusted_confidence(confidence: float, k: int) -> float:
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     return float(confidence ** (1 / k))
+
+
+def look(
+    candidates: Sequence[Runs],
+    head: Runs,
+    decided: Sequence[Verdict | None],
+    confidence: float,
+    max_repeats: int,
+    simpler: Sequence[bool],
+    k: int | None = None,
+) -> list[Verdict]:
+    """Each candidate's verdict at this look, at the level adjusted for `k` (default: how many candidates).
+
+    A candidate already decided (`decided[i]` done) keeps its verdict: more HEAD runs drawn
+    for its siblings do not reopen it. The cycle is over when every verdict is done.
+    """
+    level = adjusted_confidence(confidence, k or len(candidates))
+    return [
+        old if old is not None and old.done else significant(runs, head, level, max_repeats, simple)
+        for runs, old, simple in zip(candidates, decided, simpler, strict=True)
+    ]
 
 
 def family_false_keep(confidence: float, k: int) -> float:

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from autoresearch.policies.bestofk import adjusted_confidence, best_kept, family_false_keep
+from autoresearch.policies.bestofk import adjusted_confidence, best_kept, family_false_keep, look
 from autoresearch.policies.significant import Runs, Verdict, significant
 
 CONFIDENCE = 0.95
@@ -30,32 +30,33 @@ def _run(rng: random.Random, baseline: list[float], effect: float) -> dict[str, 
     return {f"t{i}": base + effect + rng.gauss(0, NOISE) for i, base in enumerate(baseline)}
 
 
-def _cycle(rng: random.Random, effects: list[float], confidence: float) -> int | None:
-    """One cycle of len(effects) candidates; the index of the kept one, or None."""
+def _cycle(rng: random.Random, effects: list[float], k: int | None, confidence: float = CONFIDENCE) -> int | None:
+    """One cycle of len(effects) candidates; the index of the kept one, or None. `k` None: no correction."""
     baseline = [rng.uniform(0.3, 0.7) for _ in range(TESTS)]
     head: Runs = [_run(rng, baseline, 0.0) for _ in range(2)]
     cands: list[Runs] = [[_run(rng, baseline, e)] for e in effects]
-    done: dict[int, Verdict] = {}
-    while len(done) < len(cands):
-        wants_head = False
-        for i, runs in enumerate(cands):
-            if i in done:
-                continue
-            verdict = significant(runs, head, confidence, MAX_REPEATS, simpler=False)
-            if verdict.done:
-                done[i] = verdict
-            elif verdict.action == "more-candidate":
-                runs.append(_run(rng, baseline, effects[i]))
-            else:
-                wants_head = True
-        if wants_head:
+    verdicts: list[Verdict | None] = [None] * len(cands)
+    simpler = [False] * len(cands)
+    while True:
+        if k is None:  # the plain level for every candidate: what the correction replaces
+            verdicts = [
+                v if v and v.done else significant(c, head, confidence, MAX_REPEATS, False)
+                for c, v in zip(cands, verdicts)
+            ]
+        else:
+            verdicts = look(cands, head, verdicts, confidence, MAX_REPEATS, simpler, k)
+        if all(v.done for v in verdicts):
+            return best_kept(verdicts)
+        for i, v in enumerate(verdicts):
+            if v.action == "more-candidate":
+                cands[i].append(_run(rng, baseline, effects[i]))
+        if any(v.action == "more-head" for v in verdicts):
             head.append(_run(rng, baseline, 0.0))
-    return best_kept([done[i] for i in range(len(cands))])
 
 
-def _keep_rate(seed: int, effects: list[float], confidence: float) -> float:
+def _keep_rate(seed: int, effects: list[float], k: int | None) -> float:
     rng = random.Random(seed)
-    return sum(_cycle(rng, effects, confidence) is not None for _ in range(CYCLES)) / CYCLES
+    return sum(_cycle(rng, effects, k) is not None for _ in range(CYCLES)) / CYCLES
 
 
 def _margin(rate: float) -> float:
@@ -92,14 +93,14 @@ def test_best_kept_takes_the_largest_delta_among_the_kept() -> None:
 @pytest.mark.parametrize("k", [1, 2, 4])
 def test_null_landscape_false_keep_rate_stays_at_the_configured_level(k: int) -> None:
     alpha = 1 - CONFIDENCE
-    rate = _keep_rate(100 + k, [0.0] * k, adjusted_confidence(CONFIDENCE, k))
+    rate = _keep_rate(100 + k, [0.0] * k, k)
     assert rate <= alpha + _margin(alpha), f"K={k}: false-KEEP rate {rate:.3f} above {alpha}"
 
 
 def test_without_the_correction_best_of_4_keeps_null_edits_too_often() -> None:
     """The check above can fail: the uncorrected best of 4 exceeds the level."""
     alpha = 1 - CONFIDENCE
-    rate = _keep_rate(104, [0.0] * 4, CONFIDENCE)
+    rate = _keep_rate(104, [0.0] * 4, None)
     assert rate > alpha + _margin(alpha), f"uncorrected K=4 rate {rate:.3f}"
 
 
@@ -111,6 +112,28 @@ def test_power_for_one_helpful_candidate_among_k(k: int, at_least: float) -> Non
     """
     rng = random.Random(200 + k)
     effects = [EFFECT] + [0.0] * (k - 1)
-    kept = [_cycle(rng, effects, adjusted_confidence(CONFIDENCE, k)) for _ in range(CYCLES // 3)]
+    kept = [_cycle(rng, effects, k) for _ in range(CYCLES // 3)]
     power = kept.count(0) / len(kept)
     assert power >= at_least
+
+
+def _tests(value: float) -> dict[str, float]:
+    return {f"t{i}": value + i / 100 for i in range(10)}
+
+
+def test_a_decided_candidate_is_not_reopened_by_its_siblings_head_runs():
+    head, no = [_tests(0.5), _tests(0.52)], [False, False]
+    decided = look([[_tests(0.9)], [_tests(0.51)]], head, [None, None], CONFIDENCE, 1, no)
+    assert decided[0].action == "keep"
+    later = head + [_tests(0.95)] * 3  # HEAD runs drawn for the sibling would now discard the first
+    again = look([[_tests(0.9)], [_tests(0.51)]], later, decided, CONFIDENCE, 1, no)
+    assert again[0] is decided[0]
+    assert look([[_tests(0.9)], [_tests(0.51)]], later, [None, None], CONFIDENCE, 1, no)[0].action == "discard"
+
+
+def test_a_merge_that_may_follow_is_counted_from_the_first_look():
+    runs, head = [[_tests(0.8)]], [_tests(0.5), _tests(0.52)]
+    alone = look(runs, head, [None], CONFIDENCE, 1, [False])[0]
+    with_merge = look(runs, head, [None], CONFIDENCE, 1, [False], k=2)[0]
+    boundary = [float(v.reason.rsplit(">= ", 1)[1]) for v in (alone, with_merge)]
+    assert boundary[0] < boundary[1]  # counted as two tests: a stricter keep boundary
