@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.helpers.repos import GIT_ENV, git, make_repo  # noqa: E402
+from tests.helpers.repos import cli, git, make_repo  # noqa: E402
 
 TESTS = 12
 EDITS = 40
@@ -173,13 +171,7 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace) -> 
         {"prompt.md": "# edits\n", "score.py": EVAL, "mutate.py": MUTATOR, "autoresearch.yaml": json.dumps(config)},
     )
     started = time.time()
-    done = subprocess.run(
-        [sys.executable, "-m", "autoresearch.optimizer", "run", "-q"],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        capture_output=True,
-        text=True,
-    )
+    done = cli(repo, "run", "-q", timeout=args.budget_s * 3 + 60)
     if done.returncode == 30 and k > 1 and "search" in done.stderr:
         return Outcome(label, refused=done.stderr.strip().splitlines()[-1])
     if done.returncode not in (0, 10):

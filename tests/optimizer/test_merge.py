@@ -31,6 +31,16 @@ def _replace(path: str, old: str, new: str):
     return edit
 
 
+def _new(path: str, make):
+    """An edit that creates `path` (by `make(full path)`) and lets `git diff` see it."""
+
+    def edit(repo: Path) -> None:
+        make(repo / path)
+        git(repo, "add", "-N", path)
+
+    return edit
+
+
 def _state(repo: Path) -> dict:
     """What the merge must leave as it was: the checkout, the index, HEAD."""
     return {cmd: git(repo, *cmd.split()) for cmd in ("status --porcelain", "ls-files -s", "rev-parse HEAD")}
@@ -74,12 +84,7 @@ def test_overlapping_edits_conflict(repo):
 
 def test_a_new_file_and_an_edit_merge(repo):
     head = git(repo, "rev-parse", "HEAD").strip()
-
-    def add(r: Path) -> None:
-        (r / "prompt/c.md").write_text("new\n")
-        git(r, "add", "-N", "prompt/c.md")
-
-    added = _patch(repo, add)
+    added = _patch(repo, _new("prompt/c.md", lambda p: p.write_text("new\n")))
     edited = _patch(repo, _replace("prompt/b.md", "bee", "wasp"))
     tree = merge_patches(repo, head, [added, edited], scope="prompt")
     assert tree is not None and git(repo, "show", f"{tree}:prompt/c.md") == "new\n"
@@ -87,12 +92,7 @@ def test_a_new_file_and_an_edit_merge(repo):
 
 def test_a_symlink_in_a_patch_is_refused(repo):
     head = git(repo, "rev-parse", "HEAD").strip()
-
-    def link(r: Path) -> None:
-        (r / "prompt/secrets").symlink_to("/etc/passwd")
-        git(r, "add", "-N", "prompt/secrets")
-
-    linked = _patch(repo, link)
+    linked = _patch(repo, _new("prompt/secrets", lambda p: p.symlink_to("/etc/passwd")))
     assert "new file mode 120000" in linked
     plain = _patch(repo, _replace("prompt/b.md", "bee", "wasp"))
     with pytest.raises(UnsafePatch, match="symlink"):
