@@ -10,6 +10,7 @@ without candidates (K = 1, older files) contribute nothing.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -24,7 +25,8 @@ SPREAD = 0.3  # of a cycle's width: the rings of one cycle stay clear of the nex
 class CandidatePoint:
     cycle: int
     index: int
-    siblings: int  # how many candidates the cycle had: where this one sits in the spread
+    place: int  # its place in the cycle's list, and how many the list has: where it sits in the spread
+    siblings: int
     score: float
     decision: str
     strategy: str
@@ -33,24 +35,17 @@ class CandidatePoint:
 
 
 def points(records: list[Iteration]) -> list[CandidatePoint]:
-    """Every candidate that has a score; an errored or unscored one has nothing to place."""
+    """Every candidate that has a score; an errored or unscored one (or a hand-edited NaN) has nothing to place."""
     out = []
     for r in records:
         cands = r.candidates or []
-        for c in cands:
-            if c.score is not None:
-                out.append(
-                    CandidatePoint(
-                        r.cycle,
-                        c.index,
-                        len(cands),
-                        c.score,
-                        c.decision,
-                        c.strategy,
-                        c.summary,
-                        tuple(c.merge_of or ()),
-                    )
-                )
+        for place, c in enumerate(cands):
+            if c.score is None or not math.isfinite(c.score):
+                continue
+            merge = tuple(c.merge_of or ())
+            out.append(
+                CandidatePoint(r.cycle, c.index, place, len(cands), c.score, c.decision, c.strategy, c.summary, merge)
+            )
     return out
 
 
@@ -93,7 +88,7 @@ def svg(frame: Frame, cands: list[CandidatePoint], radius: float) -> str:
     step = frame.x(2) - frame.x(1) if frame.x(2) != frame.x(1) else 0.0
     parts = ['<g class="candidates">']
     for c in cands:
-        offset = (c.index - (c.siblings - 1) / 2) / max(c.siblings - 1, 1) * SPREAD * step
+        offset = (c.place - (c.siblings - 1) / 2) / max(c.siblings - 1, 1) * SPREAD * step
         parts.append(
             f'<circle class="cand {esc(c.decision)}" data-cycle="{c.cycle}" data-index="{c.index}" '
             f'data-strategy="{esc(c.strategy)}" cx="{fmt(frame.x(c.cycle) + offset)}" cy="{fmt(frame.y(c.score))}" '

@@ -44,6 +44,17 @@ LINES = [
         "candidates": [{"index": 0, "decision": "error", "strategy": "fix-failing", "summary": "eval broke"}],
     },
     {"cycle": 5, "score": 0.72, "decision": "keep", "strategy": "fix-failing", "mutation": "no candidates recorded"},
+    {
+        "cycle": 6,
+        "score": 0.72,
+        "decision": "drop",
+        "mutation": "edited by hand",
+        "candidates": [
+            {"index": 0, "decision": "drop", "strategy": "simplify", "summary": "a", "score": float("nan")},
+            {"index": 1, "decision": "drop", "strategy": "simplify", "summary": "b", "score": float("inf")},
+            {"index": 900, "decision": "drop", "strategy": "simplify", "summary": "far", "score": 0.65},
+        ],
+    },
 ]
 
 
@@ -65,13 +76,14 @@ def test_every_scored_candidate_is_a_point_of_its_cycle(tmp_path):
         (3, 1, 0.5),
         (3, 2, 0.64),
         (3, 3, 0.7),
+        (6, 900, 0.65),  # NaN and infinity: left out
     ]
-    assert found[-1].merge_of == (0, 2) and found[0].strategy == "fix-failing"
+    assert found[6].merge_of == (0, 2) and found[0].strategy == "fix-failing"
 
 
 def test_keeps_are_counted_per_strategy(tmp_path):
     counts = [(c.strategy, c.keeps, c.candidates) for c in keeps_per_strategy(_records(tmp_path))]
-    assert counts == [("fix-failing", 1, 3), ("merge", 1, 1), ("simplify", 1, 2), ("clarify", 0, 2)]
+    assert counts == [("fix-failing", 1, 3), ("merge", 1, 1), ("simplify", 1, 5), ("clarify", 0, 2)]
 
 
 def test_a_history_without_candidates_draws_and_reports_none(tmp_path):
@@ -86,11 +98,11 @@ def test_the_page_shows_candidates_as_rings_around_their_cycle(tmp_path, watched
     page.write(html, page.PageData("exp", records, live=False, state=state(len(records), "finished", "converged")))
     watched.page.goto(html.as_uri())
     rings = watched.page.locator("#score-chart circle.cand")
-    assert rings.count() == 7
+    assert rings.count() == 8
     step = _cx(watched, '#score-chart circle.pt[data-cycle="3"]') - _cx(
         watched, '#score-chart circle.pt[data-cycle="2"]'
     )
-    for cycle, count in ((2, 3), (3, 4)):
+    for cycle, count in ((2, 3), (3, 4), (6, 1)):
         centre = _cx(watched, f'#score-chart circle.pt[data-cycle="{cycle}"]')
         xs = [
             float(x)
@@ -121,6 +133,6 @@ def test_report_counts_keeps_per_strategy(tmp_path):
     done = cli(repo, "report")
     assert done.returncode == 0, done.stderr
     assert (
-        "  keeps per strategy: fix-failing 1 of 3, merge 1 of 1, simplify 1 of 2, clarify 0 of 2"
+        "  keeps per strategy: fix-failing 1 of 3, merge 1 of 1, simplify 1 of 5, clarify 0 of 2"
         in done.stdout.splitlines()
     )
