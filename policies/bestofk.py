@@ -24,6 +24,10 @@ delta (the winner's curse), which the loop already handles for HEAD's runs
 tried in the same cycle is one more test: K counts it, from the first look on
 when the cycle may add one (a sibling's verdict, once given, is not revisited).
 
+A simpler candidate's tie-break (kept unless significantly worse) is not a
+false KEEP in this sense: a simpler artifact that is not worse is what the
+rule prefers, so it is left as it is for one candidate.
+
 The cycle's procedure is `look`: every undecided candidate is judged on its
 own runs and HEAD's shared ones; those that ask for a run get one, and one
 HEAD run serves all that ask for HEAD; until all are decided, `best_kept`
