@@ -26,7 +26,8 @@ when the cycle may add one (a sibling's verdict, once given, is not revisited).
 
 A simpler candidate's tie-break (kept unless significantly worse) is not a
 false KEEP in this sense: a simpler artifact that is not worse is what the
-rule prefers, so it is left as it is for one candidate.
+rule prefers. Its "significantly worse" check runs at the adjusted level too,
+so with K > 1 it is a little more lenient.
 
 The cycle's procedure is `look`: every undecided candidate is judged on its
 own runs and HEAD's shared ones; those that ask for a run get one, and one
