@@ -183,11 +183,11 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace) -> 
 def tally(label: str, lines: list[dict], land: dict, repo: Path, started: float) -> Outcome:
     out = Outcome(label, head=[(0.0, true_score(land, "# edits\n"))])
     for line in lines[1:]:
-        if line["decision"] == "error":
+        out.eval_runs += line.get("eval_runs", 0 if line["decision"] == "error" else 1)
+        out.mutations += sum(not c.get("merge_of") for c in line.get("candidates") or [{}])
+        if line["decision"] == "error":  # spent, but nothing was decided
             continue
         out.decisions += 1
-        out.eval_runs += line.get("eval_runs", 1)
-        out.mutations += sum(not c.get("merge_of") for c in line.get("candidates") or [{}])
         if line["decision"] == "keep" and line.get("commit"):
             score = true_score(land, git(repo, "show", f"{line['commit']}:prompt.md"))
             out.keeps += 1

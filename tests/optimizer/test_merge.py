@@ -42,8 +42,10 @@ def _new(path: str, make):
 
 
 def _state(repo: Path) -> dict:
-    """What the merge must leave as it was: the checkout, the index, HEAD."""
-    return {cmd: git(repo, *cmd.split()) for cmd in ("status --porcelain", "ls-files -s", "rev-parse HEAD")}
+    """What the merge must leave as it was: the checkout, the index, HEAD, every ref."""
+    return {
+        cmd: git(repo, *cmd.split()) for cmd in ("status --porcelain", "ls-files -s", "rev-parse HEAD", "for-each-ref")
+    }
 
 
 @pytest.fixture
