@@ -69,7 +69,7 @@ def look(
     A candidate already decided (`decided[i]` done) keeps its verdict: more HEAD runs drawn
     for its siblings do not reopen it. The cycle is over when every verdict is done.
     """
-    level = adjusted_confidence(confidence, k or len(candidates))
+    level = adjusted_confidence(confidence, len(candidates) if k is None else k)
     return [
         old if old is not None and old.done else significant(runs, head, level, max_repeats, simple)
         for runs, old, simple in zip(candidates, decided, simpler, strict=True)
