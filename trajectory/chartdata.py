@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from autoresearch.trajectory.candidates import CandidatePoint
+from autoresearch.trajectory.candidates import points as candidate_points
 from autoresearch.trajectory.iterations import Iteration
 
 
@@ -30,6 +32,7 @@ class Series:
     eval_cost: list[tuple[int, float]]  # cumulative
     mutation_cost: list[tuple[int, float]]  # cumulative
     holdout: Sequence[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
+    candidates: Sequence[CandidatePoint] = ()  # a cycle's parallel candidates, when it had several
 
 
 def number(record: Iteration, name: str) -> float | None:
@@ -55,7 +58,7 @@ def series(records: list[Iteration]) -> Series:
         eval_cost.append((r.cycle, spent_eval))
         mutation_cost.append((r.cycle, spent_mutation))
     holdout = [(r.cycle, value) for r in records if (value := number(r, "holdout_score")) is not None]
-    return Series(points, best, _assertions(records), eval_cost, mutation_cost, holdout)
+    return Series(points, best, _assertions(records), eval_cost, mutation_cost, holdout, candidate_points(records))
 
 
 def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:

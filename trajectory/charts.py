@@ -6,6 +6,7 @@ own; the page's stylesheet overrides them for the dark theme.
 
 from __future__ import annotations
 
+from autoresearch.trajectory import candidates
 from autoresearch.trajectory.chartdata import Point, Series
 from autoresearch.trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
 
@@ -41,7 +42,8 @@ def _title(p: Point) -> str:
 
 def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
-    frame = Frame.of(_cycles(data.points), _value_range([p.score for p in data.points] + [v for _, v in data.holdout]))
+    scores = [p.score for p in data.points] + [v for _, v in data.holdout] + [c.score for c in data.candidates]
+    frame = Frame.of(_cycles(data.points), _value_range(scores))
     r = _radius(len(data.points))
     parts = [open_svg("score-chart", f"score per cycle, {len(data.points)} cycles", standalone)]
     parts.append(frame.axes("score"))
@@ -58,6 +60,7 @@ def score_chart(data: Series, standalone: bool = False) -> str:
             f'<polyline class="holdout" fill="none" stroke="{HOLDOUT}" stroke-width="2" stroke-dasharray="6 4" '
             f'points="{frame.points(data.holdout)}"/>'
         )
+    parts.append(candidates.svg(frame, list(data.candidates), r))
     parts.append('<g class="points">')
     for p in data.points:
         parts.append(
@@ -67,7 +70,9 @@ def score_chart(data: Series, standalone: bool = False) -> str:
         )
     parts.append("</g>")
     legend = [("KEEP", COLORS["keep"]), ("DROP", COLORS["drop"]), ("ERROR", COLORS["error"]), ("best (HEAD)", BEST)]
-    parts.append(_legend(legend + ([("holdout", HOLDOUT)] if data.holdout else [])))
+    legend += [("holdout", HOLDOUT)] if data.holdout else []
+    legend += [("candidates", candidates.COLOR)] if data.candidates else []
+    parts.append(_legend(legend))
     parts.append("</svg>")
     return "".join(parts)
 

@@ -47,6 +47,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
         lines[0] += f", {st.status} ({st.stop_reason or 'running'})"
         lines.append(f"  last run: {_run_cycles(history, st.run_start_cycle)}")
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
+    lines.extend(_strategy_lines(records))
     if original and best:
         lines.append(f"  score {original.score:.4f} (original) -> {best.score:.4f} (best, cycle {best.cycle})")
     held = [r.holdout_score if r else None for r in (original, best)]
@@ -61,6 +62,16 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
         lines.extend(_commit_lines(ws, st.initial_sha, st.branch, ws.artifact))
     lines.append(f"  chart: {paths.chart}")
     return lines
+
+
+def _strategy_lines(records: list) -> list[str]:
+    """With parallel candidates: which strategies the KEEPs came from, out of how many candidates each tried."""
+    from autoresearch.trajectory.candidates import keeps_per_strategy
+
+    counts = keeps_per_strategy(records)
+    if not counts:
+        return []
+    return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
 
 
 def _run_cycles(history: "History", start: int) -> str:

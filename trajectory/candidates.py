@@ -1,0 +1,105 @@
+"""A cycle's parallel candidates (`search.candidates` > 1), as the chart and `report` show them.
+
+Read from the `candidates` array of iterations.jsonl (`Candidate`): each
+sibling, and a merge candidate after them, has its own score, strategy and
+summary. The chart draws them as small rings spread around their cycle, so a
+cycle that tried four edits shows four rings next to the one point of its
+outcome; `report` counts how many KEEPs each strategy produced. Lines written
+without candidates (K = 1, older files) contribute nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.svg import Frame, esc, fmt
+
+COLOR = "#6e7781"
+SPREAD = 0.3  # of a cycle's width: the rings of one cycle stay clear of the next cycle's
+
+
+@dataclass(frozen=True)
+class CandidatePoint:
+    cycle: int
+    index: int
+    place: int  # its place in the cycle's list, and how many the list has: where it sits in the spread
+    siblings: int
+    score: float
+    decision: str
+    strategy: str
+    summary: str
+    merge_of: tuple[int, ...] = ()
+
+
+def points(records: list[Iteration]) -> list[CandidatePoint]:
+    """Every candidate that has a score; an errored or unscored one (or a hand-edited NaN) has nothing to place."""
+    out = []
+    for r in records:
+        cands = r.candidates or []
+        for place, c in enumerate(cands):
+            if c.score is None or not math.isfinite(c.score):
+                continue
+            merge = tuple(c.merge_of or ())
+            out.append(
+                CandidatePoint(r.cycle, c.index, place, len(cands), c.score, c.decision, c.strategy, c.summary, merge)
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class StrategyCount:
+    strategy: str
+    keeps: int
+    candidates: int
+
+
+def keeps_per_strategy(records: list[Iteration]) -> list[StrategyCount]:
+    """KEEPs and candidates per strategy, most KEEPs first; a merge counts under "merge".
+
+    A KEEP is credited to the kept candidate's strategy, or to the line's `strategy` when
+    the candidates were not recorded in full.
+    """
+    keeps: Counter[str] = Counter()
+    tried: Counter[str] = Counter()
+    for r in records:
+        cands = r.candidates or []
+        for c in cands:
+            tried[_strategy(c.strategy, c.merge_of)] += 1
+        kept = [c for c in cands if c.decision == "keep"]
+        if r.decision == "keep" and kept:
+            keeps[_strategy(kept[0].strategy, kept[0].merge_of)] += 1
+        elif r.decision == "keep" and r.strategy:
+            keeps[r.strategy] += 1
+    names = sorted(set(keeps) | set(tried), key=lambda s: (-keeps[s], s))
+    return [StrategyCount(s, keeps[s], tried[s]) for s in names]
+
+
+def _strategy(name: str, merge_of: list[int] | None) -> str:
+    return "merge" if merge_of else name or "(none)"
+
+
+def svg(frame: Frame, cands: list[CandidatePoint], radius: float) -> str:
+    """The rings, under the cycle's own points; hovering one shows its strategy and summary."""
+    if not cands:
+        return ""
+    step = frame.x(2) - frame.x(1) if frame.x(2) != frame.x(1) else 0.0
+    parts = ['<g class="candidates">']
+    for c in cands:
+        offset = (c.place - (c.siblings - 1) / 2) / max(c.siblings - 1, 1) * SPREAD * step
+        parts.append(
+            f'<circle class="cand {esc(c.decision)}" data-cycle="{c.cycle}" data-index="{c.index}" '
+            f'data-strategy="{esc(c.strategy)}" cx="{fmt(frame.x(c.cycle) + offset)}" cy="{fmt(frame.y(c.score))}" '
+            f'r="{max(radius - 1, 1.5)}" fill="none" stroke="{COLOR}" stroke-width="1.2">'
+            f"<title>{esc(_title(c))}</title></circle>"
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _title(c: CandidatePoint) -> str:
+    who = f"merge of {', '.join(map(str, c.merge_of))}" if c.merge_of else f"candidate {c.index}"
+    strategy = f" · {c.strategy}" if c.strategy else ""
+    return f"cycle {c.cycle} · {who}{strategy} · {c.score:.4g} · {c.decision.upper()} · {c.summary}"
