@@ -1,7 +1,9 @@
 """`${{ VAR }}` references in eval and target files, and the repository's `.env`.
 
 AgentV resolves these from the environment, after loading `.env` at the
-repository root without overriding what is already set; we do the same.
+repository root without overriding what is already set; we do the same, with
+python-dotenv reading the file (comments, quotes, escapes, `export`, multi-line
+values) and, like AgentV's Node `dotenv`, no `${VAR}` expansion inside it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from dotenv import dotenv_values
+
 REFERENCE = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 WHOLE_REFERENCE = re.compile(r"^\s*\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
 
@@ -21,15 +25,9 @@ def load_dotenv(repo_root: Path) -> None:
     path = repo_root / ".env"
     if not path.is_file():
         return
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        os.environ.setdefault(key.strip(), value)
+    for key, value in dotenv_values(path, interpolate=False, encoding="utf-8").items():
+        if value is not None:  # a bare `NAME` line sets nothing
+            os.environ.setdefault(key, value)
 
 
 def interpolate(value: Any) -> Any:
