@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from autoresearch import Experiment
-from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.errors import Interrupted, InvalidInput
 from tests.helpers.repos import git
-from tests.helpers.scenario import scenario_repo, scores
+from tests.helpers.scenario import scenario_repo, scores, wait_for
 
 PLAN = {
     2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "a passes"},
@@ -66,3 +71,36 @@ def test_the_command_line_does_not_load_the_api():
     code = "import sys, autoresearch.optimizer.cli; print('autoresearch.experiment' in sys.modules)"
     done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_ctrl_c_interrupts_every_run_of_one_process(tmp_path):
+    """A notebook runs again after an interrupted run: the second run must still stop on Ctrl-C."""
+    hold = {"hold": True, "write": {"prompt.md": scores(a=1, b=1)}}
+    repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0.5, b=0)}, {2: hold, 3: hold})
+    experiment = Experiment(repo / "autoresearch.yaml")
+    for _ in range(2):
+        (repo / ".autoresearch" / "mutating").unlink(missing_ok=True)
+        with _ctrl_c_while_mutating(repo), pytest.raises(Interrupted):
+            experiment.run(cycles=2)
+        assert (repo / "prompt.md").read_text() == scores(a=0.5, b=0)  # restored to HEAD
+
+
+@contextmanager
+def _ctrl_c_while_mutating(repo: Path) -> Iterator[None]:
+    """SIGINT to this process once the mutator holds; if the run ignores it, release the mutator after 10 s so the
+    test fails instead of hanging."""
+    finished = threading.Event()
+
+    def interrupt() -> None:
+        wait_for(lambda: (repo / ".autoresearch" / "mutating").exists())
+        os.kill(os.getpid(), signal.SIGINT)
+        if not finished.wait(10):
+            (repo / ".autoresearch" / "go-on").touch()
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    try:
+        yield
+    finally:
+        finished.set()
+        thread.join()
