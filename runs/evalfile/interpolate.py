@@ -9,13 +9,17 @@ values) and, like AgentV's Node `dotenv`, no `${VAR}` expansion inside it.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from pathlib import Path
 from typing import Any
 
-from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
+from autoresearch.plumbing.errors import InvalidInput
+
+log = logging.getLogger("autoresearch.runs")
 REFERENCE = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 WHOLE_REFERENCE = re.compile(r"^\s*\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
 
@@ -25,9 +29,18 @@ def load_dotenv(repo_root: Path) -> None:
     path = repo_root / ".env"
     if not path.is_file():
         return
-    for key, value in dotenv_values(path, interpolate=False, encoding="utf-8").items():
-        if value is not None:  # a bare `NAME` line sets nothing
-            os.environ.setdefault(key, value)
+    try:
+        with path.open(encoding="utf-8") as stream:
+            bindings = list(parse_stream(stream))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read it ({exc.strerror})") from None
+    for binding in bindings:
+        if binding.error:  # python-dotenv skips it too; say which line, as its own warning does not name the file
+            log.warning("%s:%d: not a NAME=value line, skipped", path, binding.original.line)
+        elif binding.key is not None and binding.value is not None:  # a bare `NAME` line sets nothing
+            os.environ.setdefault(binding.key, binding.value)
 
 
 def interpolate(value: Any) -> Any:

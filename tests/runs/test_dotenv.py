@@ -6,8 +6,10 @@ import os
 
 import pytest
 
+from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.redact import MASK, redact
 from autoresearch.runs.evalfile.interpolate import load_dotenv
+from tests.helpers.repos import assert_one_line_error, cli, make_repo
 
 NAMES = ["MODEL", "GREETING", "RAW", "EXPORTED", "HASH", "KEPT", "LITERAL", "SERVICE_API_KEY", "EMPTY", "BARE"]
 
@@ -57,3 +59,24 @@ def test_no_dotenv_file_sets_nothing(tmp_path, clean_env):
     before = dict(os.environ)
     load_dotenv(tmp_path)
     assert dict(os.environ) == before
+
+
+def test_an_unreadable_dotenv_is_one_line_naming_it_and_sets_nothing(tmp_path, clean_env):
+    repo = make_repo(tmp_path / "repo", {"prompt.md": "hi\n", ".env": "MODEL=x\n"})
+    (repo / ".env").write_bytes(b"MODEL=claude\nGREETING=caf\xe9\n")
+    (repo / "evals").mkdir()
+    (repo / "evals" / "t.eval.yaml").write_text("tests:\n  - id: t\n    input: x\n    criteria: c\n")
+
+    done = cli(repo, "validate", "evals/t.eval.yaml")
+
+    assert_one_line_error(done, 30, ".env", "not UTF-8")
+    with pytest.raises(InvalidInput):
+        load_dotenv(repo)
+    assert "MODEL" not in os.environ  # the file is read whole before any variable is set
+
+
+def test_a_malformed_line_is_skipped_with_a_warning_naming_the_file_and_line(tmp_path, clean_env, caplog):
+    (tmp_path / ".env").write_text("MODEL=ok\nnot a binding\nGREETING=hello\n", encoding="utf-8")
+    load_dotenv(tmp_path)
+    assert (os.environ["MODEL"], os.environ["GREETING"]) == ("ok", "hello")
+    assert [r.getMessage() for r in caplog.records] == [f"{tmp_path / '.env'}:2: not a NAME=value line, skipped"]
