@@ -27,5 +27,8 @@ def _handler(signum, frame) -> None:
 
 
 def install() -> None:
+    """For a run: a process may run the loop again after an interrupted run (the Python API), so start afresh."""
+    global _raised
+    _raised = False
     signal.signal(signal.SIGTERM, _handler)
     signal.signal(signal.SIGINT, _handler)

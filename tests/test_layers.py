@@ -8,6 +8,7 @@ which import-linter cannot tell from a cycle hidden on purpose, are allowed only
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import tomllib
@@ -16,12 +17,19 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 NAMESPACE = "autoresearch."
-PACKAGES = ["optimizer", "mutators", "policies", "runs", "trajectory", "providers", "plumbing"]
+PACKAGES = ["pyapi", "optimizer", "mutators", "policies", "runs", "trajectory", "providers", "plumbing"]
 
 
 def test_the_import_contracts_are_kept():
-    lint_imports = Path(sys.executable).with_name("lint-imports")
-    done = subprocess.run([str(lint_imports), "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    env = {**os.environ, "LINT_IMPORTS": str(Path(sys.executable).with_name("lint-imports"))}
+    done = subprocess.run(
+        [str(REPO / ".ci" / "lint-imports"), "--no-cache"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
@@ -102,8 +110,8 @@ def test_every_package_folder_is_in_the_installed_namespace():
     folder with an `__init__.py` that is missing there works in an editable install and is absent from a wheel."""
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     folders = {
-        "autoresearch." + ".".join(init.parent.relative_to(REPO).parts)
-        for top in setuptools["package-dir"].values()
+        ".".join([name, *init.parent.relative_to(REPO / top).parts])
+        for name, top in setuptools["package-dir"].items()
         for init in (REPO / top).rglob("__init__.py")
         if "__pycache__" not in init.parts
     }

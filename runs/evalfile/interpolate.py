@@ -1,17 +1,25 @@
 """`${{ VAR }}` references in eval and target files, and the repository's `.env`.
 
 AgentV resolves these from the environment, after loading `.env` at the
-repository root without overriding what is already set; we do the same.
+repository root without overriding what is already set; we do the same, with
+python-dotenv reading the file (comments, quotes, escapes, `export`, multi-line
+values) and, like AgentV's Node `dotenv`, no `${VAR}` expansion inside it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+from dotenv.parser import parse_stream
+
+from autoresearch.plumbing.errors import InvalidInput
+
+log = logging.getLogger("autoresearch.runs")
 REFERENCE = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 WHOLE_REFERENCE = re.compile(r"^\s*\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
 
@@ -21,15 +29,18 @@ def load_dotenv(repo_root: Path) -> None:
     path = repo_root / ".env"
     if not path.is_file():
         return
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        os.environ.setdefault(key.strip(), value)
+    try:
+        with path.open(encoding="utf-8") as stream:
+            bindings = list(parse_stream(stream))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read it ({exc.strerror})") from None
+    for binding in bindings:
+        if binding.error:  # python-dotenv skips it too; say which line, as its own warning does not name the file
+            log.warning("%s:%d: not a NAME=value line, skipped", path, binding.original.line)
+        elif binding.key is not None and binding.value is not None:  # a bare `NAME` line sets nothing
+            os.environ.setdefault(binding.key, binding.value)
 
 
 def interpolate(value: Any) -> Any:

@@ -1,63 +1,50 @@
-"""JavaScript regular expressions run with Python's `re`, with JavaScript's meaning.
+"""JavaScript regular expressions, run by V8: the engine of the Node that runs AgentV.
 
-AgentV's `regex` grader is `new RegExp(value, flags).test(output)`. The
-differences that change results: without `m`, `$` matches only at the very
-end (Python's `$` also matches before a trailing newline); `\\d` and `\\w` are
-ASCII-only; named groups are `(?<name>...)`.
+AgentV's `regex` grader is `new RegExp(value, flags).test(output)`. A
+translation to Python's `re` kept disagreeing at the edges (`\\p{Lu}` with `u`,
+`[^]`, `\\k<name>`, `$` before a trailing newline, case folding, UTF-16 code
+units without `u`, the `y` and `v` flags), so the pattern runs in V8 itself
+through mini-racer, and `tests/runs/test_jsregex.py` checks a generated corpus
+against Node. A fresh RegExp per test, as AgentV builds one, so `g` and `y`
+start at index 0.
+
+mini-racer loads a large library: it is imported, and its one context made,
+the first time a regex is used. A pattern that backtracks for ever hangs Node;
+here it stops after `TIMEOUT_SEC` with a `TimeoutError`.
 """
 
 from __future__ import annotations
 
-import re
+import threading
+from typing import Any
 
-FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
-IGNORED_FLAGS = set("guy")
-CLASS_ESCAPES = {"d": "0-9", "w": "A-Za-z0-9_"}
-OUTSIDE_ESCAPES = {"d": "[0-9]", "w": "[A-Za-z0-9_]", "D": "[^0-9]", "W": "[^A-Za-z0-9_]"}
-
-
-def compile_js(pattern: str, flags: str = "") -> re.Pattern[str]:
-    """Compile `pattern` as JavaScript would read it; raise `re.error` (or ValueError for a bad flag)."""
-    py_flags = 0
-    for flag in flags:
-        if flag in FLAGS:
-            py_flags |= FLAGS[flag]
-        elif flag not in IGNORED_FLAGS:
-            raise ValueError(f"unknown regex flag {flag!r}")
-    return re.compile(translate(pattern, multiline="m" in flags), py_flags)
+TIMEOUT_SEC = 10.0
+_FUNCTIONS = """
+globalThis.__autoresearch_test = (pattern, flags, text) => new RegExp(pattern, flags).test(text);
+globalThis.__autoresearch_check = (pattern, flags) => {
+  try { new RegExp(pattern, flags); return null; } catch (error) { return String(error.message); }
+};
+"""
+_lock = threading.Lock()  # one V8 context, entered by one thread at a time
+_context: list[Any] = []  # made on first use
 
 
-def translate(pattern: str, multiline: bool) -> str:
-    out: list[str] = []
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\" and i + 1 < len(pattern):
-            out.append(_escape(pattern[i + 1], in_class))
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-            out.append(char)
-        elif char == "[":
-            in_class = True
-            out.append(char)
-        elif char == "$" and not multiline:
-            out.append(r"(?!\n)\Z")
-        elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
-            out.append("(?P<")
-            i += 3
-            continue
-        else:
-            out.append(char)
-        i += 1
-    return "".join(out)
+def problem(pattern: str, flags: str = "") -> str | None:
+    """JavaScript's SyntaxError message for `new RegExp(pattern, flags)`, or None when it compiles."""
+    return _call("__autoresearch_check", pattern, flags)  # type: ignore[no-any-return]
 
 
-def _escape(char: str, in_class: bool) -> str:
-    if in_class and char in CLASS_ESCAPES:
-        return CLASS_ESCAPES[char]
-    if not in_class and char in OUTSIDE_ESCAPES:
-        return OUTSIDE_ESCAPES[char]
-    return "\\" + char
+def matches(pattern: str, flags: str, text: str, timeout_sec: float = TIMEOUT_SEC) -> bool:
+    """`new RegExp(pattern, flags).test(text)`; raise `TimeoutError` past `timeout_sec` (check `problem` first)."""
+    return bool(_call("__autoresearch_test", pattern, flags, text, timeout_sec=timeout_sec))
+
+
+def _call(function: str, *args: str, timeout_sec: float = TIMEOUT_SEC) -> Any:
+    with _lock:
+        if not _context:
+            from py_mini_racer import MiniRacer
+
+            context = MiniRacer()
+            context.eval(_FUNCTIONS)
+            _context.append(context)
+        return _context[0].call(function, *args, timeout_sec=timeout_sec)

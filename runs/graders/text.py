@@ -7,14 +7,13 @@ on the raw answer with JavaScript semantics. Each scores 1 or 0.
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from pydantic import model_validator
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Grader, Options, Score, assertion, parsed
-from autoresearch.runs.graders.jsregex import compile_js
+from autoresearch.runs.graders import jsregex
+from autoresearch.runs.graders.base import Context, Grader, GraderFailed, Options, Score, assertion, parsed
 
 
 class ValueOptions(Options):
@@ -31,10 +30,9 @@ class RegexOptions(Options):
 
     @model_validator(mode="after")
     def _compiles(self) -> "RegexOptions":
-        try:
-            compile_js(self.value, self.flags)
-        except (re.error, ValueError) as exc:
-            raise ValueError(f"invalid regex /{self.value}/{self.flags}: {exc}") from None
+        problem = jsregex.problem(self.value, self.flags)
+        if problem is not None:
+            raise ValueError(f"invalid regex /{self.value}/{self.flags}: {problem}")
         return self
 
 
@@ -92,7 +90,10 @@ class Regex(_Text):
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
-        passed = compile_js(opts.value, opts.flags).search(ctx.output) is not None
+        try:
+            passed = jsregex.matches(opts.value, opts.flags, ctx.output)
+        except TimeoutError:
+            raise GraderFailed(f"regex /{opts.value}/{opts.flags} ran past {jsregex.TIMEOUT_SEC:g} s") from None
         return Score(1.0 if passed else 0.0, [assertion(f"Output matches /{opts.value}/{opts.flags}", passed)])
 
 

@@ -332,3 +332,14 @@ def test_llm_grader_prompt_from_a_file_is_read_when_the_test_runs(tmp_path, monk
         execute(prepared, tmp_path / "out", RunOptions(), show_progress=False)
     assert load_rows(tmp_path / "out")[0]["score"] == 1.0
     assert "Judge A for Q by C" in json.dumps(llm.requests[0].body)
+
+
+def test_regex_patterns_python_refused_run_as_javascript(tmp_path):
+    assertions = [
+        {"type": "regex", "value": "^\\p{Lu}", "flags": "u"},
+        {"type": "regex", "value": "Élan[^]second"},
+        {"type": "regex", "value": "(?<w>on)d\\k<w>"},
+        {"type": "regex", "value": "second", "flags": "y"},
+    ]
+    rows = run(tmp_path, [{"id": "r", "input": "x", "assertions": assertions}], {"r": "Élan\nsecond ondon"})
+    assert scores(rows["r"]) == [1.0, 1.0, 1.0, 0.0]
