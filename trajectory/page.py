@@ -52,22 +52,40 @@ def _csp(script: str) -> str:
 
 
 def render(data: PageData) -> str:
-    script = _asset("page.js")
     title = f"autoresearch · {data.experiment}"
+    footer = (
+        f"Written {datetime.now(timezone.utc).isoformat(timespec='seconds')} from iterations.jsonl and state.json.\n"
+        + (
+            f"Refreshes every {data.refresh_s} s while the loop runs."
+            if data.live
+            else "The run is over; this page no longer refreshes."
+        )
+    )
+    return document(
+        title,
+        _warning(data.bad_lines) + "\n" + _body(data),
+        key=data.experiment,
+        head=AUTO_REFRESH.format(data.refresh_s) if data.live else "",
+        footer=footer,
+    )
+
+
+def document(title: str, body: str, key: str, head: str = "", footer: str = "") -> str:
+    """The frame every page of ours shares: one stylesheet, one script allowed by its hash, no request.
+    `key` names the page's remembered legend choices."""
+    script = _asset("page.js")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-{AUTO_REFRESH.format(data.refresh_s) if data.live else ""}
+{head}
 <meta http-equiv="Content-Security-Policy" content="{_csp(script)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>{esc(title)}</title>
 <style>{_asset("page.css")}</style></head>
-<body data-experiment="{esc(data.experiment)}">
+<body data-experiment="{esc(key)}">
 <h1>{esc(title)}</h1>
-{_warning(data.bad_lines)}
-{_body(data)}
-<footer>Written {datetime.now(timezone.utc).isoformat(timespec="seconds")} from iterations.jsonl and state.json.
-{f"Refreshes every {data.refresh_s} s while the loop runs." if data.live else "The run is over; this page no longer refreshes."}</footer>
+{body}
+<footer>{esc(footer)}</footer>
 <script>{script}</script>
 </body></html>
 """

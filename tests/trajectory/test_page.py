@@ -133,9 +133,11 @@ def test_dark_theme_follows_the_system_setting(tmp_path, browser):
     page_.goto(url)
     background = page_.evaluate("getComputedStyle(document.body).backgroundColor")
     keep = page_.eval_on_selector(f"{POINTS}.keep", "e => getComputedStyle(e).fill")
+    best = page_.eval_on_selector("#score-chart path.best", "e => getComputedStyle(e).stroke")
     context.close()
     assert background == "rgb(13, 17, 23)"
-    assert keep == "rgb(63, 185, 80)"
+    assert keep == "rgb(0, 158, 115)", "the palette's bluish green reads on both themes"
+    assert best == "rgb(86, 180, 233)", "HEAD's line turns sky blue: dark blue would vanish on the dark background"
 
 
 def test_the_page_renders_with_scripts_disabled(tmp_path, browser):
