@@ -99,15 +99,20 @@ def _step(frame: Frame, best: list[tuple[int, float]]) -> str:
     return "".join(d)
 
 
-def _legend(items: list[tuple[str, str]]) -> str:
-    """In the top margin, right-aligned, above the data: a pasted image explains itself."""
+def _legend(items: list[tuple[str, str]], lines: bool = False) -> str:
+    """In the top margin, right-aligned, above the data: a pasted image explains itself. With `lines`,
+    item i is a line sample in dash pattern i (as `dash_attr(i)` draws it) instead of a colour square."""
     parts, x = ['<g class="legend" font-size="12" fill="#57606a">'], WIDTH - RIGHT - 10
-    for label, color in reversed(items):
-        x -= 8 + 7 * len(label)
-        parts.append(
-            f'<rect x="{x}" y="{TOP - 24}" width="10" height="10" rx="2" fill="{color}"/>'
-            f'<text x="{x + 14}" y="{TOP - 15}">{esc(label)}</text>'
+    for i in reversed(range(len(items))):
+        label, color = items[i]
+        x -= 8 + 7 * len(label) + (10 if lines else 0)
+        sample = (
+            f'<line x1="{x - 10}" x2="{x + 10}" y1="{TOP - 19}" y2="{TOP - 19}" stroke="{color}" stroke-width="2.5"'
+            f"{dash_attr(i)}/>"
+            if lines
+            else f'<rect x="{x}" y="{TOP - 24}" width="10" height="10" rx="2" fill="{color}"/>'
         )
+        parts.append(f'{sample}<text x="{x + 14}" y="{TOP - 15}">{esc(label)}</text>')
         x -= 18
     parts.append("</g>")
     return "".join(parts)
@@ -190,6 +195,6 @@ def compare_chart(named: list[tuple[str, Series]], standalone: bool = False) -> 
                 f"<title>{esc(name)} · {esc(_title(p))}</title></circle>"
             )
         parts.append("</g>")
-    parts.append(_legend([(name, experiment_color(i)) for i, (name, _) in enumerate(named)]))
+    parts.append(_legend([(name, experiment_color(i)) for i, (name, _) in enumerate(named)], lines=True))
     parts.append("</svg>")
     return "".join(parts)

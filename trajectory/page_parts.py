@@ -90,10 +90,15 @@ def legend(names: list[str]) -> str:
 
 
 def swatch(index: int) -> str:
-    """The line as the chart draws it, colour and dash pattern both: the colour alone may not tell it apart."""
+    """The assertion line as the chart draws it."""
+    return line_swatch(series_color(index), index)
+
+
+def line_swatch(color: str, index: int) -> str:
+    """A line's colour and dash pattern both: the colour alone may not tell it apart."""
     return (
         '<svg class="swatch" width="22" height="10" viewBox="0 0 22 10" aria-hidden="true">'
-        f'<line x1="1" y1="5" x2="21" y2="5" stroke="{series_color(index)}" stroke-width="2.5"{dash_attr(index)}/></svg>'
+        f'<line x1="1" y1="5" x2="21" y2="5" stroke="{color}" stroke-width="2.5"{dash_attr(index)}/></svg>'
     )
 
 
