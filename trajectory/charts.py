@@ -20,22 +20,22 @@ COLORS = {"keep": GREEN, "drop": VERMILLION, "error": GREY}
 BEST = BLUE
 HOLDOUT = PURPLE
 EVAL_COST, MUTATION_COST = BLUE, ORANGE
-# A line drawn over an identical one shows the one beneath through its gaps; solid comes first in each round.
-DASHES = ("", "7 4", "2 3", "10 3 2 3")
+# A line drawn over an identical one shows the one beneath through its gaps: only the first line is solid,
+# and lines of the same pattern start it at different points (dash_attr's offset).
+DASHES = ("7 4", "2 3", "10 3 2 3")
 
 
 def series_color(index: int) -> str:
-    """Neighbouring assertion lines differ in colour and in dash pattern (12 distinct pairs)."""
+    """Neighbouring assertion lines differ in colour and in dash pattern."""
     return PALETTE[index % len(PALETTE)]
 
 
-def series_dash(index: int) -> str:
-    return DASHES[index % len(DASHES)]
-
-
 def dash_attr(index: int) -> str:
-    dash = series_dash(index)
-    return f' stroke-dasharray="{dash}"' if dash else ""
+    if index == 0:
+        return ""
+    round_, pattern = divmod(index - 1, len(DASHES))
+    offset = f' stroke-dashoffset="{round_ * 2 % 11}"' if round_ else ""
+    return f' stroke-dasharray="{DASHES[pattern]}"{offset}'
 
 
 def _radius(count: int) -> float:

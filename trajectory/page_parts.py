@@ -26,7 +26,15 @@ def money(value: float) -> str:
 
 
 def time_tag(value: object) -> str:
-    return f'<time datetime="{esc(value)}">{esc(value)}</time>' if value else "–"
+    """Date and time in their own spans: the script rewrites each in the reader's time zone, and a card
+    shows them on two lines instead of wrapping wherever the locale's format happens to break."""
+    if not value:
+        return "–"
+    date, _, clock = str(value).partition("T")
+    return (
+        f'<time datetime="{esc(value)}"><span class="date">{esc(date)}</span> '
+        f'<span class="clock">{esc(clock or "")}</span></time>'
+    )
 
 
 def _card(label: str, value: str, note: str = "", css: str = "") -> str:
@@ -41,20 +49,41 @@ def _improvement(s: Summary) -> tuple[str, str]:
     return f"{s.improvement:+.4g}", relative
 
 
-def status_text(status: str, state: dict, live: bool) -> tuple[str, str]:
-    """(headline, detail): what the loop is doing, or why it ended."""
+# Why a run ended, in words (state.json's stop_reason: autoresearch.policies.stop.StopReason).
+REASONS = {
+    "target": "reached the target score",
+    "max_cycles": "made the cycles it was given",
+    "converged": "converged: no KEEP in the last cycles",
+    "budget": "the budget is spent",
+    "deadline": "the deadline came",
+    "stop-requested": "a stop was asked for",
+    "mutations-exhausted": "the mutator had no change left",
+    "interrupted": "interrupted by a signal",
+    "failed": "an error ended the run (see daemon.log)",
+    "errors": "cycles kept failing (see the errors below)",
+    "out-of-scope": "the mutator kept changing files outside the artifact",
+}
+FAILURES = frozenset({"failed", "errors", "out-of-scope"})  # the stops that exit non-zero
+
+
+def status_text(status: str, state: dict, live: bool) -> tuple[str, str, bool]:
+    """(headline, detail, failed): what the loop is doing, or why it ended. A run that ended on
+    failing cycles never reads as a plain "finished" with a bare code name beside it."""
     if live:
         phase = state.get("phase")
         detail = f"cycle {state.get('cycle', '?')}, {phase}" if phase else ""
-        return "running", detail
+        return "running", detail, False
     reason = state.get("stop_reason")
+    failed = reason in FAILURES
     headline = str(state.get("status") or status)
-    return headline, f"why: {reason}" if reason else ""
+    if failed and headline == "finished":
+        headline = "stopped"
+    return headline, REASONS.get(str(reason), str(reason)) if reason else "", failed
 
 
 def cards(s: Summary, status: str, state: dict, live: bool) -> str:
     gain, relative = _improvement(s)
-    headline, detail = status_text(status, state, live)
+    headline, detail, failed = status_text(status, state, live)
     best_note = f"HEAD, cycle {s.best_cycle}" if s.best_cycle is not None else "no KEEP yet"
     return "".join(
         [
@@ -68,9 +97,9 @@ def cards(s: Summary, status: str, state: dict, live: bool) -> str:
                 esc(money(s.total_cost)),
                 esc(f"eval {money(s.eval_cost)} + mutation {money(s.mutation_cost)}"),
             ),
-            _card("status", esc(headline), esc(detail), "running" if live else "done"),
-            _card("started", time_tag(state.get("started_at"))),
-            _card("last update", time_tag(state.get("updated_at"))),
+            _card("status", esc(headline), esc(detail), "running" if live else "done failed" if failed else "done"),
+            _card("started", time_tag(state.get("started_at")), css="when"),
+            _card("last update", time_tag(state.get("updated_at")), css="when"),
         ]
     )
 
