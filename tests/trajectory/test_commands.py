@@ -94,6 +94,34 @@ def test_index_lists_experiments_and_opens_the_finished_chart(demo, serve, watch
         shutil.copyfile(shot, SCREENSHOT)
 
 
+def test_the_index_is_styled_like_the_chart_and_lists_comparisons(demo, serve, browser):
+    (demo / ".autoresearch/runs/demo2/_autoresearch").mkdir(parents=True, exist_ok=True)
+    (demo / ".autoresearch/runs/demo2/_autoresearch/state.json").write_text(
+        json.dumps({"status": "finished", "stop_reason": "errors", "cycle": 3, "best_score": 0.5})
+    )
+    compare = demo / ".autoresearch/compare/demo-vs-demo2.html"
+    compare.parent.mkdir(exist_ok=True)
+    compare.write_text("<!doctype html><title>c</title>")
+    try:
+        url, _ = serve()
+        context = browser.new_context(color_scheme="dark")
+        index = context.new_page()
+        index.goto(url)
+        style = "e => [getComputedStyle(e).borderRadius, getComputedStyle(document.body).backgroundColor]"
+        assert index.eval_on_selector("#experiments", "e => e.closest('.table-wrap') !== null")
+        assert index.eval_on_selector(".table-wrap", style) == ["8px", "rgb(13, 17, 23)"], "the chart's dark theme"
+        failed = index.locator('#experiments tr[data-experiment="demo2"]')
+        assert failed.locator(".status.failed").inner_text() == "stopped"
+        assert "cycles kept failing" in failed.inner_text()
+        assert "the mutator had no change left" in index.locator('tr[data-experiment="demo"]').inner_text()
+        link = index.locator("#comparisons a", has_text="demo-vs-demo2")
+        assert link.get_attribute("href") == "/compare/demo-vs-demo2.html"
+        context.close()
+    finally:
+        shutil.rmtree(demo / ".autoresearch/runs/demo2")
+        shutil.rmtree(compare.parent)
+
+
 def test_run_files_open_from_the_table(demo, serve, watched):
     url, _ = serve("demo")
     assert url.endswith("/runs/demo/_autoresearch/trajectory.html")
