@@ -31,7 +31,7 @@ def command(
     from autoresearch.plumbing.errors import InvalidInput
     from autoresearch.trajectory import compare, image
 
-    names = experiments or [None]
+    names: list[str | None] = list(experiments) if experiments else [None]
     if len(names) > MAX_COMPARED:
         raise InvalidInput(f"chart compares at most {MAX_COMPARED} experiments; {len(names)} were named")
     if len(set(names)) < len(names):
