@@ -16,6 +16,8 @@ from playwright.sync_api import expect
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOT = REPO / "docs" / "trajectory.png"
+DOCS = REPO / "docs"
+UPDATE_SCREENSHOTS = bool(os.environ.get("AUTORESEARCH_UPDATE_SCREENSHOT"))  # docs/chart.md: how the images are made
 
 
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -90,8 +92,12 @@ def test_index_lists_experiments_and_opens_the_finished_chart(demo, serve, watch
     shot = tmp_path / "trajectory.png"
     watched.page.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": 1200, "height": 760})
     assert shot.read_bytes().startswith(b"\x89PNG")
-    if os.environ.get("AUTORESEARCH_UPDATE_SCREENSHOT"):  # docs/chart.md: how the README's image is made
+    drilldown = tmp_path / "drilldown.png"
+    watched.page.locator("section", has=watched.page.locator("#drilldown")).screenshot(path=str(drilldown))
+    assert drilldown.read_bytes().startswith(b"\x89PNG")
+    if UPDATE_SCREENSHOTS:
         shutil.copyfile(shot, SCREENSHOT)
+        shutil.copyfile(drilldown, DOCS / "drilldown.png")
 
 
 def test_the_index_is_styled_like_the_chart_and_lists_comparisons(demo, serve, browser):
@@ -221,7 +227,10 @@ def test_two_experiments_on_one_page_and_one_chart(tmp_path, watched):
     runs = root / ".autoresearch" / "runs"
     shutil.copytree(runs / "demo", runs / "other")
     lines = (runs / "other/_autoresearch/iterations.jsonl").read_text().splitlines()
-    (runs / "other/_autoresearch/iterations.jsonl").write_text("\n".join(lines[:4]) + "\n")  # a shorter run
+    other = [json.loads(line) for line in lines[:4]]  # a shorter run that climbed faster
+    for record in other[1:]:
+        record["score"] = min(1.0, record["score"] + 0.1)
+    (runs / "other/_autoresearch/iterations.jsonl").write_text("".join(json.dumps(r) + "\n" for r in other))
     config = str(root / "autoresearch.yaml")
     done = cli("chart", "demo", "other", "-c", config)
     assert done.returncode == 0, done.stderr
@@ -244,6 +253,8 @@ def test_two_experiments_on_one_page_and_one_chart(tmp_path, watched):
     size, image = _pixels(png)
     assert size == (1920, 600)
     assert _has_colour(image, (112, 60, 1888, 532), "#0072B2") and _has_colour(image, (112, 60, 1888, 532), "#E69F00")
+    if UPDATE_SCREENSHOTS:
+        shutil.copyfile(png, DOCS / "compare.png")
 
     twice = cli("chart", "demo", "demo", "-c", config)
     missing = cli("chart", "demo", "nope", "-c", config, "--png", str(tmp_path / "none.png"))
