@@ -50,8 +50,9 @@
   // The drill-down: which tests changed between the two cycles picked (or the point clicked, as "to").
   var data = document.getElementById("test-scores");
   var from = document.getElementById("drilldown-from"), to = document.getElementById("drilldown-to");
-  if (data && from && to) {
-    var scores = JSON.parse(data.textContent);
+  var scores = null;
+  try { scores = data && JSON.parse(data.textContent); } catch (e) { /* the drawn pair stays; the rest still runs */ }
+  if (scores && from && to) {
     var byCycle = {};
     scores.cycles.forEach(function (c) { byCycle[c.cycle] = c; });
 
