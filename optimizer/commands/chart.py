@@ -43,10 +43,13 @@ def command(
     else:
         named = [(paths.root.name, records) for paths, records, _ in loaded]
         chart_svg = compare.compare_svg(named)
+    images: list[tuple[Path, bytes]] = []  # both drawn before either is written
     if svg:
-        _write(svg, chart_svg)
+        images.append((svg, chart_svg.encode("utf-8")))
     if png:
-        _write_png(png, image.png(chart_svg))
+        images.append((png, image.png(chart_svg)))
+    for path, data in images:
+        _write(path, data)
     if not (svg or png):
         if len(loaded) == 1:
             _page(paths, records, bad)
@@ -68,17 +71,14 @@ def _load(name: str | None, config: Path) -> tuple["ExperimentPaths", list["Iter
     return paths, records, bad
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, data: bytes) -> None:
     from autoresearch.plumbing import atomic
+    from autoresearch.plumbing.errors import InvalidInput
 
-    atomic.write_text(path, text, durable=False)
-    print(f"wrote {path}")
-
-
-def _write_png(path: Path, data: bytes) -> None:
-    from autoresearch.plumbing import atomic
-
-    atomic.write_bytes(path, data, durable=False)
+    try:
+        atomic.write_bytes(path, data, durable=False)
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot write the chart there: {exc.strerror or exc}") from None
     print(f"wrote {path}")
 
 

@@ -221,6 +221,16 @@ def test_png_is_drawn_without_a_browser(demo, tmp_path):
     assert _has_colour(image, (0, 60, 100, 560), "#57606a", 60), "the axis labels are drawn as text"
 
 
+def test_an_image_path_that_cannot_be_written_is_one_line_and_exit_30(demo, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    svg = tmp_path / "fine.svg"
+    done = cli("chart", "-c", str(demo / "autoresearch.yaml"), "--png", str(blocker / "x.png"), "--svg", str(svg))
+    assert done.returncode == 30
+    assert done.stderr.count("\n") == 1 and str(blocker / "x.png") in done.stderr and "Traceback" not in done.stderr
+    assert blocker.read_text() == "not a directory"
+
+
 def test_two_experiments_on_one_page_and_one_chart(tmp_path, watched):
     root = tmp_path / "repo"
     assert cli("demo", "--dir", str(root), "-q").returncode == 0
