@@ -256,3 +256,22 @@ def test_a_run_ended_by_failing_cycles_says_so_in_words(tmp_path, watched):
     assert "why: errors" not in card.inner_text()
     assert card.locator(".value").inner_text() == "stopped" and "cycles kept failing" in card.inner_text()
     assert "failed" in card.get_attribute("class")
+
+
+def test_the_cycles_picked_survive_the_live_pages_refresh(tmp_path, watched):
+    recs = records(6)
+    meta = write_experiment(tmp_path, recs)
+    _results(meta, {r.cycle: {"a": r.cycle / 10, "b": 0.5} for r in recs if r.decision != "error"}, recs)
+    measured = [r.cycle for r in recs if r.decision != "error"]
+    watched.page.goto(_write(meta, live=True, recs=recs[:4], refresh_s=1))
+    picked = [c for c in measured if c <= 4][:2]
+    watched.page.select_option("#drilldown-from", str(picked[1]))
+    watched.page.select_option("#drilldown-to", str(picked[0]))
+    _write(meta, live=True, recs=recs, refresh_s=1)
+    expect(watched.page.locator(POINTS)).to_have_count(6, timeout=10_000)  # the page reloaded
+    assert watched.page.locator("#drilldown-from").input_value() == str(picked[1])
+    assert watched.page.locator("#drilldown-to").input_value() == str(picked[0])
+    assert watched.page.locator("#drilldown thead th").all_inner_texts()[1:3] == [
+        f"cycle {picked[1]}",
+        f"cycle {picked[0]}",
+    ]

@@ -104,16 +104,29 @@
       document.getElementById("drilldown-summary").textContent =
         rows.length + " of " + total + " tests changed: " + up + " up, " + (rows.length - up) + " down or gone.";
     };
-    from.addEventListener("change", redraw);
-    to.addEventListener("change", redraw);
+    // The pair picked survives the live page's auto-refresh, as the legend toggles do.
+    var pickKey = "autoresearch:pick:" + document.body.getAttribute("data-experiment");
+    var pick = function () {
+      redraw();
+      try { sessionStorage.setItem(pickKey, JSON.stringify([from.value, to.value])); } catch (e) { /* storage off */ }
+    };
+    from.addEventListener("change", pick);
+    to.addEventListener("change", pick);
     document.querySelectorAll("#score-chart circle.pt").forEach(function (pt) {
       pt.addEventListener("click", function () {
         if (byCycle[pt.getAttribute("data-cycle")]) {
           to.value = pt.getAttribute("data-cycle");
-          redraw();
+          pick();
         }
       });
     });
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(pickKey) || "null"); } catch (e) { saved = null; }
+    if (saved && byCycle[saved[0]] && byCycle[saved[1]]) {
+      from.value = saved[0];
+      to.value = saved[1];
+      redraw();
+    }
   }
 
   // Times are written in UTC; show them in the reader's own time zone.
