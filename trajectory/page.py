@@ -103,7 +103,7 @@ def _warning(bad_lines: int) -> str:
 
 def _body(data: PageData) -> str:
     summary = chartdata.summary(data.records)
-    cards = f'<section class="cards">{page_parts.cards(summary, data.status, data.state, data.live)}</section>'
+    cards = f'<section class="cards">{page_parts.cards(summary, data.status, data.state, data.live, data.records)}</section>'
     if not data.records:
         return (
             cards

@@ -66,24 +66,39 @@ REASONS = {
 FAILURES = frozenset({"failed", "errors", "out-of-scope"})  # the stops that exit non-zero
 
 
-def status_text(status: str, state: dict, live: bool) -> tuple[str, str, bool]:
-    """(headline, detail, failed): what the loop is doing, or why it ended. A run that ended on
-    failing cycles never reads as a plain "finished" with a bare code name beside it."""
+def status_text(status: str, state: dict, live: bool, records: list[Iteration] | None = None) -> tuple[str, str, bool]:
+    """(headline, detail, failed): what the loop is doing, or why it ended. A run stopped by errors never
+    reads as a plain "finished" beside a bare code name; given the records, it says which errors."""
     if live:
         phase = state.get("phase")
         detail = f"cycle {state.get('cycle', '?')}, {phase}" if phase else ""
         return "running", detail, False
     reason = state.get("stop_reason")
-    failed = reason in FAILURES
     headline = str(state.get("status") or status)
+    if reason == "errors" and records and records[-1].decision == "error":
+        return _errors_stop(headline, records)
+    failed = reason in FAILURES
     if failed and headline == "finished":
         headline = "stopped"
     return headline, REASONS.get(str(reason), str(reason)) if reason else "", failed
 
 
-def cards(s: Summary, status: str, state: dict, live: bool) -> str:
+def _errors_stop(headline: str, records: list[Iteration]) -> tuple[str, str, bool]:
+    """The error cycles that ended the run: a mutator that changed nothing is done, not broken."""
+    trailing = []
+    for r in reversed(records):
+        if r.decision != "error":
+            break
+        trailing.append(r.error_reason or "error")
+    if set(trailing) == {"no-change"}:
+        return headline, f"the mutator changed nothing in its last {len(trailing)} attempts", False
+    kinds = ", ".join(sorted(set(trailing)))
+    return "stopped", f"{len(trailing)} cycles in a row failed ({kinds}): see the errors below", True
+
+
+def cards(s: Summary, status: str, state: dict, live: bool, records: list[Iteration] | None = None) -> str:
     gain, relative = _improvement(s)
-    headline, detail, failed = status_text(status, state, live)
+    headline, detail, failed = status_text(status, state, live, records)
     best_note = f"HEAD, cycle {s.best_cycle}" if s.best_cycle is not None else "no KEEP yet"
     return "".join(
         [

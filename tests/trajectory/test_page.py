@@ -7,6 +7,7 @@ import json
 from playwright.sync_api import expect
 
 from autoresearch.trajectory import iterations, page
+from autoresearch.trajectory.iterations import Iteration
 from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, write_experiment
 
 POINTS = "#score-chart circle.pt"
@@ -246,16 +247,31 @@ def test_date_cards_show_the_date_and_the_time_each_on_one_line(tmp_path, watche
     assert len(heights) <= 2, "cards of one row share their height"
 
 
-def test_a_run_ended_by_failing_cycles_says_so_in_words(tmp_path, watched):
-    recs = records(4)
+def _status_card(tmp_path, watched, error_reasons: list[str], stop_reason: str = "errors"):
+    recs = records(3)
+    for r in recs:
+        r.decision = "keep" if r.cycle == 1 else "drop"
+    for reason in error_reasons:
+        recs.append(Iteration(cycle=len(recs) + 1, score=0.0, decision="error", error_reason=reason, error="x"))
     meta = write_experiment(tmp_path, recs)
-    st = {**state(4, "finished", "errors")}
+    st = state(len(recs), "finished", stop_reason)
     page.write(meta / "trajectory.html", page.PageData("exp", recs, live=False, state=st))
     watched.page.goto((meta / "trajectory.html").as_uri())
     card = watched.page.locator(".card", has_text="status")
-    assert "why: errors" not in card.inner_text()
-    assert card.locator(".value").inner_text() == "stopped" and "cycles kept failing" in card.inner_text()
-    assert "failed" in card.get_attribute("class")
+    return card.locator(".value").inner_text(), card.locator(".note").inner_text(), card.get_attribute("class")
+
+
+def test_a_run_ended_by_failing_cycles_says_so_in_words(tmp_path, watched):
+    headline, note, css = _status_card(tmp_path, watched, ["eval-failed", "eval-failed", "out-of-scope"])
+    assert (headline, note) == ("stopped", "3 cycles in a row failed (eval-failed, out-of-scope): see the errors below")
+    assert "failed" in css.split()
+
+
+def test_a_mutator_with_nothing_left_to_change_is_not_shown_as_a_failure(tmp_path, watched):
+    """Three no-change cycles stop a run ("errors"): the page says what happened, not "why: errors"."""
+    headline, note, css = _status_card(tmp_path, watched, ["no-change"] * 3)
+    assert (headline, note) == ("finished", "the mutator changed nothing in its last 3 attempts")
+    assert "failed" not in css.split()
 
 
 def test_the_cycles_picked_survive_the_live_pages_refresh(tmp_path, watched):
