@@ -10,12 +10,16 @@ from pathlib import Path
 
 def write_text(path: Path, text: str, durable: bool = True) -> None:
     """`durable=False` skips the fsync: still atomic against a crash of the process, not a power cut."""
+    write_bytes(path, text.encode("utf-8"), durable)
+
+
+def write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; the file is as open() would make it
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             if durable:
                 os.fsync(f.fileno())

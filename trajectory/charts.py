@@ -1,7 +1,10 @@
 """The three charts of the trajectory page, as SVG strings.
 
 Colours are presentation attributes so a standalone SVG looks right on its
-own; the page's stylesheet overrides them for the dark theme.
+own; the page's stylesheet overrides them for the dark theme. They come from
+the Okabe-Ito palette, which stays distinguishable with the common colour
+vision deficiencies, and lines that may coincide also differ in dash pattern,
+so neither colour nor a line drawn over another hides a series.
 """
 
 from __future__ import annotations
@@ -10,15 +13,30 @@ from autoresearch.trajectory import candidates
 from autoresearch.trajectory.chartdata import Point, Series
 from autoresearch.trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
 
-COLORS = {"keep": "#1a7f37", "drop": "#cf222e", "error": "#8c959f"}
-BEST = "#0969da"
-HOLDOUT = "#8250df"
-EVAL_COST, MUTATION_COST = "#0969da", "#bf8700"
+# Okabe & Ito (2008), "Color Universal Design": without black and yellow, which vanish on one of the themes.
+PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7")
+ORANGE, SKY, GREEN, BLUE, VERMILLION, PURPLE = PALETTE
+GREY = "#8c959f"
+COLORS = {"keep": GREEN, "drop": VERMILLION, "error": GREY}
+BEST = BLUE
+HOLDOUT = PURPLE
+EVAL_COST, MUTATION_COST = BLUE, ORANGE
+# A line drawn over an identical one shows the one beneath through its gaps: only the first line is solid,
+# and lines of the same pattern start it at different points (dash_attr's offset).
+DASHES = ("7 4", "2 3", "10 3 2 3")
 
 
 def series_color(index: int) -> str:
-    """Golden-angle hues: 50 assertion lines stay distinguishable from their neighbours."""
-    return f"hsl({index * 137.508 % 360:.0f}, 70%, 45%)"
+    """Neighbouring assertion lines differ in colour and in dash pattern."""
+    return PALETTE[index % len(PALETTE)]
+
+
+def dash_attr(index: int) -> str:
+    if index == 0:
+        return ""
+    round_, pattern = divmod(index - 1, len(DASHES))
+    offset = f' stroke-dashoffset="{round_ * 2 % 11}"' if round_ else ""
+    return f' stroke-dasharray="{DASHES[pattern]}"{offset}'
 
 
 def _radius(count: int) -> float:
@@ -86,15 +104,20 @@ def _step(frame: Frame, best: list[tuple[int, float]]) -> str:
     return "".join(d)
 
 
-def _legend(items: list[tuple[str, str]]) -> str:
-    """In the top margin, right-aligned, above the data: a pasted image explains itself."""
+def _legend(items: list[tuple[str, str]], lines: bool = False) -> str:
+    """In the top margin, right-aligned, above the data: a pasted image explains itself. With `lines`,
+    item i is a line sample in dash pattern i (as `dash_attr(i)` draws it) instead of a colour square."""
     parts, x = ['<g class="legend" font-size="12" fill="#57606a">'], WIDTH - RIGHT - 10
-    for label, color in reversed(items):
-        x -= 8 + 7 * len(label)
-        parts.append(
-            f'<rect x="{x}" y="{TOP - 24}" width="10" height="10" rx="2" fill="{color}"/>'
-            f'<text x="{x + 14}" y="{TOP - 15}">{esc(label)}</text>'
+    for i in reversed(range(len(items))):
+        label, color = items[i]
+        x -= 8 + 7 * len(label) + (10 if lines else 0)
+        sample = (
+            f'<line x1="{x - 10}" x2="{x + 10}" y1="{TOP - 19}" y2="{TOP - 19}" stroke="{color}" stroke-width="2.5"'
+            f"{dash_attr(i)}/>"
+            if lines
+            else f'<rect x="{x}" y="{TOP - 24}" width="10" height="10" rx="2" fill="{color}"/>'
         )
+        parts.append(f'{sample}<text x="{x + 14}" y="{TOP - 15}">{esc(label)}</text>')
         x -= 18
     parts.append("</g>")
     return "".join(parts)
@@ -114,7 +137,7 @@ def assertions_chart(data: Series) -> str:
         parts.append(
             f'<g class="series" data-series="{i}" stroke="{series_color(i)}" fill="{series_color(i)}">'
             f"<title>{esc(name)}</title>"
-            f'<polyline fill="none" stroke-width="1.8" points="{frame.points(values)}"/>{marker}</g>'
+            f'<polyline fill="none" stroke-width="2"{dash_attr(i)} points="{frame.points(values)}"/>{marker}</g>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -142,3 +165,41 @@ def _area(name: str, color: str, frame: Frame, upper: list, lower: list) -> str:
         f'<polygon class="area {name}" fill="{color}" fill-opacity="0.35" stroke="{color}" stroke-width="1.5" '
         f'points="{frame.points(upper + lower)}"/>'
     )
+
+
+# Two experiments on one chart: the most distinct pair of the palette first.
+EXPERIMENT_COLORS = (BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE)
+
+
+def experiment_color(index: int) -> str:
+    return EXPERIMENT_COLORS[index % len(EXPERIMENT_COLORS)]
+
+
+def compare_chart(named: list[tuple[str, Series]], standalone: bool = False) -> str:
+    """Several experiments' scores over one cycle axis: each its own colour and dash pattern, its
+    KEEPs filled and its other cycles hollow, HEAD's score as its step line."""
+    every = [p for _, data in named for p in data.points]
+    cycles = (min((p.cycle for p in every), default=1), max((p.cycle for p in every), default=1))
+    frame = Frame.of(cycles, _value_range([p.score for p in every]))
+    r = _radius(max((len(data.points) for _, data in named), default=0))
+    label = "score per cycle of " + ", ".join(name for name, _ in named)
+    parts = [open_svg("compare-chart", label, standalone), frame.axes("score")]
+    for i, (name, data) in enumerate(named):
+        color = experiment_color(i)
+        parts.append(f'<g class="experiment" data-experiment="{i}"><title>{esc(name)}</title>')
+        if data.best:
+            parts.append(
+                f'<path class="best" fill="none" stroke="{color}" stroke-width="2.5"{dash_attr(i)} '
+                f'd="{_step(frame, data.best)}"/>'
+            )
+        for p in data.points:
+            fill = color if p.decision == "keep" else "#ffffff"
+            parts.append(
+                f'<circle class="pt {esc(p.decision)}" data-cycle="{p.cycle}" cx="{fmt(frame.x(p.cycle))}" '
+                f'cy="{fmt(frame.y(p.score))}" r="{r}" fill="{fill}" stroke="{color}" stroke-width="1.5">'
+                f"<title>{esc(name)} · {esc(_title(p))}</title></circle>"
+            )
+        parts.append("</g>")
+    parts.append(_legend([(name, experiment_color(i)) for i, (name, _) in enumerate(named)], lines=True))
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,54 +1,29 @@
 """The score chart as an image file, for pasting into a PR, a doc or a chat.
 
-SVG is drawn in Python by the same code as the page. PNG is rasterised by a
-headless Chromium when one is installed: a pure-Python rasteriser would need
-its own font and text layout to draw the axis labels, while the browser
-draws the SVG exactly as the page shows it.
+SVG is drawn in Python by the same code as the page. PNG is rasterised by
+resvg (a Rust renderer shipped as a wheel, resvg-py): no browser to install
+or launch, so `chart --png` works on a bare server. It draws the axis labels
+with the machine's own fonts (any sans-serif, e.g. DejaVu or Liberation).
 """
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+import resvg_py
 
 from autoresearch.trajectory import chartdata, charts
 from autoresearch.trajectory.iterations import Iteration
-from autoresearch.trajectory.svg import HEIGHT, WIDTH
 
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 SCALE = 2  # device pixels per SVG pixel: sharp on high-density screens
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def score_svg(records: list[Iteration]) -> str:
     return charts.score_chart(chartdata.series(records), standalone=True) + "\n"
 
 
-def find_browser() -> str | None:
-    return next((path for name in BROWSERS if (path := shutil.which(name))), None)
-
-
-def png_command(browser: str, svg: Path, png: Path) -> list[str]:
-    """Chromium's own screenshot mode: no driver, no network, one process that exits when done."""
-    return [
-        browser,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        f"--force-device-scale-factor={SCALE}",
-        f"--window-size={WIDTH},{HEIGHT}",
-        f"--screenshot={png}",
-        svg.resolve().as_uri(),
-    ]
-
-
-def is_png(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(8) == b"\x89PNG\r\n\x1a\n"
-    except FileNotFoundError:
-        return False
+def png(svg: str) -> bytes:
+    """A standalone SVG (it carries its own size) as PNG bytes at SCALE times its size."""
+    data = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=SCALE, background="#ffffff"))
+    if not data.startswith(PNG_MAGIC):
+        raise ValueError("resvg returned no PNG")
+    return data

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.redact import redact
-from autoresearch.trajectory import chartdata, charts, page_parts
+from autoresearch.trajectory import chartdata, charts, drilldown, page_parts, testscores
 from autoresearch.trajectory.iterations import Iteration
 from autoresearch.trajectory.svg import esc
 
@@ -35,6 +35,7 @@ class PageData:
     live: bool = True
     state: dict = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
+    test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
     refresh_s: int = REFRESH_S  # while live
 
 
@@ -52,22 +53,40 @@ def _csp(script: str) -> str:
 
 
 def render(data: PageData) -> str:
-    script = _asset("page.js")
     title = f"autoresearch · {data.experiment}"
+    footer = (
+        f"Written {datetime.now(timezone.utc).isoformat(timespec='seconds')} from iterations.jsonl and state.json.\n"
+        + (
+            f"Refreshes every {data.refresh_s} s while the loop runs."
+            if data.live
+            else "The run is over; this page no longer refreshes."
+        )
+    )
+    return document(
+        title,
+        _warning(data.bad_lines) + "\n" + _body(data),
+        key=data.experiment,
+        head=AUTO_REFRESH.format(data.refresh_s) if data.live else "",
+        footer=footer,
+    )
+
+
+def document(title: str, body: str, key: str, head: str = "", footer: str = "") -> str:
+    """The frame every page of ours shares: one stylesheet, one script allowed by its hash, no request.
+    `key` names the page's remembered legend choices."""
+    script = _asset("page.js")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-{AUTO_REFRESH.format(data.refresh_s) if data.live else ""}
+{head}
 <meta http-equiv="Content-Security-Policy" content="{_csp(script)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>{esc(title)}</title>
 <style>{_asset("page.css")}</style></head>
-<body data-experiment="{esc(data.experiment)}">
+<body data-experiment="{esc(key)}">
 <h1>{esc(title)}</h1>
-{_warning(data.bad_lines)}
-{_body(data)}
-<footer>Written {datetime.now(timezone.utc).isoformat(timespec="seconds")} from iterations.jsonl and state.json.
-{f"Refreshes every {data.refresh_s} s while the loop runs." if data.live else "The run is over; this page no longer refreshes."}</footer>
+{body}
+<footer>{esc(footer)}</footer>
 <script>{script}</script>
 </body></html>
 """
@@ -84,7 +103,7 @@ def _warning(bad_lines: int) -> str:
 
 def _body(data: PageData) -> str:
     summary = chartdata.summary(data.records)
-    cards = f'<section class="cards">{page_parts.cards(summary, data.status, data.state, data.live)}</section>'
+    cards = f'<section class="cards">{page_parts.cards(summary, data.status, data.state, data.live, data.records)}</section>'
     if not data.records:
         return (
             cards
@@ -99,21 +118,38 @@ def _body(data: PageData) -> str:
     return f"""{cards}
 <section><h2>Score per cycle</h2>{charts.score_chart(series)}</section>
 <section><h2>Pass rate per assertion</h2>{assertions}</section>
+<section><h2>Tests that changed</h2>{drilldown.section(data.records, data.test_scores or {})}</section>
 <section><h2>Cumulative cost</h2>{charts.cost_chart(series)}</section>
 <section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files)}</section>"""
 
 
 def write(path: Path, data: PageData) -> None:
     """`path` is `<experiment>/_autoresearch/trajectory.html`; run directories are its siblings' parent's children."""
+    root = path.parent.parent
     if data.run_files is None:
-        data = PageData(**{**data.__dict__, "run_files": list_run_files(path.parent.parent, data.records)})
+        data = PageData(**{**data.__dict__, "run_files": list_run_files(root, data.records)})
+    if data.test_scores is None:
+        data = PageData(**{**data.__dict__, "test_scores": read_test_scores(root, data.records)})
     atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
+
+
+def _run_dirs(root: Path, records: list[Iteration]) -> list[tuple[Iteration, Path]]:
+    """Each record's run directory, when its name is one (never a path out of the experiment)."""
+    return [
+        (r, root / r.run_dir) for r in records if r.run_dir and "/" not in r.run_dir and r.run_dir not in (".", "..")
+    ]
 
 
 def list_run_files(root: Path, records: list[Iteration]) -> dict[str, list[str]]:
     """Which of the files worth linking each run directory really has, so no link leads nowhere."""
+    return {r.run_dir: [n for n in page_parts.RUN_FILES if (d / n).is_file()] for r, d in _run_dirs(root, records)}
+
+
+def read_test_scores(root: Path, records: list[Iteration]) -> drilldown.Scores:
+    """Error cycles measured nothing worth comparing: they are left out."""
     out = {}
-    for r in records:
-        if r.run_dir and "/" not in r.run_dir and r.run_dir not in (".", ".."):
-            out[r.run_dir] = [n for n in page_parts.RUN_FILES if (root / r.run_dir / n).is_file()]
+    for r, d in _run_dirs(root, records):
+        scores = testscores.read(d) if r.decision != "error" else {}
+        if scores:
+            out[r.cycle] = scores
     return out

@@ -9,11 +9,12 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from autoresearch.trajectory.chartdata import Summary, number
-from autoresearch.trajectory.charts import series_color
+from autoresearch.trajectory.charts import dash_attr, series_color
 from autoresearch.trajectory.iterations import Iteration
 from autoresearch.trajectory.svg import esc
 
-RUN_FILES = ("index.jsonl", "candidate.patch", "mutation.md", "grading.json", "benchmark.json", "eval.stderr.log")
+CHANGELOG = "mutation.md"  # written by the mutator into the run it started from: see changelog_dirs
+RUN_FILES = ("index.jsonl", "candidate.patch", CHANGELOG, "grading.json", "benchmark.json", "eval.stderr.log")
 
 
 def score(value: float | None) -> str:
@@ -25,7 +26,15 @@ def money(value: float) -> str:
 
 
 def time_tag(value: object) -> str:
-    return f'<time datetime="{esc(value)}">{esc(value)}</time>' if value else "–"
+    """Date and time in their own spans: the script rewrites each in the reader's time zone, and a card
+    shows them on two lines instead of wrapping wherever the locale's format happens to break."""
+    if not value:
+        return "–"
+    date, _, clock = str(value).partition("T")
+    return (
+        f'<time datetime="{esc(value)}"><span class="date">{esc(date)}</span> '
+        f'<span class="clock">{esc(clock or "")}</span></time>'
+    )
 
 
 def _card(label: str, value: str, note: str = "", css: str = "") -> str:
@@ -40,20 +49,56 @@ def _improvement(s: Summary) -> tuple[str, str]:
     return f"{s.improvement:+.4g}", relative
 
 
-def status_text(status: str, state: dict, live: bool) -> tuple[str, str]:
-    """(headline, detail): what the loop is doing, or why it ended."""
+# Why a run ended, in words (state.json's stop_reason: autoresearch.policies.stop.StopReason).
+REASONS = {
+    "target": "reached the target score",
+    "max_cycles": "made the cycles it was given",
+    "converged": "converged: no KEEP in the last cycles",
+    "budget": "the budget is spent",
+    "deadline": "the deadline came",
+    "stop-requested": "a stop was asked for",
+    "mutations-exhausted": "the mutator had no change left",
+    "interrupted": "interrupted by a signal",
+    "failed": "an error ended the run (see daemon.log)",
+    "errors": "cycles kept failing (see the errors below)",
+    "out-of-scope": "the mutator kept changing files outside the artifact",
+}
+FAILURES = frozenset({"failed", "errors", "out-of-scope"})  # the stops that exit non-zero
+
+
+def status_text(status: str, state: dict, live: bool, records: list[Iteration] | None = None) -> tuple[str, str, bool]:
+    """(headline, detail, failed): what the loop is doing, or why it ended. A run stopped by errors never
+    reads as a plain "finished" beside a bare code name; given the records, it says which errors."""
     if live:
         phase = state.get("phase")
         detail = f"cycle {state.get('cycle', '?')}, {phase}" if phase else ""
-        return "running", detail
+        return "running", detail, False
     reason = state.get("stop_reason")
     headline = str(state.get("status") or status)
-    return headline, f"why: {reason}" if reason else ""
+    if reason == "errors" and records and records[-1].decision == "error":
+        return _errors_stop(headline, records)
+    failed = reason in FAILURES
+    if failed and headline == "finished":
+        headline = "stopped"
+    return headline, REASONS.get(str(reason), str(reason)) if reason else "", failed
 
 
-def cards(s: Summary, status: str, state: dict, live: bool) -> str:
+def _errors_stop(headline: str, records: list[Iteration]) -> tuple[str, str, bool]:
+    """The error cycles that ended the run: a mutator that changed nothing is done, not broken."""
+    trailing = []
+    for r in reversed(records):
+        if r.decision != "error":
+            break
+        trailing.append(r.error_reason or "error")
+    if set(trailing) == {"no-change"}:
+        return headline, f"the mutator changed nothing in its last {len(trailing)} attempts", False
+    kinds = ", ".join(sorted(set(trailing)))
+    return "stopped", f"{len(trailing)} cycles in a row failed ({kinds}): see the errors below", True
+
+
+def cards(s: Summary, status: str, state: dict, live: bool, records: list[Iteration] | None = None) -> str:
     gain, relative = _improvement(s)
-    headline, detail = status_text(status, state, live)
+    headline, detail, failed = status_text(status, state, live, records)
     best_note = f"HEAD, cycle {s.best_cycle}" if s.best_cycle is not None else "no KEEP yet"
     return "".join(
         [
@@ -67,9 +112,9 @@ def cards(s: Summary, status: str, state: dict, live: bool) -> str:
                 esc(money(s.total_cost)),
                 esc(f"eval {money(s.eval_cost)} + mutation {money(s.mutation_cost)}"),
             ),
-            _card("status", esc(headline), esc(detail), "running" if live else "done"),
-            _card("started", time_tag(state.get("started_at"))),
-            _card("last update", time_tag(state.get("updated_at"))),
+            _card("status", esc(headline), esc(detail), "running" if live else "done failed" if failed else "done"),
+            _card("started", time_tag(state.get("started_at")), css="when"),
+            _card("last update", time_tag(state.get("updated_at")), css="when"),
         ]
     )
 
@@ -83,9 +128,22 @@ def legend(names: list[str]) -> str:
     for i, name in enumerate(names):
         buttons.append(
             f'<button type="button" data-series="{i}" aria-pressed="true" title="{esc(name)}">'
-            f'<span class="swatch" style="background:{series_color(i)}"></span>{esc(name)}</button>'
+            f"{swatch(i)}{esc(name)}</button>"
         )
     return f'<div class="series-legend" role="group" aria-label="assertions">{"".join(buttons)}</div>'
+
+
+def swatch(index: int) -> str:
+    """The assertion line as the chart draws it."""
+    return line_swatch(series_color(index), index)
+
+
+def line_swatch(color: str, index: int) -> str:
+    """A line's colour and dash pattern both: the colour alone may not tell it apart."""
+    return (
+        '<svg class="swatch" width="22" height="10" viewBox="0 0 22 10" aria-hidden="true">'
+        f'<line x1="1" y1="5" x2="21" y2="5" stroke="{color}" stroke-width="2.5"{dash_attr(index)}/></svg>'
+    )
 
 
 HEADER = (
@@ -96,11 +154,27 @@ HEADER = (
 
 def table(records: list[Iteration], run_files: dict[str, list[str]] | None) -> str:
     """Newest cycle first: in the morning, and while watching, the latest is what you look for."""
-    rows = "".join(_row(r, run_files) for r in reversed(records))
+    changelogs = changelog_dirs(records)
+    rows = "".join(_row(r, run_files, changelogs.get(r.cycle)) for r in reversed(records))
     return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{rows}</tbody></table></div>'
 
 
-def _row(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
+def changelog_dirs(records: list[Iteration]) -> dict[int, str]:
+    """cycle -> the run directory holding that cycle's mutation.md. The mutator writes its changelog into
+    the run just decided (the last evaluated one before it: mutators.base.MutationRequest), not into its
+    own; an error cycle's is moved into its own directory when the next cycle starts (cycle/mutate.py)."""
+    out: dict[int, str] = {}
+    decided = None
+    for i, r in enumerate(records):
+        if decided is not None and r.run_dir:
+            moved = r.decision == "error" and i + 1 < len(records)
+            out[r.cycle] = r.run_dir if moved else decided
+        if r.decision != "error" and r.run_dir:
+            decided = r.run_dir
+    return out
+
+
+def _row(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
     wlt = [number(r, k) for k in ("wins", "losses", "ties")]
     duration = number(r, "duration_s")
     mutation_cost = number(r, "mutation_cost_usd") or 0.0
@@ -115,18 +189,28 @@ def _row(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
         f'<td class="num" title="eval {esc(money(r.cost_usd))} + mutation {esc(money(mutation_cost))}">'
         f"{esc(money(r.cost_usd + mutation_cost))}</td>"
         f'<td class="num">{"–" if duration is None else f"{duration:.1f} s"}</td>'
-        f'<td>{time_tag(r.timestamp)}</td><td class="links">{_links(r, run_files)}</td></tr>'
+        f'<td>{time_tag(r.timestamp)}</td><td class="links">{_links(r, run_files, changelog)}</td></tr>'
     )
 
 
-def _links(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
+def run_href(run_dir: str, name: str = "") -> str:
     """Relative links from `_autoresearch/trajectory.html` to `../<run_dir>/`: they work from disk and when served."""
+    return "../" + quote(run_dir, safe="") + "/" + quote(name)
+
+
+def _has(run_files: dict[str, list[str]] | None, run_dir: str, name: str) -> bool:
+    """Without a listing of the run directories, link what the daemon writes."""
+    return run_files is None or name in run_files.get(run_dir, [])
+
+
+def _links(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
     parts = []
     if r.run_dir:
-        base = "../" + quote(r.run_dir, safe="") + "/"
         names = run_files.get(r.run_dir, []) if run_files is not None else _expected_files(r)
-        parts.append(f'<a href="{esc(base)}">run</a>')
-        parts.extend(f'<a href="{esc(base + quote(n))}">{esc(n)}</a>' for n in names)
+        parts.append(f'<a href="{esc(run_href(r.run_dir))}">run</a>')
+        parts.extend(f'<a href="{esc(run_href(r.run_dir, n))}">{esc(n)}</a>' for n in names if n != CHANGELOG)
+    if changelog and _has(run_files, changelog, CHANGELOG):
+        parts.append(f'<a class="changelog" href="{esc(run_href(changelog, CHANGELOG))}">{CHANGELOG}</a>')
     commit = r.commit
     if isinstance(commit, str) and commit:
         parts.append(f'<code title="git show {esc(commit)}">{esc(commit[:10])}</code>')
@@ -134,5 +218,4 @@ def _links(r: Iteration, run_files: dict[str, list[str]] | None) -> str:
 
 
 def _expected_files(r: Iteration) -> list[str]:
-    """Without a listing of the run directory, link what the daemon writes for this kind of cycle."""
-    return ["index.jsonl", "mutation.md"] + (["candidate.patch"] if r.decision != "keep" else [])
+    return ["index.jsonl"] + (["candidate.patch"] if r.decision != "keep" else [])

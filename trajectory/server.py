@@ -17,6 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote
 
+from autoresearch.trajectory import page, page_parts
 from autoresearch.trajectory.svg import esc
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -39,30 +40,48 @@ def experiments(results_dir: Path) -> list[tuple[str, dict]]:
     return out
 
 
-def _shown(value: object) -> str:
-    return "" if value is None else str(value)
+INDEX_REFRESH_S = 10
+INDEX_HEADER = (
+    '<tr><th>experiment</th><th>status</th><th>why</th><th class="num">cycle</th><th class="num">best</th>'
+    "<th>updated</th></tr>"
+)
 
 
 def index_page(results_dir: Path) -> str:
-    rows = "".join(
-        f'<tr><td><a href="{esc(chart_url(name))}">{esc(name)}</a></td>'
-        + "".join(
-            f"<td>{esc(_shown(st.get(key)))}</td>"
-            for key in ("status", "stop_reason", "cycle", "best_score", "updated_at")
-        )
-        + "</tr>"
-        for name, st in experiments(results_dir)
-    )
+    """The list of experiments in the chart's own frame, stylesheet and themes; it refreshes itself."""
+    rows = "".join(_index_row(name, st) for name, st in experiments(results_dir))
     body = (
-        f"<table><tr><th>experiment</th><th>status</th><th>why</th><th>cycle</th><th>best</th><th>updated</th></tr>{rows}</table>"
+        f'<div class="table-wrap"><table id="experiments"><thead>{INDEX_HEADER}</thead><tbody>{rows}</tbody></table></div>'
         if rows
-        else f"<p>No experiments yet in {esc(results_dir)}.</p>"
+        else f'<p class="empty">No experiments yet in {esc(results_dir)}.</p>'
     )
+    comparisons = sorted((results_dir / "compare").glob("*.html"))  # written by `autoresearch chart A B`
+    if comparisons:
+        links = "".join(f'<li><a href="/compare/{quote(p.name)}">{esc(p.stem)}</a></li>' for p in comparisons)
+        body += f'<h2>Comparisons</h2><ul id="comparisons">{links}</ul>'
+    return page.document(
+        "autoresearch experiments",
+        body,
+        key="index",
+        head=f'<meta http-equiv="refresh" content="{INDEX_REFRESH_S}">',
+        footer=f"Served from {results_dir}; refreshes every {INDEX_REFRESH_S} s.",
+    )
+
+
+def _index_row(name: str, st: dict) -> str:
+    status = str(st.get("status") or "")
+    headline, why, failed = (
+        page_parts.status_text(status, st, live=False) if status != "running" else (status, "", False)
+    )
+    best = st.get("best_score")
+    cycle = st.get("cycle")
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="10">'
-        '<meta name="color-scheme" content="light dark"><title>autoresearch experiments</title>'
-        "<style>body{font:14px system-ui,sans-serif;margin:20px}td,th{padding:4px 10px;text-align:left}</style>"
-        f"</head><body><h1>autoresearch experiments</h1>{body}</body></html>"
+        f'<tr data-experiment="{esc(name)}"><td><a href="{esc(chart_url(name))}">{esc(name)}</a></td>'
+        f'<td><span class="status {esc(headline)}{" failed" if failed else ""}">{esc(headline)}</span></td>'
+        f"<td>{esc(why)}</td>"
+        f'<td class="num">{esc(cycle) if isinstance(cycle, int) else "–"}</td>'
+        f'<td class="num">{esc(page_parts.score(best if isinstance(best, (int, float)) else None))}</td>'
+        f"<td>{page_parts.time_tag(st.get('updated_at'))}</td></tr>"
     )
 
 

@@ -1,8 +1,8 @@
-"""`autoresearch chart`: the score chart as an SVG or PNG file, and the page rewritten from the files."""
+"""`autoresearch chart`: the score chart as an SVG or PNG file, the page rewritten from the files, or
+several experiments compared on one page."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,61 +13,73 @@ from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from autoresearch.plumbing.paths import ExperimentPaths
+    from autoresearch.trajectory.iterations import Iteration
+
+MAX_COMPARED = 6  # one colour of the palette each
 
 
 def command(
-    experiment: str = typer.Argument(None, help="Experiment name (default: the config's)."),
-    png: Path = typer.Option(None, "--png", help="Write the score chart as a PNG (needs chromium installed)."),
+    experiments: list[str] = typer.Argument(
+        None, help="Experiment name (default: the config's); two or more: compare them on one page."
+    ),
+    png: Path = typer.Option(None, "--png", help="Write the score chart as a PNG (1920×600)."),
     svg: Path = typer.Option(None, "--svg", help="Write the score chart as an SVG."),
     config: Path = ConfigOption,
 ) -> int:
-    """Write the score chart as an image (--png/--svg); with neither, rewrite trajectory.html and print its path."""
+    """Write the score chart as an image (--png/--svg); with neither, rewrite trajectory.html and print its path.
+    With several experiments, the same for all of them on one chart (the page goes to <results>/compare/)."""
     from autoresearch.plumbing.errors import InvalidInput
-    from autoresearch.trajectory import image, iterations
+    from autoresearch.trajectory import compare, image
 
-    _, _, paths = find_experiment(experiment, config)
+    names: list[str | None] = list(experiments) if experiments else [None]
+    if len(names) > MAX_COMPARED:
+        raise InvalidInput(f"chart compares at most {MAX_COMPARED} experiments; {len(names)} were named")
+    if len(set(names)) < len(names):
+        raise InvalidInput("chart: an experiment is named twice; name each one once")
+    loaded = [_load(name, config) for name in names]
+    if len(loaded) == 1:
+        paths, records, bad = loaded[0]
+        chart_svg = image.score_svg(records)
+    else:
+        named = [(paths.root.name, records) for paths, records, _ in loaded]
+        chart_svg = compare.compare_svg(named)
+    images: list[tuple[Path, bytes]] = []  # both drawn before either is written
+    if svg:
+        images.append((svg, chart_svg.encode("utf-8")))
+    if png:
+        images.append((png, image.png(chart_svg)))
+    for path, data in images:
+        _write(path, data)
+    if not (svg or png):
+        if len(loaded) == 1:
+            _page(paths, records, bad)
+        else:
+            _compare_page([paths for paths, _, _ in loaded], [records for _, records, _ in loaded])
+    return 0
+
+
+def _load(name: str | None, config: Path) -> tuple["ExperimentPaths", list["Iteration"], int]:
+    from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.trajectory import iterations
+
+    _, _, paths = find_experiment(name, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{paths.root.name}' has no history in {paths.root}")
     records, bad = iterations.read(paths.iterations)
     if bad:
         print(f"warning: {bad} unreadable line(s) in {paths.iterations} left out")
-    if svg:
-        _write(svg, image.score_svg(records))
-    if png:
-        _png(image.score_svg(records), png)
-    if not (svg or png):
-        _page(paths, records, bad)
-    return 0
+    return paths, records, bad
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, data: bytes) -> None:
     from autoresearch.plumbing import atomic
-
-    atomic.write_text(path, text, durable=False)
-    print(f"wrote {path}")
-
-
-def _png(svg_text: str, out: Path) -> None:
-    from autoresearch.plumbing import process
     from autoresearch.plumbing.errors import InvalidInput
-    from autoresearch.trajectory import image
 
-    browser = image.find_browser()
-    if browser is None:
-        raise InvalidInput(
-            "--png needs Chromium to draw the image: install it (Debian/Ubuntu: apt-get install chromium) or use --svg"
-        )
-    out = out.resolve()
-    out.unlink(missing_ok=True)  # a PNG left from before must not pass for this one
-    with tempfile.TemporaryDirectory(prefix="autoresearch-chart-") as tmp:
-        source = Path(tmp) / "score.svg"
-        source.write_text(svg_text, encoding="utf-8")
-        done = process.run(
-            image.png_command(browser, source, out), cwd=Path(tmp), log_prefix=Path(tmp) / "chromium", timeout_s=60
-        )
-        if not image.is_png(out):
-            raise InvalidInput(f"{browser} did not write {out}: {process.tail(done.stderr)}")
-    print(f"wrote {out}")
+    try:
+        atomic.write_bytes(path, data, durable=False)
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot write the chart there: {exc.strerror or exc}") from None
+    print(f"wrote {path}")
 
 
 def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
@@ -82,3 +94,12 @@ def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
     status = "running" if live else str(state.get("status", "finished"))
     page.write(paths.chart, page.PageData(paths.root.name, records, bad, status=status, live=live, state=state))
     print(f"wrote {paths.chart}")
+
+
+def _compare_page(every: list["ExperimentPaths"], records: list[list["Iteration"]]) -> None:
+    """Beside the experiments, in the results directory `serve` serves: its links reach each one's page."""
+    from autoresearch.trajectory import compare
+
+    results = every[0].root.parent.parent
+    out = compare.write(results, [(p.root.name, r) for p, r in zip(every, records)])
+    print(f"wrote {out}")

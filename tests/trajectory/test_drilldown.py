@@ -1,0 +1,95 @@
+"""The drill-down's numbers and the reading of each run's per-test results, on real files."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from autoresearch.trajectory import drilldown, page, page_parts, testscores
+from autoresearch.trajectory.iterations import Iteration
+
+
+def _rec(cycle: int, decision: str, run_dir: str = "") -> Iteration:
+    return Iteration(cycle=cycle, score=0.5, decision=decision, run_dir=run_dir or f"run-c{cycle}")
+
+
+def test_changes_are_the_tests_whose_score_moved_biggest_first():
+    before = {"a": 1.0, "b": 0.0, "c": 0.5, "gone": 1.0}
+    after = {"a": 1.0, "b": 1.0, "c": 0.25, "new": 0.0}
+    found = drilldown.changes(before, after)
+    assert [(c.test, c.before, c.after) for c in found] == [
+        ("b", 0.0, 1.0),
+        ("gone", 1.0, None),
+        ("c", 0.5, 0.25),
+        ("new", None, 0.0),
+    ]
+    assert drilldown.summary(found, 5) == "4 of 5 tests changed: 1 up, 3 down or gone."
+
+
+def test_the_default_pair_is_the_original_against_head():
+    recs = [_rec(1, "keep"), _rec(2, "keep"), _rec(3, "drop"), _rec(4, "error")]
+    scores = {1: {"t": 0.0}, 2: {"t": 1.0}, 3: {"t": 0.0}}
+    assert drilldown.default_pair(recs, scores) == (1, 2)
+    assert drilldown.default_pair(recs[:1] + recs[2:], scores) == (1, 3)  # no KEEP yet: the last measured
+    assert drilldown.default_pair(recs, {1: {"t": 0.0}}) is None
+
+
+def test_the_data_block_cannot_close_its_script_element():
+    recs = [_rec(1, "keep"), _rec(2, "keep")]
+    evil = "</script><script>alert(1)</script>&amp;"
+    text = drilldown.payload(recs, {1: {evil: 0.0}, 2: {evil: 1.0}})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text)["tests"] == [evil]
+
+
+def test_results_are_read_leniently_and_repeats_average(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    lines = [
+        {"test_id": "a", "score": 1.0},
+        {"test_id": "a", "score": 0.0},
+        {"test_id": "b", "score": True},  # not a number
+        {"test_id": 7, "score": 1.0},  # not a name
+        {"score": 1.0},
+        ["not", "an", "object"],
+    ]
+    text = "\n".join(json.dumps(x) for x in lines) + '\n{"test_id": "c", "score": NaN}\n{"torn": \n'
+    (run / "index.jsonl").write_text(text)
+    assert testscores.read(run) == {"a": 0.5}
+    assert testscores.read(tmp_path / "missing") == {}
+    (tmp_path / "dir-run").mkdir()
+    (tmp_path / "dir-run" / "index.jsonl").mkdir()  # a directory where the file should be
+    assert testscores.read(tmp_path / "dir-run") == {}
+
+
+def test_a_rewritten_results_file_is_read_again(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    index = run / "index.jsonl"
+    index.write_text('{"test_id": "a", "score": 0.0}\n')
+    assert testscores.read(run) == {"a": 0.0}
+    index.write_text('{"test_id": "a", "score": 1.0}\n{"test_id": "b", "score": 1.0}\n')
+    os.utime(index, ns=(1, 1))  # whatever the clock's resolution, the cache key changed
+    assert testscores.read(run) == {"a": 1.0, "b": 1.0}
+
+
+def test_run_directories_outside_the_experiment_are_never_read(tmp_path):
+    root = tmp_path / "runs" / "exp"
+    (root / "_autoresearch").mkdir(parents=True)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "index.jsonl").write_text('{"test_id": "secret", "score": 1.0}\n')
+    recs = [_rec(1, "keep", "../../elsewhere"), _rec(2, "keep", ".."), _rec(3, "drop", "run-c3")]
+    assert page.read_test_scores(root, recs) == {}
+
+
+def test_each_cycles_changelog_is_found_where_the_mutator_wrote_it():
+    """Cycle N's mutation.md is in the run it started from: the last evaluated one before it; an error
+    cycle's moves into its own directory when the next cycle starts (optimizer/cycle/mutate.py)."""
+    recs = [_rec(1, "keep"), _rec(2, "drop"), _rec(3, "error"), _rec(4, "keep"), _rec(5, "error")]
+    assert page_parts.changelog_dirs(recs) == {
+        2: "run-c1",
+        3: "run-c3",  # moved when cycle 4 started
+        4: "run-c2",
+        5: "run-c4",  # the last cycle: still where the mutator wrote it
+    }
