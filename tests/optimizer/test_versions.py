@@ -69,7 +69,9 @@ def test_rollback_makes_a_new_commit_with_the_keeps_artifact_and_a_later_run_res
     assert line["commit"] == git(repo, "rev-parse", "HEAD").strip()
     assert json.loads(cli(repo, "status", "exp", "--json").stdout)["state"]["best_cycle"] == 5
 
-    again = cli(repo, "run", "--max-cycles", "1")  # resumes from the rolled-back version, compared with cycle 2's results
+    again = cli(
+        repo, "run", "--max-cycles", "1"
+    )  # resumes from the rolled-back version, compared with cycle 2's results
     assert again.returncode == 0, again.stderr
     last = iterations(repo)[-1]
     assert (last["cycle"], last["decision"], last["mutation"]) == (6, "keep", "after rollback")
