@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from autoresearch.trajectory.iterations import Iteration
 
 Event = Literal["finished", "failed", "kept"]
+EVENTS: tuple[Event, ...] = ("finished", "failed", "kept")
 SOCKET_TIMEOUT_S = 5.0  # connect and read, per URL: a receiver that hangs costs the sender thread this at most
 DRAIN_S = 10.0  # how long the end of a run waits for notifications still queued
 
@@ -34,7 +35,7 @@ class NotifyConfig(BaseModel):
 
     urls: list[str] = Field(default_factory=list)
     """Apprise URLs to notify (`slack://...`, `mailto://...`, `ntfy://...`, `discord://...`, `json://host/path` for a webhook); none = no notifications."""
-    events: list[Event] = Field(default_factory=lambda: ["finished", "failed", "kept"])
+    events: list[Event] = Field(default_factory=lambda: list(EVENTS))
     """Which events send: `finished` (a run ended, with its summary), `failed` (a run ended with an error), `kept` (a cycle committed a candidate)."""
 
     @field_validator("urls")

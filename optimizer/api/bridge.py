@@ -25,10 +25,11 @@ class _InMemory(Handler):
     answer = b""
 
     def setup(self) -> None:
-        self.rfile, self.wfile = io.BytesIO(self.request), io.BytesIO()
+        self.written = io.BytesIO()
+        self.rfile, self.wfile = io.BytesIO(self.request), self.written
 
     def finish(self) -> None:
-        self.answer = self.wfile.getvalue()
+        self.answer = self.written.getvalue()
 
 
 def raw_request(request: Request) -> bytes:
