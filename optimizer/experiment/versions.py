@@ -84,16 +84,25 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
         target = keep_of(past, cycle, name)
         ws = workspace(cfg, main, paths)
         require_clean_artifact(ws)
-        if artifact_id(ws, target.commit or "") == artifact_id(ws):
+        if artifact_id(ws, target.commit or "") != artifact_id(ws):
+            ws.write("restore", f"--source={target.commit}", "--staged", "--worktree", "--", ws.artifact)
+            sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}")
+        elif _is_best(ws, past):
             return Rollback(None, target)
-        ws.write("restore", f"--source={target.commit}", "--staged", "--worktree", "--", ws.artifact)
-        sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}")
+        else:  # committed already (a rollback killed before its line, or by hand): the line is what is missing
+            sha = ws.head()
         record = _rollback_record(past.last_cycle + 1, target, sha)
         iterations.append(paths.iterations, record)
         _refresh_state(paths, History([*past.records, record]))
         return Rollback(record, target)
     finally:
         lock.release()
+
+
+def _is_best(ws: Workspace, past: History) -> bool:
+    """Whether HEAD's artifact is the last KEEP's, the one a resumed run checks for."""
+    best = past.best
+    return best is not None and bool(best.commit) and artifact_id(ws, best.commit or "") == artifact_id(ws)
 
 
 def _rollback_record(cycle: int, target: Iteration, sha: str | None) -> Iteration:

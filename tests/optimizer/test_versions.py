@@ -86,6 +86,20 @@ def test_rollback_to_the_version_already_there_changes_nothing(tmp_path):
     assert snapshot(repo) == before
 
 
+def test_a_rollback_killed_between_its_commit_and_its_line_is_completed_by_running_it_again(tmp_path):
+    repo = ran(tmp_path, stop={"max_cycles": 4})
+    keep2 = iterations(repo)[1]["commit"]
+    git(repo, "restore", f"--source={keep2}", "--staged", "--worktree", "--", "prompt.md")  # what a killed
+    git(repo, "commit", "-qm", "autoresearch rollback to cycle 2", "--", "prompt.md")  # rollback left
+    head = git(repo, "rev-parse", "HEAD").strip()
+    done = cli(repo, "rollback", "--to", "2")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "rev-parse", "HEAD").strip() == head  # no second commit
+    line = iterations(repo)[-1]
+    assert (line["cycle"], line["reason"], line["commit"]) == (5, "rollback to cycle 2", head)
+    assert "nothing to do" in cli(repo, "rollback", "--to", "2").stdout
+
+
 def test_rollback_refuses_a_drop_an_unknown_cycle_and_a_dirty_artifact_changing_nothing(tmp_path):
     repo = ran(tmp_path)
     before = snapshot(repo)
