@@ -98,6 +98,18 @@ def test_reads_experiments_their_cycles_and_best_artifact_and_describes_itself(t
     assert api.http.get("/v1/experiments", headers={"Host": "attacker.example"}).status_code == 403
 
 
+def test_the_token_is_made_once_and_never_shows_as_an_untracked_file(tmp_path, api_of):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0.5)}, {})  # no run yet: no results directory
+    api = api_of(repo)
+    assert git(repo, "status", "--porcelain") == ""
+    first = api.token
+    api.close()
+    assert api_of(repo).token == first  # a restarted server keeps the token scripts use
+    api.token_file.chmod(0o644)
+    refused = cli(repo, "serve", "--port", "0")
+    assert refused.returncode == 30 and "mode 0600" in refused.stderr
+
+
 def test_changes_need_the_token_and_a_wrong_or_missing_one_changes_nothing(tmp_path, api_of):
     repo = finished_repo(tmp_path)
     api = api_of(repo)
