@@ -47,6 +47,19 @@ def test_log_lists_every_cycle_with_decision_score_commit_and_json(tmp_path):
     ]
 
 
+def test_log_shows_objectives_and_gate_columns_only_when_some_cycle_recorded_them(tmp_path):
+    repo = ran(tmp_path)
+    assert "objectives" not in cli(repo, "log").stdout.splitlines()[0]
+    path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[2].update(objectives={"cost": 0.25, "latency_p95_ms": 1200}, gate="max_cost_increase")
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = cli(repo, "log").stdout.splitlines()
+    assert out[0].split()[4:6] == ["objectives", "gate"]
+    assert "cost=0.25 latency_p95_ms=1200" in out[3] and "max_cost_increase" in out[3]
+    assert out[1].split()[4:6] == ["-", "-"]
+
+
 def test_log_of_an_unknown_experiment_is_one_line_exit_30(tmp_path):
     repo = ran(tmp_path)
     assert_one_line_error(cli(repo, "log", "nope"), 30, "'nope' has no history")
@@ -140,6 +153,16 @@ def worktree_run(tmp_path):
     assert git(repo, "show", "autoresearch/exp:prompt.md") == scores(a=1, b=1)
     assert (repo / "prompt.md").read_text() == scores(a=0, b=0.5)
     return repo
+
+
+def test_rollback_of_a_worktree_experiment_commits_on_its_branch_not_in_the_users_checkout(tmp_path):
+    repo = worktree_run(tmp_path)
+    mine = git(repo, "rev-parse", "HEAD")
+    done = cli(repo, "rollback", "--to", "2")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "rev-parse", "HEAD") == mine and (repo / "prompt.md").read_text() == scores(a=0, b=0.5)
+    assert git(repo, "show", "autoresearch/exp:prompt.md") == scores(a=1, b=0.5)
+    assert git(repo, "log", "-1", "--format=%s", "autoresearch/exp").strip() == "autoresearch rollback to cycle 2"
 
 
 def test_promote_fast_forwards_the_users_branch_to_the_experiment(tmp_path):
