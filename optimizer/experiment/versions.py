@@ -77,6 +77,7 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
     resumes from the restored version as from any KEEP. Holds the experiment's lock throughout, so no
     run can start (or be running) meanwhile."""
     name = cfg.experiment_name
+    history(paths, name)  # an unknown experiment is refused before the lock would create its folder
     lock = Lock(paths.lock)
     lock.acquire(name)
     try:
@@ -129,6 +130,7 @@ def promote(main: Workspace, paths: ExperimentPaths, name: str) -> str:
     """Merge the experiment's branch into the checked-out branch; what was done, in words. Under the
     experiment's lock, so its branch cannot move while it is merged."""
     branch = f"autoresearch/{name}"
+    history(paths, name)  # an unknown experiment is refused before the lock would create its folder
     lock = Lock(paths.lock)
     lock.acquire(name)
     try:

@@ -209,6 +209,13 @@ def test_promote_of_an_experiment_that_ran_in_the_checkout_is_exit_30(tmp_path):
     assert_one_line_error(cli(repo, "promote"), 30, "no branch autoresearch/exp")
 
 
+def test_an_unknown_experiment_is_refused_without_writing_anything(tmp_path):
+    repo = ran(tmp_path)
+    for args in (["rollback", "ghost", "--to", "2"], ["promote", "ghost"], ["log", "ghost"], ["diff", "ghost", "exp"]):
+        assert_one_line_error(cli(repo, *args), 30, "'ghost' has no history")
+    assert not (repo / ".autoresearch" / "runs" / "ghost").exists()
+
+
 def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(tmp_path):
     repo = ran(tmp_path)
     done = cli(repo, "diff", "2", "4")
