@@ -192,3 +192,17 @@ def test_eval_runs_the_configured_eval_once(tmp_path, api_of):
     assert body["output"].startswith("score 1.0000 over 2 test(s)")
     assert sorted((r["test_id"], r["score"]) for r in body["rows"]) == [("a", 1.0), ("b", 1.0)]
     assert Path(body["results"]).is_relative_to(repo / ".autoresearch" / "evals")
+
+
+def test_stop_now_interrupts_the_eval_in_progress(tmp_path, api_of):
+    plan = {2: {"write": {"prompt.md": scores(a=1, b=0.5) + "WAITGATE\n"}, "summary": "waits"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0.5)}, plan, config={"stop": {"max_cycles": 10}})
+    assert cli(repo, "eval").returncode == 0
+    api = api_of(repo)
+    assert api.http.post("/v1/experiments/exp/start", headers=api.auth()).status_code == 202
+    wait_for(lambda: (repo / "waiting").exists())  # cycle 2's eval is running and will not end by itself
+    stopping = api.http.post("/v1/experiments/exp/stop", json={"now": True}, headers=api.auth())
+    assert stopping.status_code == 202 and stopping.json()["stopping"] == "now"
+    wait_for(lambda: api.http.get("/v1/experiments/exp").json()["running"] is False, timeout=60)
+    assert state(repo)["stop_reason"] == "interrupted"
+    assert (repo / "prompt.md").read_text() == scores(a=0, b=0.5)  # the candidate undone
