@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autoresearch.mutators.config import MutatorConfig
 from autoresearch.optimizer.deadline import deadline
+from autoresearch.optimizer.notify import NotifyConfig
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.keep import RuleName
 from autoresearch.runs.config import EvalConfig
@@ -70,6 +71,7 @@ class Config(BaseModel):
     """Reuse stored eval samples of the same artifact and eval (results_dir/cache): a resumed experiment or a candidate seen before costs nothing. `--no-cache` turns it off."""
     worktree: bool = False
     """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
+    notify: NotifyConfig = Field(default_factory=NotifyConfig)
 
     @property
     def experiment_name(self) -> str:

@@ -28,7 +28,7 @@ def command(
     if as_json:
         typer.echo(json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False))
     else:
-        typer.echo(_table(result, baseline, candidate))
+        typer.echo(table(result, baseline, candidate))
     return OK if result.summary.mean_delta >= 0 else REGRESSION
 
 
@@ -55,7 +55,7 @@ def _js_numbers(value):
     return value
 
 
-def _table(result, baseline: Path, candidate: Path) -> str:
+def table(result, baseline: Path | str, candidate: Path | str) -> str:
     width = max([7, *(len(m.test_id) for m in result.matched)])
     lines = [f"Comparing: {baseline} -> {candidate}", ""]
     if not result.matched:

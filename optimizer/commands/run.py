@@ -71,7 +71,7 @@ def command(
 
 
 def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
-    from autoresearch.optimizer import signals
+    from autoresearch.optimizer import notify, signals
     from autoresearch.optimizer.commands.report import print_run_summary
     from autoresearch.optimizer.cycle import loop
     from autoresearch.optimizer.startup.opening import open_session
@@ -86,11 +86,16 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
         print_run_summary(cfg, config_dir(config))
         raise
     setup_logging(session.paths.log, quiet=quiet, console=not daemon)
+    notifier, error = notify.start(cfg.notify, cfg.experiment_name), None
     try:
         outcome = loop.run(session)
+    except BaseException as exc:
+        error = exc
+        raise
     finally:
         session.close()
         print_run_summary(cfg, config_dir(config))  # on every exit: cron mails it with the exit code
+        notify.ended(notifier, session.state, error)
     return OK if outcome.succeeded else NO_IMPROVEMENT
 
 

@@ -1,8 +1,9 @@
-"""`autoresearch serve`: watch experiments live in a browser, from the results directory, on this machine only."""
+"""`autoresearch serve`: watch experiments live in a browser and control them over a local API, on this machine only."""
 
 from __future__ import annotations
 
 import errno
+import socket
 import sys
 from pathlib import Path
 
@@ -19,32 +20,56 @@ def command(
     ),
     config: Path = ConfigOption,
 ) -> int:
-    """Serve the results directory over HTTP and print the URL; the page refreshes itself while the loop runs."""
+    """Serve the results directory and the control API (/v1, described at /docs) and print the URL; the page
+    refreshes itself while the loop runs. Requests that change anything need the bearer token kept in
+    <results_dir>/api-token (mode 0600), whose path is printed."""
+    import uvicorn
+
+    from autoresearch.optimizer.api import token
+    from autoresearch.optimizer.api.app import Served, make_app
+    from autoresearch.optimizer.commands.common import config_dir
     from autoresearch.optimizer.commands.common import experiment as find_experiment
+    from autoresearch.optimizer.gitrepo.workspace import exclude
     from autoresearch.plumbing.errors import InvalidInput
     from autoresearch.trajectory import server
 
     if not 0 <= port <= 65535:
         raise InvalidInput(f"--port {port}: a port is a number from 0 to 65535 (0 picks a free one)")
-    _, _, paths = find_experiment(experiment, config)
+    _, ws, paths = find_experiment(experiment, config)
     if experiment and not paths.meta.exists():
         raise InvalidInput(f"experiment '{experiment}' has no results in {paths.root}")
     if host not in server.LOOPBACK:
         print(f"warning: serving on {host}: anyone who can reach this machine can read your results", file=sys.stderr)
+    exclude(ws, str(Path(paths.results_dir).relative_to(ws.root)))  # the token file never shows as untracked
+    token_file, secret = token.ensure(paths.results_dir)
+    sock = _listen(host, port)
+    bound_host, bound_port = str(sock.getsockname()[0]), sock.getsockname()[1]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    base = f"http://{shown}:{bound_port}"
+    url = base + (server.chart_url(paths.root.name) if experiment else "/")
+    print(f"serving {paths.results_dir} at {url}  (Ctrl-C to stop)", flush=True)
+    print(f"control API at {base}/v1 (described at {base}/docs); its bearer token is in {token_file}", flush=True)
+    served = Served(
+        config.resolve(), config_dir(config), Path(paths.results_dir).resolve(), secret, host in server.LOOPBACK
+    )
+    app = make_app(served)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")).run(sockets=[sock])
+    print("stopped")
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        httpd = server.make_server(paths.results_dir, host, port)
+        sock.bind((host, port))
     except OSError as exc:
+        sock.close()
+        from autoresearch.plumbing.errors import InvalidInput
+
         if exc.errno == errno.EADDRINUSE:
             raise InvalidInput(f"port {port} is in use: pass --port with another number (0 picks a free one)") from None
         raise InvalidInput(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    bound_host, bound_port = str(httpd.server_address[0]), httpd.server_address[1]  # (an IP socket's: str, int)
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    url = f"http://{shown}:{bound_port}" + (server.chart_url(paths.root.name) if experiment else "/")
-    print(f"serving {paths.results_dir} at {url}  (Ctrl-C to stop)", flush=True)
-    try:
-        httpd.serve_forever()
-    except KeyboardInterrupt:
-        print("stopped")
-    finally:
-        httpd.server_close()
-    return 0
+    sock.listen(128)
+    return sock

@@ -7,7 +7,7 @@ never separate a commit from its line.
 
 from __future__ import annotations
 
-from autoresearch.optimizer import faults
+from autoresearch.optimizer import faults, notify
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.trajectory import iterations, page
@@ -31,6 +31,7 @@ def record(session: Session, entry: Iteration) -> None:
         **entry.model_dump(include={"wins", "losses", "ties", "mean_delta"}, exclude_none=True),
         mutation=entry.mutation,
     )
+    notify.kept(entry)
     write_chart(session, live=True)
 
 

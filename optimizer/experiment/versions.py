@@ -1,0 +1,176 @@
+"""An experiment's versions: its KEEPs, where its commits live, and rolling back to one of them.
+
+Shared by the `log`, `rollback`, `diff` and `promote` commands and by the control API, so that a
+rollback asked over HTTP is the very same operation as one typed in a terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.gitrepo.workspace import (
+    Workspace,
+    artifact_id,
+    commit_artifact,
+    head_ref,
+    open_workspace,
+    require_clean_artifact,
+)
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.trajectory import iterations
+from autoresearch.trajectory.iterations import Iteration
+
+ROLLBACK_PREFIX = "autoresearch rollback to cycle "
+
+
+def history(paths: ExperimentPaths, name: str) -> History:
+    """The experiment's cycles; an experiment without any is bad input for every version command."""
+    if not paths.iterations.exists():
+        raise InvalidInput(f"experiment '{name}' has no history in {paths.root} (check the name, or --config)")
+    return History(iterations.read(paths.iterations)[0])
+
+
+def cycle_of(history: History, cycle: int, name: str) -> Iteration:
+    """The record of `cycle`, or one line naming the cycles there are."""
+    for record in history.records:
+        if record.cycle == cycle:
+            return record
+    raise InvalidInput(f"cycle {cycle}: experiment '{name}' has no such cycle (it has cycles 1-{history.last_cycle})")
+
+
+def keep_of(history: History, cycle: int, name: str) -> Iteration:
+    """The KEEP of `cycle` with its commit; a drop or an error names the KEEPs one may pick instead."""
+    record = cycle_of(history, cycle, name)
+    if record.decision != "keep" or not record.commit:
+        keeps = ", ".join(str(r.cycle) for r in history.records if r.decision == "keep" and r.commit)
+        raise InvalidInput(f"cycle {cycle} of '{name}' was a {record.decision}, not a KEEP (its KEEPs: cycles {keeps})")
+    return record
+
+
+def workspace(cfg: Config, main: Workspace, paths: ExperimentPaths) -> Workspace:
+    """Where the experiment commits: its own worktree when it ran in one (state.json names its branch),
+    else the user's checkout."""
+    st = state_file.load(paths.state)
+    in_worktree = st.branch is not None if st else cfg.worktree
+    if not in_worktree:
+        return main
+    path = main.root / cfg.results_dir / "worktrees" / cfg.experiment_name
+    if not (path / ".git").exists():
+        raise InvalidInput(f"experiment '{cfg.experiment_name}' ran in a worktree that is gone: {path}")
+    return open_workspace(path, cfg.artifact)
+
+
+@dataclass(frozen=True)
+class Rollback:
+    record: Iteration | None  # the new history line; None when the artifact already was that version
+    target: Iteration
+
+
+def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -> Rollback:
+    """A new commit putting the artifact back as it was after `cycle`'s KEEP, logged as a KEEP line of
+    its own whose baseline is that cycle's results: history is never rewritten, and a later `run`
+    resumes from the restored version as from any KEEP. Holds the experiment's lock throughout, so no
+    run can start (or be running) meanwhile."""
+    name = cfg.experiment_name
+    history(paths, name)  # an unknown experiment is refused before the lock would create its folder
+    lock = Lock(paths.lock)
+    lock.acquire(name)
+    try:
+        past = history(paths, name)
+        target = keep_of(past, cycle, name)
+        ws = workspace(cfg, main, paths)
+        require_clean_artifact(ws)
+        if artifact_id(ws, target.commit or "") != artifact_id(ws):
+            ws.write("restore", f"--source={target.commit}", "--staged", "--worktree", "--", ws.artifact)
+            sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}")
+        elif _is_best(ws, past):
+            return Rollback(None, target)
+        else:  # committed already (a rollback killed before its line, or by hand): the line is what is missing
+            sha = ws.head()
+        record = _rollback_record(past.last_cycle + 1, target, sha)
+        iterations.append(paths.iterations, record)
+        _refresh_state(paths, History([*past.records, record]))
+        return Rollback(record, target)
+    finally:
+        lock.release()
+
+
+def _is_best(ws: Workspace, past: History) -> bool:
+    """Whether HEAD's artifact is the last KEEP's, the one a resumed run checks for."""
+    best = past.best
+    return best is not None and bool(best.commit) and artifact_id(ws, best.commit or "") == artifact_id(ws)
+
+
+def _rollback_record(cycle: int, target: Iteration, sha: str | None) -> Iteration:
+    fields = {"score", "assertions", "run_dir", "tests", "holdout_score", "holdout_tests", "samples"}
+    return Iteration(
+        cycle=cycle,
+        decision="keep",
+        mutation=f"rollback to cycle {target.cycle}",
+        reason=f"rollback to cycle {target.cycle}",
+        commit=sha,
+        **target.model_dump(include=fields, exclude_none=True),
+    )
+
+
+def _refresh_state(paths: ExperimentPaths, past: History) -> None:
+    """state.json is `status`'s view: show the restored version as the best at once."""
+    st = state_file.load(paths.state)
+    if st is not None:
+        state_file.summarize(st, past)
+        state_file.Writer(paths.state).now(st)
+
+
+def promote(main: Workspace, paths: ExperimentPaths, name: str) -> str:
+    """Merge the experiment's branch into the checked-out branch; what was done, in words. Under the
+    experiment's lock, so its branch cannot move while it is merged."""
+    branch = f"autoresearch/{name}"
+    history(paths, name)  # an unknown experiment is refused before the lock would create its folder
+    lock = Lock(paths.lock)
+    lock.acquire(name)
+    try:
+        if not main.git("branch", "--list", branch).strip():
+            raise InvalidInput(
+                f"experiment '{name}' has no branch {branch}: it did not run in a worktree, its commits are on your branch"
+            )
+        here = head_ref(main)
+        if here is None:
+            raise InvalidInput("HEAD is detached: check out the branch to promote the experiment onto")
+        dirty = main.git("status", "--porcelain", "--untracked-files=no").strip()
+        if dirty:
+            raise InvalidInput(
+                f"{main.root}: uncommitted changes ({dirty.splitlines()[0].strip()}); commit or stash them first"
+            )
+        onto = here.removeprefix("refs/heads/")
+        if _is_ancestor(main, branch, "HEAD"):
+            return f"nothing to promote: {onto} already has every commit of {branch}"
+        if _is_ancestor(main, "HEAD", branch):
+            main.write("merge", "--ff-only", "--quiet", branch)
+            return f"promoted {branch} onto {onto}: fast-forward to {main.head()[:10]}"
+        try:
+            main.write(
+                "merge", "--no-ff", "--no-edit", "--quiet", "-m", f"Merge {branch} (autoresearch promote)", branch
+            )
+        except IntegrityError as exc:
+            conflicts = main.git("diff", "--name-only", "--diff-filter=U").split()
+            main.write("merge", "--abort")
+            what = f"conflicts in {', '.join(conflicts)}" if conflicts else str(exc)
+            raise InvalidInput(
+                f"merging {branch} into {onto}: {what}; nothing was changed (merge it by hand)"
+            ) from None
+        return f"promoted {branch} onto {onto}: merge commit {main.head()[:10]}"
+    finally:
+        lock.release()
+
+
+def _is_ancestor(ws: Workspace, older: str, newer: str) -> bool:
+    try:
+        ws.git("merge-base", "--is-ancestor", older, newer)
+    except IntegrityError:
+        return False
+    return True
