@@ -9,6 +9,7 @@ not block; the run warns about it once at its start.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -28,7 +29,8 @@ class Limits:
 
     @property
     def any(self) -> bool:
-        return any(getattr(self, name) not in (None, False, ()) for name in self.__dataclass_fields__)
+        values = [getattr(self, name) for name in self.__dataclass_fields__]
+        return any(v is not None and v is not False and v != () for v in values)  # 0 is a limit, not "off"
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,10 @@ def _correctness_min(limits: Limits, head: Side, cand: Side, pass_at: float) -> 
 
 def _cost(limits: Limits, head: Side, cand: Side, pass_at: float) -> Blocked | None:
     most, before, after = limits.max_cost_increase, head.objectives.get("cost"), cand.objectives.get("cost")
-    if most is None or before is None or after is None or after <= before * (1 + most):
+    if most is None or before is None or after is None:
+        return None
+    cap = before * (1 + most)
+    if after <= cap or math.isclose(after, cap, rel_tol=1e-9):  # +15% of $0.10 is $0.115, not 0.11499999999999999
         return None
     rise = f"+{(after - before) / before:.0%}" if before > 0 else "from 0"
     return Blocked("max_cost_increase", f"cost ${before:.4g} -> ${after:.4g} ({rise} > +{most:.0%})")
