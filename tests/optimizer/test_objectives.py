@@ -64,6 +64,8 @@ def test_a_cost_gate_drops_a_better_candidate_that_costs_too_much_and_names_the_
     }
     assert (repo / "prompt.md").read_text() == frugal
     assert git(repo, "status", "--porcelain").strip() == ""
+    chart = (repo / ".autoresearch/runs/exp/_autoresearch/trajectory.html").read_text()
+    assert 'class="gated" data-cycle="2" data-gate="max_cost_increase"' in chart
 
 
 def test_a_safety_gate_that_kept_out_the_only_candidate_the_rule_would_keep_exits_20(tmp_path):
