@@ -43,8 +43,11 @@ def weights_problem(weights: Mapping[str, object]) -> tuple[str, str] | None:
             return f"objectives.{name}", f"{weight!r} is not a number"
         if weight < 0:
             return f"objectives.{name}", f"{weight} is negative; a weight is 0 or more"
-    if weights and not any(w > 0 for w in weights.values()):  # type: ignore[operator]  # numbers, checked above
+    total = sum(float(w) for w in weights.values() if isinstance(w, (int, float)))  # all of them, checked above
+    if weights and not total > 0:
         return "objectives", "the weights sum to 0; give at least one a positive weight"
+    if not math.isfinite(total):
+        return "objectives", "the weights sum to more than a number holds; use smaller ones"
     return None
 
 

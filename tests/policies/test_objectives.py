@@ -50,6 +50,7 @@ def test_composite_is_the_weighted_mean_of_the_normalised_objectives():
         ({"cost": True}, ("objectives.cost", "True is not a number")),
         ({"cost": float("nan")}, ("objectives.cost", "nan is not a number")),
         ({"correctness": 0, "cost": 0.0}, ("objectives", "the weights sum to 0")),
+        ({"correctness": 1e308, "cost": 1e308}, ("objectives", "the weights sum to more than a number holds")),
     ],
 )
 def test_weights_problem(weights, problem):
