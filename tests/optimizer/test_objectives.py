@@ -80,6 +80,16 @@ def test_a_safety_gate_that_kept_out_the_only_candidate_the_rule_would_keep_exit
     assert (repo / "prompt.md").read_text() == original
 
 
+def test_another_gate_that_kept_out_every_candidate_is_no_improvement_not_a_safety_stop(tmp_path):
+    original = measured(a=(0.5, 0.01, 100))
+    repo = repo_with(tmp_path, original, {2: measured(a=(1, 0.01, 5000))}, gates={"latency_p95_max_ms": 1000})
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    drop = iterations(repo)[1]
+    assert drop["gate"] == "latency_p95_max_ms" and "latency p95 5000 ms > 1000 ms" in drop["reason"]
+    assert "gate blocked" in done.stderr
+
+
 def test_a_safety_gate_on_an_assertion_does_not_exit_20_once_a_later_candidate_is_kept(tmp_path):
     original = measured(a=(0.5, 0.01, 100), b=(1, 0.01, 100), c=(0.5, 0.01, 100))
     unsafe = measured(a=(1, 0.01, 100), b=(0.9, 0.01, 100), c=(1, 0.01, 100))
