@@ -189,3 +189,58 @@ def test_weights_on_a_metric_eval_are_refused(tmp_path):
     config.write_text(yaml.safe_dump(settings))
     done = cli(repo, "run")
     assert_one_line_error(done, 30, "field 'objectives': weights need per-test scores")
+
+
+def test_the_built_in_runner_reports_a_targets_cost_and_the_cost_gate_reads_it(tmp_path):
+    # a cli target that answers with the prompt and says it cost a tenth of a cent per character
+    target = (
+        "import json, sys\ntext = open(sys.argv[1]).read()\n"
+        "json.dump({'text': text, 'cost_usd': len(text) / 1000, 'duration_ms': 10 * len(text),"
+        " 'token_usage': {'input': len(text), 'output': len(text)}}, open(sys.argv[-1], 'w'))\n"
+    )
+    suite = {
+        "execution": {"target": "priced"},
+        "tests": [
+            {
+                "id": "greets",
+                "input": "x",
+                "files": ["../prompt.md"],
+                "assertions": [{"type": "icontains", "value": "hello"}],
+            },
+            {
+                "id": "polite",
+                "input": "x",
+                "files": ["../prompt.md"],
+                "assertions": [{"type": "contains", "value": "please"}],
+            },
+        ],
+    }
+    targets = {
+        "targets": [
+            {"name": "priced", "provider": "cli", "command": "python3 ../tools/target.py {FILES} {OUTPUT_FILE}"}
+        ]
+    }
+    wordy = "Hello, please " + "do " * 40 + "\n"
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": "Hi.\n"},
+        {2: {"write": {"prompt.md": wordy}}, 3: {"write": {"prompt.md": "Hello, please.\n"}}},
+        config={"eval": {"command": None, "file": "evals/suite.eval.yaml"}, "gates": {"max_cost_increase": 3}},
+        extra_files={
+            "evals/suite.eval.yaml": yaml.safe_dump(suite),
+            ".agentv/targets.yaml": yaml.safe_dump(targets),
+            "tools/target.py": target,
+        },
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [(r["decision"], r.get("gate")) for r in lines] == [
+        ("keep", None),
+        ("drop", "max_cost_increase"),
+        ("keep", None),
+    ]
+    original = lines[0]["objectives"]
+    assert (original["correctness"], original["cost"], original["tokens"], original["size"]) == (0, 0.008, 16, 1)
+    assert original["latency_p95"] >= original["latency_p50"] > 0
+    assert lines[2]["objectives"]["cost"] == 0.03 and lines[2]["score"] == 1.0
