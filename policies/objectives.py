@@ -55,13 +55,12 @@ def normalise(name: str, value: float | None, head: float | None) -> float:
     """One objective on the 0..1 scale: correctness as it is, any other relative to HEAD's value."""
     if name == "correctness":
         return UNCHANGED if value is None else value
-    if value is None or head is None:
-        return UNCHANGED
+    if value is None or head is None or value < 0 or head < 0:
+        return UNCHANGED  # (a negative duration or count measures nothing)
     good, other = (value, head) if OBJECTIVES[name] == "higher" else (head, value)
-    if other == 0:
-        return UNCHANGED if good == 0 else 1.0
-    ratio = good / other
-    return ratio / (1 + ratio)
+    if good == 0:
+        return UNCHANGED if other == 0 else 0.0
+    return 1 / (1 + other / good)  # r / (1 + r) with r = good / other, without overflowing to inf / inf
 
 
 def composite(weights: Mapping[str, float], values: Mapping[str, float], head: Mapping[str, float]) -> float:

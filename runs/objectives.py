@@ -40,7 +40,7 @@ def overall(rows: list[dict], size: int | None = None) -> dict[str, float]:
         out["robustness"] = sum(rates) / len(rates)
     if size is not None:
         out["size"] = float(size)
-    return {name: round(value, 6) for name, value in out.items()}
+    return {name: round(value, 6) for name, value in out.items() if math.isfinite(value)}  # sums may overflow
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -94,4 +94,5 @@ def _tool_calls(trace: object) -> float | None:
 
 
 def _number(value: object) -> TypeGuard[int | float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A measurement: a number, not a boolean, not negative (AgentV drops negative costs and durations too)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0

@@ -21,6 +21,9 @@ from autoresearch.policies.objectives import composite, normalise, weights_probl
         ("robustness", 0.0, 0.5, 0.0),
         ("tool_calls", None, 4.0, 0.5),  # not measured on one side: unchanged
         ("tokens", 10.0, None, 0.5),
+        ("latency", -5.0, 5.0, 0.5),  # a negative measurement measures nothing
+        ("cost", 1e-300, 1e300, 1.0),  # no overflow to inf / inf
+        ("cost", 1e300, 1e-300, 0.0),
     ],
 )
 def test_normalise(name, value, head, expected):

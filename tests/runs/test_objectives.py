@@ -26,6 +26,12 @@ def test_a_row_with_nothing_but_its_score_has_no_other_objective():
     }
 
 
+def test_negative_measurements_are_absent_and_overflowing_sums_are_left_out():
+    assert of_row({"test_id": "a", "score": 1, "duration_ms": -3, "token_usage": {"input": -1}}) == {"correctness": 1.0}
+    rows = [{"test_id": t, "score": 1, "duration_ms": 1e308, "token_usage": {"input": 1e308}} for t in "ab"]
+    assert overall(rows) == {"correctness": 1.0, "latency_p50": 1e308, "latency_p95": 1e308}
+
+
 def test_tool_calls_from_agentv_camel_case_trace_summed_by_name():
     assert of_row({"test_id": "a", "score": 1, "trace": {"toolCalls": {"read": 2, "edit": 3}}})["tool_calls"] == 5
 
