@@ -9,8 +9,6 @@ cycle's iterations line.
 
 from __future__ import annotations
 
-from typing import Any
-
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
@@ -80,14 +78,11 @@ def unmeasured(config: Config, rows: list[dict]) -> list[str]:
     measured = set().union(*(of_row(row) for row in rows)) | {"size"}
     asks: list[tuple[str, str]] = [(f"objectives.{name}", name) for name in config.objectives if name in OBJECTIVES]
     g = config.gates
-    asks += [(f"gates.{field}", name) for field, name, value in _GATE_OBJECTIVES if getattr(g, field) is not value]
+    asks += [(f"gates.{field}", name) for field, name in _GATE_OBJECTIVES.items() if getattr(g, field) is not None]
     missing = [f"{field} ({name})" for field, name in asks if name not in measured]
     names = {row["test_id"] for row in rows} | set(assertion_rates(rows))
     missing += [f"gates.must_pass ({name!r})" for name in g.must_pass if name not in names]
     return missing
 
 
-_GATE_OBJECTIVES: list[tuple[str, str, Any]] = [  # (gate, the objective it reads, its off value)
-    ("max_cost_increase", "cost", None),
-    ("latency_p95_max_ms", "latency", None),
-]
+_GATE_OBJECTIVES = {"max_cost_increase": "cost", "latency_p95_max_ms": "latency"}  # gate -> the objective it reads
