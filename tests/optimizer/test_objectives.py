@@ -7,6 +7,7 @@ import yaml
 
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo
+from tests.runs.test_e2e_builtin import EVAL_YAML
 
 # The artifact spells out each test's result: `<test> <score> <cost_usd> <duration_ms> [<tool calls>]`.
 MEASURING_EVAL = r"""
@@ -198,23 +199,7 @@ def test_the_built_in_runner_reports_a_targets_cost_and_the_cost_gate_reads_it(t
         "json.dump({'text': text, 'cost_usd': len(text) / 1000, 'duration_ms': 10 * len(text),"
         " 'token_usage': {'input': len(text), 'output': len(text)}}, open(sys.argv[-1], 'w'))\n"
     )
-    suite = {
-        "execution": {"target": "priced"},
-        "tests": [
-            {
-                "id": "greets",
-                "input": "x",
-                "files": ["../prompt.md"],
-                "assertions": [{"type": "icontains", "value": "hello"}],
-            },
-            {
-                "id": "polite",
-                "input": "x",
-                "files": ["../prompt.md"],
-                "assertions": [{"type": "contains", "value": "please"}],
-            },
-        ],
-    }
+    suite = {**EVAL_YAML, "execution": {"target": "priced"}}  # greets (hello) and polite (please)
     targets = {
         "targets": [
             {"name": "priced", "provider": "cli", "command": "python3 ../tools/target.py {FILES} {OUTPUT_FILE}"}
