@@ -18,7 +18,9 @@ from autoresearch.mutators.config import MutatorConfig
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.notify import NotifyConfig
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
+from autoresearch.policies.objectives import weights_problem
 from autoresearch.runs.config import EvalConfig
 
 DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
@@ -54,6 +56,35 @@ class StopConfig(BaseModel):
     """Stop starting cycles after this many hours of this run (0 = no limit)."""
 
 
+class GatesConfig(BaseModel):
+    """Promotion gates, checked after the keep rule says KEEP; a candidate that fails one is dropped, the gate named."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+
+    correctness_min: float | None = None
+    """Block a candidate whose correctness (mean score) is below this (unset = off)."""
+    max_cost_increase: float | None = Field(default=None, ge=0)
+    """Block a candidate whose eval cost is more than this fraction above HEAD's: `0.15` blocks +15% (unset = off)."""
+    latency_p95_max_ms: float | None = Field(default=None, gt=0)
+    """Block a candidate whose p95 test duration exceeds this many milliseconds (unset = off)."""
+    min_improvement: float | None = Field(default=None, ge=0)
+    """Block a candidate whose score (the composite, with `objectives:`) beats HEAD's by less than this (unset = off)."""
+    no_new_failures: bool = False
+    """Block a candidate in which a test that passed at HEAD (score >= 0.8) fails."""
+    must_pass: list[str] = Field(default_factory=list)
+    """The safety gate: test ids or assertion names whose score may never fall below HEAD's. A run in which it blocked a candidate the rule would have kept, and nothing was kept, exits 20."""
+
+    def limits(self) -> Limits:
+        return Limits(
+            self.correctness_min,
+            self.max_cost_increase,
+            self.latency_p95_max_ms,
+            self.min_improvement,
+            self.no_new_failures,
+            tuple(self.must_pass),
+        )
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
@@ -65,6 +96,9 @@ class Config(BaseModel):
     mutator: MutatorConfig
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     stop: StopConfig = Field(default_factory=StopConfig)
+    objectives: dict[str, float] = Field(default_factory=dict)
+    """Weights of a composite score the keep rule decides on: correctness, cost, latency, tokens, tool_calls, robustness, size (unset = correctness alone, as without it)."""
+    gates: GatesConfig = Field(default_factory=GatesConfig)
     results_dir: str = ".autoresearch"
     """Where runs, iterations.jsonl and the chart go, relative to the repository root and inside it (not in .git, not overlapping the artifact); added to .git/info/exclude."""
     cache: bool = True
@@ -128,6 +162,7 @@ def load(path: Path, overrides: dict | None = None) -> Config:
         raise InvalidInput(
             f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)"
         )
+    _check_objectives(path, config)
     if not NAME.match(config.experiment_name):
         raise InvalidInput(
             f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
@@ -147,6 +182,14 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     except InvalidInput as exc:
         raise InvalidInput(f"{path}: {exc}") from None
     return config
+
+
+def _check_objectives(path: Path, config: Config) -> None:
+    problem = weights_problem(config.objectives)
+    if problem:
+        raise InvalidInput(f"{path}: field '{problem[0]}': {problem[1]}")
+    if config.objectives and config.eval.metric is not None:
+        raise InvalidInput(f"{path}: field 'objectives': weights need per-test scores; eval.metric gives one number")
 
 
 def results_dir_problem(results_dir: str, artifact: str) -> str | None:

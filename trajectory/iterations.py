@@ -115,6 +115,12 @@ class Iteration(BaseModel):
     # parallel candidates (search.candidates > 1)
     strategy: Text = None  # the strategy of the candidate the cycle's decision is about
     candidates: Annotated[list[Candidate] | None, WrapValidator(_or_none)] = None
+    # objectives and promotion gates (autoresearch.policies.objectives, autoresearch.policies.gates)
+    objectives: Annotated[dict[str, float] | None, WrapValidator(_or_none)] = (
+        None  # overall: correctness, cost, latency_p50, ...
+    )
+    composite: Measure = None  # the score the keep rule decided on, when `objectives:` weights are set
+    gate: Text = None  # the gate that blocked a candidate the keep rule would have kept
 
 
 def append(path: Path, record: Iteration) -> None:

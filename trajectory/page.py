@@ -20,6 +20,7 @@ from autoresearch.plumbing import atomic
 from autoresearch.plumbing.redact import redact
 from autoresearch.trajectory import chartdata, charts, drilldown, page_parts, testscores
 from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.objectives_chart import objectives_chart
 from autoresearch.trajectory.svg import esc
 
 REFRESH_S = 10
@@ -117,10 +118,15 @@ def _body(data: PageData) -> str:
     )
     return f"""{cards}
 <section><h2>Score per cycle</h2>{charts.score_chart(series)}</section>
-<section><h2>Pass rate per assertion</h2>{assertions}</section>
+{_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
 <section><h2>Tests that changed</h2>{drilldown.section(data.records, data.test_scores or {})}</section>
 <section><h2>Cumulative cost</h2>{charts.cost_chart(series)}</section>
 <section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files)}</section>"""
+
+
+def _objectives(records: list[Iteration]) -> str:
+    chart = objectives_chart(records)
+    return f"<section><h2>Objectives and gates</h2>{chart}</section>\n" if chart else ""
 
 
 def write(path: Path, data: PageData) -> None:

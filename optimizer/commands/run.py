@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
-from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK
+from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
 
 
 def command(
@@ -96,6 +96,8 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
         session.close()
         print_run_summary(cfg, config_dir(config))  # on every exit: cron mails it with the exit code
         notify.ended(notifier, session.state, error)
+    if outcome.safety_blocked:
+        return SAFETY_GATE
     return OK if outcome.succeeded else NO_IMPROVEMENT
 
 

@@ -19,6 +19,7 @@ from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.decide import compare_for_goal, judge, rule_of
 from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.optimizer.cycle.gating import gate
 from autoresearch.optimizer.cycle.holdout import guard_candidate, guard_original
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
@@ -33,6 +34,7 @@ from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.redact import redact
 from autoresearch.policies.stop import Limits
 from autoresearch.runs.errors import EvalFailed
+from autoresearch.runs.objectives import overall
 from autoresearch.runs.results import assertion_rates, mean_score
 from autoresearch.runs.samples import merge
 from autoresearch.trajectory.iterations import Iteration
@@ -90,6 +92,7 @@ def _original_once(session: Session) -> Iteration:
         assertions=assertion_rates(rows),
         commit=session.ws.head(),
         tests=len({r["test_id"] for r in rows}),
+        objectives=overall(rows, artifact_size(session.ws)),
         **held_fields,
         **spend_fields(spend),
     )
@@ -188,6 +191,7 @@ def _judge_candidate(session: Session, run_dir: Path, draft: Draft) -> tuple[lis
     if keep and held_fields.get("holdout_regressed"):
         keep = False
         draft.fields["reason"] = f"{reason}; vetoed: the holdout regressed"
+    keep = gate(session.config, session.ws, baseline, rows, keep, draft.fields)
     if sequential is not None:
         draft.fields.update(
             samples=v.candidate_runs,
@@ -201,8 +205,8 @@ def _judge_candidate(session: Session, run_dir: Path, draft: Draft) -> tuple[lis
 def early_discard(session: Session) -> EarlyDiscard | None:
     """Under a rule that allows it (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
     config, ws = session.config, session.ws
-    if not rule_of(config).early_discard or session.holdout:
-        return None  # (a holdout needs every held-out test run, whatever the train part says)
+    if not rule_of(config).early_discard or session.holdout or config.objectives:
+        return None  # (a holdout needs every held-out test run, whatever the train part says; a composite, every cost)
     return EarlyDiscard(session.baseline_rows, config.policy.threshold, artifact_size(ws) < artifact_size(ws, "HEAD"))
 
 

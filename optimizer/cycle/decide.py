@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.cycle.gating import scored_pair
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
 from autoresearch.policies.keep import RULES, Decision, Evidence, Rule, RuleName
 from autoresearch.runs.compare import Comparison, compare
@@ -30,6 +31,7 @@ def rule_of(config: Config) -> Rule:
 
 def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Judgement:
     """One comparison's decision, by a rule that decides from it (see `Rule.sequential` for the other kind)."""
+    baseline_rows, candidate_rows = scored_pair(config, ws, baseline_rows, candidate_rows)
     comparison = compare_for_goal(config, baseline_rows, candidate_rows)
     s = comparison.summary
     evidence = Evidence(

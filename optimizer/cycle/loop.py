@@ -13,12 +13,15 @@ import structlog
 from autoresearch.optimizer.cycle import stops
 from autoresearch.optimizer.cycle.candidate import candidate, original
 from autoresearch.optimizer.cycle.decide import is_better
+from autoresearch.optimizer.cycle.gating import unmeasured
 from autoresearch.optimizer.cycle.record import record, write_chart
 from autoresearch.optimizer.daemonlog import file_only, get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing.errors import AutoresearchError, Interrupted
+from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
+from autoresearch.trajectory.iterations import Iteration
 
 STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
 
@@ -28,6 +31,7 @@ class Outcome:
     stop_reason: StopReason
     improved: bool  # this run's best beats what the run started from (the original, in a first run)
     cycles: int  # the cycles this run made (a run continued after an interruption counts its earlier part)
+    safety_blocked: bool = False  # the safety gate blocked a candidate the rule would have kept, and none was kept
 
     @property
     def succeeded(self) -> bool:
@@ -48,6 +52,7 @@ def run(session: Session) -> Outcome:
             structlog.contextvars.bind_contextvars(cycle=1)
             record(session, original(session))
             _warn_if_degenerate(session)
+        _warn_unmeasured(session)
         _cycle_until_stop(session)
     except stops.RunStopped as stop:
         reason, ended = stop.reason, stop
@@ -65,7 +70,16 @@ def run(session: Session) -> Outcome:
     if isinstance(ended, AutoresearchError):  # a stop that is a failure: its exit code
         raise ended
     run = session.history.since(session.state.run_start_cycle)
-    return Outcome(reason, _improved(session), len(run.records))
+    return Outcome(reason, _improved(session), len(run.records), safety_blocked(run.records))
+
+
+def safety_blocked(records: list[Iteration]) -> bool:
+    """Exit 20: the safety gate kept out a candidate the rule would have kept, and no candidate was kept."""
+    return any(r.gate == gates.SAFETY for r in records) and not _kept_a_candidate(records)
+
+
+def _kept_a_candidate(records: list[Iteration]) -> bool:
+    return any(r.decision == "keep" and r.cycle > 1 for r in records)
 
 
 def _cycle_until_stop(session: Session) -> None:
@@ -88,9 +102,19 @@ def _warn_if_degenerate(session: Session) -> None:
         session.warn(f"original scores {which}")
 
 
+def _warn_unmeasured(session: Session) -> None:
+    """Weights or gates on what the eval never reports weigh nothing and block nothing: said once, at the start."""
+    missing = unmeasured(session.config, session.baseline_rows)
+    if missing:
+        get().warning(f"the eval does not report what these need, so they do nothing: {', '.join(missing)}")
+        session.warn(f"not measured by the eval: {', '.join(missing)}")
+
+
 def _improved(session: Session) -> bool:
     """Whether this run's best beats the best it started from (the original, for an experiment's first run)."""
     h = session.history
+    if session.config.objectives:  # each KEEP beat its HEAD on the composite, a score with no absolute scale
+        return _kept_a_candidate(h.since(session.state.run_start_cycle).records)
     start = h.best_until(session.state.run_start_cycle) or h.original
     return bool(h.best and start and is_better(session.config.eval.goal, h.best.score, start.score))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autoresearch.optimizer.cycle.gating import rescored
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.tree import head_in_tree
@@ -46,7 +47,11 @@ def decide_significant(session: Session, run_dir: Path) -> Sequential:
     while True:
         hidden = session.holdout.tests if session.holdout else frozenset()
         verdict = significant(
-            _scores(cand, hidden), _scores(head, hidden), policy.confidence, policy.max_repeats, simpler
+            _scores(session, cand, hidden),
+            _scores(session, head, hidden, head=True),
+            policy.confidence,
+            policy.max_repeats,
+            simpler,
         )
         get().info("evidence", action=verdict.action, reason=verdict.reason)
         if verdict.done:
@@ -62,6 +67,12 @@ def decide_significant(session: Session, run_dir: Path) -> Sequential:
     return Sequential(verdict, cand, head, spend)
 
 
-def _scores(samples: list[list[dict]], hidden: frozenset[str]) -> list[dict[str, float]]:
-    """Per-sample test scores, the held-out tests left out: the rule decides on the train part."""
+def _scores(
+    session: Session, samples: list[list[dict]], hidden: frozenset[str], head: bool = False
+) -> list[dict[str, float]]:
+    """Per-sample test scores (by the composite, with `objectives:` weights, against HEAD's results),
+    the held-out tests left out: the rule decides on the train part."""
+    if session.config.objectives:
+        sizes = (artifact_size(session.ws, "HEAD"), artifact_size(session.ws, "HEAD" if head else None))
+        samples = [rescored(session.config, session.baseline_rows, rows, sizes) for rows in samples]
     return [{row["test_id"]: float(row["score"]) for row in rows if row["test_id"] not in hidden} for rows in samples]
