@@ -19,6 +19,7 @@ from autoresearch.optimizer.deadline import deadline
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.keep import RuleName
 from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.executors.config import ExecutorConfig
 
 DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
 
@@ -70,6 +71,8 @@ class Config(BaseModel):
     """Reuse stored eval samples of the same artifact and eval (results_dir/cache): a resumed experiment or a candidate seen before costs nothing. `--no-cache` turns it off."""
     worktree: bool = False
     """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
+    """Where the eval's work runs: `local` (this machine) or `ray` (each test attempt, or each eval-command run, is a task on a Ray cluster; docs/scale-out.md)."""
 
     @property
     def experiment_name(self) -> str:
