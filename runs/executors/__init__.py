@@ -35,8 +35,9 @@ class Executor(Protocol):
         """Reach the cluster now, before anything is written (exit 30 when it cannot be reached)."""
         ...
 
-    def ship(self) -> Any:
-        """The candidate's tree as it is now, sent once for every task of one eval run."""
+    def ship(self, fresh: bool = False) -> Any:
+        """The candidate's tree as it is now, sent once for every task of one eval run (`fresh`: each task
+        unpacks a copy of its own)."""
         ...
 
     def call(self, shipped: Any, fn: Callable[..., T], *args: Any) -> T:

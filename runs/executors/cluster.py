@@ -13,8 +13,10 @@ Ray's runtime_env agent writes to its log.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +59,8 @@ class RayExecutor:
             raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL})") from None
         if not ray.is_initialized():
             try:
-                ray.init(address=self.address, log_to_driver=False, logging_level="ERROR", configure_logging=False)
+                _answers(self.address)
+                ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False)
             except Exception as exc:  # whatever Ray raises for a cluster it cannot reach
                 raise RunsError(
                     f"autoresearch.yaml: field 'executor.address': cannot reach the Ray cluster at "
@@ -101,6 +104,18 @@ class RayExecutor:
         driver's environment before this)."""
         wanted = set(self.config.env) | {name for name in os.environ if KEYS.fullmatch(name)}
         return {name: os.environ[name] for name in sorted(wanted) if name in os.environ}
+
+
+def _answers(address: str) -> None:
+    """Something listens at a `host:port` or `ray://host:port` address: Ray itself waits about two minutes
+    for a cluster that is not there, and rewrites 127.0.0.1 to the machine's address while it does."""
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"expected auto, host:port or ray://host:port, not {address!r}")
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=10):
+        pass
 
 
 def _first_line(exc: BaseException) -> str:
