@@ -47,7 +47,7 @@ rows = [{"test_id": f"t{i}", "score": 1.0 if f"fact{i}" in text and key else 0.0
 """
 
 
-def repo(root: Path, executor: dict | None, command_eval: bool = False) -> Path:
+def repo(root: Path, executor: dict | None, command_eval: bool = False, mutator: str = "true") -> Path:
     """A repository with an artifact, a built-in eval of TESTS tests (or an eval command), and its config."""
     tests = [
         {"id": f"t{i}", "input": f"question {i}", "assertions": [{"type": "contains", "value": f"fact{i} key-ok"}]}
@@ -80,7 +80,7 @@ def repo(root: Path, executor: dict | None, command_eval: bool = False) -> Path:
     config = {
         "artifact": "prompt.md",
         "eval": {**evaluation, "workers": 2},
-        "mutator": {"provider": "command", "command": "true"},
+        "mutator": {"provider": "command", "command": mutator},
     }
     if executor is not None:
         config["executor"] = executor
@@ -118,7 +118,14 @@ def main(work: Path) -> dict:
     temp = work / "ray"
     os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(16), RAY_USAGE_STATS_ENABLED="0")
     common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--object-store-memory=100000000"]
-    start("--head", f"--port={HEAD_PORT}", f"--temp-dir={temp}", "--include-dashboard=false", *common)
+    start(
+        "--head",
+        f"--port={HEAD_PORT}",
+        f"--temp-dir={temp}",
+        "--include-dashboard=false",
+        "--ray-client-server-port=10001",
+        *common,
+    )
     start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *common)
     on_ray = {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR"]}
     out: dict = {}
@@ -135,10 +142,56 @@ def main(work: Path) -> dict:
         out[f"{name}_exit"], out[f"{name}_stderr"] = done.returncode, done.stderr[-2000:]
         out[name] = rows(tree) if done.returncode == 0 else []
     out["node_lost"] = lose_a_node(work, on_ray)
+    out["loop"] = full_loop(work, on_ray)
     logs = [p for p in temp.rglob("*") if p.is_file()]
     out["log_files"] = len(logs)
     out["secret_in_logs"] = [str(p) for p in logs if SECRET.encode() in p.read_bytes()]
+    out["cluster_lost"] = lose_the_cluster(
+        work, {**on_ray, "address": "ray://127.0.0.1:10001"}
+    )  # the last: it ends Ray
     return out
+
+
+def full_loop(work: Path, on_ray: dict) -> dict:
+    """`autoresearch run` on ray: the baseline and the candidate scored on the cluster, the better one committed."""
+    tree = repo(work / "loop", on_ray, command_eval=True, mutator="sh -c 'echo fact3 >> prompt.md'")
+    done = cli(tree, "run", "--max-cycles", "1", env={"PLANTED_API_KEY": SECRET}, timeout=600)
+    log = subprocess.run(["git", "log", "--format=%s"], cwd=tree, capture_output=True, text=True).stdout
+    return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": len(log.splitlines())}
+
+
+def lose_the_cluster(work: Path, on_ray: dict) -> dict:
+    """Every Ray process of the cluster SIGKILLed while a test runs: the eval stops with exit 40 and one line.
+    Through Ray Client (`ray://`): a driver attached to a node's raylet is ended by Ray itself when it dies."""
+    marks = work / "marks-gone"
+    marks.mkdir()
+    tree = repo(work / "gone", on_ray)
+    done: dict = {}
+    runner = threading.Thread(
+        target=lambda: done.update(result=cli(tree, "eval", env={"MARKS_DIR": str(marks)}, timeout=600))
+    )
+    runner.start()
+    while not list(marks.glob("started-*")) and runner.is_alive():
+        runner.join(0.05)
+    for pid in ray_processes():
+        os.kill(pid, signal.SIGKILL)
+    (marks / "release").touch()
+    runner.join()
+    return {"exit": done["result"].returncode, "stderr": done["result"].stderr[-2000:]}
+
+
+def ray_processes() -> list[int]:
+    """The cluster's own servers: in this PID namespace every one is ours."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                program = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+            except OSError:
+                continue
+            if program.endswith((b"gcs_server", b"raylet")):
+                found.append(int(pid))
+    return found
 
 
 def lose_a_node(work: Path, on_ray: dict) -> dict:

@@ -44,7 +44,7 @@ def test_an_unreachable_cluster_is_exit_30_before_anything_is_written(tmp_path):
         done = cli(tree, "eval")
         assert_one_line_error(done, 30, "executor.address", address)
         assert not (tree / ".autoresearch").exists()
-        run = cli(tree, "run", "--foreground", "--max-cycles", "1")
+        run = cli(tree, "run", "--max-cycles", "1")
         assert run.returncode == 30, run.stderr
         assert not (tree / ".autoresearch").exists()
 

@@ -56,3 +56,16 @@ def test_a_node_lost_mid_eval_loses_no_test_and_counts_none_twice(cluster):
 def test_no_secret_in_rays_logs(cluster):
     assert cluster["log_files"] > 0
     assert cluster["secret_in_logs"] == []
+
+
+def test_the_full_loop_runs_on_ray(cluster):
+    loop = cluster["loop"]
+    assert loop["exit"] == 0, loop["stderr"]
+    assert loop["commits"] == 2  # the candidate scored better on the cluster and was committed
+
+
+def test_losing_the_cluster_stops_the_eval_as_an_error(cluster):
+    lost = cluster["cluster_lost"]
+    assert lost["exit"] == 40, lost["stderr"]
+    assert "autoresearch: lost the Ray cluster at 'ray://127.0.0.1:10001'" in lost["stderr"]
+    assert "Traceback" not in lost["stderr"]
