@@ -60,7 +60,9 @@ class RayExecutor:
         if not ray.is_initialized():
             try:
                 _answers(self.address)
-                ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False)
+                ray.init(
+                    address=self.address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False
+                )
             except Exception as exc:  # whatever Ray raises for a cluster it cannot reach
                 raise RunsError(
                     f"autoresearch.yaml: field 'executor.address': cannot reach the Ray cluster at "

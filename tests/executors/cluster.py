@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -101,17 +102,21 @@ def start(*args: str) -> None:
     subprocess.run([RAY, "start", *args], check=True, capture_output=True, timeout=180)
 
 
+def processes() -> list[tuple[int, list[bytes]]]:
+    """Every process with its command line: in this PID namespace, every Ray process is ours."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            found.append((int(pid), Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")))
+        except OSError:  # ended meanwhile
+            continue
+    return found
+
+
 def raylet_of_worker() -> int:
-    """The second node's raylet: in this PID namespace every Ray process is ours; its port names it."""
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if args and args[0].endswith(b"raylet") and f"--node_manager_port={WORKER_PORT}".encode() in args:
-                return int(pid)
-    raise RuntimeError("no raylet of the worker node")
+    """The second node's raylet, named by its port."""
+    port = f"--node_manager_port={WORKER_PORT}".encode()
+    return next(pid for pid, args in processes() if args[0].endswith(b"raylet") and port in args)
 
 
 def main(work: Path) -> dict:
@@ -160,53 +165,19 @@ def full_loop(work: Path, on_ray: dict) -> dict:
     return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": len(log.splitlines())}
 
 
-def lose_the_cluster(work: Path, on_ray: dict) -> dict:
-    """Every Ray process of the cluster SIGKILLed while a test runs: the eval stops with exit 40 and one line.
-    Through Ray Client (`ray://`): a driver attached to a node's raylet is ended by Ray itself when it dies."""
-    marks = work / "marks-gone"
+def held_eval(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]]) -> dict:
+    """`autoresearch eval` whose attempts wait for a release file: once `held` attempts have started, the
+    processes `fault` names (called then) are SIGKILLed, and the attempts let go."""
     marks.mkdir()
-    tree = repo(work / "gone", on_ray)
     done: dict = {}
     runner = threading.Thread(
         target=lambda: done.update(result=cli(tree, "eval", env={"MARKS_DIR": str(marks)}, timeout=600))
     )
     runner.start()
-    while not list(marks.glob("started-*")) and runner.is_alive():
+    while len(list(marks.glob("started-*"))) < held and runner.is_alive():
         runner.join(0.05)
-    for pid in ray_processes():
+    for pid in fault():
         os.kill(pid, signal.SIGKILL)
-    (marks / "release").touch()
-    runner.join()
-    return {"exit": done["result"].returncode, "stderr": done["result"].stderr[-2000:]}
-
-
-def ray_processes() -> list[int]:
-    """The cluster's own servers: in this PID namespace every one is ours."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                program = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
-            except OSError:
-                continue
-            if program.endswith((b"gcs_server", b"raylet")):
-                found.append(int(pid))
-    return found
-
-
-def lose_a_node(work: Path, on_ray: dict) -> dict:
-    """The second node's raylet is SIGKILLed while both nodes hold a test: the eval still scores every test once."""
-    marks = work / "marks"
-    marks.mkdir()
-    tree = repo(work / "lost", on_ray)
-    done: dict = {}
-    runner = threading.Thread(
-        target=lambda: done.update(result=cli(tree, "eval", env={"MARKS_DIR": str(marks)}, timeout=600))
-    )
-    runner.start()
-    while len(list(marks.glob("started-*"))) < 2 and runner.is_alive():  # one attempt held on each node
-        runner.join(0.05)
-    os.kill(raylet_of_worker(), signal.SIGKILL)
     (marks / "release").touch()
     runner.join()
     result = done["result"]
@@ -216,6 +187,21 @@ def lose_a_node(work: Path, on_ray: dict) -> dict:
         "rows": rows(tree) if result.returncode == 0 else [],
         "started": len(list(marks.glob("started-*"))),
     }
+
+
+def lose_a_node(work: Path, on_ray: dict) -> dict:
+    """The second node's raylet is SIGKILLed while both nodes hold a test: the eval still scores every test once."""
+    return held_eval(repo(work / "lost", on_ray), work / "marks", 2, lambda: [raylet_of_worker()])
+
+
+def lose_the_cluster(work: Path, on_ray: dict) -> dict:
+    """Every Ray server of the cluster SIGKILLed while a test runs: the eval stops with exit 40 and one line.
+    Through Ray Client (`ray://`): a driver attached to a node's raylet is ended by Ray itself when it dies."""
+    return held_eval(repo(work / "gone", on_ray), work / "marks-gone", 1, ray_servers)
+
+
+def ray_servers() -> list[int]:
+    return [pid for pid, args in processes() if args[0].endswith((b"gcs_server", b"raylet"))]
 
 
 if __name__ == "__main__":
