@@ -183,8 +183,17 @@ def load(config: EvalConfig, repo_root: Path) -> Prepared:
     return prepared
 
 
+# a worker process's loaded eval, by tree and config: loading parses every test, so a task that loaded it for
+# each attempt would cost a worker O(tests) per test; the next candidate's tree replaces it
+_loaded: dict[tuple[Path, str], Prepared] = {}
+
+
 def attempt_in(root: Path, config: EvalConfig, row_id: str, attempt: int, trials: Trials | None) -> TestResult:
     """One attempt of one test in a shipped tree (an executor's task): the eval loaded there as here."""
-    prepared = load(config, root)
+    key = (root, config.model_dump_json())
+    if key not in _loaded:
+        _loaded.clear()
+        _loaded[key] = load(config, root)
+    prepared = _loaded[key]
     case = next(c for c in prepared.suite.cases if c.row_id == row_id)
     return run_attempt(prepared.suite, prepared.targets, case, attempt, trials)

@@ -45,6 +45,7 @@ class RayExecutor:
     def __init__(self, config: ExecutorConfig, root: Path, skip: list[str]):
         self.config, self.root, self.skip = config, root, skip
         self._ray: Any = None
+        self._task: Any = None  # the remote function, made once (each one made is exported to the cluster)
 
     @property
     def address(self) -> str:
@@ -69,6 +70,12 @@ class RayExecutor:
                     f"{self.address!r} ({_first_line(exc)})"
                 ) from None
         self._ray = ray
+        self._task = ray.remote(run_in_snapshot).options(
+            num_cpus=self.config.num_cpus,
+            resources=self.config.resources or None,
+            max_retries=self.config.max_retries,
+            retry_exceptions=False,  # the test's own failure is its result, not a reason to run it again
+        )
 
     def ship(self, fresh: bool = False) -> Shipped:
         self.connect()
@@ -80,14 +87,8 @@ class RayExecutor:
 
     def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
         ray = self._ray
-        task = ray.remote(run_in_snapshot).options(
-            num_cpus=self.config.num_cpus,
-            resources=self.config.resources or None,
-            max_retries=self.config.max_retries,
-            retry_exceptions=False,  # the test's own failure is its result, not a reason to run it again
-        )
         try:
-            return ray.get(task.remote(shipped.ref, shipped.digest, shipped.env, shipped.fresh, fn, *args))
+            return ray.get(self._task.remote(shipped.ref, shipped.digest, shipped.env, shipped.fresh, fn, *args))
         except ray.exceptions.RayTaskError as exc:
             raise TaskFailed(_first_line(exc.cause if exc.cause is not None else exc)) from None
         except (
