@@ -160,7 +160,7 @@ def main(work: Path) -> dict:
 def full_loop(work: Path, on_ray: dict) -> dict:
     """`autoresearch run` on ray: the baseline and the candidate scored on the cluster, the better one committed."""
     tree = repo(work / "loop", on_ray, command_eval=True, mutator="sh -c 'echo fact3 >> prompt.md'")
-    done = cli(tree, "run", "--max-cycles", "1", env={"PLANTED_API_KEY": SECRET}, timeout=600)
+    done = cli(tree, "run", "--max-cycles", "2", env={"PLANTED_API_KEY": SECRET}, timeout=600)
     log = subprocess.run(["git", "log", "--format=%s"], cwd=tree, capture_output=True, text=True).stdout
     return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": len(log.splitlines())}
 
