@@ -22,6 +22,7 @@ from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
 from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.executors.config import ExecutorConfig
 
 DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
 
@@ -106,6 +107,8 @@ class Config(BaseModel):
     worktree: bool = False
     """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
     notify: NotifyConfig = Field(default_factory=NotifyConfig)
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
+    """Where the eval's work runs: `local` (this machine) or `ray` (each test attempt, or each eval-command run, is a task on a Ray cluster; docs/scale-out.md)."""
 
     @property
     def experiment_name(self) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
@@ -25,9 +25,11 @@ from autoresearch.runs.runner_case import TestResult, combine, run_case
 from autoresearch.runs.runner_conversation import run_conversation
 from autoresearch.runs.targets.resolve import Targets
 from autoresearch.runs.trials import run_trials
+from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 from autoresearch.runs.workspace.per_target import RunWorkspaces
 
 Strategy = Literal["pass_any", "pass_all", "mean"]
+Remote = Callable[[Case, int, Trials | None], TestResult]  # a test, its attempt and its trials -> its result
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class RunOptions:
     budget_usd: float = 0.0  # 0 = no limit
     trials: Trials | None = None  # the eval file's trials, for tests that set none of their own
     suite_budget_usd: float = 0.0  # the eval file's budget (AgentV's): tests past it are budget errors, 0 = none
+    remote: Remote | None = None  # runs an attempt elsewhere (an executor's task) instead of in this process
 
 
 class EvalRun:
@@ -146,15 +149,9 @@ class EvalRun:
             return _failed(
                 case, self.targets, f"Suite budget exceeded (${spent:.4f} / ${self.options.suite_budget_usd:.4f})"
             )
-        target, grader, named = self.targets.for_case(case, attempt)
-        if case.conversation is not None:
-            return run_conversation(self.suite, case, case.conversation, target, grader, named)
-        trials = self._trials(case)
-        if trials:  # AgentV gives every trial attempt 0 ({ATTEMPT} counts its retries, not trials)
-            return run_trials(
-                trials, lambda: run_case(self.suite, case, target, grader, 0, named, self.workspaces[case])
-            )
-        return run_case(self.suite, case, target, grader, attempt, named, self.workspaces[case])
+        if self.options.remote is not None:
+            return self.options.remote(case, attempt, self._trials(case))
+        return run_attempt(self.suite, self.targets, case, attempt, self._trials(case), self.workspaces[case])
 
     def _blocked_by(self, case: Case) -> str | None:
         """AgentV's rule: a test whose dependency ended in execution_error (or never ran) is not run,
@@ -185,6 +182,23 @@ class EvalRun:
                 self._pending.clear()
                 return None
             return self._pending.popleft()
+
+
+def run_attempt(
+    suite: Suite,
+    targets: Targets,
+    case: Case,
+    attempt: int,
+    trials: Trials | None,
+    workspaces: SuiteWorkspaces | None = None,
+) -> TestResult:
+    """One attempt of a test (its trials in turn, or its conversation): the unit an executor runs elsewhere."""
+    target, grader, named = targets.for_case(case, attempt)
+    if case.conversation is not None:
+        return run_conversation(suite, case, case.conversation, target, grader, named)
+    if trials:  # AgentV gives every trial attempt 0 ({ATTEMPT} counts its retries, not trials)
+        return run_trials(trials, lambda: run_case(suite, case, target, grader, 0, named, workspaces))
+    return run_case(suite, case, target, grader, attempt, named, workspaces)
 
 
 def _failed(case: Case, targets: Targets, error: str) -> TestResult:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +17,12 @@ from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed, RunsError
 from autoresearch.runs.evalfile import EvalFileError, Suite, check, runnable
 from autoresearch.runs.evalfile.interpolate import load_dotenv
+from autoresearch.runs.evalfile.model import Case, Trials
 from autoresearch.runs.evaluators import EvalOutcome, Watch
+from autoresearch.runs.executors import Executor, TaskFailed
 from autoresearch.runs.run_settings import run_options
 from autoresearch.runs.rundir import RunDirWriter
-from autoresearch.runs.runner import EvalRun, RunOptions
+from autoresearch.runs.runner import EvalRun, Remote, RunOptions, run_attempt
 from autoresearch.runs.runner_case import TestResult
 from autoresearch.runs.runner_progress import Progress
 from autoresearch.runs.targets import prices
@@ -109,13 +111,19 @@ def _require_runnable(targets: Targets, source: str, workspaced: bool = False) -
 class BuiltinEvaluator:
     supports_watch = True  # streams its rows, so a caller can stop it early
 
-    def __init__(self, config: EvalConfig, repo_root: Path):
+    def __init__(self, config: EvalConfig, repo_root: Path, executor: Executor | None = None):
         assert config.file is not None
-        self.config, self.repo_root = config, repo_root
+        self.config, self.repo_root, self.executor = config, repo_root, executor
         self.eval_file = (repo_root / config.file).resolve()
 
     def check(self) -> None:
         prepared = self._prepare()
+        if self.executor is not None:
+            if any(case.workspace is not None for case in prepared.suite.cases):
+                raise RunsError(
+                    f"{self.config.file}: field 'workspace': executor: ray does not run tests with AgentV workspaces yet"
+                )
+            self.executor.connect()
         source = (
             INLINE_SOURCE
             if self.config.targets is not None
@@ -129,7 +137,10 @@ class BuiltinEvaluator:
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
         prepared = self._prepare()
-        finished = execute(prepared, run_dir, self.options(prepared.suite), show_progress=False, watch=watch)
+        options = self.options(prepared.suite)
+        if self.executor is not None:
+            options = replace(options, remote=self._remote(prepared))
+        finished = execute(prepared, run_dir, options, show_progress=False, watch=watch)
         if not finished.rows:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
         if all(r.status == "execution_error" for r in finished.results):
@@ -149,7 +160,44 @@ class BuiltinEvaluator:
         return prices.unpriced(self._prepare().targets.llm)
 
     def _prepare(self) -> Prepared:
-        prepared = prepare(self.eval_file, self.repo_root, self.config.targets, self.config.target)
-        for spec in prepared.targets.llm.values():  # the built targets and graders hold these specs
-            spec.prices = self.config.price_table()
-        return prepared
+        return load(self.config, self.repo_root)
+
+    def _remote(self, prepared: Prepared) -> Remote:
+        """Each attempt as one task of the executor, in the tree shipped once for this run; the result comes
+        back keyed by the driver's own test, and a task that failed there is that test's execution_error."""
+        assert self.executor is not None
+        executor, shipped, config = self.executor, self.executor.ship(), self.config
+
+        def remote(case: Case, attempt: int, trials: Trials | None) -> TestResult:
+            try:
+                result = executor.call(shipped, attempt_in, config, case.row_id, attempt, trials)
+            except TaskFailed as exc:
+                return TestResult(case, prepared.targets.per_case.get(case.row_id, ""), error=str(exc))
+            return replace(result, case=case)
+
+        return remote
+
+
+def load(config: EvalConfig, repo_root: Path) -> Prepared:
+    """The eval file and its targets as `config` names them, priced by its price table."""
+    assert config.file is not None
+    prepared = prepare((repo_root / config.file).resolve(), repo_root, config.targets, config.target)
+    for spec in prepared.targets.llm.values():  # the built targets and graders hold these specs
+        spec.prices = config.price_table()
+    return prepared
+
+
+# a worker process's loaded eval, by tree and config: loading parses every test, so a task that loaded it for
+# each attempt would cost a worker O(tests) per test; the next candidate's tree replaces it
+_loaded: dict[tuple[Path, str], Prepared] = {}
+
+
+def attempt_in(root: Path, config: EvalConfig, row_id: str, attempt: int, trials: Trials | None) -> TestResult:
+    """One attempt of one test in a shipped tree (an executor's task): the eval loaded there as here."""
+    key = (root, config.model_dump_json())
+    if key not in _loaded:
+        _loaded.clear()
+        _loaded[key] = load(config, root)
+    prepared = _loaded[key]
+    case = next(c for c in prepared.suite.cases if c.row_id == row_id)
+    return run_attempt(prepared.suite, prepared.targets, case, attempt, trials)

@@ -12,6 +12,7 @@ from autoresearch.runs.evaluators.agentv import AgentVEvaluator
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.command import CommandEvaluator, MetricEvaluator
 from autoresearch.runs.evaluators.repeated import RepeatedEvaluator
+from autoresearch.runs.executors import Executor
 
 EvalKind = Literal["file", "agentv", "metric", "command"]
 
@@ -31,7 +32,14 @@ def kind_of(config: EvalConfig) -> EvalKind:
     return "metric" if config.metric else "command"
 
 
-def build(config: EvalConfig, repo_root: Path) -> Evaluator:
+def build(config: EvalConfig, repo_root: Path, executor: Executor | None = None) -> Evaluator:
+    """The evaluator; with an executor, the built-in runner's attempts and the eval command's runs go through
+    it (an AgentV or metric eval runs here)."""
     kind = kind_of(config)
-    evaluator = EVALUATORS[kind](config, repo_root)
+    if executor is not None and kind == "file":
+        evaluator: Evaluator = BuiltinEvaluator(config, repo_root, executor)
+    elif executor is not None and kind == "command":
+        evaluator = CommandEvaluator(config, repo_root, executor)
+    else:
+        evaluator = EVALUATORS[kind](config, repo_root)
     return RepeatedEvaluator(evaluator, config.repeat) if kind != "file" and config.repeat > 1 else evaluator

@@ -1,0 +1,101 @@
+"""Scale-out on Ray: N tests of a `cli` target that holds one CPU slot for 0.5 s, locally and on a Ray cluster of
+one and of two nodes (the same CPU slots per node), printing wall time and its ratio to the ideal (not run in CI).
+
+The cluster runs on 127.0.0.1 inside a private network and PID namespace (`unshare`, as root), so Ray reaches
+nothing but loopback and every process it starts ends with the bench. The eval goes through the built-in
+evaluator as `autoresearch eval` runs it (snapshot shipped once, one task per attempt, `workers` = the slots
+of the cluster). Overhead per task is (wall - ideal) x slots / tests: what each task costs a slot beyond its
+0.5 s.
+
+    sudo python bench/ray_scale.py [--tests 200] [--slots 1] [--hold 0.5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
+from autoresearch.runs.executors.cluster import RayExecutor
+from autoresearch.runs.executors.config import ExecutorConfig
+
+RAY = str(Path(sys.executable).with_name("ray"))
+HEAD_PORT, WORKER_PORT = 6390, 6401
+
+
+def tree(root: Path, tests: int, hold: float) -> EvalConfig:
+    (root / "evals").mkdir(parents=True)
+    (root / ".agentv").mkdir()
+    command = f"sh -c 'sleep {hold}; echo done > {{OUTPUT_FILE}}'"
+    target = {"name": "busy", "provider": "cli", "command": command, "timeout_seconds": 60}
+    (root / ".agentv" / "targets.yaml").write_text(yaml.safe_dump({"targets": [target]}))
+    cases = [
+        {"id": f"t{i}", "input": "go", "assertions": [{"type": "contains", "value": "done"}]} for i in range(tests)
+    ]
+    suite = {"execution": {"target": "busy"}, "tests": cases}
+    (root / "evals" / "suite.eval.yaml").write_text(yaml.safe_dump(suite))
+    return EvalConfig(file="evals/suite.eval.yaml")
+
+
+def measure(root: Path, config: EvalConfig, workers: int, executor: RayExecutor | None, name: str) -> float:
+    evaluator = BuiltinEvaluator(config.model_copy(update={"workers": workers}), root, executor)
+    evaluator.check()
+    start = time.perf_counter()
+    outcome = evaluator.run(root.parent / f"out-{name}")
+    wall = time.perf_counter() - start
+    assert all(r["score"] == 1.0 for r in outcome.rows), "a test failed"
+    return wall
+
+
+def start(*args: str) -> None:
+    subprocess.run([RAY, "start", *args], check=True, capture_output=True, timeout=300)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tests", type=int, default=200)
+    parser.add_argument("--slots", type=int, default=1, help="CPU slots per node")
+    parser.add_argument("--hold", type=float, default=0.5)
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if not args.inside:
+        script = f"ip link set lo up && exec {sys.executable} {' '.join(sys.argv)} --inside"
+        sys.exit(
+            subprocess.run(
+                ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "sh", "-c", script]
+            ).returncode
+        )
+    work = Path(tempfile.mkdtemp(prefix="ray-scale-"))
+    root = work / "repo"
+    root.mkdir()
+    config = tree(root, args.tests, args.hold)
+    os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(16), RAY_USAGE_STATS_ENABLED="0")
+    common = ["--node-ip-address=127.0.0.1", f"--num-cpus={args.slots}", "--object-store-memory=100000000"]
+    results = [("local", args.slots, measure(root, config, args.slots, None, "local"))]
+    start("--head", f"--port={HEAD_PORT}", f"--temp-dir={work / 'ray'}", "--include-dashboard=false", *common)
+    executor = RayExecutor(ExecutorConfig(type="ray", address=f"127.0.0.1:{HEAD_PORT}"), root, [])
+    results.append(("ray, 1 node", args.slots, measure(root, config, args.slots, executor, "one")))
+    start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *common)
+    results.append(("ray, 2 nodes", 2 * args.slots, measure(root, config, 2 * args.slots, executor, "two")))
+    print(
+        f"{args.tests} tests holding a slot {args.hold:g} s each; {args.slots} slot(s) per node; {os.cpu_count()} cores"
+    )
+    print(f"{'':14} {'slots':>5} {'wall s':>8} {'ideal s':>8} {'ratio':>6} {'overhead/task ms':>17}")
+    for name, slots, wall in results:
+        ideal = args.tests * args.hold / slots
+        overhead = (wall - ideal) * slots / args.tests * 1000
+        print(f"{name:14} {slots:5} {wall:8.2f} {ideal:8.2f} {wall / ideal:6.2f} {overhead:17.1f}")
+    print(f"two nodes / one node throughput: {results[1][2] / results[2][2]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""`executor: ray` against a real two-node Ray cluster on 127.0.0.1 (tests/executors/cluster.py).
+
+The cluster and the CLI runs on it live in a private network and PID namespace made for this module: only
+loopback exists there (Ray would otherwise advertise and listen on the machine's other addresses), and
+every Ray process started in it ends with it, so no other Ray on the machine is touched. One cluster
+serves every test here (starting one costs tens of seconds).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory) -> dict:
+    work = tmp_path_factory.mktemp("ray")
+    script = f"ip link set lo up && exec {sys.executable} -m tests.executors.cluster {work}"
+    done = subprocess.run(
+        ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "sh", "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_builtin_eval_gives_the_same_rows_on_ray_as_locally(cluster):
+    assert cluster["local_exit"] == 0 and cluster["ray_exit"] == 0, cluster["ray_stderr"]
+    assert cluster["ray"] == cluster["local"]
+    # the key from .env reached the remote targets (every even test needs it to pass)
+    assert [r["score"] for r in cluster["ray"]] == [1.0, 0.0] * 4
+
+
+def test_command_eval_gives_the_same_rows_on_ray_as_locally(cluster):
+    assert cluster["command_local_exit"] == 0 and cluster["command_ray_exit"] == 0, cluster["command_ray_stderr"]
+    assert cluster["command_ray"] == cluster["command_local"]
+    assert [r["score"] for r in cluster["command_ray"]] == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_a_node_lost_mid_eval_loses_no_test_and_counts_none_twice(cluster):
+    lost = cluster["node_lost"]
+    assert lost["exit"] == 0, lost["stderr"]
+    assert lost["rows"] == cluster["local"]  # every test once, same scores
+    assert lost["started"] > 8  # the attempt on the lost node ran again elsewhere
+
+
+def test_no_secret_in_rays_logs(cluster):
+    assert cluster["log_files"] > 0
+    assert cluster["secret_in_logs"] == []
+
+
+def test_the_full_loop_runs_on_ray(cluster):
+    loop = cluster["loop"]
+    assert loop["exit"] == 0, loop["stderr"]
+    assert loop["commits"] == 2  # the candidate scored better on the cluster and was committed
+
+
+def test_losing_the_cluster_stops_the_eval_as_an_error(cluster):
+    lost = cluster["cluster_lost"]
+    assert lost["exit"] == 40, lost["stderr"]
+    assert "autoresearch: lost the Ray cluster at 'ray://127.0.0.1:10001'" in lost["stderr"]
+    assert "Traceback" not in lost["stderr"]
