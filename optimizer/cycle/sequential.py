@@ -14,8 +14,9 @@ from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.tree import head_in_tree
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_size
 from autoresearch.policies.significant import Verdict, significant
+from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.samples import merge, write_index
 
 
@@ -23,6 +24,16 @@ def head_offset(session: Session) -> int:
     """HEAD's samples that its KEEP was selected on (none for the original)."""
     best = session.history.best
     return (best.samples or 0) if best and best.cycle > 1 else 0
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a parallel candidate is evaluated: its worktree, an evaluator that runs there, and the
+    confidence its comparison needs (see autoresearch.policies.bestofk)."""
+
+    ws: Workspace
+    evaluator: Evaluator
+    confidence: float
 
 
 @dataclass
@@ -33,31 +44,32 @@ class Sequential:
     spend: Spend = field(default_factory=Spend)
 
 
-def decide_significant(session: Session, run_dir: Path) -> Sequential:
-    """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir."""
-    policy, ws = session.config.policy, session.ws
+def decide_significant(session: Session, run_dir: Path, place: Place | None = None) -> Sequential:
+    """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir.
+    A parallel candidate's `place` names its worktree, its evaluator and the confidence it must reach."""
+    policy = session.config.policy
+    ws, evaluator = (place.ws, place.evaluator) if place else (session.ws, None)
+    confidence = place.confidence if place else policy.confidence
     cand_key, head_key = artifact_key(ws), artifact_id(ws)
     offset = head_offset(session)
     spend = Spend()
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
-    cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend)]
+    cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend, evaluator=evaluator)]
     simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     while True:
         hidden = session.holdout.tests if session.holdout else frozenset()
-        verdict = significant(
-            _scores(cand, hidden), _scores(head, hidden), policy.confidence, policy.max_repeats, simpler
-        )
+        verdict = significant(_scores(cand, hidden), _scores(head, hidden), confidence, policy.max_repeats, simpler)
         get().info("evidence", action=verdict.action, reason=verdict.reason)
         if verdict.done:
             break
         if verdict.action == "more-candidate":
             n = len(cand) + 1
-            cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend))
+            cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend, evaluator=evaluator))
         else:
             n = offset + len(head) + 1
-            with head_in_tree(session.ws, run_dir):
-                head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend))
+            with head_in_tree(ws, run_dir):
+                head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend, evaluator=evaluator))
     write_index(run_dir, merge(cand))
     return Sequential(verdict, cand, head, spend)
 

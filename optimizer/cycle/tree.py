@@ -80,6 +80,12 @@ def head_in_tree(ws: Workspace, run_dir: Path) -> Iterator[None]:
             _remove(aside)
 
 
+def replace_artifact(source: Path, target: Path) -> None:
+    """Put a candidate's artifact (from its worktree) in place of the checkout's."""
+    _remove(target)
+    _copy(source, target)
+
+
 def _copy(source: Path, target: Path) -> None:
     if source.is_dir():
         shutil.copytree(source, target)

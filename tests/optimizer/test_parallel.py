@@ -1,0 +1,159 @@
+"""search.candidates: K > 1, end to end through the CLI: K worktrees, K mutators, the best one kept.
+
+The mutator follows a plan keyed by `<cycle>.<sibling>`, so each candidate of a cycle writes exactly
+the scores the test chose; the scenario eval reads them from the artifact in the candidate's worktree.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pytest
+
+from autoresearch.optimizer.faults import ENV
+from tests.helpers.repos import assert_one_line_error, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+MUTATOR = r"""
+import json, os, sys
+from pathlib import Path
+
+plan = json.loads(Path("plan.json").read_text())
+step = plan.get(os.environ["AUTORESEARCH_CYCLE"] + "." + os.environ["AUTORESEARCH_SIBLING"])
+if step is None:
+    print("no plan for this candidate", file=sys.stderr); sys.exit(3)
+for path, text in step.get("write", {}).items():
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text)
+Path(os.environ["AUTORESEARCH_CHANGELOG"]).write_text(step["summary"] + " by " + os.environ["AUTORESEARCH_STRATEGY"] + "\n")
+with open(os.environ["AUTORESEARCH_PROMPT_FILE"]) as prompt:
+    assert "## Your strategy: " + os.environ["AUTORESEARCH_STRATEGY"] in prompt.read()
+sys.exit(step.get("exit", 0))
+"""
+
+ORIGINAL = scores(a=0, b=0, c=0)
+PLAN = {
+    "2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"},
+    "2.1": {"write": {"prompt.md": scores(a=1, b=1, c=0)}, "summary": "fix a and b"},
+    "2.2": {"write": {"prompt.md": scores(a=0, b=0, c=0) + "# pad\n"}, "summary": "pad"},
+    "3.0": {"write": {"prompt.md": scores(a=0, b=0, c=0)}, "summary": "break all"},
+    "3.1": {"write": {"prompt.md": scores(a=1, b=1, c=0) + "# pad\n"}, "summary": "pad"},
+    "3.2": {"write": {"notes.txt": "outside\n"}, "summary": "outside"},
+}
+EXPECTED_LOG = [
+    "autoresearch cycle 2: fix a and b by simplify (strategy simplify)",
+    "initial",
+]
+
+
+def make(tmp_path, plan=PLAN, **config):
+    settings = {
+        "search": {"candidates": 3},
+        "mutator": {"command": "python3 tools/mutate_k.py"},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        **config,
+    }
+    return scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config=settings,
+        extra_files={"tools/mutate_k.py": MUTATOR, "plan.json": json.dumps(plan)},
+    )
+
+
+def assert_end_state(repo) -> None:
+    lines = iterations(repo)
+    assert [(r["cycle"], r["decision"]) for r in lines] == [(1, "keep"), (2, "keep"), (3, "drop")]
+    assert git(repo, "log", "--format=%s").splitlines() == EXPECTED_LOG
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=1, c=0)
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert git(repo, "worktree", "list").count("\n") == 1  # the candidates' worktrees are gone
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/candidates").exists() or not any(
+        (repo / ".autoresearch/runs/exp/_autoresearch/candidates").iterdir()
+    )
+
+
+def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
+    repo = make(tmp_path)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert_end_state(repo)
+    lines = iterations(repo)
+    keep, drop = lines[1], lines[2]
+    # the cycle's own fields describe the winner; the candidates array describes all three
+    assert keep["strategy"] == "simplify" and keep["mutation"] == "fix a and b by simplify"
+    assert keep["score"] == pytest.approx(2 / 3) and keep["wins"] == 2
+    assert [(c["index"], c["strategy"], c["decision"]) for c in keep["candidates"]] == [
+        (0, "fix-failing", "drop"),
+        (1, "simplify", "keep"),
+        (2, "clarify", "drop"),
+    ]
+    assert keep["cost_usd"] == pytest.approx(0.009)  # the three evals' spend: the sum
+    assert "patch" not in keep["candidates"][1]
+    results = repo / ".autoresearch"
+    for c in (keep["candidates"][0], keep["candidates"][2], *drop["candidates"][:2]):
+        assert (results / c["patch"]).is_file()
+    assert "a 1" in (results / keep["candidates"][0]["patch"]).read_text()
+    # cycle 3: one candidate broke everything, one only padded (no win), one wrote outside its artifact
+    assert [c["decision"] for c in drop["candidates"]] == ["drop", "drop", "error"]
+    assert "outside the artifact" in drop["candidates"][2]["reason"]
+    assert not (repo / "notes.txt").exists()
+    # each candidate's eval ran in its own worktree
+    run_dir = results / "runs/exp" / keep["run_dir"]
+    assert sorted(p.name for p in run_dir.iterdir() if p.is_dir()) == ["candidate-0", "candidate-1", "candidate-2"]
+
+
+def test_strategies_rotate_after_half_of_max_convergence_cycles_without_a_keep(tmp_path):
+    plan = {
+        f"{c}.{i}": {"write": {"prompt.md": ORIGINAL + f"# {c}{i}\n"}, "summary": "noop"}
+        for c in (2, 3, 4)
+        for i in range(2)
+    }
+    repo = make(tmp_path, plan, search={"candidates": 2}, stop={"max_cycles": 4, "max_convergence": 4})
+    assert cli(repo, "run").returncode == 10
+    got = [[c["strategy"] for c in r["candidates"]] for r in iterations(repo)[1:]]
+    # two cycles without a KEEP (half of 4): the assignment moves on by one
+    assert got == [["fix-failing", "simplify"], ["fix-failing", "simplify"], ["simplify", "clarify"]]
+
+
+def test_kill_9_during_a_three_candidate_cycle_then_resume(tmp_path):
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: "after-mutate:1"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert (repo / ".autoresearch/runs/exp/_autoresearch/candidates/2").is_dir()  # left by the kill
+    assert (repo / "prompt.md").read_text() == ORIGINAL  # the user's checkout untouched
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_end_state(repo)
+
+
+@pytest.mark.parametrize(
+    "point, n", [("before-eval", 3), ("after-eval", 2), ("before-commit", 1), ("after-commit", 1), ("after-append", 2)]
+)
+def test_kill_9_at_the_decision_of_a_parallel_cycle_then_resume(tmp_path, point, n):
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_end_state(repo)
+
+
+@pytest.mark.parametrize(
+    "search, words",
+    [
+        ({"candidates": 0}, "search.candidates"),
+        ({"candidates": "many"}, "search.candidates"),
+        ({"strategies": []}, "search.strategies"),
+        ({"strategies": [{"name": "a"}, {"name": "a"}]}, "search.strategies"),
+        ({"strategies": [{"name": "x", "model": "m"}]}, "search.strategies"),
+        ({"strategies": [{"name": "bad name"}]}, "search.strategies.0.name"),
+    ],
+)
+def test_a_bad_search_section_is_one_line_naming_the_field_exit_30(tmp_path, search, words):
+    repo = make(tmp_path, search=search)
+    done = cli(repo, "run")
+    assert_one_line_error(done, 30, words)
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
