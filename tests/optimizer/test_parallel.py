@@ -157,3 +157,49 @@ def test_a_bad_search_section_is_one_line_naming_the_field_exit_30(tmp_path, sea
     done = cli(repo, "run")
     assert_one_line_error(done, 30, words)
     assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
+
+
+@pytest.mark.parametrize("point", ["before-eval:3:SIGINT", "after-mutate:1:SIGTERM"])
+def test_a_signal_during_a_parallel_cycle_stops_cleanly_and_the_run_resumes(tmp_path, point):
+    repo = make(tmp_path)
+    stopped = cli(repo, "run", env={ENV: point})
+    assert stopped.returncode == 130, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    assert git(repo, "worktree", "list").count("\n") == 1
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_end_state(repo)
+
+
+def test_a_cycles_spend_is_the_sum_of_its_candidates_and_the_budget_reads_it(tmp_path):
+    repo = make(tmp_path, stop={"max_cycles": 5, "max_convergence": 10, "budget_usd": 0.016})
+    done = cli(repo, "run")
+    lines = iterations(repo)
+    # the original cost 0.003, cycle 2 three evals (0.009): spent 0.012 + the mean of the two (0.006) > 0.016
+    assert [r["cycle"] for r in lines] == [1, 2], done.stderr
+    assert lines[1]["cost_usd"] == pytest.approx(0.009)
+    assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == "budget"
+
+
+def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(tmp_path):
+    repo = make(tmp_path, policy={"rule": "significant"})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert_end_state(repo)
+    keep = iterations(repo)[1]
+    assert keep["samples"] >= 1 and keep["head_samples"] >= 2 and "p_value" in keep
+
+
+def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_cycle(tmp_path):
+    stop = {"../../STOP": ""}  # from the candidate's worktree (…/_autoresearch/candidates/0) to the experiment's STOP
+    repo = make(tmp_path, plan={**PLAN, "2.0": {**PLAN["2.0"], "write": {**PLAN["2.0"]["write"], **stop}}})
+    assert cli(repo, "run").returncode == 10
+    assert [r["cycle"] for r in iterations(repo)] == [1]
+    assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == (
+        "stop-requested"
+    )
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    patches = sorted((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))
+    assert len(patches) == 3
+    assert git(repo, "worktree", "list").count("\n") == 1
