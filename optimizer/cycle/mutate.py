@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from autoresearch.mutators.base import MutationRequest, MutationResult
 from autoresearch.mutators.errors import MutationFailed
@@ -37,22 +38,8 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     HEAD and the branch where they were. Whatever it wrote elsewhere is saved, then undone."""
     session.set_phase("mutate")
     log_dir = candidate.run_dir
-    ws, history = session.ws, session.history
-    decided = history.last_evaluated
-    assert decided is not None, "a cycle runs after the original's evaluation"
-    request = MutationRequest(
-        repo_root=ws.root,
-        artifact=ws.artifact_path,
-        mode=ws.mode,
-        run_dir=session.paths.run_dir(decided.run_dir),
-        iterations=session.paths.iterations,
-        initial_sha=session.state.initial_sha,
-        pass_rates=decided.assertions,
-        cycle=cycle,
-        log_dir=log_dir,
-        read_only=(session.paths.results_dir, *scoring_files(session.config, ws.root)),
-        hidden=(*hidden_from_mutator(session), session.cache_root),
-    )
+    ws = session.ws
+    request = mutation_request(session, cycle, ws, log_dir, read_only=(session.paths.results_dir,))
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
     session.scope_guard().settle()
@@ -89,6 +76,29 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     check_artifact(ws, result)
     get().info("mutated", summary=result.summary)
     return result
+
+
+def mutation_request(
+    session: Session, cycle: int, ws: Workspace, log_dir: Path, read_only: tuple[Path, ...] = (), **sibling: Any
+) -> MutationRequest:
+    """What a mutator working in `ws` is handed: paths to the run just decided and the history; `sibling`
+    says which of a cycle's parallel candidates it makes, and by which strategy."""
+    decided = session.history.last_evaluated
+    assert decided is not None, "a cycle runs after the original's evaluation"
+    return MutationRequest(
+        repo_root=ws.root,
+        artifact=ws.artifact_path,
+        mode=ws.mode,
+        run_dir=session.paths.run_dir(decided.run_dir),
+        iterations=session.paths.iterations,
+        initial_sha=session.state.initial_sha,
+        pass_rates=decided.assertions,
+        cycle=cycle,
+        log_dir=log_dir,
+        read_only=(*read_only, *scoring_files(session.config, ws.root)),
+        hidden=(*hidden_from_mutator(session), session.cache_root),
+        **sibling,
+    )
 
 
 def check_artifact(ws: Workspace, result: MutationResult) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autoresearch.mutators.base import MutationRequest, MutationResult, Mutator
+from autoresearch.mutators.base import MutationResult, Mutator
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
@@ -30,8 +30,7 @@ from autoresearch.optimizer.cycle.candidate import (
     require_head,
 )
 from autoresearch.optimizer.cycle.decide import is_better
-from autoresearch.optimizer.cycle.holdout import hidden_from_mutator
-from autoresearch.optimizer.cycle.mutate import check_artifact, records, scoring_files, undo_outside
+from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
@@ -136,21 +135,12 @@ def _mutate_all(session: Session, number: int, run_dir: Path, siblings: list[Sib
 
 
 def _mutate_one(session: Session, number: int, s: Sibling) -> None:
-    decided = session.history.last_evaluated
-    assert decided is not None, "a cycle runs after the original's evaluation"
     ws = s.ws
-    request = MutationRequest(
-        repo_root=ws.root,
-        artifact=ws.artifact_path,
-        mode=ws.mode,
-        run_dir=session.paths.run_dir(decided.run_dir),
-        iterations=session.paths.iterations,
-        initial_sha=session.state.initial_sha,
-        pass_rates=decided.assertions,
-        cycle=number,
-        log_dir=s.run_dir,
-        read_only=tuple(scoring_files(session.config, ws.root)),
-        hidden=(*hidden_from_mutator(session), session.cache_root),
+    request = mutation_request(
+        session,
+        number,
+        ws,
+        s.run_dir,
         sibling=s.index,
         strategy=s.strategy.name,
         strategy_instructions=s.strategy.instructions,
