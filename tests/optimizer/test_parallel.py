@@ -203,3 +203,16 @@ def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_c
     patches = sorted((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))
     assert len(patches) == 3
     assert git(repo, "worktree", "list").count("\n") == 1
+
+
+def test_a_write_into_the_users_checkout_is_undone_and_makes_the_cycles_candidates_out_of_scope(tmp_path):
+    into_checkout = {"../../../../../../notes.txt": "written from a candidate's worktree\n"}
+    plan = {**PLAN, "2.2": {**PLAN["2.2"], "write": {**PLAN["2.2"]["write"], **into_checkout}}}
+    repo = make(tmp_path, plan=plan, stop={"max_cycles": 2})
+    done = cli(repo, "run")
+    assert not (repo / "notes.txt").exists(), done.stderr
+    cycle = iterations(repo)[1]
+    assert cycle["decision"] == "error" and cycle["error_reason"] == "out-of-scope"
+    assert {c["decision"] for c in cycle["candidates"]} == {"error"}
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
