@@ -274,6 +274,8 @@ def _commit(
 ) -> None:
     assert winner.rows is not None and winner.held is not None
     write_index(run_dir, winner.rows)  # the run just decided, as the next mutators and a resume read it
+    if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
+        write_index(session.holdout.root / run_dir.name, winner.held)
     summary = str(winner.draft.fields.get("mutation", ""))
     with tree.in_tree(session.ws, run_dir) as cand:
         tree.replace_artifact(winner.ws.artifact_path, session.ws.artifact_path)

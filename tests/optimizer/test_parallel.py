@@ -216,3 +216,34 @@ def test_a_write_into_the_users_checkout_is_undone_and_makes_the_cycles_candidat
     assert {c["decision"] for c in cycle["candidates"]} == {"error"}
     assert (repo / "prompt.md").read_text() == ORIGINAL
     assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
+
+
+def test_the_holdout_stays_hidden_from_every_candidate_and_the_winners_held_rows_are_heads(tmp_path):
+    six = scores(a=0, b=0, c=0, d=1, e=1, f=0)
+    plan = {
+        "2.0": {"write": {"prompt.md": six + "# pad\n"}, "summary": "pad"},
+        "2.1": {"write": {"prompt.md": scores(a=1, b=1, c=1, d=1, e=1, f=1)}, "summary": "fix all"},
+        "2.2": {"write": {"prompt.md": six + "# pad 2\n"}, "summary": "pad"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": six},
+        {},
+        config={
+            "search": {"candidates": 3},
+            "mutator": {"command": "python3 tools/mutate_k.py"},
+            "eval": {"holdout": 0.34},
+            "stop": {"max_cycles": 2},
+        },
+        extra_files={"tools/mutate_k.py": MUTATOR, "plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    keep = iterations(repo)[1]
+    assert keep["decision"] == "keep" and keep["strategy"] == "simplify" and "holdout_score" in keep
+    held = set(json.loads((repo / ".autoresearch/runs/exp/_autoresearch/holdout.json").read_text())["tests"])
+    assert held
+    for index in (repo / ".autoresearch/runs/exp").rglob("index.jsonl"):
+        assert not held & {json.loads(line)["test_id"] for line in index.read_text().splitlines()}, index
+    heads = repo / ".autoresearch/holdout/exp" / keep["run_dir"] / "index.jsonl"
+    assert {json.loads(line)["test_id"] for line in heads.read_text().splitlines()} == held
