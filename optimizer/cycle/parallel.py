@@ -37,8 +37,16 @@ from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
-from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, head_ref, inside, reattach, status
+from autoresearch.optimizer.gitrepo.workspace import (
+    Workspace,
+    candidate_patch,
+    everything_changed,
+    head_ref,
+    inside,
+    reattach,
+)
 from autoresearch.optimizer.guard import trusted
+from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.process import end_groups_under
 from autoresearch.policies.bestofk import adjusted_confidence
@@ -166,10 +174,19 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
 
 
 def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
-    """The scope guard of a candidate's worktree: only its artifact changed, and HEAD did not move."""
+    """The scope guard of a candidate's worktree: only its artifact changed (ignored files included: the
+    worktree had none), and HEAD did not move. New files in a tool's cache folder (a coding agent that
+    ran the tests) are removed, as the checkout's guard does, and not held against it."""
     if ws.head() != head:
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
-    outside = sorted(path for path in status(ws) if not inside(ws, path))
+    outside = []
+    for path, code in sorted(everything_changed(ws).items()):
+        if inside(ws, path):
+            continue
+        if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):
+            tree.remove(ws.root / path)
+        else:
+            outside.append(path)
     if outside:
         raise MutationFailed(
             f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result

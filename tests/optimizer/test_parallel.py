@@ -247,3 +247,20 @@ def test_the_holdout_stays_hidden_from_every_candidate_and_the_winners_held_rows
         assert not held & {json.loads(line)["test_id"] for line in index.read_text().splitlines()}, index
     heads = repo / ".autoresearch/holdout/exp" / keep["run_dir"] / "index.jsonl"
     assert {json.loads(line)["test_id"] for line in heads.read_text().splitlines()} == held
+
+
+def test_an_ignored_file_written_in_a_worktree_is_out_of_scope_and_a_tool_cache_is_not(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(a=1, b=1, c=1), "planted.txt": "the eval may read me\n"}, "summary": "x"},
+        "2.1": {"write": {"prompt.md": scores(a=1, b=0, c=0), "tools/__pycache__/m.pyc": "bytes"}, "summary": "fix a"},
+    }
+    repo = make(tmp_path, plan=plan, search={"candidates": 2}, stop={"max_cycles": 2})
+    (repo / ".gitignore").write_text("planted.txt\n__pycache__/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    cycle = iterations(repo)[1]
+    assert [c["decision"] for c in cycle["candidates"]] == ["error", "keep"]
+    assert "planted.txt" in cycle["candidates"][0]["reason"]
+    assert cycle["mutation"] == "fix a by simplify"
