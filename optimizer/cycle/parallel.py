@@ -9,6 +9,7 @@ The worktrees are removed however the cycle ends (and by the next cycle or start
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -96,6 +97,8 @@ def cycle(session: Session, number: int) -> None:
             for s in siblings:
                 if s.error is None:
                     s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
+        # MERGE CANDIDATE: where siblings that win on different tests would be combined (a three-way merge of
+        # their patches onto HEAD, optimizer/gitrepo/merge.py) into one more evaluated Sibling before the pick
         winner = _best([s for s in siblings if s.keep], session)
         _save_patches(session, siblings, winner)
         _decide(session, number, run_dir, siblings, winner)
@@ -139,6 +142,7 @@ def _mutate_all(session: Session, number: int, run_dir: Path, siblings: list[Sib
         for s in siblings:
             s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
     if all(s.error and s.error[0] == "exhausted" for s in siblings):
+        shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
         raise RunStopped("mutations-exhausted")
 
 
@@ -263,8 +267,7 @@ def _save_patches(session: Session, siblings: list[Sibling], winner: Sibling | N
 
 
 def _decide(session: Session, number: int, run_dir: Path, siblings: list[Sibling], winner: Sibling | None) -> None:
-    """The cycle's one line, and for a winner its commit in the checkout, in one critical block.
-    # A merge candidate (search helper's merge_patches of siblings winning on different tests) is added here."""
+    """The cycle's one line, and for a winner its commit in the checkout, in one critical block."""
     entries = [_entry(session, s, winner) for s in siblings]
     totals = _totals(siblings)
     if winner is not None:

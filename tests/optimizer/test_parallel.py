@@ -10,6 +10,7 @@ import json
 import signal
 
 import pytest
+import yaml
 
 from autoresearch.optimizer.faults import ENV
 from tests.helpers.repos import assert_one_line_error, cli, git
@@ -264,3 +265,25 @@ def test_an_ignored_file_written_in_a_worktree_is_out_of_scope_and_a_tool_cache_
     assert [c["decision"] for c in cycle["candidates"]] == ["error", "keep"]
     assert "planted.txt" in cycle["candidates"][0]["reason"]
     assert cycle["mutation"] == "fix a by simplify"
+
+
+def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
+    replay = "- summary: fix a\n  content: v2.md\n"
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config={"search": {"candidates": 2}, "stop": {"max_cycles": 5}},
+        extra_files={"edits/replay.yaml": replay, "edits/v2.md": scores(a=1, b=0, c=0)},
+    )
+    settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    settings["mutator"] = {"provider": "replay", "file": "edits/replay.yaml"}
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings))
+    git(repo, "commit", "-qam", "replay")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
+    assert not list((repo / ".autoresearch/runs/exp").glob("*-c0003*"))
+    assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == (
+        "mutations-exhausted"
+    )
