@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -214,12 +215,13 @@ def _evaluate_all(session: Session, siblings: list[Sibling]) -> None:
     config = session.config
     share = config.eval.model_copy(update={"workers": max(1, config.eval.workers // len(live))})
     confidence = adjusted_confidence(config.policy.confidence, len(live))
-    run_dir = siblings[0].run_dir.parent
-    _all_at_once(run_dir, [lambda s=s: _evaluate_one(session, s, share, confidence) for s in live])  # type: ignore[misc]
+    run_dir, head_lock = siblings[0].run_dir.parent, threading.Lock()
+    jobs = [lambda s=s: _evaluate_one(session, s, share, confidence, head_lock) for s in live]
+    _all_at_once(run_dir, jobs)  # type: ignore[arg-type]
 
 
-def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float) -> None:
-    place = Place(s.ws, build_evaluator(eval_config, s.ws.root), confidence)
+def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float, head_lock: Any) -> None:
+    place = Place(s.ws, build_evaluator(eval_config, s.ws.root), confidence, head_lock)
     try:
         s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)
     except EvalFailed as exc:

@@ -6,6 +6,7 @@ KEEP was selected on (the winner's curse: those are the lucky draw).
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,8 @@ class Place:
     ws: Workspace
     evaluator: Evaluator
     confidence: float
+    head_lock: AbstractContextManager = field(default_factory=nullcontext)  # one HEAD sample drawn at a time,
+    # so that the siblings share each one through the cache instead of each paying for it
 
 
 @dataclass
@@ -68,7 +71,7 @@ def decide_significant(session: Session, run_dir: Path, place: Place | None = No
             cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend, evaluator=evaluator))
         else:
             n = offset + len(head) + 1
-            with head_in_tree(ws, run_dir):
+            with place.head_lock if place else nullcontext(), head_in_tree(ws, run_dir):
                 head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend, evaluator=evaluator))
     write_index(run_dir, merge(cand))
     return Sequential(verdict, cand, head, spend)

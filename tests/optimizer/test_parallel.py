@@ -190,6 +190,11 @@ def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(
     assert_end_state(repo)
     keep = iterations(repo)[1]
     assert keep["samples"] >= 1 and keep["head_samples"] >= 2 and "p_value" in keep
+    # each HEAD sample is evaluated once for the cycle, and shared by the siblings through the cache
+    head_runs = [
+        p.parent.name for p in (repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/head-*/eval.stdout.log")
+    ]
+    assert head_runs and len(head_runs) == len(set(head_runs))
 
 
 def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_cycle(tmp_path):
