@@ -43,13 +43,14 @@ from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     candidate_patch,
     everything_changed,
+    head_moved,
     head_ref,
     inside,
     reattach,
 )
 from autoresearch.optimizer.guard import trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
-from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.plumbing.errors import IntegrityError, SafetyStop
 from autoresearch.plumbing.process import end_groups_under
 from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.runs.errors import EvalFailed
@@ -135,8 +136,12 @@ def _mutate_all(session: Session, number: int, run_dir: Path, siblings: list[Sib
     try:
         _all_at_once(run_dir, [lambda s=s: _mutate_one(session, number, s) for s in siblings])  # type: ignore[misc]
     finally:
-        outside = undo_outside(session, run_dir, kept)
+        switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
+        outside = undo_outside(session, run_dir, kept)  # the guard puts .git back (HEAD, refs, index)
         reattach(ws, branch, head)
+    if switched:  # the KEEPs would have gone off the user's branch: exit 20, as with one candidate
+        _save_patches(session, siblings, None)
+        raise SafetyStop(f"stopped: a mutator switched branches ({switched}); HEAD is back and nothing was committed")
     if ws.head() != head:
         raise IntegrityError(f"HEAD moved during the mutations (from {head[:10]}): mutators must not commit")
     if outside:

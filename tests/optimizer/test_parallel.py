@@ -17,7 +17,7 @@ from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 MUTATOR = r"""
-import json, os, sys
+import json, os, subprocess, sys
 from pathlib import Path
 
 plan = json.loads(Path("plan.json").read_text())
@@ -27,6 +27,8 @@ if step is None:
 for path, text in step.get("write", {}).items():
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text)
+for command in step.get("run", []):
+    subprocess.run(command, shell=True, check=True, capture_output=True)
 Path(os.environ["AUTORESEARCH_CHANGELOG"]).write_text(step["summary"] + " by " + os.environ["AUTORESEARCH_STRATEGY"] + "\n")
 with open(os.environ["AUTORESEARCH_PROMPT_FILE"]) as prompt:
     assert "## Your strategy: " + os.environ["AUTORESEARCH_STRATEGY"] in prompt.read()
@@ -292,3 +294,14 @@ def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_
     assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == (
         "mutations-exhausted"
     )
+
+
+def test_a_mutator_switching_the_users_branch_stops_the_run_with_20_and_puts_it_back(tmp_path):
+    switch = {"run": ["git -C ../../../../../.. checkout -q -b elsewhere"]}
+    repo = make(tmp_path, plan={**PLAN, "2.1": {**PLAN["2.1"], **switch}})
+    done = cli(repo, "run")
+    assert done.returncode == 20, done.stderr
+    assert "switched branches" in done.stderr
+    assert git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
+    assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))) == 3
