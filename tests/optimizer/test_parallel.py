@@ -16,25 +16,6 @@ from autoresearch.optimizer.faults import ENV
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
-MUTATOR = r"""
-import json, os, subprocess, sys
-from pathlib import Path
-
-plan = json.loads(Path("plan.json").read_text())
-step = plan.get(os.environ["AUTORESEARCH_CYCLE"] + "." + os.environ["AUTORESEARCH_SIBLING"])
-if step is None:
-    print("no plan for this candidate", file=sys.stderr); sys.exit(3)
-for path, text in step.get("write", {}).items():
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(text)
-for command in step.get("run", []):
-    subprocess.run(command, shell=True, check=True, capture_output=True)
-Path(os.environ["AUTORESEARCH_CHANGELOG"]).write_text(step["summary"] + " by " + os.environ["AUTORESEARCH_STRATEGY"] + "\n")
-with open(os.environ["AUTORESEARCH_PROMPT_FILE"]) as prompt:
-    assert "## Your strategy: " + os.environ["AUTORESEARCH_STRATEGY"] in prompt.read()
-sys.exit(step.get("exit", 0))
-"""
-
 ORIGINAL = scores(a=0, b=0, c=0)
 PLAN = {
     "2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"},
@@ -45,7 +26,7 @@ PLAN = {
     "3.2": {"write": {"notes.txt": "outside\n"}, "summary": "outside"},
 }
 EXPECTED_LOG = [
-    "autoresearch cycle 2: fix a and b by simplify (strategy simplify)",
+    "autoresearch cycle 2: fix a and b (strategy simplify)",
     "initial",
 ]
 
@@ -53,7 +34,6 @@ EXPECTED_LOG = [
 def make(tmp_path, plan=PLAN, **config):
     settings = {
         "search": {"candidates": 3},
-        "mutator": {"command": "python3 tools/mutate_k.py"},
         "stop": {"max_cycles": 3, "max_convergence": 10},
         **config,
     }
@@ -62,7 +42,7 @@ def make(tmp_path, plan=PLAN, **config):
         {"prompt.md": ORIGINAL},
         {},
         config=settings,
-        extra_files={"tools/mutate_k.py": MUTATOR, "plan.json": json.dumps(plan)},
+        extra_files={"plan.json": json.dumps(plan)},
     )
 
 
@@ -86,7 +66,7 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
     lines = iterations(repo)
     keep, drop = lines[1], lines[2]
     # the cycle's own fields describe the winner; the candidates array describes all three
-    assert keep["strategy"] == "simplify" and keep["mutation"] == "fix a and b by simplify"
+    assert keep["strategy"] == "simplify" and keep["mutation"] == "fix a and b"
     assert keep["score"] == pytest.approx(2 / 3) and keep["wins"] == 2
     assert [(c["index"], c["strategy"], c["decision"]) for c in keep["candidates"]] == [
         (0, "fix-failing", "drop"),
@@ -106,6 +86,8 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
     # each candidate's eval ran in its own worktree
     run_dir = results / "runs/exp" / keep["run_dir"]
     assert sorted(p.name for p in run_dir.iterdir() if p.is_dir()) == ["candidate-0", "candidate-1", "candidate-2"]
+    # each mutator was told its strategy
+    assert "## Your strategy: clarify" in (run_dir / "candidate-2/mutator-prompt.md").read_text()
 
 
 def test_strategies_rotate_after_half_of_max_convergence_cycles_without_a_keep(tmp_path):
@@ -239,11 +221,10 @@ def test_the_holdout_stays_hidden_from_every_candidate_and_the_winners_held_rows
         {},
         config={
             "search": {"candidates": 3},
-            "mutator": {"command": "python3 tools/mutate_k.py"},
             "eval": {"holdout": 0.34},
             "stop": {"max_cycles": 2},
         },
-        extra_files={"tools/mutate_k.py": MUTATOR, "plan.json": json.dumps(plan)},
+        extra_files={"plan.json": json.dumps(plan)},
     )
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
@@ -271,7 +252,7 @@ def test_an_ignored_file_written_in_a_worktree_is_out_of_scope_and_a_tool_cache_
     cycle = iterations(repo)[1]
     assert [c["decision"] for c in cycle["candidates"]] == ["error", "keep"]
     assert "planted.txt" in cycle["candidates"][0]["reason"]
-    assert cycle["mutation"] == "fix a by simplify"
+    assert cycle["mutation"] == "fix a" and cycle["strategy"] == "simplify"
 
 
 def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
