@@ -28,10 +28,14 @@ class MutationRequest:
     log_dir: Path  # where the mutator's own logs go (the candidate's run directory)
     read_only: tuple[Path, ...] = ()  # paths the mutator must never write besides everything outside the artifact
     hidden: tuple[Path, ...] = ()  # paths the mutator must not even read (the holdout's results)
+    sibling: int | None = None  # with parallel candidates: this candidate's index among the cycle's (0, 1, ...)
+    strategy: str = ""  # the strategy it follows (autoresearch.mutators.strategies), and what that asks
+    strategy_instructions: str = ""
 
     @property
     def changelog(self) -> Path:
-        return self.run_dir / "mutation.md"
+        """Siblings share the run just decided, so each writes its own changelog there."""
+        return self.run_dir / ("mutation.md" if self.sibling is None else f"mutation-{self.sibling}.md")
 
     def env(self, prompt_file: Path) -> dict[str, str]:
         """The AUTORESEARCH_* variables a command mutator sees (also its {placeholders})."""
@@ -44,6 +48,16 @@ class MutationRequest:
             "AUTORESEARCH_PASS_RATES": json.dumps(self.pass_rates, sort_keys=True),
             "AUTORESEARCH_CYCLE": str(self.cycle),
             "AUTORESEARCH_PROMPT_FILE": str(prompt_file),
+            **(
+                {
+                    "AUTORESEARCH_CHANGELOG": str(self.changelog),
+                    "AUTORESEARCH_SIBLING": str(self.sibling),
+                    "AUTORESEARCH_STRATEGY": self.strategy,
+                    "AUTORESEARCH_STRATEGY_INSTRUCTIONS": self.strategy_instructions,
+                }
+                if self.sibling is not None
+                else {}
+            ),
         }
 
 

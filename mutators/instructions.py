@@ -18,7 +18,7 @@ def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:
     )
     template = resources.files(__package__).joinpath("instructions.md").read_text(encoding="utf-8")
     scope = "this file only" if request.mode == "file" else "files under this directory only"
-    return template.format(
+    text = template.format(
         mode=request.mode,
         artifact=request.artifact,
         run_dir=request.run_dir,
@@ -28,4 +28,11 @@ def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:
         pass_rates=json.dumps(request.pass_rates, sort_keys=True),
         scope=scope,
         changelog_step=changelog_step,
+    )
+    if request.sibling is None:
+        return text
+    return (
+        f"{text.rstrip()}\n\n## Your strategy: {request.strategy}\n\n"
+        f"You are candidate {request.sibling} of several made from HEAD at once, each following its own strategy. "
+        f"{request.strategy_instructions}\n"
     )

@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autoresearch.mutators.config import MutatorConfig
+from autoresearch.mutators.strategies import BUILTIN, Strategy
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.notify import NotifyConfig
 from autoresearch.plumbing.errors import InvalidInput
@@ -86,6 +87,18 @@ class GatesConfig(BaseModel):
         )
 
 
+class SearchConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+
+    candidates: int = Field(default=1, ge=1, le=16)
+    """Candidates per cycle, each mutated from HEAD in its own git worktree and evaluated at once; the best one is judged against HEAD (1 = one candidate in the checkout, as always)."""
+    strategies: list[Strategy] = Field(default_factory=lambda: list(BUILTIN), min_length=1)
+    """Named instruction variants (and LLM settings) assigned round-robin to a cycle's candidates, rotated after half of `stop.max_convergence` cycles without a KEEP; default: fix-failing, simplify, clarify."""
+
+    def uses_models(self) -> bool:
+        return any(s.model is not None or s.temperature is not None for s in self.strategies)
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
@@ -100,6 +113,7 @@ class Config(BaseModel):
     objectives: dict[str, float] = Field(default_factory=dict)
     """Weights of a composite score the keep rule decides on: correctness, cost, latency, tokens, tool_calls, robustness, size (unset = correctness alone, as without it)."""
     gates: GatesConfig = Field(default_factory=GatesConfig)
+    search: SearchConfig = Field(default_factory=SearchConfig)
     results_dir: str = ".autoresearch"
     """Where runs, iterations.jsonl and the chart go, relative to the repository root and inside it (not in .git, not overlapping the artifact); added to .git/info/exclude."""
     cache: bool = True
@@ -175,6 +189,13 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     if artifact == itself or artifact in itself.parents:  # the mutator would rewrite the eval command of the next run
         raise InvalidInput(
             f"{path}: field 'artifact': {config.artifact!r} holds the config itself; improve another file"
+        )
+    names = [s.name for s in config.search.strategies]
+    if len(set(names)) < len(names):
+        raise InvalidInput(f"{path}: field 'search.strategies': a strategy name is given twice")
+    if config.search.uses_models() and config.mutator.provider not in ("anthropic", "openai"):
+        raise InvalidInput(
+            f"{path}: field 'search.strategies': 'model' and 'temperature' need an LLM mutator (anthropic, openai)"
         )
     problem = results_dir_problem(config.results_dir, config.artifact)
     if problem:

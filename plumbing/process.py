@@ -88,6 +88,16 @@ def run(
     )
 
 
+def end_groups_under(folder: Path) -> None:
+    """SIGKILL the process groups of the commands still running with their logs under `folder` (the
+    threads waiting for them then return)."""
+    for pgid_file in folder.rglob(f"*{PGID_SUFFIX}"):
+        try:
+            os.killpg(int(pgid_file.read_text() or 0), signal.SIGKILL)
+        except (ValueError, ProcessLookupError, PermissionError, FileNotFoundError):
+            pass
+
+
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM the process group, then SIGKILL what is left after a grace period."""
     for sig, wait_s in ((signal.SIGTERM, GRACE_S), (signal.SIGKILL, None)):

@@ -26,6 +26,7 @@ import hmac
 import json
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from autoresearch.runs.errors import BadResults
@@ -75,7 +76,8 @@ class SampleCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
         header = json.dumps({"format": HEADER, "mac": self._mac(artifact, n, body)}).encode()
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        # one temporary file per writer: parallel candidates may store the same sample at once
+        tmp = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_bytes(header + b"\n" + body)
         os.replace(tmp, path)
 

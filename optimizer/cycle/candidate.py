@@ -25,11 +25,11 @@ from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.mutate import mutate
 from autoresearch.optimizer.cycle.record import record
-from autoresearch.optimizer.cycle.sequential import decide_significant
+from autoresearch.optimizer.cycle.sequential import Place, decide_significant
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size, head_moved
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_size, head_moved
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.redact import redact
 from autoresearch.policies.stop import Limits
@@ -108,8 +108,8 @@ def candidate(session: Session, cycle: int) -> None:
             mutation = mutate(session, cycle, cand)
         except MutationFailed as exc:
             if exc.spent is not None:
-                draft.fields.update(_mutation_fields(exc.spent))
-            return _settle(session, cand, failed(draft, exc.reason, str(exc)))
+                draft.fields.update(mutation_fields(exc.spent))
+            return settle(session, cand, failed(draft, exc.reason, str(exc)))
         except MutationsExhausted:
             shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
             raise RunStopped("mutations-exhausted") from None
@@ -117,13 +117,13 @@ def candidate(session: Session, cycle: int) -> None:
         if stop_requested(session):
             cand.discard()  # a candidate made while the STOP file appeared is saved as a patch, not evaluated
             raise RunStopped("stop-requested")
-        draft.fields.update(mutation=mutation.summary, **_mutation_fields(mutation))
+        draft.fields.update(mutation=mutation.summary, **mutation_fields(mutation))
         try:
-            rows, held, keep = _judge_candidate(session, run_dir, draft)
+            rows, held, keep = judge_candidate(session, run_dir, draft)
         except EvalFailed as exc:
-            return _settle(session, cand, failed(draft, "eval-failed", str(exc)))
+            return settle(session, cand, failed(draft, "eval-failed", str(exc)))
         if not keep:
-            return _settle(session, cand, draft.finish(decision="drop"))
+            return settle(session, cand, draft.finish(decision="drop"))
         with signals.critical():
             require_head(session, cand)
             faults.point("before-commit")
@@ -133,7 +133,7 @@ def candidate(session: Session, cycle: int) -> None:
             record(session, draft.finish(decision="keep", commit=sha))
 
 
-def _settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:
+def settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:
     """A candidate not kept: its diff saved, the artifact back at HEAD and the line written, with no
     signal in between (a resumed run then starts from exactly this decision)."""
     with signals.critical():
@@ -156,15 +156,20 @@ def require_head(session: Session, cand: tree.Candidate) -> None:
         )
 
 
-def _judge_candidate(session: Session, run_dir: Path, draft: Draft) -> tuple[list[dict], list[dict], bool]:
+def judge_candidate(
+    session: Session, run_dir: Path, draft: Draft, place: Place | None = None
+) -> tuple[list[dict], list[dict], bool]:
     """Evaluate the candidate (once, or as often as a sequential rule asks) and decide; the evidence
-    goes into the draft line. Returns (the candidate's train rows, its held-out rows, keep)."""
-    sequential = decide_significant(session, run_dir) if rule_of(session.config).sequential else None
+    goes into the draft line. Returns (the candidate's train rows, its held-out rows, keep).
+    A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise)."""
+    ws = place.ws if place else session.ws
+    sequential = decide_significant(session, run_dir, place) if rule_of(session.config).sequential else None
     if sequential is not None:
         rows, baseline, spend = merge(sequential.candidate), merge(sequential.head), sequential.spend
     else:
         spend, baseline = Spend(), session.baseline_rows
-        rows = measure(session, run_dir, artifact_key(session.ws), 1, spend, early_discard(session))
+        evaluator = place.evaluator if place else None
+        rows = measure(session, run_dir, artifact_key(ws), 1, spend, early_discard(session, ws), evaluator)
     faults.point("after-eval")
     rows, held, held_fields = guard_candidate(session, run_dir, rows)
     baseline = session.holdout.partition(baseline)[0] if session.holdout else baseline
@@ -173,7 +178,7 @@ def _judge_candidate(session: Session, run_dir: Path, draft: Draft) -> tuple[lis
         v = sequential.verdict
         comparison, keep, reason = compare_for_goal(session.config, baseline, rows), v.action == "keep", v.reason
     else:
-        verdict = judge(session.config, session.ws, baseline, rows)
+        verdict = judge(session.config, ws, baseline, rows)
         comparison, keep, reason = verdict.comparison, verdict.decision.keep, verdict.decision.reason
     s = comparison.summary
     draft.fields.update(
@@ -202,9 +207,9 @@ def _judge_candidate(session: Session, run_dir: Path, draft: Draft) -> tuple[lis
     return rows, held, keep
 
 
-def early_discard(session: Session) -> EarlyDiscard | None:
+def early_discard(session: Session, ws: Workspace | None = None) -> EarlyDiscard | None:
     """Under a rule that allows it (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
-    config, ws = session.config, session.ws
+    config, ws = session.config, ws or session.ws
     if not rule_of(config).early_discard or session.holdout or config.objectives:
         return None  # (a holdout needs every held-out test run, whatever the train part says; a composite, every cost)
     return EarlyDiscard(session.baseline_rows, config.policy.threshold, artifact_size(ws) < artifact_size(ws, "HEAD"))
@@ -220,7 +225,7 @@ def commit_message(cycle: int, summary: str) -> str:
     return f"{COMMIT_PREFIX}{cycle}: {summary}"
 
 
-def _mutation_fields(spent: MutationResult) -> dict[str, Any]:
+def mutation_fields(spent: MutationResult) -> dict[str, Any]:
     return {
         "mutation_cost_usd": round(spent.cost_usd, 6),
         "tokens_in": spent.tokens_in,

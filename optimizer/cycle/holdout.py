@@ -54,5 +54,5 @@ def guard_candidate(session: Session, run_dir: Path, rows: list[dict]) -> tuple[
     if session.holdout is None:
         return rows, [], {}
     train, held = session.holdout.partition(rows)
-    session.holdout.hide(run_dir)
+    session.holdout.hide(run_dir, run_dir.relative_to(session.paths.root).as_posix())
     return train, held, check(session.baseline_holdout, held, session.config.policy.confidence)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import structlog
 
-from autoresearch.optimizer.cycle import stops
+from autoresearch.optimizer.cycle import parallel, stops
 from autoresearch.optimizer.cycle.candidate import candidate, original
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import unmeasured
@@ -89,7 +89,10 @@ def _cycle_until_stop(session: Session) -> None:
         stops.check(session, limits)
         number = session.history.last_cycle + 1
         structlog.contextvars.bind_contextvars(cycle=number)
-        candidate(session, number)
+        if session.config.search.candidates > 1:
+            parallel.cycle(session, number)
+        else:
+            candidate(session, number)
 
 
 def _warn_if_degenerate(session: Session) -> None:

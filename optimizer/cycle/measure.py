@@ -19,7 +19,7 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.cache import SampleCache
-from autoresearch.runs.evaluators import EvalOutcome, supports_watch
+from autoresearch.runs.evaluators import EvalOutcome, Evaluator, supports_watch
 from autoresearch.runs.samples import write_index
 
 
@@ -43,18 +43,28 @@ class Spend:
     skipped: int = 0  # tests an early discard did not run
 
 
-def evaluate(session: Session, run_dir: Path, watch: EarlyDiscard | None = None) -> EvalOutcome:
-    """One eval run; `watch` (see autoresearch.optimizer.cycle.early) may stop an evaluator that streams its rows."""
+def evaluate(
+    session: Session, run_dir: Path, watch: EarlyDiscard | None = None, evaluator: Evaluator | None = None
+) -> EvalOutcome:
+    """One eval run; `watch` (see autoresearch.optimizer.cycle.early) may stop an evaluator that streams its rows.
+    A parallel candidate brings its own `evaluator` (run in its worktree); the session's otherwise."""
     faults.point("before-eval")
     session.set_phase("eval")
     get().info("evaluating")
-    if watch is not None and supports_watch(session.evaluator):  # a capability of some evaluators
-        return session.evaluator.run(run_dir, watch=watch)
-    return session.evaluator.run(run_dir)
+    evaluator = evaluator or session.evaluator
+    if watch is not None and supports_watch(evaluator):  # a capability of some evaluators
+        return evaluator.run(run_dir, watch=watch)
+    return evaluator.run(run_dir)
 
 
 def measure(
-    session: Session, run_dir: Path, key: str, n: int, spend: Spend, watch: EarlyDiscard | None = None
+    session: Session,
+    run_dir: Path,
+    key: str,
+    n: int,
+    spend: Spend,
+    watch: EarlyDiscard | None = None,
+    evaluator: Evaluator | None = None,
 ) -> list[dict]:
     """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
     (unless it was stopped early: a partial run is no sample)."""
@@ -65,7 +75,7 @@ def measure(
         spend.hits += 1
         get().info("cache hit", sample=n)
         return cached
-    outcome = evaluate(session, run_dir, watch)
+    outcome = evaluate(session, run_dir, watch, evaluator)
     if not outcome.notes.get("stopped"):
         session.cache.put(key, n, outcome.rows)
     spend.skipped += int(outcome.notes.get("skipped_tests", 0))

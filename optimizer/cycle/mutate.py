@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from autoresearch.mutators.base import MutationRequest, MutationResult
 from autoresearch.mutators.errors import MutationFailed
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.config import DEFAULT_PATH
+from autoresearch.optimizer.config import DEFAULT_PATH, Config
 from autoresearch.optimizer.cycle.holdout import hidden_from_mutator
 from autoresearch.optimizer.cycle.tree import Candidate
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import (
+    Workspace,
     artifact_modified,
     artifact_present,
     head_moved,
@@ -36,32 +38,18 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     HEAD and the branch where they were. Whatever it wrote elsewhere is saved, then undone."""
     session.set_phase("mutate")
     log_dir = candidate.run_dir
-    ws, history = session.ws, session.history
-    decided = history.last_evaluated
-    assert decided is not None, "a cycle runs after the original's evaluation"
-    request = MutationRequest(
-        repo_root=ws.root,
-        artifact=ws.artifact_path,
-        mode=ws.mode,
-        run_dir=session.paths.run_dir(decided.run_dir),
-        iterations=session.paths.iterations,
-        initial_sha=session.state.initial_sha,
-        pass_rates=decided.assertions,
-        cycle=cycle,
-        log_dir=log_dir,
-        read_only=(session.paths.results_dir, *_scoring_files(session)),
-        hidden=(*hidden_from_mutator(session), session.cache_root),
-    )
+    ws = session.ws
+    request = mutation_request(session, cycle, ws, log_dir, read_only=(session.paths.results_dir,))
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
     session.scope_guard().settle()
-    kept = trusted.take(_records(session))
+    kept = trusted.take(records(session))
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
-        outside = _undo_outside(session, log_dir, kept)
+        outside = undo_outside(session, log_dir, kept)
         reattach(ws, branch, head)
         if outside and isinstance(exc, MutationFailed):
             raise MutationFailed(
@@ -70,7 +58,7 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
         raise
     switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
     moved_to = ws.head()
-    outside = _undo_outside(session, log_dir, kept)  # the guard puts .git back (HEAD, refs, index), saving it first
+    outside = undo_outside(session, log_dir, kept)  # the guard puts .git back (HEAD, refs, index), saving it first
     reattach(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
     if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20
         candidate.discard()
@@ -85,6 +73,36 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
         raise MutationFailed(
             f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
         )
+    check_artifact(ws, result)
+    get().info("mutated", summary=result.summary)
+    return result
+
+
+def mutation_request(
+    session: Session, cycle: int, ws: Workspace, log_dir: Path, read_only: tuple[Path, ...] = (), **sibling: Any
+) -> MutationRequest:
+    """What a mutator working in `ws` is handed: paths to the run just decided and the history; `sibling`
+    says which of a cycle's parallel candidates it makes, and by which strategy."""
+    decided = session.history.last_evaluated
+    assert decided is not None, "a cycle runs after the original's evaluation"
+    return MutationRequest(
+        repo_root=ws.root,
+        artifact=ws.artifact_path,
+        mode=ws.mode,
+        run_dir=session.paths.run_dir(decided.run_dir),
+        iterations=session.paths.iterations,
+        initial_sha=session.state.initial_sha,
+        pass_rates=decided.assertions,
+        cycle=cycle,
+        log_dir=log_dir,
+        read_only=(*read_only, *scoring_files(session.config, ws.root)),
+        hidden=(*hidden_from_mutator(session), session.cache_root),
+        **sibling,
+    )
+
+
+def check_artifact(ws: Workspace, result: MutationResult) -> None:
+    """The candidate is a changed artifact of the kind it was, with no link leading out of it."""
     if not artifact_present(ws):
         raise MutationFailed(
             f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result
@@ -93,19 +111,16 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
         raise MutationFailed(f"the candidate's {link} is a symlink leading out of the artifact", "out-of-scope", result)
     if not artifact_modified(ws):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
-    get().info("mutated", summary=result.summary)
-    return result
 
 
-def _scoring_files(session: Session) -> list[Path]:
+def scoring_files(config: Config, root: Path) -> list[Path]:
     """What defines the tests, read-only for the LLM mutator even inside a directory artifact (where an eval
     file often sits beside the skill it tests): the config and the eval file. A model that rewrote them would
     grade itself. An eval command's own script is not among them: it may be the code being improved."""
-    root, config = session.ws.root, session.config.eval
-    return [root / DEFAULT_PATH, *(root / f for f in (config.file, config.agentv) if f)]
+    return [root / DEFAULT_PATH, *(root / f for f in (config.eval.file, config.eval.agentv) if f)]
 
 
-def _records(session: Session) -> trusted.Watched:
+def records(session: Session) -> trusted.Watched:
     """The experiment's files a later decision reads back (see autoresearch.optimizer.guard.trusted)."""
     paths, best = session.paths, session.history.best
     folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
@@ -114,7 +129,7 @@ def _records(session: Session) -> trusted.Watched:
     return trusted.Watched((paths.iterations, paths.holdout), tuple(folders))
 
 
-def _undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> list[str]:
+def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> list[str]:
     """Save, then undo, every change outside the artifact since the guard settled, and every change to
     the experiment's records; returns the paths that make the candidate out of scope: all of them,
     unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:

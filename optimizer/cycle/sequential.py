@@ -6,6 +6,7 @@ KEEP was selected on (the winner's curse: those are the lucky draw).
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,8 +16,9 @@ from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.tree import head_in_tree
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_size
 from autoresearch.policies.significant import Verdict, significant
+from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.samples import merge, write_index
 
 
@@ -24,6 +26,18 @@ def head_offset(session: Session) -> int:
     """HEAD's samples that its KEEP was selected on (none for the original)."""
     best = session.history.best
     return (best.samples or 0) if best and best.cycle > 1 else 0
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a parallel candidate is evaluated: its worktree, an evaluator that runs there, and the
+    confidence its comparison needs (see autoresearch.policies.bestofk)."""
+
+    ws: Workspace
+    evaluator: Evaluator
+    confidence: float
+    head_lock: AbstractContextManager = field(default_factory=nullcontext)  # one HEAD sample drawn at a time,
+    # so that the siblings share each one through the cache instead of each paying for it
 
 
 @dataclass
@@ -34,22 +48,25 @@ class Sequential:
     spend: Spend = field(default_factory=Spend)
 
 
-def decide_significant(session: Session, run_dir: Path) -> Sequential:
-    """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir."""
-    policy, ws = session.config.policy, session.ws
+def decide_significant(session: Session, run_dir: Path, place: Place | None = None) -> Sequential:
+    """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir.
+    A parallel candidate's `place` names its worktree, its evaluator and the confidence it must reach."""
+    policy = session.config.policy
+    ws, evaluator = (place.ws, place.evaluator) if place else (session.ws, None)
+    confidence = place.confidence if place else policy.confidence
     cand_key, head_key = artifact_key(ws), artifact_id(ws)
     offset = head_offset(session)
     spend = Spend()
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
-    cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend)]
+    cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend, evaluator=evaluator)]
     simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     while True:
         hidden = session.holdout.tests if session.holdout else frozenset()
         verdict = significant(
-            _scores(session, cand, hidden),
-            _scores(session, head, hidden, head=True),
-            policy.confidence,
+            _scores(session, ws, cand, hidden),
+            _scores(session, ws, head, hidden, head=True),
+            confidence,
             policy.max_repeats,
             simpler,
         )
@@ -58,21 +75,21 @@ def decide_significant(session: Session, run_dir: Path) -> Sequential:
             break
         if verdict.action == "more-candidate":
             n = len(cand) + 1
-            cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend))
+            cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend, evaluator=evaluator))
         else:
             n = offset + len(head) + 1
-            with head_in_tree(session.ws, run_dir):
-                head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend))
+            with place.head_lock if place else nullcontext(), head_in_tree(ws, run_dir):
+                head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend, evaluator=evaluator))
     write_index(run_dir, merge(cand))
     return Sequential(verdict, cand, head, spend)
 
 
 def _scores(
-    session: Session, samples: list[list[dict]], hidden: frozenset[str], head: bool = False
+    session: Session, ws: Workspace, samples: list[list[dict]], hidden: frozenset[str], head: bool = False
 ) -> list[dict[str, float]]:
     """Per-sample test scores (by the composite, with `objectives:` weights, against HEAD's results),
     the held-out tests left out: the rule decides on the train part."""
     if session.config.objectives:
-        sizes = (artifact_size(session.ws, "HEAD"), artifact_size(session.ws, "HEAD" if head else None))
+        sizes = (artifact_size(ws, "HEAD"), artifact_size(ws, "HEAD" if head else None))
         samples = [rescored(session.config, session.baseline_rows, rows, sizes) for rows in samples]
     return [{row["test_id"]: float(row["score"]) for row in rows if row["test_id"] not in hidden} for rows in samples]

@@ -75,9 +75,15 @@ def head_in_tree(ws: Workspace, run_dir: Path) -> Iterator[None]:
         yield
     finally:
         with signals.critical():
-            _remove(ws.artifact_path)
+            remove(ws.artifact_path)
             _copy(aside, ws.artifact_path)
-            _remove(aside)
+            remove(aside)
+
+
+def replace_artifact(source: Path, target: Path) -> None:
+    """Put a candidate's artifact (from its worktree) in place of the checkout's."""
+    remove(target)
+    _copy(source, target)
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -87,7 +93,7 @@ def _copy(source: Path, target: Path) -> None:
         shutil.copy2(source, target)
 
 
-def _remove(path: Path) -> None:
+def remove(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path)
     else:

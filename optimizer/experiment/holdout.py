@@ -34,28 +34,30 @@ class Holdout:
         """(train rows, held-out rows)."""
         return [r for r in rows if r["test_id"] not in self.tests], [r for r in rows if r["test_id"] in self.tests]
 
-    def hide(self, run_dir: Path) -> list[dict]:
-        """Move every held-out row and per-test directory of a run out of the mutator's sight; returns
-        the held-out rows of the run's own index.jsonl."""
+    def hide(self, run_dir: Path, name: str | None = None) -> list[dict]:
+        """Move every held-out row and per-test directory of a run out of the mutator's sight, to
+        root/`name` (the run directory's name; a parallel candidate's is `<cycle run>/candidate-<i>`);
+        returns the held-out rows of the run's own index.jsonl."""
         from autoresearch.runs.rundir import (
             safe_segment,  # the built-in runner's modules are loaded only when used (and autoresearch.runs.graders <-> autoresearch.runs.evalfile import each other)
         )
 
         held_rows: list[dict] = []
+        where = self.root / (name or run_dir.name)
         for index in sorted(run_dir.rglob(INDEX)):
             relative = index.parent.relative_to(run_dir)
             train, held = self.partition(load_rows(index))
-            write_index(self.root / run_dir.name / relative, held)
+            write_index(where / relative, held)
             write_index(index.parent, train)
             for name in WHOLE_RUN_FILES:  # beside each index.jsonl: the run's, and each sample's with eval.repeat
                 if (index.parent / name).is_file():
-                    shutil.move(str(index.parent / name), self.root / run_dir.name / relative / name)
+                    shutil.move(str(index.parent / name), where / relative / name)
             if index.parent == run_dir:
                 held_rows = held
         for test_id in self.tests:
             for folder in run_dir.rglob(safe_segment(test_id)):
                 if folder.is_dir():
-                    target = self.root / run_dir.name / folder.relative_to(run_dir)
+                    target = where / folder.relative_to(run_dir)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.move(str(folder), target)
         return held_rows

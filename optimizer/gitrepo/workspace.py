@@ -120,8 +120,8 @@ def _xy(flag: int) -> str:
     return x + y
 
 
-def _porcelain_status(ws: Workspace) -> dict[str, str]:
-    parts = ws.git("status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0")
+def _porcelain_status(ws: Workspace, *more: str) -> dict[str, str]:
+    parts = ws.git("status", "--porcelain=v1", "-z", "--untracked-files=all", *more).split("\0")
     entries: dict[str, str] = {}
     i = 0
     while i < len(parts):
@@ -135,6 +135,11 @@ def _porcelain_status(ws: Workspace) -> dict[str, str]:
             entries[parts[i]] = code
             i += 1
     return entries
+
+
+def everything_changed(ws: Workspace) -> dict[str, str]:
+    """`status`, ignored files included (`!!`): in a fresh worktree every one of them is new."""
+    return _porcelain_status(ws, "--ignored")
 
 
 def inside(ws: Workspace, path: str) -> bool:

@@ -22,6 +22,7 @@ from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.decide import compare_for_goal
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.gitrepo import candidates
 from autoresearch.optimizer.gitrepo.gitcmd import clear_stale_locks
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
@@ -45,6 +46,7 @@ def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: Hi
         *_end_orphans(ws, paths),
         *_log_unlogged_keep(config, ws, paths, history),
         *_save_stray_candidate(ws, paths),
+        *[f"removed the worktree of parallel candidate {name}" for name in candidates.clear(ws, paths.meta)],
     ]
     for action in actions:
         get().warning("recovered after a crash", action=action)

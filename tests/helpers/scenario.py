@@ -1,6 +1,7 @@
 """A repository whose artifact spells out its own scores, and a mutator that follows a plan.
 
-The mutator's plan, per cycle: files to `write` and `delete`, shell commands to
+The mutator's plan, per cycle (or per candidate, `<cycle>.<index>`, with
+search.candidates > 1): files to `write` and `delete`, shell commands to
 `run`, and `hold` (touch `.autoresearch/mutating`, then wait for
 `.autoresearch/go-on`, so that a test can act while the mutation runs).
 
@@ -55,7 +56,8 @@ import json, os, subprocess, sys, time
 from pathlib import Path
 
 plan = json.loads(Path("plan.json").read_text())
-step = plan.get(os.environ["AUTORESEARCH_CYCLE"])
+cycle = os.environ["AUTORESEARCH_CYCLE"]
+step = plan.get(cycle + "." + os.environ.get("AUTORESEARCH_SIBLING", "")) or plan.get(cycle)  # "2.1": sibling 1
 if step is None:
     print("no plan for this cycle", file=sys.stderr); sys.exit(3)
 for path, text in step.get("write", {}).items():
@@ -70,7 +72,8 @@ if step.get("hold"):  # let the test act during the mutation: signal, then wait 
     while not Path(".autoresearch/go-on").exists():
         time.sleep(0.02)
 if "summary" in step:
-    Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md").write_text(step["summary"] + "\n\ndetails\n")
+    changelog = os.environ.get("AUTORESEARCH_CHANGELOG") or Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md")
+    Path(changelog).write_text(step["summary"] + "\n\ndetails\n")
 print(step.get("stdout", "mutated"))
 sys.exit(step.get("exit", 0))
 """

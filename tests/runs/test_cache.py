@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 from autoresearch.runs.cache import SampleCache
 
@@ -40,3 +41,24 @@ def test_another_secret_does_not_validate_an_entry(tmp_path):
     (tmp_path / "two/eval1").mkdir(parents=True)
     (tmp_path / "two/eval1/abc-sample-1.jsonl").write_bytes((tmp_path / "one/eval1/abc-sample-1.jsonl").read_bytes())
     assert other.get("abc", 1) is None
+
+
+def test_threads_storing_the_same_sample_at_once_never_collide(tmp_path):
+    """Parallel candidates (search.candidates) may store the same sample (HEAD's, under `significant`) at once."""
+    cache = SampleCache(tmp_path / "cache", "eval")
+    rows = [{"test_id": "a", "score": 1.0}]
+    errors: list[BaseException] = []
+
+    def store() -> None:
+        try:
+            for _ in range(200):
+                cache.put("artifact", 1, rows)
+        except BaseException as exc:  # collected, then asserted on
+            errors.append(exc)
+
+    threads = [threading.Thread(target=store) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and cache.get("artifact", 1) == rows

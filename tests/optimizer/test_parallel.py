@@ -1,0 +1,288 @@
+"""search.candidates: K > 1, end to end through the CLI: K worktrees, K mutators, the best one kept.
+
+The mutator follows a plan keyed by `<cycle>.<sibling>`, so each candidate of a cycle writes exactly
+the scores the test chose; the scenario eval reads them from the artifact in the candidate's worktree.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pytest
+import yaml
+
+from autoresearch.optimizer.faults import ENV
+from tests.helpers.repos import assert_one_line_error, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+ORIGINAL = scores(a=0, b=0, c=0)
+PLAN = {
+    "2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"},
+    "2.1": {"write": {"prompt.md": scores(a=1, b=1, c=0)}, "summary": "fix a and b"},
+    "2.2": {"write": {"prompt.md": scores(a=0, b=0, c=0) + "# pad\n"}, "summary": "pad"},
+    "3.0": {"write": {"prompt.md": scores(a=0, b=0, c=0)}, "summary": "break all"},
+    "3.1": {"write": {"prompt.md": scores(a=1, b=1, c=0) + "# pad\n"}, "summary": "pad"},
+    "3.2": {"write": {"notes.txt": "outside\n"}, "summary": "outside"},
+}
+EXPECTED_LOG = [
+    "autoresearch cycle 2: fix a and b (strategy simplify)",
+    "initial",
+]
+
+
+def make(tmp_path, plan=PLAN, **config):
+    settings = {
+        "search": {"candidates": 3},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        **config,
+    }
+    return scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config=settings,
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+
+
+def assert_end_state(repo) -> None:
+    lines = iterations(repo)
+    assert [(r["cycle"], r["decision"]) for r in lines] == [(1, "keep"), (2, "keep"), (3, "drop")]
+    assert git(repo, "log", "--format=%s").splitlines() == EXPECTED_LOG
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=1, c=0)
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert git(repo, "worktree", "list").count("\n") == 1  # the candidates' worktrees are gone
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/candidates").exists() or not any(
+        (repo / ".autoresearch/runs/exp/_autoresearch/candidates").iterdir()
+    )
+
+
+def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
+    repo = make(tmp_path)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert_end_state(repo)
+    lines = iterations(repo)
+    keep, drop = lines[1], lines[2]
+    # the cycle's own fields describe the winner; the candidates array describes all three
+    assert keep["strategy"] == "simplify" and keep["mutation"] == "fix a and b"
+    assert keep["score"] == pytest.approx(2 / 3) and keep["wins"] == 2
+    assert [(c["index"], c["strategy"], c["decision"]) for c in keep["candidates"]] == [
+        (0, "fix-failing", "drop"),
+        (1, "simplify", "keep"),
+        (2, "clarify", "drop"),
+    ]
+    assert keep["cost_usd"] == pytest.approx(0.009)  # the three evals' spend: the sum
+    assert "patch" not in keep["candidates"][1]
+    results = repo / ".autoresearch"
+    for c in (keep["candidates"][0], keep["candidates"][2], *drop["candidates"][:2]):
+        assert (results / c["patch"]).is_file()
+    assert "a 1" in (results / keep["candidates"][0]["patch"]).read_text()
+    # cycle 3: one candidate broke everything, one only padded (no win), one wrote outside its artifact
+    assert [c["decision"] for c in drop["candidates"]] == ["drop", "drop", "error"]
+    assert "outside the artifact" in drop["candidates"][2]["reason"]
+    assert not (repo / "notes.txt").exists()
+    # each candidate's eval ran in its own worktree
+    run_dir = results / "runs/exp" / keep["run_dir"]
+    assert sorted(p.name for p in run_dir.iterdir() if p.is_dir()) == ["candidate-0", "candidate-1", "candidate-2"]
+    # each mutator was told its strategy
+    assert "## Your strategy: clarify" in (run_dir / "candidate-2/mutator-prompt.md").read_text()
+
+
+def test_strategies_rotate_after_half_of_max_convergence_cycles_without_a_keep(tmp_path):
+    plan = {
+        f"{c}.{i}": {"write": {"prompt.md": ORIGINAL + f"# {c}{i}\n"}, "summary": "noop"}
+        for c in (2, 3, 4)
+        for i in range(2)
+    }
+    repo = make(tmp_path, plan, search={"candidates": 2}, stop={"max_cycles": 4, "max_convergence": 4})
+    assert cli(repo, "run").returncode == 10
+    got = [[c["strategy"] for c in r["candidates"]] for r in iterations(repo)[1:]]
+    # two cycles without a KEEP (half of 4): the assignment moves on by one
+    assert got == [["fix-failing", "simplify"], ["fix-failing", "simplify"], ["simplify", "clarify"]]
+
+
+def test_kill_9_during_a_three_candidate_cycle_then_resume(tmp_path):
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: "after-mutate:1"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert (repo / ".autoresearch/runs/exp/_autoresearch/candidates/2").is_dir()  # left by the kill
+    assert (repo / "prompt.md").read_text() == ORIGINAL  # the user's checkout untouched
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_end_state(repo)
+
+
+@pytest.mark.parametrize(
+    "point, n", [("before-eval", 3), ("after-eval", 2), ("before-commit", 1), ("after-commit", 1), ("after-append", 2)]
+)
+def test_kill_9_at_the_decision_of_a_parallel_cycle_then_resume(tmp_path, point, n):
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_end_state(repo)
+
+
+@pytest.mark.parametrize(
+    "search, words",
+    [
+        ({"candidates": 0}, "search.candidates"),
+        ({"candidates": "many"}, "search.candidates"),
+        ({"strategies": []}, "search.strategies"),
+        ({"strategies": [{"name": "a"}, {"name": "a"}]}, "search.strategies"),
+        ({"strategies": [{"name": "x", "model": "m"}]}, "search.strategies"),
+        ({"strategies": [{"name": "bad name"}]}, "search.strategies.0.name"),
+    ],
+)
+def test_a_bad_search_section_is_one_line_naming_the_field_exit_30(tmp_path, search, words):
+    repo = make(tmp_path, search=search)
+    done = cli(repo, "run")
+    assert_one_line_error(done, 30, words)
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
+
+
+@pytest.mark.parametrize("point", ["before-eval:3:SIGINT", "after-mutate:1:SIGTERM"])
+def test_a_signal_during_a_parallel_cycle_stops_cleanly_and_the_run_resumes(tmp_path, point):
+    repo = make(tmp_path)
+    stopped = cli(repo, "run", env={ENV: point})
+    assert stopped.returncode == 130, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    assert git(repo, "worktree", "list").count("\n") == 1
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_end_state(repo)
+
+
+def test_a_cycles_spend_is_the_sum_of_its_candidates_and_the_budget_reads_it(tmp_path):
+    repo = make(tmp_path, stop={"max_cycles": 5, "max_convergence": 10, "budget_usd": 0.016})
+    done = cli(repo, "run")
+    lines = iterations(repo)
+    # the original cost 0.003, cycle 2 three evals (0.009): spent 0.012 + the mean of the two (0.006) > 0.016
+    assert [r["cycle"] for r in lines] == [1, 2], done.stderr
+    assert lines[1]["cost_usd"] == pytest.approx(0.009)
+    assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == "budget"
+
+
+def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(tmp_path):
+    repo = make(tmp_path, policy={"rule": "significant"})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert_end_state(repo)
+    keep = iterations(repo)[1]
+    assert keep["samples"] >= 1 and keep["head_samples"] >= 2 and "p_value" in keep
+    # each HEAD sample is evaluated once for the cycle, and shared by the siblings through the cache
+    head_runs = [
+        p.parent.name for p in (repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/head-*/eval.stdout.log")
+    ]
+    assert head_runs and len(head_runs) == len(set(head_runs))
+
+
+def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_cycle(tmp_path):
+    stop = {"../../STOP": ""}  # from the candidate's worktree (…/_autoresearch/candidates/0) to the experiment's STOP
+    repo = make(tmp_path, plan={**PLAN, "2.0": {**PLAN["2.0"], "write": {**PLAN["2.0"]["write"], **stop}}})
+    assert cli(repo, "run").returncode == 10
+    assert [r["cycle"] for r in iterations(repo)] == [1]
+    assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == (
+        "stop-requested"
+    )
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    patches = sorted((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))
+    assert len(patches) == 3
+    assert git(repo, "worktree", "list").count("\n") == 1
+
+
+def test_a_write_into_the_users_checkout_is_undone_and_makes_the_cycles_candidates_out_of_scope(tmp_path):
+    into_checkout = {"../../../../../../notes.txt": "written from a candidate's worktree\n"}
+    plan = {**PLAN, "2.2": {**PLAN["2.2"], "write": {**PLAN["2.2"]["write"], **into_checkout}}}
+    repo = make(tmp_path, plan=plan, stop={"max_cycles": 2})
+    done = cli(repo, "run")
+    assert not (repo / "notes.txt").exists(), done.stderr
+    cycle = iterations(repo)[1]
+    assert cycle["decision"] == "error" and cycle["error_reason"] == "out-of-scope"
+    assert {c["decision"] for c in cycle["candidates"]} == {"error"}
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
+
+
+def test_the_holdout_stays_hidden_from_every_candidate_and_the_winners_held_rows_are_heads(tmp_path):
+    six = scores(a=0, b=0, c=0, d=1, e=1, f=0)
+    plan = {
+        "2.0": {"write": {"prompt.md": six + "# pad\n"}, "summary": "pad"},
+        "2.1": {"write": {"prompt.md": scores(a=1, b=1, c=1, d=1, e=1, f=1)}, "summary": "fix all"},
+        "2.2": {"write": {"prompt.md": six + "# pad 2\n"}, "summary": "pad"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": six},
+        {},
+        config={
+            "search": {"candidates": 3},
+            "eval": {"holdout": 0.34},
+            "stop": {"max_cycles": 2},
+        },
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    keep = iterations(repo)[1]
+    assert keep["decision"] == "keep" and keep["strategy"] == "simplify" and "holdout_score" in keep
+    held = set(json.loads((repo / ".autoresearch/runs/exp/_autoresearch/holdout.json").read_text())["tests"])
+    assert held
+    for index in (repo / ".autoresearch/runs/exp").rglob("index.jsonl"):
+        assert not held & {json.loads(line)["test_id"] for line in index.read_text().splitlines()}, index
+    heads = repo / ".autoresearch/holdout/exp" / keep["run_dir"] / "index.jsonl"
+    assert {json.loads(line)["test_id"] for line in heads.read_text().splitlines()} == held
+
+
+def test_an_ignored_file_written_in_a_worktree_is_out_of_scope_and_a_tool_cache_is_not(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(a=1, b=1, c=1), "planted.txt": "the eval may read me\n"}, "summary": "x"},
+        "2.1": {"write": {"prompt.md": scores(a=1, b=0, c=0), "tools/__pycache__/m.pyc": "bytes"}, "summary": "fix a"},
+    }
+    repo = make(tmp_path, plan=plan, search={"candidates": 2}, stop={"max_cycles": 2})
+    (repo / ".gitignore").write_text("planted.txt\n__pycache__/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    cycle = iterations(repo)[1]
+    assert [c["decision"] for c in cycle["candidates"]] == ["error", "keep"]
+    assert "planted.txt" in cycle["candidates"][0]["reason"]
+    assert cycle["mutation"] == "fix a" and cycle["strategy"] == "simplify"
+
+
+def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
+    replay = "- summary: fix a\n  content: v2.md\n"
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config={"search": {"candidates": 2}, "stop": {"max_cycles": 5}},
+        extra_files={"edits/replay.yaml": replay, "edits/v2.md": scores(a=1, b=0, c=0)},
+    )
+    settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    settings["mutator"] = {"provider": "replay", "file": "edits/replay.yaml"}
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings))
+    git(repo, "commit", "-qam", "replay")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
+    assert not list((repo / ".autoresearch/runs/exp").glob("*-c0003*"))
+    assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == (
+        "mutations-exhausted"
+    )
+
+
+def test_a_mutator_switching_the_users_branch_stops_the_run_with_20_and_puts_it_back(tmp_path):
+    switch = {"run": ["git -C ../../../../../.. checkout -q -b elsewhere"]}
+    repo = make(tmp_path, plan={**PLAN, "2.1": {**PLAN["2.1"], **switch}})
+    done = cli(repo, "run")
+    assert done.returncode == 20, done.stderr
+    assert "switched branches" in done.stderr
+    assert git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
+    assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))) == 3
