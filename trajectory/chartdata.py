@@ -107,3 +107,8 @@ def summary(records: list[Iteration]) -> Summary:
         eval_cost=sum(r.cost_usd for r in records),
         mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
     )
+
+
+def better(goal: str) -> str:
+    """How a reader should read the numbers: a metric's goal may be to go down (val_bpb)."""
+    return "lower is better" if goal == "minimize" else "higher is better"
