@@ -19,8 +19,8 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stab
 SCALE = 2  # device pixels per SVG pixel: sharp on high-density screens
 
 
-def score_svg(records: list[Iteration]) -> str:
-    return charts.score_chart(chartdata.series(records), standalone=True) + "\n"
+def score_svg(records: list[Iteration], reading: chartdata.Reading = chartdata.Reading()) -> str:
+    return charts.score_chart(chartdata.series(records, reading), standalone=True) + "\n"
 
 
 def find_browser() -> str | None:

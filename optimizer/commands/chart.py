@@ -13,6 +13,7 @@ from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from autoresearch.plumbing.paths import ExperimentPaths
+    from autoresearch.trajectory.chartdata import Reading
 
 
 def command(
@@ -22,21 +23,22 @@ def command(
     config: Path = ConfigOption,
 ) -> int:
     """Write the score chart as an image (--png/--svg); with neither, rewrite trajectory.html and print its path."""
+    from autoresearch.optimizer.cycle.record import reading
     from autoresearch.plumbing.errors import InvalidInput
     from autoresearch.trajectory import image, iterations
 
-    _, _, paths = find_experiment(experiment, config)
+    cfg, _, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{paths.root.name}' has no history in {paths.root}")
     records, bad = iterations.read(paths.iterations)
     if bad:
         print(f"warning: {bad} unreadable line(s) in {paths.iterations} left out")
     if svg:
-        _write(svg, image.score_svg(records))
+        _write(svg, image.score_svg(records, reading(cfg)))
     if png:
-        _png(image.score_svg(records), png)
+        _png(image.score_svg(records, reading(cfg)), png)
     if not (svg or png):
-        _page(paths, records, bad)
+        _page(paths, records, bad, reading(cfg))
     return 0
 
 
@@ -70,7 +72,7 @@ def _png(svg_text: str, out: Path) -> None:
     print(f"wrote {out}")
 
 
-def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
+def _page(paths: "ExperimentPaths", records: list, bad: int, reading: "Reading") -> None:
     """Rewrite the page from the files, e.g. after a crash left it saying `running`."""
     from autoresearch.optimizer.experiment import state as state_file
     from autoresearch.optimizer.experiment.lockfile import holder
@@ -80,5 +82,8 @@ def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
     state = st.model_dump() if st else {}
     live = holder(paths.lock) is not None
     status = "running" if live else str(state.get("status", "finished"))
-    page.write(paths.chart, page.PageData(paths.root.name, records, bad, status=status, live=live, state=state))
+    page.write(
+        paths.chart,
+        page.PageData(paths.root.name, records, bad, status=status, live=live, state=state, reading=reading),
+    )
     print(f"wrote {paths.chart}")
