@@ -9,6 +9,7 @@ when it runs, so `--help` stays fast.
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version
 
 import typer
 
@@ -28,8 +29,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
-
         typer.echo(f"autoresearch {version('autoresearch')}")
         raise typer.Exit(OK)
 
@@ -37,7 +36,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     ctx: typer.Context,
-    version: bool = typer.Option(
+    show_version: bool = typer.Option(
         False, "--version", "-V", callback=_version, is_eager=True, help="Print the installed version and exit."
     ),
 ) -> None:
