@@ -9,6 +9,7 @@ when it runs, so `--help` stays fast.
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version
 
 import typer
 
@@ -20,14 +21,25 @@ app = typer.Typer(
     name="autoresearch",
     help="Improve a prompt, skill, config or code file overnight against your eval, one measured git commit at a time.",
     invoke_without_command=True,
-    add_completion=False,
+    add_completion=True,  # typer's --install-completion / --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"autoresearch {version('autoresearch')}")
+        raise typer.Exit(OK)
+
+
 @app.callback()
-def _root(ctx: typer.Context) -> None:
+def _root(
+    ctx: typer.Context,
+    show_version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Print the installed version and exit."
+    ),
+) -> None:
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
 

@@ -23,7 +23,8 @@ def _handler(signum, frame) -> None:
     if hold(signum):
         return
     _raised = True
-    raise Interrupted(f"interrupted by {signal.Signals(signum).name}; the artifact was restored to HEAD")
+    how = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}"
+    raise Interrupted(f"{how}; the artifact was restored to HEAD")
 
 
 def install() -> None:

@@ -17,6 +17,19 @@ from autoresearch.trajectory.iterations import Iteration
 
 
 @dataclass(frozen=True)
+class Reading:
+    """How an experiment's scores read: 0-1 scores where higher is better, or a metric (val_bpb) with
+    its own scale, no pass rates, and a goal that may be to go down."""
+
+    metric: bool = False
+    goal: str = "maximize"  # or minimize
+
+    @property
+    def label(self) -> str:
+        return f"metric ({better(self.goal)})" if self.metric else "score"
+
+
+@dataclass(frozen=True)
 class Point:
     cycle: int
     score: float
@@ -33,6 +46,7 @@ class Series:
     mutation_cost: list[tuple[int, float]]  # cumulative
     holdout: Sequence[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
     candidates: Sequence[CandidatePoint] = ()  # a cycle's parallel candidates, when it had several
+    reading: Reading = Reading()
 
 
 def number(record: Iteration, name: str) -> float | None:
@@ -43,7 +57,7 @@ def number(record: Iteration, name: str) -> float | None:
     return float(value)
 
 
-def series(records: list[Iteration]) -> Series:
+def series(records: list[Iteration], reading: Reading = Reading()) -> Series:
     points, best, eval_cost, mutation_cost = [], [], [], []
     head: float | None = None
     spent_eval = spent_mutation = 0.0
@@ -58,7 +72,8 @@ def series(records: list[Iteration]) -> Series:
         eval_cost.append((r.cycle, spent_eval))
         mutation_cost.append((r.cycle, spent_mutation))
     holdout = [(r.cycle, value) for r in records if (value := number(r, "holdout_score")) is not None]
-    return Series(points, best, _assertions(records), eval_cost, mutation_cost, holdout, candidate_points(records))
+    assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
+    return Series(points, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading)
 
 
 def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:
@@ -110,3 +125,8 @@ def summary(records: list[Iteration]) -> Summary:
         eval_cost=sum(r.cost_usd for r in records),
         mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
     )
+
+
+def better(goal: str) -> str:
+    """How a reader should read the numbers: a metric's goal may be to go down (val_bpb)."""
+    return "lower is better" if goal == "minimize" else "higher is better"

@@ -43,11 +43,16 @@ def _radius(count: int) -> float:
     return 4.0 if count <= 60 else 3.0 if count <= 300 else 2.0
 
 
-def _value_range(values: list[float]) -> tuple[float, float]:
-    """Scores in 0-1 get the whole 0-1 axis; other metrics get their own range, including 0."""
+def _value_range(values: list[float], metric: bool = False) -> tuple[float, float]:
+    """Scores in 0-1 get the whole 0-1 axis; a metric's axis fits its values (val_bpb 1.40-1.50 is not
+    drawn as a flat line at the top of 0-1.5), with a margin so no point sits on the frame."""
     if not values:
         return 0.0, 1.0
-    return min(0.0, min(values)), max(1.0, max(values))
+    lo, hi = min(values), max(values)
+    if not metric:
+        return min(0.0, lo), max(1.0, hi)
+    margin = (hi - lo) * 0.08 or abs(hi) * 0.05 or 1.0
+    return lo - margin, hi + margin
 
 
 def _cycles(points: list[Point]) -> tuple[int, int]:
@@ -55,17 +60,26 @@ def _cycles(points: list[Point]) -> tuple[int, int]:
 
 
 def _title(p: Point) -> str:
-    return f"cycle {p.cycle} · {p.score:.4g} · {p.decision.upper()} · {p.mutation}"
+    value = "no score" if p.decision == "error" else f"{p.score:.4g}"
+    return f"cycle {p.cycle} · {value} · {p.decision.upper()} · {p.mutation}"
+
+
+def _marker(frame: Frame, p: Point, r: float) -> str:
+    """An error cycle measured nothing: a hollow mark on the bottom edge, never a point at its recorded
+    0 (the best value a minimize goal could draw)."""
+    if p.decision == "error":
+        return f'cy="{fmt(frame.y.start)}" r="{r}" fill="none" stroke="{COLORS["error"]}" stroke-width="1.5"'
+    return f'cy="{fmt(frame.y(p.score))}" r="{r}" fill="{COLORS.get(p.decision, "#8c959f")}"'
 
 
 def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
-    scores = [p.score for p in data.points] + [v for _, v in data.holdout] + [c.score for c in data.candidates]
-    frame = Frame.of(_cycles(data.points), _value_range(scores))
-    r = _radius(len(data.points))
-    parts = [open_svg("score-chart", f"score per cycle, {len(data.points)} cycles", standalone)]
-    parts.append(frame.axes("score"))
     evaluated = [(p.cycle, p.score) for p in data.points if p.decision != "error"]
+    values = [v for _, v in evaluated] + [v for _, v in data.holdout] + [c.score for c in data.candidates]
+    frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric))
+    r = _radius(len(data.points))
+    parts = [open_svg("score-chart", f"{data.reading.label} per cycle, {len(data.points)} cycles", standalone)]
+    parts.append(frame.axes(data.reading.label))
     parts.append(
         f'<polyline class="trace" fill="none" stroke="#8c959f" stroke-width="1" points="{frame.points(evaluated)}"/>'
     )
@@ -83,7 +97,7 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     for p in data.points:
         parts.append(
             f'<circle class="pt {esc(p.decision)}" data-cycle="{p.cycle}" data-decision="{esc(p.decision)}" '
-            f'cx="{fmt(frame.x(p.cycle))}" cy="{fmt(frame.y(p.score))}" r="{r}" fill="{COLORS.get(p.decision, "#8c959f")}">'
+            f'cx="{fmt(frame.x(p.cycle))}" {_marker(frame, p, r)}>'
             f"<title>{esc(_title(p))}</title></circle>"
         )
     parts.append("</g>")

@@ -17,8 +17,8 @@ SCALE = 2  # device pixels per SVG pixel: sharp on high-density screens
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def score_svg(records: list[Iteration]) -> str:
-    return charts.score_chart(chartdata.series(records), standalone=True) + "\n"
+def score_svg(records: list[Iteration], reading: chartdata.Reading = chartdata.Reading()) -> str:
+    return charts.score_chart(chartdata.series(records, reading), standalone=True) + "\n"
 
 
 def png(svg: str) -> bytes:

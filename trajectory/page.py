@@ -38,6 +38,7 @@ class PageData:
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
     test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
     refresh_s: int = REFRESH_S  # while live
+    reading: chartdata.Reading = chartdata.Reading()  # a metric (val_bpb, lower is better) or 0-1 scores
 
 
 @cache
@@ -104,20 +105,21 @@ def _warning(bad_lines: int) -> str:
 
 def _body(data: PageData) -> str:
     summary = chartdata.summary(data.records)
-    cards = f'<section class="cards">{page_parts.cards(summary, data.status, data.state, data.live, data.records)}</section>'
+    cards = page_parts.cards(summary, data.status, data.state, data.live, data.records, data.reading)
+    cards = f'<section class="cards">{cards}</section>'
     if not data.records:
         return (
             cards
             + '<p class="empty">No cycle has finished yet: the first eval of the original artifact is running.</p>'
         )
-    series = chartdata.series(data.records)
+    series = chartdata.series(data.records, data.reading)
     assertions = (
         page_parts.legend(list(series.assertions)) + charts.assertions_chart(series)
         if series.assertions
-        else "<p>No per-assertion pass rates were recorded.</p>"
+        else f"<p>{'A metric has no pass rates: its value is charted above.' if data.reading.metric else 'No per-assertion pass rates were recorded.'}</p>"
     )
     return f"""{cards}
-<section><h2>Score per cycle</h2>{charts.score_chart(series)}</section>
+<section><h2>{"Metric" if data.reading.metric else "Score"} per cycle</h2>{charts.score_chart(series)}</section>
 {_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
 <section><h2>Tests that changed</h2>{drilldown.section(data.records, data.test_scores or {})}</section>
 <section><h2>Cumulative cost</h2>{charts.cost_chart(series)}</section>

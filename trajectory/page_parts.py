@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from autoresearch.trajectory.chartdata import Summary, number
+from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
 from autoresearch.trajectory.iterations import Iteration
 from autoresearch.trajectory.svg import esc
@@ -42,9 +42,13 @@ def _card(label: str, value: str, note: str = "", css: str = "") -> str:
     return f'<div class="card {css}"><div class="label">{esc(label)}</div><div class="value">{value}</div>{note_html}</div>'
 
 
-def _improvement(s: Summary) -> tuple[str, str]:
+def _improvement(s: Summary, reading: Reading) -> tuple[str, str]:
+    """A minimize goal's gain is a fall: 1.7 -> 0.9 reads "0.8 lower", not "-0.8, -47% of the original"."""
     if s.improvement is None:
         return "–", ""
+    if reading.goal == "minimize":
+        relative = f"{-s.improvement / abs(s.original):.0%} below the original" if s.original else ""
+        return f"{-s.improvement:.4g} lower", f"{relative}; lower is better".lstrip("; ")
     relative = f"{s.improvement / abs(s.original):+.0%} of the original" if s.original else ""
     return f"{s.improvement:+.4g}", relative
 
@@ -96,8 +100,15 @@ def _errors_stop(headline: str, records: list[Iteration]) -> tuple[str, str, boo
     return "stopped", f"{len(trailing)} cycles in a row failed ({kinds}): see the errors below", True
 
 
-def cards(s: Summary, status: str, state: dict, live: bool, records: list[Iteration] | None = None) -> str:
-    gain, relative = _improvement(s)
+def cards(
+    s: Summary,
+    status: str,
+    state: dict,
+    live: bool,
+    records: list[Iteration] | None = None,
+    reading: Reading = Reading(),
+) -> str:
+    gain, relative = _improvement(s, reading)
     headline, detail, failed = status_text(status, state, live, records)
     best_note = f"HEAD, cycle {s.best_cycle}" if s.best_cycle is not None else "no KEEP yet"
     return "".join(

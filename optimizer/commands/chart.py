@@ -13,6 +13,8 @@ from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
     from autoresearch.plumbing.paths import ExperimentPaths
+    from autoresearch.optimizer.config import Config
+    from autoresearch.trajectory.chartdata import Reading
     from autoresearch.trajectory.iterations import Iteration
 
 MAX_COMPARED = 6  # one colour of the palette each
@@ -28,6 +30,7 @@ def command(
 ) -> int:
     """Write the score chart as an image (--png/--svg); with neither, rewrite trajectory.html and print its path.
     With several experiments, the same for all of them on one chart (the page goes to <results>/compare/)."""
+    from autoresearch.optimizer.cycle.record import reading
     from autoresearch.plumbing.errors import InvalidInput
     from autoresearch.trajectory import compare, image
 
@@ -38,10 +41,10 @@ def command(
         raise InvalidInput("chart: an experiment is named twice; name each one once")
     loaded = [_load(name, config) for name in names]
     if len(loaded) == 1:
-        paths, records, bad = loaded[0]
-        chart_svg = image.score_svg(records)
+        cfg, paths, records, bad = loaded[0]
+        chart_svg = image.score_svg(records, reading(cfg))
     else:
-        named = [(paths.root.name, records) for paths, records, _ in loaded]
+        named = [(paths.root.name, records) for _, paths, records, _ in loaded]
         chart_svg = compare.compare_svg(named)
     images: list[tuple[Path, bytes]] = []  # both drawn before either is written
     if svg:
@@ -52,23 +55,23 @@ def command(
         _write(path, data)
     if not (svg or png):
         if len(loaded) == 1:
-            _page(paths, records, bad)
+            _page(paths, records, bad, reading(cfg))
         else:
-            _compare_page([paths for paths, _, _ in loaded], [records for _, records, _ in loaded])
+            _compare_page([paths for _, paths, _, _ in loaded], [records for _, _, records, _ in loaded])
     return 0
 
 
-def _load(name: str | None, config: Path) -> tuple["ExperimentPaths", list["Iteration"], int]:
+def _load(name: str | None, config: Path) -> tuple["Config", "ExperimentPaths", list["Iteration"], int]:
     from autoresearch.plumbing.errors import InvalidInput
     from autoresearch.trajectory import iterations
 
-    _, _, paths = find_experiment(name, config)
+    cfg, _, paths = find_experiment(name, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{paths.root.name}' has no history in {paths.root}")
     records, bad = iterations.read(paths.iterations)
     if bad:
         print(f"warning: {bad} unreadable line(s) in {paths.iterations} left out")
-    return paths, records, bad
+    return cfg, paths, records, bad
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -82,7 +85,7 @@ def _write(path: Path, data: bytes) -> None:
     print(f"wrote {path}")
 
 
-def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
+def _page(paths: "ExperimentPaths", records: list, bad: int, reading: "Reading") -> None:
     """Rewrite the page from the files, e.g. after a crash left it saying `running`."""
     from autoresearch.optimizer.experiment import state as state_file
     from autoresearch.optimizer.experiment.lockfile import holder
@@ -92,7 +95,10 @@ def _page(paths: "ExperimentPaths", records: list, bad: int) -> None:
     state = st.model_dump() if st else {}
     live = holder(paths.lock) is not None
     status = "running" if live else str(state.get("status", "finished"))
-    page.write(paths.chart, page.PageData(paths.root.name, records, bad, status=status, live=live, state=state))
+    page.write(
+        paths.chart,
+        page.PageData(paths.root.name, records, bad, status=status, live=live, state=state, reading=reading),
+    )
     print(f"wrote {paths.chart}")
 
 

@@ -6,6 +6,7 @@ runner instead: no autoresearch.yaml needed, like `agentv eval FILE`.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,6 +30,7 @@ WorkersOption = typer.Option(
 ThresholdOption = typer.Option(
     None, "--threshold", min=0.0, max=1.0, help="PATH only: exit 1 when the mean score is below this."
 )
+JsonOption = typer.Option(False, "--json", help="Print one JSON object instead of text (schema in the README).")
 
 
 def command(
@@ -38,10 +40,11 @@ def command(
     target: str = TargetOption,
     workers: int | None = WorkersOption,
     threshold: float = ThresholdOption,
+    as_json: bool = JsonOption,
 ) -> int:
     """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""
     if path is not None:
-        return run_file(path, output, target, workers, threshold)
+        return run_file(path, output, target, workers, threshold, as_json)
     from autoresearch.optimizer.experiment import busy
     from autoresearch.optimizer.gitrepo.workspace import exclude, open_workspace
     from autoresearch.runs.evaluators.registry import build
@@ -58,15 +61,35 @@ def command(
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")
     run_dir.mkdir(parents=True)
     outcome = evaluator.run(run_dir)
-    tests = {r["test_id"] for r in outcome.rows}
-    print(f"score {mean_score(outcome.rows):.4f} over {len(tests)} test(s), cost ${outcome.cost_usd:.4f}")
-    for name, rate in sorted(assertion_rates(outcome.rows).items()):
-        print(f"  {rate:6.1%}  {name}")
-    print(f"results: {run_dir}")
+    metric = cfg.eval.metric is not None
+    report = {
+        "kind": "metric" if metric else "score",
+        "score": mean_score(outcome.rows),
+        "goal": cfg.eval.goal,
+        "tests": len({r["test_id"] for r in outcome.rows}),
+        "cost_usd": outcome.cost_usd,
+        "assertions": {} if metric else dict(sorted(assertion_rates(outcome.rows).items())),
+        "results": str(run_dir),
+    }
+    print(json.dumps(report) if as_json else "\n".join(_lines(report)))
     return 0
 
 
-def run_file(path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None) -> int:
+def _lines(report: dict) -> list[str]:
+    """A metric is its own number (val_bpb 1.16, lower is better), never a 0-1 score or a pass rate."""
+    from autoresearch.trajectory.chartdata import better
+
+    if report["kind"] == "metric":
+        head = f"metric {report['score']:.6g} ({better(report['goal'])}), cost ${report['cost_usd']:.4f}"
+    else:
+        head = f"score {report['score']:.4f} over {report['tests']} test(s), cost ${report['cost_usd']:.4f}"
+    rates = [f"  {rate:6.1%}  {name}" for name, rate in report["assertions"].items()]
+    return [head, *rates, f"results: {report['results']}"]
+
+
+def run_file(
+    path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None, as_json: bool
+) -> int:
     """One eval file through the built-in runner: a summary table and an AgentV run directory."""
     from autoresearch.plumbing.repo import find_repo_root
     from autoresearch.runs.evaluators.builtin import execute, prepare
@@ -77,20 +100,37 @@ def run_file(path: Path, output: Path | None, target: str | None, workers: int |
     eval_file = path.resolve()
     repo_root = find_repo_root(eval_file.parent)
     prepared = prepare(eval_file, repo_root, target=target)
-    for (
-        note
-    ) in prepared.suite.notes:  # what AgentV accepts and this run ignores, said before the scores it could explain
-        print(f"note: {note}")
+    if not as_json:  # what AgentV accepts and this run ignores, said before the scores it could explain
+        for note in prepared.suite.notes:
+            print(f"note: {note}")
     run_dir = output or Path(".agentv") / "results" / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
     finished = execute(prepared, run_dir, run_options(prepared.suite, workers))
-    print(table(finished.rows))
     mean = mean_score(finished.rows) if finished.rows else 0.0
     errors = sum(1 for r in finished.rows if r["execution_status"] == "execution_error")
+    failed = threshold is not None and mean < threshold
+    if as_json:
+        tests = [
+            {k: r.get(k) for k in ("test_id", "score", "execution_status", "error")}
+            for r in sorted(finished.rows, key=lambda r: r["test_id"])
+        ]
+        report = {
+            "mean": mean,
+            "tests": tests,
+            "errors": errors,
+            "cost_usd": finished.cost_usd,
+            "notes": [*prepared.suite.notes, *finished.notes],
+            "threshold": threshold,
+            "passed": not failed,
+            "results": str(run_dir),
+        }
+        print(json.dumps(report))
+        return 1 if failed else 0
+    print(table(finished.rows))
     print(f"\nmean {mean:.4f} over {len(finished.rows)} test(s), {errors} error(s), cost ${finished.cost_usd:.4f}")
     for note in finished.notes:
         print(f"note: {note}")
     print(f"results: {run_dir}")
-    return 1 if threshold is not None and mean < threshold else 0
+    return 1 if failed else 0
 
 
 def table(rows: list[dict]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from autoresearch.optimizer.commands.common import experiment as find_experiment
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config
     from autoresearch.optimizer.experiment.history import History
+    from autoresearch.optimizer.experiment.state import State
     from autoresearch.optimizer.gitrepo.workspace import Workspace
     from autoresearch.plumbing.paths import ExperimentPaths
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 def command(
     experiment: str = typer.Argument(None, help="Experiment name (default: the config's)."),
     config: Path = ConfigOption,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text (schema in the README)."),
 ) -> int:
     """Print an experiment's summary: cycles, decisions, scores, cost, its commits, and how to adopt or revert them."""
     from autoresearch.plumbing.errors import InvalidInput
@@ -29,18 +32,51 @@ def command(
     cfg, ws, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{cfg.experiment_name}' has no history in {paths.root}")
-    print_summary(paths, ws, cfg)
+    if as_json:
+        print(json.dumps(summary_json(paths, ws, cfg)))
+    else:
+        print_summary(paths, ws, cfg)
     return 0
 
 
-def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> list[str]:
+def _read(paths: "ExperimentPaths") -> tuple[list, int, "History", "State | None"]:
     from autoresearch.optimizer.experiment import state as state_file
     from autoresearch.optimizer.experiment.history import History
     from autoresearch.trajectory import iterations
 
     records, bad = iterations.read(paths.iterations)
-    history = History(records)
-    st = state_file.load(paths.state)
+    return records, bad, History(records), state_file.load(paths.state)
+
+
+def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> dict:
+    """What `summary_lines` says, as data for scripts: the same files read the same way."""
+    records, bad, history, st = _read(paths)
+    point = lambda r: None if r is None else {"cycle": r.cycle, "score": r.score, "holdout": r.holdout_score}  # noqa: E731
+    tip = (st.branch if st else None) or "HEAD"
+    log = ws.git("log", "--format=%H %s", f"{st.initial_sha}..{tip}", "--", ws.artifact).strip() if st else ""
+    return {
+        "experiment": cfg.experiment_name,
+        "goal": cfg.eval.goal,
+        "cycles": len(records),
+        "status": st.status if st else None,
+        "stop_reason": st.stop_reason if st else None,
+        "keeps": history.count("keep"),
+        "drops": history.count("drop"),
+        "errors": history.count("error"),
+        "original": point(history.original),
+        "best": point(history.best),
+        "cost_usd": history.spent_usd,
+        "warning": st.warning if st else None,
+        "unreadable_lines": bad,
+        "branch": st.branch if st else None,
+        "initial_commit": st.initial_sha if st else None,
+        "commits": [dict(zip(("sha", "subject"), line.split(" ", 1))) for line in log.splitlines()],
+        "chart": str(paths.chart),
+    }
+
+
+def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> list[str]:
+    records, bad, history, st = _read(paths)
     original, best = history.original, history.best
     lines = [f"experiment {cfg.experiment_name}: {len(records)} cycles"]
     if st:
@@ -49,7 +85,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
     lines.extend(_strategy_lines(records))
     if original and best:
-        lines.append(f"  score {original.score:.4f} (original) -> {best.score:.4f} (best, cycle {best.cycle})")
+        lines.append(_score_line(cfg, original.score, best.score, best.cycle))
     held = [r.holdout_score if r else None for r in (original, best)]
     if None not in held:
         lines.append(f"  holdout {held[0]:.4f} (original) -> {held[1]:.4f} (best): the tests the mutator never saw")
@@ -72,6 +108,15 @@ def _strategy_lines(records: list) -> list[str]:
     if not counts:
         return []
     return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
+
+
+def _score_line(cfg: "Config", original: float, best: float, cycle: int) -> str:
+    """A metric is named as one and says which way is better: 1.5 -> 1.4 is a gain for val_bpb."""
+    from autoresearch.trajectory.chartdata import better
+
+    if cfg.eval.metric is None:
+        return f"  score {original:.4f} (original) -> {best:.4f} (best, cycle {cycle})"
+    return f"  metric {original:.6g} (original) -> {best:.6g} (best, cycle {cycle}), {better(cfg.eval.goal)}"
 
 
 def _run_cycles(history: "History", start: int) -> str:

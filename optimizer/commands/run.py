@@ -118,7 +118,7 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     proc = spawn.spawn([*args, *(["--restart"] if restart else [])], config_dir(config), paths.log)
     code = spawn.wait_started(proc, paths)
     if attach and code is None:
-        code = terminal.follow(proc, paths.log, offset, quiet)
+        code = terminal.follow(proc, paths, offset, quiet)
         if code is not None:
             return code
         print(f"detached: pid {proc.pid} goes on in the background", file=sys.stderr)

@@ -8,9 +8,10 @@ never separate a commit from its line.
 from __future__ import annotations
 
 from autoresearch.optimizer import faults, notify
+from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.trajectory import iterations, page
+from autoresearch.trajectory import chartdata, iterations, page
 from autoresearch.trajectory.iterations import Iteration
 
 BUDGET_WARNINGS = (0.5, 0.8)
@@ -52,6 +53,17 @@ def write_chart(session: Session, live: bool) -> None:
     page.write(
         session.paths.chart,
         page.PageData(
-            session.config.experiment_name, records, bad, status=status, live=live, state=session.state.model_dump()
+            session.config.experiment_name,
+            records,
+            bad,
+            status=status,
+            live=live,
+            state=session.state.model_dump(),
+            reading=reading(session.config),
         ),
     )
+
+
+def reading(config: Config) -> chartdata.Reading:
+    """How the page reads this experiment's scores: a metric's value and goal, or 0-1 scores."""
+    return chartdata.Reading(metric=config.eval.metric is not None, goal=config.eval.goal)

@@ -18,31 +18,33 @@ import tty
 from contextlib import contextmanager
 from pathlib import Path
 
-from autoresearch.optimizer.daemonlog import new_lines, render_line
+from autoresearch.optimizer.daemon.view import PlainView, view
+from autoresearch.optimizer.daemonlog import new_lines
+from autoresearch.plumbing.paths import ExperimentPaths
 
 DETACH_KEY = b"d"
 TICK_S = 0.1
 
 
 class _Follow:
-    def __init__(self, proc: subprocess.Popen, log: Path, offset: int, quiet: bool):
-        self.proc, self.log, self.offset, self.quiet = proc, log, offset, quiet
+    def __init__(self, proc: subprocess.Popen, log: Path, offset: int, shown: PlainView):
+        self.proc, self.log, self.offset, self.shown = proc, log, offset, shown
         self.detach = False
 
     def pump(self) -> None:
-        """Print whatever the daemon logged since last time, rendered for people."""
+        """Show whatever the daemon logged since last time, rendered for people, and where the loop is."""
         lines, self.offset = new_lines(self.log, self.offset)
         for raw in lines:
-            line = render_line(raw, self.quiet)
-            if line is not None:
-                print(line, file=sys.stderr, flush=True)
+            self.shown.line(raw)
+        self.shown.tick()
 
 
-def follow(proc: subprocess.Popen, log: Path, offset: int, quiet: bool = False) -> int | None:
+def follow(proc: subprocess.Popen, paths: ExperimentPaths, offset: int, quiet: bool = False) -> int | None:
     """Follow the daemon until it exits (its exit code) or the user detaches (None)."""
-    state = _Follow(proc, log, offset, quiet)
+    shown = view(quiet, paths.state)
+    shown.line(f"following pid {proc.pid}: press d to detach (the run goes on), Ctrl-C to stop it")
+    state = _Follow(proc, paths.log, offset, shown)
     previous_usr1 = signal.signal(signal.SIGUSR1, lambda *_: setattr(state, "detach", True))
-    print(f"following pid {proc.pid}: press d to detach (the run goes on), Ctrl-C to stop it", file=sys.stderr)
     try:
         with _keys() as keys:
             while proc.poll() is None and not state.detach:
@@ -52,10 +54,11 @@ def follow(proc: subprocess.Popen, log: Path, offset: int, quiet: bool = False) 
                         keys(TICK_S) == DETACH_KEY
                     ):  # never `detach = ...`: that would undo a SIGUSR1 that came meanwhile
                         state.detach = True
-                except KeyboardInterrupt:
-                    os.kill(proc.pid, signal.SIGTERM)  # the daemon restores the tree and exits 130
+                except KeyboardInterrupt:  # as Ctrl-C in a plain `run`: the daemon says "interrupted (Ctrl-C)"
+                    os.kill(proc.pid, signal.SIGINT)  # it restores the tree and exits 130
         state.pump()
     finally:
+        shown.close()
         signal.signal(signal.SIGUSR1, previous_usr1)
     return None if state.detach and proc.poll() is None else proc.wait()
 

@@ -6,16 +6,19 @@ import fcntl
 import os
 import pty
 import signal
+import struct
 import subprocess
 import sys
 import termios
 
+import pyte
 import pytest
 
 from autoresearch.optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
+ROWS = 200  # tall enough that nothing scrolls off the emulated screen
 PLAN = {
     2: {"write": {"prompt.md": scores(a=1) + "WAITGATE\n"}, "summary": "fix a"},
     3: {"write": {"prompt.md": scores(a=1) + "# longer\n"}},
@@ -25,12 +28,14 @@ PLAN = {
 class Terminal:
     """`autoresearch run` on a real pseudo-terminal, as a person types into it."""
 
-    def __init__(self, repo, command: list[str] | None = None):
+    def __init__(self, repo, command: list[str] | None = None, env: dict | None = None, columns: int = 80):
         self.master, slave = pty.openpty()
+        self.columns = columns
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, columns, 0, 0))
         self.proc = subprocess.Popen(
             command or [sys.executable, "-m", "autoresearch.optimizer", "run"],
             cwd=repo,
-            env={**os.environ, **GIT_ENV},
+            env={**os.environ, **GIT_ENV, **(env or {})},
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -53,6 +58,12 @@ class Terminal:
 
     def type(self, keys: bytes) -> None:
         os.write(self.master, keys)
+
+    def screen(self) -> pyte.Screen:
+        """What the person sees: everything read so far drawn by a terminal emulator of this size."""
+        screen = pyte.Screen(self.columns, ROWS)
+        pyte.ByteStream(screen).feed(self.seen)
+        return screen
 
 
 def lock(repo):
@@ -93,6 +104,8 @@ def test_ctrl_c_stops_the_loop_and_exits_130(tmp_path):
     wait_for(lambda: (repo / "waiting").exists())
     term.type(b"\x03")
     assert term.proc.wait(timeout=30) == 130
+    term.read_until(b"interrupted (Ctrl-C); the artifact was restored to HEAD")
+    assert b"SIGTERM" not in term.seen
     assert holder(lock(repo)) is None
     assert (repo / "prompt.md").read_text() == scores(a=0)
     assert state(repo)["stop_reason"] == "interrupted"
