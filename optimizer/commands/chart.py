@@ -12,8 +12,8 @@ from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 if TYPE_CHECKING:
-    from autoresearch.plumbing.paths import ExperimentPaths
     from autoresearch.optimizer.config import Config
+    from autoresearch.plumbing.paths import ExperimentPaths
     from autoresearch.trajectory.chartdata import Reading
     from autoresearch.trajectory.iterations import Iteration
 
