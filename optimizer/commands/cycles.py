@@ -50,5 +50,5 @@ def _extra(record, key: str):
 
 def _shown(value) -> str:
     if isinstance(value, dict):
-        return " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
+        return " ".join(f"{k}={round(v, 4):g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
     return "-" if value is None else str(value)
