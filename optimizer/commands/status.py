@@ -78,14 +78,21 @@ def _summary(view) -> str:
 
 def _details(view, sched) -> list[str]:
     from autoresearch.optimizer.experiment.overview import seconds_since
+    from autoresearch.trajectory.chartdata import better
 
     st = view.state or {}
     lines = [f"experiment {view.name}: {_liveness(view)}"]
     if st:
         best_at = f" (cycle {st['best_cycle']})" if st.get("best_cycle") else ""
-        lines.append(
-            f"  score:     original {_score(st.get('original_score'))}, best {_score(st.get('best_score'))}{best_at}"
-        )
+        if st.get("metric"):  # a value (val_bpb), not a 0-1 score, and maybe one that should go down
+            lines.append(
+                f"  metric:    original {_value(st.get('original_score'))}, best {_value(st.get('best_score'))}"
+                f"{best_at}, {better(st.get('goal', 'maximize'))}"
+            )
+        else:
+            lines.append(
+                f"  score:     original {_score(st.get('original_score'))}, best {_score(st.get('best_score'))}{best_at}"
+            )
         lines.append(
             f"  decisions: {st.get('keeps', 0)} keeps, {st.get('drops', 0)} drops, {st.get('errors', 0)} errors"
         )
@@ -125,6 +132,10 @@ def _schedule_line(sched) -> str:
 
 def _score(value) -> str:
     return f"{value:.3f}" if isinstance(value, (int, float)) else "-"
+
+
+def _value(value) -> str:
+    return f"{value:.6g}" if isinstance(value, (int, float)) else "-"
 
 
 def duration(seconds: float | None) -> str:

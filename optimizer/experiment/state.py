@@ -51,6 +51,8 @@ class State(BaseModel):
     last_cycle_s: float | None = None  # duration of the most recent cycle
     warning: str | None = None
     branch: str | None = None  # set when the experiment runs in its own worktree
+    metric: bool = False  # the eval's score is a metric (`eval.metric`), not a 0-1 score: `status` says so
+    goal: Literal["maximize", "minimize"] = "maximize"
     run_start_cycle: int = Field(
         default=0, ge=0
     )  # the experiment's last cycle when this run began: the run's cycles come after it

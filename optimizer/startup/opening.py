@@ -99,6 +99,7 @@ def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: Histo
         state.branch = worktree.branch(config.experiment_name)
     state.deadline = at.astimezone(timezone.utc).isoformat(timespec="seconds") if at else None
     state.budget_usd = config.stop.budget_usd
+    state.metric, state.goal = config.eval.metric is not None, config.eval.goal
     return state
 
 

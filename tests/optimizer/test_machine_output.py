@@ -142,3 +142,9 @@ def test_the_chart_draws_a_minimize_metric_on_its_own_scale(metric_run, how):
     assert error.get("fill") == "none"  # a hollow mark, not a filled point at 0
     # on screen, from the bottom edge up: the error mark, then 1.40 (the best), then 1.45
     assert float(error.get("cy")) > float(best.get("cy")) > float(circles["4"].get("cy"))
+
+
+def test_status_names_a_metric_and_which_way_is_better(metric_run):
+    text = cli(metric_run, "status", "exp").stdout
+    assert "  metric:    original 1.5, best 1.4 (cycle 2), lower is better" in text
+    assert "score:" not in text
