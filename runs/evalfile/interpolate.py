@@ -36,6 +36,9 @@ def load_dotenv(repo_root: Path) -> None:
         raise InvalidInput(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read it ({exc.strerror})") from None
+    for binding in bindings:  # checked before any is set: the environment cannot hold a NUL byte
+        if "\0" in (binding.key or "") + (binding.value or ""):
+            raise InvalidInput(f"{path}: line {binding.original.line} holds a NUL byte, which no variable can")
     for binding in bindings:
         if binding.error:  # python-dotenv skips it too; say which line, as its own warning does not name the file
             log.warning("%s:%d: not a NAME=value line, skipped", path, binding.original.line)

@@ -80,3 +80,15 @@ def test_a_malformed_line_is_skipped_with_a_warning_naming_the_file_and_line(tmp
     load_dotenv(tmp_path)
     assert (os.environ["MODEL"], os.environ["GREETING"]) == ("ok", "hello")
     assert [r.getMessage() for r in caplog.records] == [f"{tmp_path / '.env'}:2: not a NAME=value line, skipped"]
+
+
+def test_a_nul_byte_in_dotenv_is_one_line_naming_it_and_sets_nothing(tmp_path, clean_env):
+    repo = make_repo(tmp_path / "repo", {"prompt.md": "hi\n", ".env": "MODEL=x\n"})
+    (repo / ".env").write_bytes(b"MODEL=claude\nGREETING=a\x00b\n")
+    (repo / "evals").mkdir()
+    (repo / "evals" / "t.eval.yaml").write_text("tests:\n  - id: t\n    input: x\n    criteria: c\n")
+
+    assert_one_line_error(cli(repo, "validate", "evals/t.eval.yaml"), 30, ".env", "NUL", "line 2")
+    with pytest.raises(InvalidInput):
+        load_dotenv(repo)
+    assert "MODEL" not in os.environ
