@@ -27,7 +27,7 @@ from autoresearch.optimizer.api import bridge
 from autoresearch.optimizer.config import NAME
 from autoresearch.optimizer.config import load as load_config
 from autoresearch.optimizer.experiment import overview, versions
-from autoresearch.optimizer.experiment.lockfile import holder
+from autoresearch.optimizer.experiment.lockfile import holder, task
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.plumbing.errors import AutoresearchError
 from autoresearch.plumbing.paths import ExperimentPaths
@@ -162,6 +162,10 @@ def make_app(served: Served) -> FastAPI:
         pid = holder(paths.lock)
         if pid is None or pid < 0:
             raise HTTPException(409, f"experiment {name!r} is not running")
+        if (doing := task(paths.lock)) not in (None, "run"):  # a rollback (maybe this server's own) is no daemon
+            raise HTTPException(
+                409, f"experiment {name!r} is not running: `autoresearch {doing}` holds it for a moment"
+            )
         if body is not None and body.now:
             os.kill(pid, signal.SIGTERM)
         else:

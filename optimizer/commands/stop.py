@@ -25,7 +25,7 @@ def command(
     after its run. --now interrupts the eval or mutator subprocesses (their
     whole process groups) with the same guarantees.
     """
-    from autoresearch.optimizer.experiment.lockfile import holder
+    from autoresearch.optimizer.experiment.lockfile import holder, task
     from autoresearch.plumbing.paths import SchedulePaths
 
     cfg, _, paths = find_experiment(experiment, config)
@@ -41,6 +41,13 @@ def command(
             )
         print(f"experiment {name} is not running")
         return 0
+    if run_pid is not None and (doing := task(paths.lock)) not in (None, "run"):
+        from autoresearch.plumbing.errors import InvalidInput
+
+        raise InvalidInput(
+            f"experiment {name!r} is not running: `autoresearch {doing}` (pid {run_pid}) holds it for a moment; "
+            "try again when it is done"
+        )
     if run_pid is not None:
         _stop_run(paths, run_pid, now, name)
     if scheduler_pid is not None:

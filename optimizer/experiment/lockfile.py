@@ -37,6 +37,18 @@ def holder(path: Path) -> int | None:
         return -1  # held, but the holder has not written its pid yet
 
 
+def task(path: Path) -> str | None:
+    """What the lock's holder does (`run`, `rollback`, `promote`); None when nobody holds it. A holder that
+    wrote no task (an older version, or one that has not written yet) is taken for a run."""
+    raw = _held(path)
+    if raw is None:
+        return None
+    try:
+        return str(json.loads(raw).get("task", "run"))
+    except (ValueError, AttributeError):
+        return "run"
+
+
 def require_free(path: Path, experiment: str) -> None:
     """Refuse (exit 30) while a daemon runs the experiment, naming it and how to follow or stop it.
 
@@ -80,7 +92,9 @@ class Lock:
         self.path = path
         self._fd: int | None = None
 
-    def acquire(self, experiment: str) -> None:
+    def acquire(self, experiment: str, task: str = "run") -> None:
+        """`task` says what holds it: a loop (`run`), or a version command (`rollback`, `promote`) that
+        `stop` must not mistake for a daemon (its SIGTERM would interrupt the command, or `serve`)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
@@ -90,7 +104,7 @@ class Lock:
             os.close(fd)
             raise InvalidInput(f"experiment '{experiment}' is locked by {holder}; stop it first or wait") from None
         os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps({"pid": os.getpid(), "since": utc_now()}).encode(), 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "since": utc_now(), "task": task}).encode(), 0)
         self._fd = fd
 
     def release(self) -> None:

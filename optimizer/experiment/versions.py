@@ -79,7 +79,7 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
     name = cfg.experiment_name
     history(paths, name)  # an unknown experiment is refused before the lock would create its folder
     lock = Lock(paths.lock)
-    lock.acquire(name)
+    lock.acquire(name, task="rollback")
     try:
         past = history(paths, name)
         target = keep_of(past, cycle, name)
@@ -132,7 +132,7 @@ def promote(main: Workspace, paths: ExperimentPaths, name: str) -> str:
     branch = f"autoresearch/{name}"
     history(paths, name)  # an unknown experiment is refused before the lock would create its folder
     lock = Lock(paths.lock)
-    lock.acquire(name)
+    lock.acquire(name, task="promote")
     try:
         if not main.git("branch", "--list", branch).strip():
             raise InvalidInput(

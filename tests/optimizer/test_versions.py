@@ -249,3 +249,33 @@ def test_diff_of_unknown_cycles_or_experiments_is_one_line_exit_30(tmp_path):
     assert_one_line_error(cli(repo, "diff", "2", "ghost"), 30, "'ghost' has no history")
     assert_one_line_error(cli(repo, "diff", "2", "exp:0"), 30, "cycle 0")
     assert_one_line_error(cli(repo, "diff", "2", "../x"), 30)
+
+
+HOLD = """\
+import sys
+from pathlib import Path
+from autoresearch.optimizer.experiment.lockfile import Lock
+lock = Lock(Path(sys.argv[1]))
+lock.acquire("exp", task="rollback")
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_stop_never_signals_a_rollback_that_holds_the_lock(tmp_path):
+    """`rollback` holds the experiment's lock while it commits; `stop --now` took its pid for a daemon's
+    (and, through the API, the server's own) and sent it SIGTERM mid-commit."""
+    repo = ran(tmp_path)
+    lock = repo / ".autoresearch/runs/exp/_autoresearch/lock"
+    holding = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holding.stdout is not None and holding.stdout.readline() == "held\n"
+        done = cli(repo, "stop", "--now")
+        assert_one_line_error(done, 30, "`autoresearch rollback`", f"pid {holding.pid}", "not running")
+        assert holding.poll() is None  # not signalled
+        assert not (repo / ".autoresearch/runs/exp/_autoresearch/STOP").exists()
+    finally:
+        holding.communicate("")
+    assert holding.returncode == 0
