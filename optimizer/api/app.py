@@ -198,8 +198,11 @@ def make_app(served: Served) -> FastAPI:
         if done.returncode:
             raise HTTPException(409, _last_line(done))
         run_dir = next(
-            line.removeprefix("results: ") for line in done.stdout.splitlines() if line.startswith("results: ")
+            (line.removeprefix("results: ") for line in done.stdout.splitlines() if line.startswith("results: ")),
+            None,
         )
+        if run_dir is None:  # an eval that printed no results line: say so, not a bare 500
+            raise HTTPException(500, f"`autoresearch eval` named no results directory: {_last_line(done)}")
         try:
             rows = load_rows(Path(run_dir))
         except BadResults as exc:
