@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field
 
 from autoresearch.plumbing import process
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.evalfile.workspace import Docker
+from autoresearch.runs.evalfile.workspace import Docker, Repo
 from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
 from autoresearch.runs.graders.payload import code_grader_input
 from autoresearch.runs.graders.scoring import clamp
@@ -54,10 +54,10 @@ class CodeGrader:
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
-        container = ctx.case.workspace.docker if ctx.case.workspace is not None else None
-        if container is not None:  # AgentV's argv: a string command runs through a login shell
+        workspace = ctx.case.workspace
+        if workspace is not None and workspace.docker is not None:  # AgentV's argv: a string runs in a login shell
             argv = ["sh", "-lc", opts.command.strip()] if isinstance(opts.command, str) else opts.command
-            return in_container(container, argv, ctx, opts.passed_config())
+            return in_container(workspace.docker, workspace.repos, argv, ctx, opts.passed_config())
         command = opts.command if isinstance(opts.command, str) else shlex.join(opts.command)
         return run_grader(
             command,
@@ -68,11 +68,15 @@ class CodeGrader:
         )
 
 
+def _payload(ctx: Context, config: dict[str, Any] | None, scratch: str) -> str:
+    return json.dumps(code_grader_input(ctx, config, Path(scratch)), indent=2, ensure_ascii=False)
+
+
 def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: Path, timeout_s: float) -> Score:
     """The command fed AgentV's code-grader payload on stdin (and the workspace in `AGENTV_WORKSPACE_PATH`),
     its output read as AgentV reads it."""
     with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
-        stdin = json.dumps(code_grader_input(ctx, config, Path(scratch)), indent=2, ensure_ascii=False)
+        stdin = _payload(ctx, config, scratch)
         env = {"AGENTV_WORKSPACE_PATH": str(ctx.workspace_path)} if ctx.workspace_path else None
         done = run_command(command, stdin, cwd, timeout_s, env)
     if isinstance(done, str):
@@ -80,12 +84,13 @@ def run_grader(command: str, ctx: Context, config: dict[str, Any] | None, cwd: P
     return result(done.returncode or 0, done.stdout.strip(), done.stderr.strip())
 
 
-def in_container(container: Docker, argv: list[str], ctx: Context, config: dict[str, Any] | None) -> Score:
+def in_container(
+    container: Docker, repos: tuple[Repo, ...] | None, argv: list[str], ctx: Context, config: dict[str, Any] | None
+) -> Score:
     """The grader run in a container of its own (`workspace.docker`), fed the payload it gets on the host."""
     with tempfile.TemporaryDirectory(prefix="autoresearch-grader-") as scratch:
-        stdin = json.dumps(code_grader_input(ctx, config, Path(scratch)), indent=2, ensure_ascii=False)
         try:
-            done = docker.run_grader(container, argv, stdin, ctx.case.workspace.repos if ctx.case.workspace else None)
+            done = docker.run_grader(container, argv, _payload(ctx, config, scratch), repos)
         except docker.DockerFailed as exc:
             return failed(str(exc))
     if done.timed_out:
