@@ -31,6 +31,7 @@ from autoresearch.optimizer.cycle.candidate import (
     mutation_fields,
     require_head,
 )
+from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
 from autoresearch.optimizer.cycle.record import record
@@ -71,6 +72,7 @@ class Sibling:
     run_dir: Path
     mutation: MutationResult | None = None
     error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
+    place: Place | None = None  # where it is evaluated, once it is
     rows: list[dict] | None = None  # its train rows, once evaluated
     held: list[dict] | None = None
     keep: bool = False
@@ -102,6 +104,7 @@ def cycle(session: Session, number: int) -> None:
         # MERGE CANDIDATE: where siblings that win on different tests would be combined (a three-way merge of
         # their patches onto HEAD, optimizer/gitrepo/merge.py) into one more evaluated Sibling before the pick
         winner = _best([s for s in siblings if s.keep], session)
+        winner = _confirmed(session, siblings, winner)
         _save_patches(session, siblings, winner)
         _decide(session, number, run_dir, siblings, winner)
     finally:
@@ -204,10 +207,12 @@ def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
     check_artifact(ws, result)
 
 
-def _budget_left(session: Session, siblings: list[Sibling]) -> bool:
-    """Whether the evaluations may start: a budget the mutations just exhausted starts none."""
+def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = False) -> bool:
+    """Whether the evaluations may start (`evaluated`: one more may, after theirs): a budget the cycle's
+    spend so far exhausted starts none."""
     budget = session.config.stop.budget_usd
-    spent = session.history.spent_usd + sum(float(s.draft.fields.get("mutation_cost_usd") or 0) for s in siblings)
+    names = ("mutation_cost_usd", "cost_usd") if evaluated else ("mutation_cost_usd",)
+    spent = session.history.spent_usd + sum(float(s.draft.fields.get(n) or 0) for s in siblings for n in names)
     return not budget or spent < budget
 
 
@@ -226,7 +231,7 @@ def _evaluate_all(session: Session, siblings: list[Sibling]) -> None:
 
 
 def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float, head_lock: Any) -> None:
-    place = Place(s.ws, build_evaluator(eval_config, s.ws.root), confidence, head_lock)
+    s.place = place = Place(s.ws, build_evaluator(eval_config, s.ws.root), confidence, head_lock)
     try:
         s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)
     except EvalFailed as exc:
@@ -244,6 +249,25 @@ def _all_at_once(run_dir: Path, jobs: list[Callable[[], None]]) -> None:
         except BaseException:
             end_groups_under(run_dir)
             raise
+
+
+def _confirmed(session: Session, siblings: list[Sibling], winner: Sibling | None) -> Sibling | None:
+    """The winner, if a second run of it keeps it too (autoresearch.optimizer.cycle.confirm says when one is needed)."""
+    judged = sum(s.rows is not None for s in siblings)
+    if winner is None or not needs_confirmation(session.config, judged):
+        return winner
+    assert winner.place is not None
+    if not _budget_left(session, siblings, evaluated=True):
+        unconfirmed(winner.draft.fields, "the budget was spent before a second run")
+        confirmed = None
+    else:
+        get().info("confirming", candidate=winner.index, strategy=winner.strategy.name)
+        confirmed = confirm(session, winner.ws, winner.run_dir / "confirm", winner.place.evaluator, winner.draft.fields)
+    if confirmed is None:
+        winner.keep = False
+        return None
+    winner.rows, winner.held = confirmed
+    return winner
 
 
 def _best(kept: list[Sibling], session: Session) -> Sibling | None:
@@ -319,13 +343,16 @@ def _commit(
 
 
 def _totals(siblings: list[Sibling]) -> dict[str, Any]:
-    """A cycle's spend is the sum of its candidates' (the budget reads it from the line)."""
+    """A cycle's spend is the sum of its candidates' (the budget reads it from the line), eval runs included."""
     field = lambda name: sum(float(s.draft.fields.get(name) or 0) for s in siblings)  # noqa: E731
+    ran = lambda s: s.rows is not None or (s.error is not None and s.error[0] == "eval-failed")  # noqa: E731
     return {
         "cost_usd": round(field("cost_usd"), 6),
         "mutation_cost_usd": round(field("mutation_cost_usd"), 6),
         "tokens_in": int(field("tokens_in")),
         "tokens_out": int(field("tokens_out")),
+        "eval_runs": sum(int(s.draft.fields.get("eval_runs", 1 if ran(s) else 0)) for s in siblings),
+        "cache_hits": int(field("cache_hits")),
     }
 
 

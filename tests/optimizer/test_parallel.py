@@ -73,7 +73,10 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
         (1, "simplify", "keep"),
         (2, "clarify", "drop"),
     ]
-    assert keep["cost_usd"] == pytest.approx(0.009)  # the three evals' spend: the sum
+    # the three evals and the winner's second run (wins-losses confirms a pick among several): the sum
+    assert keep["cost_usd"] == pytest.approx(0.012) and keep["eval_runs"] == 4
+    assert keep["reason"].startswith("confirmed on a second run: wins 2 > losses 0")
+    assert (keep["selected_score"], keep["selected_wins"]) == (pytest.approx(2 / 3), 2)
     assert "patch" not in keep["candidates"][1]
     results = repo / ".autoresearch"
     for c in (keep["candidates"][0], keep["candidates"][2], *drop["candidates"][:2]):
@@ -161,9 +164,10 @@ def test_a_cycles_spend_is_the_sum_of_its_candidates_and_the_budget_reads_it(tmp
     repo = make(tmp_path, stop={"max_cycles": 5, "max_convergence": 10, "budget_usd": 0.016})
     done = cli(repo, "run")
     lines = iterations(repo)
-    # the original cost 0.003, cycle 2 three evals (0.009): spent 0.012 + the mean of the two (0.006) > 0.016
+    # the original cost 0.003, cycle 2 three evals and the winner's second run (0.012): spent 0.015 + the
+    # mean of the two (0.0075) > 0.016
     assert [r["cycle"] for r in lines] == [1, 2], done.stderr
-    assert lines[1]["cost_usd"] == pytest.approx(0.009)
+    assert lines[1]["cost_usd"] == pytest.approx(0.012)
     assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == "budget"
 
 

@@ -1,0 +1,108 @@
+"""search.confirm: under `wins-losses`, the best of several candidates is kept only if a second run keeps it too.
+
+The eval here is deterministic except for `lucky <test> <score>` lines, which count on the first
+run of an artifact only: a candidate whose win was luck wins its first run and loses the second.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+LUCKY_EVAL = r"""
+import hashlib, json, sys
+from pathlib import Path
+
+text = Path(sys.argv[2]).read_text()
+seen = Path(sys.argv[3]) / hashlib.sha256(text.encode()).hexdigest()
+first = not seen.exists()
+seen.touch()
+lines = [l.split() for l in text.splitlines() if l.strip() and not l.startswith("#")]
+rows = {w[0]: float(w[1]) for w in lines if len(w) == 2}
+rows.update({w[1]: float(w[2]) for w in lines if w[0] == "lucky" and first})
+with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
+    for test, score in rows.items():
+        out.write(json.dumps({"test_id": test, "score": score, "cost_usd": 0.001}) + "\n")
+"""
+
+ORIGINAL = scores(a=0, b=0, c=0)
+
+
+def make(tmp_path, plan, **config):
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    settings = {
+        "eval": {"command": f"python3 evals/score.py {{run_dir}} prompt.md {seen}"},
+        "search": {"candidates": 2},
+        "stop": {"max_cycles": len({k.split(".")[0] for k in plan}) + 1, "max_convergence": 10},
+        **config,
+    }
+    return scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config=settings,
+        extra_files={"plan.json": json.dumps(plan), "evals/score.py": LUCKY_EVAL},
+    )
+
+
+LUCKY = {
+    "2.0": {"write": {"prompt.md": ORIGINAL + "lucky a 1\n"}, "summary": "lucky a"},
+    "2.1": {"write": {"prompt.md": ORIGINAL + "# longer\n"}, "summary": "pad"},
+}
+
+
+def test_a_pick_that_won_by_luck_is_not_confirmed_and_nothing_is_committed(tmp_path):
+    repo = make(tmp_path, LUCKY)
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr  # no KEEP: converged
+    line = iterations(repo)[1]
+    assert line["decision"] == "drop"
+    assert line["reason"].startswith("not confirmed on a second run: wins 0 <= losses 0")
+    assert (line["selected_score"], line["selected_wins"], line["wins"]) == (pytest.approx(1 / 3), 1, 0)
+    assert [c["decision"] for c in line["candidates"]] == ["drop", "drop"]
+    assert line["eval_runs"] == 3  # two candidates and the second run of the one picked
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    run_dir = repo / ".autoresearch/runs/exp" / line["run_dir"]
+    assert (run_dir / "candidate-0/confirm/index.jsonl").is_file()
+    assert (repo / ".autoresearch" / line["candidates"][0]["patch"]).read_text().count("lucky a 1") == 1
+
+
+def test_search_confirm_false_keeps_the_lucky_pick(tmp_path):
+    repo = make(tmp_path, LUCKY, search={"candidates": 2, "confirm": False})
+    assert cli(repo, "run").returncode == 0
+    line = iterations(repo)[1]
+    assert line["decision"] == "keep" and "selected_score" not in line and line["eval_runs"] == 2
+
+
+def test_heads_results_after_a_confirmed_keep_are_the_second_runs(tmp_path):
+    plan = {  # cycle 2: b is a real gain (a's is luck); cycle 3: a real gain on a
+        "2.0": {"write": {"prompt.md": scores(a=0, b=1, c=0) + "lucky a 1\n"}, "summary": "b, and a by luck"},
+        "2.1": {"write": {"prompt.md": ORIGINAL + "# longer\n"}, "summary": "pad"},
+        "3.0": {"write": {"prompt.md": scores(a=1, b=1, c=0)}, "summary": "a"},
+        "3.1": {"write": {"prompt.md": scores(a=0, b=1, c=0) + "# longer\n"}, "summary": "pad"},
+    }
+    repo = make(tmp_path, plan)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "keep", "keep"]
+    assert lines[1]["reason"].startswith("confirmed on a second run: wins 1 > losses 0")
+    assert lines[1]["score"] == pytest.approx(1 / 3) and lines[1]["selected_score"] == pytest.approx(2 / 3)
+    # HEAD's results are the second run's (a = 0): the real gain on a wins against them in cycle 3
+    assert lines[2]["wins"] == 1 and lines[2]["mutation"] == "a"
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=1, c=0)
+
+
+def test_the_significant_rule_is_not_confirmed_a_second_time(tmp_path):
+    repo = make(tmp_path, LUCKY, policy={"rule": "significant"})
+    cli(repo, "run")
+    line = iterations(repo)[1]
+    assert "selected_score" not in line and not any(
+        (repo / ".autoresearch/runs/exp" / line["run_dir"] / f"candidate-{i}/confirm").exists() for i in (0, 1)
+    )
