@@ -13,7 +13,9 @@ Printed side by side: HEAD's true score at each quarter of the budget, when each
 reached K=1's final true score under the same rule, the false-KEEP rate (KEEPs that did not raise
 the true score, per decision), and the spend (eval runs, mutations) per +0.01 of true score.
 A K > 1 configuration this build does not accept (no `search.candidates` yet) is reported as such.
-Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4]
+With `--repeats N` each configuration runs N times (the mutator's choices vary) and the means are shown,
+the false-KEEP rate pooled over the N runs' decisions.
+Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
 """
 
 from __future__ import annotations
@@ -130,27 +132,21 @@ def true_score(land: dict, artifact_text: str) -> float:
 
 @dataclass
 class Outcome:
+    """One run of one configuration: after each of its lines, HEAD's true score and the spend so far."""
+
     label: str
     refused: str = ""
-    head: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, HEAD's true score)
+    points: list[tuple[float, float, int, int]] = field(default_factory=list)  # (s, true score, eval runs, mutations)
     decisions: int = 0
     keeps: int = 0
     false_keeps: int = 0
-    eval_runs: int = 0
-    mutations: int = 0
 
-    def at(self, seconds: float) -> float:
-        return [score for t, score in self.head if t <= seconds][-1]
-
-    def reached(self, score: float) -> float | None:
-        return next((t for t, s in self.head if s >= score - 1e-9), None)
-
-    @property
-    def gain(self) -> float:
-        return self.head[-1][1] - self.head[0][1]
+    def at(self, seconds: float) -> tuple[float, int, int]:
+        """HEAD's true score and the spend (eval runs, mutations) at `seconds` since the start."""
+        return [p[1:] for p in self.points if p[0] <= seconds][-1]
 
 
-def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace) -> Outcome:
+def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace, repeat: int) -> Outcome:
     """One configuration on a fresh copy of the same original; its HEAD's true score over time."""
     label = f"K={k} {rule}"
     config: dict = {
@@ -159,7 +155,7 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace) -> 
         "eval": {"command": f"python3 score.py {{run_dir}} {root / 'landscape.json'} {args.eval_s}"},
         "mutator": {
             "provider": "command",
-            "command": f"python3 mutate.py {root / 'landscape.json'} {args.mutate_s} {args.seed}",
+            "command": f"python3 mutate.py {root / 'landscape.json'} {args.mutate_s} {args.seed}-{repeat}",
         },
         "policy": {"rule": rule},
         "stop": {"max_cycles": 0, "max_convergence": 0, "max_hours": args.budget_s / 3600},
@@ -167,7 +163,7 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace) -> 
     if k > 1:
         config["search"] = {"candidates": k}
     repo = make_repo(
-        root / label.replace(" ", "-"),
+        root / f"{label.replace(' ', '-')}-{repeat}",
         {"prompt.md": "# edits\n", "score.py": EVAL, "mutate.py": MUTATOR, "autoresearch.yaml": json.dumps(config)},
     )
     started = time.time()
@@ -181,45 +177,90 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace) -> 
 
 
 def tally(label: str, lines: list[dict], land: dict, repo: Path, started: float) -> Outcome:
-    out = Outcome(label, head=[(0.0, true_score(land, "# edits\n"))])
+    out = Outcome(label, points=[(0.0, true_score(land, "# edits\n"), 0, 0)])
+    runs = mutations = 0
     for line in lines[1:]:
-        out.eval_runs += line.get("eval_runs", 0 if line["decision"] == "error" else 1)
-        out.mutations += sum(not c.get("merge_of") for c in line.get("candidates") or [{}])
-        if line["decision"] == "error":  # spent, but nothing was decided
-            continue
-        out.decisions += 1
+        runs += line.get("eval_runs", 0 if line["decision"] == "error" else 1)  # a cycle's: all its candidates'
+        mutations += sum(not c.get("merge_of") for c in line.get("candidates") or [{}])
+        score = out.points[-1][1]
+        if line["decision"] not in ("error", "stopped"):
+            out.decisions += 1
         if line["decision"] == "keep" and line.get("commit"):
-            score = true_score(land, git(repo, "show", f"{line['commit']}:prompt.md"))
+            kept = true_score(land, git(repo, "show", f"{line['commit']}:prompt.md"))
             out.keeps += 1
-            out.false_keeps += score <= out.head[-1][1]
-            when = datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00")).timestamp() - started
-            out.head.append((max(0.0, when), score))
+            out.false_keeps += kept <= score
+            score = kept
+        when = datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00")).timestamp() - started
+        out.points.append((max(0.0, when), score, runs, mutations))
     return out
 
 
-def report(outcomes: list[Outcome], budget_s: float) -> None:
-    ran = [o for o in outcomes if not o.refused]
-    width = max(18, *(len(o.label) + 2 for o in ran)) if ran else 18
-    print(f"{'':34}" + "".join(f"{o.label:>{width}}" for o in ran))
+@dataclass
+class Pooled:
+    """A configuration's runs together: the mean of HEAD's true score and of the spend at each moment."""
+
+    label: str
+    runs: list[Outcome]
+
+    def at(self, seconds: float) -> tuple[float, float, float]:
+        got = [o.at(seconds) for o in self.runs]
+        return tuple(sum(g[i] for g in got) / len(got) for i in range(3))  # type: ignore[return-value]
+
+    def reached(self, score: float, budget_s: float) -> float | None:
+        """The first moment (to 1% of the budget) the mean true score reached `score`."""
+        return next((t for t in _grid(budget_s) if self.at(t)[0] >= score - 1e-9), None)
+
+    def rate(self) -> tuple[int, int]:
+        return sum(o.false_keeps for o in self.runs), sum(o.decisions for o in self.runs)
+
+
+def _grid(budget_s: float) -> list[float]:
+    return [budget_s * i / 100 for i in range(101)]
+
+
+def report(pooled: list[Pooled], budget_s: float) -> None:
+    width = max(18, *(len(p.label) + 2 for p in pooled))
+    row = lambda name, cells: print(f"{name:<38}" + "".join(f"{c:>{width}}" for c in cells))  # noqa: E731
+    row("", [p.label for p in pooled])
     for q in QUARTERS:
+        row(f"true HEAD score at {q:.0%} of {budget_s:g} s", [f"{p.at(q * budget_s)[0]:.4f}" for p in pooled])
+    base = {p.label.split(" ", 1)[1]: p for p in pooled if p.label.startswith("K=1 ")}
+    final = {rule: b.at(budget_s)[0] for rule, b in base.items()}
+    reached = [p.reached(final[_rule(p)], budget_s) for p in pooled]
+    row("reached K=1's final (share of time)", [_share(t, budget_s) for t in reached])
+    row("decisions (cycles)", [str(p.rate()[1]) for p in pooled])
+    row("KEEPs", [str(sum(o.keeps for o in p.runs)) for p in pooled])
+    row("false-KEEP rate per decision", [_rate(*p.rate()) for p in pooled])
+    gains = [p.at(budget_s)[0] - p.at(0)[0] for p in pooled]
+    row("eval runs / mutations per +0.01 true", [_per(p.at(budget_s)[1:], g) for p, g in zip(pooled, gains)])
+    spent = [p.at(t)[1:] if t is not None else None for p, t in zip(pooled, reached)]
+    row("spend to reach K=1's final (runs/mut)", ["never" if x is None else f"{x[0]:.0f} / {x[1]:.0f}" for x in spent])
+    ratio = [_ratio(x, spent[pooled.index(base[_rule(p)])]) for p, x in zip(pooled, spent)]
+    row("  the same, as a multiple of K=1's", ratio)
+    for p, t, x in zip(pooled, reached, spent):
+        b = base[_rule(p)]
+        if p is b or p.label.split()[0] != f"K={max(int(q.label[2:].split()[0]) for q in pooled)}":
+            continue
+        theirs = spent[pooled.index(b)]
+        fast = t is not None and t <= 0.4 * budget_s
+        cheap = x is not None and theirs is not None and sum(x) <= 1.5 * sum(theirs)
+        honest = _fraction(*p.rate()) <= _fraction(*b.rate())
         print(
-            f"{f'true HEAD score at {q:.0%} of {budget_s:g} s':<34}"
-            + "".join(f"{o.at(q * budget_s):>{width}.4f}" for o in ran)
+            f"goal, {p.label}: reached K=1's final in <= 40% of the time: {_met(fast)}; at <= 1.5x its spend: "
+            f"{_met(cheap)}; false-KEEP rate no higher: {_met(honest)}"
         )
-    finals = {o.label.split(" ", 1)[1]: o.head[-1][1] for o in ran if o.label.startswith("K=1 ")}
-    reached = [o.reached(finals[rule]) if (rule := o.label.split(" ", 1)[1]) in finals else None for o in ran]
-    print(f"{'reached K=1 final (share of time)':<34}" + "".join(f"{_share(t, budget_s):>{width}}" for t in reached))
-    print(f"{'decisions (cycles)':<34}" + "".join(f"{o.decisions:>{width}}" for o in ran))
-    print(f"{'KEEPs':<34}" + "".join(f"{o.keeps:>{width}}" for o in ran))
-    print(
-        f"{'false-KEEP rate (per decision)':<34}"
-        + "".join(f"{_rate(o.false_keeps, o.decisions):>{width}}" for o in ran)
-    )
-    print(f"{'eval runs per +0.01 true':<34}" + "".join(f"{_per(o.eval_runs, o.gain):>{width}}" for o in ran))
-    print(f"{'mutations per +0.01 true':<34}" + "".join(f"{_per(o.mutations, o.gain):>{width}}" for o in ran))
-    for o in outcomes:
-        if o.refused:
-            print(f"{o.label}: not run, this build refuses the configuration: {o.refused}")
+
+
+def _rule(p: Pooled) -> str:
+    return p.label.split(" ", 1)[1]
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def _fraction(n: int, total: int) -> float:
+    return n / total if total else 0.0
 
 
 def _share(seconds: float | None, budget_s: float) -> str:
@@ -230,8 +271,13 @@ def _rate(n: int, total: int) -> str:
     return f"{n / total:.1%}" if total else "-"
 
 
-def _per(spend: int, gain: float) -> str:
-    return f"{spend / (gain / 0.01):.1f}" if gain > 0 else "no gain"
+def _per(spend: tuple[float, float], gain: float) -> str:
+    return f"{spend[0] / (gain / 0.01):.1f} / {spend[1] / (gain / 0.01):.1f}" if gain > 0 else "no gain"
+
+
+def _ratio(mine: tuple[float, float] | None, theirs: tuple[float, float] | None) -> str:
+    """Eval runs plus mutations spent to reach K=1's final true score, over K=1's own spend to reach it."""
+    return "-" if mine is None or not theirs or not sum(theirs) else f"{sum(mine) / sum(theirs):.2f}x"
 
 
 def main() -> None:
@@ -241,21 +287,26 @@ def main() -> None:
     parser.add_argument("--mutate-s", type=float, default=0.4, help="simulated time of one mutation")
     parser.add_argument("--seed", type=int, default=1, help="the landscape and the mutator's choices")
     parser.add_argument("--k", default="1,2,4", help="candidates per cycle to compare")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of each configuration (the mutator's seed varies)")
     args = parser.parse_args()
     land = landscape(args.seed)
     print(
         f"landscape: {EDITS} edits, {PAIRS} pairs, {TESTS} tests, noise sd {NOISE}; all helpful edits and pairs score "
         f"{true_score(land, ''.join(f'edit {e}' + chr(10) for e in _helpful(land))):.4f} from "
-        f"{true_score(land, '# edits' + chr(10)):.4f}"
+        f"{true_score(land, '# edits' + chr(10)):.4f}; {args.repeats} run(s) of each configuration, means shown"
     )
-    outcomes = []
+    pooled = []
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
         (Path(tmp) / "landscape.json").write_text(json.dumps(land))
         for rule in RULES:
             for k in (int(k) for k in args.k.split(",")):
-                outcomes.append(run(Path(tmp), land, rule, k, args))
-                print(f"  ran {outcomes[-1].label}", file=sys.stderr, flush=True)
-    report(outcomes, args.budget_s)
+                runs = [run(Path(tmp), land, rule, k, args, r) for r in range(args.repeats)]
+                if runs[0].refused:
+                    print(f"{runs[0].label}: not run, this build refuses it: {runs[0].refused}")
+                    continue
+                pooled.append(Pooled(runs[0].label, runs))
+                print(f"  ran {runs[0].label}", file=sys.stderr, flush=True)
+    report(pooled, args.budget_s)
 
 
 def _helpful(land: dict) -> list[int]:
