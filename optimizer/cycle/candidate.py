@@ -25,7 +25,7 @@ from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.mutate import mutate
 from autoresearch.optimizer.cycle.record import record
-from autoresearch.optimizer.cycle.sequential import Place, decide_significant
+from autoresearch.optimizer.cycle.sequential import Place, Sequential, decide_significant
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
@@ -171,6 +171,21 @@ def judge_candidate(
         evaluator = place.evaluator if place else None
         rows = measure(session, run_dir, artifact_key(ws), 1, spend, early_discard(session, ws), evaluator)
     faults.point("after-eval")
+    return assess(session, ws, run_dir, rows, baseline, spend, draft.fields, sequential)
+
+
+def assess(
+    session: Session,
+    ws: Workspace,
+    run_dir: Path,
+    rows: list[dict],
+    baseline: list[dict],
+    spend: Spend,
+    fields: dict[str, Any],
+    sequential: Sequential | None = None,
+) -> tuple[list[dict], list[dict], bool]:
+    """The decision on evaluated rows (their held-out part hidden, the rule, the holdout's veto, the
+    gates), written into the line's `fields`: (train rows, held-out rows, keep)."""
     rows, held, held_fields = guard_candidate(session, run_dir, rows)
     baseline = session.holdout.partition(baseline)[0] if session.holdout else baseline
     session.set_phase("decide")
@@ -181,7 +196,7 @@ def judge_candidate(
         verdict = judge(session.config, ws, baseline, rows)
         comparison, keep, reason = verdict.comparison, verdict.decision.keep, verdict.decision.reason
     s = comparison.summary
-    draft.fields.update(
+    fields.update(
         score=mean_score(rows),
         cost_usd=spend.cost_usd,
         assertions=assertion_rates(rows),
@@ -195,10 +210,10 @@ def judge_candidate(
     )
     if keep and held_fields.get("holdout_regressed"):
         keep = False
-        draft.fields["reason"] = f"{reason}; vetoed: the holdout regressed"
-    keep = gate(session.config, session.ws, baseline, rows, keep, draft.fields)
+        fields["reason"] = f"{reason}; vetoed: the holdout regressed"
+    keep = gate(session.config, ws, baseline, rows, keep, fields)
     if sequential is not None:
-        draft.fields.update(
+        fields.update(
             samples=v.candidate_runs,
             head_samples=v.head_runs,
             p_value=round(v.p_value, 6),

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle.decide import judge, rule_of
-from autoresearch.optimizer.cycle.holdout import guard_candidate
+from autoresearch.optimizer.cycle.candidate import assess
+from autoresearch.optimizer.cycle.decide import rule_of
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.experiment.session import Session
@@ -28,7 +28,6 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import Evaluator
-from autoresearch.runs.results import assertion_rates, mean_score
 
 SAMPLE = 2  # the cache's sample index of the second run (the first is 1)
 
@@ -41,9 +40,10 @@ def needs_confirmation(config: Config, judged: int) -> bool:
 def confirm(
     session: Session, ws: Workspace, run_dir: Path, evaluator: Evaluator, fields: dict[str, Any]
 ) -> tuple[list[dict], list[dict]] | None:
-    """The candidate at `ws` run once more into `run_dir` and judged against HEAD by the rule: its
-    (train rows, held-out rows) when the rule keeps it again, None otherwise. `fields` (its draft
-    line) then describe the second run, the first one's figures kept as `selected_*`."""
+    """The candidate at `ws` run once more into `run_dir` and decided on that run alone, as its first
+    run was (the rule, the holdout's veto, the gates): its (train rows, held-out rows) when kept again,
+    None otherwise. `fields` (its draft line) then describe the second run, the first one's figures
+    kept as `selected_*`."""
     selected(fields)
     spend = Spend()
     try:
@@ -51,23 +51,15 @@ def confirm(
     except EvalFailed as exc:
         unconfirmed(fields, f"its second run failed ({redact(str(exc))[:200]})")
         return None
-    train, held, _ = guard_candidate(session, run_dir, rows)
-    baseline = session.holdout.partition(session.baseline_rows)[0] if session.holdout else session.baseline_rows
-    verdict = judge(session.config, ws, baseline, train)
-    s = verdict.comparison.summary
+    first = {name: fields.get(name) for name in ("cost_usd", "eval_runs", "cache_hits")}
+    train, held, keep = assess(session, ws, run_dir, rows, session.baseline_rows, spend, fields)
     fields.update(
-        score=mean_score(train),
-        assertions=assertion_rates(train),
-        wins=s.wins,
-        losses=s.losses,
-        ties=s.ties,
-        mean_delta=s.mean_delta,
-        reason=f"{'confirmed' if verdict.decision.keep else 'not confirmed'} on a second run: {verdict.decision.reason}",
-        cost_usd=round(float(fields.get("cost_usd") or 0) + spend.cost_usd, 6),
-        eval_runs=int(fields.get("eval_runs", 1)) + spend.runs,
-        cache_hits=int(fields.get("cache_hits", 0)) + spend.hits,
+        reason=f"{'confirmed' if keep else 'not confirmed'} on a second run: {fields['reason']}",
+        cost_usd=round(float(first["cost_usd"] or 0) + spend.cost_usd, 6),
+        eval_runs=int(first["eval_runs"] or 1) + spend.runs,
+        cache_hits=int(first["cache_hits"] or 0) + spend.hits,
     )
-    return (train, held) if verdict.decision.keep else None
+    return (train, held) if keep else None
 
 
 def unconfirmed(fields: dict[str, Any], why: str) -> None:

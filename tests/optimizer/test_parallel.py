@@ -290,3 +290,14 @@ def test_a_mutator_switching_the_users_branch_stops_the_run_with_20_and_puts_it_
     assert git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
     assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
     assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))) == 3
+
+
+def test_a_candidates_objectives_measure_its_own_artifact_not_the_checkouts(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0) + "# one\n# two\n"}, "summary": "a, longer"},
+        "2.1": {"write": {"prompt.md": ORIGINAL + "# pad\n"}, "summary": "pad"},
+    }
+    repo = make(tmp_path, plan, search={"candidates": 2}, stop={"max_cycles": 2})
+    assert cli(repo, "run").returncode == 0
+    keep = iterations(repo)[1]
+    assert keep["decision"] == "keep" and keep["objectives"]["size"] == 5  # the winner's 5 lines; HEAD had 3
