@@ -118,12 +118,23 @@ def test_kill_9_during_a_three_candidate_cycle_then_resume(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "point, n", [("before-eval", 3), ("after-eval", 2), ("before-commit", 1), ("after-commit", 1), ("after-append", 2)]
+    "point, n",
+    [
+        ("before-eval", 3),
+        ("before-eval", 5),  # the winner's second run (wins-losses confirms a pick among several)
+        ("after-eval", 2),
+        ("before-commit", 1),
+        ("after-commit", 1),
+        ("after-append", 2),
+    ],
 )
 def test_kill_9_at_the_decision_of_a_parallel_cycle_then_resume(tmp_path, point, n):
     repo = make(tmp_path)
     crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    if (point, n) == ("before-eval", 5):
+        log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
+        assert log.rstrip().splitlines()[-1].count('"confirming"') == 1  # killed at the second run
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
     assert_end_state(repo)
