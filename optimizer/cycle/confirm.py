@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle.candidate import assess
+from autoresearch.optimizer.cycle.candidate import assess, early_discard
 from autoresearch.optimizer.cycle.decide import rule_of
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
@@ -41,13 +41,13 @@ def confirm(
     session: Session, ws: Workspace, run_dir: Path, evaluator: Evaluator, fields: dict[str, Any]
 ) -> tuple[list[dict], list[dict]] | None:
     """The candidate at `ws` run once more into `run_dir` and decided on that run alone, as its first
-    run was (the rule, the holdout's veto, the gates): its (train rows, held-out rows) when kept again,
-    None otherwise. `fields` (its draft line) then describe the second run, the first one's figures
+    run was (early discard, the rule, the holdout's veto, the gates): its (train rows, held-out rows)
+    when kept again, None otherwise. `fields` (its draft line) then describe the second run, the first one's figures
     kept as `selected_*`."""
     selected(fields)
     spend = Spend()
     try:
-        rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, evaluator=evaluator)
+        rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, early_discard(session, ws), evaluator)
     except EvalFailed as exc:
         unconfirmed(fields, f"its second run failed ({redact(str(exc))[:200]})")
         return None
