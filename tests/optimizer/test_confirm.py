@@ -106,3 +106,75 @@ def test_the_significant_rule_is_not_confirmed_a_second_time(tmp_path):
     assert "selected_score" not in line and not any(
         (repo / ".autoresearch/runs/exp" / line["run_dir"] / f"candidate-{i}/confirm").exists() for i in (0, 1)
     )
+
+
+LUCKY_TARGET = r"""
+import hashlib, sys
+from pathlib import Path
+
+text, test = open(sys.argv[1]).read(), sys.argv[2]
+seen = Path(sys.argv[3]) / (hashlib.sha256(text.encode()).hexdigest() + "-" + test)
+words = text.split()
+if "lucky" in words:  # every word on this test's first run of the artifact, none afterwards
+    words = [f"w{i}" for i in range(6)] if not seen.exists() else []
+    seen.touch()
+open(sys.argv[-1], "w").write(" ".join(words))
+"""
+
+
+def test_the_second_run_of_a_built_in_eval_stops_early_once_the_pick_cannot_be_kept(tmp_path):
+    import yaml
+
+    from tests.helpers.repos import make_repo
+    from tests.helpers.scenario import MUTATOR
+
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    suite = {
+        "execution": {"target": "lucky"},
+        "tests": [
+            {
+                "id": f"w{i}",
+                "input": "x",
+                "files": ["../prompt.md"],
+                "assertions": [{"type": "contains", "value": f"w{i}"}],
+            }
+            for i in range(6)
+        ],
+    }
+    command = f"python3 ../tools/lucky.py {{FILES}} {{EVAL_ID}} {seen} {{OUTPUT_FILE}}"
+    plan = {
+        "2.0": {"write": {"prompt.md": "lucky w0 w1 w2\n"}, "summary": "lucky"},
+        "2.1": {"write": {"prompt.md": "w0 w1 w2\n# pad\n"}, "summary": "pad"},
+    }
+    settings = {
+        "experiment": "exp",
+        "artifact": "prompt.md",
+        "eval": {"file": "evals/s.eval.yaml", "workers": 2},
+        "mutator": {"provider": "command", "command": "python3 tools/mutate.py"},
+        "search": {"candidates": 2},
+        "stop": {"max_cycles": 2},
+    }
+    repo = make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "w0 w1 w2\n",
+            "evals/s.eval.yaml": yaml.safe_dump(suite),
+            ".agentv/targets.yaml": yaml.safe_dump(
+                {"targets": [{"name": "lucky", "provider": "cli", "command": command}]}
+            ),
+            "tools/lucky.py": LUCKY_TARGET,
+            "tools/mutate.py": MUTATOR,
+            "autoresearch.yaml": yaml.safe_dump(settings),
+            "plan.json": json.dumps(plan),
+        },
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    line = iterations(repo)[1]
+    lucky = line["candidates"][0]
+    assert lucky["decision"] == "drop" and lucky["reason"].startswith("not confirmed on a second run")
+    confirm = repo / ".autoresearch/runs/exp" / line["run_dir"] / "candidate-0/confirm/index.jsonl"
+    rows = [json.loads(r) for r in confirm.read_text().splitlines()]
+    assert len(rows) == 3 and all(r["score"] == 0 for r in rows)  # 3 losses with 3 tests to come: stopped there
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
