@@ -32,7 +32,8 @@ from autoresearch.optimizer.cycle.candidate import (
     require_head,
 )
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
-from autoresearch.optimizer.cycle.decide import is_better
+from autoresearch.optimizer.cycle.decide import compare_for_goal, is_better
+from autoresearch.optimizer.cycle.gating import scored_pair
 from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.sequential import Place
@@ -40,6 +41,7 @@ from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
+from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     candidate_patch,
@@ -54,10 +56,13 @@ from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, SafetyStop
 from autoresearch.plumbing.process import end_groups_under
 from autoresearch.policies.bestofk import adjusted_confidence
+from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators.registry import build as build_evaluator
 from autoresearch.runs.samples import write_index
 from autoresearch.trajectory.iterations import Candidate
+
+MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
 
 
 @dataclass
@@ -76,6 +81,8 @@ class Sibling:
     rows: list[dict] | None = None  # its train rows, once evaluated
     held: list[dict] | None = None
     keep: bool = False
+    merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
+    parents: str = ""  # and their strategies, for its commit message
 
     @property
     def score(self) -> float:
@@ -95,14 +102,18 @@ def cycle(session: Session, number: int) -> None:
         if stop_requested(session):
             _save_patches(session, siblings, None)  # made while the STOP file appeared: saved, not evaluated
             raise RunStopped("stop-requested")
+        live = sum(s.error is None for s in siblings)
+        tested = live + (live >= 2)  # a merge of them may be one more candidate tested against HEAD
         if _budget_left(session, siblings):
-            _evaluate_all(session, siblings)
+            _evaluate_all(session, siblings, tested)
         else:
             for s in siblings:
                 if s.error is None:
                     s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
-        # MERGE CANDIDATE: where siblings that win on different tests would be combined (a three-way merge of
-        # their patches onto HEAD, optimizer/gitrepo/merge.py) into one more evaluated Sibling before the pick
+        merged = _merge(session, run_dir, siblings)
+        if merged is not None:
+            siblings.append(merged)
+            _evaluate_all(session, [merged], tested)
         winner = _best([s for s in siblings if s.keep], session)
         winner = _confirmed(session, siblings, winner)
         _save_patches(session, siblings, winner)
@@ -216,15 +227,16 @@ def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = Fa
     return not budget or spent < budget
 
 
-def _evaluate_all(session: Session, siblings: list[Sibling]) -> None:
+def _evaluate_all(session: Session, siblings: list[Sibling], tested: int) -> None:
     """The mutated candidates evaluated at once, `eval.workers` shared between them, each judged against HEAD
-    at the confidence that keeps the best-of-K false-KEEP rate at the configured one."""
+    at the confidence that keeps the best-of-K false-KEEP rate at the configured one, K being the `tested`
+    candidates of the cycle (a merge included)."""
     live = [s for s in siblings if s.error is None]
     if not live:
         return
     config = session.config
     share = config.eval.model_copy(update={"workers": max(1, config.eval.workers // len(live))})
-    confidence = adjusted_confidence(config.policy.confidence, len(live))
+    confidence = adjusted_confidence(config.policy.confidence, max(tested, len(live)))
     run_dir, head_lock = siblings[0].run_dir.parent, threading.Lock()
     jobs = [lambda s=s: _evaluate_one(session, s, share, confidence, head_lock) for s in live]
     _all_at_once(run_dir, jobs)  # type: ignore[arg-type]
@@ -249,6 +261,55 @@ def _all_at_once(run_dir: Path, jobs: list[Callable[[], None]]) -> None:
         except BaseException:
             end_groups_under(run_dir)
             raise
+
+
+def _merge(session: Session, run_dir: Path, siblings: list[Sibling]) -> Sibling | None:
+    """The merge candidate: when two or more siblings each win tests the others do not, their patches
+    three-way merged onto HEAD (in the object store) and checked out in a worktree of its own; None when
+    no merge is worth trying, the patches conflict, or the budget or a STOP file says no more evals."""
+    baseline = session.holdout.partition(session.baseline_rows)[0] if session.holdout else session.baseline_rows
+    wins = [_won(session, s, baseline) for s in siblings]
+    parents = merge_parents(wins)
+    if not parents:
+        return None
+    if stop_requested(session) or not _budget_left(session, siblings, evaluated=True):
+        get().info("merge skipped: the run is stopping or the budget is spent", candidates=parents)
+        return None
+    ws = session.ws
+    patches = [candidate_patch(siblings[i].ws) for i in parents]
+    try:
+        tree = merge_patches(ws.root, ws.head(), patches, ws.artifact)
+    except UnsafePatch as exc:
+        get().warning("merge refused", candidates=parents, error=str(exc))
+        return None
+    if tree is None:
+        get().info("merge skipped: the candidates' patches conflict", candidates=parents)
+        return None
+    index = len(siblings)
+    merged_ws = worktrees.add_tree(ws, session.paths.meta, index, tree)
+    sib_dir = run_dir / f"candidate-{index}"
+    sib_dir.mkdir(parents=True, exist_ok=True)
+    summary = " + ".join(str(siblings[i].draft.fields.get("mutation", "")) for i in parents)
+    draft = Draft(siblings[0].draft.cycle, run_dir.name, fields={"mutation": summary})
+    get().info("merging", candidates=parents)
+    return Sibling(
+        index,
+        MERGE,
+        merged_ws,
+        draft,
+        session.mutator,
+        sib_dir,
+        merge_of=parents,
+        parents=", ".join(siblings[i].strategy.name for i in parents),
+    )
+
+
+def _won(session: Session, s: Sibling, baseline: list[dict]) -> set[str]:
+    """The tests a sibling won against HEAD, as its rule compared them (none for one not evaluated)."""
+    if s.rows is None or s.error is not None:
+        return set()
+    head, rows = scored_pair(session.config, s.ws, baseline, s.rows)
+    return {m.test_id for m in compare_for_goal(session.config, head, rows).matched if m.outcome == "win"}
 
 
 def _confirmed(session: Session, siblings: list[Sibling], winner: Sibling | None) -> Sibling | None:
@@ -333,7 +394,8 @@ def _commit(
         with signals.critical():
             require_head(session, cand)
             faults.point("before-commit")
-            sha = cand.commit(commit_message(number, f"{summary} (strategy {winner.strategy.name})"))
+            how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
+            sha = cand.commit(commit_message(number, f"{summary} ({how})"))
             faults.point("after-commit")
             session.kept(sha, winner.rows, winner.held)
             line = winner.draft.finish(
@@ -370,4 +432,5 @@ def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
         reason=s.error[1][:300] if s.error else f.get("reason"),
         cost_usd=round(float(f.get("cost_usd") or 0) + float(f.get("mutation_cost_usd") or 0), 6),
         patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
+        merge_of=s.merge_of,
     )

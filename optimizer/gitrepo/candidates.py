@@ -23,13 +23,23 @@ def folder(meta: Path) -> Path:
 def make(main: Workspace, meta: Path, k: int) -> list[Workspace]:
     """K fresh worktrees at HEAD, each a Workspace on the same artifact path."""
     clear(main, meta)
-    spaces = []
-    for i in range(k):
-        path = folder(meta) / str(i)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        main.git("worktree", "add", "--quiet", "--detach", str(path), main.head())
-        spaces.append(open_workspace(path, main.artifact))
-    return spaces
+    return [_add(main, meta, i) for i in range(k)]
+
+
+def add_tree(main: Workspace, meta: Path, index: int, tree: str) -> Workspace:
+    """One more worktree at HEAD, holding `tree`'s files as a mutator would leave them (changed in the
+    working tree, not staged): a merge candidate, whose tree was built in the object store."""
+    ws = _add(main, meta, index)
+    ws.git("read-tree", "-u", "--reset", tree)
+    ws.git("reset", "--quiet")
+    return ws
+
+
+def _add(main: Workspace, meta: Path, index: int) -> Workspace:
+    path = folder(meta) / str(index)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    main.git("worktree", "add", "--quiet", "--detach", str(path), main.head())
+    return open_workspace(path, main.artifact)
 
 
 def clear(main: Workspace, meta: Path) -> list[str]:
