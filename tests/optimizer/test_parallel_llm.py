@@ -214,3 +214,51 @@ def test_the_siblings_mutations_spend_the_budget_then_no_eval_and_no_further_cyc
     assert not list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/index.jsonl"))  # nothing evaluated
     assert state(repo)["stop_reason"] == "budget" and len(fake_llm.requests) == 9
     assert (repo / "prompt.md").read_text() == scores(a=0, b=0)
+
+
+def test_with_a_holdout_the_eval_file_in_a_siblings_worktree_is_hidden_from_its_model(tmp_path, fake_llm):
+    from tests.helpers.repos import make_repo
+    from tests.runs.test_e2e_builtin import ECHO, TARGETS
+
+    words = ["alphaword", "bravoword", "charlieword", "deltaword"]
+    tests = [
+        {"id": f"test-{w}", "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": w}]}
+        for w in words
+    ]
+    settings = {
+        "experiment": "exp",
+        "artifact": "prompt.md",
+        "eval": {"file": "evals/s.eval.yaml", "workers": 2, "holdout": 0.5},
+        "mutator": {
+            "provider": "openai",
+            "model": "gpt-4.1-mini",
+            "api_key_env": "E2E_LLM_KEY",
+            "base_url": fake_llm.base_url("openai"),
+            "retry_base_s": 0.01,
+        },
+        "search": {"candidates": 2},
+        "stop": {"max_cycles": 2},
+    }
+    repo = make_repo(
+        tmp_path / "r",
+        {
+            "prompt.md": "alphaword\n",
+            "evals/s.eval.yaml": yaml.safe_dump({"execution": {"target": "echo"}, "tests": tests}),
+            ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
+            "tools/echo.py": ECHO,
+            "autoresearch.yaml": yaml.safe_dump(settings),
+        },
+    )
+    peek = tool_reply("read_file", {"path": "evals/s.eval.yaml"}, ("search", {"pattern": "word", "path": "evals"}))
+    fake_llm.handler = Siblings({i: [peek, *edit(" ".join(words[: i + 2]) + "\n", f"add {i}")[1:]] for i in range(2)})
+    done = cli(repo, "run", env=KEY_ENV)
+
+    assert done.returncode in (0, 10), done.stderr
+    cycle = iterations(repo)[1]
+    for i in range(2):
+        transcript = repo / ".autoresearch/runs/exp" / cycle["run_dir"] / f"candidate-{i}/mutator-tools.jsonl"
+        read, found, written = [json.loads(line) for line in transcript.read_text().splitlines()]
+        assert read["error"] and "hidden from the mutator" in read["refused"]
+        assert found["result"] == "(no matches)" and not written["error"]
+    held = json.loads((repo / ".autoresearch/runs/exp/_autoresearch/holdout.json").read_text())["tests"]
+    assert held and not any(t in json.dumps(r.body) for r in fake_llm.requests for t in held)
