@@ -22,7 +22,7 @@ from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.candidate import (
     Draft,
     commit_message,
@@ -309,12 +309,11 @@ def _commit(
         with signals.critical():
             require_head(session, cand)
             faults.point("before-commit")
-            sha = cand.commit(commit_message(number, f"{summary} (strategy {winner.strategy.name})"))
+            line = winner.draft.finish(decision="keep", **totals, strategy=winner.strategy.name, candidates=entries)
+            message = commit_message(number, f"{summary} (strategy {winner.strategy.name})")
+            sha, line = pending.commit(session.paths, cand, line, message)
             faults.point("after-commit")
             session.kept(sha, winner.rows, winner.held)
-            line = winner.draft.finish(
-                decision="keep", commit=sha, **totals, strategy=winner.strategy.name, candidates=entries
-            )
             record(session, line)
 
 

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from autoresearch.optimizer.faults import ENV
+from tests.helpers.lines import comparable
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -124,6 +125,29 @@ def test_kill_9_at_the_decision_of_a_parallel_cycle_then_resume(tmp_path, point,
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
     assert_end_state(repo)
+
+
+@pytest.mark.parametrize("rule", ["wins-losses", "significant"])
+def test_a_keep_committed_just_before_a_kill_9_is_logged_on_resume_with_its_candidates(tmp_path, rule):
+    reference = make(tmp_path / "reference", policy={"rule": rule}, stop={"max_cycles": 2})
+    assert cli(reference, "run").returncode == 0
+    repo = make(tmp_path / "crashed", policy={"rule": rule}, stop={"max_cycles": 2})
+    crashed = cli(repo, "run", env={ENV: "after-commit:1"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert [r["cycle"] for r in iterations(repo)] == [1]  # committed, its line not written
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr  # max_cycles reached at the recovered line, an improvement
+    assert "logged cycle 2" in resumed.stderr
+    line, expected = iterations(repo)[1], iterations(reference)[1]
+    # (which sibling runs a HEAD sample the others share is a race: their own spend is too)
+    racy = ("eval_runs", "cache_hits", "cost_usd") if rule == "significant" else ()
+    assert comparable(line, *racy) == comparable(expected, *racy)
+    assert line["cost_usd"] == pytest.approx(expected["cost_usd"])
+    assert line["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert line["reason"] == f"{expected['reason']}; recovered: committed just before a crash"
+    assert [c["strategy"] for c in line["candidates"]] == ["fix-failing", "simplify", "clarify"]
+    assert rule == "wins-losses" or line["samples"] >= 1
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/pending-keep.json").exists()
 
 
 @pytest.mark.parametrize(
