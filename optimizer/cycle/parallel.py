@@ -160,6 +160,7 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
         ws,
         s.run_dir,
         sibling=s.index,
+        siblings=session.config.search.candidates,
         strategy=s.strategy.name,
         strategy_instructions=s.strategy.instructions,
     )

@@ -15,7 +15,7 @@ import yaml
 from autoresearch.optimizer.faults import ENV
 from tests.helpers.lines import comparable
 from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.scenario import iterations, scenario_repo, scores, state
 
 ORIGINAL = scores(a=0, b=0, c=0)
 PLAN = {
@@ -279,19 +279,49 @@ def test_an_ignored_file_written_in_a_worktree_is_out_of_scope_and_a_tool_cache_
     assert cycle["mutation"] == "fix a" and cycle["strategy"] == "simplify"
 
 
-def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
-    replay = "- summary: fix a\n  content: v2.md\n"
+def replay_repo(tmp_path, edits: list[tuple[str, str]], candidates: int):
+    """The scenario repo with a replay mutator of these (summary, content) edits."""
+    replay = "".join(f"- summary: {summary}\n  content: v{i}.md\n" for i, (summary, _) in enumerate(edits))
     repo = scenario_repo(
         tmp_path / "r",
         {"prompt.md": ORIGINAL},
         {},
-        config={"search": {"candidates": 2}, "stop": {"max_cycles": 5}},
-        extra_files={"edits/replay.yaml": replay, "edits/v2.md": scores(a=1, b=0, c=0)},
+        config={"search": {"candidates": candidates}, "stop": {"max_cycles": 5}},
+        extra_files={"edits/replay.yaml": replay, **{f"edits/v{i}.md": text for i, (_, text) in enumerate(edits)}},
     )
     settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     settings["mutator"] = {"provider": "replay", "file": "edits/replay.yaml"}
     (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings))
     git(repo, "commit", "-qam", "replay")
+    return repo
+
+
+def test_siblings_of_a_replay_take_the_next_edits_in_turn_so_they_explore(tmp_path):
+    edits = [
+        ("fix a", scores(a=1, b=0, c=0)),
+        ("fix a and b", scores(a=1, b=1, c=0)),
+        ("fix all", scores(a=1, b=1, c=1)),
+        ("pad", scores(a=1, b=1, c=0) + "# pad\n"),
+    ]
+    repo = replay_repo(tmp_path, edits, candidates=2)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [[c["summary"] for c in r["candidates"]] for r in lines[1:]] == [
+        ["fix a", "fix a and b"],
+        ["fix all", "pad"],
+    ]
+    assert [(r["decision"], r["mutation"]) for r in lines] == [
+        ("keep", "original"),
+        ("keep", "fix a and b"),
+        ("keep", "fix all"),
+    ]
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=1, c=1)
+    assert state(repo)["stop_reason"] == "mutations-exhausted"
+
+
+def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
+    repo = replay_repo(tmp_path, [("fix a", scores(a=1, b=0, c=0))], candidates=2)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
