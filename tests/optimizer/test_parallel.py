@@ -185,10 +185,21 @@ def test_a_cycles_spend_is_the_sum_of_its_candidates_and_the_budget_reads_it(tmp
     repo = make(tmp_path, stop={"max_cycles": 5, "max_convergence": 10, "budget_usd": 0.016})
     done = cli(repo, "run")
     lines = iterations(repo)
-    # the original cost 0.003, cycle 2 three evals (0.009): spent 0.012 + the mean of the two (0.006) > 0.016
+    # the original cost 0.003, cycle 2 three evals (0.009): spent 0.012 + the mean of the two (0.009, the
+    # original's eval counted once per candidate) > 0.016
     assert [r["cycle"] for r in lines] == [1, 2], done.stderr
     assert lines[1]["cost_usd"] == pytest.approx(0.009)
     assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == "budget"
+
+
+def test_the_first_cycle_of_three_candidates_is_expected_to_cost_three_evals_and_the_budget_refuses_it(tmp_path):
+    repo = make(tmp_path, stop={"max_cycles": 5, "max_convergence": 10, "budget_usd": 0.01})
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    # the original cost 0.003; three candidates' evals would bring the spend to 0.012, over the budget
+    assert [r["cycle"] for r in iterations(repo)] == [1]
+    assert state(repo)["stop_reason"] == "budget"
+    assert not list((repo / ".autoresearch/runs/exp").glob("*-c0002*"))
 
 
 def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(tmp_path):
