@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from tests.helpers.fake_llm import Reply, cut_stream, error_reply, text_reply, tool_reply
-from tests.helpers.repos import cli, git
+from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 
 KEY_ENV = {"E2E_LLM_KEY": "sk-e2e-secret-value"}
@@ -262,3 +262,16 @@ def test_with_a_holdout_the_eval_file_in_a_siblings_worktree_is_hidden_from_its_
         assert found["result"] == "(no matches)" and not written["error"]
     held = json.loads((repo / ".autoresearch/runs/exp/_autoresearch/holdout.json").read_text())["tests"]
     assert held and not any(t in json.dumps(r.body) for r in fake_llm.requests for t in held)
+
+
+def test_a_budget_with_a_strategys_unpriced_model_is_refused_before_the_first_eval(tmp_path, fake_llm):
+    repo = llm_repo(tmp_path, fake_llm, "openai", False, stop={"budget_usd": 5})
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["search"]["strategies"][1]["model"] = "acme-llm-9"
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "commit", "-qam", "an unpriced model for one strategy")
+    done = cli(repo, "run", env=KEY_ENV)
+    assert_one_line_error(
+        done, 30, "field 'mutator.prices': no price is known for 'acme-llm-9' (search.strategies.1.model)"
+    )
+    assert fake_llm.requests == [] and not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
