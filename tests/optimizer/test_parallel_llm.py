@@ -18,7 +18,8 @@ import yaml
 
 from tests.helpers.fake_llm import Reply, cut_stream, error_reply, text_reply, tool_reply
 from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores, state
+from tests.helpers.scenario import iterations, scores, state
+from tests.mutators.llm_setup import llm_repo, word_suite_repo
 
 KEY_ENV = {"E2E_LLM_KEY": "sk-e2e-secret-value"}
 CANDIDATE = re.compile(r"You are candidate (\d+) of several")
@@ -63,30 +64,14 @@ class Siblings:
         return tokens, usd
 
 
-def llm_repo(tmp_path, llm, protocol: str, stream: bool, stop: dict | None = None):
-    repo = scenario_repo(
-        tmp_path / "repo",
-        {"prompt.md": scores(a=0, b=0)},
-        {},
-        config={
-            "search": {"candidates": 3, "strategies": STRATEGIES},
-            "stop": {"max_cycles": 2, **(stop or {})},
-        },
-    )
-    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
-    config["mutator"] = {
-        "provider": protocol,
-        "model": "claude-haiku-4-5",
-        "api_key_env": "E2E_LLM_KEY",
-        "base_url": llm.base_url(protocol),
-        "retry_base_s": 0.01,
-        "max_attempts": 2,
-        "stream": stream,
-    }
-    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    os.symlink("../../../../../..", repo / "up")  # from a candidate's worktree: the user's checkout
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "LLM mutator, three candidates")
+def three_candidates(tmp_path, llm, protocol: str, stream: bool, stop: dict | None = None):
+    """The LLM scenario repo with three candidates a cycle, and a symlink that leads from a candidate's
+    worktree to the user's checkout."""
+    config = {"search": {"candidates": 3, "strategies": STRATEGIES}, "stop": {"max_cycles": 2, **(stop or {})}}
+    repo = llm_repo(tmp_path, llm, protocol, config=config, max_attempts=2, stream=stream)
+    os.symlink("../../../../../..", repo / "up")
+    git(repo, "add", "up")
+    git(repo, "commit", "-qm", "a symlink out")
     return repo
 
 
@@ -141,7 +126,7 @@ def digest(path) -> str:
 def test_three_llm_siblings_sandboxed_each_to_its_worktree_one_malformed_the_others_judged(
     tmp_path, fake_llm, protocol, stream, malformed
 ):
-    repo = llm_repo(tmp_path, fake_llm, protocol, stream)
+    repo = three_candidates(tmp_path, fake_llm, protocol, stream)
     config_before = digest(repo / ".git/config")
     fake_llm.handler = server = Siblings(
         {
@@ -194,7 +179,7 @@ def test_three_llm_siblings_sandboxed_each_to_its_worktree_one_malformed_the_oth
 
 def test_the_siblings_mutations_spend_the_budget_then_no_eval_and_no_further_cycle_starts(tmp_path, fake_llm):
     # the original's eval costs 0.002; nine replies at haiku prices cost 9 x 0.0015 = 0.0135
-    repo = llm_repo(tmp_path, fake_llm, "openai", False, stop={"max_cycles": 5, "budget_usd": 0.01})
+    repo = three_candidates(tmp_path, fake_llm, "openai", False, stop={"max_cycles": 5, "budget_usd": 0.01})
     fake_llm.handler = server = Siblings({i: edit(scores(a=1, b=i % 2), f"edit {i}") for i in range(3)})
     config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     config["search"]["strategies"] = [{k: v for k, v in s.items() if k != "model"} for s in STRATEGIES]
@@ -217,38 +202,8 @@ def test_the_siblings_mutations_spend_the_budget_then_no_eval_and_no_further_cyc
 
 
 def test_with_a_holdout_the_eval_file_in_a_siblings_worktree_is_hidden_from_its_model(tmp_path, fake_llm):
-    from tests.helpers.repos import make_repo
-    from tests.runs.test_e2e_builtin import ECHO, TARGETS
-
     words = ["alphaword", "bravoword", "charlieword", "deltaword"]
-    tests = [
-        {"id": f"test-{w}", "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": w}]}
-        for w in words
-    ]
-    settings = {
-        "experiment": "exp",
-        "artifact": "prompt.md",
-        "eval": {"file": "evals/s.eval.yaml", "workers": 2, "holdout": 0.5},
-        "mutator": {
-            "provider": "openai",
-            "model": "gpt-4.1-mini",
-            "api_key_env": "E2E_LLM_KEY",
-            "base_url": fake_llm.base_url("openai"),
-            "retry_base_s": 0.01,
-        },
-        "search": {"candidates": 2},
-        "stop": {"max_cycles": 2},
-    }
-    repo = make_repo(
-        tmp_path / "r",
-        {
-            "prompt.md": "alphaword\n",
-            "evals/s.eval.yaml": yaml.safe_dump({"execution": {"target": "echo"}, "tests": tests}),
-            ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
-            "tools/echo.py": ECHO,
-            "autoresearch.yaml": yaml.safe_dump(settings),
-        },
-    )
+    repo = word_suite_repo(tmp_path / "r", fake_llm, words, "alphaword\n", search={"candidates": 2})
     peek = tool_reply("read_file", {"path": "evals/s.eval.yaml"}, ("search", {"pattern": "word", "path": "evals"}))
     fake_llm.handler = Siblings({i: [peek, *edit(" ".join(words[: i + 2]) + "\n", f"add {i}")[1:]] for i in range(2)})
     done = cli(repo, "run", env=KEY_ENV)
@@ -265,7 +220,7 @@ def test_with_a_holdout_the_eval_file_in_a_siblings_worktree_is_hidden_from_its_
 
 
 def test_a_budget_with_a_strategys_unpriced_model_is_refused_before_the_first_eval(tmp_path, fake_llm):
-    repo = llm_repo(tmp_path, fake_llm, "openai", False, stop={"budget_usd": 5})
+    repo = three_candidates(tmp_path, fake_llm, "openai", False, stop={"budget_usd": 5})
     config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     config["search"]["strategies"][1]["model"] = "acme-llm-9"
     (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
