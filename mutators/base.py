@@ -29,6 +29,7 @@ class MutationRequest:
     read_only: tuple[Path, ...] = ()  # paths the mutator must never write besides everything outside the artifact
     hidden: tuple[Path, ...] = ()  # paths the mutator must not even read (the holdout's results)
     sibling: int | None = None  # with parallel candidates: this candidate's index among the cycle's (0, 1, ...)
+    siblings: int = 1  # and how many candidates the cycle makes
     strategy: str = ""  # the strategy it follows (autoresearch.mutators.strategies), and what that asks
     strategy_instructions: str = ""
 

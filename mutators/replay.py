@@ -1,4 +1,4 @@
-"""Recorded edits, applied one per cycle: `autoresearch demo` uses it, and users re-run old ideas with it."""
+"""Recorded edits, applied one per candidate in order: `autoresearch demo` uses it, and users re-run old ideas with it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,13 @@ from autoresearch.mutators.config import ReplayMutatorConfig
 from autoresearch.mutators.errors import MutationsExhausted, MutatorConfigError
 
 FIRST_MUTATED_CYCLE = 2
+
+
+def edit_index(request: MutationRequest) -> int:
+    """Which recorded edit a candidate applies: one per cycle from cycle 2, and with K parallel candidates
+    K per cycle, sibling i taking the i-th of them, so that the siblings try different edits."""
+    first = (request.cycle - FIRST_MUTATED_CYCLE) * request.siblings
+    return first + (request.sibling or 0)
 
 
 class ReplayMutator:
@@ -40,9 +47,11 @@ class ReplayMutator:
 
     def mutate(self, request: MutationRequest) -> MutationResult:
         edits = self._edits()
-        index = request.cycle - FIRST_MUTATED_CYCLE
+        index = edit_index(request)
         if index >= len(edits):
-            raise MutationsExhausted(f"the replay has no edit for cycle {request.cycle} ({len(edits)} recorded)")
+            raise MutationsExhausted(
+                f"the replay has no edit {index + 1} for cycle {request.cycle} ({len(edits)} recorded)"
+            )
         edit = edits[index]
         if "content" in edit:
             self._copy(edit["content"], request.artifact)

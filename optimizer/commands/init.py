@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import json
 from pathlib import Path
 
 import typer
@@ -63,6 +64,29 @@ def _target_line(eval_lines: list[str]) -> str:
     return "  target_score: 1.0"
 
 
+def _search_lines() -> list[str]:
+    """`search:` with one candidate (as without it), and the built-in strategies spelled out, commented: what
+    to uncomment and change to explore K directions at once (README, "Parallel candidates")."""
+    from autoresearch.mutators.strategies import BUILTIN, Strategy
+    from autoresearch.optimizer.config import SearchConfig
+
+    def doc(model, name: str) -> str:
+        return f"  # {model.model_fields[name].description}"
+
+    strategies = [f"  #   - {{name: {s.name}, instructions: {json.dumps(s.instructions)}}}" for s in BUILTIN]
+    return [
+        "search:",
+        doc(SearchConfig, "candidates"),
+        "  # Raise it when mutations are slow and evals cheap, or on a plateau: K mutations and K evals a cycle.",
+        "  candidates: 1",
+        doc(SearchConfig, "strategies"),
+        "  # strategies:",
+        *strategies,
+        f"  #   # {Strategy.model_fields['model'].description} Likewise temperature:",
+        '  #   - {name: bold, instructions: "Try a bigger rewrite.", model: claude-opus-4-1, temperature: 1.0}',
+    ]
+
+
 def render(artifact: str, eval_lines: list[str]) -> str:
     from autoresearch.mutators.config import CommandMutatorConfig
     from autoresearch.optimizer.config import Config, PolicyConfig, StopConfig
@@ -100,6 +124,7 @@ def render(artifact: str, eval_lines: list[str]) -> str:
             "  max_convergence: 3",
             f"  {doc(StopConfig, 'target_score')}",
             _target_line(eval_lines),
+            *_search_lines(),
             doc(Config, "results_dir"),
             "results_dir: .autoresearch",
             "",

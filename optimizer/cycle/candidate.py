@@ -16,7 +16,7 @@ from typing import Any
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.decide import compare_for_goal, judge, rule_of
 from autoresearch.optimizer.cycle.early import EarlyDiscard
 from autoresearch.optimizer.cycle.gating import gate
@@ -127,10 +127,11 @@ def candidate(session: Session, cycle: int) -> None:
         with signals.critical():
             require_head(session, cand)
             faults.point("before-commit")
-            sha = cand.commit(commit_message(cycle, draft.fields["mutation"]))
+            message = commit_message(cycle, draft.fields["mutation"])
+            sha, line = pending.commit(session.paths, cand, draft.finish(decision="keep"), message)
             faults.point("after-commit")
             session.kept(sha, rows, held)
-            record(session, draft.finish(decision="keep", commit=sha))
+            record(session, line)
 
 
 def settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:

@@ -13,15 +13,16 @@ from autoresearch.policies.holdout import regressed
 from autoresearch.runs.results import mean_score
 
 
-def hidden_from_mutator(session: Session) -> tuple[Path, ...]:
+def hidden_from_mutator(session: Session, root: Path) -> tuple[Path, ...]:
     """Paths the mutator's tools may not read: the held-out results, the result cache (every test's rows), the
     experiment's own files (holdout.json names the held-out tests; the history it is handed stays readable)
-    and, with a holdout, the eval file, which defines the held-out tests."""
+    and, with a holdout, the eval file, which defines the held-out tests: the one in `root`, the tree the
+    mutator works in (a parallel candidate's worktree has its own copy)."""
     paths, config = session.paths, session.config
     hidden = [paths.results_dir / "holdout", paths.results_dir / "cache", paths.meta]
     eval_file = config.eval.file or config.eval.agentv
     if session.holdout and eval_file:
-        hidden.append(session.ws.root / eval_file)
+        hidden.append(root / eval_file)
     return tuple(hidden)
 
 

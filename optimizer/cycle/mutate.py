@@ -96,9 +96,16 @@ def mutation_request(
         cycle=cycle,
         log_dir=log_dir,
         read_only=(*read_only, *scoring_files(session.config, ws.root)),
-        hidden=(*hidden_from_mutator(session), session.cache_root),
+        hidden=_hidden(session, ws.root),
         **sibling,
     )
+
+
+def _hidden(session: Session, root: Path) -> tuple[Path, ...]:
+    """What the mutator may not read, but the tree it works in: a parallel candidate's worktree lies inside
+    the experiment's hidden folder, and hiding its ancestor would hide the artifact from its own mutator."""
+    hidden = (*hidden_from_mutator(session, root), session.cache_root)
+    return tuple(p for p in hidden if not root.is_relative_to(p))
 
 
 def check_artifact(ws: Workspace, result: MutationResult) -> None:

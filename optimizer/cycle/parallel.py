@@ -22,7 +22,7 @@ from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.candidate import (
     Draft,
     commit_message,
@@ -174,6 +174,7 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
         ws,
         s.run_dir,
         sibling=s.index,
+        siblings=session.config.search.candidates,
         strategy=s.strategy.name,
         strategy_instructions=s.strategy.instructions,
     )
@@ -395,12 +396,10 @@ def _commit(
             require_head(session, cand)
             faults.point("before-commit")
             how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
-            sha = cand.commit(commit_message(number, f"{summary} ({how})"))
+            line = winner.draft.finish(decision="keep", **totals, strategy=winner.strategy.name, candidates=entries)
+            sha, line = pending.commit(session.paths, cand, line, commit_message(number, f"{summary} ({how})"))
             faults.point("after-commit")
             session.kept(sha, winner.rows, winner.held)
-            line = winner.draft.finish(
-                decision="keep", commit=sha, **totals, strategy=winner.strategy.name, candidates=entries
-            )
             record(session, line)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from autoresearch.optimizer import faults, notify
 from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.cycle import pending
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.trajectory import chartdata, iterations, page
@@ -22,6 +23,7 @@ def record(session: Session, entry: Iteration) -> None:
     previous_spend = session.history.spent_usd
     faults.point("before-append")
     iterations.append(session.paths.iterations, entry)
+    pending.clear(session.paths)  # a KEEP's line written before its commit is now written
     faults.point("after-append")
     session.recorded(entry)
     faults.point("after-state")

@@ -58,7 +58,9 @@ def check(session: Session, limits: Limits) -> None:
     history, stop = session.history, session.config.stop
     reason = (
         stop_reason(history.progress(session.state.run_start_cycle), limits)
-        or budget_stop(history.spent_usd, history.expected_cycle_cost(), stop.budget_usd)
+        or budget_stop(
+            history.spent_usd, history.expected_cycle_cost(session.config.search.candidates), stop.budget_usd
+        )
         or time_stop(time.time(), session.deadline_s, history.expected_cycle_s())
     )
     if reason == "out-of-scope":

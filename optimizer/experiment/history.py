@@ -75,10 +75,13 @@ class History:
     def spent_usd(self) -> float:  # asked several times a cycle; a History is never changed, only replaced
         return sum(self.cycle_cost(r) for r in self.records)
 
-    def expected_cycle_cost(self, window: int = 3) -> float:
-        """The mean cost of the recent cycles: the guess for what the next one will spend."""
+    def expected_cycle_cost(self, candidates: int = 1, window: int = 3) -> float:
+        """The mean cost of the recent cycles: the guess for what the next one, of `candidates` candidates,
+        will spend. A cycle of one candidate (the original's eval among them) counts `candidates` times its
+        cost, so that the first cycle of K candidates is not guessed at one eval's price."""
         recent = self.records[-window:]
-        return sum(self.cycle_cost(r) for r in recent) / len(recent) if recent else 0.0
+        costs = [self.cycle_cost(r) * (1 if r.candidates else candidates) for r in recent]
+        return sum(costs) / len(costs) if costs else 0.0
 
     def expected_cycle_s(self, window: int = 3) -> float:
         """The mean duration of the recent cycles: the guess for how long the next one takes."""

@@ -110,11 +110,17 @@ def _require_priced_mutator(config: Config) -> None:
     m = config.mutator
     if not config.stop.budget_usd or not isinstance(m, LLMMutatorConfig):  # anthropic or openai
         return
-    if price_of(m.model, m.price_table()) is None:
-        raise InvalidInput(
-            f"autoresearch.yaml: field 'mutator.prices': no price is known for {m.model!r}, so stop.budget_usd "
-            f"cannot bound what the mutator spends; add {m.model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+    models = {m.model: ""}
+    if config.search.candidates > 1:  # a strategy's model is used by the candidates that follow it
+        models.update(
+            {s.model: f" (search.strategies.{i}.model)" for i, s in enumerate(config.search.strategies) if s.model}
         )
+    for model, where in models.items():
+        if price_of(model, m.price_table()) is None:
+            raise InvalidInput(
+                f"autoresearch.yaml: field 'mutator.prices': no price is known for {model!r}{where}, so stop.budget_usd "
+                f"cannot bound what the mutator spends; add {model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
+            )
 
 
 def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from git import Commit
 
 from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.cycle import pending
 from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.decide import compare_for_goal
 from autoresearch.optimizer.daemonlog import get
@@ -38,6 +39,8 @@ from autoresearch.runs.results import assertion_rates, load_rows, mean_score
 from autoresearch.trajectory import iterations
 from autoresearch.trajectory.iterations import Iteration
 
+RECOVERED = "recovered: committed just before a crash"
+
 
 def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: History) -> list[str]:
     """Repair what a crashed daemon left; returns what was done, one line each."""
@@ -48,6 +51,7 @@ def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: Hi
         *_save_stray_candidate(ws, paths),
         *[f"removed the worktree of parallel candidate {name}" for name in candidates.clear(ws, paths.meta)],
     ]
+    pending.clear(paths)  # a stale one: its line was written, or its commit never made
     for action in actions:
         get().warning("recovered after a crash", action=action)
     return actions
@@ -86,6 +90,11 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
         return []
     if artifact_id(ws, head.parents[0].hexsha) != artifact_id(ws, best.commit):
         return []
+    prepared = pending.take(paths, cycle, head.parents[0].hexsha, _text(head.message))
+    if prepared is not None:  # the line as the cycle wrote it down before the commit
+        reason = "; ".join(filter(None, [prepared.reason, RECOVERED]))
+        iterations.append(paths.iterations, prepared.model_copy(update={"commit": head.hexsha, "reason": reason}))
+        return [f"logged cycle {cycle}, committed as {head.hexsha[:10]} just before the crash"]
     run_dirs = sorted(paths.root.glob(f"*-c{cycle:04d}*"))
     try:
         rows = load_rows(run_dirs[-1])
@@ -114,7 +123,7 @@ def _keep_record(
         losses=s.losses,
         ties=s.ties,
         mean_delta=s.mean_delta,
-        reason="recovered: committed just before a crash",
+        reason=RECOVERED,
         **_samples(run_dir),
     )
 

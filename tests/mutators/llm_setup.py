@@ -7,10 +7,13 @@ import json
 import os
 from pathlib import Path
 
+import yaml
+
 from autoresearch.mutators.base import MutationRequest
 from autoresearch.mutators.config import LLMMutatorConfig
 from autoresearch.mutators.llm import LLMMutator
 from tests.helpers.repos import git, make_repo
+from tests.helpers.scenario import scenario_repo, scores
 
 MARKER = "ZQX-UNIQUE-MARKER-7781"
 RUN = ".autoresearch/runs/exp/2026-01-01T00-00-00"
@@ -89,3 +92,60 @@ def tool_results(request_body: dict) -> list[tuple[str, bool]]:
         elif message["role"] == "user" and isinstance(message["content"], list):
             found += [(b["content"], b["is_error"]) for b in message["content"] if b["type"] == "tool_result"]
     return found
+
+
+def word_suite_repo(root: Path, llm, words: list[str], start: str, **settings) -> Path:
+    """A repo whose built-in-runner eval (evals/s.eval.yaml) has one test per word, passing when the echo
+    target's reply (prompt.md) contains it, and whose mutator is the fake server's OpenAI model."""
+    from tests.runs.test_e2e_builtin import ECHO, TARGETS
+
+    tests = [
+        {"id": f"test-{w}", "input": "x", "files": ["../prompt.md"], "assertions": [{"type": "contains", "value": w}]}
+        for w in words
+    ]
+    config = {
+        "experiment": "exp",
+        "artifact": "prompt.md",
+        "eval": {"file": "evals/s.eval.yaml", "workers": 1, "holdout": 0.5},
+        "mutator": {
+            "provider": "openai",
+            "model": "gpt-4.1-mini",
+            "api_key_env": "E2E_LLM_KEY",
+            "base_url": llm.base_url("openai"),
+            "retry_base_s": 0.01,
+        },
+        "stop": {"max_cycles": 2},
+        **settings,
+    }
+    return make_repo(
+        root,
+        {
+            "prompt.md": start,
+            "evals/s.eval.yaml": yaml.safe_dump({"execution": {"target": "echo"}, "tests": tests}),
+            ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
+            "tools/echo.py": ECHO,
+            "autoresearch.yaml": yaml.safe_dump(config),
+        },
+    )
+
+
+def llm_repo(tmp_path, llm, protocol: str, start: dict | None = None, config: dict | None = None, **mutator):
+    """The scenario repo (its eval scores the lines of prompt.md) with the command mutator swapped for an LLM."""
+    repo = scenario_repo(
+        tmp_path / "repo",
+        {"prompt.md": scores(**(start or {"a": 0, "b": 0}))},
+        {},
+        config={"stop": {"max_cycles": 4}, **(config or {})},
+    )
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["mutator"] = {
+        "provider": protocol,
+        "model": "claude-haiku-4-5",
+        "api_key_env": "E2E_LLM_KEY",
+        "base_url": llm.base_url(protocol),
+        "retry_base_s": 0.01,
+        **mutator,
+    }
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "commit", "-qam", "LLM mutator")
+    return repo

@@ -10,31 +10,10 @@ import yaml
 from autoresearch.policies.holdout import split
 from tests.helpers.fake_llm import cut_stream, error_reply, patched_reply, text_reply, tool_reply
 from tests.helpers.repos import cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.scenario import iterations, scores
+from tests.mutators.llm_setup import llm_repo, word_suite_repo
 
 KEY_ENV = {"E2E_LLM_KEY": "sk-e2e-secret-value"}
-
-
-def llm_repo(tmp_path, llm, protocol: str, start: dict | None = None, config: dict | None = None, **mutator):
-    """The scenario repo (its eval scores the lines of prompt.md) with the command mutator swapped for an LLM."""
-    repo = scenario_repo(
-        tmp_path / "repo",
-        {"prompt.md": scores(**(start or {"a": 0, "b": 0}))},
-        {},
-        config={"stop": {"max_cycles": 4}, **(config or {})},
-    )
-    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
-    config["mutator"] = {
-        "provider": protocol,
-        "model": "claude-haiku-4-5",
-        "api_key_env": "E2E_LLM_KEY",
-        "base_url": llm.base_url(protocol),
-        "retry_base_s": 0.01,
-        **mutator,
-    }
-    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    git(repo, "commit", "-qam", "LLM mutator")
-    return repo
 
 
 def edit(content: str, summary: str):
@@ -208,45 +187,8 @@ def test_nothing_that_names_held_out_tests_is_readable_by_the_model(tmp_path, fa
 
 
 def test_with_a_holdout_the_built_in_runners_eval_file_and_whole_run_files_are_out_of_reach(tmp_path, fake_llm):
-    from tests.helpers.repos import make_repo
-    from tests.runs.test_e2e_builtin import ECHO, TARGETS
-
     words = ["alphaword", "bravoword", "charlieword", "deltaword", "echoword", "foxtrotword"]
-    suite = {
-        "execution": {"target": "echo"},
-        "tests": [
-            {
-                "id": f"test-{w}",
-                "input": "x",
-                "files": ["../prompt.md"],
-                "assertions": [{"type": "contains", "value": w}],
-            }
-            for w in words
-        ],
-    }
-    settings = {
-        "experiment": "exp",
-        "artifact": "prompt.md",
-        "eval": {"file": "evals/s.eval.yaml", "workers": 1, "holdout": 0.5},
-        "mutator": {
-            "provider": "openai",
-            "model": "gpt-4.1-mini",
-            "api_key_env": "E2E_LLM_KEY",
-            "base_url": fake_llm.base_url("openai"),
-            "retry_base_s": 0.01,
-        },
-        "stop": {"max_cycles": 2},
-    }
-    repo = make_repo(
-        tmp_path / "r",
-        {
-            "prompt.md": " ".join(words[:3]) + "\n",
-            "evals/s.eval.yaml": yaml.safe_dump(suite),
-            ".agentv/targets.yaml": yaml.safe_dump(TARGETS),
-            "tools/echo.py": ECHO,
-            "autoresearch.yaml": yaml.safe_dump(settings),
-        },
-    )
+    repo = word_suite_repo(tmp_path / "r", fake_llm, words, " ".join(words[:3]) + "\n")
     fake_llm.queue(
         tool_reply(
             "read_file",

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from autoresearch.mutators.strategies import BUILTIN
+from autoresearch.optimizer.config import load
 from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import scenario_repo, scores
 
@@ -78,6 +80,20 @@ def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_
     assert "# Stop after this many cycles in a row without a KEEP" in text
     assert config["stop"] == {"max_cycles": 10, "max_convergence": 3, "target_score": 1.0}  # a perfect score ends a run
     assert cli(repo, "init").returncode == 30  # never overwrites without --force
+
+
+def test_init_writes_a_search_section_of_one_candidate_with_the_strategies_to_uncomment(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "hi\n", "evals/score.py": "print(1)\n"})
+    assert cli(repo, "init").returncode == 0
+    text = (repo / "autoresearch.yaml").read_text()
+    assert yaml.safe_load(text)["search"] == {"candidates": 1}
+    assert load(repo / "autoresearch.yaml").search.candidates == 1
+    # uncommented, the built-in strategies load as they are
+    lines = text.splitlines()
+    start = lines.index("  # strategies:")
+    block = [line.replace("# ", "", 1) for line in lines[start : start + 4]]
+    (repo / "autoresearch.yaml").write_text("\n".join(lines[:start] + block + lines[start + 4 :]) + "\n")
+    assert tuple(load(repo / "autoresearch.yaml").search.strategies) == BUILTIN
 
 
 def test_eval_runs_once_and_prints_score_and_pass_rates(tmp_path):

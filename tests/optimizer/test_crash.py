@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from autoresearch.optimizer.faults import ENV
+from tests.helpers.lines import comparable
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, wait_for
 
@@ -142,6 +143,33 @@ SIGNIFICANT_POINTS = [
 def test_significant_cycles_of_several_runs_resume_to_the_same_end(tmp_path, point, n):
     """Kills between the runs of one decision, including while the candidate is set aside for a HEAD run."""
     kill_at_then_resume(make(tmp_path, policy={"rule": "significant"}), point, n)
+
+
+@pytest.mark.parametrize("rule", ["wins-losses", "significant"])
+@pytest.mark.parametrize("point", ["after-commit", "before-append"])
+def test_a_keep_logged_after_a_crash_has_every_field_of_its_line(tmp_path, rule, point):
+    """The line of a KEEP committed just before a kill -9 is the line the cycle would have written."""
+    reference = make(tmp_path / "reference", policy={"rule": rule})
+    assert cli(reference, "run").returncode == 0
+    repo = make(tmp_path / "crashed", policy={"rule": rule})
+    kill_at_then_resume(repo, point, {"after-commit": 1, "before-append": 2}[point])  # cycle 2's KEEP
+    line, expected = lines_of(repo)[1], lines_of(reference)[1]
+    assert comparable(line) == comparable(expected)
+    assert line["reason"] == f"{expected['reason']}; recovered: committed just before a crash"
+
+
+@pytest.mark.parametrize("forged", ["{not json", '{"parent": "0000", "message": "x", "line": {"cycle": 2}}'])
+def test_a_pending_line_that_is_not_the_commits_is_ignored_and_the_line_rebuilt(tmp_path, forged):
+    repo = make(tmp_path)
+    assert cli(repo, "run", env={ENV: "after-commit:1"}).returncode == -signal.SIGKILL
+    pending = repo / ".autoresearch/runs/exp/_autoresearch/pending-keep.json"
+    assert json.loads(pending.read_text())["line"]["mutation"] == "fix a"
+    pending.write_text(forged)
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert_same_as_uninterrupted(repo)
+    assert lines_of(repo)[1]["reason"] == "recovered: committed just before a crash"  # rebuilt from the run
+    assert not pending.exists()
 
 
 # (kill point, n): inside the commit of a KEEP, inside the restore of a DROP, and between decisions

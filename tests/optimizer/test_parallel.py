@@ -13,8 +13,9 @@ import pytest
 import yaml
 
 from autoresearch.optimizer.faults import ENV
+from tests.helpers.lines import comparable
 from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.scenario import iterations, scenario_repo, scores, state
 
 ORIGINAL = scores(a=0, b=0, c=0)
 PLAN = {
@@ -140,6 +141,29 @@ def test_kill_9_at_the_decision_of_a_parallel_cycle_then_resume(tmp_path, point,
     assert_end_state(repo)
 
 
+@pytest.mark.parametrize("rule", ["wins-losses", "significant"])
+def test_a_keep_committed_just_before_a_kill_9_is_logged_on_resume_with_its_candidates(tmp_path, rule):
+    reference = make(tmp_path / "reference", policy={"rule": rule}, stop={"max_cycles": 2})
+    assert cli(reference, "run").returncode == 0
+    repo = make(tmp_path / "crashed", policy={"rule": rule}, stop={"max_cycles": 2})
+    crashed = cli(repo, "run", env={ENV: "after-commit:1"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert [r["cycle"] for r in iterations(repo)] == [1]  # committed, its line not written
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr  # max_cycles reached at the recovered line, an improvement
+    assert "logged cycle 2" in resumed.stderr
+    line, expected = iterations(repo)[1], iterations(reference)[1]
+    # (which sibling runs a HEAD sample the others share is a race: their own spend is too)
+    racy = ("eval_runs", "cache_hits", "cost_usd") if rule == "significant" else ()
+    assert comparable(line, *racy) == comparable(expected, *racy)
+    assert line["cost_usd"] == pytest.approx(expected["cost_usd"])
+    assert line["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert line["reason"] == f"{expected['reason']}; recovered: committed just before a crash"
+    assert [c["strategy"] for c in line["candidates"]] == ["fix-failing", "simplify", "clarify"]
+    assert rule == "wins-losses" or line["samples"] >= 1
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/pending-keep.json").exists()
+
+
 @pytest.mark.parametrize(
     "search, words",
     [
@@ -176,10 +200,20 @@ def test_a_cycles_spend_is_the_sum_of_its_candidates_and_the_budget_reads_it(tmp
     done = cli(repo, "run")
     lines = iterations(repo)
     # the original cost 0.003, cycle 2 three evals and the winner's second run (0.012): spent 0.015 + the
-    # mean of the two (0.0075) > 0.016
+    # mean of the two (0.0105, the original's eval counted once per candidate) > 0.016
     assert [r["cycle"] for r in lines] == [1, 2], done.stderr
     assert lines[1]["cost_usd"] == pytest.approx(0.012)
     assert json.loads((repo / ".autoresearch/runs/exp/_autoresearch/state.json").read_text())["stop_reason"] == "budget"
+
+
+def test_the_first_cycle_of_three_candidates_is_expected_to_cost_three_evals_and_the_budget_refuses_it(tmp_path):
+    repo = make(tmp_path, stop={"max_cycles": 5, "max_convergence": 10, "budget_usd": 0.01})
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    # the original cost 0.003; three candidates' evals would bring the spend to 0.012, over the budget
+    assert [r["cycle"] for r in iterations(repo)] == [1]
+    assert state(repo)["stop_reason"] == "budget"
+    assert not list((repo / ".autoresearch/runs/exp").glob("*-c0002*"))
 
 
 def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(tmp_path):
@@ -270,19 +304,49 @@ def test_an_ignored_file_written_in_a_worktree_is_out_of_scope_and_a_tool_cache_
     assert cycle["mutation"] == "fix a" and cycle["strategy"] == "simplify"
 
 
-def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
-    replay = "- summary: fix a\n  content: v2.md\n"
+def replay_repo(tmp_path, edits: list[tuple[str, str]], candidates: int):
+    """The scenario repo with a replay mutator of these (summary, content) edits."""
+    replay = "".join(f"- summary: {summary}\n  content: v{i}.md\n" for i, (summary, _) in enumerate(edits))
     repo = scenario_repo(
         tmp_path / "r",
         {"prompt.md": ORIGINAL},
         {},
-        config={"search": {"candidates": 2}, "stop": {"max_cycles": 5}},
-        extra_files={"edits/replay.yaml": replay, "edits/v2.md": scores(a=1, b=0, c=0)},
+        config={"search": {"candidates": candidates}, "stop": {"max_cycles": 5}},
+        extra_files={"edits/replay.yaml": replay, **{f"edits/v{i}.md": text for i, (_, text) in enumerate(edits)}},
     )
     settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     settings["mutator"] = {"provider": "replay", "file": "edits/replay.yaml"}
     (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings))
     git(repo, "commit", "-qam", "replay")
+    return repo
+
+
+def test_siblings_of_a_replay_take_the_next_edits_in_turn_so_they_explore(tmp_path):
+    edits = [
+        ("fix a", scores(a=1, b=0, c=0)),
+        ("fix a and b", scores(a=1, b=1, c=0)),
+        ("fix all", scores(a=1, b=1, c=1)),
+        ("pad", scores(a=1, b=1, c=0) + "# pad\n"),
+    ]
+    repo = replay_repo(tmp_path, edits, candidates=2)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [[c["summary"] for c in r["candidates"]] for r in lines[1:]] == [
+        ["fix a", "fix a and b"],
+        ["fix all", "pad"],
+    ]
+    assert [(r["decision"], r["mutation"]) for r in lines] == [
+        ("keep", "original"),
+        ("keep", "fix a and b"),
+        ("keep", "fix all"),
+    ]
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=1, c=1)
+    assert state(repo)["stop_reason"] == "mutations-exhausted"
+
+
+def test_a_replay_that_runs_out_ends_the_run_with_no_cycle_and_no_run_directory_left(tmp_path):
+    repo = replay_repo(tmp_path, [("fix a", scores(a=1, b=0, c=0))], candidates=2)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert [(r["cycle"], r["decision"]) for r in iterations(repo)] == [(1, "keep"), (2, "keep")]
