@@ -83,6 +83,7 @@ TABLES = {
         "ClaudeCodeVersionTooOldError": (UNUSABLE, ACCOUNT),
         "CMEKKeyDisabledError": (UNUSABLE, ACCOUNT),
         "CMEKKeyNetworkBlockedError": (UNUSABLE, ACCOUNT),
+        "WorkspaceHumanReviewDisabledError": (UNUSABLE, ACCOUNT),  # a 400 no retry changes: the workspace's setting
     },
 }
 
