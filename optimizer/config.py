@@ -23,6 +23,7 @@ from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
 from autoresearch.runs.config import EvalConfig
+from autoresearch.runs.executors.cluster import RayExecutor, open_executor
 from autoresearch.runs.executors.config import ExecutorConfig
 
 DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
@@ -129,6 +130,12 @@ class Config(BaseModel):
     @property
     def experiment_name(self) -> str:
         return self.experiment or f"autoresearch-{Path(self.artifact).name}"
+
+    def executor_at(self, root: Path) -> RayExecutor | None:
+        """The configured executor for the tree at `root`, None for `local`. `eval.workers`, when set, bounds the
+        tasks in flight on the cluster, summed over every candidate's eval."""
+        workers = self.eval.workers if "workers" in self.eval.model_fields_set else None
+        return open_executor(self.executor, root, [self.results_dir], workers)
 
 
 # a folder name (at most 100 characters, well under a file name's 255 with the suffixes we add) and a git

@@ -48,14 +48,13 @@ def command(
     from autoresearch.optimizer.experiment import busy
     from autoresearch.optimizer.gitrepo.workspace import exclude, open_workspace
     from autoresearch.runs.evaluators.registry import build
-    from autoresearch.runs.executors.cluster import open_executor
     from autoresearch.runs.results import assertion_rates, mean_score
 
     cfg = load(config)
     setup_logging()
     ws = open_workspace(config_dir(config), cfg.artifact)
     busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
-    evaluator = build(cfg.eval, ws.root, open_executor(cfg.executor, ws.root, [cfg.results_dir]))
+    evaluator = build(cfg.eval, ws.root, cfg.executor_at(ws.root))
     evaluator.check()
     exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")

@@ -244,7 +244,8 @@ def _evaluate_all(session: Session, siblings: list[Sibling], tested: int) -> Non
 
 
 def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float, head_lock: Any) -> None:
-    s.place = place = Place(s.ws, build_evaluator(eval_config, s.ws.root), confidence, head_lock)
+    evaluator = build_evaluator(eval_config, s.ws.root, session.config.executor_at(s.ws.root))
+    s.place = place = Place(s.ws, evaluator, confidence, head_lock)
     try:
         s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)
     except EvalFailed as exc:

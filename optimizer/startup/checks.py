@@ -24,7 +24,6 @@ from autoresearch.providers.prices import price_of
 from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
-from autoresearch.runs.executors.cluster import open_executor
 
 
 def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
@@ -76,7 +75,7 @@ def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalu
 def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
     file, targets and their keys; the mutator's program, file or key, and its price under a budget."""
-    evaluator = build_evaluator(config.eval, root, open_executor(config.executor, root, [config.results_dir]))
+    evaluator = build_evaluator(config.eval, root, config.executor_at(root))
     evaluator.check()
     mutator = build_mutator(config.mutator, root)
     mutator.check()

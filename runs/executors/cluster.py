@@ -1,24 +1,40 @@
 """`executor: ray`: each unit of eval work is one Ray task on an existing cluster.
 
-Ray is imported only here, and only when the config chooses it (`pip install 'autoresearch[ray]'`).
-A task holds `num_cpus` and the custom `resources` on its node; Ray runs it again on another node when
-its node is lost (`max_retries`, system failures only), and the caller keeps exactly one result per
-task, so a lost node loses no test and counts none twice.
+Ray runs in a driver process of its own (`autoresearch.runs.executors.driver`, one per daemon and cluster),
+never in the daemon: losing the cluster ends that process, not the run, which then stops as an error (exit 40)
+with the tree restored, whatever the address form. The daemon talks to it over a socket pair; each call waits
+for its own answer, so the runner's threads dispatch and collect as they would locally, and at most
+`eval.workers` calls are in flight at once, however many candidates share the driver.
 
-The keys a task needs are put in the object store once per eval run and set in the task's environment
-while it runs (the targets and graders it starts inherit them): never in the snapshot, never in the
-task's arguments (they hold the object's reference), never in a runtime environment, whose variables
-Ray's runtime_env agent writes to its log.
+A task holds `num_cpus` and the custom `resources` on its node; Ray runs it again on another node when its
+node is lost (`max_retries`, system failures only), and the caller keeps exactly one result per task, so a lost
+node loses no test and counts none twice.
+
+The keys a task needs are put in the object store once per eval run and set in the task's environment while
+it runs (the targets and graders it starts inherit them): never in the snapshot, never in the task's arguments
+(they hold the object's reference), never in a runtime environment, whose variables Ray's runtime_env agent
+writes to its log.
 """
 
 from __future__ import annotations
 
-import logging
+import importlib.util
+import itertools
 import os
+import pickle
 import re
 import socket
+import subprocess
+import sys
+import threading
+import weakref
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as Waiting
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,81 +42,184 @@ from autoresearch.runs.errors import RunsError
 from autoresearch.runs.executors import ClusterLost, TaskFailed
 from autoresearch.runs.executors.config import ExecutorConfig
 from autoresearch.runs.executors.snapshot import build
-from autoresearch.runs.executors.worker import run_in_snapshot
 
 T = TypeVar("T")
 INSTALL = "pip install 'autoresearch[ray]'"
 KEYS = re.compile(r".+_(API_KEY|BASE_URL|TOKEN)$")  # forwarded without being listed in executor.env
+CONNECT_SECONDS = 300  # ray.init itself gives up well before this
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Shipped:
-    ref: Any  # the snapshot's ObjectRef in the cluster's object store
+    data: int  # the snapshot's key in the driver's object table
     digest: str
-    env: Any  # the ObjectRef of the variables each task runs with
+    env: int  # the key of the variables each task runs with
     fresh: bool  # each task unpacks a copy of its own (command evals)
+    driver: Driver = field(repr=False)
+
+    def __post_init__(self) -> None:  # the objects leave the cluster's store once no eval holds them
+        weakref.finalize(self, self.driver.free, [self.data, self.env])
+
+
+class Driver:
+    """The driver process and the calls in flight to it; lost for good once its connection closes."""
+
+    def __init__(self, address: str, config: ExecutorConfig, workers: int | None):
+        self.address = address
+        self.slots: AbstractContextManager = threading.BoundedSemaphore(workers) if workers else nullcontext()
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "autoresearch.runs.executors.driver", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a signal to the daemon's process group is the daemon's to handle
+        )
+        theirs.close()
+        self.conn = Connection(ours.detach())
+        self.lost: str | None = None
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, Future] = {}
+        self._unused: deque[int] = deque()  # objects no eval holds any more, freed with the next message
+        options = {
+            "num_cpus": config.num_cpus,
+            "resources": config.resources or None,
+            "max_retries": config.max_retries,
+        }
+        self._send(("connect", 0, (address, options)))
+        verb, _, answer = self._first_answer()
+        if verb == "missing":
+            self.close()
+            raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL}; {answer})")
+        if verb != "ok":
+            self.close()
+            raise RunsError(
+                f"autoresearch.yaml: field 'executor.address': cannot reach the Ray cluster at {address!r} ({answer})"
+            )
+        threading.Thread(target=self._read, name="ray-driver", daemon=True).start()
+
+    def put(self, data: Any) -> int:
+        key: int = self._ask("put", data)
+        return key
+
+    def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
+        with self.slots:
+            value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args))
+            return value
+
+    def free(self, keys: list[int]) -> None:
+        """Called by the garbage collector, at any point of any thread: so it only notes the keys (a message
+        sent from here could cut into one being sent)."""
+        self._unused.extend(keys)
+
+    def close(self) -> None:
+        self.conn.close()
+        self.process.wait()
+
+    def _ask(self, verb: str, payload: Any) -> Any:
+        future: Future = Future()
+        with self._lock:
+            if self.lost is not None:
+                raise ClusterLost(self.lost)
+            rid = next(self._ids)
+            self._waiting[rid] = future
+        self._send((verb, rid, payload))
+        while True:  # in slices: a thread left waiting at interpreter exit would hold the exit until the task ends
+            try:
+                kind, answer = future.result(timeout=0.5)
+            except Waiting:
+                if not threading.main_thread().is_alive():
+                    raise TaskFailed("the run is ending") from None
+                continue
+            if kind == "ok":
+                return answer
+            if kind == "failed":
+                raise TaskFailed(answer)
+            raise ClusterLost(answer)
+
+    def _send(self, message: tuple) -> None:
+        unused = [self._unused.popleft() for _ in range(len(self._unused))]
+        data = pickle.dumps(message)
+        with self._lock:
+            try:
+                if unused:
+                    self.conn.send_bytes(pickle.dumps(("free", 0, unused)))
+                self.conn.send_bytes(data)
+            except OSError:
+                self.lost = self.lost or self._ended()
+                raise ClusterLost(self.lost) from None
+
+    def _first_answer(self) -> tuple:
+        if not self.conn.poll(CONNECT_SECONDS):
+            return ("unreachable", 0, f"no answer in {CONNECT_SECONDS} s")
+        try:
+            answer: tuple = pickle.loads(self.conn.recv_bytes())
+            return answer
+        except (EOFError, OSError):
+            return ("unreachable", 0, f"the Ray driver process ended (exit {self.process.wait()})")
+
+    def _read(self) -> None:
+        while True:
+            try:
+                kind, rid, answer = pickle.loads(self.conn.recv_bytes())
+            except (EOFError, OSError):
+                break
+            with self._lock:
+                future = self._waiting.pop(rid, None)
+            if future is not None:
+                future.set_result((kind, answer))
+        with self._lock:
+            self.lost = self.lost or self._ended()
+            waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            future.set_result(("lost", self.lost))
+
+    def _ended(self) -> str:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        how = f"exit {code}" if code is not None else "connection closed"
+        return f"lost the Ray cluster at {self.address!r}: its driver process ended ({how})"
+
+
+# one driver per cluster and task settings for the daemon's life: every candidate's evaluator shares it
+_drivers: dict[tuple[str, str], Driver] = {}
+_drivers_lock = threading.Lock()
 
 
 class RayExecutor:
-    def __init__(self, config: ExecutorConfig, root: Path, skip: list[str]):
-        self.config, self.root, self.skip = config, root, skip
-        self._ray: Any = None
-        self._task: Any = None  # the remote function, made once (each one made is exported to the cluster)
+    def __init__(self, config: ExecutorConfig, root: Path, skip: list[str], workers: int | None = None):
+        self.config, self.root, self.skip, self.workers = config, root, skip, workers
+        self._driver: Driver | None = None
 
     @property
     def address(self) -> str:
         return self.config.address or os.environ.get("RAY_ADDRESS") or "auto"
 
     def connect(self) -> None:
-        if self._ray is not None:
+        if self._driver is not None:
             return
-        try:
-            import ray
-        except ImportError:
-            raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL})") from None
-        if not ray.is_initialized():
-            try:
-                _answers(self.address)
-                ray.init(
-                    address=self.address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False
-                )
-            except Exception as exc:  # whatever Ray raises for a cluster it cannot reach
-                raise RunsError(
-                    f"autoresearch.yaml: field 'executor.address': cannot reach the Ray cluster at "
-                    f"{self.address!r} ({_first_line(exc)})"
-                ) from None
-        self._ray = ray
-        self._task = ray.remote(run_in_snapshot).options(
-            num_cpus=self.config.num_cpus,
-            resources=self.config.resources or None,
-            max_retries=self.config.max_retries,
-            retry_exceptions=False,  # the test's own failure is its result, not a reason to run it again
-        )
+        if importlib.util.find_spec("ray") is None:
+            raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL})")
+        key = (self.address, self.config.model_dump_json())
+        with _drivers_lock:
+            driver = _drivers.get(key)
+            if driver is None or driver.lost is not None:
+                driver = _drivers[key] = Driver(self.address, self.config, self.workers)
+        self._driver = driver
 
     def ship(self, fresh: bool = False) -> Shipped:
         self.connect()
+        assert self._driver is not None
         snapshot = build(self.root, self.skip, int(self.config.max_snapshot_mb * 1e6))
-        try:
-            return Shipped(self._ray.put(snapshot.data), snapshot.digest, self._ray.put(self.environment()), fresh)
-        except Exception as exc:
-            raise ClusterLost(f"the Ray cluster at {self.address!r} took no snapshot ({_first_line(exc)})") from None
+        data, env = self._driver.put(snapshot.data), self._driver.put(self.environment())
+        return Shipped(data, snapshot.digest, env, fresh, self._driver)
 
     def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
-        ray = self._ray
-        try:
-            return ray.get(self._task.remote(shipped.ref, shipped.digest, shipped.env, shipped.fresh, fn, *args))
-        except ray.exceptions.RayTaskError as exc:
-            raise TaskFailed(_first_line(exc.cause if exc.cause is not None else exc)) from None
-        except (
-            ray.exceptions.WorkerCrashedError,
-            ray.exceptions.NodeDiedError,
-            ray.exceptions.ObjectLostError,
-            ray.exceptions.OutOfMemoryError,
-            ray.exceptions.TaskUnschedulableError,
-        ) as exc:  # lost more often than max_retries allows, or nowhere to run: this test's error
-            raise TaskFailed(f"Ray: {_first_line(exc)}") from None
-        except Exception as exc:
-            raise ClusterLost(f"lost the Ray cluster at {self.address!r}: {_first_line(exc)}") from None
+        return shipped.driver.call(shipped, fn, *args)
 
     def environment(self) -> dict[str, str]:
         """The variables each task gets: the listed ones and the driver's keys (`.env` is loaded into the
@@ -109,23 +228,10 @@ class RayExecutor:
         return {name: os.environ[name] for name in sorted(wanted) if name in os.environ}
 
 
-def _answers(address: str) -> None:
-    """Something listens at a `host:port` or `ray://host:port` address: Ray itself waits about two minutes
-    for a cluster that is not there, and rewrites 127.0.0.1 to the machine's address while it does."""
-    if address == "auto":
-        return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"expected auto, host:port or ray://host:port, not {address!r}")
-    with socket.create_connection((host.strip("[]"), int(port)), timeout=10):
-        pass
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = [line for line in str(exc).splitlines() if line.strip()]
-    return lines[0].strip() if lines else type(exc).__name__
-
-
-def open_executor(config: ExecutorConfig, root: Path, skip: list[str]) -> RayExecutor | None:
-    """The configured executor for the tree at `root` (`skip`: folders never shipped), None for `local`."""
-    return RayExecutor(config, root, skip) if config.kind == "ray" else None
+def open_executor(
+    config: ExecutorConfig, root: Path, skip: list[str], workers: int | None = None
+) -> RayExecutor | None:
+    """The configured executor for the tree at `root` (`skip`: folders never shipped; `workers`: the most
+    calls in flight at once, shared by every executor of this cluster, else as many as the runners make),
+    None for `local`."""
+    return RayExecutor(config, root, skip, workers) if config.kind == "ray" else None

@@ -25,15 +25,23 @@ RAY = str(Path(sys.executable).with_name("ray"))
 HEAD_PORT, WORKER_PORT = 6390, 6401
 SECRET = "planted-" + secrets.token_hex(12)
 TESTS = 8
+COMMON = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--object-store-memory=100000000"]
 
 AGENT = """\
 import os, pathlib, sys, time
+prompt = pathlib.Path("prompt.md").read_text()
 marks = os.environ.get("MARKS_DIR")
-if marks:  # the fault scenario: say this attempt started, then hold until the test lets it go
+if marks and "hold" in prompt:  # the fault scenarios: say this attempt started, then hold until the test lets it go
     pathlib.Path(marks, f"started-{sys.argv[1]}-{os.getpid()}").touch()
     while not pathlib.Path(marks, "release").exists():
         time.sleep(0.05)
+spans, began = os.environ.get("SPANS_DIR"), time.time()
+if spans:  # the in-flight scenario: hold a while, then say when
+    time.sleep(0.3)
+    pathlib.Path(spans, f"{sys.argv[1]}-{os.getpid()}-{began}").write_text(f"{began} {time.time()} {os.getcwd()}")
 answer = open("answers/" + sys.argv[1]).read().strip()
+if "boost" + sys.argv[1][1:] in prompt.split():  # the loop scenarios' mutation makes this test's answer right
+    answer = "fact" + sys.argv[1][1:]
 key = "key-ok" if os.environ.get("PLANTED_API_KEY", "").startswith("planted-") else "no-key"
 open(sys.argv[2], "w").write(f"{answer} {key}")
 """
@@ -41,6 +49,7 @@ open(sys.argv[2], "w").write(f"{answer} {key}")
 COMMAND_EVAL = """\
 import json, os, pathlib, sys
 run_dir = pathlib.Path(os.environ["AUTORESEARCH_RUN_DIR"])
+(run_dir / "where.txt").write_text(os.getcwd())
 text = pathlib.Path("prompt.md").read_text()
 key = bool(os.environ.get("PLANTED_API_KEY"))
 rows = [{"test_id": f"t{i}", "score": 1.0 if f"fact{i}" in text and key else 0.0} for i in range(4)]
@@ -48,14 +57,22 @@ rows = [{"test_id": f"t{i}", "score": 1.0 if f"fact{i}" in text and key else 0.0
 """
 
 
-def repo(root: Path, executor: dict | None, command_eval: bool = False, mutator: str = "true") -> Path:
+def repo(
+    root: Path,
+    executor: dict | None,
+    command_eval: bool = False,
+    mutator: str = "true",
+    extra: dict | None = None,
+    prompt: str = "fact0 fact1 fact2 hold\n",
+    workers: int = 2,
+) -> Path:
     """A repository with an artifact, a built-in eval of TESTS tests (or an eval command), and its config."""
     tests = [
         {"id": f"t{i}", "input": f"question {i}", "assertions": [{"type": "contains", "value": f"fact{i} key-ok"}]}
         for i in range(TESTS)
     ]
     files = {
-        "prompt.md": "fact0 fact1 fact2\n",
+        "prompt.md": prompt,
         "agent.py": AGENT,
         "eval.py": COMMAND_EVAL,
         "evals/suite.eval.yaml": yaml.safe_dump({"execution": {"target": "agent"}, "tests": tests}, sort_keys=False),
@@ -80,11 +97,12 @@ def repo(root: Path, executor: dict | None, command_eval: bool = False, mutator:
     evaluation = {"command": f"{sys.executable} eval.py"} if command_eval else {"file": "evals/suite.eval.yaml"}
     config = {
         "artifact": "prompt.md",
-        "eval": {**evaluation, "workers": 2},
+        "eval": {**evaluation, "workers": workers},
         "mutator": {"provider": "command", "command": mutator},
     }
     if executor is not None:
         config["executor"] = executor
+    config.update(extra or {})
     files["autoresearch.yaml"] = yaml.safe_dump(config)
     return make_repo(root, files)
 
@@ -122,17 +140,16 @@ def raylet_of_worker() -> int:
 def main(work: Path) -> dict:
     temp = work / "ray"
     os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(16), RAY_USAGE_STATS_ENABLED="0")
-    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--object-store-memory=100000000"]
     start(
         "--head",
         f"--port={HEAD_PORT}",
         f"--temp-dir={temp}",
         "--include-dashboard=false",
         "--ray-client-server-port=10001",
-        *common,
+        *COMMON,
     )
-    start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *common)
-    on_ray = {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR"]}
+    start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *COMMON)
+    on_ray = {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR", "SPANS_DIR"]}
     out: dict = {}
     local = repo(work / "local", None)
     out["local_exit"] = cli(local, "eval").returncode
@@ -146,14 +163,14 @@ def main(work: Path) -> dict:
         done = cli(tree, "eval", env={"PLANTED_API_KEY": SECRET}, timeout=600)  # a command eval reads no .env
         out[f"{name}_exit"], out[f"{name}_stderr"] = done.returncode, done.stderr[-2000:]
         out[name] = rows(tree) if done.returncode == 0 else []
+    out["candidates"] = candidates_on_ray(work, on_ray)
     out["node_lost"] = lose_a_node(work, on_ray)
     out["loop"] = full_loop(work, on_ray)
     logs = [p for p in temp.rglob("*") if p.is_file()]
     out["log_files"] = len(logs)
     out["secret_in_logs"] = [str(p) for p in logs if SECRET.encode() in p.read_bytes()]
-    out["cluster_lost"] = lose_the_cluster(
-        work, {**on_ray, "address": "ray://127.0.0.1:10001"}
-    )  # the last: it ends Ray
+    out["cluster_lost"] = lose_the_cluster(work, {**on_ray, "address": "ray://127.0.0.1:10001"})  # it ends Ray
+    out["run_lost"] = lose_the_cluster_in_a_run(work, on_ray)
     return out
 
 
@@ -165,14 +182,13 @@ def full_loop(work: Path, on_ray: dict) -> dict:
     return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": len(log.splitlines())}
 
 
-def held_eval(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]]) -> dict:
-    """`autoresearch eval` whose attempts wait for a release file: once `held` attempts have started, the
-    processes `fault` names (called then) are SIGKILLed, and the attempts let go."""
+def held(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]], *args: str) -> dict:
+    """`autoresearch ARGS` whose attempts (of a prompt holding "hold") wait for a release file: once `held`
+    attempts have started, the processes `fault` names (called then) are SIGKILLed, and the attempts let go."""
     marks.mkdir()
     done: dict = {}
-    runner = threading.Thread(
-        target=lambda: done.update(result=cli(tree, "eval", env={"MARKS_DIR": str(marks)}, timeout=600))
-    )
+    command = lambda: done.update(result=cli(tree, *args, env={"MARKS_DIR": str(marks)}, timeout=600))  # noqa: E731
+    runner = threading.Thread(target=command)
     runner.start()
     while len(list(marks.glob("started-*"))) < held and runner.is_alive():
         runner.join(0.05)
@@ -184,9 +200,13 @@ def held_eval(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]]
     return {
         "exit": result.returncode,
         "stderr": result.stderr[-2000:],
-        "rows": rows(tree) if result.returncode == 0 else [],
+        "rows": rows(tree) if result.returncode == 0 and args == ("eval",) else [],
         "started": len(list(marks.glob("started-*"))),
     }
+
+
+def held_eval(tree: Path, marks: Path, count: int, fault: Callable[[], list[int]]) -> dict:
+    return held(tree, marks, count, fault, "eval")
 
 
 def lose_a_node(work: Path, on_ray: dict) -> dict:
@@ -202,6 +222,91 @@ def lose_the_cluster(work: Path, on_ray: dict) -> dict:
 
 def ray_servers() -> list[int]:
     return [pid for pid, args in processes() if args[0].endswith((b"gcs_server", b"raylet"))]
+
+
+def ray_leftovers() -> list[int]:
+    """What is left of a cluster whose servers were killed (its workers, agents, client server): every
+    process of Ray's in this namespace but this one."""
+    return [
+        pid
+        for pid, args in processes()
+        if pid != os.getpid() and (args[0].endswith((b"gcs_server", b"raylet")) or b"/ray/" in b" ".join(args))
+    ]
+
+
+def new_head(temp: Path) -> None:
+    """A new head on the same port, once the cluster before it is entirely gone."""
+    for pid in ray_leftovers():
+        os.kill(pid, signal.SIGKILL)
+    while ray_leftovers():
+        threading.Event().wait(0.05)
+    start("--head", f"--port={HEAD_PORT}", f"--temp-dir={temp}", "--include-dashboard=false", *COMMON)
+
+
+def commits(tree: Path) -> int:
+    return (
+        len(subprocess.run(["git", "log", "--format=%s"], cwd=tree, capture_output=True, text=True).stdout.split("\n"))
+        - 1
+    )
+
+
+def iterations(tree: Path) -> list[dict]:
+    [path] = (tree / ".autoresearch").rglob("iterations.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]  # raises on a partial line
+
+
+def candidates_on_ray(work: Path, on_ray: dict) -> dict:
+    """Two candidates a cycle on ray with `eval.workers: 1`: every candidate's eval runs on the cluster, with
+    at most one task in flight across both (each candidate's runner has a slot of its own), and the better
+    candidate is committed."""
+    spans = work / "spans"
+    spans.mkdir()
+    tree = repo(
+        work / "candidates",
+        on_ray,
+        mutator="sh -c 'echo boost1 >> prompt.md'",
+        extra={"search": {"candidates": 2}},
+        workers=1,
+    )
+    done = cli(tree, "run", "--max-cycles", "2", env={"SPANS_DIR": str(spans)}, timeout=900)
+    found = [p.read_text().split(" ", 2) for p in spans.iterdir()]
+    events = sorted([(float(a), 1) for a, _, _ in found] + [(float(b), -1) for _, b, _ in found])
+    running = overlap = 0
+    for _, step in events:
+        running += step
+        overlap = max(overlap, running)
+    lines = iterations(tree) if done.returncode in (0, 10) else []
+    return {
+        "exit": done.returncode,
+        "stderr": done.stderr[-2000:],
+        "commits": commits(tree),
+        "attempts": len(found),
+        "here": sum(1 for _, _, cwd in found if Path(cwd).is_relative_to(tree)),
+        "overlap": overlap,
+        "candidates": [len(line.get("candidates") or []) for line in lines],
+    }
+
+
+def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
+    """`autoresearch run` connected with host:port, every Ray server SIGKILLed while the candidate's eval runs:
+    Ray ends its driver process, which is not the daemon's, so the run stops with exit 40, the artifact back
+    at HEAD and whole records; on a new cluster, the experiment then resumes and keeps the candidate."""
+    new_head(work / "r2")
+    tree = repo(
+        work / "run-lost", on_ray, mutator="sh -c 'echo hold boost1 >> prompt.md'", prompt="fact0 fact1 fact2\n"
+    )
+    lost = held(tree, work / "marks-run", 1, ray_servers, "run", "--max-cycles", "2")
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=tree, capture_output=True, text=True).stdout
+    head = subprocess.run(["git", "show", "HEAD:prompt.md"], cwd=tree, capture_output=True, text=True).stdout
+    lost.update(
+        clean=status == "",
+        restored=(tree / "prompt.md").read_text() == head,
+        lines=len(iterations(tree)),
+    )
+    new_head(work / "r3")
+    again = cli(tree, "run", "--max-cycles", "2", timeout=600)
+    lost.update(resumed_exit=again.returncode, resumed_stderr=again.stderr[-2000:], commits=commits(tree))
+    return lost
 
 
 if __name__ == "__main__":

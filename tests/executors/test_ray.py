@@ -69,3 +69,23 @@ def test_losing_the_cluster_stops_the_eval_as_an_error(cluster):
     assert lost["exit"] == 40, lost["stderr"]
     assert "autoresearch: lost the Ray cluster at 'ray://127.0.0.1:10001'" in lost["stderr"]
     assert "Traceback" not in lost["stderr"]
+
+
+def test_candidates_evaluate_on_ray_with_eval_workers_bounding_the_tasks_in_flight(cluster):
+    found = cluster["candidates"]
+    assert found["exit"] == 0, found["stderr"]
+    assert found["commits"] == 2  # the candidate that answers t1 was kept
+    assert found["candidates"][:2] == [0, 2]  # the baseline, then a cycle that judged two candidates
+    assert found["attempts"] >= 3 * 8  # HEAD's eval and both candidates', every test
+    assert found["here"] == 0  # every attempt ran in a shipped tree, none in the repository or its worktrees
+    assert found["overlap"] == 1  # eval.workers: 1 across both candidates' runners, on a cluster of two slots
+
+
+def test_losing_the_cluster_mid_run_is_exit_40_with_the_tree_restored_whatever_the_address(cluster):
+    lost = cluster["run_lost"]
+    assert lost["exit"] == 40, lost["stderr"]
+    assert "autoresearch: lost the Ray cluster at '127.0.0.1:6390'" in lost["stderr"]
+    assert "Traceback" not in lost["stderr"]
+    assert lost["restored"] and lost["clean"]  # the candidate's edit undone, nothing else in the tree
+    assert lost["resumed_exit"] == 0, lost["resumed_stderr"]  # on a new cluster, the experiment went on
+    assert lost["commits"] == 2  # and kept the candidate this time
