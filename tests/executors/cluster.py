@@ -169,6 +169,7 @@ def main(work: Path) -> dict:
     logs = [p for p in temp.rglob("*") if p.is_file()]
     out["log_files"] = len(logs)
     out["secret_in_logs"] = [str(p) for p in logs if SECRET.encode() in p.read_bytes()]
+    out["daemon_killed"] = kill_the_daemon(work, on_ray)
     out["cluster_lost"] = lose_the_cluster(work, {**on_ray, "address": "ray://127.0.0.1:10001"})  # it ends Ray
     out["run_lost"] = lose_the_cluster_in_a_run(work, on_ray)
     return out
@@ -285,6 +286,26 @@ def candidates_on_ray(work: Path, on_ray: dict) -> dict:
         "overlap": overlap,
         "candidates": [len(line.get("candidates") or []) for line in lines],
     }
+
+
+def kill_the_daemon(work: Path, on_ray: dict) -> dict:
+    """`autoresearch run` SIGKILLed while its candidate's tasks run on the cluster: its Ray driver process
+    ends with it (no orphan holds the cluster), and the next run resumes and keeps the candidate."""
+    tree = repo(work / "killed", on_ray, mutator="sh -c 'echo hold boost1 >> prompt.md'", prompt="fact0 fact1 fact2\n")
+    killed = held(tree, work / "marks-killed", 1, daemons, "run", "--max-cycles", "2")
+    while drivers():  # it ends once it sees the daemon's end of the socket close
+        threading.Event().wait(0.05)
+    again = cli(tree, "run", "--max-cycles", "2", timeout=600)
+    killed.update(resumed_exit=again.returncode, resumed_stderr=again.stderr[-2000:], commits=commits(tree))
+    return killed
+
+
+def daemons() -> list[int]:
+    return [pid for pid, args in processes() if b"autoresearch" in b" ".join(args) and b"run" in args]
+
+
+def drivers() -> list[int]:
+    return [pid for pid, args in processes() if b"autoresearch.runs.executors.driver" in args]
 
 
 def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:

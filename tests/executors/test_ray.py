@@ -89,3 +89,10 @@ def test_losing_the_cluster_mid_run_is_exit_40_with_the_tree_restored_whatever_t
     assert lost["restored"] and lost["clean"]  # the candidate's edit undone, nothing else in the tree
     assert lost["resumed_exit"] == 0, lost["resumed_stderr"]  # on a new cluster, the experiment went on
     assert lost["commits"] == 2  # and kept the candidate this time
+
+
+def test_a_daemon_killed_mid_eval_leaves_no_ray_driver_and_resumes(cluster):
+    killed = cluster["daemon_killed"]
+    assert killed["exit"] == -9  # and the fixture saw its Ray driver process end after it
+    assert killed["resumed_exit"] == 0, killed["resumed_stderr"]
+    assert killed["commits"] == 2
