@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.executors.workspace_evals import workspace_repo
 from tests.helpers.repos import cli, make_repo
 
 RAY = str(Path(sys.executable).with_name("ray"))
@@ -143,9 +144,10 @@ def main(work: Path) -> dict:
     out["ray"] = rows(remote) if done.returncode == 0 else []
     for name, executor in (("command_local", None), ("command_ray", on_ray)):
         tree = repo(work / name, executor, command_eval=True)
-        done = cli(tree, "eval", env={"PLANTED_API_KEY": SECRET}, timeout=600)  # a command eval reads no .env
-        out[f"{name}_exit"], out[f"{name}_stderr"] = done.returncode, done.stderr[-2000:]
-        out[name] = rows(tree) if done.returncode == 0 else []
+        out[name] = evaluated(tree, env={"PLANTED_API_KEY": SECRET})  # a command eval reads no .env
+    for name, shared in (("per_test_workspaces", False), ("shared_workspace", True)):
+        for where, executor in (("local", None), ("ray", on_ray)):
+            out[f"{name}_{where}"] = evaluated(workspace_repo(work / f"{name}_{where}", shared, executor))
     out["node_lost"] = lose_a_node(work, on_ray)
     out["loop"] = full_loop(work, on_ray)
     logs = [p for p in temp.rglob("*") if p.is_file()]
@@ -155,6 +157,12 @@ def main(work: Path) -> dict:
         work, {**on_ray, "address": "ray://127.0.0.1:10001"}
     )  # the last: it ends Ray
     return out
+
+
+def evaluated(tree: Path, env: dict | None = None) -> dict:
+    """`autoresearch eval` in the tree: its exit code, the end of its stderr, and its rows."""
+    done = cli(tree, "eval", env=env, timeout=600)
+    return {"exit": done.returncode, "stderr": done.stderr[-2000:], "rows": rows(tree) if done.returncode == 0 else []}
 
 
 def full_loop(work: Path, on_ray: dict) -> dict:
