@@ -1,7 +1,10 @@
 """The built-in evaluator: an EVAL.yaml or evals.json run natively, no Node and no agentv CLI.
 
 `prepare` loads the eval file and its targets (every problem at once, exit 30);
-`execute` runs it into an AgentV run directory and returns the rows.
+`execute` runs it into an AgentV run directory and returns the rows. On an
+executor each test attempt is one task (`attempt_in`), except in an eval whose
+tests share an AgentV workspace: they take turns in it, so the whole eval is
+one task (`eval_in`).
 """
 
 from __future__ import annotations
