@@ -59,14 +59,17 @@ class EvalRun:
         ] = {}  # what finished tests' targets cost, per matrix target (AgentV runs each apart)
         self._finished: dict[str, TestResult] = {}  # by row id, for dependents
         self._done: queue.Queue[TestResult | BaseException | _SlotDone] = queue.Queue()
-        self.workspaces = RunWorkspaces(suite, targets.hooks)  # AgentV workspaces, and the targets' hooks run in them
+        # AgentV workspaces, and the targets' hooks run in them; none here when attempts run elsewhere (an
+        # executor's task sets up each attempt's own where it runs)
+        self.workspaces = RunWorkspaces(suite, targets.hooks) if options.remote is None else None
 
     def cancel(self) -> None:
         """Dispatch nothing more; the iterator ends without waiting for attempts still running."""
         self._cancelled.set()
 
     def __iter__(self) -> Iterator[TestResult]:
-        self.workspaces.open()
+        if self.workspaces is not None:
+            self.workspaces.open()
         pool = ThreadPoolExecutor(max_workers=self._slots(), thread_name_prefix="eval")
         interrupted = False
         try:
@@ -84,12 +87,13 @@ class EvalRun:
             # running attempts finish on their own (an answer and each grader call are bounded by their timeouts),
             # but not in a workspace that is removed under them: with workspaces, wait for them first, unless
             # the run is being interrupted, which then runs no after_all hook either
-            pool.shutdown(wait=self.workspaces.active and not interrupted)
-            self.workspaces.close(run_hooks=not interrupted)
+            pool.shutdown(wait=self.workspaces is not None and self.workspaces.active and not interrupted)
+            if self.workspaces is not None:
+                self.workspaces.close(run_hooks=not interrupted)
 
     def _slots(self) -> int:
         """Parallel attempts: the workers, or one when the tests share one AgentV workspace."""
-        return 1 if self.workspaces.serial else max(1, self.options.workers)
+        return 1 if self.workspaces is not None and self.workspaces.serial else max(1, self.options.workers)
 
     def _wave(self, pool: ThreadPoolExecutor, cases: list[Case]) -> Iterator[TestResult]:
         attempts: dict[str, list[TestResult]] = {}
@@ -149,7 +153,8 @@ class EvalRun:
             return _failed(
                 case, self.targets, f"Suite budget exceeded (${spent:.4f} / ${self.options.suite_budget_usd:.4f})"
             )
-        if self.options.remote is not None:
+        if self.workspaces is None:
+            assert self.options.remote is not None
             return self.options.remote(case, attempt, self._trials(case))
         return run_attempt(self.suite, self.targets, case, attempt, self._trials(case), self.workspaces[case])
 

@@ -1,11 +1,15 @@
 """The built-in evaluator: an EVAL.yaml or evals.json run natively, no Node and no agentv CLI.
 
 `prepare` loads the eval file and its targets (every problem at once, exit 30);
-`execute` runs it into an AgentV run directory and returns the rows.
+`execute` runs it into an AgentV run directory and returns the rows. On an
+executor each test attempt is one task (`attempt_in`), except in an eval whose
+tests share an AgentV workspace: they take turns in it, so the whole eval is
+one task (`eval_in`).
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +24,7 @@ from autoresearch.runs.evalfile.interpolate import load_dotenv
 from autoresearch.runs.evalfile.model import Case, Trials
 from autoresearch.runs.evaluators import EvalOutcome, Watch
 from autoresearch.runs.executors import Executor, TaskFailed
+from autoresearch.runs.executors.whole import run_whole
 from autoresearch.runs.run_settings import run_options
 from autoresearch.runs.rundir import RunDirWriter
 from autoresearch.runs.runner import EvalRun, Remote, RunOptions, run_attempt
@@ -30,6 +35,7 @@ from autoresearch.runs.targets.cli import CliTarget
 from autoresearch.runs.targets.llm import LLMTarget, settings
 from autoresearch.runs.targets.resolve import INLINE_SOURCE, Targets, resolve
 from autoresearch.runs.targets.specs import find_targets_file
+from autoresearch.runs.workspace.per_target import RunWorkspaces, for_one_attempt
 
 
 @dataclass
@@ -41,7 +47,6 @@ class Prepared:
 @dataclass
 class Finished:
     rows: list[dict[str, Any]]
-    results: list[TestResult]
     cost_usd: float
     notes: list[str] = field(default_factory=list)
 
@@ -85,7 +90,7 @@ def execute(
         [f"stopped early ({run.stopped}) after {len(rows)} of {len(prepared.suite.cases)} tests"] if run.stopped else []
     )
     writer.finish(notes)
-    return Finished(rows, writer.results, run.spent_usd, notes)
+    return Finished(rows, run.spent_usd, notes)
 
 
 def _require_runnable(targets: Targets, source: str, workspaced: bool = False) -> None:
@@ -119,10 +124,6 @@ class BuiltinEvaluator:
     def check(self) -> None:
         prepared = self._prepare()
         if self.executor is not None:
-            if any(case.workspace is not None for case in prepared.suite.cases):
-                raise RunsError(
-                    f"{self.config.file}: field 'workspace': executor: ray does not run tests with AgentV workspaces yet"
-                )
             self.executor.connect()
         source = (
             INLINE_SOURCE
@@ -137,18 +138,30 @@ class BuiltinEvaluator:
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
         prepared = self._prepare()
-        options = self.options(prepared.suite)
-        if self.executor is not None:
-            options = replace(options, remote=self._remote(prepared))
-        finished = execute(prepared, run_dir, options, show_progress=False, watch=watch)
-        if not finished.rows:
+        if self.executor is None:
+            finished = self.run_tests(prepared, run_dir, watch)
+        elif RunWorkspaces(prepared.suite, prepared.targets.hooks).shares:
+            # tests that share one workspace take turns in it wherever they run: the whole eval is one task
+            # (which `watch` cannot stop midway: the rows it sees are all there, and decide as a full run does)
+            finished = run_whole(self.executor, run_dir, eval_in, self.config)
+        else:
+            finished = self.run_tests(prepared, run_dir, watch, self._remote(prepared))
+        rows = finished.rows
+        if not rows:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
-        if all(r.status == "execution_error" for r in finished.results):
-            raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {finished.results[0].error}")
+        if all(r["execution_status"] == "execution_error" for r in rows):
+            raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {rows[0].get('error')}")
         notes: dict = {"stopped": finished.notes} if finished.notes else {}
-        if len(finished.rows) < len(prepared.suite.cases):
-            notes["skipped_tests"] = len(prepared.suite.cases) - len(finished.rows)
-        return EvalOutcome(finished.rows, finished.cost_usd, notes)
+        if len(rows) < len(prepared.suite.cases):
+            notes["skipped_tests"] = len(prepared.suite.cases) - len(rows)
+        return EvalOutcome(rows, finished.cost_usd, notes)
+
+    def run_tests(
+        self, prepared: Prepared, run_dir: Path, watch: Watch | None = None, remote: Remote | None = None
+    ) -> Finished:
+        """The tests run from here with this eval's settings, each attempt in this process or by `remote`."""
+        options = replace(self.options(prepared.suite), remote=remote)
+        return execute(prepared, run_dir, options, show_progress=False, watch=watch)
 
     def options(self, suite: Suite) -> RunOptions:
         c = self.config
@@ -163,14 +176,18 @@ class BuiltinEvaluator:
         return load(self.config, self.repo_root)
 
     def _remote(self, prepared: Prepared) -> Remote:
-        """Each attempt as one task of the executor, in the tree shipped once for this run; the result comes
-        back keyed by the driver's own test, and a task that failed there is that test's execution_error."""
+        """Each attempt as one task of the executor, in the tree shipped once for this run, its workspace (when
+        the test has one of its own) set up there; the result comes back keyed by the driver's own test, and a
+        task that failed there is that test's execution_error."""
         assert self.executor is not None
         executor, shipped, config = self.executor, self.executor.ship(), self.config
+        run_ids = {case.matrix_target: str(uuid.uuid4()) for case in prepared.suite.cases}  # one per target, as here
 
         def remote(case: Case, attempt: int, trials: Trials | None) -> TestResult:
             try:
-                result = executor.call(shipped, attempt_in, config, case.row_id, attempt, trials)
+                result = executor.call(
+                    shipped, attempt_in, config, case.row_id, attempt, trials, run_ids[case.matrix_target]
+                )
             except TaskFailed as exc:
                 return TestResult(case, prepared.targets.per_case.get(case.row_id, ""), error=str(exc))
             return replace(result, case=case)
@@ -192,12 +209,22 @@ def load(config: EvalConfig, repo_root: Path) -> Prepared:
 _loaded: dict[tuple[Path, str], Prepared] = {}
 
 
-def attempt_in(root: Path, config: EvalConfig, row_id: str, attempt: int, trials: Trials | None) -> TestResult:
-    """One attempt of one test in a shipped tree (an executor's task): the eval loaded there as here."""
+def attempt_in(
+    root: Path, config: EvalConfig, row_id: str, attempt: int, trials: Trials | None, run_id: str
+) -> TestResult:
+    """One attempt of one test in a shipped tree (an executor's task): the eval loaded there as here, and the
+    test's whole workspace lifecycle run there, `run_id` being the driver's `eval_run_id`."""
     key = (root, config.model_dump_json())
     if key not in _loaded:
         _loaded.clear()
         _loaded[key] = load(config, root)
     prepared = _loaded[key]
     case = next(c for c in prepared.suite.cases if c.row_id == row_id)
-    return run_attempt(prepared.suite, prepared.targets, case, attempt, trials)
+    with for_one_attempt(prepared.suite, prepared.targets.hooks, case, run_id) as workspaces:
+        return run_attempt(prepared.suite, prepared.targets, case, attempt, trials, workspaces)
+
+
+def eval_in(root: Path, run_dir: Path, config: EvalConfig) -> Finished:
+    """The whole eval in a shipped tree as it runs here (an executor's one task, for tests that share a
+    workspace): its tests one at a time in that workspace, before_all and after_all once, into `run_dir`."""
+    return BuiltinEvaluator(config, root).run_tests(load(config, root), run_dir)

@@ -6,8 +6,6 @@ import json
 import math
 import re
 import shlex
-import shutil
-import tempfile
 from pathlib import Path
 
 from autoresearch.plumbing import process
@@ -15,8 +13,8 @@ from autoresearch.plumbing.program import missing_program
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import BadResults, EvalFailed, RunsError
 from autoresearch.runs.evaluators import EvalOutcome
-from autoresearch.runs.executors import Executor, TaskFailed
-from autoresearch.runs.executors.snapshot import pack_dir, unpack
+from autoresearch.runs.executors import Executor
+from autoresearch.runs.executors.whole import run_whole
 from autoresearch.runs.results import INDEX, load_rows, require_unit_scores
 
 
@@ -52,14 +50,9 @@ def rows_cost(rows: list[dict]) -> float:
     return sum(float(r.get("cost_usd") or 0.0) for r in rows if isinstance(r.get("cost_usd"), (int, float)))
 
 
-def command_in(root: Path, config: EvalConfig) -> bytes:
-    """One run of the eval command in a shipped tree (an executor's task): its run directory, packed."""
-    run_dir = Path(tempfile.mkdtemp(prefix="autoresearch-eval-"))
-    try:
-        run_eval_command(config, root, run_dir)
-        return pack_dir(run_dir)
-    finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+def command_in(root: Path, run_dir: Path, config: EvalConfig) -> None:
+    """One run of the eval command in a shipped tree (an executor's task), into a run directory there."""
+    run_eval_command(config, root, run_dir)
 
 
 class CommandEvaluator:
@@ -75,10 +68,7 @@ class CommandEvaluator:
         if self.executor is None:
             run_eval_command(self.config, self.repo_root, run_dir)
         else:  # the run directory is made on the worker and unpacked here, where the records are
-            try:
-                unpack(self.executor.call(self.executor.ship(fresh=True), command_in, self.config), run_dir)
-            except TaskFailed as exc:
-                raise EvalFailed(str(exc)) from None
+            run_whole(self.executor, run_dir, command_in, self.config)
         index = run_dir / INDEX
         if not index.exists():
             raise EvalFailed(f"eval wrote no {INDEX} in {run_dir}")

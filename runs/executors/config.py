@@ -11,7 +11,7 @@ class ExecutorConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False, populate_by_name=True)
 
     kind: Literal["local", "ray"] = Field(default="local", alias="type")
-    """`local` runs tests in this process's threads and the eval command here; `ray` sends each test attempt (and each command-eval run) to a Ray cluster as one task (`pip install 'autoresearch[ray]'`)."""
+    """`local` runs tests in this process's threads and the eval command here; `ray` sends each test attempt (and each command-eval run, and each eval whose tests share an AgentV workspace) to a Ray cluster as one task (`pip install 'autoresearch[ray]'`)."""
     address: str | None = None
     """`ray`: the cluster, `auto` (a cluster started on this machine), `ray://host:port` (Ray Client), or unset for RAY_ADDRESS (else `auto`)."""
     num_cpus: float = Field(default=1, gt=0)

@@ -89,7 +89,7 @@ class SuiteWorkspaces:
         if cfg.mode == "static" and cfg.repos:  # without repos, AgentV falls back to a temporary workspace
             raise OSError("workspace.mode=static requires workspace.path or --workspace-path")
         pooled = cfg.mode not in ("temp", "static") and bool(cfg.repos) and not per_test
-        if not per_test and (cfg.template or cfg.has_hooks or cfg.repos):
+        if self.shares:
             self.shared = self.root / "shared"
             if cfg.template:  # a pool's template copy fails with the bare error, as AgentV's pool manager's
                 _copy(cfg.template, self.shared, "" if pooled else "Failed to create shared workspace")
@@ -111,6 +111,14 @@ class SuiteWorkspaces:
                 self._context(cfg, self.shared, "__target_before_all__"),
                 "target before_all hook failed",
             )
+
+    @property
+    def shares(self) -> bool:
+        """Whether `open` makes one workspace for every test (AgentV's default isolation, with a template,
+        hooks or repos to put in it): known before anything runs, so an executor can tell a run whose tests
+        must take turns in one place from one whose tests each set up their own wherever they run."""
+        cfg = self.config
+        return cfg is not None and cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos)
 
     @property
     def serial(self) -> bool:

@@ -7,7 +7,8 @@ entry; outside a matrix there is one group, keyed None.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 
 from autoresearch.runs.evalfile.model import Case, Suite
@@ -33,6 +34,11 @@ class RunWorkspaces:
         return any(group.active for group in self.groups.values())
 
     @property
+    def shares(self) -> bool:
+        """Some target's tests share one workspace (see SuiteWorkspaces.shares)."""
+        return any(group.shares for group in self.groups.values())
+
+    @property
     def serial(self) -> bool:
         """A shared workspace takes one test at a time; the runner's slots are shared by every target."""
         return any(group.serial for group in self.groups.values())
@@ -46,3 +52,20 @@ class RunWorkspaces:
         with ExitStack() as stack:
             for group in reversed(self.groups.values()):
                 stack.callback(group.close, run_hooks)
+
+
+@contextmanager
+def for_one_attempt(
+    suite: Suite, hooks: dict[str | None, dict[str, Hook]], case: Case, run_id: str
+) -> Iterator[SuiteWorkspaces]:
+    """The lifecycle of one attempt run on its own, where an executor runs it (its target's group shares no
+    workspace): the group opened for it alone (the Docker and preflight checks made there, where the
+    target runs), its own workspace made, used and removed there. `run_id` is the driver's for that group,
+    so every test of the run sees one `eval_run_id`, as locally."""
+    group = RunWorkspaces(suite, hooks)[case]
+    group.run_id = run_id
+    group.open()
+    try:
+        yield group
+    finally:
+        group.close()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.executors.workspace_evals import workspace_repo
 from tests.helpers.repos import cli, make_repo
 
 RAY = str(Path(sys.executable).with_name("ray"))
@@ -160,9 +161,10 @@ def main(work: Path) -> dict:
     out["ray"] = rows(remote) if done.returncode == 0 else []
     for name, executor in (("command_local", None), ("command_ray", on_ray)):
         tree = repo(work / name, executor, command_eval=True)
-        done = cli(tree, "eval", env={"PLANTED_API_KEY": SECRET}, timeout=600)  # a command eval reads no .env
-        out[f"{name}_exit"], out[f"{name}_stderr"] = done.returncode, done.stderr[-2000:]
-        out[name] = rows(tree) if done.returncode == 0 else []
+        out[name] = evaluated(tree, env={"PLANTED_API_KEY": SECRET})  # a command eval reads no .env
+    for name, shared in (("per_test_workspaces", False), ("shared_workspace", True)):
+        for where, executor in (("local", None), ("ray", on_ray)):
+            out[f"{name}_{where}"] = evaluated(workspace_repo(work / f"{name}_{where}", shared, executor))
     out["candidates"] = candidates_on_ray(work, on_ray)
     out["node_lost"] = lose_a_node(work, on_ray)
     out["loop"] = full_loop(work, on_ray)
@@ -175,12 +177,17 @@ def main(work: Path) -> dict:
     return out
 
 
+def evaluated(tree: Path, env: dict | None = None) -> dict:
+    """`autoresearch eval` in the tree: its exit code, the end of its stderr, and its rows."""
+    done = cli(tree, "eval", env=env, timeout=600)
+    return {"exit": done.returncode, "stderr": done.stderr[-2000:], "rows": rows(tree) if done.returncode == 0 else []}
+
+
 def full_loop(work: Path, on_ray: dict) -> dict:
     """`autoresearch run` on ray: the baseline and the candidate scored on the cluster, the better one committed."""
     tree = repo(work / "loop", on_ray, command_eval=True, mutator="sh -c 'echo fact3 >> prompt.md'")
     done = cli(tree, "run", "--max-cycles", "2", env={"PLANTED_API_KEY": SECRET}, timeout=600)
-    log = subprocess.run(["git", "log", "--format=%s"], cwd=tree, capture_output=True, text=True).stdout
-    return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": len(log.splitlines())}
+    return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": commits(tree)}
 
 
 def held(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]], *args: str) -> dict:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -40,10 +42,27 @@ def test_builtin_eval_gives_the_same_rows_on_ray_as_locally(cluster):
     assert [r["score"] for r in cluster["ray"]] == [1.0, 0.0] * 4
 
 
+def evaluated_alike(cluster: dict, name: str) -> list[dict]:
+    """The rows of the eval run `name` on ray, once they are checked to be the local run's."""
+    local, remote = cluster[f"{name}_local"], cluster[f"{name}_ray"]
+    assert local["exit"] == 0, local["stderr"]
+    assert remote["exit"] == 0, remote["stderr"]
+    assert remote["rows"] == local["rows"]
+    return remote["rows"]
+
+
 def test_command_eval_gives_the_same_rows_on_ray_as_locally(cluster):
-    assert cluster["command_local_exit"] == 0 and cluster["command_ray_exit"] == 0, cluster["command_ray_stderr"]
-    assert cluster["command_ray"] == cluster["command_local"]
-    assert [r["score"] for r in cluster["command_ray"]] == [1.0, 1.0, 1.0, 0.0]
+    assert [r["score"] for r in evaluated_alike(cluster, "command")] == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_per_test_workspaces_are_set_up_in_each_task_with_the_local_rows(cluster):
+    """Template, before_each, the agent's edits and the file changes graded, all on the worker."""
+    assert [r["score"] for r in evaluated_alike(cluster, "per_test_workspaces")] == PER_TEST_SCORES
+
+
+def test_a_shared_workspace_runs_as_one_task_with_the_local_rows(cluster):
+    """before_all once, and the tests in turn in one workspace, each seeing the last one's edits."""
+    assert [r["score"] for r in evaluated_alike(cluster, "shared_workspace")] == SHARED_SCORES
 
 
 def test_a_node_lost_mid_eval_loses_no_test_and_counts_none_twice(cluster):
