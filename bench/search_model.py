@@ -4,10 +4,13 @@
 run, too few to tell false-KEEP rates apart. This script draws the same landscape's noisy eval runs
 directly and applies the rule as the loop does (HEAD's results are the kept run's; with K > 1 the
 best passing candidate is picked by score, then, when confirmed, run once more and kept only if that
-run passes too), for `--nights` simulated nights of `--cycles` cycles each. Printed: the false-KEEP
-rate per decision, the mean true score after 5/10/20/30 cycles, and the cycles each configuration
-needs to reach K=1's final mean true score. No merges and no timing: cycles, not seconds.
-Usage: python bench/search_model.py [--nights N] [--cycles C] [--seed N]
+run passes too, as `optimizer/cycle/confirm.py` does; or, a variant not in the loop, kept if the mean of
+its two runs passes, the mean becoming HEAD's results), for `--nights` simulated nights of `--cycles`
+cycles each. Printed: the false-KEEP rate per decision, the mean true score after 5/10/20/30 cycles,
+the cycles each configuration needs to reach K=1's final mean true score, and what it spent and how
+long it took to get there against K=1 (eval runs plus mutations; a cycle's time with `--eval-s` and
+`--mutate-s`, a confirmation adding one eval's time). No merges.
+Usage: python bench/search_model.py [--nights N] [--cycles C] [--seed N] [--eval-s S] [--mutate-s S]
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.search_efficiency import EDITS, NOISE, TRUTH, landscape  # noqa: E402
 
 THRESHOLD = 0.1  # policy.threshold's default
-CONFIGS = ((1, False), (2, False), (2, True), (4, False), (4, True))
+CONFIGS = ((1, "none"), (2, "none"), (2, "both"), (4, "none"), (4, "both"), (4, "mean"))
+LABELS = {"none": "best picked on one run", "both": "picked then confirmed", "mean": "picked, mean of two runs"}
 
 
 class Model:
@@ -49,26 +53,35 @@ def passes(head: list[float], cand: list[float]) -> bool:
     return wins > losses
 
 
-def night(model: Model, k: int, confirm: bool, cycles: int, rng: random.Random) -> tuple[int, int, list[float]]:
-    """(false KEEPs, decisions, HEAD's true score after each cycle) of one simulated night."""
+def night(model: Model, k: int, confirm: str, cycles: int, rng: random.Random) -> tuple[int, int, list, list, list]:
+    """(false KEEPs, decisions, and after each cycle HEAD's true score, the spend and the confirmations so far)
+    of one simulated night."""
     head: set[int] = set()
     head_rows = model.run(head, rng)
-    false_keeps, trajectory = 0, []
+    false_keeps, trajectory, spend, confirmations = 0, [], [], []
+    spent = confirmed = 0
     for _ in range(cycles):
         cands = []
         for _ in range(k):  # the bench's mutator: one edit not in HEAD, two 30% of the time
             free = [e for e in range(EDITS) if e not in head]
             cands.append(head | set(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1))))
         rows = [model.run(c, rng) for c in cands]
+        spent += 2 * k
         passing = [i for i in range(k) if passes(head_rows, rows[i])]
         if passing:
             pick = max(passing, key=lambda i: sum(rows[i]))
-            kept = model.run(cands[pick], rng) if confirm else rows[pick]
-            if not confirm or passes(head_rows, kept):
+            kept = rows[pick]
+            if confirm != "none" and k > 1:
+                second = model.run(cands[pick], rng)
+                spent, confirmed = spent + 1, confirmed + 1
+                kept = second if confirm == "both" else [(a + b) / 2 for a, b in zip(kept, second)]
+            if passes(head_rows, kept):
                 false_keeps += model.score(cands[pick]) <= model.score(head)
                 head, head_rows = cands[pick], kept
         trajectory.append(model.score(head))
-    return false_keeps, cycles, trajectory
+        spend.append(spent)
+        confirmations.append(confirmed)
+    return false_keeps, cycles, trajectory, spend, confirmations
 
 
 def main() -> None:
@@ -76,21 +89,28 @@ def main() -> None:
     parser.add_argument("--nights", type=int, default=400)
     parser.add_argument("--cycles", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1, help="the landscape (the same as search_efficiency's)")
+    parser.add_argument("--eval-s", type=float, default=2.0, help="an eval run's time (the K of a cycle run at once)")
+    parser.add_argument("--mutate-s", type=float, default=1.0, help="a mutation's time")
     args = parser.parse_args()
     model = Model(landscape(args.seed))
     results = {}
     for k, confirm in CONFIGS:
         nights = [night(model, k, confirm, args.cycles, random.Random(n)) for n in range(args.nights)]
-        mean = [statistics.mean(n[2][c] for n in nights) for c in range(args.cycles)]
+        per_cycle = [[statistics.mean(n[i][c] for n in nights) for c in range(args.cycles)] for i in (2, 3, 4)]
         rate = sum(n[0] for n in nights) / sum(n[1] for n in nights)
-        results[(k, confirm)] = (rate, mean)
-    final = results[(1, False)][1][-1]
-    print(f"{'':24}{'false KEEPs':>12}{'after 5':>9}{'10':>7}{'20':>7}{'30':>7}   cycles to K=1's final")
-    for (k, confirm), (rate, mean) in results.items():
-        label = f"K={k}" + (" confirmed" if confirm else (" unconfirmed" if k > 1 else ""))
-        reach = next((c + 1 for c, s in enumerate(mean) if s >= final), None)
+        results[(k, confirm)] = (rate, *per_cycle)
+    final = results[(1, "none")][1][-1]
+    cycle_s = args.eval_s + args.mutate_s
+    print(f"{'':34}{'false KEEPs':>12}{'after 5':>9}{'10':>7}{'20':>7}{'30':>7}   to K=1's final: cycles, spend, time")
+    for (k, confirm), (rate, mean, spend, confirmed) in results.items():
+        label = f"K={k}" + (f", {LABELS[confirm]}" if k > 1 else "")
+        reach = next((c for c, s in enumerate(mean) if s >= final), None)
         cells = "".join(f"{mean[c - 1]:>7.3f}" for c in (10, 20, 30) if c <= args.cycles)
-        print(f"{label:<24}{rate:>12.1%}{mean[4]:>9.3f}{cells}   {reach or 'never'}")
+        there = "never"
+        if reach is not None:  # K=1 gets there in its last cycle, having spent an eval and a mutation a cycle
+            seconds = (reach + 1) * cycle_s + confirmed[reach] * args.eval_s
+            there = f"{reach + 1}, {spend[reach] / (2 * args.cycles):.2f}x, {seconds / (args.cycles * cycle_s):.0%}"
+        print(f"{label:<34}{rate:>12.1%}{mean[4]:>9.3f}{cells}   {there}")
 
 
 if __name__ == "__main__":
