@@ -67,12 +67,19 @@ def prepare(
 
 
 def execute(
-    prepared: Prepared, run_dir: Path, options: RunOptions, show_progress: bool = True, watch: Watch | None = None
+    prepared: Prepared,
+    run_dir: Path,
+    options: RunOptions,
+    show_progress: bool = True,
+    watch: Watch | None = None,
+    recorded_as: Path | None = None,
 ) -> Finished:
+    """The eval run into `run_dir`; its benchmark.json names `recorded_as` for the eval file when given (the
+    driver's path of an eval run on a worker, whose own copy is a temporary one)."""
     runnable(prepared.suite)
     if prepared.targets.unresolved:
         raise EvalFileError(prepared.targets.unresolved)
-    writer = RunDirWriter(run_dir, prepared.suite.path)
+    writer = RunDirWriter(run_dir, recorded_as or prepared.suite.path)
     run = EvalRun(prepared.suite, prepared.targets, options)
     progress = Progress(len(prepared.suite.cases)) if show_progress else None
     rows = []
@@ -143,7 +150,7 @@ class BuiltinEvaluator:
         elif RunWorkspaces(prepared.suite, prepared.targets.hooks).shares:
             # tests that share one workspace take turns in it wherever they run: the whole eval is one task
             # (which `watch` cannot stop midway: the rows it sees are all there, and decide as a full run does)
-            finished = run_whole(self.executor, run_dir, eval_in, self.config)
+            finished = run_whole(self.executor, run_dir, eval_in, self.config, self.eval_file)
         else:
             finished = self.run_tests(prepared, run_dir, watch, self._remote(prepared))
         rows = finished.rows
@@ -157,11 +164,16 @@ class BuiltinEvaluator:
         return EvalOutcome(rows, finished.cost_usd, notes)
 
     def run_tests(
-        self, prepared: Prepared, run_dir: Path, watch: Watch | None = None, remote: Remote | None = None
+        self,
+        prepared: Prepared,
+        run_dir: Path,
+        watch: Watch | None = None,
+        remote: Remote | None = None,
+        recorded_as: Path | None = None,
     ) -> Finished:
         """The tests run from here with this eval's settings, each attempt in this process or by `remote`."""
         options = replace(self.options(prepared.suite), remote=remote)
-        return execute(prepared, run_dir, options, show_progress=False, watch=watch)
+        return execute(prepared, run_dir, options, show_progress=False, watch=watch, recorded_as=recorded_as)
 
     def options(self, suite: Suite) -> RunOptions:
         c = self.config
@@ -224,7 +236,8 @@ def attempt_in(
         return run_attempt(prepared.suite, prepared.targets, case, attempt, trials, workspaces)
 
 
-def eval_in(root: Path, run_dir: Path, config: EvalConfig) -> Finished:
+def eval_in(root: Path, run_dir: Path, config: EvalConfig, eval_file: Path) -> Finished:
     """The whole eval in a shipped tree as it runs here (an executor's one task, for tests that share a
-    workspace): its tests one at a time in that workspace, before_all and after_all once, into `run_dir`."""
-    return BuiltinEvaluator(config, root).run_tests(load(config, root), run_dir)
+    workspace): its tests one at a time in that workspace, before_all and after_all once, into `run_dir`,
+    recorded under the driver's `eval_file`."""
+    return BuiltinEvaluator(config, root).run_tests(load(config, root), run_dir, recorded_as=eval_file)

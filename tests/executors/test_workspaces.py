@@ -7,6 +7,7 @@ are the local ones either way; the driver sets up no workspace of its own.
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 import threading
@@ -117,6 +118,9 @@ def test_a_shared_workspace_is_one_task_with_the_local_rows_and_run_directory(tm
         "t3",
         "timing.json",
     ]
+    # recorded under the eval file it came from, not the worker's temporary copy
+    recorded = json.loads((repo / "run" / "benchmark.json").read_text())["metadata"]["eval_file"]
+    assert recorded == str((repo / "evals" / "suite.eval.yaml").resolve())
 
 
 def test_a_shared_setup_that_fails_is_the_same_eval_failure_on_an_executor(tmp_path):
