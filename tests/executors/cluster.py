@@ -140,7 +140,14 @@ def raylet_of_worker() -> int:
 
 def main(work: Path) -> dict:
     temp = work / "ray"
-    os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(16), RAY_USAGE_STATS_ENABLED="0")
+    os.environ.update(
+        RAY_AUTH_MODE="token",
+        RAY_AUTH_TOKEN=secrets.token_hex(16),
+        RAY_USAGE_STATS_ENABLED="0",
+        # the Ray Client server starts a server process per client and gives it 30 s to answer, which a loaded
+        # 2-core CI machine does not always manage: the client then fails to connect ("Initialization failure")
+        RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S="180",
+    )
     start(
         "--head",
         f"--port={HEAD_PORT}",
