@@ -5,7 +5,9 @@ The cluster runs on 127.0.0.1 inside a private network and PID namespace (`unsha
 nothing but loopback and every process it starts ends with the bench. The eval goes through the built-in
 evaluator as `autoresearch eval` runs it (snapshot shipped once, one task per attempt, `workers` = the slots
 of the cluster). Overhead per task is (wall - ideal) x slots / tests: what each task costs a slot beyond its
-0.5 s.
+0.5 s, the target's process start included (the `local` row shows that part alone). Ray's own cost is then
+measured apart: as many no-op tasks (`os.path.isdir` of the shipped tree) through the same executor, as many
+in flight as there are slots, in ms of a slot's time per task.
 
     sudo python bench/ray_scale.py [--tests 200] [--slots 1] [--hold 0.5]
 """
@@ -19,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -84,8 +87,10 @@ def main() -> None:
     start("--head", f"--port={HEAD_PORT}", f"--temp-dir={work / 'ray'}", "--include-dashboard=false", *common)
     executor = RayExecutor(ExecutorConfig(type="ray", address=f"127.0.0.1:{HEAD_PORT}"), root, [])
     results.append(("ray, 1 node", args.slots, measure(root, config, args.slots, executor, "one")))
+    own = [dispatch(executor, args.tests, args.slots)]
     start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *common)
     results.append(("ray, 2 nodes", 2 * args.slots, measure(root, config, 2 * args.slots, executor, "two")))
+    own.append(dispatch(executor, args.tests, 2 * args.slots))
     print(
         f"{args.tests} tests holding a slot {args.hold:g} s each; {args.slots} slot(s) per node; {os.cpu_count()} cores"
     )
@@ -95,6 +100,18 @@ def main() -> None:
         overhead = (wall - ideal) * slots / args.tests * 1000
         print(f"{name:14} {slots:5} {wall:8.2f} {ideal:8.2f} {wall / ideal:6.2f} {overhead:17.1f}")
     print(f"two nodes / one node throughput: {results[1][2] / results[2][2]:.2f}x")
+    print(f"Ray's own overhead per task (no-op tasks): {own[0]:.1f} ms on 1 node, {own[1]:.1f} ms on 2 nodes")
+
+
+def dispatch(executor: RayExecutor, calls: int, in_flight: int) -> float:
+    """Ms of a slot's time per no-op task, `in_flight` at once: the cost of dispatching a task, running it and
+    taking its result back, through our driver process and Ray."""
+    shipped = executor.ship()
+    executor.call(shipped, os.path.isdir)  # the tree unpacked on a worker before the clock starts
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=in_flight) as pool:
+        assert all(pool.map(lambda _: executor.call(shipped, os.path.isdir), range(calls)))
+    return (time.perf_counter() - start) * in_flight / calls * 1000
 
 
 if __name__ == "__main__":
