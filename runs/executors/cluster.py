@@ -31,7 +31,6 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from concurrent.futures import TimeoutError as Waiting
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -118,6 +117,16 @@ class Driver:
         self.conn.close()
         self.process.wait()
 
+    def end(self, reason: str) -> None:
+        """End for good: every call in flight and every later one raises `ClusterLost(reason)` at once, and the
+        driver process is killed, which ends its job's tasks on the cluster."""
+        with self._lock:
+            self.lost = self.lost or reason
+            waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            future.set_result(("lost", self.lost))
+        self.process.kill()
+
     def _ask(self, verb: str, payload: Any) -> Any:
         future: Future = Future()
         with self._lock:
@@ -126,18 +135,12 @@ class Driver:
             rid = next(self._ids)
             self._waiting[rid] = future
         self._send((verb, rid, payload))
-        while True:  # in slices: a thread left waiting at interpreter exit would hold the exit until the task ends
-            try:
-                kind, answer = future.result(timeout=0.5)
-            except Waiting:
-                if not threading.main_thread().is_alive():
-                    raise TaskFailed("the run is ending") from None
-                continue
-            if kind == "ok":
-                return answer
-            if kind == "failed":
-                raise TaskFailed(answer)
-            raise ClusterLost(answer)
+        kind, answer = future.result()  # until the answer, the driver's end, or `end_calls` (the command's end)
+        if kind == "ok":
+            return answer
+        if kind == "failed":
+            raise TaskFailed(answer)
+        raise ClusterLost(answer)
 
     def _send(self, message: tuple) -> None:
         unused = [self._unused.popleft() for _ in range(len(self._unused))]
@@ -188,6 +191,17 @@ class Driver:
 # one driver per cluster and task settings for the daemon's life: every candidate's evaluator shares it
 _drivers: dict[tuple[str, str], Driver] = {}
 _drivers_lock = threading.Lock()
+
+
+def end_calls(reason: str = "the run is ending") -> None:
+    """End every driver of this process and the calls in flight to them, at once (a new eval connects anew).
+    For an interrupted or finished command: its threads waiting for remote tasks return now, rather than hold
+    the interpreter's exit (which joins them) until the tasks end on the cluster."""
+    with _drivers_lock:
+        ending = list(_drivers.values())
+        _drivers.clear()
+    for driver in ending:
+        driver.end(reason)
 
 
 class RayExecutor:
