@@ -87,8 +87,12 @@ class Driver:
             "resources": config.resources or None,
             "max_retries": config.max_retries,
         }
-        self._send(("connect", 0, (address, options)))
-        verb, _, answer = self._first_answer()
+        try:
+            self._send(("connect", 0, (address, options)))
+            verb, _, answer = self._first_answer()
+        except BaseException:  # Ctrl-C while Ray connects (which can take minutes): the process ends with us
+            self.close()
+            raise
         if verb == "missing":
             self.close()
             raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL}; {answer})")
@@ -114,7 +118,9 @@ class Driver:
         self._unused.extend(keys)
 
     def close(self) -> None:
+        """Before the reader runs: the process ends now, even one still waiting for Ray to connect."""
         self.conn.close()
+        self.process.kill()
         self.process.wait()
 
     def end(self, reason: str) -> None:
