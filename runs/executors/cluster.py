@@ -220,8 +220,24 @@ class RayExecutor:
         return self.config.address or os.environ.get("RAY_ADDRESS") or "auto"
 
     def connect(self) -> None:
+        """At the eval's check, before anything is written: a tree over `max_snapshot_mb` is refused (naming the
+        field), then the cluster is reached."""
+        build(self.root, self.skip, self._max_bytes)
+        self._reach()
+
+    def ship(self, fresh: bool = False) -> Shipped:
+        driver = self._reach()
+        snapshot = build(self.root, self.skip, self._max_bytes)
+        data, env = driver.put(snapshot.data), driver.put(self.environment())
+        return Shipped(data, snapshot.digest, env, fresh, driver)
+
+    @property
+    def _max_bytes(self) -> int:
+        return int(self.config.max_snapshot_mb * 1e6)
+
+    def _reach(self) -> Driver:
         if self._driver is not None:
-            return
+            return self._driver
         if importlib.util.find_spec("ray") is None:
             raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL})")
         key = (self.address, self.config.model_dump_json())
@@ -230,13 +246,7 @@ class RayExecutor:
             if driver is None or driver.lost is not None:
                 driver = _drivers[key] = Driver(self.address, self.config, self.workers)
         self._driver = driver
-
-    def ship(self, fresh: bool = False) -> Shipped:
-        self.connect()
-        assert self._driver is not None
-        snapshot = build(self.root, self.skip, int(self.config.max_snapshot_mb * 1e6))
-        data, env = self._driver.put(snapshot.data), self._driver.put(self.environment())
-        return Shipped(data, snapshot.digest, env, fresh, self._driver)
+        return driver
 
     def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
         return shipped.driver.call(shipped, fn, *args)
