@@ -149,9 +149,9 @@ class Driver:
         raise ClusterLost(answer)
 
     def _send(self, message: tuple) -> None:
-        unused = [self._unused.popleft() for _ in range(len(self._unused))]
         data = pickle.dumps(message)
-        with self._lock:
+        with self._lock:  # one sender at a time takes the unused keys: two would both count them, and pop too many
+            unused = [self._unused.popleft() for _ in range(len(self._unused))]
             try:
                 if unused:
                     self.conn.send_bytes(pickle.dumps(("free", 0, unused)))
