@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.executors import faults
 from tests.executors.workspace_evals import workspace_repo
 from tests.helpers.repos import cli, make_repo
 
@@ -52,6 +53,12 @@ import json, os, pathlib, sys
 run_dir = pathlib.Path(os.environ["AUTORESEARCH_RUN_DIR"])
 (run_dir / "where.txt").write_text(os.getcwd())
 text = pathlib.Path("prompt.md").read_text()
+marks = os.environ.get("MARKS_DIR")
+if marks and "hold" in text:  # the fault scenarios: say the run started, then hold until the test lets it go
+    import time
+    pathlib.Path(marks, f"started-command-{os.getpid()}").touch()
+    while not pathlib.Path(marks, "release").exists():
+        time.sleep(0.05)
 key = bool(os.environ.get("PLANTED_API_KEY"))
 rows = [{"test_id": f"t{i}", "score": 1.0 if f"fact{i}" in text and key else 0.0} for i in range(4)]
 (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\\n" for r in rows))
@@ -138,8 +145,8 @@ def raylet_of_worker() -> int:
     return next(pid for pid, args in processes() if args[0].endswith(b"raylet") and port in args)
 
 
-def main(work: Path) -> dict:
-    temp = work / "ray"
+def start_cluster(temp: Path) -> dict:
+    """A head and a second node on 127.0.0.1, with token authentication: the `executor:` that reaches them."""
     os.environ.update(
         RAY_AUTH_MODE="token",
         RAY_AUTH_TOKEN=secrets.token_hex(16),
@@ -157,8 +164,16 @@ def main(work: Path) -> dict:
         *COMMON,
     )
     start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *COMMON)
-    on_ray = {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR", "SPANS_DIR"]}
+    return {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR", "SPANS_DIR"]}
+
+
+def main(work: Path) -> dict:
+    temp = work / "ray"
+    on_ray = start_cluster(temp)
     out: dict = {}
+    # a cluster that never answers needs no cluster but takes minutes to refuse: meanwhile, the rest runs
+    silent = threading.Thread(target=lambda: out.update(silent_cluster=faults.silent_cluster(work, on_ray)))
+    silent.start()
     local = repo(work / "local", None)
     out["local_exit"] = cli(local, "eval").returncode
     out["local"] = rows(local)
@@ -178,9 +193,14 @@ def main(work: Path) -> dict:
     logs = [p for p in temp.rglob("*") if p.is_file()]
     out["log_files"] = len(logs)
     out["secret_in_logs"] = [str(p) for p in logs if SECRET.encode() in p.read_bytes()]
+    out["signals"] = faults.signals_mid_eval(work, on_ray)
+    out["driver_killed"] = faults.driver_killed(work, on_ray)
+    out["too_big"] = faults.snapshot_too_big(work, on_ray)
+    out["frees_while_sending"] = faults.frees_while_sending(on_ray)
     out["daemon_killed"] = kill_the_daemon(work, on_ray)
     out["cluster_lost"] = lose_the_cluster(work, {**on_ray, "address": "ray://127.0.0.1:10001"})  # it ends Ray
     out["run_lost"] = lose_the_cluster_in_a_run(work, on_ray)
+    silent.join()
     return out
 
 
@@ -344,5 +364,7 @@ def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
     return lost
 
 
-if __name__ == "__main__":
-    print(json.dumps(main(Path(sys.argv[1]))))
+if __name__ == "__main__":  # faults.py imports this module by name: its one copy runs everything
+    from tests.executors import cluster
+
+    print(json.dumps(cluster.main(Path(sys.argv[1]))))
