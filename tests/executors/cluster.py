@@ -53,12 +53,6 @@ import json, os, pathlib, sys
 run_dir = pathlib.Path(os.environ["AUTORESEARCH_RUN_DIR"])
 (run_dir / "where.txt").write_text(os.getcwd())
 text = pathlib.Path("prompt.md").read_text()
-marks = os.environ.get("MARKS_DIR")
-if marks and "hold" in text:  # the fault scenarios: say the run started, then hold until the test lets it go
-    import time
-    pathlib.Path(marks, f"started-command-{os.getpid()}").touch()
-    while not pathlib.Path(marks, "release").exists():
-        time.sleep(0.05)
 key = bool(os.environ.get("PLANTED_API_KEY"))
 rows = [{"test_id": f"t{i}", "score": 1.0 if f"fact{i}" in text and key else 0.0} for i in range(4)]
 (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\\n" for r in rows))
@@ -327,7 +321,7 @@ def kill_the_daemon(work: Path, on_ray: dict) -> dict:
     ends with it (no orphan holds the cluster), and the next run resumes and keeps the candidate."""
     tree = repo(work / "killed", on_ray, mutator="sh -c 'echo hold boost1 >> prompt.md'", prompt="fact0 fact1 fact2\n")
     killed = held(tree, work / "marks-killed", 1, daemons, "run", "--max-cycles", "2")
-    while drivers():  # it ends once it sees the daemon's end of the socket close
+    while faults.drivers(tree):  # it ends once it sees the daemon's end of the socket close
         threading.Event().wait(0.05)
     again = cli(tree, "run", "--max-cycles", "2", timeout=600)
     killed.update(resumed_exit=again.returncode, resumed_stderr=again.stderr[-2000:], commits=commits(tree))
@@ -336,10 +330,6 @@ def kill_the_daemon(work: Path, on_ray: dict) -> dict:
 
 def daemons() -> list[int]:
     return [pid for pid, args in processes() if b"autoresearch" in b" ".join(args) and b"run" in args]
-
-
-def drivers() -> list[int]:
-    return [pid for pid, args in processes() if b"autoresearch.runs.executors.driver" in args]
 
 
 def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
