@@ -162,7 +162,9 @@ def start_cluster(temp: Path) -> dict:
 
 
 def main(work: Path) -> dict:
-    temp = work / "ray"
+    temp, scratch = work / "ray", work / "tmp"
+    scratch.mkdir()
+    os.environ["TMPDIR"] = str(scratch)  # the workers' temporary files, apart from the machine's /tmp
     on_ray = start_cluster(temp)
     out: dict = {}
     # a cluster that never answers needs no cluster but takes minutes to refuse: meanwhile, the rest runs
@@ -191,6 +193,7 @@ def main(work: Path) -> dict:
     out["driver_killed"] = faults.driver_killed(work, on_ray)
     out["too_big"] = faults.snapshot_too_big(work, on_ray)
     out["frees_while_sending"] = faults.frees_while_sending(on_ray)
+    out["worker_leftovers"] = sorted(p.name for p in scratch.iterdir() if p.name.startswith("autoresearch-"))
     out["daemon_killed"] = kill_the_daemon(work, on_ray)
     out["cluster_lost"] = lose_the_cluster(work, {**on_ray, "address": "ray://127.0.0.1:10001"})  # it ends Ray
     out["run_lost"] = lose_the_cluster_in_a_run(work, on_ray)

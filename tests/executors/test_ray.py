@@ -150,6 +150,12 @@ def test_a_tree_over_max_snapshot_mb_is_exit_30_before_anything_is_written(clust
     assert refused["written"] == []
 
 
+def test_the_workers_of_every_eval_so_far_left_at_most_the_last_ones_folders(cluster):
+    """Every eval's workers unpacked a tree, and interrupted and lost tasks left their targets' temporary files: what
+    the ended ones left is removed by the next worker on the node (before, about two trees an eval stayed)."""
+    assert len(cluster["worker_leftovers"]) <= 6, cluster["worker_leftovers"]
+
+
 def test_objects_freed_while_threads_send_cost_no_call(cluster):
     assert cluster["frees_while_sending"] == []
 
