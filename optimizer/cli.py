@@ -49,7 +49,19 @@ for name, command in COMMANDS.items():
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.exit(run_cli(argv))
+    try:
+        code = run_cli(argv)
+    finally:
+        _end_ray_calls()
+    sys.exit(code)
+
+
+def _end_ray_calls() -> None:
+    """Calls still in flight to a Ray cluster (an interrupted eval's) end with the command: the threads waiting
+    for them would otherwise hold the interpreter's exit, which joins them, until their tasks end on the cluster."""
+    cluster = sys.modules.get("autoresearch.runs.executors.cluster")  # loaded only when the config chose ray
+    if cluster is not None:
+        cluster.end_calls()
 
 
 def run_cli(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ import os
 import shutil
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,7 @@ from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators.registry import build as build_evaluator
+from autoresearch.runs.executors.cluster import end_calls
 from autoresearch.runs.samples import write_index
 from autoresearch.trajectory.iterations import Candidate
 
@@ -254,14 +255,19 @@ def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: fl
 
 def _all_at_once(run_dir: Path, jobs: list[Callable[[], None]]) -> None:
     """Run the jobs in threads and wait for them all. An interruption of the daemon (Ctrl-C, SIGTERM)
-    arrives in this thread: the jobs' processes are ended, so that the threads end too before it goes on."""
+    arrives in this thread: the jobs' processes and their calls to a Ray cluster are ended, so that the threads
+    end too before it goes on; again until they have, since a job may start its next test after a sweep."""
     with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="candidate") as pool:
         futures = [pool.submit(job) for job in jobs]
         try:
             for future in futures:
                 future.result()
         except BaseException:
-            end_groups_under(run_dir)
+            while True:
+                end_groups_under(run_dir)
+                end_calls()
+                if not wait(futures, timeout=0.5).not_done:
+                    break
             raise
 
 

@@ -31,7 +31,6 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from concurrent.futures import TimeoutError as Waiting
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -88,8 +87,12 @@ class Driver:
             "resources": config.resources or None,
             "max_retries": config.max_retries,
         }
-        self._send(("connect", 0, (address, options)))
-        verb, _, answer = self._first_answer()
+        try:
+            self._send(("connect", 0, (address, options)))
+            verb, _, answer = self._first_answer()
+        except BaseException:  # Ctrl-C while Ray connects (which can take minutes): the process ends with us
+            self.close()
+            raise
         if verb == "missing":
             self.close()
             raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL}; {answer})")
@@ -115,8 +118,20 @@ class Driver:
         self._unused.extend(keys)
 
     def close(self) -> None:
+        """Before the reader runs: the process ends now, even one still waiting for Ray to connect."""
         self.conn.close()
+        self.process.kill()
         self.process.wait()
+
+    def end(self, reason: str) -> None:
+        """End for good: every call in flight and every later one raises `ClusterLost(reason)` at once, and the
+        driver process is killed, which ends its job's tasks on the cluster."""
+        with self._lock:
+            self.lost = self.lost or reason
+            waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            future.set_result(("lost", self.lost))
+        self.process.kill()
 
     def _ask(self, verb: str, payload: Any) -> Any:
         future: Future = Future()
@@ -126,23 +141,17 @@ class Driver:
             rid = next(self._ids)
             self._waiting[rid] = future
         self._send((verb, rid, payload))
-        while True:  # in slices: a thread left waiting at interpreter exit would hold the exit until the task ends
-            try:
-                kind, answer = future.result(timeout=0.5)
-            except Waiting:
-                if not threading.main_thread().is_alive():
-                    raise TaskFailed("the run is ending") from None
-                continue
-            if kind == "ok":
-                return answer
-            if kind == "failed":
-                raise TaskFailed(answer)
-            raise ClusterLost(answer)
+        kind, answer = future.result()  # until the answer, the driver's end, or `end_calls` (the command's end)
+        if kind == "ok":
+            return answer
+        if kind == "failed":
+            raise TaskFailed(answer)
+        raise ClusterLost(answer)
 
     def _send(self, message: tuple) -> None:
-        unused = [self._unused.popleft() for _ in range(len(self._unused))]
         data = pickle.dumps(message)
-        with self._lock:
+        with self._lock:  # one sender at a time takes the unused keys: two would both count them, and pop too many
+            unused = [self._unused.popleft() for _ in range(len(self._unused))]
             try:
                 if unused:
                     self.conn.send_bytes(pickle.dumps(("free", 0, unused)))
@@ -190,6 +199,17 @@ _drivers: dict[tuple[str, str], Driver] = {}
 _drivers_lock = threading.Lock()
 
 
+def end_calls(reason: str = "the run is ending") -> None:
+    """End every driver of this process and the calls in flight to them, at once (a new eval connects anew).
+    For an interrupted or finished command: its threads waiting for remote tasks return now, rather than hold
+    the interpreter's exit (which joins them) until the tasks end on the cluster."""
+    with _drivers_lock:
+        ending = list(_drivers.values())
+        _drivers.clear()
+    for driver in ending:
+        driver.end(reason)
+
+
 class RayExecutor:
     def __init__(self, config: ExecutorConfig, root: Path, skip: list[str], workers: int | None = None):
         self.config, self.root, self.skip, self.workers = config, root, skip, workers
@@ -200,8 +220,24 @@ class RayExecutor:
         return self.config.address or os.environ.get("RAY_ADDRESS") or "auto"
 
     def connect(self) -> None:
+        """At the eval's check, before anything is written: a tree over `max_snapshot_mb` is refused (naming the
+        field), then the cluster is reached."""
+        build(self.root, self.skip, self._max_bytes)
+        self._reach()
+
+    def ship(self, fresh: bool = False) -> Shipped:
+        driver = self._reach()
+        snapshot = build(self.root, self.skip, self._max_bytes)
+        data, env = driver.put(snapshot.data), driver.put(self.environment())
+        return Shipped(data, snapshot.digest, env, fresh, driver)
+
+    @property
+    def _max_bytes(self) -> int:
+        return int(self.config.max_snapshot_mb * 1e6)
+
+    def _reach(self) -> Driver:
         if self._driver is not None:
-            return
+            return self._driver
         if importlib.util.find_spec("ray") is None:
             raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL})")
         key = (self.address, self.config.model_dump_json())
@@ -210,13 +246,7 @@ class RayExecutor:
             if driver is None or driver.lost is not None:
                 driver = _drivers[key] = Driver(self.address, self.config, self.workers)
         self._driver = driver
-
-    def ship(self, fresh: bool = False) -> Shipped:
-        self.connect()
-        assert self._driver is not None
-        snapshot = build(self.root, self.skip, int(self.config.max_snapshot_mb * 1e6))
-        data, env = self._driver.put(snapshot.data), self._driver.put(self.environment())
-        return Shipped(data, snapshot.digest, env, fresh, self._driver)
+        return driver
 
     def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
         return shipped.driver.call(shipped, fn, *args)

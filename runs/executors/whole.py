@@ -9,7 +9,6 @@ fails is; a lost cluster (`ClusterLost`) propagates and stops the run.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,6 +16,7 @@ from typing import Any, TypeVar
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.executors import Executor, TaskFailed
 from autoresearch.runs.executors.snapshot import pack_dir, unpack
+from autoresearch.runs.executors.worker import scratch
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ def run_whole(executor: Executor, run_dir: Path, fn: Callable[..., T], *args: An
 
 def in_scratch_dir(root: Path, fn: Callable[..., T], *args: Any) -> tuple[bytes, T]:
     """On the worker: `fn` with a temporary run directory, which comes back packed with `fn`'s value."""
-    run_dir = Path(tempfile.mkdtemp(prefix="autoresearch-eval-"))
+    run_dir = scratch("eval")
     try:
         value = fn(root, run_dir, *args)
         return pack_dir(run_dir), value

@@ -2,6 +2,11 @@
 
 Imports nothing of Ray: the task is this plain function, sent by reference (autoresearch is installed on
 the workers, at the driver's version).
+
+Everything a worker process's tasks put on the node's disk (its tree, fresh copies, run directories, and the
+temporary files of targets, graders, hooks and workspaces) is in one folder of its own. Ray kills a finished
+job's workers, and a lost or interrupted task's, with nothing of theirs run (no `finally`, no atexit): the next
+worker process on the node removes the folders of those that have ended.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from autoresearch.runs.executors.snapshot import unpack
 # the worker process's unpacked tree, by snapshot digest: a process runs one task at a time, and the next
 # eval run ships the next candidate, whose tree replaces this one (so a node keeps one tree per process)
 _trees: dict[str, Path] = {}
+_home: Path | None = None  # this process's folder, once made
+PREFIX = "autoresearch-worker-"
 
 
 def run_in_snapshot(
@@ -26,15 +33,25 @@ def run_in_snapshot(
 ) -> Any:
     """`fn(root, *args)` in the unpacked snapshot with `env` set; `fresh` unpacks a copy of its own (a
     command eval may write anywhere in its tree), removed afterwards."""
-    with _environment(env):
+    with _environment(env), _temporary_files_at_home():
         if not fresh:
             return fn(_tree(data, digest), *args)
-        root = Path(tempfile.mkdtemp(prefix="autoresearch-run-"))
+        root = scratch("run")
         try:
             unpack(data, root)
             return fn(root, *args)
         finally:
             shutil.rmtree(root, ignore_errors=True)
+
+
+@contextmanager
+def _temporary_files_at_home() -> Iterator[None]:
+    """This process's temporary files in its folder while a task runs."""
+    before, tempfile.tempdir = tempfile.tempdir, str(home())
+    try:
+        yield
+    finally:
+        tempfile.tempdir = before
 
 
 @contextmanager
@@ -57,7 +74,44 @@ def _tree(data: bytes, digest: str) -> Path:
         for old in _trees.values():
             shutil.rmtree(old, ignore_errors=True)
         _trees.clear()
-        root = Path(tempfile.mkdtemp(prefix=f"autoresearch-{digest[:12]}-"))
+        root = scratch(f"tree-{digest[:12]}")
         unpack(data, root)
         _trees[digest] = root
     return _trees[digest]
+
+
+def scratch(kind: str) -> Path:
+    """A new folder for a task's files, in this process's folder."""
+    return Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=home()))
+
+
+def home() -> Path:
+    """This worker process's folder, marked with its PID namespace and PID; made (after removing the folders of
+    this namespace's ended processes) by its first task."""
+    global _home
+    if _home is None:
+        namespace = _namespace()
+        if namespace is not None:  # without /proc nothing says which folders are this namespace's
+            for path in Path(tempfile.gettempdir()).glob(f"{PREFIX}{namespace}-*"):
+                pid = path.name.removeprefix(f"{PREFIX}{namespace}-").split("-", 1)[0]
+                if pid.isdigit() and not _alive(int(pid)):
+                    shutil.rmtree(path, ignore_errors=True)
+        _home = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{namespace or 0}-{os.getpid()}-"))
+    return _home
+
+
+def _namespace() -> int | None:
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True

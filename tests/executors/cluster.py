@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.executors import faults
 from tests.executors.workspace_evals import workspace_repo
 from tests.helpers.repos import cli, make_repo
 
@@ -138,8 +139,8 @@ def raylet_of_worker() -> int:
     return next(pid for pid, args in processes() if args[0].endswith(b"raylet") and port in args)
 
 
-def main(work: Path) -> dict:
-    temp = work / "ray"
+def start_cluster(temp: Path) -> dict:
+    """A head and a second node on 127.0.0.1, with token authentication: the `executor:` that reaches them."""
     os.environ.update(
         RAY_AUTH_MODE="token",
         RAY_AUTH_TOKEN=secrets.token_hex(16),
@@ -157,8 +158,18 @@ def main(work: Path) -> dict:
         *COMMON,
     )
     start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *COMMON)
-    on_ray = {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR", "SPANS_DIR"]}
+    return {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR", "SPANS_DIR"]}
+
+
+def main(work: Path) -> dict:
+    temp, scratch = work / "ray", work / "tmp"
+    scratch.mkdir()
+    os.environ["TMPDIR"] = str(scratch)  # the workers' temporary files, apart from the machine's /tmp
+    on_ray = start_cluster(temp)
     out: dict = {}
+    # a cluster that never answers needs no cluster but takes minutes to refuse: meanwhile, the rest runs
+    silent = threading.Thread(target=lambda: out.update(silent_cluster=faults.silent_cluster(work, on_ray)))
+    silent.start()
     local = repo(work / "local", None)
     out["local_exit"] = cli(local, "eval").returncode
     out["local"] = rows(local)
@@ -178,9 +189,15 @@ def main(work: Path) -> dict:
     logs = [p for p in temp.rglob("*") if p.is_file()]
     out["log_files"] = len(logs)
     out["secret_in_logs"] = [str(p) for p in logs if SECRET.encode() in p.read_bytes()]
+    out["signals"] = faults.signals_mid_eval(work, on_ray)
+    out["driver_killed"] = faults.driver_killed(work, on_ray)
+    out["too_big"] = faults.snapshot_too_big(work, on_ray)
+    out["frees_while_sending"] = faults.frees_while_sending(on_ray)
+    out["worker_leftovers"] = sorted(p.name for p in scratch.iterdir() if p.name.startswith("autoresearch-"))
     out["daemon_killed"] = kill_the_daemon(work, on_ray)
     out["cluster_lost"] = lose_the_cluster(work, {**on_ray, "address": "ray://127.0.0.1:10001"})  # it ends Ray
     out["run_lost"] = lose_the_cluster_in_a_run(work, on_ray)
+    silent.join()
     return out
 
 
@@ -307,7 +324,7 @@ def kill_the_daemon(work: Path, on_ray: dict) -> dict:
     ends with it (no orphan holds the cluster), and the next run resumes and keeps the candidate."""
     tree = repo(work / "killed", on_ray, mutator="sh -c 'echo hold boost1 >> prompt.md'", prompt="fact0 fact1 fact2\n")
     killed = held(tree, work / "marks-killed", 1, daemons, "run", "--max-cycles", "2")
-    while drivers():  # it ends once it sees the daemon's end of the socket close
+    while faults.drivers(tree):  # it ends once it sees the daemon's end of the socket close
         threading.Event().wait(0.05)
     again = cli(tree, "run", "--max-cycles", "2", timeout=600)
     killed.update(resumed_exit=again.returncode, resumed_stderr=again.stderr[-2000:], commits=commits(tree))
@@ -316,10 +333,6 @@ def kill_the_daemon(work: Path, on_ray: dict) -> dict:
 
 def daemons() -> list[int]:
     return [pid for pid, args in processes() if b"autoresearch" in b" ".join(args) and b"run" in args]
-
-
-def drivers() -> list[int]:
-    return [pid for pid, args in processes() if b"autoresearch.runs.executors.driver" in args]
 
 
 def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
@@ -344,5 +357,7 @@ def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
     return lost
 
 
-if __name__ == "__main__":
-    print(json.dumps(main(Path(sys.argv[1]))))
+if __name__ == "__main__":  # faults.py imports this module by name: its one copy runs everything
+    from tests.executors import cluster
+
+    print(json.dumps(cluster.main(Path(sys.argv[1]))))

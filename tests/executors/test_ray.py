@@ -115,3 +115,59 @@ def test_a_daemon_killed_mid_eval_leaves_no_ray_driver_and_resumes(cluster):
     assert killed["exit"] == -9  # and the fixture saw its Ray driver process end after it
     assert killed["resumed_exit"] == 0, killed["resumed_stderr"]
     assert killed["commits"] == 2
+
+
+@pytest.mark.parametrize("name", ["eval_ctrl_c", "run_sigterm", "candidates_ctrl_c"])
+def test_a_signal_mid_eval_exits_130_at_once_and_leaves_nothing_running(cluster, name):
+    """Not after the remote tasks end (their targets hold until released, a minute later): the threads waiting for
+    them return at once, the Ray driver process ends, and Ray ends the targets."""
+    stopped = cluster["signals"][name]
+    assert stopped["exit"] == 130, stopped["stderr"]
+    assert stopped["seconds"] < 15
+    assert stopped["drivers"] == 0 and stopped["targets"] == 0
+    assert "Traceback" not in stopped["stderr"]
+    if name != "eval_ctrl_c":
+        assert stopped["restored"] and stopped["clean"]
+        assert stopped["resumed_exit"] == 0, stopped["resumed_stderr"]
+        assert stopped["commits"] == 2
+
+
+def test_a_ray_driver_process_killed_mid_eval_is_exit_40_with_the_tree_restored(cluster):
+    killed = cluster["driver_killed"]
+    assert killed["exit"] == 40, killed["stderr"]
+    lines = [line for line in killed["stderr"].splitlines() if line.startswith("autoresearch:")]
+    assert lines == ["autoresearch: lost the Ray cluster at '127.0.0.1:6390': its driver process ended (exit -9)"]
+    assert "Traceback" not in killed["stderr"]
+    assert killed["restored"] and killed["clean"]
+    assert killed["resumed_exit"] == 0, killed["resumed_stderr"]
+
+
+@pytest.mark.parametrize("command", ["eval", "run"])
+def test_a_tree_over_max_snapshot_mb_is_exit_30_before_anything_is_written(cluster, command):
+    refused = cluster["too_big"][command]
+    assert refused["exit"] == 30, refused["stderr"]
+    assert refused["stderr"].startswith("autoresearch: autoresearch.yaml: field 'executor.max_snapshot_mb'")
+    assert refused["written"] == []
+
+
+def test_the_workers_of_every_eval_so_far_left_at_most_the_last_ones_folders(cluster):
+    """Every eval's workers unpacked a tree, and interrupted and lost tasks left their targets' temporary files: what
+    the ended ones left is removed by the next worker on the node (before, about two trees an eval stayed)."""
+    assert len(cluster["worker_leftovers"]) <= 6, cluster["worker_leftovers"]
+
+
+def test_objects_freed_while_threads_send_cost_no_call(cluster):
+    assert cluster["frees_while_sending"] == []
+
+
+def test_a_cluster_that_never_answers_is_exit_30_and_ctrl_c_meanwhile_leaves_no_driver(cluster):
+    silent = cluster["silent_cluster"]
+    for form, refused in silent.items():
+        if form == "ctrl_c":
+            continue
+        assert refused["exit"] == 30, refused["stderr"]
+        assert "field 'executor.address': cannot reach the Ray cluster" in refused["stderr"]
+        assert refused["drivers"] == 0  # Ray would have gone on trying for good
+    stopped = silent["ctrl_c"]
+    assert stopped["exit"] == 130 and stopped["seconds"] < 15, stopped["stderr"]
+    assert stopped["drivers"] == 0
