@@ -14,6 +14,7 @@ from importlib.metadata import version
 import typer
 
 from autoresearch.optimizer.commands import COMMANDS
+from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 from autoresearch.plumbing.redact import redact
 
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = run_cli(argv)
     finally:
+        process.end_all()  # what an interrupted command's threads still run (its targets) ends with it
         _end_ray_calls()
     sys.exit(code)
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +21,15 @@ from autoresearch.plumbing.redact import redact
 
 GRACE_S = 5.0
 PGID_SUFFIX = ".pgid"
+
+# the process groups `run` started that are still running, for `end_all`; and whether new ones are refused
+_running: set[int] = set()
+_running_lock = threading.Lock()
+_refusing = threading.Event()
+
+
+class Refused(Exception):
+    """A command was to start while the daemon is ending the ones it runs (an interruption is unwinding)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,8 @@ def run(
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         try:
             with critical():  # a signal between the fork and here waits: the child is never left unowned
+                if _refusing.is_set():
+                    raise Refused(f"not started, the run is ending: {redact(str(command))[:200]}")
                 proc = subprocess.Popen(
                     command,
                     shell=isinstance(command, str),
@@ -67,6 +81,8 @@ def run(
                     stderr=err,
                     start_new_session=True,
                 )
+                with _running_lock:
+                    _running.add(proc.pid)
                 pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
             returncode: int | None = proc.wait(timeout=timeout_s)
             end_leftovers(proc)
@@ -80,6 +96,9 @@ def run(
             raise
         finally:
             pgid_path.unlink(missing_ok=True)
+            if proc is not None:
+                with _running_lock:
+                    _running.discard(proc.pid)
     return Completed(
         returncode,
         out_path.read_text(encoding="utf-8", errors="replace"),
@@ -88,14 +107,27 @@ def run(
     )
 
 
-def end_groups_under(folder: Path) -> None:
-    """SIGKILL the process groups of the commands still running with their logs under `folder` (the
-    threads waiting for them then return)."""
-    for pgid_file in folder.rglob(f"*{PGID_SUFFIX}"):
+def end_all() -> None:
+    """SIGKILL every process group `run` started that is still running. Each command runs in a session of its
+    own, out of reach of the terminal's Ctrl-C: an interrupted daemon ends those its other threads wait for
+    (the tests of a runner, a candidate's eval), which would otherwise hold its exit until they end."""
+    with _running_lock:
+        groups = list(_running)
+    for pgid in groups:
         try:
-            os.killpg(int(pgid_file.read_text() or 0), signal.SIGKILL)
-        except (ValueError, ProcessLookupError, PermissionError, FileNotFoundError):
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
             pass
+
+
+@contextmanager
+def refusing() -> Iterator[None]:
+    """No command starts while the block runs: threads being wound down would otherwise start their next one."""
+    _refusing.set()
+    try:
+        yield
+    finally:
+        _refusing.clear()
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -53,8 +53,8 @@ from autoresearch.optimizer.gitrepo.workspace import (
 )
 from autoresearch.optimizer.guard import trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
+from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import IntegrityError, SafetyStop
-from autoresearch.plumbing.process import end_groups_under
 from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
@@ -149,7 +149,7 @@ def _mutate_all(session: Session, number: int, run_dir: Path, siblings: list[Sib
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
-        _all_at_once(run_dir, [lambda s=s: _mutate_one(session, number, s) for s in siblings])  # type: ignore[misc]
+        _all_at_once([lambda s=s: _mutate_one(session, number, s) for s in siblings])  # type: ignore[misc]
     finally:
         switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
         outside = undo_outside(session, run_dir, kept)  # the guard puts .git back (HEAD, refs, index)
@@ -239,9 +239,9 @@ def _evaluate_all(session: Session, siblings: list[Sibling], tested: int) -> Non
     config = session.config
     share = config.eval.model_copy(update={"workers": max(1, config.eval.workers // len(live))})
     confidence = adjusted_confidence(config.policy.confidence, max(tested, len(live)))
-    run_dir, head_lock = siblings[0].run_dir.parent, threading.Lock()
+    head_lock = threading.Lock()
     jobs = [lambda s=s: _evaluate_one(session, s, share, confidence, head_lock) for s in live]
-    _all_at_once(run_dir, jobs)  # type: ignore[arg-type]
+    _all_at_once(jobs)  # type: ignore[arg-type]
 
 
 def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float, head_lock: Any) -> None:
@@ -253,7 +253,7 @@ def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: fl
         s.error = ("eval-failed", str(exc))
 
 
-def _all_at_once(run_dir: Path, jobs: list[Callable[[], None]]) -> None:
+def _all_at_once(jobs: list[Callable[[], None]]) -> None:
     """Run the jobs in threads and wait for them all. An interruption of the daemon (Ctrl-C, SIGTERM)
     arrives in this thread: the jobs' processes and their calls to a Ray cluster are ended, so that the threads
     end too before it goes on; again until they have, since a job may start its next test after a sweep."""
@@ -263,11 +263,12 @@ def _all_at_once(run_dir: Path, jobs: list[Callable[[], None]]) -> None:
             for future in futures:
                 future.result()
         except BaseException:
-            while True:
-                end_groups_under(run_dir)
-                end_calls()
-                if not wait(futures, timeout=0.5).not_done:
-                    break
+            with process.refusing():  # a candidate's runner would start its next test after each sweep
+                while True:
+                    process.end_all()
+                    end_calls()
+                    if not wait(futures, timeout=0.5).not_done:
+                        break
             raise
 
 

@@ -1,0 +1,100 @@
+"""Ctrl-C while built-in tests are running: the run stops now, not once its targets are done.
+
+The target of these tests holds (a held `cli` target, as an agent working for minutes would) until the test
+lets it go, which it does only after the daemon has exited or a minute has passed. A run that waited for its
+running targets, or went on starting new ones from other candidates' runners, would exit only then.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.helpers.repos import GIT_ENV, git, make_repo
+
+AGENT = """\
+import os, pathlib, sys, time
+marks = pathlib.Path(os.environ["MARKS_DIR"])
+if "hold" in pathlib.Path("prompt.md").read_text():
+    (marks / f"started-{sys.argv[1]}-{os.getpid()}").touch()
+    while not (marks / "release").exists():
+        time.sleep(0.05)
+open(sys.argv[2], "w").write("answer")
+"""
+
+
+def repo(root: Path, candidates: int) -> Path:
+    tests = [{"id": f"t{i}", "input": "q", "assertions": [{"type": "contains", "value": "answer"}]} for i in range(6)]
+    target = {"name": "agent", "provider": "cli", "command": f"{sys.executable} agent.py {{EVAL_ID}} {{OUTPUT_FILE}}"}
+    config = {
+        "artifact": "prompt.md",
+        "eval": {"file": "evals/suite.eval.yaml", "workers": 2},
+        "mutator": {"provider": "command", "command": "sh -c 'echo hold >> prompt.md'"},
+        "search": {"candidates": candidates},
+        "stop": {"max_cycles": 3},
+    }
+    files = {
+        "prompt.md": "be brief\n",
+        "agent.py": AGENT,
+        "evals/suite.eval.yaml": yaml.safe_dump({"execution": {"target": "agent"}, "tests": tests}),
+        ".agentv/targets.yaml": yaml.safe_dump({"targets": [{**target, "cwd": "..", "timeout_seconds": 300}]}),
+        "autoresearch.yaml": yaml.safe_dump(config),
+    }
+    return make_repo(root, files)
+
+
+def held_agents(marks: Path) -> list[int]:
+    """The held targets still running (a killed one nobody has reaped yet is a zombie: ended)."""
+    alive = []
+    for mark in marks.glob("started-*"):
+        pid = int(mark.name.rsplit("-", 1)[1])
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive
+
+
+@pytest.mark.parametrize("candidates", [1, 2])
+def test_ctrl_c_while_targets_run_exits_130_at_once_and_ends_them(tmp_path, candidates):
+    tree = repo(tmp_path / "repo", candidates)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=tree,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1", "MARKS_DIR": str(marks)},
+        start_new_session=True,  # a job of its own, as a shell starts it: Ctrl-C goes to its process group
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(marks.glob("started-*"))) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            code = None  # still waiting for its held targets: the defect
+        still_held = held_agents(marks)
+    finally:
+        (marks / "release").touch()
+        proc.wait()
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    assert still_held == []  # the targets it started were ended with it
+    assert (tree / "prompt.md").read_text() == "be brief\n"  # the candidate's edit undone
+    assert git(tree, "status", "--porcelain").strip() == ""
