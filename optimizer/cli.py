@@ -13,8 +13,8 @@ from importlib.metadata import version
 
 import typer
 
+from autoresearch.optimizer import signals
 from autoresearch.optimizer.commands import COMMANDS
-from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 from autoresearch.plumbing.redact import redact
 
@@ -53,17 +53,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = run_cli(argv)
     finally:
-        process.end_all()  # what an interrupted command's threads still run (its targets) ends with it
-        _end_ray_calls()
+        signals.end_started()
     sys.exit(code)
-
-
-def _end_ray_calls() -> None:
-    """Calls still in flight to a Ray cluster (an interrupted eval's) end with the command: the threads waiting
-    for them would otherwise hold the interpreter's exit, which joins them, until their tasks end on the cluster."""
-    cluster = sys.modules.get("autoresearch.runs.executors.cluster")  # loaded only when the config chose ray
-    if cluster is not None:
-        cluster.end_calls()
 
 
 def run_cli(argv: list[str] | None = None) -> int:

@@ -8,11 +8,13 @@ block ends.
 from __future__ import annotations
 
 import signal
+import sys
 
+from autoresearch.plumbing import process
 from autoresearch.plumbing.critical import critical, hold
 from autoresearch.plumbing.errors import Interrupted
 
-__all__ = ["critical", "install"]
+__all__ = ["critical", "end_started", "install"]
 _raised = False
 
 
@@ -33,3 +35,13 @@ def install() -> None:
     _raised = False
     signal.signal(signal.SIGTERM, _handler)
     signal.signal(signal.SIGINT, _handler)
+
+
+def end_started() -> None:
+    """End what a finished or interrupted run's threads still run: the commands it started (each in a session
+    of its own, out of the terminal's reach) and its calls to a Ray cluster. Its threads waiting for them would
+    otherwise hold the interpreter's exit (which joins them), or go on in a notebook, until they end."""
+    process.end_all()
+    cluster = sys.modules.get("autoresearch.runs.executors.cluster")  # loaded only when the config chose ray
+    if cluster is not None:
+        cluster.end_calls()

@@ -22,6 +22,7 @@ from autoresearch.optimizer.cycle.loop import Outcome
 from autoresearch.optimizer.experiment import overview
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.startup.opening import open_session
+from autoresearch.plumbing.errors import Interrupted
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.repo import git_root
 from autoresearch.trajectory import iterations
@@ -67,6 +68,9 @@ class Experiment:
             daemonlog.setup(session.paths.log, quiet=True)
             try:
                 return loop.run(session)
+            except Interrupted:  # (Ctrl-C stops every run of this process: what they run ends with them)
+                signals.end_started()
+                raise
             finally:
                 session.close()
 

@@ -64,13 +64,18 @@ def held_agents(marks: Path) -> list[int]:
     return alive
 
 
-@pytest.mark.parametrize("candidates", [1, 2])
-def test_ctrl_c_while_targets_run_exits_130_at_once_and_ends_them(tmp_path, candidates):
+CLI = [sys.executable, "-m", "autoresearch.optimizer", "run"]
+# the Python API in a script of the user's: the Interrupted it raises ends the script (exit 1, its traceback)
+API = [sys.executable, "-c", "from autoresearch import Experiment; Experiment('autoresearch.yaml').run()"]
+
+
+@pytest.mark.parametrize(("candidates", "command", "code"), [(1, CLI, 130), (2, CLI, 130), (1, API, 1)])
+def test_ctrl_c_while_targets_run_exits_at_once_and_ends_them(tmp_path, candidates, command, code):
     tree = repo(tmp_path / "repo", candidates)
     marks = tmp_path / "marks"
     marks.mkdir()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        command,
         cwd=tree,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -85,16 +90,16 @@ def test_ctrl_c_while_targets_run_exits_130_at_once_and_ends_them(tmp_path, cand
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         os.killpg(proc.pid, signal.SIGINT)
         try:
-            code = proc.wait(timeout=60)
+            exited = proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            code = None  # still waiting for its held targets: the defect
+            exited = None  # still waiting for its held targets: the defect
         still_held = held_agents(marks)
     finally:
         (marks / "release").touch()
         proc.wait()
     stderr = proc.stderr.read().decode() if proc.stderr else ""
-    assert code == 130, stderr
-    assert "Traceback" not in stderr
+    assert exited == code, stderr
+    assert "Interrupted: interrupted (Ctrl-C)" in stderr if command is API else "Traceback" not in stderr
     assert still_held == []  # the targets it started were ended with it
     assert (tree / "prompt.md").read_text() == "be brief\n"  # the candidate's edit undone
     assert git(tree, "status", "--porcelain").strip() == ""
