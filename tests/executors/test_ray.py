@@ -1,38 +1,29 @@
 """`executor: ray` against a real two-node Ray cluster on 127.0.0.1 (tests/executors/cluster.py).
 
-The cluster and the CLI runs on it live in a private network and PID namespace made for this module: only
+The cluster and the CLI runs on it live in a private network and PID namespace made for these tests: only
 loopback exists there (Ray would otherwise advertise and listen on the machine's other addresses), and
 every Ray process started in it ends with it, so no other Ray on the machine is touched. One cluster
-serves every test here (starting one costs tens of seconds).
+serves every test here (starting one costs tens of seconds); its scenarios start when collection ends and
+run beside the rest of the suite (tests/executors/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.executors.conftest import RUNNING
 from tests.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory) -> dict:
-    work = tmp_path_factory.mktemp("ray")
-    script = f"ip link set lo up && exec {sys.executable} -m tests.executors.cluster {work}"
-    done = subprocess.run(
-        ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "sh", "-c", script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.splitlines()[-1])
+def cluster(request) -> dict:
+    """What the scenarios printed: they started when collection ended (tests/executors/conftest.py)."""
+    running = request.config.stash[RUNNING]
+    code = running.process.wait(timeout=1800)
+    assert code == 0, running.err.read_text()[-3000:]
+    return json.loads(running.out.read_text().splitlines()[-1])
 
 
 def test_builtin_eval_gives_the_same_rows_on_ray_as_locally(cluster):
