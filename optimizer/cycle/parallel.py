@@ -59,7 +59,6 @@ from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators.registry import build as build_evaluator
-from autoresearch.runs.executors.cluster import end_calls
 from autoresearch.runs.samples import write_index
 from autoresearch.trajectory.iterations import Candidate
 
@@ -265,8 +264,7 @@ def _all_at_once(jobs: list[Callable[[], None]]) -> None:
         except BaseException:
             with process.refusing():  # a candidate's runner would start its next test after each sweep
                 while True:
-                    process.end_all()
-                    end_calls()
+                    signals.end_started()
                     if not wait(futures, timeout=0.5).not_done:
                         break
             raise

@@ -126,11 +126,7 @@ class Driver:
     def end(self, reason: str) -> None:
         """End for good: every call in flight and every later one raises `ClusterLost(reason)` at once, and the
         driver process is killed, which ends its job's tasks on the cluster."""
-        with self._lock:
-            self.lost = self.lost or reason
-            waiting, self._waiting = self._waiting, {}
-        for future in waiting.values():
-            future.set_result(("lost", self.lost))
+        self._fail_waiting(reason)
         self.process.kill()
 
     def _ask(self, verb: str, payload: Any) -> Any:
@@ -179,8 +175,12 @@ class Driver:
                 future = self._waiting.pop(rid, None)
             if future is not None:
                 future.set_result((kind, answer))
+        self._fail_waiting(self._ended())
+
+    def _fail_waiting(self, reason: str) -> None:
+        """Lost for good: the calls waiting now, and every later one, raise `ClusterLost` (the first reason)."""
         with self._lock:
-            self.lost = self.lost or self._ended()
+            self.lost = self.lost or reason
             waiting, self._waiting = self._waiting, {}
         for future in waiting.values():
             future.set_result(("lost", self.lost))

@@ -330,13 +330,11 @@ def candidates_on_ray(work: Path, on_ray: dict) -> dict:
 def kill_the_daemon(work: Path, on_ray: dict) -> dict:
     """`autoresearch run` SIGKILLed while its candidate's tasks run on the cluster: its Ray driver process
     ends with it (no orphan holds the cluster), and the next run resumes and keeps the candidate."""
-    tree = repo(work / "killed", on_ray, mutator="sh -c 'echo hold boost1 >> prompt.md'", prompt="fact0 fact1 fact2\n")
+    tree = repo(work / "killed", on_ray, **faults.HOLD_RUN)
     killed = held(tree, work / "marks-killed", 1, daemons, "run", "--max-cycles", "2")
     while faults.drivers(tree):  # it ends once it sees the daemon's end of the socket close
         threading.Event().wait(0.05)
-    again = cli(tree, "run", "--max-cycles", "2", timeout=600)
-    killed.update(resumed_exit=again.returncode, resumed_stderr=again.stderr[-2000:], commits=commits(tree))
-    return killed
+    return faults.resumed(tree, killed)
 
 
 def daemons() -> list[int]:
@@ -348,21 +346,11 @@ def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
     Ray ends its driver process, which is not the daemon's, so the run stops with exit 40, the artifact back
     at HEAD and whole records; on a new cluster, the experiment then resumes and keeps the candidate."""
     new_head(work / "r2")
-    tree = repo(
-        work / "run-lost", on_ray, mutator="sh -c 'echo hold boost1 >> prompt.md'", prompt="fact0 fact1 fact2\n"
-    )
+    tree = repo(work / "run-lost", on_ray, **faults.HOLD_RUN)
     lost = held(tree, work / "marks-run", 1, ray_servers, "run", "--max-cycles", "2")
-    status = subprocess.run(["git", "status", "--porcelain"], cwd=tree, capture_output=True, text=True).stdout
-    head = subprocess.run(["git", "show", "HEAD:prompt.md"], cwd=tree, capture_output=True, text=True).stdout
-    lost.update(
-        clean=status == "",
-        restored=(tree / "prompt.md").read_text() == head,
-        lines=len(iterations(tree)),
-    )
+    lost["lines"] = len(iterations(tree))  # whole lines only: a torn one would not parse
     new_head(work / "r3")
-    again = cli(tree, "run", "--max-cycles", "2", timeout=600)
-    lost.update(resumed_exit=again.returncode, resumed_stderr=again.stderr[-2000:], commits=commits(tree))
-    return lost
+    return faults.resumed(tree, lost)
 
 
 if __name__ == "__main__":  # faults.py imports this module by name: its one copy runs everything
