@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from autoresearch.plumbing import reaper
 from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.redact import redact
 
@@ -83,6 +84,7 @@ def run(
                 )
                 with _running_lock:
                     _running.add(proc.pid)
+                    reaper.watch(proc.pid, _running)
                 pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
             returncode: int | None = proc.wait(timeout=timeout_s)
             end_leftovers(proc)
@@ -99,6 +101,7 @@ def run(
             if proc is not None:
                 with _running_lock:
                     _running.discard(proc.pid)
+                    reaper.forget(proc.pid)
     return Completed(
         returncode,
         out_path.read_text(encoding="utf-8", errors="replace"),

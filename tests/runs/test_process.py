@@ -76,3 +76,31 @@ def test_what_a_command_leaves_running_in_the_background_is_ended_with_it(tmp_pa
     finally:
         if not _gone(background):
             os.kill(background, signal.SIGKILL)
+
+
+def test_a_command_ends_with_the_process_that_started_it_even_on_sigkill(tmp_path):
+    """kill -9 runs none of the helper's code (as the OOM killer, or Ray ending a worker, does): its watcher
+    ends the command, which would otherwise run on in a session of its own."""
+    script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
+    script += "run('sleep 600 & sleep 600', cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 'target')"
+    helper = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
+    pgid_file = tmp_path / "target.pgid"
+    wait_for(lambda: pgid_file.exists() and pgid_file.read_text() != "")
+    group = int(pgid_file.read_text())
+    members = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc"))) if _group(pid) == group]
+    assert len(members) >= 2  # the shell's two sleeps, one in the background
+    try:
+        helper.kill()
+        helper.wait()
+        wait_for(lambda: all(_gone(pid) for pid in members), timeout=15)
+    finally:
+        for pid in members:
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _group(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except ProcessLookupError:
+        return None

@@ -1,0 +1,120 @@
+"""Ends the commands a process started when that process dies, however it dies.
+
+`process.run` starts every command in a session of its own, out of reach of the terminal and of its parent's
+process group, and ends it itself on any exception. A SIGKILL (kill -9, the OOM killer, Ray killing a worker
+whose job ended, 100 ms after its SIGTERM) runs no Python code: the command would go on, a coding agent
+spending the user's API budget for minutes with no one to read its result.
+
+So the first command a process starts also starts this watcher (`python -m autoresearch.plumbing.reaper FD`),
+in a session of its own. The process tells it each group it starts and each that ended, over a pipe only the
+process holds open. When the pipe closes, the process is gone: the watcher sends SIGTERM to the groups still
+running, SIGKILL to what is left after a grace period, and exits.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+GRACE_S = 5.0
+
+_lock = threading.Lock()
+_pipe: int | None = None  # the write end, held by this process only (not inherited by the commands it starts)
+_owner = 0  # the pid that started the watcher: a forked child starts its own
+
+
+def watch(pgid: int, running: set[int]) -> None:
+    """A group started: end it if this process dies. `running` is every group to watch, given again to a
+    watcher started afresh (the first, or one after the old one was killed)."""
+    _tell(f"+{pgid}\n", running)
+
+
+def forget(pgid: int) -> None:
+    """A group ended (and was waited for): its id may be reused."""
+    _tell(f"-{pgid}\n", set())
+
+
+def _tell(line: str, running: set[int]) -> None:
+    global _pipe, _owner
+    with _lock:
+        for _ in range(2):
+            if _pipe is None or _owner != os.getpid():
+                if line.startswith("-"):  # nothing to forget in a watcher that never heard of it
+                    return
+                _pipe, _owner = _start(), os.getpid()
+                line = "".join(f"+{pgid}\n" for pgid in running | {int(line[1:])})
+            try:
+                os.write(_pipe, line.encode())
+                return
+            except OSError:  # the watcher was killed: start another one
+                os.close(_pipe)
+                _pipe = None
+
+
+def _start() -> int:
+    read, write = os.pipe()
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "autoresearch.plumbing.reaper", str(read)],
+            pass_fds=[read],
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    finally:
+        os.close(read)
+    return write
+
+
+def _forked() -> None:
+    """A forked child holds a copy of the parent's write end: close it, or the parent's death goes unseen (and
+    a lock another thread held at the fork stays held in the child)."""
+    global _pipe, _lock
+    _lock = threading.Lock()
+    if _pipe is not None:
+        os.close(_pipe)
+        _pipe = None
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
+def main(fd: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    groups: set[int] = set()
+    with os.fdopen(fd, "r") as pipe:
+        for line in pipe:
+            pgid = int(line[1:])
+            if line.startswith("+"):
+                groups.add(pgid)
+            else:
+                groups.discard(pgid)
+    end(groups)
+
+
+def end(groups: set[int]) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        groups = {pgid for pgid in groups if _signal(pgid, sig)}
+        deadline = time.monotonic() + GRACE_S
+        while groups and sig == signal.SIGTERM and time.monotonic() < deadline:
+            time.sleep(0.05)
+            groups = {pgid for pgid in groups if _signal(pgid, 0)}
+
+
+def _signal(pgid: int, sig: int) -> bool:
+    """Whether the group was still there."""
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))
