@@ -95,6 +95,8 @@ class SearchConfig(BaseModel):
     """Candidates per cycle, each mutated from HEAD in its own git worktree and evaluated at once; the best one is judged against HEAD (1 = one candidate in the checkout, as always)."""
     strategies: list[Strategy] = Field(default_factory=lambda: list(BUILTIN), min_length=1)
     """Named instruction variants (and LLM settings) assigned round-robin to a cycle's candidates, rotated after half of `stop.max_convergence` cycles without a KEEP; default: fix-failing, simplify, clarify."""
+    overlap: bool = True
+    """With 2+ candidates: make the next cycle's mutations while this cycle's candidates are evaluated and decided (a cycle then takes about the longer of the two, not both); an edit made ahead is carried onto the KEEP this cycle makes by a three-way merge, and mutated again when none carries. `false` makes each cycle's mutations after the cycle before is decided."""
     confirm: bool = True
     """Under `wins-losses` or `score` with 2+ candidates judged: evaluate the best one once more and keep it only if the rule keeps it on that run too (picking the best of K noisy runs favours a lucky one). Turn off for a deterministic eval; `significant` corrects for K itself."""
 

@@ -27,6 +27,8 @@ import json
 import os
 import secrets
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from autoresearch.runs.errors import BadResults
@@ -40,6 +42,24 @@ class SampleCache:
         self.root = root / eval_key
         self.eval_key = eval_key
         self._secret = _secret(root)
+        self._held: dict[tuple[str, int], list[dict]] | None = None  # samples kept in memory while `held`
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Samples stored meanwhile stay in memory (readable as stored) and are written when the block
+        ends, normally or not: the cache is under the scope guard while a mutator runs, and evaluations
+        that run at the same time (the cycle before, when mutations overlap) must not look like writes of
+        the mutator's. The guard compares and undoes first; the block ends after it."""
+        with self._lock:
+            self._held = {}
+        try:
+            yield
+        finally:
+            with self._lock:
+                held, self._held = self._held, None
+            for (artifact, n), rows in held.items():
+                self.put(artifact, n, rows)
 
     def _path(self, artifact: str, n: int) -> Path:
         return self.root / f"{artifact}-sample-{n}.jsonl"
@@ -51,6 +71,9 @@ class SampleCache:
     def get(self, artifact: str, n: int) -> list[dict] | None:
         """Sample `n` (1-based) of this artifact, or None when it was never stored by this cache's
         owner (absent, unreadable, unsigned, or its signature does not match)."""
+        with self._lock:
+            if self._held is not None and (artifact, n) in self._held:
+                return self._held[(artifact, n)]
         path = self._path(artifact, n)
         try:
             data = path.read_bytes()
@@ -72,6 +95,10 @@ class SampleCache:
             return None
 
     def put(self, artifact: str, n: int, rows: list[dict]) -> None:
+        with self._lock:
+            if self._held is not None:
+                self._held[(artifact, n)] = rows
+                return
         path = self._path(artifact, n)
         path.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")

@@ -15,6 +15,7 @@ from autoresearch.optimizer.cycle.candidate import candidate, original
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import unmeasured
 from autoresearch.optimizer.cycle.record import record, write_chart
+from autoresearch.optimizer.cycle.siblings import Batch
 from autoresearch.optimizer.daemonlog import file_only, get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
@@ -83,16 +84,23 @@ def _kept_a_candidate(records: list[Iteration]) -> bool:
 
 
 def _cycle_until_stop(session: Session) -> None:
-    """Cycles until one of `stops` is raised."""
+    """Cycles until one of `stops` is raised. With parallel candidates, a cycle may hand the next one the
+    candidates it mutated ahead; the loop owns them in between, and discards them when the run stops."""
     limits = stops.limits_of(session)
-    while True:
-        stops.check(session, limits)
-        number = session.history.last_cycle + 1
-        structlog.contextvars.bind_contextvars(cycle=number)
-        if session.config.search.candidates > 1:
-            parallel.cycle(session, number)
-        else:
-            candidate(session, number)
+    ahead: Batch | None = None
+    try:
+        while True:
+            stops.check(session, limits)
+            number = session.history.last_cycle + 1
+            structlog.contextvars.bind_contextvars(cycle=number)
+            if session.config.search.candidates > 1:
+                ahead, handed = None, ahead
+                ahead = parallel.cycle(session, number, handed)
+            else:
+                candidate(session, number)
+    finally:
+        if ahead is not None:
+            parallel.discard(session, ahead)
 
 
 def _warn_if_degenerate(session: Session) -> None:

@@ -127,13 +127,16 @@ def scoring_files(config: Config, root: Path) -> list[Path]:
     return [root / DEFAULT_PATH, *(root / f for f in (config.eval.file, config.eval.agentv) if f)]
 
 
-def records(session: Session) -> trusted.Watched:
-    """The experiment's files a later decision reads back (see autoresearch.optimizer.guard.trusted)."""
+def records(session: Session, evaluated: Path | None = None) -> trusted.Watched:
+    """The experiment's files a later decision reads back (see autoresearch.optimizer.guard.trusted), but
+    the held-out results of the cycle at `evaluated`, evaluated while the mutators run."""
     paths, best = session.paths, session.history.best
     folders = [(paths.run_dir(best.run_dir), "*.jsonl")] if best is not None and best.run_dir else []
+    busy: tuple[Path, ...] = ()
     if session.holdout is not None:
         folders.append((session.holdout.root, "*"))
-    return trusted.Watched((paths.iterations, paths.holdout), tuple(folders))
+        busy = (session.holdout.root / evaluated.name,) if evaluated is not None else ()
+    return trusted.Watched((paths.iterations, paths.holdout), tuple(folders), busy)
 
 
 def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> list[str]:

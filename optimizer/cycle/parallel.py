@@ -1,60 +1,54 @@
-"""A cycle with parallel candidates (`search.candidates` > 1): K mutations from HEAD at once, each in its
-own git worktree, evaluated at once, the best one judged against HEAD and committed in the checkout.
+"""A cycle with parallel candidates (`search.candidates` > 1): K mutations from HEAD, each in its own git
+worktree, evaluated at once, the best one judged against HEAD and committed in the checkout.
+
+With `search.overlap` (the default), the next cycle's K mutations run while this cycle's candidates are
+evaluated and decided, so that a cycle takes the longer of the two rather than both
+(autoresearch.optimizer.cycle.siblings: the window they run in, and how their edits are carried onto the
+KEEP this cycle makes). Not when the next cycle is already known not to start (autoresearch.optimizer.cycle.stops.foreseen).
 
 The checkout only ever receives the winner, copied in and committed in one critical block with the
 cycle's one iterations line; every other candidate's patch is saved under its run directory first.
-The worktrees are removed however the cycle ends (and by the next cycle or start-up after a kill -9).
+The worktrees are removed however the cycle ends (and by start-up after a kill -9).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass
+import time
 from pathlib import Path
 from typing import Any
 
-from autoresearch.mutators.base import MutationResult, Mutator
-from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
-from autoresearch.mutators.registry import build as build_mutator
-from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import pending, tree
-from autoresearch.optimizer.cycle.candidate import (
-    Draft,
-    commit_message,
-    failed,
-    judge_candidate,
-    mutation_fields,
-    require_head,
-)
+from autoresearch.optimizer.cycle import pending, stops, tree
+from autoresearch.optimizer.cycle.candidate import Draft, commit_message, failed, judge_candidate, require_head
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
 from autoresearch.optimizer.cycle.decide import compare_for_goal, is_better
 from autoresearch.optimizer.cycle.gating import scored_pair
-from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
+from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.sequential import Place
+from autoresearch.optimizer.cycle.siblings import (
+    MERGE,
+    Batch,
+    Mutating,
+    Sibling,
+    exhausted,
+    finish,
+    mutated_now,
+    new_batch,
+    rebase,
+    redo,
+    save_patches,
+    start,
+)
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
+from autoresearch.optimizer.cycle.threads import all_at_once
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches
-from autoresearch.optimizer.gitrepo.workspace import (
-    Workspace,
-    candidate_patch,
-    everything_changed,
-    head_moved,
-    head_ref,
-    inside,
-    reattach,
-)
-from autoresearch.optimizer.guard import trusted
-from autoresearch.optimizer.guard.scope import TOOL_CACHES
-from autoresearch.plumbing import process
-from autoresearch.plumbing.errors import IntegrityError, SafetyStop
+from autoresearch.optimizer.gitrepo.workspace import candidate_patch, everything_changed, inside
 from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
@@ -62,161 +56,106 @@ from autoresearch.runs.evaluators.registry import build as build_evaluator
 from autoresearch.runs.samples import write_index
 from autoresearch.trajectory.iterations import Candidate
 
-MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
 
-
-@dataclass
-class Sibling:
-    """One of a cycle's candidates, from its worktree to its verdict."""
-
-    index: int
-    strategy: Strategy
-    ws: Workspace
-    draft: Draft
-    mutator: Mutator
-    run_dir: Path
-    mutation: MutationResult | None = None
-    error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
-    place: Place | None = None  # where it is evaluated, once it is
-    rows: list[dict] | None = None  # its train rows, once evaluated
-    held: list[dict] | None = None
-    keep: bool = False
-    merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
-    parents: str = ""  # and their strategies, for its commit message
-
-    @property
-    def score(self) -> float:
-        return float(self.draft.fields.get("score", 0.0))
-
-
-def cycle(session: Session, number: int) -> None:
-    """Cycles 2+ with K > 1 candidates; the same outcomes as autoresearch.optimizer.cycle.candidate, once per cycle."""
-    k = session.config.search.candidates
-    run_dir = session.paths.new_run_dir(number)
-    spaces = worktrees.make(session.ws, session.paths.meta, k)
+def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | None:
+    """Cycles 2+ with K > 1 candidates; the same outcomes as autoresearch.optimizer.cycle.candidate, once per
+    cycle. `ahead` is this cycle's batch when the cycle before mutated it; returned is the next cycle's, when
+    this one mutated it (the loop hands it back, or `discard`s it when the run stops)."""
+    batch = ahead or mutated_now(session, number)
+    for s in batch.siblings if ahead else ():  # a line's duration is its cycle's own span, from the decision before
+        s.draft.started = time.monotonic()
+    following: Mutating | None = None  # the next cycle's batch while its mutators run
+    made: Batch | None = None  # and once they have ended
     try:
-        strategies = assign(tuple(session.config.search.strategies), k, _shift(session))
-        siblings = [_sibling(session, number, run_dir, i, strategies[i], spaces[i]) for i in range(k)]
-        _mutate_all(session, number, run_dir, siblings)
+        redo(session, batch)
+        exhausted(batch)
         faults.point("after-mutate")
         if stop_requested(session):
-            _save_patches(session, siblings, None)  # made while the STOP file appeared: saved, not evaluated
+            save_patches(batch.siblings, None)  # made while the STOP file appeared: saved, not evaluated
             raise RunStopped("stop-requested")
-        live = sum(s.error is None for s in siblings)
-        tested = live + (live >= 2)  # a merge of them may be one more candidate tested against HEAD
-        if _budget_left(session, siblings):
-            _evaluate_all(session, siblings, tested)
-        else:
-            for s in siblings:
-                if s.error is None:
-                    s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
-        merged = _merge(session, run_dir, siblings)
-        if merged is not None:
-            siblings.append(merged)
-            _evaluate_all(session, [merged], tested)
-        winner = _best([s for s in siblings if s.keep], session)
-        winner = _confirmed(session, siblings, winner)
-        _save_patches(session, siblings, winner)
-        _decide(session, number, run_dir, siblings, winner)
+        if session.config.search.overlap and not stops.foreseen(session, stops.limits_of(session)):
+            following = start(session, new_batch(session, number + 1), batch.run_dir)
+            get().info("mutating ahead", next_cycle=number + 1, candidates=len(following.batch.siblings))
+        winner = _judge(session, batch)
+        save_patches(batch.siblings, winner)
+        if following is not None:
+            ending, made = following, following.batch
+            following = None
+            finish(session, ending)
+        picked, winner = winner, _intact(winner)
+        if picked is not None and winner is None:
+            save_patches([picked], None)
+        old_head = session.ws.head()
+        _decide(session, number, batch, winner)
+        if made is not None and winner is not None:
+            rebase(session, made, old_head)
+        return made
+    except BaseException:
+        if following is not None:
+            _abandon(session, following)
+        elif made is not None:
+            discard(session, made)
+        _save_quietly(batch.siblings)
+        raise
     finally:
-        worktrees.clear(session.ws, session.paths.meta)
+        worktrees.clear(session.ws, session.paths.meta, batch.name)
 
 
-def _shift(session: Session) -> int:
-    """How far the strategy assignment has rotated: once per plateau of half `max_convergence` cycles."""
-    period = max(1, session.config.stop.max_convergence // 2)
-    return rotation([r.decision for r in session.history.records[1:]], period)
-
-
-def _sibling(session: Session, number: int, run_dir: Path, i: int, strategy: Strategy, ws: Workspace) -> Sibling:
-    settings = {name: value for name in ("model", "temperature") if (value := getattr(strategy, name)) is not None}
-    mutator = build_mutator(session.config.mutator.model_copy(update=settings), ws.root) if settings else None
-    sib_dir = run_dir / f"candidate-{i}"
-    sib_dir.mkdir(parents=True, exist_ok=True)
-    draft = Draft(number, run_dir.name)
-    return Sibling(i, strategy, ws, draft, mutator or session.mutator, sib_dir)
-
-
-def _mutate_all(session: Session, number: int, run_dir: Path, siblings: list[Sibling]) -> None:
-    """The K mutators at once. The user's checkout is watched by the scope guard meanwhile: a change there
-    (whoever made it) is saved and undone, and makes every candidate of the cycle out of scope."""
-    session.set_phase("mutate")
-    get().info("mutating", candidates=len(siblings))
-    ws = session.ws
-    session.scope_guard().settle()
-    kept = trusted.take(records(session))
-    head, branch = ws.head(), head_ref(ws)
-    faults.point("before-mutate")
+def discard(session: Session, batch: Batch) -> None:
+    """A batch mutated ahead for a cycle that will not run (the run stops): its patches saved, its worktrees
+    removed. Its run directory stays, with no line: its mutations' spend is not in iterations.jsonl, so it
+    is said here."""
     try:
-        _all_at_once([lambda s=s: _mutate_one(session, number, s) for s in siblings])  # type: ignore[misc]
+        _save_quietly(batch.siblings)
     finally:
-        switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
-        outside = undo_outside(session, run_dir, kept)  # the guard puts .git back (HEAD, refs, index)
-        reattach(ws, branch, head)
-    if switched:  # the KEEPs would have gone off the user's branch: exit 20, as with one candidate
-        _save_patches(session, siblings, None)
-        raise SafetyStop(f"stopped: a mutator switched branches ({switched}); HEAD is back and nothing was committed")
-    if ws.head() != head:
-        raise IntegrityError(f"HEAD moved during the mutations (from {head[:10]}): mutators must not commit")
-    if outside:
-        for s in siblings:
-            s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
-    if all(s.error and s.error[0] == "exhausted" for s in siblings):
-        shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
-        raise RunStopped("mutations-exhausted")
-
-
-def _mutate_one(session: Session, number: int, s: Sibling) -> None:
-    ws = s.ws
-    request = mutation_request(
-        session,
-        number,
-        ws,
-        s.run_dir,
-        sibling=s.index,
-        siblings=session.config.search.candidates,
-        strategy=s.strategy.name,
-        strategy_instructions=s.strategy.instructions,
+        worktrees.clear(session.ws, session.paths.meta, batch.name)
+    spent = sum(float(s.draft.fields.get("mutation_cost_usd") or 0) for s in batch.siblings)
+    get().warning(
+        f"the {len(batch.siblings)} candidates mutated ahead for cycle {batch.number} were not evaluated "
+        f"(the run stopped); their patches are in {batch.run_dir}",
+        mutation_cost_usd=round(spent, 6),
     )
-    request.changelog.unlink(missing_ok=True)  # one left by an attempt a crash cut short
-    head = ws.head()
+
+
+def _abandon(session: Session, following: Mutating) -> None:
+    """This cycle ended in an exception while the next one's mutators ran: they are waited for (their
+    commands were ended with the daemon's others), the window closed (the checkout restored), their work
+    saved. An error of theirs is logged, not raised over the one that is ending the run."""
     try:
-        result = s.mutator.mutate(request)
-        if request.changelog.is_file():
-            request.changelog.replace(s.run_dir / "mutation.md")
-        _check_worktree(ws, head, result)
-    except MutationFailed as exc:
-        s.error = (exc.reason, str(exc))
-        if exc.spent is not None:
-            s.draft.fields.update(mutation_fields(exc.spent))
-        return
-    except MutationsExhausted:
-        s.error = ("exhausted", "the mutator has no more mutations")
-        return
-    s.mutation = result
-    s.draft.fields.update(mutation=result.summary, **mutation_fields(result))
-    get().info("mutated", candidate=s.index, strategy=s.strategy.name, summary=result.summary)
+        finish(session, following)
+    except Exception as exc:
+        get().warning("the mutations made ahead ended in an error too", error=str(exc)[:300])
+    finally:
+        discard(session, following.batch)
 
 
-def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
-    """The scope guard of a candidate's worktree: only its artifact changed (ignored files included: the
-    worktree had none), and HEAD did not move. New files in a tool's cache folder (a coding agent that
-    ran the tests) are removed, as the checkout's guard does, and not held against it."""
-    if ws.head() != head:
-        raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
-    outside = []
-    for path, code in sorted(everything_changed(ws).items()):
-        if inside(ws, path):
-            continue
-        if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):
-            tree.remove(ws.root / path)
-        else:
-            outside.append(path)
-    if outside:
-        raise MutationFailed(
-            f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
-        )
-    check_artifact(ws, result)
+def _save_quietly(siblings: list[Sibling]) -> None:
+    """The patches of a cycle an exception is ending (no idea lost), an error of git's meanwhile logged rather
+    than raised over it."""
+    try:
+        save_patches(siblings, None)
+    except Exception as exc:
+        get().warning("could not save the candidates' patches", error=str(exc)[:300])
+
+
+def _judge(session: Session, batch: Batch) -> Sibling | None:
+    """The batch evaluated (with a merge of its winners when worth it), the best kept candidate picked and,
+    when the rule asks, confirmed: the cycle's winner, or None."""
+    siblings = batch.siblings
+    live = sum(s.error is None for s in siblings)
+    tested = live + (live >= 2)  # a merge of them may be one more candidate tested against HEAD
+    if _budget_left(session, siblings):
+        _evaluate_all(session, siblings, tested)
+    else:
+        for s in siblings:
+            if s.error is None:
+                s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
+    merged = _merge(session, batch)
+    if merged is not None:
+        siblings.append(merged)
+        _evaluate_all(session, [merged], tested)
+    winner = _best([s for s in siblings if s.keep], session)
+    return _confirmed(session, siblings, winner)
 
 
 def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = False) -> bool:
@@ -240,46 +179,30 @@ def _evaluate_all(session: Session, siblings: list[Sibling], tested: int) -> Non
     confidence = adjusted_confidence(config.policy.confidence, max(tested, len(live)))
     head_lock = threading.Lock()
     jobs = [lambda s=s: _evaluate_one(session, s, share, confidence, head_lock) for s in live]
-    _all_at_once(jobs)  # type: ignore[arg-type]
+    all_at_once(jobs)  # type: ignore[arg-type]
 
 
 def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float, head_lock: Any) -> None:
     evaluator = build_evaluator(eval_config, s.ws.root, session.config.executor_at(s.ws.root))
     s.place = place = Place(s.ws, evaluator, confidence, head_lock)
+    s.key = artifact_key(s.ws)
     try:
         s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)
     except EvalFailed as exc:
         s.error = ("eval-failed", str(exc))
 
 
-def _all_at_once(jobs: list[Callable[[], None]]) -> None:
-    """Run the jobs in threads and wait for them all. An interruption of the daemon (Ctrl-C, SIGTERM)
-    arrives in this thread: the jobs' processes and their calls to a Ray cluster are ended, so that the threads
-    end too before it goes on; again until they have, since a job may start its next test after a sweep."""
-    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="candidate") as pool:
-        futures = [pool.submit(job) for job in jobs]
-        try:
-            for future in futures:
-                future.result()
-        except BaseException:
-            with process.refusing():  # a candidate's runner would start its next test after each sweep
-                while True:
-                    signals.end_started()
-                    if not wait(futures, timeout=0.5).not_done:
-                        break
-            raise
-
-
-def _merge(session: Session, run_dir: Path, siblings: list[Sibling]) -> Sibling | None:
+def _merge(session: Session, batch: Batch) -> Sibling | None:
     """The merge candidate: when two or more siblings each win tests the others do not, their patches
     three-way merged onto HEAD (in the object store) and checked out in a worktree of its own; None when
     no merge is worth trying, the patches conflict, or the budget or a STOP file says no more evals."""
+    siblings = batch.siblings
     baseline = session.holdout.partition(session.baseline_rows)[0] if session.holdout else session.baseline_rows
     wins = [_won(session, s, baseline) for s in siblings]
     parents = merge_parents(wins)
     if not parents:
         return None
-    if stop_requested(session) or not _budget_left(session, siblings, evaluated=True):
+    if stops.stop_waiting(session) or not _budget_left(session, siblings, evaluated=True):
         get().info("merge skipped: the run is stopping or the budget is spent", candidates=parents)
         return None
     ws = session.ws
@@ -293,11 +216,11 @@ def _merge(session: Session, run_dir: Path, siblings: list[Sibling]) -> Sibling 
         get().info("merge skipped: the candidates' patches conflict", candidates=parents)
         return None
     index = len(siblings)
-    merged_ws = worktrees.add_tree(ws, session.paths.meta, index, tree)
-    sib_dir = run_dir / f"candidate-{index}"
+    merged_ws = worktrees.add_tree(ws, session.paths.meta, batch.name, index, tree)
+    sib_dir = batch.run_dir / f"candidate-{index}"
     sib_dir.mkdir(parents=True, exist_ok=True)
     summary = " + ".join(str(siblings[i].draft.fields.get("mutation", "")) for i in parents)
-    draft = Draft(siblings[0].draft.cycle, run_dir.name, fields={"mutation": summary})
+    draft = Draft(batch.number, batch.run_dir.name, fields={"mutation": summary})
     get().info("merging", candidates=parents)
     return Sibling(
         index,
@@ -309,6 +232,28 @@ def _merge(session: Session, run_dir: Path, siblings: list[Sibling]) -> Sibling 
         merge_of=parents,
         parents=", ".join(siblings[i].strategy.name for i in parents),
     )
+
+
+def _intact(winner: Sibling | None) -> Sibling | None:
+    """The winner, if its worktree is still what was evaluated: the same artifact, and no committed file
+    changed (an eval script, a grader). Something else that writes there (a mutator of the next cycle, which
+    runs meanwhile, gone astray) must not get its edit committed unmeasured, nor a score it forged."""
+    if winner is None:
+        return None
+    changed = [
+        path
+        for path, code in everything_changed(winner.ws).items()
+        if code not in ("??", "!!") and not inside(winner.ws, path)
+    ]
+    if artifact_key(winner.ws) != winner.key:
+        changed.insert(0, winner.ws.artifact)
+    if not changed:
+        return winner
+    winner.keep = False
+    winner.error = ("out-of-scope", f"its worktree changed after it was evaluated: {', '.join(changed[:5])}")
+    winner.draft.fields["reason"] = f"not kept: {winner.error[1]}"
+    get().warning("the cycle's pick is not kept: its worktree changed after it was evaluated", paths=changed[:5])
+    return None
 
 
 def _won(session: Session, s: Sibling, baseline: list[dict]) -> set[str]:
@@ -355,18 +300,9 @@ def _ahead(a: Sibling, b: Sibling, session: Session) -> bool:
     return margin(a) > margin(b)
 
 
-def _save_patches(session: Session, siblings: list[Sibling], winner: Sibling | None) -> None:
-    """Every candidate not kept keeps its diff (candidate.patch in its run directory): no idea is lost."""
-    for s in siblings:
-        if s is winner:
-            continue
-        patch = candidate_patch(s.ws)
-        if patch.strip():
-            (s.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
-
-
-def _decide(session: Session, number: int, run_dir: Path, siblings: list[Sibling], winner: Sibling | None) -> None:
+def _decide(session: Session, number: int, batch: Batch, winner: Sibling | None) -> None:
     """The cycle's one line, and for a winner its commit in the checkout, in one critical block."""
+    run_dir, siblings = batch.run_dir, batch.siblings
     entries = [_entry(session, s, winner) for s in siblings]
     totals = _totals(siblings)
     if winner is not None:

@@ -73,6 +73,26 @@ def check(session: Session, limits: Limits) -> None:
         raise RunStopped("stop-requested")
 
 
+def foreseen(session: Session, limits: Limits) -> bool:
+    """During a cycle: whether the next one will not start, whatever this one decides (its cycles, budget or
+    time are spent, or a STOP file waits), so that no mutation is made ahead for it. The stops that hang on
+    this cycle's outcome (a target reached, a plateau, errors) cannot be foreseen."""
+    history, stop = session.history, session.config.stop
+    if limits.max_cycles and history.progress(session.state.run_start_cycle).cycles_done + 1 >= limits.max_cycles:
+        return True
+    cost, seconds = history.expected_cycle_cost(session.config.search.candidates), history.expected_cycle_s()
+    return bool(
+        budget_stop(history.spent_usd + cost, cost, stop.budget_usd)
+        or time_stop(time.time() + seconds, session.deadline_s, seconds)
+        or stop_waiting(session)
+    )
+
+
+def stop_waiting(session: Session) -> bool:
+    """Whether a STOP file waits for the next check, which consumes it (`stop_requested`)."""
+    return session.paths.stop_file.exists()
+
+
 def stop_requested(session: Session) -> bool:
     """Honour (and consume) a STOP file: a stop that people without signals can ask for."""
     stop_file = session.paths.stop_file

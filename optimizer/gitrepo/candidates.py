@@ -1,13 +1,15 @@
 """The git worktrees of a cycle's parallel candidates: made from HEAD, detached, under the experiment's
-own folder (inside the results directory, which the scope guard and `git status` ignore), and removed
-when the cycle is decided. The user's checkout is never a candidate's workspace.
+own folder (inside the results directory, which the scope guard and `git status` ignore), one folder per
+cycle (`candidates/<cycle>/<index>`: the next cycle's are made while this one's are evaluated), and
+removed when the cycle is decided. The user's checkout is never a candidate's workspace.
 
-A daemon killed mid-cycle leaves them behind: `clear` (run before every cycle and at start-up) removes
-whatever is there, so a resumed run starts the cycle afresh from HEAD.
+A daemon killed mid-cycle leaves them behind: `clear` (at start-up, and for a cycle's folder before it is
+made) removes whatever is there, so a resumed run starts the cycle afresh from HEAD.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -20,39 +22,59 @@ def folder(meta: Path) -> Path:
     return meta / FOLDER
 
 
-def make(main: Workspace, meta: Path, k: int) -> list[Workspace]:
-    """K fresh worktrees at HEAD, each a Workspace on the same artifact path."""
-    clear(main, meta)
-    return [_add(main, meta, i) for i in range(k)]
+def make(main: Workspace, meta: Path, batch: str, k: int) -> list[Workspace]:
+    """K fresh worktrees at HEAD for the cycle `batch`, each a Workspace on the same artifact path."""
+    clear(main, meta, batch)
+    return [_add(main, meta, batch, i) for i in range(k)]
 
 
-def add_tree(main: Workspace, meta: Path, index: int, tree: str) -> Workspace:
-    """One more worktree at HEAD, holding `tree`'s files as a mutator would leave them (changed in the
-    working tree, not staged): a merge candidate, whose tree was built in the object store."""
-    ws = _add(main, meta, index)
+def add_tree(main: Workspace, meta: Path, batch: str, index: int, tree: str) -> Workspace:
+    """A worktree at HEAD holding `tree`'s files as a mutator would leave them (changed in the working
+    tree, not staged): a merge candidate, or a candidate rebased onto a new HEAD, whose tree was built in
+    the object store. One already at that place is replaced."""
+    _remove(main, folder(meta) / batch / str(index))
+    ws = _add(main, meta, batch, index)
     ws.git("read-tree", "-u", "--reset", tree)
     ws.git("reset", "--quiet")
     return ws
 
 
-def _add(main: Workspace, meta: Path, index: int) -> Workspace:
-    path = folder(meta) / str(index)
+def _add(main: Workspace, meta: Path, batch: str, index: int) -> Workspace:
+    path = folder(meta) / batch / str(index)
     path.parent.mkdir(parents=True, exist_ok=True)
     main.git("worktree", "add", "--quiet", "--detach", str(path), main.head())
     return open_workspace(path, main.artifact)
 
 
-def clear(main: Workspace, meta: Path) -> list[str]:
-    """Remove every candidate worktree (and git's record of it); returns what was removed."""
+def clear(main: Workspace, meta: Path, batch: str | None = None) -> list[str]:
+    """Remove the candidate worktrees of the cycle `batch`, or all of them (and git's record of them);
+    returns what was removed, as `<cycle>/<index>`."""
     root = folder(meta)
-    if not root.exists():
+    top = root / batch if batch is not None else root
+    if not top.exists():
         return []
     removed = []
-    for path in sorted(p for p in root.iterdir()):
-        if (path / ".git").is_file():
-            main.git("worktree", "remove", "--force", str(path))
-        if path.exists():  # never registered, or half made by a killed `git worktree add`
-            shutil.rmtree(path)
-        removed.append(path.name)
+    for path in _worktrees(top) if batch is None else sorted(top.iterdir()):
+        _remove(main, path)
+        removed.append(path.relative_to(root).as_posix())
+    shutil.rmtree(top, ignore_errors=True)
     main.git("worktree", "prune")
     return removed
+
+
+def _worktrees(root: Path) -> list[Path]:
+    """Every cycle's worktrees, and those an older version left directly under `root`."""
+    found = []
+    for path in sorted(root.iterdir()):
+        old = (path / ".git").is_file() or not path.is_dir() or path.is_symlink()
+        found += [path] if old else sorted(path.iterdir())
+    return found
+
+
+def _remove(main: Workspace, path: Path) -> None:
+    if (path / ".git").is_file():
+        main.git("worktree", "remove", "--force", str(path))
+    if path.is_dir() and not path.is_symlink():  # never registered, or half made by a killed `git worktree add`
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()

@@ -45,13 +45,34 @@ def merge_patches(root: Path, head: str, patches: Sequence[str], scope: str) -> 
     for patch in patches:
         _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
     trees = [_patched_tree(root, repo, base, patch, scope) for patch in patches]
-    merged = trees[0]
+    merged: pygit2.Tree | None = trees[0]
     for tree in trees[1:]:
-        index = repo.merge_trees(base, merged, tree)
-        if index.conflicts is not None:
-            return None
-        merged = repo[index.write_tree(repo)].peel(pygit2.Tree)
-    return str(merged.id)
+        if merged is None:
+            break
+        merged = _three_way(repo, base, merged, tree)
+    return str(merged.id) if merged is not None else None
+
+
+def rebase_patch(root: Path, old_head: str, new_head: str, patch: str, scope: str) -> str | None:
+    """The id of `new_head`'s tree with `patch` (a candidate's diff against `old_head`) merged in three-way,
+    or None when it conflicts with what changed from one to the other: a candidate mutated while the
+    cycle before it was decided, carried onto that cycle's KEEP. Checked as `merge_patches` checks."""
+    repo = pygit2.Repository(str(root))
+    base = repo.revparse_single(old_head).peel(pygit2.Tree)
+    _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
+    merged = _three_way(
+        repo, base, repo.revparse_single(new_head).peel(pygit2.Tree), _patched_tree(root, repo, base, patch, scope)
+    )
+    return str(merged.id) if merged is not None else None
+
+
+def _three_way(
+    repo: pygit2.Repository, base: pygit2.Tree, ours: pygit2.Tree, theirs: pygit2.Tree
+) -> pygit2.Tree | None:
+    index = repo.merge_trees(base, ours, theirs)
+    if index.conflicts is not None:
+        return None
+    return repo[index.write_tree(repo)].peel(pygit2.Tree)
 
 
 def tree_patch(root: Path, head: str, tree: str) -> str:

@@ -22,17 +22,23 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Watched:
-    """Single files, and folders whose files matching `pattern` count (new ones included)."""
+    """Single files, and folders whose files matching `pattern` count (new ones included), but those under
+    `busy`: where the daemon itself writes while the mutators run (the held-out results of the cycle
+    evaluated meanwhile, when mutations overlap it), which no later decision reads back from disk."""
 
     files: tuple[Path, ...]
     folders: tuple[tuple[Path, str], ...]
+    busy: tuple[Path, ...] = ()
 
     def current(self) -> dict[Path, bytes | None]:
         found: dict[Path, bytes | None] = {path: _read(path) for path in self.files}
         for folder, pattern in self.folders:
             if folder.is_dir() and not folder.is_symlink():
-                found |= {path: _read(path) for path in folder.rglob(pattern)}
+                found |= {path: _read(path) for path in folder.rglob(pattern) if not self._busy(path)}
         return found
+
+    def _busy(self, path: Path) -> bool:
+        return any(path.is_relative_to(place) for place in self.busy)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import pytest
 
 from autoresearch.optimizer.faults import ENV
 from tests.helpers.lines import comparable
+from tests.helpers.procs import ended
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, wait_for
 
@@ -108,7 +109,10 @@ def test_kill_at_a_point_then_resume(tmp_path, point, n):
 
 
 @pytest.mark.parametrize("cycle", [1, 4])
-def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle):
+@pytest.mark.parametrize("watcher", ["alive", "killed too"])
+def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle, watcher):
+    """The eval runs in a session of its own: its watcher (plumbing.reaper) ends it when the daemon dies; when
+    the watcher was killed too, the next start ends it (its process group is in the run directory)."""
     repo = make(
         tmp_path,
         eval={"command": f"python3 gate.py {cycle} {{run_dir}} && python3 evals/score.py {{run_dir}} prompt.md"},
@@ -118,16 +122,32 @@ def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle
     )
     wait_for(lambda: (repo / "waiting").exists() and (repo / "waiting").read_text())
     orphan = int((repo / "waiting").read_text())
+    if watcher == "killed too":
+        (reaper,) = [pid for pid in _children(proc.pid) if b"autoresearch.plumbing.reaper" in _cmdline(pid)]
+        os.kill(reaper, signal.SIGKILL)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    os.kill(orphan, 0)  # the eval outlived its daemon
+    if watcher == "alive":
+        wait_for(lambda: ended(orphan))
+    else:
+        os.kill(orphan, 0)  # the eval outlived its daemon
     assert_consistent_after_crash(repo)
     (repo / "gate").touch()
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
-    assert "recovered after a crash" in resumed.stderr
-    wait_for(lambda: not os.path.exists(f"/proc/{orphan}") or open(f"/proc/{orphan}/stat").read().split()[2] == "Z")
+    if watcher == "killed too":
+        assert "recovered after a crash" in resumed.stderr and "left running" in resumed.stderr
+    wait_for(lambda: ended(orphan))
     assert_same_as_uninterrupted(repo)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+
+
+def _cmdline(pid: int) -> bytes:
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        return f.read()
 
 
 SIGNIFICANT_POINTS = [

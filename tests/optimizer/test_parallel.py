@@ -60,7 +60,7 @@ def assert_end_state(repo) -> None:
 
 
 def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
-    repo = make(tmp_path)
+    repo = make(tmp_path, search={"candidates": 3, "overlap": False})  # cycle 3 mutated from cycle 2's KEEP
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert_end_state(repo)
@@ -100,7 +100,8 @@ def test_strategies_rotate_after_half_of_max_convergence_cycles_without_a_keep(t
         for c in (2, 3, 4)
         for i in range(2)
     }
-    repo = make(tmp_path, plan, search={"candidates": 2}, stop={"max_cycles": 4, "max_convergence": 4})
+    settings = {"search": {"candidates": 2, "overlap": False}, "stop": {"max_cycles": 4, "max_convergence": 4}}
+    repo = make(tmp_path, plan, **settings)  # (with overlap, a cycle's strategies are assigned a cycle earlier)
     assert cli(repo, "run").returncode == 10
     got = [[c["strategy"] for c in r["candidates"]] for r in iterations(repo)[1:]]
     # two cycles without a KEEP (half of 4): the assignment moves on by one
@@ -231,7 +232,7 @@ def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(
 
 
 def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_cycle(tmp_path):
-    stop = {"../../STOP": ""}  # from the candidate's worktree (…/_autoresearch/candidates/0) to the experiment's STOP
+    stop = {"../../../STOP": ""}  # from the candidate's worktree (…/_autoresearch/candidates/2/0) to the STOP file
     repo = make(tmp_path, plan={**PLAN, "2.0": {**PLAN["2.0"], "write": {**PLAN["2.0"]["write"], **stop}}})
     assert cli(repo, "run").returncode == 10
     assert [r["cycle"] for r in iterations(repo)] == [1]
@@ -245,7 +246,7 @@ def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_c
 
 
 def test_a_write_into_the_users_checkout_is_undone_and_makes_the_cycles_candidates_out_of_scope(tmp_path):
-    into_checkout = {"../../../../../../notes.txt": "written from a candidate's worktree\n"}
+    into_checkout = {"../../../../../../../notes.txt": "written from a candidate's worktree\n"}
     plan = {**PLAN, "2.2": {**PLAN["2.2"], "write": {**PLAN["2.2"]["write"], **into_checkout}}}
     repo = make(tmp_path, plan=plan, stop={"max_cycles": 2})
     done = cli(repo, "run")
@@ -311,7 +312,7 @@ def replay_repo(tmp_path, edits: list[tuple[str, str]], candidates: int):
         tmp_path / "r",
         {"prompt.md": ORIGINAL},
         {},
-        config={"search": {"candidates": candidates}, "stop": {"max_cycles": 5}},
+        config={"search": {"candidates": candidates, "overlap": False}, "stop": {"max_cycles": 5}},
         extra_files={"edits/replay.yaml": replay, **{f"edits/v{i}.md": text for i, (_, text) in enumerate(edits)}},
     )
     settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())

@@ -62,3 +62,12 @@ def test_threads_storing_the_same_sample_at_once_never_collide(tmp_path):
     for t in threads:
         t.join()
     assert errors == [] and cache.get("artifact", 1) == rows
+
+
+def test_samples_stored_while_held_are_read_back_at_once_and_written_when_the_hold_ends(tmp_path):
+    cache = SampleCache(tmp_path, "eval1")
+    with cache.held():
+        cache.put("abc", 1, ROWS)
+        assert cache.get("abc", 1) == ROWS and cache.count("abc") == 1
+        assert not (tmp_path / "eval1").exists()  # nothing on disk while a mutator is watched
+    assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 
+from tests.helpers.procs import ended
 from tests.helpers.scenario import wait_for
 
 # Runs the helper with a handler that honours held blocks (as the daemon's does). The helper's
@@ -33,14 +34,6 @@ CHILD = textwrap.dedent(
 )
 
 
-def _gone(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split()[2] == "Z"
-    except FileNotFoundError:
-        return True
-
-
 def test_a_sigterm_between_the_fork_and_the_wait_ends_the_child(tmp_path):
     fifo = tmp_path / "mutate.pgid"
     os.mkfifo(fifo)
@@ -52,9 +45,9 @@ def test_a_sigterm_between_the_fork_and_the_wait_ends_the_child(tmp_path):
         reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # lets a held write go on
         assert helper.wait(timeout=30) == 130
         os.close(reader)
-        wait_for(lambda: _gone(child), timeout=10)
+        wait_for(lambda: ended(child), timeout=10)
     finally:
-        if not _gone(child):
+        if not ended(child):
             os.kill(child, signal.SIGKILL)
 
 
@@ -72,9 +65,9 @@ def test_what_a_command_leaves_running_in_the_background_is_ended_with_it(tmp_pa
     assert done.returncode == 0
     background = int((tmp_path / "bg.pid").read_text())
     try:
-        wait_for(lambda: _gone(background), timeout=10)
+        wait_for(lambda: ended(background), timeout=10)
     finally:
-        if not _gone(background):
+        if not ended(background):
             os.kill(background, signal.SIGKILL)
 
 
@@ -92,10 +85,10 @@ def test_a_command_ends_with_the_process_that_started_it_even_on_sigkill(tmp_pat
     try:
         helper.kill()
         helper.wait()
-        wait_for(lambda: all(_gone(pid) for pid in members), timeout=15)
+        wait_for(lambda: all(ended(pid) for pid in members), timeout=15)
     finally:
         for pid in members:
-            if not _gone(pid):
+            if not ended(pid):
                 os.kill(pid, signal.SIGKILL)
 
 

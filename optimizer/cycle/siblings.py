@@ -1,0 +1,292 @@
+"""A cycle's parallel candidates up to their evaluation: their worktrees, their mutators run at once while
+the user's checkout is watched, and, when they were mutated ahead (while the cycle before was evaluated and
+decided), their edits carried onto the KEEP that cycle made.
+
+The mutation window is `start` to `finish`: the scope guard settles and the experiment's records are
+read before it, and compared after it (a change in the checkout, whoever made it, is saved and undone and
+makes every candidate of the batch out of scope). Nothing of the daemon's writes into the checkout in
+between: the cycle evaluated meanwhile works in its own worktrees, its samples are held in memory until the
+guard has compared, and its decision (a commit) waits for `finish`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autoresearch.mutators.base import MutationResult, Mutator
+from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
+from autoresearch.mutators.registry import build as build_mutator
+from autoresearch.mutators.strategies import Strategy, assign, rotation
+from autoresearch.optimizer import faults
+from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle.candidate import Draft, mutation_fields
+from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
+from autoresearch.optimizer.cycle.sequential import Place
+from autoresearch.optimizer.cycle.stops import RunStopped
+from autoresearch.optimizer.cycle.threads import wait_all
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo import candidates as worktrees
+from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
+from autoresearch.optimizer.gitrepo.workspace import (
+    Workspace,
+    candidate_patch,
+    everything_changed,
+    head_moved,
+    head_ref,
+    inside,
+    reattach,
+)
+from autoresearch.optimizer.guard import trusted
+from autoresearch.optimizer.guard.scope import TOOL_CACHES
+from autoresearch.plumbing.errors import IntegrityError, SafetyStop
+
+MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
+CONFLICT = "conflict"  # the error of a candidate mutated ahead whose edit does not carry onto the new HEAD
+
+
+@dataclass
+class Sibling:
+    """One of a cycle's candidates, from its worktree to its verdict."""
+
+    index: int
+    strategy: Strategy
+    ws: Workspace
+    draft: Draft
+    mutator: Mutator
+    run_dir: Path
+    mutation: MutationResult | None = None
+    error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
+    place: Place | None = None  # where it is evaluated, once it is
+    rows: list[dict] | None = None  # its train rows, once evaluated
+    held: list[dict] | None = None
+    keep: bool = False
+    key: str = ""  # its artifact's key when its evaluation began
+    merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
+    parents: str = ""  # and their strategies, for its commit message
+
+    @property
+    def score(self) -> float:
+        return float(self.draft.fields.get("score", 0.0))
+
+
+@dataclass
+class Batch:
+    """A cycle's candidates and their run directory; `name` is their worktrees' folder."""
+
+    number: int
+    run_dir: Path
+    siblings: list[Sibling] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return str(self.number)
+
+
+@dataclass
+class Mutating:
+    """A batch whose mutators run in threads, the checkout watched meanwhile, until `finish`."""
+
+    batch: Batch
+    pool: ThreadPoolExecutor
+    futures: list[Future]
+    kept: trusted.Snapshot
+    head: str
+    branch: str | None
+    held: ExitStack  # the result cache's writes, kept in memory until the guard has compared
+
+
+def new_batch(session: Session, number: int) -> Batch:
+    """K worktrees at HEAD and a strategy each (see autoresearch.mutators.strategies), not yet mutated."""
+    k = session.config.search.candidates
+    batch = Batch(number, session.paths.new_run_dir(number))
+    spaces = worktrees.make(session.ws, session.paths.meta, batch.name, k)
+    strategies = assign(tuple(session.config.search.strategies), k, _shift(session))
+    batch.siblings = [_sibling(session, batch, i, strategies[i], spaces[i]) for i in range(k)]
+    return batch
+
+
+def mutated_now(session: Session, number: int) -> Batch:
+    """A batch mutated in the cycle that evaluates it (the first of a run, or when nothing was made ahead)."""
+    batch = new_batch(session, number)
+    session.set_phase("mutate")
+    get().info("mutating", candidates=len(batch.siblings))
+    finish(session, start(session, batch))
+    return batch
+
+
+def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: bool = False) -> Mutating:
+    """Open the mutation window and start the batch's mutators (with `redo`, only those whose edit did not
+    carry onto a new HEAD, in fresh worktrees); `evaluated` is the run directory of the cycle evaluated
+    meanwhile, whose held-out results are written during the window."""
+    ws = session.ws
+    session.scope_guard().settle()
+    kept = trusted.take(records(session, evaluated))
+    held = ExitStack()
+    held.enter_context(session.cache.held())
+    head, branch = ws.head(), head_ref(ws)
+    faults.point("before-mutate")
+    chosen = [s for s in batch.siblings if s.error is not None and s.error[0] == CONFLICT] if redo else batch.siblings
+    for s in chosen if redo else ():  # a fresh worktree at HEAD for the second attempt
+        s.ws, s.error = worktrees.add_tree(ws, session.paths.meta, batch.name, s.index, "HEAD^{tree}"), None
+    pool = ThreadPoolExecutor(max_workers=max(1, len(chosen)), thread_name_prefix="mutator")
+    futures = [pool.submit(_mutate_one, session, batch.number, s) for s in chosen]
+    return Mutating(batch, pool, futures, kept, head, branch, held)
+
+
+def finish(session: Session, m: Mutating) -> None:
+    """Wait for the mutators, then close the window: whatever changed outside their worktrees is saved and
+    undone, HEAD put back on its branch. A mutator that switched branches is a safety stop (exit 20)."""
+    ws, siblings = session.ws, m.batch.siblings
+    try:
+        wait_all(m.futures)
+    finally:
+        m.pool.shutdown()
+        try:
+            switched = head_moved(ws, m.branch, m.head) if head_ref(ws) != m.branch else None
+            outside = undo_outside(session, m.batch.run_dir, m.kept)  # the guard puts .git back (HEAD, refs, index)
+            reattach(ws, m.branch, m.head)
+        finally:
+            m.held.close()
+    if switched:  # the KEEPs would have gone off the user's branch: exit 20, as with one candidate
+        save_patches(siblings, None)
+        raise SafetyStop(f"stopped: a mutator switched branches ({switched}); HEAD is back and nothing was committed")
+    if ws.head() != m.head:
+        raise IntegrityError(f"HEAD moved during the mutations (from {m.head[:10]}): mutators must not commit")
+    if outside:
+        for s in siblings:
+            s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
+
+
+def exhausted(batch: Batch) -> None:
+    """No cycle happens when every mutator has run out of mutations: no run directory is left behind."""
+    if all(s.error and s.error[0] == "exhausted" for s in batch.siblings):
+        shutil.rmtree(batch.run_dir)
+        raise RunStopped("mutations-exhausted")
+
+
+def rebase(session: Session, batch: Batch, old_head: str) -> None:
+    """Carry the edits of a batch mutated from `old_head` onto HEAD, the KEEP decided meanwhile (a three-way
+    merge, in the object store, into a fresh worktree). An edit that conflicts with the KEEP, or that the KEEP
+    already holds, is saved as rebase-conflict.patch and marked CONFLICT; when no candidate is left, those
+    are mutated again from HEAD (`redo`)."""
+    ws = session.ws
+    new_tree = ws.git("rev-parse", "HEAD^{tree}")
+    for s in batch.siblings:
+        if s.error is not None:
+            continue
+        patch = candidate_patch(s.ws)
+        try:
+            merged = rebase_patch(ws.root, old_head, ws.head(), patch, ws.artifact)
+        except UnsafePatch as exc:
+            s.error = ("out-of-scope", str(exc))
+            continue
+        if merged is None or merged == new_tree:
+            (s.run_dir / "rebase-conflict.patch").write_text(patch + "\n", encoding="utf-8")
+            why = "conflicts with" if merged is None else "is already in"
+            s.error = (CONFLICT, f"its edit, made while cycle {batch.number - 1} was decided, {why} that cycle's KEEP")
+            continue
+        s.ws = worktrees.add_tree(ws, session.paths.meta, batch.name, s.index, merged)
+    get().info("carried onto the new HEAD", candidates=[s.index for s in batch.siblings if s.error is None])
+
+
+def redo(session: Session, batch: Batch) -> None:
+    """Mutate again, from HEAD, the candidates whose edit did not carry onto it, when none did: a cycle of
+    conflicts is a cycle lost, not an error (their first attempt's spend stays on their line)."""
+    if any(s.error is None for s in batch.siblings) or not any(
+        s.error and s.error[0] == CONFLICT for s in batch.siblings
+    ):
+        return
+    session.set_phase("mutate")
+    get().info("mutating again: no edit made ahead carried onto the new HEAD")
+    finish(session, start(session, batch, redo=True))
+
+
+def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:
+    """Every candidate not kept keeps its diff (candidate.patch in its run directory): no idea is lost."""
+    for s in siblings:
+        if s is winner:
+            continue
+        patch = candidate_patch(s.ws)
+        if patch.strip():
+            (s.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
+
+
+def _shift(session: Session) -> int:
+    """How far the strategy assignment has rotated: once per plateau of half `max_convergence` cycles."""
+    period = max(1, session.config.stop.max_convergence // 2)
+    return rotation([r.decision for r in session.history.records[1:]], period)
+
+
+def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Workspace) -> Sibling:
+    settings = {name: value for name in ("model", "temperature") if (value := getattr(strategy, name)) is not None}
+    mutator = build_mutator(session.config.mutator.model_copy(update=settings), ws.root) if settings else None
+    sib_dir = batch.run_dir / f"candidate-{i}"
+    sib_dir.mkdir(parents=True, exist_ok=True)
+    draft = Draft(batch.number, batch.run_dir.name)
+    return Sibling(i, strategy, ws, draft, mutator or session.mutator, sib_dir)
+
+
+def _mutate_one(session: Session, number: int, s: Sibling) -> None:
+    """One mutator in its worktree; its spend adds to an earlier attempt's."""
+    ws = s.ws
+    request = mutation_request(
+        session,
+        number,
+        ws,
+        s.run_dir,
+        sibling=s.index,
+        siblings=session.config.search.candidates,
+        strategy=s.strategy.name,
+        strategy_instructions=s.strategy.instructions,
+    )
+    request.changelog.unlink(missing_ok=True)  # one left by an attempt a crash cut short
+    head = ws.head()
+    try:
+        result = s.mutator.mutate(request)
+        if request.changelog.is_file():
+            request.changelog.replace(s.run_dir / "mutation.md")
+        _check_worktree(ws, head, result)
+    except MutationFailed as exc:
+        s.error = (exc.reason, str(exc))
+        if exc.spent is not None:
+            _add_spend(s, exc.spent)
+        return
+    except MutationsExhausted:
+        s.error = ("exhausted", "the mutator has no more mutations")
+        return
+    s.mutation = result
+    _add_spend(s, result)
+    s.draft.fields["mutation"] = result.summary
+    get().info("mutated", candidate=s.index, strategy=s.strategy.name, summary=result.summary)
+
+
+def _add_spend(s: Sibling, spent: MutationResult) -> None:
+    for name, value in mutation_fields(spent).items():
+        total = (s.draft.fields.get(name) or 0) + (value or 0)
+        s.draft.fields[name] = round(total, 6) if isinstance(total, float) else total
+
+
+def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
+    """The scope guard of a candidate's worktree: only its artifact changed (ignored files included: the
+    worktree had none), and HEAD did not move. New files in a tool's cache folder (a coding agent that
+    ran the tests) are removed, as the checkout's guard does, and not held against it."""
+    if ws.head() != head:
+        raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
+    outside = []
+    for path, code in sorted(everything_changed(ws).items()):
+        if inside(ws, path):
+            continue
+        if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):
+            tree.remove(ws.root / path)
+        else:
+            outside.append(path)
+    if outside:
+        raise MutationFailed(
+            f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
+        )
+    check_artifact(ws, result)

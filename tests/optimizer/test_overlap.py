@@ -1,0 +1,228 @@
+"""search.overlap: the next cycle's mutations run while this cycle's candidates are evaluated and decided.
+
+The planned mutator (tests/helpers/scenario.py) runs in its candidate's worktree,
+`.autoresearch/runs/exp/_autoresearch/candidates/<cycle>/<index>`, so `../../2/1` is cycle 2's second
+candidate seen from a mutator of cycle 3. The artifact's scored lines are kept apart by comment lines, so
+that edits to different tests merge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+from tests.helpers.procs import daemon, ended
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, wait_for
+
+RUNS = ".autoresearch/runs/exp"
+
+
+def doc(a: str = "0", b: str = "0", c: str = "0", tail: str = "") -> str:
+    return f"a {a}\n# -\n# -\nb {b}\n# -\n# -\nc {c}\n{tail}"
+
+
+def make(tmp_path, plan: dict, **config):
+    settings = {"search": {"candidates": 2}, "stop": {"max_cycles": 3, "max_convergence": 10}, **config}
+    return scenario_repo(
+        tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
+    )
+
+
+def candidates(line: dict) -> list[tuple[str, str]]:
+    return [(c["summary"], c["decision"]) for c in line["candidates"]]
+
+
+def test_the_next_cycles_edits_are_made_while_this_cycle_is_evaluated_and_carried_onto_its_keep(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        # its eval waits for a file only cycle 3's mutators make: without overlap it times out (an error)
+        "2.1": {"write": {"prompt.md": doc(tail="WAITGATE\n")}, "summary": "wait"},
+        "3.0": {"run": ["touch ../../2/1/gate"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"run": ["touch ../../2/1/gate"], "write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert candidates(lines[1]) == [("fix a", "keep"), ("wait", "drop")]
+    # cycle 3's edits, made from the original, were carried onto cycle 2's KEEP; each won a test, their merge both
+    assert candidates(lines[2]) == [("fix b", "drop"), ("fix c", "drop"), ("fix b + fix c", "keep")]
+    assert (repo / "prompt.md").read_text() == doc(a="1", b="1", c="1")
+    assert git(repo, "status", "--porcelain") == ""
+    # cycle 3 was the last (max_cycles): nothing was mutated ahead for a cycle 4
+    assert not list((repo / RUNS).glob("*-c0004*"))
+    assert git(repo, "worktree", "list").count("\n") == 1
+
+
+def test_edits_made_ahead_that_conflict_with_the_keep_are_saved_and_mutated_again_from_it(tmp_path):
+    count = tmp_path / "count"
+    count.mkdir()
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        # both rewrite line a differently from cycle 2's KEEP (the same score, other words): a conflict
+        **{
+            f"3.{i}": {
+                "run": [f"echo x >> {count}/{i}"],
+                "write": {"prompt.md": doc(a="1.0", **{test: "1"})},
+                "summary": f"fix {test}",
+            }
+            for i, test in enumerate("bc")
+        },
+    }
+    repo = make(tmp_path, plan)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    for i in range(2):  # mutated ahead, then again from the new HEAD
+        assert (count / str(i)).read_text() == "x\nx\n"
+        (saved,) = (repo / RUNS).glob(f"*-c0003/candidate-{i}/rebase-conflict.patch")
+        assert "+a 1.0" in saved.read_text()
+    line = iterations(repo)[2]
+    assert (line["decision"], line["mutation"]) == ("keep", "fix b + fix c")
+    assert (repo / "prompt.md").read_text() == doc(a="1.0", b="1", c="1")
+
+
+def test_a_run_that_stops_after_a_cycle_saves_what_was_mutated_ahead_for_the_next(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan, stop={"max_cycles": 5, "target_score": 0.3})  # cycle 2's KEEP reaches it
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [r["cycle"] for r in iterations(repo)] == [1, 2]
+    patches = sorted((repo / RUNS).glob("*-c0003/candidate-*/candidate.patch"))
+    assert [p.parent.name for p in patches] == ["candidate-0", "candidate-1"]
+    assert "+b 1" in patches[0].read_text()
+    assert "mutated ahead for cycle 3 were not evaluated" in done.stderr
+    assert git(repo, "worktree", "list").count("\n") == 1
+    assert (repo / "prompt.md").read_text() == doc(a="1")
+
+
+def test_a_mutator_made_ahead_that_writes_into_the_checkout_spoils_only_its_own_cycle(tmp_path):
+    into_checkout = "../../../../../../../notes.txt"  # from …/_autoresearch/candidates/3/0 to the repository root
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"write": {"prompt.md": doc(b="1"), into_checkout: "mine now\n"}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan)
+    done = cli(repo, "run")
+    assert not (repo / "notes.txt").exists(), done.stderr
+    lines = iterations(repo)
+    assert candidates(lines[1]) == [("fix a", "keep"), ("pad", "drop")]  # decided while the write happened
+    assert (lines[2]["decision"], lines[2]["error_reason"]) == ("error", "out-of-scope")
+    (saved,) = (repo / RUNS).glob("*-c0003/outside/files/notes.txt")
+    assert saved.read_text() == "mine now\n"
+    assert (repo / "prompt.md").read_text() == doc(a="1")
+
+
+def test_a_pick_whose_worktree_changed_after_its_evaluation_is_not_committed(tmp_path):
+    meddle = "touch ../../2/0/gate && echo '# meddled' >> ../../2/0/evals/score.py"
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1", tail="WAITGATE\n")}, "summary": "fix a"},  # waits for the meddler
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": [meddle], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"run": [meddle], "write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "drop"
+    assert "changed after it was evaluated: evals/score.py" in line["candidates"][0]["reason"]
+    assert (repo / RUNS / line["candidates"][0]["patch"].removeprefix("runs/exp/")).is_file()
+    assert "WAITGATE" not in (repo / "prompt.md").read_text()
+    assert "meddled" not in (repo / "evals/score.py").read_text()
+    assert git(repo, "log", "--format=%s").splitlines()[-1] == "initial"
+    assert "cycle 2" not in git(repo, "log", "--format=%s")
+
+
+def test_held_out_results_written_while_mutations_run_ahead_are_not_taken_for_the_mutators(tmp_path):
+    six = "".join(f"{t} 0\n# -\n# -\n" for t in "abcdef")
+    plan = {
+        "2.0": {"write": {"prompt.md": six.replace("a 0", "a 1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": six + "# pad\n"}, "summary": "pad"},
+        "3.0": {"write": {"prompt.md": six.replace("b 0", "b 1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": six + "# pad 2\n"}, "summary": "pad"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": six},
+        {},
+        config={"search": {"candidates": 2}, "eval": {"holdout": 0.34}, "stop": {"max_cycles": 3}},
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "records changed during the mutation" not in done.stderr
+    lines = iterations(repo)
+    assert [candidates(r) for r in lines[1:]] == [
+        [("fix a", "keep"), ("pad", "drop")],
+        [("fix b", "keep"), ("pad", "drop")],
+    ]
+    assert not list((repo / RUNS).glob("*/outside/records"))  # nothing was put back
+    assert (repo / "prompt.md").read_text() == six.replace("a 0", "a 1").replace("b 0", "b 1")
+
+
+def test_a_stop_file_written_while_a_cycle_is_evaluated_stops_the_run_after_that_cycle(tmp_path):
+    once = tmp_path / "once"  # one STOP file, before the evals end (they wait for the gates)
+    stop_then_go = f"[ -e {once} ] || touch {once} ../../../STOP; touch ../../2/0/gate ../../2/1/gate"
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1", tail="WAITGATE\n")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(c="1", tail="WAITGATE\n")}, "summary": "fix c"},
+        "3.0": {"run": [stop_then_go], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"run": [stop_then_go], "write": {"prompt.md": doc(b="0.5")}, "summary": "half b"},
+    }
+    repo = make(tmp_path, plan, stop={"max_cycles": 5, "max_convergence": 10})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["cycle"] for r in lines] == [1, 2]  # the merge was not tried, and the STOP file was not lost
+    assert candidates(lines[1]) == [("fix a", "keep"), ("fix c", "drop")]
+    assert json.loads((repo / RUNS / "_autoresearch/state.json").read_text())["stop_reason"] == "stop-requested"
+
+
+def test_ctrl_c_while_a_cycle_is_evaluated_and_the_next_is_mutated_ends_both_and_saves_the_next(tmp_path):
+    """The eval of cycle 2 and a mutator of cycle 3 both hold; Ctrl-C (SIGINT to the process group) ends the
+    run at once: nothing of either left running, the checkout restored, the edit made ahead saved."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    hold = f"touch {marks}/mutating-$$; while [ ! -e {marks}/release ]; do sleep 0.05; done; "
+    hold += "touch ../../2/1/gate"  # once let go (in the resumed run): cycle 2's eval goes on
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="WAITGATE\n")}, "summary": "wait"},
+        "3.0": {"write": {"prompt.md": doc(b="1")}, "run": [hold], "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(b="0.5")}, "run": [hold], "summary": "half b"},
+    }
+    repo = make(tmp_path, plan)
+    proc = daemon(repo, "run", session=True)
+    waiting = repo / RUNS / "_autoresearch/candidates/2/1/waiting"
+    wait_for(lambda: waiting.exists() and len(list(marks.glob("mutating-*"))) == 2)
+    holders = [int(p.name.split("-")[1]) for p in marks.glob("mutating-*")]
+    began = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        (marks / "release").touch()
+    assert proc.returncode == 130, err
+    assert time.monotonic() - began < 20
+    assert all(ended(pid) for pid in holders)
+    assert (repo / "prompt.md").read_text() == doc() and git(repo, "status", "--porcelain") == ""
+    assert git(repo, "worktree", "list").count("\n") == 1
+    patches = sorted((repo / RUNS).glob("*-c0003/candidate-*/candidate.patch"))
+    assert len(patches) == 2 and "+b 1" in patches[0].read_text()
+    resumed = cli(repo, "run")  # cycle 2 again, then cycle 3
+    assert resumed.returncode == 0, resumed.stderr
+    assert [candidates(r) for r in iterations(repo)[1:]] == [
+        [("fix a", "keep"), ("wait", "drop")],
+        [("fix b", "keep"), ("half b", "drop")],
+    ]
