@@ -37,9 +37,11 @@ from autoresearch.optimizer.cycle.siblings import (
     finish,
     mutated_now,
     new_batch,
+    owed,
     rebase,
     redo,
     save_patches,
+    settle,
     start,
 )
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
@@ -86,7 +88,7 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
         if picked is not None and winner is None:
             save_patches([picked], None)
         old_head = session.ws.head()
-        _decide(session, number, batch, winner)
+        _decide(session, number, batch, winner, made)
         if made is not None and winner is not None:
             rebase(session, made, old_head)
         return made
@@ -103,17 +105,17 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
 
 def discard(session: Session, batch: Batch) -> None:
     """A batch mutated ahead for a cycle that will not run (the run stops): its patches saved, its worktrees
-    removed. Its run directory stays, with no line: its mutations' spend is not in iterations.jsonl, so it
-    is said here."""
+    removed. Its run directory stays, with no line (its mutations' spend is on the line of the cycle they
+    ran beside, unless that cycle ended in an exception: then it is only said here)."""
     try:
         _save_quietly(batch.siblings)
     finally:
         worktrees.clear(session.ws, session.paths.meta, batch.name)
-    spent = sum(float(s.draft.fields.get("mutation_cost_usd") or 0) for s in batch.siblings)
+    unrecorded = sum(owed(s)["mutation_cost_usd"] for s in batch.siblings)
     get().warning(
         f"the {len(batch.siblings)} candidates mutated ahead for cycle {batch.number} were not evaluated "
         f"(the run stopped); their patches are in {batch.run_dir}",
-        mutation_cost_usd=round(spent, 6),
+        **({"mutation_cost_usd_on_no_line": round(unrecorded, 6)} if unrecorded else {}),
     )
 
 
@@ -162,8 +164,8 @@ def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = Fa
     """Whether the evaluations may start (`evaluated`: one more may, after theirs): a budget the cycle's
     spend so far exhausted starts none."""
     budget = session.config.stop.budget_usd
-    names = ("mutation_cost_usd", "cost_usd") if evaluated else ("mutation_cost_usd",)
-    spent = session.history.spent_usd + sum(float(s.draft.fields.get(n) or 0) for s in siblings for n in names)
+    evals = sum(float(s.draft.fields.get("cost_usd") or 0) for s in siblings) if evaluated else 0.0
+    spent = session.history.spent_usd + sum(owed(s)["mutation_cost_usd"] for s in siblings) + evals
     return not budget or spent < budget
 
 
@@ -300,11 +302,12 @@ def _ahead(a: Sibling, b: Sibling, session: Session) -> bool:
     return margin(a) > margin(b)
 
 
-def _decide(session: Session, number: int, batch: Batch, winner: Sibling | None) -> None:
-    """The cycle's one line, and for a winner its commit in the checkout, in one critical block."""
+def _decide(session: Session, number: int, batch: Batch, winner: Sibling | None, ahead: Batch | None) -> None:
+    """The cycle's one line, and for a winner its commit in the checkout, in one critical block; `ahead` is
+    the next cycle's batch, mutated meanwhile, whose spend is on this line."""
     run_dir, siblings = batch.run_dir, batch.siblings
     entries = [_entry(session, s, winner) for s in siblings]
-    totals = _totals(siblings)
+    totals = _totals(siblings, ahead.siblings if ahead else [])
     if winner is not None:
         return _commit(session, number, run_dir, winner, entries, totals)
     evaluated = [s for s in siblings if s.rows is not None]
@@ -345,15 +348,18 @@ def _commit(
             record(session, line)
 
 
-def _totals(siblings: list[Sibling]) -> dict[str, Any]:
-    """A cycle's spend is the sum of its candidates' (the budget reads it from the line), eval runs included."""
+def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> dict[str, Any]:
+    """A cycle's spend (the budget reads it from the line): its candidates' evals, eval runs included, and the
+    mutations that ran during it and are on no line yet: its own, unless they were made ahead (then they
+    are on the line before), and those it made ahead for the next cycle."""
     field = lambda name: sum(float(s.draft.fields.get(name) or 0) for s in siblings)  # noqa: E731
     ran = lambda s: s.rows is not None or (s.error is not None and s.error[0] == "eval-failed")  # noqa: E731
+    mutations = settle(siblings + ahead)
     return {
         "cost_usd": round(field("cost_usd"), 6),
-        "mutation_cost_usd": round(field("mutation_cost_usd"), 6),
-        "tokens_in": int(field("tokens_in")),
-        "tokens_out": int(field("tokens_out")),
+        "mutation_cost_usd": round(mutations["mutation_cost_usd"], 6),
+        "tokens_in": int(mutations["tokens_in"]),
+        "tokens_out": int(mutations["tokens_out"]),
         "eval_runs": sum(int(s.draft.fields.get("eval_runs", 1 if ran(s) else 0)) for s in siblings),
         "cache_hits": int(field("cache_hits")),
     }

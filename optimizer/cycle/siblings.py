@@ -45,6 +45,7 @@ from autoresearch.optimizer.guard import trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, SafetyStop
 
+MUTATION_SPEND = ("mutation_cost_usd", "tokens_in", "tokens_out")
 MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
 CONFLICT = "conflict"  # the error of a candidate mutated ahead whose edit does not carry onto the new HEAD
 
@@ -66,6 +67,7 @@ class Sibling:
     held: list[dict] | None = None
     keep: bool = False
     key: str = ""  # its artifact's key when its evaluation began
+    paid: dict[str, float] = field(default_factory=dict)  # its mutations' spend already on a line (`settle`)
     merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
     parents: str = ""  # and their strategies, for its commit message
 
@@ -204,6 +206,23 @@ def redo(session: Session, batch: Batch) -> None:
     session.set_phase("mutate")
     get().info("mutating again: no edit made ahead carried onto the new HEAD")
     finish(session, start(session, batch, redo=True))
+
+
+def owed(s: Sibling) -> dict[str, float]:
+    """Its mutations' spend not yet on a line."""
+    return {name: float(s.draft.fields.get(name) or 0) - s.paid.get(name, 0.0) for name in MUTATION_SPEND}
+
+
+def settle(siblings: list[Sibling]) -> dict[str, float]:
+    """The mutation spend the siblings owe, summed, and from now on counted as paid: each mutation is on
+    exactly one line (with overlap, the line of the cycle during which it ran), so the budget, which sums the
+    lines, counts every one, including those of a batch a stop left unevaluated."""
+    total = dict.fromkeys(MUTATION_SPEND, 0.0)
+    for s in siblings:
+        for name, value in owed(s).items():
+            total[name] += value
+        s.paid = {name: float(s.draft.fields.get(name) or 0) for name in MUTATION_SPEND}
+    return total
 
 
 def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:

@@ -69,7 +69,7 @@ def three_candidates(tmp_path, llm, protocol: str, stream: bool, stop: dict | No
     worktree to the user's checkout."""
     config = {"search": {"candidates": 3, "strategies": STRATEGIES}, "stop": {"max_cycles": 2, **(stop or {})}}
     repo = llm_repo(tmp_path, llm, protocol, config=config, max_attempts=2, stream=stream)
-    os.symlink("../../../../../..", repo / "up")
+    os.symlink("../../../../../../..", repo / "up")  # from …/_autoresearch/candidates/<cycle>/<index>
     git(repo, "add", "up")
     git(repo, "commit", "-qm", "a symlink out")
     return repo
@@ -85,10 +85,10 @@ def edit(content: str, summary: str) -> list[Reply]:
 
 def escapes(repo) -> Reply:
     """One turn of calls that each try to leave sibling 0's worktree: refused, every one."""
-    other = str(repo / WORKTREES / "2" / "prompt.md")
+    other = str(repo / WORKTREES / "2" / "2" / "prompt.md")
     calls = [
         ("write_file", {"path": str(repo / "prompt.md"), "content": EVIL}),  # the user's checkout
-        ("write_file", {"path": "../../../../../../prompt.md", "content": EVIL}),
+        ("write_file", {"path": "../../../../../../../prompt.md", "content": EVIL}),
         ("write_file", {"path": "up/prompt.md", "content": EVIL}),  # a symlink out
         ("write_file", {"path": "../1/prompt.md", "content": EVIL}),  # another sibling's worktree
         ("write_file", {"path": other, "content": EVIL}),
@@ -199,6 +199,24 @@ def test_the_siblings_mutations_spend_the_budget_then_no_eval_and_no_further_cyc
     assert not list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/index.jsonl"))  # nothing evaluated
     assert state(repo)["stop_reason"] == "budget" and len(fake_llm.requests) == 9
     assert (repo / "prompt.md").read_text() == scores(a=0, b=0)
+
+
+def test_every_mutation_is_on_one_line_with_overlap_even_those_a_stop_leaves_unevaluated(tmp_path, fake_llm):
+    """Cycle 2 reaches the target; cycle 3's siblings were mutated meanwhile (search.overlap) and are never
+    evaluated: their spend is on cycle 2's line, so the budget, which sums the lines, counts it."""
+    repo = three_candidates(tmp_path, fake_llm, "anthropic", False, stop={"max_cycles": 5, "target_score": 1.0})
+    fake_llm.handler = server = Siblings({i: edit(scores(a=1, b=i % 2), f"edit {i}") for i in range(3)})
+
+    done = cli(repo, "run", env=KEY_ENV)
+
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["cycle"] for r in lines] == [1, 2] and state(repo)["stop_reason"] == "target"
+    assert len(fake_llm.requests) == 18  # three replies for each of three siblings, in cycles 2 and 3
+    tokens, usd = server.spend()
+    assert lines[1]["mutation_cost_usd"] == pytest.approx(usd, abs=1e-6)
+    assert lines[1]["tokens_in"] == tokens == 18000
+    assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0003/candidate-*/candidate.patch"))) == 3
 
 
 def test_with_a_holdout_the_eval_file_in_a_siblings_worktree_is_hidden_from_its_model(tmp_path, fake_llm):
