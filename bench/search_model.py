@@ -3,10 +3,10 @@
 `bench/search_efficiency.py` runs the real loop, so each configuration gets a few dozen decisions a
 run, too few to tell false-KEEP rates apart. This script draws the same landscape's noisy eval runs
 directly and applies the rule as the loop does (HEAD's results are the kept run's; with K > 1 the
-best passing candidate is picked by score, then, when confirmed, run once more and kept only if that
-run passes too, as `optimizer/cycle/confirm.py` does; or, a variant not in the loop, kept if the mean of
-its two runs passes, the mean becoming HEAD's results), for `--nights` simulated nights of `--cycles`
-cycles each. Printed: the false-KEEP rate per decision, the mean true score after 5/10/20/30 cycles,
+best passing candidate is picked by score, then, as `optimizer/cycle/confirm.py` does, run once more
+and kept if the mean of its two runs passes, the mean becoming HEAD's results (`search.confirm: mean`,
+the loop's default), or only if the second run passes too (`independent`), or not run again (`off`)),
+for `--nights` simulated nights of `--cycles` cycles each. Printed: the false-KEEP rate per decision, the mean true score after 5/10/20/30 cycles,
 the cycles each configuration needs to reach K=1's final mean true score, and what it spent and how
 long it took to get there against K=1 (eval runs plus mutations; a cycle's time with `--eval-s` and
 `--mutate-s`, a confirmation adding one eval's time). No merges.
@@ -27,7 +27,11 @@ from bench.search_efficiency import EDITS, NOISE, TRUTH, landscape  # noqa: E402
 
 THRESHOLD = 0.1  # policy.threshold's default
 CONFIGS = ((1, "none"), (2, "none"), (2, "both"), (4, "none"), (4, "both"), (4, "mean"))
-LABELS = {"none": "best picked on one run", "both": "picked then confirmed", "mean": "picked, mean of two runs"}
+LABELS = {  # the variants as search.confirm names them
+    "none": "confirm: off",
+    "both": "confirm: independent",
+    "mean": "confirm: mean (the default)",
+}
 
 
 class Model:

@@ -10,9 +10,10 @@ import posixpath
 import re
 from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from autoresearch.mutators.config import MutatorConfig
 from autoresearch.mutators.strategies import BUILTIN, Strategy
@@ -97,8 +98,16 @@ class SearchConfig(BaseModel):
     """Named instruction variants (and LLM settings) assigned round-robin to a cycle's candidates, rotated after half of `stop.max_convergence` cycles without a KEEP; default: fix-failing, simplify, clarify."""
     overlap: bool = True
     """With 2+ candidates: make the next cycle's mutations while this cycle's candidates are evaluated and decided (a cycle then takes about the longer of the two, not both); an edit made ahead is carried onto the KEEP this cycle makes by a three-way merge, and mutated again when none carries. `false` makes each cycle's mutations after the cycle before is decided."""
-    confirm: bool = True
-    """Under `wins-losses` or `score` with 2+ candidates judged: evaluate the best one once more and keep it only if the rule keeps it on that run too (picking the best of K noisy runs favours a lucky one). Turn off for a deterministic eval; `significant` corrects for K itself."""
+    confirm: Literal["mean", "independent", "off"] = "mean"
+    """Under `wins-losses` or `score` with 2+ candidates judged, the best one is evaluated once more (picking the best of K noisy runs favours a lucky one): `mean` keeps it if the rule keeps the mean of its two runs, the mean becoming HEAD's results; `independent` keeps it only if the rule keeps it on the second run alone (false KEEPs at most K = 1's, by construction; more cycles and spend); `off` for a deterministic eval. YAML's `true` means `mean`, `false` (or `off`) means `off`. `significant` corrects for K itself."""
+
+    @field_validator("confirm", mode="before")
+    @classmethod
+    def _confirm_boolean(cls, value: object) -> object:
+        """The booleans it took before it named its rules (YAML reads `off` as false, too)."""
+        if isinstance(value, bool):
+            return "mean" if value else "off"
+        return value
 
     def uses_models(self) -> bool:
         return any(s.model is not None or s.temperature is not None for s in self.strategies)

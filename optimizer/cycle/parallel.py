@@ -267,17 +267,21 @@ def _won(session: Session, s: Sibling, baseline: list[dict]) -> set[str]:
 
 
 def _confirmed(session: Session, siblings: list[Sibling], winner: Sibling | None) -> Sibling | None:
-    """The winner, if a second run of it keeps it too (autoresearch.optimizer.cycle.confirm says when one is needed)."""
+    """The winner, if a second run of it keeps it too, holding then the rows it was kept on
+    (autoresearch.optimizer.cycle.confirm says when one is needed and how it decides)."""
     judged = sum(s.rows is not None for s in siblings)
     if winner is None or not needs_confirmation(session.config, judged):
         return winner
-    assert winner.place is not None
+    assert winner.place is not None and winner.rows is not None and winner.held is not None
     if not _budget_left(session, siblings, evaluated=True):
         unconfirmed(winner.draft.fields, "the budget was spent before a second run")
         confirmed = None
     else:
         get().info("confirming", candidate=winner.index, strategy=winner.strategy.name)
-        confirmed = confirm(session, winner.ws, winner.run_dir / "confirm", winner.place.evaluator, winner.draft.fields)
+        first = winner.rows + winner.held  # its first run, held-out tests included
+        confirmed = confirm(
+            session, winner.ws, winner.run_dir / "confirm", winner.place.evaluator, winner.draft.fields, first
+        )
     if confirmed is None:
         winner.keep = False
         return None

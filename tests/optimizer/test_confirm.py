@@ -1,4 +1,5 @@
-"""search.confirm: under `wins-losses`, the best of several candidates is kept only if a second run keeps it too.
+"""search.confirm: under `wins-losses`, the best of several candidates is run once more and kept only if
+the mean of its two runs (`mean`, the default) or its second run alone (`independent`) keeps it too.
 
 The eval here is deterministic except for `lucky <test> <score>` lines, which count on the first
 run of an artifact only: a candidate whose win was luck wins its first run and loses the second.
@@ -10,7 +11,8 @@ import json
 
 import pytest
 
-from tests.helpers.repos import cli, git
+from autoresearch.policies.holdout import split
+from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 LUCKY_EVAL = r"""
@@ -32,18 +34,19 @@ with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
 ORIGINAL = scores(a=0, b=0, c=0)
 
 
-def make(tmp_path, plan, **config):
+def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, **config):
+    """A repository of two candidates a cycle; `confirm` is search.confirm as the YAML gives it (None: unset)."""
     seen = tmp_path / "seen"
     seen.mkdir()
     settings = {
-        "eval": {"command": f"python3 evals/score.py {{run_dir}} prompt.md {seen}"},
-        "search": {"candidates": 2},
+        "eval": {"command": f"python3 evals/score.py {{run_dir}} prompt.md {seen}", "holdout": holdout},
+        "search": {"candidates": 2} if confirm is None else {"candidates": 2, "confirm": confirm},
         "stop": {"max_cycles": len({k.split(".")[0] for k in plan}) + 1, "max_convergence": 10},
         **config,
     }
     return scenario_repo(
         tmp_path / "r",
-        {"prompt.md": ORIGINAL},
+        {"prompt.md": original},
         {},
         config=settings,
         extra_files={"plan.json": json.dumps(plan), "evals/score.py": LUCKY_EVAL},
@@ -56,8 +59,79 @@ LUCKY = {
 }
 
 
-def test_a_pick_that_won_by_luck_is_not_confirmed_and_nothing_is_committed(tmp_path):
-    repo = make(tmp_path, LUCKY)
+def run_dir(repo, line):
+    return repo / ".autoresearch/runs/exp" / line["run_dir"]
+
+
+def index(path) -> dict[str, float]:
+    return {row["test_id"]: row["score"] for row in map(json.loads, (path / "index.jsonl").read_text().splitlines())}
+
+
+@pytest.mark.parametrize("confirm", [None, "mean", True])
+def test_under_mean_a_pick_whose_second_run_fails_is_kept_on_the_mean_which_becomes_heads_results(tmp_path, confirm):
+    plan = {
+        **LUCKY,  # cycle 2: a = 1 on the first run, 0 on the second: a mean of 0.5, a win over HEAD's 0
+        "3.0": {"write": {"prompt.md": scores(a=0.55, b=0, c=0)}, "summary": "a a little"},
+        "3.1": {"write": {"prompt.md": ORIGINAL + "# longer\n"}, "summary": "pad"},
+    }
+    repo = make(tmp_path, plan, confirm)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    keep = lines[1]
+    assert keep["decision"] == "keep" and keep["mutation"] == "lucky a"
+    assert keep["reason"].startswith("confirmed on the mean of two runs: wins 1 > losses 0")
+    assert (keep["score"], keep["selected_score"]) == (pytest.approx(0.5 / 3), pytest.approx(1 / 3))
+    assert keep["eval_runs"] == 3
+    assert index(run_dir(repo, keep)) == {"a": 0.5, "b": 0, "c": 0}  # HEAD's results: the mean
+    assert index(run_dir(repo, keep) / "candidate-0/confirm")["a"] == 0  # the second run itself
+    # cycle 3 is judged against the mean: a = 0.55 ties with 0.5 (it would win against the second run's 0)
+    assert (lines[2]["decision"], lines[2]["wins"]) == ("drop", 0)
+    assert git(repo, "log", "--format=%s").splitlines() == [
+        "autoresearch cycle 2: lucky a (strategy fix-failing)",
+        "initial",
+    ]
+    assert (repo / "prompt.md").read_text() == LUCKY["2.0"]["write"]["prompt.md"]
+
+
+def test_under_mean_a_pick_whose_mean_fails_is_not_kept_and_head_is_unchanged(tmp_path):
+    plan = {**LUCKY, "2.0": {"write": {"prompt.md": ORIGINAL + "lucky a 0.15\n"}, "summary": "lucky a"}}
+    repo = make(tmp_path, plan)
+    head = git(repo, "rev-parse", "HEAD")
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "drop"
+    assert line["reason"].startswith("not confirmed on the mean of two runs: wins 0 <= losses 0")
+    assert (line["selected_wins"], line["wins"], line["score"]) == (1, 0, pytest.approx(0.075 / 3))
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+
+
+def test_under_mean_heads_held_out_results_are_the_mean_of_both_runs_too(tmp_path):
+    start = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 0, "g": 0, "h": 0, "i": 0, "j": 0}
+    held = split(start, 0.4, "exp")
+    train_gain = next(t for t in start if t not in held and start[t] == 0)
+    held_luck = next(t for t in sorted(held) if start[t] == 0)
+    plan = {
+        "2.0": {
+            "write": {"prompt.md": scores(**(start | {train_gain: 1})) + f"lucky {held_luck} 1\n"},
+            "summary": "gain",
+        },
+        "2.1": {"write": {"prompt.md": scores(**start) + "# longer\n"}, "summary": "pad"},
+    }
+    repo = make(tmp_path, plan, original=scores(**start), holdout=0.4)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "keep" and line["reason"].startswith("confirmed on the mean of two runs")
+    hidden = index(repo / ".autoresearch/holdout/exp" / line["run_dir"])
+    assert (hidden[held_luck], index(run_dir(repo, line))[train_gain]) == (0.5, 1)  # 1 then 0; 1 both times
+    assert held_luck not in index(run_dir(repo, line))
+
+
+def test_under_independent_a_pick_that_won_by_luck_is_not_confirmed_and_nothing_is_committed(tmp_path):
+    repo = make(tmp_path, LUCKY, "independent")
     done = cli(repo, "run")
     assert done.returncode == 10, done.stderr  # no KEEP: converged
     line = iterations(repo)[1]
@@ -68,26 +142,32 @@ def test_a_pick_that_won_by_luck_is_not_confirmed_and_nothing_is_committed(tmp_p
     assert line["eval_runs"] == 3  # two candidates and the second run of the one picked
     assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
     assert (repo / "prompt.md").read_text() == ORIGINAL
-    run_dir = repo / ".autoresearch/runs/exp" / line["run_dir"]
-    assert (run_dir / "candidate-0/confirm/index.jsonl").is_file()
+    assert (run_dir(repo, line) / "candidate-0/confirm/index.jsonl").is_file()
     assert (repo / ".autoresearch" / line["candidates"][0]["patch"]).read_text().count("lucky a 1") == 1
 
 
-def test_search_confirm_false_keeps_the_lucky_pick(tmp_path):
-    repo = make(tmp_path, LUCKY, search={"candidates": 2, "confirm": False})
+@pytest.mark.parametrize("confirm", ["off", False])
+def test_search_confirm_off_keeps_the_lucky_pick(tmp_path, confirm):
+    repo = make(tmp_path, LUCKY, confirm)
     assert cli(repo, "run").returncode == 0
     line = iterations(repo)[1]
     assert line["decision"] == "keep" and "selected_score" not in line and line["eval_runs"] == 2
 
 
-def test_heads_results_after_a_confirmed_keep_are_the_second_runs(tmp_path):
+def test_a_search_confirm_that_names_no_rule_is_refused(tmp_path):
+    repo = make(tmp_path, LUCKY, "maybe")
+    assert_one_line_error(cli(repo, "run"), 30, "autoresearch.yaml: field 'search.confirm'", "'independent'")
+    assert not (repo / ".autoresearch").exists()
+
+
+def test_under_independent_heads_results_after_a_confirmed_keep_are_the_second_runs(tmp_path):
     plan = {  # cycle 2: b is a real gain (a's is luck); cycle 3: a real gain on a
         "2.0": {"write": {"prompt.md": scores(a=0, b=1, c=0) + "lucky a 1\n"}, "summary": "b, and a by luck"},
         "2.1": {"write": {"prompt.md": ORIGINAL + "# longer\n"}, "summary": "pad"},
         "3.0": {"write": {"prompt.md": scores(a=1, b=1, c=0)}, "summary": "a"},
         "3.1": {"write": {"prompt.md": scores(a=0, b=1, c=0) + "# longer\n"}, "summary": "pad"},
     }
-    repo = make(tmp_path, plan)
+    repo = make(tmp_path, plan, "independent")
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)
@@ -122,7 +202,15 @@ open(sys.argv[-1], "w").write(" ".join(words))
 """
 
 
-def test_the_second_run_of_a_built_in_eval_stops_early_once_the_pick_cannot_be_kept(tmp_path):
+@pytest.mark.parametrize(
+    "confirm, reason, tests_run",
+    [
+        ("independent", "not confirmed on a second run", 3),  # 3 losses with 3 tests to come: stopped there
+        # the mean needs every test's second score: w0-w2 fall from 1 to 0.5, w3-w5 rise from 0 to 0.5
+        ("mean", "not confirmed on the mean of two runs: wins 3 <= losses 3", 6),
+    ],
+)
+def test_the_second_run_of_a_built_in_eval_stops_early_only_under_independent(tmp_path, confirm, reason, tests_run):
     import yaml
 
     from tests.helpers.repos import make_repo
@@ -152,7 +240,7 @@ def test_the_second_run_of_a_built_in_eval_stops_early_once_the_pick_cannot_be_k
         "artifact": "prompt.md",
         "eval": {"file": "evals/s.eval.yaml", "workers": 2},
         "mutator": {"provider": "command", "command": "python3 tools/mutate.py"},
-        "search": {"candidates": 2},
+        "search": {"candidates": 2, "confirm": confirm},
         "stop": {"max_cycles": 2},
     }
     repo = make_repo(
@@ -173,8 +261,7 @@ def test_the_second_run_of_a_built_in_eval_stops_early_once_the_pick_cannot_be_k
     assert done.returncode == 10, done.stderr
     line = iterations(repo)[1]
     lucky = line["candidates"][0]
-    assert lucky["decision"] == "drop" and lucky["reason"].startswith("not confirmed on a second run")
-    confirm = repo / ".autoresearch/runs/exp" / line["run_dir"] / "candidate-0/confirm/index.jsonl"
-    rows = [json.loads(r) for r in confirm.read_text().splitlines()]
-    assert len(rows) == 3 and all(r["score"] == 0 for r in rows)  # 3 losses with 3 tests to come: stopped there
+    assert lucky["decision"] == "drop" and lucky["reason"].startswith(reason)
+    second = index(run_dir(repo, line) / "candidate-0/confirm")
+    assert len(second) == tests_run and set(second.values()) == {0}
     assert git(repo, "log", "--format=%s").splitlines() == ["initial"]

@@ -76,7 +76,7 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
     ]
     # the three evals and the winner's second run (wins-losses confirms a pick among several): the sum
     assert keep["cost_usd"] == pytest.approx(0.012) and keep["eval_runs"] == 4
-    assert keep["reason"].startswith("confirmed on a second run: wins 2 > losses 0")
+    assert keep["reason"].startswith("confirmed on the mean of two runs: wins 2 > losses 0")
     assert (keep["selected_score"], keep["selected_wins"]) == (pytest.approx(2 / 3), 2)
     assert "patch" not in keep["candidates"][1]
     results = repo / ".autoresearch"
