@@ -40,7 +40,8 @@ def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, **config)
     seen.mkdir()
     settings = {
         "eval": {"command": f"python3 evals/score.py {{run_dir}} prompt.md {seen}", "holdout": holdout},
-        "search": {"candidates": 2} if confirm is None else {"candidates": 2, "confirm": confirm},
+        # each cycle mutated from the KEEP before it (not ahead, carried onto it): the plans write whole files
+        "search": {"candidates": 2, "overlap": False, **({} if confirm is None else {"confirm": confirm})},
         "stop": {"max_cycles": len({k.split(".")[0] for k in plan}) + 1, "max_convergence": 10},
         **config,
     }
