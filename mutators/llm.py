@@ -20,6 +20,7 @@ from autoresearch.mutators.config import LLMMutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from autoresearch.mutators.instructions import render
 from autoresearch.mutators.tools import SPECS, Sandbox, run
+from autoresearch.plumbing import process
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.providers import (
     Conversation,
@@ -93,6 +94,8 @@ class LLMMutator:
     def _converse(self, conversation: Conversation, box: Sandbox, transcript: Transcript) -> str:
         """Turns until the model answers without calling a tool; its text then is the changelog."""
         for _ in range(self.config.max_turns):
+            if process.ending():  # an interrupted run waits for this thread: one request at most, not the rest
+                raise MutationFailed("not finished: the run is ending", "interrupted", _spent(conversation, ""))
             try:
                 turn = conversation.ask()
             except ProviderUnusable as exc:

@@ -123,6 +123,12 @@ def end_all() -> None:
             pass
 
 
+def ending() -> bool:
+    """Whether the daemon is ending what it runs (inside `refusing`): work of its own that goes in steps (an
+    LLM mutator's turns) stops at the next one."""
+    return _refusing.is_set()
+
+
 @contextmanager
 def refusing() -> Iterator[None]:
     """No command starts while the block runs: threads being wound down would otherwise start their next one."""

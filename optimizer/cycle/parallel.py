@@ -51,6 +51,7 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches
 from autoresearch.optimizer.gitrepo.workspace import candidate_patch, everything_changed, inside
+from autoresearch.plumbing import process
 from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
@@ -120,11 +121,13 @@ def discard(session: Session, batch: Batch) -> None:
 
 
 def _abandon(session: Session, following: Mutating) -> None:
-    """This cycle ended in an exception while the next one's mutators ran: they are waited for (their
-    commands were ended with the daemon's others), the window closed (the checkout restored), their work
-    saved. An error of theirs is logged, not raised over the one that is ending the run."""
+    """This cycle ended in an exception while the next one's mutators ran: they are ended (their commands at
+    once, an LLM mutator at its next turn) and waited for, the window closed (the checkout restored), their
+    work saved. An error of theirs is logged, not raised over the one that is ending the run."""
     try:
-        finish(session, following)
+        with process.refusing():  # the run is ending: their commands now, an LLM mutator at its next turn
+            signals.end_started()
+            finish(session, following)
     except Exception as exc:
         get().warning("the mutations made ahead ended in an error too", error=str(exc)[:300])
     finally:

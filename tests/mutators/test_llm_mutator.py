@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 
 import pytest
 
 from autoresearch.mutators.config import LLMMutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutatorConfigError, MutatorUnusable
 from autoresearch.mutators.registry import build
+from autoresearch.plumbing import process
 from tests.helpers.fake_llm import error_reply, text_reply, tool_reply
 from tests.mutators.llm_setup import MARKER, RUN, digests, make_setup, mutator, tool_results
 
@@ -199,6 +201,38 @@ def test_a_model_that_never_stops_calling_tools_ends_at_max_turns(tmp_path, fake
     with pytest.raises(MutationFailed) as caught:
         mutator(fake_llm, max_turns=3).mutate(make_setup(tmp_path))
     assert caught.value.reason == "max-turns" and len(fake_llm.requests) == 3
+
+
+def test_a_mutation_stops_at_its_next_turn_once_the_run_is_ending(tmp_path, fake_llm):
+    """An interrupted run waits for its mutator threads (parallel candidates): a conversation must end at
+    its next turn, not go on for its max_turns."""
+    second, ending = threading.Event(), threading.Event()
+
+    def handler(req):
+        if len(fake_llm.requests) == 2:  # hold the second reply until the run is ending
+            second.set()
+            ending.wait(30)
+        return tool_reply("list_dir", {"path": "."})
+
+    fake_llm.handler = handler
+    caught: list[BaseException] = []
+    thread = threading.Thread(
+        target=lambda: _catch(caught, mutator(fake_llm, max_turns=50).mutate, make_setup(tmp_path))
+    )
+    thread.start()
+    assert second.wait(30)
+    with process.refusing():
+        ending.set()
+        thread.join(30)
+    assert isinstance(caught[0], MutationFailed) and caught[0].reason == "interrupted"
+    assert len(fake_llm.requests) == 2
+
+
+def _catch(caught: list[BaseException], fn, *args) -> None:
+    try:
+        fn(*args)
+    except BaseException as exc:  # handed to the test's thread
+        caught.append(exc)
 
 
 def test_rate_limits_and_server_errors_are_retried_within_a_mutation(tmp_path, fake_llm):
