@@ -24,7 +24,13 @@ from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.candidate import Draft, mutation_fields
-from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
+from autoresearch.optimizer.cycle.mutate import (
+    check_artifact,
+    head_moved_error,
+    mutation_request,
+    records,
+    undo_outside,
+)
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.stops import RunStopped
 from autoresearch.optimizer.cycle.threads import wait_all
@@ -43,7 +49,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
 )
 from autoresearch.optimizer.guard import trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
-from autoresearch.plumbing.errors import IntegrityError, SafetyStop
+from autoresearch.plumbing.errors import SafetyStop
 
 MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
 CONFLICT = "conflict"  # the error of a candidate mutated ahead whose edit does not carry onto the new HEAD
@@ -148,15 +154,16 @@ def finish(session: Session, m: Mutating) -> None:
         m.pool.shutdown()
         try:
             switched = head_moved(ws, m.branch, m.head) if head_ref(ws) != m.branch else None
-            outside = undo_outside(session, m.batch.run_dir, m.kept)  # the guard puts .git back (HEAD, refs, index)
+            moved_to = ws.head()  # before the guard puts .git back (HEAD, refs, index)
+            outside = undo_outside(session, m.batch.run_dir, m.kept)
             reattach(ws, m.branch, m.head)
         finally:
             m.held.close()
     if switched:  # the KEEPs would have gone off the user's branch: exit 20, as with one candidate
         save_patches(siblings, None)
         raise SafetyStop(f"stopped: a mutator switched branches ({switched}); HEAD is back and nothing was committed")
-    if ws.head() != m.head:
-        raise IntegrityError(f"HEAD moved during the mutations (from {m.head[:10]}): mutators must not commit")
+    if moved_to != m.head:  # a commit on the branch meanwhile, the mutators' or the user's: exit 50, as with one
+        raise head_moved_error(m.head, moved_to)
     if outside:
         for s in siblings:
             s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")

@@ -226,3 +226,31 @@ def test_ctrl_c_while_a_cycle_is_evaluated_and_the_next_is_mutated_ends_both_and
         [("fix a", "keep"), ("wait", "drop")],
         [("fix b", "keep"), ("half b", "drop")],
     ]
+
+
+def test_a_commit_you_make_while_mutations_run_ahead_stops_the_run_and_says_how_to_get_it_back(tmp_path):
+    """As with one candidate (exit 50): the guard puts the branch back, and the message names the commit; it
+    was silently dropped from the branch, the run going on with cycle 3 an out-of-scope error."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    hold = f"touch {marks}/m-$$; while [ ! -e {marks}/release ]; do sleep 0.05; done; touch ../../2/0/gate"
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1", tail="WAITGATE\n")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": [hold], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"run": [hold], "write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan)
+    proc = daemon(repo, "run")
+    wait_for(lambda: len(list(marks.glob("m-*"))) == 2)
+    (repo / "notes.txt").write_text("mine\n")
+    git(repo, "add", "notes.txt")
+    git(repo, "commit", "-qm", "my notes")
+    mine = git(repo, "rev-parse", "HEAD").strip()
+    (marks / "release").touch()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 50, err
+    assert f"git merge --ff-only {mine[:12]}" in err
+    git(repo, "merge", "--ff-only", mine)
+    assert (repo / "notes.txt").read_text() == "mine\n"
+    assert git(repo, "worktree", "list").count("\n") == 1
