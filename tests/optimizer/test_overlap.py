@@ -171,6 +171,40 @@ def test_held_out_results_written_while_mutations_run_ahead_are_not_taken_for_th
     assert (repo / "prompt.md").read_text() == six.replace("a 0", "a 1").replace("b 0", "b 1")
 
 
+FORGE = r"""
+import hashlib, hmac, json, pathlib, subprocess
+cache = pathlib.Path("../../../../../../../.autoresearch/cache")
+blob = subprocess.check_output(["git", "hash-object", "../../2/0/prompt.md"], text=True).strip()
+(folder,) = [p for p in cache.iterdir() if p.is_dir()]
+rows = [{"test_id": t, "score": 1.0} for t in "abc"]
+body = "".join(json.dumps(r) + "\n" for r in rows).encode()
+mac = hmac.new((cache / "key").read_bytes(), f"{folder.name}\n{blob}\n2\n".encode() + body, hashlib.sha256)
+head = json.dumps({"format": "autoresearch-cache-v2", "mac": mac.hexdigest()}).encode()
+(folder / f"{blob}-sample-2.jsonl").write_bytes(head + b"\n" + body)
+pathlib.Path("../../2/0/gate").touch()
+"""
+
+
+def test_a_cache_entry_a_mutator_made_ahead_signs_is_not_read_by_the_cycle_evaluated_meanwhile(tmp_path):
+    """Cycle 3's mutator reads the cache's key and signs a second sample of all 1.0 for cycle 2's pick,
+    before that pick's confirming run looks it up: it was read, the KEEP recorded at 1.0 and made HEAD's
+    baseline, and the guard undid the entry only afterwards."""
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1", tail="WAITGATE\n")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": ["python3 forge.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {"search": {"candidates": 2}, "stop": {"max_cycles": 3, "max_convergence": 10}}
+    files = {"plan.json": json.dumps(plan), "forge.py": FORGE}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert (lines[1]["decision"], round(lines[1]["score"], 4), lines[1]["wins"]) == ("keep", 0.3333, 1)
+    assert lines[2]["error_reason"] == "out-of-scope"  # the forger's own cycle
+
+
 def test_a_stop_file_written_while_a_cycle_is_evaluated_stops_the_run_after_that_cycle(tmp_path):
     once = tmp_path / "once"  # one STOP file, before the evals end (they wait for the gates)
     stop_then_go = f"[ -e {once} ] || touch {once} ../../../STOP; touch ../../2/0/gate ../../2/1/gate"
