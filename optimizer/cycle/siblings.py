@@ -49,7 +49,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
 )
 from autoresearch.optimizer.guard import trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
-from autoresearch.plumbing.errors import SafetyStop
+from autoresearch.plumbing.errors import IntegrityError, SafetyStop
 
 MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
 CONFLICT = "conflict"  # the error of a candidate mutated ahead whose edit does not carry onto the new HEAD
@@ -116,13 +116,11 @@ def new_batch(session: Session, number: int) -> Batch:
     return batch
 
 
-def mutated_now(session: Session, number: int) -> Batch:
-    """A batch mutated in the cycle that evaluates it (the first of a run, or when nothing was made ahead)."""
-    batch = new_batch(session, number)
+def mutate_now(session: Session, batch: Batch) -> None:
+    """Mutate a batch in the cycle that evaluates it (the first of a run, or when nothing was made ahead)."""
     session.set_phase("mutate")
     get().info("mutating", candidates=len(batch.siblings))
     finish(session, start(session, batch))
-    return batch
 
 
 def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: bool = False) -> Mutating:
@@ -218,7 +216,11 @@ def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:
     for s in siblings:
         if s is winner:
             continue
-        patch = candidate_patch(s.ws)
+        try:
+            patch = candidate_patch(s.ws)
+        except IntegrityError as exc:  # a worktree git no longer reads (its .git file changed): nothing to save
+            get().warning(f"could not save candidate {s.index}'s patch", error=str(exc)[:300])
+            continue
         if patch.strip():
             (s.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
 
@@ -284,8 +286,12 @@ def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
     ran the tests) are removed, as the checkout's guard does, and not held against it."""
     if ws.head() != head:
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
+    try:
+        changes = everything_changed(ws)
+    except IntegrityError as exc:  # git no longer reads it as a worktree
+        raise MutationFailed(f"the mutator changed its worktree's .git ({exc})", "out-of-scope", result) from exc
     outside = []
-    for path, code in sorted(everything_changed(ws).items()):
+    for path, code in sorted(changes.items()):
         if inside(ws, path):
             continue
         if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):

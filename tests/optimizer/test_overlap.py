@@ -244,6 +244,40 @@ def test_rows_a_mutator_made_ahead_writes_into_the_run_directory_evaluated_meanw
     assert round(iterations(repo)[1]["score"], 4) == 0.3333
 
 
+BREAK_GIT = r"""
+import glob, json, pathlib, time
+while not glob.glob("../../../../*-c0002/candidate-0/index.jsonl"):
+    time.sleep(0.02)
+pathlib.Path("../../2/0/.git").write_text("gitdir: /nowhere\n")
+pathlib.Path("../../2/0/gate2").touch()
+"""
+
+
+def test_a_mutator_made_ahead_that_breaks_the_picks_worktree_makes_the_pick_not_kept(tmp_path):
+    """The pick's .git file rewritten after its evaluation: git failed on that worktree when checking it and
+    again when removing it, so the run ended with exit 50, and every later run failed on the worktree left."""
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": ["python3 break.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {
+        "search": {"candidates": 2, "confirm": False},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 gate2.py", "timeout_s": 30},
+    }
+    files = {"plan.json": json.dumps(plan), "break.py": BREAK_GIT, "gate2.py": GATE2}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "drop"
+    assert "changed after it was evaluated: .git" in line["candidates"][0]["reason"]
+    assert "fix a" not in git(repo, "log", "--format=%s")
+    assert git(repo, "worktree", "list").count("\n") == 1
+
+
 def test_a_stop_file_written_while_a_cycle_is_evaluated_stops_the_run_after_that_cycle(tmp_path):
     once = tmp_path / "once"  # one STOP file, before the evals end (they wait for the gates)
     stop_then_go = f"[ -e {once} ] || touch {once} ../../../STOP; touch ../../2/0/gate ../../2/1/gate"
