@@ -207,68 +207,54 @@ def test_a_cache_entry_a_mutator_made_ahead_signs_is_not_read_by_the_cycle_evalu
     assert lines[2]["error_reason"] == "out-of-scope"  # the forger's own cycle
 
 
+AFTER_ROWS = r"""
+import glob, json, pathlib, time
+while not (found := glob.glob("../../../../*-c0002/candidate-0/index.jsonl")):
+    time.sleep(0.02)
+%s
+pathlib.Path("../../2/0/gate2").touch()
+"""
 GATE2 = r"""
 import pathlib, time
 if pathlib.Path.cwd().parts[-2:] == ("2", "0"):  # cycle 2's first candidate waits, once its rows are written
     while not pathlib.Path("gate2").exists():
         time.sleep(0.02)
 """
-OVERWRITE = r"""
-import glob, json, pathlib, time
-while not (found := glob.glob("../../../../*-c0002/candidate-0/index.jsonl")):
-    time.sleep(0.02)
-pathlib.Path(found[0]).write_text("".join(json.dumps({"test_id": t, "score": 1.0}) + "\n" for t in "abc"))
-pathlib.Path("../../2/0/gate2").touch()
-"""
+
+
+def after_the_picks_rows(tmp_path, meddle: str):
+    """Cycle 2's pick, once its eval has written its rows, waits for cycle 3's first mutator to `meddle`
+    (Python, with `found[0]` the rows' path) before its eval ends."""
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": ["python3 meddle.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {
+        "search": {"candidates": 2, "confirm": False},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 gate2.py", "timeout_s": 30},
+    }
+    files = {"plan.json": json.dumps(plan), "meddle.py": AFTER_ROWS % meddle, "gate2.py": GATE2}
+    return scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
 
 
 @pytest.mark.xfail(strict=True, reason="open: the results directory is not guarded, and the cycle reads it meanwhile")
 def test_rows_a_mutator_made_ahead_writes_into_the_run_directory_evaluated_meanwhile_are_not_taken(tmp_path):
     """Cycle 3's mutator waits for cycle 2's pick to write its rows and overwrites them with 1.0 before the
     daemon reads them: the KEEP is recorded at 1.0 and its rows become HEAD's baseline."""
-    plan = {
-        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
-        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
-        "3.0": {"run": ["python3 overwrite.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
-        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
-    }
-    settings = {
-        "search": {"candidates": 2, "confirm": False},
-        "stop": {"max_cycles": 3, "max_convergence": 10},
-        "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 gate2.py", "timeout_s": 30},
-    }
-    files = {"plan.json": json.dumps(plan), "overwrite.py": OVERWRITE, "gate2.py": GATE2}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
+    rows = '"".join(json.dumps({"test_id": t, "score": 1.0}) + "\\n" for t in "abc")'
+    repo = after_the_picks_rows(tmp_path, f"pathlib.Path(found[0]).write_text({rows})")
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert round(iterations(repo)[1]["score"], 4) == 0.3333
 
 
-BREAK_GIT = r"""
-import glob, json, pathlib, time
-while not glob.glob("../../../../*-c0002/candidate-0/index.jsonl"):
-    time.sleep(0.02)
-pathlib.Path("../../2/0/.git").write_text("gitdir: /nowhere\n")
-pathlib.Path("../../2/0/gate2").touch()
-"""
-
-
 def test_a_mutator_made_ahead_that_breaks_the_picks_worktree_makes_the_pick_not_kept(tmp_path):
     """The pick's .git file rewritten after its evaluation: git failed on that worktree when checking it and
     again when removing it, so the run ended with exit 50, and every later run failed on the worktree left."""
-    plan = {
-        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
-        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
-        "3.0": {"run": ["python3 break.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
-        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
-    }
-    settings = {
-        "search": {"candidates": 2, "confirm": False},
-        "stop": {"max_cycles": 3, "max_convergence": 10},
-        "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 gate2.py", "timeout_s": 30},
-    }
-    files = {"plan.json": json.dumps(plan), "break.py": BREAK_GIT, "gate2.py": GATE2}
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
+    repo = after_the_picks_rows(tmp_path, 'pathlib.Path("../../2/0/.git").write_text("gitdir: /nowhere")')
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     line = iterations(repo)[1]
