@@ -43,6 +43,7 @@ class SampleCache:
         self.eval_key = eval_key
         self._secret = _secret(root)
         self._held: dict[tuple[str, int], list[dict]] | None = None  # samples kept in memory while `held`
+        self._before: dict[str, tuple[int, int]] | None = None  # and the entries on disk when it began
         self._lock = threading.Lock()
 
     @contextmanager
@@ -50,14 +51,16 @@ class SampleCache:
         """Samples stored meanwhile stay in memory (readable as stored) and are written when the block
         ends, normally or not: the cache is under the scope guard while a mutator runs, and evaluations
         that run at the same time (the cycle before, when mutations overlap) must not look like writes of
-        the mutator's. The guard compares and undoes first; the block ends after it."""
+        the mutator's. The guard compares and undoes first; the block ends after it. Nor may those
+        evaluations read what a mutator wrote meanwhile (a signed entry, the key being readable to it):
+        only entries on disk, unchanged, since the block began are read."""
         with self._lock:
-            self._held = {}
+            self._held, self._before = {}, self._listing()
         try:
             yield
         finally:
             with self._lock:
-                held, self._held = self._held, None
+                held, self._held, self._before = self._held, None, None
             for (artifact, n), rows in held.items():
                 self.put(artifact, n, rows)
 
@@ -74,10 +77,15 @@ class SampleCache:
         with self._lock:
             if self._held is not None and (artifact, n) in self._held:
                 return self._held[(artifact, n)]
+            before = self._before
         path = self._path(artifact, n)
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as f:
+                data = f.read()
+                stamp = _stamp(os.fstat(f.fileno()))
         except OSError:
+            return None
+        if before is not None and before.get(path.name) != stamp:  # written since `held` began: not ours
             return None
         header, _, body = data.partition(b"\n")
         try:
@@ -114,6 +122,17 @@ class SampleCache:
         while self.get(artifact, after + n + 1) is not None:
             n += 1
         return n
+
+    def _listing(self) -> dict[str, tuple[int, int]]:
+        try:
+            return {e.name: _stamp(e.stat()) for e in os.scandir(self.root) if e.is_file(follow_symlinks=False)}
+        except FileNotFoundError:
+            return {}
+
+
+def _stamp(stat: os.stat_result) -> tuple[int, int]:
+    """What changes whenever an entry is written or replaced: its inode and its ctime (which no process sets)."""
+    return stat.st_ino, stat.st_ctime_ns
 
 
 def _secret(root: Path) -> bytes:

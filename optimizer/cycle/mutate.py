@@ -64,11 +64,7 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
         candidate.discard()
         raise SafetyStop(f"stopped: the mutator switched branches ({switched}); HEAD is back and nothing was committed")
     if moved_to != head:
-        raise IntegrityError(
-            f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
-            f"the branch was put back and the commit kept (`git merge --ff-only {moved_to[:12]}` brings it back, "
-            "if it is yours); mutators must not commit"
-        )
+        raise head_moved_error(head, moved_to)
     if outside:
         raise MutationFailed(
             f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
@@ -76,6 +72,15 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     check_artifact(ws, result)
     get().info("mutated", summary=result.summary)
     return result
+
+
+def head_moved_error(head: str, moved_to: str) -> IntegrityError:
+    """A commit made on the branch during a mutation, whose branch the guard put back: where to find it."""
+    return IntegrityError(
+        f"HEAD moved during the mutation (from {head[:10]}): a commit by the mutator, or by you meanwhile; "
+        f"the branch was put back and the commit kept (`git merge --ff-only {moved_to[:12]}` brings it back, "
+        "if it is yours); mutators must not commit"
+    )
 
 
 def mutation_request(

@@ -35,7 +35,7 @@ from autoresearch.optimizer.cycle.siblings import (
     Sibling,
     exhausted,
     finish,
-    mutated_now,
+    mutate_now,
     new_batch,
     owed,
     rebase,
@@ -52,6 +52,7 @@ from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches
 from autoresearch.optimizer.gitrepo.workspace import candidate_patch, everything_changed, inside
 from autoresearch.plumbing import process
+from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
@@ -64,12 +65,14 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
     """Cycles 2+ with K > 1 candidates; the same outcomes as autoresearch.optimizer.cycle.candidate, once per
     cycle. `ahead` is this cycle's batch when the cycle before mutated it; returned is the next cycle's, when
     this one mutated it (the loop hands it back, or `discard`s it when the run stops)."""
-    batch = ahead or mutated_now(session, number)
+    batch = ahead or new_batch(session, number)
     for s in batch.siblings if ahead else ():  # a line's duration is its cycle's own span, from the decision before
         s.draft.started = time.monotonic()
     following: Mutating | None = None  # the next cycle's batch while its mutators run
     made: Batch | None = None  # and once they have ended
     try:
+        if ahead is None:
+            mutate_now(session, batch)
         redo(session, batch)
         exhausted(batch)
         faults.point("after-mutate")
@@ -245,13 +248,16 @@ def _intact(winner: Sibling | None) -> Sibling | None:
     runs meanwhile, gone astray) must not get its edit committed unmeasured, nor a score it forged."""
     if winner is None:
         return None
-    changed = [
-        path
-        for path, code in everything_changed(winner.ws).items()
-        if code not in ("??", "!!") and not inside(winner.ws, path)
-    ]
-    if artifact_key(winner.ws) != winner.key:
-        changed.insert(0, winner.ws.artifact)
+    try:
+        changed = [
+            path
+            for path, code in everything_changed(winner.ws).items()
+            if code not in ("??", "!!") and not inside(winner.ws, path)
+        ]
+        if artifact_key(winner.ws) != winner.key:
+            changed.insert(0, winner.ws.artifact)
+    except IntegrityError:  # git no longer reads it as a worktree: its .git file was changed
+        changed = [".git"]
     if not changed:
         return winner
     winner.keep = False

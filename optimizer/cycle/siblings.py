@@ -24,7 +24,13 @@ from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.candidate import Draft, mutation_fields
-from autoresearch.optimizer.cycle.mutate import check_artifact, mutation_request, records, undo_outside
+from autoresearch.optimizer.cycle.mutate import (
+    check_artifact,
+    head_moved_error,
+    mutation_request,
+    records,
+    undo_outside,
+)
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.stops import RunStopped
 from autoresearch.optimizer.cycle.threads import wait_all
@@ -112,13 +118,11 @@ def new_batch(session: Session, number: int) -> Batch:
     return batch
 
 
-def mutated_now(session: Session, number: int) -> Batch:
-    """A batch mutated in the cycle that evaluates it (the first of a run, or when nothing was made ahead)."""
-    batch = new_batch(session, number)
+def mutate_now(session: Session, batch: Batch) -> None:
+    """Mutate a batch in the cycle that evaluates it (the first of a run, or when nothing was made ahead)."""
     session.set_phase("mutate")
     get().info("mutating", candidates=len(batch.siblings))
     finish(session, start(session, batch))
-    return batch
 
 
 def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: bool = False) -> Mutating:
@@ -150,15 +154,16 @@ def finish(session: Session, m: Mutating) -> None:
         m.pool.shutdown()
         try:
             switched = head_moved(ws, m.branch, m.head) if head_ref(ws) != m.branch else None
-            outside = undo_outside(session, m.batch.run_dir, m.kept)  # the guard puts .git back (HEAD, refs, index)
+            moved_to = ws.head()  # before the guard puts .git back (HEAD, refs, index)
+            outside = undo_outside(session, m.batch.run_dir, m.kept)
             reattach(ws, m.branch, m.head)
         finally:
             m.held.close()
     if switched:  # the KEEPs would have gone off the user's branch: exit 20, as with one candidate
         save_patches(siblings, None)
         raise SafetyStop(f"stopped: a mutator switched branches ({switched}); HEAD is back and nothing was committed")
-    if ws.head() != m.head:
-        raise IntegrityError(f"HEAD moved during the mutations (from {m.head[:10]}): mutators must not commit")
+    if moved_to != m.head:  # a commit on the branch meanwhile, the mutators' or the user's: exit 50, as with one
+        raise head_moved_error(m.head, moved_to)
     if outside:
         for s in siblings:
             s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
@@ -230,7 +235,11 @@ def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:
     for s in siblings:
         if s is winner:
             continue
-        patch = candidate_patch(s.ws)
+        try:
+            patch = candidate_patch(s.ws)
+        except IntegrityError as exc:  # a worktree git no longer reads (its .git file changed): nothing to save
+            get().warning(f"could not save candidate {s.index}'s patch", error=str(exc)[:300])
+            continue
         if patch.strip():
             (s.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
 
@@ -296,8 +305,12 @@ def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
     ran the tests) are removed, as the checkout's guard does, and not held against it."""
     if ws.head() != head:
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
+    try:
+        changes = everything_changed(ws)
+    except IntegrityError as exc:  # git no longer reads it as a worktree
+        raise MutationFailed(f"the mutator changed its worktree's .git ({exc})", "out-of-scope", result) from exc
     outside = []
-    for path, code in sorted(everything_changed(ws).items()):
+    for path, code in sorted(changes.items()):
         if inside(ws, path):
             continue
         if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):

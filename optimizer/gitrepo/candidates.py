@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
+from autoresearch.plumbing.errors import IntegrityError
 
 FOLDER = "candidates"
 
@@ -73,7 +74,11 @@ def _worktrees(root: Path) -> list[Path]:
 
 def _remove(main: Workspace, path: Path) -> None:
     if (path / ".git").is_file():
-        main.git("worktree", "remove", "--force", str(path))
+        try:
+            main.git("worktree", "remove", "--force", str(path))
+        except IntegrityError:  # its .git file damaged (a mutator gone astray): removed below, git's record pruned
+            shutil.rmtree(path)
+            main.git("worktree", "prune")
     if path.is_dir() and not path.is_symlink():  # never registered, or half made by a killed `git worktree add`
         shutil.rmtree(path)
     elif os.path.lexists(path):

@@ -13,6 +13,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from tests.helpers.procs import daemon, ended
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, wait_for
@@ -171,6 +173,97 @@ def test_held_out_results_written_while_mutations_run_ahead_are_not_taken_for_th
     assert (repo / "prompt.md").read_text() == six.replace("a 0", "a 1").replace("b 0", "b 1")
 
 
+FORGE = r"""
+import hashlib, hmac, json, pathlib, subprocess
+cache = pathlib.Path("../../../../../../../.autoresearch/cache")
+blob = subprocess.check_output(["git", "hash-object", "../../2/0/prompt.md"], text=True).strip()
+(folder,) = [p for p in cache.iterdir() if p.is_dir()]
+rows = [{"test_id": t, "score": 1.0} for t in "abc"]
+body = "".join(json.dumps(r) + "\n" for r in rows).encode()
+mac = hmac.new((cache / "key").read_bytes(), f"{folder.name}\n{blob}\n2\n".encode() + body, hashlib.sha256)
+head = json.dumps({"format": "autoresearch-cache-v2", "mac": mac.hexdigest()}).encode()
+(folder / f"{blob}-sample-2.jsonl").write_bytes(head + b"\n" + body)
+pathlib.Path("../../2/0/gate").touch()
+"""
+
+
+def test_a_cache_entry_a_mutator_made_ahead_signs_is_not_read_by_the_cycle_evaluated_meanwhile(tmp_path):
+    """Cycle 3's mutator reads the cache's key and signs a second sample of all 1.0 for cycle 2's pick,
+    before that pick's confirming run looks it up: it was read, the KEEP recorded at 1.0 and made HEAD's
+    baseline, and the guard undid the entry only afterwards."""
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1", tail="WAITGATE\n")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": ["python3 forge.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {"search": {"candidates": 2}, "stop": {"max_cycles": 3, "max_convergence": 10}}
+    files = {"plan.json": json.dumps(plan), "forge.py": FORGE}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert (lines[1]["decision"], round(lines[1]["score"], 4), lines[1]["wins"]) == ("keep", 0.3333, 1)
+    assert lines[2]["error_reason"] == "out-of-scope"  # the forger's own cycle
+
+
+AFTER_ROWS = r"""
+import glob, json, pathlib, time
+while not (found := glob.glob("../../../../*-c0002/candidate-0/index.jsonl")):
+    time.sleep(0.02)
+%s
+pathlib.Path("../../2/0/gate2").touch()
+"""
+GATE2 = r"""
+import pathlib, time
+if pathlib.Path.cwd().parts[-2:] == ("2", "0"):  # cycle 2's first candidate waits, once its rows are written
+    while not pathlib.Path("gate2").exists():
+        time.sleep(0.02)
+"""
+
+
+def after_the_picks_rows(tmp_path, meddle: str):
+    """Cycle 2's pick, once its eval has written its rows, waits for cycle 3's first mutator to `meddle`
+    (Python, with `found[0]` the rows' path) before its eval ends."""
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": ["python3 meddle.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {
+        "search": {"candidates": 2, "confirm": False},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 gate2.py", "timeout_s": 30},
+    }
+    files = {"plan.json": json.dumps(plan), "meddle.py": AFTER_ROWS % meddle, "gate2.py": GATE2}
+    return scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
+
+
+@pytest.mark.xfail(strict=True, reason="open: the results directory is not guarded, and the cycle reads it meanwhile")
+def test_rows_a_mutator_made_ahead_writes_into_the_run_directory_evaluated_meanwhile_are_not_taken(tmp_path):
+    """Cycle 3's mutator waits for cycle 2's pick to write its rows and overwrites them with 1.0 before the
+    daemon reads them: the KEEP is recorded at 1.0 and its rows become HEAD's baseline."""
+    rows = '"".join(json.dumps({"test_id": t, "score": 1.0}) + "\\n" for t in "abc")'
+    repo = after_the_picks_rows(tmp_path, f"pathlib.Path(found[0]).write_text({rows})")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert round(iterations(repo)[1]["score"], 4) == 0.3333
+
+
+def test_a_mutator_made_ahead_that_breaks_the_picks_worktree_makes_the_pick_not_kept(tmp_path):
+    """The pick's .git file rewritten after its evaluation: git failed on that worktree when checking it and
+    again when removing it, so the run ended with exit 50, and every later run failed on the worktree left."""
+    repo = after_the_picks_rows(tmp_path, 'pathlib.Path("../../2/0/.git").write_text("gitdir: /nowhere")')
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "drop"
+    assert "changed after it was evaluated: .git" in line["candidates"][0]["reason"]
+    assert "fix a" not in git(repo, "log", "--format=%s")
+    assert git(repo, "worktree", "list").count("\n") == 1
+
+
 def test_a_stop_file_written_while_a_cycle_is_evaluated_stops_the_run_after_that_cycle(tmp_path):
     once = tmp_path / "once"  # one STOP file, before the evals end (they wait for the gates)
     stop_then_go = f"[ -e {once} ] || touch {once} ../../../STOP; touch ../../2/0/gate ../../2/1/gate"
@@ -226,3 +319,31 @@ def test_ctrl_c_while_a_cycle_is_evaluated_and_the_next_is_mutated_ends_both_and
         [("fix a", "keep"), ("wait", "drop")],
         [("fix b", "keep"), ("half b", "drop")],
     ]
+
+
+def test_a_commit_you_make_while_mutations_run_ahead_stops_the_run_and_says_how_to_get_it_back(tmp_path):
+    """As with one candidate (exit 50): the guard puts the branch back, and the message names the commit; it
+    was silently dropped from the branch, the run going on with cycle 3 an out-of-scope error."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    hold = f"touch {marks}/m-$$; while [ ! -e {marks}/release ]; do sleep 0.05; done; touch ../../2/0/gate"
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1", tail="WAITGATE\n")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": [hold], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"run": [hold], "write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan)
+    proc = daemon(repo, "run")
+    wait_for(lambda: len(list(marks.glob("m-*"))) == 2)
+    (repo / "notes.txt").write_text("mine\n")
+    git(repo, "add", "notes.txt")
+    git(repo, "commit", "-qm", "my notes")
+    mine = git(repo, "rev-parse", "HEAD").strip()
+    (marks / "release").touch()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 50, err
+    assert f"git merge --ff-only {mine[:12]}" in err
+    git(repo, "merge", "--ff-only", mine)
+    assert (repo / "notes.txt").read_text() == "mine\n"
+    assert git(repo, "worktree", "list").count("\n") == 1

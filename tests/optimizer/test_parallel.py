@@ -366,6 +366,7 @@ def test_a_mutator_switching_the_users_branch_stops_the_run_with_20_and_puts_it_
     assert git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip() == "main"
     assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
     assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/candidate.patch"))) == 3
+    assert git(repo, "worktree", "list").count("\n") == 1  # the cycle's worktrees went with it
 
 
 def test_a_candidates_objectives_measure_its_own_artifact_not_the_checkouts(tmp_path):
@@ -377,3 +378,19 @@ def test_a_candidates_objectives_measure_its_own_artifact_not_the_checkouts(tmp_
     assert cli(repo, "run").returncode == 0
     keep = iterations(repo)[1]
     assert keep["decision"] == "keep" and keep["objectives"]["size"] == 5  # the winner's 5 lines; HEAD had 3
+
+
+def test_a_mutator_that_breaks_its_worktrees_git_file_is_out_of_scope_and_the_run_goes_on(tmp_path):
+    """git no longer reads that worktree: its check, then its removal, failed, and the run ended with exit 50,
+    the worktrees left behind for every later run to fail on."""
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "run": ["echo 'gitdir: /nowhere' > .git"]},
+        "2.1": {"write": {"prompt.md": scores(a=0, b=1, c=0)}, "summary": "fix b"},
+    }
+    repo = make(tmp_path, plan, search={"candidates": 2}, stop={"max_cycles": 2})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    first, second = iterations(repo)[1]["candidates"]
+    assert first["decision"] == "error" and "changed its worktree's .git" in first["reason"]
+    assert second["decision"] == "keep"
+    assert git(repo, "worktree", "list").count("\n") == 1

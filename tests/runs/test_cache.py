@@ -71,3 +71,18 @@ def test_samples_stored_while_held_are_read_back_at_once_and_written_when_the_ho
         assert cache.get("abc", 1) == ROWS and cache.count("abc") == 1
         assert not (tmp_path / "eval1").exists()  # nothing on disk while a mutator is watched
     assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS
+
+
+def test_while_held_only_entries_on_disk_before_the_hold_are_read(tmp_path):
+    """A mutator running beside the evaluations can read the key and sign an entry: one written, or
+    rewritten, during the hold is a miss until the hold ends (the scope guard has undone it by then)."""
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("old", 1, ROWS)
+    cache.put("kept", 1, ROWS)
+    other = SampleCache(tmp_path, "eval1")  # a writer with the same secret
+    with cache.held():
+        other.put("new", 1, ROWS)
+        other.put("old", 1, ROWS[:1])
+        assert cache.get("new", 1) is None and cache.get("old", 1) is None
+        assert cache.get("kept", 1) == ROWS
+    assert cache.get("new", 1) == ROWS
