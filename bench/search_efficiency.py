@@ -17,7 +17,8 @@ the true score, per decision), and the spend (eval runs, mutations) per +0.01 of
 A K > 1 configuration this build does not accept (no `search.candidates` yet) is reported as such.
 With `--repeats N` each configuration runs N times (the mutator's choices vary) and the means are shown,
 the false-KEEP rate pooled over the N runs' decisions. `--serial` turns `search.overlap` off.
-Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N] [--serial]
+Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
+       [--serial] [--rules wins-losses,significant]
 """
 
 from __future__ import annotations
@@ -297,6 +298,7 @@ def main() -> None:
     parser.add_argument("--k", default="1,2,4", help="candidates per cycle to compare")
     parser.add_argument("--repeats", type=int, default=1, help="runs of each configuration (the mutator's seed varies)")
     parser.add_argument("--serial", action="store_true", help="search.overlap: false (mutations after each decision)")
+    parser.add_argument("--rules", default=",".join(RULES), help="keep rules to compare")
     args = parser.parse_args()
     land = landscape(args.seed)
     print(
@@ -307,7 +309,7 @@ def main() -> None:
     pooled = []
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
         (Path(tmp) / "landscape.json").write_text(json.dumps(land))
-        for rule in RULES:
+        for rule in args.rules.split(","):
             for k in (int(k) for k in args.k.split(",")):
                 runs = [run(Path(tmp), land, rule, k, args, r) for r in range(args.repeats)]
                 if runs[0].refused:

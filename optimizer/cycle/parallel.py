@@ -201,12 +201,14 @@ def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: fl
 
 
 def _merge(session: Session, batch: Batch) -> Sibling | None:
-    """The merge candidate: when two or more siblings each win tests the others do not, their patches
+    """The merge candidate: when two or more siblings the rule keeps each win tests the others do not, their patches
     three-way merged onto HEAD (in the object store) and checked out in a worktree of its own; None when
     no merge is worth trying, the patches conflict, or the budget or a STOP file says no more evals."""
     siblings = batch.siblings
     baseline = session.holdout.partition(session.baseline_rows)[0] if session.holdout else session.baseline_rows
-    wins = [_won(session, s, baseline) for s in siblings]
+    # only candidates the rule keeps: with a noisy eval every candidate wins a few tests by chance, and a merge
+    # of those was tried nearly every cycle, one more eval on the cycle's critical path that was seldom kept
+    wins = [_won(session, s, baseline) if s.keep else set() for s in siblings]
     parents = merge_parents(wins)
     if not parents:
         return None

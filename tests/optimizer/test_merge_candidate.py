@@ -113,3 +113,23 @@ def test_under_the_significant_rule_a_merge_is_kept_as_under_wins_losses(tmp_pat
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert_merged(repo)
+
+
+def test_no_merge_is_tried_of_candidates_the_rule_does_not_keep(tmp_path):
+    """Each wins a test and loses one (their merge would pass here, two wins to one loss): with a noisy eval,
+    most candidates win a test or two by chance, and a merge of them cost one more eval nearly every cycle,
+    on the cycle's critical path, for a candidate seldom kept."""
+    plan = {
+        "2.0": {"write": {"prompt.md": art(a="1", b="0", c="0.5")}, "summary": "a, not b"},
+        "2.1": {"write": {"prompt.md": art(a="0.5", b="0", c="1")}, "summary": "c, not b"},
+    }
+    settings = {"search": {"candidates": 2}, "stop": {"max_cycles": 2, "max_convergence": 10}}
+    half = art(a="0.5", b="0.5", c="0.5")
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": half}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    line = iterations(repo)[1]
+    assert [(c["wins"], c["losses"], c["decision"]) for c in line["candidates"]] == [(1, 1, "drop"), (1, 1, "drop")]
+    assert not [e for e in events(repo) if e.startswith("merg")]
