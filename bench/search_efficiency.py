@@ -88,7 +88,8 @@ landscape = json.loads(Path(sys.argv[1]).read_text())
 time.sleep(float(sys.argv[2]))
 artifact = Path(os.environ["AUTORESEARCH_ARTIFACT"])
 run_dir = os.environ["AUTORESEARCH_RUN_DIR"]
-rng = random.Random(f"{sys.argv[3]}:{os.environ['AUTORESEARCH_CYCLE']}:{run_dir}")
+sibling = os.environ.get("AUTORESEARCH_SIBLING", "")  # each of a cycle's K candidates its own choice
+rng = random.Random(f"{sys.argv[3]}:{os.environ['AUTORESEARCH_CYCLE']}:{sibling}:{run_dir}")
 lines = artifact.read_text().splitlines(keepends=True)
 have = {l.split()[1] for l in lines if l.startswith("edit ")}
 free = [e for e in range(len(landscape["effects"])) if str(e) not in have]
@@ -98,7 +99,8 @@ if not picked:
 for e in picked:  # in its own section
     lines.insert(lines.index(f"## slot {e}\n") + 1, f"edit {e}\n")
 artifact.write_text("".join(lines))
-Path(run_dir, "mutation.md").write_text(" + ".join(f"edit {e}" for e in picked) + "\n")
+changelog = os.environ.get("AUTORESEARCH_CHANGELOG") or Path(run_dir, "mutation.md")  # a candidate's, with K > 1
+Path(changelog).write_text(" + ".join(f"edit {e}" for e in picked) + "\n")
 """
 
 
@@ -300,6 +302,8 @@ def main() -> None:
     parser.add_argument("--serial", action="store_true", help="search.overlap: false (mutations after each decision)")
     parser.add_argument("--rules", default=",".join(RULES), help="keep rules to compare")
     args = parser.parse_args()
+    if "1" not in args.k.split(","):
+        parser.error("--k must include 1: every figure is compared with K=1's")
     land = landscape(args.seed)
     print(
         f"landscape: {EDITS} edits, {PAIRS} pairs, {TESTS} tests, noise sd {NOISE}; all helpful edits and pairs score "
