@@ -18,9 +18,9 @@ from pathlib import Path
 
 from autoresearch.plumbing import reaper
 from autoresearch.plumbing.critical import critical
+from autoresearch.plumbing.reaper import GRACE_S  # the same grace, whether the daemon or its watcher ends a group
 from autoresearch.plumbing.redact import redact
 
-GRACE_S = 5.0
 PGID_SUFFIX = ".pgid"
 
 # the process groups `run` started that are still running, for `end_all`; and whether new ones are refused

@@ -66,7 +66,6 @@ class Sibling:
     draft: Draft
     mutator: Mutator
     run_dir: Path
-    mutation: MutationResult | None = None
     error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
     place: Place | None = None  # where it is evaluated, once it is
     rows: list[dict] | None = None  # its train rows, once evaluated
@@ -287,7 +286,6 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
     except MutationsExhausted:
         s.error = ("exhausted", "the mutator has no more mutations")
         return
-    s.mutation = result
     _add_spend(s, result)
     s.draft.fields["mutation"] = result.summary
     get().info("mutated", candidate=s.index, strategy=s.strategy.name, summary=result.summary)
