@@ -159,11 +159,37 @@ def _judge(session: Session, batch: Batch) -> Sibling | None:
             if s.error is None:
                 s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
     merged = _merge(session, batch)
-    if merged is not None:
-        siblings.append(merged)
-        _evaluate_all(session, [merged], tested)
-    winner = _best([s for s in siblings if s.keep], session)
-    return _confirmed(session, siblings, winner)
+    best = _best([s for s in siblings if s.keep], session)
+    if merged is None:
+        return _confirmed(session, siblings, best)
+    return _with_merge(session, siblings, merged, best, live, tested)
+
+
+def _with_merge(
+    session: Session, siblings: list[Sibling], merged: Sibling, best: Sibling | None, live: int, tested: int
+) -> Sibling | None:
+    """The merge evaluated while the best sibling is confirmed, so that a cycle with a merge takes two evals'
+    time rather than three; the merge, when picked over it, is confirmed in turn (one eval run more than
+    confirming the merge alone), and the best sibling is kept if the merge is not confirmed but it was.
+    The merge has what of `eval.workers` the confirmation's evaluator does not."""
+    singles = list(siblings)
+    siblings.append(merged)
+    workers = session.config.eval.workers
+    confirmed: list[Sibling | None] = []
+    all_at_once(
+        [
+            lambda: _evaluate_all(session, [merged], tested, max(1, workers - max(1, workers // live))),
+            lambda: confirmed.append(_confirmed(session, singles, best)),
+        ]
+    )
+    if not merged.keep or (best is not None and not _ahead(merged, best, session)):
+        return confirmed[0]
+    picked = _confirmed(session, siblings, merged)
+    if picked is None:
+        return confirmed[0]
+    if confirmed[0] is not None:
+        confirmed[0].draft.fields["reason"] += "; not kept: the merge candidate scored higher"
+    return picked
 
 
 def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = False) -> bool:
@@ -175,15 +201,16 @@ def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = Fa
     return not budget or spent < budget
 
 
-def _evaluate_all(session: Session, siblings: list[Sibling], tested: int) -> None:
-    """The mutated candidates evaluated at once, `eval.workers` shared between them, each judged against HEAD
-    at the confidence that keeps the best-of-K false-KEEP rate at the configured one, K being the `tested`
-    candidates of the cycle (a merge included)."""
+def _evaluate_all(session: Session, siblings: list[Sibling], tested: int, workers: int | None = None) -> None:
+    """The mutated candidates evaluated at once, `workers` (`eval.workers` unless a confirmation runs beside
+    them) shared between them, each judged against HEAD at the confidence that keeps the best-of-K
+    false-KEEP rate at the configured one, K being the `tested` candidates of the cycle (a merge included)."""
     live = [s for s in siblings if s.error is None]
     if not live:
         return
     config = session.config
-    share = config.eval.model_copy(update={"workers": max(1, config.eval.workers // len(live))})
+    total = config.eval.workers if workers is None else workers
+    share = config.eval.model_copy(update={"workers": max(1, total // len(live))})
     confidence = adjusted_confidence(config.policy.confidence, max(tested, len(live)))
     head_lock = threading.Lock()
     jobs = [lambda s=s: _evaluate_one(session, s, share, confidence, head_lock) for s in live]
@@ -311,9 +338,12 @@ def _best(kept: list[Sibling], session: Session) -> Sibling | None:
 
 
 def _ahead(a: Sibling, b: Sibling, session: Session) -> bool:
-    if a.score != b.score:
-        return is_better(session.config.eval.goal, a.score, b.score)
-    margin = lambda s: (s.draft.fields.get("wins") or 0) - (s.draft.fields.get("losses") or 0)  # noqa: E731
+    """Whether `a` is picked over `b`, on their first runs (the figures a confirmation replaced are kept as
+    `selected_*`, autoresearch.optimizer.cycle.confirm)."""
+    first = lambda s, name: s.draft.fields.get(f"selected_{name}", s.draft.fields.get(name))  # noqa: E731
+    if first(a, "score") != first(b, "score"):
+        return is_better(session.config.eval.goal, float(first(a, "score") or 0), float(first(b, "score") or 0))
+    margin = lambda s: (first(s, "wins") or 0) - (first(s, "losses") or 0)  # noqa: E731
     return margin(a) > margin(b)
 
 

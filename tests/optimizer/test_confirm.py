@@ -16,13 +16,22 @@ from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 LUCKY_EVAL = r"""
-import hashlib, json, sys
+import hashlib, json, sys, time
 from pathlib import Path
 
 text = Path(sys.argv[2]).read_text()
 seen = Path(sys.argv[3]) / hashlib.sha256(text.encode()).hexdigest()
 first = not seen.exists()
 seen.touch()
+run = Path(sys.argv[1])
+if run.name == "confirm":
+    Path(sys.argv[3], "confirming").touch()
+if sys.argv[4:] == ["rendezvous"] and run.name == "candidate-2":  # the merge: evaluated beside a confirmation
+    deadline = time.monotonic() + 60
+    while not Path(sys.argv[3], "confirming").exists():
+        if time.monotonic() > deadline:
+            sys.exit("no confirmation started while the merge was evaluated")
+        time.sleep(0.02)
 lines = [l.split() for l in text.splitlines() if l.strip() and not l.startswith("#")]
 rows = {w[0]: float(w[1]) for w in lines if len(w) == 2}
 rows.update({w[1]: float(w[2]) for w in lines if w[0] == "lucky" and first})
@@ -34,12 +43,16 @@ with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
 ORIGINAL = scores(a=0, b=0, c=0)
 
 
-def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, **config):
-    """A repository of two candidates a cycle; `confirm` is search.confirm as the YAML gives it (None: unset)."""
+def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, rendezvous=False, **config):
+    """A repository of two candidates a cycle; `confirm` is search.confirm as the YAML gives it (None: unset).
+    With `rendezvous`, the merge candidate's eval waits for a confirmation to start."""
     seen = tmp_path / "seen"
     seen.mkdir()
     settings = {
-        "eval": {"command": f"python3 evals/score.py {{run_dir}} prompt.md {seen}", "holdout": holdout},
+        "eval": {
+            "command": f"python3 evals/score.py {{run_dir}} prompt.md {seen}" + (" rendezvous" if rendezvous else ""),
+            "holdout": holdout,
+        },
         # each cycle mutated from the KEEP before it (not ahead, carried onto it): the plans write whole files
         "search": {"candidates": 2, "overlap": False, **({} if confirm is None else {"confirm": confirm})},
         "stop": {"max_cycles": len({k.split(".")[0] for k in plan}) + 1, "max_convergence": 10},
@@ -107,6 +120,47 @@ def test_under_mean_a_pick_whose_mean_fails_is_not_kept_and_head_is_unchanged(tm
     assert (line["selected_wins"], line["wins"], line["score"]) == (1, 0, pytest.approx(0.075 / 3))
     assert git(repo, "rev-parse", "HEAD") == head
     assert (repo / "prompt.md").read_text() == ORIGINAL
+
+
+SPACED = "a 0\n#\n#\n#\nb 1\n#\n#\n#\nc 0\n#\n#\n#\nd 1\n"  # far enough apart for edits to merge
+
+
+def test_the_best_sibling_is_confirmed_while_the_merge_is_evaluated_and_the_merge_then_in_turn(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt.md": SPACED.replace("a 0", "a 1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": SPACED.replace("c 0", "c 1")}, "summary": "fix c"},
+    }
+    repo = make(tmp_path, plan, original=SPACED, rendezvous=True)  # the merge's eval waits for a confirmation
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert (line["decision"], line["strategy"], line["mutation"]) == ("keep", "merge", "fix a + fix c")
+    first, _, merge = line["candidates"]
+    assert merge["reason"].startswith("confirmed on the mean of two runs")
+    assert first["decision"] == "drop" and first["reason"].startswith("confirmed on the mean of two runs")
+    assert first["reason"].endswith("; not kept: the merge candidate scored higher")
+    assert line["eval_runs"] == 5  # two siblings, the merge, and the two confirmations
+    assert (repo / "prompt.md").read_text() == SPACED.replace("a 0", "a 1").replace("c 0", "c 1")
+
+
+def test_when_the_merge_is_not_confirmed_the_best_sibling_confirmed_beside_it_is_kept(tmp_path):
+    """Sibling 1's win on c is luck, and it costs b and d, which its first run does not show: the merge wins
+    a and c on its first run, and the mean of its two runs wins a and c and loses b and d."""
+    lucky = SPACED.replace("b 1", "b 0\nlucky b 1").replace("c 0", "c 0\nlucky c 1").replace("d 1", "d 0\nlucky d 1")
+    plan = {
+        "2.0": {"write": {"prompt.md": SPACED.replace("a 0", "a 1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": lucky}, "summary": "lucky c"},
+    }
+    repo = make(tmp_path, plan, original=SPACED)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert (line["decision"], line["strategy"], line["mutation"]) == ("keep", "fix-failing", "fix a")
+    first, _, merge = line["candidates"]
+    assert first["decision"] == "keep" and first["reason"].startswith("confirmed on the mean of two runs")
+    assert merge["decision"] == "drop"
+    assert merge["reason"].startswith("not confirmed on the mean of two runs: wins 2 <= losses 2")
+    assert (repo / "prompt.md").read_text() == SPACED.replace("a 0", "a 1")
 
 
 def test_under_mean_heads_held_out_results_are_the_mean_of_both_runs_too(tmp_path):
