@@ -14,6 +14,10 @@ the same original and runs for `--budget-s` seconds (`stop.max_hours`).
 Printed side by side: HEAD's true score at each quarter of the budget, when each configuration first
 reached K=1's final true score under the same rule, the false-KEEP rate (KEEPs that did not raise
 the true score, per decision), and the spend (eval runs, mutations) per +0.01 of true score.
+The false-KEEP rate is shown over the whole budget and over the decisions made while HEAD's true score
+was below K=1's final, the stretch of the climb every configuration covered; the goal is judged on the
+latter, as its time and spend are (to reach K=1's final). Over the whole budget, a configuration that
+got further spent its last decisions near the landscape's best, where nearly any KEEP is false.
 A K > 1 configuration this build does not accept (no `search.candidates` yet) is reported as such.
 With `--repeats N` each configuration runs N times (the mutator's choices vary) and the means are shown,
 the false-KEEP rate pooled over the N runs' decisions. `--serial` turns `search.overlap` off.
@@ -148,6 +152,7 @@ class Outcome:
     decisions: int = 0
     keeps: int = 0
     false_keeps: int = 0
+    judged: list[tuple[float, bool]] = field(default_factory=list)  # each decision: (HEAD's true score, a false KEEP)
 
     def at(self, seconds: float) -> tuple[float, int, int]:
         """HEAD's true score and the spend (eval runs, mutations) at `seconds` since the start."""
@@ -190,14 +195,16 @@ def tally(label: str, lines: list[dict], land: dict, repo: Path, started: float)
     for line in lines[1:]:
         runs += line.get("eval_runs", 0 if line["decision"] == "error" else 1)  # a cycle's: all its candidates'
         mutations += sum(not c.get("merge_of") for c in line.get("candidates") or [{}])
-        score = out.points[-1][1]
+        score = before = out.points[-1][1]
+        false = False
+        if line["decision"] == "keep" and line.get("commit"):
+            score = true_score(land, git(repo, "show", f"{line['commit']}:prompt.md"))
+            false = score <= before
+            out.keeps += 1
+            out.false_keeps += false
         if line["decision"] not in ("error", "stopped"):
             out.decisions += 1
-        if line["decision"] == "keep" and line.get("commit"):
-            kept = true_score(land, git(repo, "show", f"{line['commit']}:prompt.md"))
-            out.keeps += 1
-            out.false_keeps += kept <= score
-            score = kept
+            out.judged.append((before, false))
         when = datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00")).timestamp() - started
         out.points.append((max(0.0, when), score, runs, mutations))
     return out
@@ -221,6 +228,14 @@ class Pooled:
     def rate(self) -> tuple[int, int]:
         return sum(o.false_keeps for o in self.runs), sum(o.decisions for o in self.runs)
 
+    def rate_below(self, score: float) -> tuple[int, int]:
+        """False KEEPs and decisions while HEAD's true score was below `score` (K=1's final): the stretch
+        of the climb every configuration covered. Past it a configuration that got further decides near
+        the landscape's best, where a KEEP can seldom raise the true score, so over the whole budget the
+        faster configuration is charged for being faster."""
+        below = [false for o in self.runs for before, false in o.judged if before < score - 1e-9]
+        return sum(below), len(below)
+
 
 def _grid(budget_s: float) -> list[float]:
     return [budget_s * i / 100 for i in range(101)]
@@ -239,13 +254,15 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
     row("decisions (cycles)", [str(p.rate()[1]) for p in pooled])
     row("KEEPs", [str(sum(o.keeps for o in p.runs)) for p in pooled])
     row("false-KEEP rate per decision", [_rate(*p.rate()) for p in pooled])
+    below = [p.rate_below(final[_rule(p)]) for p in pooled]
+    row("  the same, below K=1's final score", [f"{_rate(*b)} of {b[1]}" for b in below])
     gains = [p.at(budget_s)[0] - p.at(0)[0] for p in pooled]
     row("eval runs / mutations per +0.01 true", [_per(p.at(budget_s)[1:], g) for p, g in zip(pooled, gains)])
     spent = [p.at(t)[1:] if t is not None else None for p, t in zip(pooled, reached)]
     row("spend to reach K=1's final (runs/mut)", ["never" if x is None else f"{x[0]:.0f} / {x[1]:.0f}" for x in spent])
     ratio = [_ratio(x, spent[pooled.index(base[_rule(p)])]) for p, x in zip(pooled, spent)]
     row("  the same, as a multiple of K=1's", ratio)
-    for p, t, x in zip(pooled, reached, spent):
+    for p, t, x, mine in zip(pooled, reached, spent, below):
         b = base[_rule(p)]
         if p is b or p.label.split()[0] != f"K={max(int(q.label[2:].split()[0]) for q in pooled)}":
             continue
@@ -255,10 +272,10 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
             continue
         fast = t is not None and t <= 0.4 * budget_s
         cheap = x is not None and theirs is not None and sum(x) <= 1.5 * sum(theirs)
-        honest = _fraction(*p.rate()) <= _fraction(*b.rate())
+        honest = _fraction(*mine) <= _fraction(*below[pooled.index(b)])
         print(
             f"goal, {p.label}: reached K=1's final in <= 40% of the time: {_met(fast)}; at <= 1.5x its spend: "
-            f"{_met(cheap)}; false-KEEP rate no higher: {_met(honest)}"
+            f"{_met(cheap)}; false-KEEP rate no higher (below K=1's final score): {_met(honest)}"
         )
 
 
