@@ -62,7 +62,8 @@ def run_cli(argv: list[str] | None = None) -> int:
         result = app(args=argv, standalone_mode=False, prog_name="autoresearch")
     except typer.Exit as exc:
         return exc.exit_code
-    except typer.Abort:
+    except typer.Abort:  # Ctrl-C in a command that does not take signals itself, or a prompt's input ended
+        print("autoresearch: interrupted", file=sys.stderr)
         return INTERRUPTED
     except typer.TyperException as exc:  # usage errors: typer has already named the option
         show = getattr(exc, "show", None)

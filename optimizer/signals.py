@@ -16,6 +16,7 @@ from autoresearch.plumbing.errors import Interrupted
 
 __all__ = ["critical", "end_started", "install"]
 _raised = False
+_left = ""  # what an interruption leaves, said after it
 
 
 def _handler(signum, frame) -> None:
@@ -26,13 +27,14 @@ def _handler(signum, frame) -> None:
         return
     _raised = True
     how = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"interrupted by {signal.Signals(signum).name}"
-    raise Interrupted(f"{how}; the artifact was restored to HEAD")
+    raise Interrupted(f"{how}; {_left}" if _left else how)
 
 
-def install() -> None:
-    """For a run: a process may run the loop again after an interrupted run (the Python API), so start afresh."""
-    global _raised
-    _raised = False
+def install(left: str = "the artifact was restored to HEAD") -> None:
+    """For a run, or another command that starts commands (`left`: what its interruption leaves, said with
+    it): a process may run the loop again after an interrupted run (the Python API), so start afresh."""
+    global _raised, _left
+    _raised, _left = False, left
     signal.signal(signal.SIGTERM, _handler)
     signal.signal(signal.SIGINT, _handler)
 

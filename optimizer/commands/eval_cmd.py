@@ -43,6 +43,9 @@ def command(
     as_json: bool = JsonOption,
 ) -> int:
     """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""
+    from autoresearch.optimizer import signals
+
+    signals.install(left="")  # SIGTERM as Ctrl-C: exit 130, the targets and commands it started ended
     if path is not None:
         return run_file(path, output, target, workers, threshold, as_json)
     from autoresearch.optimizer.experiment import busy

@@ -103,3 +103,42 @@ def test_ctrl_c_while_targets_run_exits_at_once_and_ends_them(tmp_path, candidat
     assert still_held == []  # the targets it started were ended with it
     assert (tree / "prompt.md").read_text() == "be brief\n"  # the candidate's edit undone
     assert git(tree, "status", "--porcelain").strip() == ""
+
+
+EVAL = [sys.executable, "-m", "autoresearch.optimizer", "eval"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("path", [[], ["evals/suite.eval.yaml"]])
+def test_an_interrupted_eval_exits_130_at_once_and_ends_its_targets(tmp_path, signum, path):
+    tree = repo(tmp_path / "repo", 1)
+    (tree / "prompt.md").write_text("hold\n")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = subprocess.Popen(
+        EVAL + path,
+        cwd=tree,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1", "MARKS_DIR": str(marks)},
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(marks.glob("started-*"))) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        os.killpg(proc.pid, signum)
+        try:
+            exited = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            exited = None
+        still_held = held_agents(marks)
+    finally:
+        (marks / "release").touch()
+        proc.wait()
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    assert exited == 130, stderr
+    assert "Traceback" not in stderr and "interrupted" in stderr, stderr
+    assert still_held == []
