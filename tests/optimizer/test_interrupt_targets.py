@@ -69,54 +69,13 @@ CLI = [sys.executable, "-m", "autoresearch.optimizer", "run"]
 API = [sys.executable, "-c", "from autoresearch import Experiment; Experiment('autoresearch.yaml').run()"]
 
 
-@pytest.mark.parametrize(("candidates", "command", "code"), [(1, CLI, 130), (2, CLI, 130), (1, API, 1)])
-def test_ctrl_c_while_targets_run_exits_at_once_and_ends_them(tmp_path, candidates, command, code):
-    tree = repo(tmp_path / "repo", candidates)
-    marks = tmp_path / "marks"
+def interrupt(command: list[str], tree: Path, marks: Path, signum: int) -> tuple[int | None, list[int], str]:
+    """`command` in `tree`, a job of its own as a shell starts it, sent `signum` on its process group (as Ctrl-C
+    is) once two targets hold: its exit (None while it still waited for them a minute later), the targets still
+    held when it had exited, and its stderr."""
     marks.mkdir()
     proc = subprocess.Popen(
         command,
-        cwd=tree,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, **GIT_ENV, "NO_COLOR": "1", "MARKS_DIR": str(marks)},
-        start_new_session=True,  # a job of its own, as a shell starts it: Ctrl-C goes to its process group
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while len(list(marks.glob("started-*"))) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            exited = proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            exited = None  # still waiting for its held targets: the defect
-        still_held = held_agents(marks)
-    finally:
-        (marks / "release").touch()
-        proc.wait()
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
-    assert exited == code, stderr
-    assert "Interrupted: interrupted (Ctrl-C)" in stderr if command is API else "Traceback" not in stderr
-    assert still_held == []  # the targets it started were ended with it
-    assert (tree / "prompt.md").read_text() == "be brief\n"  # the candidate's edit undone
-    assert git(tree, "status", "--porcelain").strip() == ""
-
-
-EVAL = [sys.executable, "-m", "autoresearch.optimizer", "eval"]
-
-
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("path", [[], ["evals/suite.eval.yaml"]])
-def test_an_interrupted_eval_exits_130_at_once_and_ends_its_targets(tmp_path, signum, path):
-    tree = repo(tmp_path / "repo", 1)
-    (tree / "prompt.md").write_text("hold\n")
-    marks = tmp_path / "marks"
-    marks.mkdir()
-    proc = subprocess.Popen(
-        EVAL + path,
         cwd=tree,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -133,12 +92,35 @@ def test_an_interrupted_eval_exits_130_at_once_and_ends_its_targets(tmp_path, si
         try:
             exited = proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            exited = None
+            exited = None  # still waiting for its held targets: the defect
         still_held = held_agents(marks)
     finally:
         (marks / "release").touch()
         proc.wait()
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    return exited, still_held, proc.stderr.read().decode() if proc.stderr else ""
+
+
+@pytest.mark.parametrize(("candidates", "command", "code"), [(1, CLI, 130), (2, CLI, 130), (1, API, 1)])
+def test_ctrl_c_while_targets_run_exits_at_once_and_ends_them(tmp_path, candidates, command, code):
+    tree = repo(tmp_path / "repo", candidates)
+    exited, still_held, stderr = interrupt(command, tree, tmp_path / "marks", signal.SIGINT)
+    assert exited == code, stderr
+    assert "Interrupted: interrupted (Ctrl-C)" in stderr if command is API else "Traceback" not in stderr
+    assert still_held == []  # the targets it started were ended with it
+    assert (tree / "prompt.md").read_text() == "be brief\n"  # the candidate's edit undone
+    assert git(tree, "status", "--porcelain").strip() == ""
+
+
+EVAL = [sys.executable, "-m", "autoresearch.optimizer", "eval"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("path", [[], ["evals/suite.eval.yaml"]])
+def test_an_interrupted_eval_exits_130_at_once_and_ends_its_targets(tmp_path, signum, path):
+    """The configured eval, and an eval file on its own: SIGTERM killed it with -15 before."""
+    tree = repo(tmp_path / "repo", 1)
+    (tree / "prompt.md").write_text("hold\n")
+    exited, still_held, stderr = interrupt(EVAL + path, tree, tmp_path / "marks", signum)
     assert exited == 130, stderr
     assert "Traceback" not in stderr and "interrupted" in stderr, stderr
     assert still_held == []
