@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from tests.helpers.fake_llm import fake_llm  # noqa: F401  (the wire-level fake LLM server, for every package's tests)
@@ -15,3 +17,11 @@ def _git_identity(monkeypatch):
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started in the background (`cmd &`) inherits SIGINT ignored, and so would every command it
+    starts: the tests that send Ctrl-C would then wait in vain. A handler of our own is reset to the default
+    in each child, so the commands take SIGINT as a user's terminal gives it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
