@@ -16,8 +16,8 @@ reached K=1's final true score under the same rule, the false-KEEP rate (KEEPs t
 the true score, per decision), and the spend (eval runs, mutations) per +0.01 of true score.
 The false-KEEP rate is shown over the whole budget and over the decisions made while HEAD's true score
 was below K=1's final, the stretch of the climb every configuration covered; the goal is judged on the
-latter, as its time and spend are (to reach K=1's final). Over the whole budget, a configuration that
-got further spent its last decisions near the landscape's best, where nearly any KEEP is false.
+latter, as its time and spend are (to reach K=1's final): over the whole budget, a configuration that got
+further also decided where K=1 never did.
 A K > 1 configuration this build does not accept (no `search.candidates` yet) is reported as such.
 With `--repeats N` each configuration runs N times (the mutator's choices vary) and the means are shown,
 the false-KEEP rate pooled over the N runs' decisions. `--serial` turns `search.overlap` off.
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import tempfile
@@ -149,9 +150,7 @@ class Outcome:
     label: str
     refused: str = ""
     points: list[tuple[float, float, int, int]] = field(default_factory=list)  # (s, true score, eval runs, mutations)
-    decisions: int = 0
     keeps: int = 0
-    false_keeps: int = 0
     judged: list[tuple[float, bool]] = field(default_factory=list)  # each decision: (HEAD's true score, a false KEEP)
 
     def at(self, seconds: float) -> tuple[float, int, int]:
@@ -201,9 +200,7 @@ def tally(label: str, lines: list[dict], land: dict, repo: Path, started: float)
             score = true_score(land, git(repo, "show", f"{line['commit']}:prompt.md"))
             false = score <= before
             out.keeps += 1
-            out.false_keeps += false
         if line["decision"] not in ("error", "stopped"):
-            out.decisions += 1
             out.judged.append((before, false))
         when = datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00")).timestamp() - started
         out.points.append((max(0.0, when), score, runs, mutations))
@@ -225,16 +222,11 @@ class Pooled:
         """The first moment (to 1% of the budget) the mean true score reached `score`."""
         return next((t for t in _grid(budget_s) if self.at(t)[0] >= score - 1e-9), None)
 
-    def rate(self) -> tuple[int, int]:
-        return sum(o.false_keeps for o in self.runs), sum(o.decisions for o in self.runs)
-
-    def rate_below(self, score: float) -> tuple[int, int]:
-        """False KEEPs and decisions while HEAD's true score was below `score` (K=1's final): the stretch
-        of the climb every configuration covered. Past it a configuration that got further decides near
-        the landscape's best, where a KEEP can seldom raise the true score, so over the whole budget the
-        faster configuration is charged for being faster."""
-        below = [false for o in self.runs for before, false in o.judged if before < score - 1e-9]
-        return sum(below), len(below)
+    def rate(self, below: float = math.inf) -> tuple[int, int]:
+        """False KEEPs and decisions, all of them or those while HEAD's true score was `below` K=1's final: the
+        stretch of the climb every configuration covered, over which the goal also compares time and spend."""
+        judged = [false for o in self.runs for before, false in o.judged if before < below - 1e-9]
+        return sum(judged), len(judged)
 
 
 def _grid(budget_s: float) -> list[float]:
@@ -254,7 +246,7 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
     row("decisions (cycles)", [str(p.rate()[1]) for p in pooled])
     row("KEEPs", [str(sum(o.keeps for o in p.runs)) for p in pooled])
     row("false-KEEP rate per decision", [_rate(*p.rate()) for p in pooled])
-    below = [p.rate_below(final[_rule(p)]) for p in pooled]
+    below = [p.rate(below=final[_rule(p)]) for p in pooled]
     row("  the same, below K=1's final score", [f"{_rate(*b)} of {b[1]}" for b in below])
     gains = [p.at(budget_s)[0] - p.at(0)[0] for p in pooled]
     row("eval runs / mutations per +0.01 true", [_per(p.at(budget_s)[1:], g) for p, g in zip(pooled, gains)])

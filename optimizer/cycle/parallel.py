@@ -338,12 +338,10 @@ def _best(kept: list[Sibling], session: Session) -> Sibling | None:
 
 
 def _ahead(a: Sibling, b: Sibling, session: Session) -> bool:
-    """Whether `a` is picked over `b`, on their first runs (the figures a confirmation replaced are kept as
-    `selected_*`, autoresearch.optimizer.cycle.confirm)."""
-    first = lambda s, name: s.draft.fields.get(f"selected_{name}", s.draft.fields.get(name))  # noqa: E731
-    if first(a, "score") != first(b, "score"):
-        return is_better(session.config.eval.goal, float(first(a, "score") or 0), float(first(b, "score") or 0))
-    margin = lambda s: (first(s, "wins") or 0) - (first(s, "losses") or 0)  # noqa: E731
+    """Whether `a` is picked over `b`, on their first runs."""
+    if a.picked_on("score") != b.picked_on("score"):
+        return is_better(session.config.eval.goal, a.picked_on("score"), b.picked_on("score"))
+    margin = lambda s: s.picked_on("wins") - s.picked_on("losses")  # noqa: E731
     return margin(a) > margin(b)
 
 

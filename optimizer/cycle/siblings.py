@@ -76,9 +76,11 @@ class Sibling:
     merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
     parents: str = ""  # and their strategies, for its commit message
 
-    @property
-    def score(self) -> float:
-        return float(self.draft.fields.get("score", 0.0))
+    def picked_on(self, name: str) -> float:
+        """A figure (score, wins, losses) of its first run, which the pick compares: kept as `selected_*` once a
+        confirmation replaced it (autoresearch.optimizer.cycle.confirm)."""
+        fields = self.draft.fields
+        return float(fields.get(f"selected_{name}", fields.get(name)) or 0)
 
 
 @dataclass
