@@ -13,35 +13,34 @@ The worktrees are removed however the cycle ends (and by start-up after a kill -
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import pending, stops, tree
-from autoresearch.optimizer.cycle.candidate import Draft, commit_message, failed, judge_candidate, require_head
+from autoresearch.optimizer.cycle import stops
+from autoresearch.optimizer.cycle.candidate import Draft, judge_candidate
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
-from autoresearch.optimizer.cycle.decide import compare_for_goal, is_better
+from autoresearch.optimizer.cycle.decide import compare_for_goal
 from autoresearch.optimizer.cycle.gating import scored_pair
 from autoresearch.optimizer.cycle.keys import artifact_key
-from autoresearch.optimizer.cycle.record import record
+from autoresearch.optimizer.cycle.outcome import decide
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.siblings import (
     MERGE,
     Batch,
     Mutating,
     Sibling,
+    best_of,
     exhausted,
     finish,
     mutate_now,
     new_batch,
     owed,
+    picked_over,
     rebase,
     redo,
     save_patches,
-    settle,
     start,
 )
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
@@ -57,8 +56,6 @@ from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators.registry import build as build_evaluator
-from autoresearch.runs.samples import write_index
-from autoresearch.trajectory.iterations import Candidate
 
 
 def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | None:
@@ -92,7 +89,7 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
         if picked is not None and winner is None:
             save_patches([picked], None)
         old_head = session.ws.head()
-        _decide(session, number, batch, winner, made)
+        decide(session, number, batch, winner, made)
         if made is not None and winner is not None:
             rebase(session, made, old_head)
         return made
@@ -159,7 +156,7 @@ def _judge(session: Session, batch: Batch) -> Sibling | None:
             if s.error is None:
                 s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
     merged = _merge(session, batch)
-    best = _best([s for s in siblings if s.keep], session)
+    best = best_of([s for s in siblings if s.keep], session)
     if merged is None:
         return _confirmed(session, siblings, best)
     return _with_merge(session, siblings, merged, best, live, tested)
@@ -182,7 +179,7 @@ def _with_merge(
             lambda: confirmed.append(_confirmed(session, singles, best)),
         ]
     )
-    if not merged.keep or (best is not None and not _ahead(merged, best, session)):
+    if not merged.keep or (best is not None and not picked_over(merged, best, session)):
         return confirmed[0]
     picked = _confirmed(session, siblings, merged)
     if picked is None:
@@ -325,102 +322,3 @@ def _confirmed(session: Session, siblings: list[Sibling], winner: Sibling | None
         return None
     winner.rows, winner.held = confirmed
     return winner
-
-
-def _best(kept: list[Sibling], session: Session) -> Sibling | None:
-    """The best of the candidates the rule would keep: the highest score in the goal's direction, then
-    the most wins over losses, then the lowest index."""
-    best = None
-    for s in kept:
-        if best is None or _ahead(s, best, session):
-            best = s
-    return best
-
-
-def _ahead(a: Sibling, b: Sibling, session: Session) -> bool:
-    """Whether `a` is picked over `b`, on their first runs."""
-    if a.picked_on("score") != b.picked_on("score"):
-        return is_better(session.config.eval.goal, a.picked_on("score"), b.picked_on("score"))
-    margin = lambda s: s.picked_on("wins") - s.picked_on("losses")  # noqa: E731
-    return margin(a) > margin(b)
-
-
-def _decide(session: Session, number: int, batch: Batch, winner: Sibling | None, ahead: Batch | None) -> None:
-    """The cycle's one line, and for a winner its commit in the checkout, in one critical block; `ahead` is
-    the next cycle's batch, mutated meanwhile, whose spend is on this line."""
-    run_dir, siblings = batch.run_dir, batch.siblings
-    entries = [_entry(session, s, winner) for s in siblings]
-    totals = _totals(siblings, ahead.siblings if ahead else [])
-    if winner is not None:
-        return _commit(session, number, run_dir, winner, entries, totals)
-    evaluated = [s for s in siblings if s.rows is not None]
-    if evaluated:
-        best = _best(evaluated, session) or evaluated[0]
-        assert best.rows is not None
-        write_index(run_dir, best.rows)
-        line = best.draft.finish(decision="drop", **totals, strategy=best.strategy.name, candidates=entries)
-    else:
-        first = siblings[0]
-        assert first.error is not None
-        line = failed(first.draft, first.error[0], first.error[1]).model_copy(
-            update={**totals, "strategy": first.strategy.name, "candidates": entries}
-        )
-    with signals.critical():
-        require_head(session, tree.Candidate(session.ws, run_dir))
-        record(session, line)
-
-
-def _commit(
-    session: Session, number: int, run_dir: Path, winner: Sibling, entries: list[Candidate], totals: dict
-) -> None:
-    assert winner.rows is not None and winner.held is not None
-    write_index(run_dir, winner.rows)  # the run just decided, as the next mutators and a resume read it
-    if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
-        write_index(session.holdout.root / run_dir.name, winner.held)
-    summary = str(winner.draft.fields.get("mutation", ""))
-    with tree.in_tree(session.ws, run_dir) as cand:
-        tree.replace_artifact(winner.ws.artifact_path, session.ws.artifact_path)
-        with signals.critical():
-            require_head(session, cand)
-            faults.point("before-commit")
-            how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
-            line = winner.draft.finish(decision="keep", **totals, strategy=winner.strategy.name, candidates=entries)
-            sha, line = pending.commit(session.paths, cand, line, commit_message(number, f"{summary} ({how})"))
-            faults.point("after-commit")
-            session.kept(sha, winner.rows, winner.held)
-            record(session, line)
-
-
-def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> dict[str, Any]:
-    """A cycle's spend (the budget reads it from the line): its candidates' evals, eval runs included, and the
-    mutations that ran during it and are on no line yet: its own, unless they were made ahead (then they
-    are on the line before), and those it made ahead for the next cycle."""
-    field = lambda name: sum(float(s.draft.fields.get(name) or 0) for s in siblings)  # noqa: E731
-    ran = lambda s: s.rows is not None or (s.error is not None and s.error[0] == "eval-failed")  # noqa: E731
-    mutations = settle(siblings + ahead)
-    return {
-        "cost_usd": round(field("cost_usd"), 6),
-        "mutation_cost_usd": round(mutations["mutation_cost_usd"], 6),
-        "tokens_in": int(mutations["tokens_in"]),
-        "tokens_out": int(mutations["tokens_out"]),
-        "eval_runs": sum(int(s.draft.fields.get("eval_runs", 1 if ran(s) else 0)) for s in siblings),
-        "cache_hits": int(field("cache_hits")),
-    }
-
-
-def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
-    f = s.draft.fields
-    patch = s.run_dir / "candidate.patch"
-    return Candidate(
-        index=s.index,
-        decision="keep" if s is winner else ("error" if s.error else "drop"),
-        strategy=s.strategy.name,
-        summary=str(f.get("mutation", "")),
-        score=f.get("score"),
-        wins=f.get("wins"),
-        losses=f.get("losses"),
-        reason=s.error[1][:300] if s.error else f.get("reason"),
-        cost_usd=round(float(f.get("cost_usd") or 0) + float(f.get("mutation_cost_usd") or 0), 6),
-        patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
-        merge_of=s.merge_of,
-    )

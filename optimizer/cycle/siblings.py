@@ -24,6 +24,7 @@ from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.candidate import Draft, mutation_fields
+from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.mutate import (
     check_artifact,
     head_moved_error,
@@ -322,3 +323,21 @@ def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
             f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
         )
     check_artifact(ws, result)
+
+
+def best_of(kept: list[Sibling], session: Session) -> Sibling | None:
+    """The best of the candidates the rule would keep: the highest score in the goal's direction, then
+    the most wins over losses, then the lowest index."""
+    best = None
+    for s in kept:
+        if best is None or picked_over(s, best, session):
+            best = s
+    return best
+
+
+def picked_over(a: Sibling, b: Sibling, session: Session) -> bool:
+    """Whether `a` is picked over `b`, on their first runs."""
+    if a.picked_on("score") != b.picked_on("score"):
+        return is_better(session.config.eval.goal, a.picked_on("score"), b.picked_on("score"))
+    margin = lambda s: s.picked_on("wins") - s.picked_on("losses")  # noqa: E731
+    return margin(a) > margin(b)
