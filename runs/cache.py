@@ -45,6 +45,17 @@ class SampleCache:
         self._held: dict[tuple[str, int], list[dict]] | None = None  # samples kept in memory while `held`
         self._before: dict[str, tuple[int, int]] | None = None  # and the entries on disk when it began
         self._lock = threading.Lock()
+        self._claims: dict[tuple[str, int], threading.Lock] = {}
+
+    @contextmanager
+    def claimed(self, artifact: str, n: int) -> Iterator[None]:
+        """Sample `n` of this artifact looked up and measured by one thread at a time. Candidates evaluated at
+        once that are the same artifact (two siblings that made the same edit) then cost one run and a hit,
+        not two runs of which the luckier would be picked: a second chance the keep rule does not count."""
+        with self._lock:
+            claim = self._claims.setdefault((artifact, n), threading.Lock())
+        with claim:
+            yield
 
     @contextmanager
     def held(self) -> Iterator[None]:

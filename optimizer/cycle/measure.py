@@ -67,17 +67,19 @@ def measure(
     evaluator: Evaluator | None = None,
 ) -> list[dict]:
     """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
-    (unless it was stopped early: a partial run is no sample)."""
-    cached = session.cache.get(key, n)
-    if cached is not None:
-        faults.point("before-eval")  # a hit is still an eval boundary for the crash harness
-        write_index(run_dir, cached)
-        spend.hits += 1
-        get().info("cache hit", sample=n)
-        return cached
-    outcome = evaluate(session, run_dir, watch, evaluator)
-    if not outcome.notes.get("stopped"):
-        session.cache.put(key, n, outcome.rows)
+    (unless it was stopped early: a partial run is no sample). One thread at a time measures a sample, so
+    that another asking for it meanwhile reads it from the cache."""
+    with session.cache.claimed(key, n):
+        cached = session.cache.get(key, n)
+        if cached is not None:
+            faults.point("before-eval")  # a hit is still an eval boundary for the crash harness
+            write_index(run_dir, cached)
+            spend.hits += 1
+            get().info("cache hit", sample=n)
+            return cached
+        outcome = evaluate(session, run_dir, watch, evaluator)
+        if not outcome.notes.get("stopped"):
+            session.cache.put(key, n, outcome.rows)
     spend.skipped += int(outcome.notes.get("skipped_tests", 0))
     spend.runs += 1
     spend.cost_usd += outcome.cost_usd

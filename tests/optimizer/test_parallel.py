@@ -217,6 +217,19 @@ def test_the_first_cycle_of_three_candidates_is_expected_to_cost_three_evals_and
     assert not list((repo / ".autoresearch/runs/exp").glob("*-c0002*"))
 
 
+def test_siblings_that_made_the_same_edit_cost_one_eval_run_and_the_pick_is_not_the_luckier_of_two(tmp_path):
+    same = {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"}
+    plan = {"2.0": same, "2.1": {**same, "summary": "fix a, again"}, "2.2": PLAN["2.2"]}
+    repo = make(tmp_path, plan, search={"candidates": 3, "overlap": False}, stop={"max_cycles": 2})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    keep = iterations(repo)[1]
+    # evaluated at once, the two equal candidates are one eval run and one cache hit (then the pick's second run)
+    assert (keep["eval_runs"], keep["cache_hits"]) == (3, 1)
+    first, second = keep["candidates"][:2]
+    assert (first["decision"], second["decision"]) == ("keep", "drop") and first["score"] == second["score"]
+
+
 def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(tmp_path):
     repo = make(tmp_path, policy={"rule": "significant"})
     done = cli(repo, "run")
