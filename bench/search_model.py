@@ -2,19 +2,31 @@
 
 `bench/search_efficiency.py` runs the real loop, so each configuration gets a few dozen decisions a
 run, too few to tell false-KEEP rates apart. This script draws the same landscape's noisy eval runs
-directly and applies the rule as the loop does (HEAD's results are the kept run's; with K > 1 the
-best passing candidate is picked by score, then, as `optimizer/cycle/confirm.py` does, run once more
-and kept if the mean of its two runs passes, the mean becoming HEAD's results (`search.confirm: mean`,
-the loop's default), or only if the second run passes too (`independent`), or not run again (`off`)),
-for `--nights` simulated nights of `--cycles` cycles each. With `search.overlap` (the default), a cycle's
-candidates are mutated while the cycle before is evaluated: from the HEAD that cycle started from, each
-edit then carried onto the new HEAD (one the new HEAD already holds is dropped; when none is left, the
-cycle mutates again), and a cycle takes the longer of a mutation and its evaluation (with the
-confirmation) instead of both. Printed: the false-KEEP rate per decision, the mean true score after
-5/10/20/30 cycles, the cycles each configuration needs to reach K=1's final mean true score, and what it
-spent and how long it took to get there against K=1 (eval runs plus mutations; times from `--eval-s` and
-`--mutate-s`). No merges.
-Usage: python bench/search_model.py [--nights N] [--cycles C] [--seed N] [--eval-s S] [--mutate-s S]
+directly and follows the loop's procedure for `--budget-s` simulated seconds, `--nights` times:
+
+- K = 1: a mutation (`--mutate-s`), an eval (`--eval-s`), kept if it wins more tests than it loses
+  against HEAD's results, which it then becomes.
+- K > 1: K mutations at once; with `search.overlap`, made while the cycle before was evaluated, from
+  the HEAD it started from, each edit then carried onto the new HEAD (one the new HEAD already holds is
+  dropped; when none is left, the cycle mutates again). The K are evaluated at once and the best that
+  the rule keeps is picked by score. When two or more that the rule keeps win different tests
+  (autoresearch.policies.merging), their merge is evaluated beside the best one's confirmation, and
+  confirmed in turn if picked over it; a merge that fails leaves the best one, if confirmed. The pick
+  is confirmed as `search.confirm` says (`mean`, `independent`, `off`).
+- The result cache: an artifact evaluated before reuses its runs (its first, and its second when it
+  was confirmed), so an edit proposed again from the same HEAD is no new chance, and siblings that
+  made the same edit share one run.
+
+A cycle takes its mutation and its evals (with overlap and K > 1, the longer of the two), plus
+`--overhead-s` of the loop's own. Printed per configuration: the false-KEEP rate per decision (over
+the whole budget, and while HEAD's true score was below K=1's final), HEAD's mean true score at each
+quarter of the budget, when that mean first reached K=1's final (share of the budget), and the spend
+(eval runs and mutations) until then, as a multiple of K=1's over its whole budget.
+
+Calibrated against the real loop on the same landscape (240 s, eval 2 s, mutation 1 s): K = 1 keeps
+5.4% false (real: 5.2%); K = 4 with the defaults reaches K = 1's final in 31% of the time at 1.13x the
+spend (real: 35%, 1.16x).
+Usage: python bench/search_model.py [--nights N] [--budget-s S] [--eval-s S] [--mutate-s S] [--overhead-s S] [--seed N]
 """
 
 from __future__ import annotations
@@ -23,127 +35,196 @@ import argparse
 import random
 import statistics
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from autoresearch.policies.merging import merge_parents  # noqa: E402
+from autoresearch.runs.compare import classify  # noqa: E402
 from bench.search_efficiency import EDITS, NOISE, TRUTH, landscape  # noqa: E402
 
 THRESHOLD = 0.1  # policy.threshold's default
 CONFIGS = (  # (K, search.confirm, search.overlap)
-    (1, "none", False),
-    (2, "both", False),
-    (4, "none", False),
-    (4, "both", False),
-    (4, "mean", False),
+    (1, "off", False),
     (2, "mean", True),
-    (4, "both", True),
+    (4, "off", True),
+    (4, "independent", True),
     (4, "mean", True),
+    (4, "mean", False),
 )
-LABELS = {  # the variants as search.confirm names them
-    "none": "confirm: off",
-    "both": "confirm: independent",
-    "mean": "confirm: mean (the default)",
-}
+Edits = frozenset[int]
+
+
+@dataclass(frozen=True)
+class Times:
+    eval_s: float
+    mutate_s: float
+    overhead_s: float
+
+
+@dataclass
+class Night:
+    """One simulated night: each decision's (HEAD's true score before it, a false KEEP), and after each
+    cycle (time, HEAD's true score, eval runs, mutations)."""
+
+    judged: list[tuple[float, bool]] = field(default_factory=list)
+    points: list[tuple[float, float, int, int]] = field(default_factory=list)
+
+    def at(self, seconds: float) -> tuple[float, int, int]:
+        return [p[1:] for p in self.points if p[0] <= seconds][-1]
 
 
 class Model:
-    def __init__(self, land: dict):
+    """The landscape's true rates, and its noisy runs through a result cache."""
+
+    def __init__(self, land: dict, rng: random.Random):
         scope: dict = {}
         exec(TRUTH, scope)  # the bench's own definition of the truth
-        self.land, self.true_rates = land, scope["true_rates"]
+        self.land, self.true_rates, self.rng = land, scope["true_rates"], rng
+        self.cache: dict[tuple[Edits, int], list[float]] = {}
+        self.runs = 0
 
-    def rates(self, edits: set[int]) -> list[float]:
-        return self.true_rates(self.land, sorted(edits))
+    def score(self, edits: Edits) -> float:
+        rates = self.true_rates(self.land, sorted(edits))
+        return sum(rates) / len(rates)
 
-    def score(self, edits: set[int]) -> float:
-        r = self.rates(edits)
-        return sum(r) / len(r)
+    def run(self, edits: Edits, sample: int = 1) -> tuple[list[float], bool]:
+        """Sample `sample` of the artifact with these edits, and whether it took an eval run (not the cache)."""
+        key = (edits, sample)
+        if key in self.cache:
+            return self.cache[key], False
+        self.runs += 1
+        rates = self.true_rates(self.land, sorted(edits))
+        self.cache[key] = [min(1.0, max(0.0, r + self.rng.gauss(0, NOISE))) for r in rates]
+        return self.cache[key], True
 
-    def run(self, edits: set[int], rng: random.Random) -> list[float]:
-        return [min(1.0, max(0.0, r + rng.gauss(0, NOISE))) for r in self.rates(edits)]
+
+def won(head: list[float], cand: list[float]) -> tuple[set[int], int]:
+    """The tests the candidate wins, and how many it loses."""
+    outcomes = [classify(c - h, THRESHOLD) for h, c in zip(head, cand)]
+    return {t for t, o in enumerate(outcomes) if o == "win"}, outcomes.count("loss")
 
 
 def passes(head: list[float], cand: list[float]) -> bool:
-    wins = sum(c - h >= THRESHOLD for h, c in zip(head, cand))
-    losses = sum(h - c >= THRESHOLD for h, c in zip(head, cand))
-    return wins > losses
+    wins, losses = won(head, cand)
+    return len(wins) > losses
 
 
-def night(model: Model, k: int, confirm: str, overlap: bool, cycles: int, rng: random.Random, times: tuple) -> tuple:
-    """(false KEEPs, decisions, and after each cycle HEAD's true score, the spend and the time so far) of one
-    simulated night; `times` is (an eval's, a mutation's)."""
-    eval_s, mutate_s = times
-    head: set[int] = set()
-    head_rows = model.run(head, rng)
-    false_keeps, trajectory, spend, clock = 0, [], [], []
-    spent, now, base = 0, 0.0, head
-    for _ in range(cycles):
-        cands = _mutations(head, base if overlap else head, k, rng)
-        spent += k
-        if not cands:  # every edit made ahead was already in HEAD: mutated again, from it
-            cands, spent, now = _mutations(head, head, k, rng), spent + k, now + mutate_s
-        rows = [model.run(c, rng) for c in cands]
-        spent += len(cands)
-        busy = eval_s
-        base = head
-        passing = [i for i in range(len(cands)) if passes(head_rows, rows[i])]
-        if passing:
-            pick = max(passing, key=lambda i: sum(rows[i]))
-            kept = rows[pick]
-            if confirm != "none" and k > 1:
-                second = model.run(cands[pick], rng)
-                spent, busy = spent + 1, busy + eval_s
-                kept = second if confirm == "both" else [(a + b) / 2 for a, b in zip(kept, second)]
-            if passes(head_rows, kept):
-                false_keeps += model.score(cands[pick]) <= model.score(head)
-                head, head_rows = cands[pick], kept
-        now += max(mutate_s, busy) if overlap and k > 1 else mutate_s + busy
-        trajectory.append(model.score(head))
-        spend.append(spent)
-        clock.append(now)
-    return false_keeps, cycles, trajectory, spend, clock
+def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, times: Times) -> Night:
+    rng, out = model.rng, Night()
+    head: Edits = frozenset()
+    head_rows, _ = model.run(head)
+    now, mutations, base = times.eval_s, 0, head
+    out.points.append((0.0, model.score(head), model.runs, 0))
 
+    def mutate(start: Edits) -> Edits:
+        free = [e for e in range(EDITS) if e not in start]
+        return frozenset(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1)))
 
-def _mutations(head: set[int], base: set[int], k: int, rng: random.Random) -> list[set[int]]:
-    """The bench's mutator, K times: one edit not in `base`, two 30% of the time, carried onto `head`; those
-    `head` already holds are dropped."""
-    out = []
-    for _ in range(k):
-        free = [e for e in range(EDITS) if e not in base]
-        edits = set(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1)))
-        if not edits <= head:
-            out.append(head | edits)
+    def confirmed(edits: Edits, first: list[float]) -> tuple[list[float] | None, bool]:
+        """The rows HEAD takes if the pick is kept again (None if not), and whether that took an eval run."""
+        if confirm == "off":
+            return first, False
+        second, ran = model.run(edits, 2)
+        rows = [(a + b) / 2 for a, b in zip(first, second)] if confirm == "mean" else second
+        return (rows if passes(head_rows, rows) else None), ran
+
+    while now < budget_s:
+        before = model.score(head)
+        kept: tuple[Edits, list[float]] | None = None
+        if k == 1:
+            cand = head | mutate(head)
+            mutations += 1
+            rows, ran = model.run(cand)
+            now += times.mutate_s + times.eval_s * ran
+            if passes(head_rows, rows):
+                kept = (cand, rows)
+        else:
+            cands = [head | e for e in (mutate(base) for _ in range(k)) if not e <= head]
+            mutations += k
+            if not cands:  # no edit made ahead carried onto the new HEAD: mutated again, from it
+                cands = [head | mutate(head) for _ in range(k)]
+                mutations, now = mutations + k, now + times.mutate_s
+            base = head
+            runs = [model.run(c) for c in cands]
+            busy = times.eval_s * any(ran for _, ran in runs)
+            keep = [i for i, (rows, _) in enumerate(runs) if passes(head_rows, rows)]
+            if keep:
+                best = max(keep, key=lambda i: sum(runs[i][0]))
+                rows, ran = confirmed(cands[best], runs[best][0])
+                alone = (cands[best], rows) if rows is not None else None
+                beside = times.eval_s * ran
+                parents = merge_parents(
+                    [won(head_rows, runs[i][0])[0] if i in keep else set() for i in range(len(cands))]
+                )
+                kept = alone
+                if parents:
+                    merged = frozenset().union(*(cands[i] for i in parents))
+                    m_rows, m_ran = model.run(merged)
+                    beside = max(beside, times.eval_s * m_ran)
+                    if passes(head_rows, m_rows) and sum(m_rows) > sum(runs[best][0]):
+                        m_kept, m_ran = confirmed(merged, m_rows)
+                        busy += times.eval_s * m_ran
+                        kept = (merged, m_kept) if m_kept is not None else alone
+                busy += beside
+            now += max(times.mutate_s, busy) if overlap else times.mutate_s + busy
+        now += times.overhead_s
+        false = False
+        if kept is not None:
+            false = model.score(kept[0]) <= before
+            head, head_rows = kept
+        out.judged.append((before, false))
+        out.points.append((now, model.score(head), model.runs, mutations))
     return out
+
+
+def label(k: int, confirm: str, overlap: bool) -> str:
+    if k == 1:
+        return "K=1"
+    return (
+        f"K={k}, confirm: {confirm}"
+        + (", overlap" if overlap else "")
+        + (" (the defaults)" if confirm == "mean" and overlap else "")
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nights", type=int, default=400)
-    parser.add_argument("--cycles", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=1, help="the landscape (the same as search_efficiency's)")
+    parser.add_argument("--budget-s", type=float, default=240.0, help="a night's simulated wall time")
     parser.add_argument("--eval-s", type=float, default=2.0, help="an eval run's time (the K of a cycle run at once)")
     parser.add_argument("--mutate-s", type=float, default=1.0, help="a mutation's time")
+    parser.add_argument("--overhead-s", type=float, default=0.3, help="the loop's own time per cycle")
+    parser.add_argument("--seed", type=int, default=1, help="the landscape (the same as search_efficiency's)")
     args = parser.parse_args()
-    model = Model(landscape(args.seed))
-    times = (args.eval_s, args.mutate_s)
-    results = {}
-    for k, confirm, overlap in CONFIGS:
-        nights = [night(model, k, confirm, overlap, args.cycles, random.Random(n), times) for n in range(args.nights)]
-        per_cycle = [[statistics.mean(n[i][c] for n in nights) for c in range(args.cycles)] for i in (2, 3, 4)]
-        rate = sum(n[0] for n in nights) / sum(n[1] for n in nights)
-        results[(k, confirm, overlap)] = (rate, *per_cycle)
-    _, final_scores, _, final_clock = results[(1, "none", False)]
-    final = final_scores[-1]
-    print(f"{'':46}{'false KEEPs':>12}{'after 5':>9}{'10':>7}{'20':>7}{'30':>7}   to K=1's final: cycles, spend, time")
-    for (k, confirm, overlap), (rate, mean, spend, clock) in results.items():
-        label = f"K={k}" + (f", {LABELS[confirm]}" + (", overlap" if overlap else "") if k > 1 else "")
-        reach = next((c for c, s in enumerate(mean) if s >= final), None)
-        cells = "".join(f"{mean[c - 1]:>7.3f}" for c in (10, 20, 30) if c <= args.cycles)
+    land = landscape(args.seed)
+    times = Times(args.eval_s, args.mutate_s, args.overhead_s)
+    results = {
+        config: [night(Model(land, random.Random(n)), *config, args.budget_s, times) for n in range(args.nights)]
+        for config in CONFIGS
+    }
+    mean = lambda nights, t, i=0: statistics.mean(n.at(t)[i] for n in nights)  # noqa: E731
+    base = results[CONFIGS[0]]
+    final = mean(base, args.budget_s)
+    base_spend = mean(base, args.budget_s, 1) + mean(base, args.budget_s, 2)
+    grid = [args.budget_s * i / 100 for i in range(101)]
+    quarters = [args.budget_s * q for q in (0.25, 0.5, 0.75, 1.0)]
+    print(
+        f"{args.nights} nights of {args.budget_s:g} s; K=1's final mean true score {final:.3f}\n"
+        f"{'':42}{'false KEEPs':>12}{'below':>8}   true score at 25/50/75/100%     reached K=1's final: time, spend"
+    )
+    for config, nights in results.items():
+        judged = [j for n in nights for j in n.judged]
+        below = [false for before, false in judged if before < final - 1e-9]
+        reach = next((t for t in grid if mean(nights, t) >= final - 1e-9), None)
         there = "never"
-        if reach is not None:  # K=1 gets there in its last cycle, having spent an eval and a mutation a cycle
-            there = f"{reach + 1}, {spend[reach] / (2 * args.cycles):.2f}x, {clock[reach] / final_clock[-1]:.0%}"
-        print(f"{label:<46}{rate:>12.1%}{mean[4]:>9.3f}{cells}   {there}")
+        if reach is not None:
+            spend = mean(nights, reach, 1) + mean(nights, reach, 2)
+            there = f"{reach / args.budget_s:.0%}, {spend / base_spend:.2f}x"
+        scores = " / ".join(f"{mean(nights, t):.3f}" for t in quarters)
+        rate = sum(f for _, f in judged) / len(judged)
+        print(f"{label(*config):<42}{rate:>12.1%}{sum(below) / max(1, len(below)):>8.1%}   {scores}   {there}")
 
 
 if __name__ == "__main__":
