@@ -99,7 +99,7 @@ class SearchConfig(BaseModel):
     overlap: bool = True
     """With 2+ candidates: make the next cycle's mutations while this cycle's candidates are evaluated and decided (a cycle then takes about the longer of the two, not both); an edit made ahead is carried onto the KEEP this cycle makes by a three-way merge, and mutated again when none carries. `false` makes each cycle's mutations after the cycle before is decided."""
     confirm: Literal["mean", "independent", "off"] = "mean"
-    """Under `wins-losses` or `score` with 2+ candidates judged, the best one is evaluated once more (picking the best of K noisy runs favours a lucky one): `mean` keeps it if the rule keeps the mean of its two runs, the mean becoming HEAD's results; `independent` keeps it only if the rule keeps it on the second run alone (false KEEPs at most K = 1's, by construction; more cycles and spend); `off` for a deterministic eval. YAML's `true` means `mean`, `false` (or `off`) means `off`. `significant` corrects for K itself."""
+    """Under `wins-losses` or `score` with 2+ candidates judged, the best one is evaluated once more (picking the best of K noisy runs favours a lucky one): `mean` keeps it if the rule keeps the mean of its two runs, the mean becoming HEAD's results; `independent` keeps it only if the rule keeps it on the second run alone (false KEEPs at most K = 1's, by construction; more cycles and spend); `off` for a deterministic eval. YAML's `true` means `mean`, `false` (or `off`) means `off`. `significant` always tests its pick, on its runs after the one that picked it."""
 
     @field_validator("confirm", mode="before")
     @classmethod

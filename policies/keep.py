@@ -80,17 +80,20 @@ class Rule:
     decide: KeepRule | None = None  # one comparison's evidence -> decision; None for a sequential rule
     sequential: bool = False
     early_discard: bool = False  # `cannot_win` applies: the eval may stop once the candidate cannot be kept
+    shortlist: KeepRule | None = None  # a sequential rule's verdict on one run: whether the candidate may be picked
+    # from several, to be tested then (autoresearch.optimizer.cycle.confirm)
 
     def __call__(self, evidence: Evidence) -> Decision:
-        if self.decide is None:
+        decide = self.decide or self.shortlist
+        if decide is None:
             raise ValueError(
                 "a sequential rule decides from repeated runs (autoresearch.policies.significant), not from one comparison"
             )
-        return self.decide(evidence)
+        return decide(evidence)
 
 
 RULES: dict[RuleName, Rule] = {
     "wins-losses": Rule(wins_losses, early_discard=True),
     "score": Rule(score),
-    "significant": Rule(sequential=True),
+    "significant": Rule(sequential=True, shortlist=score),
 }

@@ -162,9 +162,10 @@ def judge_candidate(
 ) -> tuple[list[dict], list[dict], bool]:
     """Evaluate the candidate (once, or as often as a sequential rule asks) and decide; the evidence
     goes into the draft line. Returns (the candidate's train rows, its held-out rows, keep).
-    A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise)."""
+    A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise); it is
+    evaluated once, a sequential rule saying only whether it may be picked (its test comes if it is)."""
     ws = place.ws if place else session.ws
-    sequential = decide_significant(session, run_dir, place) if rule_of(session.config).sequential else None
+    sequential = decide_significant(session, run_dir) if rule_of(session.config).sequential and not place else None
     if sequential is not None:
         rows, baseline, spend = merge(sequential.candidate), merge(sequential.head), sequential.spend
     else:
@@ -215,7 +216,7 @@ def assess(
     keep = gate(session.config, ws, baseline, rows, keep, fields)
     if sequential is not None:
         fields.update(
-            samples=v.candidate_runs,
+            samples=v.candidate_runs + sequential.first - 1,  # HEAD's selected samples, once it is kept
             head_samples=v.head_runs,
             p_value=round(v.p_value, 6),
             interval=[round(v.interval[0], 4), round(v.interval[1], 4)],

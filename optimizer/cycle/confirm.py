@@ -1,25 +1,34 @@
-"""A second run of the candidate a cycle picked from several, under a rule that decides from one run.
+"""The candidate a cycle picked from several, decided again on runs that did not pick it.
 
-`wins-losses` and `score` keep an edit that changed nothing whenever the noise of its one run
-favours it. The best of K such runs is the luckiest of K, so picking it makes the per-cycle
-false-KEEP rate grow with K (about 1 - (1 - p)**K for a lone candidate's rate p). So the pick is run
-once more, and `search.confirm` says what decides:
+The best of K candidates is picked on one run each, so it is also the luckiest of K runs: decided on
+that run, a cycle whose candidates changed nothing would keep one with a chance growing with K (about
+1 - (1 - p)**K for a lone candidate's rate p). So the pick is run again.
+
+Under `significant`, the pick's sequential test (autoresearch.optimizer.cycle.sequential) draws its
+samples from 2 on, at the configured confidence, and HEAD's samples as for a lone candidate. Sample 1
+chose it and is left out: the test sees only runs that are independent of the choice, so a pick that
+changed nothing passes it with chance at most 1 - confidence however many candidates it was picked
+from, and the per-cycle false-KEEP rate stays at the configured level by construction. The price is the
+one run per candidate that chose the pick (tests/policies/test_select_then_test.py measures both).
+A candidate's one run only decides whether it may be picked: its score above HEAD's (the rule's
+`shortlist`).
+
+Under `wins-losses` and `score`, which decide from one run, the pick is run once more and
+`search.confirm` says what decides:
 
 - `mean` (the default): the rule on the mean of its two runs, which becomes HEAD's results. A mean of
   two runs is less noisy than one, so the next cycles are judged against steadier results, and the
   lucky first run that won the pick counts for half. Its false-KEEP rate is measured, not bounded by
-  construction: 7.9% against K = 1's 8.4% in bench/search_model.py's landscape (K = 4), where it
-  reaches K = 1's final score in 10 cycles at 1.45x K = 1's spend (`independent`: 14 cycles, 2.0x).
-  The second run is not stopped early: an early discard judges that run alone.
+  construction (bench/search_model.py). The second run is not stopped early: an early discard judges
+  that run alone.
 - `independent`: the rule on the second run alone, which becomes HEAD's results. That run does not
   depend on the pick: a null candidate passes it with chance p whatever happened before, so the
   cycle keeps one with chance at most p, K = 1's rate, by construction. A real gain fails its second
   run more often, so it takes more cycles; for a user who wants the bound.
 - `off`: the pick's one run decides, for an eval known to be deterministic.
 
-Not needed for `significant` (autoresearch.policies.bestofk corrects its level for K instead), for a
-single metric (taken as noise-free, as autoresearch.optimizer.cycle.decide says), or with one
-candidate judged.
+Not needed for a single metric (taken as noise-free, as autoresearch.optimizer.cycle.decide says), nor,
+under a one-run rule, with one candidate judged.
 """
 
 from __future__ import annotations
@@ -32,48 +41,60 @@ from autoresearch.optimizer.cycle.candidate import assess, early_discard
 from autoresearch.optimizer.cycle.decide import rule_of
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
+from autoresearch.optimizer.cycle.sequential import Place, decide_significant
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import Evaluator
+from autoresearch.runs.samples import merge
 
 SAMPLE = 2  # the cache's sample index of the second run (the first is 1)
 
 
 def needs_confirmation(config: Config, judged: int) -> bool:
-    """Whether a cycle that judged `judged` candidates confirms its pick."""
-    if judged < 2 or config.search.confirm == "off":
+    """Whether a cycle that judged `judged` candidates decides on its pick again: always under a sequential
+    rule (a candidate's one run only shortlists it), when it picked from several under the others."""
+    if config.eval.metric is not None:
         return False
-    return not rule_of(config).sequential and config.eval.metric is None
+    if rule_of(config).sequential:
+        return True
+    return judged >= 2 and config.search.confirm != "off"
 
 
 def confirm(
     session: Session, ws: Workspace, run_dir: Path, evaluator: Evaluator, fields: dict[str, Any], first: list[dict]
 ) -> tuple[list[dict], list[dict]] | None:
-    """The candidate at `ws` run once more into `run_dir` and decided again as its first run was (the
-    rule, the holdout's veto, the gates), on the mean of that run and `first` (its first run's rows,
-    held-out ones included) or on the second run alone, as `search.confirm` says: the (train rows,
-    held-out rows) decided on when kept again, None otherwise. `fields` (its draft line) then describe
-    those rows, the first run's figures kept as `selected_*`."""
+    """The candidate at `ws` run again into `run_dir` and decided again as its first run was (the rule, the
+    holdout's veto, the gates): by the sequential rule's test on samples from 2 on, or on the mean of a
+    second run and `first` (its first run's rows, held-out ones included), or on the second run alone, as
+    `search.confirm` says. Returns the (train rows, held-out rows) decided on when kept again, None
+    otherwise. `fields` (its draft line) then describe those rows, the first run's figures kept as
+    `selected_*`."""
     selected(fields)
-    spend = Spend()
-    mean = session.config.search.confirm == "mean"
-    watch = None if mean else early_discard(session, ws)  # it judges the second run alone
+    sequential = rule_of(session.config).sequential
+    mean = not sequential and session.config.search.confirm == "mean"
     try:
-        rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, evaluator)
+        if sequential:
+            test = decide_significant(session, run_dir, Place(ws, evaluator), first=SAMPLE)
+            rows, baseline, spend = merge(test.candidate), merge(test.head), test.spend
+        else:
+            test, baseline, spend = None, session.baseline_rows, Spend()
+            watch = None if mean else early_discard(session, ws)  # it judges the second run alone
+            rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, evaluator)
     except EvalFailed as exc:
-        unconfirmed(fields, f"its second run failed ({redact(str(exc))[:200]})")
+        unconfirmed(fields, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
         return None
-    first_spend = {name: fields.get(name) for name in ("cost_usd", "eval_runs", "cache_hits")}
+    # its first run's spend, before `assess` writes the second's (eval_runs is named only when not 1: a hit is 0)
+    cost, runs, hits = fields.get("cost_usd") or 0, fields.get("eval_runs", 1), fields.get("cache_hits") or 0
     decided = averaged(first, rows) if mean else rows
-    train, held, keep = assess(session, ws, run_dir, decided, session.baseline_rows, spend, fields)
-    how = "the mean of two runs" if mean else "a second run"
+    train, held, keep = assess(session, ws, run_dir, decided, baseline, spend, fields, test)
+    how = "runs after its pick" if sequential else "the mean of two runs" if mean else "a second run"
     fields.update(
         reason=f"{'confirmed' if keep else 'not confirmed'} on {how}: {fields['reason']}",
-        cost_usd=round(float(first_spend["cost_usd"] or 0) + spend.cost_usd, 6),
-        eval_runs=int(first_spend["eval_runs"] or 1) + spend.runs,
-        cache_hits=int(first_spend["cache_hits"] or 0) + spend.hits,
+        cost_usd=round(float(cost) + spend.cost_usd, 6),
+        eval_runs=int(runs) + spend.runs,
+        cache_hits=int(hits) + spend.hits,
     )
     return (train, held) if keep else None
 

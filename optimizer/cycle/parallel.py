@@ -13,8 +13,8 @@ The worktrees are removed however the cycle ends (and by start-up after a kill -
 
 from __future__ import annotations
 
-import threading
 import time
+from functools import partial
 from typing import Any
 
 from autoresearch.optimizer import faults, signals
@@ -52,7 +52,6 @@ from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches
 from autoresearch.optimizer.gitrepo.workspace import candidate_patch, everything_changed, inside
 from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import IntegrityError
-from autoresearch.policies.bestofk import adjusted_confidence
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators.registry import build as build_evaluator
@@ -148,9 +147,8 @@ def _judge(session: Session, batch: Batch) -> Sibling | None:
     when the rule asks, confirmed: the cycle's winner, or None."""
     siblings = batch.siblings
     live = sum(s.error is None for s in siblings)
-    tested = live + (live >= 2)  # a merge of them may be one more candidate tested against HEAD
     if _budget_left(session, siblings):
-        _evaluate_all(session, siblings, tested)
+        _evaluate_all(session, siblings)
     else:
         for s in siblings:
             if s.error is None:
@@ -159,11 +157,11 @@ def _judge(session: Session, batch: Batch) -> Sibling | None:
     best = best_of([s for s in siblings if s.keep], session)
     if merged is None:
         return _confirmed(session, siblings, best)
-    return _with_merge(session, siblings, merged, best, live, tested)
+    return _with_merge(session, siblings, merged, best, live)
 
 
 def _with_merge(
-    session: Session, siblings: list[Sibling], merged: Sibling, best: Sibling | None, live: int, tested: int
+    session: Session, siblings: list[Sibling], merged: Sibling, best: Sibling | None, live: int
 ) -> Sibling | None:
     """The merge evaluated while the best sibling is confirmed, so that a cycle with a merge takes two evals'
     time rather than three; the merge, when picked over it, is confirmed in turn (one eval run more than
@@ -175,7 +173,7 @@ def _with_merge(
     confirmed: list[Sibling | None] = []
     all_at_once(
         [
-            lambda: _evaluate_all(session, [merged], tested, max(1, workers - max(1, workers // live))),
+            lambda: _evaluate_all(session, [merged], max(1, workers - max(1, workers // live))),
             lambda: confirmed.append(_confirmed(session, singles, best)),
         ]
     )
@@ -198,25 +196,22 @@ def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = Fa
     return not budget or spent < budget
 
 
-def _evaluate_all(session: Session, siblings: list[Sibling], tested: int, workers: int | None = None) -> None:
-    """The mutated candidates evaluated at once, `workers` (`eval.workers` unless a confirmation runs beside
-    them) shared between them, each judged against HEAD at the confidence that keeps the best-of-K
-    false-KEEP rate at the configured one, K being the `tested` candidates of the cycle (a merge included)."""
+def _evaluate_all(session: Session, siblings: list[Sibling], workers: int | None = None) -> None:
+    """The mutated candidates evaluated at once, one run each, `workers` (`eval.workers` unless a confirmation
+    runs beside them) shared between them, each judged against HEAD on it (under a sequential rule, whether
+    it may be picked: autoresearch.optimizer.cycle.confirm tests the pick)."""
     live = [s for s in siblings if s.error is None]
     if not live:
         return
     config = session.config
     total = config.eval.workers if workers is None else workers
     share = config.eval.model_copy(update={"workers": max(1, total // len(live))})
-    confidence = adjusted_confidence(config.policy.confidence, max(tested, len(live)))
-    head_lock = threading.Lock()
-    jobs = [lambda s=s: _evaluate_one(session, s, share, confidence, head_lock) for s in live]
-    all_at_once(jobs)  # type: ignore[arg-type]
+    all_at_once([partial(_evaluate_one, session, s, share) for s in live])
 
 
-def _evaluate_one(session: Session, s: Sibling, eval_config: Any, confidence: float, head_lock: Any) -> None:
+def _evaluate_one(session: Session, s: Sibling, eval_config: Any) -> None:
     evaluator = build_evaluator(eval_config, s.ws.root, session.config.executor_at(s.ws.root))
-    s.place = place = Place(s.ws, evaluator, confidence, head_lock)
+    s.place = place = Place(s.ws, evaluator)
     s.key = artifact_key(s.ws)
     try:
         s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)

@@ -1,12 +1,12 @@
 """The sequential runs the significant rule asks for: candidate and HEAD samples until it is confident.
 
-The rule draws candidate samples 1, 2, … and HEAD samples after the ones its
-KEEP was selected on (the winner's curse: those are the lucky draw).
+The rule draws candidate samples 1, 2, … (2, 3, … for a candidate picked from
+several on its sample 1) and HEAD samples after the ones its KEEP was selected
+on (the winner's curse: those are the lucky draw).
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,14 +30,10 @@ def head_offset(session: Session) -> int:
 
 @dataclass(frozen=True)
 class Place:
-    """Where a parallel candidate is evaluated: its worktree, an evaluator that runs there, and the
-    confidence its comparison needs (see autoresearch.policies.bestofk)."""
+    """Where a parallel candidate is evaluated: its worktree, and an evaluator that runs there."""
 
     ws: Workspace
     evaluator: Evaluator
-    confidence: float
-    head_lock: AbstractContextManager = field(default_factory=nullcontext)  # one HEAD sample drawn at a time,
-    # so that the siblings share each one through the cache instead of each paying for it
 
 
 @dataclass
@@ -46,27 +42,29 @@ class Sequential:
     candidate: list[list[dict]]
     head: list[list[dict]]
     spend: Spend = field(default_factory=Spend)
+    first: int = 1  # the candidate's first sample in the test (those before it chose it from several)
 
 
-def decide_significant(session: Session, run_dir: Path, place: Place | None = None) -> Sequential:
+def decide_significant(session: Session, run_dir: Path, place: Place | None = None, first: int = 1) -> Sequential:
     """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir.
-    A parallel candidate's `place` names its worktree, its evaluator and the confidence it must reach."""
+    A parallel candidate's `place` names its worktree and its evaluator. The candidate's samples are drawn
+    from `first` on: a candidate picked from several on its sample 1 is tested on samples that did not pick
+    it (autoresearch.optimizer.cycle.confirm)."""
     policy = session.config.policy
     ws, evaluator = (place.ws, place.evaluator) if place else (session.ws, None)
-    confidence = place.confidence if place else policy.confidence
     cand_key, head_key = artifact_key(ws), artifact_id(ws)
     offset = head_offset(session)
     spend = Spend()
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
-    cand = [measure(session, run_dir / "sample-1", cand_key, 1, spend, evaluator=evaluator)]
+    cand = [measure(session, run_dir / f"sample-{first}", cand_key, first, spend, evaluator=evaluator)]
     simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     while True:
         hidden = session.holdout.tests if session.holdout else frozenset()
         verdict = significant(
             _scores(session, ws, cand, hidden),
             _scores(session, ws, head, hidden, head=True),
-            confidence,
+            policy.confidence,
             policy.max_repeats,
             simpler,
         )
@@ -74,14 +72,14 @@ def decide_significant(session: Session, run_dir: Path, place: Place | None = No
         if verdict.done:
             break
         if verdict.action == "more-candidate":
-            n = len(cand) + 1
+            n = first + len(cand)
             cand.append(measure(session, run_dir / f"sample-{n}", cand_key, n, spend, evaluator=evaluator))
         else:
             n = offset + len(head) + 1
-            with place.head_lock if place else nullcontext(), head_in_tree(ws, run_dir):
+            with head_in_tree(ws, run_dir):
                 head.append(measure(session, run_dir / f"head-{n}", head_key, n, spend, evaluator=evaluator))
     write_index(run_dir, merge(cand))
-    return Sequential(verdict, cand, head, spend)
+    return Sequential(verdict, cand, head, spend, first)
 
 
 def _scores(

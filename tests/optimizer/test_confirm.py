@@ -234,13 +234,18 @@ def test_under_independent_heads_results_after_a_confirmed_keep_are_the_second_r
     assert (repo / "prompt.md").read_text() == scores(a=1, b=1, c=0)
 
 
-def test_the_significant_rule_is_not_confirmed_a_second_time(tmp_path):
+def test_under_the_significant_rule_the_pick_is_tested_on_runs_after_the_one_that_picked_it(tmp_path):
     repo = make(tmp_path, LUCKY, policy={"rule": "significant"})
-    cli(repo, "run")
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
     line = iterations(repo)[1]
-    assert "selected_score" not in line and not any(
-        (repo / ".autoresearch/runs/exp" / line["run_dir"] / f"candidate-{i}/confirm").exists() for i in (0, 1)
-    )
+    # picked on its lucky first run (a = 1), its test drew sample 2 on (a = 0): no better than HEAD
+    assert line["decision"] == "drop" and line["selected_score"] == pytest.approx(1 / 3)
+    assert line["reason"].startswith("not confirmed on runs after its pick: not better")
+    assert line["samples"] == 2 and line["score"] == 0  # the kept samples would be 1 and 2; their rows are sample 2's
+    tested = run_dir(repo, line) / "candidate-0/confirm"
+    assert (tested / "sample-2").is_dir() and not (tested / "sample-1").exists()
+    assert not (run_dir(repo, line) / "candidate-1/confirm").exists()  # the other was not picked: never tested
 
 
 LUCKY_TARGET = r"""

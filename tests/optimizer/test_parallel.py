@@ -230,18 +230,22 @@ def test_siblings_that_made_the_same_edit_cost_one_eval_run_and_the_pick_is_not_
     assert (first["decision"], second["decision"]) == ("keep", "drop") and first["score"] == second["score"]
 
 
-def test_the_significant_rule_judges_the_best_of_three_and_records_its_evidence(tmp_path):
+def test_the_significant_rule_tests_the_best_of_three_and_records_its_evidence(tmp_path):
     repo = make(tmp_path, policy={"rule": "significant"})
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert_end_state(repo)
     keep = iterations(repo)[1]
-    assert keep["samples"] >= 1 and keep["head_samples"] >= 2 and "p_value" in keep
-    # each HEAD sample is evaluated once for the cycle, and shared by the siblings through the cache
-    head_runs = [
-        p.parent.name for p in (repo / ".autoresearch/runs/exp").glob("*-c0002/candidate-*/head-*/eval.stdout.log")
-    ]
-    assert head_runs and len(head_runs) == len(set(head_runs))
+    # picked on its first run, the best is tested on its runs from the second on, beside HEAD's
+    assert keep["samples"] >= 2 and keep["head_samples"] >= 2 and "p_value" in keep
+    assert keep["reason"].startswith("confirmed on runs after its pick: better")
+    cycle = next((repo / ".autoresearch/runs/exp").glob("*-c0002"))
+    # (HEAD's sample 1 is the original's run, from the cache)
+    assert sorted(p.name for p in (cycle / "candidate-1/confirm").iterdir() if p.is_dir())[:2] == ["head-2", "head-3"]
+    assert not (cycle / "candidate-1/confirm/sample-1").exists()
+    # the others ran once each: the one scoring below HEAD's was not shortlisted, and neither was tested
+    assert [c.get("reason", "")[:13] for c in keep["candidates"]][::2] == ["score 0 -> 0.", "score 0 -> 0 "]
+    assert not (cycle / "candidate-0/confirm").exists() and not (cycle / "candidate-2/confirm").exists()
 
 
 def test_a_stop_file_during_the_mutations_saves_every_candidate_and_records_no_cycle(tmp_path):

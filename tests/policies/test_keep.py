@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoresearch.policies.keep import RULES, Evidence
+from autoresearch.policies.keep import RULES, Evidence, Rule
 
 
 def ev(wins=0, losses=0, mean_delta=0.0, base=0.5, cand=0.5, base_size=10, cand_size=10, goal="maximize"):
@@ -52,5 +52,9 @@ def test_every_configurable_rule_is_in_the_registry_and_says_how_it_decides():
     assert set(RULES) == {"wins-losses", "score", "significant"}
     assert [name for name, rule in RULES.items() if rule.sequential] == ["significant"]
     assert [name for name, rule in RULES.items() if rule.early_discard] == ["wins-losses"]
+    # on one run, `significant` says only whether a candidate may be picked from several: by its score
+    better = ev(base=0.5, cand=0.6)
+    assert RULES["significant"](better) == RULES["score"](better) and RULES["significant"](better).keep
+    assert not RULES["significant"](ev(base=0.5, cand=0.5)).keep
     with pytest.raises(ValueError):
-        RULES["significant"](ev())
+        Rule(sequential=True)(ev())
