@@ -84,6 +84,9 @@ def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> dict[str, Any]:
 def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
     f = s.draft.fields
     patch = s.run_dir / "candidate.patch"
+    reason = s.error[1][:300] if s.error else f.get("reason")
+    if s is not winner and s.keep and s.error is None and "; not kept:" not in str(reason):
+        reason = f"{reason}; another candidate was picked (a better first run)"  # its own run alone passed
     return Candidate(
         index=s.index,
         decision="keep" if s is winner else ("error" if s.error else "drop"),
@@ -92,7 +95,7 @@ def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
         score=f.get("score"),
         wins=f.get("wins"),
         losses=f.get("losses"),
-        reason=s.error[1][:300] if s.error else f.get("reason"),
+        reason=reason,
         cost_usd=round(float(f.get("cost_usd") or 0) + float(f.get("mutation_cost_usd") or 0), 6),
         patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
         merge_of=s.merge_of,

@@ -74,6 +74,8 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
         (1, "simplify", "keep"),
         (2, "clarify", "drop"),
     ]
+    # the first passed on its own run, and the one picked ran better
+    assert keep["candidates"][0]["reason"] == "wins 1 > losses 0; another candidate was picked (a better first run)"
     # the three evals and the winner's second run (wins-losses confirms a pick among several): the sum
     assert keep["cost_usd"] == pytest.approx(0.012) and keep["eval_runs"] == 4
     assert keep["reason"].startswith("confirmed on the mean of two runs: wins 2 > losses 0")
