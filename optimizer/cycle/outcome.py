@@ -85,8 +85,8 @@ def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
     f = s.draft.fields
     patch = s.run_dir / "candidate.patch"
     reason = s.error[1][:300] if s.error else f.get("reason")
-    if s is not winner and s.keep and s.error is None and "; not kept:" not in str(reason):
-        reason = f"{reason}; another candidate was picked (a better first run)"  # its own run alone passed
+    if s.keep and s is not winner:  # its own run passed, and nothing else unkept it
+        reason = f"{reason}; another candidate was picked (a better first run)"
     return Candidate(
         index=s.index,
         decision="keep" if s is winner else ("error" if s.error else "drop"),

@@ -183,6 +183,7 @@ def _with_merge(
     if picked is None:
         return confirmed[0]
     if confirmed[0] is not None:
+        confirmed[0].keep = False
         confirmed[0].draft.fields["reason"] += "; not kept: the merge candidate scored higher"
     return picked
 
