@@ -12,7 +12,8 @@ directly and follows the loop's procedure for `--budget-s` simulated seconds, `-
   the rule keeps is picked by score. When two or more that the rule keeps win different tests
   (autoresearch.policies.merging), their merge is evaluated beside the best one's confirmation, and
   confirmed in turn if picked over it; a merge that fails leaves the best one, if confirmed. The pick
-  is confirmed as `search.confirm` says (`mean`, `independent`, `off`).
+  is confirmed as `search.confirm` says (`mean`: the mean of its two runs, the second not losing
+  alone; `independent`; `off`).
 - The result cache: an artifact evaluated before reuses its runs (its first, and its second when it
   was confirmed), so an edit proposed again from the same HEAD is no new chance, and siblings that
   made the same edit share one run.
@@ -24,8 +25,8 @@ quarter of the budget, when that mean first reached K=1's final (share of the bu
 (eval runs and mutations) until then, as a multiple of K=1's over its whole budget.
 
 Calibrated against the real loop on the same landscape (240 s, eval 2 s, mutation 1 s): K = 1 keeps
-5.4% false (real: 5.2%); K = 4 with the defaults reaches K = 1's final in 31% of the time at 1.13x the
-spend (real: 35%, 1.16x).
+5.4% false (real: 5.2%); K = 4 with `confirm: mean` as it was before the second run's veto reached
+K = 1's final in 31% of the time at 1.13x the spend (real: 35%, 1.16x).
 Usage: python bench/search_model.py [--nights N] [--budget-s S] [--eval-s S] [--mutate-s S] [--overhead-s S] [--seed N]
 """
 
@@ -128,7 +129,8 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
             return first, False
         second, ran = model.run(edits, 2)
         rows = [(a + b) / 2 for a, b in zip(first, second)] if confirm == "mean" else second
-        return (rows if passes(head_rows, rows) else None), ran
+        lost = confirm == "mean" and passes(second, head_rows)  # HEAD beat the second run alone
+        return (rows if passes(head_rows, rows) and not lost else None), ran
 
     while now < budget_s:
         before = model.score(head)

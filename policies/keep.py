@@ -7,7 +7,7 @@ only numbers, so they are tested with tables.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 
@@ -33,6 +33,21 @@ class Decision:
 
 
 KeepRule = Callable[[Evidence], Decision]
+
+
+def swapped(e: Evidence) -> Evidence:
+    """The same comparison seen from the baseline's side, its wins the candidate's losses: a rule that
+    keeps this says the baseline beat the candidate outright. The two are given one size, so the
+    tie-break does not apply: a tie is not a loss."""
+    return replace(
+        e,
+        wins=e.losses,
+        losses=e.wins,
+        mean_delta=-e.mean_delta,
+        baseline_score=e.candidate_score,
+        candidate_score=e.baseline_score,
+        candidate_size=e.baseline_size,
+    )
 
 
 def _simpler(e: Evidence) -> bool:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.gating import scored_pair
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
-from autoresearch.policies.keep import RULES, Decision, Evidence, Rule, RuleName
+from autoresearch.policies.keep import RULES, Decision, Evidence, Rule, RuleName, swapped
 from autoresearch.runs.compare import Comparison, compare
 from autoresearch.runs.results import mean_score
 
@@ -31,6 +31,20 @@ def rule_of(config: Config) -> Rule:
 
 def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Judgement:
     """One comparison's decision, by a rule that decides from it (see `Rule.sequential` for the other kind)."""
+    comparison, evidence = _weigh(config, ws, baseline_rows, candidate_rows)
+    return Judgement(comparison, rule_of(config)(evidence))
+
+
+def beaten(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Decision:
+    """The rule's decision with the roles swapped: kept means HEAD's results beat the candidate's as a
+    candidate's must beat HEAD's to be kept (a confirmation's second run must not lose so,
+    autoresearch.optimizer.cycle.confirm). Its reason speaks for HEAD."""
+    return rule_of(config)(swapped(_weigh(config, ws, baseline_rows, candidate_rows)[1]))
+
+
+def _weigh(
+    config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]
+) -> tuple[Comparison, Evidence]:
     baseline_rows, candidate_rows = scored_pair(config, ws, baseline_rows, candidate_rows)
     comparison = compare_for_goal(config, baseline_rows, candidate_rows)
     s = comparison.summary
@@ -45,7 +59,7 @@ def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_ro
         candidate_size=artifact_size(ws),
         goal=config.eval.goal,
     )
-    return Judgement(comparison, rule_of(config)(evidence))
+    return comparison, evidence
 
 
 def compare_for_goal(config: Config, baseline_rows: list[dict], candidate_rows: list[dict]) -> Comparison:

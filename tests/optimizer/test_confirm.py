@@ -1,5 +1,6 @@
 """search.confirm: under `wins-losses`, the best of several candidates is run once more and kept only if
-the mean of its two runs (`mean`, the default) or its second run alone (`independent`) keeps it too.
+the mean of its two runs keeps it too and its second run alone does not lose (`mean`, the default), or
+if its second run alone keeps it (`independent`).
 
 The eval here is deterministic except for `lucky <test> <score>` lines, which count on the first
 run of an artifact only: a candidate whose win was luck wins its first run and loses the second.
@@ -120,6 +121,30 @@ def test_under_mean_a_pick_whose_mean_fails_is_not_kept_and_head_is_unchanged(tm
     assert (line["selected_wins"], line["wins"], line["score"]) == (1, 0, pytest.approx(0.075 / 3))
     assert git(repo, "rev-parse", "HEAD") == head
     assert (repo / "prompt.md").read_text() == ORIGINAL
+
+
+def test_under_mean_a_pick_whose_mean_wins_but_whose_second_run_loses_is_not_kept(tmp_path):
+    """The first run's luck (a and b at 1) carries the mean over HEAD's 0.5 while the second run, which
+    did not pick it, loses a and b (0.3): HEAD beat it, so the edit is not kept."""
+    original = scores(a=0.5, b=0.5, c=0.5)
+    worse = scores(a=0.3, b=0.3, c=0.5) + "lucky a 1\nlucky b 1\n"
+    plan = {
+        "2.0": {"write": {"prompt.md": worse}, "summary": "lucky a and b"},
+        "2.1": {"write": {"prompt.md": original + "# longer\n"}, "summary": "pad"},
+    }
+    repo = make(tmp_path, plan, original=original)
+    head = git(repo, "rev-parse", "HEAD")
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    line = iterations(repo)[1]
+    assert (line["decision"], line["mutation"]) == ("drop", "lucky a and b")
+    assert line["reason"] == (
+        "not confirmed on the mean of two runs: wins 2 > losses 0; "
+        "but its second run alone lost to HEAD (for HEAD: wins 2 > losses 0)"
+    )
+    assert (line["selected_wins"], line["wins"], line["losses"]) == (2, 2, 0)  # the mean's a and b: 0.65
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert (repo / "prompt.md").read_text() == original
 
 
 SPACED = "a 0\n#\n#\n#\nb 1\n#\n#\n#\nc 0\n#\n#\n#\nd 1\n"  # far enough apart for edits to merge

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoresearch.policies.keep import RULES, Evidence, Rule
+from autoresearch.policies.keep import RULES, Evidence, Rule, swapped
 
 
 def ev(wins=0, losses=0, mean_delta=0.0, base=0.5, cand=0.5, base_size=10, cand_size=10, goal="maximize"):
@@ -38,6 +38,23 @@ def test_wins_losses(evidence, keep):
 )
 def test_score(evidence, keep):
     assert RULES["score"](evidence).keep is keep
+
+
+@pytest.mark.parametrize(
+    "rule, evidence, beaten",
+    [
+        ("wins-losses", ev(wins=1, losses=2, mean_delta=-0.05), True),
+        ("wins-losses", ev(wins=2, losses=2, mean_delta=-0.05), False),  # a tie is not a loss
+        ("wins-losses", ev(wins=0, losses=0, cand_size=20), False),  # nor is a tie in a larger artifact
+        ("wins-losses", ev(wins=3, losses=0, mean_delta=0.1), False),
+        ("score", ev(base=0.5, cand=0.49), True),
+        ("score", ev(base=0.5, cand=0.5, cand_size=20), False),
+        ("score", ev(base=1.5, cand=1.6, goal="minimize"), True),
+        ("score", ev(base=1.5, cand=1.4, goal="minimize"), False),
+    ],
+)
+def test_the_swapped_comparison_keeps_the_baseline_only_when_the_candidate_lost_outright(rule, evidence, beaten):
+    assert RULES[rule](swapped(evidence)).keep is beaten
 
 
 def test_every_decision_gives_a_reason():
