@@ -107,5 +107,21 @@ def significant(candidate: Runs, head: Runs, confidence: float, max_repeats: int
         return Verdict("keep", f"simpler and not significantly worse: {said}", **evidence)
     if not simpler and (z <= discard_at[look] or k >= max_repeats):
         return Verdict("discard", f"not better: {said} < {keep_at[look]:.2f}", **evidence)
-    more_head = HEAD_RUN_WEIGHT / (m * (m + 1)) > 1 / (k * (k + 1))  # the run that shrinks the error most
-    return Verdict("more-head" if more_head else "more-candidate", f"uncertain: {said}", **evidence)
+    return Verdict("more-head" if wants_head(k, m) else "more-candidate", f"uncertain: {said}", **evidence)
+
+
+def wants_head(k: int, m: int) -> bool:
+    """Whether the test, still uncertain after k candidate and m HEAD runs, asks for a HEAD run next: the run
+    that shrinks the error most (a HEAD run also serves the next candidates)."""
+    return m < MIN_HEAD_RUNS or HEAD_RUN_WEIGHT / (m * (m + 1)) > 1 / (k * (k + 1))
+
+
+def next_round(action: Action, k: int, m: int, beside: bool) -> tuple[int, int]:
+    """(candidate runs, HEAD runs) to draw next, after k and m runs and a verdict asking for `action`: the run
+    asked for and, for a caller that can run both sides at once (`beside`), the other side's too when the test
+    would ask for it right after. Every look at k = 1, 2, … still happens, since a round adds at most one
+    candidate run; a round drawn ahead costs at most one run that the look between would have made
+    unneeded, and halves the wall time of a long test."""
+    if action == "more-candidate":
+        return 1, int(beside and wants_head(k + 1, m))
+    return int(beside and not wants_head(k, m + 1)), 1

@@ -5,7 +5,8 @@ that run, a cycle whose candidates changed nothing would keep one with a chance 
 1 - (1 - p)**K for a lone candidate's rate p). So the pick is run again.
 
 Under `significant`, the pick's sequential test (autoresearch.optimizer.cycle.sequential) draws its
-samples from 2 on, at the configured confidence, and HEAD's samples as for a lone candidate. Sample 1
+samples from 2 on, at the configured confidence, and HEAD's samples as for a lone candidate (drawn in a
+worktree at HEAD beside the pick's, `Place.head`, so that the test's runs come two at a time). Sample 1
 chose it and is left out: the test sees only runs that are independent of the choice, so a pick that
 changed nothing passes it with chance at most 1 - confidence however many candidates it was picked
 from, and the per-cycle false-KEEP rate stays at the configured level by construction. The price is the
@@ -50,7 +51,6 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.errors import EvalFailed
-from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.samples import merge
 
 SAMPLE = 2  # the cache's sample index of the second run (the first is 1)
@@ -67,25 +67,26 @@ def needs_confirmation(config: Config, judged: int) -> bool:
 
 
 def confirm(
-    session: Session, ws: Workspace, run_dir: Path, evaluator: Evaluator, fields: dict[str, Any], first: list[dict]
+    session: Session, place: Place, run_dir: Path, fields: dict[str, Any], first: list[dict]
 ) -> tuple[list[dict], list[dict]] | None:
-    """The candidate at `ws` run again into `run_dir` and decided again as its first run was (the rule, the
-    holdout's veto, the gates): by the sequential rule's test on samples from 2 on, or on the mean of a
-    second run and `first` (its first run's rows, held-out ones included; the second run must not lose alone), or on the second run alone, as
-    `search.confirm` says. Returns the (train rows, held-out rows) decided on when kept again, None
-    otherwise. `fields` (its draft line) then describe those rows, the first run's figures kept as
-    `selected_*`."""
+    """The candidate at `place` run again into `run_dir` and decided again as its first run was (the rule,
+    the holdout's veto, the gates): by the sequential rule's test on samples from 2 on, or on the mean of a
+    second run and `first` (its first run's rows, held-out ones included; the second run must not lose
+    alone), or on the second run alone, as `search.confirm` says. Returns the (train rows, held-out rows)
+    decided on when kept again, None otherwise. `fields` (its draft line) then describe those rows, the
+    first run's figures kept as `selected_*`."""
     selected(fields)
+    ws = place.ws
     sequential = rule_of(session.config).sequential
     mean = not sequential and session.config.search.confirm == "mean"
     try:
         if sequential:
-            test = decide_significant(session, run_dir, Place(ws, evaluator), first=SAMPLE)
+            test = decide_significant(session, run_dir, place, first=SAMPLE)
             rows, baseline, spend = merge(test.candidate), merge(test.head), test.spend
         else:
             test, baseline, spend = None, session.baseline_rows, Spend()
             watch = None if mean else early_discard(session, ws)  # it judges the second run alone
-            rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, evaluator)
+            rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, place.evaluator)
     except EvalFailed as exc:
         unconfirmed(fields, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
         return None

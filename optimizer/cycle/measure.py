@@ -42,6 +42,14 @@ class Spend:
     cost_usd: float = 0.0
     skipped: int = 0  # tests an early discard did not run
 
+    def add(self, other: Spend) -> None:
+        self.runs, self.hits, self.skipped = (
+            self.runs + other.runs,
+            self.hits + other.hits,
+            self.skipped + other.skipped,
+        )
+        self.cost_usd += other.cost_usd
+
 
 def evaluate(
     session: Session, run_dir: Path, watch: EarlyDiscard | None = None, evaluator: Evaluator | None = None

@@ -14,6 +14,7 @@ The worktrees are removed however the cycle ends (and by start-up after a kill -
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -21,7 +22,7 @@ from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import stops
 from autoresearch.optimizer.cycle.candidate import Draft, judge_candidate
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
-from autoresearch.optimizer.cycle.decide import compare_for_goal
+from autoresearch.optimizer.cycle.decide import compare_for_goal, rule_of
 from autoresearch.optimizer.cycle.gating import scored_pair
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.outcome import decide
@@ -49,11 +50,12 @@ from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches
-from autoresearch.optimizer.gitrepo.workspace import candidate_patch, everything_changed, inside
+from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, everything_changed, inside
 from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.policies.merging import merge_parents
 from autoresearch.runs.errors import EvalFailed
+from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
 
 
@@ -155,13 +157,21 @@ def _judge(session: Session, batch: Batch) -> Sibling | None:
                 s.error = ("budget", "not evaluated: the budget was spent by the cycle's mutations")
     merged = _merge(session, batch)
     best = best_of([s for s in siblings if s.keep], session)
+    head = _head_place(session, batch, live) if best is not None and rule_of(session.config).sequential else None
     if merged is None:
-        return _confirmed(session, siblings, best)
-    return _with_merge(session, siblings, merged, best, live)
+        return _confirmed(session, siblings, best, head)
+    return _with_merge(session, siblings, merged, best, live, head)
+
+
+def _head_place(session: Session, batch: Batch, live: int) -> Place:
+    """A worktree at HEAD with an evaluator of a candidate's share of the workers, where the pick's test draws
+    HEAD's runs beside its own (autoresearch.optimizer.cycle.sequential)."""
+    ws = worktrees.add_head(session.ws, session.paths.meta, batch.name)
+    return Place(ws, _evaluator(session, ws, _share(session, live)))
 
 
 def _with_merge(
-    session: Session, siblings: list[Sibling], merged: Sibling, best: Sibling | None, live: int
+    session: Session, siblings: list[Sibling], merged: Sibling, best: Sibling | None, live: int, head: Place | None
 ) -> Sibling | None:
     """The merge evaluated while the best sibling is confirmed, so that a cycle with a merge takes two evals'
     time rather than three; the merge, when picked over it, is confirmed in turn (one eval run more than
@@ -174,12 +184,12 @@ def _with_merge(
     all_at_once(
         [
             lambda: _evaluate_all(session, [merged], max(1, workers - max(1, workers // live))),
-            lambda: confirmed.append(_confirmed(session, singles, best)),
+            lambda: confirmed.append(_confirmed(session, singles, best, head)),
         ]
     )
     if not merged.keep or (best is not None and not picked_over(merged, best, session)):
         return confirmed[0]
-    picked = _confirmed(session, siblings, merged)
+    picked = _confirmed(session, siblings, merged, head)
     if picked is None:
         return confirmed[0]
     if confirmed[0] is not None:
@@ -204,15 +214,22 @@ def _evaluate_all(session: Session, siblings: list[Sibling], workers: int | None
     live = [s for s in siblings if s.error is None]
     if not live:
         return
-    config = session.config
-    total = config.eval.workers if workers is None else workers
-    share = config.eval.model_copy(update={"workers": max(1, total // len(live))})
+    share = _share(session, len(live), workers)
     all_at_once([partial(_evaluate_one, session, s, share) for s in live])
 
 
+def _share(session: Session, among: int, workers: int | None = None) -> Any:
+    """The eval's settings with a `1/among` share of `workers` (`eval.workers` unless given)."""
+    total = session.config.eval.workers if workers is None else workers
+    return session.config.eval.model_copy(update={"workers": max(1, total // among)})
+
+
+def _evaluator(session: Session, ws: Workspace, eval_config: Any) -> Evaluator:
+    return build_evaluator(eval_config, ws.root, session.config.executor_at(ws.root))
+
+
 def _evaluate_one(session: Session, s: Sibling, eval_config: Any) -> None:
-    evaluator = build_evaluator(eval_config, s.ws.root, session.config.executor_at(s.ws.root))
-    s.place = place = Place(s.ws, evaluator)
+    s.place = place = Place(s.ws, _evaluator(session, s.ws, eval_config))
     s.key = artifact_key(s.ws)
     try:
         s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)
@@ -297,9 +314,12 @@ def _won(session: Session, s: Sibling, baseline: list[dict]) -> set[str]:
     return {m.test_id for m in compare_for_goal(session.config, head, rows).matched if m.outcome == "win"}
 
 
-def _confirmed(session: Session, siblings: list[Sibling], winner: Sibling | None) -> Sibling | None:
+def _confirmed(
+    session: Session, siblings: list[Sibling], winner: Sibling | None, head: Place | None = None
+) -> Sibling | None:
     """The winner, if a second run of it keeps it too, holding then the rows it was kept on
-    (autoresearch.optimizer.cycle.confirm says when one is needed and how it decides)."""
+    (autoresearch.optimizer.cycle.confirm says when one is needed and how it decides; `head` is where a
+    sequential test draws HEAD's runs)."""
     judged = sum(s.rows is not None for s in siblings)
     if winner is None or not needs_confirmation(session.config, judged):
         return winner
@@ -310,9 +330,8 @@ def _confirmed(session: Session, siblings: list[Sibling], winner: Sibling | None
     else:
         get().info("confirming", candidate=winner.index, strategy=winner.strategy.name)
         first = winner.rows + winner.held  # its first run, held-out tests included
-        confirmed = confirm(
-            session, winner.ws, winner.run_dir / "confirm", winner.place.evaluator, winner.draft.fields, first
-        )
+        place = replace(winner.place, head=head)
+        confirmed = confirm(session, place, winner.run_dir / "confirm", winner.draft.fields, first)
     if confirmed is None:
         winner.keep = False
         return None

@@ -1,6 +1,7 @@
 """The git worktrees of a cycle's parallel candidates: made from HEAD, detached, under the experiment's
 own folder (inside the results directory, which the scope guard and `git status` ignore), one folder per
-cycle (`candidates/<cycle>/<index>`: the next cycle's are made while this one's are evaluated), and
+cycle (`candidates/<cycle>/<index>`, and `candidates/<cycle>/head` for a pick's test under `significant`:
+the next cycle's are made while this one's are evaluated), and
 removed when the cycle is decided. The user's checkout is never a candidate's workspace.
 
 A daemon killed mid-cycle leaves them behind: `clear` (at start-up, and for a cycle's folder before it is
@@ -29,6 +30,11 @@ def make(main: Workspace, meta: Path, batch: str, k: int) -> list[Workspace]:
     return [_add(main, meta, batch, i) for i in range(k)]
 
 
+def add_head(main: Workspace, meta: Path, batch: str) -> Workspace:
+    """A worktree at HEAD for the cycle `batch`, where a pick's test draws HEAD's runs beside its own."""
+    return _add(main, meta, batch, "head")
+
+
 def add_tree(main: Workspace, meta: Path, batch: str, index: int, tree: str) -> Workspace:
     """A worktree at HEAD holding `tree`'s files as a mutator would leave them (changed in the working
     tree, not staged): a merge candidate, or a candidate rebased onto a new HEAD, whose tree was built in
@@ -40,7 +46,7 @@ def add_tree(main: Workspace, meta: Path, batch: str, index: int, tree: str) -> 
     return ws
 
 
-def _add(main: Workspace, meta: Path, batch: str, index: int) -> Workspace:
+def _add(main: Workspace, meta: Path, batch: str, index: int | str) -> Workspace:
     path = folder(meta) / batch / str(index)
     path.parent.mkdir(parents=True, exist_ok=True)
     main.git("worktree", "add", "--quiet", "--detach", str(path), main.head())

@@ -9,6 +9,7 @@ run of an artifact only: a candidate whose win was luck wins its first run and l
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -44,9 +45,9 @@ with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
 ORIGINAL = scores(a=0, b=0, c=0)
 
 
-def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, rendezvous=False, **config):
+def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, rendezvous=False, script=LUCKY_EVAL, **config):
     """A repository of two candidates a cycle; `confirm` is search.confirm as the YAML gives it (None: unset).
-    With `rendezvous`, the merge candidate's eval waits for a confirmation to start."""
+    With `rendezvous`, the merge candidate's eval waits for a confirmation to start. `script` is the eval."""
     seen = tmp_path / "seen"
     seen.mkdir()
     settings = {
@@ -64,7 +65,7 @@ def make(tmp_path, plan, confirm=None, original=ORIGINAL, holdout=0.0, rendezvou
         {"prompt.md": original},
         {},
         config=settings,
-        extra_files={"plan.json": json.dumps(plan), "evals/score.py": LUCKY_EVAL},
+        extra_files={"plan.json": json.dumps(plan), "evals/score.py": script},
     )
 
 
@@ -271,6 +272,58 @@ def test_under_the_significant_rule_the_pick_is_tested_on_runs_after_the_one_tha
     tested = run_dir(repo, line) / "candidate-0/confirm"
     assert (tested / "sample-2").is_dir() and not (tested / "sample-1").exists()
     assert not (run_dir(repo, line) / "candidate-1/confirm").exists()  # the other was not picked: never tested
+
+
+TOGETHER_EVAL = r"""
+import json, os, sys, time
+from pathlib import Path
+
+run, log = Path(sys.argv[1]), Path(sys.argv[3])
+(log / run.name).write_text(os.getcwd())
+beside = {"sample-2": "head-", "head-2": "sample-2"}.get(run.name)  # the first round of the pick's test
+deadline = time.monotonic() + 20
+while beside and not any(p.name.startswith(beside) for p in log.iterdir()):
+    if time.monotonic() > deadline:
+        sys.exit(f"{run.name} ran alone: no {beside}* run beside it")
+    time.sleep(0.02)
+if run.name == "head-2" and (log / "fail-head").exists():
+    sys.exit("HEAD's run failed")
+lines = [l.split() for l in Path(sys.argv[2]).read_text().splitlines() if l.strip() and not l.startswith("#")]
+with open(run / "index.jsonl", "w") as out:
+    for test, score in lines:
+        out.write(json.dumps({"test_id": test, "score": float(score)}) + "\n")
+"""
+
+
+def test_under_the_significant_rule_the_picks_test_draws_heads_runs_beside_its_own_in_a_worktree_at_head(tmp_path):
+    """Each eval of the test's first round waits for the other side's to start, so run one after the
+    other they fail; HEAD's run is in a worktree at HEAD, removed with the cycle's."""
+    plan = {"2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"}, "2.1": LUCKY["2.1"]}
+    repo = make(tmp_path, plan, script=TOGETHER_EVAL, policy={"rule": "significant"}, stop={"max_cycles": 2})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "keep" and line["reason"].startswith("confirmed on runs after its pick: better")
+    # two first runs, then the pick's runs from sample 2 and HEAD's from 2 (its 1 is the original's run)
+    assert line["eval_runs"] == 2 + (line["samples"] - 1) + (line["head_samples"] - 1)
+    where = {name: Path((tmp_path / "seen" / name).read_text()) for name in ("sample-2", "head-2")}
+    assert where["sample-2"].parts[-2:] == ("2", "0") and where["head-2"].parts[-2:] == ("2", "head")
+    assert git(repo, "worktree", "list").count("\n") == 1
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=0, c=0)
+
+
+def test_a_heads_run_that_fails_beside_the_picks_fails_the_test_and_the_run_goes_on(tmp_path):
+    plan = {"2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"}, "2.1": LUCKY["2.1"]}
+    repo = make(tmp_path, plan, script=TOGETHER_EVAL, policy={"rule": "significant"}, stop={"max_cycles": 2})
+    (tmp_path / "seen" / "fail-head").touch()
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    line = iterations(repo)[1]
+    assert line["decision"] == "drop" and line["reason"].startswith("not confirmed: its test failed (")
+    assert "HEAD's run failed" in line["reason"]
+    assert (tmp_path / "seen" / "sample-2").exists()  # the pick's run beside it
+    assert git(repo, "worktree", "list").count("\n") == 1
+    assert (repo / "prompt.md").read_text() == ORIGINAL
 
 
 LUCKY_TARGET = r"""
