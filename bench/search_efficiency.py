@@ -14,10 +14,15 @@ the same original and runs for `--budget-s` seconds (`stop.max_hours`).
 Printed side by side: HEAD's true score at each quarter of the budget, when each configuration first
 reached K=1's final true score under the same rule, the false-KEEP rate (KEEPs that did not raise
 the true score, per decision), and the spend (eval runs, mutations) per +0.01 of true score.
-The false-KEEP rate is shown over the whole budget and over the decisions made while HEAD's true score
-was below K=1's final, the stretch of the climb every configuration covered; the goal is judged on the
-latter, as its time and spend are (to reach K=1's final): over the whole budget, a configuration that got
-further also decided where K=1 never did.
+The false-KEEP rate is shown over the whole budget, over the decisions made while HEAD's true score
+was below K=1's final (the stretch of the climb every configuration covered: over the whole budget, a
+configuration that got further also decided where K=1 never did), and over that stretch matched to
+K=1's decisions (`matched`: bins of HEAD's true score, each weighted by K=1's decisions in it, since
+false KEEPs are more frequent early in the climb, where a faster configuration makes a larger share of
+its decisions). The goal is judged on the matched rate, and on the time and spend to reach K=1's final;
+the time is shown with the span that 80% of resamples of the runs give (`interval`), since a few runs of
+a noisy climb move it a lot (bench/search_model.py: with 3 runs a configuration whose expected time is
+38% reports between 21% and 80%).
 A K > 1 configuration this build does not accept (no `search.candidates` yet) is reported as such.
 With `--repeats N` each configuration runs N times (the mutator's choices vary) and the means are shown,
 the false-KEEP rate pooled over the N runs' decisions. `--serial` turns `search.overlap` off.
@@ -49,6 +54,7 @@ PAIRS = 4
 NOISE = 0.1
 RULES = ("wins-losses", "significant")
 QUARTERS = (0.25, 0.5, 0.75, 1.0)
+BIN = 0.05  # of HEAD's true score, for false-KEEP rates compared where configurations decided alike
 ORIGINAL = "# edits\n" + "".join(f"## slot {e}\n" for e in range(EDITS))
 
 # The landscape's true score, shared by the eval (in the repository) and this script (afterwards).
@@ -222,11 +228,46 @@ class Pooled:
         """The first moment (to 1% of the budget) the mean true score reached `score`."""
         return next((t for t in _grid(budget_s) if self.at(t)[0] >= score - 1e-9), None)
 
+    def judged(self) -> list[tuple[float, bool]]:
+        return [j for o in self.runs for j in o.judged]
+
     def rate(self, below: float = math.inf) -> tuple[int, int]:
         """False KEEPs and decisions, all of them or those while HEAD's true score was `below` K=1's final: the
         stretch of the climb every configuration covered, over which the goal also compares time and spend."""
         judged = [false for o in self.runs for before, false in o.judged if before < below - 1e-9]
         return sum(judged), len(judged)
+
+
+def matched(base: list[tuple[float, bool]], mine: list[tuple[float, bool]], below: float) -> tuple[float, float] | None:
+    """(mine, K=1's) false-KEEP rates per decision, compared where both decided alike: over the bins of HEAD's
+    true score below `below` (K=1's final) that both decided in, each bin weighted by K=1's decisions in it.
+    False KEEPs are more frequent early in the climb (bench/search_model.py: 7.0% of K=1's decisions while
+    HEAD is at 0.4-0.5 against 5.0% at 0.7-0.8), and a faster configuration spends a larger share of its
+    decisions there, so its plain rate below K=1's final is compared against K=1's over a later mix."""
+    bins: dict[int, tuple[list[bool], list[bool]]] = {}
+    for side, judged in enumerate((mine, base)):
+        for before, false in judged:
+            if before < below - 1e-9:
+                bins.setdefault(int(before // BIN), ([], []))[side].append(false)
+    shared = [(m, b) for m, b in bins.values() if m and b]
+    weight = sum(len(b) for _, b in shared)
+    if not weight:
+        return None
+    return sum(len(b) * sum(m) / len(m) for m, b in shared) / weight, sum(sum(b) for _, b in shared) / weight
+
+
+def interval(base: Pooled, mine: Pooled, budget_s: float, size: int = 0, draws: int = 300) -> tuple[float, float]:
+    """The 10th and 90th percentiles of `mine`'s share of the time to reach K=1's final, over resamples of
+    both configurations' runs (`size` of each, as many as they have by default; with replacement; never
+    reaching it counts as the whole budget): how much the figure moves with the runs that happened to be drawn."""
+    rng = random.Random(0)
+    shares = []
+    for _ in range(draws):
+        b, m = (Pooled(p.label, [rng.choice(p.runs) for _ in range(size or len(p.runs))]) for p in (base, mine))
+        t = m.reached(b.at(budget_s)[0], budget_s)
+        shares.append(1.0 if t is None else t / budget_s)
+    shares.sort()
+    return shares[draws // 10], shares[9 * draws // 10]
 
 
 def _grid(budget_s: float) -> list[float]:
@@ -243,18 +284,22 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
     final = {rule: b.at(budget_s)[0] for rule, b in base.items()}
     reached = [p.reached(final[_rule(p)], budget_s) for p in pooled]
     row("reached K=1's final (share of time)", [_share(t, budget_s) for t in reached])
+    spread = [None if p is base[_rule(p)] else interval(base[_rule(p)], p, budget_s) for p in pooled]
+    row("  80% of resampled runs between", ["-" if i is None else f"{i[0]:.0%}-{i[1]:.0%}" for i in spread])
     row("decisions (cycles)", [str(p.rate()[1]) for p in pooled])
     row("KEEPs", [str(sum(o.keeps for o in p.runs)) for p in pooled])
     row("false-KEEP rate per decision", [_rate(*p.rate()) for p in pooled])
     below = [p.rate(below=final[_rule(p)]) for p in pooled]
     row("  the same, below K=1's final score", [f"{_rate(*b)} of {b[1]}" for b in below])
+    alike = [matched(base[_rule(p)].judged(), p.judged(), final[_rule(p)]) for p in pooled]
+    row("  the same, matched to K=1 (K=1's)", ["-" if a is None else f"{a[0]:.1%} ({a[1]:.1%})" for a in alike])
     gains = [p.at(budget_s)[0] - p.at(0)[0] for p in pooled]
     row("eval runs / mutations per +0.01 true", [_per(p.at(budget_s)[1:], g) for p, g in zip(pooled, gains)])
     spent = [p.at(t)[1:] if t is not None else None for p, t in zip(pooled, reached)]
     row("spend to reach K=1's final (runs/mut)", ["never" if x is None else f"{x[0]:.0f} / {x[1]:.0f}" for x in spent])
     ratio = [_ratio(x, spent[pooled.index(base[_rule(p)])]) for p, x in zip(pooled, spent)]
     row("  the same, as a multiple of K=1's", ratio)
-    for p, t, x, mine in zip(pooled, reached, spent, below):
+    for p, t, x, mine in zip(pooled, reached, spent, alike):
         b = base[_rule(p)]
         if p is b or p.label.split()[0] != f"K={max(int(q.label[2:].split()[0]) for q in pooled)}":
             continue
@@ -264,10 +309,10 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
             continue
         fast = t is not None and t <= 0.4 * budget_s
         cheap = x is not None and theirs is not None and sum(x) <= 1.5 * sum(theirs)
-        honest = _fraction(*mine) <= _fraction(*below[pooled.index(b)])
+        honest = mine is not None and mine[0] <= mine[1]
         print(
             f"goal, {p.label}: reached K=1's final in <= 40% of the time: {_met(fast)}; at <= 1.5x its spend: "
-            f"{_met(cheap)}; false-KEEP rate no higher (below K=1's final score): {_met(honest)}"
+            f"{_met(cheap)}; false-KEEP rate no higher (matched to K=1's decisions): {_met(honest)}"
         )
 
 
@@ -277,10 +322,6 @@ def _rule(p: Pooled) -> str:
 
 def _met(ok: bool) -> str:
     return "met" if ok else "NOT met"
-
-
-def _fraction(n: int, total: int) -> float:
-    return n / total if total else 0.0
 
 
 def _share(seconds: float | None, budget_s: float) -> str:

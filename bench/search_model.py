@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.policies.merging import merge_parents  # noqa: E402
 from autoresearch.runs.compare import classify  # noqa: E402
-from bench.search_efficiency import EDITS, NOISE, TRUTH, landscape  # noqa: E402
+from bench.search_efficiency import EDITS, NOISE, TRUTH, Outcome, Pooled, interval, landscape, matched  # noqa: E402
 
 THRESHOLD = 0.1  # policy.threshold's default
 CONFIGS = (  # (K, search.confirm, search.overlap)
@@ -112,16 +112,18 @@ def passes(head: list[float], cand: list[float]) -> bool:
     return len(wins) > losses
 
 
+def mutate(rng: random.Random, start: Edits) -> Edits:
+    """The bench's command mutator: one edit not yet applied (two, 30% of the time)."""
+    free = [e for e in range(EDITS) if e not in start]
+    return frozenset(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1)))
+
+
 def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, times: Times) -> Night:
     rng, out = model.rng, Night()
     head: Edits = frozenset()
     head_rows, _ = model.run(head)
     now, mutations, base = times.eval_s, 0, head
     out.points.append((0.0, model.score(head), model.runs, 0))
-
-    def mutate(start: Edits) -> Edits:
-        free = [e for e in range(EDITS) if e not in start]
-        return frozenset(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1)))
 
     def confirmed(edits: Edits, first: list[float]) -> tuple[list[float] | None, bool]:
         """The rows HEAD takes if the pick is kept again (None if not), and whether that took an eval run."""
@@ -136,17 +138,17 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
         before = model.score(head)
         kept: tuple[Edits, list[float]] | None = None
         if k == 1:
-            cand = head | mutate(head)
+            cand = head | mutate(rng, head)
             mutations += 1
             rows, ran = model.run(cand)
             now += times.mutate_s + times.eval_s * ran
             if passes(head_rows, rows):
                 kept = (cand, rows)
         else:
-            cands = [head | e for e in (mutate(base) for _ in range(k)) if not e <= head]
+            cands = [head | e for e in (mutate(rng, base) for _ in range(k)) if not e <= head]
             mutations += k
             if not cands:  # no edit made ahead carried onto the new HEAD: mutated again, from it
-                cands = [head | mutate(head) for _ in range(k)]
+                cands = [head | mutate(rng, head) for _ in range(k)]
                 mutations, now = mutations + k, now + times.mutate_s
             base = head
             runs = [model.run(c) for c in cands]
@@ -191,42 +193,63 @@ def label(k: int, confirm: str, overlap: bool) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--nights", type=int, default=400)
     parser.add_argument("--budget-s", type=float, default=240.0, help="a night's simulated wall time")
     parser.add_argument("--eval-s", type=float, default=2.0, help="an eval run's time (the K of a cycle run at once)")
     parser.add_argument("--mutate-s", type=float, default=1.0, help="a mutation's time")
     parser.add_argument("--overhead-s", type=float, default=0.3, help="the loop's own time per cycle")
     parser.add_argument("--seed", type=int, default=1, help="the landscape (the same as search_efficiency's)")
-    args = parser.parse_args()
-    land = landscape(args.seed)
-    times = Times(args.eval_s, args.mutate_s, args.overhead_s)
-    results = {
-        config: [night(Model(land, random.Random(n)), *config, args.budget_s, times) for n in range(args.nights)]
-        for config in CONFIGS
-    }
+    return parser.parse_args()
+
+
+def table(results: dict[str, list[Night]], budget_s: float) -> None:
+    """Each configuration's row; the first is K=1, which the others are compared with."""
     mean = lambda nights, t, i=0: statistics.mean(n.at(t)[i] for n in nights)  # noqa: E731
-    base = results[CONFIGS[0]]
-    final = mean(base, args.budget_s)
-    base_spend = mean(base, args.budget_s, 1) + mean(base, args.budget_s, 2)
-    grid = [args.budget_s * i / 100 for i in range(101)]
-    quarters = [args.budget_s * q for q in (0.25, 0.5, 0.75, 1.0)]
+    base = next(iter(results.values()))
+    final = mean(base, budget_s)
+    base_spend = mean(base, budget_s, 1) + mean(base, budget_s, 2)
+    grid = [budget_s * i / 100 for i in range(101)]
+    quarters = [budget_s * q for q in (0.25, 0.5, 0.75, 1.0)]
     print(
-        f"{args.nights} nights of {args.budget_s:g} s; K=1's final mean true score {final:.3f}\n"
-        f"{'':42}{'false KEEPs':>12}{'below':>8}   true score at 25/50/75/100%     reached K=1's final: time, spend"
+        f"{len(base)} nights of {budget_s:g} s; K=1's final mean true score {final:.3f}\n"
+        f"{'':42}{'false KEEPs':>12}{'below':>8}{'matched':>9}   true score at 25/50/75/100%     "
+        "reached K=1's final: time, spend; with 3 nights (80%)"
     )
-    for config, nights in results.items():
+    base_judged = [j for n in base for j in n.judged]
+    as_runs = lambda nights: Pooled("", [Outcome("", points=n.points, judged=n.judged) for n in nights])  # noqa: E731
+    for name, nights in results.items():
         judged = [j for n in nights for j in n.judged]
         below = [false for before, false in judged if before < final - 1e-9]
+        alike = matched(base_judged, judged, final)
+        low, high = interval(as_runs(base), as_runs(nights), budget_s, size=3)
         reach = next((t for t in grid if mean(nights, t) >= final - 1e-9), None)
         there = "never"
         if reach is not None:
             spend = mean(nights, reach, 1) + mean(nights, reach, 2)
-            there = f"{reach / args.budget_s:.0%}, {spend / base_spend:.2f}x"
+            there = f"{reach / budget_s:.0%}, {spend / base_spend:.2f}x"
         scores = " / ".join(f"{mean(nights, t):.3f}" for t in quarters)
         rate = sum(f for _, f in judged) / len(judged)
-        print(f"{label(*config):<42}{rate:>12.1%}{sum(below) / max(1, len(below)):>8.1%}   {scores}   {there}")
+        print(
+            f"{name:<42}{rate:>12.1%}{sum(below) / max(1, len(below)):>8.1%}"
+            f"{'-' if alike is None else f'{alike[0]:.1%}':>9}   {scores}   {there}; {low:.0%}-{high:.0%}"
+        )
+
+
+def main() -> None:
+    args = arguments(__doc__ or "")
+    land = landscape(args.seed)
+    times = Times(args.eval_s, args.mutate_s, args.overhead_s)
+    table(
+        {
+            label(*config): [
+                night(Model(land, random.Random(n)), *config, args.budget_s, times) for n in range(args.nights)
+            ]
+            for config in CONFIGS
+        },
+        args.budget_s,
+    )
 
 
 if __name__ == "__main__":
