@@ -118,6 +118,16 @@ def mutate(rng: random.Random, start: Edits) -> Edits:
     return frozenset(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1)))
 
 
+def ahead(rng: random.Random, head: Edits, base: Edits, k: int) -> tuple[list[Edits], int]:
+    """A cycle's K candidates, mutated ahead from `base` (the HEAD the cycle before started from) and carried
+    onto `head` (an edit `head` already holds is dropped; when none is left, the cycle mutates K more, from
+    `head`), and the mutations that took: K, or 2K when the cycle mutated again."""
+    cands = [head | e for e in (mutate(rng, base) for _ in range(k)) if not e <= head]
+    if cands:
+        return cands, k
+    return [head | mutate(rng, head) for _ in range(k)], 2 * k
+
+
 def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, times: Times) -> Night:
     rng, out = model.rng, Night()
     head: Edits = frozenset()
@@ -145,12 +155,8 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
             if passes(head_rows, rows):
                 kept = (cand, rows)
         else:
-            cands = [head | e for e in (mutate(rng, base) for _ in range(k)) if not e <= head]
-            mutations += k
-            if not cands:  # no edit made ahead carried onto the new HEAD: mutated again, from it
-                cands = [head | mutate(rng, head) for _ in range(k)]
-                mutations, now = mutations + k, now + times.mutate_s
-            base = head
+            cands, made = ahead(rng, head, base, k)
+            mutations, now, base = mutations + made, now + times.mutate_s * (made > k), head
             runs = [model.run(c) for c in cands]
             busy = times.eval_s * any(ran for _, ran in runs)
             keep = [i for i, (rows, _) in enumerate(runs) if passes(head_rows, rows)]

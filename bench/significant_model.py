@@ -28,9 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.policies.merging import merge_parents  # noqa: E402
-from autoresearch.policies.significant import MIN_HEAD_RUNS, next_round, significant  # noqa: E402
+from autoresearch.policies.significant import first_round, next_round, significant  # noqa: E402
 from bench.search_efficiency import landscape  # noqa: E402
-from bench.search_model import Edits, Model, Night, Times, arguments, mutate, table, won  # noqa: E402
+from bench.search_model import Edits, Model, Night, Times, ahead, arguments, mutate, table, won  # noqa: E402
 
 CONFIDENCE, MAX_REPEATS = 0.95, 5  # the policy's defaults
 
@@ -56,7 +56,7 @@ class Test:
 def tested(model: Model, cand: Edits, head: Head, first: int, beside: bool) -> Test:
     """The candidate's sequential test from its sample `first`, as autoresearch.optimizer.cycle.sequential draws it."""
     samples: list[list[float]] = []
-    more = (1, max(0, MIN_HEAD_RUNS - len(head.runs)) if beside else 0)
+    more = first_round(len(head.runs), beside)
     rounds = 0
     while True:
         ran = False
@@ -99,12 +99,8 @@ def night(model: Model, k: int, budget_s: float, times: Times) -> Night:
             now += times.mutate_s + times.eval_s * test.rounds
             kept = (cand, test, 1) if test.keep else None
         else:
-            cands = [head.edits | e for e in (mutate(rng, base) for _ in range(k)) if not e <= head.edits]
-            mutations += k
-            if not cands:  # no edit made ahead carried onto the new HEAD: mutated again, from it
-                cands = [head.edits | mutate(rng, head.edits) for _ in range(k)]
-                mutations, now = mutations + k, now + times.mutate_s
-            base = head.edits
+            cands, made = ahead(rng, head.edits, base, k)
+            mutations, now, base = mutations + made, now + times.mutate_s * (made > k), head.edits
             runs = [model.run(c) for c in cands]
             busy = times.eval_s * any(fresh for _, fresh in runs)
             shortlist = [i for i, (rows, _) in enumerate(runs) if _mean(rows) > _mean(head.rows)]

@@ -116,6 +116,12 @@ def wants_head(k: int, m: int) -> bool:
     return m < MIN_HEAD_RUNS or HEAD_RUN_WEIGHT / (m * (m + 1)) > 1 / (k * (k + 1))
 
 
+def first_round(m: int, beside: bool) -> tuple[int, int]:
+    """(candidate runs, HEAD runs) to draw before the first look, with m HEAD runs at hand: the candidate's
+    first, and, for a caller that can run both sides at once, the HEAD runs the first look needs with it."""
+    return 1, max(0, MIN_HEAD_RUNS - m) if beside else 0
+
+
 def next_round(action: Action, k: int, m: int, beside: bool) -> tuple[int, int]:
     """(candidate runs, HEAD runs) to draw next, after k and m runs and a verdict asking for `action`: the run
     asked for and, for a caller that can run both sides at once (`beside`), the other side's too when the test

@@ -43,12 +43,10 @@ class Spend:
     skipped: int = 0  # tests an early discard did not run
 
     def add(self, other: Spend) -> None:
-        self.runs, self.hits, self.skipped = (
-            self.runs + other.runs,
-            self.hits + other.hits,
-            self.skipped + other.skipped,
-        )
+        self.runs += other.runs
+        self.hits += other.hits
         self.cost_usd += other.cost_usd
+        self.skipped += other.skipped
 
 
 def evaluate(

@@ -8,7 +8,7 @@ A candidate in the checkout (K = 1) has HEAD's artifact put in its place for a
 HEAD run, so its runs come one at a time. A pick of several candidates has a
 worktree at HEAD beside its own (`Place.head`), so the test draws its next two
 runs at once when they are one of each side, in the order the rule would ask
-for them (policies.significant.next_round); the first round draws the
+for them (policies.significant.next_round); the first round (`first_round`) draws the
 candidate's first run with the HEAD runs the first look needs.
 """
 
@@ -26,7 +26,7 @@ from autoresearch.optimizer.cycle.tree import head_in_tree
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_size
-from autoresearch.policies.significant import MIN_HEAD_RUNS, Verdict, next_round, significant
+from autoresearch.policies.significant import Verdict, first_round, next_round, significant
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.samples import merge, write_index
@@ -71,7 +71,7 @@ def decide_significant(session: Session, run_dir: Path, place: Place | None = No
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
     cand: list[list[dict]] = []
     beside = place is not None and place.head is not None
-    more = (1, max(0, MIN_HEAD_RUNS - stored) if beside else 0)  # candidate runs, HEAD runs: this round's
+    more = first_round(stored, beside)  # (candidate runs, HEAD runs): this round's
     simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     keys = (artifact_key(ws), head_key)
     while True:
