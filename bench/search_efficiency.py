@@ -26,8 +26,11 @@ a noisy climb move it a lot (bench/search_model.py: with 3 runs a configuration 
 A K > 1 configuration this build does not accept (no `search.candidates` yet) is reported as such.
 With `--repeats N` each configuration runs N times (the mutator's choices vary) and the means are shown,
 the false-KEEP rate pooled over the N runs' decisions. `--serial` turns `search.overlap` off.
+With `--parallel N`, N nights run at once: the loop mostly waits on the simulated evals and mutations,
+so a night of K = 4 takes about a quarter of a core; `seconds per decision` shows whether the machine
+slowed the cycles down (compare a run with `--parallel 1`).
 Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
-       [--serial] [--rules wins-losses,significant]
+       [--parallel N] [--serial] [--rules wins-losses,significant]
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import random
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -287,6 +291,7 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
     spread = [None if p is base[_rule(p)] else interval(base[_rule(p)], p, budget_s) for p in pooled]
     row("  80% of resampled runs between", ["-" if i is None else f"{i[0]:.0%}-{i[1]:.0%}" for i in spread])
     row("decisions (cycles)", [str(p.rate()[1]) for p in pooled])
+    row("seconds per decision", [f"{budget_s * len(p.runs) / max(1, p.rate()[1]):.2f}" for p in pooled])
     row("KEEPs", [str(sum(o.keeps for o in p.runs)) for p in pooled])
     row("false-KEEP rate per decision", [_rate(*p.rate()) for p in pooled])
     below = [p.rate(below=final[_rule(p)]) for p in pooled]
@@ -349,6 +354,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the landscape and the mutator's choices")
     parser.add_argument("--k", default="1,2,4", help="candidates per cycle to compare")
     parser.add_argument("--repeats", type=int, default=1, help="runs of each configuration (the mutator's seed varies)")
+    parser.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        help="nights run at once; the loop mostly waits on its simulated evals and mutations, but check that "
+        "'seconds per decision' matches a run with --parallel 1: a busy machine slows every cycle",
+    )
     parser.add_argument("--serial", action="store_true", help="search.overlap: false (mutations after each decision)")
     parser.add_argument("--rules", default=",".join(RULES), help="keep rules to compare")
     args = parser.parse_args()
@@ -363,9 +375,14 @@ def main() -> None:
     pooled = []
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
         (Path(tmp) / "landscape.json").write_text(json.dumps(land))
-        for rule in args.rules.split(","):
-            for k in (int(k) for k in args.k.split(",")):
-                runs = [run(Path(tmp), land, rule, k, args, r) for r in range(args.repeats)]
+        configs = [(rule, int(k)) for rule in args.rules.split(",") for k in args.k.split(",")]
+        with ThreadPoolExecutor(args.parallel) as pool:  # each night is its own `run` process
+            started = {
+                (c, r): pool.submit(run, Path(tmp), land, *c, args, r) for r in range(args.repeats) for c in configs
+            }
+            nights = {c: [started[c, r] for r in range(args.repeats)] for c in configs}  # configurations mixed
+            for night in nights.values():
+                runs = [n.result() for n in night]
                 if runs[0].refused:
                     print(f"{runs[0].label}: not run, this build refuses it: {runs[0].refused}")
                     continue
