@@ -13,7 +13,7 @@ directly and follows the loop's procedure for `--budget-s` simulated seconds, `-
   (autoresearch.policies.merging), their merge is evaluated beside the best one's confirmation, and
   confirmed in turn if picked over it; a merge that fails leaves the best one, if confirmed. The pick
   is confirmed as `search.confirm` says (`mean`: the mean of its two runs, the second not losing
-  alone beyond a tie's noise; `independent`; `off`).
+  alone; `independent`; `off`).
 - The result cache: an artifact evaluated before reuses its runs (its first, and its second when it
   was confirmed), so an edit proposed again from the same HEAD is no new chance, and siblings that
   made the same edit share one run.
@@ -41,7 +41,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autoresearch.policies.keep import RULES, Evidence  # noqa: E402
 from autoresearch.policies.merging import merge_parents  # noqa: E402
 from autoresearch.runs.compare import classify  # noqa: E402
 from bench.search_efficiency import EDITS, NOISE, TRUTH, Outcome, Pooled, interval, landscape, matched  # noqa: E402
@@ -113,12 +112,6 @@ def passes(head: list[float], cand: list[float]) -> bool:
     return len(wins) > losses
 
 
-def vetoed(head: list[float], second: list[float]) -> bool:
-    """The rule's veto: the second run alone lost to HEAD (autoresearch.policies.keep.lost_beyond_noise)."""
-    wins, losses = won(head, second)
-    return RULES["wins-losses"].lost(Evidence(len(wins), losses, 0, 0.0, 0.0, 0.0, 0, 0)).keep
-
-
 def mutate(rng: random.Random, start: Edits) -> Edits:
     """The bench's command mutator: one edit not yet applied (two, 30% of the time)."""
     free = [e for e in range(EDITS) if e not in start]
@@ -148,7 +141,7 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
             return first, False
         second, ran = model.run(edits, 2)
         rows = [(a + b) / 2 for a, b in zip(first, second)] if confirm == "mean" else second
-        lost = confirm == "mean" and vetoed(head_rows, second)
+        lost = confirm == "mean" and passes(second, head_rows)  # HEAD beat the second run alone
         return (rows if passes(head_rows, rows) and not lost else None), ran
 
     while now < budget_s:

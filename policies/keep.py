@@ -7,8 +7,7 @@ only numbers, so they are tested with tables.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 
@@ -36,6 +35,21 @@ class Decision:
 KeepRule = Callable[[Evidence], Decision]
 
 
+def swapped(e: Evidence) -> Evidence:
+    """The same comparison seen from the baseline's side, its wins the candidate's losses: a rule that
+    keeps this says the baseline beat the candidate outright. The two are given one size, so the
+    tie-break does not apply: a tie is not a loss."""
+    return replace(
+        e,
+        wins=e.losses,
+        losses=e.wins,
+        mean_delta=-e.mean_delta,
+        baseline_score=e.candidate_score,
+        candidate_score=e.baseline_score,
+        candidate_size=e.baseline_size,
+    )
+
+
 def _simpler(e: Evidence) -> bool:
     return e.candidate_size < e.baseline_size
 
@@ -61,29 +75,6 @@ def score(e: Evidence) -> Decision:
     return Decision(False, f"score {e.baseline_score:.4g} -> {e.candidate_score:.4g} is not better")
 
 
-def lost_beyond_noise(e: Evidence) -> Decision:
-    """`wins-losses`' veto on a confirmation's second run (autoresearch.optimizer.cycle.confirm): kept means
-    it lost to the baseline, by more net losses than half the spread of a tie's. Over the n tests that
-    differ (ties do not count), a candidate no better than the baseline loses each as often as it wins it,
-    so its net losses have mean 0 and standard deviation √n. Within half of that, a second run's losses are
-    the noise of a tie, not the sign of a pick carried by a lucky first run that the veto is there for; and
-    the margin grows with the tests as that noise does (with 5 to 8 of 12 tests differing, 2 net losses;
-    1 when at most 3 differ)."""
-    n, net = e.wins + e.losses, e.losses - e.wins
-    bound = math.sqrt(n) / 2
-    says = f"losses {e.losses} - wins {e.wins} = {net}"
-    if net > bound:
-        return Decision(True, f"{says} > √{n}/2 = {bound:.2f}")
-    return Decision(False, f"{says} <= √{n}/2 = {bound:.2f}")
-
-
-def score_lost(e: Evidence) -> Decision:
-    """`score`'s veto on a confirmation's second run: kept means its mean score is worse than the baseline's
-    (higher, for `minimize`); equal is not worse, whatever the sizes."""
-    worse = e.candidate_score > e.baseline_score if e.goal == "minimize" else e.candidate_score < e.baseline_score
-    return Decision(worse, f"score {e.candidate_score:.4g} against {e.baseline_score:.4g}")
-
-
 def cannot_win(wins: int, losses: int, remaining: int, simpler: bool) -> bool:
     """Under `wins-losses`, the tests still to come cannot turn this candidate into a KEEP.
 
@@ -106,8 +97,6 @@ class Rule:
     early_discard: bool = False  # `cannot_win` applies: the eval may stop once the candidate cannot be kept
     shortlist: KeepRule | None = None  # a sequential rule's verdict on one run: whether the candidate may be picked
     # from several, to be tested then (autoresearch.optimizer.cycle.confirm)
-    veto: KeepRule | None = None  # a one-run rule's verdict on a confirmation's second run alone: kept means it lost
-    # to HEAD (autoresearch.optimizer.cycle.confirm); a sequential rule's test needs none
 
     def __call__(self, evidence: Evidence) -> Decision:
         decide = self.decide or self.shortlist
@@ -117,16 +106,9 @@ class Rule:
             )
         return decide(evidence)
 
-    def lost(self, evidence: Evidence) -> Decision:
-        if self.veto is None:
-            raise ValueError(
-                "a sequential rule tests the runs after a pick (autoresearch.policies.significant), no veto"
-            )
-        return self.veto(evidence)
-
 
 RULES: dict[RuleName, Rule] = {
-    "wins-losses": Rule(wins_losses, early_discard=True, veto=lost_beyond_noise),
-    "score": Rule(score, veto=score_lost),
+    "wins-losses": Rule(wins_losses, early_discard=True),
+    "score": Rule(score),
     "significant": Rule(sequential=True, shortlist=score),
 }

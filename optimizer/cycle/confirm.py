@@ -18,16 +18,14 @@ Under `wins-losses` and `score`, which decide from one run, the pick is run once
 `search.confirm` says what decides:
 
 - `mean` (the default): the rule on the mean of its two runs, which becomes HEAD's results, and the
-  second run alone must not lose to HEAD (the rule's veto, `autoresearch.policies.keep.Rule.veto`:
-  under `wins-losses`, by more net losses than half the spread of a tie's, √(wins + losses) / 2). A mean
-  of two runs is less noisy than one, so the next cycles are judged against steadier results; but the
-  lucky first run that won the pick counts for half of it, and a null pick that won big by luck can
-  carry a mean over the line on a second run that lost. The second run does not depend on the pick, so
-  its veto catches those. Its false-KEEP rate is measured, not bounded by construction
-  (bench/search_model.py, while HEAD's true score is below K = 1's final: K = 4 keeps false edits at
-  4.2% against K = 1's 5.5%, lower in every stretch of the climb; without the veto at 5.4%; with a veto
-  on any net loss at 3.3%, but taking 38% of the time to K = 1's final score instead of 34%). The second
-  run is not stopped early: it is decided with the first.
+  second run alone must not lose to HEAD (the rule would not keep HEAD over it: under `wins-losses`,
+  its wins at least its losses). A mean of two runs is less noisy than one, so the next cycles are
+  judged against steadier results; but the lucky first run that won the pick counts for half of it,
+  and a null pick that won big by luck can carry a mean over the line on a second run that lost. The
+  second run does not depend on the pick, so its veto catches those. Its false-KEEP rate is measured,
+  not bounded by construction (bench/search_model.py: without the veto, K = 4 kept false edits at
+  about K = 1's rate, 5.1% against 5.5% early in the climb; with it, 3.3%, for 38% of the time to K =
+  1's final score instead of 31%). The second run is not stopped early: it is decided with the first.
 - `independent`: the rule on the second run alone, which becomes HEAD's results. That run does not
   depend on the pick: a null candidate passes it with chance p whatever happened before, so the
   cycle keeps one with chance at most p, K = 1's rate, by construction. A real gain fails its second
@@ -45,7 +43,7 @@ from typing import Any
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.candidate import assess, early_discard
-from autoresearch.optimizer.cycle.decide import lost, rule_of
+from autoresearch.optimizer.cycle.decide import beaten, rule_of
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.sequential import Place, decide_significant
@@ -96,9 +94,9 @@ def confirm(
     cost, runs, hits = fields.get("cost_usd") or 0, fields.get("eval_runs", 1), fields.get("cache_hits") or 0
     decided = averaged(first, rows) if mean else rows
     train, held, keep = assess(session, ws, run_dir, decided, baseline, spend, fields, test)
-    if keep and mean and (why := lost_alone(session, ws, baseline, rows)):
+    if keep and mean and (lost := lost_alone(session, ws, baseline, rows)):
         keep = False
-        fields["reason"] = f"{fields['reason']}; but its second run alone lost to HEAD ({why})"
+        fields["reason"] = f"{fields['reason']}; but its second run alone lost to HEAD (for HEAD: {lost})"
     how = "runs after its pick" if sequential else "the mean of two runs" if mean else "a second run"
     fields.update(
         reason=f"{'confirmed' if keep else 'not confirmed'} on {how}: {fields['reason']}",
@@ -110,11 +108,11 @@ def confirm(
 
 
 def lost_alone(session: Session, ws: Workspace, baseline: list[dict], second: list[dict]) -> str | None:
-    """Why the second run lost to HEAD by the rule's veto (their held-out tests left out), None if it did not."""
+    """Why HEAD beat the second run by the rule (their held-out tests left out), None if it did not."""
     if session.holdout:
         baseline, second = session.holdout.partition(baseline)[0], session.holdout.partition(second)[0]
-    veto = lost(session.config, ws, baseline, second)
-    return veto.reason if veto.keep else None
+    head = beaten(session.config, ws, baseline, second)
+    return head.reason if head.keep else None
 
 
 def averaged(first: list[dict], second: list[dict]) -> list[dict]:

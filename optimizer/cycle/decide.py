@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.gating import scored_pair
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
-from autoresearch.policies.keep import RULES, Decision, Evidence, Rule, RuleName
+from autoresearch.policies.keep import RULES, Decision, Evidence, Rule, RuleName, swapped
 from autoresearch.runs.compare import Comparison, compare
 from autoresearch.runs.results import mean_score
 
@@ -35,10 +35,11 @@ def judge(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_ro
     return Judgement(comparison, rule_of(config)(evidence))
 
 
-def lost(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Decision:
-    """The rule's veto on a confirmation's second run (autoresearch.optimizer.cycle.confirm): kept means the
-    candidate's results lost to HEAD's (`Rule.veto`)."""
-    return rule_of(config).lost(_weigh(config, ws, baseline_rows, candidate_rows)[1])
+def beaten(config: Config, ws: Workspace, baseline_rows: list[dict], candidate_rows: list[dict]) -> Decision:
+    """The rule's decision with the roles swapped: kept means HEAD's results beat the candidate's as a
+    candidate's must beat HEAD's to be kept (a confirmation's second run must not lose so,
+    autoresearch.optimizer.cycle.confirm). Its reason speaks for HEAD."""
+    return rule_of(config)(swapped(_weigh(config, ws, baseline_rows, candidate_rows)[1]))
 
 
 def _weigh(

@@ -126,8 +126,7 @@ def test_under_mean_a_pick_whose_mean_fails_is_not_kept_and_head_is_unchanged(tm
 
 def test_under_mean_a_pick_whose_mean_wins_but_whose_second_run_loses_is_not_kept(tmp_path):
     """The first run's luck (a and b at 1) carries the mean over HEAD's 0.5 while the second run, which
-    did not pick it, loses a and b (0.3): two net losses of the two tests that differ, more than a tie's
-    noise (√2/2), so the edit is not kept."""
+    did not pick it, loses a and b (0.3): HEAD beat it, so the edit is not kept."""
     original = scores(a=0.5, b=0.5, c=0.5)
     worse = scores(a=0.3, b=0.3, c=0.5) + "lucky a 1\nlucky b 1\n"
     plan = {
@@ -142,30 +141,11 @@ def test_under_mean_a_pick_whose_mean_wins_but_whose_second_run_loses_is_not_kep
     assert (line["decision"], line["mutation"]) == ("drop", "lucky a and b")
     assert line["reason"] == (
         "not confirmed on the mean of two runs: wins 2 > losses 0; "
-        "but its second run alone lost to HEAD (losses 2 - wins 0 = 2 > √2/2 = 0.71)"
+        "but its second run alone lost to HEAD (for HEAD: wins 2 > losses 0)"
     )
     assert (line["selected_wins"], line["wins"], line["losses"]) == (2, 2, 0)  # the mean's a and b: 0.65
     assert git(repo, "rev-parse", "HEAD") == head
     assert (repo / "prompt.md").read_text() == original
-
-
-def test_under_mean_a_pick_whose_second_run_loses_within_a_ties_noise_is_kept(tmp_path):
-    """The second run wins a and b and loses c, d and e: one net loss of the five tests that differ, within
-    half a tie's spread (√5/2), so its mean, which wins all five, keeps it."""
-    original = scores(a=0.5, b=0.5, c=0.5, d=0.5, e=0.5)
-    better = scores(a=0.9, b=0.9, c=0.3, d=0.3, e=0.3) + "lucky c 1\nlucky d 1\nlucky e 1\n"
-    plan = {
-        "2.0": {"write": {"prompt.md": better}, "summary": "a and b"},
-        "2.1": {"write": {"prompt.md": original + "# longer\n"}, "summary": "pad"},
-    }
-    repo = make(tmp_path, plan, original=original)
-    done = cli(repo, "run")
-    assert done.returncode == 0, done.stderr
-    line = iterations(repo)[1]
-    assert (line["decision"], line["mutation"]) == ("keep", "a and b")
-    assert line["reason"] == "confirmed on the mean of two runs: wins 5 > losses 0"
-    assert index(run_dir(repo, line) / "candidate-0/confirm") == {"a": 0.9, "b": 0.9, "c": 0.3, "d": 0.3, "e": 0.3}
-    assert (repo / "prompt.md").read_text() == better
 
 
 SPACED = "a 0\n#\n#\n#\nb 1\n#\n#\n#\nc 0\n#\n#\n#\nd 1\n"  # far enough apart for edits to merge
