@@ -380,9 +380,8 @@ def main() -> None:
             started = {
                 (c, r): pool.submit(run, Path(tmp), land, *c, args, r) for r in range(args.repeats) for c in configs
             }
-            nights = {c: [started[c, r] for r in range(args.repeats)] for c in configs}  # configurations mixed
-            for night in nights.values():
-                runs = [n.result() for n in night]
+            for c in configs:  # submitted night by night, the configurations mixed
+                runs = [started[c, r].result() for r in range(args.repeats)]
                 if runs[0].refused:
                     print(f"{runs[0].label}: not run, this build refuses it: {runs[0].refused}")
                     continue
