@@ -366,6 +366,8 @@ def main() -> None:
     args = parser.parse_args()
     if "1" not in args.k.split(","):
         parser.error("--k must include 1: every figure is compared with K=1's")
+    if min(args.repeats, args.parallel) < 1:
+        parser.error("--repeats and --parallel must be at least 1")
     land = landscape(args.seed)
     print(
         f"landscape: {EDITS} edits, {PAIRS} pairs, {TESTS} tests, noise sd {NOISE}; all helpful edits and pairs score "
