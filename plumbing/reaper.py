@@ -5,10 +5,15 @@ process group, and ends it itself on any exception. A SIGKILL (kill -9, the OOM 
 whose job ended, 100 ms after its SIGTERM) runs no Python code: the command would go on, a coding agent
 spending the user's API budget for minutes with no one to read its result.
 
-So the first command a process starts also starts this watcher (`python -m autoresearch.plumbing.reaper FD`),
-in a session of its own. The process tells it each group it starts and each that ended, over a pipe only the
-process holds open. When the pipe closes, the process is gone: the watcher sends SIGTERM to the groups still
-running, SIGKILL to what is left after a grace period, and exits.
+So the first command a process starts also starts this watcher (`python -m autoresearch.plumbing.reaper FD
+PID`, PID being the process it watches), in a session of its own. The process tells it each group it starts and
+each that ended, over a pipe only the process holds open. When the pipe closes, the process is gone: the watcher
+sends SIGTERM to the groups still running, SIGKILL to what is left after a grace period, and exits.
+
+The watcher is not a child of the process it watches: it forks at once and its first process exits. A Ray
+worker that exits kills its direct children (RAY_kill_child_processes_on_worker_exit, on by default), not their
+children: a direct child, the watcher would die with the shell of `sh -c 'python agent.py'`, and leave the
+agent running.
 """
 
 from __future__ import annotations
@@ -59,14 +64,14 @@ def _start() -> int:
     read, write = os.pipe()
     try:
         subprocess.Popen(
-            [sys.executable, "-m", "autoresearch.plumbing.reaper", str(read)],
+            [sys.executable, "-m", "autoresearch.plumbing.reaper", str(read), str(os.getpid())],
             pass_fds=[read],
             cwd="/",
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-        )
+        ).wait()  # until it has forked the watcher, which holds the pipe from then on
     finally:
         os.close(read)
     return write
@@ -86,6 +91,8 @@ os.register_at_fork(after_in_child=_forked)
 
 
 def main(fd: int) -> None:
+    if os.fork():
+        os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     groups: set[int] = set()
     with os.fdopen(fd, "r") as pipe:

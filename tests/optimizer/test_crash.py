@@ -123,7 +123,7 @@ def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle
     wait_for(lambda: (repo / "waiting").exists() and (repo / "waiting").read_text())
     orphan = int((repo / "waiting").read_text())
     if watcher == "killed too":
-        (reaper,) = [pid for pid in _children(proc.pid) if b"autoresearch.plumbing.reaper" in _cmdline(pid)]
+        (reaper,) = _watchers_of(proc.pid)
         os.kill(reaper, signal.SIGKILL)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
@@ -141,13 +141,17 @@ def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle
     assert_same_as_uninterrupted(repo)
 
 
-def _children(pid: int) -> list[int]:
-    return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
-
-
-def _cmdline(pid: int) -> bytes:
-    with open(f"/proc/{pid}/cmdline", "rb") as f:
-        return f.read()
+def _watchers_of(pid: int) -> list[int]:
+    """The plumbing.reaper processes watching `pid` (not its children: they name it last on their command line)."""
+    found = []
+    for other in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            args = open(f"/proc/{other}/cmdline", "rb").read().split(b"\0")
+        except OSError:  # ended meanwhile
+            continue
+        if b"autoresearch.plumbing.reaper" in args and args[-2:-1] == [str(pid).encode()]:
+            found.append(int(other))
+    return found
 
 
 SIGNIFICANT_POINTS = [

@@ -52,8 +52,13 @@ def test_a_sigterm_between_the_fork_and_the_wait_ends_the_child(tmp_path):
 
 
 def _children(pid: int) -> list[int]:
+    """Those of every thread of `pid` (a child belongs to the thread that forked it)."""
     try:
-        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+        return [
+            int(c)
+            for task in os.listdir(f"/proc/{pid}/task")
+            for c in open(f"/proc/{pid}/task/{task}/children").read().split()
+        ]
     except FileNotFoundError:
         return []
 
@@ -80,7 +85,7 @@ def test_a_command_ends_with_the_process_that_started_it_even_on_sigkill(tmp_pat
     pgid_file = tmp_path / "target.pgid"
     wait_for(lambda: pgid_file.exists() and pgid_file.read_text() != "")
     group = int(pgid_file.read_text())
-    members = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc"))) if _group(pid) == group]
+    members = _members(group)
     assert len(members) >= 2  # the shell's two sleeps, one in the background
     try:
         helper.kill()
@@ -90,6 +95,34 @@ def test_a_command_ends_with_the_process_that_started_it_even_on_sigkill(tmp_pat
         for pid in members:
             if not ended(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_command_ends_with_a_process_that_kills_its_own_children_as_it_exits(tmp_path):
+    """As a Ray worker does when its job ends (RAY_kill_child_processes_on_worker_exit): SIGKILL to its direct
+    children, not theirs. The shell dies, the agent it started does not: the watcher ends it, not being one of
+    those children."""
+    script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
+    script += "run('sleep 600; true', cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 't')"
+    helper = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
+    pgid_file = tmp_path / "t.pgid"
+    wait_for(
+        lambda: pgid_file.exists() and pgid_file.read_text() != "" and len(_members(int(pgid_file.read_text()))) == 2
+    )
+    members = _members(int(pgid_file.read_text()))  # the shell, and the sleep it waits for
+    try:
+        for child in _children(helper.pid):
+            os.kill(child, signal.SIGKILL)
+        helper.kill()
+        helper.wait()
+        wait_for(lambda: all(ended(pid) for pid in members), timeout=15)
+    finally:
+        for pid in members:
+            if not ended(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _members(group: int) -> list[int]:
+    return [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc"))) if _group(pid) == group]
 
 
 def _group(pid: int) -> int | None:
