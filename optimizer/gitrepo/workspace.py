@@ -258,9 +258,11 @@ def candidate_patch(ws: Workspace) -> str:
 
 def _file_patch(ws: Workspace) -> str:
     head = ws.lib.revparse_single(f"HEAD:{ws.artifact}").peel(pygit2.Blob)  # a file at HEAD (_same_kind_as_head)
-    patch = pygit2.Patch.create_from(
-        head, ws.artifact_path.read_bytes(), ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY
-    )
+    # the patch's lines point into `new`, which pygit2 does not keep alive as it keeps a blob: held in a
+    # local until `.text` is read (freed before, its memory went to the text being written, and one patch in
+    # seven came out mangled)
+    new = ws.artifact_path.read_bytes()
+    patch = pygit2.Patch.create_from(head, new, ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
     return (patch.text or "").removesuffix("\n")  # as git's output reads through ws.git (no change: "")
 
 

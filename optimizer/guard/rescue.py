@@ -140,7 +140,8 @@ def _tracked_patch(guard: Guard, changes: list[Change]) -> str:
         old = guard.backups.read(change.before.oid) if change.before is not None else None
         new = Path(change.path).read_bytes() if change.after is not None else None
         patch = pygit2.Patch.create_from(old, new, relative, relative, flag=DiffOption.SHOW_BINARY)
-        parts.append(patch.text or "")  # (pygit2 types it optional; an empty patch reads "")
+        # read while `old` and `new` live: the patch's lines point into them (pygit2 types it optional; empty is "")
+        parts.append(patch.text or "")
     return "".join(parts)
 
 

@@ -29,6 +29,20 @@ def test_file_patch_is_what_git_diff_writes_and_applies(tmp_path):
     _applies_after_restore(repo, candidate_patch(ws), "prompt.md")
 
 
+def test_file_patch_is_git_diffs_at_every_size(tmp_path):
+    """libgit2's patch points into the artifact's bytes: freed before its text was read, that memory went to
+    the text being written, and 59 of these 399 sizes gave a mangled patch (saved, merged, carried onto a KEEP)."""
+    text = "".join(f"## slot {i}\n" for i in range(40))
+    repo = make_repo(tmp_path / "r", {"prompt.md": text})
+    ws = open_workspace(repo, "prompt.md")
+    mangled = []
+    for n in range(1, 400):
+        (repo / "prompt.md").write_text(text + "".join(f"edit {i}\n" for i in range(n)))
+        if candidate_patch(ws) != git(repo, "diff", "--binary", "HEAD", "--", "prompt.md").removesuffix("\n"):
+            mangled.append(n)
+    assert mangled == []
+
+
 def test_binary_and_mode_changes_make_patches_that_apply(tmp_path):
     repo = make_repo(tmp_path / "r", {"model.bin": "placeholder\n"})
     ws = open_workspace(repo, "model.bin")
