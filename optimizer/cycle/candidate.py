@@ -165,13 +165,17 @@ def judge_candidate(
     A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise); it is
     evaluated once, a sequential rule saying only whether it may be picked (its test comes if it is)."""
     ws = place.ws if place else session.ws
-    sequential = decide_significant(session, run_dir) if rule_of(session.config).sequential and not place else None
-    if sequential is not None:
-        rows, baseline, spend = merge(sequential.candidate), merge(sequential.head), sequential.spend
-    else:
-        spend, baseline = Spend(), session.baseline_rows
-        evaluator = place.evaluator if place else None
-        rows = measure(session, run_dir, artifact_key(ws), 1, spend, early_discard(session, ws), evaluator)
+    spend, sequential = Spend(), None
+    try:
+        if rule_of(session.config).sequential and not place:
+            sequential = decide_significant(session, run_dir, spend)
+            rows, baseline = merge(sequential.candidate), merge(sequential.head)
+        else:
+            baseline, evaluator = session.baseline_rows, place.evaluator if place else None
+            rows = measure(session, run_dir, artifact_key(ws), 1, spend, early_discard(session, ws), evaluator)
+    except EvalFailed:
+        draft.fields.update(spent_before_failing(spend))
+        raise
     faults.point("after-eval")
     return assess(session, ws, run_dir, rows, baseline, spend, draft.fields, sequential)
 
@@ -236,6 +240,19 @@ def spend_fields(spend: Spend) -> dict[str, int]:
     """Eval runs made, cache hits and tests skipped, on the line only when the cache, repeats or an early discard were involved."""
     fields = {"eval_runs": spend.runs, "cache_hits": spend.hits} if spend.hits or spend.runs != 1 else {}
     return {**fields, "skipped_tests": spend.skipped} if spend.skipped else fields
+
+
+def spent_before_failing(spend: Spend, before: Spend | None = None) -> dict[str, Any]:
+    """The line's spend when an eval failed: `before` (figures already on the line) and the runs that ended
+    before it, which cost what they cost (a test failing on its fifth run made four), and the failed run,
+    one more eval run, of unknown cost. Nothing when no run ended before it: the line is as any failed eval's."""
+    total = Spend()
+    for part in (before, spend):
+        if part is not None:
+            total.add(part)
+    if total.runs == 0 and total.hits == 0:
+        return {}
+    return {"cost_usd": round(total.cost_usd, 6), "eval_runs": total.runs + 1, "cache_hits": total.hits}
 
 
 def commit_message(cycle: int, summary: str) -> str:

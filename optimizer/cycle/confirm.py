@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle.candidate import assess, early_discard
+from autoresearch.optimizer.cycle.candidate import assess, early_discard, spent_before_failing
 from autoresearch.optimizer.cycle.decide import beaten, rule_of
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
@@ -79,32 +79,42 @@ def confirm(
     ws = place.ws
     sequential = rule_of(session.config).sequential
     mean = not sequential and session.config.search.confirm == "mean"
+    spend, first_run = Spend(), on_line(fields)  # its first run's, before `assess` writes the second's
     try:
         if sequential:
-            test = decide_significant(session, run_dir, place, first=SAMPLE)
-            rows, baseline, spend = merge(test.candidate), merge(test.head), test.spend
+            test = decide_significant(session, run_dir, spend, place, first=SAMPLE)
+            rows, baseline = merge(test.candidate), merge(test.head)
         else:
-            test, baseline, spend = None, session.baseline_rows, Spend()
+            test, baseline = None, session.baseline_rows
             watch = None if mean else early_discard(session, ws)  # it judges the second run alone
             rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, place.evaluator)
     except EvalFailed as exc:
         unconfirmed(fields, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
+        fields.update(spent_before_failing(spend, first_run))
         return None
-    # its first run's spend, before `assess` writes the second's (eval_runs is named only when not 1: a hit is 0)
-    cost, runs, hits = fields.get("cost_usd") or 0, fields.get("eval_runs", 1), fields.get("cache_hits") or 0
     decided = averaged(first, rows) if mean else rows
     train, held, keep = assess(session, ws, run_dir, decided, baseline, spend, fields, test)
     if keep and mean and (lost := lost_alone(session, ws, baseline, rows)):
         keep = False
         fields["reason"] = f"{fields['reason']}; but its second run alone lost to HEAD (for HEAD: {lost})"
     how = "runs after its pick" if sequential else "the mean of two runs" if mean else "a second run"
+    first_run.add(spend)
     fields.update(
         reason=f"{'confirmed' if keep else 'not confirmed'} on {how}: {fields['reason']}",
-        cost_usd=round(float(cost) + spend.cost_usd, 6),
-        eval_runs=int(runs) + spend.runs,
-        cache_hits=int(hits) + spend.hits,
+        cost_usd=round(first_run.cost_usd, 6),
+        eval_runs=first_run.runs,
+        cache_hits=first_run.hits,
     )
     return (train, held) if keep else None
+
+
+def on_line(fields: dict[str, Any]) -> Spend:
+    """The spend a draft line records (`eval_runs` is named only when not 1: a hit is 0)."""
+    return Spend(
+        runs=int(fields.get("eval_runs", 1)),
+        hits=int(fields.get("cache_hits") or 0),
+        cost_usd=float(fields.get("cost_usd") or 0),
+    )
 
 
 def lost_alone(session: Session, ws: Workspace, baseline: list[dict], second: list[dict]) -> str | None:

@@ -14,7 +14,7 @@ candidate's first run with the HEAD runs the first look needs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -53,19 +53,21 @@ class Sequential:
     verdict: Verdict
     candidate: list[list[dict]]
     head: list[list[dict]]
-    spend: Spend = field(default_factory=Spend)
     first: int = 1  # the candidate's first sample in the test (those before it chose it from several)
 
 
-def decide_significant(session: Session, run_dir: Path, place: Place | None = None, first: int = 1) -> Sequential:
+def decide_significant(
+    session: Session, run_dir: Path, spend: Spend, place: Place | None = None, first: int = 1
+) -> Sequential:
     """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir.
+    What the runs cost goes into the caller's `spend` as they end, so that a test failing on a later run
+    still has its earlier runs on the line (and in the budget).
     A parallel candidate's `place` names its worktree and its evaluator (and for a pick, HEAD's beside it).
     The candidate's samples are drawn from `first` on: a candidate picked from several on its sample 1 is
     tested on samples that did not pick it (autoresearch.optimizer.cycle.confirm)."""
     policy = session.config.policy
     ws = place.ws if place else session.ws
     offset = head_offset(session)
-    spend = Spend()
     head_key = artifact_id(ws)
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
@@ -92,7 +94,7 @@ def decide_significant(session: Session, run_dir: Path, place: Place | None = No
             break
         more = next_round(verdict.action, len(cand), len(head), beside)
     write_index(run_dir, merge(cand))
-    return Sequential(verdict, cand, head, spend, first)
+    return Sequential(verdict, cand, head, first)
 
 
 def _draw(

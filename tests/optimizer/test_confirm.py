@@ -322,6 +322,7 @@ def test_a_heads_run_that_fails_beside_the_picks_fails_the_test_and_the_run_goes
     assert line["decision"] == "drop" and line["reason"].startswith("not confirmed: its test failed (")
     assert "HEAD's run failed" in line["reason"]
     assert (tmp_path / "seen" / "sample-2").exists()  # the pick's run beside it
+    assert line["eval_runs"] == 2 + 1 + 1  # the first runs, the pick's run and HEAD's failed one: none unrecorded
     assert git(repo, "worktree", "list").count("\n") == 1
     assert (repo / "prompt.md").read_text() == ORIGINAL
 

@@ -42,6 +42,28 @@ def test_significant_draws_runs_until_sure_and_compares_with_fresh_head_runs_aft
     assert git(repo, "status", "--porcelain").strip() == ""
 
 
+def test_a_test_failing_on_a_later_run_records_what_its_earlier_runs_cost(tmp_path):
+    """The budget counts them: each run of three tests costs $0.003, and the failed one an eval run more."""
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0, c=1)},
+        {2: {"write": {"prompt.md": scores(a=1, b=0, c=1)}, "summary": "fix a"}},
+        config={
+            "policy": {"rule": "significant"},
+            "eval": {
+                "command": "case {run_dir} in *sample-3) exit 3;; esac; python3 evals/score.py {run_dir} prompt.md"
+            },
+        },
+    )
+    done = cli(repo, "run")
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "error"], done.stderr
+    failed = lines[1]
+    runs = sorted(p.name for p in (repo / EXP / failed["run_dir"]).iterdir() if p.is_dir())
+    assert "sample-3" in runs and len(runs) >= 4  # it failed after three runs at least
+    assert failed["eval_runs"] == len(runs) and failed["cost_usd"] == round(0.003 * (len(runs) - 1), 6)
+
+
 def test_cache_makes_a_restarted_baseline_and_a_reverted_candidate_free(tmp_path):
     original = scores(a=0, b=1)
     repo = scenario_repo(
