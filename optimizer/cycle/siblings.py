@@ -17,6 +17,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import structlog
+
 from autoresearch.mutators.base import MutationResult, Mutator
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.mutators.registry import build as build_mutator
@@ -34,7 +36,7 @@ from autoresearch.optimizer.cycle.mutate import (
 )
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.stops import RunStopped
-from autoresearch.optimizer.cycle.threads import wait_all
+from autoresearch.optimizer.cycle.threads import submit, wait_all
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
@@ -142,7 +144,7 @@ def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: b
     for s in chosen if redo else ():  # a fresh worktree at HEAD for the second attempt
         s.ws, s.error = worktrees.add_tree(ws, session.paths.meta, batch.name, s.index, "HEAD^{tree}"), None
     pool = ThreadPoolExecutor(max_workers=max(1, len(chosen)), thread_name_prefix="mutator")
-    futures = [pool.submit(_mutate_one, session, batch.number, s) for s in chosen]
+    futures = [submit(pool, _mutate_one, session, batch.number, s) for s in chosen]
     return Mutating(batch, pool, futures, kept, head, branch, held)
 
 
@@ -262,7 +264,9 @@ def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Wor
 
 
 def _mutate_one(session: Session, number: int, s: Sibling) -> None:
-    """One mutator in its worktree; its spend adds to an earlier attempt's."""
+    """One mutator in its worktree; its spend adds to an earlier attempt's. Its log lines name its cycle, the
+    next one for a mutator running ahead while this one's candidates are evaluated."""
+    structlog.contextvars.bind_contextvars(cycle=number, phase="mutate")
     ws = s.ws
     request = mutation_request(
         session,

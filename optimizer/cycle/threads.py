@@ -3,8 +3,10 @@ interruption of the daemon ends it rather than waits for it."""
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any
 
 from autoresearch.optimizer import signals
 from autoresearch.plumbing import process
@@ -13,7 +15,13 @@ from autoresearch.plumbing import process
 def all_at_once(jobs: list[Callable[[], None]]) -> None:
     """Run the jobs in threads and wait for them all (see `wait_all`)."""
     with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="candidate") as pool:
-        wait_all([pool.submit(job) for job in jobs])
+        wait_all([submit(pool, job) for job in jobs])
+
+
+def submit(pool: ThreadPoolExecutor, fn: Callable[..., None], *args: Any) -> Future:
+    """`pool.submit` in a copy of this thread's context, which a pool's thread does not get: the job's log lines
+    name the experiment, cycle and phase, as the cycle's own do."""
+    return pool.submit(contextvars.copy_context().run, fn, *args)
 
 
 def wait_all(futures: list[Future]) -> None:

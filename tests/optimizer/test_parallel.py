@@ -96,6 +96,17 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
     assert "## Your strategy: clarify" in (run_dir / "candidate-2/mutator-prompt.md").read_text()
 
 
+def test_the_log_lines_of_the_candidates_threads_name_their_cycle_even_when_mutated_ahead(tmp_path):
+    repo = make(tmp_path)  # cycle 3's candidates are mutated while cycle 2's are evaluated
+    assert cli(repo, "run").returncode == 0
+    events = [json.loads(line) for line in (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").open()]
+    assert all(event["experiment"] == "exp" for event in events)
+    mutated = [(e["cycle"], e["phase"], e["candidate"]) for e in events if e["event"] == "mutated"]
+    # cycle 3's mutator 1 ran while cycle 2 was evaluated (its 0 made no change, its 2 wrote outside the artifact)
+    assert sorted(mutated) == [(2, "mutate", 0), (2, "mutate", 1), (2, "mutate", 2), (3, "mutate", 1)]
+    assert {e["cycle"] for e in events if e["event"] == "evaluating"} == {1, 2, 3}
+
+
 def test_strategies_rotate_after_half_of_max_convergence_cycles_without_a_keep(tmp_path):
     plan = {
         f"{c}.{i}": {"write": {"prompt.md": ORIGINAL + f"# {c}{i}\n"}, "summary": "noop"}
