@@ -79,39 +79,35 @@ def test_what_a_command_leaves_running_in_the_background_is_ended_with_it(tmp_pa
 def test_a_command_ends_with_the_process_that_started_it_even_on_sigkill(tmp_path):
     """kill -9 runs none of the helper's code (as the OOM killer, or Ray ending a worker, does): its watcher
     ends the command, which would otherwise run on in a session of its own."""
-    script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
-    script += "run('sleep 600 & sleep 600', cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 'target')"
-    helper = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
-    pgid_file = tmp_path / "target.pgid"
-    wait_for(lambda: pgid_file.exists() and pgid_file.read_text() != "")
-    group = int(pgid_file.read_text())
-    members = _members(group)
-    assert len(members) >= 2  # the shell's two sleeps, one in the background
-    try:
-        helper.kill()
-        helper.wait()
-        wait_for(lambda: all(ended(pid) for pid in members), timeout=15)
-    finally:
-        for pid in members:
-            if not ended(pid):
-                os.kill(pid, signal.SIGKILL)
+    helper, members = _running(tmp_path, "sleep 600 & sleep 600")  # the shell's two sleeps, one in the background
+    _all_end(helper, members, first=[])
 
 
 def test_a_command_ends_with_a_process_that_kills_its_own_children_as_it_exits(tmp_path):
     """As a Ray worker does when its job ends (RAY_kill_child_processes_on_worker_exit): SIGKILL to its direct
     children, not theirs. The shell dies, the agent it started does not: the watcher ends it, not being one of
     those children."""
+    helper, members = _running(tmp_path, "sleep 600; true")  # the shell, and the sleep it waits for
+    _all_end(helper, members, first=_children(helper.pid))
+
+
+def _running(tmp_path, command: str) -> tuple[subprocess.Popen, list[int]]:
+    """A helper process running `command` through `process.run`, and the command's group once it has two members."""
     script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
-    script += "run('sleep 600; true', cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 't')"
+    script += f"run({command!r}, cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 'target')"
     helper = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
-    pgid_file = tmp_path / "t.pgid"
+    pgid_file = tmp_path / "target.pgid"
     wait_for(
-        lambda: pgid_file.exists() and pgid_file.read_text() != "" and len(_members(int(pgid_file.read_text()))) == 2
+        lambda: pgid_file.exists() and pgid_file.read_text() != "" and len(_members(int(pgid_file.read_text()))) >= 2
     )
-    members = _members(int(pgid_file.read_text()))  # the shell, and the sleep it waits for
+    return helper, _members(int(pgid_file.read_text()))
+
+
+def _all_end(helper: subprocess.Popen, members: list[int], first: list[int]) -> None:
+    """SIGKILL to `first`, then to the helper: every member of its command's group ends."""
     try:
-        for child in _children(helper.pid):
-            os.kill(child, signal.SIGKILL)
+        for pid in first:
+            os.kill(pid, signal.SIGKILL)
         helper.kill()
         helper.wait()
         wait_for(lambda: all(ended(pid) for pid in members), timeout=15)
