@@ -30,6 +30,7 @@ GRACE_S = 5.0
 _lock = threading.Lock()
 _pipe: int | None = None  # the write end, held by this process only (not inherited by the commands it starts)
 _owner = 0  # the pid that started the watcher: a forked child starts its own
+_launcher: subprocess.Popen[bytes] | None = None  # the process that forks the watcher, until it has
 
 
 def watch(pgid: int, running: set[int]) -> None:
@@ -44,7 +45,7 @@ def forget(pgid: int) -> None:
 
 
 def _tell(line: str, running: set[int]) -> None:
-    global _pipe, _owner
+    global _pipe, _owner, _launcher
     with _lock:
         for _ in range(2):
             if _pipe is None or _owner != os.getpid():
@@ -54,16 +55,23 @@ def _tell(line: str, running: set[int]) -> None:
                 line = "".join(f"+{pgid}\n" for pgid in running | {int(line[1:])})
             try:
                 os.write(_pipe, line.encode())
-                return
             except OSError:  # the watcher was killed: start another one
                 os.close(_pipe)
                 _pipe = None
+                continue
+            if _launcher is not None:  # the groups are in the pipe: now the watcher is forked away from us
+                _launcher.wait()
+                _launcher = None
+            return
 
 
 def _start() -> int:
+    """The launcher, which forks the watcher and exits, is waited for once the groups are written: they wait in
+    the pipe, and the watcher reads them even if this process dies first."""
+    global _launcher
     read, write = os.pipe()
     try:
-        subprocess.Popen(
+        _launcher = subprocess.Popen(
             [sys.executable, "-m", "autoresearch.plumbing.reaper", str(read), str(os.getpid())],
             pass_fds=[read],
             cwd="/",
@@ -71,7 +79,7 @@ def _start() -> int:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-        ).wait()  # until it has forked the watcher, which holds the pipe from then on
+        )
     finally:
         os.close(read)
     return write
@@ -80,8 +88,8 @@ def _start() -> int:
 def _forked() -> None:
     """A forked child holds a copy of the parent's write end: close it, or the parent's death goes unseen (and
     a lock another thread held at the fork stays held in the child)."""
-    global _pipe, _lock
-    _lock = threading.Lock()
+    global _pipe, _lock, _launcher
+    _lock, _launcher = threading.Lock(), None  # (the parent's child: the parent reaps it)
     if _pipe is not None:
         os.close(_pipe)
         _pipe = None
