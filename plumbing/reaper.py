@@ -55,13 +55,14 @@ def _tell(line: str, running: set[int]) -> None:
                 line = "".join(f"+{pgid}\n" for pgid in running | {int(line[1:])})
             try:
                 os.write(_pipe, line.encode())
-            except OSError:  # the watcher was killed: start another one
+            except OSError:  # the watcher was killed (or never forked): start another one
                 os.close(_pipe)
                 _pipe = None
                 continue
-            if _launcher is not None:  # the groups are in the pipe: now the watcher is forked away from us
-                _launcher.wait()
-                _launcher = None
+            finally:
+                if _launcher is not None:  # the groups are in the pipe: now the watcher is forked away from us
+                    _launcher.wait()
+                    _launcher = None
             return
 
 
