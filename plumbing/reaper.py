@@ -30,7 +30,6 @@ GRACE_S = 5.0
 _lock = threading.Lock()
 _pipe: int | None = None  # the write end, held by this process only (not inherited by the commands it starts)
 _owner = 0  # the pid that started the watcher: a forked child starts its own
-_launcher: subprocess.Popen[bytes] | None = None  # the process that forks the watcher, until it has
 
 
 def watch(pgid: int, running: set[int]) -> None:
@@ -45,13 +44,14 @@ def forget(pgid: int) -> None:
 
 
 def _tell(line: str, running: set[int]) -> None:
-    global _pipe, _owner, _launcher
+    global _pipe, _owner
     with _lock:
         for _ in range(2):
+            launcher = None
             if _pipe is None or _owner != os.getpid():
                 if line.startswith("-"):  # nothing to forget in a watcher that never heard of it
                     return
-                _pipe, _owner = _start(), os.getpid()
+                (_pipe, launcher), _owner = _start(), os.getpid()
                 line = "".join(f"+{pgid}\n" for pgid in running | {int(line[1:])})
             try:
                 os.write(_pipe, line.encode())
@@ -60,19 +60,17 @@ def _tell(line: str, running: set[int]) -> None:
                 _pipe = None
                 continue
             finally:
-                if _launcher is not None:  # the groups are in the pipe: now the watcher is forked away from us
-                    _launcher.wait()
-                    _launcher = None
+                if launcher is not None:  # the groups are in the pipe: now the watcher is forked away from us
+                    launcher.wait()
             return
 
 
-def _start() -> int:
-    """The launcher, which forks the watcher and exits, is waited for once the groups are written: they wait in
-    the pipe, and the watcher reads them even if this process dies first."""
-    global _launcher
+def _start() -> tuple[int, subprocess.Popen[bytes]]:
+    """The pipe's write end, and the launcher that forks the watcher and exits: waited for once the groups are
+    written, since they wait in the pipe and the watcher reads them even if this process dies first."""
     read, write = os.pipe()
     try:
-        _launcher = subprocess.Popen(
+        launcher = subprocess.Popen(
             [sys.executable, "-m", "autoresearch.plumbing.reaper", str(read), str(os.getpid())],
             pass_fds=[read],
             cwd="/",
@@ -83,14 +81,14 @@ def _start() -> int:
         )
     finally:
         os.close(read)
-    return write
+    return write, launcher
 
 
 def _forked() -> None:
     """A forked child holds a copy of the parent's write end: close it, or the parent's death goes unseen (and
     a lock another thread held at the fork stays held in the child)."""
-    global _pipe, _lock, _launcher
-    _lock, _launcher = threading.Lock(), None  # (the parent's child: the parent reaps it)
+    global _pipe, _lock
+    _lock = threading.Lock()
     if _pipe is not None:
         os.close(_pipe)
         _pipe = None

@@ -242,17 +242,13 @@ def spend_fields(spend: Spend) -> dict[str, int]:
     return {**fields, "skipped_tests": spend.skipped} if spend.skipped else fields
 
 
-def spent_before_failing(spend: Spend, before: Spend | None = None) -> dict[str, Any]:
-    """The line's spend when an eval failed: `before` (figures already on the line) and the runs that ended
-    before it, which cost what they cost (a test failing on its fifth run made four), and the failed run,
-    one more eval run, of unknown cost. Nothing when no run ended before it: the line is as any failed eval's."""
-    total = Spend()
-    for part in (before, spend):
-        if part is not None:
-            total.add(part)
-    if total.runs == 0 and total.hits == 0:
+def spent_before_failing(spend: Spend) -> dict[str, Any]:
+    """The line's spend when an eval failed: the runs that ended before it, which cost what they cost (a test
+    failing on its fifth run made four), and the failed run, one more eval run, of unknown cost. Nothing when
+    no run ended before it: the line is as any failed eval's."""
+    if spend.runs == 0 and spend.hits == 0:
         return {}
-    return {"cost_usd": round(total.cost_usd, 6), "eval_runs": total.runs + 1, "cache_hits": total.hits}
+    return {"cost_usd": round(spend.cost_usd, 6), "eval_runs": spend.runs + 1, "cache_hits": spend.hits}
 
 
 def commit_message(cycle: int, summary: str) -> str:

@@ -90,7 +90,8 @@ def confirm(
             rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, place.evaluator)
     except EvalFailed as exc:
         unconfirmed(fields, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
-        fields.update(spent_before_failing(spend, first_run))
+        first_run.add(spend)
+        fields.update(spent_before_failing(first_run))
         return None
     decided = averaged(first, rows) if mean else rows
     train, held, keep = assess(session, ws, run_dir, decided, baseline, spend, fields, test)
