@@ -6,6 +6,7 @@ import signal
 
 import pytest
 
+from tests.executors import scenarios
 from tests.helpers.fake_llm import fake_llm  # noqa: F401  (the wire-level fake LLM server, for every package's tests)
 
 
@@ -25,3 +26,13 @@ def pytest_configure(config: pytest.Config) -> None:
     in each child, so the commands take SIGINT as a user's terminal gives it."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_xdist_node_collection_finished(node, ids: list[str]) -> None:
+    """Under xdist, the controller starts the Ray scenarios as soon as a worker has collected test_ray.py."""
+    if any(nodeid.startswith(scenarios.TESTS) for nodeid in ids):
+        scenarios.start_for(node.config, node.workerinput["testrunuid"])
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    scenarios.stop(session.config)

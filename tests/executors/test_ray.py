@@ -9,21 +9,16 @@ run beside the rest of the suite (tests/executors/conftest.py).
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.executors.conftest import RUNNING
+from tests.executors import scenarios
 from tests.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES
 
 
 @pytest.fixture(scope="module")
 def cluster(request) -> dict:
-    """What the scenarios printed: they started when collection ended (tests/executors/conftest.py)."""
-    running = request.config.stash[RUNNING]
-    code = running.process.wait(timeout=1800)
-    assert code == 0, running.err.read_text()[-3000:]
-    return json.loads(running.out.read_text().splitlines()[-1])
+    """What the scenarios printed: they started when collection ended (tests/executors/scenarios.py)."""
+    return scenarios.results(request.config)
 
 
 def test_builtin_eval_gives_the_same_rows_on_ray_as_locally(cluster):
