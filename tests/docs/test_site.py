@@ -34,6 +34,7 @@ KEY_PAGES = [
     "exit-codes",
     "benchmarks",
     "development",
+    "changelog",
 ]
 
 
