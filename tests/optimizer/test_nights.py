@@ -1,4 +1,4 @@
-"""Night after night: the README's cron line makes new cycles every night, and each exit says where things stand."""
+"""Night after night: the cron line of docs/unattended.md makes new cycles every night, and each exit says where things stand."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from autoresearch.optimizer.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+UNATTENDED_PAGE = Path(__file__).resolve().parents[2] / "docs" / "unattended.md"
 
 NIGHTS = {  # max_cycles 3 and max_convergence 2: night 1 makes cycles 1-3, night 2 plateaus at 4-5, night 3 makes 6-8
     2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"},
@@ -28,16 +28,18 @@ NIGHTS = {  # max_cycles 3 and max_convergence 2: night 1 makes cycles 1-3, nigh
 }
 
 
-def readme_cron_line(repo: Path) -> str:
-    """The README's system-cron line, its command part, with the placeholders pointing at this test's repo."""
-    line = next(ln for ln in README.read_text().splitlines() if re.match(r"^0 1 \* \* \* cd /path/to/repo && ", ln))
+def docs_cron_line(repo: Path) -> str:
+    """The docs' system-cron line for a virtual environment, its command part, with the placeholders pointing at this test's repo."""
+    line = next(
+        ln for ln in UNATTENDED_PAGE.read_text().splitlines() if re.match(r"^0 1 \* \* \* cd /path/to/repo && ", ln)
+    )
     command = line.split(" ", 5)[5]
     autoresearch = f"{sys.executable} -m autoresearch.optimizer"
     return command.replace("/path/to/repo", str(repo)).replace("/path/to/venv/bin/autoresearch", autoresearch)
 
 
 def night(repo: Path) -> int:
-    done = subprocess.run(readme_cron_line(repo), shell=True, cwd="/", env={**os.environ, **GIT_ENV, "NO_COLOR": "1"})
+    done = subprocess.run(docs_cron_line(repo), shell=True, cwd="/", env={**os.environ, **GIT_ENV, "NO_COLOR": "1"})
     return done.returncode
 
 
@@ -58,7 +60,7 @@ def assert_status_report_and_state_agree(repo: Path) -> None:
     assert json.loads(cli(repo, "status", "exp", "--json").stdout)["state"] == st
 
 
-def test_the_readme_cron_line_makes_new_cycles_night_after_night(tmp_path):
+def test_the_docs_cron_line_makes_new_cycles_night_after_night(tmp_path):
     repo = scenario_repo(
         tmp_path / "r",
         {"prompt.md": scores(a=0, b=0)},

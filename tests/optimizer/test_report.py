@@ -12,7 +12,7 @@ import pytest
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, state
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GETTING_STARTED = Path(__file__).resolve().parents[2] / "docs" / "getting-started.md"
 
 
 def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_revert(tmp_path):
@@ -79,9 +79,11 @@ def tree(root) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def readme_revert(original: str, artifact: str) -> str:
-    """The README's revert command with its placeholders filled in."""
-    line = next(ln for ln in README.read_text().splitlines() if ln.startswith("git restore --source=<original sha>"))
+def docs_revert(original: str, artifact: str) -> str:
+    """The revert command of docs/getting-started.md with its placeholders filled in."""
+    line = next(
+        ln for ln in GETTING_STARTED.read_text().splitlines() if ln.startswith("git restore --source=<original sha>")
+    )
     return line.replace("<original sha>", original).replace("<artifact>", artifact)
 
 
@@ -104,7 +106,7 @@ def test_the_printed_revert_restores_a_directory_exactly_and_leaves_the_users_ot
     (repo / "notes.txt").write_text("the user's staged work\n")
     git(repo, "add", "notes.txt")
     revert = printed(cli(repo, "report").stdout, "revert")
-    assert revert == printed(run.stdout, "revert") == readme_revert(original=initial[:12], artifact="skill")
+    assert revert == printed(run.stdout, "revert") == docs_revert(original=initial[:12], artifact="skill")
     shell(repo, revert)
     assert tree(repo / "skill") == before
     assert git(repo, "diff", "--name-only", "HEAD~2", "HEAD").strip() == ""  # the revert commit undid the experiment

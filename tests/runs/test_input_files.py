@@ -1,4 +1,4 @@
-"""`files` reach LLM targets only when asked (AgentV sends them nowhere), and the README's built-in runner example runs as written against the fake LLM server."""
+"""`files` reach LLM targets only when asked (AgentV sends them nowhere), and the docs' built-in runner example (docs/evals.md) runs as written against the fake LLM server."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from autoresearch.runs.runner import RunOptions
 from tests.helpers.fake_llm import FakeLLM, Reply, Request, text_reply
 from tests.helpers.repos import cli, make_repo
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+EVALS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "evals.md"
 GRADER_SYSTEM = "You are an expert grader"  # in every grader prompt (runs/graders/prompts.py)
 ARTIFACT = "Greet with hello, then ask politely.\n"
 GRADE = json.dumps({"score": 1, "assertions": [{"text": "ok", "passed": True}]})
@@ -75,9 +75,9 @@ def test_files_reach_an_llm_target_as_they_are_when_the_test_runs_only_when_aske
     assert len(sent) == 1 and (with_file in sent[0]) is attach and "skill" in sent[0]
 
 
-def readme_files() -> dict[str, str]:
+def docs_files() -> dict[str, str]:
     """The built-in runner section's code blocks, by the path each names (a YAML block's first comment; the JSON is evals.json)."""
-    section = README.read_text().split("### Built-in eval runner", 1)[1].split("\n### ", 1)[0]
+    section = EVALS_PAGE.read_text().split("## The built-in eval runner", 1)[1].split("\n## ", 1)[0]
     files = {}
     for kind, body in re.findall(r"```(yaml|json)\n(.*?)```", section, re.S):
         name = (
@@ -87,8 +87,8 @@ def readme_files() -> dict[str, str]:
     return files
 
 
-def readme_repo(tmp_path: Path, eval_file: str) -> Path:
-    files = readme_files()
+def docs_repo(tmp_path: Path, eval_file: str) -> Path:
+    files = docs_files()
     settings = yaml.safe_load(files["autoresearch.yaml"])
     settings["eval"]["file"] = eval_file
     files["autoresearch.yaml"] = yaml.safe_dump(settings)
@@ -96,8 +96,8 @@ def readme_repo(tmp_path: Path, eval_file: str) -> Path:
 
 
 @pytest.mark.parametrize("eval_file", ["evals/greeter.eval.yaml", "evals/evals.json"])
-def test_the_readme_example_runs_as_written(tmp_path, llm, eval_file):
-    repo = readme_repo(tmp_path, eval_file)
+def test_the_docs_example_runs_as_written(tmp_path, llm, eval_file):
+    repo = docs_repo(tmp_path, eval_file)
     env = {
         "ANTHROPIC_MODEL": "fake-model",
         "ANTHROPIC_API_KEY": "fake-key",
