@@ -64,7 +64,9 @@ class StopConfig(BaseModel):
 def _not_a_boolean(value: object) -> object:
     """YAML's `true` would pass as 1.0: a weight or a limit is written as a number."""
     if isinstance(value, bool):
-        raise PydanticCustomError("number_not_bool", "{value} is a boolean, not a number", {"value": str(value).lower()})
+        raise PydanticCustomError(
+            "number_not_bool", "{value} is a boolean, not a number", {"value": str(value).lower()}
+        )
     return value
 
 
