@@ -26,11 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from autoresearch.plumbing.paths import META, RUNS
-from autoresearch.trajectory.compare import FOLDER as COMPARE
+from autoresearch.plumbing import paths
+from autoresearch.trajectory import compare
 from autoresearch.trajectory.page_parts import RUN_FILES
 
-CHART = "trajectory.html"
 HTML = "text/html; charset=utf-8"
 TEXT = "text/plain; charset=utf-8"  # run files open in the browser rather than download
 
@@ -54,14 +53,14 @@ def locate(root: Path, raw_path: bytes) -> File | Listing | None:
     """What `raw_path` (the request's path as sent, still percent-encoded) names under `root`, or None: not ours
     to serve, missing, behind a symlink, or not a regular file."""
     match _segments(raw_path):
-        case [folder, name] if folder == COMPARE and name.endswith(".html"):
-            return _file(root, [COMPARE], name, HTML)
-        case [runs, experiment, meta, chart] if runs == RUNS and meta == META and chart == CHART:
-            return _file(root, [RUNS, experiment, META], CHART, HTML)
-        case [runs, experiment, run, ""] if runs == RUNS and run != META:
+        case [compare.FOLDER, name] if name.endswith(".html"):
+            return _file(root, [compare.FOLDER], name, HTML)
+        case [paths.RUNS, experiment, paths.META, "trajectory.html"]:
+            return _file(root, [paths.RUNS, experiment, paths.META], "trajectory.html", HTML)
+        case [paths.RUNS, experiment, run, ""] if run != paths.META:
             return _listing(root, experiment, run)
-        case [runs, experiment, run, name] if runs == RUNS and run != META and name in RUN_FILES:
-            return _file(root, [RUNS, experiment, run], name, TEXT)
+        case [paths.RUNS, experiment, run, name] if run != paths.META and name in RUN_FILES:
+            return _file(root, [paths.RUNS, experiment, run], name, TEXT)
     return None
 
 
@@ -96,7 +95,7 @@ def _file(root: Path, folders: list[str], name: str, media_type: str) -> File | 
 
 
 def _listing(root: Path, experiment: str, run: str) -> Listing | None:
-    with _folder(root, [RUNS, experiment, run]) as fd:
+    with _folder(root, [paths.RUNS, experiment, run]) as fd:
         if fd is None:
             return None
         return Listing(experiment, run, [name for name in RUN_FILES if _is_file(name, fd)])
