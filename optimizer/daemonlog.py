@@ -109,6 +109,7 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
     for handler in root.handlers:
         handler.close()
     root.handlers.clear()
+    _log_file.set(None)  # every file is closed: this context names none until `write_to`
     root.setLevel(logging.INFO)
     root.propagate = False
     if console:  # a detached daemon has no console: its stderr is the log file itself
