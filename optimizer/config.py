@@ -10,10 +10,11 @@ import posixpath
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from autoresearch.mutators.config import MutatorConfig
 from autoresearch.mutators.strategies import BUILTIN, Strategy
@@ -60,22 +61,34 @@ class StopConfig(BaseModel):
     """Stop starting cycles after this many hours of this run (0 = no limit)."""
 
 
+def _not_a_boolean(value: object) -> object:
+    """YAML's `true` would pass as 1.0: a weight or a limit is written as a number."""
+    if isinstance(value, bool):
+        raise PydanticCustomError(
+            "number_not_bool", "{value} is a boolean, not a number", {"value": str(value).lower()}
+        )
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_not_a_boolean)]
+
+
 class GatesConfig(BaseModel):
     """Promotion gates, checked after the keep rule says KEEP; a candidate that fails one is dropped, the gate named."""
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
-    correctness_min: float | None = None
-    """Block a candidate whose correctness (mean score) is below this (unset = off)."""
-    max_cost_increase: float | None = Field(default=None, ge=0)
+    correctness_min: Number | None = None
+    """Block a candidate whose correctness (mean score) is below this, a score from 0 to 1 (unset = off)."""
+    max_cost_increase: Number | None = Field(default=None, ge=0)
     """Block a candidate whose eval cost is more than this fraction above HEAD's: `0.15` blocks +15% (unset = off)."""
-    latency_p95_max_ms: float | None = Field(default=None, gt=0)
+    latency_p95_max_ms: Number | None = Field(default=None, gt=0)
     """Block a candidate whose p95 test duration exceeds this many milliseconds (unset = off)."""
-    min_improvement: float | None = Field(default=None, ge=0)
-    """Block a candidate whose score (the composite, with `objectives:`) beats HEAD's by less than this (unset = off)."""
-    no_new_failures: bool = False
+    min_improvement: Number | None = Field(default=None, ge=0)
+    """Block a candidate whose score (the composite, with `objectives:`) beats HEAD's by less than this, from 0 to 1 (unset = off)."""
+    no_new_failures: StrictBool = False
     """Block a candidate in which a test that passed at HEAD (score >= 0.8) fails."""
-    must_pass: list[str] = Field(default_factory=list)
+    must_pass: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
     """The safety gate: test ids or assertion names whose score may never fall below HEAD's. A run in which it blocked a candidate the rule would have kept, and nothing was kept, exits 20."""
 
     def limits(self) -> Limits:
@@ -124,7 +137,7 @@ class Config(BaseModel):
     mutator: MutatorConfig
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     stop: StopConfig = Field(default_factory=StopConfig)
-    objectives: dict[str, float] = Field(default_factory=dict)
+    objectives: dict[str, Number] = Field(default_factory=dict)
     """Weights of a composite score the keep rule decides on: correctness, cost, latency, tokens, tool_calls, robustness, size (unset = correctness alone, as without it)."""
     gates: GatesConfig = Field(default_factory=GatesConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
@@ -194,11 +207,7 @@ def load(path: Path, overrides: dict | None = None) -> Config:
         config = Config.model_validate(raw)
     except ValidationError as exc:
         raise InvalidInput(f"{path}: {describe(exc)}") from None
-    target = config.stop.target_score
-    if target is not None and config.eval.metric is None and not 0 <= target <= 1:
-        raise InvalidInput(
-            f"{path}: field 'stop.target_score': {target} is not a score from 0 to 1 (only an eval.metric has another scale)"
-        )
+    _check_scores(path, config)
     _check_objectives(path, config)
     if not NAME.match(config.experiment_name):
         raise InvalidInput(
@@ -226,6 +235,21 @@ def load(path: Path, overrides: dict | None = None) -> Config:
     except InvalidInput as exc:
         raise InvalidInput(f"{path}: {exc}") from None
     return config
+
+
+def _check_scores(path: Path, config: Config) -> None:
+    """Settings on the score's scale: 0 to 1, unless an eval.metric gives the score (any finite number)."""
+    if config.eval.metric is not None:
+        return
+    for field, value in (
+        ("stop.target_score", config.stop.target_score),
+        ("gates.correctness_min", config.gates.correctness_min),
+        ("gates.min_improvement", config.gates.min_improvement),
+    ):
+        if value is not None and not 0 <= value <= 1:
+            raise InvalidInput(
+                f"{path}: field '{field}': {value:g} is not a score from 0 to 1 (only an eval.metric has another scale)"
+            )
 
 
 def _check_objectives(path: Path, config: Config) -> None:

@@ -3,6 +3,11 @@
 Every line carries the experiment, cycle and phase (bound with contextvars by
 the loop). Values of secret-looking environment variables are masked in both
 outputs, so an API key echoed by an eval's error message never lands in a log.
+
+Logging is process-wide, but a run's daemon.log is its own: `write_to` names the
+file in a context variable, which the threads of the run inherit, and each file
+takes only the lines of the context that named it (the Python API may run two
+experiments in one process, in two threads).
 """
 
 from __future__ import annotations
@@ -10,7 +15,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +28,8 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 from autoresearch.plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
+CONSOLE = "autoresearch.console"
+_log_file: ContextVar[str | None] = ContextVar("autoresearch_log_file", default=None)
 
 
 def _redact(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
@@ -100,6 +109,7 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
     for handler in root.handlers:
         handler.close()
     root.handlers.clear()
+    _log_file.set(None)  # every file is closed: this context names none until `write_to`
     root.setLevel(logging.INFO)
     root.propagate = False
     if console:  # a detached daemon has no console: its stderr is the log file itself
@@ -112,16 +122,27 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
             )
         )
         to_console.addFilter(lambda record: record.name != FILE_ONLY)
+        to_console.set_name(CONSOLE)
         root.addHandler(to_console)
     if log_file is not None:
         write_to(log_file)
 
 
+def for_library(quiet: bool = True) -> None:
+    """`setup` for the Python API, once per process: a later run, maybe in another thread while the first
+    goes on, must not take away the log files of the runs before it."""
+    if not any(h.get_name() == CONSOLE for h in logging.getLogger("autoresearch").handlers):
+        setup(None, quiet=quiet)
+
+
 def write_to(log_file: Path) -> None:
-    """Also write JSON lines to `log_file` from now on (once per file): called as soon as a run owns
-    its experiment, so that what it repairs before its first cycle is in daemon.log too."""
+    """Also write JSON lines to `log_file` from now on: called as soon as a run owns its experiment, so that
+    what it repairs before its first cycle is in daemon.log too. The lines of this context (this thread,
+    and threads started with a copy of its context) go to this file alone; lines logged where no run
+    named a file (a thread that copied nothing) go to every file."""
     root = logging.getLogger("autoresearch")
     path = str(log_file.absolute())
+    _log_file.set(path)
     if any(getattr(h, "baseFilename", None) == path for h in root.handlers):
         return
     log_file.parent.mkdir(parents=True, exist_ok=True)
@@ -135,7 +156,36 @@ def write_to(log_file: Path) -> None:
             foreign_pre_chain=_SHARED,
         )
     )
+    to_file.addFilter(_OfRun(path))
     root.addHandler(to_file)
+
+
+@contextmanager
+def closing_run_log() -> Iterator[None]:
+    """For the Python API's runs: the daemon.log that `write_to` names inside is closed on the way out, and
+    its lines end there (a notebook's next run, of this experiment or another, opens its own)."""
+    try:
+        yield
+    finally:
+        path = _log_file.get()
+        if path is not None:
+            root = logging.getLogger("autoresearch")
+            for handler in [h for h in root.handlers if getattr(h, "baseFilename", None) == path]:
+                root.removeHandler(handler)
+                handler.close()
+            _log_file.set(None)
+
+
+class _OfRun(logging.Filter):
+    """A record belongs to the file its context named; run in the thread that logs, so it sees that context."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        owner = _log_file.get()
+        return owner is None or owner == self.path
 
 
 def get():

@@ -62,10 +62,9 @@ class Experiment:
         restores the artifact and raises `Interrupted`, as `run` does."""
         overrides = {**self.overrides, "stop.max_cycles": cycles}
         cfg = config_file.load(self.config_path, overrides)
-        daemonlog.setup(None, quiet=True)
-        with _signals_held():
-            session = open_session(cfg, self.repo, restart=restart)
-            daemonlog.setup(session.paths.log, quiet=True)
+        daemonlog.for_library(quiet=True)
+        with _signals_held(), daemonlog.closing_run_log():
+            session = open_session(cfg, self.repo, restart=restart)  # its lines go to its daemon.log alone
             try:
                 return loop.run(session)
             except Interrupted:  # (Ctrl-C stops every run of this process: what they run ends with them)

@@ -11,6 +11,7 @@ another in one slot (`autoresearch.runs.trials`).
 
 from __future__ import annotations
 
+import contextvars
 import queue
 import threading
 from collections import deque
@@ -103,7 +104,7 @@ class EvalRun:
             self._pending = deque((case, attempt) for case in cases for attempt in range(self._attempts(case)))
         slots = min(self._slots(), len(self._pending))
         for _ in range(slots):
-            pool.submit(self._slot)
+            pool.submit(contextvars.copy_context().run, self._slot)  # its log lines are the run's
         while slots and not self._cancelled.is_set():
             item = self._done.get()
             if isinstance(item, _SlotDone):

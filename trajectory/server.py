@@ -1,23 +1,17 @@
-"""The live view: the results directory over HTTP, on the loopback interface by default.
+"""The live view's own pages: `/` lists the experiments with their status from state.json, and a run
+directory lists the files the chart links in it.
 
-Only files under the results directory are served (no `..`, no symlink out of
-it), nothing is cached (the page is rewritten after every cycle and reloads
-itself), and `/` lists the experiments with their status from state.json.
+Which files are served at all is `served.py`'s allow-list; the control API's server
+(autoresearch.optimizer.api) answers with these pages, on the loopback interface by default.
 """
 
 from __future__ import annotations
 
-import io
 import json
-import os
-import socket
-from functools import partial
-from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote
 
-from autoresearch.trajectory import page, page_parts
+from autoresearch.trajectory import page, page_parts, served
 from autoresearch.trajectory.svg import esc
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -85,67 +79,13 @@ def _index_row(name: str, st: dict) -> str:
     )
 
 
-class Handler(SimpleHTTPRequestHandler):
-    """SimpleHTTPRequestHandler already drops `..` segments; `send_head` also refuses symlinks out of the
-    root and, on loopback, Host names other than loopback ones (DNS rebinding)."""
-
-    # Run files open in the browser instead of downloading.
-    extensions_map = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        **dict.fromkeys((".jsonl", ".log", ".patch", ".md", ".json"), "text/plain; charset=utf-8"),
-    }
-
-    def __init__(self, *args, root: Path, check_host: bool, **kwargs):
-        self.root = root
-        self.check_host = check_host
-        super().__init__(*args, directory=str(root), **kwargs)
-
-    def send_head(self):
-        """Every GET and HEAD passes here: the checks cannot be bypassed by the method."""
-        if self.check_host and not self._host_is_loopback():
-            self.send_error(HTTPStatus.FORBIDDEN, "this server answers only to 127.0.0.1 and localhost")
-            return None
-        if self.path.split("?", 1)[0] in ("/", "/index.html"):
-            return self._html(index_page(self.root))
-        if not self._inside_root():
-            self.send_error(HTTPStatus.NOT_FOUND)
-            return None
-        return super().send_head()
-
-    def _host_is_loopback(self) -> bool:
-        """A web page whose DNS name is re-pointed at 127.0.0.1 sends its own name as Host: refuse it."""
-        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
-        return host in LOOPBACK
-
-    def _inside_root(self) -> bool:
-        target = Path(os.path.realpath(self.translate_path(self.path)))
-        return target == self.root or self.root in target.parents
-
-    def _html(self, text: str) -> io.BytesIO:
-        body = text.encode("utf-8")
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        super().end_headers()
-
-    def log_message(self, format: str, *args) -> None:
-        """Quiet: a page refreshing every 10 seconds would flood the terminal."""
-
-
-class _IPv6Server(ThreadingHTTPServer):
-    address_family = socket.AF_INET6
-
-
-def make_server(results_dir: Path, host: str = "127.0.0.1", port: int = 8765) -> ThreadingHTTPServer:
-    """Bound but not yet serving; port 0 picks a free port (read it from `server.server_address`)."""
-    root = Path(os.path.realpath(results_dir))
-    server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
-    server = server_class((host, port), partial(Handler, root=root, check_host=host in LOOPBACK))
-    server.daemon_threads = True
-    return server
+def listing_page(listing: served.Listing) -> str:
+    """A run directory's linked files (those `served` hands out), in the chart's frame."""
+    links = "".join(f'<li><a href="{esc(quote(name))}">{esc(name)}</a></li>' for name in listing.files)
+    body = f'<ul id="run-files">{links}</ul>' if links else '<p class="empty">No result files in this run yet.</p>'
+    return page.document(
+        f"{listing.experiment} · {listing.run}",
+        body,
+        key="run",
+        footer="The files the chart links for this run; its other files stay on disk.",
+    )

@@ -1,6 +1,8 @@
-"""The control API's routes: read experiments as `status --json` does, and start, stop, roll back and eval.
+"""The control API's routes: read experiments as `status --json` does, and start, stop, roll back and eval;
+beside them, the live view's pages.
 
-Every request that changes anything needs the bearer token of `api/token.py`; names are
+Every request that changes anything needs the bearer token of `api/token.py`, checked with
+its body's size before the body is read (`api/admission.py`); names are
 checked against the experiment-name rule before they touch a path, so `../x` (raw or
 percent-encoded) is refused as a name, never resolved. Starting a run and running the eval
 go through the real CLI as subprocesses: the API process holds no lock, runs no eval itself
@@ -10,7 +12,6 @@ and survives whatever they do.
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from autoresearch.optimizer.api import bridge
+from autoresearch.optimizer.api.admission import NEEDS_TOKEN, Admission, token_matches
 from autoresearch.optimizer.config import NAME
 from autoresearch.optimizer.config import load as load_config
 from autoresearch.optimizer.experiment import overview, versions
@@ -33,9 +34,10 @@ from autoresearch.plumbing.errors import AutoresearchError
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import load_rows
-from autoresearch.trajectory import iterations
-from autoresearch.trajectory.server import LOOPBACK
+from autoresearch.trajectory import iterations, server
+from autoresearch.trajectory import served as served_files
 
+NOT_CACHED = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}  # pages are rewritten every cycle
 CLI_TIMEOUT_S = 3600.0  # the eval's own timeout bounds it first; this only keeps a request from hanging forever
 
 
@@ -65,6 +67,7 @@ def make_app(served: Served) -> FastAPI:
         description="Read experiments and start, stop, roll back and evaluate them. "
         "Requests that change anything need `Authorization: Bearer <token>` (the token file `serve` names).",
     )
+    app.add_middleware(Admission, token=served.token, check_host=served.check_host)
     bearer = HTTPBearer(auto_error=False)
 
     @app.exception_handler(AutoresearchError)
@@ -72,22 +75,11 @@ def make_app(served: Served) -> FastAPI:
         """What the CLI would refuse with exit 30 (a running experiment, a cycle that was no KEEP, ...)."""
         return JSONResponse({"detail": str(exc)}, status_code=409)
 
-    def authorized(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
-        given = credentials.credentials if credentials else ""
-        if not secrets.compare_digest(given.encode(), served.token.encode()):
-            raise HTTPException(
-                401,
-                "a bearer token is needed: the one in the token file `serve` printed",
-                {"WWW-Authenticate": "Bearer"},
-            )
-
-    @app.middleware("http")
-    async def loopback_host_only(request: Request, call_next):
-        """A web page whose DNS name is re-pointed at 127.0.0.1 sends its own name as Host: refuse it."""
-        host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
-        if served.check_host and host not in LOOPBACK:
-            return PlainTextResponse("this server answers only to 127.0.0.1 and localhost", status_code=403)
-        return await call_next(request)
+    def authorized(request: Request, _: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+        """Admission has already refused a change without the token, before its body; this marks the routes
+        that need it in the OpenAPI description, and checks again should a route ever be reached another way."""
+        if not token_matches(request.headers.get("authorization"), served.token):
+            raise HTTPException(401, NEEDS_TOKEN, {"WWW-Authenticate": "Bearer"})
 
     def experiment_paths(name: str) -> ExperimentPaths:
         if not NAME.match(name):
@@ -210,12 +202,22 @@ def make_app(served: Served) -> FastAPI:
         return {"output": done.stdout, "results": run_dir, "rows": rows}
 
     @app.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
-    def chart(request: Request, path: str):
-        if path.split("/", 1)[0] == "v1":  # an API path no route matched (a name with `/` in it): never a file
-            raise HTTPException(404, "no such API route")
-        return bridge.answer(request, served.results_dir, served.check_host)
+    def chart(request: Request, path: str) -> Response:
+        """The live view: the index, and the pages and run files of `trajectory.served`'s allow-list only."""
+        if path in ("", "index.html"):
+            return _page(server.index_page(served.results_dir))
+        found = served_files.locate(served.results_dir, request.scope.get("raw_path") or request.url.path.encode())
+        if found is None:
+            return PlainTextResponse("not found", status_code=404, headers=NOT_CACHED)
+        if isinstance(found, served_files.Listing):
+            return _page(server.listing_page(found))
+        return Response(found.body, media_type=found.media_type, headers=NOT_CACHED)
 
     return app
+
+
+def _page(html: str) -> Response:
+    return Response(html, media_type="text/html; charset=utf-8", headers=NOT_CACHED)
 
 
 def _open(served: Served, name: str):

@@ -32,17 +32,21 @@ def ensure(results_dir: Path) -> tuple[Path, str]:
 
 
 def _read(path: Path) -> str:
+    """O_NONBLOCK and the file type checked before reading: a FIFO planted at the path would block the read
+    (and `serve` with it) until someone wrote to it."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read the API token ({exc.strerror}); remove it to make a new one") from None
-    with os.fdopen(fd, encoding="utf-8") as f:
+    with os.fdopen(fd, "rb") as f:
         mode = os.fstat(f.fileno()).st_mode
-        token = f.read().strip()
-    if not stat.S_ISREG(mode) or mode & 0o077:
-        raise InvalidInput(
-            f"{path}: the API token file must be a regular file of mode 0600 (chmod 600 it, or remove it)"
-        )
+        if not stat.S_ISREG(mode):
+            raise InvalidInput(f"{path}: the API token file is not a regular file; remove it to make a new one")
+        if mode & 0o077:
+            raise InvalidInput(
+                f"{path}: the API token file must be a regular file of mode 0600 (chmod 600 it, or remove it)"
+            )
+        token = f.read().decode("utf-8", "replace").strip()
     if len(token) < 32:
         raise InvalidInput(f"{path}: the API token is shorter than 32 characters; remove the file to make a new one")
     return token

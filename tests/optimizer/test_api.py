@@ -94,7 +94,8 @@ def test_reads_experiments_their_cycles_and_best_artifact_and_describes_itself(t
         "/v1/experiments/{name}/rollback",
         "/v1/eval",
     } <= set(described)
-    assert api.http.get("/runs/exp/_autoresearch/state.json").status_code == 200  # the chart's files, as before
+    assert api.http.get("/runs/exp/_autoresearch/trajectory.html").status_code == 200  # the chart beside the API
+    assert api.http.get("/runs/exp/_autoresearch/state.json").status_code == 404  # the page has it drawn in
     assert api.http.get("/v1/experiments", headers={"Host": "attacker.example"}).status_code == 403
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -104,3 +105,26 @@ def _ctrl_c_while_mutating(repo: Path) -> Iterator[None]:
     finally:
         finished.set()
         thread.join()
+
+
+def test_two_experiments_in_one_process_each_write_only_their_own_daemon_log(tmp_path):
+    """A notebook runs two experiments at once, in two threads: logging is process-wide, their logs are not."""
+    hold = {"hold": True, "write": {"prompt.md": scores(a=1, b=1)}, "summary": "held"}
+    repos = {name: scenario_repo(tmp_path / name, {"prompt.md": scores(a=0.5, b=0)}, {2: hold}) for name in ("a", "b")}
+    experiments = {name: Experiment(repo / "autoresearch.yaml", {"experiment": name}) for name, repo in repos.items()}
+    outcomes: dict[str, object] = {}
+    threads = {
+        name: threading.Thread(target=lambda n=name: outcomes.update({n: experiments[n].run(cycles=2)}))
+        for name in repos
+    }
+    for name in ("a", "b"):  # b starts while a's mutation is under way
+        threads[name].start()
+        wait_for(lambda n=name: (repos[n] / ".autoresearch" / "mutating").exists())
+    for name in ("a", "b"):  # a's cycle ends while b runs
+        (repos[name] / ".autoresearch" / "go-on").touch()
+        threads[name].join(timeout=120)
+    assert sorted(outcomes) == ["a", "b"]
+    for name, repo in repos.items():
+        lines = [json.loads(line) for line in experiments[name].paths.log.read_text().splitlines()]
+        assert {line["experiment"] for line in lines if "experiment" in line} == {name}
+        assert [line["cycle"] for line in lines if line["event"] == "finished"] == [2]
