@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,8 +53,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
     """What `summary_lines` says, as data for scripts: the same files read the same way."""
     records, bad, history, st = _read(paths)
     point = lambda r: None if r is None else {"cycle": r.cycle, "score": r.score, "holdout": r.holdout_score}  # noqa: E731
-    tip = (st.branch if st else None) or "HEAD"
-    log = ws.git("log", "--format=%H %s", f"{st.initial_sha}..{tip}", "--", ws.artifact).strip() if st else ""
+    commits = own_commits(ws, st, history) if st else []
     return {
         "experiment": cfg.experiment_name,
         "goal": cfg.eval.goal,
@@ -70,7 +70,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
         "unreadable_lines": bad,
         "branch": st.branch if st else None,
         "initial_commit": st.initial_sha if st else None,
-        "commits": [dict(zip(("sha", "subject"), line.split(" ", 1))) for line in log.splitlines()],
+        "commits": [{"sha": c.sha, "subject": c.subject} for c in commits],
         "chart": str(paths.chart),
     }
 
@@ -95,7 +95,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     if bad:
         lines.append(f"  warning: {bad} unreadable line(s) in {paths.iterations}")
     if st:
-        lines.extend(_commit_lines(ws, st.initial_sha, st.branch, ws.artifact))
+        lines.extend(_commit_lines(own_commits(ws, st, history), st.initial_sha, st.branch, ws.artifact))
     lines.append(f"  chart: {paths.chart}")
     return lines
 
@@ -124,12 +124,27 @@ def _run_cycles(history: "History", start: int) -> str:
     return f"cycles {start + 1}-{last}" if last > start else "no cycle"
 
 
-def _commit_lines(ws: "Workspace", initial: str, branch: str | None, artifact: str) -> list[str]:
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    short: str
+    subject: str
+
+
+def own_commits(ws: "Workspace", st: "State", history: "History") -> list[Commit]:
+    """The experiment's commits on its branch (HEAD without a worktree), newest first: those its lines
+    record, never another experiment's that a promote or a merge brought onto the same branch."""
+    ours = {r.commit for r in history.records if r.commit}
+    log = ws.git("log", "--format=%H %h %s", f"{st.initial_sha}..{st.branch or 'HEAD'}", "--", ws.artifact)
+    commits = [Commit(*line.split(" ", 2)) for line in log.splitlines() if line.strip()]
+    return [c for c in commits if c.sha in ours]
+
+
+def _commit_lines(commits: list[Commit], initial: str, branch: str | None, artifact: str) -> list[str]:
     tip = branch or "HEAD"
-    log = ws.git("log", "--oneline", f"{initial}..{tip}", "--", artifact).strip()
-    if not log:
+    if not commits:
         return [f"  no commits: {tip} is still the original artifact"]
-    lines = ["  commits:", *(f"    {line}" for line in log.splitlines())]
+    lines = ["  commits:", *(f"    {c.short} {c.subject}" for c in commits)]
     if branch:
         return [
             *lines,
