@@ -76,7 +76,8 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
     evaluated = [(p.cycle, p.score) for p in data.points if p.decision != "error"]
     values = [v for _, v in evaluated] + [v for _, v in data.holdout] + [c.score for c in data.candidates]
-    frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric))
+    reach = candidates.REACH if data.candidates else 0.0
+    frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric), reach)
     r = _radius(len(data.points))
     parts = [open_svg("score-chart", f"{data.reading.label} per cycle, {len(data.points)} cycles", standalone)]
     parts.append(frame.axes(data.reading.label))
