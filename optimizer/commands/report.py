@@ -84,6 +84,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
         lines.append(f"  last run: {_run_cycles(history, st.run_start_cycle)}")
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
     lines.extend(_strategy_lines(records))
+    lines.extend(_partial_lines(records))
     if original and best:
         lines.append(_score_line(cfg, original.score, best.score, best.cycle))
     held = [r.holdout_score if r else None for r in (original, best)]
@@ -108,6 +109,12 @@ def _strategy_lines(records: list) -> list[str]:
     if not counts:
         return []
     return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
+
+
+def _partial_lines(records: list) -> list[str]:
+    """The cycles an early discard stopped: their scores are over the tests they ran, not the whole eval."""
+    partial = [f"cycle {r.cycle} over {r.partial.scored} of {r.partial.total} tests" for r in records if r.partial]
+    return [f"  discarded early, each score over the tests it ran: {', '.join(partial)}"] if partial else []
 
 
 def _score_line(cfg: "Config", original: float, best: float, cycle: int) -> str:
