@@ -20,6 +20,7 @@ from autoresearch.mutators.config import MutatorConfig
 from autoresearch.mutators.strategies import BUILTIN, Strategy
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.notify import NotifyConfig
+from autoresearch.optimizer.unknown_key import unknown_key
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
@@ -289,7 +290,11 @@ def normal(relative: str) -> str:
 
 
 def describe(exc: ValidationError) -> str:
-    """The first validation problem as `field 'a.b': message` (and how many more)."""
+    """An unknown key first (a misspelt key is also reported as the right one missing); else the first
+    validation problem as `field 'a.b': message` (and how many more)."""
+    unknown = unknown_key(exc, Config)
+    if unknown:
+        return unknown
     errors = exc.errors()
     first = errors[0]
     field = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-after"))

@@ -19,6 +19,7 @@ from autoresearch.trajectory.svg import Frame, esc, fmt
 
 COLOR = "#6e7781"
 SPREAD = 0.3  # of a cycle's width: the rings of one cycle stay clear of the next cycle's
+REACH = SPREAD / 2  # how far from its cycle, in cycles, the outermost ring is drawn
 
 
 @dataclass(frozen=True)

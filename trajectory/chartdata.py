@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from autoresearch.trajectory.candidates import CandidatePoint
 from autoresearch.trajectory.candidates import points as candidate_points
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.iterations import Iteration, Partial
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Point:
     score: float
     decision: str  # keep | drop | error
     mutation: str
+    partial: Partial | None = None  # an early discard: its score is over some of the tests
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def series(records: list[Iteration], reading: Reading = Reading()) -> Series:
     head: float | None = None
     spent_eval = spent_mutation = 0.0
     for r in records:
-        points.append(Point(r.cycle, r.score, r.decision, r.mutation))
+        points.append(Point(r.cycle, r.score, r.decision, r.mutation, r.partial))
         if r.decision == "keep":
             head = r.score
         if head is not None:

@@ -60,23 +60,25 @@ def _cycles(points: list[Point]) -> tuple[int, int]:
 
 
 def _title(p: Point) -> str:
-    value = "no score" if p.decision == "error" else f"{p.score:.4g}"
+    value = "no score" if p.decision == "error" else f"{p.score:.4g}{f' {p.partial}' if p.partial else ''}"
     return f"cycle {p.cycle} · {value} · {p.decision.upper()} · {p.mutation}"
 
 
 def _marker(frame: Frame, p: Point, r: float) -> str:
     """An error cycle measured nothing: a hollow mark on the bottom edge, never a point at its recorded
-    0 (the best value a minimize goal could draw)."""
+    0 (the best value a minimize goal could draw). An early discard's partial score is drawn faint."""
     if p.decision == "error":
         return f'cy="{fmt(frame.y.start)}" r="{r}" fill="none" stroke="{COLORS["error"]}" stroke-width="1.5"'
-    return f'cy="{fmt(frame.y(p.score))}" r="{r}" fill="{COLORS.get(p.decision, "#8c959f")}"'
+    faint = ' fill-opacity="0.45"' if p.partial else ""  # a score over some of the tests only
+    return f'cy="{fmt(frame.y(p.score))}" r="{r}" fill="{COLORS.get(p.decision, "#8c959f")}"{faint}'
 
 
 def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
     evaluated = [(p.cycle, p.score) for p in data.points if p.decision != "error"]
     values = [v for _, v in evaluated] + [v for _, v in data.holdout] + [c.score for c in data.candidates]
-    frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric))
+    reach = candidates.REACH if data.candidates else 0.0
+    frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric), reach)
     r = _radius(len(data.points))
     parts = [open_svg("score-chart", f"{data.reading.label} per cycle, {len(data.points)} cycles", standalone)]
     parts.append(frame.axes(data.reading.label))
@@ -96,7 +98,8 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     parts.append('<g class="points">')
     for p in data.points:
         parts.append(
-            f'<circle class="pt {esc(p.decision)}" data-cycle="{p.cycle}" data-decision="{esc(p.decision)}" '
+            f'<circle class="pt {esc(p.decision)}{" partial" if p.partial else ""}" data-cycle="{p.cycle}" '
+            f'data-decision="{esc(p.decision)}" '
             f'cx="{fmt(frame.x(p.cycle))}" {_marker(frame, p, r)}>'
             f"<title>{esc(_title(p))}</title></circle>"
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -72,6 +73,17 @@ class Candidate(BaseModel):
     merge_of: Annotated[list[int] | None, WrapValidator(_or_none)] = None  # a merge: the siblings it combines
 
 
+@dataclass(frozen=True)
+class Partial:
+    """A score over some of the eval's tests: an early discard stopped the rest (optimizer/cycle/early.py)."""
+
+    scored: int
+    total: int
+
+    def __str__(self) -> str:
+        return f"over {self.scored} of {self.total} tests (discarded early)"
+
+
 class Iteration(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -86,7 +98,7 @@ class Iteration(BaseModel):
     duration_s: Measure = None
     reason: Text = None  # why the decision (a rule's words, "original", a veto)
     commit: Text = None  # a KEEP's commit
-    tests: Count = None  # the original's: how many tests the eval has
+    tests: Count = None  # how many tests the score is over: the original's (all), an early discard's (those it ran)
     error: Text = None  # an error cycle's message, redacted
     error_reason: Text = None  # an error cycle's kind: eval-failed, no-change, out-of-scope, ...
     # the comparison with HEAD's results, as `agentv compare` summarizes it
@@ -121,6 +133,14 @@ class Iteration(BaseModel):
     )
     composite: Measure = None  # the score the keep rule decided on, when `objectives:` weights are set
     gate: Text = None  # the gate that blocked a candidate the keep rule would have kept
+
+    @property
+    def partial(self) -> Partial | None:
+        """An early discard's score is over the tests it ran, not all of them: how many of how many."""
+        if not self.skipped_tests:
+            return None
+        scored = self.tests if self.tests is not None else sum(n or 0 for n in (self.wins, self.losses, self.ties))
+        return Partial(scored, scored + self.skipped_tests)
 
 
 def append(path: Path, record: Iteration) -> None:

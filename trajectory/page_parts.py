@@ -193,7 +193,7 @@ def _row(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | 
     error_html = f'<div class="err">{esc(error)}</div>' if error else ""
     return (
         f'<tr data-cycle="{r.cycle}" class="{esc(r.decision)}"><td class="num">{r.cycle}</td>'
-        f'<td class="num">{esc(score(r.score))}</td>'
+        f"{_score_cell(r)}"
         f'<td><span class="badge {esc(r.decision)}">{esc(r.decision.upper())}</span></td>'
         f'<td class="num">{" / ".join("–" if v is None else f"{v:g}" for v in wlt)}</td>'
         f'<td class="mutation">{esc(r.mutation)}{error_html}</td>'
@@ -201,6 +201,16 @@ def _row(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | 
         f"{esc(money(r.cost_usd + mutation_cost))}</td>"
         f'<td class="num">{"–" if duration is None else f"{duration:.1f} s"}</td>'
         f'<td>{time_tag(r.timestamp)}</td><td class="links">{_links(r, run_files, changelog)}</td></tr>'
+    )
+
+
+def _score_cell(r: Iteration) -> str:
+    """An early discard's score is over the tests it ran: the cell says how many, its title says why."""
+    if r.partial is None:
+        return f'<td class="num">{esc(score(r.score))}</td>'
+    return (
+        f'<td class="num partial" title="score {esc(r.partial)}">{esc(score(r.score))}'
+        f'<span class="of-tests"> ({r.partial.scored} of {r.partial.total} tests)</span></td>'
     )
 
 

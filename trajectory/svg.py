@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from html import escape
 
 WIDTH, HEIGHT = 960, 300
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34  # the plot area is what these margins leave
+PAD = 6  # pixels from the plot area's edge to a mark's centre at the end of a scale: the largest mark fits inside
 
 
 def esc(value: object) -> str:
@@ -68,11 +69,16 @@ class Frame:
     y: Scale
 
     @classmethod
-    def of(cls, cycles: tuple[int, int], values: tuple[float, float]) -> "Frame":
+    def of(cls, cycles: tuple[int, int], values: tuple[float, float], reach: float = 0.0) -> "Frame":
+        """`reach`: how far from its cycle, in cycles, a mark may be drawn (a cycle's candidates are spread
+        around it); the cycle axis makes that much room on both ends, so that no mark leaves the plot."""
         c0, c1 = cycles
         if c0 == c1:  # one cycle: center it rather than divide by zero
             c0, c1 = c0 - 1, c1 + 1
-        return cls(Scale(c0, c1, LEFT + 6, WIDTH - RIGHT - 6), Scale(values[0], values[1], HEIGHT - BOTTOM, TOP))
+        return cls(
+            Scale(c0 - reach, c1 + reach, LEFT + PAD, WIDTH - RIGHT - PAD),
+            Scale(values[0], values[1], HEIGHT - BOTTOM - PAD, TOP + PAD),
+        )
 
     def axes(self, y_label: str, y_format=lambda v: f"{v:g}") -> str:
         parts = ['<g class="axes" fill="#57606a" font-size="12">']

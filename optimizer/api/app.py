@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 
 from autoresearch.optimizer.api.admission import NEEDS_TOKEN, Admission, token_matches
@@ -61,7 +62,9 @@ class Stop(BaseModel):
 
 
 def make_app(served: Served) -> FastAPI:
-    app = FastAPI(
+    # /docs (Swagger UI) and /redoc with their scripts and styles served from the installed package, not a
+    # CDN: the pages work on a machine with no network, as everything else `serve` shows does.
+    app = FastAPIOffline(
         title="autoresearch control API",
         version="1",
         description="Read experiments and start, stop, roll back and evaluate them. "

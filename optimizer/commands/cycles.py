@@ -40,6 +40,7 @@ def table(records) -> list[str]:
         line = f"{r.cycle:>5}  {r.decision:<8}  {r.score:>7.4f}  {(r.commit or '-')[:10]:<10}"
         line += "".join(f"  {_shown(_extra(r, key)):<24}" for key in extras)
         why = r.mutation if r.decision == "keep" else f"{r.mutation} ({r.error_reason or r.reason or '?'})"
+        why = f"score {r.partial}; {why}" if r.partial else why
         lines.append(f"{line}  {why[:80]}")
     return lines
 

@@ -14,6 +14,8 @@ import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
 
+DEFAULT_RESULTS = Path(".agentv") / "results"  # where `agentv eval FILE` writes, under the working directory
+
 PathArgument = typer.Argument(None, help="An EVAL.yaml or evals.json to run directly with the built-in runner.")
 OutputOption = typer.Option(
     None, "--output", "-o", help="PATH only: the run directory to write (as agentv eval --output)."
@@ -59,7 +61,7 @@ def command(
     busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
     evaluator = build(cfg.eval, ws.root, cfg.executor_at(ws.root))
     evaluator.check()
-    exclude(ws, cfg.results_dir)  # as `run` does: results never dirty the user's tree
+    exclude(ws.root, cfg.results_dir)  # as `run` does: results never dirty the user's tree
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")
     run_dir.mkdir(parents=True)
     outcome = evaluator.run(run_dir)
@@ -105,7 +107,9 @@ def run_file(
     if not as_json:  # what AgentV accepts and this run ignores, said before the scores it could explain
         for note in prepared.suite.notes:
             print(f"note: {note}")
-    run_dir = output or Path(".agentv") / "results" / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
+    if output is None:
+        exclude_default_results()
+    run_dir = output or DEFAULT_RESULTS / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
     finished = execute(prepared, run_dir, run_options(prepared.suite, workers))
     mean = mean_score(finished.rows) if finished.rows else 0.0
     errors = sum(1 for r in finished.rows if r["execution_status"] == "execution_error")
@@ -133,6 +137,18 @@ def run_file(
         print(f"note: {note}")
     print(f"results: {run_dir}")
     return 1 if failed else 0
+
+
+def exclude_default_results() -> None:
+    """AgentV's default results folder, under the working directory, added to .git/info/exclude as
+    `results_dir` is, so that an eval run in a repository never leaves it untracked."""
+    from autoresearch.optimizer.gitrepo.workspace import exclude
+    from autoresearch.plumbing.repo import git_root
+
+    here = Path.cwd().resolve()
+    root = git_root(here)
+    if root is not None:
+        exclude(root, (here / DEFAULT_RESULTS).relative_to(root).as_posix())
 
 
 def table(rows: list[dict]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,8 +53,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
     """What `summary_lines` says, as data for scripts: the same files read the same way."""
     records, bad, history, st = _read(paths)
     point = lambda r: None if r is None else {"cycle": r.cycle, "score": r.score, "holdout": r.holdout_score}  # noqa: E731
-    tip = (st.branch if st else None) or "HEAD"
-    log = ws.git("log", "--format=%H %s", f"{st.initial_sha}..{tip}", "--", ws.artifact).strip() if st else ""
+    commits = own_commits(ws, st, history) if st else []
     return {
         "experiment": cfg.experiment_name,
         "goal": cfg.eval.goal,
@@ -70,7 +70,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
         "unreadable_lines": bad,
         "branch": st.branch if st else None,
         "initial_commit": st.initial_sha if st else None,
-        "commits": [dict(zip(("sha", "subject"), line.split(" ", 1))) for line in log.splitlines()],
+        "commits": [{"sha": c.sha, "subject": c.subject} for c in commits],
         "chart": str(paths.chart),
     }
 
@@ -84,6 +84,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
         lines.append(f"  last run: {_run_cycles(history, st.run_start_cycle)}")
     lines.append(f"  keeps {history.count('keep')}, drops {history.count('drop')}, errors {history.count('error')}")
     lines.extend(_strategy_lines(records))
+    lines.extend(_partial_lines(records))
     if original and best:
         lines.append(_score_line(cfg, original.score, best.score, best.cycle))
     held = [r.holdout_score if r else None for r in (original, best)]
@@ -95,7 +96,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     if bad:
         lines.append(f"  warning: {bad} unreadable line(s) in {paths.iterations}")
     if st:
-        lines.extend(_commit_lines(ws, st.initial_sha, st.branch, ws.artifact))
+        lines.extend(_commit_lines(own_commits(ws, st, history), st.initial_sha, st.branch, ws.artifact))
     lines.append(f"  chart: {paths.chart}")
     return lines
 
@@ -108,6 +109,12 @@ def _strategy_lines(records: list) -> list[str]:
     if not counts:
         return []
     return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
+
+
+def _partial_lines(records: list) -> list[str]:
+    """The cycles an early discard stopped: their scores are over the tests they ran, not the whole eval."""
+    partial = [f"cycle {r.cycle} over {r.partial.scored} of {r.partial.total} tests" for r in records if r.partial]
+    return [f"  discarded early, each score over the tests it ran: {', '.join(partial)}"] if partial else []
 
 
 def _score_line(cfg: "Config", original: float, best: float, cycle: int) -> str:
@@ -124,12 +131,27 @@ def _run_cycles(history: "History", start: int) -> str:
     return f"cycles {start + 1}-{last}" if last > start else "no cycle"
 
 
-def _commit_lines(ws: "Workspace", initial: str, branch: str | None, artifact: str) -> list[str]:
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    short: str
+    subject: str
+
+
+def own_commits(ws: "Workspace", st: "State", history: "History") -> list[Commit]:
+    """The experiment's commits on its branch (HEAD without a worktree), newest first: those its lines
+    record, never another experiment's that a promote or a merge brought onto the same branch."""
+    ours = {r.commit for r in history.records if r.commit}
+    log = ws.git("log", "--format=%H %h %s", f"{st.initial_sha}..{st.branch or 'HEAD'}", "--", ws.artifact)
+    commits = [Commit(*line.split(" ", 2)) for line in log.splitlines() if line.strip()]
+    return [c for c in commits if c.sha in ours]
+
+
+def _commit_lines(commits: list[Commit], initial: str, branch: str | None, artifact: str) -> list[str]:
     tip = branch or "HEAD"
-    log = ws.git("log", "--oneline", f"{initial}..{tip}", "--", artifact).strip()
-    if not log:
+    if not commits:
         return [f"  no commits: {tip} is still the original artifact"]
-    lines = ["  commits:", *(f"    {line}" for line in log.splitlines())]
+    lines = ["  commits:", *(f"    {c.short} {c.subject}" for c in commits)]
     if branch:
         return [
             *lines,

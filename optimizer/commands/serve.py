@@ -40,7 +40,7 @@ def command(
         raise InvalidInput(f"experiment '{experiment}' has no results in {paths.root}")
     if host not in server.LOOPBACK:
         print(f"warning: serving on {host}: anyone who can reach this machine can read your results", file=sys.stderr)
-    exclude(ws, str(Path(paths.results_dir).relative_to(ws.root)))  # the token file never shows as untracked
+    exclude(ws.root, str(Path(paths.results_dir).relative_to(ws.root)))  # the token file never shows as untracked
     token_file, secret = token.ensure(paths.results_dir)
     sock = _listen(host, port)
     bound_host, bound_port = str(sock.getsockname()[0]), sock.getsockname()[1]

@@ -211,6 +211,7 @@ def assess(
         ties=s.ties,
         mean_delta=s.mean_delta,
         reason=reason,
+        tests=len({r["test_id"] for r in rows}) if spend.skipped else None,  # what a partial score is over
         **held_fields,
         **spend_fields(spend),
     )

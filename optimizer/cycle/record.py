@@ -31,6 +31,7 @@ def record(session: Session, entry: Iteration) -> None:
     get().info(
         entry.decision,
         score=round(entry.score, 4),
+        **({"partial": f"score {entry.partial}"} if entry.partial else {}),
         **entry.model_dump(include={"wins", "losses", "ties", "mean_delta"}, exclude_none=True),
         mutation=entry.mutation,
     )

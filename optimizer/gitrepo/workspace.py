@@ -215,11 +215,12 @@ def require_clean_artifact(ws: Workspace) -> None:
         )
 
 
-def exclude(ws: Workspace, relative: str) -> None:
-    """Add a path to .git/info/exclude (once), so the results never dirty the tree."""
-    exclude_file = Path(ws.git("rev-parse", "--git-path", "info/exclude"))
+def exclude(root: Path, relative: str) -> None:
+    """Add a path (relative to the repository root `root`) to .git/info/exclude (once), so the results
+    never dirty the tree."""
+    exclude_file = Path(gitcmd.run(root, ("rev-parse", "--git-path", "info/exclude")))
     if not exclude_file.is_absolute():
-        exclude_file = ws.root / exclude_file
+        exclude_file = root / exclude_file
     entry = "/" + relative.strip("/") + "/"
     existing = exclude_file.read_text(encoding="utf-8").splitlines() if exclude_file.exists() else []
     if entry not in existing:

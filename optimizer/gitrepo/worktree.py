@@ -60,7 +60,7 @@ def ensure(main: Workspace, results_dir: str, experiment: str) -> Path:
     path = _path(main, results_dir, experiment)
     if (path / ".git").exists():
         return path
-    exclude(main, results_dir)  # before the worktree appears inside it
+    exclude(main.root, results_dir)  # before the worktree appears inside it
     main.git("worktree", "prune")
     if main.git("branch", "--list", branch(experiment)).strip():
         main.git("worktree", "add", "--quiet", str(path), branch(experiment))

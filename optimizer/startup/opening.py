@@ -35,7 +35,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     """The experiment locked for this run, repaired if a daemon crashed in it, and its session."""
     ws, paths, evaluator, mutator = check(config, cwd)
     was_crashed = crashed(paths)
-    exclude(ws, config.results_dir)
+    exclude(ws.root, config.results_dir)
     lock = Lock(paths.lock)
     lock.acquire(config.experiment_name)
     try:

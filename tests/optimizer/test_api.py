@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -207,3 +208,21 @@ def test_stop_now_interrupts_the_eval_in_progress(tmp_path, api_of):
     wait_for(lambda: api.http.get("/v1/experiments/exp").json()["running"] is False, timeout=60)
     assert state(repo)["stop_reason"] == "interrupted"
     assert (repo / "prompt.md").read_text() == scores(a=0, b=0.5)  # the candidate undone
+
+
+def test_the_api_description_pages_work_offline_from_this_server_alone(tmp_path, api_of, watched):
+    api = api_of(finished_repo(tmp_path))
+    for page in ("/docs", "/redoc"):
+        html = api.http.get(page)
+        assert html.status_code == 200, page
+        assert not re.search(r"https?://|//[a-z]", html.text), "nothing from another host: a CDN is not there offline"
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html.text)
+        assert len(assets) >= 2, html.text
+        for asset in assets:
+            assert api.http.get(asset).status_code == 200, asset
+    watched.page.goto(api.base + "/docs")
+    watched.page.locator(".opblock").first.wait_for()  # the scripts ran and read /openapi.json
+    paths = watched.page.locator(".opblock-summary-path").all_text_contents()
+    assert {"/v1/experiments", "/v1/experiments/{name}/rollback", "/v1/eval"} <= {
+        p.replace("\u200b", "") for p in paths
+    }

@@ -290,3 +290,33 @@ def test_a_key_given_twice_in_the_config_is_refused_naming_its_line(tmp_path):
     line = len(text.splitlines()) + 1
     assert_one_line_error(cli(repo, "run"), 30, f"autoresearch.yaml:{line}: not valid YAML", "'stop' is given twice")
     assert_untouched(repo, head)
+
+
+@pytest.mark.parametrize(
+    "written, misspelt, needles",
+    [
+        ("mutator:", "mutater:", ["field 'mutater': unknown key", "did you mean 'mutator'?"]),
+        ("  max_cycles:", "  max_cycle:", ["field 'stop.max_cycle': unknown key", "did you mean 'stop.max_cycles'?"]),
+        ("  command: python3 tools", "  comand: python3 tools", ["field 'mutator.comand'", "'mutator.command'?"]),
+    ],
+)
+def test_a_misspelt_key_is_named_with_the_nearest_known_one(tmp_path, written, misspelt, needles):
+    # pydantic reports `mutater:` as `mutator: Field required` first, which never names the key the user wrote
+    repo = plain_repo(tmp_path)
+    config = repo / "autoresearch.yaml"
+    assert written in config.read_text()
+    config.write_text(config.read_text().replace(written, misspelt))
+    git(repo, "commit", "-qam", "a typo")
+    head = git(repo, "rev-parse", "HEAD")
+    for command in ("validate", "run"):
+        done = cli(repo, command)
+        assert_one_line_error(done, 30, "autoresearch.yaml: ", *needles)
+        assert "Field required" not in done.stderr
+    assert_untouched(repo, head)
+
+
+def test_an_unknown_key_with_no_near_one_lists_the_known_keys(tmp_path):
+    repo = plain_repo(tmp_path, stop={"zzz": 1})
+    assert_one_line_error(
+        cli(repo, "validate"), 30, "field 'stop.zzz': unknown key", "known keys: max_cycles, max_convergence"
+    )

@@ -15,6 +15,7 @@ from autoresearch.mutators.strategies import BUILTIN
 from autoresearch.optimizer.config import load
 from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import scenario_repo, scores
+from tests.runs.evaltree import write_tree
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +105,17 @@ def test_eval_runs_once_and_prints_score_and_pass_rates(tmp_path):
     assert "score 1.0000 over 2 test(s)" in done.stdout
     assert "100.0%  check-b" in done.stdout
     assert git(repo, "status", "--porcelain").splitlines() == [" M prompt.md"]  # its results dirty nothing
+
+
+def test_eval_of_a_file_leaves_its_results_out_of_git_status_as_results_dir_is(tmp_path):
+    repo = tmp_path / "r"
+    write_tree(repo, [{"id": "t", "input": "x", "assertions": [{"type": "contains", "value": "a"}]}], {"t": "a"})
+    make_repo(repo, {})
+    for where, eval_file in ((repo, "evals/suite.eval.yaml"), (repo / "evals", "suite.eval.yaml")):
+        done = cli(where, "eval", eval_file)
+        assert done.returncode == 0, done.stderr
+        assert any((where / ".agentv" / "results").iterdir())  # AgentV's place, under the working directory
+        assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
 
 
 def test_eval_failure_exits_40_with_the_reason(tmp_path):

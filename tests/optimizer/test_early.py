@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autoresearch.optimizer.cycle.early import EarlyDiscard
 from autoresearch.policies.keep import Evidence, cannot_win, wins_losses
 from autoresearch.runs.compare import compare
+from tests.helpers.repos import cli, make_repo
+from tests.helpers.scenario import MUTATOR, iterations
+from tests.runs.test_e2e_builtin import ECHO, TARGETS
 
 score = st.sampled_from([0.0, 0.05, 0.1, 0.15, 0.5, 0.9, 1.0])
 
@@ -53,15 +63,9 @@ def test_a_simpler_candidate_is_never_stopped_early():
     assert cannot_win(0, 5, 0, simpler=True) is False and cannot_win(0, 5, 0, simpler=False) is True
 
 
-def test_the_builtin_runner_stops_a_hopeless_candidate_and_records_the_skipped_tests(tmp_path):
-    import json
-
-    import yaml
-
-    from tests.helpers.repos import cli, make_repo
-    from tests.helpers.scenario import MUTATOR, iterations
-    from tests.runs.test_e2e_builtin import ECHO, TARGETS
-
+@pytest.fixture(scope="module")
+def hopeless(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """A run whose cycle 2 loses its first 3 of 6 tests: the built-in runner stops it there."""
     words = [f"w{i}" for i in range(6)]
     suite = {
         "execution": {"target": "echo"},
@@ -78,7 +82,7 @@ def test_the_builtin_runner_stops_a_hopeless_candidate_and_records_the_skipped_t
         "stop": {"max_cycles": 2},
     }
     repo = make_repo(
-        tmp_path / "r",
+        tmp_path_factory.mktemp("early") / "r",
         {
             "prompt.md": " ".join(words) + "\n",
             "evals/s.eval.yaml": yaml.safe_dump(suite),
@@ -89,7 +93,25 @@ def test_the_builtin_runner_stops_a_hopeless_candidate_and_records_the_skipped_t
             "plan.json": json.dumps({"2": {"write": {"prompt.md": "none of them\n"}, "summary": "lose all"}}),
         },
     )
-    assert cli(repo, "run").returncode == 10
+    return repo, cli(repo, "run")
+
+
+def test_the_builtin_runner_stops_a_hopeless_candidate_and_records_the_skipped_tests(hopeless):
+    repo, done = hopeless
+    assert done.returncode == 10
     line = iterations(repo)[1]
     assert line["decision"] == "drop" and line["skipped_tests"] == 3  # 3 losses with 3 tests to come: hopeless
     assert (line["wins"], line["losses"]) == (0, 3)
+
+
+def test_a_score_over_the_tests_an_early_discard_ran_says_so_wherever_it_is_shown(hopeless):
+    repo, done = hopeless
+    partial = "over 3 of 6 tests (discarded early)"
+    assert iterations(repo)[1]["tests"] == 3
+    assert partial in next(line for line in done.stderr.splitlines() if "drop score=0" in line)
+    assert partial in cli(repo, "log").stdout.splitlines()[2]
+    report = next(line for line in cli(repo, "report").stdout.splitlines() if "discarded early" in line)
+    assert "cycle 2 over 3 of 6 tests" in report
+    chart = (repo / ".autoresearch/runs/exp/_autoresearch/trajectory.html").read_text()
+    assert f"cycle 2 · 0 {partial} · DROP" in chart  # the point's title
+    assert re.search(r'<tr data-cycle="2".*?' + re.escape(partial), chart)  # the table's row

@@ -279,3 +279,16 @@ def test_stop_never_signals_a_rollback_that_holds_the_lock(tmp_path):
     finally:
         holding.communicate("")
     assert holding.returncode == 0
+
+
+def test_report_lists_only_its_own_commits_after_another_experiment_was_promoted(tmp_path):
+    repo = ran(tmp_path, {2: {"write": {"prompt.md": scores(a=1, b=0.5)}, "summary": "raise a"}})  # `exp`, here
+    (repo / "plan.json").write_text(json.dumps({"2": {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "raise b"}}))
+    git(repo, "commit", "-q", "-am", "the next experiment's plan")
+    assert cli(repo, "run", "--experiment", "other", "--worktree").returncode == 0
+    assert cli(repo, "promote", "other").returncode == 0  # a fast-forward: its commit is on this branch now
+    own = {r["commit"] for r in iterations(repo)[1:]}
+    text = cli(repo, "report").stdout
+    assert "raise a" in text and "raise b" not in text, text
+    assert {c["sha"] for c in json.loads(cli(repo, "report", "--json").stdout)["commits"]} == own
+    assert "raise b" in cli(repo, "report", "other").stdout

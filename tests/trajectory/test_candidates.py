@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 from autoresearch.trajectory import chartdata, charts, iterations, page
 from autoresearch.trajectory.candidates import keeps_per_strategy, points
+from autoresearch.trajectory.svg import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH
 from tests.helpers.repos import cli
 from tests.helpers.scenario import scenario_repo, scores
 from tests.trajectory.sample import XSS, state
@@ -136,3 +138,28 @@ def test_report_counts_keeps_per_strategy(tmp_path):
         "  keeps per strategy: fix-failing 1 of 3, merge 1 of 1, simplify 1 of 5, clarify 0 of 2"
         in done.stdout.splitlines()
     )
+
+
+def test_every_mark_stays_inside_the_plot_area_even_the_last_cycles_outer_ring(tmp_path):
+    three = [
+        {"index": i, "decision": "drop", "strategy": s, "summary": s, "score": v}
+        for i, (s, v) in enumerate((("fix-failing", 0.0), ("simplify", 1.0), ("clarify", 0.5)))
+    ]
+    lines = [
+        {"cycle": 1, "score": 0.0, "decision": "keep", "mutation": "original", "assertions": {"a": 0.0}},
+        {"cycle": 2, "score": 0.0, "decision": "error", "candidates": three},
+        {"cycle": 3, "score": 1.0, "decision": "keep", "candidates": three, "assertions": {"a": 1.0}},
+        {"cycle": 4, "score": 0.5, "decision": "drop", "candidates": three, "assertions": {"a": 0.5}},
+    ]
+    path = tmp_path / "iterations.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    data = chartdata.series(iterations.read(path)[0])
+    for svg in (charts.score_chart(data), charts.assertions_chart(data), charts.compare_chart([("a", data)])):
+        marks = re.findall(
+            r'<circle [^>]*cx="([-\d.]+)" cy="([-\d.]+)" r="([\d.]+)"[^>]*?(?:stroke-width="([\d.]+)")?', svg
+        )
+        assert len(marks) >= 3
+        for cx, cy, r, stroke in marks:
+            reach = float(r) + float(stroke or 0) / 2
+            assert LEFT <= float(cx) - reach and float(cx) + reach <= WIDTH - RIGHT, (cx, r)
+            assert TOP <= float(cy) - reach and float(cy) + reach <= HEIGHT - BOTTOM, (cy, r)

@@ -1,4 +1,5 @@
-"""Real headless Chromium for the page tests: a launch failure fails the suite, it never skips it."""
+"""Real headless Chromium for the page tests (the trajectory page, the API's /docs): a launch failure fails
+the suite, it never skips it. tests/conftest.py offers its fixtures to every package's tests."""
 
 from __future__ import annotations
 
