@@ -97,7 +97,9 @@ def _refused(file: str, exc: EvalFileError, as_json: bool) -> int:
 
 
 def _accepted(file: str, prepared: Prepared, notes: list[str], as_json: bool) -> int:
-    notes = [*prepared.suite.notes, *notes]
+    from autoresearch.runs.targets.filerefs import unread
+
+    notes = [*prepared.suite.notes, *notes, *map(str, unread(prepared.suite, prepared.targets))]
     _say({"file": file, "ok": True, "tests": len(prepared.suite.cases), "problems": [], "notes": notes}, as_json)
     return 0
 
