@@ -50,9 +50,10 @@ def command(
     signals.install(left="")  # SIGTERM as Ctrl-C: exit 130, the targets and commands it started ended
     if path is not None:
         return run_file(path, output, target, workers, threshold, as_json)
+    from autoresearch.optimizer.daemonlog import get
     from autoresearch.optimizer.experiment import busy
     from autoresearch.optimizer.gitrepo.workspace import exclude, open_workspace
-    from autoresearch.runs.evaluators.registry import build
+    from autoresearch.runs.evaluators.registry import build, unread_files
     from autoresearch.runs.results import assertion_rates, mean_score
 
     cfg = load(config)
@@ -61,6 +62,8 @@ def command(
     busy.require_idle(ws.root / cfg.results_dir, "this eval would score it as your artifact")
     evaluator = build(cfg.eval, ws.root, cfg.executor_at(ws.root))
     evaluator.check()
+    for unread in unread_files(evaluator):  # said before the scores it would explain, as `run` says it
+        get().warning(str(unread))
     exclude(ws.root, cfg.results_dir)  # as `run` does: results never dirty the user's tree
     run_dir = ws.root / cfg.results_dir / "evals" / datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S-%f")
     run_dir.mkdir(parents=True)
@@ -95,10 +98,12 @@ def run_file(
     path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None, as_json: bool
 ) -> int:
     """One eval file through the built-in runner: a summary table and an AgentV run directory."""
+    from autoresearch.optimizer.daemonlog import get
     from autoresearch.plumbing.repo import find_repo_root
     from autoresearch.runs.evaluators.builtin import execute, prepare
     from autoresearch.runs.results import mean_score
     from autoresearch.runs.run_settings import run_options
+    from autoresearch.runs.targets.filerefs import unread
 
     setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
     eval_file = path.resolve()
@@ -107,6 +112,8 @@ def run_file(
     if not as_json:  # what AgentV accepts and this run ignores, said before the scores it could explain
         for note in prepared.suite.notes:
             print(f"note: {note}")
+    for never_read in unread(prepared.suite, prepared.targets):  # a warning, on stderr: --json keeps stdout one object
+        get().warning(str(never_read))
     if output is None:
         exclude_default_results()
     run_dir = output or DEFAULT_RESULTS / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")

@@ -18,6 +18,12 @@ ARTIFACT_GUESSES = (
     "train.py",
 )
 MUTATOR_COMMAND = 'claude -p "$(cat $AUTORESEARCH_PROMPT_FILE)" --allowedTools Read,Edit,Write'
+# the prompt with each `<file: path="...">` line replaced by the file's text: what a `cli` target that only
+# passes its prompt on (to an LLM) must do to see the files (valid as a plain YAML value and in `sh`)
+EXPAND_FILES = (
+    'python3 -c "import re,sys;print(re.sub(r\'<file:\\s*path=\\"(.*?)\\">\','
+    'lambda m:open(m[1]).read(),open(sys.argv[1]).read()))" {PROMPT_FILE}'
+)
 
 
 def command(
@@ -49,12 +55,27 @@ def _eval_lines(root: Path, artifact: str) -> list[str]:
         root, ("evals/*.eval.yaml", "*.eval.yaml", "evals/evals.json", "evals.json", "evals/*.yaml")
     )
     if eval_file:  # the built-in runner: no Node, no agentv CLI
-        return [f"  file: {eval_file}"]
+        return [f"  file: {eval_file}", *_cli_target_lines()]
     if artifact == "train.py":
         return ["  command: python3 train.py", "  metric: {pattern: 'val_bpb:\\s*([0-9.]+)', goal: minimize}"]
     script = _first_match(root, ("evals/score.py", "evals/eval.py", "eval.py", "score.py", "evals/*.sh"))
     runner = "python3 " if script and script.endswith(".py") else ""
     return [f"  command: {runner}{script or 'path/to/eval'} {{run_dir}}   # must write {{run_dir}}/index.jsonl"]
+
+
+def _cli_target_lines() -> list[str]:
+    """A `cli` target, commented, that reads the files AgentV gives it by path only: a newcomer's agent that
+    passes its prompt on scored 0 on every test with no hint (the references are not the files' text)."""
+    return [
+        '  # A `cli` target gets each {type: file} input as a line <file: path="/abs/path">, not the file\'s text:',
+        "  # its command must read the files. Targets here replace .agentv/targets.yaml; this one sends your agent",
+        "  # the prompt with each such line replaced by the file's text:",
+        "  # targets:",
+        "  #   - name: default",
+        "  #     provider: cli",
+        f"  #     command: {EXPAND_FILES} | your-agent",
+        "  #     # or let the agent open them: your-agent --prompt {PROMPT_FILE} {FILES}   ({FILES}: their paths)",
+    ]
 
 
 def _target_line(eval_lines: list[str]) -> str:

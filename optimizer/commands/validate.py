@@ -1,8 +1,11 @@
 """`autoresearch validate [PATH]`: check an eval file and its targets, listing every problem with file, test id and field.
 
-Without PATH it checks the config and the eval that `run` would use: autoresearch.yaml's
-`eval.file`, with its inline `eval.targets` and `eval.target`. An eval command (or the agentv
-CLI) has nothing to check before it runs: a valid config is all there is.
+Without PATH it makes every check `run` makes before it starts, through the same function
+(`autoresearch.optimizer.startup.checks.check`, told to make nothing): the config, the repository,
+the artifact (there, tracked, clean), the results directory, the lock, the eval (its command's
+program, or `eval.file` with its targets, their programs and keys), the mutator and the prices a
+budget needs. A refusal is run's own line with run's exit code; an eval file's problems are
+listed one a line, as for PATH.
 """
 
 from __future__ import annotations
@@ -10,14 +13,19 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load
 
+if TYPE_CHECKING:
+    from autoresearch.runs.evalfile import EvalFileError
+    from autoresearch.runs.evaluators.builtin import Prepared
+
 PathArgument = typer.Argument(
     None,
-    help="An EVAL.yaml or evals.json; without it, the eval of autoresearch.yaml (eval.file, eval.targets, eval.target).",
+    help="An EVAL.yaml or evals.json; without it, everything `run` checks before it starts, the configured eval.file included.",
 )
 TargetOption = typer.Option(None, "--target", help="Check this target instead of the file's execution.target.")
 JsonOption = typer.Option(False, "--json", help="Print one JSON object instead of text (schema in the README).")
@@ -26,7 +34,7 @@ JsonOption = typer.Option(False, "--json", help="Print one JSON object instead o
 def command(
     path: Path = PathArgument, target: str = TargetOption, config: Path = ConfigOption, as_json: bool = JsonOption
 ) -> int:
-    """Check an eval file and its targets without running anything; exit 30 when there is a problem.
+    """Check an eval file and its targets without running anything, or (without PATH) everything `run` checks before it starts; exit 30 when there is a problem.
 
     What AgentV accepts and ignores (metadata-only fields, unknown fields it
     warns about) is printed as `note:` lines: the file is still ok.
@@ -35,31 +43,64 @@ def command(
     from autoresearch.runs.evalfile import EvalFileError
     from autoresearch.runs.evaluators.builtin import prepare
 
-    inline_targets, settings = None, None
     if path is None:
-        configured = _configured(config, target, as_json)
-        if configured is None:
-            return 0
-        path, repo_root, inline_targets, target = configured
-        settings = load(config).eval
-    else:
-        repo_root = find_repo_root(path.resolve().parent)
-    verdict = {"file": str(path), "ok": True, "tests": 0, "problems": [], "notes": []}
+        return _configured(config, target, as_json)
     try:
-        prepared = prepare(path.resolve(), repo_root, inline_targets, target)
+        prepared = prepare(path.resolve(), find_repo_root(path.resolve().parent), target=target)
     except EvalFileError as exc:
-        verdict.update(ok=False, problems=list(exc.problems))
-        _say(verdict, as_json)
-        return exc.exit_code
-    verdict["tests"] = len(prepared.suite.cases)
-    verdict["notes"] = list(prepared.suite.notes)
-    if settings is not None:
-        from autoresearch.runs.run_settings import overridden
+        return _refused(str(path), exc, as_json)
+    return _accepted(str(path), prepared, [], as_json)
 
-        workers = settings.workers if "workers" in settings.model_fields_set else None
-        for line in overridden(prepared.suite, workers, settings.repeat, settings.budget_usd):
-            verdict["notes"].append(f"{path}: {line} (autoresearch.yaml wins)")
-    _say(verdict, as_json)
+
+def _configured(config: Path, target: str | None, as_json: bool) -> int:
+    """Run's startup checks, nothing made; then, for an eval file, its tests and notes as for PATH."""
+    from autoresearch.optimizer.startup import checks
+    from autoresearch.plumbing.errors import AutoresearchError
+    from autoresearch.plumbing.redact import redact
+    from autoresearch.runs.evalfile import EvalFileError
+    from autoresearch.runs.evaluators.builtin import load as load_eval
+    from autoresearch.runs.run_settings import overridden
+
+    cfg = load(config, {"eval.target": target})
+    try:
+        ws = checks.check(cfg, config_dir(config), make_worktree=False)[0]
+    except EvalFileError as exc:
+        return _refused(str(cfg.eval.file), exc, as_json)
+    except AutoresearchError as exc:
+        if not as_json:
+            raise  # the CLI's boundary prints run's own line, and exits with run's code
+        problem = {"file": None, "test_id": None, "field": None, "message": redact(str(exc))}
+        print(json.dumps({"file": None, "ok": False, "tests": None, "problems": [problem], "notes": []}))
+        return exc.exit_code
+    if cfg.eval.file is None:
+        kind = "an eval command" if cfg.eval.command else "the agentv CLI"
+        if as_json:
+            print(
+                json.dumps({"file": None, "ok": True, "tests": None, "problems": [], "notes": [f"the eval is {kind}"]})
+            )
+        else:
+            print(f"{config}: ok, `run` can start (the eval is {kind}: its scores are seen when it runs)")
+        return 0
+    settings, eval_file = cfg.eval, ws.root / cfg.eval.file
+    prepared = load_eval(settings, ws.root)
+    workers = settings.workers if "workers" in settings.model_fields_set else None
+    wins = [
+        f"{eval_file}: {line} (autoresearch.yaml wins)"
+        for line in overridden(prepared.suite, workers, settings.repeat, settings.budget_usd)
+    ]
+    return _accepted(str(eval_file), prepared, wins, as_json)
+
+
+def _refused(file: str, exc: EvalFileError, as_json: bool) -> int:
+    _say({"file": file, "ok": False, "tests": 0, "problems": list(exc.problems), "notes": []}, as_json)
+    return exc.exit_code
+
+
+def _accepted(file: str, prepared: Prepared, notes: list[str], as_json: bool) -> int:
+    from autoresearch.runs.targets.filerefs import unread
+
+    notes = [*prepared.suite.notes, *notes, *map(str, unread(prepared.suite, prepared.targets))]
+    _say({"file": file, "ok": True, "tests": len(prepared.suite.cases), "problems": [], "notes": notes}, as_json)
     return 0
 
 
@@ -72,24 +113,3 @@ def _say(verdict: dict, as_json: bool) -> None:
         )
     else:
         print("\n".join([*map(str, verdict["problems"]), f"{len(verdict['problems'])} problem(s)"]))
-
-
-def _configured(
-    config: Path, target: str | None, as_json: bool
-) -> tuple[Path, Path, list[dict] | None, str | None] | None:
-    """The configured eval file, its repository root, inline targets and target (the flag wins);
-    None, after saying so, when the eval is a command: the valid config was the whole check."""
-    from autoresearch.plumbing.repo import find_repo_root
-
-    cfg = load(config)
-    if cfg.eval.file is None:
-        kind = "an eval command" if cfg.eval.command else "the agentv CLI"
-        if as_json:
-            print(
-                json.dumps({"file": None, "ok": True, "tests": None, "problems": [], "notes": [f"the eval is {kind}"]})
-            )
-        else:
-            print(f"{config}: ok (the eval is {kind}: it is checked when it runs)")
-        return None
-    repo_root = find_repo_root(config_dir(config))
-    return repo_root / cfg.eval.file, repo_root, cfg.eval.targets, target or cfg.eval.target

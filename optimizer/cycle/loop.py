@@ -22,6 +22,10 @@ from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing.errors import AutoresearchError, Interrupted
 from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
+from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
+from autoresearch.runs.evaluators.registry import unread_files
+from autoresearch.runs.results import INDEX
+from autoresearch.runs.targets.filerefs import Unread
 from autoresearch.trajectory.iterations import Iteration
 
 STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
@@ -49,10 +53,11 @@ def run(session: Session) -> Outcome:
     reason: StopReason = "failed"
     ended: stops.RunStopped | None = None
     try:
+        unread = _warn_unread_files(session)
         if not session.history.records:
             structlog.contextvars.bind_contextvars(cycle=1)
             record(session, original(session))
-            _warn_if_degenerate(session)
+            _warn_if_degenerate(session, unread)
         _warn_unmeasured(session)
         _cycle_until_stop(session)
     except stops.RunStopped as stop:
@@ -103,14 +108,35 @@ def _cycle_until_stop(session: Session) -> None:
             parallel.discard(session, ahead)
 
 
-def _warn_if_degenerate(session: Session) -> None:
+def _warn_unread_files(session: Session) -> list[Unread]:
+    """A `cli` target whose command never reads the files its prompt only names (AgentV's `<file: path=...>`
+    references) scores 0 on the tests that need them, with no other hint: said once, at the start."""
+    unread = unread_files(session.evaluator)
+    for target in unread:
+        get().warning(str(target))
+    return unread
+
+
+def _warn_if_degenerate(session: Session, unread: list[Unread]) -> None:
     scores = {round(float(r["score"]), 9) for r in session.baseline_rows}
     if session.config.eval.metric is None and scores in ({0.0}, {1.0}):
         which = (
             "0 on every test (is the eval broken?)" if scores == {0.0} else "1 on every test (nothing left to teach)"
         )
-        get().warning(f"the original artifact scores {which}; a night spent on this eval is probably wasted")
+        fix = f": {_likely_fix(session, unread)}" if scores == {0.0} else ""
+        get().warning(f"the original artifact scores {which}; a night spent on this eval is probably wasted{fix}")
         session.warn(f"original scores {which}")
+
+
+def _likely_fix(session: Session, unread: list[Unread]) -> str:
+    """Where a zero on every test most likely comes from: a target that never saw its files, else what
+    the baseline's run directory shows of each test."""
+    if unread:
+        return f"target {unread[0].target!r} never reads the files its prompt names by path (see the warning above)"
+    run_dir = session.paths.run_dir(session.history.records[-1].run_dir)
+    if isinstance(session.evaluator, BuiltinEvaluator):
+        return f"read what a test asked and what its target answered (input.md, outputs/response.md) under {run_dir}"
+    return f"read each test's row (its assertions and error) in {run_dir / INDEX}"
 
 
 def _warn_unmeasured(session: Session) -> None:

@@ -26,29 +26,41 @@ from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
 
 
-def locate(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths]:
-    """Where the loop works (the checkout, or the experiment's worktree) and where its files go
-    (always under the main checkout, so status and the chart are found from there)."""
+def locate(config: Config, cwd: Path, enter: bool = True) -> tuple[Workspace, ExperimentPaths]:
+    """Where the loop works (the checkout, or the experiment's worktree, made if need be; with `enter`
+    False, the checkout) and where its files go (always under the main checkout, so status and the
+    chart are found from there)."""
     ws = open_workspace(cwd, config.artifact)
     paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
     _require_results_apart(ws, paths, config)
-    if config.worktree:
+    if config.worktree and enter:
         ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
     return replace(ws, journal=paths.git_journal), paths
 
 
-def check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
-    """The checks that need no lock: nobody runs the experiment, repository, artifact, eval and mutator settings.
+def check(
+    config: Config, cwd: Path, make_worktree: bool = True
+) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
+    """Every check a run makes before it starts, and that need no lock: nobody runs the experiment,
+    repository, artifact, results directory, eval and mutator settings. `run` and `validate` both
+    call it, so that what one accepts the other does too.
 
-    A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that).
+    A dirty artifact is refused, unless a crashed daemon left it (the resume repairs that). With
+    `make_worktree` False (`validate`), nothing is made: an experiment whose worktree does not exist
+    yet is checked in the checkout it would be made from (a new worktree is HEAD's, so clean).
     """
     if not config.worktree:
         return _check(config, cwd)
     main = open_workspace(cwd, config.artifact)
-    preflight(config, main.root)  # checked before the worktree is made, so that a run that cannot start leaves none
+    # checked before the worktree is made, so that a run that cannot start leaves none
+    found = preflight(config, main.root)
     made = worktree.before(main, config.results_dir, config.experiment_name)
     if made.worktree:
         return _check(config, cwd)
+    if not make_worktree:
+        ws, paths = locate(config, cwd, enter=False)
+        require_free(paths.lock, config.experiment_name)
+        return ws, paths, *found
     try:
         return _check(config, cwd)
     except Exception as exc:  # a run that cannot start takes back the worktree it just made

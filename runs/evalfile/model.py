@@ -107,13 +107,14 @@ class Case:
         return "\n\n".join(f"@[{m['role']}]:\n{m['content']}" for m in rendered)
 
     def input_files(self) -> list[Path]:
-        return self._quoted_files() + self._unquoted_files()
+        return self.quoted_files() + self._unquoted_files()
 
-    def _quoted_files(self) -> list[Path]:
+    def quoted_files(self) -> list[Path]:
+        """The files the input quotes (`{type: file}` parts): what a `cli` target's prompt names by path only."""
         return [p.file for m in self.messages for p in m.parts if p.file is not None]
 
     def _unquoted_files(self) -> list[Path]:
-        quoted = self._quoted_files()
+        quoted = self.quoted_files()
         return [f for f in self.files if f not in quoted]
 
     def _with_files(self) -> list[Message]:

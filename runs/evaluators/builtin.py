@@ -32,6 +32,7 @@ from autoresearch.runs.runner_case import TestResult
 from autoresearch.runs.runner_progress import Progress
 from autoresearch.runs.targets import prices
 from autoresearch.runs.targets.cli import CliTarget
+from autoresearch.runs.targets.filerefs import Unread, unread
 from autoresearch.runs.targets.llm import LLMTarget, settings
 from autoresearch.runs.targets.resolve import INLINE_SOURCE, Targets, resolve
 from autoresearch.runs.targets.specs import find_targets_file
@@ -102,8 +103,8 @@ def execute(
 
 def _require_runnable(targets: Targets, source: str, workspaced: bool = False) -> None:
     """Every target and LLM grader the run will call can be called: a command target's program exists,
-    an LLM's key is set. Missed now rather than at the first test (`validate` leaves this alone, as
-    `agentv validate` does: a file can be right before its keys are set). In an eval with AgentV
+    an LLM's key is set. Missed now rather than at the first test (`validate FILE` leaves this alone, as
+    `agentv validate` does: a file can be right before its keys are set; `validate` checks it as `run` does). In an eval with AgentV
     workspaces a command target runs in the workspace, whose files (its program among them, often)
     come from the template or a hook: there is nothing to look at before the run."""
     for target in [*targets.built.values(), *(getattr(g, "__self__", None) for g in targets.graders.values())]:
@@ -179,6 +180,11 @@ class BuiltinEvaluator:
         c = self.config
         workers = c.workers if "workers" in c.model_fields_set else None
         return run_options(suite, workers, c.repeat, c.repeat_strategy, c.budget_usd)
+
+    def unread_files(self) -> list[Unread]:
+        """The `cli` targets that get `<file: path=...>` references their command never reads (said before a run)."""
+        prepared = self._prepare()
+        return unread(prepared.suite, prepared.targets)
 
     def unpriced(self) -> dict[str, str]:
         """{target name: model} of the models this eval calls that have no price (they count as $0)."""

@@ -13,6 +13,7 @@ from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.command import CommandEvaluator, MetricEvaluator
 from autoresearch.runs.evaluators.repeated import RepeatedEvaluator
 from autoresearch.runs.executors import Executor
+from autoresearch.runs.targets.filerefs import Unread
 
 EvalKind = Literal["file", "agentv", "metric", "command"]
 
@@ -43,3 +44,9 @@ def build(config: EvalConfig, repo_root: Path, executor: Executor | None = None)
     else:
         evaluator = EVALUATORS[kind](config, repo_root)
     return RepeatedEvaluator(evaluator, config.repeat) if kind != "file" and config.repeat > 1 else evaluator
+
+
+def unread_files(evaluator: Evaluator) -> list[Unread]:
+    """The `cli` targets whose command never reads the files their prompt names by path: only the built-in
+    runner knows what its targets are sent."""
+    return evaluator.unread_files() if isinstance(evaluator, BuiltinEvaluator) else []

@@ -23,7 +23,7 @@ from autoresearch.runs.evalfile import check
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator, execute, prepare
 from autoresearch.runs.results import load_rows
 from autoresearch.runs.run_settings import run_options
-from tests.helpers.repos import assert_one_line_error, cli
+from tests.helpers.repos import assert_one_line_error, cli, make_repo
 
 SCRIPTED = """\
 import json, os, sys
@@ -177,6 +177,8 @@ def test_eval_repeat_replaces_the_files_trials_and_validate_says_so(tmp_path):
             }
         )
     )
+    (tmp_path / ".git").rmdir()  # validate checks what run checks: a real repository, the artifact committed
+    make_repo(tmp_path, {})
     done = cli(tmp_path, "validate")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "replaced by eval.repeat: 2" in done.stdout and "replaced by eval.budget_usd: 3" in done.stdout

@@ -243,7 +243,7 @@ def test_validate_without_a_path_on_a_command_eval_accepts_the_valid_config(tmp_
         },
     )
     done = cli(repo, "validate")
-    assert done.returncode == 0 and "ok (the eval is an eval command: it is checked when it runs)" in done.stdout
+    assert done.returncode == 0 and "ok, `run` can start (the eval is an eval command" in done.stdout
 
 
 def test_a_cli_envelope_s_unusable_token_counts_and_cost_count_as_unknown_not_as_a_crash_or_a_refund(tmp_path):
