@@ -49,7 +49,7 @@ STARTED = pytest.StashKey[tuple[Scenarios, subprocess.Popen]]()
 
 def for_run(run_id: str) -> Scenarios:
     """The scenarios' folder of the test run `run_id` (xdist's testrunuid, the same in every worker)."""
-    return Scenarios(Path(tempfile.gettempdir()) / f"autoresearch-ray-{run_id}")
+    return Scenarios(Path(tempfile.gettempdir()) / f"ar-ray-{run_id[:12]}")  # Ray's socket paths must stay short
 
 
 def start(scenarios: Scenarios) -> subprocess.Popen:
