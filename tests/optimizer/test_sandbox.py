@@ -1,0 +1,214 @@
+"""The command mutator's sandbox (`mutator.sandbox`): a hostile mutator works in a throwaway checkout where
+the user's files are read-only and the experiment's records are not there; only the artifact comes back,
+and nothing it started outlives it. Real bubblewrap, real git, real mutators."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.repos import assert_one_line_error, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+RESULTS = ".autoresearch"
+TOKEN = "tok-" + "s3cret" * 4
+
+HOSTILE = r"""
+import os, subprocess, sys, time
+from pathlib import Path
+
+repo, actions, marker = Path(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
+results = repo / ".autoresearch"
+
+
+def attempt(what, action):
+    try:
+        action()
+        print("DONE", what)
+    except OSError as exc:
+        print("refused", what, exc)
+
+
+if "clean" in actions:  # as coding agents tidy up: here, and in the checkout it came from
+    subprocess.run(["git", "clean", "-ffdx"], capture_output=True)
+    subprocess.run(["git", "-C", str(repo), "clean", "-ffdx"], capture_output=True)
+if "rm" in actions:
+    for name in ("evals", "tools", "plan.json", "notes.txt", ".env"):
+        subprocess.run(["rm", "-rf", str(repo / name)], capture_output=True)
+if "git" in actions:
+    attempt("hook", lambda: (repo / ".git/hooks/post-commit").write_text("#!/bin/sh\necho pwned\n"))
+    attempt("config", lambda: open(repo / ".git/config", "a").write("[user]\n\tname = evil\n"))
+if "records" in actions:
+    token = results / "api-token"
+    if token.exists():
+        print("TOKEN", token.read_text())
+    lock = results / "runs/exp/_autoresearch/lock"
+    attempt("lock", lock.unlink)
+    attempt("iterations", lambda: Path(os.environ["AUTORESEARCH_ITERATIONS"]).write_text(""))
+if "children" in actions:  # a setsid child and a double-forked one, both writing on after this exits
+    loop = "import sys, time\nwhile True:\n    open(sys.argv[1], 'a').write('x')\n    time.sleep(0.05)\n"
+    subprocess.Popen([sys.executable, "-c", loop, "alive-setsid", marker], start_new_session=True)
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.execv(sys.executable, [sys.executable, "-c", loop, "alive-forked", marker])
+        os._exit(0)
+    while not (Path("alive-setsid").exists() and Path("alive-forked").exists()):
+        time.sleep(0.01)
+artifact = Path(os.environ["AUTORESEARCH_ARTIFACT"])
+temp = artifact.with_name(artifact.name + ".tmp.12345")  # as coding agents write: a temp file, then rename
+temp.write_text("a 1\nb 1\n")
+os.replace(temp, artifact)
+changelog = os.environ.get("AUTORESEARCH_CHANGELOG") or Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md")
+Path(changelog).write_text("scores raised\n\ndetails\n")
+"""
+
+
+def hostile_repo(tmp_path: Path, actions: str, sandbox: object = "on", **config) -> tuple[Path, str]:
+    """A repo whose mutator does `actions` to the checkout at its absolute path, then edits the artifact;
+    the user has a .env, an untracked file and an API token; the returned marker names the mutator's children."""
+    repo, marker = tmp_path / "repo", f"sandbox-test-{uuid.uuid4().hex}"
+    command = f"python3 tools/hostile.py {repo} {actions} {marker}"
+    settings = {"mutator": {"command": command, "sandbox": sandbox}, "stop": {"max_cycles": 2}, **config}
+    scenario_repo(
+        repo, {"prompts/p.md": scores(a=0, b=0)}, {}, config=settings, extra_files={"tools/hostile.py": HOSTILE}
+    )
+    (repo / ".env").write_text("SECRET_KEY=kept\n")
+    (repo / "notes.txt").write_text("my untracked notes\n")
+    (repo / RESULTS).mkdir()
+    (repo / RESULTS / "api-token").write_text(TOKEN + "\n")
+    return repo, marker
+
+
+def snapshot(repo: Path) -> dict[str, bytes]:
+    """Every file of the user's checkout but the artifact and the results, and the .git files a mutator
+    would plant or change."""
+    files = {
+        str(p.relative_to(repo)): p.read_bytes()
+        for p in repo.rglob("*")
+        if p.is_file() and p.relative_to(repo).parts[0] not in (RESULTS, ".git", "prompts")
+    }
+    hooks = {f".git/hooks/{p.name}": p.read_bytes() for p in (repo / ".git/hooks").iterdir()}
+    return {**files, **hooks, ".git/config": (repo / ".git/config").read_bytes()}
+
+
+def mutator_output(repo: Path) -> str:
+    return "".join(p.read_text() for p in (repo / RESULTS).rglob("mutator.stdout.log"))
+
+
+def survivors(marker: str) -> list[int]:
+    """The processes whose command line holds `marker`, ended here so that a failing test leaves none."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:  # it ended meanwhile
+            continue
+    for pid in found:
+        os.kill(pid, signal.SIGKILL)
+    return found
+
+
+@pytest.mark.parametrize("actions", ["clean", "rm", "git", "clean,rm,git"])
+def test_a_hostile_mutator_cannot_touch_the_users_checkout(tmp_path, actions):
+    repo, _ = hostile_repo(tmp_path, actions)
+    before = snapshot(repo)
+    done = cli(repo, "run")
+    assert done.returncode in (0, 10), done.stderr
+    assert snapshot(repo) == before
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]  # nothing it tried reached a file
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == "?? .env\n?? notes.txt\n"
+
+
+def test_the_experiments_records_and_token_are_not_there_for_the_mutator(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "records")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    output = mutator_output(repo)
+    assert TOKEN not in output and "DONE lock" not in output and "DONE iterations" not in output
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
+
+
+def test_nothing_the_mutator_started_outlives_it(tmp_path):
+    repo, marker = hostile_repo(tmp_path, "children")
+    done = cli(repo, "run")
+    assert done.returncode in (0, 10), done.stderr
+    assert survivors(marker) == []
+    assert not list(repo.glob("alive-*"))
+
+
+def test_an_edit_written_beside_the_artifact_and_renamed_lands_and_is_kept(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "none")
+    before = snapshot(repo)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    last = iterations(repo)[-1]
+    assert (last["decision"], last["mutation"]) == ("keep", "scores raised")
+    assert (repo / "prompts/p.md").read_text() == "a 1\nb 1\n"
+    assert git(repo, "show", "HEAD:prompts/p.md") == "a 1\nb 1\n"
+    assert snapshot(repo) == before
+    assert not list(repo.rglob("*.tmp.12345"))
+
+
+def test_the_sandbox_is_on_by_default(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "clean,git,records")
+    config = (repo / "autoresearch.yaml").read_text().replace("  sandbox: 'on'\n", "")
+    assert "sandbox:" not in config
+    (repo / "autoresearch.yaml").write_text(config)
+    git(repo, "commit", "-qam", "default sandbox")
+    before = snapshot(repo)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert snapshot(repo) == before and TOKEN not in mutator_output(repo)
+
+
+def test_parallel_candidates_mutate_in_the_sandbox_too(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "clean,git,records", search={"candidates": 2})
+    before = snapshot(repo)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert iterations(repo)[-1]["decision"] == "keep"
+    assert snapshot(repo) == before
+    assert TOKEN not in mutator_output(repo) and "DONE lock" not in mutator_output(repo)
+
+
+def test_sandbox_off_warns_once_per_run(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "none", sandbox="off", stop={"max_cycles": 3})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("'mutator.sandbox' is off") == 1
+
+
+def path_without_bwrap(tmp_path: Path) -> str:
+    """A PATH with what a run needs (git, python3, sh) and no bubblewrap."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("git", "sh"):
+        (bin_dir / name).symlink_to(shutil.which(name))
+    (bin_dir / "python3").symlink_to(sys.executable)
+    return str(bin_dir)
+
+
+def test_sandbox_on_without_bubblewrap_refuses_to_start(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "none")
+    done = cli(repo, "run", env={"PATH": path_without_bwrap(tmp_path)})
+    assert_one_line_error(done, 30, "'mutator.sandbox'", "bubblewrap")
+    assert not (repo / RESULTS / "runs").exists()
+
+
+def test_without_bubblewrap_auto_says_so_once_and_the_guard_holds(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "git", sandbox="auto", stop={"max_cycles": 3})
+    before = snapshot(repo)
+    done = cli(repo, "run", env={"PATH": path_without_bwrap(tmp_path)})
+    assert done.returncode in (0, 10), done.stderr
+    assert done.stderr.count("bubblewrap (bwrap) is not installed") == 1
+    assert snapshot(repo) == before
