@@ -35,11 +35,12 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
     m = config.mutator
     if not isinstance(m, CommandMutatorConfig):
         return None
+    log = get().bind(experiment=config.experiment_name)  # before the loop binds it for every line
     if m.sandbox.mode == "off":
-        get().warning(f"{FIELD} is off: the command mutator can write to your checkout; only the scope guard checks it")
+        log.warning(f"{FIELD} is off: the command mutator can write to your checkout; only the scope guard checks it")
         return None
     if not _works():
-        get().warning(f"no sandbox for the command mutator: {_why_not()}; only the scope guard checks it")
+        log.warning(f"no sandbox for the command mutator: {_why_not()}; only the scope guard checks it")
         return None
     git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir"))
     return sandbox.Sandbox(
