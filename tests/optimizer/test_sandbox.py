@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import sys
 import uuid
 from pathlib import Path
@@ -22,7 +23,7 @@ RESULTS = ".autoresearch"
 TOKEN = "tok-" + "s3cret" * 4
 
 HOSTILE = r"""
-import os, subprocess, sys, time
+import os, socket, subprocess, sys, time
 from pathlib import Path
 
 repo, actions, marker = Path(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
@@ -63,7 +64,19 @@ if "children" in actions:  # a setsid child and a double-forked one, both writin
         os._exit(0)
     while not (Path("alive-setsid").exists() and Path("alive-forked").exists()):
         time.sleep(0.01)
+for action in actions:
+    if action.startswith("net:"):  # a server of the test's, on the machine's loopback
+        try:
+            socket.create_connection(("127.0.0.1", int(action[4:])), timeout=5).close()
+            print("CONNECTED")
+        except OSError as exc:
+            print("no network:", exc)
 artifact = Path(os.environ["AUTORESEARCH_ARTIFACT"])
+if artifact.is_dir():
+    (artifact / "b.md").unlink()
+    (artifact / "sub").mkdir()
+    (artifact / "sub/c.md").write_text("c 1\n")
+    artifact = artifact / "a.md"
 temp = artifact.with_name(artifact.name + ".tmp.12345")  # as coding agents write: a temp file, then rename
 temp.write_text("a 1\nb 1\n")
 os.replace(temp, artifact)
@@ -72,14 +85,20 @@ Path(changelog).write_text("scores raised\n\ndetails\n")
 """
 
 
-def hostile_repo(tmp_path: Path, actions: str, sandbox: object = "on", **config) -> tuple[Path, str]:
+def hostile_repo(
+    tmp_path: Path, actions: str, sandbox: object = "on", artifact: dict | None = None, **config
+) -> tuple[Path, str]:
     """A repo whose mutator does `actions` to the checkout at its absolute path, then edits the artifact;
     the user has a .env, an untracked file and an API token; the returned marker names the mutator's children."""
     repo, marker = tmp_path / "repo", f"sandbox-test-{uuid.uuid4().hex}"
     command = f"python3 tools/hostile.py {repo} {actions} {marker}"
     settings = {"mutator": {"command": command, "sandbox": sandbox}, "stop": {"max_cycles": 2}, **config}
     scenario_repo(
-        repo, {"prompts/p.md": scores(a=0, b=0)}, {}, config=settings, extra_files={"tools/hostile.py": HOSTILE}
+        repo,
+        artifact or {"prompts/p.md": scores(a=0, b=0)},
+        {},
+        config=settings,
+        extra_files={"tools/hostile.py": HOSTILE},
     )
     (repo / ".env").write_text("SECRET_KEY=kept\n")
     (repo / "notes.txt").write_text("my untracked notes\n")
@@ -157,6 +176,27 @@ def test_an_edit_written_beside_the_artifact_and_renamed_lands_and_is_kept(tmp_p
     assert git(repo, "show", "HEAD:prompts/p.md") == "a 1\nb 1\n"
     assert snapshot(repo) == before
     assert not list(repo.rglob("*.tmp.12345"))
+
+
+def test_a_directory_artifacts_new_changed_and_deleted_files_all_come_back(tmp_path):
+    artifact = {"prompts/a.md": scores(a=0), "prompts/b.md": scores(b=0)}
+    repo, _ = hostile_repo(tmp_path, "none", artifact=artifact)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert iterations(repo)[-1]["decision"] == "keep"
+    assert git(repo, "ls-files", "prompts") == "prompts/a.md\nprompts/sub/c.md\n"
+    assert (repo / "prompts/a.md").read_text() == "a 1\nb 1\n" and not (repo / "prompts/b.md").exists()
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == "?? .env\n?? notes.txt\n"
+
+
+@pytest.mark.parametrize("network", [True, False])
+def test_the_network_is_shared_unless_turned_off(tmp_path, network):
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        repo, _ = hostile_repo(tmp_path, f"net:{port}", sandbox={"mode": "on", "network": network})
+        done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert ("CONNECTED" in mutator_output(repo)) is network
 
 
 def test_the_sandbox_is_on_by_default(tmp_path):
