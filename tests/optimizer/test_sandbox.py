@@ -8,14 +8,15 @@ import os
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
@@ -64,6 +65,8 @@ if "children" in actions:  # a setsid child and a double-forked one, both writin
         os._exit(0)
     while not (Path("alive-setsid").exists() and Path("alive-forked").exists()):
         time.sleep(0.01)
+    while "block" in actions:  # until the daemon is killed
+        time.sleep(0.05)
 for action in actions:
     if action.startswith("net:"):  # a server of the test's, on the machine's loopback
         try:
@@ -123,8 +126,8 @@ def mutator_output(repo: Path) -> str:
     return "".join(p.read_text() for p in (repo / RESULTS).rglob("mutator.stdout.log"))
 
 
-def survivors(marker: str) -> list[int]:
-    """The processes whose command line holds `marker`, ended here so that a failing test leaves none."""
+def running(marker: str) -> list[int]:
+    """The processes whose command line holds `marker`."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -132,6 +135,12 @@ def survivors(marker: str) -> list[int]:
                 found.append(int(entry.name))
         except OSError:  # it ended meanwhile
             continue
+    return found
+
+
+def survivors(marker: str) -> list[int]:
+    """The processes still running with `marker`, ended here so that a failing test leaves none."""
+    found = running(marker)
     for pid in found:
         os.kill(pid, signal.SIGKILL)
     return found
@@ -163,6 +172,25 @@ def test_nothing_the_mutator_started_outlives_it(tmp_path):
     assert done.returncode in (0, 10), done.stderr
     assert survivors(marker) == []
     assert not list(repo.glob("alive-*"))
+
+
+def test_nothing_the_mutator_started_outlives_a_daemon_killed_during_the_mutation(tmp_path):
+    repo, marker = hostile_repo(tmp_path, "children,block")
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(lambda: list(repo.rglob("alive-forked")))  # in its throwaway checkout
+        daemon.kill()
+        daemon.wait()
+        wait_for(lambda: not running(marker), timeout=10)
+    finally:
+        daemon.kill()
+        survivors(marker)
 
 
 def test_an_edit_written_beside_the_artifact_and_renamed_lands_and_is_kept(tmp_path):
