@@ -55,7 +55,7 @@ def _as_seen(request: MutationRequest) -> MutationRequest:
     autoresearch.plumbing.sandbox), and so are the artifact and whatever else lies in it."""
     if request.sandbox is None:
         return request
-    sandbox = request.sandbox.opening(checkout=request.repo_root)
+    sandbox = request.sandbox.opening(work=request.repo_root)
     return replace(request, repo_root=sandbox.seen(request.repo_root), artifact=sandbox.seen(request.artifact))
 
 
@@ -68,7 +68,7 @@ def _in_sandbox(command: str, request: MutationRequest, prompt_file: Path) -> st
     sandbox = request.sandbox.opening(
         readable=(request.run_dir, request.iterations, prompt_file),
         writable=(request.outbox,),
-        checkout=request.repo_root,
+        work=request.repo_root,
     )
     sandbox = replace(sandbox, hidden=(*sandbox.hidden, *request.hidden))
     return sandbox.argv(["/bin/sh", "-c", command], sandbox.seen(request.repo_root))

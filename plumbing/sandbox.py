@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 PROGRAM = "bwrap"
-CHECKOUT = Path("/tmp/autoresearch-sandbox/checkout")  # where the writable checkout is seen: out of the user's tree
+WORK = Path("/tmp/autoresearch-sandbox/work")  # where the `work` folder is seen: out of the user's tree
 _PROBE_TIMEOUT_S = 10
 
 Access = Literal["hidden", "read", "write"]
@@ -33,28 +33,27 @@ class Sandbox:
     writable: tuple[Path, ...] = ()  # changes land in the real files
     network: bool = True
     program: str = PROGRAM
-    checkout: Path | None = None  # a writable folder seen at CHECKOUT: a `git clean` of the user's tree misses it
+    work: Path | None = None  # a writable folder seen at WORK (a throwaway checkout, a run directory), where a
+    # `git clean -x` or `rm -rf` of the user's tree cannot reach it
 
     def opening(
-        self, readable: tuple[Path, ...] = (), writable: tuple[Path, ...] = (), checkout: Path | None = None
+        self, readable: tuple[Path, ...] = (), writable: tuple[Path, ...] = (), work: Path | None = None
     ) -> Sandbox:
         """The same sandbox with more paths shown (those of one command)."""
-        return replace(
-            self, readable=(*self.readable, *readable), writable=(*self.writable, *writable), checkout=checkout
-        )
+        return replace(self, readable=(*self.readable, *readable), writable=(*self.writable, *writable), work=work)
 
     def seen(self, path: Path) -> Path:
-        """Where the command sees `path`: the same place, unless it lies in the checkout."""
-        if self.checkout is None or not path.is_relative_to(self.checkout):
+        """Where the command sees `path`: the same place, unless it lies in `work`."""
+        if self.work is None or not path.is_relative_to(self.work):
             return path
-        return CHECKOUT / path.relative_to(self.checkout)
+        return WORK / path.relative_to(self.work)
 
     def argv(self, command: list[str], cwd: Path) -> list[str]:
         """`command` run in the sandbox, in `cwd` (as the command sees it)."""
         mounts: list[tuple[Path, Access]] = [(p, "hidden") for p in self.hidden]
         mounts += [(p, "read") for p in self.readable] + [(p, "write") for p in self.writable]
-        mounts += [(self.checkout, "write")] if self.checkout is not None else []
-        real = replace(self, checkout=self.checkout.resolve()) if self.checkout is not None else self
+        mounts += [(self.work, "write")] if self.work is not None else []
+        real = replace(self, work=self.work.resolve()) if self.work is not None else self
         args = [self.program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
         # a mount hides what an earlier one put below it: folders first, what lies inside them after
         placed = sorted(((real.seen(p.resolve()), p.resolve(), a) for p, a in mounts), key=_depth)
@@ -82,6 +81,14 @@ def _mount(at: Path, path: Path, access: Access) -> list[str]:
 def program() -> str | None:
     """bubblewrap's path, if it is installed."""
     return shutil.which(PROGRAM)
+
+
+def unavailable() -> str | None:
+    """Why no sandbox can be made here, or None when one can."""
+    found = program()
+    if found is None:
+        return "bubblewrap (bwrap) is not installed"
+    return None if works(found) else "bubblewrap (bwrap) cannot make a sandbox here (no user namespaces?)"
 
 
 @functools.cache

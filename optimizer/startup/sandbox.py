@@ -24,8 +24,8 @@ FIELD = "autoresearch.yaml: field 'mutator.sandbox'"
 def require(config: Config) -> None:
     """`sandbox: on` where no sandbox can be made: refused before anything starts."""
     m = config.mutator
-    if isinstance(m, CommandMutatorConfig) and m.sandbox.mode == "on" and not _works():
-        raise InvalidInput(f"{FIELD}: 'on', but {_why_not()}; install bubblewrap, or set it to auto or off")
+    if isinstance(m, CommandMutatorConfig) and m.sandbox.mode == "on" and (why := sandbox.unavailable()):
+        raise InvalidInput(f"{FIELD}: 'on', but {why}; install bubblewrap, or set it to auto or off")
 
 
 def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tuple[Path, ...]) -> sandbox.Sandbox | None:
@@ -39,8 +39,8 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
     if m.sandbox.mode == "off":
         log.warning(f"{FIELD} is off: the command mutator can write to your checkout; only the scope guard checks it")
         return None
-    if not _works():
-        log.warning(f"no sandbox for the command mutator: {_why_not()}; only the scope guard checks it")
+    if why := sandbox.unavailable():
+        log.warning(f"no sandbox for the command mutator: {why}; only the scope guard checks it")
         return None
     git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir"))
     return sandbox.Sandbox(
@@ -50,14 +50,3 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
         network=m.sandbox.network,
         program=sandbox.program() or sandbox.PROGRAM,
     )
-
-
-def _works() -> bool:
-    found = sandbox.program()
-    return found is not None and sandbox.works(found)
-
-
-def _why_not() -> str:
-    if sandbox.program() is None:
-        return "bubblewrap (bwrap) is not installed"
-    return "bubblewrap (bwrap) cannot make a sandbox here (no user namespaces?)"

@@ -280,3 +280,54 @@ def test_without_bubblewrap_auto_says_so_once_and_the_guard_holds(tmp_path):
     assert done.returncode in (0, 10), done.stderr
     assert done.stderr.count("bubblewrap (bwrap) is not installed") == 1
     assert snapshot(repo) == before
+
+
+HOSTILE_EVAL = r"""
+import json, subprocess, sys
+from pathlib import Path
+
+subprocess.run(["git", "clean", "-ffdx"], capture_output=True)  # in the checkout it evaluates
+for name in (".env", "notes.txt"):
+    try:
+        open(name, "a").write("changed by the eval\n")
+    except OSError as exc:
+        print("refused", exc)
+token = Path(".autoresearch/api-token")
+if token.exists():
+    print("TOKEN", token.read_text())
+score = float(Path(sys.argv[2]).read_text().split()[1])
+Path(sys.argv[1], "index.jsonl").write_text(json.dumps({"test_id": "a", "score": score}) + "\n")
+"""
+
+
+def hostile_eval_repo(tmp_path: Path) -> Path:
+    eval_config = {"command": "python3 evals/hostile.py {run_dir} prompts/p.md", "sandbox": True}
+    repo = scenario_repo(
+        tmp_path / "repo",
+        {"prompts/p.md": "a 0\n"},
+        {2: {"write": {"prompts/p.md": "a 1\n"}, "summary": "raised"}},
+        config={"eval": eval_config},
+        extra_files={"evals/hostile.py": HOSTILE_EVAL},
+    )
+    (repo / ".env").write_text("SECRET_KEY=kept\n")
+    (repo / "notes.txt").write_text("my untracked notes\n")
+    (repo / RESULTS).mkdir()
+    (repo / RESULTS / "api-token").write_text(TOKEN + "\n")
+    return repo
+
+
+def test_an_eval_in_the_sandbox_cannot_touch_the_checkout_nor_read_the_records(tmp_path):
+    repo = hostile_eval_repo(tmp_path)
+    before = snapshot(repo)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
+    assert snapshot(repo) == before
+    logs = "".join(p.read_text() for p in (repo / RESULTS).rglob("eval.stdout.log"))
+    assert "refused" in logs and TOKEN not in logs
+
+
+def test_eval_sandbox_without_bubblewrap_refuses_to_start(tmp_path):
+    repo = hostile_eval_repo(tmp_path)
+    done = cli(repo, "run", env={"PATH": path_without_bwrap(tmp_path)})
+    assert_one_line_error(done, 30, "'eval.sandbox'", "bubblewrap")
