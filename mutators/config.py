@@ -6,11 +6,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-AGENT_HOMES = (
-    "~/.claude",
-    "~/.claude.json",
-    "~/.codex",
-)  # what `claude -p` and `codex exec` write besides the artifact
+# what `claude -p` and `codex exec` write besides the artifact: their settings, sessions and login
+AGENT_HOMES = ("~/.claude", "~/.claude.json", "~/.codex")
 
 
 class SandboxConfig(BaseModel):

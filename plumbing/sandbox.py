@@ -1,11 +1,12 @@
-"""A kernel sandbox for a command we do not trust (a command mutator): bubblewrap on Linux.
+"""A kernel sandbox for a command we do not trust (a command mutator, an eval): bubblewrap on Linux.
 
 What the scope guard repairs after the fact, a mount namespace prevents: the
 whole system is read-only, /tmp is a fresh tmpfs, the `hidden` paths (the
 results directory with its records, backups and token) are not there at all,
-and only the `writable` paths (a throwaway checkout) can change. A PID
-namespace tied to the daemon (`--die-with-parent`) ends everything the command
-started, `setsid` or double fork, when the command or the daemon ends.
+and only the `writable` paths and the `work` folder (a throwaway checkout) can
+change. A PID namespace tied to the daemon (`--die-with-parent`) ends
+everything the command started, `setsid` or double fork, when the command or
+the daemon ends.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ class Sandbox:
     writable: tuple[Path, ...] = ()  # changes land in the real files
     network: bool = True
     program: str = PROGRAM
-    work: Path | None = None  # a writable folder seen at WORK (a throwaway checkout, a run directory), where a
-    # `git clean -x` or `rm -rf` of the user's tree cannot reach it
+    # a writable folder seen at WORK (a throwaway checkout, an eval's run directory): out of the user's tree,
+    # where a `git clean -x` or `rm -rf` of that tree cannot reach it
+    work: Path | None = None
 
     def opening(
         self, readable: tuple[Path, ...] = (), writable: tuple[Path, ...] = (), work: Path | None = None

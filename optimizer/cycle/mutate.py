@@ -104,9 +104,10 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
 
 
 def check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
-    """The scope guard of a candidate's worktree (or a sandboxed mutator's throwaway checkout): only its artifact changed (ignored files included: the
-    worktree had none), and HEAD did not move. New files in a tool's cache folder (a coding agent that
-    ran the tests) are removed, as the checkout's guard does, and not held against it."""
+    """The scope guard of a candidate's worktree, or of a sandboxed mutator's throwaway checkout: only its
+    artifact changed (ignored files included: the worktree had none), and HEAD did not move. New files in a
+    tool's cache folder (a coding agent that ran the tests) are removed, as the checkout's guard does, and
+    not held against it."""
     if ws.head() != head:
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
     try:

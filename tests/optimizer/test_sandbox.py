@@ -4,6 +4,7 @@ and nothing it started outlives it. Real bubblewrap, real git, real mutators."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -24,7 +25,7 @@ RESULTS = ".autoresearch"
 TOKEN = "tok-" + "s3cret" * 4
 
 HOSTILE = r"""
-import os, socket, subprocess, sys, time
+import json, os, socket, subprocess, sys, time
 from pathlib import Path
 
 repo, actions, marker = Path(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
@@ -67,6 +68,16 @@ if "children" in actions:  # a setsid child and a double-forked one, both writin
         time.sleep(0.01)
     while "block" in actions:  # until the daemon is killed
         time.sleep(0.05)
+if "paths" in actions:  # what its variables point to, as it sees them
+    env = {k[len("AUTORESEARCH_"):]: Path(v) for k, v in os.environ.items() if k.startswith("AUTORESEARCH_")}
+    print("PATHS", json.dumps({
+        "artifact": os.access(env["ARTIFACT"], os.W_OK) and os.access(env["ARTIFACT"].parent, os.W_OK),
+        "prompt": "Write a short changelog to " + str(env["CHANGELOG"]) in env["PROMPT_FILE"].read_text(),
+        "iterations": len(env["ITERATIONS"].read_text().splitlines()),
+        "run_dir": (env["RUN_DIR"] / "index.jsonl").is_file(),
+        "changelog": os.access(env["CHANGELOG"].parent, os.W_OK),
+        "cwd": Path.cwd() == env["ARTIFACT"].parents[1],
+    }))
 for action in actions:
     if action.startswith("net:"):  # a server of the test's, on the machine's loopback
         try:
@@ -225,6 +236,21 @@ def test_the_network_is_shared_unless_turned_off(tmp_path, network):
         done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert ("CONNECTED" in mutator_output(repo)) is network
+
+
+def test_the_mutators_variables_point_where_it_can_read_and_write_them_in_the_sandbox(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "paths")
+    assert cli(repo, "run").returncode == 0
+    line = next(ln for ln in mutator_output(repo).splitlines() if ln.startswith("PATHS "))
+    seen = json.loads(line.removeprefix("PATHS "))
+    assert seen == {
+        "artifact": True,
+        "prompt": True,
+        "iterations": 1,
+        "run_dir": True,
+        "changelog": True,
+        "cwd": True,
+    }
 
 
 def test_the_sandbox_is_on_by_default(tmp_path):
