@@ -49,6 +49,8 @@ if "rm" in actions:
 if "git" in actions:
     attempt("hook", lambda: (repo / ".git/hooks/post-commit").write_text("#!/bin/sh\necho pwned\n"))
     attempt("config", lambda: open(repo / ".git/config", "a").write("[user]\n\tname = evil\n"))
+if "refs" in actions:  # the user's branch, from a mutator of a --worktree run
+    subprocess.run(["git", "-C", str(repo), "update-ref", "-d", "refs/heads/main"], capture_output=True)
 if "records" in actions:
     token = results / "api-token"
     if token.exists():
@@ -273,6 +275,15 @@ def test_parallel_candidates_mutate_in_the_sandbox_too(tmp_path):
     assert iterations(repo)[-1]["decision"] == "keep"
     assert snapshot(repo) == before
     assert TOKEN not in mutator_output(repo) and "DONE lock" not in mutator_output(repo)
+
+
+def test_with_worktree_the_users_branch_and_checkout_are_out_of_reach(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "clean,refs,git")
+    main, before = git(repo, "rev-parse", "main"), snapshot(repo)
+    done = cli(repo, "run", "--worktree")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "rev-parse", "main") == main and snapshot(repo) == before
+    assert git(repo, "show", "autoresearch/exp:prompts/p.md") == "a 1\nb 1\n"
 
 
 def test_sandbox_off_warns_once_per_run(tmp_path):
