@@ -1,6 +1,7 @@
 """The command mutator's sandbox (`mutator.sandbox`): a hostile mutator works in a throwaway checkout where
 the user's files are read-only and the experiment's records are not there; only the artifact comes back,
-and nothing it started outlives it. Real bubblewrap, real git, real mutators."""
+and nothing it started outlives it. Real bubblewrap (.ci/run installs it: these fail, never skip, without
+it), real git, real mutators."""
 
 from __future__ import annotations
 
@@ -18,8 +19,6 @@ import pytest
 
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
-
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 RESULTS = ".autoresearch"
 TOKEN = "tok-" + "s3cret" * 4
