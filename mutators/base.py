@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from autoresearch.plumbing.redact import redact
+from autoresearch.plumbing.sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,23 @@ class MutationRequest:
     siblings: int = 1  # and how many candidates the cycle makes
     strategy: str = ""  # the strategy it follows (autoresearch.mutators.strategies), and what that asks
     strategy_instructions: str = ""
+    sandbox: Sandbox | None = None  # a command mutator's, when it runs in one (repo_root is then a throwaway checkout)
 
     @property
     def changelog(self) -> Path:
         """Siblings share the run just decided, so each writes its own changelog there."""
         return self.run_dir / ("mutation.md" if self.sibling is None else f"mutation-{self.sibling}.md")
+
+    @property
+    def outbox(self) -> Path:
+        """Where a sandboxed mutator writes its changelog (the run directory is read-only to it); the
+        mutator moves it to `changelog` once the command has ended."""
+        return self.log_dir / "outbox"
+
+    @property
+    def changelog_written(self) -> Path:
+        """Where the mutator is told to write its changelog."""
+        return self.changelog if self.sandbox is None else self.outbox / self.changelog.name
 
     def env(self, prompt_file: Path) -> dict[str, str]:
         """The AUTORESEARCH_* variables a command mutator sees (also its {placeholders})."""
@@ -50,8 +63,12 @@ class MutationRequest:
             "AUTORESEARCH_CYCLE": str(self.cycle),
             "AUTORESEARCH_PROMPT_FILE": str(prompt_file),
             **(
+                {"AUTORESEARCH_CHANGELOG": str(self.changelog_written)}
+                if self.sandbox or self.sibling is not None
+                else {}
+            ),
+            **(
                 {
-                    "AUTORESEARCH_CHANGELOG": str(self.changelog),
                     "AUTORESEARCH_SIBLING": str(self.sibling),
                     "AUTORESEARCH_STRATEGY": self.strategy,
                     "AUTORESEARCH_STRATEGY_INSTRUCTIONS": self.strategy_instructions,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shlex
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from autoresearch.mutators.base import MutationRequest, MutationResult, summary_from
@@ -25,20 +27,58 @@ class CommandMutator:
     def mutate(self, request: MutationRequest) -> MutationResult:
         prompt_file = request.log_dir / "mutator-prompt.md"
         prompt_file.parent.mkdir(parents=True, exist_ok=True)
-        prompt_file.write_text(render(request), encoding="utf-8")
-        env = request.env(prompt_file)
+        seen = _as_seen(request)
+        prompt_file.write_text(render(seen), encoding="utf-8")
+        env = seen.env(prompt_file)
         command = self.config.command
         for name, value in env.items():
             command = command.replace("{" + name.lower() + "}", shlex.quote(value))
-        done = process.run(
-            command,
-            cwd=request.repo_root,
-            log_prefix=request.log_dir / "mutator",
-            timeout_s=self.config.timeout_s,
-            env=env,
-        )
+        try:
+            done = process.run(
+                _in_sandbox(command, request, prompt_file),
+                cwd=request.repo_root,
+                log_prefix=request.log_dir / "mutator",
+                timeout_s=self.config.timeout_s,
+                env=env,
+            )
+        finally:
+            _collect_changelog(request)
         if done.timed_out:
             raise MutationFailed(f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout")
         if done.returncode != 0:
             raise MutationFailed(f"mutator exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
         return MutationResult(summary_from(request.changelog, done.stdout))
+
+
+def _as_seen(request: MutationRequest) -> MutationRequest:
+    """The request as the command sees it: in a sandbox, its checkout is out of the user's tree (see
+    autoresearch.plumbing.sandbox), and so are the artifact and whatever else lies in it."""
+    if request.sandbox is None:
+        return request
+    sandbox = request.sandbox.opening(work=request.repo_root)
+    return replace(request, repo_root=sandbox.seen(request.repo_root), artifact=sandbox.seen(request.artifact))
+
+
+def _in_sandbox(command: str, request: MutationRequest, prompt_file: Path) -> str | list[str]:
+    """The command, in the request's sandbox if it has one: its checkout and outbox writable, the run just
+    decided, the history and its instructions readable, what the mutator must not read hidden."""
+    if request.sandbox is None:
+        return command
+    request.outbox.mkdir(parents=True, exist_ok=True)
+    sandbox = request.sandbox.opening(
+        readable=(request.run_dir, request.iterations, prompt_file),
+        writable=(request.outbox,),
+        work=request.repo_root,
+    )
+    sandbox = replace(sandbox, hidden=(*sandbox.hidden, *request.hidden))
+    return sandbox.argv(["/bin/sh", "-c", command], sandbox.seen(request.repo_root))
+
+
+def _collect_changelog(request: MutationRequest) -> None:
+    """A sandboxed mutator's changelog, moved from its outbox to where the loop reads it."""
+    if request.sandbox is None:
+        return
+    written = request.changelog_written
+    if written.is_file() and not written.is_symlink():
+        written.replace(request.changelog)
+    shutil.rmtree(request.outbox, ignore_errors=True)

@@ -4,7 +4,33 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# what `claude -p` and `codex exec` write besides the artifact: their settings, sessions and login
+AGENT_HOMES = ("~/.claude", "~/.claude.json", "~/.codex")
+
+
+class SandboxConfig(BaseModel):
+    """Where the command mutator runs: in a throwaway checkout inside a kernel sandbox (bubblewrap), or not.
+
+    Given as `auto`, `on` or `off`, or as a mapping with `mode` and what the sandbox shares."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    mode: Literal["auto", "on", "off"] = "auto"
+    """`auto`: sandboxed where bubblewrap works, else only the scope guard (said once at start); `on`: refuse to start without it; `off`: never (warned once per run)."""
+    network: bool = True
+    """Whether the mutator may use the network (coding-agent CLIs call their API)."""
+    writable: list[str] = Field(default_factory=lambda: list(AGENT_HOMES))
+    """Folders and files outside the checkout the mutator may change (`~` is the home folder): by default the coding agents' own settings."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, value: object) -> object:
+        """`sandbox: off` (YAML reads on/off as booleans), `sandbox: auto`."""
+        if isinstance(value, bool):
+            return {"mode": "on" if value else "off"}
+        return {"mode": value} if isinstance(value, str) else value
 
 
 class CommandMutatorConfig(BaseModel):
@@ -14,9 +40,11 @@ class CommandMutatorConfig(BaseModel):
 
     provider: Literal["command"] = "command"
     command: str
-    """Shell command run in the repository root; sees AUTORESEARCH_* variables and {placeholders} of the same names in lower case."""
+    """Shell command run in the repository root (sandboxed: in a throwaway checkout of HEAD); sees AUTORESEARCH_* variables and {placeholders} of the same names in lower case."""
     timeout_s: float = Field(default=1800, gt=0)
     """Seconds before the mutator is killed and the cycle counts as an error."""
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    """Whether it works in a throwaway checkout in a sandbox, from which only the artifact is taken back."""
 
 
 class ReplayMutatorConfig(BaseModel):

@@ -14,7 +14,7 @@ def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:
     changelog_step = (
         "When the change is written, reply with a short changelog (it is saved for you)"
         if changelog_by_reply
-        else f"Write a short changelog to {request.changelog}"
+        else f"Write a short changelog to {request.changelog_written}"
     )
     template = resources.files(__package__).joinpath("instructions.md").read_text(encoding="utf-8")
     scope = "this file only" if request.mode == "file" else "files under this directory only"

@@ -56,6 +56,8 @@ class EvalConfig(BaseModel):
     """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit; set, it replaces the eval file's `budget_usd`)."""
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
     """Built-in runner: prices of target and LLM-grader models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}. A model priced nowhere counts as $0, so a budget refuses it."""
+    sandbox: bool = False
+    """An eval command runs in a kernel sandbox (bubblewrap): the checkout read-only, the run directory its only writable place (seen apart from the checkout), the rest of the results directory not there, nothing it starts outliving it. Off by default: many evals write beside their code."""
     timeout_s: float = Field(default=1800, gt=0)
     """Seconds before an eval command (or `agentv`) is killed and the cycle counts as an error; a `file` eval bounds each test by its target's `timeout_seconds` instead."""
 

@@ -9,6 +9,8 @@ branches stops the run.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,20 +18,25 @@ from autoresearch.mutators.base import MutationRequest, MutationResult
 from autoresearch.mutators.errors import MutationFailed
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.config import DEFAULT_PATH, Config
+from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.holdout import hidden_from_mutator
 from autoresearch.optimizer.cycle.tree import Candidate
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     artifact_modified,
     artifact_present,
+    everything_changed,
     head_moved,
     head_ref,
+    inside,
     link_out,
     reattach,
 )
 from autoresearch.optimizer.guard import rescue, scope, trusted
+from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 
@@ -37,9 +44,28 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     """Ask the mutator for a candidate, then check what it did: only the artifact changed, and changed;
     HEAD and the branch where they were. Whatever it wrote elsewhere is saved, then undone."""
     session.set_phase("mutate")
+    with _workplace(session, cycle) as work:
+        return _mutate_in(session, cycle, candidate, work)
+
+
+@contextmanager
+def _workplace(session: Session, cycle: int) -> Iterator[Workspace]:
+    """Where the mutator works: the checkout, or, in a sandbox, a throwaway checkout of HEAD. That one is
+    made before the guard settles and removed after it has compared (both write into .git/worktrees)."""
+    if session.sandbox is None:
+        yield session.ws
+        return
+    name = f"{cycle}-sandboxed"
+    try:
+        yield worktrees.make(session.ws, session.paths.meta, name, 1)[0]
+    finally:
+        worktrees.clear(session.ws, session.paths.meta, name)
+
+
+def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspace) -> MutationResult:
     log_dir = candidate.run_dir
     ws = session.ws
-    request = mutation_request(session, cycle, ws, log_dir, read_only=(session.paths.results_dir,))
+    request = mutation_request(session, cycle, work, log_dir, read_only=(session.paths.results_dir,))
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
     session.scope_guard().settle()
@@ -48,6 +74,9 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     faults.point("before-mutate")
     try:
         result = session.mutator.mutate(request)
+        if work is not ws:  # only the artifact comes back from the throwaway checkout
+            check_worktree(work, head, result)
+            worktrees.carry_artifact(work, ws)
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
         outside = undo_outside(session, log_dir, kept)
         reattach(ws, branch, head)
@@ -72,6 +101,32 @@ def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult
     check_artifact(ws, result)
     get().info("mutated", summary=result.summary)
     return result
+
+
+def check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
+    """The scope guard of a candidate's worktree, or of a sandboxed mutator's throwaway checkout: only its
+    artifact changed (ignored files included: the worktree had none), and HEAD did not move. New files in a
+    tool's cache folder (a coding agent that ran the tests) are removed, as the checkout's guard does, and
+    not held against it."""
+    if ws.head() != head:
+        raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
+    try:
+        changes = everything_changed(ws)
+    except IntegrityError as exc:  # git no longer reads it as a worktree
+        raise MutationFailed(f"the mutator changed its worktree's .git ({exc})", "out-of-scope", result) from exc
+    outside = []
+    for path, code in sorted(changes.items()):
+        if inside(ws, path):
+            continue
+        if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):
+            tree.remove(ws.root / path)
+        else:
+            outside.append(path)
+    if outside:
+        raise MutationFailed(
+            f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
+        )
+    check_artifact(ws, result)
 
 
 def head_moved_error(head: str, moved_to: str) -> IntegrityError:
@@ -102,6 +157,7 @@ def mutation_request(
         log_dir=log_dir,
         read_only=(*read_only, *scoring_files(session.config, ws.root)),
         hidden=_hidden(session, ws.root),
+        sandbox=session.sandbox,
         **sibling,
     )
 

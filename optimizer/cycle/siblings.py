@@ -24,11 +24,10 @@ from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
-from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.candidate import Draft, mutation_fields
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.mutate import (
-    check_artifact,
+    check_worktree,
     head_moved_error,
     mutation_request,
     records,
@@ -44,14 +43,11 @@ from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     candidate_patch,
-    everything_changed,
     head_moved,
     head_ref,
-    inside,
     reattach,
 )
 from autoresearch.optimizer.guard import trusted
-from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, SafetyStop
 
 MUTATION_SPEND = ("mutation_cost_usd", "tokens_in", "tokens_out")
@@ -284,7 +280,7 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
         result = s.mutator.mutate(request)
         if request.changelog.is_file():
             request.changelog.replace(s.run_dir / "mutation.md")
-        _check_worktree(ws, head, result)
+        check_worktree(ws, head, result)
     except MutationFailed as exc:
         s.error = (exc.reason, str(exc))
         if exc.spent is not None:
@@ -302,31 +298,6 @@ def _add_spend(s: Sibling, spent: MutationResult) -> None:
     for name, value in mutation_fields(spent).items():
         total = (s.draft.fields.get(name) or 0) + (value or 0)
         s.draft.fields[name] = round(total, 6) if isinstance(total, float) else total
-
-
-def _check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
-    """The scope guard of a candidate's worktree: only its artifact changed (ignored files included: the
-    worktree had none), and HEAD did not move. New files in a tool's cache folder (a coding agent that
-    ran the tests) are removed, as the checkout's guard does, and not held against it."""
-    if ws.head() != head:
-        raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
-    try:
-        changes = everything_changed(ws)
-    except IntegrityError as exc:  # git no longer reads it as a worktree
-        raise MutationFailed(f"the mutator changed its worktree's .git ({exc})", "out-of-scope", result) from exc
-    outside = []
-    for path, code in sorted(changes.items()):
-        if inside(ws, path):
-            continue
-        if code in ("??", "!!") and TOOL_CACHES.intersection(path.split("/")):
-            tree.remove(ws.root / path)
-        else:
-            outside.append(path)
-    if outside:
-        raise MutationFailed(
-            f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
-        )
-    check_artifact(ws, result)
 
 
 def best_of(kept: list[Sibling], session: Session) -> Sibling | None:

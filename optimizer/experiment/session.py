@@ -25,6 +25,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.evaluators import Evaluator
@@ -53,6 +54,7 @@ class Session:
     guard: Guard | None = (
         None  # the mutator's scope guard, opened before the first mutation (autoresearch.optimizer.guard.scope)
     )
+    sandbox: Sandbox | None = None  # the command mutator's; see autoresearch.optimizer.startup.sandbox
     state_writer: state_file.Writer = field(init=False)
 
     def __post_init__(self) -> None:

@@ -14,7 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
-from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
+from autoresearch.optimizer.gitrepo.workspace import Workspace, everything_changed, inside, open_workspace
 from autoresearch.plumbing.errors import IntegrityError
 
 FOLDER = "candidates"
@@ -51,6 +51,32 @@ def _add(main: Workspace, meta: Path, batch: str, index: int | str) -> Workspace
     path.parent.mkdir(parents=True, exist_ok=True)
     main.git("worktree", "add", "--quiet", "--detach", str(path), main.head())
     return open_workspace(path, main.artifact)
+
+
+def carry_artifact(source: Workspace, target: Workspace) -> None:
+    """The artifact as a mutator left it in the throwaway checkout `source`, over `target`'s (both at HEAD):
+    each of its paths that changed there is copied (a link as a link) or deleted; nothing else of
+    `source` is ever read."""
+    for path in sorted(p.rstrip("/") for p in everything_changed(source)):  # a folder before what is in it
+        if inside(source, path):
+            _carry(source.root / path, target.root / path)
+
+
+def _carry(source: Path, target: Path) -> None:
+    kind, was = _kind(source), _kind(target)
+    if was == "dir" and kind != "dir":
+        shutil.rmtree(target)
+    elif was is not None and (was != kind or was == "link"):
+        target.unlink()
+    if kind in ("file", "link"):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target, follow_symlinks=False)
+
+
+def _kind(path: Path) -> str | None:
+    if path.is_symlink():
+        return "link"
+    return ("dir" if path.is_dir() else "file") if path.exists() else None
 
 
 def clear(main: Workspace, meta: Path, batch: str | None = None) -> list[str]:

@@ -18,6 +18,7 @@ from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.lockfile import holder, require_free
 from autoresearch.optimizer.gitrepo import worktree
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
+from autoresearch.optimizer.startup import sandbox
 from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.providers.prices import price_of
@@ -91,6 +92,7 @@ def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     evaluator.check()
     mutator = build_mutator(config.mutator, root)
     mutator.check()
+    sandbox.require(config)
     _require_priced_mutator(config)
     _require_priced_targets(config, evaluator)
     return evaluator, mutator

@@ -21,6 +21,7 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import State
 from autoresearch.optimizer.gitrepo import worktree
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
+from autoresearch.optimizer.startup import sandbox
 from autoresearch.optimizer.startup.checks import check, crashed
 from autoresearch.optimizer.startup.reconcile import reconcile
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
@@ -72,6 +73,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
             deadline_s=at.timestamp() if at else None,
             holdout=split,
             baseline_holdout=held,
+            sandbox=sandbox.open_for(config, ws, paths, (cache.root.parent,)),
         )
     except BaseException:
         lock.release()

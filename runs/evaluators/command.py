@@ -8,7 +8,8 @@ import re
 import shlex
 from pathlib import Path
 
-from autoresearch.plumbing import process
+from autoresearch.plumbing import process, sandbox
+from autoresearch.plumbing.paths import RUNS
 from autoresearch.plumbing.program import missing_program
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import BadResults, EvalFailed, RunsError
@@ -25,12 +26,16 @@ def expand(command: str, run_dir: Path) -> str:
 def run_eval_command(config: EvalConfig, repo_root: Path, run_dir: Path) -> process.Completed:
     """Run the eval command; a timeout or non-zero exit is an `EvalFailed` naming the cause."""
     assert config.command is not None
+    box = _sandbox(repo_root, run_dir) if config.sandbox else None
+    run_dir.mkdir(parents=True, exist_ok=True)  # before the sandbox binds it
+    seen = box.seen(run_dir) if box else run_dir
+    command = expand(config.command, seen)
     done = process.run(
-        expand(config.command, run_dir),
+        box.argv(["/bin/sh", "-c", command], repo_root.resolve()) if box else command,
         cwd=repo_root,
         log_prefix=run_dir / "eval",
         timeout_s=config.timeout_s,
-        env={"AUTORESEARCH_RUN_DIR": str(run_dir)},
+        env={"AUTORESEARCH_RUN_DIR": str(seen)},
     )
     if done.timed_out:
         raise EvalFailed(f"eval timed out after {config.timeout_s:g}s")
@@ -39,11 +44,22 @@ def run_eval_command(config: EvalConfig, repo_root: Path, run_dir: Path) -> proc
     return done
 
 
+def _sandbox(repo_root: Path, run_dir: Path) -> sandbox.Sandbox:
+    """`eval.sandbox`: the checkout readable, the run directory writable, and the results directory it lies in
+    (`<results>/runs/<experiment>/...`) not there: the other runs, the records, the token."""
+    results = next((p.parent for p in run_dir.resolve().parents if p.name == RUNS), None)
+    return sandbox.Sandbox(
+        hidden=(results,) if results else (), readable=(repo_root,), program=sandbox.program() or sandbox.PROGRAM
+    ).opening(work=run_dir)
+
+
 def check_eval_command(config: EvalConfig, repo_root: Path) -> None:
     """Refuse now (exit 30) an eval command that cannot start, such as the `path/to/eval` placeholder of `init`."""
     problem = missing_program(config.command or "", repo_root)
     if problem:
         raise RunsError(f"autoresearch.yaml: field 'eval.command': {problem}")
+    if config.sandbox and (why := sandbox.unavailable()):
+        raise RunsError(f"autoresearch.yaml: field 'eval.sandbox': {why}; install bubblewrap, or set it to false")
 
 
 def rows_cost(rows: list[dict]) -> float:

@@ -1,0 +1,52 @@
+"""Whether this run's command mutator works in a kernel sandbox (`mutator.sandbox`), and what it shows.
+
+`auto` sandboxes where bubblewrap works and says once at start when it does
+not; `on` refuses to start without it (exit 30); `off` warns once per run.
+Without a sandbox the scope guard alone holds the mutator to its scope; with
+one, the guard stays as the second line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autoresearch.mutators.config import CommandMutatorConfig
+from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.plumbing import sandbox
+from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.paths import ExperimentPaths
+
+FIELD = "autoresearch.yaml: field 'mutator.sandbox'"
+
+
+def require(config: Config) -> None:
+    """`sandbox: on` where no sandbox can be made: refused before anything starts."""
+    m = config.mutator
+    if isinstance(m, CommandMutatorConfig) and m.sandbox.mode == "on" and (why := sandbox.unavailable()):
+        raise InvalidInput(f"{FIELD}: 'on', but {why}; install bubblewrap, or set it to auto or off")
+
+
+def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tuple[Path, ...]) -> sandbox.Sandbox | None:
+    """The sandbox of this run's command mutator, or None (said once: off, or none can be made). It hides
+    the results directory and `hidden` (the result cache), shows the checkout and its git folder read-only
+    (a throwaway checkout's git reads them), and lets the configured folders change."""
+    m = config.mutator
+    if not isinstance(m, CommandMutatorConfig):
+        return None
+    log = get().bind(experiment=config.experiment_name)  # before the loop binds it for every line
+    if m.sandbox.mode == "off":
+        log.warning(f"{FIELD} is off: the command mutator can write to your checkout; only the scope guard checks it")
+        return None
+    if why := sandbox.unavailable():
+        log.warning(f"no sandbox for the command mutator: {why}; only the scope guard checks it")
+        return None
+    git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    return sandbox.Sandbox(
+        hidden=(paths.results_dir, *hidden),
+        readable=(ws.root, git_dir),
+        writable=tuple(Path(p).expanduser() for p in m.sandbox.writable),
+        network=m.sandbox.network,
+        program=sandbox.program() or sandbox.PROGRAM,
+    )

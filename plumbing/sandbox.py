@@ -1,0 +1,104 @@
+"""A kernel sandbox for a command we do not trust (a command mutator, an eval): bubblewrap on Linux.
+
+What the scope guard repairs after the fact, a mount namespace prevents: the
+whole system is read-only, /tmp is a fresh tmpfs, the `hidden` paths (the
+results directory with its records, backups and token) are not there at all,
+and only the `writable` paths and the `work` folder (a throwaway checkout) can
+change. A PID namespace tied to the daemon (`--die-with-parent`) ends
+everything the command started, `setsid` or double fork, when the command or
+the daemon ends.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+PROGRAM = "bwrap"
+WORK = Path("/tmp/autoresearch-sandbox/work")  # where the `work` folder is seen: out of the user's tree
+_PROBE_TIMEOUT_S = 10
+
+Access = Literal["hidden", "read", "write"]
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """What a sandboxed command may see and change; everything else is read-only."""
+
+    hidden: tuple[Path, ...] = ()  # not there at all (an empty folder, an empty file)
+    readable: tuple[Path, ...] = ()  # read-only even inside a hidden folder or under /tmp
+    writable: tuple[Path, ...] = ()  # changes land in the real files
+    network: bool = True
+    program: str = PROGRAM
+    # a writable folder seen at WORK (a throwaway checkout, an eval's run directory): out of the user's tree,
+    # where a `git clean -x` or `rm -rf` of that tree cannot reach it
+    work: Path | None = None
+
+    def opening(
+        self, readable: tuple[Path, ...] = (), writable: tuple[Path, ...] = (), work: Path | None = None
+    ) -> Sandbox:
+        """The same sandbox with more paths shown (those of one command)."""
+        return replace(self, readable=(*self.readable, *readable), writable=(*self.writable, *writable), work=work)
+
+    def seen(self, path: Path) -> Path:
+        """Where the command sees `path`: the same place, unless it lies in `work`."""
+        if self.work is None or not path.is_relative_to(self.work):
+            return path
+        return WORK / path.relative_to(self.work)
+
+    def argv(self, command: list[str], cwd: Path) -> list[str]:
+        """`command` run in the sandbox, in `cwd` (as the command sees it)."""
+        mounts: list[tuple[Path, Access]] = [(p, "hidden") for p in self.hidden]
+        mounts += [(p, "read") for p in self.readable] + [(p, "write") for p in self.writable]
+        mounts += [(self.work, "write")] if self.work is not None else []
+        real = replace(self, work=self.work.resolve()) if self.work is not None else self
+        args = [self.program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+        # a mount hides what an earlier one put below it: folders first, what lies inside them after
+        placed = sorted(((real.seen(p.resolve()), p.resolve(), a) for p, a in mounts), key=_depth)
+        for at, path, access in placed:
+            args += _mount(at, path, access)
+        args += ["--unshare-pid", "--die-with-parent", "--new-session"]
+        args += [] if self.network else ["--unshare-net"]
+        return [*args, "--chdir", str(cwd), "--", *command]
+
+
+def _depth(mount: tuple[Path, Path, Access]) -> int:
+    return len(mount[0].parts)
+
+
+def _mount(at: Path, path: Path, access: Access) -> list[str]:
+    """The mount of `path` at `at`; a path that does not exist is left out (bwrap could not make its
+    mount point in the read-only system)."""
+    if access == "hidden":
+        if path.is_dir():
+            return ["--tmpfs", str(at)]
+        return ["--ro-bind", "/dev/null", str(at)] if path.exists() else []
+    return ["--ro-bind-try" if access == "read" else "--bind-try", str(path), str(at)]
+
+
+def program() -> str | None:
+    """bubblewrap's path, if it is installed."""
+    return shutil.which(PROGRAM)
+
+
+def unavailable() -> str | None:
+    """Why no sandbox can be made here, or None when one can."""
+    found = program()
+    if found is None:
+        return "bubblewrap (bwrap) is not installed"
+    return None if works(found) else "bubblewrap (bwrap) cannot make a sandbox here (no user namespaces?)"
+
+
+@functools.cache
+def works(bwrap: str) -> bool:
+    """Whether `bwrap` can make a sandbox here (it cannot in some containers, without user namespaces);
+    asked once per process and program."""
+    probe = Sandbox(program=bwrap).argv(["true"], Path("/"))
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=_PROBE_TIMEOUT_S).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
