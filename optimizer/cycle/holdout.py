@@ -17,12 +17,13 @@ def hidden_from_mutator(session: Session, root: Path) -> tuple[Path, ...]:
     """Paths the mutator's tools may not read: the held-out results, the result cache (every test's rows), the
     experiment's own files (holdout.json names the held-out tests; the history it is handed stays readable)
     and, with a holdout, the eval file, which defines the held-out tests: the one in `root`, the tree the
-    mutator works in (a parallel candidate's worktree has its own copy)."""
+    mutator works in (a parallel candidate's worktree, or a sandbox's throwaway checkout, has its own copy),
+    and the one in the user's checkout, which a sandboxed mutator can still read at its own path."""
     paths, config = session.paths, session.config
     hidden = [paths.results_dir / "holdout", paths.results_dir / "cache", paths.meta]
     eval_file = config.eval.file or config.eval.agentv
     if session.holdout and eval_file:
-        hidden.append(root / eval_file)
+        hidden += dict.fromkeys((root / eval_file, session.ws.root / eval_file))
     return tuple(hidden)
 
 

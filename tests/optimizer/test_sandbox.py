@@ -367,3 +367,18 @@ def test_eval_sandbox_without_bubblewrap_refuses_to_start(tmp_path):
     repo = hostile_eval_repo(tmp_path)
     done = cli(repo, "run", env={"PATH": path_without_bwrap(tmp_path)})
     assert_one_line_error(done, 30, "'eval.sandbox'", "bubblewrap")
+
+
+def test_with_a_holdout_the_eval_file_is_hidden_in_the_users_checkout_too(tmp_path, fake_llm):
+    """The throwaway checkout's copy is hidden, and so is the user's, which the sandbox shows read-only."""
+    from tests.mutators.llm_setup import word_suite_repo
+
+    repo = tmp_path / "r"
+    peek = f"cat {repo}/evals/s.eval.yaml evals/s.eval.yaml; echo alphaword bravoword > prompt.md"
+    words = ["alphaword", "bravoword", "charlieword", "deltaword"]
+    word_suite_repo(repo, fake_llm, words, "alphaword\n", mutator={"provider": "command", "command": f"sh -c '{peek}'"})
+    done = cli(repo, "run")
+    assert done.returncode in (0, 10), done.stderr
+    held = json.loads((repo / RESULTS / "runs/exp/_autoresearch/holdout.json").read_text())["tests"]
+    output = mutator_output(repo)
+    assert held and not any(test in output for test in held), output
