@@ -1,0 +1,130 @@
+"""The one masker: keys of the repository's `.env` (one of them a PEM key of several lines) and of a
+variable the config names never reach the mutator's provider, the records, the chart, the reading
+commands or the console, though only the eval itself loads `.env` (a command eval, the default)."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from tests.helpers.fake_llm import text_reply, tool_reply
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import scenario_repo, scores
+
+API_KEY = "sk-acme-0123456789abcdef"
+PEM_BODY = [
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj",
+    "MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu",
+    "NMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ",
+]
+PEM = "\n".join(["-----BEGIN PRIVATE KEY-----", *PEM_BODY, "-----END PRIVATE KEY-----"])
+CREDENTIAL = "cred-55aa77bb99cc"  # in a variable the config names, whose name looks like no key's
+DOTENV = f'ACME_API_KEY={API_KEY}\nSERVICE_PRIVATE_KEY="{PEM}"\n'
+SECRETS = [API_KEY, CREDENTIAL, *PEM_BODY]
+LEAKY_EVAL = (  # loads .env itself, and fails on an artifact that says LEAK, printing every key
+    "set -a; . ./.env; set +a; "
+    'grep -q LEAK prompt.md && { echo "auth failed: $ACME_API_KEY $LLM_CREDENTIAL $SERVICE_PRIVATE_KEY" >&2; exit 3; }; '
+    "python3 evals/score.py {run_dir} prompt.md"
+)
+META = ".autoresearch/runs/exp/_autoresearch"
+
+
+def leaky_repo(tmp_path, fake_llm):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        {},
+        config={"eval": {"command": LEAKY_EVAL}, "stop": {"max_cycles": 3}},
+        extra_files={".gitignore": ".env\n"},
+    )
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["mutator"] = {
+        "provider": "openai",
+        "model": "gpt-4.1-mini",
+        "api_key_env": "LLM_CREDENTIAL",
+        "base_url": fake_llm.base_url("openai"),
+        "retry_base_s": 0.01,
+    }
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "commit", "-qam", "LLM mutator")
+    (repo / ".env").write_text(DOTENV)
+    return repo
+
+
+def leaked(text: str) -> list[str]:
+    return [secret for secret in SECRETS if secret in text]
+
+
+def test_dotenv_and_named_keys_reach_neither_the_provider_nor_any_record_nor_the_console(tmp_path, fake_llm):
+    repo = leaky_repo(tmp_path, fake_llm)
+    fake_llm.queue(
+        tool_reply(
+            "read_file",
+            {"path": ".env"},
+            ("search", {"pattern": API_KEY[:10]}),
+            ("search", {"pattern": PEM_BODY[1][:12]}),
+            ("list_dir", {"path": "."}),
+        ),
+        tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1) + "LEAK\n"}),
+        text_reply("Raise a"),
+        tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1)}),
+        text_reply(f"Raise a, signed with {API_KEY}"),  # a model that knew a key all along
+    )
+    done = cli(repo, "run", env={"LLM_CREDENTIAL": CREDENTIAL})
+    assert done.returncode == 0, done.stderr
+
+    sent = json.dumps([r.body for r in fake_llm.requests])
+    answers = fake_llm.requests[1].body["messages"]
+    assert [m["content"] for m in answers if m["role"] == "tool"][1:3] == ["(no matches)", "(no matches)"]
+    assert "ACME_API_KEY=***" in sent and "-----BEGIN PRIVATE KEY-----" in sent  # the file was read, masked
+    lines = [json.loads(line) for line in (repo / META / "iterations.jsonl").read_text().splitlines()]
+    assert lines[1]["decision"] == "error" and "auth failed: *** ***" in lines[1]["error"]
+    assert lines[2]["mutation"] == "Raise a, signed with ***"
+    written = {
+        "provider": sent,
+        "console": done.stdout + done.stderr,
+        "commits": git(repo, "log", "--format=%B"),
+        **{name: (repo / META / name).read_text() for name in ("iterations.jsonl", "daemon.log", "trajectory.html")},
+    }
+    for command in (["report", "--json"], ["log", "--json"], ["status", "exp", "--json"], ["logs", "exp"]):
+        shown = cli(repo, *command)
+        assert shown.returncode == 0, shown.stderr
+        written[" ".join(command)] = shown.stdout + shown.stderr
+    assert {name: leaked(text) for name, text in written.items() if leaked(text)} == {}
+
+
+def test_a_pem_key_in_the_environment_is_masked_in_search_read_file_and_a_collapsed_error(tmp_path, fake_llm):
+    eval_command = (
+        'grep -q LEAK prompt.md && { printf "bad key:\\n%s\\n" "$SERVICE_PRIVATE_KEY" >&2; exit 3; }; '
+        "python3 evals/score.py {run_dir} prompt.md"
+    )
+    repo = leaky_repo(tmp_path, fake_llm)
+    (repo / ".env").unlink()
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["eval"]["command"], config["stop"]["max_cycles"] = eval_command, 2
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    (repo / "deploy").mkdir()
+    (repo / "deploy/service.pem").write_text(PEM + "\n")  # a key committed by mistake
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "eval prints the key; a key file")
+    fake_llm.queue(
+        tool_reply("search", {"pattern": PEM_BODY[1][:12]}, ("read_file", {"path": "deploy/service.pem"})),
+        tool_reply("write_file", {"path": "prompt.md", "content": scores(a=1) + "LEAK\n"}),
+        text_reply("Raise a"),
+    )
+    done = cli(repo, "run", env={"LLM_CREDENTIAL": CREDENTIAL, "SERVICE_PRIVATE_KEY": PEM})
+    assert done.returncode == 10, done.stderr
+
+    found, read = [m["content"] for m in fake_llm.requests[1].body["messages"] if m["role"] == "tool"]
+    assert found == "(no matches)" and read.endswith(
+        "-----BEGIN PRIVATE KEY-----\n***\n***\n***\n-----END PRIVATE KEY-----\n"
+    )
+    error = [json.loads(line) for line in (repo / META / "iterations.jsonl").read_text().splitlines()][1]["error"]
+    assert error == "eval exited 3: bad key: ***"
+    written = {
+        "provider": json.dumps([r.body for r in fake_llm.requests]),
+        "console": done.stdout + done.stderr,
+        **{name: (repo / META / name).read_text() for name in ("iterations.jsonl", "daemon.log", "trajectory.html")},
+    }
+    assert {name: leaked(text) for name, text in written.items() if leaked(text)} == {}
