@@ -128,3 +128,37 @@ def test_a_pem_key_in_the_environment_is_masked_in_search_read_file_and_a_collap
         **{name: (repo / META / name).read_text() for name in ("iterations.jsonl", "daemon.log", "trajectory.html")},
     }
     assert {name: leaked(text) for name, text in written.items() if leaked(text)} == {}
+
+
+def test_the_api_masks_the_rows_an_eval_wrote_with_a_key_of_dotenv_in_them(tmp_path, fake_llm):
+    from tests.optimizer.test_api import Api
+
+    repo = leaky_repo(tmp_path, fake_llm)
+    config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    config["eval"]["command"] = (  # a row's error quoting the key, as a target's failure may
+        "set -a; . ./.env; set +a; "
+        'printf \'{"test_id": "a", "score": 0, "error": "401 for %s"}\\n\' "$ACME_API_KEY" > {run_dir}/index.jsonl'
+    )
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "commit", "-qam", "an eval whose rows quote the key")
+    api = Api(repo)
+    try:
+        answer = api.http.post("/v1/eval", headers=api.auth())
+    finally:
+        api.close()
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rows"][0]["error"] == "401 for ***" and not leaked(answer.text)
+
+
+def test_a_key_in_a_record_written_before_masking_is_masked_by_every_reading_command(tmp_path):
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {"write": {"prompt.md": scores(a=1)}}})
+    assert cli(repo, "run").returncode == 0
+    history = repo / META / "iterations.jsonl"  # as an older version wrote it, the key in clear
+    history.write_text(history.read_text().replace('"mutation": "mutated"', f'"mutation": "use {API_KEY}"'))
+    shown = {
+        " ".join(command): cli(repo, *command, env={"ACME_API_KEY": API_KEY})
+        for command in (["report", "--json"], ["log", "--json"], ["log"], ["status", "exp", "--json"], ["report"])
+    }
+    assert all(done.returncode == 0 for done in shown.values())
+    assert "use ***" in shown["log --json"].stdout and "use ***" in shown["status exp --json"].stdout
+    assert [name for name, done in shown.items() if API_KEY in done.stdout + done.stderr] == []
