@@ -4,11 +4,11 @@ The masker reads the environment itself, but an eval command that loads `.env`
 with its own dotenv, or AgentV loading the `.env` files of its folders, prints
 keys this process's environment never held; and a key may live in a variable
 whose name looks like no key (`mutator.api_key_env: LLM_CREDENTIAL`). So the
-masker learns every `.env` (and `.env.*`) the daemon or its evals may load:
-those of each folder from the eval file's, and from each file the eval
-command names, up to the repository root (AgentV's search, and
-python-dotenv's `find_dotenv` from a script), the root's included; and the
-variables the config names as keys.
+masker learns every `.env` (and `.env.*`) the daemon, its evals or a command
+mutator may load: those of each folder from the eval file's, and from each
+file the eval or mutator command names, up to the repository root (AgentV's
+search, and python-dotenv's `find_dotenv` from a script), the root's
+included; and the variables the config names as keys.
 """
 
 from __future__ import annotations
@@ -41,19 +41,21 @@ def key_names(config: Config) -> set[str]:
 def dotenv_files(config: Config, root: Path) -> list[Path]:
     """The `.env` files of the root and of each folder between it and the eval's files."""
     folders = {root}
-    for named in _eval_files(config):
+    for named in _named_files(config):
         folders.update(_up_to(root, (root / named).resolve().parent))
     return [file for folder in sorted(folders) for file in sorted(folder.glob(".env*")) if file.is_file()]
 
 
-def _eval_files(config: Config) -> Iterator[str]:
-    """The eval file, and each word of the eval command that is a path (`python3 evals/score.py {run_dir}`)."""
+def _named_files(config: Config) -> Iterator[str]:
+    """The eval file, and each word of the eval's or the mutator's command that is a path
+    (`python3 evals/score.py {run_dir}`)."""
     yield from (name for name in (config.eval.agentv, config.eval.file) if name)
-    try:
-        words = shlex.split(config.eval.command or "")
-    except ValueError:  # unbalanced quotes: the shell will say so when it runs
-        words = []
-    yield from (word for word in words if "/" in word and "{" not in word)
+    for command in (config.eval.command, getattr(config.mutator, "command", None)):
+        try:
+            words = shlex.split(command or "")
+        except ValueError:  # unbalanced quotes: the shell will say so when it runs
+            words = []
+        yield from (word for word in words if "/" in word and "{" not in word)
 
 
 def _up_to(root: Path, folder: Path) -> Iterator[Path]:

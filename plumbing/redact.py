@@ -30,8 +30,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from dotenv.parser import parse_stream
-
 SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
 MASK = "***"
 MIN_LENGTH = 8  # shorter values ("1", "true") would mask ordinary words
@@ -69,6 +67,8 @@ class Masker:
 
 def _read_dotenv(path: Path) -> dict[str, str] | None:
     """A `.env` as python-dotenv (and so the built-in runner and AgentV) reads it; None when it cannot be read."""
+    from dotenv.parser import parse_stream  # here: `status`, which learns no file, stays fast
+
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:  # missing, a folder, unreadable: nothing loads it either
@@ -78,11 +78,13 @@ def _read_dotenv(path: Path) -> dict[str, str] | None:
 
 @lru_cache(maxsize=16)
 def _forms(values: frozenset[str]) -> tuple[str, ...]:
+    """Each value as output may show it: whole, joined onto one line, escaped (JSON, HTML), and each of
+    its lines (a PEM key's armour aside: it is no secret, and masking it would hide which key was meant)."""
     forms: set[str] = set()
     for value in values:
         forms |= {value, " ".join(value.split()), json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
         forms.add(html.escape(value))
-        for line in value.splitlines() if "\n" in value or "\r" in value else ():
+        for line in value.splitlines():
             if not ARMOUR.fullmatch(line.strip()):
                 forms |= {line.strip(), " ".join(line.split())}
     return tuple(sorted((f for f in forms if len(f) >= MIN_LENGTH), key=len, reverse=True))

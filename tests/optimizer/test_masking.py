@@ -162,3 +162,26 @@ def test_a_key_in_a_record_written_before_masking_is_masked_by_every_reading_com
     assert all(done.returncode == 0 for done in shown.values())
     assert "use ***" in shown["log --json"].stdout and "use ***" in shown["status exp --json"].stdout
     assert [name for name, done in shown.items() if API_KEY in done.stdout + done.stderr] == []
+
+
+def test_the_dotenv_files_learned_are_those_of_each_folder_up_to_the_eval_file_and_the_scripts(tmp_path):
+    from autoresearch.optimizer.config import Config
+    from autoresearch.optimizer.masking import dotenv_files, key_names
+
+    for name in (".env", "evals/.env", "evals/sub/.env.local", "scripts/.env", "other/.env", "evals/sub/.envs/x"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("A_KEY=0123456789\n")
+    mutator = {"provider": "openai", "model": "m", "api_key_env": "LLM_CREDENTIAL"}
+    by_file = Config.model_validate({"artifact": "p.md", "eval": {"file": "evals/sub/s.eval.yaml"}, "mutator": mutator})
+    by_command = Config.model_validate(
+        {
+            "artifact": "p.md",
+            "eval": {"command": "python3 scripts/run.py {run_dir} --out ../elsewhere/x"},
+            "mutator": mutator,
+            "executor": {"type": "ray", "env": ["SHIPPED"]},
+        }
+    )
+    relative = lambda config: [str(p.relative_to(tmp_path)) for p in dotenv_files(config, tmp_path)]  # noqa: E731
+    assert relative(by_file) == [".env", "evals/.env", "evals/sub/.env.local"]
+    assert relative(by_command) == [".env", "scripts/.env"]
+    assert key_names(by_command) == {"LLM_CREDENTIAL", "SHIPPED"}
