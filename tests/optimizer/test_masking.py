@@ -11,6 +11,7 @@ import yaml
 from tests.helpers.fake_llm import text_reply, tool_reply
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import scenario_repo, scores
+from tests.optimizer.test_api import Api
 
 API_KEY = "sk-acme-0123456789abcdef"
 PEM_BODY = [
@@ -91,6 +92,17 @@ def test_dotenv_and_named_keys_reach_neither_the_provider_nor_any_record_nor_the
         shown = cli(repo, *command)
         assert shown.returncode == 0, shown.stderr
         written[" ".join(command)] = shown.stdout + shown.stderr
+    api = Api(repo)
+    try:
+        for route in (
+            "/v1/experiments/exp",
+            "/v1/experiments/exp/iterations",
+            "/runs/exp/_autoresearch/trajectory.html",
+        ):
+            written[route] = api.http.get(route).text
+    finally:
+        api.close()
+    assert "auth failed: *** ***" in written["/v1/experiments/exp/iterations"]
     assert {name: leaked(text) for name, text in written.items() if leaked(text)} == {}
 
 
@@ -131,8 +143,6 @@ def test_a_pem_key_in_the_environment_is_masked_in_search_read_file_and_a_collap
 
 
 def test_the_api_masks_the_rows_an_eval_wrote_with_a_key_of_dotenv_in_them(tmp_path, fake_llm):
-    from tests.optimizer.test_api import Api
-
     repo = leaky_repo(tmp_path, fake_llm)
     config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     config["eval"]["command"] = (  # a row's error quoting the key, as a target's failure may
