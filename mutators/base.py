@@ -103,7 +103,7 @@ SUMMARY_LIMIT = 200
 
 def one_line(text: str) -> str:
     """A summary as it goes into the commit message and iterations.jsonl: one line, no secrets."""
-    line = redact(" ".join(text.split()))
+    line = " ".join(redact(text).split())  # masked first: a key of several lines is masked whole
     return line if len(line) <= SUMMARY_LIMIT else line[: SUMMARY_LIMIT - 1] + "…"
 
 

@@ -10,8 +10,9 @@ bounds everything the child does, reading a slow file included, not only the
 matching. A search costs one interpreter start (170 ms measured on a loaded
 2-core machine) against a model turn of seconds. Matches are written as they
 are found, so a search that runs out of time still answers what it found.
-Each line is matched with the environment's secret values masked, as the
-model will read it (plumbing/redact.py, which the child cannot import).
+Each line is matched with the masker's values masked (each line of a key of
+several lines among them), as the model will read it (plumbing/redact.py, which
+the child cannot import).
 """
 
 from __future__ import annotations

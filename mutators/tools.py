@@ -11,8 +11,9 @@ artifact scope (the file itself, or files under the directory) and never in a
 read-only path. Every call ends in bounded time: reads and listings are capped
 in size and count, and `search` matches in a child killed at a deadline
 (mutators/grep.py). A refused call raises `ToolRefused`, whose message goes
-back to the model as a tool error. The environment's secret values (API keys:
-plumbing/redact.py) are masked in every answer, and `search` matches the masked
+back to the model as a tool error. Every secret the masker knows (plumbing/redact.py:
+the environment's keys, those of every `.env` the evals may load, each line of a
+key of several lines) is masked in every answer, and `search` matches the masked
 lines, so a `.env` or a committed key in the repository is never sent to the
 provider, nor can the model learn one by guessing it a character at a time.
 """

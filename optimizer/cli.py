@@ -9,7 +9,9 @@ when it runs, so `--help` stays fast.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from importlib.metadata import version
+from typing import Any, TextIO
 
 import typer
 
@@ -49,7 +51,27 @@ for name, command in COMMANDS.items():
     app.command(name)(command)
 
 
+class MaskedStream:
+    """The console, masked: whatever the process prints (a summary, `--json`, a log line, a traceback)
+    leaves through `write`, so no print anywhere can show a key the masker knows."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(redact(text) if isinstance(text, str) else text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding: the stream's own
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> None:
+    sys.stdout, sys.stderr = MaskedStream(sys.stdout), MaskedStream(sys.stderr)  # type: ignore[assignment]
     try:
         code = run_cli(argv)
     finally:

@@ -1,7 +1,7 @@
 """structlog set up for the daemon: readable lines on the console, JSON lines in daemon.log.
 
 Every line carries the experiment, cycle and phase (bound with contextvars by
-the loop). Values of secret-looking environment variables are masked in both
+the loop). Every secret the masker knows (plumbing/redact.py) is masked in both
 outputs, so an API key echoed by an eval's error message never lands in a log.
 
 Logging is process-wide, but a run's daemon.log is its own: `write_to` names the

@@ -4,13 +4,14 @@ A notification must never stop or slow the run: the loop only queues a message, 
 background thread sends it with bounded socket timeouts, a failure is a warning in the
 log, and the run waits for what is still queued at its end for a bounded time only.
 Messages go through `redact` (no secret of the environment in a chat channel), and a URL
-is only ever shown as apprise's privacy form (its passwords and tokens masked).
+is only ever shown as apprise's privacy form with its path masked (`shown_url`).
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 from typing import TYPE_CHECKING, Literal
 
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.plumbing.errors import Interrupted, exit_code_for
-from autoresearch.plumbing.redact import redact
+from autoresearch.plumbing.redact import MASK, redact
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.experiment.state import State
@@ -91,7 +92,7 @@ class Notifier:
 
     def _deliver(self, url: str, event: str, title: str, body: str) -> None:
         plugin = _plugin(url)
-        shown = plugin.url(privacy=True) if plugin is not None else "?"
+        shown = shown_url(plugin.url(privacy=True)) if plugin is not None else "?"
         try:
             sent = plugin is not None and plugin.notify(body=body, title=title)
         except Exception as exc:  # a plugin's bug must not end the sender thread: the next message still goes
@@ -99,6 +100,16 @@ class Notifier:
             return
         if not sent:
             get().warning("notification failed", trigger=event, url=shown)
+
+
+def shown_url(private: str) -> str:
+    """An apprise URL's privacy form (its passwords masked) as a log may show it: every path segment
+    masked too, as a webhook's path holds its token (`json://host/hooks/<token>`), but those apprise
+    already shortened (`T...Q`); its options left out."""
+    scheme, _, rest = private.partition("://")
+    host, *segments = rest.split("?", 1)[0].split("/")
+    masked = [s if not s or re.fullmatch(r".\.\.\..", s) else MASK for s in segments]
+    return redact("/".join([f"{scheme}://{host}", *masked]))
 
 
 _current = Notifier(NotifyConfig(), "")

@@ -164,6 +164,7 @@ def end_leftovers(proc: subprocess.Popen[bytes]) -> None:
 
 def tail(text: str, limit: int = 300) -> str:
     """The end of a command's output on one line, for error messages, with secrets masked (before
-    the cut, so that half a key is never shown)."""
-    flat = redact(" ".join(text.split()))
+    the cut, so that half a key is never shown, and before the lines are joined, so that a key of
+    several lines is masked whole)."""
+    flat = " ".join(redact(text).split())
     return flat if len(flat) <= limit else "…" + flat[-limit:]

@@ -1,31 +1,109 @@
-"""Secret values of the environment, masked wherever outside text enters what we write or print.
+"""The one masker: every value that can be a secret, masked wherever text leaves the daemon.
 
 A key echoed by an eval, a target, a grader, a provider or a mutator must not
-reach a log, an error message, a result file, a commit message or the chart.
-Text from outside passes through `redact` where it enters (`process.tail`, every
-excerpt of a command's output; mutation summaries) and where errors are written
-(an error cycle, an index row's `error`, the log processor, the CLI's error
-boundary). providers stays a leaf: its errors are masked at those sinks.
+reach a log, an error message, a result file, a commit message, the chart, the
+API, a notification or the mutator's provider. The values to mask are read
+from the environment's variables named like secrets and, fed once at the start
+of each command (`learn`, by optimizer/masking.py), from every `.env` file the
+daemon or its evals may load (an eval command's own dotenv, AgentV's chain of
+folders) and from the variables the config names as keys whatever their names.
+
+A value is masked as it appears: whole, collapsed onto one line, escaped as in
+JSON or HTML, and each of its lines alone, so that a PEM key is masked in
+output read line by line (`search`) or cut into lines, not only where it
+appears whole. Text from outside passes through `redact` where it enters
+(`process.tail`, mutation summaries, the mutator's tool answers) and at the
+sinks (an iterations line, the log processor, the chart, the API, the
+notifier, the CLI's error boundary). providers stays a leaf: its errors are
+masked at those sinks.
 """
 
 from __future__ import annotations
 
+import html
+import io
+import json
 import os
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 SECRET_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
 MASK = "***"
 MIN_LENGTH = 8  # shorter values ("1", "true") would mask ordinary words
+ARMOUR = re.compile(r"-----(BEGIN|END) [A-Z0-9 ]*-----")  # a PEM key's first and last lines: the same in every key
+
+
+def secret_name(name: str) -> bool:
+    return name.upper().endswith(SECRET_SUFFIXES)
+
+
+class Masker:
+    """What is masked: the environment's secret-looking variables (read at each use: the built-in runner
+    loads `.env` into it later) and what `learn` was told."""
+
+    def __init__(self) -> None:
+        self._names: frozenset[str] = frozenset()  # named as keys by the config, whatever their names
+        self._files: dict[Path, dict[str, str]] = {}  # each `.env` learned, as python-dotenv reads it
+
+    def learn(self, names: Iterable[str] = (), dotenv_files: Iterable[Path] = ()) -> None:
+        """Mask the values of these variables too, and those of these `.env` files (missing ones are skipped)."""
+        self._names = self._names | frozenset(names)
+        for path in dotenv_files:
+            if path not in self._files and (bindings := _read_dotenv(path)) is not None:
+                self._files = {**self._files, path: bindings}  # replaced whole: other threads read it meanwhile
+
+    def values(self) -> tuple[str, ...]:
+        """Every form of every secret, longest first, so that a whole value is masked before its lines."""
+        names = self._names
+        # names first: decoding every value of the environment each time cost more than the rest
+        found = [os.environ[n] for n in os.environ if n in names or secret_name(n)]
+        for bindings in self._files.values():
+            found += [value for name, value in bindings.items() if name in names or secret_name(name)]
+        return _forms(frozenset(found))
+
+
+def _read_dotenv(path: Path) -> dict[str, str] | None:
+    """A `.env` as python-dotenv (and so the built-in runner and AgentV) reads it; None when it cannot be read."""
+    from dotenv.parser import parse_stream  # here: `status`, which learns no file, stays fast
+
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:  # missing, a folder, unreadable: nothing loads it either
+        return None
+    return {b.key: b.value for b in parse_stream(io.StringIO(text)) if b.key is not None and b.value}
+
+
+@lru_cache(maxsize=16)
+def _forms(values: frozenset[str]) -> tuple[str, ...]:
+    """Each value as output may show it: whole, joined onto one line, escaped (JSON, HTML), and each of
+    its lines (a PEM key's armour aside: it is no secret, and masking it would hide which key was meant)."""
+    forms: set[str] = set()
+    for value in values:
+        forms |= {value, " ".join(value.split()), json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+        forms.add(html.escape(value))
+        for line in value.splitlines():
+            if not ARMOUR.fullmatch(line.strip()):
+                forms |= {line.strip(), " ".join(line.split())}
+    return tuple(sorted((f for f in forms if len(f) >= MIN_LENGTH), key=len, reverse=True))
+
+
+_masker = Masker()
+
+
+def learn(names: Iterable[str] = (), dotenv_files: Iterable[Path] = ()) -> None:
+    """Feed the process's masker (see `Masker.learn`)."""
+    _masker.learn(names, dotenv_files)
 
 
 def secret_values() -> list[str]:
-    """Values of variables named like secrets, read now: `.env` loading may have added some."""
-    # names first: decoding every value of the environment each time cost more than the rest
-    values = [os.environ[name] for name in os.environ if name.upper().endswith(SECRET_SUFFIXES)]
-    return sorted((v for v in values if len(v) >= MIN_LENGTH), key=len, reverse=True)
+    """The process's masker's forms to mask, read now: `.env` loading may have added some."""
+    return list(_masker.values())
 
 
-def redact(text: str, secrets: list[str] | None = None) -> str:
+def redact(text: str, secrets: Iterable[str] | None = None) -> str:
     for secret in secret_values() if secrets is None else secrets:
         text = text.replace(secret, MASK)
     return text

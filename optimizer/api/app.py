@@ -25,6 +25,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 
+from autoresearch.optimizer.api import masked
 from autoresearch.optimizer.api.admission import NEEDS_TOKEN, Admission, token_matches
 from autoresearch.optimizer.config import NAME
 from autoresearch.optimizer.config import load as load_config
@@ -70,6 +71,7 @@ def make_app(served: Served) -> FastAPI:
         description="Read experiments and start, stop, roll back and evaluate them. "
         "Requests that change anything need `Authorization: Bearer <token>` (the token file `serve` names).",
     )
+    masked.install(app)
     app.add_middleware(Admission, token=served.token, check_host=served.check_host)
     bearer = HTTPBearer(auto_error=False)
 

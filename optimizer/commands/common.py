@@ -28,9 +28,17 @@ QuietOption = typer.Option(False, "--quiet", "-q", help="Only warnings, errors a
 
 
 def load(path: Path, overrides: dict | None = None) -> "Config":
+    """The config, and the masker told where its secrets may come from: every command that reads a
+    config may print what an eval, a provider or an old record said."""
     from autoresearch.optimizer import config as config_file
+    from autoresearch.optimizer import masking
+    from autoresearch.plumbing.repo import git_root
 
-    return config_file.load(path, overrides)
+    cfg = config_file.load(path, overrides)
+    root = git_root(config_dir(path))
+    if root is not None:  # outside a repository the command refuses next
+        masking.learn(cfg, root)
+    return cfg
 
 
 def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "ExperimentPaths"]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from autoresearch.mutators.base import Mutator
 from autoresearch.mutators.config import LLMMutatorConfig
 from autoresearch.mutators.registry import build as build_mutator
+from autoresearch.optimizer import masking
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
@@ -87,7 +88,9 @@ def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalu
 
 def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
-    file, targets and their keys; the mutator's program, file or key, and its price under a budget."""
+    file, targets and their keys; the mutator's program, file or key, and its price under a budget.
+    The masker learns the secrets the eval and the mutator may see in the checkout at `root`."""
+    masking.learn(config, root)
     evaluator = build_evaluator(config.eval, root, config.executor_at(root))
     evaluator.check()
     mutator = build_mutator(config.mutator, root)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from autoresearch.plumbing import redact
 from autoresearch.plumbing.program import missing_program
 from autoresearch.providers.errors import ProviderUnusable
 from autoresearch.runs import matrix
@@ -61,6 +62,7 @@ def prepare(
     if suite is not None:
         matrix.expand(suite, target)
         targets, target_problems = resolve(suite, repo_root, inline_targets, target)
+        redact.learn(names=[spec.api_key_env for spec in targets.llm.values() if spec.api_key_env])
         problems = problems + target_problems
     if problems or suite is None:
         raise EvalFileError(problems)

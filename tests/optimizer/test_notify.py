@@ -129,3 +129,17 @@ def test_a_malformed_apprise_url_is_exit_30_naming_the_field_without_the_secret(
     assert_one_line_error(done, 30, "notify.urls", "URL 2", "nosuchservice")
     assert "hunter2pass" not in done.stderr
     assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
+
+
+def test_a_webhook_whose_path_holds_its_token_is_shown_masked_when_sending_fails(tmp_path):
+    with socket.socket() as s:  # a port nobody listens on: the connection is refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    repo = repo_notifying(tmp_path, [f"json://127.0.0.1:{port}/hooks/T0KEN-hunter2abcdef"], events=["finished"])
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    (failure,) = logged(repo, "notification failed")
+    assert failure["url"] == f"json://127.0.0.1:{port}/***/***"
+    assert f"url=json://127.0.0.1:{port}/***/***" in done.stderr
+    log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
+    assert "hunter2abcdef" not in done.stdout + done.stderr + log
