@@ -44,6 +44,16 @@ def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "
     return cfg, ws, ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
 
 
+def settle_versions(results: Path) -> None:
+    """Finish or undo a `rollback` or `promote` an interruption left in this results directory, saying which."""
+    import sys
+
+    from autoresearch.optimizer.experiment.settle import settle
+
+    for line in settle(results):
+        print(line, file=sys.stderr)
+
+
 def config_dir(path: Path) -> Path:
     """Where the repository is looked for: the config file's directory, so that a config names its
     own repository whatever the current directory (a cron line); a config kept outside any git
