@@ -70,9 +70,9 @@ def _rollback(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
         ws.write("restore", "--source=HEAD", "--staged", "--worktree", "--", ws.artifact)
         return f"was undone before its commit: the artifact is back at HEAD {head[:10]}{saved}; run it again"
     sha = entry.commit or head
-    if entry.commit is None and not _made(ws, entry, head):
+    if entry.line is None or (entry.commit is None and not _made(ws, entry, head)):
         return f"left as it is: HEAD moved to {head[:10]} since, by another hand"
-    record = versions.log_rollback(paths, entry, sha)
+    record = versions.log_rollback(paths, entry.line, sha)
     return f"was finished: commit {sha[:10]}, logged as cycle {record.cycle}"
 
 

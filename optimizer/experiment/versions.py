@@ -23,6 +23,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
     open_workspace,
     require_clean_artifact,
 )
+from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.trajectory import iterations
@@ -104,6 +105,7 @@ def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, 
         return Rollback(None, target)
     # unchanged but not the best: committed already (a rollback killed before its line, or by hand),
     # the line is what is missing
+    line = _rollback_record(past.last_cycle + 1, target, None)
     entry = Entry(
         command="rollback",
         experiment=name,
@@ -112,7 +114,7 @@ def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, 
         head=ws.head(),
         cycle=cycle,
         target=target.commit,
-        line=_rollback_record(past.last_cycle + 1, target, None),
+        line=line,
         commit=None if changes else ws.head(),
     )
     with transaction(paths, entry):
@@ -122,20 +124,19 @@ def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, 
             faults.point("rollback-restored")
             sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}") or ws.head()
             faults.point("rollback-committed")
-        record = log_rollback(paths, entry, sha)
+        record = log_rollback(paths, line, sha)
         outcome.said = f"the rollback to cycle {cycle} was finished: commit {sha[:10]}, logged as cycle {record.cycle}"
         faults.point("rollback-logged")
     return Rollback(record, target)
 
 
-def log_rollback(paths: ExperimentPaths, entry: Entry, sha: str) -> Iteration:
-    """The journaled rollback's line for its commit `sha`, appended unless it is there already, and
+def log_rollback(paths: ExperimentPaths, planned: Iteration, sha: str) -> Iteration:
+    """The rollback's line `planned` for its commit `sha`, appended unless it is there already, and
     state.json brought up to date."""
     past = History(iterations.read(paths.iterations)[0])
-    planned = entry.line or Iteration(cycle=past.last_cycle + 1, decision="keep")
     record = next((r for r in past.records if r.commit == sha and r.cycle >= planned.cycle), None)
     if record is None:
-        record = planned.model_copy(update={"cycle": past.last_cycle + 1, "commit": sha})
+        record = planned.model_copy(update={"cycle": past.last_cycle + 1, "commit": sha, "timestamp": utc_now()})
         iterations.append(paths.iterations, record)
         past = History([*past.records, record])
     _refresh_state(paths, past)
