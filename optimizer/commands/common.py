@@ -6,6 +6,7 @@ one, and `--help` must stay fast.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,8 +47,6 @@ def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "
 
 def settle_versions(results: Path) -> None:
     """Finish or undo a `rollback` or `promote` an interruption left in this results directory, saying which."""
-    import sys
-
     from autoresearch.optimizer.experiment.settle import settle
 
     for line in settle(results):

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from autoresearch.optimizer.faults import ENV
+from tests.helpers.procs import daemon
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 from tests.optimizer.test_versions import PLAN
@@ -141,25 +142,39 @@ def test_ctrl_c_during_a_conflicting_promote_exits_130_saying_it_was_undone(tmp_
     assert git(repo, "rev-parse", "HEAD").strip() == mine
 
 
-def test_rollback_refuses_while_another_experiment_runs_in_the_checkout(tmp_path):
-    repo = ran(tmp_path)
+def holding_other(repo):
+    """A second experiment's daemon in the user's checkout, held in its mutation."""
     (repo / "plan.json").write_text(json.dumps({"2": {"hold": True}}))
     git(repo, "commit", "-q", "-am", "the other experiment's plan")
-    head = git(repo, "rev-parse", "HEAD")
-    other = subprocess.Popen(
-        [sys.executable, "-m", "autoresearch.optimizer", "run", "--experiment", "other", "--max-cycles", "2"],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    other = daemon(repo, "run", "--experiment", "other", "--max-cycles", "2", "--no-worktree")
+    wait_for(lambda: (repo / ".autoresearch" / "mutating").exists())
+    return other
+
+
+def let_go(repo, other) -> None:
+    (repo / ".autoresearch" / "go-on").touch()
+    _, err = other.communicate(timeout=120)
+    assert other.returncode != 50, err  # its branch did not move under it
+
+
+def test_rollback_refuses_while_another_experiment_runs_in_the_checkout(tmp_path):
+    repo = ran(tmp_path)
+    other = holding_other(repo)
     try:
-        wait_for(lambda: (repo / ".autoresearch" / "mutating").exists())
+        head = git(repo, "rev-parse", "HEAD")
         assert_one_line_error(cli(repo, "rollback", "exp", "--to", "2"), 30, "experiment 'other' is running")
         assert git(repo, "rev-parse", "HEAD") == head
     finally:
-        (repo / ".autoresearch" / "go-on").touch()
-        _, err = other.communicate(timeout=120)
-    assert other.returncode != 50, err  # its branch did not move under it
+        let_go(repo, other)
     assert all(r.get("reason") != "rollback to cycle 2" for r in iterations(repo))
+
+
+def test_promote_refuses_while_another_experiment_runs_in_the_checkout(tmp_path):
+    repo = ran(tmp_path, worktree=True)
+    other = holding_other(repo)
+    try:
+        head = git(repo, "rev-parse", "HEAD")
+        assert_one_line_error(cli(repo, "promote", "exp"), 30, "experiment 'other' is running")
+        assert git(repo, "rev-parse", "HEAD") == head
+    finally:
+        let_go(repo, other)
