@@ -68,7 +68,7 @@ def _rollback(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
     if entry.commit is None and head == entry.head:
         saved = _save_edits(ws, paths, entry)
         ws.write("restore", "--source=HEAD", "--staged", "--worktree", "--", ws.artifact)
-        return f"was undone before its commit: the artifact is back at HEAD {head[:10]}{saved}; run it again"
+        return f"was undone before its commit: the artifact is back at HEAD {head[:10]}{saved}; ask for it again"
     sha = entry.commit or head
     if entry.line is None or (entry.commit is None and not _made(ws, entry, head)):
         return f"left as it is: HEAD moved to {head[:10]} since, by another hand"

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.critical import critical
-from autoresearch.plumbing.errors import Interrupted, InvalidInput
+from autoresearch.plumbing.errors import IntegrityError, Interrupted, InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.trajectory.iterations import Iteration
 
@@ -43,7 +43,14 @@ class Entry(BaseModel):
 
 
 def read(paths: ExperimentPaths) -> Entry:
-    return Entry.model_validate_json(paths.version_journal.read_text(encoding="utf-8"))
+    """The journal left by a command cut short; IntegrityError (exit 50) when it is not one of ours."""
+    try:
+        return Entry.model_validate_json(paths.version_journal.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise IntegrityError(
+            f"{paths.version_journal}: not a journal of a `rollback` or `promote` ({exc.__class__.__name__}); "
+            "check the repository by hand (git status), then remove the file"
+        ) from None
 
 
 @dataclass

@@ -178,3 +178,21 @@ def test_promote_refuses_while_another_experiment_runs_in_the_checkout(tmp_path)
         assert git(repo, "rev-parse", "HEAD") == head
     finally:
         let_go(repo, other)
+
+
+def test_edits_made_after_a_killed_rollback_are_saved_before_it_is_undone(tmp_path):
+    repo = ran(tmp_path)
+    assert killed_at(repo, "rollback-restored", "rollback", "--to", "2").returncode == -9
+    (repo / "prompt.md").write_text("my own edit\n")
+    done = cli(repo, "status")
+    assert done.returncode == 0, done.stderr
+    assert "was undone before its commit" in done.stderr and "its edits since are saved as" in done.stderr
+    patch = next((repo / ".autoresearch/runs/exp/_autoresearch").glob("rollback-edits-*.patch"))
+    assert "+my own edit" in patch.read_text()
+    assert_consistent(repo)
+
+
+def test_a_journal_that_is_not_ours_is_one_line_exit_50(tmp_path):
+    repo = ran(tmp_path)
+    (repo / ".autoresearch/runs/exp/_autoresearch/version-command.json").write_text("{not json")
+    assert_one_line_error(cli(repo, "rollback", "--to", "2"), 50, "version-command.json", "not a journal")
