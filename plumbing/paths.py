@@ -55,6 +55,12 @@ class ExperimentPaths:
         return self.meta / "git-write.json"
 
     @property
+    def version_journal(self) -> Path:
+        """Present while a `rollback` or `promote` is under way, or was cut short (see
+        autoresearch.optimizer.experiment.transaction)."""
+        return self.meta / "version-command.json"
+
+    @property
     def lock(self) -> Path:
         return self.meta / "lock"
 

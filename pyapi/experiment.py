@@ -20,6 +20,7 @@ from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import loop
 from autoresearch.optimizer.cycle.loop import Outcome
 from autoresearch.optimizer.experiment import overview
+from autoresearch.optimizer.experiment.settle import settle
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.startup.opening import open_session
 from autoresearch.plumbing.errors import Interrupted
@@ -64,6 +65,8 @@ class Experiment:
         cfg = config_file.load(self.config_path, overrides)
         daemonlog.for_library(quiet=True)
         with _signals_held(), daemonlog.closing_run_log():
+            for line in settle(self.paths.results_dir):  # a `rollback` or `promote` cut short, as `run` does
+                daemonlog.get().warning("settled an interrupted version command", action=line)
             session = open_session(cfg, self.repo, restart=restart)  # its lines go to its daemon.log alone
             try:
                 return loop.run(session)

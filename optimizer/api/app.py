@@ -31,6 +31,7 @@ from autoresearch.optimizer.config import NAME
 from autoresearch.optimizer.config import load as load_config
 from autoresearch.optimizer.experiment import overview, versions
 from autoresearch.optimizer.experiment.lockfile import holder, task
+from autoresearch.optimizer.experiment.settle import settle
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.plumbing.errors import AutoresearchError
 from autoresearch.plumbing.paths import ExperimentPaths
@@ -181,9 +182,11 @@ def make_app(served: Served) -> FastAPI:
     def rollback(name: str, body: Rollback) -> dict[str, Any]:
         paths = experiment_paths(name)
         cfg, main = _open(served, name)
+        settled = settle(paths.results_dir)  # a rollback or promote cut short, finished or undone first
         done = versions.rollback(cfg, main, paths, body.cycle)
         record = done.record.model_dump(mode="json", exclude_none=True) if done.record else None
-        return {"experiment": name, "cycle": body.cycle, "changed": done.record is not None, "record": record}
+        changed = done.record is not None
+        return {"experiment": name, "cycle": body.cycle, "changed": changed, "record": record, "settled": settled}
 
     @app.post(
         "/v1/eval",

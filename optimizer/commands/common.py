@@ -6,6 +6,7 @@ one, and `--help` must stay fast.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,14 @@ def experiment(name: str | None, config: Path) -> tuple["Config", "Workspace", "
     cfg = load(config, {"experiment": name})
     ws = open_workspace(config_dir(config), cfg.artifact)
     return cfg, ws, ExperimentPaths.of(ws.root, cfg.results_dir, cfg.experiment_name)
+
+
+def settle_versions(results: Path) -> None:
+    """Finish or undo a `rollback` or `promote` an interruption left in this results directory, saying which."""
+    from autoresearch.optimizer.experiment.settle import settle
+
+    for line in settle(results):
+        print(line, file=sys.stderr)
 
 
 def config_dir(path: Path) -> Path:

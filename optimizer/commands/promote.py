@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 
@@ -18,8 +18,11 @@ def command(
     it can be, else a merge commit. Refuses (exit 30) a tree with uncommitted changes, a detached HEAD,
     a running experiment, and a merge that conflicts (which it undoes, leaving everything as it was).
     """
+    from autoresearch.optimizer import signals
     from autoresearch.optimizer.experiment import versions
 
+    signals.install(left="")  # the command says itself what an interruption left
     cfg, main, paths = find_experiment(experiment, config)
+    settle_versions(paths.results_dir)
     print(versions.promote(main, paths, cfg.experiment_name))
     return 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.optimizer.commands.common import experiment as find_experiment
 
 
@@ -21,9 +21,12 @@ def command(
     version. Refuses (exit 30) a cycle that was not a KEEP, an artifact with uncommitted changes,
     and an experiment that is running.
     """
+    from autoresearch.optimizer import signals
     from autoresearch.optimizer.experiment import versions
 
+    signals.install(left="")  # the command says itself what an interruption left
     cfg, main, paths = find_experiment(experiment, config)
+    settle_versions(paths.results_dir)
     done = versions.rollback(cfg, main, paths, to)
     if done.record is None:
         print(f"nothing to do: the artifact already is the one of cycle {to}")

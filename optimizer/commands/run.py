@@ -5,11 +5,22 @@ from __future__ import annotations
 import inspect
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
+from autoresearch.optimizer.commands.common import (
+    ConfigOption,
+    QuietOption,
+    config_dir,
+    load,
+    settle_versions,
+    setup_logging,
+)
 from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.config import Config
 
 
 def command(
@@ -80,6 +91,7 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
     cfg = load(config, overrides)
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
     signals.install()
+    _settle_versions(cfg, config)
     try:
         session = open_session(cfg, config_dir(config), restart=restart)
     except (IntegrityError, Interrupted):  # the experiment is there but cannot go on: say where it stands
@@ -112,6 +124,7 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     from autoresearch.optimizer.startup import checks
 
     cfg = load(config, overrides)
+    _settle_versions(cfg, config)
     ws, paths, _, _ = checks.check(cfg, config_dir(config))
     args = ["run", "--config", str(config.resolve()), "--daemon", "--quiet", *_flags(overrides)]
     offset = paths.log.stat().st_size if paths.log.exists() else 0
@@ -132,6 +145,15 @@ def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool =
     print(f"  chart:  {paths.chart}   (autoresearch serve {name})")
     print(f"  status: autoresearch status {name}    stop: autoresearch stop {name}")
     return OK
+
+
+def _settle_versions(cfg: "Config", config: Path) -> None:
+    """A `rollback` or `promote` cut short left the checkout half-way: settled before the run checks it."""
+    from autoresearch.plumbing.repo import git_root
+
+    root = git_root(config_dir(config))
+    if root is not None:
+        settle_versions(root / cfg.results_dir)
 
 
 def _flags(overrides: dict) -> list[str]:

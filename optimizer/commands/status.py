@@ -11,8 +11,9 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.plumbing.errors import OK
+from autoresearch.plumbing.paths import ExperimentPaths
 
 
 def command(
@@ -29,6 +30,8 @@ def command(
     from autoresearch.optimizer.experiment import overview
 
     results = overview.results_root(config)
+    if any(ExperimentPaths.at(results, name).version_journal.exists() for name in overview.experiments(results)):
+        settle_versions(results)  # (git is loaded only then: status stays fast)
     if experiment:
         view, sched = overview.experiment(results, experiment), overview.schedule(results, experiment)
         if as_json:

@@ -6,12 +6,15 @@ rollback asked over HTTP is the very same operation as one typed in a terminal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from autoresearch.optimizer import faults
 from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.transaction import Entry, Outcome, told, transaction
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     artifact_id,
@@ -20,6 +23,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
     open_workspace,
     require_clean_artifact,
 )
+from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.trajectory import iterations
@@ -75,29 +79,79 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
     """A new commit putting the artifact back as it was after `cycle`'s KEEP, logged as a KEEP line of
     its own whose baseline is that cycle's results: history is never rewritten, and a later `run`
     resumes from the restored version as from any KEEP. Holds the experiment's lock throughout, so no
-    run can start (or be running) meanwhile."""
+    run can start (or be running) meanwhile; refused while another experiment runs in the checkout it
+    would commit in. A transaction (autoresearch.optimizer.experiment.transaction)."""
+    name, outcome = cfg.experiment_name, Outcome()
+    with told(outcome):
+        history(paths, name)  # an unknown experiment is refused before the lock would create its folder
+        lock = Lock(paths.lock)
+        lock.acquire(name, task="rollback")
+        try:
+            return _rollback(cfg, main, paths, cycle, outcome)
+        finally:
+            lock.release()
+
+
+def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, outcome: Outcome) -> Rollback:
     name = cfg.experiment_name
-    history(paths, name)  # an unknown experiment is refused before the lock would create its folder
-    lock = Lock(paths.lock)
-    lock.acquire(name, task="rollback")
-    try:
-        past = history(paths, name)
-        target = keep_of(past, cycle, name)
-        ws = workspace(cfg, main, paths)
-        require_clean_artifact(ws)
-        if artifact_id(ws, target.commit or "") != artifact_id(ws):
+    past = history(paths, name)
+    target = keep_of(past, cycle, name)
+    ws = replace(workspace(cfg, main, paths), journal=paths.git_journal)
+    if ws.root == main.root:
+        _require_alone(paths, name, "a rollback")
+    require_clean_artifact(ws)
+    changes = artifact_id(ws, target.commit or "") != artifact_id(ws)
+    if not changes and _is_best(ws, past):
+        return Rollback(None, target)
+    # unchanged but not the best: committed already (a rollback killed before its line, or by hand),
+    # the line is what is missing
+    line = _rollback_record(past.last_cycle + 1, target, None)
+    entry = Entry(
+        command="rollback",
+        experiment=name,
+        root=str(ws.root),
+        artifact=ws.artifact,
+        head=ws.head(),
+        cycle=cycle,
+        target=target.commit,
+        line=line,
+        commit=None if changes else ws.head(),
+    )
+    with transaction(paths, entry):
+        sha = entry.commit
+        if sha is None:
             ws.write("restore", f"--source={target.commit}", "--staged", "--worktree", "--", ws.artifact)
-            sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}")
-        elif _is_best(ws, past):
-            return Rollback(None, target)
-        else:  # committed already (a rollback killed before its line, or by hand): the line is what is missing
-            sha = ws.head()
-        record = _rollback_record(past.last_cycle + 1, target, sha)
+            faults.point("rollback-restored")
+            sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}") or ws.head()
+            faults.point("rollback-committed")
+        record = log_rollback(paths, line, sha)
+        outcome.said = f"the rollback to cycle {cycle} was finished: commit {sha[:10]}, logged as cycle {record.cycle}"
+        faults.point("rollback-logged")
+    return Rollback(record, target)
+
+
+def log_rollback(paths: ExperimentPaths, planned: Iteration, sha: str) -> Iteration:
+    """The rollback's line `planned` for its commit `sha`, appended unless it is there already, and
+    state.json brought up to date."""
+    past = History(iterations.read(paths.iterations)[0])
+    record = next((r for r in past.records if r.commit == sha and r.cycle >= planned.cycle), None)
+    if record is None:
+        record = planned.model_copy(update={"cycle": past.last_cycle + 1, "commit": sha, "timestamp": utc_now()})
         iterations.append(paths.iterations, record)
-        _refresh_state(paths, History([*past.records, record]))
-        return Rollback(record, target)
-    finally:
-        lock.release()
+        past = History([*past.records, record])
+    _refresh_state(paths, past)
+    return record
+
+
+def _require_alone(paths: ExperimentPaths, name: str, what: str) -> None:
+    """Refuse (exit 30) to commit in a checkout where another experiment's daemon works: its branch
+    would move under it (it stops with exit 50 and advises a reset that would undo this commit)."""
+    for other, who in busy.in_this_checkout(paths.results_dir).items():
+        if other != name:
+            raise InvalidInput(
+                f"experiment '{other}' is running in this checkout ({who}): {what} would commit on the branch "
+                f"under it; wait for it, or stop it (`autoresearch stop {other}`)"
+            )
 
 
 def _is_best(ws: Workspace, past: History) -> bool:
@@ -128,47 +182,73 @@ def _refresh_state(paths: ExperimentPaths, past: History) -> None:
 
 def promote(main: Workspace, paths: ExperimentPaths, name: str) -> str:
     """Merge the experiment's branch into the checked-out branch; what was done, in words. Under the
-    experiment's lock, so its branch cannot move while it is merged."""
-    branch = f"autoresearch/{name}"
-    history(paths, name)  # an unknown experiment is refused before the lock would create its folder
-    lock = Lock(paths.lock)
-    lock.acquire(name, task="promote")
-    try:
-        if not main.git("branch", "--list", branch).strip():
-            raise InvalidInput(
-                f"experiment '{name}' has no branch {branch}: it did not run in a worktree, its commits are on your branch"
-            )
-        here = head_ref(main)
-        if here is None:
-            raise InvalidInput("HEAD is detached: check out the branch to promote the experiment onto")
-        dirty = main.git("status", "--porcelain", "--untracked-files=no").strip()
-        if dirty:
-            raise InvalidInput(
-                f"{main.root}: uncommitted changes ({dirty.splitlines()[0].strip()}); commit or stash them first"
-            )
-        onto = here.removeprefix("refs/heads/")
-        if _is_ancestor(main, branch, "HEAD"):
-            return f"nothing to promote: {onto} already has every commit of {branch}"
-        if _is_ancestor(main, "HEAD", branch):
-            main.write("merge", "--ff-only", "--quiet", branch)
-            return f"promoted {branch} onto {onto}: fast-forward to {main.head()[:10]}"
+    experiment's lock, so its branch cannot move while it is merged; refused while another experiment
+    runs in this checkout. A transaction (autoresearch.optimizer.experiment.transaction)."""
+    outcome = Outcome()
+    with told(outcome):
+        history(paths, name)  # an unknown experiment is refused before the lock would create its folder
+        lock = Lock(paths.lock)
+        lock.acquire(name, task="promote")
         try:
-            main.write(
-                "merge", "--no-ff", "--no-edit", "--quiet", "-m", f"Merge {branch} (autoresearch promote)", branch
-            )
-        except IntegrityError as exc:
-            conflicts = main.git("diff", "--name-only", "--diff-filter=U").split()
-            main.write("merge", "--abort")
-            what = f"conflicts in {', '.join(conflicts)}" if conflicts else str(exc)
-            raise InvalidInput(
-                f"merging {branch} into {onto}: {what}; nothing was changed (merge it by hand)"
-            ) from None
-        return f"promoted {branch} onto {onto}: merge commit {main.head()[:10]}"
-    finally:
-        lock.release()
+            return _promote(replace(main, journal=paths.git_journal), paths, name, outcome)
+        finally:
+            lock.release()
 
 
-def _is_ancestor(ws: Workspace, older: str, newer: str) -> bool:
+def _promote(main: Workspace, paths: ExperimentPaths, name: str, outcome: Outcome) -> str:
+    branch = f"autoresearch/{name}"
+    if not main.git("branch", "--list", branch).strip():
+        raise InvalidInput(
+            f"experiment '{name}' has no branch {branch}: it did not run in a worktree, its commits are on your branch"
+        )
+    here = head_ref(main)
+    if here is None:
+        raise InvalidInput("HEAD is detached: check out the branch to promote the experiment onto")
+    dirty = main.git("status", "--porcelain", "--untracked-files=no").strip()
+    if dirty:
+        raise InvalidInput(
+            f"{main.root}: uncommitted changes ({dirty.splitlines()[0].strip()}); commit or stash them first"
+        )
+    _require_alone(paths, name, "a promote")
+    onto = here.removeprefix("refs/heads/")
+    if is_ancestor(main, branch, "HEAD"):
+        return f"nothing to promote: {onto} already has every commit of {branch}"
+    entry = Entry(
+        command="promote",
+        experiment=name,
+        root=str(main.root),
+        artifact=main.artifact,
+        head=main.head(),
+        branch=branch,
+        tip=main.git("rev-parse", "--verify", branch),
+    )
+    with transaction(paths, entry):
+        if is_ancestor(main, "HEAD", branch):
+            main.write("merge", "--ff-only", "--quiet", branch)
+            faults.point("promote-merged")
+            done = f"promoted {branch} onto {onto}: fast-forward to {main.head()[:10]}"
+        else:
+            _merge(main, branch, onto, outcome)
+            done = f"promoted {branch} onto {onto}: merge commit {main.head()[:10]}"
+        outcome.said = f"the promote was finished: {done}"
+    return done
+
+
+def _merge(main: Workspace, branch: str, onto: str, outcome: Outcome) -> None:
+    """A merge commit of `branch`; a conflicting merge is aborted and refused (exit 30)."""
+    try:
+        main.write("merge", "--no-ff", "--no-edit", "--quiet", "-m", f"Merge {branch} (autoresearch promote)", branch)
+    except IntegrityError as exc:
+        faults.point("promote-merged")
+        conflicts = main.git("diff", "--name-only", "--diff-filter=U").split()
+        main.write("merge", "--abort")
+        what = f"conflicts in {', '.join(conflicts)}" if conflicts else str(exc)
+        outcome.said = f"the promote was undone: merging {branch} into {onto} met {what}, and was aborted"
+        raise InvalidInput(f"merging {branch} into {onto}: {what}; nothing was changed (merge it by hand)") from None
+    faults.point("promote-merged")
+
+
+def is_ancestor(ws: Workspace, older: str, newer: str) -> bool:
     try:
         ws.git("merge-base", "--is-ancestor", older, newer)
     except IntegrityError:

@@ -128,3 +128,22 @@ def test_two_experiments_in_one_process_each_write_only_their_own_daemon_log(tmp
         lines = [json.loads(line) for line in experiments[name].paths.log.read_text().splitlines()]
         assert {line["experiment"] for line in lines if "experiment" in line} == {name}
         assert [line["cycle"] for line in lines if line["event"] == "finished"] == [2]
+
+
+def test_a_run_settles_a_rollback_killed_before_its_commit_first(tmp_path):
+    """A `rollback` killed after staging the old version left the artifact dirty: `run` refused it (exit 30)."""
+    repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0.5, b=0)}, PLAN)
+    experiment = Experiment(repo / "autoresearch.yaml")
+    experiment.run(cycles=2)
+    head = git(repo, "rev-parse", "HEAD")
+    killed = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "rollback", "--to", "1"],
+        cwd=repo,
+        capture_output=True,
+        env={**os.environ, "AUTORESEARCH_TEST_KILL_AT": "rollback-restored:1"},
+    )
+    assert killed.returncode == -signal.SIGKILL
+    outcome = experiment.run(cycles=1)
+    assert outcome.cycles == 1 and experiment.iterations()[-1].mutation == "worse"
+    assert git(repo, "rev-parse", "HEAD") == head and (repo / "prompt.md").read_text() == scores(a=1, b=0)
+    assert git(repo, "status", "--porcelain", "--untracked-files=no") == ""
