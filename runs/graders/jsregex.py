@@ -16,6 +16,7 @@ here it stops after `TIMEOUT_SEC` with a `TimeoutError`.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 TIMEOUT_SEC = 10.0
@@ -42,9 +43,17 @@ def matches(pattern: str, flags: str, text: str, timeout_sec: float = TIMEOUT_SE
 def _call(function: str, *args: str, timeout_sec: float = TIMEOUT_SEC) -> Any:
     with _lock:
         if not _context:
-            from py_mini_racer import MiniRacer
-
-            context = MiniRacer()
-            context.eval(_FUNCTIONS)
-            _context.append(context)
+            _context.append(_made())
         return _context[0].call(function, *args, timeout_sec=timeout_sec)
+
+
+def _made() -> Any:
+    """The context, made in a thread of its own. mini-racer adopts the event loop running in the thread that
+    makes it (a notebook's, a browser driver's) and then refuses every call with a timeout from that thread;
+    made where no loop runs, it starts a loop of its own, which any thread can call."""
+    from py_mini_racer import MiniRacer
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        context = pool.submit(MiniRacer).result()
+    context.eval(_FUNCTIONS)
+    return context

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import sys
 
 import pytest
 
@@ -81,3 +82,18 @@ def test_a_runaway_pattern_stops_at_its_timeout_and_the_engine_goes_on():
     with pytest.raises(TimeoutError):
         jsregex.matches("(a+)+$", "", "a" * 40 + "b", timeout_sec=0.2)
     assert jsregex.matches("a", "", "a")
+
+
+def test_a_regex_runs_where_an_event_loop_runs_as_in_a_notebook():
+    """Code in a notebook cell, or beside a browser driver, runs inside an event loop: the engine is made
+    there (a fresh process: this one's engine may already exist) and still runs each pattern with its timeout."""
+    script = (
+        "import asyncio\n"
+        "import autoresearch.runs.evalfile\n"
+        "from autoresearch.runs.graders import jsregex\n"
+        "async def cell():\n"
+        "    return jsregex.matches('a', '', 'a', timeout_sec=1), jsregex.problem('(') is not None\n"
+        "print(asyncio.run(cell()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "(True, True)\n", done.stderr[-2000:]
