@@ -78,8 +78,9 @@ def test_a_failed_mutation_keeps_what_it_spent_on_its_line(tmp_path):
 
 def test_a_commit_the_user_made_meanwhile_stops_the_run_with_the_candidate_saved(tmp_path):
     def step(request):
-        (request.repo_root / "notes.txt").write_text("the user's\n")
-        git(request.repo_root, "commit", "-qam", "the user's work")  # as if the user committed during the cycle
+        checkout = tmp_path / "repo"  # the user's, not the sandbox's throwaway checkout the mutator works in
+        (checkout / "notes.txt").write_text("the user's\n")
+        git(checkout, "commit", "-qam", "the user's work")  # as if the user committed during the cycle
         request.artifact.write_text(scores(a=1))
         return MutationResult("edit")
 
