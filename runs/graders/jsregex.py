@@ -50,9 +50,11 @@ def _call(function: str, *args: str, timeout_sec: float = TIMEOUT_SEC) -> Any:
 def _made() -> Any:
     """The context, made in a thread of its own. mini-racer adopts the event loop running in the thread that
     makes it (a notebook's, a browser driver's) and then refuses every call with a timeout from that thread;
-    made where no loop runs, it starts a loop of its own, which any thread can call."""
-    from py_mini_racer import MiniRacer
+    made where no loop runs, it starts a loop of its own, which any thread can call. V8 itself is started
+    here, in the calling thread: started in the short-lived thread, it crashed the process at exit."""
+    from py_mini_racer import MiniRacer, init_mini_racer
 
+    init_mini_racer(ignore_duplicate_init=True)
     with ThreadPoolExecutor(max_workers=1) as pool:
         context = pool.submit(MiniRacer).result()
     context.eval(_FUNCTIONS)
