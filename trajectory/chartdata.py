@@ -48,6 +48,8 @@ class Series:
     holdout: Sequence[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
     candidates: Sequence[CandidatePoint] = ()  # a cycle's parallel candidates, when it had several
     reading: Reading = Reading()
+    # cycles that measured HEAD again because the eval changed: the scores before them are another eval's
+    breaks: Sequence[int] = ()
 
 
 def number(record: Iteration, name: str) -> float | None:
@@ -74,7 +76,10 @@ def series(records: list[Iteration], reading: Reading = Reading()) -> Series:
         mutation_cost.append((r.cycle, spent_mutation))
     holdout = [(r.cycle, value) for r in records if (value := number(r, "holdout_score")) is not None]
     assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
-    return Series(points, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading)
+    breaks = [r.cycle for r in records if r.rebaseline]
+    return Series(
+        points, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading, breaks
+    )
 
 
 def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:
