@@ -95,3 +95,7 @@ def test_the_chart_breaks_its_score_line_where_the_eval_changed(tmp_path):
     assert page.count('class="rebaseline" data-cycle="3"') == 1
     assert page.count('<polyline class="trace"') == 2  # cycles 1-2, then 3-4: never one line across the change
     assert "eval changed" in page
+    assert "re-baseline (the eval changed)" in page  # where the improvement is measured from
+    report = cli(repo, "report").stdout
+    assert "re-baseline: the eval changed, HEAD measured again at cycle 3: 0.0000 -> 0.5000 (best)" in report
+    assert json.loads(cli(repo, "report", "--json").stdout)["rebaseline"]["cycle"] == 3
