@@ -58,8 +58,6 @@ def run(session: Session) -> Outcome:
             structlog.contextvars.bind_contextvars(cycle=1)
             record(session, original(session))
             _warn_if_degenerate(session, unread)
-        elif session.stale_baseline:
-            _rebaseline(session)
         _warn_unmeasured(session)
         _cycle_until_stop(session)
     except stops.RunStopped as stop:
@@ -100,7 +98,9 @@ def _cycle_until_stop(session: Session) -> None:
             stops.check(session, limits)
             number = session.history.last_cycle + 1
             structlog.contextvars.bind_contextvars(cycle=number)
-            if session.config.search.candidates > 1:
+            if session.stale_baseline:  # before any decision, and only once the stop rules let the run go on
+                _rebaseline(session)
+            elif session.config.search.candidates > 1:
                 ahead, handed = None, ahead
                 ahead = parallel.cycle(session, number, handed)
             else:
@@ -115,8 +115,8 @@ def _rebaseline(session: Session) -> None:
     best = session.history.best
     said = "name no eval (an older version wrote them)" if best and best.eval_key is None else "came from another eval"
     get().warning(f"HEAD's results (cycle {best.cycle if best else '?'}) {said}: measuring HEAD again first")
-    structlog.contextvars.bind_contextvars(cycle=session.history.last_cycle + 1)
     record(session, rebaseline(session))
+    _warn_unmeasured(session)
 
 
 def _warn_unread_files(session: Session) -> list[Unread]:

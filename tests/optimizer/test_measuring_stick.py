@@ -99,3 +99,23 @@ def test_the_chart_breaks_its_score_line_where_the_eval_changed(tmp_path):
     report = cli(repo, "report").stdout
     assert "re-baseline: the eval changed, HEAD measured again at cycle 3: 0.0000 -> 0.5000 (best)" in report
     assert json.loads(cli(repo, "report", "--json").stdout)["rebaseline"]["cycle"] == 3
+
+
+def test_a_target_reached_under_the_old_eval_does_not_stop_a_run_under_the_new_one(tmp_path):
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix both"},
+        4: {"write": {"prompt.md": scores(a=0, b=1)}},
+    }
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan, config={"stop": {"max_cycles": 2, "target_score": 1.0}}
+    )
+    assert cli(repo, "run").returncode == 0
+    assert [(r["cycle"], r["score"]) for r in iterations(repo)] == [(1, 0.0), (2, 1.0)]
+    (repo / "evals/score.py").write_text(FIXED_EVAL)
+    git(repo, "commit", "-qam", "fix the eval")
+
+    done = cli(repo, "run")
+
+    lines = iterations(repo)[2:]
+    assert [(r["cycle"], r["decision"], r["score"]) for r in lines] == [(3, "keep", 0.5), (4, "keep", 1.0)], done.stderr
+    assert lines[0]["rebaseline"] is True
