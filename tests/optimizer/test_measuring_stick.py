@@ -119,3 +119,15 @@ def test_a_target_reached_under_the_old_eval_does_not_stop_a_run_under_the_new_o
     lines = iterations(repo)[2:]
     assert [(r["cycle"], r["decision"], r["score"]) for r in lines] == [(3, "keep", 0.5), (4, "keep", 1.0)], done.stderr
     assert lines[0]["rebaseline"] is True
+
+
+def test_a_rollback_keeps_the_eval_key_of_the_results_it_restores(tmp_path):
+    repo = two_cycle_repo(tmp_path)
+    assert cli(repo, "run").returncode == 0
+    assert cli(repo, "rollback", "--to", "1").returncode == 0
+
+    done = cli(repo, "run")
+
+    lines = iterations(repo)
+    assert lines[2]["reason"] == "rollback to cycle 1" and lines[2]["eval_key"] == lines[0]["eval_key"]
+    assert not any(r.get("rebaseline") for r in lines), done.stderr  # the same eval: nothing to measure again
