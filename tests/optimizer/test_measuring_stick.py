@@ -131,3 +131,25 @@ def test_a_rollback_keeps_the_eval_key_of_the_results_it_restores(tmp_path):
     lines = iterations(repo)
     assert lines[2]["reason"] == "rollback to cycle 1" and lines[2]["eval_key"] == lines[0]["eval_key"]
     assert not any(r.get("rebaseline") for r in lines), done.stderr  # the same eval: nothing to measure again
+
+
+def test_a_rebaseline_keeps_the_holdout_apart_as_the_original_did(tmp_path):
+    tests = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 0, "g": 0, "h": 0, "i": 0, "j": 0}
+    plan = {2: {"write": {"prompt.md": scores(**(tests | {"f": 1}))}}, 3: {"write": {"prompt.md": scores(**tests)}}}
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(**tests)},
+        plan,
+        config={"eval": {"holdout": 0.4}, "stop": {"max_cycles": 1}},
+    )
+    assert cli(repo, "run").returncode == 10
+    (repo / "evals/score.py").write_text(FIXED_EVAL)
+    git(repo, "commit", "-qam", "fix the eval")
+
+    done = cli(repo, "run")
+
+    original, rebase = iterations(repo)
+    assert rebase["rebaseline"] is True, done.stderr
+    assert rebase["holdout_tests"] == original["holdout_tests"] == 4
+    rows = (repo / ".autoresearch/runs/exp" / rebase["run_dir"] / "index.jsonl").read_text().splitlines()
+    assert len(rows) == 6  # the held-out tests' results are out of the mutator's sight
