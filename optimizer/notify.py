@@ -128,7 +128,7 @@ def current() -> Notifier:
 
 def kept(entry: "Iteration") -> None:
     """A cycle committed its candidate (the original's line is no news)."""
-    if entry.decision == "keep" and entry.cycle > 1:
+    if entry.decision == "keep" and not entry.measures_head:
         commit = f", commit {entry.commit[:10]}" if entry.commit else ""
         _current.send("kept", f"cycle {entry.cycle} kept, score {entry.score:.4f}", f"{entry.mutation}{commit}")
 

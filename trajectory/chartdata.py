@@ -48,6 +48,8 @@ class Series:
     holdout: Sequence[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
     candidates: Sequence[CandidatePoint] = ()  # a cycle's parallel candidates, when it had several
     reading: Reading = Reading()
+    # cycles that measured HEAD again because the eval changed: the scores before them are another eval's
+    breaks: Sequence[int] = ()
 
 
 def number(record: Iteration, name: str) -> float | None:
@@ -74,7 +76,10 @@ def series(records: list[Iteration], reading: Reading = Reading()) -> Series:
         mutation_cost.append((r.cycle, spent_mutation))
     holdout = [(r.cycle, value) for r in records if (value := number(r, "holdout_score")) is not None]
     assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
-    return Series(points, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading)
+    breaks = [r.cycle for r in records if r.rebaseline]
+    return Series(
+        points, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading, breaks
+    )
 
 
 def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:
@@ -99,12 +104,19 @@ class Summary:
     errors: int
     eval_cost: float
     mutation_cost: float
+    # the last re-baseline (HEAD measured again when the eval changed): (cycle, score), the improvement's start
+    rebased: tuple[int, float] | None = None
+
+    @property
+    def start(self) -> float | None:
+        """What the improvement is measured from: a score of the same eval as the best's."""
+        return self.rebased[1] if self.rebased else self.original
 
     @property
     def improvement(self) -> float | None:
-        if self.original is None or self.best is None:
+        if self.start is None or self.best is None:
             return None
-        return self.best - self.original
+        return self.best - self.start
 
     @property
     def total_cost(self) -> float:
@@ -114,6 +126,7 @@ class Summary:
 def summary(records: list[Iteration]) -> Summary:
     """From the records, not state.json: the page must agree with its own table and charts."""
     keeps = [r for r in records if r.decision == "keep"]
+    rebased = [(r.cycle, r.score) for r in records if r.rebaseline]
     count = lambda d: sum(r.decision == d for r in records)  # noqa: E731
     return Summary(
         original=records[0].score if records else None,
@@ -125,6 +138,7 @@ def summary(records: list[Iteration]) -> Summary:
         errors=count("error"),
         eval_cost=sum(r.cost_usd for r in records),
         mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
+        rebased=rebased[-1] if rebased else None,
     )
 
 

@@ -9,6 +9,8 @@ so neither colour nor a line drawn over another hides a series.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from autoresearch.trajectory import candidates
 from autoresearch.trajectory.chartdata import Point, Series
 from autoresearch.trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
@@ -82,13 +84,14 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     r = _radius(len(data.points))
     parts = [open_svg("score-chart", f"{data.reading.label} per cycle, {len(data.points)} cycles", standalone)]
     parts.append(frame.axes(data.reading.label))
-    parts.append(
-        f'<polyline class="trace" fill="none" stroke="#8c959f" stroke-width="1" points="{frame.points(evaluated)}"/>'
-    )
-    if data.best:
+    for run in _split(evaluated, data.breaks):
         parts.append(
-            f'<path class="best" fill="none" stroke="{BEST}" stroke-width="2.5" d="{_step(frame, data.best)}"/>'
+            f'<polyline class="trace" fill="none" stroke="#8c959f" stroke-width="1" points="{frame.points(run)}"/>'
         )
+    if data.best:
+        step = "".join(_step(frame, run) for run in _split(data.best, data.breaks))
+        parts.append(f'<path class="best" fill="none" stroke="{BEST}" stroke-width="2.5" d="{step}"/>')
+    parts.extend(_break(frame, cycle) for cycle in data.breaks)
     if data.holdout:  # the tests the mutator never sees: a train score rising while this falls is overfitting
         parts.append(
             f'<polyline class="holdout" fill="none" stroke="{HOLDOUT}" stroke-width="2" stroke-dasharray="6 4" '
@@ -106,10 +109,31 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     parts.append("</g>")
     legend = [("KEEP", COLORS["keep"]), ("DROP", COLORS["drop"]), ("ERROR", COLORS["error"]), ("best (HEAD)", BEST)]
     legend += [("holdout", HOLDOUT)] if data.holdout else []
+    legend += [("eval changed", GREY)] if data.breaks else []
     legend += [("candidates", candidates.COLOR)] if data.candidates else []
     parts.append(_legend(legend))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _split(values: list[tuple[int, float]], breaks: Sequence[int]) -> list[list[tuple[int, float]]]:
+    """A line cut where the eval changed: scores of two evals are never joined as if comparable."""
+    runs: list[list[tuple[int, float]]] = [[]]
+    for cycle, value in values:
+        if runs[-1] and any(runs[-1][-1][0] < b <= cycle for b in breaks):
+            runs.append([])
+        runs[-1].append((cycle, value))
+    return [run for run in runs if run]
+
+
+def _break(frame: Frame, cycle: int) -> str:
+    """The cycle that measured HEAD again under a changed eval: a dashed vertical line just before its point."""
+    x = fmt(frame.x(cycle - 0.5))
+    return (
+        f'<line class="rebaseline" data-cycle="{cycle}" x1="{x}" x2="{x}" y1="{fmt(frame.y.end)}" '
+        f'y2="{fmt(frame.y.start)}" stroke="{GREY}" stroke-width="1.5" stroke-dasharray="5 4">'
+        f"<title>cycle {cycle}: the eval changed; HEAD measured again, scores before it are another eval's</title></line>"
+    )
 
 
 def _step(frame: Frame, best: list[tuple[int, float]]) -> str:

@@ -101,6 +101,10 @@ class Iteration(BaseModel):
     tests: Count = None  # how many tests the score is over: the original's (all), an early discard's (those it ran)
     error: Text = None  # an error cycle's message, redacted
     error_reason: Text = None  # an error cycle's kind: eval-failed, no-change, out-of-scope, ...
+    # the measuring stick: which eval measured this line (the result cache's eval key), and whether the line is
+    # HEAD measured again because the eval changed since HEAD's results (no decision compares two evals)
+    eval_key: Text = None  # absent on lines of older versions: unknown
+    rebaseline: Flag = None
     # the comparison with HEAD's results, as `agentv compare` summarizes it
     wins: Count = None
     losses: Count = None
@@ -133,6 +137,11 @@ class Iteration(BaseModel):
     )
     composite: Measure = None  # the score the keep rule decided on, when `objectives:` weights are set
     gate: Text = None  # the gate that blocked a candidate the keep rule would have kept
+
+    @property
+    def measures_head(self) -> bool:
+        """The original (cycle 1) or a re-baseline: HEAD measured as it is, no change decided on."""
+        return self.cycle == 1 or bool(self.rebaseline)
 
     @property
     def partial(self) -> Partial | None:

@@ -46,10 +46,11 @@ def _improvement(s: Summary, reading: Reading) -> tuple[str, str]:
     """A minimize goal's gain is a fall: 1.7 -> 0.9 reads "0.8 lower", not "-0.8, -47% of the original"."""
     if s.improvement is None:
         return "–", ""
+    start = f"cycle {s.rebased[0]}'s re-baseline (the eval changed)" if s.rebased else "the original"
     if reading.goal == "minimize":
-        relative = f"{-s.improvement / abs(s.original):.0%} below the original" if s.original else ""
+        relative = f"{-s.improvement / abs(s.start):.0%} below {start}" if s.start else ""
         return f"{-s.improvement:.4g} lower", f"{relative}; lower is better".lstrip("; ")
-    relative = f"{s.improvement / abs(s.original):+.0%} of the original" if s.original else ""
+    relative = f"{s.improvement / abs(s.start):+.0%} of {start}" if s.start else f"since {start}" if s.rebased else ""
     return f"{s.improvement:+.4g}", relative
 
 

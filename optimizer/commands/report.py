@@ -65,6 +65,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
         "errors": history.count("error"),
         "original": point(history.original),
         "best": point(history.best),
+        "rebaseline": point(next((r for r in reversed(records) if r.rebaseline), None)),
         "cost_usd": history.spent_usd,
         "warning": st.warning if st else None,
         "unreadable_lines": bad,
@@ -87,6 +88,12 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     lines.extend(_partial_lines(records))
     if original and best:
         lines.append(_score_line(cfg, original.score, best.score, best.cycle))
+    rebased = [r for r in records if r.rebaseline]
+    if rebased and best:
+        lines.append(
+            f"  re-baseline: the eval changed, HEAD measured again at cycle {rebased[-1].cycle}: "
+            f"{rebased[-1].score:.4f} -> {best.score:.4f} (best); the scores before it are another eval's"
+        )
     held = [r.holdout_score if r else None for r in (original, best)]
     if None not in held:
         lines.append(f"  holdout {held[0]:.4f} (original) -> {held[1]:.4f} (best): the tests the mutator never saw")

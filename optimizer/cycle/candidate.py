@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.decide import compare_for_goal, judge, rule_of
 from autoresearch.optimizer.cycle.early import EarlyDiscard
 from autoresearch.optimizer.cycle.gating import gate
-from autoresearch.optimizer.cycle.holdout import guard_candidate, guard_original
+from autoresearch.optimizer.cycle.holdout import guard_candidate, guard_head, guard_original
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.mutate import mutate
@@ -41,6 +42,7 @@ from autoresearch.trajectory.iterations import Iteration
 
 COMMIT_PREFIX = "autoresearch cycle "
 ORIGINAL_ATTEMPTS = Limits.max_errors_in_a_row
+REBASELINE = "re-baseline: the eval changed since HEAD's results"
 
 
 @dataclass
@@ -49,51 +51,74 @@ class Draft:
 
     cycle: int
     run_dir: str
+    eval_key: str  # the eval that measures this cycle (autoresearch.optimizer.cycle.keys.eval_key)
     started: float = field(default_factory=time.monotonic)
     fields: dict[str, Any] = field(default_factory=dict)
 
     def finish(self, **fields: Any) -> Iteration:
-        data = {"cycle": self.cycle, "run_dir": self.run_dir, **self.fields, **fields}
+        data = {"cycle": self.cycle, "run_dir": self.run_dir, "eval_key": self.eval_key, **self.fields, **fields}
         data["duration_s"] = round(time.monotonic() - self.started, 3)
         return Iteration(**data)
 
 
 def original(session: Session) -> Iteration:
-    """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from).
+    """Cycle 1: the untouched artifact, always KEEP (it is the baseline everything is measured from)."""
+    return _with_attempts("the original's eval", lambda: _original_once(session))
 
-    Its eval gets the attempts any cycle gets before failures stop a run (three in a row): one flaky
-    first eval must not end a night's run before it starts. Each failure is logged with its reason.
-    """
+
+def rebaseline(session: Session) -> Iteration:
+    """HEAD measured again, because its results came from another eval than this run's (the user changed
+    the eval, its files or its settings): a KEEP line of its own, marked `rebaseline`, whose results are
+    the baseline of every decision after it, so that no decision compares the results of two evals."""
+    return _with_attempts("HEAD's eval", lambda: _rebaseline_once(session))
+
+
+def _with_attempts(what: str, once: Callable[[], Iteration]) -> Iteration:
+    """A measurement of HEAD gets the attempts any cycle gets before failures stop a run (three in a row):
+    one flaky eval must not end a night's run before it starts. Each failure is logged with its reason."""
     attempt = 1
     while True:
         try:
-            return _original_once(session)
+            return once()
         except EvalFailed as exc:
             if attempt == ORIGINAL_ATTEMPTS:
                 raise
-            get().warning(
-                f"the original's eval failed (attempt {attempt} of {ORIGINAL_ATTEMPTS})", error=redact(str(exc))
-            )
+            get().warning(f"{what} failed (attempt {attempt} of {ORIGINAL_ATTEMPTS})", error=redact(str(exc)))
             attempt += 1
 
 
 def _original_once(session: Session) -> Iteration:
     run_dir = session.paths.new_run_dir(1)
-    draft = Draft(1, run_dir.name, fields={"mutation": "original"})
+    draft = Draft(1, run_dir.name, session.eval_key, fields={"mutation": "original"})
     spend = Spend()
     rows = measure(session, run_dir, artifact_id(session.ws), 1, spend)
     rows, held_fields = guard_original(session, run_dir, rows)
     session.set_baseline(rows)
+    return _head_line(session, draft, rows, spend, reason="original", **held_fields)
+
+
+def _rebaseline_once(session: Session) -> Iteration:
+    cycle = session.history.last_cycle + 1
+    run_dir = session.paths.new_run_dir(cycle)
+    draft = Draft(cycle, run_dir.name, session.eval_key, fields={"mutation": "re-baseline"})
+    spend = Spend()
+    rows = measure(session, run_dir, artifact_id(session.ws), 1, spend)
+    rows, held, held_fields = guard_head(session, run_dir, rows)
+    session.rebased(rows, held)
+    return _head_line(session, draft, rows, spend, reason=REBASELINE, rebaseline=True, **held_fields)
+
+
+def _head_line(session: Session, draft: Draft, rows: list[dict], spend: Spend, **fields: Any) -> Iteration:
+    """The line of HEAD measured as it is: a KEEP of the commit it already is."""
     return draft.finish(
         score=mean_score(rows),
         decision="keep",
-        reason="original",
         cost_usd=spend.cost_usd,
         assertions=assertion_rates(rows),
         commit=session.ws.head(),
         tests=len({r["test_id"] for r in rows}),
         objectives=overall(rows, artifact_size(session.ws)),
-        **held_fields,
+        **fields,
         **spend_fields(spend),
     )
 
@@ -102,7 +127,7 @@ def candidate(session: Session, cycle: int) -> None:
     """Cycles 2+: ask the mutator for a candidate, judge it against HEAD's results, and write the
     decision down. Each outcome's git step and its iterations line happen in one critical block."""
     run_dir = session.paths.new_run_dir(cycle)
-    draft = Draft(cycle, run_dir.name)
+    draft = Draft(cycle, run_dir.name, session.eval_key)
     with tree.in_tree(session.ws, run_dir) as cand:
         try:
             mutation = mutate(session, cycle, cand)

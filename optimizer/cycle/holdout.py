@@ -48,7 +48,21 @@ def guard_original(session: Session, run_dir: Path, rows: list[dict]) -> tuple[l
     train, held = split.partition(rows)
     split.hide(run_dir)
     session.set_holdout(split, held)
-    return train, ({"holdout_score": mean_score(held), "holdout_tests": len(held)} if held else {})
+    return train, _head_fields(held)
+
+
+def guard_head(session: Session, run_dir: Path, rows: list[dict]) -> tuple[list[dict], list[dict], dict]:
+    """HEAD measured again (a re-baseline): (train rows, held-out rows, line fields), split as the original was."""
+    if session.holdout is None:
+        return rows, [], {}
+    train, held = session.holdout.partition(rows)
+    session.holdout.hide(run_dir)
+    return train, held, _head_fields(held)
+
+
+def _head_fields(held: list[dict]) -> dict:
+    """HEAD's held-out score on its line: what later candidates' held-out tests are checked against."""
+    return {"holdout_score": mean_score(held), "holdout_tests": len(held)} if held else {}
 
 
 def guard_candidate(session: Session, run_dir: Path, rows: list[dict]) -> tuple[list[dict], list[dict], dict]:

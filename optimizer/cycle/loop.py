@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import structlog
 
 from autoresearch.optimizer.cycle import parallel, stops
-from autoresearch.optimizer.cycle.candidate import candidate, original
+from autoresearch.optimizer.cycle.candidate import candidate, original, rebaseline
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import unmeasured
 from autoresearch.optimizer.cycle.record import record, write_chart
@@ -85,7 +85,7 @@ def safety_blocked(records: list[Iteration]) -> bool:
 
 
 def _kept_a_candidate(records: list[Iteration]) -> bool:
-    return any(r.decision == "keep" and r.cycle > 1 for r in records)
+    return any(r.decision == "keep" and not r.measures_head for r in records)
 
 
 def _cycle_until_stop(session: Session) -> None:
@@ -98,7 +98,9 @@ def _cycle_until_stop(session: Session) -> None:
             stops.check(session, limits)
             number = session.history.last_cycle + 1
             structlog.contextvars.bind_contextvars(cycle=number)
-            if session.config.search.candidates > 1:
+            if session.stale_baseline:  # before any decision, and only once the stop rules let the run go on
+                _rebaseline(session)
+            elif session.config.search.candidates > 1:
                 ahead, handed = None, ahead
                 ahead = parallel.cycle(session, number, handed)
             else:
@@ -106,6 +108,15 @@ def _cycle_until_stop(session: Session) -> None:
     finally:
         if ahead is not None:
             parallel.discard(session, ahead)
+
+
+def _rebaseline(session: Session) -> None:
+    """HEAD's results came from another eval: HEAD is measured again, on a line of its own, before any decision."""
+    best = session.history.best
+    said = "name no eval (an older version wrote them)" if best and best.eval_key is None else "came from another eval"
+    get().warning(f"HEAD's results (cycle {best.cycle if best else '?'}) {said}: measuring HEAD again first")
+    record(session, rebaseline(session))
+    _warn_unmeasured(session)
 
 
 def _warn_unread_files(session: Session) -> list[Unread]:
@@ -152,7 +163,7 @@ def _improved(session: Session) -> bool:
     h = session.history
     if session.config.objectives:  # each KEEP beat its HEAD on the composite, a score with no absolute scale
         return _kept_a_candidate(h.since(session.state.run_start_cycle).records)
-    start = h.best_until(session.state.run_start_cycle) or h.original
+    start = h.start_of_run(session.state.run_start_cycle)
     return bool(h.best and start and is_better(session.config.eval.goal, h.best.score, start.score))
 
 

@@ -267,7 +267,7 @@ def _merge(session: Session, batch: Batch) -> Sibling | None:
     sib_dir = batch.run_dir / f"candidate-{index}"
     sib_dir.mkdir(parents=True, exist_ok=True)
     summary = " + ".join(str(siblings[i].draft.fields.get("mutation", "")) for i in parents)
-    draft = Draft(batch.number, batch.run_dir.name, fields={"mutation": summary})
+    draft = Draft(batch.number, batch.run_dir.name, session.eval_key, fields={"mutation": summary})
     get().info("merging", candidates=parents)
     return Sibling(
         index,

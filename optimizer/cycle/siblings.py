@@ -255,7 +255,7 @@ def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Wor
     mutator = build_mutator(session.config.mutator.model_copy(update=settings), ws.root) if settings else None
     sib_dir = batch.run_dir / f"candidate-{i}"
     sib_dir.mkdir(parents=True, exist_ok=True)
-    draft = Draft(batch.number, batch.run_dir.name)
+    draft = Draft(batch.number, batch.run_dir.name, session.eval_key)
     return Sibling(i, strategy, ws, draft, mutator or session.mutator, sib_dir)
 
 

@@ -8,6 +8,7 @@ messages read their limits from the stop policy.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
@@ -56,8 +57,11 @@ def check(session: Session, limits: Limits) -> None:
     """Before a cycle: raise the stop that applies (the first limit reached, then the budget, the
     deadline, a STOP file), or return to go on."""
     history, stop = session.history, session.config.stop
+    progress = history.progress(session.state.run_start_cycle)
+    if session.stale_baseline:  # HEAD's score is another eval's until HEAD is measured again: it reaches no target
+        progress = replace(progress, best_score=None)
     reason = (
-        stop_reason(history.progress(session.state.run_start_cycle), limits)
+        stop_reason(progress, limits)
         or budget_stop(
             history.spent_usd, history.expected_cycle_cost(session.config.search.candidates), stop.budget_usd
         )

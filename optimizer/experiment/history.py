@@ -36,6 +36,12 @@ class History:
         keeps = [r for r in self.records if r.decision == "keep" and r.cycle <= cycle]
         return keeps[-1] if keeps else None
 
+    def start_of_run(self, cycle: int) -> Iteration | None:
+        """What the run that began after `cycle` is measured against: its last re-baseline (HEAD under the
+        run's eval), else the KEEP it started from, else the original."""
+        rebased = [r for r in self.since(cycle).records if r.rebaseline]
+        return rebased[-1] if rebased else (self.best_until(cycle) or self.original)
+
     def since(self, cycle: int) -> History:
         """The cycles after `cycle`: one run's part of the history."""
         return History([r for r in self.records if r.cycle > cycle])

@@ -50,6 +50,7 @@ class Session:
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
     holdout: Holdout | None = None  # tests the mutator never sees; see autoresearch.optimizer.experiment.holdout
     baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
+    stale_baseline: bool = False  # HEAD's results came from another eval: measured again before any decision
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
     guard: Guard | None = (
         None  # the mutator's scope guard, opened before the first mutation (autoresearch.optimizer.guard.scope)
@@ -86,6 +87,15 @@ class Session:
     def set_baseline(self, rows: list[dict]) -> None:
         """The original's train rows: what the first candidate is compared with."""
         self.baseline_rows = rows
+
+    @property
+    def eval_key(self) -> str:
+        """The eval this run measures with: written on every line (see autoresearch.optimizer.cycle.keys)."""
+        return self.cache.eval_key
+
+    def rebased(self, rows: list[dict], held: list[dict]) -> None:
+        """HEAD measured again under this run's eval: its results are the baseline from now on."""
+        self.baseline_rows, self.baseline_holdout, self.stale_baseline = rows, held, False
 
     def set_holdout(self, holdout: Holdout, held: list[dict]) -> None:
         """The split drawn from the original's results, and the original's held-out rows."""

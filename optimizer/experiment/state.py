@@ -64,7 +64,9 @@ def summarize(state: State, history: History) -> None:
     best, original = history.best, history.original
     state.cycle = history.last_cycle
     state.keeps, state.drops, state.errors = history.count("keep"), history.count("drop"), history.count("error")
-    state.commits = [r.commit for r in history.records if r.decision == "keep" and r.cycle > 1 and r.commit is not None]
+    state.commits = [
+        r.commit for r in history.records if r.decision == "keep" and not r.measures_head and r.commit is not None
+    ]
     state.original_score = original.score if original else None
     state.best_score, state.best_cycle = (best.score, best.cycle) if best else (None, None)
     state.baseline_run = best.run_dir if best else None

@@ -161,7 +161,7 @@ def _is_best(ws: Workspace, past: History) -> bool:
 
 
 def _rollback_record(cycle: int, target: Iteration, sha: str | None) -> Iteration:
-    fields = {"score", "assertions", "run_dir", "tests", "holdout_score", "holdout_tests", "samples"}
+    fields = {"score", "assertions", "run_dir", "tests", "holdout_score", "holdout_tests", "samples", "eval_key"}
     return Iteration(
         cycle=cycle,
         decision="keep",

@@ -9,10 +9,9 @@ kept as plain copies named by their git blob id under
 `<results_dir>/guard/objects/`. Each distinct content is kept once, and dropped
 when no guarded file holds it any more. A copy is checked against its id
 before it is used, so a backup the mutator tampered with is refused, never
-restored. Files over LARGE are hard-linked rather than copied: no disk is
-spent on a dataset or a model file, and a mutator that replaces one (the way
-git, editors and package managers write) leaves the link intact; one that
-writes into it in place changes both, which the check on restore reports.
+restored. Every copy is a full one, large files included: a hard link would
+cost no disk, but a mutator that writes into the file in place would change
+the only other copy too, and the user's bytes would be gone.
 """
 
 from __future__ import annotations
@@ -22,9 +21,8 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from autoresearch.optimizer.guard.manifest import Entry, bytes_oid
+from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
 
-LARGE = 16 << 20
 SMALL = 8 << 20  # at most this size, kept in memory while the total allows
 MEMORY = 128 << 20
 
@@ -53,13 +51,7 @@ class Backups:
             return
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
-        try:
-            if entry.size > LARGE:
-                os.link(path, tmp)
-            else:
-                shutil.copyfile(path, tmp)
-        except OSError:
-            shutil.copyfile(path, tmp)  # another filesystem: no hard link possible
+        shutil.copyfile(path, tmp)
         os.replace(tmp, target)
 
     def _keep_in_memory(self, path: str, entry: Entry) -> bool:
@@ -95,6 +87,24 @@ class Backups:
             for item in fan.iterdir():
                 if fan.name + item.name not in self.refs:
                     item.unlink(missing_ok=True)
+
+    def write_to(self, oid: str, dest: str) -> bool:
+        """Write the bytes with this id to `dest` (a new file); False when no intact copy has them. A copy
+        on disk goes file to file, so a large one is never held in memory."""
+        data = self.memory.get(oid)
+        if data is None and oid in self.odb:
+            data = self.odb.read(oid)[1]
+        if data is not None:
+            Path(dest).write_bytes(data)
+            return True
+        try:
+            shutil.copyfile(self._path(oid), dest)
+            if blob_oid(dest, os.path.getsize(dest)) == oid:
+                return True
+        except OSError:
+            pass
+        Path(dest).unlink(missing_ok=True)
+        return False
 
     def read(self, oid: str) -> bytes | None:
         """The bytes with this id, or None when neither git nor the copies have them intact."""

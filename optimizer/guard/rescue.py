@@ -37,8 +37,8 @@ KIND = {(False, True): "created", (True, False): "deleted", (True, True): "chang
 
 
 def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
-    """Move out every changed path's current state (the undo is about to replace or remove it; moved,
-    a large file costs no copy) and write RESTORE.txt; returns the directory."""
+    """Keep every changed path's current state (the undo is about to replace or remove it) and write
+    RESTORE.txt; returns the directory."""
     base = _base(guard)
     target = run_dir / "outside"
     files = target / "files"
@@ -55,21 +55,24 @@ def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
             f"{KIND[(change.before is not None, change.after is not None)]:8} {_shown(relative)}"
         )
         if change.after is not None and change.after.kind in ("file", "link") and not relative.startswith(".."):
-            _move(change.path, (target / "git" if in_git else files) / relative)
+            _keep(change.path, (target / "git" if in_git else files) / relative)
     text = _restore_text(base, target, lines, git_lines, bool(patch))
     (target / "RESTORE.txt").write_text(text, encoding="utf-8")
     return target
 
 
-def _move(path: str, copy: Path) -> None:
+def _keep(path: str, copy: Path) -> None:
+    """The path's state at `copy`, the path itself left in place: the undo then writes a new file there,
+    and a file it cannot put back keeps the mutation's version in its place rather than vanishing. A hard
+    link costs no copy: the undo replaces the path's directory entry, never the linked bytes."""
     copy.parent.mkdir(parents=True, exist_ok=True)
+    if os.path.islink(path):
+        os.symlink(os.readlink(path), copy)
+        return
     try:
-        os.rename(path, copy)
+        os.link(path, copy)
     except OSError:  # another filesystem
-        if os.path.islink(path):
-            os.symlink(os.readlink(path), copy)
-        else:
-            shutil.copy2(path, copy)
+        shutil.copy2(path, copy)
 
 
 def restore_hint(guard: Guard, saved: Path) -> str:

@@ -292,25 +292,30 @@ class Guard:
             return os.path.lexists(path)
         if entry.kind == "object":
             return self.objects.put_back(path, entry)
-        data = self.backups.read(entry.oid)
-        if data is None:
-            get().error("scope guard: no intact copy to restore from", path=path)
-            return False
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = os.path.join(
             os.path.dirname(path), f".autoresearch-restore.{os.getpid()}"
         )  # short: `path` may be at NAME_MAX
-        if entry.kind == "link":
-            _unlink(tmp)
-            os.symlink(os.fsdecode(data), tmp)
-        else:
-            with open(tmp, "wb") as f:
-                f.write(data)
-            os.chmod(tmp, entry.mode)
+        _unlink(tmp)
+        if not self._put_bytes(entry, tmp):
+            get().error("scope guard: no intact copy to restore from", path=path)
+            return False
         if os.path.isdir(path) and not os.path.islink(path):
             os.rmdir(path)
         os.replace(tmp, path)
         return True
+
+    def _put_bytes(self, entry: Entry, tmp: str) -> bool:
+        """A link or a file with `entry`'s content at `tmp`, from the backups."""
+        if entry.kind == "file":
+            if not self.backups.write_to(entry.oid, tmp):
+                return False
+            os.chmod(tmp, entry.mode)
+            return True
+        data = self.backups.read(entry.oid)
+        if data is not None:
+            os.symlink(os.fsdecode(data), tmp)
+        return data is not None
 
 
 def _reclaim(folder: Path) -> None:
@@ -374,22 +379,23 @@ def verify(guard: Guard, changes: list[Change], failed: list[str], saved: Path) 
     if not left:
         return
     before = saved / "before"
-    for change in left.values():
-        _write_before(guard, change, before)
+    kept = [change.path for change in left.values() if _write_before(guard, change, before)]
     first = sorted(left)[0]
+    where = f", what was there before in {before}" if kept else ""
     raise IntegrityError(
         f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {first}; "
-        f"what the mutation left is saved in {saved}, what was there before in {before}"
+        f"what the mutation left is saved in {saved}{where}"
     )
 
 
-def _write_before(guard: Guard, change: Change, before: Path) -> None:
+def _write_before(guard: Guard, change: Change, before: Path) -> bool:
+    """Whether the bytes `change.path` held before the mutation are now under `before`."""
     entry = change.before
     if entry is None or entry.kind not in ("file", "link"):
-        return
+        return False
     data = guard.backups.read(entry.oid)
     if data is None:
-        return
+        return False
     copy = before / os.path.relpath(change.path, guard.ws.root).replace(".." + os.sep, "")
     copy.parent.mkdir(parents=True, exist_ok=True)
     if entry.kind == "link":
@@ -397,3 +403,4 @@ def _write_before(guard: Guard, change: Change, before: Path) -> None:
     else:
         copy.write_bytes(data)
         os.chmod(copy, entry.mode)
+    return True

@@ -55,8 +55,9 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         if config.eval.holdout and split is None and history.records:
             raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
         head = (head_ref(ws), ws.head())
-        baseline = _resume_baseline(ws, paths, history) if history.records else []
-        held = split.rows_of(history.best.run_dir) if split and history.best else []
+        stale = bool(history.records) and _eval_changed(history, cache.eval_key)
+        baseline = _resume_baseline(ws, paths, history, stale) if history.records else []
+        held = split.rows_of(history.best.run_dir) if split and history.best and not stale else []
         state = _state(config, ws, paths, history, at)
         return Session(
             config,
@@ -73,6 +74,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
             deadline_s=at.timestamp() if at else None,
             holdout=split,
             baseline_holdout=held,
+            stale_baseline=stale,
             sandbox=sandbox.open_for(config, ws, paths, (cache.root.parent,)),
         )
     except BaseException:
@@ -113,8 +115,16 @@ def _run_start(previous: State | None, history: History) -> int:
     return history.last_cycle
 
 
-def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History) -> list[dict]:
-    """The last KEEP's results, after checking that HEAD still holds that KEEP's artifact."""
+def _eval_changed(history: History, key: str) -> bool:
+    """Whether HEAD's results came from another eval than this run's (or from a version that did not
+    record which): then HEAD is measured again before any decision (autoresearch.optimizer.cycle.candidate.rebaseline)."""
+    best = history.best
+    return best is not None and best.eval_key != key
+
+
+def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History, stale: bool) -> list[dict]:
+    """The last KEEP's results, after checking that HEAD still holds that KEEP's artifact; none when
+    they came from another eval (`stale`): HEAD is measured again instead."""
     best = history.best
     commit = best.commit if best else None
     if best is None or not commit:
@@ -128,6 +138,8 @@ def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History) ->
             f"the artifact at HEAD is not the one of the last KEEP (cycle {best.cycle}, {commit[:10]}); "
             "it was changed outside autoresearch: use --restart to start a new experiment from HEAD"
         )
+    if stale:
+        return []
     try:
         return load_rows(paths.run_dir(best.run_dir))
     except BadResults as exc:

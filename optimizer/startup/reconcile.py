@@ -101,13 +101,19 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
         baseline = load_rows(paths.run_dir(best.run_dir))
     except (IndexError, BadResults):
         return []  # the resume check reports the inconsistency with its own message
-    record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head)
+    record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head, best.eval_key)
     iterations.append(paths.iterations, record)
     return [f"logged cycle {cycle}, committed as {head.hexsha[:10]} just before the crash"]
 
 
 def _keep_record(
-    config: Config, cycle: int, run_dir: Path, rows: list[dict], baseline: list[dict], head: Commit
+    config: Config,
+    cycle: int,
+    run_dir: Path,
+    rows: list[dict],
+    baseline: list[dict],
+    head: Commit,
+    eval_key: str | None,  # the last KEEP's: the crashed cycle was compared with its results, so measured alike
 ) -> Iteration:
     s = compare_for_goal(config, baseline, rows).summary
     return Iteration(
@@ -124,6 +130,7 @@ def _keep_record(
         ties=s.ties,
         mean_delta=s.mean_delta,
         reason=RECOVERED,
+        eval_key=eval_key,
         **_samples(run_dir),
     )
 

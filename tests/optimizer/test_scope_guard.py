@@ -280,18 +280,40 @@ def test_a_branch_switch_during_a_mutation_is_undone_and_stops_the_run(tmp_path,
     assert git(repo, "status", "--porcelain").strip() == ""
 
 
-def test_a_large_file_written_in_place_that_cannot_be_put_back_stops_the_run_and_keeps_its_bytes(tmp_path):
+def test_a_large_file_written_in_place_is_put_back_whole_and_the_mutations_bytes_kept(tmp_path):
     scribble = "python3 -c \"f = open('data/big.bin', 'r+b'); f.write(b'mutated'); f.close()\""
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [scribble]}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "data/\n"})
     (repo / "data").mkdir()
-    (repo / "data/big.bin").write_bytes(b"\0" * (17 << 20))  # over 16 MiB: hard-linked, not copied
+    original = os.urandom(17 << 20)  # over 16 MiB, ignored: neither in git nor in the guard's memory
+    (repo / "data/big.bin").write_bytes(original)
+
     done = cli(repo, "run")
+
+    assert (repo / "data/big.bin").read_bytes() == original, done.stderr  # in its place, every byte
+    line = iterations(repo)[1]
+    assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
+    saved = saved_dir(repo, line)
+    assert (saved / "files/data/big.bin").read_bytes()[:7] == b"mutated"  # the mutation's bytes are kept too
+    assert str(saved) in done.stderr and "before" not in done.stderr
+
+
+def test_a_file_whose_backup_was_tampered_with_is_reported_with_only_paths_that_exist(tmp_path):
+    tamper = (
+        "python3 -c \"import pathlib; [p.write_bytes(b'forged') for p in pathlib.Path('.autoresearch/guard/objects')"
+        ".rglob('*') if p.is_file()]; f = open('data/mid.bin', 'r+b'); f.write(b'mutated'); f.close()\""
+    )
+    plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [tamper]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "data/\n"})
+    (repo / "data").mkdir()
+    (repo / "data/mid.bin").write_bytes(os.urandom(9 << 20))  # over 8 MiB: its backup is a copy on disk
+
+    done = cli(repo, "run")
+
     assert done.returncode == 50, done.stderr
-    assert "could not restore" in done.stderr
-    (saved,) = (repo / RUNS).glob("*-c0002/outside")
-    assert str(saved) in done.stderr
-    assert (saved / "files/data/big.bin").read_bytes()[:7] == b"mutated"  # the mutation's bytes are kept
+    message = next(ln for ln in done.stderr.splitlines() if "could not restore" in ln)
+    named = [word.rstrip(",;") for word in message.split() if word.startswith("/")]
+    assert named and all(os.path.exists(path) for path in named), message
 
 
 PLANTED_GIT = {  # what a command mutator can leave inside a directory artifact for git to take as a repository

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from autoresearch.trajectory import charts
 from autoresearch.trajectory.chartdata import series, summary
 from autoresearch.trajectory.iterations import Iteration
 from autoresearch.trajectory.svg import ticks
@@ -56,3 +57,27 @@ def test_a_holdout_score_becomes_its_own_dashed_curve_beside_the_train_score():
     page = render(PageData("exp", records))
     assert page.count('class="holdout"') == 1 and ">holdout</text>" in page
     assert 'class="holdout"' not in render(PageData("exp", RECORDS))
+
+
+def test_a_rebaseline_breaks_the_lines_and_starts_the_improvement_again():
+    records = [
+        _it(1, 0.4, "keep", eval_key="old"),
+        _it(2, 0.8, "keep", eval_key="old"),
+        _it(3, 0.2, "keep", eval_key="new", rebaseline=True),
+        _it(4, 0.5, "keep", eval_key="new"),
+    ]
+    data = series(records)
+    svg = charts.score_chart(data)
+    assert data.breaks == [3]
+    assert svg.count('class="rebaseline" data-cycle="3"') == 1
+    assert svg.count('<polyline class="trace"') == 2
+    best_path = svg.split('class="best"')[1].split('d="')[1].split('"')[0]
+    assert best_path.count("M") == 2  # HEAD's step line is not drawn from 0.8 down to 0.2 as if it had fallen
+    s = summary(records)
+    assert (s.rebased, round(s.improvement, 6)) == ((3, 0.2), 0.3)
+
+
+def test_lines_without_a_key_or_a_marker_read_as_before():
+    line = Iteration.model_validate_json('{"cycle": 2, "score": 0.5, "decision": "keep", "rebaseline": [1]}')
+    assert (line.eval_key, line.rebaseline, line.measures_head) == (None, None, False)
+    assert series([line]).breaks == []
