@@ -15,8 +15,9 @@ here it stops after `TIMEOUT_SEC` with a `TimeoutError`.
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 TIMEOUT_SEC = 10.0
@@ -48,14 +49,18 @@ def _call(function: str, *args: str, timeout_sec: float = TIMEOUT_SEC) -> Any:
 
 
 def _made() -> Any:
-    """The context, made in a thread of its own. mini-racer adopts the event loop running in the thread that
-    makes it (a notebook's, a browser driver's) and then refuses every call with a timeout from that thread;
-    made where no loop runs, it starts a loop of its own, which any thread can call. V8 itself is started
-    here, in the calling thread: started in the short-lived thread, it crashed the process at exit."""
-    from py_mini_racer import MiniRacer, init_mini_racer
+    """The context, made as if no event loop ran here. mini-racer adopts the loop running in the thread that
+    makes its context (a notebook cell's, a browser driver's) and then refuses every call with a timeout from
+    that thread; made where no loop runs, it starts a loop of its own, which any thread can call. Made in a
+    thread of its own instead, it crashed or hung the process at exit."""
+    from py_mini_racer import MiniRacer
 
-    init_mini_racer(ignore_duplicate_init=True)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        context = pool.submit(MiniRacer).result()
+    running = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        context = MiniRacer()
+    finally:
+        asyncio.events._set_running_loop(running)
     context.eval(_FUNCTIONS)
+    atexit.register(context.close)  # while Python still runs: freed during finalization, V8 could hang the exit
     return context
