@@ -25,16 +25,21 @@ def in_this_checkout(results: Path) -> dict[str, str]:
     return found
 
 
+def other_running(results: Path, experiment: str) -> tuple[str, str] | None:
+    """(experiment, 'pid N since T') of a daemon other than `experiment`'s working in this checkout's tree."""
+    return next(((name, who) for name, who in in_this_checkout(results).items() if name != experiment), None)
+
+
 def require_no_other(results: Path, experiment: str) -> None:
     """Refuse (exit 30) a second experiment in a checkout where one already runs: each would take the
     other's candidates for out-of-scope changes and undo them."""
-    for name, who in in_this_checkout(results).items():
-        if name != experiment:
-            raise InvalidInput(
-                f"experiment '{name}' is running in this checkout ({who}): two experiments in one working tree "
-                f"undo each other's candidates; wait for it, stop it (`autoresearch stop {name}`), or run this one "
-                "in its own worktree (--worktree)"
-            )
+    if found := other_running(results, experiment):
+        name, who = found
+        raise InvalidInput(
+            f"experiment '{name}' is running in this checkout ({who}): two experiments in one working tree "
+            f"undo each other's candidates; wait for it, stop it (`autoresearch stop {name}`), or run this one "
+            "in its own worktree (--worktree)"
+        )
 
 
 def require_idle(results: Path, what: str) -> None:

@@ -146,12 +146,12 @@ def log_rollback(paths: ExperimentPaths, planned: Iteration, sha: str) -> Iterat
 def _require_alone(paths: ExperimentPaths, name: str, what: str) -> None:
     """Refuse (exit 30) to commit in a checkout where another experiment's daemon works: its branch
     would move under it (it stops with exit 50 and advises a reset that would undo this commit)."""
-    for other, who in busy.in_this_checkout(paths.results_dir).items():
-        if other != name:
-            raise InvalidInput(
-                f"experiment '{other}' is running in this checkout ({who}): {what} would commit on the branch "
-                f"under it; wait for it, or stop it (`autoresearch stop {other}`)"
-            )
+    if found := busy.other_running(paths.results_dir, name):
+        other, who = found
+        raise InvalidInput(
+            f"experiment '{other}' is running in this checkout ({who}): {what} would commit on the branch "
+            f"under it; wait for it, or stop it (`autoresearch stop {other}`)"
+        )
 
 
 def _is_best(ws: Workspace, past: History) -> bool:
