@@ -72,6 +72,7 @@ def run(
             with critical():  # a signal between the fork and here waits: the child is never left unowned
                 if _refusing.is_set():
                     raise Refused(f"not started, the run is ending: {redact(str(command))[:200]}")
+                reaper.ready()
                 proc = subprocess.Popen(
                     command,
                     shell=isinstance(command, str),

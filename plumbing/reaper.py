@@ -32,6 +32,17 @@ _pipe: int | None = None  # the write end, held by this process only (not inheri
 _owner = 0  # the pid that started the watcher: a forked child starts its own
 
 
+def ready() -> None:
+    """Start the watcher before the first command, not once it runs: a process SIGKILLed while its watcher was
+    still starting (Ray kills an interrupted job's workers at once) would leave that command running unwatched.
+    What is left is the moment between the command's start and `watch`, a few statements later."""
+    global _pipe, _owner
+    with _lock:
+        if _pipe is None or _owner != os.getpid():
+            (_pipe, launcher), _owner = _start(), os.getpid()
+            launcher.wait()
+
+
 def watch(pgid: int, running: set[int]) -> None:
     """A group started: end it if this process dies. `running` is every group to watch, given again to a
     watcher started afresh (the first, or one after the old one was killed)."""

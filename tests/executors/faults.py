@@ -52,8 +52,28 @@ def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int,
         proc.wait()
     seconds = round(time.monotonic() - began, 1)
     left = {"drivers": settled(lambda: drivers(tree)), "targets": settled(lambda: held_targets(marks))}
+    left["left_running"] = [described(pid) for pid in held_targets(marks)]  # what a failure needs to be understood
     (marks / "release").touch()
     return {"exit": proc.returncode, "seconds": seconds, "stderr": log.read_text()[-2000:], **left}
+
+
+def described(pid: int) -> dict:
+    """A process left running: its parent, group and session, and the command lines of its parent and of the
+    watchers (plumbing.reaper) still alive."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        parent = Path(f"/proc/{fields[1]}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:  # ended meanwhile
+        return {"pid": pid, "ended": True}
+    watchers = [b" ".join(args).decode() for _, args in cluster.processes() if b"autoresearch.plumbing.reaper" in args]
+    return {
+        "pid": pid,
+        "ppid": int(fields[1]),
+        "pgid": int(fields[2]),
+        "sid": int(fields[3]),
+        "parent": parent[:300],
+        "watchers": watchers,
+    }
 
 
 def started(marks: Path, count: int) -> Callable[[], bool]:
