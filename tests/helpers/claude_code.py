@@ -1,0 +1,80 @@
+"""The real Claude Code CLI (pinned in tests/claude-code, installed by tests/run), offline against FakeLLM.
+
+Claude Code speaks the Anthropic Messages wire (streamed, to /v1/messages) and
+does nothing else with telemetry, updates and other traffic turned off, so
+`ANTHROPIC_BASE_URL` at the fake server is all it needs. Its model's replies
+are scripted per conversation turn (`turns`), so every mutation of a run
+plays the same script.
+
+Its program and its home live under /var/tmp, not /tmp: inside the mutator's
+sandbox /tmp is a fresh tmpfs, so a program there would not be found and a
+home there would be a writable scratch folder, where a user's home is
+read-only but for the agent's own files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.fake_llm import FakeLLM, Reply, Request
+
+INSTALLED = Path(__file__).resolve().parents[1] / "claude-code" / "node_modules" / ".bin" / "claude"
+# a returning user's global config, as Claude Code 2.1 leaves it after its first run
+RETURNING_USER = {"firstStartTime": "2026-11-01T00:00:00.000Z", "migrationVersion": 15, "seenNotifications": {}}
+
+
+@dataclass(frozen=True)
+class ClaudeCode:
+    bin_dir: Path  # holds `claude`
+    home: Path
+
+    def env(self, llm: FakeLLM) -> dict[str, str]:
+        """What a run needs in its environment for `claude` to answer from `llm`, with nothing else sent."""
+        return {
+            "PATH": f"{self.bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "HOME": str(self.home),
+            "ANTHROPIC_BASE_URL": llm.base_url("anthropic"),
+            "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+        }
+
+
+@pytest.fixture
+def claude_code() -> Iterator[ClaudeCode]:
+    """The pinned `claude`, linked into a throwaway folder outside /tmp with a returning user's home."""
+    assert INSTALLED.exists(), "Claude Code is not installed: tests/run installs it (npm, in tests/claude-code)"
+    root = Path(tempfile.mkdtemp(prefix="autoresearch-claude-", dir="/var/tmp"))
+    try:
+        (root / "bin").mkdir()
+        try:
+            os.link(INSTALLED.resolve(), root / "bin" / "claude")
+        except OSError:  # another file system
+            shutil.copy2(INSTALLED.resolve(), root / "bin" / "claude")
+        home = root / "home"
+        (home / ".claude").mkdir(parents=True)
+        (home / ".claude.json").write_text(json.dumps(RETURNING_USER))
+        yield ClaudeCode(root / "bin", home)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def turns(*replies: Reply) -> Callable[[Request], Reply]:
+    """A FakeLLM handler answering the n-th model turn of each conversation with `replies[n]` (the last
+    one again past the end): each run of `claude` plays the same script."""
+
+    def answer(request: Request) -> Reply:
+        done = sum(1 for m in request.body.get("messages", []) if m.get("role") == "assistant")
+        return replies[min(done, len(replies) - 1)]
+
+    return answer
