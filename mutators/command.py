@@ -60,13 +60,13 @@ class CommandMutator:
 
 NOT_COUNTED = (
     "the command mutator reported no spend, so stop.budget_usd does not count it: use a command that reports "
-    f"its cost (`claude -p ... --output-format json`) or write {{\"cost_usd\": ...}} to ${spend.COST_FILE_VARIABLE}"
+    f'its cost (`claude -p ... --output-format json`) or write {{"cost_usd": ...}} to ${spend.COST_FILE_VARIABLE}'
 )
 
 
 def _result(reading: spend.Reading, summary: str) -> MutationResult:
     """The mutation's summary and spend, with the warnings its reports gave."""
-    if reading.spend is None or reading.spend.cost_usd is None:
+    if reading.spend is None:
         return MutationResult(summary, notes=(*reading.warnings, NOT_COUNTED))
     s = reading.spend
     return MutationResult(summary, s.cost_usd or 0.0, s.tokens_in, s.tokens_out, notes=reading.warnings)
@@ -100,7 +100,10 @@ def _collect_outbox(request: MutationRequest) -> None:
     """A sandboxed mutator's changelog and cost file, moved from its outbox to where the loop reads them."""
     if request.sandbox is None:
         return
-    for written, kept in ((request.changelog_written, request.changelog), (request.cost_file_written, request.cost_file)):
+    for written, kept in (
+        (request.changelog_written, request.changelog),
+        (request.cost_file_written, request.cost_file),
+    ):
         if written.is_file() and not written.is_symlink():
             written.replace(kept)
     shutil.rmtree(request.outbox, ignore_errors=True)

@@ -79,15 +79,13 @@ def from_claude_code(report: Report) -> Spend | None:
     result = next(_result_objects(report.stdout), None)
     if result is None:
         return None
-    cost = result.get("total_cost_usd")
-    usage = result.get("usage") if isinstance(result.get("usage"), dict) else {}
-    tokens_in = sum(
-        _count(usage, k) for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    )
+    usage = result.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+    caches = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
     reply = result.get("result")
     return Spend(
-        float(cost) if _is_cost(cost) else None,
-        tokens_in,
+        _cost(result.get("total_cost_usd")),
+        sum(_count(usage, key) for key in caches),
         _count(usage, "output_tokens"),
         reply if isinstance(reply, str) and reply.strip() else None,
     )
@@ -106,8 +104,11 @@ def _result_objects(stdout: str) -> Iterator[dict]:
             yield found
 
 
-def _is_cost(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+def _cost(value: object) -> float | None:
+    """A cost as a report may give it: a finite number, not negative (and not a JSON true)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        return None
+    return float(value)
 
 
 def _count(usage: dict, key: str) -> int:

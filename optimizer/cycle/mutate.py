@@ -103,7 +103,9 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     return result
 
 
-def said(session: Session, mutate: Callable[[MutationRequest], MutationResult], request: MutationRequest) -> MutationResult:
+def said(
+    session: Session, mutate: Callable[[MutationRequest], MutationResult], request: MutationRequest
+) -> MutationResult:
     """`mutate(request)`, the warnings its result carries said once per run, whether it failed or not."""
     try:
         result = mutate(request)

@@ -23,8 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
-from tests.helpers.fake_llm import FakeLLM, Reply, Request
+from autoresearch.plumbing.sandbox import WORK
+from tests.helpers.fake_llm import FakeLLM, Reply, Request, text_reply, tool_reply
+from tests.helpers.repos import git
+from tests.helpers.scenario import scenario_repo, scores
 
 INSTALLED = Path(__file__).resolve().parents[1] / "claude-code" / "node_modules" / ".bin" / "claude"
 # a returning user's global config, as Claude Code 2.1 leaves it after its first run
@@ -78,3 +82,51 @@ def turns(*replies: Reply) -> Callable[[Request], Reply]:
         return replies[min(done, len(replies) - 1)]
 
     return answer
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "mutators.md"
+
+
+def recipes() -> list[str]:
+    """The Claude Code lines of the mutators page: every line of its code blocks that starts `claude `."""
+    lines, inside = [], False
+    for line in DOCS.read_text().splitlines():
+        if line.startswith("```"):
+            inside = not inside
+        elif inside and line.startswith("claude "):
+            lines.append(line)
+    return lines
+
+
+ARTIFACT = "prompts/p.md"
+SEEN = f"{WORK}/{ARTIFACT}"  # the artifact in the sandbox's throwaway checkout
+
+
+def agent_repo(root: Path, command: str, **config) -> Path:
+    """A repo whose mutator is `command` with the default sandbox; the user has a .env and untracked notes."""
+    repo = root / "repo"
+    settings = {"mutator": {"command": command, "timeout_s": 120}, "stop": {"max_cycles": 2}, **config}
+    scenario_repo(repo, {ARTIFACT: scores(a=0, b=0)}, {}, config=settings)
+    config_file = repo / "autoresearch.yaml"
+    written = yaml.safe_load(config_file.read_text())
+    del written["mutator"]["sandbox"]  # the scenario's default is off: here, the user's default
+    config_file.write_text(yaml.safe_dump(written, sort_keys=False))
+    git(repo, "commit", "-qam", "the default sandbox")
+    (repo / ".env").write_text("SECRET_KEY=kept\n")
+    (repo / "notes.txt").write_text("my untracked notes\n")
+    return repo
+
+
+def edit(*, input_tokens: int = 10) -> tuple:
+    """The model's script: read the artifact, raise test a, then say what it did."""
+    return (
+        tool_reply("Read", {"file_path": SEEN}),
+        tool_reply("Edit", {"file_path": SEEN, "old_string": "a 0", "new_string": "a 1"}),
+        text_reply("Raised test a to 1", input_tokens=input_tokens),
+    )
+
+
+def reported_costs(repo: Path) -> list[float]:
+    """The `total_cost_usd` Claude Code printed, mutation by mutation."""
+    logs = sorted((repo / ".autoresearch").rglob("mutator.stdout.log"))
+    return [json.loads(p.read_text())["total_cost_usd"] for p in logs]

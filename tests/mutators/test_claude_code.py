@@ -10,53 +10,26 @@ import json
 import uuid
 from pathlib import Path
 
-import yaml
-
 from autoresearch.optimizer.commands.init import MUTATOR_COMMAND
-from autoresearch.plumbing.sandbox import WORK
-from tests.helpers.claude_code import RETURNING_USER, ClaudeCode, turns
-from tests.helpers.fake_llm import FakeLLM, text_reply, tool_reply
+from tests.helpers.claude_code import (
+    ARTIFACT,
+    RETURNING_USER,
+    ClaudeCode,
+    agent_repo,
+    edit,
+    recipes,
+    reported_costs,
+    turns,
+)
+from tests.helpers.fake_llm import FakeLLM, tool_reply
 from tests.helpers.procs import running, survivors
 from tests.helpers.repos import cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores, state
-
-ARTIFACT = "prompts/p.md"
-SEEN = f"{WORK}/{ARTIFACT}"  # the artifact in the sandbox's throwaway checkout
-
-
-def agent_repo(root: Path, command: str, **config) -> Path:
-    """A repo whose mutator is `command` with the default sandbox; the user has a .env and untracked notes."""
-    repo = root / "repo"
-    settings = {"mutator": {"command": command, "timeout_s": 120}, "stop": {"max_cycles": 2}, **config}
-    scenario_repo(repo, {ARTIFACT: scores(a=0, b=0)}, {}, config=settings)
-    config_file = repo / "autoresearch.yaml"
-    written = yaml.safe_load(config_file.read_text())
-    del written["mutator"]["sandbox"]  # the scenario's default is off: here, the user's default
-    config_file.write_text(yaml.safe_dump(written, sort_keys=False))
-    git(repo, "commit", "-qam", "the default sandbox")
-    (repo / ".env").write_text("SECRET_KEY=kept\n")
-    (repo / "notes.txt").write_text("my untracked notes\n")
-    return repo
-
-
-def edit(*, input_tokens: int = 10) -> tuple:
-    """The model's script: read the artifact, raise test a, then say what it did."""
-    return (
-        tool_reply("Read", {"file_path": SEEN}),
-        tool_reply("Edit", {"file_path": SEEN, "old_string": "a 0", "new_string": "a 1"}),
-        text_reply("Raised test a to 1", input_tokens=input_tokens),
-    )
+from tests.helpers.scenario import iterations, state
 
 
 def staged(repo: Path) -> list[str]:
     """The index's entries but the artifact's (which a KEEP commits)."""
     return [ln for ln in git(repo, "ls-files", "--stage").splitlines() if not ln.endswith(ARTIFACT)]
-
-
-def reported_costs(repo: Path) -> list[float]:
-    """The `total_cost_usd` Claude Code printed, mutation by mutation."""
-    logs = sorted((repo / ".autoresearch").rglob("mutator.stdout.log"))
-    return [json.loads(p.read_text())["total_cost_usd"] for p in logs]
 
 
 def test_claude_code_edits_the_artifact_in_the_sandbox_and_its_reported_spend_stops_the_budget(
@@ -73,7 +46,7 @@ def test_claude_code_edits_the_artifact_in_the_sandbox_and_its_reported_spend_st
     assert cost > 1 and lines[1]["mutation_cost_usd"] == round(cost, 6)
     assert lines[1]["tokens_in"] > 1_000_000
     assert state(repo)["stop_reason"] == "budget"
-    assert "not counted" not in done.stderr
+    assert "reported no spend" not in done.stderr
     assert len(fake_llm.requests) == 3  # one mutation, three turns of the model
     assert json.loads((claude_code.home / ".claude.json").read_text()) == RETURNING_USER  # intact, read-only to it
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == "?? .env\n?? notes.txt\n"
@@ -83,7 +56,8 @@ def test_what_claude_code_does_unasked_reaches_nothing_of_the_users(
     tmp_path, fake_llm: FakeLLM, claude_code: ClaudeCode
 ):
     marker = f"claude-test-{uuid.uuid4().hex}"
-    repo = agent_repo(tmp_path, MUTATOR_COMMAND.replace("Read,Edit,Write", "Read,Edit,Write,Bash"))
+    [with_shell] = [line for line in recipes() if ",Bash " in line]  # the docs' line
+    repo = agent_repo(tmp_path, with_shell)
     hostile = "\n".join(
         [
             f"git -C {repo} clean -ffdx",
