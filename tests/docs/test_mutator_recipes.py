@@ -25,7 +25,7 @@ def test_the_page_has_the_recipes():
     assert len(EDITING) >= 5 and MUTATOR_COMMAND in EDITING
 
 
-@pytest.mark.parametrize("recipe", EDITING)
+@pytest.mark.parametrize("recipe", EDITING, ids=[f"line{n}" for n in range(1, len(EDITING) + 1)])
 def test_a_claude_code_recipe_improves_the_artifact_and_reports_its_spend(
     tmp_path, fake_llm: FakeLLM, claude_code: ClaudeCode, recipe
 ):

@@ -43,17 +43,18 @@ def test_a_cost_file_is_the_mutations_spend_and_stops_the_budget_in_the_sandbox(
     assert "reported no spend" not in done.stderr
 
 
-def test_a_malformed_cost_file_is_one_warning_and_an_unreported_spend_is_said_once(tmp_path):
+def test_a_malformed_cost_file_is_one_warning_an_unreported_spend_is_said_once_a_failed_one_counts(tmp_path):
     plan = {
         2: reporting('{"cost_usd": "lots"}', write={ARTIFACT: scores(a=1, b=0)}, summary="raised a"),
         3: reporting(None, write={ARTIFACT: scores(a=1, b=1)}, summary="raised b"),
         4: reporting(None, write={ARTIFACT: scores(a=0, b=0)}, summary="lowered both"),
+        5: reporting('{"cost_usd": 0.3}', exit=3),  # a failed mutation's spend counts all the same
     }
     repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=0, b=0)}, plan, config={"stop": {"budget_usd": 10}})
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
-    assert [ln["decision"] for ln in iterations(repo)] == ["keep", "keep", "keep", "drop"]
-    assert [ln.get("mutation_cost_usd") for ln in iterations(repo)[1:]] == [0, 0, 0]
+    assert [ln["decision"] for ln in iterations(repo)] == ["keep", "keep", "keep", "drop", "error"]
+    assert [ln.get("mutation_cost_usd") for ln in iterations(repo)[1:]] == [0, 0, 0, 0.3]
     [malformed] = [ln for ln in done.stderr.splitlines() if "AUTORESEARCH_COST_FILE (" in ln]
     assert "mutator-cost.json): field 'cost_usd': Input should be a valid number" in malformed
     assert done.stderr.count("reported no spend") == 1
