@@ -73,7 +73,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
-        result = said(session, session.mutator.mutate, request)
+        result = run_mutator(session, session.mutator.mutate, request)
         if work is not ws:  # only the artifact comes back from the throwaway checkout
             check_worktree(work, head, result)
             worktrees.carry_artifact(work, ws)
@@ -103,7 +103,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     return result
 
 
-def said(
+def run_mutator(
     session: Session, mutate: Callable[[MutationRequest], MutationResult], request: MutationRequest
 ) -> MutationResult:
     """`mutate(request)`, the warnings its result carries said once per run, whether it failed or not."""

@@ -54,23 +54,31 @@ class ClaudeCode:
         }
 
 
-@pytest.fixture
-def claude_code() -> Iterator[ClaudeCode]:
-    """The pinned `claude`, linked into a throwaway folder outside /tmp with a returning user's home."""
+@pytest.fixture(scope="session")
+def claude_program() -> Iterator[Path]:
+    """The pinned `claude`, linked (copied, on another file system) into a folder outside /tmp, once."""
     assert INSTALLED.exists(), "Claude Code is not installed: tests/run installs it (npm, in tests/claude-code)"
-    root = Path(tempfile.mkdtemp(prefix="autoresearch-claude-", dir="/var/tmp"))
+    bin_dir = Path(tempfile.mkdtemp(prefix="autoresearch-claude-bin-", dir="/var/tmp"))
     try:
-        (root / "bin").mkdir()
         try:
-            os.link(INSTALLED.resolve(), root / "bin" / "claude")
-        except OSError:  # another file system
-            shutil.copy2(INSTALLED.resolve(), root / "bin" / "claude")
-        home = root / "home"
-        (home / ".claude").mkdir(parents=True)
-        (home / ".claude.json").write_text(json.dumps(RETURNING_USER))
-        yield ClaudeCode(root / "bin", home)
+            os.link(INSTALLED.resolve(), bin_dir / "claude")
+        except OSError:
+            shutil.copy2(INSTALLED.resolve(), bin_dir / "claude")
+        yield bin_dir
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(bin_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def claude_code(claude_program: Path) -> Iterator[ClaudeCode]:
+    """The pinned `claude` and a returning user's home of its own, outside /tmp."""
+    home = Path(tempfile.mkdtemp(prefix="autoresearch-claude-home-", dir="/var/tmp"))
+    try:
+        (home / ".claude").mkdir()
+        (home / ".claude.json").write_text(json.dumps(RETURNING_USER))
+        yield ClaudeCode(claude_program, home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def turns(*replies: Reply) -> Callable[[Request], Reply]:
