@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +43,7 @@ class Unreadable(ValueError):
     """A report that is there but malformed: its message is the one-line warning."""
 
 
-SpendReader = Callable[[Report], "Spend | None"]
+SpendReader = Callable[[Report], Spend | None]
 
 
 class _CostFile(BaseModel):
@@ -66,6 +66,8 @@ def from_cost_file(report: Report) -> Spend | None:
         raise Unreadable(f"{where} is not a regular file")
     try:
         read = _CostFile.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise Unreadable(f"{where} cannot be read: {exc.strerror}") from None
     except ValidationError as exc:
         error = exc.errors()[0]
         field = ".".join(str(p) for p in error["loc"]) or "(the whole file)"
@@ -76,7 +78,7 @@ def from_cost_file(report: Report) -> Spend | None:
 def from_claude_code(report: Report) -> Spend | None:
     """Claude Code's result object (`claude -p --output-format json`, or the last line of `stream-json`):
     `total_cost_usd`, which it prices itself, its token usage, and `result`, its final message."""
-    result = next(_result_objects(report.stdout), None)
+    result = _last_result(report.stdout)
     if result is None:
         return None
     usage = result.get("usage")
@@ -91,8 +93,8 @@ def from_claude_code(report: Report) -> Spend | None:
     )
 
 
-def _result_objects(stdout: str) -> Iterator[dict]:
-    """Claude Code's `{"type": "result", ...}` objects in the output, the last first."""
+def _last_result(stdout: str) -> dict | None:
+    """Claude Code's last `{"type": "result", ...}` line in the output (`json` prints only that one)."""
     for line in reversed(stdout.splitlines()):
         if not line.lstrip().startswith("{"):
             continue
@@ -101,7 +103,8 @@ def _result_objects(stdout: str) -> Iterator[dict]:
         except ValueError:
             continue
         if isinstance(found, dict) and found.get("type") == "result":
-            yield found
+            return found
+    return None
 
 
 def _cost(value: object) -> float | None:
