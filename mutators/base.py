@@ -47,6 +47,16 @@ class MutationRequest:
         return self.log_dir / "outbox"
 
     @property
+    def cost_file(self) -> Path:
+        """Where a command mutator's spend report is kept (see autoresearch.mutators.spend)."""
+        return self.log_dir / "mutator-cost.json"
+
+    @property
+    def cost_file_written(self) -> Path:
+        """Where the command is told to write it ($AUTORESEARCH_COST_FILE): in a sandbox, its outbox."""
+        return self.cost_file if self.sandbox is None else self.outbox / self.cost_file.name
+
+    @property
     def changelog_written(self) -> Path:
         """Where the mutator is told to write its changelog."""
         return self.changelog if self.sandbox is None else self.outbox / self.changelog.name
@@ -62,6 +72,7 @@ class MutationRequest:
             "AUTORESEARCH_PASS_RATES": json.dumps(self.pass_rates, sort_keys=True),
             "AUTORESEARCH_CYCLE": str(self.cycle),
             "AUTORESEARCH_PROMPT_FILE": str(prompt_file),
+            "AUTORESEARCH_COST_FILE": str(self.cost_file_written),
             **(
                 {"AUTORESEARCH_CHANGELOG": str(self.changelog_written)}
                 if self.sandbox or self.sibling is not None
@@ -86,6 +97,7 @@ class MutationResult:
     tokens_in: int = 0
     tokens_out: int = 0
     extra: dict = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # warnings for the run's log (a spend not counted, a malformed cost file)
 
 
 class Mutator(Protocol):

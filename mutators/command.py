@@ -7,6 +7,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from autoresearch.mutators import spend
 from autoresearch.mutators.base import MutationRequest, MutationResult, summary_from
 from autoresearch.mutators.config import CommandMutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutatorConfigError
@@ -33,6 +34,7 @@ class CommandMutator:
         command = self.config.command
         for name, value in env.items():
             command = command.replace("{" + name.lower() + "}", shlex.quote(value))
+        request.cost_file.unlink(missing_ok=True)  # one left by an attempt a crash cut short
         try:
             done = process.run(
                 _in_sandbox(command, request, prompt_file),
@@ -42,12 +44,32 @@ class CommandMutator:
                 env=env,
             )
         finally:
-            _collect_changelog(request)
+            _collect_outbox(request)
+        reading = spend.read(spend.Report(done.stdout, request.cost_file))
+        spent = _result(reading, summary_from(request.changelog, reading.reply or done.stdout))
         if done.timed_out:
-            raise MutationFailed(f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout")
+            raise MutationFailed(
+                f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout", spent=spent
+            )
         if done.returncode != 0:
-            raise MutationFailed(f"mutator exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
-        return MutationResult(summary_from(request.changelog, done.stdout))
+            raise MutationFailed(
+                f"mutator exited {done.returncode}: {process.tail(done.stderr or done.stdout)}", spent=spent
+            )
+        return spent
+
+
+NOT_COUNTED = (
+    "the command mutator reported no spend, so stop.budget_usd does not count it: use a command that reports "
+    f'its cost (`claude -p ... --output-format json`) or write {{"cost_usd": ...}} to ${spend.COST_FILE_VARIABLE}'
+)
+
+
+def _result(reading: spend.Reading, summary: str) -> MutationResult:
+    """The mutation's summary and spend, with the warnings its reports gave."""
+    if reading.spend is None:
+        return MutationResult(summary, notes=(*reading.warnings, NOT_COUNTED))
+    s = reading.spend
+    return MutationResult(summary, s.cost_usd or 0.0, s.tokens_in, s.tokens_out, notes=reading.warnings)
 
 
 def _as_seen(request: MutationRequest) -> MutationRequest:
@@ -74,11 +96,14 @@ def _in_sandbox(command: str, request: MutationRequest, prompt_file: Path) -> st
     return sandbox.argv(["/bin/sh", "-c", command], sandbox.seen(request.repo_root))
 
 
-def _collect_changelog(request: MutationRequest) -> None:
-    """A sandboxed mutator's changelog, moved from its outbox to where the loop reads it."""
+def _collect_outbox(request: MutationRequest) -> None:
+    """A sandboxed mutator's changelog and cost file, moved from its outbox to where the loop reads them."""
     if request.sandbox is None:
         return
-    written = request.changelog_written
-    if written.is_file() and not written.is_symlink():
-        written.replace(request.changelog)
+    for written, kept in (
+        (request.changelog_written, request.changelog),
+        (request.cost_file_written, request.cost_file),
+    ):
+        if written.is_file() and not written.is_symlink():
+            written.replace(kept)
     shutil.rmtree(request.outbox, ignore_errors=True)

@@ -40,7 +40,7 @@ class CommandMutatorConfig(BaseModel):
 
     provider: Literal["command"] = "command"
     command: str
-    """Shell command run in the repository root (sandboxed: in a throwaway checkout of HEAD); sees AUTORESEARCH_* variables and {placeholders} of the same names in lower case."""
+    """Shell command run in the repository root (sandboxed: in a throwaway checkout of HEAD); sees AUTORESEARCH_* variables and {placeholders} of the same names in lower case. Its spend counts against stop.budget_usd when it reports it: Claude Code's `--output-format json`, or {"cost_usd": 0.42} written to $AUTORESEARCH_COST_FILE."""
     timeout_s: float = Field(default=1800, gt=0)
     """Seconds before the mutator is killed and the cycle counts as an error."""
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)

@@ -17,7 +17,7 @@ ARTIFACT_GUESSES = (
     "*.prompt.md",
     "train.py",
 )
-MUTATOR_COMMAND = 'claude -p "$(cat $AUTORESEARCH_PROMPT_FILE)" --allowedTools Read,Edit,Write'
+MUTATOR_COMMAND = 'claude -p "$(cat $AUTORESEARCH_PROMPT_FILE)" --allowedTools Read,Edit,Write --output-format json'
 # the prompt with each `<file: path="...">` line replaced by the file's text: what a `cli` target that only
 # passes its prompt on (to an LLM) must do to see the files (valid as a plain YAML value and in `sh`)
 EXPAND_FILES = (

@@ -9,7 +9,7 @@ branches stops the run.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -73,7 +73,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
-        result = session.mutator.mutate(request)
+        result = run_mutator(session, session.mutator.mutate, request)
         if work is not ws:  # only the artifact comes back from the throwaway checkout
             check_worktree(work, head, result)
             worktrees.carry_artifact(work, ws)
@@ -100,6 +100,20 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
         )
     check_artifact(ws, result)
     get().info("mutated", summary=result.summary)
+    return result
+
+
+def run_mutator(
+    session: Session, mutate: Callable[[MutationRequest], MutationResult], request: MutationRequest
+) -> MutationResult:
+    """`mutate(request)`, the warnings its result carries said once per run, whether it failed or not."""
+    try:
+        result = mutate(request)
+    except MutationFailed as exc:
+        if exc.spent is not None:
+            session.warn_once(*exc.spent.notes)
+        raise
+    session.warn_once(*result.notes)
     return result
 
 

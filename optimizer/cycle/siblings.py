@@ -31,6 +31,7 @@ from autoresearch.optimizer.cycle.mutate import (
     head_moved_error,
     mutation_request,
     records,
+    run_mutator,
     undo_outside,
 )
 from autoresearch.optimizer.cycle.sequential import Place
@@ -277,7 +278,7 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
     request.changelog.unlink(missing_ok=True)  # one left by an attempt a crash cut short
     head = ws.head()
     try:
-        result = s.mutator.mutate(request)
+        result = run_mutator(session, s.mutator.mutate, request)
         if request.changelog.is_file():
             request.changelog.replace(s.run_dir / "mutation.md")
         check_worktree(ws, head, result)

@@ -8,6 +8,7 @@ a session; autoresearch.optimizer.cycle uses it.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ import structlog
 
 from autoresearch.mutators.base import Mutator
 from autoresearch.optimizer.config import Config
+from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.holdout import Holdout
@@ -57,9 +59,20 @@ class Session:
     )
     sandbox: Sandbox | None = None  # the command mutator's; see autoresearch.optimizer.startup.sandbox
     state_writer: state_file.Writer = field(init=False)
+    said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
+    _saying: threading.Lock = field(default_factory=threading.Lock)  # parallel candidates mutate in threads
 
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
+
+    def warn_once(self, *messages: str) -> None:
+        """Each of `messages` said as a warning the first time this run meets it: a command mutator whose
+        spend goes uncounted says so once, not every cycle."""
+        with self._saying:
+            new = [m for m in dict.fromkeys(messages) if m not in self.said]
+            self.said.update(new)
+        for message in new:
+            get().warning(message)
 
     def close(self) -> None:
         if self.guard is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,23 @@ def ended(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
     except FileNotFoundError:
         return True
+
+
+def running(marker: str) -> list[int]:
+    """The processes whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:  # it ended meanwhile
+            continue
+    return found
+
+
+def survivors(marker: str) -> list[int]:
+    """The processes still running with `marker`, ended here so that a failing test leaves none."""
+    found = running(marker)
+    for pid in found:
+        os.kill(pid, signal.SIGKILL)
+    return found

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.procs import running, survivors
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
@@ -136,26 +136,6 @@ def snapshot(repo: Path) -> dict[str, bytes]:
 
 def mutator_output(repo: Path) -> str:
     return "".join(p.read_text() for p in (repo / RESULTS).rglob("mutator.stdout.log"))
-
-
-def running(marker: str) -> list[int]:
-    """The processes whose command line holds `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-        except OSError:  # it ended meanwhile
-            continue
-    return found
-
-
-def survivors(marker: str) -> list[int]:
-    """The processes still running with `marker`, ended here so that a failing test leaves none."""
-    found = running(marker)
-    for pid in found:
-        os.kill(pid, signal.SIGKILL)
-    return found
 
 
 @pytest.mark.parametrize("actions", ["clean", "rm", "git", "clean,rm,git"])
