@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from autoresearch.mutators import codex_spend
 from autoresearch.mutators.base import MutationRequest, MutationResult, summary_from
 from autoresearch.mutators.config import CommandMutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutatorConfigError
@@ -47,7 +49,15 @@ class CommandMutator:
             raise MutationFailed(f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout")
         if done.returncode != 0:
             raise MutationFailed(f"mutator exited {done.returncode}: {process.tail(done.stderr or done.stdout)}")
-        return MutationResult(summary_from(request.changelog, done.stdout))
+        return self._result(request, done.stdout)
+
+    def _result(self, request: MutationRequest, stdout: str) -> MutationResult:
+        """The summary, and the spend where the command reported one (Codex's `--json` events)."""
+        spend = codex_spend.read(stdout, codex_spend.model_of(self.config.command, os.environ))
+        if spend is None:
+            return MutationResult(summary_from(request.changelog, stdout))
+        summary = summary_from(request.changelog, spend.reply or "")
+        return MutationResult(summary, spend.cost_usd, spend.tokens_in, spend.tokens_out)
 
 
 def _as_seen(request: MutationRequest) -> MutationRequest:

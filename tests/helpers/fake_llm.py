@@ -79,8 +79,8 @@ class Request:
         return bool(self.body.get("stream"))
 
 
-def text_reply(text: str, *, input_tokens: int = 10, output_tokens: int = 5) -> Reply:
-    return Reply(text=text, input_tokens=input_tokens, output_tokens=output_tokens)
+def text_reply(text: str, *, input_tokens: int = 10, output_tokens: int = 5, cached_tokens: int = 0) -> Reply:
+    return Reply(text=text, input_tokens=input_tokens, output_tokens=output_tokens, cached_tokens=cached_tokens)
 
 
 def tool_reply(
