@@ -1,16 +1,33 @@
-"""The real Codex CLI (pinned in tests/codex/package.json; tests/run installs it) run against the fake LLM's
-Responses API on 127.0.0.1, with a throwaway home: a fake key, no login, and nothing that reaches past the
-loopback (no plugin sync from GitHub, no analytics, no update check)."""
+"""The real Codex CLI (pinned in tests/codex, installed by tests/run), offline against FakeLLM's Responses API.
+
+Its home holds a config.toml naming the fake server as its model provider, with
+a fake key, no login, and nothing reaching past the loopback: no plugin sync
+(a `git ls-remote` of github.com), no analytics, no update check. Codex 0.171's
+default model calls one freeform tool, `exec`, whose JavaScript calls
+`tools.exec_command` and `tools.apply_patch`: `shell` and `patch` write it.
+
+The program and the home live under /var/tmp, not /tmp: inside the mutator's
+sandbox /tmp is a fresh tmpfs, so a program there would not be found and a
+home there would be a writable scratch folder, where a user's home is
+read-only but for the agent's own files (and Codex refuses to make its helper
+links under /tmp).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from tests.helpers.fake_llm import FakeLLM, freeform_reply
+import pytest
 
-# resolved: the sandbox gives the mutator a fresh /tmp, so a checkout under /tmp reaches it only through a link
-CODEX_BIN = (Path(__file__).resolve().parents[1] / "codex" / "node_modules" / ".bin").resolve()
+from tests.helpers.fake_llm import FakeLLM, Reply, freeform_reply
+
+INSTALLED = Path(__file__).resolve().parents[1] / "codex" / "node_modules" / "@openai"
 
 CONFIG = """\
 model_provider = "scripted"
@@ -33,19 +50,42 @@ enabled = false
 """
 
 
-def codex_env(home: Path, llm: FakeLLM) -> dict[str, str]:
-    """The environment of a run whose mutator is Codex: its home (config in ~/.codex), its key, its CLI on PATH."""
-    assert (CODEX_BIN / "codex").exists(), "the Codex CLI is missing: run tests/run, or npm install in tests/codex"
-    (home / ".codex").mkdir(parents=True)
-    (home / ".codex/config.toml").write_text(CONFIG.format(base_url=llm.base_url("responses")))
-    import os
+@dataclass(frozen=True)
+class Codex:
+    bin_dir: Path  # holds `codex`
+    home: Path
 
-    return {"HOME": str(home), "OPENAI_API_KEY": "sk-fake-codex", "PATH": f"{CODEX_BIN}:{os.environ['PATH']}"}
+    def env(self, llm: FakeLLM) -> dict[str, str]:
+        """What a run needs in its environment for `codex` to answer from `llm`, with nothing else sent."""
+        (self.home / ".codex/config.toml").write_text(CONFIG.format(base_url=llm.base_url("responses")))
+        return {
+            "PATH": f"{self.bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "HOME": str(self.home),
+            "OPENAI_API_KEY": "sk-fake-codex",
+        }
 
 
-def run_js(source: str, **usage: int):
-    """The model's turn: Codex's `exec` tool running `source` (JavaScript calling `tools.exec_command`,
-    `tools.apply_patch`)."""
+@pytest.fixture(name="codex")
+def codex_fixture() -> Iterator[Codex]:
+    """The pinned `codex`, its files hard-linked into a throwaway folder outside /tmp, with a home of its own."""
+    assert (INSTALLED / "codex").is_dir(), "the Codex CLI is not installed: tests/run installs it (npm, in tests/codex)"
+    root = Path(tempfile.mkdtemp(prefix="autoresearch-codex-", dir="/var/tmp"))
+    try:
+        try:
+            shutil.copytree(INSTALLED, root / "node_modules/@openai", copy_function=os.link)
+        except (OSError, shutil.Error):  # another file system
+            shutil.rmtree(root / "node_modules", ignore_errors=True)
+            shutil.copytree(INSTALLED, root / "node_modules/@openai")
+        (root / "bin").mkdir()
+        (root / "bin/codex").symlink_to(root / "node_modules/@openai/codex/bin/codex.js")
+        (root / "home/.codex").mkdir(parents=True)
+        yield Codex(root / "bin", root / "home")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_js(source: str, **usage: int) -> Reply:
+    """The model's turn: Codex's `exec` tool running `source`."""
     return freeform_reply("exec", source, **usage)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
-from tests.mutators.codex_setup import codex_env, patch, run_js, shell
+from tests.mutators.codex_setup import Codex, codex_fixture, patch, run_js, shell  # noqa: F401  (the fixture)
 from tests.optimizer.test_sandbox import snapshot
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mutators.md"
@@ -45,7 +45,7 @@ def codex_repo(tmp_path: Path, **config: object) -> Path:
 
 
 def test_codex_reads_edits_and_runs_commands_in_the_sandbox_its_edit_is_kept_and_its_spend_counted(
-    tmp_path, fake_llm: FakeLLM
+    tmp_path, fake_llm: FakeLLM, codex: Codex
 ):
     repo = codex_repo(tmp_path, stop={"max_cycles": 5, "budget_usd": 0.5})
     before = snapshot(repo)
@@ -56,7 +56,7 @@ def test_codex_reads_edits_and_runs_commands_in_the_sandbox_its_edit_is_kept_and
         run_js(shell('printf "Raise a: the hint says so\\n\\ndetails\\n" > "$AUTORESEARCH_CHANGELOG"'), **turn),
         text_reply("Raised a.", **turn),
     )
-    done = cli(repo, "run", env=codex_env(tmp_path / "home", fake_llm))
+    done = cli(repo, "run", env=codex.env(fake_llm))
     assert done.returncode == 0, done.stderr
     last = iterations(repo)[-1]
     assert (last["decision"], last["mutation"]) == ("keep", "Raise a: the hint says so")
@@ -74,7 +74,7 @@ def test_codex_reads_edits_and_runs_commands_in_the_sandbox_its_edit_is_kept_and
     assert state(repo)["stop_reason"] == "budget"
 
 
-def test_what_codex_does_unasked_stays_in_its_throwaway_checkout(tmp_path, fake_llm: FakeLLM):
+def test_what_codex_does_unasked_stays_in_its_throwaway_checkout(tmp_path, fake_llm: FakeLLM, codex: Codex):
     repo = codex_repo(tmp_path)
     before, records = snapshot(repo), repo / ".autoresearch/runs/exp/_autoresearch"
     # no `rm -rf`: Codex itself refuses that one, and these must reach the kernel
@@ -88,7 +88,7 @@ def test_what_codex_does_unasked_stays_in_its_throwaway_checkout(tmp_path, fake_
         run_js(patch("prompts/p.md", "a 0", "a 1")),
         text_reply("Raised a, and tidied up."),
     )
-    done = cli(repo, "run", env=codex_env(tmp_path / "home", fake_llm))
+    done = cli(repo, "run", env=codex.env(fake_llm))
     assert done.returncode == 0, done.stderr
     assert "Read-only file system" in str(fake_llm.requests[1].body["input"][-1]["output"])  # it tried, and ran
     assert snapshot(repo) == before and not (repo / "planted.txt").exists()
