@@ -54,9 +54,9 @@ class _Usage(BaseModel):
     output_tokens: int = Field(default=0, ge=0)
 
 
-def read(stdout: str, model: str) -> CodexSpend | None:
-    """The spend of the Codex run whose `--json` output is `stdout`, priced as `model`; None when the output is
-    not Codex's events (another command, or Codex without `--json`)."""
+def read(stdout: str, model: str, prices: dict[str, dict[str, float]] | None = None) -> CodexSpend | None:
+    """The spend of the Codex run whose `--json` output is `stdout`, priced as `model` (`prices` first, then the
+    shipped table); None when the output is not Codex's events (another command, or Codex without `--json`)."""
     events = list(_events(stdout))
     if not any(event.get("type") == "thread.started" for event in events):
         return None
@@ -71,6 +71,7 @@ def read(stdout: str, model: str) -> CodexSpend | None:
         model,
         total.input_tokens,
         total.output_tokens,
+        prices,
         cached_tokens=total.cached_input_tokens,
         cache_write_tokens=total.cache_write_input_tokens,
     )

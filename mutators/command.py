@@ -53,7 +53,8 @@ class CommandMutator:
 
     def _result(self, request: MutationRequest, stdout: str) -> MutationResult:
         """The summary, and the spend where the command reported one (Codex's `--json` events)."""
-        spend = codex_spend.read(stdout, codex_spend.model_of(self.config.command, os.environ))
+        model = codex_spend.model_of(self.config.command, os.environ)
+        spend = codex_spend.read(stdout, model, self.config.price_table())
         if spend is None:
             return MutationResult(summary_from(request.changelog, stdout))
         summary = summary_from(request.changelog, spend.reply or "")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from autoresearch.mutators.codex_spend import CodexSpend, model_of, read
+from autoresearch.mutators.config import CommandMutatorConfig
 
 CAPTURED = Path(__file__).parent / "codex-output"
 LINE = 'codex exec --json --dangerously-bypass-approvals-and-sandbox {} "$(cat $AUTORESEARCH_PROMPT_FILE)"'
@@ -67,3 +68,12 @@ def test_the_model_is_read_from_codex_home_else_codexs_default(tmp_path):
     (tmp_path / "config.toml").write_text("model = [broken\n")
     assert model_of("codex exec --json x", {"CODEX_HOME": str(tmp_path)}) == "gpt-6.2-sol"
     assert model_of("codex exec 'unbalanced", {"HOME": str(tmp_path / "nowhere")}) == "gpt-6.2-sol"
+
+
+def test_a_model_missing_from_the_table_is_priced_from_the_mutators_prices():
+    config = CommandMutatorConfig(
+        command="codex exec --json -m house-model x",
+        prices={"house-model": {"input_per_mtok": 1, "output_per_mtok": 2}},
+    )
+    spend = read((CAPTURED / "exec-json.jsonl").read_text(), "house-model", config.price_table())
+    assert spend is not None and spend.cost_usd == (300 * 1 + 60 * 2) / 1_000_000
