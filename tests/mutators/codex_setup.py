@@ -65,9 +65,9 @@ class Codex:
         }
 
 
-@pytest.fixture(name="codex")
-def codex_fixture() -> Iterator[Codex]:
-    """The pinned `codex`, its files hard-linked into a throwaway folder outside /tmp, with a home of its own."""
+@pytest.fixture(scope="module")
+def codex_bin() -> Iterator[Path]:
+    """A folder outside /tmp holding `codex`: the pinned install hard-linked there (copied across file systems)."""
     assert (INSTALLED / "codex").is_dir(), "the Codex CLI is not installed: tests/run installs it (npm, in tests/codex)"
     root = Path(tempfile.mkdtemp(prefix="autoresearch-codex-", dir="/var/tmp"))
     try:
@@ -78,10 +78,20 @@ def codex_fixture() -> Iterator[Codex]:
             shutil.copytree(INSTALLED, root / "node_modules/@openai")
         (root / "bin").mkdir()
         (root / "bin/codex").symlink_to(root / "node_modules/@openai/codex/bin/codex.js")
-        (root / "home/.codex").mkdir(parents=True)
-        yield Codex(root / "bin", root / "home")
+        yield root / "bin"
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(name="codex")
+def codex_fixture(codex_bin: Path) -> Iterator[Codex]:
+    """The pinned `codex` with a home of its own outside /tmp, where only ~/.codex is writable in the sandbox."""
+    home = Path(tempfile.mkdtemp(prefix="autoresearch-codex-home-", dir="/var/tmp"))
+    try:
+        (home / ".codex").mkdir()
+        yield Codex(codex_bin, home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def run_js(source: str, **usage: int) -> Reply:

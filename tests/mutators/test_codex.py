@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
-from tests.mutators.codex_setup import Codex, codex_fixture, patch, run_js, shell  # noqa: F401  (the fixture)
+from tests.mutators.codex_setup import Codex, codex_bin, codex_fixture, patch, run_js, shell  # noqa: F401  (fixtures)
 from tests.optimizer.test_sandbox import snapshot
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mutators.md"
