@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 from dataclasses import replace
@@ -45,7 +46,10 @@ class CommandMutator:
             )
         finally:
             _collect_outbox(request)
-        reading = spend.read(spend.Report(done.stdout, request.cost_file))
+        report = spend.Report(
+            done.stdout, request.cost_file, self.config.command, os.environ, self.config.price_table()
+        )
+        reading = spend.read(report)
         spent = _result(reading, summary_from(request.changelog, reading.reply or done.stdout))
         if done.timed_out:
             raise MutationFailed(
@@ -60,7 +64,7 @@ class CommandMutator:
 
 NOT_COUNTED = (
     "the command mutator reported no spend, so stop.budget_usd does not count it: use a command that reports "
-    f'its cost (`claude -p ... --output-format json`) or write {{"cost_usd": ...}} to ${spend.COST_FILE_VARIABLE}'
+    f'its cost (`claude -p ... --output-format json`, `codex exec --json`) or write {{"cost_usd": ...}} to ${spend.COST_FILE_VARIABLE}'
 )
 
 

@@ -33,6 +33,22 @@ class SandboxConfig(BaseModel):
         return {"mode": value} if isinstance(value, str) else value
 
 
+class ModelPrice(BaseModel):
+    """What a model costs, in USD per million tokens."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    input_per_mtok: float = Field(ge=0)
+    """USD per million input (prompt) tokens."""
+    output_per_mtok: float = Field(ge=0)
+    """USD per million output (completion) tokens."""
+
+
+def price_table(prices: dict[str, ModelPrice]) -> dict[str, dict[str, float]]:
+    """`prices` as providers takes it (plain dicts: that package imports nothing of ours)."""
+    return {model: price.model_dump() for model, price in prices.items()}
+
+
 class CommandMutatorConfig(BaseModel):
     """Any program that edits files: a coding-agent CLI, a script."""
 
@@ -45,6 +61,11 @@ class CommandMutatorConfig(BaseModel):
     """Seconds before the mutator is killed and the cycle counts as an error."""
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     """Whether it works in a throwaway checkout in a sandbox, from which only the artifact is taken back."""
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    """Prices of models missing from the shipped table, or overrides, for an agent whose token usage is priced here (Codex): {model: {input_per_mtok, output_per_mtok}}."""
+
+    def price_table(self) -> dict[str, dict[str, float]]:
+        return price_table(self.prices)
 
 
 class ReplayMutatorConfig(BaseModel):
@@ -55,17 +76,6 @@ class ReplayMutatorConfig(BaseModel):
     provider: Literal["replay"] = "replay"
     file: str
     """A YAML list of edits, relative to the repository root: each `{summary, content}` (file artifact) or `{summary, files: {relative path: content file or null}}` (directory)."""
-
-
-class ModelPrice(BaseModel):
-    """What a model costs, in USD per million tokens."""
-
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-    input_per_mtok: float = Field(ge=0)
-    """USD per million input (prompt) tokens."""
-    output_per_mtok: float = Field(ge=0)
-    """USD per million output (completion) tokens."""
 
 
 class LLMMutatorConfig(BaseModel):
@@ -99,8 +109,7 @@ class LLMMutatorConfig(BaseModel):
     """Prices of models missing from the shipped table, or overrides: {model: {input_per_mtok, output_per_mtok}}."""
 
     def price_table(self) -> dict[str, dict[str, float]]:
-        """`prices` as providers takes it (plain dicts: that package imports nothing of ours)."""
-        return {model: price.model_dump() for model, price in self.prices.items()}
+        return price_table(self.prices)
 
 
 MutatorConfig = Annotated[

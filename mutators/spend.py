@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from autoresearch.mutators import codex_spend
 
 COST_FILE_VARIABLE = "AUTORESEARCH_COST_FILE"
 
@@ -37,6 +39,9 @@ class Report:
 
     stdout: str
     cost_file: Path  # where it was told to write one (it may not have)
+    command: str = ""  # its command line (Codex's model is named there, or in Codex's config)
+    environ: Mapping[str, str] = field(default_factory=dict)  # the environment it ran with (finds that config)
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)  # `mutator.prices`, before the shipped table
 
 
 class Unreadable(ValueError):
@@ -93,6 +98,14 @@ def from_claude_code(report: Report) -> Spend | None:
     )
 
 
+def from_codex(report: Report) -> Spend | None:
+    """Codex's `codex exec --json` events: their token usage, which Codex does not price, priced with the
+    shipped table as the model its command line or its config names; its last message as the reply."""
+    model = codex_spend.model_of(report.command, report.environ)
+    found = codex_spend.read(report.stdout, model, report.prices or None)
+    return None if found is None else Spend(found.cost_usd, found.tokens_in, found.tokens_out, found.reply)
+
+
 def _last_result(stdout: str) -> dict | None:
     """Claude Code's last `{"type": "result", ...}` line in the output (`json` prints only that one)."""
     for line in reversed(stdout.splitlines()):
@@ -123,6 +136,7 @@ def _count(usage: dict, key: str) -> int:
 READERS: dict[str, SpendReader] = {
     "cost-file": from_cost_file,
     "claude-code": from_claude_code,
+    "codex": from_codex,
 }
 
 

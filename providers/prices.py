@@ -32,12 +32,31 @@ def price_of(model: str, overrides: dict[str, dict[str, float]] | None = None) -
     return table[max(matches, key=len)] if matches else None
 
 
-def cost_usd(model: str, input_tokens: int, output_tokens: int, overrides: dict | None = None) -> float:
+def cost_usd(
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    overrides: dict | None = None,
+    *,
+    cached_tokens: int = 0,
+    cache_write_tokens: int = 0,
+) -> float:
+    """`cached_tokens` and `cache_write_tokens` are part of `input_tokens` (as the Responses API counts them):
+    priced at the model's cache rates where the table has them, else as input. An agent resends its whole
+    conversation every turn, so most of its input is cached, at a twentieth of the price."""
     price = price_of(model, overrides)
     if price is None:
         _warn_once(model)
         return 0.0
-    return (input_tokens * price["input_per_mtok"] + output_tokens * price["output_per_mtok"]) / 1_000_000
+    rate = price["input_per_mtok"]
+    fresh = max(input_tokens - cached_tokens - cache_write_tokens, 0)
+    cost = (
+        fresh * rate
+        + cached_tokens * price.get("cached_input_per_mtok", rate)
+        + cache_write_tokens * price.get("cache_write_per_mtok", rate)
+        + output_tokens * price["output_per_mtok"]
+    )
+    return cost / 1_000_000
 
 
 def _warn_once(model: str) -> None:

@@ -1,4 +1,5 @@
-"""A wire-level fake LLM server: the Anthropic Messages API and OpenAI Chat Completions over HTTP on 127.0.0.1.
+"""A wire-level fake LLM server on 127.0.0.1: the Anthropic Messages API, OpenAI Chat Completions, and the
+OpenAI Responses API (what the Codex CLI speaks).
 
 Tests drive it through the real SDKs (`base_url`), so what is tested is what
 runs against the real APIs: request bodies, status codes, `retry-after`, and
@@ -30,7 +31,7 @@ from typing import Any, Callable
 import pytest
 
 SECRET_HEADERS = {"authorization", "x-api-key", "api-key"}
-PATHS = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}
+PATHS = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai", "/v1/responses": "responses"}
 _ids = itertools.count(1)
 
 
@@ -39,6 +40,7 @@ class ToolCall:
     name: str
     arguments: dict | str  # a str is malformed: sent verbatim by OpenAI, as a non-object `input` by Anthropic
     id: str = ""
+    freeform: bool = False  # a Responses API custom tool (Codex's `exec`): `arguments` is its raw text input
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Reply:
     tool_calls: tuple[ToolCall, ...] = ()
     input_tokens: int = 10
     output_tokens: int = 5
+    cached_tokens: int = 0  # of input_tokens, read from the prompt cache (the Responses API reports them)
     status: int = 200
     retry_after: float | None = None
     message: str = ""
@@ -66,7 +69,7 @@ class Reply:
 
 @dataclass(frozen=True)
 class Request:
-    protocol: str  # "anthropic" | "openai"
+    protocol: str  # "anthropic" | "openai" | "responses"
     path: str
     body: dict
     headers: dict[str, str]  # lower-case names, secrets removed
@@ -76,8 +79,8 @@ class Request:
         return bool(self.body.get("stream"))
 
 
-def text_reply(text: str, *, input_tokens: int = 10, output_tokens: int = 5) -> Reply:
-    return Reply(text=text, input_tokens=input_tokens, output_tokens=output_tokens)
+def text_reply(text: str, *, input_tokens: int = 10, output_tokens: int = 5, cached_tokens: int = 0) -> Reply:
+    return Reply(text=text, input_tokens=input_tokens, output_tokens=output_tokens, cached_tokens=cached_tokens)
 
 
 def tool_reply(
@@ -91,6 +94,17 @@ def tool_reply(
     """The model calls `name(arguments)`, then each `(name, arguments)` of `more`, in one turn."""
     calls = tuple(ToolCall(n, a, f"call_{next(_ids)}") for n, a in ((name, arguments), *more))
     return Reply(text=text, tool_calls=calls, input_tokens=input_tokens, output_tokens=output_tokens)
+
+
+def freeform_reply(
+    name: str, text: str, *, input_tokens: int = 10, output_tokens: int = 5, cached_tokens: int = 0
+) -> Reply:
+    """The model calls the Responses API custom tool `name` with raw text, not JSON: Codex's `exec`, which runs
+    the JavaScript it is given (`await tools.exec_command({cmd: "ls"})`, `await tools.apply_patch(patch)`)."""
+    call = ToolCall(name, text, f"call_{next(_ids)}", freeform=True)
+    return Reply(
+        tool_calls=(call,), input_tokens=input_tokens, output_tokens=output_tokens, cached_tokens=cached_tokens
+    )
 
 
 def error_reply(status: int, *, retry_after: float | None = None, message: str = "scripted error") -> Reply:
@@ -158,9 +172,9 @@ class FakeLLM:
         return self._server.server_address[1]
 
     def base_url(self, protocol: str) -> str:
-        """What the SDK's `base_url` needs: the Anthropic SDK adds /v1 itself, the OpenAI SDK does not."""
+        """What the SDK's `base_url` needs: the Anthropic SDK adds /v1 itself, the OpenAI SDK and Codex do not."""
         root = f"http://127.0.0.1:{self.port}"
-        return root + "/v1" if protocol == "openai" else root
+        return root if protocol == "anthropic" else root + "/v1"
 
     def queue(self, *replies: Reply) -> None:
         with self._lock:
@@ -195,7 +209,7 @@ def _handler_class(llm: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 return
             headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in SECRET_HEADERS}
             reply = llm._answer(Request(protocol, path, body, headers))
-            render = ANTHROPIC if protocol == "anthropic" else OPENAI
+            render = RENDERERS[protocol]
             if reply.raw is not None:
                 self._send_raw(reply.raw, reply.content_type)
             elif reply.status != 200:
@@ -391,6 +405,85 @@ class OPENAI:
         if (body.get("stream_options") or {}).get("include_usage"):
             frames.append(_sse({**head, "choices": [], "usage": OPENAI._usage(reply)}))
         return frames + [_sse("[DONE]")]
+
+
+class RESPONSES:
+    """The Responses API: `output` items (`message`, `function_call`, `custom_tool_call`), and named SSE events
+    from `response.created` to `response.completed`, which carries the usage."""
+
+    @staticmethod
+    def error(reply: Reply) -> dict:
+        return OPENAI.error(reply)
+
+    @staticmethod
+    def _items(reply: Reply) -> list[dict]:
+        items = []
+        if reply.text:
+            content = [{"type": "output_text", "text": reply.text, "annotations": []}]
+            items.append({"type": "message", "role": "assistant", "status": "completed", "content": content})
+        for call in reply.tool_calls:
+            if call.freeform:
+                items.append(
+                    {"type": "custom_tool_call", "call_id": call.id, "name": call.name, "input": call.arguments}
+                )
+            else:
+                arguments = _arguments_json(call)
+                items.append({"type": "function_call", "call_id": call.id, "name": call.name, "arguments": arguments})
+        return [{"id": f"item_{next(_ids)}", "status": "completed", **item} for item in items]
+
+    @staticmethod
+    def _usage(reply: Reply) -> dict:
+        return {
+            "input_tokens": reply.input_tokens,
+            "input_tokens_details": {"cached_tokens": reply.cached_tokens},
+            "output_tokens": reply.output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": reply.input_tokens + reply.output_tokens,
+        }
+
+    @staticmethod
+    def message(reply: Reply, body: dict) -> dict:
+        return {
+            "id": f"resp_{next(_ids)}",
+            "object": "response",
+            "created_at": int(time.time()),
+            "status": "completed",
+            "model": body.get("model", ""),
+            "output": RESPONSES._items(reply),
+            "usage": RESPONSES._usage(reply),
+        }
+
+    @staticmethod
+    def events(reply: Reply, body: dict) -> list[str]:
+        response = RESPONSES.message(reply, body)
+        started = {**response, "status": "in_progress", "output": [], "usage": None}
+        frames = [_sse({"type": "response.created", "response": started}, "response.created")]
+        for index, item in enumerate(response["output"]):
+            frames.append(
+                _sse(
+                    {"type": "response.output_item.added", "output_index": index, "item": item},
+                    "response.output_item.added",
+                )
+            )
+            if item["type"] == "message":
+                delta = {
+                    "type": "response.output_text.delta",
+                    "output_index": index,
+                    "item_id": item["id"],
+                    "content_index": 0,
+                    "delta": reply.text,
+                }
+                frames.append(_sse(delta, "response.output_text.delta"))
+            frames.append(
+                _sse(
+                    {"type": "response.output_item.done", "output_index": index, "item": item},
+                    "response.output_item.done",
+                )
+            )
+        return frames + [_sse({"type": "response.completed", "response": response}, "response.completed")]
+
+
+RENDERERS = {"anthropic": ANTHROPIC, "openai": OPENAI, "responses": RESPONSES}
 
 
 @pytest.fixture
