@@ -31,6 +31,7 @@ from autoresearch.optimizer.cycle.mutate import (
     head_moved_error,
     mutation_request,
     records,
+    open_window,
     undo_outside,
 )
 from autoresearch.optimizer.cycle.sequential import Place
@@ -130,8 +131,7 @@ def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: b
     carry onto a new HEAD, in fresh worktrees); `evaluated` is the run directory of the cycle evaluated
     meanwhile, whose held-out results are written during the window."""
     ws = session.ws
-    session.scope_guard().settle()
-    kept = trusted.take(records(session, evaluated))
+    kept = open_window(session, batch.run_dir, evaluated)
     held = ExitStack()
     held.enter_context(session.cache.held())
     head, branch = ws.head(), head_ref(ws)
