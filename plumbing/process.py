@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from autoresearch.plumbing import reaper
 from autoresearch.plumbing.critical import critical
@@ -106,7 +107,7 @@ def run(
     return Completed(returncode, outputs[0], outputs[1], time.monotonic() - started)
 
 
-def _output(file, path: Path) -> str:
+def _output(file: BinaryIO, path: Path) -> str:
     """What the command wrote, read from the open file: a command (a mutator's `git clean -x`) may have
     deleted the log file, which then is written again."""
     file.seek(0)

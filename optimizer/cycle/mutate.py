@@ -208,8 +208,10 @@ def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) 
     kept = trusted.take(records(session, evaluated))
     if session.mirrored and not session.mirror.refresh():
         session.mirrored = False
-        get().warning("the experiment's files cannot be hard-linked under .git (another filesystem): "
-                      "a mutator that deletes them is reported, but what it deleted is not put back")
+        get().warning(
+            "the experiment's files cannot be hard-linked under .git (another filesystem): "
+            "a mutator that deletes them is reported, but what it deleted is not put back"
+        )
     guard.arm(run_dir)
     return kept
 
@@ -230,7 +232,9 @@ def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> lis
         changes, saved = rescue.undo_all(guard, run_dir)
         guard.disarm()
     if back:
-        get().warning(f"put back {len(back)} of the experiment's own files deleted during the mutation", paths=back[:20])
+        get().warning(
+            f"put back {len(back)} of the experiment's own files deleted during the mutation", paths=back[:20]
+        )
     if forged:
         get().warning(
             f"put back {len(forged)} of the experiment's own records changed during the mutation; "
@@ -238,7 +242,7 @@ def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> lis
             paths=forged[:20],
         )
     lost = back + forged
-    if not changes:
+    if saved is None:  # nothing changed outside
         return lost
     paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]
     if all(scope.byproduct(c) for c in changes):

@@ -30,7 +30,6 @@ from autoresearch.optimizer.cycle.mutate import (
     check_worktree,
     head_moved_error,
     mutation_request,
-    records,
     open_window,
     undo_outside,
 )

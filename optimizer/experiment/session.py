@@ -17,9 +17,9 @@ import structlog
 from autoresearch.mutators.base import Mutator
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.busy import CheckoutClaim
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.holdout import Holdout
-from autoresearch.optimizer.experiment.busy import CheckoutClaim
 from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.mirror import Mirror
 from autoresearch.optimizer.experiment.state import Phase, State, Status

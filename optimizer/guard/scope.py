@@ -41,10 +41,10 @@ import pygit2
 from autoresearch.mutators.tools import is_git_name
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.backups import Backups
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
-from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
 from autoresearch.plumbing.errors import IntegrityError
 
@@ -99,7 +99,14 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
 _OBJECTS = os.sep + "objects"
 # under the common git dir: objects (append-only), other worktrees, the experiments' branches, and the
 # experiments' own folders (autoresearch.optimizer.experiment.vault), where the daemons write
-_SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/refs/heads/autoresearch", "autoresearch")
+_SHARED_BUSY = (
+    "objects",
+    "worktrees",
+    "lfs",
+    "refs/heads/autoresearch",
+    "logs/refs/heads/autoresearch",
+    "autoresearch",
+)
 
 
 class Guard:

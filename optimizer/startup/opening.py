@@ -15,8 +15,8 @@ from autoresearch.optimizer.cycle.measure import open_cache
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.experiment import holdout
 from autoresearch.optimizer.experiment import state as state_file
-from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.busy import CheckoutClaim
+from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import State

@@ -29,12 +29,19 @@ def test_what_a_mutator_deletes_without_the_sandbox_comes_back_whole(tmp_path, a
     assert "Traceback" not in done.stderr
     assert snapshot(repo) == before
     lines = iterations(repo)
-    assert [(line["decision"], line.get("error_reason")) for line in lines] == [("keep", None), ("error", "out-of-scope")]
+    assert [(line["decision"], line.get("error_reason")) for line in lines] == [
+        ("keep", None),
+        ("error", "out-of-scope"),
+    ]
     assert git(repo, "status", "--porcelain") == "?? .gitignore\n?? notes.txt\n"
     run_dir = repo / RESULTS / "runs/exp" / lines[1]["run_dir"]
     assert (run_dir / "mutator.stdout.log").is_file()
     log = [json.loads(ln) for ln in (repo / META / "daemon.log").read_text().splitlines()]
-    assert [e["event"] for e in log if e["event"] in ("mutating", "error", "finished")] == ["mutating", "error", "finished"]
+    assert [e["event"] for e in log if e["event"] in ("mutating", "error", "finished")] == [
+        "mutating",
+        "error",
+        "finished",
+    ]
     assert any("of the experiment's own files deleted during the mutation" in e["event"] for e in log)
 
 
