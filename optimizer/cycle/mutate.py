@@ -206,7 +206,7 @@ def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) 
     guard = session.scope_guard()
     guard.settle()
     kept = trusted.take(records(session, evaluated))
-    if session.mirrored and not session.mirror.refresh():
+    if session.mirrored and not session.mirror.refresh(tuple(filter(None, [evaluated]))):
         session.mirrored = False
         get().warning(
             "the experiment's files cannot be hard-linked under .git (another filesystem): "

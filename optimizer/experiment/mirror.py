@@ -41,10 +41,13 @@ class Mirror:
     source: Path  # the experiment's folder, <results_dir>/runs/<experiment>
     root: Path  # its mirror in the vault
 
-    def refresh(self) -> bool:
+    def refresh(self, busy: tuple[Path, ...] = ()) -> bool:
         """Link every file of the experiment now (a file the daemon replaced since is linked anew) and
-        drop what it no longer holds; False when no hard link can be made here (another filesystem)."""
-        wanted = self._files(self.source)
+        drop what it no longer holds, but those under `busy`: the run directory of a cycle evaluated while
+        the mutators run, whose files the eval makes and removes meanwhile. False when no hard link can be
+        made here (another filesystem)."""
+        found = self._files(self.source)
+        wanted = {rel: st for rel, st in found.items() if not any((self.source / rel).is_relative_to(b) for b in busy)}
         for relative, st in wanted.items():
             copy = self.root / relative
             if stat.S_ISDIR(st.st_mode):
