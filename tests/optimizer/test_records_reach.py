@@ -133,3 +133,25 @@ def test_a_start_after_a_kill_during_a_mutation_undoes_what_it_wrote_outside_and
     assert [line["decision"] for line in iterations(repo)] == ["keep"]  # the history came back
     (saved,) = (repo / RESULTS).rglob("outside/git/.git/hooks/post-commit")
     assert saved.read_text() == hook
+
+
+def test_a_mutators_stash_of_ignored_files_takes_nothing_away(tmp_path):
+    """`git stash -a` takes your untracked and ignored files, and the results directory with them (`-u`, which
+    leaves ignored files, was already undone by the guard's copies)."""
+    repo = scenario_repo(
+        tmp_path / "repo",
+        {"prompt.md": scores(a=0)},
+        {2: {"write": {"prompt.md": scores(a=1)}, "run": ["git stash -a"]}},
+        extra_files={".gitignore": ".env\n"},
+    )
+    (repo / ".env").write_text("SECRET_KEY=kept\n")
+    (repo / "notes.txt").write_text("my untracked notes\n")
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    assert [(line["decision"], line.get("error_reason")) for line in iterations(repo)] == [
+        ("keep", None),
+        ("error", "out-of-scope"),
+    ]
+    assert (repo / ".env").read_text() == "SECRET_KEY=kept\n"
+    assert (repo / "notes.txt").read_text() == "my untracked notes\n"
+    assert git(repo, "stash", "list") == ""
