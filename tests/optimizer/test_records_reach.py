@@ -45,10 +45,10 @@ def test_what_a_mutator_deletes_without_the_sandbox_comes_back_whole(tmp_path, a
     assert any("of the experiment's own files deleted during the mutation" in e["event"] for e in log)
 
 
-def held_repo(tmp_path: Path, step: dict, **config) -> Path:
+def held_repo(tmp_path: Path, step: dict) -> Path:
     """A repo whose cycle-2 mutator does `step`, then holds until `.autoresearch/go-on` exists."""
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "hold": True, "summary": "raised", **step}}
-    repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0)}, plan, config=config or None)
+    repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0)}, plan)
     (repo / ".env").write_text("SECRET_KEY=kept\n")
     return repo
 
