@@ -81,7 +81,7 @@ def measure(repo: Path, raw: Path, cycles: int, poll: bool) -> tuple[float, floa
     watch = Stopwatch()
     session.evaluator = InstantEval(repo / "prompt.md", watch)
     session.mutator = InstantMutator(repo / "prompt.md", raw, watch)  # (its raw git, on `raw`, is not timed here)
-    session.guard = TimedGuard(session.ws, session.paths.results_dir, session.cache.root.parent)
+    session.guard = TimedGuard(session.ws, session.paths.results_dir, session.cache.root.parent, session.vault.guard)
     session.guard.open()
     TimedGuard.spent_s = 0.0
     started = time.perf_counter()

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from autoresearch.plumbing import reaper
 from autoresearch.plumbing.critical import critical
@@ -67,7 +68,7 @@ def run(
     pgid_path = log_prefix.with_name(log_prefix.name + PGID_SUFFIX)
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+    with open(out_path, "w+b") as out, open(err_path, "w+b") as err:
         try:
             with critical():  # a signal between the fork and here waits: the child is never left unowned
                 if _refusing.is_set():
@@ -103,12 +104,19 @@ def run(
                 with _running_lock:
                     _running.discard(proc.pid)
                     reaper.forget(proc.pid)
-    return Completed(
-        returncode,
-        out_path.read_text(encoding="utf-8", errors="replace"),
-        err_path.read_text(encoding="utf-8", errors="replace"),
-        time.monotonic() - started,
-    )
+        outputs = [_output(f, path) for f, path in ((out, out_path), (err, err_path))]
+    return Completed(returncode, outputs[0], outputs[1], time.monotonic() - started)
+
+
+def _output(file: BinaryIO, path: Path) -> str:
+    """What the command wrote, read from the open file: a command (a mutator's `git clean -x`) may have
+    deleted the log file, which then is written again."""
+    file.seek(0)
+    data = file.read()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return data.decode("utf-8", errors="replace")
 
 
 def end_all() -> None:

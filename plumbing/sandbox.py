@@ -11,7 +11,6 @@ the daemon ends.
 
 from __future__ import annotations
 
-import functools
 import shutil
 import subprocess
 from dataclasses import dataclass, replace
@@ -85,20 +84,34 @@ def program() -> str | None:
     return shutil.which(PROGRAM)
 
 
-def unavailable() -> str | None:
+def unavailable(timeout_s: float = _PROBE_TIMEOUT_S) -> str | None:
     """Why no sandbox can be made here, or None when one can."""
     found = program()
     if found is None:
         return "bubblewrap (bwrap) is not installed"
-    return None if works(found) else "bubblewrap (bwrap) cannot make a sandbox here (no user namespaces?)"
+    answer = works(found, timeout_s)
+    if answer is None:
+        return f"bubblewrap (bwrap) did not answer within {timeout_s:g} s, twice (is the machine overloaded?)"
+    return None if answer else "bubblewrap (bwrap) cannot make a sandbox here (no user namespaces?)"
 
 
-@functools.cache
-def works(bwrap: str) -> bool:
+_known: dict[str, bool] = {}
+
+
+def works(bwrap: str, timeout_s: float = _PROBE_TIMEOUT_S) -> bool | None:
     """Whether `bwrap` can make a sandbox here (it cannot in some containers, without user namespaces);
-    asked once per process and program."""
+    None when it did not answer in time, twice. Only an answer is remembered (once per process and
+    program): a probe that timed out on a loaded machine says nothing, and the next call asks again."""
+    if bwrap in _known:
+        return _known[bwrap]
     probe = Sandbox(program=bwrap).argv(["true"], Path("/"))
-    try:
-        return subprocess.run(probe, capture_output=True, timeout=_PROBE_TIMEOUT_S).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+    for _ in range(2):
+        try:
+            answer = subprocess.run(probe, capture_output=True, timeout=timeout_s).returncode == 0
+        except subprocess.TimeoutExpired:
+            continue
+        except OSError:
+            answer = False
+        _known[bwrap] = answer
+        return answer
+    return None

@@ -68,8 +68,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     request = mutation_request(session, cycle, work, log_dir, read_only=(session.paths.results_dir,))
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
-    session.scope_guard().settle()
-    kept = trusted.take(records(session))
+    kept = open_window(session, log_dir)
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
@@ -214,38 +213,61 @@ def records(session: Session, evaluated: Path | None = None) -> trusted.Watched:
     return trusted.Watched((paths.iterations, paths.holdout), tuple(folders), busy)
 
 
+def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) -> trusted.Snapshot:
+    """Before the mutators start: the guard settled and armed (its manifest on disk, for a start after a
+    kill), the experiment's files mirrored where no mutator reaches, and the records a decision reads
+    back taken (see `records`). `run_dir` is where what the mutation changes outside is saved."""
+    guard = session.scope_guard()
+    guard.settle()
+    kept = trusted.take(records(session, evaluated))
+    if session.mirrored and not session.mirror.refresh(tuple(filter(None, [evaluated]))):
+        session.mirrored = False
+        get().warning(
+            "the experiment's files cannot be hard-linked under .git (another filesystem): "
+            "a mutator that deletes them is reported, but what it deleted is not put back"
+        )
+    guard.arm(run_dir)
+    return kept
+
+
 def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> list[str]:
-    """Save, then undo, every change outside the artifact since the guard settled, and every change to
-    the experiment's records; returns the paths that make the candidate out of scope: all of them,
-    unless they are only new tool caches (see scope.byproduct). Whoever made them, nothing is lost:
-    see autoresearch.optimizer.guard.rescue and autoresearch.optimizer.guard.trusted."""
+    """Put back the experiment's files and lock, save then undo every change outside the artifact since
+    the guard settled, and every change to the experiment's records; returns the paths that make the
+    candidate out of scope: all of them, unless they are only new tool caches (see scope.byproduct).
+    Whoever made them, nothing is lost: see autoresearch.optimizer.guard.rescue and
+    autoresearch.optimizer.guard.trusted."""
     guard = session.scope_guard()
     aside = run_dir / "outside" / "records"
     with signals.critical():
+        back = [rescue.printable(str(p)) for p in session.mirror.restore()] if session.mirrored else []
+        if session.lock.restore(session.config.experiment_name):
+            back.append(rescue.printable(str(session.paths.lock)))
         forged = [rescue.printable(str(p)) for p in trusted.restore(kept, aside, session.paths.results_dir)]
-        changes = guard.changes()
-        if changes:
-            saved = rescue.save(guard, changes, run_dir)
-            failed = guard.undo(changes)
-            scope.verify(guard, changes, failed, saved)
+        changes, saved = rescue.undo_all(guard, run_dir)
+        guard.disarm()
+    if back:
+        get().warning(
+            f"put back {len(back)} of the experiment's own files deleted during the mutation", paths=back[:20]
+        )
     if forged:
         get().warning(
             f"put back {len(forged)} of the experiment's own records changed during the mutation; "
             f"what it left there is in {aside}",
             paths=forged[:20],
         )
-    if not changes:
-        return forged
+    lost = back + forged
+    if saved is None:  # nothing changed outside
+        return lost
     paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]
     if all(scope.byproduct(c) for c in changes):
         get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
-        return forged
+        return lost
     get().warning(
         f"undid {len(paths)} change(s) outside the artifact made during the mutation; saved first in {saved}",
         paths=paths[:20],
         restore=rescue.restore_hint(guard, saved),
     )
-    return forged + paths
+    return lost + paths
 
 
 def _set_aside_changelog(session: Session, changelog) -> None:

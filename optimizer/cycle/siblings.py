@@ -30,7 +30,7 @@ from autoresearch.optimizer.cycle.mutate import (
     check_worktree,
     head_moved_error,
     mutation_request,
-    records,
+    open_window,
     run_mutator,
     undo_outside,
 )
@@ -131,13 +131,13 @@ def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: b
     carry onto a new HEAD, in fresh worktrees); `evaluated` is the run directory of the cycle evaluated
     meanwhile, whose held-out results are written during the window."""
     ws = session.ws
-    session.scope_guard().settle()
-    kept = trusted.take(records(session, evaluated))
+    chosen = [s for s in batch.siblings if s.error is not None and s.error[0] == CONFLICT] if redo else batch.siblings
+    _drop_leftover_changelogs(session, chosen)
+    kept = open_window(session, batch.run_dir, evaluated)
     held = ExitStack()
     held.enter_context(session.cache.held())
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
-    chosen = [s for s in batch.siblings if s.error is not None and s.error[0] == CONFLICT] if redo else batch.siblings
     for s in chosen if redo else ():  # a fresh worktree at HEAD for the second attempt
         s.ws, s.error = worktrees.add_tree(ws, session.paths.meta, batch.name, s.index, "HEAD^{tree}"), None
     pool = ThreadPoolExecutor(max_workers=max(1, len(chosen)), thread_name_prefix="mutator")
@@ -260,6 +260,15 @@ def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Wor
     return Sibling(i, strategy, ws, draft, mutator or session.mutator, sib_dir)
 
 
+def _drop_leftover_changelogs(session: Session, chosen: list[Sibling]) -> None:
+    """The changelogs an attempt a crash cut short left in the run just decided, removed before the
+    mutation window opens: removed during it, the experiment's mirror would put them back."""
+    decided = session.history.last_evaluated
+    assert decided is not None, "a cycle runs after the original's evaluation"
+    for s in chosen:
+        (session.paths.run_dir(decided.run_dir) / f"mutation-{s.index}.md").unlink(missing_ok=True)
+
+
 def _mutate_one(session: Session, number: int, s: Sibling) -> None:
     """One mutator in its worktree; its spend adds to an earlier attempt's. Its log lines name its cycle, the
     next one for a mutator running ahead while this one's candidates are evaluated."""
@@ -275,7 +284,6 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
         strategy=s.strategy.name,
         strategy_instructions=s.strategy.instructions,
     )
-    request.changelog.unlink(missing_ok=True)  # one left by an attempt a crash cut short
     head = ws.head()
     try:
         result = run_mutator(session, s.mutator.mutate, request)

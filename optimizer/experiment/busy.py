@@ -1,15 +1,21 @@
 """Which daemons work in this checkout right now: mid-cycle, the working tree holds their candidate.
 
 Read from the experiments' locks (who runs) and state.json (`branch` is set
-when a daemon works in a worktree of its own and leaves this checkout alone).
+when a daemon works in a worktree of its own and leaves this checkout alone);
+an experiment of another results directory is found by its claim on the
+checkout (`CheckoutClaim`).
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 from pathlib import Path
 
 from autoresearch.optimizer.experiment.lockfile import held_by
 from autoresearch.optimizer.experiment.overview import experiments, read_json
+from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
 
@@ -51,3 +57,48 @@ def require_idle(results: Path, what: str) -> None:
             f"experiment '{name}' is running in this checkout ({who}): the working tree may hold its candidate, "
             f"so {what}; wait for it, follow it with `autoresearch status {name}`, or stop it (`autoresearch stop {name}`)"
         )
+
+
+class CheckoutClaim:
+    """Held by a run for as long as it works in a checkout's tree, whatever its results directory: an flock
+    on a file under git's folder (autoresearch.optimizer.experiment.vault.checkout_lock), where neither
+    another results directory nor a mutator's `git clean` or `rm` reaches."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fd: int | None = None
+
+    def take(self, experiment: str, results: Path) -> None:
+        """Refused (exit 30) while another run works in this checkout, naming it and its results directory."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raw = os.pread(fd, 4096, 0)
+            os.close(fd)
+            raise InvalidInput(_refusal(raw, experiment, results)) from None
+        claim = {"pid": os.getpid(), "since": utc_now(), "experiment": experiment, "results_dir": str(results)}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(claim).encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _refusal(raw: bytes, experiment: str, results: Path) -> str:
+    try:
+        info = json.loads(raw)
+        who = f"pid {info['pid']} since {info['since']}"
+        if (info["experiment"], info["results_dir"]) == (experiment, str(results)):  # this very experiment
+            return f"experiment '{experiment}' is locked by {who}; stop it first or wait"
+        other = f"experiment '{info['experiment']}' (results in {info['results_dir']}, {who})"
+    except (ValueError, KeyError, TypeError):
+        other = "another experiment"
+    return (
+        f"{other} is running in this checkout: two experiments in one working tree undo each other's "
+        "candidates; wait for it, stop it, or run this one in its own worktree (--worktree)"
+    )

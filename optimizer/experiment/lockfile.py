@@ -86,34 +86,103 @@ def _held(path: Path) -> bytes | None:
 
 
 class Lock:
-    """One loop per experiment. Holds an flock for the life of the process."""
+    """One loop per experiment. Holds an flock for the life of the process.
 
-    def __init__(self, path: Path):
+    With `keep` (a path under git's folder, see autoresearch.optimizer.experiment.vault) the lock is
+    that file, and `path`, where `status` and the other commands look, is a hard link to it: a mutator
+    that deletes `path` frees nothing (the next daemon finds `keep` locked), and `restore` links it back.
+    """
+
+    def __init__(self, path: Path, keep: Path | None = None):
         self.path = path
+        self.keep = keep
         self._fd: int | None = None
+        self._apart: int | None = None  # `path` locked on its own, where no hard link can be made
+        self._info = b""  # what the holder wrote: its pid, since when, and its task
 
     def acquire(self, experiment: str, task: str = "run") -> None:
         """`task` says what holds it: a loop (`run`), or a version command (`rollback`, `promote`) that
         `stop` must not mistake for a daemon (its SIGTERM would interrupt the command, or `serve`)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _take(self.keep or self.path, experiment)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _holder(os.pread(fd, 4096, 0))
-            os.close(fd)
-            raise InvalidInput(f"experiment '{experiment}' is locked by {holder}; stop it first or wait") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps({"pid": os.getpid(), "since": utc_now(), "task": task}).encode(), 0)
-        self._fd = fd
+            self._fd = fd
+            if self.keep is not None:
+                self._place(experiment)
+        except BaseException:
+            self.release()
+            raise
+        self._info = json.dumps({"pid": os.getpid(), "since": utc_now(), "task": task}).encode()
+        self._write()
+
+    def _write(self) -> None:
+        for held in (self._fd, self._apart):
+            if held is not None:
+                os.ftruncate(held, 0)
+                os.pwrite(held, self._info, 0)
+
+    def _place(self, experiment: str) -> None:
+        """`path` made the same file as `keep` (another experiment's daemon of an older version may hold
+        the file there: refused); on another filesystem, locked on its own."""
+        assert self.keep is not None and self._fd is not None
+        if self.linked():
+            return
+        if os.path.lexists(self.path):
+            os.close(_take(self.path, experiment))  # refused while someone holds it
+        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        tmp.unlink(missing_ok=True)
+        try:
+            os.link(self.keep, tmp)
+        except OSError:  # another filesystem
+            self._apart = _take(self.path, experiment)
+            return
+        os.replace(tmp, self.path)
+
+    def linked(self) -> bool:
+        """Whether `path` is still the file this lock holds."""
+        if self._fd is None:
+            return False
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return False
+        held = os.fstat(self._apart if self._apart is not None else self._fd)
+        return (st.st_dev, st.st_ino) == (held.st_dev, held.st_ino)
+
+    def restore(self, experiment: str) -> bool:
+        """Put `path` back when something deleted or replaced it (a mutator's `rm -rf` of the results
+        directory); True when it had to."""
+        if self.keep is None or self._fd is None or self.linked():
+            return False
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._apart is not None:
+            os.close(self._apart)
+            self._apart = None
+        self.path.unlink(missing_ok=True)
+        self._place(experiment)
+        self._write()
+        return True
 
     def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        for fd in (self._fd, self._apart):
+            if fd is not None:
+                os.close(fd)
+        self._fd = self._apart = None
 
     def __enter__(self) -> "Lock":
         return self
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+def _take(path: Path, experiment: str) -> int:
+    """`path` opened and locked for this process, or refused (exit 30) naming who holds it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = _holder(os.pread(fd, 4096, 0))
+        os.close(fd)
+        raise InvalidInput(f"experiment '{experiment}' is locked by {holder}; stop it first or wait") from None
+    return fd

@@ -19,10 +19,13 @@ from autoresearch.mutators.base import Mutator
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.busy import CheckoutClaim
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.holdout import Holdout
 from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.mirror import Mirror
 from autoresearch.optimizer.experiment.state import Phase, State, Status
+from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.clock import utc_now
@@ -48,6 +51,8 @@ class Session:
     lock: Lock
     cache: SampleCache  # eval samples by (eval, artifact, index); see autoresearch.optimizer.cycle.measure
     head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.candidate.require_head
+    vault: Vault  # what no mutator reaches: the lock, the guard's state, the mirror of the experiment's files
+    claim: CheckoutClaim  # this run's claim on the checkout it works in
     baseline_rows: list[dict] = field(default_factory=list)  # HEAD's train rows: what a candidate is compared with
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
     holdout: Holdout | None = None  # tests the mutator never sees; see autoresearch.optimizer.experiment.holdout
@@ -58,6 +63,7 @@ class Session:
         None  # the mutator's scope guard, opened before the first mutation (autoresearch.optimizer.guard.scope)
     )
     sandbox: Sandbox | None = None  # the command mutator's; see autoresearch.optimizer.startup.sandbox
+    mirrored: bool = True  # False once a mirror proved impossible here (no hard links): said once
     state_writer: state_file.Writer = field(init=False)
     said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
     _saying: threading.Lock = field(default_factory=threading.Lock)  # parallel candidates mutate in threads
@@ -77,6 +83,7 @@ class Session:
     def close(self) -> None:
         if self.guard is not None:
             self.guard.close()
+        self.claim.release()
         self.lock.release()
 
     def set_phase(self, phase: Phase) -> None:
@@ -93,9 +100,14 @@ class Session:
     def scope_guard(self) -> Guard:
         """The scope guard of this run, opened (every guarded path read once) before its first mutation."""
         if self.guard is None:
-            self.guard = Guard(self.ws, self.paths.results_dir, self.cache_root)
+            self.guard = Guard(self.ws, self.paths.results_dir, self.cache_root, self.vault.guard)
             self.guard.open()
         return self.guard
+
+    @property
+    def mirror(self) -> Mirror:
+        """Hard links to the experiment's files, out of a mutator's reach (autoresearch.optimizer.experiment.mirror)."""
+        return Mirror(self.paths.root, self.vault.mirror)
 
     def set_baseline(self, rows: list[dict]) -> None:
         """The original's train rows: what the first candidate is compared with."""

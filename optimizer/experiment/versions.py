@@ -15,6 +15,7 @@ from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.transaction import Entry, Outcome, told, transaction
+from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     artifact_id,
@@ -84,7 +85,7 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
     name, outcome = cfg.experiment_name, Outcome()
     with told(outcome):
         history(paths, name)  # an unknown experiment is refused before the lock would create its folder
-        lock = Lock(paths.lock)
+        lock = Lock(paths.lock, Vault.of(main, paths).lock)
         lock.acquire(name, task="rollback")
         try:
             return _rollback(cfg, main, paths, cycle, outcome)
@@ -187,7 +188,7 @@ def promote(main: Workspace, paths: ExperimentPaths, name: str) -> str:
     outcome = Outcome()
     with told(outcome):
         history(paths, name)  # an unknown experiment is refused before the lock would create its folder
-        lock = Lock(paths.lock)
+        lock = Lock(paths.lock, Vault.of(main, paths).lock)
         lock.acquire(name, task="promote")
         try:
             return _promote(replace(main, journal=paths.git_journal), paths, name, outcome)

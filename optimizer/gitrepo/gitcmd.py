@@ -35,6 +35,7 @@ def run(root: Path, args: tuple[str, ...], env: dict | None = None, journal: Pat
         journal = None  # for the next run's repair, whatever this command does
     with critical():
         if journal is not None:
+            journal.parent.mkdir(parents=True, exist_ok=True)  # a mutator may have deleted the results directory
             journal.write_text(json.dumps({"git": list(args[:2]), "daemon": os.getpid()}) + "\n", encoding="utf-8")
         proc = subprocess.Popen(
             ["git", *ISOLATED, *args],

@@ -1,13 +1,15 @@
 """The bytes the scope guard may have to put back: every guarded file's content as it was before the mutation.
 
 Bytes the index names when the guard opens (every committed or staged file)
-are read back from git's object store. Other small contents are kept in the
-daemon's memory (up to MEMORY in all), where no mutator can reach them and
-where keeping the index, a ref or a reflog the daemon's own commit just
-rewrote costs no disk write. The rest (larger untracked and ignored files) is
-kept as plain copies named by their git blob id under
-`<results_dir>/guard/objects/`. Each distinct content is kept once, and dropped
-when no guarded file holds it any more. A copy is checked against its id
+are read back from git's object store. Every other content is kept as a plain
+copy named by its git blob id under the guard's folder (`objects/`, in the
+vault under git's own folder, see autoresearch.optimizer.experiment.vault,
+where no `git clean -x` reaches it), so that a start after a kill -9 during a
+mutation can still put the user's untracked and ignored files back (see
+autoresearch.optimizer.guard.journal). Small contents are kept in the daemon's
+memory too (up to MEMORY in all), where no mutator can reach them at all. Each
+distinct content is kept once, and dropped when no guarded file holds it any
+more. A copy is checked against its id
 before it is used, so a backup the mutator tampered with is refused, never
 restored. Every copy is a full one, large files included: a hard link would
 cost no disk, but a mutator that writes into the file in place would change
@@ -44,28 +46,35 @@ class Backups:
         if entry.kind != "file" or entry.oid.startswith("unreadable:"):
             return
         self.refs[entry.oid] += 1
-        if self.refs[entry.oid] > 1 or entry.oid in self.staged or self._keep_in_memory(path, entry):
+        if self.refs[entry.oid] > 1 or entry.oid in self.staged:
             return
+        data = self._keep_in_memory(path, entry)
         target = self._path(entry.oid)
         if target.exists():
             return
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
-        shutil.copyfile(path, tmp)
+        try:
+            if data is None:
+                shutil.copyfile(path, tmp)
+            else:
+                tmp.write_bytes(data)
+        except FileNotFoundError:  # gone since it was read: its next event says so
+            return
         os.replace(tmp, target)
 
-    def _keep_in_memory(self, path: str, entry: Entry) -> bool:
+    def _keep_in_memory(self, path: str, entry: Entry) -> bytes | None:
         if entry.size > SMALL or self.memory_bytes + entry.size > MEMORY:
-            return False
+            return None
         try:
             data = Path(path).read_bytes()
         except OSError:
-            return False
+            return None
         if bytes_oid(data) != entry.oid:  # rewritten since it was hashed: its next event brings the new bytes
-            return False
+            return None
         self.memory[entry.oid] = data
         self.memory_bytes += len(data)
-        return True
+        return data
 
     def release(self, entry: Entry) -> None:
         if entry.kind != "file" or self.refs[entry.oid] == 0:
@@ -74,9 +83,8 @@ class Backups:
         if not self.refs[entry.oid]:
             del self.refs[entry.oid]
             data = self.memory.pop(entry.oid, None)
-            if data is None:
-                self._path(entry.oid).unlink(missing_ok=True)
-            else:
+            self._path(entry.oid).unlink(missing_ok=True)
+            if data is not None:
                 self.memory_bytes -= len(data)
 
     def sweep(self) -> None:

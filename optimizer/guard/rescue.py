@@ -31,9 +31,23 @@ import pygit2
 from pygit2.enums import DiffOption
 
 from autoresearch.mutators.tools import is_git_name
+from autoresearch.optimizer.guard import scope
 from autoresearch.optimizer.guard.scope import Change, Guard
 
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
+
+
+def undo_all(guard: Guard, run_dir: Path) -> tuple[list[Change], Path | None]:
+    """Every change since the guard settled (or was armed), saved under `run_dir`, then undone; the
+    changes, and where they were saved (None when there were none). Stops the run (exit 50) when a
+    path could not be put back (see autoresearch.optimizer.guard.scope.verify)."""
+    changes = guard.changes()
+    if not changes:
+        return [], None
+    saved = save(guard, changes, run_dir)
+    failed = guard.undo(changes)
+    scope.verify(guard, changes, failed, saved)
+    return changes, saved
 
 
 def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:

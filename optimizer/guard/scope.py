@@ -14,7 +14,11 @@ user's next `git status` there, and nothing else would ever remove it.
 
 The guard keeps a manifest (path -> kind, mode, content id) in the daemon's
 memory, where no mutator can reach it, and the bytes to put back (see
-autoresearch.optimizer.guard.backups). It is brought up to date before each mutation
+autoresearch.optimizer.guard.backups) in its folder under git's own (see
+autoresearch.optimizer.experiment.vault), where no `git clean -x` reaches.
+Before each mutation the manifest is written there too (`arm`, see
+autoresearch.optimizer.guard.journal), so that a start after a kill -9
+finishes the undo (`resume`). It is brought up to date before each mutation
 (`settle`: whatever changed since, the daemon's own commit or the user's edits,
 is the new "before") and compared after it (`changes`). Only paths that may
 have changed are looked at: inotify says which (autoresearch.optimizer.guard.fswatch); without it
@@ -37,6 +41,7 @@ import pygit2
 from autoresearch.mutators.tools import is_git_name
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.backups import Backups
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
@@ -92,22 +97,59 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
 
 
 _OBJECTS = os.sep + "objects"
-# under the common git dir: objects (append-only), other worktrees and the experiments' branches
-_SHARED_BUSY = ("objects", "worktrees", "lfs", "refs/heads/autoresearch", "logs/refs/heads/autoresearch")
+# under the common git dir: objects (append-only), other worktrees, the experiments' branches, and the
+# experiments' own folders (autoresearch.optimizer.experiment.vault), where the daemons write
+_SHARED_BUSY = (
+    "objects",
+    "worktrees",
+    "lfs",
+    "refs/heads/autoresearch",
+    "logs/refs/heads/autoresearch",
+    "autoresearch",
+)
 
 
 class Guard:
     """Owned by the session: opened before the first mutation, `settle`d before each, compared after."""
 
-    def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None):
+    def __init__(self, ws: Workspace, results_dir: Path, cache_root: Path | None, folder: Path | None = None):
+        """`folder`: the guard's own (its backups, its journal); the results directory's `guard/` if none."""
+        self._setup(ws, scope_of(ws, results_dir, cache_root), folder or results_dir / "guard")
+
+    def _setup(self, ws: Workspace, scope: Scope, folder: Path) -> None:
         self.ws = ws
-        self.scope = scope_of(ws, results_dir, cache_root)
-        self.backups = Backups(results_dir / "guard", ws.lib.odb, _staged_blobs(ws))
-        self.sentinel_dir = results_dir / "guard" / "watch"
+        self.scope = scope
+        self.folder = folder
+        self.backups = Backups(folder, ws.lib.odb, _staged_blobs(ws))
+        self.sentinel_dir = folder / "watch"
         self.manifest: dict[str, Entry] = {}
         self.nested: dict[str, Entry] = {}  # the paths with a `.git` component inside a directory artifact
         self.watcher: Watcher | None = None
-        self.objects = ObjectFiles(self.scope.objects, results_dir / "guard")
+        self.objects = ObjectFiles(self.scope.objects, folder)
+
+    @classmethod
+    def resume(cls, ws: Workspace, folder: Path) -> tuple[Guard, Path] | None:
+        """The guard of a mutation a kill cut short, as it was armed, and the run directory its changes are
+        saved under; None when no mutation was under way. Its `changes` walk every path it guarded then
+        (git's object files are not among them: their removal is repaired only while a daemon watches)."""
+        record = journal.read(folder)
+        if record is None:
+            return None
+        guard = cls.__new__(cls)
+        guard._setup(ws, Scope(record.roots, record.excluded, record.objects), folder)
+        guard.manifest.update(record.manifest)
+        guard.nested.update(record.nested)
+        return guard, record.run_dir
+
+    def arm(self, run_dir: Path) -> None:
+        """Before a mutation (after `settle`): what is guarded and as what, on disk with the bytes to put back."""
+        scope = self.scope
+        record = journal.Record(scope.roots, scope.excluded, scope.objects, run_dir, self.manifest, self.nested)
+        journal.write(self.folder, record)
+
+    def disarm(self) -> None:
+        """After the mutation's changes are undone: nothing is left for a start to finish."""
+        journal.clear(self.folder)
 
     def open(self) -> None:
         """Watch first, then read everything: a change made during the first reading is still reported."""

@@ -17,9 +17,10 @@ from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.lockfile import holder, require_free
+from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo import worktree
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
-from autoresearch.optimizer.startup import sandbox
+from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.providers.prices import price_of
@@ -80,7 +81,7 @@ def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalu
     require_free(paths.lock, config.experiment_name)
     if not config.worktree:
         busy.require_no_other(paths.results_dir, config.experiment_name)
-    if not crashed(paths):
+    if not crashed(paths) and not interrupted.pending(Vault.of(ws, paths)):
         require_clean_artifact(ws)
     evaluator, mutator = preflight(config, ws.root)
     return ws, paths, evaluator, mutator

@@ -15,17 +15,19 @@ from autoresearch.optimizer.cycle.measure import open_cache
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.experiment import holdout
 from autoresearch.optimizer.experiment import state as state_file
+from autoresearch.optimizer.experiment.busy import CheckoutClaim
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import State
+from autoresearch.optimizer.experiment.vault import Vault, checkout_lock
 from autoresearch.optimizer.gitrepo import worktree
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
-from autoresearch.optimizer.startup import sandbox
+from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed
 from autoresearch.optimizer.startup.reconcile import reconcile
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
-from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.paths import META, ExperimentPaths
 from autoresearch.policies.stop import continues_run
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import load_rows
@@ -35,12 +37,23 @@ from autoresearch.trajectory import iterations
 def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     """The experiment locked for this run, repaired if a daemon crashed in it, and its session."""
     ws, paths, evaluator, mutator = check(config, cwd)
+    vault = Vault.of(ws, paths)
     was_crashed = crashed(paths)
-    exclude(ws.root, config.results_dir)
-    lock = Lock(paths.lock)
-    lock.acquire(config.experiment_name)
+    claim = CheckoutClaim(checkout_lock(ws))
+    claim.take(config.experiment_name, paths.results_dir)  # before anything is written, where the other one guards
+    lock = Lock(paths.lock, vault.lock)
     try:
+        exclude(ws.root, config.results_dir)
+        lock.acquire(config.experiment_name)
+    except BaseException:
+        claim.release()
+        raise
+    try:
+        records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
+        if interrupted.pending(vault):  # the last daemon died during a mutation
+            interrupted.finish(ws, vault, records)
+            was_crashed = True
         if was_crashed:
             reconcile(config, ws, paths, _history(paths))
         if restart:
@@ -70,14 +83,17 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
             lock,
             cache,
             head,
+            vault,
+            claim,
             baseline_rows=baseline,
             deadline_s=at.timestamp() if at else None,
             holdout=split,
             baseline_holdout=held,
             stale_baseline=stale,
-            sandbox=sandbox.open_for(config, ws, paths, (cache.root.parent,)),
+            sandbox=sandbox.open_for(config, ws, paths, (cache.root.parent, vault.root.parent)),
         )
     except BaseException:
+        claim.release()
         lock.release()
         raise
 
@@ -158,3 +174,4 @@ def _archive(paths: ExperimentPaths) -> None:
             n += 1
             target = paths.root.with_name(f"{paths.root.name}.restarted-{stamp}-{n}")
         paths.root.rename(target)
+        (target / META / "lock").unlink(missing_ok=True)  # a link to the lock this run holds: not that experiment's

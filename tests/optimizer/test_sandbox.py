@@ -45,6 +45,8 @@ if "clean" in actions:  # as coding agents tidy up: here, and in the checkout it
 if "rm" in actions:
     for name in ("evals", "tools", "plan.json", "notes.txt", ".env"):
         subprocess.run(["rm", "-rf", str(repo / name)], capture_output=True)
+if "results" in actions:
+    subprocess.run(["rm", "-rf", str(results)], capture_output=True)
 if "git" in actions:
     attempt("hook", lambda: (repo / ".git/hooks/post-commit").write_text("#!/bin/sh\necho pwned\n"))
     attempt("config", lambda: open(repo / ".git/config", "a").write("[user]\n\tname = evil\n"))

@@ -300,8 +300,8 @@ def test_a_large_file_written_in_place_is_put_back_whole_and_the_mutations_bytes
 
 def test_a_file_whose_backup_was_tampered_with_is_reported_with_only_paths_that_exist(tmp_path):
     tamper = (
-        "python3 -c \"import pathlib; [p.write_bytes(b'forged') for p in pathlib.Path('.autoresearch/guard/objects')"
-        ".rglob('*') if p.is_file()]; f = open('data/mid.bin', 'r+b'); f.write(b'mutated'); f.close()\""
+        "python3 -c \"import pathlib; [p.write_bytes(b'forged') for p in pathlib.Path('.git/autoresearch')"
+        ".glob('*/guard/objects/*/*') if p.is_file()]; f = open('data/mid.bin', 'r+b'); f.write(b'mutated'); f.close()\""
     )
     plan = {2: {"write": {"prompt.md": scores(a=1)}, "run": [tamper]}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, extra_files={".gitignore": "data/\n"})

@@ -1,0 +1,111 @@
+"""Hard links to the experiment's files under git's folder, so that what a mutator deletes comes back whole.
+
+Without the sandbox a command mutator's `git clean -ffdx` or `rm -rf .autoresearch`
+removes the experiment's folder: its history (iterations.jsonl), the run
+directories every later decision and `rollback` read, the log. Before each
+mutation every file there is hard-linked under the vault (see
+autoresearch.optimizer.experiment.vault), where git never cleans; after it, each
+file and folder that is gone is linked back. A link costs no disk and is the
+file itself: a log the daemon goes on appending to while it is deleted keeps
+every line. Bytes changed in place are another matter: the records a decision
+reads back are checked by content (autoresearch.optimizer.guard.trusted).
+
+Left out are the files the daemon itself removes while a mutation runs (a
+command's process-group file, an atomic write's temporary file, a pending
+journal) and the parallel candidates' worktrees (git's, made and removed by
+the daemon): linking one of those back would resurrect what is over.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from autoresearch.optimizer.gitrepo.candidates import FOLDER as CANDIDATES
+from autoresearch.plumbing.paths import META
+from autoresearch.plumbing.process import PGID_SUFFIX
+
+_PASSING_SUFFIXES = (".tmp", PGID_SUFFIX, ".autoresearch-restore")
+_PASSING_NAMES = frozenset({"lock", "STOP", "pending-keep.json", "git-write.json", "version-command.json"})
+
+
+def passing(name: str) -> bool:
+    """A file the daemon removes on its own (see the module's docstring)."""
+    return name in _PASSING_NAMES or name.endswith(_PASSING_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Mirror:
+    source: Path  # the experiment's folder, <results_dir>/runs/<experiment>
+    root: Path  # its mirror in the vault
+
+    def refresh(self, busy: tuple[Path, ...] = ()) -> bool:
+        """Link every file of the experiment now (a file the daemon replaced since is linked anew) and
+        drop what it no longer holds, but those under `busy`: the run directory of a cycle evaluated while
+        the mutators run, whose files the eval makes and removes meanwhile. False when no hard link can be
+        made here (another filesystem)."""
+        found = self._files(self.source)
+        wanted = {rel: st for rel, st in found.items() if not any((self.source / rel).is_relative_to(b) for b in busy)}
+        for relative, st in wanted.items():
+            copy = self.root / relative
+            if stat.S_ISDIR(st.st_mode):
+                copy.mkdir(parents=True, exist_ok=True)
+                continue
+            try:
+                mirrored = os.lstat(copy)
+                if (mirrored.st_dev, mirrored.st_ino) == (st.st_dev, st.st_ino):
+                    continue
+            except FileNotFoundError:
+                pass
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            tmp = copy.with_name(copy.name + ".mirror")
+            tmp.unlink(missing_ok=True)
+            try:
+                os.link(self.source / relative, tmp)
+            except FileNotFoundError:  # removed by the daemon since it was listed
+                continue
+            except OSError:
+                return False
+            os.replace(tmp, copy)
+        for relative in sorted(set(self._files(self.root)) - set(wanted), key=lambda p: -len(p.parts)):
+            copy = self.root / relative
+            if copy.is_dir() and not copy.is_symlink():
+                copy.rmdir()
+            else:
+                copy.unlink()
+        return True
+
+    def restore(self) -> list[Path]:
+        """Link back every mirrored file and folder that is gone from the experiment; returns them."""
+        back = []
+        for relative, st in self._files(self.root).items():
+            path = self.source / relative
+            if os.path.lexists(path):
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                path.mkdir(parents=True, exist_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                os.link(self.root / relative, path)
+            back.append(path)
+        return back
+
+    @staticmethod
+    def _files(top: Path) -> dict[Path, os.stat_result]:
+        """The regular files and folders under `top` (relative), but those passing and the worktrees."""
+        found: dict[Path, os.stat_result] = {}
+        for directory, dirs, files in os.walk(top):
+            here = Path(directory)
+            dirs[:] = [d for d in dirs if not (here == top / META and d == CANDIDATES)]
+            for name in [*dirs, *files]:
+                if passing(name) or name.endswith(".mirror"):
+                    continue
+                try:
+                    st = os.lstat(here / name)
+                except FileNotFoundError:
+                    continue
+                if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
+                    found[(here / name).relative_to(top)] = st
+        return found

@@ -1,0 +1,38 @@
+"""Whether bubblewrap works is asked once; a probe that does not answer in time (a loaded machine) is asked
+again, never taken for "no sandbox here"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autoresearch.plumbing import sandbox
+
+FAKE_BWRAP = """#!/bin/sh
+# hangs the first {hangs} time(s) it is called, then makes its "sandbox" at once
+calls={calls}
+n=$(cat "$calls" 2>/dev/null || echo 0)
+echo $((n + 1)) > "$calls"
+if [ "$n" -lt {hangs} ]; then exec sleep 60; fi
+exit 0
+"""
+
+
+def fake_bwrap(tmp_path: Path, hangs: int) -> tuple[str, Path]:
+    program, calls = tmp_path / "bwrap", tmp_path / "calls"
+    program.write_text(FAKE_BWRAP.format(calls=calls, hangs=hangs))
+    program.chmod(0o755)
+    return str(program), calls
+
+
+def test_a_probe_that_hangs_once_is_asked_again_and_the_sandbox_works(tmp_path):
+    program, calls = fake_bwrap(tmp_path, hangs=1)
+    assert sandbox.works(program, timeout_s=1) is True
+    assert calls.read_text().strip() == "2"
+
+
+def test_a_probe_that_timed_out_is_not_remembered_as_no_sandbox(tmp_path):
+    program, calls = fake_bwrap(tmp_path, hangs=2)
+    assert sandbox.works(program, timeout_s=1) is None  # unknown: said at start, and asked again next time
+    assert sandbox.works(program, timeout_s=1) is True
+    assert sandbox.works(program, timeout_s=1) is True
+    assert calls.read_text().strip() == "3"  # the answer, once given, is remembered
