@@ -15,7 +15,7 @@ class SandboxConfig(BaseModel):
 
     Given as `auto`, `on` or `off`, or as a mapping with `mode` and what the sandbox shares."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     mode: Literal["auto", "on", "off"] = "auto"
     """`auto`: sandboxed where bubblewrap works, else only the scope guard (said once at start); `on`: refuse to start without it; `off`: never (warned once per run)."""
@@ -36,7 +36,7 @@ class SandboxConfig(BaseModel):
 class ModelPrice(BaseModel):
     """What a model costs, in USD per million tokens."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     input_per_mtok: float = Field(ge=0)
     """USD per million input (prompt) tokens."""
@@ -52,7 +52,7 @@ def price_table(prices: dict[str, ModelPrice]) -> dict[str, dict[str, float]]:
 class CommandMutatorConfig(BaseModel):
     """Any program that edits files: a coding-agent CLI, a script."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     provider: Literal["command"] = "command"
     command: str
@@ -71,7 +71,7 @@ class CommandMutatorConfig(BaseModel):
 class ReplayMutatorConfig(BaseModel):
     """Recorded edits applied in order, one per cycle: for demos and for re-running a past experiment."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     provider: Literal["replay"] = "replay"
     file: str
@@ -81,7 +81,7 @@ class ReplayMutatorConfig(BaseModel):
 class LLMMutatorConfig(BaseModel):
     """An LLM with file tools: it is given paths only, reads what it needs, and rewrites the artifact."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     provider: Literal["anthropic", "openai"]
     """`anthropic` (Messages API) or `openai` (Chat Completions; with base_url, any compatible server)."""

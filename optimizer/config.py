@@ -33,7 +33,7 @@ DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.commo
 
 
 class PolicyConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     rule: RuleName = "wins-losses"
     """`wins-losses` is AgentV's rule (KEEP when wins > losses, or no change and simpler); `score` keeps when the mean score rises; `significant` keeps only when the candidate is better with `confidence`, re-running the eval while that is uncertain."""
@@ -46,7 +46,7 @@ class PolicyConfig(BaseModel):
 
 
 class StopConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     max_cycles: int = Field(default=10, ge=0)
     """Stop after this many cycles of this run (0 = no limit): each run of an existing experiment may make this many new ones; the first run counts the original's."""
@@ -77,7 +77,7 @@ Number = Annotated[float, BeforeValidator(_not_a_boolean)]
 class GatesConfig(BaseModel):
     """Promotion gates, checked after the keep rule says KEEP; a candidate that fails one is dropped, the gate named."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     correctness_min: Number | None = None
     """Block a candidate whose correctness (mean score) is below this, a score from 0 to 1 (unset = off)."""
@@ -104,7 +104,7 @@ class GatesConfig(BaseModel):
 
 
 class SearchConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     candidates: int = Field(default=1, ge=1, le=16)
     """Candidates per cycle, each mutated from HEAD in its own git worktree and evaluated at once; the best one is judged against HEAD (1 = one candidate in the checkout, as always)."""
@@ -128,7 +128,7 @@ class SearchConfig(BaseModel):
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     experiment: str | None = None
     """Name of the experiment (letters, digits, `.`, `_`, `-`; at most 100); its results go to <results_dir>/runs/<experiment>/. Default: autoresearch-<artifact name>."""

@@ -32,7 +32,7 @@ DRAIN_S = 10.0  # how long the end of a run waits for notifications still queued
 
 
 class NotifyConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     urls: list[str] = Field(default_factory=list)
     """Apprise URLs to notify (`slack://...`, `mailto://...`, `ntfy://...`, `discord://...`, `json://host/path` for a webhook); none = no notifications."""

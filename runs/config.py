@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 class MetricConfig(BaseModel):
     """A single number printed by the eval command (karpathy-style training runs)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
     pattern: str
     """Regular expression with one group that captures the number, searched in stdout then stderr; the last match wins."""
@@ -21,7 +21,7 @@ class MetricConfig(BaseModel):
 class ModelPrice(BaseModel):
     """What a target's model costs, in USD per million tokens (the shape of `mutator.prices`)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     input_per_mtok: float = Field(ge=0)
     """USD per million input (prompt) tokens."""
@@ -30,7 +30,7 @@ class ModelPrice(BaseModel):
 
 
 class EvalConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     command: str | None = None
     """Shell command run in the repository root; it must write {run_dir}/index.jsonl (AgentV rows) unless `metric` is set."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import glob
+import inspect
 import json
+import textwrap
 from pathlib import Path
 
 import typer
@@ -92,7 +95,7 @@ def _search_lines() -> list[str]:
     from autoresearch.optimizer.config import SearchConfig
 
     def doc(model, name: str) -> str:
-        return f"  # {model.model_fields[name].description}"
+        return f"  # {field_doc(model, name)}"
 
     strategies = [f"  #   - {{name: {s.name}, instructions: {json.dumps(s.instructions)}}}" for s in BUILTIN]
     return [
@@ -103,7 +106,7 @@ def _search_lines() -> list[str]:
         doc(SearchConfig, "strategies"),
         "  # strategies:",
         *strategies,
-        f"  #   # {Strategy.model_fields['model'].description} Likewise temperature:",
+        f"  #   # {field_doc(Strategy, 'model')} Likewise temperature:",
         '  #   - {name: bold, instructions: "Try a bigger rewrite.", model: claude-opus-4-1, temperature: 1.0}',
     ]
 
@@ -114,7 +117,7 @@ def render(artifact: str, eval_lines: list[str]) -> str:
     from autoresearch.runs.config import EvalConfig
 
     def doc(model, name: str) -> str:
-        return f"# {model.model_fields[name].description}"
+        return f"# {field_doc(model, name)}"
 
     return "\n".join(
         [
@@ -151,3 +154,19 @@ def render(artifact: str, eval_lines: list[str]) -> str:
             "",
         ]
     )
+
+
+def field_doc(model: type, name: str) -> str:
+    """The docstring under a field of a config model, read from the model's source (a base class's field
+    from the base's). The models do not ask pydantic for them (`use_attribute_docstrings`): it reads them
+    as each class is made, looking for its source through every frame of the import, 40-60 ms of every
+    command's start-up, and only this template uses them."""
+    for klass in model.__mro__:
+        if name not in vars(klass).get("__annotations__", {}):
+            continue
+        body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0].body  # type: ignore[attr-defined]
+        for stmt, after in zip(body, body[1:]):
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+                if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+                    return inspect.cleandoc(str(after.value.value))
+    raise LookupError(f"{model.__name__}.{name} has no docstring")

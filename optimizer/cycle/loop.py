@@ -64,8 +64,6 @@ def run(session: Session) -> Outcome:
         reason, ended = stop.reason, stop
     except Interrupted:
         reason = "interrupted"
-        # a signal sent to the whole process group also ended git's helper processes: start afresh
-        session.ws.repo.git.clear_cache()
         raise
     except Exception as exc:  # logged, not handled: daemon.log must say why a run ended, whoever reads it later
         file_only().error("run failed", error=str(exc) or type(exc).__name__)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
-from autoresearch.plumbing.errors import IntegrityError, Interrupted
+from autoresearch.plumbing.errors import IntegrityError
 
 
 class Candidate:
@@ -51,10 +51,6 @@ def in_tree(ws: Workspace, run_dir: Path) -> Iterator[Candidate]:
     candidate = Candidate(ws, run_dir)
     try:
         yield candidate
-    except Interrupted:
-        # a signal sent to the whole process group also ended git's helper processes: start afresh
-        ws.repo.git.clear_cache()
-        raise
     finally:
         if not candidate.settled:
             restore_artifact(ws)

@@ -14,6 +14,8 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pygit2
+
 from autoresearch.optimizer.experiment import transaction, versions
 from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.overview import experiments
@@ -78,9 +80,9 @@ def _rollback(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
 
 def _made(ws: Workspace, entry: Entry, head: str) -> bool:
     """Whether HEAD is the rollback's own commit, made on top of where HEAD stood."""
-    commit = ws.repo.commit(head)
-    message = commit.message if isinstance(commit.message, str) else commit.message.decode("utf-8", "replace")
-    parents = [p.hexsha for p in commit.parents]
+    commit = ws.lib.revparse_single(head).peel(pygit2.Commit)
+    message = commit.raw_message.decode("utf-8", "replace")
+    parents = [str(p) for p in commit.parent_ids]
     return parents == [entry.head] and message.strip() == f"{versions.ROLLBACK_PREFIX}{entry.cycle}"
 
 

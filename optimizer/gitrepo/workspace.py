@@ -21,7 +21,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-import git
 import pygit2
 from pygit2.enums import DiffOption
 
@@ -31,7 +30,6 @@ from autoresearch.plumbing.errors import InvalidInput
 
 @dataclass(frozen=True)
 class Workspace:
-    repo: "git.Repo"  # noqa: F821  (gitpython is imported lazily to keep --help fast)
     root: Path
     artifact: str  # relative to root, posix
     mode: Literal["file", "directory"] = "file"  # fixed when the run starts
@@ -61,19 +59,22 @@ class Workspace:
 
 def open_workspace(start: Path, artifact: str) -> Workspace:
     """The repository containing `start`, checked for everything a run needs (exit 30 otherwise)."""
+    found = pygit2.discover_repository(str(start), True) if start.exists() else None
     try:
-        repo = git.Repo(start, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        repo = pygit2.Repository(found) if found else None
+    except pygit2.GitError:
+        repo = None
+    if repo is None:
         raise InvalidInput(
             f"{start}: not inside a git repository (run `git init` and commit the artifact first)"
         ) from None
-    if repo.working_tree_dir is None:
+    if repo.workdir is None:
         raise InvalidInput(f"{start}: a bare repository has no working tree to optimize")
-    root = Path(repo.working_tree_dir).resolve()
-    if not repo.head.is_valid():
+    root = Path(repo.workdir).resolve()
+    if repo.head_is_unborn:
         raise InvalidInput(f"{root}: the repository has no commits yet; commit the artifact first")
     relative = _relative_artifact(root, artifact)
-    ws = Workspace(repo, root, relative, "directory" if (root / relative).is_dir() else "file")
+    ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file")
     if not ws.artifact_path.exists():
         raise InvalidInput(f"artifact '{artifact}': no such file or directory in {root}")
     if not ws.git("ls-files", "--", relative).strip():

@@ -51,9 +51,11 @@ class Unavailable(Exception):
 
 
 def _libc():
-    if not hasattr(os, "O_CLOEXEC") or not ctypes.util.find_library("c"):
+    # find_library runs `ldconfig -p` in a subprocess (a fork of the daemon) each time it is asked: once
+    name = ctypes.util.find_library("c") if hasattr(os, "O_CLOEXEC") else None
+    if not name:
         raise Unavailable("no libc inotify here")
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc = ctypes.CDLL(name, use_errno=True)
     if not hasattr(libc, "inotify_init1"):
         raise Unavailable("no inotify in this libc")
     return libc

@@ -15,7 +15,7 @@ import signal
 from datetime import datetime, timezone
 from pathlib import Path
 
-from git import Commit
+import pygit2
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
@@ -84,17 +84,19 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     best = history.best
     if best is None or best.commit is None:
         return []  # a KEEP without its commit: the resume check refuses it with its own message
-    head = ws.repo.head.commit
+    head = ws.lib.revparse_single("HEAD").peel(pygit2.Commit)
     cycle = history.last_cycle + 1
-    if not _text(head.message).startswith(f"{COMMIT_PREFIX}{cycle}:") or not head.parents:
+    sha, message = str(head.id), _text(head)
+    if not message.startswith(f"{COMMIT_PREFIX}{cycle}:") or not head.parent_ids:
         return []
-    if artifact_id(ws, head.parents[0].hexsha) != artifact_id(ws, best.commit):
+    parent = str(head.parent_ids[0])
+    if artifact_id(ws, parent) != artifact_id(ws, best.commit):
         return []
-    prepared = pending.take(paths, cycle, head.parents[0].hexsha, _text(head.message))
+    prepared = pending.take(paths, cycle, parent, message)
     if prepared is not None:  # the line as the cycle wrote it down before the commit
         reason = "; ".join(filter(None, [prepared.reason, RECOVERED]))
-        iterations.append(paths.iterations, prepared.model_copy(update={"commit": head.hexsha, "reason": reason}))
-        return [f"logged cycle {cycle}, committed as {head.hexsha[:10]} just before the crash"]
+        iterations.append(paths.iterations, prepared.model_copy(update={"commit": sha, "reason": reason}))
+        return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
     run_dirs = sorted(paths.root.glob(f"*-c{cycle:04d}*"))
     try:
         rows = load_rows(run_dirs[-1])
@@ -103,7 +105,7 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
         return []  # the resume check reports the inconsistency with its own message
     record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head, best.eval_key)
     iterations.append(paths.iterations, record)
-    return [f"logged cycle {cycle}, committed as {head.hexsha[:10]} just before the crash"]
+    return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
 
 
 def _keep_record(
@@ -112,7 +114,7 @@ def _keep_record(
     run_dir: Path,
     rows: list[dict],
     baseline: list[dict],
-    head: Commit,
+    head: pygit2.Commit,
     eval_key: str | None,  # the last KEEP's: the crashed cycle was compared with its results, so measured alike
 ) -> Iteration:
     s = compare_for_goal(config, baseline, rows).summary
@@ -122,9 +124,9 @@ def _keep_record(
         decision="keep",
         cost_usd=sum(float(r.get("cost_usd") or 0) for r in rows),
         assertions=assertion_rates(rows),
-        mutation=_text(head.message).split(":", 1)[1].strip(),
+        mutation=_text(head).split(":", 1)[1].strip(),
         run_dir=run_dir.name,
-        commit=head.hexsha,
+        commit=str(head.id),
         wins=s.wins,
         losses=s.losses,
         ties=s.ties,
@@ -151,6 +153,6 @@ def _save_stray_candidate(ws: Workspace, paths: ExperimentPaths) -> list[str]:
     return [f"saved the candidate left in the tree as {patch.name} and restored the artifact"]
 
 
-def _text(message: str | bytes) -> str:
-    """A commit message as text (GitPython gives the bytes of one it cannot decode; ours are UTF-8)."""
-    return message if isinstance(message, str) else message.decode("utf-8", "replace")
+def _text(commit: pygit2.Commit) -> str:
+    """A commit's message as text (ours are UTF-8; one that is not still reads, with replacement characters)."""
+    return commit.raw_message.decode("utf-8", "replace")

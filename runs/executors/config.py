@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class ExecutorConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
 
     kind: Literal["local", "ray"] = Field(default="local", alias="type")
     """`local` runs tests in this process's threads and the eval command here; `ray` sends each test attempt (and each command-eval run, and each eval whose tests share an AgentV workspace) to a Ray cluster as one task (`pip install 'autoresearch[ray]'`)."""

@@ -36,7 +36,9 @@ def repo(root: Path, candidates: int) -> Path:
     config = {
         "artifact": "prompt.md",
         "eval": {"file": "evals/suite.eval.yaml", "workers": 2},
-        "mutator": {"provider": "command", "command": "sh -c 'echo hold >> prompt.md'"},
+        # each candidate its own edit: siblings that made the same edit share one run of each
+        # test (the sample cache's claim), and the second held target would never start
+        "mutator": {"provider": "command", "command": "sh -c 'echo hold $AUTORESEARCH_SIBLING >> prompt.md'"},
         "search": {"candidates": candidates},
         "stop": {"max_cycles": 3},
     }
@@ -88,6 +90,7 @@ def interrupt(command: list[str], tree: Path, marks: Path, signum: int) -> tuple
         while len(list(marks.glob("started-*"))) < 2 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        assert len(list(marks.glob("started-*"))) >= 2, "two targets never held at once"
         os.killpg(proc.pid, signum)
         try:
             exited = proc.wait(timeout=60)
