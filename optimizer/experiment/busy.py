@@ -17,6 +17,7 @@ from autoresearch.optimizer.experiment.lockfile import held_by
 from autoresearch.optimizer.experiment.overview import experiments, read_json
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.namelock import NameLock
 from autoresearch.plumbing.paths import ExperimentPaths
 
 
@@ -67,6 +68,7 @@ class CheckoutClaim:
     def __init__(self, path: Path):
         self.path = path
         self._fd: int | None = None
+        self._name = NameLock(os.path.abspath(path))  # holds even when a mutator deletes the file
 
     def take(self, experiment: str, results: Path) -> None:
         """Refused (exit 30) while another run works in this checkout, naming it and its results directory."""
@@ -78,12 +80,19 @@ class CheckoutClaim:
             raw = os.pread(fd, 4096, 0)
             os.close(fd)
             raise InvalidInput(_refusal(raw, experiment, results)) from None
+        if (pid := self._name.take()) is not None:  # its file was deleted under a run that still works here
+            os.close(fd)
+            raise InvalidInput(
+                f"another run (pid {pid or 'unknown'}) is working in this checkout, though its lock files were "
+                "deleted (by a mutator without the sandbox?); wait for it or stop it"
+            )
         claim = {"pid": os.getpid(), "since": utc_now(), "experiment": experiment, "results_dir": str(results)}
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(claim).encode(), 0)
         self._fd = fd
 
     def release(self) -> None:
+        self._name.release()
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.namelock import NameLock
 
 
 def _holder(raw: bytes) -> str:
@@ -99,6 +100,7 @@ class Lock:
         self._fd: int | None = None
         self._apart: int | None = None  # `path` locked on its own, where no hard link can be made
         self._info = b""  # what the holder wrote: its pid, since when, and its task
+        self._name = NameLock(os.path.abspath(path))  # held even when a mutator deletes both files
 
     def acquire(self, experiment: str, task: str = "run") -> None:
         """`task` says what holds it: a loop (`run`), or a version command (`rollback`, `promote`) that
@@ -106,6 +108,10 @@ class Lock:
         fd = _take(self.keep or self.path, experiment)
         try:
             self._fd = fd
+            if (pid := self._name.take()) is not None:  # its files were deleted under a daemon still running
+                raise InvalidInput(
+                    f"experiment '{experiment}' is locked by pid {pid or 'unknown'}; stop it first or wait"
+                )
             if self.keep is not None:
                 self._place(experiment)
         except BaseException:
@@ -163,6 +169,7 @@ class Lock:
         return True
 
     def release(self) -> None:
+        self._name.release()
         for fd in (self._fd, self._apart):
             if fd is not None:
                 os.close(fd)

@@ -53,14 +53,22 @@ def held_repo(tmp_path: Path, step: dict) -> Path:
     return repo
 
 
-def test_a_mutator_that_deletes_the_lock_lets_no_second_daemon_run_the_experiment(tmp_path):
-    repo = held_repo(tmp_path, {"run": [f"rm {META}/lock"]})
+@pytest.mark.parametrize("deleted", ["the results' lock", "every lock file"])
+def test_a_mutator_that_deletes_the_lock_lets_no_second_daemon_run_the_experiment(tmp_path, deleted):
+    """Even with the lock files under .git gone too, as a mutator that deletes every `*lock*` file leaves it:
+    the first daemon still holds a lock no file operation removes."""
+    command = f"rm {META}/lock" if deleted == "the results' lock" else "find . -name '*lock*' -type f -delete"
+    repo = held_repo(tmp_path, {"run": [command]})
     first = daemon(repo, "run")
     try:
         wait_for(lambda: (repo / RESULTS / "mutating").exists())
         assert not (repo / META / "lock").exists()
         second = cli(repo, "run")
-        assert_one_line_error(second, 30, "experiment 'exp' is locked by pid")
+        if deleted == "every lock file":
+            assert not list((repo / ".git/autoresearch").rglob("*lock*"))
+            assert_one_line_error(second, 30, f"another run (pid {first.pid}) is working in this checkout")
+        else:
+            assert_one_line_error(second, 30, "experiment 'exp' is locked by pid")
     finally:
         (repo / RESULTS / "go-on").touch()
         _, err = first.communicate(timeout=60)
