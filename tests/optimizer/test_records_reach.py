@@ -63,9 +63,10 @@ def test_a_mutator_that_deletes_the_lock_lets_no_second_daemon_run_the_experimen
     try:
         wait_for(lambda: (repo / RESULTS / "mutating").exists())
         assert not (repo / META / "lock").exists()
-        second = cli(repo, "run")
         if deleted == "every lock file":
             assert not list((repo / ".git/autoresearch").rglob("*lock*"))
+        second = cli(repo, "run")
+        if deleted == "every lock file":
             assert_one_line_error(second, 30, f"another run (pid {first.pid}) is working in this checkout")
         else:
             assert_one_line_error(second, 30, "experiment 'exp' is locked by pid")
