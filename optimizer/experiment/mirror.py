@@ -60,7 +60,7 @@ class Mirror:
             except FileNotFoundError:
                 pass
             copy.parent.mkdir(parents=True, exist_ok=True)
-            tmp = copy.with_name(copy.name + ".mirror")
+            tmp = copy.with_name(".link.mirror")  # not the name plus a suffix: a name near the limit has no room
             tmp.unlink(missing_ok=True)
             try:
                 os.link(self.source / relative, tmp)
