@@ -71,6 +71,7 @@ from bench.fault_harness import (  # noqa: E402
     finish,
     last_line,
     read_lines,
+    start,
     struck,
     tracebacks,
     user_state,
@@ -112,7 +113,7 @@ GUARDED = ["keep", "error", "error", "keep", "drop"]  # the scope guard undid cy
 SECOND_WAIT_S = 60  # how long a second run started during a mutation is let run
 
 BAD_MUTATOR = """
-import os, shutil, subprocess, sys, time
+import os, subprocess, sys, time
 from pathlib import Path
 bad = os.environ.get("CAMPAIGN_BAD", "") if os.environ["AUTORESEARCH_CYCLE"] == "2" else ""
 repo = Path(os.environ.get("CAMPAIGN_DIR", "."), "r")  # the user's checkout, wherever the mutator works
@@ -332,15 +333,7 @@ class Campaign:
         """The run, and a second one started once its mutator has deleted what lock files it could; the
         first goes on when the second has ended (or after SECOND_WAIT_S)."""
         hand = repo.parent / "hand"
-        with open(repo.parent / "stderr", "wb") as stderr:
-            daemon = subprocess.Popen(
-                [sys.executable, "-m", "autoresearch.optimizer", "run"],
-                cwd=repo,
-                env=env,
-                start_new_session=True,
-                stdout=subprocess.DEVNULL,
-                stderr=stderr,
-            )
+        daemon = start(repo, ["run"], env)
         deadline = time.monotonic() + TIMEOUT_S
         while not (hand / "tried").exists() and daemon.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)

@@ -87,17 +87,9 @@ class Harness:
 
 
 def struck(repo: Path, argv: list[str], env: dict, outside: str | None) -> int:
-    """`autoresearch ARGV` in a session of its own (its stderr in the case's folder); with `outside`, struck so
-    once the gated git is reached, then that git let go on. Its exit code (negative: the signal)."""
-    with open(repo.parent / "stderr", "wb") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "autoresearch.optimizer", *argv],
-            cwd=repo,
-            env=env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-        )
+    """`autoresearch ARGV` started (`start`); with `outside`, struck so once the gated git is reached, then
+    that git let go on. Its exit code (negative: the signal)."""
+    proc = start(repo, argv, env)
     if outside:
         marker = repo.parent / "in-git"
         deadline = time.monotonic() + TIMEOUT_S
@@ -109,6 +101,19 @@ def struck(repo: Path, argv: list[str], env: dict, outside: str | None) -> int:
             strike(outside, proc.pid, int(marker.read_text()))
             (repo.parent / "gate").touch()
     return finish(proc)
+
+
+def start(repo: Path, argv: list[str], env: dict) -> subprocess.Popen:
+    """`autoresearch ARGV` in a session of its own, as a shell's job; its stderr in the case's folder."""
+    with open(repo.parent / "stderr", "wb") as stderr:
+        return subprocess.Popen(
+            [sys.executable, "-m", "autoresearch.optimizer", *argv],
+            cwd=repo,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
 
 
 def finish(proc: subprocess.Popen) -> int:
