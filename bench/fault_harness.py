@@ -184,7 +184,8 @@ def checkout_problems(repo: Path, before: dict) -> list[str]:
     for key, value in before.items():
         if after[key] != value:
             problems.append(f"the user's {key} changed" + gone(value, after[key]))
-    locks = [str(p.relative_to(repo)) for p in (repo / ".git").rglob("*.lock")]
+    # git's own locks: autoresearch's under .git/autoresearch are flock files, there for good
+    locks = [str(p.relative_to(repo)) for p in (repo / ".git").rglob("*.lock") if "autoresearch" not in p.parts]
     if locks:
         problems.append(f"git locks left: {locks}")
     left = processes_left(repo.parent)
