@@ -1,4 +1,5 @@
-"""Kill and signal the daemon at every phase, feed it misbehaving mutators, and check what is left.
+"""Kill and signal the daemon at every phase and inside the version commands, feed it misbehaving
+mutators, and check what is left.
 
 Each case runs the real CLI on a fresh repository (the crash tests' scenario:
 five cycles, two KEEPs, two DROPs) holding some of the user's own work: a
@@ -14,21 +15,30 @@ tracked file, an untracked one, a staged change. Then:
   lets git go on;
 - command mutators that misbehave: writing outside the artifact, switching
   branch, detaching HEAD, deleting the artifact, leaving a child running;
+- hostile command mutators, each in the sandbox (`mutator.sandbox: auto`, with
+  bubblewrap) and with `sandbox: off`: one deleting every lock file it finds in
+  the repository while the campaign starts a second `run` of the experiment
+  (refused, or the first run not broken), one running `git clean -ffdx` in its
+  checkout and in the user's, one removing everything in both but `.git` and
+  the artifact;
 - LLM mutators (both providers, against tests/helpers/fake_llm.py on
   127.0.0.1) whose first mutation gets only malformed 200s: a body that is not
   JSON, `choices` a string, `usage` a list, `content` a number, a stream cut
   mid-way, a plain body where a stream was asked for. That cycle must be an
   `error` cycle once its retries (MAX_ATTEMPTS) run out, the next cycle's good
   reply kept, the run ended with exit 0, and no traceback on stderr or in
-  daemon.log.
+  daemon.log;
+- `rollback --to` and `promote` struck at their kill points and inside their
+  gits, each followed by the next command (bench/fault_versions.py says how).
 
-After each fault it resumes the experiment (`run` again; not after a run that
-ended with exit 0: a run on an existing experiment makes new cycles) and checks
-the invariants: HEAD on the user's branch and equal to the last KEEP, the autoresearch
-commits on the branch exactly the logged KEEPs, iterations.jsonl whole JSON
-lines, the user's files and index untouched, no git lock and no process left in
-the repository, and (for kills and signals) the same decisions and artifact as
-a run never interrupted. It prints each violation and their count (goal: 0).
+After each fault of a run it resumes the experiment (`run` again; not after a
+run that ended with exit 0: a run on an existing experiment makes new cycles)
+and checks the invariants: HEAD on the user's branch and equal to the last
+KEEP, the autoresearch commits on the branch exactly the logged KEEPs,
+iterations.jsonl whole JSON lines, the user's files and index untouched, no git
+lock and no process left in the repository, and (for kills and signals) the
+same decisions and artifact as a run never interrupted. It prints each
+violation, per case, and their count (goal: 0).
 
 Usage: python bench/fault_campaign.py [--only SUBSTRING] [--list]
 """
@@ -36,9 +46,7 @@ Usage: python bench/fault_campaign.py [--only SUBSTRING] [--list]
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -53,7 +61,22 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.optimizer.faults import ENV  # noqa: E402
-from autoresearch.optimizer.gitrepo.gitcmd import processes_in  # noqa: E402
+from bench.fault_harness import (  # noqa: E402
+    PLAN,
+    TIMEOUT_S,
+    USER_FILES,
+    Harness,
+    add_user_work,
+    checkout_problems,
+    finish,
+    last_line,
+    read_lines,
+    start,
+    struck,
+    tracebacks,
+    user_state,
+)
+from bench.fault_versions import VersionCase, run_version_case, version_cases  # noqa: E402
 from tests.helpers.fake_llm import (  # noqa: E402
     FakeLLM,
     Reply,
@@ -67,12 +90,6 @@ from tests.helpers.fake_llm import (  # noqa: E402
 from tests.helpers.repos import GIT_ENV, git  # noqa: E402
 from tests.helpers.scenario import scenario_repo, scores  # noqa: E402
 
-PLAN = {
-    2: {"write": {"prompt.md": scores(a=1, b=0, c=0)}, "summary": "fix a"},
-    3: {"write": {"prompt.md": scores(a=0, b=0, c=0)}, "summary": "break a"},
-    4: {"write": {"prompt.md": scores(a=1, b=1, c=0)}, "summary": "fix b"},
-    5: {"write": {"prompt.md": scores(a=1, b=1, c=0) + "# longer\n"}, "summary": "pad"},
-}
 REFERENCE = ["keep", "keep", "drop", "keep", "drop"]
 FINAL = scores(a=1, b=1, c=0)
 # kill point -> the passes at which it is hit (an uninterrupted run passes each several times)
@@ -92,43 +109,27 @@ SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:g
 LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}
 MAX_ATTEMPTS = 2  # tries per request in the LLM cases: the malformed reply is served this many times in a row
 LLM_DECISIONS = ["keep", "error", "keep"]  # the baseline, the malformed replies' cycle, the good reply's cycle
-USER_FILES = {"notes.md": "the user's notes\n", "staged.txt": "committed\n"}
-TIMEOUT_S = 180
+GUARDED = ["keep", "error", "error", "keep", "drop"]  # the scope guard undid cycle 2's mutation
+SECOND_WAIT_S = 60  # how long a second run started during a mutation is let run
 
-WRAPPER = """#!{python}
-import os, sys, time
-from pathlib import Path
-args = sys.argv[1:]
-gate = os.environ.get("CAMPAIGN_GATE", "")  # "<subcommand>:<n>": hold the n-th such git of the daemon
-sub = next((a for a in args if not a.startswith("-") and "=" not in a), "")
-if gate and sub == gate.split(":")[0]:
-    counter = Path(os.environ["CAMPAIGN_DIR"], "count-" + sub)
-    n = int(counter.read_text()) + 1 if counter.exists() else 1
-    counter.write_text(str(n))
-    if n == int(gate.split(":")[1]):
-        if sub == "commit":  # held inside git, its index lock taken: the hook waits
-            hooks = "core.hooksPath=" + os.environ["CAMPAIGN_HOOKS"]
-            args = ["-c", hooks, *(a.replace("core.hooksPath=/dev/null", hooks) for a in args)]
-            Path(os.environ["CAMPAIGN_DIR"], "armed").touch()
-        else:  # held just before git starts
-            Path(os.environ["CAMPAIGN_DIR"], "in-git").write_text(str(os.getpid()))
-            while not Path(os.environ["CAMPAIGN_DIR"], "gate").exists():
-                time.sleep(0.02)
-os.execv({git!r}, ["git", *args])
-"""
-HOOK = """#!/bin/sh
-if [ -e "$CAMPAIGN_DIR/armed" ]; then
-    rm "$CAMPAIGN_DIR/armed"
-    echo $PPID > "$CAMPAIGN_DIR/in-git"
-    while [ ! -e "$CAMPAIGN_DIR/gate" ]; do sleep 0.02; done
-fi
-"""
 BAD_MUTATOR = """
-import os, subprocess, sys
+import os, subprocess, sys, time
+from pathlib import Path
+bad = os.environ.get("CAMPAIGN_BAD", "") if os.environ["AUTORESEARCH_CYCLE"] == "2" else ""
+repo = Path(os.environ.get("CAMPAIGN_DIR", "."), "r")  # the user's checkout, wherever the mutator works
+if bad == "lock":  # every lock file it finds in the repository, then wait while the campaign starts a second run
+    hand = Path(os.environ["CAMPAIGN_DIR"], "hand")
+    gone = []
+    for path in [*repo.rglob("*lock*"), *Path().rglob("*lock*")]:
+        try:
+            path.unlink()
+            gone.append(str(path))
+        except OSError:
+            pass
+    (hand / "tried").write_text("\\n".join(gone))
+    while not (hand / "go").exists():
+        time.sleep(0.02)
 subprocess.run([sys.executable, "tools/mutate.py"], check=True)
-bad = os.environ.get("CAMPAIGN_BAD", "")
-if os.environ["AUTORESEARCH_CYCLE"] != "2" or not bad:
-    sys.exit(0)
 if bad == "outside":
     open("notes.md", "a").write("the mutator was here\\n")
     open("planted.txt", "w").write("planted\\n")
@@ -141,6 +142,14 @@ elif bad == "delete":
 elif bad == "child":
     child = subprocess.Popen(["sleep", "600"])
     open(os.path.join(os.environ["CAMPAIGN_DIR"], "child.pid"), "w").write(str(child.pid))
+elif bad == "clean":  # as coding agents tidy up: where it works, and in the user's checkout
+    subprocess.run(["git", "clean", "-ffdx"], capture_output=True)
+    subprocess.run(["git", "-C", str(repo), "clean", "-ffdx"], capture_output=True)
+elif bad == "rm":  # everything but git's folder and the artifact, there and in the user's checkout
+    for here in (Path(), repo):
+        for entry in os.listdir(here):
+            if entry not in (".git", "prompt.md"):
+                subprocess.run(["rm", "-rf", str(here / entry)], capture_output=True)
 """
 
 
@@ -153,6 +162,8 @@ class Case:
     reference: bool = True  # the resumed experiment must end as an uninterrupted run does
     decisions: list[str] | None = None  # else: the decisions this case must end with
     llm: tuple[str, bool, Reply] | None = None  # an LLM mutator (protocol, stream) whose first mutation gets this reply
+    sandbox: str = "off"  # the command mutator's `mutator.sandbox`
+    second: bool = False  # a second `run` is started once the mutator has deleted the lock files
 
 
 def kill_point_cases() -> list[Case]:
@@ -186,7 +197,7 @@ def mutator_cases() -> list[Case]:
             {"CAMPAIGN_BAD": "outside"},
             (0,),
             reference=False,
-            decisions=["keep", "error", "error", "keep", "drop"],
+            decisions=GUARDED,
         ),
         Case("mutator-switches-branch", {"CAMPAIGN_BAD": "branch"}, (20,)),
         Case("mutator-detaches-head", {"CAMPAIGN_BAD": "detach"}, (20,)),
@@ -195,10 +206,31 @@ def mutator_cases() -> list[Case]:
             {"CAMPAIGN_BAD": "delete"},
             (0,),
             reference=False,
-            decisions=["keep", "error", "error", "keep", "drop"],
+            decisions=GUARDED,
         ),
         Case("mutator-leaves-a-child", {"CAMPAIGN_BAD": "child"}, (0,)),
     ]
+
+
+def hostile_cases() -> list[Case]:
+    """Whatever the mutator broke outside the artifact, in the sandbox's throwaway checkout or (without) in the
+    user's, is refused and undone: cycle 2 an error. A `git clean` in the sandbox's checkout breaks nothing
+    of the user's. A lock deleted must not let a second run in."""
+    cases = []
+    for sandbox in ("auto", "off"):
+        cleaned = {} if sandbox == "auto" else {"reference": False, "decisions": GUARDED}
+        cases += [
+            Case(f"sandbox-{sandbox}-mutator-deletes-the-lock", {"CAMPAIGN_BAD": "lock"}, sandbox=sandbox, second=True),
+            Case(f"sandbox-{sandbox}-mutator-git-clean-ffdx", {"CAMPAIGN_BAD": "clean"}, sandbox=sandbox, **cleaned),
+            Case(
+                f"sandbox-{sandbox}-mutator-rm-rf-the-rest",
+                {"CAMPAIGN_BAD": "rm"},
+                sandbox=sandbox,
+                reference=False,
+                decisions=GUARDED,
+            ),
+        ]
+    return cases
 
 
 def llm_cases() -> list[Case]:
@@ -246,23 +278,18 @@ def serve(llm: FakeLLM, bad: Reply) -> None:
 
 
 class Campaign:
-    def __init__(self, work: Path, llm: FakeLLM):
-        self.work = work
+    def __init__(self, harness: Harness, llm: FakeLLM):
+        self.harness = harness
         self.llm = llm
-        self.bin = work / "bin"
-        self.bin.mkdir()
-        wrapper = self.bin / "git"
-        wrapper.write_text(WRAPPER.format(python=sys.executable, git=shutil.which("git")))
-        wrapper.chmod(0o755)
-        self.hooks = work / "hooks"
-        self.hooks.mkdir()
-        (self.hooks / "prepare-commit-msg").write_text(HOOK)
-        (self.hooks / "prepare-commit-msg").chmod(0o755)
 
     def repo(self, case: Case) -> tuple[Path, dict]:
-        root = self.work / case.name
+        root = self.harness.work / case.name
         extra = {"tools/bad.py": BAD_MUTATOR, **USER_FILES}
-        config = {"mutator": {"command": "python3 tools/bad.py"}}
+        hand = root / "hand"  # where the lock-deleting mutator and the campaign meet, writable in the sandbox
+        hand.mkdir(parents=True)
+        config = {
+            "mutator": {"command": "python3 tools/bad.py", "sandbox": {"mode": case.sandbox, "writable": [str(hand)]}}
+        }
         repo = scenario_repo(root / "r", {"prompt.md": scores(a=0, b=0, c=0)}, PLAN, config=config, extra_files=extra)
         if case.llm:
             protocol, stream, bad = case.llm
@@ -272,30 +299,24 @@ class Campaign:
             (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))
             git(repo, "commit", "-qam", "an LLM mutator")
             serve(self.llm, bad)
-        (repo / "staged.txt").write_text("staged by the user\n")
-        git(repo, "add", "staged.txt")
-        (repo / "staged.txt").write_text("staged, then edited again\n")
-        (repo / "scratch.txt").write_text("untracked work\n")
-        env = {
-            **os.environ,
-            **GIT_ENV,
-            "PATH": f"{self.bin}:{os.environ['PATH']}",
-            "CAMPAIGN_DIR": str(root),
-            "CAMPAIGN_HOOKS": str(self.hooks),
-        }
-        return repo, env
+        add_user_work(repo)
+        return repo, self.harness.env(root)
 
     def run_case(self, case: Case) -> list[str]:
         repo, env = self.repo(case)
         before = user_state(repo)
-        code = self.faulted_run(repo, {**env, **case.env}, case)
+        if case.second:
+            code, second = self.with_a_second_run(repo, {**env, **case.env})
+        else:
+            code, second = struck(repo, ["run"], {**env, **case.env}, case.outside), None
         problems = [] if code in case.expect else [f"the faulted run exited {code}, expected {case.expect}"]
         (repo.parent / "gate").touch()
         # a run that ended as planned is not resumed: another run would make new cycles of its own
         resumed = "" if code == 0 else resume(repo)
         problems += [resumed] if resumed.startswith("the resume exited") else []
         problems += invariants(repo, before)
-        problems += tracebacks(repo, resumed)
+        where = {"the faulted run's stderr": (repo.parent / "stderr").read_text(errors="replace")}
+        problems += tracebacks(repo, {**where, "the resume's stderr": resumed})
         if case.llm:
             problems += gave_up(repo)
         decisions = [r["decision"] for r in read_lines(repo)]
@@ -304,48 +325,35 @@ class Campaign:
             problems.append(f"decisions {decisions}, an uninterrupted run makes {wanted}")
         if case.reference and (repo / "prompt.md").read_text() != FINAL:
             problems.append("the artifact differs from an uninterrupted run's")
+        if second is not None and second.returncode != 30 and problems:
+            problems.insert(0, f"a second run, started meanwhile, was not refused: exit {second.returncode}")
         return problems
 
-    def faulted_run(self, repo: Path, env: dict, case: Case) -> int:
-        with open(repo.parent / "stderr", "wb") as stderr:
-            daemon = subprocess.Popen(
-                [sys.executable, "-m", "autoresearch.optimizer", "run"],
-                cwd=repo,
-                env=env,
-                start_new_session=True,
-                stdout=subprocess.DEVNULL,
-                stderr=stderr,
-            )
-        if case.outside:
-            marker = repo.parent / "in-git"
-            deadline = time.monotonic() + TIMEOUT_S
-            while not (marker.exists() and marker.read_text().strip()) and daemon.poll() is None:
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.02)
-            if marker.exists() and marker.read_text().strip():
-                held = int(marker.read_text())
-                strike(case.outside, daemon.pid, held)
-                (repo.parent / "gate").touch()
-        try:
-            return daemon.wait(timeout=TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(daemon.pid, signal.SIGKILL)
-            return daemon.wait()
-
-
-def strike(how: str, daemon: int, held_git: int) -> None:
-    if how == "kill-daemon":
-        os.kill(daemon, signal.SIGKILL)
-    elif how == "kill-daemon-and-git":
-        os.killpg(daemon, signal.SIGKILL)
-        os.kill(held_git, signal.SIGKILL)
-    elif how == "kill-git":  # the OOM killer's choice: the daemon lives on and sees its git die
-        os.kill(held_git, signal.SIGKILL)
-    elif how == "term-group":
-        os.killpg(daemon, signal.SIGTERM)
-    elif how == "int-group":
-        os.killpg(daemon, signal.SIGINT)
+    def with_a_second_run(self, repo: Path, env: dict) -> tuple[int, subprocess.CompletedProcess | None]:
+        """The run, and a second one started once its mutator has deleted what lock files it could; the
+        first goes on when the second has ended (or after SECOND_WAIT_S)."""
+        hand = repo.parent / "hand"
+        daemon = start(repo, ["run"], env)
+        deadline = time.monotonic() + TIMEOUT_S
+        while not (hand / "tried").exists() and daemon.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        second = None
+        if (hand / "tried").exists():
+            plain = {k: v for k, v in env.items() if k != "CAMPAIGN_BAD"}
+            try:
+                second = subprocess.run(
+                    [sys.executable, "-m", "autoresearch.optimizer", "run"],
+                    cwd=repo,
+                    env=plain,
+                    capture_output=True,
+                    text=True,
+                    timeout=SECOND_WAIT_S,
+                    start_new_session=True,
+                )
+            except subprocess.TimeoutExpired:
+                pass  # still running: the first is let go on beside it (its processes are then left, and said)
+        (hand / "go").touch()
+        return finish(daemon), second
 
 
 def resume(repo: Path) -> str:
@@ -370,93 +378,24 @@ def gave_up(repo: Path) -> list[str]:
     return [] if errors and wanted in errors[0] else [f"the error cycle does not say '{wanted}': {errors[:1]}"]
 
 
-def user_state(repo: Path) -> dict:
-    """The user's own work: file bytes, the staged version, and the index entries outside the artifact."""
-    return {
-        "files": {name: (repo / name).read_bytes() for name in ("notes.md", "staged.txt", "scratch.txt")},
-        "index": [line for line in git(repo, "ls-files", "-s").splitlines() if not line.endswith("\tprompt.md")],
-        "staged": git(repo, "show", ":staged.txt"),
-    }
-
-
 def invariants(repo: Path, before: dict) -> list[str]:
-    problems = []
+    problems: list[str] = []
     lines = read_lines(repo, problems)
-    if (
-        subprocess.run(["git", "symbolic-ref", "-q", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
-        != "refs/heads/main"
-    ):
-        problems.append("HEAD is not on the user's branch main")
     head = git(repo, "rev-parse", "HEAD").strip()
     keeps = [r for r in lines if r["decision"] == "keep"]
     if keeps and keeps[-1].get("commit") != head:
         problems.append(f"HEAD {head[:10]} is not the last KEEP's commit")
+    if not lines:
+        problems.append("iterations.jsonl is gone or empty")
     ours = git(repo, "log", "--first-parent", "--format=%H %s").splitlines()
     committed = [line.split()[0] for line in ours if " autoresearch cycle " in f" {line.split(' ', 1)[1]}"]
     logged = [r["commit"] for r in keeps if r["cycle"] > 1]
     if list(reversed(committed)) != logged:
         problems.append(f"the autoresearch commits on main ({len(committed)}) are not the logged KEEPs ({len(logged)})")
-    if git(repo, "status", "--porcelain", "--", "prompt.md").strip():
-        problems.append("the artifact differs from HEAD after the run")
-    after = user_state(repo)
-    for key, value in before.items():
-        if after[key] != value:
-            problems.append(f"the user's {key} changed")
+    problems += checkout_problems(repo, before)
     if (repo / "planted.txt").exists():
         problems.append("a file the mutator planted outside the artifact is still there")
-    locks = [str(p.relative_to(repo)) for p in (repo / ".git").rglob("*.lock")]
-    if locks:
-        problems.append(f"git locks left: {locks}")
-    left = processes_left(repo.parent)
-    if left:
-        problems.append(f"processes left running: {left}")
     return problems
-
-
-def tracebacks(repo: Path, resumed_stderr: str) -> list[str]:
-    """A traceback anywhere the user reads: the faulted run's stderr, the resume's, daemon.log."""
-    where = {
-        "the faulted run's stderr": (repo.parent / "stderr").read_text(errors="replace"),
-        "the resume's stderr": resumed_stderr,
-        **{
-            str(log.relative_to(repo)): log.read_text(errors="replace")
-            for log in (repo / ".autoresearch").rglob("daemon.log")
-        },
-    }
-    return [f"a traceback in {name}" for name, text in where.items() if "Traceback (most recent call last)" in text]
-
-
-def read_lines(repo: Path, problems: list[str] | None = None) -> list[dict]:
-    path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
-    text = path.read_text() if path.exists() else ""
-    if text and not text.endswith("\n") and problems is not None:
-        problems.append("iterations.jsonl ends in a torn line")
-    records = []
-    for line in text.splitlines():
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            if problems is not None:
-                problems.append("iterations.jsonl holds a line that is not JSON")
-    return records
-
-
-def processes_left(root: Path) -> list[str]:
-    """Live processes working under `root`, and the mutator's child by its pid file."""
-    found = [f"pid {pid}" for pid in processes_in(root)]
-    child = root / "child.pid"
-    if child.exists() and alive(child.read_text().strip()):
-        found.append(f"{child.read_text().strip()} (the mutator's child)")
-    return found
-
-
-def alive(pid: str) -> bool:
-    """Running, not a zombie: a killed orphan stays in /proc until the machine's init reaps it."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def main() -> int:
@@ -464,18 +403,25 @@ def main() -> int:
     parser.add_argument("--only", default="", help="Run only the cases whose name contains this.")
     parser.add_argument("--list", action="store_true", help="List the cases and exit.")
     args = parser.parse_args()
-    cases = [
-        c for c in [*kill_point_cases(), *git_window_cases(), *mutator_cases(), *llm_cases()] if args.only in c.name
+    every: list[Case | VersionCase] = [
+        *kill_point_cases(),
+        *git_window_cases(),
+        *mutator_cases(),
+        *hostile_cases(),
+        *llm_cases(),
+        *version_cases(),
     ]
+    cases = [c for c in every if args.only in c.name]
     if args.list:
         print("\n".join(c.name for c in cases))
         return 0
     violations = 0
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="fault-campaign-") as tmp, FakeLLM() as llm:
-        campaign = Campaign(Path(tmp), llm)
+        harness = Harness(Path(tmp))
+        campaign = Campaign(harness, llm)
         for case in cases:
-            problems = campaign.run_case(case)
+            problems = run_version_case(harness, case) if isinstance(case, VersionCase) else campaign.run_case(case)
             violations += len(problems)
             print(
                 f"{'ok ' if not problems else 'BAD'} {case.name}" + "".join(f"\n      {p}" for p in problems),
@@ -483,11 +429,6 @@ def main() -> int:
             )
     print(f"{len(cases)} cases, {violations} invariant violations, {time.monotonic() - started:.0f} s")
     return 1 if violations else 0
-
-
-def last_line(text: str) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
 
 
 if __name__ == "__main__":

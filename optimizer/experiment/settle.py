@@ -4,8 +4,9 @@ Each journal left in the results directory (autoresearch.optimizer.experiment.tr
 settled under its experiment's lock, after the locks of a git of ours killed mid-write are cleared
 (and a git still finishing its write is waited for). A rollback whose commit was made is finished
 (its line written); one cut short before its commit is undone (the artifact back at HEAD). A merge
-left half-way (conflict markers, MERGE_HEAD) is aborted; a merge that was committed is kept. One line
-each says which.
+left half-way (conflict markers, MERGE_HEAD) is aborted, and so is one whose git died before it wrote
+MERGE_HEAD (its files put back as at HEAD, what they held saved first); a merge that was committed is
+kept. One line each says which.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def _settle(paths: ExperimentPaths, entry: Entry) -> str:
     clear_stale_locks(ws.root, paths.git_journal)
     if entry.command == "rollback":
         return f"an interrupted `rollback --to {entry.cycle}` of '{entry.experiment}' {_rollback(ws, paths, entry)}"
-    return f"an interrupted `promote` of {entry.branch} {_promote(ws, entry)}"
+    return f"an interrupted `promote` of {entry.branch} {_promote(ws, paths, entry)}"
 
 
 def _rollback(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
@@ -91,10 +92,14 @@ def _save_edits(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
     before it is restored: nothing the user wrote is destroyed."""
     if not artifact_modified(ws) or entry.target is None or not _differs(ws, entry.target):
         return ""
+    return f" (its edits since are saved as {_saved(paths, 'rollback-edits', candidate_patch(ws))})"
+
+
+def _saved(paths: ExperimentPaths, what: str, patch: str) -> Path:
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
-    patch = paths.meta / f"rollback-edits-{stamp}.patch"
-    patch.write_text(candidate_patch(ws) + "\n", encoding="utf-8")
-    return f" (its edits since are saved as {patch})"
+    path = paths.meta / f"{what}-{stamp}.patch"
+    path.write_text(patch + "\n", encoding="utf-8")
+    return path
 
 
 def _differs(ws: Workspace, rev: str) -> bool:
@@ -105,16 +110,38 @@ def _differs(ws: Workspace, rev: str) -> bool:
     return False
 
 
-def _promote(ws: Workspace, entry: Entry) -> str:
+def _promote(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
     head = ws.head()
     if head == entry.head:
         if _merging(ws):
             ws.write("merge", "--abort")
             return f"was undone: its merge was aborted, HEAD is at {head[:10]} as before"
+        if left := _merge_leftovers(ws, entry):
+            pathspec = [f":(literal){p}" for p in left]
+            patch = _saved(paths, "promote-left", ws.git("diff", "--binary", "HEAD", "--", *pathspec))
+            ws.write("restore", "--source=HEAD", "--staged", "--worktree", "--", *pathspec)
+            return (
+                f"was undone: its merge, cut short, had changed {', '.join(left)}; they are back as at HEAD "
+                f"{head[:10]} (what they held is saved as {patch})"
+            )
         return f"was undone: nothing had changed, HEAD is at {head[:10]} as before"
     if versions.is_ancestor(ws, entry.tip or "", head):
         return f"was finished: HEAD is at {head[:10]}, which has every commit of {entry.branch}"
     return f"left as it is: HEAD moved to {head[:10]} since, by another hand"
+
+
+def _merge_leftovers(ws: Workspace, entry: Entry) -> list[str]:
+    """The files the merge brings that differ from HEAD: what a git merge killed (or dead of its output's
+    broken pipe) before it wrote MERGE_HEAD left behind. The promote began on a clean tree (it refuses
+    any other), and only these files are the merge's to have touched."""
+    if entry.tip is None:
+        return []
+    base = ws.git("merge-base", "HEAD", entry.tip)
+    brought = [p for p in ws.git("diff", "--name-only", "-z", "--no-renames", base, entry.tip).split("\0") if p]
+    if not brought:
+        return []
+    pathspec = [f":(literal){p}" for p in brought]
+    return [p for p in ws.git("diff", "--name-only", "-z", "--no-renames", "HEAD", "--", *pathspec).split("\0") if p]
 
 
 def _merging(ws: Workspace) -> bool:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from autoresearch.optimizer.faults import ENV
-from tests.helpers.procs import daemon
+from tests.helpers.procs import daemon, ended
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 from tests.optimizer.test_versions import PLAN
@@ -132,6 +133,49 @@ def test_a_promote_killed_after_its_merge_is_kept_and_said_finished_by_the_next_
     assert "nothing to promote" in done.stdout
     assert_consistent(repo)
     assert (repo / "prompt.md").read_text() == scores(a=1, b=1)
+
+
+HELD_MERGE = f"""#!{sys.executable}
+import os, sys, time
+from pathlib import Path
+if "merge" in sys.argv[1:]:  # held before git starts: the test kills the promote meanwhile
+    Path("held").write_text(str(os.getpid()))
+    while not Path("go").exists():
+        time.sleep(0.02)
+os.execv({shutil.which("git")!r}, ["git", *sys.argv[1:]])
+"""
+
+
+def test_a_conflicting_merge_cut_short_by_the_promotes_death_is_undone_by_the_next_command(tmp_path):
+    """The promote killed while its git merge runs: that git goes on without it and dies (its output has
+    nowhere to go) half-way, conflict markers written, no MERGE_HEAD. The next command puts the files back."""
+    repo, mine = conflicting_worktree_run(tmp_path)
+    (repo / ".git/info/exclude").write_text("held\ngo\n")
+    wrapper = tmp_path / "bin/git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(HELD_MERGE)
+    wrapper.chmod(0o755)
+    env = {**os.environ, **GIT_ENV, "PATH": f"{wrapper.parent}:{os.environ['PATH']}"}
+    promote = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "promote"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    wait_for(lambda: (repo / "held").exists() and (repo / "held").read_text() != "")
+    promote.kill()
+    promote.communicate(timeout=60)
+    (repo / "go").touch()
+    wait_for(lambda: ended(int((repo / "held").read_text())))
+    done = cli(repo, "status")
+    assert done.returncode == 0, done.stderr
+    assert "an interrupted `promote` of autoresearch/exp was undone" in done.stderr
+    assert "prompt.md" in done.stderr
+    assert_consistent(repo)
+    assert git(repo, "rev-parse", "HEAD").strip() == mine
+    assert (repo / "prompt.md").read_text() == "a 0.1\nb 0.1\n"
 
 
 def test_ctrl_c_during_a_conflicting_promote_exits_130_saying_it_was_undone(tmp_path):
