@@ -220,7 +220,13 @@ def hostile_cases() -> list[Case]:
     for sandbox in ("auto", "off"):
         cleaned = {} if sandbox == "auto" else {"reference": False, "decisions": GUARDED}
         cases += [
-            Case(f"sandbox-{sandbox}-mutator-deletes-the-lock", {"CAMPAIGN_BAD": "lock"}, sandbox=sandbox, second=True),
+            Case(
+                f"sandbox-{sandbox}-mutator-deletes-the-lock",
+                {"CAMPAIGN_BAD": "lock"},
+                sandbox=sandbox,
+                second=True,
+                **cleaned,  # without the sandbox, deleting the lock files is a change outside the artifact
+            ),
             Case(f"sandbox-{sandbox}-mutator-git-clean-ffdx", {"CAMPAIGN_BAD": "clean"}, sandbox=sandbox, **cleaned),
             Case(
                 f"sandbox-{sandbox}-mutator-rm-rf-the-rest",
