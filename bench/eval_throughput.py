@@ -26,7 +26,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.runs.evaluators.builtin import execute, prepare  # noqa: E402
-from autoresearch.runs.runner import RunOptions  # noqa: E402
+from autoresearch.runs.runner.run import RunOptions  # noqa: E402
 from tests.helpers.fake_llm import FakeLLM, text_reply  # noqa: E402
 
 TESTS, LATENCY_S = 200, 0.1

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from autoresearch.runs.errors import BadResults
-from autoresearch.runs.results import parse_rows
+from autoresearch.runs.results import Row, parse_rows
 
 HEADER = "autoresearch-cache-v2"
 
@@ -42,7 +42,7 @@ class SampleCache:
         self.root = root / eval_key
         self.eval_key = eval_key
         self._secret = _secret(root)
-        self._held: dict[tuple[str, int], list[dict]] | None = None  # samples kept in memory while `held`
+        self._held: dict[tuple[str, int], list[Row]] | None = None  # samples kept in memory while `held`
         self._before: dict[str, tuple[int, int]] | None = None  # and the entries on disk when it began
         self._lock = threading.Lock()
         self._claims: dict[tuple[str, int], threading.Lock] = {}
@@ -82,7 +82,7 @@ class SampleCache:
         message = f"{self.eval_key}\n{artifact}\n{n}\n".encode() + body
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
 
-    def get(self, artifact: str, n: int) -> list[dict] | None:
+    def get(self, artifact: str, n: int) -> list[Row] | None:
         """Sample `n` (1-based) of this artifact, or None when it was never stored by this cache's
         owner (absent, unreadable, unsigned, or its signature does not match)."""
         with self._lock:
@@ -113,7 +113,7 @@ class SampleCache:
         except (BadResults, UnicodeDecodeError):
             return None
 
-    def put(self, artifact: str, n: int, rows: list[dict]) -> None:
+    def put(self, artifact: str, n: int, rows: list[Row]) -> None:
         with self._lock:
             if self._held is not None:
                 self._held[(artifact, n)] = rows

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
+
+from autoresearch.runs.results import Row
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class Comparison:
     unmatched: dict[str, int]
     summary: Summary
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "matched": [asdict(m) for m in self.matched],
             "unmatched": dict(self.unmatched),
@@ -70,7 +73,7 @@ def normalized_gain(baseline: float, candidate: float) -> float | None:
     return (candidate - baseline) / (1 - baseline)
 
 
-def compare(baseline_rows: list[dict], candidate_rows: list[dict], threshold: float = 0.1) -> Comparison:
+def compare(baseline_rows: list[Row], candidate_rows: list[Row], threshold: float = 0.1) -> Comparison:
     """Pair tests by test_id (last duplicate wins, first position kept) and count wins/losses/ties."""
     base = _by_id(baseline_rows)
     cand = _by_id(candidate_rows)
@@ -101,7 +104,7 @@ def compare(baseline_rows: list[dict], candidate_rows: list[dict], threshold: fl
     return Comparison(matched, unmatched, summary)
 
 
-def _by_id(rows: list[dict]) -> dict[str, float]:
+def _by_id(rows: list[Row]) -> dict[str, float]:
     scores: dict[str, float] = {}
     for row in rows:
         scores[row["test_id"]] = row["score"]

@@ -21,3 +21,15 @@ class EvalFailed(RunsError):
     """The eval ran but did not produce usable results; the loop makes the cycle `error`."""
 
     exit_code = KEEPS_FAILING
+
+
+class StepFailed(RunsError):
+    """One step of a test failed: its target, a grader, a workspace's git, docker or hook, a task on an executor.
+
+    The runner catches these where they happen and makes the test an execution_error (or, for a command eval, the
+    eval's failure); each derives from here so that everything we raise has the one root. One that escaped to the
+    CLI would be a bug in that catching: it ends the command as an eval that could not run (40), in one line, where
+    it used to print a traceback and exit 1, the code a regression exits with.
+    """
+
+    exit_code = KEEPS_FAILING

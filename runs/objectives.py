@@ -12,17 +12,17 @@ from __future__ import annotations
 import math
 from typing import TypeGuard
 
-from autoresearch.runs.results import mean_score
+from autoresearch.runs.results import Row, mean_score
 
 PASS_AT = 0.8  # AgentV's default pass threshold: a repeat at or above it passed
 
 
-def per_test(rows: list[dict]) -> dict[str, dict[str, float]]:
+def per_test(rows: list[Row]) -> dict[str, dict[str, float]]:
     """{test id: {objective: value}} (last duplicate wins, as in compare)."""
     return {row["test_id"]: of_row(row) for row in rows}
 
 
-def overall(rows: list[dict], size: int | None = None) -> dict[str, float]:
+def overall(rows: list[Row], size: int | None = None) -> dict[str, float]:
     """The run's objectives: correctness (the mean score), cost and tokens summed over the tests,
     latency p50 and p95 over the tests' durations (ms), tool calls summed, robustness the mean
     pass rate over the tests that repeated, and the artifact's size when given."""
@@ -51,7 +51,7 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
-def of_row(row: dict) -> dict[str, float]:
+def of_row(row: Row) -> dict[str, float]:
     """One test's objectives (all but `size`, which is the artifact's)."""
     out = {"correctness": float(row["score"])}
     samples = row.get("samples")

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.runs.errors import BadResults
 
 INDEX = "index.jsonl"
+
+Row = dict[str, Any]
+"""A result row (a line of index.jsonl) as JSON gives it: the edge where the results come in, so its values are Any."""
+
+
+def safe_segment(test_id: str) -> str:
+    """The name of a test's own directory in a run directory: its id, with what a file name cannot hold replaced."""
+    return re.sub(r'[/\\:*?"<>|]', "_", test_id.strip()) or "unknown"
 
 
 def index_path(source: Path) -> Path:
@@ -18,7 +27,7 @@ def index_path(source: Path) -> Path:
     return source / INDEX if source.is_dir() else source
 
 
-def load_rows(source: Path) -> list[dict]:
+def load_rows(source: Path) -> list[Row]:
     """Every row of a result file, in file order, each with a string `test_id` and a numeric `score`.
 
     AgentV's older files name the id `eval_id`, and camelCase writers `testId`; both are accepted (as `agentv compare`
@@ -37,7 +46,7 @@ def load_rows(source: Path) -> list[dict]:
     return parse_rows(path, text)
 
 
-def parse_rows(path: Path, text: str) -> list[dict]:
+def parse_rows(path: Path, text: str) -> list[Row]:
     """The rows of a result file's text (`path` names it in errors)."""
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -46,7 +55,7 @@ def parse_rows(path: Path, text: str) -> list[dict]:
     return rows
 
 
-def _parse_row(path: Path, number: int, line: str) -> dict:
+def _parse_row(path: Path, number: int, line: str) -> Row:
     try:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -75,7 +84,7 @@ def _parse_row(path: Path, number: int, line: str) -> dict:
     return row
 
 
-def _first_non_finite(value, where: str = "") -> str | None:
+def _first_non_finite(value: object, where: str = "") -> str | None:
     """The path (`scores[0].score`) of the first number in `value` that is not finite, or None."""
     if isinstance(value, float) and not math.isfinite(value):
         return where
@@ -90,7 +99,7 @@ def _first_non_finite(value, where: str = "") -> str | None:
     return None
 
 
-def require_unit_scores(path: Path, rows: list[dict]) -> None:
+def require_unit_scores(path: Path, rows: list[Row]) -> None:
     """AgentV rows score 0 to 1, each test and each of its graders; anything else is a broken eval
     (a percentage, a raw metric) whose comparisons and pass rates would mean nothing."""
     for row in rows:
@@ -110,13 +119,13 @@ def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def mean_score(rows: list[dict]) -> float:
+def mean_score(rows: list[Row]) -> float:
     """The run's overall score: the mean of its per-test scores (last duplicate wins)."""
     by_id = {row["test_id"]: float(row["score"]) for row in rows}
     return sum(by_id.values()) / len(by_id) if by_id else 0.0
 
 
-def assertion_rates(rows: list[dict]) -> dict[str, float]:
+def assertion_rates(rows: list[Row]) -> dict[str, float]:
     """{grader name (or type when unnamed): mean score over the tests that have it}.
 
     Rows with no per-grader `scores` fall back to their `assertions` list, each
@@ -130,7 +139,7 @@ def assertion_rates(rows: list[dict]) -> dict[str, float]:
     return {name: sum(v) / len(v) for name, v in totals.items()}
 
 
-def _grader_scores(row: dict) -> list[tuple[str, float]]:
+def _grader_scores(row: Row) -> list[tuple[str, float]]:
     scores = row.get("scores")
     if isinstance(scores, list) and scores:
         return [

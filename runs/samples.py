@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
-from autoresearch.runs.results import INDEX
+from autoresearch.runs.results import INDEX, Row
 
 
 def sample_dir(run_dir: Path, n: int) -> Path:
@@ -19,21 +20,21 @@ def sample_dir(run_dir: Path, n: int) -> Path:
     return run_dir / f"sample-{n}"
 
 
-def merge(samples: list[list[dict]]) -> list[dict]:
+def merge(samples: list[list[Row]]) -> list[Row]:
     """One row per test: the last sample's row, its score the mean of the samples' scores for that
     test, `samples` listing them (one per sample run), `cost_usd` their sum, and each grader's
     score in `scores` the mean over the samples that ran it (they make the pass rates and the chart).
 
     A built-in runner's row already combines its attempts (`repeat_strategy`); here it counts
     as one sample with its combined score."""
-    by_test: dict[str, list[dict]] = {}
+    by_test: dict[str, list[Row]] = {}
     for rows in samples:
         for test_id, row in {row["test_id"]: row for row in rows}.items():  # the last duplicate wins, as in compare
             by_test.setdefault(test_id, []).append(row)
     return [_merged(rows) for rows in by_test.values()]
 
 
-def _merged(rows: list[dict]) -> dict:
+def _merged(rows: list[Row]) -> Row:
     """One test's rows, one per sample, as one row."""
     values = [float(row["score"]) for row in rows]
     cost = sum(float(c) for row in rows if isinstance(c := row.get("cost_usd"), (int, float)))
@@ -43,10 +44,10 @@ def _merged(rows: list[dict]) -> dict:
     return out
 
 
-def _grader_means(rows: list[dict]) -> list[dict]:
+def _grader_means(rows: list[Row]) -> list[dict[str, Any]]:
     """The last sample's graders, each scoring the mean of what it scored in every sample (a grader
     is known by its name and type, as the pass rates know it)."""
-    scored: dict[tuple, list[float]] = {}
+    scored: dict[tuple[object, object], list[float]] = {}
     for row in rows:
         for grader in _graders(row):
             scored.setdefault(_key(grader), []).append(float(grader["score"]))
@@ -57,7 +58,7 @@ def _grader_means(rows: list[dict]) -> list[dict]:
     return out
 
 
-def _graders(row: dict) -> list[dict]:
+def _graders(row: Row) -> list[dict[str, Any]]:
     scores = row.get("scores")
     return [
         g
@@ -66,11 +67,11 @@ def _graders(row: dict) -> list[dict]:
     ]
 
 
-def _key(grader: dict) -> tuple:
+def _key(grader: dict[str, Any]) -> tuple[object, object]:
     return grader.get("name"), grader.get("type")
 
 
-def write_index(run_dir: Path, rows: list[dict]) -> None:
+def write_index(run_dir: Path, rows: list[Row]) -> None:
     """Replace run_dir/index.jsonl atomically: a crash leaves the old file or the new, never half."""
     run_dir.mkdir(parents=True, exist_ok=True)
     tmp = run_dir / (INDEX + ".tmp")

@@ -102,8 +102,8 @@ def run_file(
     from autoresearch.plumbing.repo import find_repo_root
     from autoresearch.runs.evaluators.builtin import execute, prepare
     from autoresearch.runs.results import mean_score
-    from autoresearch.runs.run_settings import run_options
-    from autoresearch.runs.targets.filerefs import unread
+    from autoresearch.runs.runner.filerefs import unread
+    from autoresearch.runs.runner.settings import run_options
 
     setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
     eval_file = path.resolve()

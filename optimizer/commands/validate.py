@@ -20,8 +20,8 @@ import typer
 from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load
 
 if TYPE_CHECKING:
-    from autoresearch.runs.evalfile import EvalFileError
     from autoresearch.runs.evaluators.builtin import Prepared
+    from autoresearch.runs.parse import EvalFileError
 
 PathArgument = typer.Argument(
     None,
@@ -40,8 +40,8 @@ def command(
     warns about) is printed as `note:` lines: the file is still ok.
     """
     from autoresearch.plumbing.repo import find_repo_root
-    from autoresearch.runs.evalfile import EvalFileError
     from autoresearch.runs.evaluators.builtin import prepare
+    from autoresearch.runs.parse import EvalFileError
 
     if path is None:
         return _configured(config, target, as_json)
@@ -57,9 +57,9 @@ def _configured(config: Path, target: str | None, as_json: bool) -> int:
     from autoresearch.optimizer.startup import checks
     from autoresearch.plumbing.errors import AutoresearchError
     from autoresearch.plumbing.redact import redact
-    from autoresearch.runs.evalfile import EvalFileError
     from autoresearch.runs.evaluators.builtin import load as load_eval
-    from autoresearch.runs.run_settings import overridden
+    from autoresearch.runs.parse import EvalFileError
+    from autoresearch.runs.runner.settings import overridden
 
     cfg = load(config, {"eval.target": target})
     try:
@@ -97,7 +97,7 @@ def _refused(file: str, exc: EvalFileError, as_json: bool) -> int:
 
 
 def _accepted(file: str, prepared: Prepared, notes: list[str], as_json: bool) -> int:
-    from autoresearch.runs.targets.filerefs import unread
+    from autoresearch.runs.runner.filerefs import unread
 
     notes = [*prepared.suite.notes, *notes, *map(str, unread(prepared.suite, prepared.targets))]
     _say({"file": file, "ok": True, "tests": len(prepared.suite.cases), "problems": [], "notes": notes}, as_json)

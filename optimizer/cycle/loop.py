@@ -25,7 +25,7 @@ from autoresearch.policies.stop import StopReason
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.registry import unread_files
 from autoresearch.runs.results import INDEX
-from autoresearch.runs.targets.filerefs import Unread
+from autoresearch.runs.runner.filerefs import Unread
 from autoresearch.trajectory.iterations import Iteration
 
 STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished

@@ -22,7 +22,7 @@ from rich.text import Text
 from autoresearch.optimizer.daemonlog import render_line
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.plumbing.errors import AutoresearchError
-from autoresearch.runs.runner_progress import fancy
+from autoresearch.runs.runner.progress import fancy
 
 DECISIONS = {"keep": "bold green", "drop": "bold red", "error": "bold bright_black"}
 STATE_EVERY_S = 0.5  # state.json is read this often at most: the status line shows whole seconds

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autoresearch.policies.holdout import split
-from autoresearch.runs.results import INDEX, load_rows
+from autoresearch.runs.results import INDEX, load_rows, safe_segment
 from autoresearch.runs.samples import write_index
 
 WHOLE_RUN_FILES = ("eval.stdout.log", "eval.stderr.log", "benchmark.json", "timing.json")  # not split by test
@@ -38,10 +38,6 @@ class Holdout:
         """Move every held-out row and per-test directory of a run out of the mutator's sight, to
         root/`name` (the run directory's name; a parallel candidate's is `<cycle run>/candidate-<i>`);
         returns the held-out rows of the run's own index.jsonl."""
-        from autoresearch.runs.rundir import (
-            safe_segment,  # the built-in runner's modules are loaded only when used (and autoresearch.runs.graders <-> autoresearch.runs.evalfile import each other)
-        )
-
         held_rows: list[dict] = []
         where = self.root / (name or run_dir.name)
         for index in sorted(run_dir.rglob(INDEX)):

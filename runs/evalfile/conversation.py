@@ -7,7 +7,7 @@ become one `turn-rubrics` llm-grader with checks `criterion-N`; typed entries
 are graders as anywhere else). `aggregation` (`mean`, `min`, `max`; default
 mean), `on_turn_failure` (`continue`, `stop`) and `window_size` (a whole
 number >= 1) shape the run; another value is ignored as AgentV ignores it,
-with a note. How a conversation runs and scores: `autoresearch.runs.runner_conversation`.
+with a note. How a conversation runs and scores: `autoresearch.runs.runner.conversation`.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _rubrics(strings: list[str]) -> GraderSpec:
 def _choice(item: dict[str, Any], key: str, choices: tuple[str, ...], problems: Problems, test_id: str) -> str:
     value = item.get(key, choices[0])
     if value in choices:
-        return value
+        return str(value)
     problems.note(
         test_id, key, f"{value!r} is not one of {', '.join(choices)}: ignored as AgentV ignores it ({choices[0]})"
     )

@@ -55,7 +55,7 @@ class GraderSpec:
 class Trials:
     """Several attempts of each test, as AgentV's `execution.trials` (or the Experiments page's
     `evaluate_options.repeat`) asks: run one after another, stopped early by `early_exit` or
-    `cost_limit_usd`, and combined by `strategy` (see `autoresearch.runs.trials`)."""
+    `cost_limit_usd`, and combined by `strategy` (see `autoresearch.runs.runner.trials`)."""
 
     count: int
     strategy: str = "pass_at_k"  # pass_at_k | mean | confidence_interval | pass_any | pass_all

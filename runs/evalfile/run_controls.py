@@ -12,7 +12,7 @@ naming the field: a run must never quietly do something other than asked.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from autoresearch.runs.evalfile import fields
 from autoresearch.runs.evalfile.model import Case, Suite, TargetRef, Trials
@@ -274,5 +274,5 @@ def _is_number(value: Any) -> bool:
     )
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import glob
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -88,7 +88,7 @@ def _file(path: Path, name: str, problems: Problems, where: str = "tests") -> li
     if not isinstance(loaded, list) or not all(isinstance(item, dict) for item in loaded):
         problems.add(None, where, f"{name} must hold a list of test mappings")
         return []
-    return interpolate(loaded)
+    return cast(list[dict[str, Any]], interpolate(loaded))  # a list of mappings, checked above
 
 
 def _directory(path: Path, problems: Problems) -> list[dict[str, Any]]:

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol, TypeGuard
+from typing import Any, Callable, Protocol, TypeGuard
+
+from autoresearch.runs.results import Row
 
 
 @dataclass
 class EvalOutcome:
-    rows: list[dict]
+    rows: list[Row]
     cost_usd: float = 0.0
-    notes: dict = field(default_factory=dict)
+    notes: dict[str, Any] = field(default_factory=dict)
 
 
 class Evaluator(Protocol):
@@ -29,7 +31,7 @@ class Evaluator(Protocol):
         ...
 
 
-Watch = Callable[[dict], bool]  # sees each row as it is written; True stops the run
+Watch = Callable[[Row], bool]  # sees each row as it is written; True stops the run
 
 
 class WatchingEvaluator(Evaluator, Protocol):

@@ -20,22 +20,22 @@ from autoresearch.providers.errors import ProviderUnusable
 from autoresearch.runs import matrix
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed, RunsError
-from autoresearch.runs.evalfile import EvalFileError, Suite, check, runnable
 from autoresearch.runs.evalfile.interpolate import load_dotenv
-from autoresearch.runs.evalfile.model import Case, Trials
+from autoresearch.runs.evalfile.model import Case, Suite, Trials
 from autoresearch.runs.evaluators import EvalOutcome, Watch
 from autoresearch.runs.executors import Executor, TaskFailed
 from autoresearch.runs.executors.whole import run_whole
-from autoresearch.runs.run_settings import run_options
-from autoresearch.runs.rundir import RunDirWriter
-from autoresearch.runs.runner import EvalRun, Remote, RunOptions, run_attempt
-from autoresearch.runs.runner_case import TestResult
-from autoresearch.runs.runner_progress import Progress
+from autoresearch.runs.parse import EvalFileError, check, runnable
+from autoresearch.runs.runner.case import TestResult
+from autoresearch.runs.runner.filerefs import Unread, unread
+from autoresearch.runs.runner.progress import Progress
+from autoresearch.runs.runner.resolve import INLINE_SOURCE, Targets, resolve
+from autoresearch.runs.runner.run import EvalRun, Remote, RunOptions, run_attempt
+from autoresearch.runs.runner.rundir import RunDirWriter
+from autoresearch.runs.runner.settings import run_options
 from autoresearch.runs.targets import prices
 from autoresearch.runs.targets.cli import CliTarget
-from autoresearch.runs.targets.filerefs import Unread, unread
 from autoresearch.runs.targets.llm import LLMTarget, settings
-from autoresearch.runs.targets.resolve import INLINE_SOURCE, Targets, resolve
 from autoresearch.runs.targets.specs import find_targets_file
 from autoresearch.runs.workspace.per_target import RunWorkspaces, for_one_attempt
 
@@ -54,7 +54,7 @@ class Finished:
 
 
 def prepare(
-    eval_file: Path, repo_root: Path, inline_targets: list[dict] | None = None, target: str | None = None
+    eval_file: Path, repo_root: Path, inline_targets: list[dict[str, Any]] | None = None, target: str | None = None
 ) -> Prepared:
     """Load and check everything before any test runs; raise `EvalFileError` listing every problem."""
     load_dotenv(repo_root)
@@ -161,7 +161,7 @@ class BuiltinEvaluator:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
         if all(r["execution_status"] == "execution_error" for r in rows):
             raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {rows[0].get('error')}")
-        notes: dict = {"stopped": finished.notes} if finished.notes else {}
+        notes: dict[str, Any] = {"stopped": finished.notes} if finished.notes else {}
         if len(rows) < len(prepared.suite.cases):
             notes["skipped_tests"] = len(prepared.suite.cases) - len(rows)
         return EvalOutcome(rows, finished.cost_usd, notes)

@@ -16,7 +16,7 @@ from autoresearch.runs.errors import BadResults, EvalFailed, RunsError
 from autoresearch.runs.evaluators import EvalOutcome
 from autoresearch.runs.executors import Executor
 from autoresearch.runs.executors.whole import run_whole
-from autoresearch.runs.results import INDEX, load_rows, require_unit_scores
+from autoresearch.runs.results import INDEX, Row, load_rows, require_unit_scores
 
 
 def expand(command: str, run_dir: Path) -> str:
@@ -62,7 +62,7 @@ def check_eval_command(config: EvalConfig, repo_root: Path) -> None:
         raise RunsError(f"autoresearch.yaml: field 'eval.sandbox': {why}; install bubblewrap, or set it to false")
 
 
-def rows_cost(rows: list[dict]) -> float:
+def rows_cost(rows: list[Row]) -> float:
     return sum(float(r.get("cost_usd") or 0.0) for r in rows if isinstance(r.get("cost_usd"), (int, float)))
 
 

@@ -13,7 +13,7 @@ from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.command import CommandEvaluator, MetricEvaluator
 from autoresearch.runs.evaluators.repeated import RepeatedEvaluator
 from autoresearch.runs.executors import Executor
-from autoresearch.runs.targets.filerefs import Unread
+from autoresearch.runs.runner.filerefs import Unread
 
 EvalKind = Literal["file", "agentv", "metric", "command"]
 

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from autoresearch.plumbing.errors import KEEPS_FAILING
-from autoresearch.runs.errors import RunsError
+from autoresearch.runs.errors import RunsError, StepFailed
 
 T = TypeVar("T")
 
 
-class TaskFailed(Exception):
+class TaskFailed(StepFailed):
     """The remote function raised, or its node was lost more often than the retries allow: the caller
     makes it that test's execution_error (or the command eval's failure), as a local failure would be."""
 

@@ -65,7 +65,7 @@ class Driver:
 
     def __init__(self, address: str, config: ExecutorConfig, workers: int | None):
         self.address = address
-        self.slots: AbstractContextManager = threading.BoundedSemaphore(workers) if workers else nullcontext()
+        self.slots: AbstractContextManager[object] = threading.BoundedSemaphore(workers) if workers else nullcontext()
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "autoresearch.runs.executors.driver", str(theirs.fileno())],
@@ -80,7 +80,7 @@ class Driver:
         self.lost: str | None = None
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._waiting: dict[int, Future] = {}
+        self._waiting: dict[int, Future[tuple[str, Any]]] = {}
         self._unused: deque[int] = deque()  # objects no eval holds any more, freed with the next message
         options = {
             "num_cpus": config.num_cpus,
@@ -130,7 +130,7 @@ class Driver:
         self.process.kill()
 
     def _ask(self, verb: str, payload: Any) -> Any:
-        future: Future = Future()
+        future: Future[tuple[str, Any]] = Future()
         with self._lock:
             if self.lost is not None:
                 raise ClusterLost(self.lost)
@@ -144,7 +144,7 @@ class Driver:
             raise TaskFailed(answer)
         raise ClusterLost(answer)
 
-    def _send(self, message: tuple) -> None:
+    def _send(self, message: tuple[Any, ...]) -> None:
         data = pickle.dumps(message)
         with self._lock:  # one sender at a time takes the unused keys: two would both count them, and pop too many
             unused = [self._unused.popleft() for _ in range(len(self._unused))]
@@ -156,11 +156,11 @@ class Driver:
                 self.lost = self.lost or self._ended()
                 raise ClusterLost(self.lost) from None
 
-    def _first_answer(self) -> tuple:
+    def _first_answer(self) -> tuple[Any, ...]:
         if not self.conn.poll(CONNECT_SECONDS):
             return ("unreachable", 0, f"no answer in {CONNECT_SECONDS} s")
         try:
-            answer: tuple = pickle.loads(self.conn.recv_bytes())
+            answer: tuple[Any, ...] = pickle.loads(self.conn.recv_bytes())
             return answer
         except (EOFError, OSError):
             return ("unreachable", 0, f"the Ray driver process ended (exit {self.process.wait()})")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.executors import Executor, TaskFailed
@@ -24,7 +24,8 @@ T = TypeVar("T")
 def run_whole(executor: Executor, run_dir: Path, fn: Callable[..., T], *args: Any) -> T:
     """`fn(root, its_run_dir, *args)` as one task; what it wrote lands in `run_dir`, and its value is returned."""
     try:
-        data, value = executor.call(executor.ship(fresh=True), in_scratch_dir, fn, *args)
+        # `fn`'s type does not pass through `call`'s `*args`: what comes back is `in_scratch_dir`'s
+        data, value = cast(tuple[bytes, T], executor.call(executor.ship(fresh=True), in_scratch_dir, fn, *args))
     except TaskFailed as exc:
         raise EvalFailed(str(exc)) from None
     unpack(data, run_dir)

@@ -17,20 +17,12 @@ from pydantic import ValidationError
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
 from autoresearch.runs.graders import code, composite, custom, llm, metrics, skilltrigger, structured, text, trajectory
-from autoresearch.runs.graders.base import Context, Grader
+from autoresearch.runs.graders.base import ALIASES, Context, Grader
 from autoresearch.runs.graders.scoring import finish
 
-REGISTRY: dict[str, Grader] = {
-    **text.GRADERS,
-    **structured.GRADERS,
-    **metrics.GRADERS,
-    **code.GRADERS,
-    **llm.GRADERS,
-    **composite.GRADERS,
-    **trajectory.GRADERS,
-    **skilltrigger.GRADERS,
-}
-ALIASES = {"llm-judge": "llm-grader", "code-judge": "code-grader", "rubric": "rubrics"}
+REGISTRY: dict[str, Grader] = {}
+"""Every built-in grader by its type, looked up by name when a spec is parsed or graded. Filled in one place, at
+the end of this module: the composite in it is handed `parse_spec`, defined below, to read its members."""
 UNSUPPORTED = {
     "skill-used": "skill triggering needs an agent harness",
     "agent-judge": "agent graders with workspaces",
@@ -114,7 +106,7 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
         return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
     if spec is not None and kind == "composite":
-        composite.inner_specs(spec, problems, test_id, where)
+        COMPOSITE.inner_specs(spec, problems, test_id, where)
     return spec
 
 
@@ -135,7 +127,13 @@ def _custom_spec(
 
 
 def _common(
-    kind: str, default_name: str, common: dict, options: dict, problems: Problems, test_id: str | None, where: str
+    kind: str,
+    default_name: str,
+    common: dict[str, Any],
+    options: dict[str, Any],
+    problems: Problems,
+    test_id: str | None,
+    where: str,
 ) -> GraderSpec | None:
     weight, negate = common.get("weight", 1.0), common.get("negate", False)
     required, threshold, min_score = common.get("required", False), common.get("threshold"), common.get("min_score")
@@ -180,7 +178,7 @@ def grade(spec: GraderSpec, ctx: Context) -> dict[str, Any]:
 
 def needs_llm(spec: GraderSpec) -> bool:
     if spec.type == "composite":
-        return any(needs_llm(inner) for inner in composite.inner_specs(spec))
+        return any(needs_llm(inner) for inner in COMPOSITE.inner_specs(spec))
     return grader_of(spec).needs_llm
 
 
@@ -188,7 +186,7 @@ def grader_targets(specs: list[GraderSpec]) -> set[str]:
     """The targets LLM graders name in their own `target` field (composite members included)."""
     names = set()
     for spec in specs:
-        members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
+        members = COMPOSITE.inner_specs(spec) if spec.type == "composite" else [spec]
         names |= {
             m.options["target"]
             for m in members
@@ -205,7 +203,7 @@ def agentv_skips(case: Case, base: Path) -> str | None:
     missing, and with it the whole test.
     """
     for spec in case.graders:
-        members = composite.inner_specs(spec) if spec.type == "composite" else [spec]
+        members = COMPOSITE.inner_specs(spec) if spec.type == "composite" else [spec]
         for member in members:
             prompt = member.options.get("prompt") if member.type in ("llm-grader", "rubrics") else None
             if isinstance(prompt, dict):
@@ -224,3 +222,18 @@ def agentv_skips(case: Case, base: Path) -> str | None:
                 if not names & {"output", "expected_output"}:
                     return f"grader {member.name!r}: template {path} has neither {{{{output}}}} nor {{{{expected_output}}}}"
     return None
+
+
+COMPOSITE = composite.Composite(REGISTRY, parse_spec)
+REGISTRY.update(
+    {
+        **text.GRADERS,
+        **structured.GRADERS,
+        **metrics.GRADERS,
+        **code.GRADERS,
+        **llm.GRADERS,
+        "composite": COMPOSITE,
+        **trajectory.GRADERS,
+        **skilltrigger.GRADERS,
+    }
+)

@@ -10,25 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from autoresearch.providers.turns import Reply
 from autoresearch.runs.evalfile.model import Case, GraderSpec
-
-
-class GraderFailed(Exception):
-    """The grader could not produce a score (its LLM could not be reached): the test is an execution_error."""
-
-
-class GraderRetry(GraderFailed):
-    """A grader call that failed and is asked again, as AgentV asks again (a `cli` grader target's command
-    failed or wrote nothing): after the last attempt the grader skips, as after replies it cannot read."""
-
-
-# (prompt, system) -> reply; given by the runner from the target's grader_target
-GraderLLM = Callable[[str, str | None], Reply]
+from autoresearch.runs.grader_llm import GraderLLM
 
 
 @dataclass
@@ -70,6 +57,10 @@ class Score:
     verdict: str | None = (
         None  # AgentV's own verdict when it is not the score against the threshold: "fail", "pass", or "skip" (no score: left out of the mean, the test an execution_error)
     )
+
+
+ALIASES = {"llm-judge": "llm-grader", "code-judge": "code-grader", "rubric": "rubrics"}
+"""Older names of grader types, read as the type they name now."""
 
 
 class Options(BaseModel):

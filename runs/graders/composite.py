@@ -16,13 +16,23 @@ them only to a test's own graders).
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar, Literal
+from typing import Any, Callable, ClassVar, Literal, Mapping
 
 from pydantic import AliasChoices, Field, field_validator
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.grader_llm import GraderFailed
+from autoresearch.runs.graders.base import ALIASES, Context, Grader, Options, Score, assertion, parsed
+from autoresearch.runs.graders.code import checked_assertions, exit_reason, run_command
+from autoresearch.runs.graders.custom import KNOWN_KINDS
+from autoresearch.runs.graders.llm import _freeform_reply, parse_reply
+from autoresearch.runs.graders.payload import js_json
+from autoresearch.runs.graders.prompts import FREEFORM_SYSTEM
+from autoresearch.runs.graders.scoring import clamp, verdict
+
+ParseSpec = Callable[[Any, Problems, str | None, str], GraderSpec | None]
+"""The graders' own parser of one `assertions` entry (`autoresearch.runs.graders.parse_spec`), which the registry hands in."""
 
 DEFAULT_AGGREGATOR_PROMPT = """Review the following evaluation results:
 {{EVALUATOR_RESULTS_JSON}}
@@ -52,37 +62,12 @@ class CompositeOptions(Options):
     """Required, as in AgentV, which skips a composite without one."""
 
 
-def inner_specs(
-    spec: GraderSpec, problems: Problems | None = None, test_id: str | None = None, where: str = ""
-) -> list[GraderSpec]:
-    """The member graders; with `problems`, report theirs under `where.assertions[i]`. A member
-    with no `name` is left out, as AgentV leaves it out."""
-    from autoresearch.runs.graders import parse_spec
-
-    sink = problems if problems is not None else Problems("")
-    raw = CompositeOptions.model_validate(spec.options).assertions
-    found = []
-    for i, item in enumerate(raw):
-        if _custom(item):
-            sink.note(
-                test_id,
-                f"{where}.assertions[{i}].type",
-                "left out, as AgentV leaves out a composite member of a type that is not built in",
-            )
-        elif not _unnamed(item):
-            found.append(parse_spec(item, sink, test_id, f"{where}.assertions[{i}]"))
-    return [s for s in found if s is not None]
-
-
 def _unnamed(item: Any) -> bool:
     return isinstance(item, dict) and not (isinstance(item.get("name"), str) and item["name"])
 
 
 def _custom(item: Any) -> bool:
     """A member of a type AgentV does not know (a custom assertion type among them): AgentV leaves it out."""
-    from autoresearch.runs.graders import ALIASES
-    from autoresearch.runs.graders.custom import KNOWN_KINDS
-
     kind = item.get("type") if isinstance(item, dict) else None
     return isinstance(kind, str) and ALIASES.get(kind.replace("_", "-"), kind.replace("_", "-")) not in KNOWN_KINDS
 
@@ -98,22 +83,45 @@ def ignored(options: dict[str, Any]) -> str | None:
 
 
 class Composite:
+    """Its members are graders of the registry it is given, looked up by their type when they run; the registry
+    holds the composite too, so it is handed in where the registry is filled rather than imported from there."""
+
     options: ClassVar[type[Options]] = CompositeOptions
     needs_llm: ClassVar[bool] = False
+
+    def __init__(self, registry: Mapping[str, Grader], parse_spec: ParseSpec) -> None:
+        self._registry = registry
+        self._parse_spec = parse_spec
 
     def default_name(self, spec_type: str, options: Options) -> str:
         return spec_type
 
-    def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        from autoresearch.runs.graders import REGISTRY
-        from autoresearch.runs.graders.scoring import clamp, verdict
+    def inner_specs(
+        self, spec: GraderSpec, problems: Problems | None = None, test_id: str | None = None, where: str = ""
+    ) -> list[GraderSpec]:
+        """The member graders; with `problems`, report theirs under `where.assertions[i]`. A member
+        with no `name` is left out, as AgentV leaves it out."""
+        sink = problems if problems is not None else Problems("")
+        raw = CompositeOptions.model_validate(spec.options).assertions
+        found = []
+        for i, item in enumerate(raw):
+            if _custom(item):
+                sink.note(
+                    test_id,
+                    f"{where}.assertions[{i}].type",
+                    "left out, as AgentV leaves out a composite member of a type that is not built in",
+                )
+            elif not _unnamed(item):
+                found.append(self._parse_spec(item, sink, test_id, f"{where}.assertions[{i}]"))
+        return [s for s in found if s is not None]
 
+    def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)
         aggregator = opts.aggregator or Aggregator()
-        members = inner_specs(spec)
+        members = self.inner_specs(spec)
         entries: list[dict[str, Any]] = []
         for member in members:
-            raw = REGISTRY[member.type].grade(member, ctx)
+            raw = self._registry[member.type].grade(member, ctx)
             score = clamp(raw.score)
             entries.append(
                 {
@@ -159,9 +167,6 @@ def member_results(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 def code_aggregate(command: str, entries: list[dict[str, Any]], ctx: Context, details: dict[str, Any]) -> Score:
     """AgentV's code aggregator: the members' results on stdin; a failing command scores 0."""
-    from autoresearch.runs.graders.code import checked_assertions, exit_reason, run_command
-    from autoresearch.runs.graders.scoring import clamp
-
     done = run_command(command, json.dumps({"results": member_results(entries)}, indent=2), ctx.eval_dir, None)
     if isinstance(done, str) or done.returncode != 0:
         reason = done if isinstance(done, str) else exit_reason(done.returncode or 0, done.stderr.strip())
@@ -174,17 +179,12 @@ def code_aggregate(command: str, entries: list[dict[str, Any]], ctx: Context, de
     score = clamp(value["score"]) if _number(value.get("score")) else 0.0
     items = value.get("assertions") if isinstance(value.get("assertions"), list) else []
     checks = checked_assertions(items)
-    verdict = value.get("verdict") if value.get("verdict") in ("pass", "fail") else None
-    return Score(score, checks, details, verdict)
+    said = value.get("verdict") if value.get("verdict") in ("pass", "fail") else None
+    return Score(score, checks, details, said)
 
 
 def llm_aggregate(prompt: str | None, entries: list[dict[str, Any]], ctx: Context, details: dict[str, Any]) -> Score:
     """AgentV's LLM aggregator: one request (no retry); a reply that is not its JSON scores 0."""
-    from autoresearch.runs.graders.base import GraderFailed
-    from autoresearch.runs.graders.llm import _freeform_reply, parse_reply
-    from autoresearch.runs.graders.payload import js_json
-    from autoresearch.runs.graders.prompts import FREEFORM_SYSTEM
-
     template = prompt.removeprefix("file://") if prompt else DEFAULT_AGGREGATOR_PROMPT
     text = template.replace("{{EVALUATOR_RESULTS_JSON}}", js_json(member_results(entries), indent=2))
     failed = Score(0.0, [assertion("LLM aggregator failed", False)], details, "fail")
@@ -204,6 +204,3 @@ def llm_aggregate(prompt: str | None, entries: list[dict[str, Any]], ctx: Contex
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-GRADERS = {"composite": Composite()}

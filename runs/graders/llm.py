@@ -22,17 +22,10 @@ from typing import Any, Callable, ClassVar, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import (
-    Context,
-    GraderFailed,
-    GraderLLM,
-    GraderRetry,
-    Options,
-    Score,
-    assertion,
-    parsed,
-)
-from autoresearch.runs.graders.payload import reference_answer
+from autoresearch.runs.grader_llm import GraderFailed, GraderLLM, GraderRetry
+from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.code import run_command
+from autoresearch.runs.graders.payload import prompt_script_input, reference_answer
 from autoresearch.runs.graders.prompts import (
     DEFAULT_TEMPLATE,
     FREEFORM_SYSTEM,
@@ -242,9 +235,6 @@ def rubric_json(item: RubricItem) -> dict[str, Any]:
 
 def run_prompt_script(script: PromptScript, ctx: Context, config: dict[str, Any] | None) -> str | None:
     """The template a prompt script prints (trimmed), or None when it fails or prints nothing (AgentV then scores 0)."""
-    from autoresearch.runs.graders.code import run_command
-    from autoresearch.runs.graders.payload import prompt_script_input
-
     argv = script.argv(ctx.eval_dir)
     if not argv:
         return None

@@ -8,7 +8,7 @@ the duration is the one the target reported, else the one measured.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field
 
@@ -51,7 +51,7 @@ class _Metric:
         return spec_type
 
 
-def _all_or_nothing(checks: list[dict]) -> Score:
+def _all_or_nothing(checks: list[dict[str, Any]]) -> Score:
     return Score(1.0 if checks and all(c["passed"] for c in checks) else 0.0, checks)
 
 
@@ -128,7 +128,9 @@ class ExecutionMetrics(_Metric):
         return Score(passed / len(checks) if checks else 0.0, checks)
 
 
-def _at_most(label: str, actual: float | None, limit: float | None, missing: str = "", unit: str = "") -> dict | None:
+def _at_most(
+    label: str, actual: float | None, limit: float | None, missing: str = "", unit: str = ""
+) -> dict[str, Any] | None:
     if limit is None:
         return None
     if actual is None:
@@ -144,7 +146,7 @@ def _cmp(actual: float, limit: float) -> str:
     return "<=" if actual <= limit else ">"
 
 
-def _exploration(found: dict, target: float | None, tolerance: float) -> dict | None:
+def _exploration(found: dict[str, int], target: float | None, tolerance: float) -> dict[str, Any] | None:
     if target is None:
         return None
     ratio = trace.exploration_ratio(found)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from autoresearch.runs.evalfile.prompt import display_path, file_text, turns
 from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.trace import of as trace_of
-from autoresearch.runs.targets.prompt import display_path, file_text, turns
 
 
 def expected_messages(expected: Any) -> list[dict[str, Any]]:
@@ -255,25 +255,28 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
     }
     if output_path is not None:
         payload["output_path"] = str(output_path)
-    return snake_case(payload)
+    return cast(dict[str, Any], snake_case(payload))
 
 
 def prompt_script_input(ctx: Context, config: dict[str, Any] | None) -> dict[str, Any]:
     """The stdin of an llm-grader's prompt script (`prompt: {command: [...]}`), as AgentV writes it."""
     messages = transcript(ctx)
-    return snake_case(
-        {
-            "criteria": ctx.case.criteria,
-            "expected_output": expected_messages(ctx.case.expected_output),
-            "output": ctx.output,
-            "answer": ctx.output,
-            "messages": messages,
-            "input_files": [str(f) for f in ctx.case.input_files()],
-            "input": input_messages(ctx),
-            "metadata": ctx.case.metadata or None,
-            "trace": trace(ctx, messages),
-            "file_changes": ctx.file_changes,
-            "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
-            "config": config or None,
-        }
+    return cast(
+        dict[str, Any],
+        snake_case(
+            {
+                "criteria": ctx.case.criteria,
+                "expected_output": expected_messages(ctx.case.expected_output),
+                "output": ctx.output,
+                "answer": ctx.output,
+                "messages": messages,
+                "input_files": [str(f) for f in ctx.case.input_files()],
+                "input": input_messages(ctx),
+                "metadata": ctx.case.metadata or None,
+                "trace": trace(ctx, messages),
+                "file_changes": ctx.file_changes,
+                "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
+                "config": config or None,
+            }
+        ),
     )

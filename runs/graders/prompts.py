@@ -98,7 +98,7 @@ OPERATOR_GUIDANCE = {
 }
 
 
-def _guidance(rubrics: list[dict]) -> list[str]:
+def _guidance(rubrics: list[dict[str, Any]]) -> list[str]:
     return [OPERATOR_GUIDANCE[op] for op in dict.fromkeys(r["operator"] for r in rubrics if r.get("operator"))]
 
 
@@ -131,7 +131,7 @@ def variables(
     reference: str,
     criteria: str,
     metadata: Any,
-    rubrics: list[dict] | None,
+    rubrics: list[dict[str, Any]] | None,
     file_changes: str | None = None,
 ) -> dict[str, str]:
     """AgentV's buildTemplateVariables: the texts trimmed, metadata and rubrics as JSON (indented and compact)."""
@@ -150,7 +150,12 @@ def variables(
 
 
 def rubric_prompt(
-    question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None
+    question: str,
+    answer: str,
+    reference: str,
+    criteria: str,
+    rubrics: list[dict[str, Any]],
+    file_changes: str | None = None,
 ) -> str:
     """AgentV's buildRubricPrompt: the test (and the workspace's edits), then one line per rubric item with its labels."""
     lines = _test_sections(
@@ -175,7 +180,12 @@ def rubric_prompt(
 
 
 def score_range_prompt(
-    question: str, answer: str, reference: str, criteria: str, rubrics: list[dict], file_changes: str | None = None
+    question: str,
+    answer: str,
+    reference: str,
+    criteria: str,
+    rubrics: list[dict[str, Any]],
+    file_changes: str | None = None,
 ) -> str:
     """AgentV's buildScoreRangePrompt: the test (and the workspace's edits), then each criterion with its ranges."""
     opening = [

@@ -67,7 +67,7 @@ def test_score(specs: list[GraderSpec], entries: list[dict[str, Any]]) -> float:
     total = sum(weight for weight, _ in counted)
     if total <= 0:
         return 0.0
-    return sum(weight * score for weight, score in counted) / total
+    return float(sum(weight * score for weight, score in counted) / total)
 
 
 def skipped(entries: list[dict[str, Any]]) -> str | None:

@@ -72,7 +72,7 @@ class FieldAccuracy(IsJson):
         return Score(sum(s * w for s, w, _ in results) / total, checks)
 
 
-def _expected_object(expected: Any) -> dict | None:
+def _expected_object(expected: Any) -> dict[str, Any] | None:
     if isinstance(expected, list):
         for message in reversed(expected):
             if isinstance(message, dict) and message.get("role", "assistant") == "assistant" and message.get("content"):
@@ -129,14 +129,14 @@ def _numeric(spec: FieldSpec, got: Any, want: Any) -> tuple[float, float, str]:
 def js_equal(a: Any, b: Any) -> bool:
     """Deep equality as JavaScript sees parsed JSON: 1 equals 1.0, but true does not equal 1."""
     if _number(a) and _number(b):
-        return a == b
+        return bool(a == b)
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(js_equal(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(js_equal(x, y) for x, y in zip(a, b))
-    return a == b
+    return bool(a == b)
 
 
 def _number(value: Any) -> bool:

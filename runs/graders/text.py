@@ -12,8 +12,9 @@ from typing import ClassVar
 from pydantic import model_validator
 
 from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.grader_llm import GraderFailed
 from autoresearch.runs.graders import jsregex
-from autoresearch.runs.graders.base import Context, Grader, GraderFailed, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Grader, Options, Score, assertion, parsed
 
 
 class ValueOptions(Options):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from autoresearch.runs.graders.base import Context
 
@@ -50,7 +50,7 @@ def summary(messages: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def call_duration(call: dict[str, Any]) -> float | None:
     if "duration_ms" in call:
-        return call["duration_ms"]
+        return cast(float | None, call["duration_ms"])  # as the trace holds it (an int stays an int in the row)
     if "start_time" in call and "end_time" in call:
         return _epoch_ms(call["end_time"]) - _epoch_ms(call["start_time"])
     return None
@@ -67,4 +67,4 @@ def _epoch_ms(stamp: str) -> float:
 def exploration_ratio(found: dict[str, Any]) -> float | None:
     if found["event_count"] == 0:
         return None
-    return sum(found["tool_calls"].get(tool, 0) for tool in EXPLORATION_TOOLS) / found["event_count"]
+    return float(sum(found["tool_calls"].get(tool, 0) for tool in EXPLORATION_TOOLS) / found["event_count"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar, TypeGuard
 
+from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
 from autoresearch.runs.graders.base import Context, Options, Score, assertion
@@ -59,8 +60,9 @@ def ignored(options: dict[str, Any]) -> str | None:
     return None
 
 
-class _Thrown(Exception):
-    """Where AgentV's JavaScript throws (a property looked up on null): the grader scores 0, failed."""
+class _Thrown(StepFailed):
+    """Where AgentV's JavaScript throws (a property looked up on null): the grader scores 0, failed (caught in
+    this module, always)."""
 
 
 class ToolTrajectory:

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.model import Case
 
 
-class TargetFailed(Exception):
+class TargetFailed(StepFailed):
     """The target gave no answer (command failed, timed out, provider fault after retries): an execution_error."""
 
 

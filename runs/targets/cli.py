@@ -17,10 +17,10 @@ from typing import Literal
 from autoresearch.plumbing import process
 from autoresearch.providers.turns import Reply
 from autoresearch.runs.evalfile.model import Case
-from autoresearch.runs.graders.base import GraderLLM, GraderRetry
+from autoresearch.runs.evalfile.prompt import question
+from autoresearch.runs.grader_llm import GraderLLM, GraderRetry
 from autoresearch.runs.targets import Answer, TargetFailed, cli_output
 from autoresearch.runs.targets.healthcheck import Healthcheck
-from autoresearch.runs.targets.prompt import question
 from autoresearch.runs.targets.specs import TargetSpec
 
 

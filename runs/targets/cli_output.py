@@ -19,6 +19,7 @@ import json
 import math
 from typing import Any, Callable
 
+from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.js import js_string
 from autoresearch.runs.targets import Answer
 
@@ -28,8 +29,8 @@ MAX_TOKENS = 10**9  # per answer, as autoresearch.providers.replies: what the bu
 MAX_COST_USD = 1e6
 
 
-class _Invalid(Exception):
-    """The JSON does not pass AgentV's schema: the whole text is the answer."""
+class _Invalid(StepFailed):
+    """The JSON does not pass AgentV's schema: the whole text is the answer (caught in this module, always)."""
 
 
 def parse(text: str) -> Answer:
@@ -67,7 +68,13 @@ def _envelope(value: Any, text: str) -> Answer:
     return plain(text)
 
 
-def _answer(text: str, messages: tuple, usage: dict | None, cost: float | None, duration: float | None) -> Answer:
+def _answer(
+    text: str,
+    messages: tuple[dict[str, Any], ...],
+    usage: dict[str, float] | None,
+    cost: float | None,
+    duration: float | None,
+) -> Answer:
     return Answer(
         text,
         int(_bounded(usage["input"], MAX_TOKENS)) if usage else 0,
@@ -85,7 +92,7 @@ def _bounded(value: float | None, limit: float) -> float:
     return float(value) if value is not None and 0 <= value <= limit else 0.0
 
 
-def _optional(obj: dict, key: str, check) -> Any:
+def _optional(obj: dict[str, Any], key: str, check: Callable[[Any], Any]) -> Any:
     return check(obj[key]) if key in obj else None
 
 
@@ -200,7 +207,7 @@ def is_content_array(value: Any) -> bool:
     )
 
 
-def last_assistant_text(messages: list[dict[str, Any]] | tuple) -> str:
+def last_assistant_text(messages: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> str:
     """AgentV's extractLastAssistantContent: the content of the last assistant message that has one."""
     for message in reversed(messages):
         if message.get("role") == "assistant" and "content" in message:

@@ -17,10 +17,10 @@ from typing import Any, Literal
 from autoresearch.providers.errors import ProviderError, ProviderTimedOut
 from autoresearch.providers.turns import Reply
 from autoresearch.runs.evalfile.model import Case
-from autoresearch.runs.graders.base import GraderFailed
+from autoresearch.runs.evalfile.prompt import DEFAULT_SYSTEM_PROMPT, chat_prompt
+from autoresearch.runs.grader_llm import GraderFailed
 from autoresearch.runs.targets import Answer, TargetFailed
 from autoresearch.runs.targets.prices import table_for
-from autoresearch.runs.targets.prompt import DEFAULT_SYSTEM_PROMPT, chat_prompt
 from autoresearch.runs.targets.specs import TargetSpec
 
 

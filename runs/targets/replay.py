@@ -116,7 +116,7 @@ def _matches(record: dict[str, Any], lookup: dict[str, Any]) -> bool:
         return False
     if "eval_path" in record and not same_eval_path(record["eval_path"], lookup["eval_path"]):
         return False
-    return (
+    return bool(
         record["test_id"] == lookup["test_id"]
         and record["source_target"] == lookup["source_target"]
         and record.get("attempt", 0) == lookup["attempt"]

@@ -16,13 +16,15 @@ import tempfile
 from pathlib import Path
 
 from autoresearch.plumbing import process
+from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Docker, Repo
 
 UNAVAILABLE = "Docker workspace configured but Docker CLI is not available. Install Docker and ensure it is running."
 
 
-class DockerFailed(OSError):
-    """A docker command failed; the message is AgentV's."""
+class DockerFailed(StepFailed, OSError):
+    """A docker command failed; the message is AgentV's. An OSError too: the runner's `except (TargetFailed,
+    OSError)` and the workspace's `SetupError` catch it as they catch a command that cannot start."""
 
 
 def _docker(args: list[str], timeout_s: float, stdin: str | None = None) -> process.Completed:

@@ -14,6 +14,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Repo
 
 GIT_TIMEOUT_S = 300.0
@@ -31,8 +32,8 @@ SHORTHAND = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 FULL_SHA = re.compile(r"^[0-9a-f]{40}$", re.I)
 
 
-class GitFailed(Exception):
-    pass
+class GitFailed(StepFailed):
+    """A git command of a workspace's repository failed or timed out; the message says which."""
 
 
 def _env(where: Path) -> dict[str, str]:

@@ -20,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from autoresearch.plumbing import process
+from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Hook
 
 VARIABLE = re.compile(r"\{\{(\w+)\}\}")
 FATAL_TIMEOUT_MS, WARN_TIMEOUT_MS = 60_000, 30_000
 
 
-class HookFailed(Exception):
-    pass
+class HookFailed(StepFailed):
+    """A workspace hook exited non-zero or timed out; the message is AgentV's."""
 
 
 @dataclass(frozen=True)

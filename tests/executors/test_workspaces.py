@@ -17,15 +17,15 @@ from typing import Any
 import pytest
 import yaml
 
-from autoresearch.runs import runner_case
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed
-from autoresearch.runs.evalfile import check
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator, prepare
 from autoresearch.runs.executors import TaskFailed
 from autoresearch.runs.executors.snapshot import Snapshot, build
 from autoresearch.runs.executors.worker import run_in_snapshot
-from autoresearch.runs.runner import EvalRun, RunOptions
+from autoresearch.runs.parse import check
+from autoresearch.runs.runner import case as runner_case
+from autoresearch.runs.runner.run import EvalRun, RunOptions
 from autoresearch.runs.workspace.per_target import RunWorkspaces
 from tests.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES, workspace_repo
 

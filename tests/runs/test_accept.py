@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import sys
 
-from autoresearch.runs.evalfile import check, load
 from autoresearch.runs.evalfile.interpolate import render_vars
 from autoresearch.runs.evaluators.builtin import prepare
+from autoresearch.runs.parse import check, load
 from tests.helpers.repos import cli
 from tests.runs.evaltree import canned_command, write_tree
 

@@ -16,7 +16,7 @@ import pytest
 
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.run_settings import run_options
+from autoresearch.runs.runner.settings import run_options
 from tests.helpers.grader_server import GraderServer, RuleTable
 from tests.runs.compat.record import RULES, chosen_target, eval_files
 

@@ -19,10 +19,10 @@ import yaml
 
 from autoresearch.runs.compare import compare
 from autoresearch.runs.config import EvalConfig
-from autoresearch.runs.evalfile import check
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator, execute, prepare
+from autoresearch.runs.parse import check
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.run_settings import run_options
+from autoresearch.runs.runner.settings import run_options
 from tests.helpers.repos import assert_one_line_error, cli, make_repo
 
 SCRIPTED = """\

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.runner import RunOptions
+from autoresearch.runs.runner.run import RunOptions
 from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.runs.evaltree import canned_command, write_tree
 

@@ -11,7 +11,7 @@ import yaml
 
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.runner import RunOptions
+from autoresearch.runs.runner.run import RunOptions
 from tests.helpers.fake_llm import FakeLLM, Reply, Request, text_reply
 from tests.helpers.repos import cli, make_repo
 

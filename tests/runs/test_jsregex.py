@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-import autoresearch.runs.evalfile  # noqa: F401  (the graders package is entered through the eval files)
 from autoresearch.runs.graders import jsregex
 
 # pieces where a translation to Python's `re` went wrong: Unicode properties, `[^]`, named back-references,
@@ -89,7 +88,6 @@ def test_a_regex_runs_where_an_event_loop_runs_as_in_a_notebook():
     there (a fresh process: this one's engine may already exist) and still runs each pattern with its timeout."""
     script = (
         "import asyncio\n"
-        "import autoresearch.runs.evalfile\n"
         "from autoresearch.runs.graders import jsregex\n"
         "async def cell():\n"
         "    return jsregex.matches('a', '', 'a', timeout_sec=1), jsregex.problem('(') is not None\n"

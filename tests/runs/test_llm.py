@@ -8,7 +8,7 @@ import pytest
 
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.runner import RunOptions
+from autoresearch.runs.runner.run import RunOptions
 from tests.helpers.fake_llm import FakeLLM, error_reply, text_reply
 from tests.runs.evaltree import canned_command, write_tree
 

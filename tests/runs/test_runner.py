@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from autoresearch.runs.evaluators.builtin import prepare
-from autoresearch.runs.runner import EvalRun, RunOptions
+from autoresearch.runs.runner.run import EvalRun, RunOptions
 from tests.helpers.scenario import wait_for
 from tests.runs.evaltree import write_tree
 

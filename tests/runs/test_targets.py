@@ -7,10 +7,10 @@ import json
 import pytest
 import yaml
 
-from autoresearch.runs.evalfile import EvalFileError
 from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.parse import EvalFileError
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.runner import RunOptions
+from autoresearch.runs.runner.run import RunOptions
 from tests.helpers.repos import cli, make_repo
 from tests.runs.evaltree import canned_command, write_tree
 

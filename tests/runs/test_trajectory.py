@@ -188,7 +188,7 @@ def fixture(test_id: str, **fields) -> str:
 def test_a_replay_target_answers_from_its_fixtures_and_a_bad_line_fails_every_test(tmp_path):
     from autoresearch.runs.evaluators.builtin import execute, prepare
     from autoresearch.runs.results import load_rows
-    from autoresearch.runs.runner import RunOptions
+    from autoresearch.runs.runner.run import RunOptions
 
     def rows(fixtures: str) -> dict[str, dict]:
         eval_file = replay_tree(tmp_path, fixtures)

@@ -22,7 +22,7 @@ import yaml
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator, prepare
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.runner import EvalRun, RunOptions
+from autoresearch.runs.runner.run import EvalRun, RunOptions
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git, make_repo
 
 AGENT = """\

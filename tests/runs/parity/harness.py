@@ -21,10 +21,10 @@ import sys
 from pathlib import Path
 
 from autoresearch.plumbing.repo import find_repo_root
-from autoresearch.runs.evalfile import check
 from autoresearch.runs.evaluators.builtin import execute, prepare
+from autoresearch.runs.parse import check
 from autoresearch.runs.results import load_rows
-from autoresearch.runs.run_settings import run_options
+from autoresearch.runs.runner.settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"

@@ -10,15 +10,14 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD
-from autoresearch.runs.results import INDEX
-from autoresearch.runs.runner_case import TestResult
+from autoresearch.runs.results import INDEX, safe_segment
+from autoresearch.runs.runner.case import TestResult
 
 
 def row(result: TestResult) -> dict[str, Any]:
@@ -52,10 +51,6 @@ def row(result: TestResult) -> dict[str, Any]:
     if result.cost_limited:
         entry["cost_limited"] = True
     return entry
-
-
-def safe_segment(test_id: str) -> str:
-    return re.sub(r'[/\\:*?"<>|]', "_", test_id.strip()) or "unknown"
 
 
 class RunDirWriter:

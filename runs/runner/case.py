@@ -8,11 +8,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 from autoresearch.runs.evalfile.model import Case, Suite
+from autoresearch.runs.evalfile.prompt import question
+from autoresearch.runs.grader_llm import GraderFailed, GraderLLM
 from autoresearch.runs.graders import grade, is_implicit
-from autoresearch.runs.graders.base import Context, GraderFailed, GraderLLM
+from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
 from autoresearch.runs.targets import Answer, Target, TargetFailed
-from autoresearch.runs.targets.prompt import question
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from autoresearch.runs.evalfile.model import Suite
+from autoresearch.runs.runner.resolve import Targets
 from autoresearch.runs.targets.cli import CliTarget
-from autoresearch.runs.targets.resolve import Targets
 
 
 @dataclass(frozen=True)

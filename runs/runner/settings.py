@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from autoresearch.runs.evalfile.model import Suite
-from autoresearch.runs.runner import RunOptions, Strategy
+from autoresearch.runs.runner.run import RunOptions, Strategy
 
 DEFAULT_WORKERS = 8
 

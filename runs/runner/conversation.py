@@ -22,11 +22,12 @@ from typing import Any
 
 from autoresearch.runs.evalfile.conversation import Conversation, Turn
 from autoresearch.runs.evalfile.model import Case, GraderSpec, Message, Part, Suite
+from autoresearch.runs.grader_llm import GraderFailed, GraderLLM
 from autoresearch.runs.graders import IMPLICIT, grade
-from autoresearch.runs.graders.base import Context, GraderFailed, GraderLLM
+from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.payload import input_messages, js_json
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, test_score, verdict
-from autoresearch.runs.runner_case import TestResult, status
+from autoresearch.runs.runner.case import TestResult, status
 from autoresearch.runs.targets import Target, TargetFailed
 
 

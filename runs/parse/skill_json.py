@@ -8,10 +8,10 @@ from typing import Any
 from autoresearch.runs.evalfile import fields
 from autoresearch.runs.evalfile.interpolate import interpolate
 from autoresearch.runs.evalfile.messages import parse_files, parse_input
-from autoresearch.runs.evalfile.model import Case, Suite
+from autoresearch.runs.evalfile.model import Case, GraderSpec, Suite
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.evalfile.yaml_suite import check_unique_ids, finish_case
 from autoresearch.runs.graders import IMPLICIT, parse_spec, string_graders
+from autoresearch.runs.parse.yaml_suite import check_unique_ids, finish_case
 
 TOP = {"skill_name", "evals"}
 EVAL = {"id", "prompt", "expected_output", "files", "assertions"}
@@ -60,7 +60,7 @@ def _case(item: Any, index: int, base: Path, problems: Problems) -> Case | None:
     return case
 
 
-def _graders(raw: Any, problems: Problems, test_id: str) -> list:
+def _graders(raw: Any, problems: Problems, test_id: str) -> list[GraderSpec]:
     """Each string its own llm-grader (as AgentV); a typed assertion (our extension) parsed as in EVAL.yaml."""
     if raw is None:
         return []

@@ -6,7 +6,7 @@ as soon as it is free, only while the budget lasts and nobody called
 `cancel()`, so a caller that has seen enough stops paying for the rest.
 Tests with `depends_on` run in waves (AgentV's): a wave is dispatched once
 the one before it has finished. A test with trials runs them one after
-another in one slot (`autoresearch.runs.trials`).
+another in one slot (`autoresearch.runs.runner.trials`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from typing import Literal
 
 from autoresearch.runs.evalfile.dependencies import dep_row_id, waves
 from autoresearch.runs.evalfile.model import Case, Suite, Trials
-from autoresearch.runs.runner_case import TestResult, combine, run_case
-from autoresearch.runs.runner_conversation import run_conversation
-from autoresearch.runs.targets.resolve import Targets
-from autoresearch.runs.trials import run_trials
+from autoresearch.runs.runner.case import TestResult, combine, run_case
+from autoresearch.runs.runner.conversation import run_conversation
+from autoresearch.runs.runner.resolve import Targets
+from autoresearch.runs.runner.trials import run_trials
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 from autoresearch.runs.workspace.per_target import RunWorkspaces
 

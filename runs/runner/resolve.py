@@ -9,8 +9,8 @@ from typing import Any, cast
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.problems import Problem, Problems
 from autoresearch.runs.evalfile.workspace import Hook
+from autoresearch.runs.grader_llm import GraderLLM
 from autoresearch.runs.graders import grader_targets, needs_llm
-from autoresearch.runs.graders.base import GraderLLM
 from autoresearch.runs.targets import Target
 from autoresearch.runs.targets.cli import CliTarget
 from autoresearch.runs.targets.delegate import follow

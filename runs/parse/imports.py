@@ -17,18 +17,21 @@ from __future__ import annotations
 import fnmatch
 import glob
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from autoresearch.runs.evalfile import fields, run_controls, tests_source
-from autoresearch.runs.evalfile.model import Case
+from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.problems import Problems
+
+LoadChild = Callable[[Path, Problems, tuple[Path, ...]], Suite]
+"""How an imported suite is read: the eval-file parser's own `load_child`, handed in (it calls this module)."""
 
 ENTRY = {"path", "select", "run"}
 SELECT = {"test_ids", "tags", "metadata"}
 
 
 def imported(
-    raw: Any, base: Path, problems: Problems, chain: tuple[Path, ...]
+    raw: Any, base: Path, problems: Problems, chain: tuple[Path, ...], load_child: LoadChild
 ) -> tuple[list[Case], list[dict[str, Any]]]:
     """The cases of the imported suites, and the raw rows of the imported test files."""
     if raw is None:
@@ -40,7 +43,7 @@ def imported(
     cases = [
         case
         for where, entry in _entries(raw.get("suites"), "imports.suites", problems)
-        for case in _suite(entry, base, problems, chain, where)
+        for case in _suite(entry, base, problems, chain, where, load_child)
     ]
     rows = [
         row
@@ -77,15 +80,15 @@ def _paths(pattern: str, base: Path, problems: Problems, where: str) -> list[Pat
     return matches
 
 
-def _suite(entry: dict[str, Any], base: Path, problems: Problems, chain: tuple[Path, ...], where: str) -> list[Case]:
-    from autoresearch.runs.evalfile import yaml_suite
-
+def _suite(
+    entry: dict[str, Any], base: Path, problems: Problems, chain: tuple[Path, ...], where: str, load_child: LoadChild
+) -> list[Case]:
     cases: list[Case] = []
     for path in _paths(entry["path"], base, problems, where):
         if path in chain:
             problems.add(None, f"{where}.path", "circular import: " + " -> ".join(str(p) for p in (*chain, path)))
             continue
-        child = yaml_suite.load_child(path, problems, (*chain, path))
+        child = load_child(path, problems, (*chain, path))
         select = entry.get("select") or {}
         cases.extend(c for c in child.cases if _selected(c, child.tags, select, problems, where))
     for case in cases:

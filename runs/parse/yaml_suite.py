@@ -9,9 +9,8 @@ from typing import Any
 
 import yaml
 
-from autoresearch.runs.evalfile import conversation, dependencies, fields, imports, run_controls, tests_source
+from autoresearch.runs.evalfile import conversation, dependencies, fields, run_controls, tests_source
 from autoresearch.runs.evalfile import workspace as workspace_config
-from autoresearch.runs.evalfile.assertions import normalize, skipped
 from autoresearch.runs.evalfile.interpolate import interpolate, render_vars
 from autoresearch.runs.evalfile.messages import parse_files, parse_input
 from autoresearch.runs.evalfile.model import Case, GraderSpec, Message, Suite, TargetRef
@@ -19,6 +18,8 @@ from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.workspace import Workspace, target_hooks
 from autoresearch.runs.evalfile.yamlload import load_yaml
 from autoresearch.runs.graders import IMPLICIT, agentv_skips, parse_list
+from autoresearch.runs.parse import imports
+from autoresearch.runs.parse.assertions import normalize, skipped
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,9 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
         parse_graders(raw.get("assertions", raw.get("assert")), problems, None, "assertions"),
         workspace_config.parse(raw.get("workspace"), suite.directory, problems, None),
     )
-    suites, rows = imports.imported(raw.get("imports"), suite.directory, problems, chain or (path.resolve(),))
+    suites, rows = imports.imported(
+        raw.get("imports"), suite.directory, problems, chain or (path.resolve(),), load_child
+    )
     tests = raw.get("tests", raw.get("eval_cases", raw.get("evalcases")))
     if tests is None and (suites or rows):
         tests = []

@@ -15,7 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from autoresearch.runs.evalfile.problems import Problems
+from autoresearch.runs.graders import REGISTRY
+from autoresearch.runs.graders.base import ALIASES
 
 LABELS = {"id", "description"}  # AgentV keeps them with the grader's config; nothing scores on them
 COMMON = {"type", "name", "weight", "negate", "required", "threshold", "min_score"}
@@ -41,8 +45,6 @@ def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> 
     cannot run here; anything not a typed mapping is returned as is."""
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         return raw
-    from autoresearch.runs.graders import ALIASES, REGISTRY
-
     item = dict(raw)
     kind = item["type"].replace("_", "-")
     kind = ALIASES.get(kind, kind)
@@ -73,8 +75,6 @@ def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> 
 
 def _accepts(model: Any, key: str, value: Any) -> bool:
     """Whether the grader's options model takes `value` for `key` (so a grader that learns a new form needs no change here)."""
-    from pydantic import ValidationError
-
     try:
         model.model_validate({key: value})
     except ValidationError as exc:

@@ -18,7 +18,7 @@ from typing import Callable
 
 from autoresearch.runs.evalfile.model import Trials
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD
-from autoresearch.runs.runner_case import TestResult
+from autoresearch.runs.runner.case import TestResult
 
 T_TABLE_95 = (
     12.706,
