@@ -1,4 +1,4 @@
-"""The Ray scenarios of test_ray.py (tests/executors/cluster.py), started as soon as the run knows it will need them.
+"""The Ray scenarios of test_ray.py (tests/runs/executors/cluster.py), started as soon as the run knows it will need them.
 
 They take about ten minutes and mostly wait: for held targets, for Ray's grace periods, for a cluster that never
 answers. Started when collection ends, they run beside the rest of the suite instead of after it. Under
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-TESTS = "tests/executors/test_ray.py"
+ROOT = Path(__file__).resolve().parents[3]
+TESTS = "tests/runs/executors/test_ray.py"
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def start(scenarios: Scenarios) -> subprocess.Popen:
     and every Ray process in it end when this process is killed. The lock is taken before this returns and
     held by the scenarios' process alone until it ends, so a waiter can never find it free too early."""
     (scenarios.work / "scenarios").mkdir(parents=True)
-    run = f"{sys.executable} -m tests.executors.cluster {scenarios.work / 'scenarios'}"
+    run = f"{sys.executable} -m tests.runs.executors.cluster {scenarios.work / 'scenarios'}"
     script = f"ip link set lo up && {run}; echo $? > {scenarios.code}"
     with scenarios.lock.open("w") as lock, scenarios.out.open("w") as out, scenarios.err.open("w") as err:
         fcntl.flock(lock, fcntl.LOCK_EX)

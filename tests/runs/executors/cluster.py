@@ -19,9 +19,9 @@ from pathlib import Path
 
 import yaml
 
-from tests.executors import faults
-from tests.executors.workspace_evals import workspace_repo
 from tests.helpers.repos import cli, make_repo
+from tests.runs.executors import faults
+from tests.runs.executors.workspace_evals import workspace_repo
 
 RAY = str(Path(sys.executable).with_name("ray"))
 HEAD_PORT, WORKER_PORT = 6390, 6401
@@ -354,6 +354,6 @@ def lose_the_cluster_in_a_run(work: Path, on_ray: dict) -> dict:
 
 
 if __name__ == "__main__":  # faults.py imports this module by name: its one copy runs everything
-    from tests.executors import cluster
+    from tests.runs.executors import cluster
 
     print(json.dumps(cluster.main(Path(sys.argv[1]))))

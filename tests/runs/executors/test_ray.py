@@ -1,23 +1,23 @@
-"""`executor: ray` against a real two-node Ray cluster on 127.0.0.1 (tests/executors/cluster.py).
+"""`executor: ray` against a real two-node Ray cluster on 127.0.0.1 (tests/runs/executors/cluster.py).
 
 The cluster and the CLI runs on it live in a private network and PID namespace made for these tests: only
 loopback exists there (Ray would otherwise advertise and listen on the machine's other addresses), and
 every Ray process started in it ends with it, so no other Ray on the machine is touched. One cluster
 serves every test here (starting one costs tens of seconds); its scenarios start when collection ends and
-run beside the rest of the suite (tests/executors/conftest.py).
+run beside the rest of the suite (tests/runs/executors/conftest.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.executors import scenarios
-from tests.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES
+from tests.runs.executors import scenarios
+from tests.runs.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES
 
 
 @pytest.fixture(scope="module")
 def cluster(request) -> dict:
-    """What the scenarios printed: they started when collection ended (tests/executors/scenarios.py)."""
+    """What the scenarios printed: they started when collection ended (tests/runs/executors/scenarios.py)."""
     return scenarios.results(request.config)
 
 

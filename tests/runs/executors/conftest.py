@@ -1,5 +1,5 @@
 """test_ray.py's tests run last, all on one xdist worker, and its scenarios start when collection ends
-(tests/executors/scenarios.py): without xdist here, under xdist in the controller (tests/conftest.py)."""
+(tests/runs/executors/scenarios.py): without xdist here, under xdist in the controller (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from tests.executors import scenarios
+from tests.runs.executors import scenarios
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:

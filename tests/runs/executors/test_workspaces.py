@@ -27,7 +27,7 @@ from autoresearch.runs.parse import check
 from autoresearch.runs.runner import case as runner_case
 from autoresearch.runs.runner.run import EvalRun, RunOptions
 from autoresearch.runs.workspace.per_target import RunWorkspaces
-from tests.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES, workspace_repo
+from tests.runs.executors.workspace_evals import PER_TEST_SCORES, SHARED_SCORES, workspace_repo
 
 
 class InProcess:

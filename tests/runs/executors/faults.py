@@ -19,8 +19,8 @@ from pathlib import Path
 
 from autoresearch.runs.executors.cluster import Driver
 from autoresearch.runs.executors.config import ExecutorConfig
-from tests.executors import cluster  # (which imports this module: its names are looked up when called)
 from tests.helpers.repos import GIT_ENV, cli
+from tests.runs.executors import cluster  # (which imports this module: its names are looked up when called)
 
 HOLD_RUN = {"mutator": "sh -c 'echo hold boost1 >> prompt.md'", "prompt": "fact0 fact1 fact2\n"}  # the candidate holds
 
