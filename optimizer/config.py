@@ -20,6 +20,7 @@ from autoresearch.mutators.config import MutatorConfig
 from autoresearch.mutators.strategies import BUILTIN, Strategy
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.notify import NotifyConfig
+from autoresearch.optimizer.tracking import TrackingConfig
 from autoresearch.optimizer.unknown_key import unknown_key
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.gates import Limits
@@ -149,6 +150,8 @@ class Config(BaseModel):
     worktree: bool = False
     """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
     notify: NotifyConfig = Field(default_factory=NotifyConfig)
+    tracking: TrackingConfig = Field(default_factory=TrackingConfig)
+    """Log each run to an experiment tracker: `mlflow: {uri: http://127.0.0.1:5000}` (the `mlflow` extra)."""
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
     """Where the eval's work runs: `local` (this machine) or `ray` (each test attempt, or each eval-command run, is a task on a Ray cluster; docs/scale-out.md)."""
 

@@ -15,6 +15,7 @@ from tests.executors import scenarios
 from tests.helpers.browser import browser, watched  # noqa: F401  (headless Chromium, for every package's page tests)
 from tests.helpers.claude_code import claude_code, claude_program  # noqa: F401  (the real Claude Code CLI, offline)
 from tests.helpers.fake_llm import fake_llm  # noqa: F401  (the wire-level fake LLM server, for every package's tests)
+from tests.helpers.mlflow_server import mlflow_server  # noqa: F401  (a real MLflow tracking server, for tracking's)
 
 
 @pytest.fixture(autouse=True)
