@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autoresearch.mutators import codex_spend
+from autoresearch.plumbing.errors import AutoresearchError
 
 COST_FILE_VARIABLE = "AUTORESEARCH_COST_FILE"
 
@@ -44,8 +45,9 @@ class Report:
     prices: dict[str, dict[str, float]] = field(default_factory=dict)  # `mutator.prices`, before the shipped table
 
 
-class Unreadable(ValueError):
-    """A report that is there but malformed: its message is the one-line warning."""
+class Unreadable(AutoresearchError):
+    """A report that is there but malformed: its message is the one-line warning (`read` catches it: a
+    malformed report never fails a mutation)."""
 
 
 SpendReader = Callable[[Report], Spend | None]

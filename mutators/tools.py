@@ -31,6 +31,7 @@ from pathlib import Path
 
 from autoresearch.mutators import grep
 from autoresearch.mutators.base import MutationRequest
+from autoresearch.plumbing.errors import AutoresearchError
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.providers import Tool, ToolCall, ToolResult
 
@@ -60,8 +61,9 @@ def names_git(path: str) -> bool:
     return any(is_git_name(part) for part in re.split(r"[\\/]", path))
 
 
-class ToolRefused(Exception):
-    """The call was refused (outside the sandbox, too large, malformed); the message says why, for the model."""
+class ToolRefused(AutoresearchError):
+    """The call was refused (outside the sandbox, too large, malformed); the message says why, for the model
+    (`dispatch` turns it into the tool's error result: it never ends a mutation)."""
 
 
 @dataclass
