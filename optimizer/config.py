@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Hashable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator
@@ -172,8 +173,8 @@ class _StrictLoader(yaml.SafeLoader):
     """YAML's safe loader, refusing a key given twice in one mapping: every YAML reader keeps the last one
     silently, so a `stop:` block appended with a budget would drop the one above, or the reverse."""
 
-    def construct_mapping(self, node, deep=False):
-        seen = set()
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
+        seen: set[str] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
             if isinstance(key, str):
@@ -302,7 +303,7 @@ def describe(exc: ValidationError) -> str:
     return f"field '{field}': {first['msg']}{more}" if field else f"{first['msg']}{more}"
 
 
-def _set(raw: dict, keys: list[str], value) -> None:
+def _set(raw: dict[str, Any], keys: list[str], value: object) -> None:
     for key in keys[:-1]:
         raw = raw.setdefault(key, {})
     raw[keys[-1]] = value

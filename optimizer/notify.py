@@ -22,6 +22,8 @@ from autoresearch.plumbing.errors import Interrupted, exit_code_for
 from autoresearch.plumbing.redact import MASK, redact
 
 if TYPE_CHECKING:
+    from apprise.plugins.base import NotifyBase
+
     from autoresearch.optimizer.experiment.state import State
     from autoresearch.trajectory.iterations import Iteration
 
@@ -49,7 +51,7 @@ class NotifyConfig(BaseModel):
         return urls
 
 
-def _plugin(url: str):
+def _plugin(url: str) -> NotifyBase | None:
     """apprise's notifier for a URL, its socket timeouts capped; None for a malformed or unknown URL."""
     import apprise
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.plumbing.errors import OK, REGRESSION
+
+if TYPE_CHECKING:
+    from autoresearch.runs.compare import Comparison
 
 
 def command(
@@ -44,7 +48,7 @@ def _rows(source: Path) -> list[dict]:
     return rows
 
 
-def _js_numbers(value):
+def _js_numbers(value: object) -> object:
     """Print numbers as JavaScript's JSON.stringify does (1 not 1.0), so outputs diff cleanly."""
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
@@ -55,7 +59,7 @@ def _js_numbers(value):
     return value
 
 
-def table(result, baseline: Path | str, candidate: Path | str) -> str:
+def table(result: Comparison, baseline: Path | str, candidate: Path | str) -> str:
     width = max([7, *(len(m.test_id) for m in result.matched)])
     lines = [f"Comparing: {baseline} -> {candidate}", ""]
     if not result.matched:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -167,7 +167,7 @@ def _flags(overrides: dict) -> list[str]:
     return flags
 
 
-def start(**options) -> int:
+def start(**options: Any) -> int:  # run's options, bar two: its signature is run's
     """Check everything a run needs here, then run the loop in the background (same as `run --detach`).
 
     Prints the daemon's pid and where its log and chart are; exits 30 (and

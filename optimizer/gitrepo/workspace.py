@@ -294,14 +294,17 @@ def artifact_size(ws: Workspace, rev: str | None = None) -> int:
             return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".git" not in p.parts)
         return len(path.read_bytes().splitlines())
     entry = ws.lib.revparse_single(f"{rev}:{ws.artifact}")
-    if entry.type_str == "tree":
+    if isinstance(entry, pygit2.Tree):
         return _tree_bytes(entry)
     return len(entry.read_raw().splitlines())  # a blob's raw data is its content
 
 
-def _tree_bytes(tree) -> int:
+def _tree_bytes(tree: pygit2.Tree) -> int:
+    """The bytes of the tree's files; a submodule (a commit entry) counts for nothing."""
     return sum(
-        _tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit"
+        _tree_bytes(item) if isinstance(item, pygit2.Tree) else item.size
+        for item in tree
+        if isinstance(item, (pygit2.Tree, pygit2.Blob))
     )
 
 

@@ -52,7 +52,7 @@ class Unavailable(AutoresearchError):
     """inotify cannot watch this tree; the caller walks it instead (caught there: it never ends a run)."""
 
 
-def _libc():
+def _libc() -> ctypes.CDLL:
     # find_library runs `ldconfig -p` in a subprocess (a fork of the daemon) each time it is asked: once
     name = ctypes.util.find_library("c") if hasattr(os, "O_CLOEXEC") else None
     if not name:
