@@ -23,6 +23,7 @@ from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.notify import NotifyConfig
 from autoresearch.optimizer.unknown_key import unknown_key
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
@@ -303,7 +304,7 @@ def describe(exc: ValidationError) -> str:
     return f"field '{field}': {first['msg']}{more}" if field else f"{first['msg']}{more}"
 
 
-def _set(raw: dict[str, Any], keys: list[str], value: object) -> None:
+def _set(raw: JSONObject, keys: list[str], value: object) -> None:
     for key in keys[:-1]:
         raw = raw.setdefault(key, {})
     raw[keys[-1]] = value

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException
 from pydantic import BaseModel, Field
@@ -16,6 +15,7 @@ from autoresearch.optimizer.api.served import ServedHere, authorized, checked_na
 from autoresearch.optimizer.experiment import versions
 from autoresearch.optimizer.experiment.lockfile import holder, task
 from autoresearch.optimizer.experiment.settle import settle
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import load_rows
 
@@ -33,7 +33,7 @@ class Stop(BaseModel):
 @router.post(
     "/v1/experiments/{name}/start", status_code=202, summary="Start a run in the background, as `autoresearch start`"
 )
-def start(name: str, here: ServedHere) -> dict[str, Any]:
+def start(name: str, here: ServedHere) -> JSONObject:
     done = child.cli(here, "start", "--experiment", checked_name(name))
     return {"experiment": name, "started": True, "output": done.stdout}
 
@@ -43,7 +43,7 @@ def start(name: str, here: ServedHere) -> dict[str, Any]:
     status_code=202,
     summary="Ask a running experiment to stop (after its phase, or now)",
 )
-def stop(name: str, here: ServedHere, body: Stop | None = None) -> dict[str, Any]:
+def stop(name: str, here: ServedHere, body: Stop | None = None) -> JSONObject:
     paths = experiment_paths(here, name)
     pid = holder(paths.lock)
     if pid is None or pid < 0:
@@ -59,7 +59,7 @@ def stop(name: str, here: ServedHere, body: Stop | None = None) -> dict[str, Any
 
 
 @router.post("/v1/experiments/{name}/rollback", summary="A new commit restoring a KEEP's artifact, as `rollback --to`")
-def rollback(name: str, body: Rollback, here: ServedHere) -> dict[str, Any]:
+def rollback(name: str, body: Rollback, here: ServedHere) -> JSONObject:
     paths = experiment_paths(here, name)
     cfg, main = open_experiment(here, name)
     settled = settle(paths.results_dir)  # a rollback or promote cut short, finished or undone first
@@ -75,7 +75,7 @@ def rollback(name: str, body: Rollback, here: ServedHere) -> dict[str, Any]:
 
 
 @router.post("/v1/eval", summary="Run the configured eval once on the working tree, as `autoresearch eval`")
-def evaluate(here: ServedHere) -> dict[str, Any]:
+def evaluate(here: ServedHere) -> JSONObject:
     report = child.evaluate(here)
     try:
         rows = load_rows(Path(report.results))
