@@ -185,7 +185,7 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
-def load(path: Path, overrides: dict | None = None) -> Config:
+def load(path: Path, overrides: JSONObject | None = None) -> Config:
     """Read and validate the config; CLI flags in `overrides` (dotted keys) win over the file."""
     try:
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from autoresearch.plumbing.errors import OK, REGRESSION
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.runs.compare import Comparison
@@ -36,7 +37,7 @@ def command(
     return OK if result.summary.mean_delta >= 0 else REGRESSION
 
 
-def _rows(source: Path) -> list[dict]:
+def _rows(source: Path) -> list[JSONObject]:
     """A side's rows; an empty side would compare as "no regression" and exit 0 on nothing."""
     from autoresearch.runs.errors import BadResults
     from autoresearch.runs.results import index_path, load_rows, require_unit_scores

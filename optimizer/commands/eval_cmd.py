@@ -13,6 +13,7 @@ from pathlib import Path
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
+from autoresearch.plumbing.jsontypes import JSONObject
 
 DEFAULT_RESULTS = Path(".agentv") / "results"  # where `agentv eval FILE` writes, under the working directory
 
@@ -147,7 +148,7 @@ def exclude_default_results() -> None:
         exclude(root, (here / DEFAULT_RESULTS).relative_to(root).as_posix())
 
 
-def table(rows: list[dict]) -> str:
+def table(rows: list[JSONObject]) -> str:
     width = max([len("test"), *(len(r["test_id"]) for r in rows)])
     lines = [f"{'test':<{width}}  {'score':>6}  status"]
     for row in sorted(rows, key=lambda r: r["test_id"]):

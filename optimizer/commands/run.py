@@ -18,6 +18,7 @@ from autoresearch.optimizer.commands.common import (
     setup_logging,
 )
 from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config
@@ -81,7 +82,7 @@ def command(
     return _run_here(config, overrides, restart, quiet, daemon)
 
 
-def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
+def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, daemon: bool) -> int:
     from autoresearch.optimizer import notify, signals
     from autoresearch.optimizer.commands.report import print_run_summary
     from autoresearch.optimizer.cycle import loop
@@ -113,7 +114,9 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
     return OK if outcome.succeeded else NO_IMPROVEMENT
 
 
-def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool = False, quiet: bool = False) -> int:
+def _start_detached(
+    config: Path, overrides: JSONObject, restart: bool, attach: bool = False, quiet: bool = False
+) -> int:
     """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon.
 
     With `attach`, keep following the daemon's log in this terminal until it
@@ -156,7 +159,7 @@ def _settle_versions(cfg: "Config", config: Path) -> None:
         settle_versions(root / cfg.results_dir)
 
 
-def _flags(overrides: dict) -> list[str]:
+def _flags(overrides: JSONObject) -> list[str]:
     flags: list[str] = []
     for key, value in overrides.items():
         name = "--" + key.split(".")[-1].replace("_", "-")

@@ -14,6 +14,7 @@ import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.plumbing.errors import OK
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ def _details(view: ExperimentView, sched: ScheduleView | None) -> list[str]:
     return lines
 
 
-def _decision(record: dict) -> str:
+def _decision(record: JSONObject) -> str:
     mutation = str(record.get("mutation", ""))[:60]
     return f"cycle {record['cycle']:<3} {record.get('decision', '?'):<5} {_score(record.get('score'))}  {mutation}"
 

@@ -26,6 +26,7 @@ from pygit2.enums import DiffOption
 
 from autoresearch.optimizer.gitrepo import gitcmd
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.jsontypes import JSONObject
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Workspace:
     def artifact_path(self) -> Path:
         return self.root / self.artifact
 
-    def git(self, *args: str, env: dict | None = None) -> str:
+    def git(self, *args: str, env: JSONObject | None = None) -> str:
         return gitcmd.run(self.root, args, env)
 
     def write(self, *args: str) -> str:
