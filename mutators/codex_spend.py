@@ -41,7 +41,7 @@ class CodexSpend:
     cost_usd: float
     tokens_in: int
     tokens_out: int
-    reply: str | None  # the last agent_message, None when it said nothing
+    reply: str  # the last agent_message, "" when it said nothing
 
 
 class _Usage(BaseModel):
@@ -126,7 +126,7 @@ def _usage(event: JSONObject) -> _Usage:
         return _Usage()
 
 
-def _last_reply(events: list[JSONObject]) -> str | None:
+def _last_reply(events: list[JSONObject]) -> str:
     replies = [
         item["text"]
         for event in events
@@ -136,4 +136,4 @@ def _last_reply(events: list[JSONObject]) -> str | None:
         and isinstance(item.get("text"), str)
         and item["text"].strip()
     ]
-    return replies[-1] if replies else None
+    return replies[-1] if replies else ""

@@ -32,7 +32,9 @@ class Spend:
     cost_usd: float | None = None  # None: this report tells no cost (it may still carry the agent's reply)
     tokens_in: int = 0
     tokens_out: int = 0
-    reply: str | None = None  # the agent's final message: the summary when it wrote no changelog, not its raw JSON
+    # The agent's final message: the summary when it wrote no changelog, never its raw JSON. None: not an agent's
+    # output; "": an agent's output that ends without a message (the summary is then "(no summary)").
+    reply: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def from_claude_code(report: Report) -> Spend | None:
         _cost(result.get("total_cost_usd")),
         sum(_count(usage, key) for key in caches),
         _count(usage, "output_tokens"),
-        reply if isinstance(reply, str) and reply.strip() else None,
+        reply if isinstance(reply, str) and reply.strip() else "",
     )
 
 
@@ -148,7 +150,7 @@ class Reading:
     """What the readers made of one mutation's reports."""
 
     spend: Spend | None  # the first that tells a cost; None: the spend is not counted
-    reply: str | None  # the first agent reply found
+    reply: str | None  # the first agent reply found; "": an agent's output without one; None: no agent's output
     warnings: tuple[str, ...]  # one line for each malformed report
 
 
@@ -165,5 +167,6 @@ def read(report: Report) -> Reading:
         if spend is not None:
             found.append(spend)
     counted = next((s for s in found if s.cost_usd is not None), None)
-    reply = next((s.reply for s in found if s.reply), None)
+    replies = [s.reply for s in found if s.reply is not None]
+    reply = next((r for r in replies if r), "" if replies else None)
     return Reading(counted, reply, tuple(warnings))
