@@ -19,6 +19,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autoresearch.mutators import codex_spend
+from autoresearch.plumbing.errors import AutoresearchError
+from autoresearch.plumbing.jsontypes import JSONObject
 
 COST_FILE_VARIABLE = "AUTORESEARCH_COST_FILE"
 
@@ -46,8 +48,9 @@ class Report:
     prices: dict[str, dict[str, float]] = field(default_factory=dict)  # `mutator.prices`, before the shipped table
 
 
-class Unreadable(ValueError):
-    """A report that is there but malformed: its message is the one-line warning."""
+class Unreadable(AutoresearchError):
+    """A report that is there but malformed: its message is the one-line warning (`read` catches it: a
+    malformed report never fails a mutation)."""
 
 
 SpendReader = Callable[[Report], Spend | None]
@@ -108,7 +111,7 @@ def from_codex(report: Report) -> Spend | None:
     return None if found is None else Spend(found.cost_usd, found.tokens_in, found.tokens_out, found.reply)
 
 
-def _last_result(stdout: str) -> dict | None:
+def _last_result(stdout: str) -> JSONObject | None:
     """Claude Code's last `{"type": "result", ...}` line in the output (`json` prints only that one)."""
     for line in reversed(stdout.splitlines()):
         if not line.lstrip().startswith("{"):
@@ -129,7 +132,7 @@ def _cost(value: object) -> float | None:
     return float(value)
 
 
-def _count(usage: dict, key: str) -> int:
+def _count(usage: JSONObject, key: str) -> int:
     value = usage.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 

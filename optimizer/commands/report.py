@@ -12,6 +12,7 @@ import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from autoresearch.optimizer.experiment.review import Commit
     from autoresearch.optimizer.gitrepo.workspace import Workspace
     from autoresearch.plumbing.paths import ExperimentPaths
+    from autoresearch.trajectory.iterations import Iteration
 
 
 def command(
@@ -47,13 +49,16 @@ def command(
     return 0
 
 
-def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> dict:
+def _point(record: Iteration | None) -> JSONObject | None:
+    return None if record is None else {"cycle": record.cycle, "score": record.score, "holdout": record.holdout_score}
+
+
+def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> JSONObject:
     """What `summary_lines` says, as data for scripts: the same files read the same way."""
     from autoresearch.optimizer.experiment.review import load, own_commits
 
     night = load(paths)
     records, bad, history, st = night.records, night.unreadable, night.history, night.state
-    point = lambda r: None if r is None else {"cycle": r.cycle, "score": r.score, "holdout": r.holdout_score}  # noqa: E731
     commits = own_commits(ws, st, history) if st else []
     return {
         "experiment": cfg.experiment_name,
@@ -64,9 +69,9 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
         "keeps": history.count("keep"),
         "drops": history.count("drop"),
         "errors": history.count("error"),
-        "original": point(history.original),
-        "best": point(history.best),
-        "rebaseline": point(next((r for r in reversed(records) if r.rebaseline), None)),
+        "original": _point(history.original),
+        "best": _point(history.best),
+        "rebaseline": _point(next((r for r in reversed(records) if r.rebaseline), None)),
         "cost_usd": history.spent_usd,
         "warning": st.warning if st else None,
         "unreadable_lines": bad,
@@ -112,7 +117,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     return lines
 
 
-def _strategy_lines(records: list) -> list[str]:
+def _strategy_lines(records: list["Iteration"]) -> list[str]:
     """With parallel candidates: which strategies the KEEPs came from, out of how many candidates each tried."""
     from autoresearch.trajectory.candidates import keeps_per_strategy
 
@@ -122,7 +127,7 @@ def _strategy_lines(records: list) -> list[str]:
     return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
 
 
-def _partial_lines(records: list) -> list[str]:
+def _partial_lines(records: list["Iteration"]) -> list[str]:
     """The cycles an early discard stopped: their scores are over the tests they ran, not the whole eval."""
     partial = [f"cycle {r.cycle} over {r.partial.scored} of {r.partial.total} tests" for r in records if r.partial]
     return [f"  discarded early, each score over the tests it ran: {', '.join(partial)}"] if partial else []

@@ -6,7 +6,7 @@ import inspect
 import sys
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -19,6 +19,7 @@ from autoresearch.optimizer.commands.common import (
     setup_logging,
 )
 from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.optimizer import tracking
@@ -84,7 +85,7 @@ def command(
     return _run_here(config, overrides, restart, quiet, daemon)
 
 
-def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
+def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, daemon: bool) -> int:
     from autoresearch.optimizer import notify, signals, tracking
     from autoresearch.optimizer.commands.report import print_run_summary
     from autoresearch.optimizer.cycle import loop
@@ -145,7 +146,9 @@ def _tracked(session: "Session") -> "tracking.Run":
     )
 
 
-def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool = False, quiet: bool = False) -> int:
+def _start_detached(
+    config: Path, overrides: JSONObject, restart: bool, attach: bool = False, quiet: bool = False
+) -> int:
     """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon.
 
     With `attach`, keep following the daemon's log in this terminal until it
@@ -188,7 +191,7 @@ def _settle_versions(cfg: "Config", config: Path) -> None:
         settle_versions(root / cfg.results_dir)
 
 
-def _flags(overrides: dict) -> list[str]:
+def _flags(overrides: JSONObject) -> list[str]:
     flags: list[str] = []
     for key, value in overrides.items():
         name = "--" + key.split(".")[-1].replace("_", "-")
@@ -199,7 +202,7 @@ def _flags(overrides: dict) -> list[str]:
     return flags
 
 
-def start(**options) -> int:
+def start(**options: Any) -> int:  # run's options, bar two: its signature is run's
     """Check everything a run needs here, then run the loop in the background (same as `run --detach`).
 
     Prints the daemon's pid and where its log and chart are; exits 30 (and

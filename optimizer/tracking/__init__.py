@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.plumbing.errors import Interrupted
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.redact import redact
 
 if TYPE_CHECKING:
@@ -61,9 +62,9 @@ def available() -> bool:
 class Tracker:
     """The daemon's side: a bounded queue, a writer thread, the worker process."""
 
-    def __init__(self, events: list[dict] | None = None, worker: subprocess.Popen[bytes] | None = None):
+    def __init__(self, events: list[JSONObject] | None = None, worker: subprocess.Popen[bytes] | None = None):
         self._worker = worker
-        self._queue: queue.Queue[dict | None] = queue.Queue(QUEUE_SIZE)
+        self._queue: queue.Queue[JSONObject | None] = queue.Queue(QUEUE_SIZE)
         self._dropped = 0
         if worker is None:
             return
@@ -73,7 +74,7 @@ class Tracker:
         threading.Thread(target=self._write, args=(worker.stdin,), name="tracking", daemon=True).start()
         threading.Thread(target=_relay, args=(worker.stdout,), name="tracking-log", daemon=True).start()
 
-    def send(self, event: dict) -> None:
+    def send(self, event: JSONObject) -> None:
         if self._worker is None:
             return
         try:

@@ -14,11 +14,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from mlflow.entities import Metric, Param
 from mlflow.tracking import MlflowClient
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory import chartdata, image, iterations
 
 NAME_CHARS = re.compile(r"[^\w./\- ]")  # what MLflow takes in a metric's or parameter's name
@@ -28,14 +28,14 @@ ERRNO = re.compile(r"\[Errno -?\d+\] [^'\")]+")
 
 class Worker:
     def __init__(self) -> None:
-        self.opening: dict[str, Any] = {}
+        self.opening: JSONObject = {}
         self.client: MlflowClient | None = None
         self.run_id: str | None = None
         self.failing: str | None = None  # the error of the first event not delivered, until one is
         self.missed = 0
         self.spent = 0.0
 
-    def handle(self, event: dict[str, Any]) -> None:
+    def handle(self, event: JSONObject) -> None:
         if event["kind"] == "start":
             self.opening = event
         try:
@@ -61,7 +61,7 @@ class Worker:
         params = [Param(_name(k), str(v)[:6000]) for k, v in self.opening.get("params", {}).items()]
         self.client.log_batch(self.run_id, params=params)
 
-    def _cycle(self, event: dict[str, Any]) -> None:
+    def _cycle(self, event: JSONObject) -> None:
         assert self.client is not None and self.run_id is not None
         line = event["line"]
         step, now = int(line["cycle"]), int(time.time() * 1000)
@@ -88,7 +88,7 @@ class Worker:
             patch = _diff(line["commit"], self.opening["artifact"])
             self.client.log_text(self.run_id, patch, f"diffs/cycle-{step:04d}.patch")
 
-    def _end(self, event: dict[str, Any]) -> None:
+    def _end(self, event: JSONObject) -> None:
         assert self.client is not None and self.run_id is not None
         if event.get("dropped"):
             self.client.set_tag(self.run_id, "autoresearch.cycles_not_logged", str(event["dropped"]))
@@ -110,7 +110,7 @@ class Worker:
             self.client.log_artifact(self.run_id, str(chart))
         self.client.log_artifact(self.run_id, str(source))
 
-    def _failed(self, event: dict[str, Any], exc: Exception) -> None:
+    def _failed(self, event: JSONObject, exc: Exception) -> None:
         self.missed += 1
         error = " ".join(str(exc).split())[:300] or type(exc).__name__
         cycle = f" of cycle {event['line']['cycle']}" if event["kind"] == "cycle" else ""
