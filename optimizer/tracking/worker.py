@@ -23,6 +23,7 @@ from autoresearch.trajectory import chartdata, image, iterations
 
 NAME_CHARS = re.compile(r"[^\w./\- ]")  # what MLflow takes in a metric's or parameter's name
 MAX_NAME = 250
+USERINFO = re.compile(r"//[^/@]*@")
 ERRNO = re.compile(r"\[Errno -?\d+\] [^'\")]+")
 
 
@@ -112,19 +113,26 @@ class Worker:
 
     def _failed(self, event: JSONObject, exc: Exception) -> None:
         self.missed += 1
-        error = " ".join(str(exc).split())[:300] or type(exc).__name__
+        full = _shown(" ".join(str(exc).split())) or type(exc).__name__
+        errno = ERRNO.search(full)  # requests' message buries the reason in three wrappers
+        error = full[:300]
         cycle = f" of cycle {event['line']['cycle']}" if event["kind"] == "cycle" else ""
         print(f"not logged: the {event['kind']} event{cycle}: {error}", file=sys.stderr, flush=True)
         if self.failing is None:
-            errno = ERRNO.search(error)  # requests' message buries the reason in three wrappers
             self.failing = errno.group(0) if errno else error[:200]
-            uri = self.opening.get("uri", "?")
-            say(f"{uri} did not answer ({self.failing}); cycles go unlogged until it does")
+            say(
+                f"{_shown(self.opening.get('uri', '?'))} did not answer ({self.failing}); cycles go unlogged until it does"
+            )
 
     def _recovered(self) -> None:
         if self.failing is not None:
-            say(f"{self.opening.get('uri', '?')} answers again; {self.missed} event(s) were not logged")
+            say(f"{_shown(self.opening.get('uri', '?'))} answers again; {self.missed} event(s) were not logged")
             self.failing, self.missed = None, 0
+
+
+def _shown(uri: str) -> str:
+    """A tracking URI as a log may show it: a user and password in it (`https://user:token@host`) masked."""
+    return USERINFO.sub("//***@", uri)
 
 
 def _name(text: str) -> str:

@@ -110,12 +110,15 @@ def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_ar
 
 def test_a_dead_server_from_the_start_costs_the_run_nothing(tmp_path):
     dead = MlflowServer(tmp_path)  # never started: nothing listens on its port
-    repo = tracked_repo(tmp_path, dead.uri)
+    repo = tracked_repo(tmp_path, dead.uri.replace("http://", "http://ci:s3cret-token@"))
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert [ln["decision"] for ln in iterations(repo)] == ["keep", "keep", "drop", "keep"]
     [warning] = [ln for ln in done.stderr.splitlines() if "MLflow tracking" in ln]
-    assert f"{dead.uri} did not answer" in warning and "Traceback" not in done.stderr
+    assert f"http://***@127.0.0.1:{dead.port} did not answer ([Errno 111] Connection refused" in warning
+    log = repo / ".autoresearch" / "runs" / "exp" / "_autoresearch"
+    assert "s3cret-token" not in done.stderr + (log / "daemon.log").read_text() + (log / "tracking.log").read_text()
+    assert "Traceback" not in done.stderr
 
 
 def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before_anything_runs(tmp_path):
