@@ -17,6 +17,11 @@ from tests.helpers.claude_code import claude_code, claude_program  # noqa: F401 
 from tests.helpers.fake_llm import fake_llm  # noqa: F401  (the wire-level fake LLM server, for every package's tests)
 from tests.helpers.mlflow_server import mlflow_server  # noqa: F401  (a real MLflow tracking server, for tracking's)
 
+# pytest keeps the test modules it rewrites for assertions as .pyc files unless bytecode writing is off, which
+# the environment may say for every Python process (PYTHONDONTWRITEBYTECODE): then every xdist worker rewrites
+# every module again, about 3 CPU-s each. This process writes them; the commands the tests start still obey it.
+sys.dont_write_bytecode = False
+
 
 @pytest.fixture(autouse=True)
 def _git_identity(monkeypatch):
