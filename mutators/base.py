@@ -96,7 +96,7 @@ class MutationResult:
     cost_usd: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, list[str]] = field(default_factory=dict)  # {"written": paths} of an LLM mutator
     notes: tuple[str, ...] = ()  # warnings for the run's log (a spend not counted, a malformed cost file)
 
 

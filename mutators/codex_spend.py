@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.providers.prices import cost_usd
 
 DEFAULT_MODEL = "gpt-6.2-sol"  # what Codex 0.171 runs when nothing names a model
@@ -40,7 +41,7 @@ class CodexSpend:
     cost_usd: float
     tokens_in: int
     tokens_out: int
-    reply: str | None  # the last agent_message, None when it said nothing
+    reply: str  # the last agent_message, "" when it said nothing
 
 
 class _Usage(BaseModel):
@@ -105,7 +106,7 @@ def _configured_model(env: Mapping[str, str]) -> str | None:
     return model if isinstance(model, str) and model else None
 
 
-def _events(stdout: str) -> Iterator[dict]:
+def _events(stdout: str) -> Iterator[JSONObject]:
     """The JSON objects of the output, one a line; anything else (a warning Codex printed) is passed over."""
     for line in stdout.splitlines():
         if not line.startswith("{"):
@@ -118,14 +119,14 @@ def _events(stdout: str) -> Iterator[dict]:
             yield event
 
 
-def _usage(event: dict) -> _Usage:
+def _usage(event: JSONObject) -> _Usage:
     try:
         return _Usage.model_validate(event.get("usage") or {})
     except ValidationError:  # a malformed count tells nothing: that turn counts as unknown, not as a crash
         return _Usage()
 
 
-def _last_reply(events: list[dict]) -> str | None:
+def _last_reply(events: list[JSONObject]) -> str:
     replies = [
         item["text"]
         for event in events
@@ -135,4 +136,4 @@ def _last_reply(events: list[dict]) -> str | None:
         and isinstance(item.get("text"), str)
         and item["text"].strip()
     ]
-    return replies[-1] if replies else None
+    return replies[-1] if replies else ""

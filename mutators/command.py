@@ -50,7 +50,9 @@ class CommandMutator:
             done.stdout, request.cost_file, self.config.command, os.environ, self.config.price_table()
         )
         reading = spend.read(report)
-        spent = _result(reading, summary_from(request.changelog, reading.reply or done.stdout))
+        spent = _result(
+            reading, summary_from(request.changelog, done.stdout if reading.reply is None else reading.reply)
+        )
         if done.timed_out:
             raise MutationFailed(
                 f"mutator timed out after {self.config.timeout_s:g}s", reason="mutator-timeout", spent=spent

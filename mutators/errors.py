@@ -1,7 +1,14 @@
 """Errors a mutation can end in. The loop turns `MutationFailed` into an `error` cycle;
 the others stop the run with their exit code (autoresearch.plumbing.errors)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from autoresearch.plumbing.errors import INVALID_INPUT, KEEPS_FAILING, OK, AutoresearchError
+
+if TYPE_CHECKING:  # base imports nothing of this module, but the mutators import both
+    from autoresearch.mutators.base import MutationResult
 
 
 class MutatorError(AutoresearchError):
@@ -15,7 +22,7 @@ class MutationFailed(MutatorError):
     failed LLM mutation still counts against the budget.
     """
 
-    def __init__(self, message: str, reason: str = "mutator-failed", spent=None):
+    def __init__(self, message: str, reason: str = "mutator-failed", spent: MutationResult | None = None):
         super().__init__(message)
         self.reason = reason
         self.spent = spent

@@ -63,8 +63,8 @@ def _child() -> None:
             return
 
 
-def _matches(regex: re.Pattern, number: int, name: str, room: int, secrets: list[str]) -> list:
-    found = []
+def _matches(regex: re.Pattern[str], number: int, name: str, room: int, secrets: list[str]) -> list[list[int | str]]:
+    found: list[list[int | str]] = []
     try:
         with open(name, encoding="utf-8", errors="replace") as handle:
             for line_number, line in enumerate(handle, 1):

@@ -146,7 +146,7 @@ class Transcript:
         return result
 
 
-def _masked(value, secrets: list[str]):
+def _masked(value: object, secrets: list[str]) -> object:
     """`value` (JSON from the model) with every secret in its strings masked."""
     if isinstance(value, str):
         return redact(value, secrets)

@@ -10,6 +10,7 @@ import yaml
 from autoresearch.mutators.base import MutationRequest, MutationResult, one_line
 from autoresearch.mutators.config import ReplayMutatorConfig
 from autoresearch.mutators.errors import MutationsExhausted, MutatorConfigError
+from autoresearch.plumbing.jsontypes import JSONObject
 
 FIRST_MUTATED_CYCLE = 2
 
@@ -28,7 +29,7 @@ class ReplayMutator:
     def check(self) -> None:
         self._edits()
 
-    def _edits(self) -> list[dict]:
+    def _edits(self) -> list[JSONObject]:
         where = f"{self.path}"
         try:
             edits = yaml.safe_load(self.path.read_text(encoding="utf-8"))

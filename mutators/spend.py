@@ -19,6 +19,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autoresearch.mutators import codex_spend
+from autoresearch.plumbing.errors import AutoresearchError
+from autoresearch.plumbing.jsontypes import JSONObject
 
 COST_FILE_VARIABLE = "AUTORESEARCH_COST_FILE"
 
@@ -30,7 +32,9 @@ class Spend:
     cost_usd: float | None = None  # None: this report tells no cost (it may still carry the agent's reply)
     tokens_in: int = 0
     tokens_out: int = 0
-    reply: str | None = None  # the agent's final message: the summary when it wrote no changelog, not its raw JSON
+    # The agent's final message: the summary when it wrote no changelog, never its raw JSON. None: not an agent's
+    # output; "": an agent's output that ends without a message (the summary is then "(no summary)").
+    reply: str | None = None
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,9 @@ class Report:
     prices: dict[str, dict[str, float]] = field(default_factory=dict)  # `mutator.prices`, before the shipped table
 
 
-class Unreadable(ValueError):
-    """A report that is there but malformed: its message is the one-line warning."""
+class Unreadable(AutoresearchError):
+    """A report that is there but malformed: its message is the one-line warning (`read` catches it: a
+    malformed report never fails a mutation)."""
 
 
 SpendReader = Callable[[Report], Spend | None]
@@ -94,7 +99,7 @@ def from_claude_code(report: Report) -> Spend | None:
         _cost(result.get("total_cost_usd")),
         sum(_count(usage, key) for key in caches),
         _count(usage, "output_tokens"),
-        reply if isinstance(reply, str) and reply.strip() else None,
+        reply if isinstance(reply, str) and reply.strip() else "",
     )
 
 
@@ -106,7 +111,7 @@ def from_codex(report: Report) -> Spend | None:
     return None if found is None else Spend(found.cost_usd, found.tokens_in, found.tokens_out, found.reply)
 
 
-def _last_result(stdout: str) -> dict | None:
+def _last_result(stdout: str) -> JSONObject | None:
     """Claude Code's last `{"type": "result", ...}` line in the output (`json` prints only that one)."""
     for line in reversed(stdout.splitlines()):
         if not line.lstrip().startswith("{"):
@@ -127,7 +132,7 @@ def _cost(value: object) -> float | None:
     return float(value)
 
 
-def _count(usage: dict, key: str) -> int:
+def _count(usage: JSONObject, key: str) -> int:
     value = usage.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
@@ -145,7 +150,7 @@ class Reading:
     """What the readers made of one mutation's reports."""
 
     spend: Spend | None  # the first that tells a cost; None: the spend is not counted
-    reply: str | None  # the first agent reply found
+    reply: str | None  # the first agent reply found; "": an agent's output without one; None: no agent's output
     warnings: tuple[str, ...]  # one line for each malformed report
 
 
@@ -162,5 +167,6 @@ def read(report: Report) -> Reading:
         if spend is not None:
             found.append(spend)
     counted = next((s for s in found if s.cost_usd is not None), None)
-    reply = next((s.reply for s in found if s.reply), None)
+    replies = [s.reply for s in found if s.reply is not None]
+    reply = next((r for r in replies if r), "" if replies else None)
     return Reading(counted, reply, tuple(warnings))

@@ -31,6 +31,8 @@ from pathlib import Path
 
 from autoresearch.mutators import grep
 from autoresearch.mutators.base import MutationRequest
+from autoresearch.plumbing.errors import AutoresearchError
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.providers import Tool, ToolCall, ToolResult
 
@@ -60,8 +62,9 @@ def names_git(path: str) -> bool:
     return any(is_git_name(part) for part in re.split(r"[\\/]", path))
 
 
-class ToolRefused(Exception):
-    """The call was refused (outside the sandbox, too large, malformed); the message says why, for the model."""
+class ToolRefused(AutoresearchError):
+    """The call was refused (outside the sandbox, too large, malformed); the message says why, for the model
+    (`dispatch` turns it into the tool's error result: it never ends a mutation)."""
 
 
 @dataclass
@@ -286,7 +289,7 @@ def _non_negative(value: object, name: str) -> int:
     return value
 
 
-def _spec(name: str, description: str, required: list[str], **properties: dict) -> Tool:
+def _spec(name: str, description: str, required: list[str], **properties: JSONObject) -> Tool:
     schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
     return Tool(name, description, schema)
 
@@ -336,14 +339,16 @@ HANDLERS: dict[str, Callable[..., str]] = {
 def run(box: Sandbox, call: ToolCall) -> ToolResult:
     """Carry out one tool call; anything refused or malformed becomes an error result, never an exception."""
     try:
-        return ToolResult(call.id, redact(HANDLERS[_checked(call)](box, **call.arguments)))
+        name, arguments = _checked(call)
+        return ToolResult(call.id, redact(HANDLERS[name](box, **arguments)))
     except ToolRefused as exc:
         return ToolResult(call.id, redact(str(exc)), is_error=True)
     except OSError as exc:
         return ToolResult(call.id, redact(f"{call.name} failed: {exc.strerror or exc}"), is_error=True)
 
 
-def _checked(call: ToolCall) -> str:
+def _checked(call: ToolCall) -> tuple[str, JSONObject]:
+    """The handler's name and the arguments it is called with, once both are known good."""
     if call.name not in HANDLERS:
         raise ToolRefused(f"unknown tool {call.name!r}; the tools are {', '.join(HANDLERS)}")
     if call.arguments is None:
@@ -355,4 +360,4 @@ def _checked(call: ToolCall) -> str:
         raise ToolRefused(
             f"{call.name}: missing {missing} / unknown {unknown} arguments; expected {list(schema['properties'])}"
         )
-    return call.name
+    return call.name, call.arguments

@@ -71,7 +71,7 @@ class MaskedStream:
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.stdout, sys.stderr = MaskedStream(sys.stdout), MaskedStream(sys.stderr)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = MaskedStream(sys.stdout), MaskedStream(sys.stderr)
     try:
         code = run_cli(argv)
     finally:

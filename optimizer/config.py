@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Hashable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator
@@ -20,8 +21,10 @@ from autoresearch.mutators.config import MutatorConfig
 from autoresearch.mutators.strategies import BUILTIN, Strategy
 from autoresearch.optimizer.deadline import deadline
 from autoresearch.optimizer.notify import NotifyConfig
+from autoresearch.optimizer.tracking import TrackingConfig
 from autoresearch.optimizer.unknown_key import unknown_key
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
@@ -149,6 +152,8 @@ class Config(BaseModel):
     worktree: bool = False
     """Run in a git worktree on branch autoresearch/<experiment> (under results_dir), so you can keep working in your checkout."""
     notify: NotifyConfig = Field(default_factory=NotifyConfig)
+    tracking: TrackingConfig = Field(default_factory=TrackingConfig)
+    """Log each run to an experiment tracker: `mlflow: {uri: http://127.0.0.1:5000}` (the `mlflow` extra)."""
     executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
     """Where the eval's work runs: `local` (this machine) or `ray` (each test attempt, or each eval-command run, is a task on a Ray cluster; docs/scale-out.md)."""
 
@@ -172,8 +177,8 @@ class _StrictLoader(yaml.SafeLoader):
     """YAML's safe loader, refusing a key given twice in one mapping: every YAML reader keeps the last one
     silently, so a `stop:` block appended with a budget would drop the one above, or the reverse."""
 
-    def construct_mapping(self, node, deep=False):
-        seen = set()
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
+        seen: set[str] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
             if isinstance(key, str):
@@ -183,7 +188,7 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
-def load(path: Path, overrides: dict | None = None) -> Config:
+def load(path: Path, overrides: JSONObject | None = None) -> Config:
     """Read and validate the config; CLI flags in `overrides` (dotted keys) win over the file."""
     try:
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
@@ -302,7 +307,7 @@ def describe(exc: ValidationError) -> str:
     return f"field '{field}': {first['msg']}{more}" if field else f"{first['msg']}{more}"
 
 
-def _set(raw: dict, keys: list[str], value) -> None:
+def _set(raw: JSONObject, keys: list[str], value: object) -> None:
     for key in keys[:-1]:
         raw = raw.setdefault(key, {})
     raw[keys[-1]] = value

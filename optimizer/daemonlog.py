@@ -188,14 +188,14 @@ class _OfRun(logging.Filter):
         return owner is None or owner == self.path
 
 
-def get():
-    return structlog.get_logger("autoresearch")
+def get() -> structlog.stdlib.BoundLogger:
+    return structlog.stdlib.get_logger("autoresearch")
 
 
-def file_only():
+def file_only() -> structlog.stdlib.BoundLogger:
     """A logger for daemon.log alone, for what the console already says another way (the CLI's
     closing error line)."""
-    return structlog.get_logger(FILE_ONLY)
+    return structlog.stdlib.get_logger(FILE_ONLY)
 
 
 def new_lines(log: Path, offset: int) -> tuple[list[str], int]:

@@ -22,6 +22,8 @@ from autoresearch.plumbing.errors import Interrupted, exit_code_for
 from autoresearch.plumbing.redact import MASK, redact
 
 if TYPE_CHECKING:
+    from apprise.plugins.base import NotifyBase
+
     from autoresearch.optimizer.experiment.state import State
     from autoresearch.trajectory.iterations import Iteration
 
@@ -49,7 +51,7 @@ class NotifyConfig(BaseModel):
         return urls
 
 
-def _plugin(url: str):
+def _plugin(url: str) -> NotifyBase | None:
     """apprise's notifier for a URL, its socket timeouts capped; None for a malformed or unknown URL."""
     import apprise
 
@@ -92,7 +94,8 @@ class Notifier:
 
     def _deliver(self, url: str, event: str, title: str, body: str) -> None:
         plugin = _plugin(url)
-        shown = shown_url(plugin.url(privacy=True)) if plugin is not None else "?"
+        # apprise leaves `url` untyped, the one call of an untyped function in the typed packages
+        shown = shown_url(plugin.url(privacy=True)) if plugin is not None else "?"  # type: ignore[no-untyped-call]
         try:
             sent = plugin is not None and plugin.notify(body=body, title=title)
         except Exception as exc:  # a plugin's bug must not end the sender thread: the next message still goes

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from types import FrameType
 
 from autoresearch.plumbing import process
 from autoresearch.plumbing.critical import critical, hold
@@ -19,7 +20,7 @@ _raised = False
 _left = ""  # what an interruption leaves, said after it
 
 
-def _handler(signum, frame) -> None:
+def _handler(signum: int, frame: FrameType | None) -> None:
     global _raised
     if _raised:  # already stopping: a second signal must not break the restore in progress
         return

@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from autoresearch.plumbing import reaper
 from autoresearch.plumbing.critical import critical
+from autoresearch.plumbing.errors import INTERRUPTED, AutoresearchError
 from autoresearch.plumbing.reaper import GRACE_S  # the same grace, whether the daemon or its watcher ends a group
 from autoresearch.plumbing.redact import redact
 
@@ -30,8 +31,13 @@ _running_lock = threading.Lock()
 _refusing = threading.Event()
 
 
-class Refused(Exception):
-    """A command was to start while the daemon is ending the ones it runs (an interruption is unwinding)."""
+class Refused(AutoresearchError):
+    """A command was to start while the daemon is ending the ones it runs (an interruption is unwinding).
+
+    The threads being wound down raise it and their waiter drops it for the error that is ending the run;
+    should one ever reach the CLI, the run was ending, so it ends as interrupted (130), not as a bug."""
+
+    exit_code = INTERRUPTED
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.providers import replies
 from autoresearch.providers.errors import MalformedReply
 from autoresearch.providers.replies import index, obj, seq, text, tokens
@@ -30,8 +31,13 @@ def client(settings: ProviderSettings) -> Any:
 
 
 def send(
-    sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float
-):
+    sdk: Any,
+    settings: ProviderSettings,
+    system: str | None,
+    messages: list[JSONObject],
+    tools: list[Tool],
+    timeout_s: float,
+) -> tuple[Turn, JSONObject]:
     """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
     Both ways go through the SDK's generic `post` (see openai_wire.send for why); a
@@ -39,7 +45,7 @@ def send(
     """
     import anthropic
 
-    body: dict[str, Any] = {"model": settings.model, "max_tokens": settings.max_output_tokens, "messages": messages}
+    body: JSONObject = {"model": settings.model, "max_tokens": settings.max_output_tokens, "messages": messages}
     if system:
         body["system"] = system
     if tools:
@@ -54,7 +60,7 @@ def send(
     return _turn(message), _assistant(message)
 
 
-def _check(message: dict) -> None:
+def _check(message: JSONObject) -> None:
     """Every field the wire reads has its API type, or the reply is malformed."""
     for number, block in enumerate(seq(message.get("content"), "content")):
         where = f"content.{number}"
@@ -68,11 +74,11 @@ def _check(message: dict) -> None:
         tokens(obj(message["usage"], "usage"), TOKEN_FIELDS)
 
 
-def _streamed(events: Iterator[dict]) -> dict:
+def _streamed(events: Iterator[JSONObject]) -> JSONObject:
     """The message a stream spells out: message_start, each block's start and deltas, message_delta, message_stop.
     A stream that ends before message_stop was cut short."""
-    message: dict | None = None
-    blocks: dict[int, dict] = {}
+    message: JSONObject | None = None
+    blocks: dict[int, JSONObject] = {}
     partial_json: dict[int, str] = {}
     for event in events:
         kind = event.get("type")
@@ -99,7 +105,7 @@ def _streamed(events: Iterator[dict]) -> dict:
     raise MalformedReply("the stream ended before message_stop (cut short)")
 
 
-def _add_delta(event: dict, blocks: dict[int, dict], partial_json: dict[int, str]) -> None:
+def _add_delta(event: JSONObject, blocks: dict[int, JSONObject], partial_json: dict[int, str]) -> None:
     number = index(event.get("index"), "content_block_delta.index")
     if number not in blocks:
         raise MalformedReply(f"the stream sent a delta for content block {number}, which never started")
@@ -113,7 +119,7 @@ def _add_delta(event: dict, blocks: dict[int, dict], partial_json: dict[int, str
         )
 
 
-def _finished(block: dict, partial_json: str | None) -> dict:
+def _finished(block: JSONObject, partial_json: str | None) -> JSONObject:
     """A tool_use block's input is the JSON its deltas spelled; text that is not JSON is kept, and refused as the call's arguments."""
     if block.get("type") != "tool_use" or partial_json is None:
         return block
@@ -126,12 +132,12 @@ def _finished(block: dict, partial_json: str | None) -> dict:
         return {**block, "input": partial_json}
 
 
-def _blocks(message: dict, kind: str | None = None) -> list[dict]:
+def _blocks(message: JSONObject, kind: str | None = None) -> list[JSONObject]:
     blocks = message["content"]
     return [block for block in blocks if block["type"] == kind] if kind else blocks
 
 
-def _turn(message: dict) -> Turn:
+def _turn(message: JSONObject) -> Turn:
     said = "".join(block["text"] for block in _blocks(message, "text"))
     calls = [_call(block) for block in _blocks(message, "tool_use")]
     usage = message.get("usage") or {}
@@ -139,15 +145,15 @@ def _turn(message: dict) -> Turn:
     return Turn(said, calls, (usage.get("input_tokens") or 0) + cached, usage.get("output_tokens") or 0)
 
 
-def _call(block: dict) -> ToolCall:
+def _call(block: JSONObject) -> ToolCall:
     id, name, arguments = block["id"], block["name"], block.get("input")
     if isinstance(arguments, dict):
         return ToolCall(id, name, arguments, arguments)
     return ToolCall(id, name, None, arguments, "arguments must be a JSON object")
 
 
-def _assistant(message: dict) -> dict:
-    content: list[dict] = []
+def _assistant(message: JSONObject) -> JSONObject:
+    content: list[JSONObject] = []
     for block in _blocks(message):  # in the model's order
         if block["type"] == "text" and block["text"]:
             content.append({"type": "text", "text": block["text"]})
@@ -157,7 +163,7 @@ def _assistant(message: dict) -> dict:
     return {"role": "assistant", "content": content or [{"type": "text", "text": "(no reply)"}]}
 
 
-def results(done: list[ToolResult]) -> list[dict]:
+def results(done: list[ToolResult]) -> list[JSONObject]:
     blocks = [
         {"type": "tool_result", "tool_use_id": r.call_id, "content": r.content, "is_error": r.is_error} for r in done
     ]

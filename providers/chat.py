@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from types import ModuleType
+from typing import Any, Protocol
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.providers import retry
 from autoresearch.providers.errors import ProviderUnusable
 from autoresearch.providers.prices import cost_usd
@@ -16,7 +17,28 @@ from autoresearch.providers.settings import PROVIDERS, ProviderSettings
 from autoresearch.providers.turns import Reply, Tool, ToolResult, Turn
 
 
-def _wire(provider: str) -> ModuleType:
+class Wire(Protocol):
+    """What a wire module (`anthropic_wire`, `openai_wire`) gives: its SDK's client and error root, one request,
+    and tool results in its API's shape."""
+
+    def api_error(self) -> type[BaseException]: ...
+
+    def client(self, settings: ProviderSettings) -> Any: ...
+
+    def send(
+        self,
+        sdk: Any,
+        settings: ProviderSettings,
+        system: str | None,
+        messages: list[JSONObject],
+        tools: list[Tool],
+        timeout_s: float,
+    ) -> tuple[Turn, JSONObject]: ...
+
+    def results(self, done: list[ToolResult]) -> list[JSONObject]: ...
+
+
+def _wire(provider: str) -> Wire:
     if provider not in PROVIDERS:
         raise ProviderUnusable(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
     if provider == "anthropic":
@@ -28,11 +50,11 @@ def _wire(provider: str) -> ModuleType:
     return openai_wire
 
 
-_clients: dict[tuple, object] = {}
+_clients: dict[tuple[str, str, str | None, float], object] = {}
 _clients_lock = threading.Lock()
 
 
-def _client(wire: ModuleType, settings: ProviderSettings):
+def _client(wire: Wire, settings: ProviderSettings) -> object:
     """One SDK client per endpoint and key, shared by every conversation and thread: building one
     costs tens of milliseconds, which the eval runner would otherwise pay for every test."""
     key = (settings.provider, settings.api_key(), settings.base_url, settings.timeout_s)
@@ -52,7 +74,7 @@ class Conversation:
     def __init__(
         self,
         settings: ProviderSettings,
-        prompt: str | list[dict],
+        prompt: str | list[JSONObject],
         *,
         system: str | None = None,
         tools: Sequence[Tool] = (),
@@ -86,7 +108,7 @@ class Conversation:
         self.messages.extend(self.wire.results(results))
 
 
-def _split_system(prompt: str | list[dict], system: str | None) -> tuple[str | None, list[dict]]:
+def _split_system(prompt: str | list[JSONObject], system: str | None) -> tuple[str | None, list[JSONObject]]:
     """System text apart (both APIs accept it so), user and assistant turns in order."""
     if isinstance(prompt, str):
         return system, [{"role": "user", "content": prompt}]
@@ -97,7 +119,11 @@ def _split_system(prompt: str | list[dict], system: str | None) -> tuple[str | N
 
 
 def complete(
-    settings: ProviderSettings, prompt: str | list[dict], *, system: str | None = None, deadline: float | None = None
+    settings: ProviderSettings,
+    prompt: str | list[JSONObject],
+    *,
+    system: str | None = None,
+    deadline: float | None = None,
 ) -> Reply:
     """A single answer with no tools, retried per the table, all of it before `deadline` (see Conversation)."""
     turn = Conversation(settings, prompt, system=system, deadline=deadline).ask()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.providers import replies
 from autoresearch.providers.errors import MalformedReply
 from autoresearch.providers.replies import index, obj, seq, text, tokens
@@ -29,8 +30,13 @@ def client(settings: ProviderSettings) -> Any:
 
 
 def send(
-    sdk: Any, settings: ProviderSettings, system: str | None, messages: list[dict], tools: list[Tool], timeout_s: float
-):
+    sdk: Any,
+    settings: ProviderSettings,
+    system: str | None,
+    messages: list[JSONObject],
+    tools: list[Tool],
+    timeout_s: float,
+) -> tuple[Turn, JSONObject]:
     """One request, bounded by `timeout_s`; returns the neutral Turn and the assistant message to append to the history.
 
     Requests go through the SDK's generic `post` rather than `chat.completions.create`: the same
@@ -42,7 +48,7 @@ def send(
     import openai
 
     head = [{"role": "system", "content": system}] if system else []
-    body: dict[str, Any] = {
+    body: JSONObject = {
         "model": settings.model,
         "messages": head + messages,
         _max_tokens_field(settings): settings.max_output_tokens,
@@ -68,7 +74,7 @@ def _max_tokens_field(settings: ProviderSettings) -> str:
     return "max_tokens" if settings.base_url else "max_completion_tokens"
 
 
-def _checked(completion: dict) -> dict:
+def _checked(completion: JSONObject) -> JSONObject:
     """The first choice's message, once every field the wire reads has its API type."""
     choices = seq(completion.get("choices"), "choices")
     if not choices:
@@ -86,11 +92,11 @@ def _checked(completion: dict) -> dict:
     return message
 
 
-def _streamed(events: Iterator[dict]) -> dict:
+def _streamed(events: Iterator[JSONObject]) -> JSONObject:
     """The completion a stream's chunks spell out: the first choice's content and tool calls, its finish_reason,
     and the usage chunk. A stream with no finish_reason was cut short."""
     content: list[str] = []
-    calls: dict[int, dict] = {}
+    calls: dict[int, JSONObject] = {}
     finish, usage = None, None
     for chunk in events:
         if chunk.get("usage") is not None:
@@ -105,7 +111,7 @@ def _streamed(events: Iterator[dict]) -> dict:
             finish = choice.get("finish_reason") or finish
     if finish is None:
         raise MalformedReply("the stream ended without a finish_reason (cut short)")
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
+    message: JSONObject = {"role": "assistant", "content": "".join(content) or None}
     if calls:
         message["tool_calls"] = [
             {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
@@ -114,7 +120,7 @@ def _streamed(events: Iterator[dict]) -> dict:
     return {"choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
 
 
-def _add_call_delta(calls: dict[int, dict], call: dict) -> None:
+def _add_call_delta(calls: dict[int, JSONObject], call: JSONObject) -> None:
     """A call's id and name come in its first chunk; its arguments, a JSON string, in pieces."""
     where = "choices.0.delta.tool_calls.*"
     slot = calls.setdefault(index(call.get("index"), f"{where}.index"), {"id": "", "name": "", "arguments": ""})
@@ -124,7 +130,7 @@ def _add_call_delta(calls: dict[int, dict], call: dict) -> None:
     slot["arguments"] += text(function.get("arguments"), f"{where}.function.arguments", optional=True) or ""
 
 
-def _calls(message: dict) -> list[tuple[str, str, str | None]]:
+def _calls(message: JSONObject) -> list[tuple[str, str, str | None]]:
     """(id, name, arguments text) of each tool call."""
     return [
         (call.get("id") or "", call["function"]["name"], call["function"].get("arguments"))
@@ -132,15 +138,15 @@ def _calls(message: dict) -> list[tuple[str, str, str | None]]:
     ]
 
 
-def _turn(message: dict, usage: dict) -> Turn:
+def _turn(message: JSONObject, usage: JSONObject) -> Turn:
     calls = [ToolCall.from_json(*call) for call in _calls(message)]
     return Turn(
         message.get("content") or "", calls, usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0
     )
 
 
-def _assistant(message: dict) -> dict:
-    reply: dict[str, Any] = {"role": "assistant", "content": message.get("content") or ""}
+def _assistant(message: JSONObject) -> JSONObject:
+    reply: JSONObject = {"role": "assistant", "content": message.get("content") or ""}
     calls = _calls(message)
     if calls:
         reply["tool_calls"] = [
@@ -150,7 +156,7 @@ def _assistant(message: dict) -> dict:
     return reply
 
 
-def results(done: list[ToolResult]) -> list[dict]:
+def results(done: list[ToolResult]) -> list[JSONObject]:
     # Chat Completions has no error flag on a tool result; the text says it instead.
     return [
         {"role": "tool", "tool_call_id": r.call_id, "content": ("Error: " if r.is_error else "") + r.content}

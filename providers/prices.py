@@ -12,6 +12,8 @@ import threading
 from functools import lru_cache
 from importlib import resources
 
+from autoresearch.plumbing.jsontypes import JSONObject
+
 log = logging.getLogger("autoresearch.providers")
 _warned: set[str] = set()
 _warned_lock = threading.Lock()
@@ -36,7 +38,7 @@ def cost_usd(
     model: str,
     input_tokens: int,
     output_tokens: int,
-    overrides: dict | None = None,
+    overrides: JSONObject | None = None,
     *,
     cached_tokens: int = 0,
     cache_write_tokens: int = 0,

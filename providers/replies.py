@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Literal, overload
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.providers.errors import MalformedReply
 
 MAX_TOKENS = 10**9  # per reply: far above any context window; 10**400 overflowed the cost's float
 KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
 
 
-def post(sdk: Any, path: str, body: dict, timeout_s: float) -> dict:
+def post(sdk: Any, path: str, body: JSONObject, timeout_s: float) -> JSONObject:
     """A plain request through the SDK's generic `post` (its client, auth, timeouts and error classes); the reply's JSON object."""
     try:
         data = sdk.post(path, body=body, cast_to=object, options={"timeout": timeout_s})
@@ -36,7 +37,7 @@ def post(sdk: Any, path: str, body: dict, timeout_s: float) -> dict:
     return unicode(data, "the server's reply")
 
 
-def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) -> Iterator[dict]:
+def events(sdk: Any, stream_cls: type, path: str, body: JSONObject, timeout_s: float) -> Iterator[JSONObject]:
     """The events of a streamed request, each a JSON object, read through the SDK's SSE decoder; a body that is
     not an event stream, a connection that breaks off and an event that is not JSON raise MalformedReply."""
     import httpx2  # the SDKs' HTTP client: a broken-off stream surfaces as its error, unwrapped by the Anthropic SDK
@@ -72,7 +73,7 @@ def events(sdk: Any, stream_cls: type, path: str, body: dict, timeout_s: float) 
             yield unicode(obj(event, "an event of the stream"), "an event of the stream")
 
 
-def unicode(value: dict, where: str) -> dict:
+def unicode(value: JSONObject, where: str) -> JSONObject:
     """`value`, unless a string in it holds a lone surrogate."""
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -89,13 +90,13 @@ def _wrong(value: Any, where: str, expected: str) -> MalformedReply:
     return MalformedReply(f"malformed reply: `{where}` is {kind_of(value)}, not {expected}")
 
 
-def obj(value: Any, where: str) -> dict:
+def obj(value: Any, where: str) -> JSONObject:
     if not isinstance(value, dict):
         raise _wrong(value, where, "an object")
     return value
 
 
-def seq(value: Any, where: str) -> list:
+def seq(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise _wrong(value, where, "a list")
     return value
@@ -117,7 +118,7 @@ def index(value: Any, where: str) -> int:
     return value
 
 
-def tokens(usage: dict, names: tuple[str, ...], where: str = "usage") -> None:
+def tokens(usage: JSONObject, names: tuple[str, ...], where: str = "usage") -> None:
     """Each token count present is an integer from 0 to MAX_TOKENS (absent or null counts as 0)."""
     for name in names:
         value = usage.get(name)

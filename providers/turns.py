@@ -6,19 +6,21 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoresearch.plumbing.jsontypes import JSONObject
+
 
 @dataclass(frozen=True)
 class Tool:
     name: str
     description: str
-    parameters: dict  # a JSON schema of the arguments object
+    parameters: JSONObject  # a JSON schema of the arguments object
 
 
 @dataclass(frozen=True)
 class ToolCall:
     id: str
     name: str
-    arguments: dict | None  # None when the model's arguments were not a JSON object
+    arguments: JSONObject | None  # None when the model's arguments were not a JSON object
     raw: Any = None  # what the API sent, echoed back verbatim in the history
     problem: str | None = None  # why `arguments` is None
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .experiment import Experiment
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 __all__ = ["Experiment"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     # the command line imports `autoresearch.optimizer`, which runs this file first: it must stay light
     if name == "Experiment":
         from .experiment import Experiment

@@ -12,7 +12,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from autoresearch.optimizer import config as config_file
 from autoresearch.optimizer import daemonlog, signals
@@ -24,6 +23,7 @@ from autoresearch.optimizer.experiment.settle import settle
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.startup.opening import open_session
 from autoresearch.plumbing.errors import Interrupted
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.repo import git_root
 from autoresearch.trajectory import iterations
@@ -40,7 +40,7 @@ class Experiment:
     and checked here, so a mistake raises `InvalidInput` before anything runs.
     """
 
-    def __init__(self, config: str | Path = "autoresearch.yaml", overrides: dict[str, Any] | None = None):
+    def __init__(self, config: str | Path = "autoresearch.yaml", overrides: JSONObject | None = None):
         self.config_path = Path(config).resolve()
         self.overrides = dict(overrides or {})
         self.config: Config = config_file.load(self.config_path, self.overrides)
@@ -80,7 +80,7 @@ class Experiment:
         """Every cycle recorded so far, oldest first (a torn last line is left out)."""
         return iterations.read(self.paths.iterations)[0]
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> JSONObject:
         """What `autoresearch status NAME --json` prints: running or not, state.json, the last decisions."""
         return overview.experiment(self.paths.results_dir, self.config.experiment_name).as_dict()
 

@@ -14,7 +14,13 @@ import pytest
 from tests.helpers.browser import browser, watched  # noqa: F401  (headless Chromium, for every package's page tests)
 from tests.helpers.claude_code import claude_code, claude_program  # noqa: F401  (the real Claude Code CLI, offline)
 from tests.helpers.fake_llm import fake_llm  # noqa: F401  (the wire-level fake LLM server, for every package's tests)
+from tests.helpers.mlflow_server import mlflow_server  # noqa: F401  (a real MLflow tracking server, for tracking's)
 from tests.runs.executors import scenarios
+
+# pytest keeps the test modules it rewrites for assertions as .pyc files unless bytecode writing is off, which
+# the environment may say for every Python process (PYTHONDONTWRITEBYTECODE): then every xdist worker rewrites
+# every module again, about 3 CPU-s each. This process writes them; the commands the tests start still obey it.
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)
@@ -39,12 +45,17 @@ def pytest_configure(config: pytest.Config) -> None:
 def _python3_first(config: pytest.Config) -> None:
     """The tests' evals and mutators are `python3 ...` commands, as users write them. Behind a version
     manager's shim (pyenv's), each `python3` first runs a dozen shell scripts: 50 ms of CPU, paid by every
-    eval and mutator a test starts. On the tests' PATH, `python3` is the interpreter this suite runs on
-    (outside its virtual environment, as the shim's would be), reached directly."""
-    bin_dir = Path(tempfile.mkdtemp(prefix="autoresearch-tests-bin-"))
-    (bin_dir / "python3").symlink_to(os.path.realpath(sys.executable))
-    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
-    config.add_cleanup(lambda: shutil.rmtree(bin_dir, ignore_errors=True))
+    eval and mutator a test starts. On the tests' PATH, `python3` is the interpreter this suite runs on,
+    reached directly, outside the suite's virtual environment: in one of its own that holds nothing, so that
+    it starts as a clean `python3` does. Without one, each start would also run the `.pth` files of the
+    interpreter's own site-packages (a machine's global packages: on ours, one imports certifi), 40 ms more."""
+    root = Path(tempfile.mkdtemp(prefix="autoresearch-tests-bin-"))
+    interpreter = Path(os.path.realpath(sys.executable))
+    (root / "pyvenv.cfg").write_text(f"home = {interpreter.parent}\ninclude-system-site-packages = false\n")
+    (root / "bin").mkdir()
+    (root / "bin" / "python3").symlink_to(interpreter)
+    os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+    config.add_cleanup(lambda: shutil.rmtree(root, ignore_errors=True))
 
 
 def pytest_xdist_node_collection_finished(node, ids: list[str]) -> None:

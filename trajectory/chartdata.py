@@ -123,19 +123,22 @@ class Summary:
         return self.eval_cost + self.mutation_cost
 
 
+def _count(records: list[Iteration], decision: str) -> int:
+    return sum(r.decision == decision for r in records)
+
+
 def summary(records: list[Iteration]) -> Summary:
     """From the records, not state.json: the page must agree with its own table and charts."""
     keeps = [r for r in records if r.decision == "keep"]
     rebased = [(r.cycle, r.score) for r in records if r.rebaseline]
-    count = lambda d: sum(r.decision == d for r in records)  # noqa: E731
     return Summary(
         original=records[0].score if records else None,
         best=keeps[-1].score if keeps else None,
         best_cycle=keeps[-1].cycle if keeps else None,
         cycles=len(records),
-        keeps=count("keep"),
-        drops=count("drop"),
-        errors=count("error"),
+        keeps=_count(records, "keep"),
+        drops=_count(records, "drop"),
+        errors=_count(records, "error"),
         eval_cost=sum(r.cost_usd for r in records),
         mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
         rebased=rebased[-1] if rebased else None,

@@ -201,7 +201,7 @@ def cost_chart(data: Series) -> str:
     return "".join(parts)
 
 
-def _area(name: str, color: str, frame: Frame, upper: list, lower: list) -> str:
+def _area(name: str, color: str, frame: Frame, upper: list[tuple[int, float]], lower: list[tuple[int, float]]) -> str:
     return (
         f'<polygon class="area {name}" fill="{color}" fill-opacity="0.35" stroke="{color}" stroke-width="1.5" '
         f'points="{frame.points(upper + lower)}"/>'

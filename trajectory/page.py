@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from autoresearch.plumbing import atomic
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.redact import redact
 from autoresearch.trajectory import chartdata, charts, drilldown, page_parts, testscores
 from autoresearch.trajectory.iterations import Iteration
@@ -34,7 +35,7 @@ class PageData:
     bad_lines: int = 0
     status: str = "running"
     live: bool = True
-    state: dict = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
+    state: JSONObject = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
     test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
     refresh_s: int = REFRESH_S  # while live

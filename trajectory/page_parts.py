@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
 from autoresearch.trajectory.iterations import Iteration
@@ -71,7 +72,9 @@ REASONS = {
 FAILURES = frozenset({"failed", "errors", "out-of-scope"})  # the stops that exit non-zero
 
 
-def status_text(status: str, state: dict, live: bool, records: list[Iteration] | None = None) -> tuple[str, str, bool]:
+def status_text(
+    status: str, state: JSONObject, live: bool, records: list[Iteration] | None = None
+) -> tuple[str, str, bool]:
     """(headline, detail, failed): what the loop is doing, or why it ended. A run stopped by errors never
     reads as a plain "finished" beside a bare code name; given the records, it says which errors."""
     if live:
@@ -104,7 +107,7 @@ def _errors_stop(headline: str, records: list[Iteration]) -> tuple[str, str, boo
 def cards(
     s: Summary,
     status: str,
-    state: dict,
+    state: JSONObject,
     live: bool,
     records: list[Iteration] | None = None,
     reading: Reading = Reading(),

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from urllib.parse import quote
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory import page, page_parts, served
 from autoresearch.trajectory.svg import esc
 
@@ -21,7 +22,7 @@ def chart_url(experiment: str) -> str:
     return f"/runs/{quote(experiment, safe='')}/_autoresearch/trajectory.html"
 
 
-def experiments(results_dir: Path) -> list[tuple[str, dict]]:
+def experiments(results_dir: Path) -> list[tuple[str, JSONObject]]:
     """(name, state.json as a dict) for each experiment with a meta directory, by name."""
     runs = results_dir / "runs"
     out = []
@@ -62,7 +63,7 @@ def index_page(results_dir: Path) -> str:
     )
 
 
-def _index_row(name: str, st: dict) -> str:
+def _index_row(name: str, st: JSONObject) -> str:
     status = str(st.get("status") or "")
     headline, why, failed = (
         page_parts.status_text(status, st, live=False) if status != "running" else (status, "", False)

@@ -8,7 +8,7 @@ one small file that renders offline, from disk, and with scripts disabled;
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
 
@@ -46,7 +46,7 @@ def nice_step(span: float, count: int) -> float:
         return 1.0
     raw = span / max(count, 1)
     power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
 
 
 def ticks(lo: float, hi: float, count: int = 5, integer: bool = False) -> list[float]:
@@ -80,7 +80,7 @@ class Frame:
             Scale(values[0], values[1], HEIGHT - BOTTOM - PAD, TOP + PAD),
         )
 
-    def axes(self, y_label: str, y_format=lambda v: f"{v:g}") -> str:
+    def axes(self, y_label: str, y_format: Callable[[float], str] = "{:g}".format) -> str:
         parts = ['<g class="axes" fill="#57606a" font-size="12">']
         for v in ticks(self.y.lo, self.y.hi):
             y = fmt(self.y(v))

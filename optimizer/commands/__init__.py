@@ -15,6 +15,7 @@ from autoresearch.optimizer.commands import (
     demo,
     diff,
     eval_cmd,
+    finalize,
     init,
     logs,
     promote,
@@ -46,5 +47,6 @@ COMMANDS: dict[str, Callable[..., int]] = {  # each returns its exit code
     "log": cycles.command,
     "rollback": rollback.command,
     "promote": promote.command,
+    "finalize": finalize.command,
     "diff": diff.command,
 }

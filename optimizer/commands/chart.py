@@ -85,7 +85,7 @@ def _write(path: Path, data: bytes) -> None:
     print(f"wrote {path}")
 
 
-def _page(paths: "ExperimentPaths", records: list, bad: int, reading: "Reading") -> None:
+def _page(paths: "ExperimentPaths", records: list["Iteration"], bad: int, reading: "Reading") -> None:
     """Rewrite the page from the files, e.g. after a crash left it saying `running`."""
     from autoresearch.optimizer.experiment import state as state_file
     from autoresearch.optimizer.experiment.lockfile import holder

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from autoresearch.plumbing.jsontypes import JSONObject
+
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config
     from autoresearch.optimizer.gitrepo.workspace import Workspace
@@ -28,7 +30,7 @@ ConfigOption = typer.Option(
 QuietOption = typer.Option(False, "--quiet", "-q", help="Only warnings, errors and the final summary (for cron).")
 
 
-def load(path: Path, overrides: dict | None = None) -> "Config":
+def load(path: Path, overrides: JSONObject | None = None) -> "Config":
     """The config, and the masker told where its secrets may come from: every command that reads a
     config may print what an eval, a provider or an old record said."""
     from autoresearch.optimizer import config as config_file

@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.plumbing.errors import OK, REGRESSION
+from autoresearch.plumbing.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from autoresearch.runs.compare import Comparison
 
 
 def command(
@@ -32,7 +37,7 @@ def command(
     return OK if result.summary.mean_delta >= 0 else REGRESSION
 
 
-def _rows(source: Path) -> list[dict]:
+def _rows(source: Path) -> list[JSONObject]:
     """A side's rows; an empty side would compare as "no regression" and exit 0 on nothing."""
     from autoresearch.runs.errors import BadResults
     from autoresearch.runs.results import index_path, load_rows, require_unit_scores
@@ -44,7 +49,7 @@ def _rows(source: Path) -> list[dict]:
     return rows
 
 
-def _js_numbers(value):
+def _js_numbers(value: object) -> object:
     """Print numbers as JavaScript's JSON.stringify does (1 not 1.0), so outputs diff cleanly."""
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
@@ -55,7 +60,7 @@ def _js_numbers(value):
     return value
 
 
-def table(result, baseline: Path | str, candidate: Path | str) -> str:
+def table(result: Comparison, baseline: Path | str, candidate: Path | str) -> str:
     width = max([7, *(len(m.test_id) for m in result.matched)])
     lines = [f"Comparing: {baseline} -> {candidate}", ""]
     if not result.matched:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+
+if TYPE_CHECKING:
+    from autoresearch.trajectory.iterations import Iteration
 
 
 def command(
@@ -31,7 +35,7 @@ def command(
     return 0
 
 
-def table(records) -> list[str]:
+def table(records: list[Iteration]) -> list[str]:
     """Columns for what some cycle recorded: objectives and gates appear only in experiments that use them."""
     extras = [key for key in ("objectives", "gate") if any(_extra(r, key) for r in records)]
     head = f"{'cycle':>5}  {'decision':<8}  {'score':>7}  {'commit':<10}"
@@ -45,11 +49,11 @@ def table(records) -> list[str]:
     return lines
 
 
-def _extra(record, key: str):
+def _extra(record: Iteration, key: str) -> object:
     return (record.model_extra or {}).get(key) if key not in type(record).model_fields else getattr(record, key)
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, dict):
         return " ".join(f"{k}={round(v, 4):g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
     return "-" if value is None else str(value)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.gitrepo.workspace import Workspace
@@ -60,7 +61,7 @@ class Side:
     paths: "ExperimentPaths"
     record: "Iteration"
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[JSONObject]:
         from autoresearch.plumbing.errors import InvalidInput
         from autoresearch.runs.results import load_rows
 
@@ -69,7 +70,7 @@ class Side:
             raise InvalidInput(f"{self.label}: its record names no run directory ({name!r}) in {self.paths.iterations}")
         return load_rows(self.paths.run_dir(name))
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {
             "label": self.label,
             "cycle": self.record.cycle,

@@ -13,6 +13,7 @@ from pathlib import Path
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
+from autoresearch.plumbing.jsontypes import JSONObject
 
 DEFAULT_RESULTS = Path(".agentv") / "results"  # where `agentv eval FILE` writes, under the working directory
 
@@ -51,6 +52,7 @@ def command(
     if path is not None:
         return run_file(path, output, target, workers, threshold, as_json)
     from autoresearch.optimizer.daemonlog import get
+    from autoresearch.optimizer.evalreport import EvalReport
     from autoresearch.optimizer.experiment import busy
     from autoresearch.optimizer.gitrepo.workspace import exclude, open_workspace
     from autoresearch.runs.evaluators.registry import build, unread_files
@@ -69,29 +71,17 @@ def command(
     run_dir.mkdir(parents=True)
     outcome = evaluator.run(run_dir)
     metric = cfg.eval.metric is not None
-    report = {
-        "kind": "metric" if metric else "score",
-        "score": mean_score(outcome.rows),
-        "goal": cfg.eval.goal,
-        "tests": len({r["test_id"] for r in outcome.rows}),
-        "cost_usd": outcome.cost_usd,
-        "assertions": {} if metric else dict(sorted(assertion_rates(outcome.rows).items())),
-        "results": str(run_dir),
-    }
-    print(json.dumps(report) if as_json else "\n".join(_lines(report)))
+    report = EvalReport(
+        kind="metric" if metric else "score",
+        score=mean_score(outcome.rows),
+        goal=cfg.eval.goal,
+        tests=len({r["test_id"] for r in outcome.rows}),
+        cost_usd=outcome.cost_usd,
+        assertions={} if metric else dict(sorted(assertion_rates(outcome.rows).items())),
+        results=str(run_dir),
+    )
+    print(json.dumps(report.model_dump()) if as_json else report.text())
     return 0
-
-
-def _lines(report: dict) -> list[str]:
-    """A metric is its own number (val_bpb 1.16, lower is better), never a 0-1 score or a pass rate."""
-    from autoresearch.trajectory.chartdata import better
-
-    if report["kind"] == "metric":
-        head = f"metric {report['score']:.6g} ({better(report['goal'])}), cost ${report['cost_usd']:.4f}"
-    else:
-        head = f"score {report['score']:.4f} over {report['tests']} test(s), cost ${report['cost_usd']:.4f}"
-    rates = [f"  {rate:6.1%}  {name}" for name, rate in report["assertions"].items()]
-    return [head, *rates, f"results: {report['results']}"]
 
 
 def run_file(
@@ -158,7 +148,7 @@ def exclude_default_results() -> None:
         exclude(root, (here / DEFAULT_RESULTS).relative_to(root).as_posix())
 
 
-def table(rows: list[dict]) -> str:
+def table(rows: list[JSONObject]) -> str:
     width = max([len("test"), *(len(r["test_id"]) for r in rows)])
     lines = [f"{'test':<{width}}  {'score':>6}  status"]
     for row in sorted(rows, key=lambda r: r["test_id"]):

@@ -94,7 +94,7 @@ def _search_lines() -> list[str]:
     from autoresearch.mutators.strategies import BUILTIN, Strategy
     from autoresearch.optimizer.config import SearchConfig
 
-    def doc(model, name: str) -> str:
+    def doc(model: type, name: str) -> str:
         return f"  # {field_doc(model, name)}"
 
     strategies = [f"  #   - {{name: {s.name}, instructions: {json.dumps(s.instructions)}}}" for s in BUILTIN]
@@ -116,7 +116,7 @@ def render(artifact: str, eval_lines: list[str]) -> str:
     from autoresearch.optimizer.config import Config, PolicyConfig, StopConfig
     from autoresearch.runs.config import EvalConfig
 
-    def doc(model, name: str) -> str:
+    def doc(model: type, name: str) -> str:
         return f"# {field_doc(model, name)}"
 
     return "\n".join(

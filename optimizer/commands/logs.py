@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -12,6 +13,9 @@ from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.plumbing.errors import OK
 
 POLL_S = 0.2
+
+
+Renderer = Callable[[str], str | None]  # one log line for people, or None to skip it
 
 
 def command(
@@ -58,13 +62,13 @@ def _experiment(name: str | None, config: Path, results: Path) -> str:
     return known[0]
 
 
-def _renderer(quiet: bool):
+def _renderer(quiet: bool) -> Renderer:
     from autoresearch.optimizer.daemonlog import render_line
 
     return lambda line: render_line(line, quiet=quiet, with_time=True)
 
 
-def _print_existing(log: Path, last: int, show) -> int:
+def _print_existing(log: Path, last: int, show: Renderer) -> int:
     if not log.exists():
         print(f"(no log yet: {log})", file=sys.stderr)
         return 0
@@ -75,7 +79,7 @@ def _print_existing(log: Path, last: int, show) -> int:
     return end
 
 
-def _print_new(log: Path, offset: int, show) -> int:
+def _print_new(log: Path, offset: int, show: Renderer) -> int:
     from autoresearch.optimizer.daemonlog import new_lines
 
     lines, offset = new_lines(log, offset)
@@ -83,7 +87,7 @@ def _print_new(log: Path, offset: int, show) -> int:
     return offset
 
 
-def _emit(lines: list[str], show) -> None:
+def _emit(lines: list[str], show: Renderer) -> None:
     for line in lines:
         rendered = show(line)
         if rendered is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,46 +12,53 @@ import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config
     from autoresearch.optimizer.experiment.history import History
-    from autoresearch.optimizer.experiment.state import State
+    from autoresearch.optimizer.experiment.review import Commit
     from autoresearch.optimizer.gitrepo.workspace import Workspace
     from autoresearch.plumbing.paths import ExperimentPaths
+    from autoresearch.trajectory.iterations import Iteration
 
 
 def command(
     experiment: str = typer.Argument(None, help="Experiment name (default: the config's)."),
     config: Path = ConfigOption,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text (schema in the README)."),
+    markdown: bool = typer.Option(
+        False, "--markdown", help="Print a pull request's description in Markdown (what `finalize` writes)."
+    ),
 ) -> int:
     """Print an experiment's summary: cycles, decisions, scores, cost, its commits, and how to adopt or revert them."""
+    from autoresearch.optimizer.experiment import review
     from autoresearch.plumbing.errors import InvalidInput
 
+    if as_json and markdown:
+        raise InvalidInput("report: --json and --markdown are two formats: choose one")
     cfg, ws, paths = find_experiment(experiment, config)
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{cfg.experiment_name}' has no history in {paths.root}")
     if as_json:
         print(json.dumps(summary_json(paths, ws, cfg)))
+    elif markdown:
+        print(review.markdown(review.load(paths), paths, cfg.experiment_name, ws.artifact, review.scale(cfg)), end="")
     else:
         print_summary(paths, ws, cfg)
     return 0
 
 
-def _read(paths: "ExperimentPaths") -> tuple[list, int, "History", "State | None"]:
-    from autoresearch.optimizer.experiment import state as state_file
-    from autoresearch.optimizer.experiment.history import History
-    from autoresearch.trajectory import iterations
-
-    records, bad = iterations.read(paths.iterations)
-    return records, bad, History(records), state_file.load(paths.state)
+def _point(record: Iteration | None) -> JSONObject | None:
+    return None if record is None else {"cycle": record.cycle, "score": record.score, "holdout": record.holdout_score}
 
 
-def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> dict:
+def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> JSONObject:
     """What `summary_lines` says, as data for scripts: the same files read the same way."""
-    records, bad, history, st = _read(paths)
-    point = lambda r: None if r is None else {"cycle": r.cycle, "score": r.score, "holdout": r.holdout_score}  # noqa: E731
+    from autoresearch.optimizer.experiment.review import load, own_commits
+
+    night = load(paths)
+    records, bad, history, st = night.records, night.unreadable, night.history, night.state
     commits = own_commits(ws, st, history) if st else []
     return {
         "experiment": cfg.experiment_name,
@@ -63,9 +69,9 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
         "keeps": history.count("keep"),
         "drops": history.count("drop"),
         "errors": history.count("error"),
-        "original": point(history.original),
-        "best": point(history.best),
-        "rebaseline": point(next((r for r in reversed(records) if r.rebaseline), None)),
+        "original": _point(history.original),
+        "best": _point(history.best),
+        "rebaseline": _point(next((r for r in reversed(records) if r.rebaseline), None)),
         "cost_usd": history.spent_usd,
         "warning": st.warning if st else None,
         "unreadable_lines": bad,
@@ -77,7 +83,10 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> di
 
 
 def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> list[str]:
-    records, bad, history, st = _read(paths)
+    from autoresearch.optimizer.experiment.review import load, own_commits
+
+    night = load(paths)
+    records, bad, history, st = night.records, night.unreadable, night.history, night.state
     original, best = history.original, history.best
     lines = [f"experiment {cfg.experiment_name}: {len(records)} cycles"]
     if st:
@@ -108,7 +117,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     return lines
 
 
-def _strategy_lines(records: list) -> list[str]:
+def _strategy_lines(records: list["Iteration"]) -> list[str]:
     """With parallel candidates: which strategies the KEEPs came from, out of how many candidates each tried."""
     from autoresearch.trajectory.candidates import keeps_per_strategy
 
@@ -118,7 +127,7 @@ def _strategy_lines(records: list) -> list[str]:
     return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
 
 
-def _partial_lines(records: list) -> list[str]:
+def _partial_lines(records: list["Iteration"]) -> list[str]:
     """The cycles an early discard stopped: their scores are over the tests they ran, not the whole eval."""
     partial = [f"cycle {r.cycle} over {r.partial.scored} of {r.partial.total} tests" for r in records if r.partial]
     return [f"  discarded early, each score over the tests it ran: {', '.join(partial)}"] if partial else []
@@ -138,23 +147,7 @@ def _run_cycles(history: "History", start: int) -> str:
     return f"cycles {start + 1}-{last}" if last > start else "no cycle"
 
 
-@dataclass(frozen=True)
-class Commit:
-    sha: str
-    short: str
-    subject: str
-
-
-def own_commits(ws: "Workspace", st: "State", history: "History") -> list[Commit]:
-    """The experiment's commits on its branch (HEAD without a worktree), newest first: those its lines
-    record, never another experiment's that a promote or a merge brought onto the same branch."""
-    ours = {r.commit for r in history.records if r.commit}
-    log = ws.git("log", "--format=%H %h %s", f"{st.initial_sha}..{st.branch or 'HEAD'}", "--", ws.artifact)
-    commits = [Commit(*line.split(" ", 2)) for line in log.splitlines() if line.strip()]
-    return [c for c in commits if c.sha in ours]
-
-
-def _commit_lines(commits: list[Commit], initial: str, branch: str | None, artifact: str) -> list[str]:
+def _commit_lines(commits: list["Commit"], initial: str, branch: str | None, artifact: str) -> list[str]:
     tip = branch or "HEAD"
     if not commits:
         return [f"  no commits: {tip} is still the original artifact"]

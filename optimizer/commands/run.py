@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import inspect
 import sys
+from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -18,9 +19,12 @@ from autoresearch.optimizer.commands.common import (
     setup_logging,
 )
 from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    from autoresearch.optimizer import tracking
     from autoresearch.optimizer.config import Config
+    from autoresearch.optimizer.experiment.session import Session
 
 
 def command(
@@ -81,8 +85,8 @@ def command(
     return _run_here(config, overrides, restart, quiet, daemon)
 
 
-def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon: bool) -> int:
-    from autoresearch.optimizer import notify, signals
+def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, daemon: bool) -> int:
+    from autoresearch.optimizer import notify, signals, tracking
     from autoresearch.optimizer.commands.report import print_run_summary
     from autoresearch.optimizer.cycle import loop
     from autoresearch.optimizer.startup.opening import open_session
@@ -99,6 +103,7 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
         raise
     setup_logging(session.paths.log, quiet=quiet, console=not daemon)
     notifier, error = notify.start(cfg.notify, cfg.experiment_name), None
+    tracker = tracking.start(cfg.tracking, _tracked(session))
     try:
         outcome = loop.run(session)
     except BaseException as exc:
@@ -108,12 +113,42 @@ def _run_here(config: Path, overrides: dict, restart: bool, quiet: bool, daemon:
         session.close()
         print_run_summary(cfg, config_dir(config))  # on every exit: cron mails it with the exit code
         notify.ended(notifier, session.state, error)
+        tracking.ended(tracker, error)
     if outcome.safety_blocked:
         return SAFETY_GATE
     return OK if outcome.succeeded else NO_IMPROVEMENT
 
 
-def _start_detached(config: Path, overrides: dict, restart: bool, attach: bool = False, quiet: bool = False) -> int:
+def _tracked(session: "Session") -> "tracking.Run":
+    """What the experiment tracker is told of this run."""
+    from autoresearch.optimizer import tracking as tracker
+
+    cfg, st = session.config, session.state
+    params = {
+        "artifact": cfg.artifact,
+        "keep_rule": cfg.policy.rule,
+        "mutator": cfg.mutator.provider,
+        "candidates": str(cfg.search.candidates),
+        "initial_commit": st.initial_sha,
+        "first_cycle": str(st.run_start_cycle + 1),
+        "autoresearch": version("autoresearch"),
+    }
+    return tracker.Run(
+        experiment=cfg.experiment_name,
+        repo=session.ws.root,
+        artifact=cfg.artifact,
+        iterations=session.paths.iterations,
+        log=session.paths.meta / "tracking.log",
+        name=f"{cfg.experiment_name} {st.started_at}",
+        params=params,
+        metric=cfg.eval.metric is not None,
+        goal=cfg.eval.goal,
+    )
+
+
+def _start_detached(
+    config: Path, overrides: JSONObject, restart: bool, attach: bool = False, quiet: bool = False
+) -> int:
     """Validate in the foreground (so mistakes fail here, loudly), then hand over to a daemon.
 
     With `attach`, keep following the daemon's log in this terminal until it
@@ -156,7 +191,7 @@ def _settle_versions(cfg: "Config", config: Path) -> None:
         settle_versions(root / cfg.results_dir)
 
 
-def _flags(overrides: dict) -> list[str]:
+def _flags(overrides: JSONObject) -> list[str]:
     flags: list[str] = []
     for key, value in overrides.items():
         name = "--" + key.split(".")[-1].replace("_", "-")
@@ -167,7 +202,7 @@ def _flags(overrides: dict) -> list[str]:
     return flags
 
 
-def start(**options) -> int:
+def start(**options: Any) -> int:  # run's options, bar two: its signature is run's
     """Check everything a run needs here, then run the loop in the background (same as `run --detach`).
 
     Prints the daemon's pid and where its log and chart are; exits 30 (and

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
 from autoresearch.plumbing.errors import OK
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.daemon.scheduler import Plan
 
 
 def command(
@@ -52,7 +56,16 @@ def command(
     return scheduler.serve(plan)
 
 
-def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_hours):
+def _plan(
+    config: Path,
+    experiment: str | None,
+    cron: str,
+    tz: str | None,
+    grace: str,
+    lifetime: str | None,
+    max_cycles: int | None,
+    max_hours: float | None,
+) -> Plan:
     """Everything checked here, in the foreground, so a mistake fails loudly before anything detaches."""
     from autoresearch.optimizer.daemon import scheduler
     from autoresearch.optimizer.experiment.lockfile import holder
@@ -82,7 +95,7 @@ def _plan(config: Path, experiment, cron, tz, grace, lifetime, max_cycles, max_h
     return plan
 
 
-def _detach(plan, config: Path, quiet: bool) -> int:
+def _detach(plan: Plan, config: Path, quiet: bool) -> int:
     """The same command in a new session (stdin /dev/null, output to schedule.log); prints its pid."""
     from autoresearch.optimizer.daemon import scheduler, spawn
 

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.plumbing.errors import OK
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.experiment.overview import ExperimentView, ScheduleView
 
 
 def command(
@@ -57,7 +62,7 @@ def command(
     return OK
 
 
-def _liveness(view) -> str:
+def _liveness(view: ExperimentView) -> str:
     from autoresearch.optimizer.experiment.overview import pid_alive, seconds_since
 
     st = view.state or {}
@@ -74,12 +79,12 @@ def _liveness(view) -> str:
     return f"not running: {st.get('status', '?')}{reason}, {st.get('cycle', 0)} cycles"
 
 
-def _summary(view) -> str:
+def _summary(view: ExperimentView) -> str:
     st = view.state or {}
     return f"{view.name}: {_liveness(view)}; best {_score(st.get('best_score'))} (original {_score(st.get('original_score'))})"
 
 
-def _details(view, sched) -> list[str]:
+def _details(view: ExperimentView, sched: ScheduleView | None) -> list[str]:
     from autoresearch.optimizer.experiment.overview import seconds_since
     from autoresearch.trajectory.chartdata import better
 
@@ -114,12 +119,12 @@ def _details(view, sched) -> list[str]:
     return lines
 
 
-def _decision(record: dict) -> str:
+def _decision(record: JSONObject) -> str:
     mutation = str(record.get("mutation", ""))[:60]
     return f"cycle {record['cycle']:<3} {record.get('decision', '?'):<5} {_score(record.get('score'))}  {mutation}"
 
 
-def _schedule_line(sched) -> str:
+def _schedule_line(sched: ScheduleView) -> str:
     data = sched.state or {}
     where = f"running (pid {sched.holder})" if sched.running else "not running"
     line = f"scheduler {sched.name}: {where}, cron '{data.get('cron')}' ({data.get('tz')})"
@@ -133,11 +138,11 @@ def _schedule_line(sched) -> str:
     return line
 
 
-def _score(value) -> str:
+def _score(value: object) -> str:
     return f"{value:.3f}" if isinstance(value, (int, float)) else "-"
 
 
-def _value(value) -> str:
+def _value(value: object) -> str:
     return f"{value:.6g}" if isinstance(value, (int, float)) else "-"
 
 

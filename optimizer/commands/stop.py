@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import signal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+
+if TYPE_CHECKING:
+    from autoresearch.plumbing.paths import ExperimentPaths
 
 
 def command(
@@ -57,7 +61,7 @@ def command(
     return 0
 
 
-def _stop_run(paths, pid: int, now: bool, name: str) -> None:
+def _stop_run(paths: ExperimentPaths, pid: int, now: bool, name: str) -> None:
     from autoresearch.optimizer.experiment import state as state_file
 
     if now:
@@ -71,7 +75,7 @@ def _stop_run(paths, pid: int, now: bool, name: str) -> None:
     print(f"stopped: {st.status} ({st.stop_reason})" if st else "stopped")
 
 
-def _wait(lock: Path, paths) -> None:
+def _wait(lock: Path, paths: ExperimentPaths) -> None:
     from autoresearch.optimizer.daemon import spawn
     from autoresearch.optimizer.experiment import state as state_file
 

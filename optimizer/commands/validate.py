@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load
+from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from autoresearch.runs.evaluators.builtin import Prepared
@@ -104,7 +105,7 @@ def _accepted(file: str, prepared: Prepared, notes: list[str], as_json: bool) ->
     return 0
 
 
-def _say(verdict: dict, as_json: bool) -> None:
+def _say(verdict: JSONObject, as_json: bool) -> None:
     if as_json:  # each problem an object: {file, test_id, field, message}
         print(json.dumps(verdict, default=asdict))
     elif verdict["ok"]:

@@ -7,7 +7,7 @@ never separate a commit from its line.
 
 from __future__ import annotations
 
-from autoresearch.optimizer import faults, notify
+from autoresearch.optimizer import faults, notify, tracking
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
 from autoresearch.optimizer.daemonlog import get
@@ -36,6 +36,7 @@ def record(session: Session, entry: Iteration) -> None:
         mutation=entry.mutation,
     )
     notify.kept(entry)
+    tracking.cycle(entry)
     write_chart(session, live=True)
 
 

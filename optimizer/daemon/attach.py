@@ -15,6 +15,7 @@ import subprocess
 import sys
 import termios
 import tty
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def follow(proc: subprocess.Popen, paths: ExperimentPaths, offset: int, quiet: b
 
 
 @contextmanager
-def _keys():
+def _keys() -> Iterator[Callable[[float], bytes]]:
     """A function that waits up to `timeout` for one keypress (b"" if none); no echo, no Enter needed."""
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)

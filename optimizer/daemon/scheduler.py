@@ -25,13 +25,14 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler import events
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
+from structlog.stdlib import BoundLogger
 from tzlocal import get_localzone
 
 from autoresearch.optimizer import daemonlog, signals
@@ -80,7 +81,7 @@ def _cron_day(token: str) -> int:
     raise ValueError(f"{token!r} is not a day of the week")
 
 
-def make_trigger(cron: str, tz: str | None):
+def make_trigger(cron: str, tz: str | None) -> CronTrigger:
     """A CronTrigger from 5 crontab fields, or 6 with seconds first (to fire every few seconds in tests)."""
     fields = cron.split()
     if len(fields) not in (5, 6):
@@ -101,7 +102,7 @@ def make_trigger(cron: str, tz: str | None):
         raise InvalidInput(f"--cron: {cron!r}: {exc}") from None
 
 
-def zone(tz: str | None):
+def zone(tz: str | None) -> tzinfo:
     """The named time zone, or the machine's own (what a crontab line means by its times)."""
     if tz is None:
         return get_localzone()
@@ -119,7 +120,7 @@ class Record:
     data: dict
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def update(self, **values) -> None:
+    def update(self, **values: object) -> None:
         with self._lock:
             self.data.update(values)
             self._save()
@@ -170,7 +171,7 @@ class Plan:
 class Firings:
     """The job APScheduler calls at each firing, and the listener that records what became of each."""
 
-    def __init__(self, plan: Plan, record: Record, log):
+    def __init__(self, plan: Plan, record: Record, log: BoundLogger):
         self.plan, self.record, self.log = plan, record, log
         self.current: Path | None = None  # the log prefix of the run in progress
         self.stopping = threading.Event()
@@ -196,7 +197,7 @@ class Firings:
             "output": f"{prefix}.stderr.log",
         }
 
-    def on_event(self, event) -> None:
+    def on_event(self, event: events.JobExecutionEvent) -> None:
         when = iso(getattr(event, "scheduled_run_time", None))
         if event.code == events.EVENT_JOB_EXECUTED and "skipped" in event.retval:
             self._skipped(when, event.retval["skipped"])  # fired while stopping: no run started
@@ -298,7 +299,7 @@ def _fresh_record(plan: Plan, deadline: float | None) -> Record:
     return record
 
 
-def _start(plan: Plan, firings: Firings):
+def _start(plan: Plan, firings: Firings) -> BackgroundScheduler:
     """One job: never two runs at once, missed firings coalesced into one late run within the grace time."""
     scheduler = BackgroundScheduler(timezone=zone(plan.tz))
     scheduler.add_job(
@@ -315,7 +316,14 @@ def _start(plan: Plan, firings: Firings):
     return scheduler
 
 
-def _watch(scheduler, record: Record, log, deadline: float | None, tick_s: float, wakeup_s: float) -> str:
+def _watch(
+    scheduler: BackgroundScheduler,
+    record: Record,
+    log: BoundLogger,
+    deadline: float | None,
+    tick_s: float,
+    wakeup_s: float,
+) -> str:
     """Keep schedule.json's next firing current until the deadline; wake APScheduler now and then,
     because its wait runs on a clock that stands still while the machine sleeps."""
     shown, woken = object(), time.monotonic()

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from autoresearch.optimizer.daemon import launch
 from autoresearch.optimizer.experiment.lockfile import holder
-from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.paths import ExperimentPaths, SchedulePaths
 
 POLL_S = 0.05
 
@@ -34,7 +35,7 @@ def spawn(args: list[str], cwd: Path, log: Path) -> subprocess.Popen:
         )
 
 
-def wait_started(proc: subprocess.Popen, paths: ExperimentPaths, timeout_s: float = 60.0) -> int | None:
+def wait_started(proc: subprocess.Popen, paths: ExperimentPaths | SchedulePaths, timeout_s: float = 60.0) -> int | None:
     """None once the daemon holds the lock and says it is running; its exit code if it died first."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -47,7 +48,7 @@ def wait_started(proc: subprocess.Popen, paths: ExperimentPaths, timeout_s: floa
     return None
 
 
-def wait_gone(lock: Path, on_wait=None, every_s: float = 30.0) -> None:
+def wait_gone(lock: Path, on_wait: Callable[[], object] | None = None, every_s: float = 30.0) -> None:
     """Block until nobody holds the lock; `on_wait()` is called every `every_s` seconds."""
     last = time.monotonic()
     while holder(lock) is not None:

@@ -6,6 +6,7 @@ is derived here from the records, so a restarted daemon needs no other memory.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -54,7 +55,7 @@ class History:
     def count(self, decision: str) -> int:
         return sum(r.decision == decision for r in self.records)
 
-    def _streak(self, test) -> int:
+    def _streak(self, test: Callable[[Iteration], bool]) -> int:
         n = 0
         for record in reversed(self.records):
             if not test(record):

@@ -18,6 +18,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.policies.holdout import split
 from autoresearch.runs.results import INDEX, load_rows, safe_segment
 from autoresearch.runs.samples import write_index
@@ -30,15 +31,15 @@ class Holdout:
     tests: frozenset[str]
     root: Path  # <results_dir>/holdout/<experiment>
 
-    def partition(self, rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    def partition(self, rows: list[JSONObject]) -> tuple[list[JSONObject], list[JSONObject]]:
         """(train rows, held-out rows)."""
         return [r for r in rows if r["test_id"] not in self.tests], [r for r in rows if r["test_id"] in self.tests]
 
-    def hide(self, run_dir: Path, name: str | None = None) -> list[dict]:
+    def hide(self, run_dir: Path, name: str | None = None) -> list[JSONObject]:
         """Move every held-out row and per-test directory of a run out of the mutator's sight, to
         root/`name` (the run directory's name; a parallel candidate's is `<cycle run>/candidate-<i>`);
         returns the held-out rows of the run's own index.jsonl."""
-        held_rows: list[dict] = []
+        held_rows: list[JSONObject] = []
         where = self.root / (name or run_dir.name)
         for index in sorted(run_dir.rglob(INDEX)):
             relative = index.parent.relative_to(run_dir)
@@ -58,7 +59,7 @@ class Holdout:
                     shutil.move(str(folder), target)
         return held_rows
 
-    def rows_of(self, run_name: str) -> list[dict]:
+    def rows_of(self, run_name: str) -> list[JSONObject]:
         path = self.root / run_name / INDEX
         return load_rows(path) if path.exists() else []
 
@@ -75,7 +76,7 @@ def load(state_file: Path, results_dir: Path, experiment: str) -> Holdout | None
     return Holdout(frozenset(data["tests"]), root(results_dir, experiment))
 
 
-def create(state_file: Path, results_dir: Path, experiment: str, rows: list[dict], fraction: float) -> Holdout:
+def create(state_file: Path, results_dir: Path, experiment: str, rows: list[JSONObject], fraction: float) -> Holdout:
     """Draw the split from the original's rows and keep it with the experiment."""
     scores = {r["test_id"]: float(r["score"]) for r in rows}
     tests = split(scores, fraction, seed=experiment)

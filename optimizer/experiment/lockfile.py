@@ -178,7 +178,7 @@ class Lock:
     def __enter__(self) -> "Lock":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from autoresearch.optimizer.experiment.lockfile import holder
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, RUNS, SCHEDULE_STATE, SCHEDULES, ExperimentPaths, SchedulePaths
 from autoresearch.plumbing.repo import git_root
 
@@ -51,7 +52,7 @@ def _configured_results_dir(config: Path) -> str | None:
     return raw.get("results_dir") if isinstance(raw, dict) else None
 
 
-def read_json(path: Path) -> dict | None:
+def read_json(path: Path) -> JSONObject | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -61,7 +62,7 @@ def read_json(path: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def last_decisions(iterations: Path, count: int = LAST_DECISIONS) -> list[dict]:
+def last_decisions(iterations: Path, count: int = LAST_DECISIONS) -> list[JSONObject]:
     """The last `count` records of iterations.jsonl, read from the end of the file (it can be long)."""
     try:
         with open(iterations, "rb") as f:
@@ -84,9 +85,9 @@ def last_decisions(iterations: Path, count: int = LAST_DECISIONS) -> list[dict]:
 @dataclass
 class ExperimentView:
     name: str
-    state: dict | None
+    state: JSONObject | None
     holder: int | None
-    decisions: list[dict] = field(default_factory=list)
+    decisions: list[JSONObject] = field(default_factory=list)
 
     @property
     def running(self) -> bool:
@@ -98,7 +99,7 @@ class ExperimentView:
         st = self.state or {}
         return st.get("pid") if st.get("status") == "running" and not self.running else None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {
             "experiment": self.name,
             "running": self.running,
@@ -112,14 +113,14 @@ class ExperimentView:
 @dataclass
 class ScheduleView:
     name: str
-    state: dict | None
+    state: JSONObject | None
     holder: int | None
 
     @property
     def running(self) -> bool:
         return self.holder is not None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {"experiment": self.name, "running": self.running, "pid": self.holder, "schedule": self.state}
 
 

@@ -29,6 +29,7 @@ from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.policies.stop import StopReason
@@ -53,10 +54,12 @@ class Session:
     head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.candidate.require_head
     vault: Vault  # what no mutator reaches: the lock, the guard's state, the mirror of the experiment's files
     claim: CheckoutClaim  # this run's claim on the checkout it works in
-    baseline_rows: list[dict] = field(default_factory=list)  # HEAD's train rows: what a candidate is compared with
+    baseline_rows: list[JSONObject] = field(
+        default_factory=list
+    )  # HEAD's train rows: what a candidate is compared with
     deadline_s: float | None = None  # epoch seconds; from stop.until / stop.max_hours at start
     holdout: Holdout | None = None  # tests the mutator never sees; see autoresearch.optimizer.experiment.holdout
-    baseline_holdout: list[dict] = field(default_factory=list)  # HEAD's held-out rows
+    baseline_holdout: list[JSONObject] = field(default_factory=list)  # HEAD's held-out rows
     stale_baseline: bool = False  # HEAD's results came from another eval: measured again before any decision
     chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
     guard: Guard | None = (
@@ -109,7 +112,7 @@ class Session:
         """Hard links to the experiment's files, out of a mutator's reach (autoresearch.optimizer.experiment.mirror)."""
         return Mirror(self.paths.root, self.vault.mirror)
 
-    def set_baseline(self, rows: list[dict]) -> None:
+    def set_baseline(self, rows: list[JSONObject]) -> None:
         """The original's train rows: what the first candidate is compared with."""
         self.baseline_rows = rows
 
@@ -118,15 +121,15 @@ class Session:
         """The eval this run measures with: written on every line (see autoresearch.optimizer.cycle.keys)."""
         return self.cache.eval_key
 
-    def rebased(self, rows: list[dict], held: list[dict]) -> None:
+    def rebased(self, rows: list[JSONObject], held: list[JSONObject]) -> None:
         """HEAD measured again under this run's eval: its results are the baseline from now on."""
         self.baseline_rows, self.baseline_holdout, self.stale_baseline = rows, held, False
 
-    def set_holdout(self, holdout: Holdout, held: list[dict]) -> None:
+    def set_holdout(self, holdout: Holdout, held: list[JSONObject]) -> None:
         """The split drawn from the original's results, and the original's held-out rows."""
         self.holdout, self.baseline_holdout = holdout, held
 
-    def kept(self, sha: str, rows: list[dict], held: list[dict]) -> None:
+    def kept(self, sha: str, rows: list[JSONObject], held: list[JSONObject]) -> None:
         """A KEEP committed as `sha`: the new HEAD, and its results the new baseline."""
         self.head = (self.head[0], sha)
         self.state.commits.append(sha)

@@ -24,12 +24,13 @@ from pathlib import Path
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.plumbing.jsontypes import JSONObject
 
 ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 WAIT_FOR_GIT_S = 30.0
 
 
-def run(root: Path, args: tuple[str, ...], env: dict | None = None, journal: Path | None = None) -> str:
+def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journal: Path | None = None) -> str:
     """`git ARGS` in `root`; its stdout without the final newline. IntegrityError when git fails."""
     if journal is not None and journal.exists():  # an earlier git was killed mid-write: its note stays
         journal = None  # for the next run's repair, whatever this command does

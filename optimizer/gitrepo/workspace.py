@@ -26,6 +26,7 @@ from pygit2.enums import DiffOption
 
 from autoresearch.optimizer.gitrepo import gitcmd
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.jsontypes import JSONObject
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Workspace:
     def artifact_path(self) -> Path:
         return self.root / self.artifact
 
-    def git(self, *args: str, env: dict | None = None) -> str:
+    def git(self, *args: str, env: JSONObject | None = None) -> str:
         return gitcmd.run(self.root, args, env)
 
     def write(self, *args: str) -> str:
@@ -294,14 +295,17 @@ def artifact_size(ws: Workspace, rev: str | None = None) -> int:
             return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".git" not in p.parts)
         return len(path.read_bytes().splitlines())
     entry = ws.lib.revparse_single(f"{rev}:{ws.artifact}")
-    if entry.type_str == "tree":
+    if isinstance(entry, pygit2.Tree):
         return _tree_bytes(entry)
     return len(entry.read_raw().splitlines())  # a blob's raw data is its content
 
 
-def _tree_bytes(tree) -> int:
+def _tree_bytes(tree: pygit2.Tree) -> int:
+    """The bytes of the tree's files; a submodule (a commit entry) counts for nothing."""
     return sum(
-        _tree_bytes(item) if item.type_str == "tree" else item.size for item in tree if item.type_str != "commit"
+        _tree_bytes(item) if isinstance(item, pygit2.Tree) else item.size
+        for item in tree
+        if isinstance(item, (pygit2.Tree, pygit2.Blob))
     )
 
 

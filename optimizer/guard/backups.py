@@ -22,15 +22,19 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
+
+if TYPE_CHECKING:
+    from pygit2 import Odb
 
 SMALL = 8 << 20  # at most this size, kept in memory while the total allows
 MEMORY = 128 << 20
 
 
 class Backups:
-    def __init__(self, root: Path, odb, staged: set[str]):
+    def __init__(self, root: Path, odb: Odb, staged: set[str]):
         self.root = root / "objects"
         self.odb = odb  # libgit2's object database
         self.staged = staged  # blob ids the index names: in the object database, so no copy needed

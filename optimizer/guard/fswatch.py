@@ -25,6 +25,8 @@ import select
 import struct
 from collections.abc import Callable
 
+from autoresearch.plumbing.errors import AutoresearchError
+
 IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
 IN_DELETE_SELF, IN_MOVE_SELF = 0x400, 0x800
@@ -46,11 +48,11 @@ _EVENT = struct.Struct("iIII")
 SENTINEL = ".guard-sentinel"
 
 
-class Unavailable(Exception):
-    """inotify cannot watch this tree; the caller walks it instead."""
+class Unavailable(AutoresearchError):
+    """inotify cannot watch this tree; the caller walks it instead (caught there: it never ends a run)."""
 
 
-def _libc():
+def _libc() -> ctypes.CDLL:
     # find_library runs `ldconfig -p` in a subprocess (a fork of the daemon) each time it is asked: once
     name = ctypes.util.find_library("c") if hasattr(os, "O_CLOEXEC") else None
     if not name:

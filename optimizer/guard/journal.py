@@ -17,6 +17,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from autoresearch.optimizer.guard.manifest import Entry
 from autoresearch.plumbing import atomic
@@ -35,11 +36,11 @@ class Record:
     nested: dict[str, Entry]
 
 
-def _entry(entry: Entry) -> list:
+def _entry(entry: Entry) -> list[object]:
     return [entry.kind, entry.mode, entry.oid, entry.size, list(entry.sig), entry.racy]
 
 
-def _loaded(row: list) -> Entry:
+def _loaded(row: list[Any]) -> Entry:  # a journal line read back, as JSON
     kind, mode, oid, size, sig, racy = row
     return Entry(kind, mode, oid, size, tuple(sig), racy)
 

@@ -27,7 +27,7 @@ class Entry:
     mode: int  # permission bits
     oid: str  # git blob id of a file's bytes or a link's target; "" for the rest
     size: int = field(default=0, compare=False)
-    sig: tuple = field(default=(), compare=False)  # (size, mtime_ns, ctime_ns, ino)
+    sig: tuple[int, ...] = field(default=(), compare=False)  # (size, mtime_ns, ctime_ns, ino)
     racy: bool = field(default=False, compare=False)
 
 

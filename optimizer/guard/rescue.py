@@ -26,6 +26,7 @@ import os
 import shlex
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygit2
 from pygit2.enums import DiffOption
@@ -33,6 +34,9 @@ from pygit2.enums import DiffOption
 from autoresearch.mutators.tools import is_git_name
 from autoresearch.optimizer.guard import scope
 from autoresearch.optimizer.guard.scope import Change, Guard
+
+if TYPE_CHECKING:
+    from pygit2 import Tree
 
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
 
@@ -166,7 +170,7 @@ def _plain(change: Change) -> bool:
     return all(e is None or e.kind == "file" for e in (change.before, change.after))
 
 
-def _in_tree(tree, relative: str) -> bool:
+def _in_tree(tree: Tree, relative: str) -> bool:
     try:
         tree[relative]
     except KeyError:

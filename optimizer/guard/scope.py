@@ -385,7 +385,7 @@ def byproduct(change: Change) -> bool:
     return change.before is None and bool(TOOL_CACHES.intersection(change.path.split(os.sep)))
 
 
-def _staged(index) -> tuple | None:
+def _staged(index: pygit2.Index) -> tuple[tuple[str, str, int], ...] | None:
     """What an index stages, without its stat cache; None (never equal) while it holds a conflict."""
     if index.conflicts is not None:
         return None

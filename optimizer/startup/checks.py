@@ -12,7 +12,7 @@ from pathlib import Path
 from autoresearch.mutators.base import Mutator
 from autoresearch.mutators.config import LLMMutatorConfig
 from autoresearch.mutators.registry import build as build_mutator
-from autoresearch.optimizer import masking
+from autoresearch.optimizer import masking, tracking
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
@@ -97,6 +97,7 @@ def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     mutator = build_mutator(config.mutator, root)
     mutator.check()
     sandbox.require(config)
+    _require_tracker(config)
     _require_priced_mutator(config)
     _require_priced_targets(config, evaluator)
     return evaluator, mutator
@@ -119,6 +120,14 @@ def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config
         raise InvalidInput(f"{field} leads into .git ({real})")
     if real == artifact or artifact in real.parents or real in artifact.parents:
         raise InvalidInput(f"{field} leads to {real}, which overlaps the artifact")
+
+
+def _require_tracker(config: Config) -> None:
+    if config.tracking.mlflow is not None and not tracking.available():
+        raise InvalidInput(
+            "autoresearch.yaml: field 'tracking.mlflow': MLflow's client is not installed here: "
+            "pipx inject autoresearch mlflow-skinny (or pip install 'autoresearch[mlflow]')"
+        )
 
 
 def _require_priced_mutator(config: Config) -> None:

@@ -27,6 +27,7 @@ from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed
 from autoresearch.optimizer.startup.reconcile import reconcile
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, ExperimentPaths
 from autoresearch.policies.stop import continues_run
 from autoresearch.runs.errors import BadResults
@@ -138,7 +139,7 @@ def _eval_changed(history: History, key: str) -> bool:
     return best is not None and best.eval_key != key
 
 
-def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History, stale: bool) -> list[dict]:
+def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History, stale: bool) -> list[JSONObject]:
     """The last KEEP's results, after checking that HEAD still holds that KEEP's artifact; none when
     they came from another eval (`stale`): HEAD is measured again instead."""
     best = history.best

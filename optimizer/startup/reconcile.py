@@ -32,6 +32,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
     candidate_patch,
     restore_artifact,
 )
+from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.process import PGID_SUFFIX
 from autoresearch.runs.errors import BadResults
@@ -112,8 +113,8 @@ def _keep_record(
     config: Config,
     cycle: int,
     run_dir: Path,
-    rows: list[dict],
-    baseline: list[dict],
+    rows: list[JSONObject],
+    baseline: list[JSONObject],
     head: pygit2.Commit,
     eval_key: str | None,  # the last KEEP's: the crashed cycle was compared with its results, so measured alike
 ) -> Iteration:
@@ -137,7 +138,7 @@ def _keep_record(
     )
 
 
-def _samples(run_dir: Path) -> dict:
+def _samples(run_dir: Path) -> JSONObject:
     """A significant KEEP's candidate runs, so the next comparisons skip them as HEAD samples (the winner's curse)."""
     drawn = len(list(run_dir.glob("sample-*")))
     return {"samples": drawn} if drawn else {}

@@ -91,7 +91,7 @@ def settings(spec: TargetSpec) -> Any:
 
     opts = spec.options
     max_tokens = opts.get("max_output_tokens", opts.get("max_tokens"))
-    extra = {"max_output_tokens": int(max_tokens)} if max_tokens else {}
+    extra: dict[str, Any] = {"max_output_tokens": int(max_tokens)} if max_tokens else {}
     return ProviderSettings(
         provider=spec.provider,
         model=opts["model"],

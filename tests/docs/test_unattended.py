@@ -99,7 +99,7 @@ def _verify_units(timer: Path, service: Path) -> None:
     assert Path(units[".service"]["Service"]["WorkingDirectory"]).is_dir()
 
 
-def test_the_nightly_workflow_pushes_the_experiments_branch_and_opens_one_pull_request(tmp_path):
+def test_the_nightly_workflow_pushes_the_nights_and_opens_then_updates_one_reviewed_pull_request(tmp_path):
     workflow = yaml.safe_load(recipe("autoresearch-nightly.yml"))
     assert workflow[True]["schedule"] == [{"cron": "0 1 * * *"}]  # YAML 1.1 reads the key `on` as true
     assert workflow["permissions"] == {"contents": "write", "pull-requests": "write"}
@@ -110,29 +110,49 @@ def test_the_nightly_workflow_pushes_the_experiments_branch_and_opens_one_pull_r
 
     origin = tmp_path / "origin.git"
     git(tmp_path, "clone", "-q", "--bare", str(night_repo(tmp_path / "upstream")), str(origin))
-    checkout = tmp_path / "checkout"
-    git(tmp_path, "clone", "-q", str(origin), str(checkout))  # what actions/checkout with fetch-depth 0 leaves
     gh_calls = tmp_path / "gh-calls"
     env = _runner_env(tmp_path, gh_calls, workflow["env"])
-    for step in steps:
-        if "run" in step and step is not install:  # the installed autoresearch is this environment's
-            _run_step(step, checkout, env)
+    branch, review = workflow["env"]["BRANCH"], workflow["env"]["REVIEW"]
+    for night in ("first", "second"):  # a runner starts each night from a fresh clone
+        checkout = tmp_path / night
+        git(tmp_path, "clone", "-q", str(origin), str(checkout))  # what actions/checkout with fetch-depth 0 leaves
+        for step in steps:
+            if "run" in step and step is not install:  # the installed autoresearch is this environment's
+                _run_step(step, checkout, env)
+        (tmp_path / "open-pull-request").write_text("7\n")  # `gh pr list` finds the one the first night opened
 
-    branch = workflow["env"]["BRANCH"]
     pushed = git(origin, "log", "--format=%s", f"main..{branch}").splitlines()
     assert len(pushed) == 2 and all(subject.startswith("autoresearch") for subject in pushed)
+    assert git(origin, "rev-parse", f"{review}^").strip() == git(origin, "rev-parse", "main").strip()
+    assert git(origin, "rev-parse", f"{review}^{{tree}}") == git(origin, "rev-parse", f"{branch}^{{tree}}")
+    title = "autoresearch: prompt.md at 1.0000"  # the second night began from the first's work
+    assert git(origin, "log", "-1", "--format=%s", review).strip() == title
     calls = gh_calls.read_text().splitlines()
-    assert calls[0].startswith("pr list --head autoresearch/nightly")
-    assert calls[1].startswith("pr create --base main --head autoresearch/nightly")
-    assert "experiment exp" in (Path(env["RUNNER_TEMP"]) / "report.txt").read_text()
+    assert [call.split(" --title")[0] for call in calls] == [
+        f"pr list --head {review} --state open --json number --jq .[].number",
+        f"pr create --base main --head {review}",
+        f"pr list --head {review} --state open --json number --jq .[].number",
+        "pr edit 7",
+    ]
+    body = Path(calls[-1].split(" --body-file ")[1])
+    assert f"--title {title} --body-file" in calls[-1] and body.name == "description.md"
+    assert "This change also holds 2 earlier commits to prompt.md" in body.read_text()
+    assert (body.parent / "chart.png").exists()
+    first_title = calls[1].split(" --title ")[1].split(" --body-file")[0]
+    assert first_title == "autoresearch: prompt.md 0.2500 → 1.0000"
 
 
 def _runner_env(tmp_path: Path, gh_calls: Path, workflow_env: dict) -> dict[str, str]:
-    """A runner's environment: the workflow's `env:`, a RUNNER_TEMP, and `gh` as a script that records its calls."""
+    """A runner's environment: the workflow's `env:`, a RUNNER_TEMP, and `gh` as a script that records its calls
+    (and answers `pr list` with the file `open-pull-request`, once there is one)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     gh = bin_dir / "gh"
-    gh.write_text(f'#!/bin/sh\necho "$*" >> {shlex.quote(str(gh_calls))}\n')  # `pr list` finds no open request
+    open_file = shlex.quote(str(tmp_path / "open-pull-request"))
+    gh.write_text(
+        f'#!/bin/sh\necho "$*" >> {shlex.quote(str(gh_calls))}\n'
+        f'if [ "$1 $2" = "pr list" ] && [ -f {open_file} ]; then cat {open_file}; fi\n'
+    )
     gh.chmod(0o755)
     (tmp_path / "runner-temp").mkdir()
     path = os.pathsep.join([str(bin_dir), str(AUTORESEARCH.parent), os.environ["PATH"]])

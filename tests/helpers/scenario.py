@@ -94,7 +94,7 @@ def scenario_repo(
         "artifact": artifact_path,
         "eval": {"command": f"python3 evals/score.py {{run_dir}} {artifact_path}", "timeout_s": 30},
         # the planned mutator acts on the user's checkout (`hold`, writes outside the artifact) to test the scope
-        # guard; tests/optimizer/test_sandbox.py runs mutators in the sandbox
+        # guard; tests/optimizer/startup/test_sandbox.py runs mutators in the sandbox
         "mutator": {"provider": "command", "command": "python3 tools/mutate.py", "timeout_s": 30, "sandbox": "off"},
         "stop": {"max_cycles": len(plan) + 1, "max_convergence": 10},
     }

@@ -12,7 +12,7 @@ from tests.helpers.fake_llm import FakeLLM, text_reply
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 from tests.mutators.codex_setup import Codex, codex_bin, codex_fixture, patch, run_js, shell  # noqa: F401  (fixtures)
-from tests.optimizer.test_sandbox import snapshot
+from tests.optimizer.startup.test_sandbox import snapshot
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mutators.md"
 

@@ -21,7 +21,7 @@ def test_a_runs_usage_is_priced_with_its_cached_input_at_the_cached_rate():
 
 
 def test_a_failed_turn_spent_nothing_and_said_nothing():
-    assert read((CAPTURED / "turn-failed.jsonl").read_text(), "gpt-6.2-sol") == CodexSpend("gpt-6.2-sol", 0, 0, 0, None)
+    assert read((CAPTURED / "turn-failed.jsonl").read_text(), "gpt-6.2-sol") == CodexSpend("gpt-6.2-sol", 0, 0, 0, "")
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def test_usage_summed_over_turns_with_warnings_and_malformed_lines_passed_over()
             '{"type":"turn.completed","usage":{"input_tokens":0,"output_tokens":100000,"new_field":1}}',
         ]
     )
-    assert read(stdout, "gpt-6.2-sol") == CodexSpend("gpt-6.2-sol", 3.0, 1_000_000, 100_000, None)
+    assert read(stdout, "gpt-6.2-sol") == CodexSpend("gpt-6.2-sol", 3.0, 1_000_000, 100_000, "")
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,7 @@ CLAUDE_RESULT = {"type": "result", "total_cost_usd": 0.25, "result": "Tightened 
         ('{"type": "system"}\n' + json.dumps(CLAUDE_RESULT) + "\n", None, 0.25, "Tightened the rules", None),
         (json.dumps(CLAUDE_RESULT), '{"cost_usd": 0.5}', 0.5, "Tightened the rules", None),  # the file first
         (json.dumps({**CLAUDE_RESULT, "total_cost_usd": "free"}), None, None, "Tightened the rules", None),
-        ('{"type": "result", "total_cost_usd": 1e999}', None, None, None, None),
+        ('{"type": "result", "total_cost_usd": 1e999}', None, None, "", None),  # an agent's output, no message
     ],
 )
 def test_what_a_command_reports_is_read_as_its_spend(tmp_path, stdout, cost_file, counted, reply, warning):
@@ -100,3 +100,17 @@ def test_a_cost_file_that_is_a_link_is_not_followed(tmp_path):
     (tmp_path / "mutator-cost.json").symlink_to(tmp_path / "elsewhere.json")
     reading = spend.read(spend.Report("", tmp_path / "mutator-cost.json"))
     assert reading.spend is None and "is not a regular file" in reading.warnings[0]
+
+
+def test_an_agent_that_ends_without_a_message_has_no_summary_not_its_json(tmp_path):
+    plain = {"stdout": "edited the scores"}
+    silent = {"stdout": json.dumps({"type": "result", "total_cost_usd": 0.1, "usage": {}})}
+    plan = {2: {"write": {ARTIFACT: scores(a=1, b=0)}, **plain}, 3: {"write": {ARTIFACT: scores(a=1, b=1)}, **silent}}
+    repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=0, b=0)}, plan, config={"stop": {"max_cycles": 3}})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [(ln["mutation"], ln.get("mutation_cost_usd")) for ln in lines[1:]] == [
+        ("edited the scores", 0),
+        ("(no summary)", 0.1),
+    ]

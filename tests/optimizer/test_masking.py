@@ -11,7 +11,7 @@ import yaml
 from tests.helpers.fake_llm import text_reply, tool_reply
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import scenario_repo, scores
-from tests.optimizer.test_api import Api
+from tests.optimizer.api.test_api import Api
 
 API_KEY = "sk-acme-0123456789abcdef"
 PEM_BODY = [

@@ -23,7 +23,7 @@ import pytest
 from autoresearch.optimizer.experiment.lockfile import holder
 from tests.helpers.repos import GIT_ENV, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
-from tests.optimizer.test_attach import Terminal
+from tests.optimizer.daemon.test_attach import Terminal
 
 PACKAGES = ("optimizer", "runs", "mutators", "policies", "trajectory")
 AUTORESEARCH = str(Path(sys.executable).with_name("autoresearch"))

@@ -16,7 +16,7 @@ import sys
 
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import wait_for
-from tests.optimizer.test_crash import assert_same_as_uninterrupted, lines_of, make
+from tests.optimizer.startup.test_crash import assert_same_as_uninterrupted, lines_of, make
 
 WRAPPER = f"""#!{sys.executable}
 import os, sys

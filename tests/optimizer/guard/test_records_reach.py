@@ -14,7 +14,7 @@ import yaml
 from tests.helpers.procs import daemon, ended
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
-from tests.optimizer.test_sandbox import RESULTS, hostile_repo, snapshot
+from tests.optimizer.startup.test_sandbox import RESULTS, hostile_repo, snapshot
 
 META = f"{RESULTS}/runs/exp/_autoresearch"
 

@@ -16,7 +16,7 @@ import httpx
 
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, git
 from tests.helpers.scenario import iterations
-from tests.optimizer.test_api import Api, api_of, finished_repo  # noqa: F401 (api_of is a fixture)
+from tests.optimizer.api.test_api import Api, api_of, finished_repo  # noqa: F401 (api_of is a fixture)
 
 MB = 1024 * 1024
 

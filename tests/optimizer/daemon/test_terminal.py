@@ -6,7 +6,7 @@ import re
 import sys
 
 from tests.helpers.scenario import scenario_repo, scores, wait_for
-from tests.optimizer.test_attach import Terminal
+from tests.optimizer.daemon.test_attach import Terminal
 from tests.runs.evaltree import canned_command, write_tree
 
 SUMMARY = "a considerably longer summary of what this mutation changed so that its log line wraps in a narrow terminal"

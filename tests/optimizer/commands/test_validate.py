@@ -16,8 +16,8 @@ import yaml
 
 from tests.helpers.repos import assert_one_line_error, cli, git, make_repo
 from tests.helpers.scenario import scenario_repo, scores
-from tests.optimizer.test_preflight import BROKEN as PREFLIGHT
-from tests.optimizer.test_preflight import EVAL_FILE
+from tests.optimizer.startup.test_preflight import BROKEN as PREFLIGHT
+from tests.optimizer.startup.test_preflight import EVAL_FILE
 
 ENV = {"PREFLIGHT_MODEL": "claude-sonnet-4-5", "OPENAI_API_KEY": "sk-test"}  # for the preflight table, an LLM mutator
 

@@ -111,7 +111,7 @@ def test_sigterm_mid_eval_restores_head_and_run_resumes_the_experiment(tmp_path)
 
     plan[3] = {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix b"}
     # not committed: a committed change outside the artifact is a new eval, measured on HEAD again first
-    # (tests/optimizer/test_measuring_stick.py); the mutator reads its plan from the checkout
+    # (tests/optimizer/cycle/test_measuring_stick.py); the mutator reads its plan from the checkout
     (repo / "plan.json").write_text(json.dumps({str(k): v for k, v in plan.items()}))
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, scores, state
 
-GETTING_STARTED = Path(__file__).resolve().parents[2] / "docs" / "getting-started.md"
+GETTING_STARTED = Path(__file__).resolve().parents[3] / "docs" / "getting-started.md"
 
 
 def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_revert(tmp_path):

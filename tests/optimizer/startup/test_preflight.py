@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import scenario_repo, scores
-from tests.optimizer.test_attach import Terminal
+from tests.optimizer.daemon.test_attach import Terminal
 
 EVAL_FILE = "tests:\n  - id: one\n    input: hello\n    criteria: says hello\n    assertions:\n      - type: contains\n        value: hello\n"
 TARGET = {

@@ -17,7 +17,7 @@ from autoresearch.optimizer.faults import ENV
 from tests.helpers.procs import daemon, ended
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
-from tests.optimizer.test_versions import PLAN
+from tests.optimizer.experiment.test_versions import PLAN
 
 NEXT = {
     c: {"write": {"prompt.md": scores(a=1, b=b)}, "summary": "next night"} for c, b in ((5, 0.6), (6, 0.7), (7, 0.8))

@@ -26,7 +26,7 @@ PLAN = {
 class Api:
     def __init__(self, repo: Path):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "autoresearch.optimizer", "serve", "--port", "0"],
+            [sys.executable, "-P", "-m", "autoresearch.optimizer", "serve", "--port", "0"],  # as `autoresearch serve`
             cwd=repo,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -194,6 +194,16 @@ def test_eval_runs_the_configured_eval_once(tmp_path, api_of):
     assert body["output"].startswith("score 1.0000 over 2 test(s)")
     assert sorted((r["test_id"], r["score"]) for r in body["rows"]) == [("a", 1.0), ("b", 1.0)]
     assert Path(body["results"]).is_relative_to(repo / ".autoresearch" / "evals")
+
+
+def test_eval_runs_our_cli_in_a_repository_with_an_autoresearch_package_of_its_own(tmp_path, api_of):
+    repo = finished_repo(tmp_path)
+    (repo / "autoresearch").mkdir()
+    (repo / "autoresearch" / "__init__.py").write_text('raise SystemExit("the repository\'s own autoresearch ran")\n')
+    api = api_of(repo)
+    done = api.http.post("/v1/eval", headers=api.auth())
+    assert done.status_code == 200, done.text
+    assert done.json()["output"].startswith("score 1.0000 over 2 test(s)")
 
 
 def test_stop_now_interrupts_the_eval_in_progress(tmp_path, api_of):

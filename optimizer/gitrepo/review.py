@@ -1,0 +1,155 @@
+"""The review branch `finalize` makes: the experiment's artifact, and nothing else, on top of a base commit.
+
+Its commits are built in memory (libgit2) from trees, never through a checkout: the user's working tree,
+index, HEAD and branches are not touched, so finalize can run beside a night still running. The branch
+itself moves in one compare-and-swap `git update-ref`: a kill leaves it as it was or as it is meant to
+be, and a branch that changed since it was read is not overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pygit2
+from pygit2.enums import FileMode
+
+from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
+
+
+@dataclass(frozen=True)
+class Step:
+    """One commit to make: the artifact as it is in `source`. A KEEP replayed (`--series`) keeps its message
+    and author (`message` None); the net change is the user's commit, with the message given."""
+
+    source: str
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Made:
+    branch: str
+    base: str
+    commits: tuple[str, ...]  # oldest first
+    replaced: str | None  # the branch's tip before, when it existed
+
+
+def check_name(ws: Workspace, branch: str, experiment_branch: str | None) -> str:
+    """The branch's full ref, refused when it is not ours to write: checked out in a worktree (the user's
+    branch, or a night's in its worktree) or the experiment's own."""
+    try:
+        ws.git("check-ref-format", "--branch", branch)
+    except IntegrityError:  # git says only that the name is bad
+        raise InvalidInput(f"finalize: --branch {branch!r} is not a valid branch name") from None
+    ref = f"refs/heads/{branch}"
+    checked_out = {
+        line.removeprefix("branch ")
+        for line in ws.git("worktree", "list", "--porcelain").splitlines()
+        if line.startswith("branch ")
+    }
+    if ref in checked_out or branch == experiment_branch:
+        raise InvalidInput(f"finalize: branch {branch!r} is checked out or is the experiment's own: name another")
+    return ref
+
+
+def check_base(ws: Workspace, base: str, start: str) -> str:
+    """`base` as a commit id. A base other than where the experiment started must hold the artifact as it was
+    where the two lines of history meet: else the review would silently undo a change made to it there."""
+    repo = ws.lib
+    try:
+        base_id = repo.revparse_single(base).peel(pygit2.Commit).id
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        raise InvalidInput(f"finalize: --onto {base!r} is not a commit of this repository") from None
+    start_id = repo.revparse_single(start).peel(pygit2.Commit).id
+    fork = repo.merge_base(base_id, start_id)
+    if fork is None:
+        raise InvalidInput(f"finalize: --onto {base!r} shares no history with the experiment's start {start[:12]}")
+    if base_id != start_id and _artifact(repo, base_id, ws.artifact) != _artifact(repo, fork, ws.artifact):
+        raise InvalidInput(
+            f"finalize: {ws.artifact} changed on {base!r} since the experiment began: the review would undo that "
+            "change; bring it into the experiment's branch first, or finalize onto an older commit"
+        )
+    return str(base_id)
+
+
+def make(ws: Workspace, ref: str, base: str, steps: list[Step], force: bool) -> Made:
+    """Commit `steps` one on another from `base` and point `ref` at the last one."""
+    repo = ws.lib
+    old = repo.references.get(ref)
+    replaced = str(old.peel(pygit2.Commit).id) if old is not None else None
+    if replaced is not None and not force:
+        raise InvalidInput(f"finalize: branch {ref.removeprefix('refs/heads/')} exists: --force replaces it")
+    me = _identity(repo)
+    parent = repo[base].peel(pygit2.Commit)
+    made: list[str] = []
+    for step in steps:
+        source = repo.revparse_single(step.source).peel(pygit2.Commit)
+        tree = _with_artifact(repo, parent.tree, source.tree, ws.artifact)
+        author, message = (source.author, source.message) if step.message is None else (me, step.message)
+        commit_id = repo.create_commit(None, author, me, message, tree, [parent.id])
+        parent = repo[commit_id].peel(pygit2.Commit)
+        made.append(str(commit_id))
+    ws.write("update-ref", "-m", "autoresearch finalize", ref, made[-1], replaced or "")
+    return Made(ref.removeprefix("refs/heads/"), base, tuple(made), replaced)
+
+
+def _identity(repo: pygit2.Repository) -> pygit2.Signature:
+    """Who commits, as git would say: $GIT_COMMITTER_NAME and _EMAIL, else user.name and user.email."""
+    name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
+    if name and email:
+        return pygit2.Signature(name, email)
+    try:
+        return repo.default_signature
+    except (KeyError, pygit2.GitError):
+        raise InvalidInput(
+            'finalize: git has no identity to commit with: git config user.name "..." and user.email "..."'
+        ) from None
+
+
+def _with_artifact(repo: pygit2.Repository, base: pygit2.Tree, source: pygit2.Tree, artifact: str) -> pygit2.Oid:
+    """`base`'s tree with the artifact (a file or a folder) as it is in `source`, or without it."""
+    index = pygit2.Index()
+    index.read_tree(base)
+    for path in [e.path for e in index if e.path == artifact or e.path.startswith(artifact + "/")]:
+        index.remove(path)
+    for path, oid, mode in _entries(source, artifact):
+        index.add(pygit2.IndexEntry(path, oid, mode))
+    return index.write_tree(repo)
+
+
+def _entries(tree: pygit2.Tree, path: str) -> Iterator[tuple[str, pygit2.Oid, FileMode]]:
+    try:
+        found = tree[path]
+    except KeyError:
+        return
+    if isinstance(found, pygit2.Tree):
+        for entry in found:
+            yield from _below(path, entry)
+    else:
+        yield path, found.id, found.filemode
+
+
+def _below(prefix: str, entry: pygit2.Object) -> Iterator[tuple[str, pygit2.Oid, FileMode]]:
+    path = f"{prefix}/{entry.name}"
+    if isinstance(entry, pygit2.Tree):
+        for inner in entry:
+            yield from _below(path, inner)
+    else:
+        yield path, entry.id, entry.filemode
+
+
+def artifact_changed(ws: Workspace, older: str, newer: str) -> bool:
+    repo = ws.lib
+    return _artifact(repo, repo.revparse_single(older).id, ws.artifact) != _artifact(
+        repo, repo.revparse_single(newer).id, ws.artifact
+    )
+
+
+def _artifact(repo: pygit2.Repository, commit: pygit2.Oid, artifact: str) -> str | None:
+    """The artifact's object id at `commit` (a blob or a tree), None where it is absent."""
+    try:
+        return str(repo[commit].peel(pygit2.Commit).tree[artifact].id)
+    except KeyError:
+        return None

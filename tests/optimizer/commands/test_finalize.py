@@ -1,0 +1,154 @@
+"""`finalize`: a review branch with the experiment's change to the artifact on top of where it started, never
+touching the user's branch, index or files, and a pull request's description (`report --markdown`) with the
+chart beside it."""
+
+from __future__ import annotations
+
+import json
+
+from tests.helpers.repos import assert_one_line_error, cli, git
+from tests.helpers.scenario import scenario_repo, scores
+
+ARTIFACT = "prompts/p.md"
+SECRET = "sk-review-3f9a7c1e5b"
+
+
+def night(tmp_path, *, worktree: bool = False, artifact: str = ARTIFACT):
+    """A run of five cycles: three KEEPs (one a hostile summary), one DROP, one error."""
+    plan = {
+        2: {"write": {artifact: scores(a=1, b=0, c=0)}, "summary": "raised a"},
+        3: {"write": {artifact: scores(a=0, b=0, c=0)}, "summary": "lowered a"},
+        4: {"write": {artifact: scores(a=1, b=1, c=0)}, "summary": f"b | <img src=x onerror=alert(1)> {SECRET}"},
+        5: {"exit": 3},
+        6: {"write": {artifact: scores(a=1, b=1, c=1)}, "summary": "raised c"},
+    }
+    config = {"worktree": True} if worktree else None
+    repo = scenario_repo(tmp_path / "repo", {artifact: scores(a=0, b=0, c=0)}, plan, config=config)
+    (repo / "notes.txt").write_text("the user's own edit\n")  # untracked, and left alone
+    done = cli(repo, "run", env={"REVIEW_API_KEY": SECRET})
+    assert done.returncode == 0, done.stderr
+    return repo
+
+
+def snapshot(repo):
+    return git(repo, "rev-parse", "HEAD"), git(repo, "symbolic-ref", "HEAD"), git(repo, "status", "--porcelain")
+
+
+def test_the_net_change_is_one_commit_on_the_start_and_nothing_of_the_users_moves(tmp_path):
+    repo = night(tmp_path)
+    start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    (repo / "README").write_text("staged by the user\n")
+    git(repo, "add", "README")
+    before = snapshot(repo)
+    done = cli(repo, "finalize", "--json", env={"REVIEW_API_KEY": SECRET})
+    assert done.returncode == 0, done.stderr
+    made = json.loads(done.stdout)
+    assert made["branch"] == "autoresearch/exp-review" and made["base"] == start and len(made["commits"]) == 1
+    assert snapshot(repo) == before  # HEAD, the branch, the index and the files as they were
+    review = made["commits"][0]
+    assert git(repo, "rev-parse", f"{review}^").strip() == start
+    assert git(repo, "diff", "--name-only", start, review).split() == [ARTIFACT]
+    assert git(repo, "show", f"{review}:{ARTIFACT}") == scores(a=1, b=1, c=1)
+    message = git(repo, "log", "-1", "--format=%B", review)
+    assert message.startswith("autoresearch: prompts/p.md 0.0000 → 1.0000")
+    assert "raised a" in message and "raised c" in message and SECRET not in message
+    text = (repo / ".autoresearch/runs/exp/review/description.md").read_text()
+    assert (repo / ".autoresearch/runs/exp/review/chart.png").read_bytes().startswith(b"\x89PNG")
+    assert "Score **0.0000 → 1.0000**" in text and "3 kept, 1 dropped, 1 error." in text
+    assert "3 better, 0 worse, 0 unchanged." in text
+    assert "| 2 | 0.3333 | raised a |" in text and "| 3 | drop | 0.0000 |" in text
+    assert "| 5 | error | – | mutator-failed: mutator exited 3" in text
+    assert "b \\| &lt;img src=x onerror=alert(1)&gt; ***" in text and SECRET not in text
+    assert cli(repo, "report", "--markdown").stdout == text
+
+
+def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path):
+    repo = night(tmp_path)
+    start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    done = cli(repo, "finalize", "--series", "--branch", "review/series", "--json")
+    assert done.returncode == 0, done.stderr
+    made = json.loads(done.stdout)
+    kept = git(repo, "log", "--reverse", "--format=%an|%B%x00", f"{start}..main").split("\x00")[:-1]
+    replayed = git(repo, "log", "--reverse", "--format=%an|%B%x00", f"{start}..review/series").split("\x00")[:-1]
+    assert len(made["commits"]) == 3 and replayed == kept
+    assert git(repo, "rev-parse", "review/series^{tree}") == git(repo, "rev-parse", "main^{tree}")
+
+
+def test_a_directory_artifact_in_a_worktree_night(tmp_path):
+    artifact = "skill"
+    repo = night(tmp_path, worktree=True, artifact=f"{artifact}/rules.md")
+    before = snapshot(repo)
+    done = cli(repo, "finalize")
+    assert done.returncode == 0, done.stderr
+    assert "review branch autoresearch/exp-review: 1 commit on" in done.stdout
+    assert "gh pr create --head autoresearch/exp-review" in done.stdout
+    assert snapshot(repo) == before
+    start = git(repo, "rev-parse", "main").strip()  # the night ran on its own branch: main never moved
+    assert git(repo, "diff", "--name-only", start, "autoresearch/exp-review").split() == [f"{artifact}/rules.md"]
+    assert git(repo, "rev-parse", "autoresearch/exp-review^{tree}") == git(repo, "rev-parse", "autoresearch/exp^{tree}")
+
+
+def test_onto_another_commit_keeps_its_other_changes_and_refuses_one_to_the_artifact(tmp_path):
+    repo = night(tmp_path)
+    start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    git(repo, "branch", "upstream", start)
+    git(repo, "worktree", "add", "-q", str(tmp_path / "up"), "upstream")
+    (tmp_path / "up" / "CONTRIBUTING").write_text("upstream moved on\n")
+    git(tmp_path / "up", "add", "CONTRIBUTING")
+    git(tmp_path / "up", "commit", "-q", "-m", "upstream: contributing")
+    done = cli(repo, "finalize", "--onto", "upstream", "--json")
+    assert done.returncode == 0, done.stderr
+    review = json.loads(done.stdout)["commits"][0]
+    assert git(repo, "rev-parse", f"{review}^").strip() == git(repo, "rev-parse", "upstream").strip()
+    assert git(repo, "diff", "--name-only", "upstream", review).split() == [ARTIFACT]
+
+    (tmp_path / "up" / ARTIFACT).write_text("a 0.5\n")
+    git(tmp_path / "up", "commit", "-q", "-am", "upstream: edits the prompt")
+    tip = git(repo, "rev-parse", "autoresearch/exp-review")
+    refused = cli(repo, "finalize", "--onto", "upstream", "--force")
+    assert_one_line_error(refused, 30, "prompts/p.md changed on 'upstream' since the experiment began")
+    assert git(repo, "rev-parse", "autoresearch/exp-review") == tip
+
+
+def test_refusals_are_one_line_and_write_nothing(tmp_path):
+    repo = night(tmp_path)
+    refs = git(repo, "for-each-ref")
+    for args, words in [
+        (("--branch", "main"), "branch 'main' is checked out"),
+        (("--branch", "bad..name"), "--branch 'bad..name' is not a valid branch name"),
+        (("--onto", "no-such-rev"), "--onto 'no-such-rev' is not a commit"),
+        (("nobody",), "experiment 'nobody' has no history"),
+    ]:
+        assert_one_line_error(cli(repo, "finalize", *args), 30, *words)
+    assert git(repo, "for-each-ref") == refs
+    assert not (repo / ".autoresearch/runs/exp/review").exists()
+    assert cli(repo, "finalize").returncode == 0
+    tip = git(repo, "rev-parse", "autoresearch/exp-review")
+    assert_one_line_error(cli(repo, "finalize", "--series"), 30, "exists: --force replaces it")
+    assert git(repo, "rev-parse", "autoresearch/exp-review") == tip
+    assert_one_line_error(cli(repo, "report", "--json", "--markdown"), 30, "choose one")
+
+
+def test_an_experiment_that_kept_nothing_has_nothing_to_review(tmp_path):
+    plan = {2: {"write": {ARTIFACT: scores(a=0, b=0)}, "summary": "no better"}}
+    repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=1, b=0)}, plan)
+    assert cli(repo, "run").returncode == 10
+    start = git(repo, "rev-parse", "HEAD").strip()
+    assert_one_line_error(cli(repo, "finalize"), 30, f"nothing to review: prompts/p.md is the same in {start[:12]}")
+    assert "None: the artifact is still the original." in cli(repo, "report", "--markdown").stdout
+
+
+def test_a_night_that_kept_nothing_still_reviews_the_earlier_nights_work_onto_main(tmp_path):
+    repo = night(tmp_path)  # night one, on main
+    first = git(repo, "rev-parse", "HEAD").strip()
+    start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    assert cli(repo, "run", "--experiment", "exp2").returncode == 10  # night two replays worse edits
+    assert git(repo, "rev-parse", "HEAD").strip() == first
+    done = cli(repo, "finalize", "exp2", "--onto", start, "--json")
+    assert done.returncode == 0, done.stderr
+    [review] = json.loads(done.stdout)["commits"]
+    assert git(repo, "rev-parse", f"{review}^").strip() == start
+    assert git(repo, "show", f"{review}:{ARTIFACT}") == scores(a=1, b=1, c=1)
+    series = cli(repo, "finalize", "exp2", "--onto", start, "--series", "--force", "--json")
+    [replayed] = json.loads(series.stdout)["commits"]  # no KEEP of its own: the work it began from, said so
+    assert git(repo, "log", "-1", "--format=%s", replayed).strip() == "autoresearch: prompts/p.md as exp2 began"

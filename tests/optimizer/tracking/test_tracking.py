@@ -1,0 +1,156 @@
+"""`tracking: {mlflow: {uri}}`: each run an MLflow run, each cycle a step, against a real MLflow server on
+127.0.0.1 (SQLite); a dead or killed server is a warning, never an error or a lost cycle."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from mlflow.tracking import MlflowClient
+
+from tests.helpers.mlflow_server import MlflowServer
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli
+from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
+
+pytestmark = pytest.mark.xdist_group("mlflow")  # one server for the module, on one worker
+
+ARTIFACT = "prompts/p.md"
+PLAN = {
+    2: {"write": {ARTIFACT: scores(a=1, b=0)}, "summary": "raised a"},
+    3: {"write": {ARTIFACT: scores(a=0, b=0)}, "summary": "lowered a"},
+    4: {"write": {ARTIFACT: scores(a=1, b=1)}, "summary": "raised b"},
+}
+
+
+def tracked_repo(tmp_path, uri: str, plan: dict = PLAN, experiment: str = "tracked"):
+    config = {"tracking": {"mlflow": {"uri": uri, "experiment": experiment}}, "mutator": {"timeout_s": 600}}
+    return scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=0, b=0)}, plan, config=config)
+
+
+def the_run(server: MlflowServer, experiment: str):
+    client = MlflowClient(tracking_uri=server.uri)
+    found = client.get_experiment_by_name(experiment)
+    assert found is not None, f"no MLflow experiment {experiment}"
+    [run] = client.search_runs([found.experiment_id])
+    return client, run
+
+
+def logged_keep(server: MlflowServer, experiment: str, cycle: int) -> bool:
+    """Whether the worker has logged all of a KEEP's cycle: its diff is the last thing it sends for one."""
+    client = MlflowClient(tracking_uri=server.uri)
+    found = client.get_experiment_by_name(experiment)
+    runs = client.search_runs([found.experiment_id]) if found else []
+    diffs = client.list_artifacts(runs[0].info.run_id, "diffs") if runs else []
+    return f"diffs/cycle-{cycle:04d}.patch" in [a.path for a in diffs]
+
+
+def test_each_cycle_is_a_step_with_its_score_decision_pass_rates_and_a_keeps_diff(tmp_path, mlflow_server):
+    repo = tracked_repo(tmp_path, mlflow_server.uri)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "MLflow" not in done.stderr  # nothing to warn about
+    client, run = the_run(mlflow_server, "tracked")
+    assert run.info.status == "FINISHED" and run.info.run_name.startswith("exp ")
+    assert run.data.params["artifact"] == ARTIFACT and run.data.params["keep_rule"] == "wins-losses"
+    lines = iterations(repo)
+    history = client.get_metric_history(run.info.run_id, "score")
+    assert [(m.step, m.value) for m in history] == [(ln["cycle"], ln["score"]) for ln in lines]
+    kept = client.get_metric_history(run.info.run_id, "kept")
+    assert [m.value for m in kept] == [1.0, 1.0, 0.0, 1.0]
+    assert [m.value for m in client.get_metric_history(run.info.run_id, "pass_rate/check-a")] == [0, 1, 0, 1]
+    spent = client.get_metric_history(run.info.run_id, "spent_usd")[-1].value
+    assert spent == pytest.approx(sum(ln["cost_usd"] + ln.get("mutation_cost_usd", 0) for ln in lines))
+    artifacts = {a.path for a in client.list_artifacts(run.info.run_id)}
+    assert {"chart.png", "iterations.jsonl", "cycles", "diffs"} <= artifacts
+    patches = [a.path for a in client.list_artifacts(run.info.run_id, "diffs")]
+    assert patches == ["diffs/cycle-0002.patch", "diffs/cycle-0004.patch"]  # the KEEPs after the original
+    patch = open(client.download_artifacts(run.info.run_id, patches[1], str(tmp_path))).read()
+    assert "-b 0" in patch and "+b 1" in patch
+    line = json.loads(open(client.download_artifacts(run.info.run_id, "cycles/cycle-0003.json", str(tmp_path))).read())
+    assert line["decision"] == "drop" and line["mutation"] == "lowered a"
+
+
+def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_are_logged(tmp_path, mlflow_server):
+    hold = lambda n: [f"touch .autoresearch/held{n}; while [ ! -f .autoresearch/go{n} ]; do sleep 0.02; done"]  # noqa: E731
+    plan = {
+        2: {"write": {ARTIFACT: scores(a=1, b=0)}, "summary": "raised a"},
+        3: {"write": {ARTIFACT: scores(a=0, b=0)}, "summary": "lowered a", "run": hold(3)},
+        4: {"write": {ARTIFACT: scores(a=1, b=1)}, "summary": "raised b"},
+        5: {"write": {ARTIFACT: scores(a=0, b=1)}, "summary": "lowered a again", "run": hold(5)},
+        6: {"write": {ARTIFACT: scores(a=1, b=1)}, "summary": "no change"},
+    }
+    repo = tracked_repo(tmp_path, mlflow_server.uri, plan, experiment="killed")
+    results = repo / ".autoresearch"
+    results.mkdir()
+    run = cli_in_background(repo)
+    wait_for(lambda: (results / "held3").exists(), timeout=120)
+    wait_for(lambda: logged_keep(mlflow_server, "killed", 2), timeout=120)  # the worker has caught up
+    mlflow_server.kill()
+    try:
+        (results / "go3").touch()
+        wait_for(lambda: (results / "held5").exists(), timeout=120)
+        log = results / "runs" / "exp" / "_autoresearch" / "tracking.log"
+        wait_for(lambda: "the cycle event of cycle 4:" in log.read_text(), timeout=120)  # the worker tried it
+    finally:
+        mlflow_server.start()  # the same store, the same port (and the module's other tests keep their server)
+    (results / "go5").touch()
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 0, err
+    assert [ln["cycle"] for ln in iterations(repo)] == [1, 2, 3, 4, 5, 6]
+    warnings = [ln for ln in err.splitlines() if "MLflow tracking" in ln]
+    assert len(warnings) == 2, err
+    assert "did not answer" in warnings[0] and "answers again; 2 event(s) were not logged" in warnings[1]
+    client, tracked = the_run(mlflow_server, "killed")
+    assert [m.step for m in client.get_metric_history(tracked.info.run_id, "score")] == [1, 2, 5, 6]
+    assert tracked.info.status == "FINISHED"
+
+
+def test_a_dead_server_from_the_start_costs_the_run_nothing(tmp_path):
+    dead = MlflowServer(tmp_path)  # never started: nothing listens on its port
+    repo = tracked_repo(tmp_path, dead.uri.replace("http://", "http://ci:s3cret-token@"))
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [ln["decision"] for ln in iterations(repo)] == ["keep", "keep", "drop", "keep"]
+    [warning] = [ln for ln in done.stderr.splitlines() if "MLflow tracking" in ln]
+    assert f"http://***@127.0.0.1:{dead.port} did not answer ([Errno 111] Connection refused" in warning
+    log = repo / ".autoresearch" / "runs" / "exp" / "_autoresearch"
+    assert "s3cret-token" not in done.stderr + (log / "daemon.log").read_text() + (log / "tracking.log").read_text()
+    assert "Traceback" not in done.stderr
+
+
+def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before_anything_runs(tmp_path):
+    repo = tracked_repo(tmp_path, "http://127.0.0.1:9")
+    no_client = "import sys; sys.modules['mlflow'] = None; from autoresearch.optimizer.cli import main; main()"
+    done = cli_python(repo, no_client, "run")
+    assert_one_line_error(done, 30, "field 'tracking.mlflow'", "pipx inject autoresearch mlflow-skinny")
+    assert not (repo / ".autoresearch").exists()
+    (repo / "autoresearch.yaml").write_text(
+        (repo / "autoresearch.yaml").read_text().replace("uri: http://127.0.0.1:9", "url: http://127.0.0.1:9")
+    )
+    assert_one_line_error(cli(repo, "validate"), 30, "tracking.mlflow")
+
+
+def cli_in_background(repo) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1"},
+    )
+
+
+def cli_python(repo, code: str, *args: str) -> subprocess.CompletedProcess:
+    """`autoresearch ARGS` through `python -c CODE`: an interpreter changed for the test (MLflow made unimportable)."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1"},
+    )
