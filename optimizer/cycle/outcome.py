@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.candidate import commit_message, failed, require_head
+from autoresearch.optimizer.cycle.line import CycleSpend, EvalSpend
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.siblings import Batch, Sibling, best_of, settle
 from autoresearch.optimizer.experiment.session import Session
@@ -31,12 +31,13 @@ def decide(session: Session, number: int, batch: Batch, winner: Sibling | None, 
         best = best_of(evaluated, session) or evaluated[0]
         assert best.rows is not None
         write_index(run_dir, best.rows)
-        line = best.draft.finish(decision="drop", **totals, strategy=best.strategy.name, candidates=entries)
+        line = best.draft.finish("drop", cycle_spend=totals, strategy=best.strategy.name, candidates=entries)
     else:
         first = siblings[0]
         assert first.error is not None
-        line = failed(first.draft, first.error[0], first.error[1]).model_copy(
-            update={**totals, "strategy": first.strategy.name, "candidates": entries}
+        failure = failed(first.error[0], first.error[1])
+        line = first.draft.finish(
+            "error", failure=failure, cycle_spend=totals, strategy=first.strategy.name, candidates=entries
         )
     with signals.critical():
         require_head(session, tree.Candidate(session.ws, run_dir))
@@ -44,59 +45,56 @@ def decide(session: Session, number: int, batch: Batch, winner: Sibling | None, 
 
 
 def _commit(
-    session: Session, number: int, run_dir: Path, winner: Sibling, entries: list[Candidate], totals: dict
+    session: Session, number: int, run_dir: Path, winner: Sibling, entries: list[Candidate], totals: CycleSpend
 ) -> None:
     assert winner.rows is not None and winner.held is not None
     write_index(run_dir, winner.rows)  # the run just decided, as the next mutators and a resume read it
     if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
         write_index(session.holdout.root / run_dir.name, winner.held)
-    summary = str(winner.draft.fields.get("mutation", ""))
+    summary = winner.draft.mutation or ""
     with tree.in_tree(session.ws, run_dir) as cand:
         tree.replace_artifact(winner.ws.artifact_path, session.ws.artifact_path)
         with signals.critical():
             require_head(session, cand)
             faults.point("before-commit")
             how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
-            line = winner.draft.finish(decision="keep", **totals, strategy=winner.strategy.name, candidates=entries)
+            line = winner.draft.finish("keep", cycle_spend=totals, strategy=winner.strategy.name, candidates=entries)
             sha, line = pending.commit(session.paths, cand, line, commit_message(number, f"{summary} ({how})"))
             faults.point("after-commit")
             session.kept(sha, winner.rows, winner.held)
             record(session, line)
 
 
-def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> dict[str, Any]:
+def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> CycleSpend:
     """A cycle's spend (the budget reads it from the line): its candidates' evals, eval runs included, and the
     mutations that ran during it and are on no line yet: its own, unless they were made ahead (then they
     are on the line before), and those it made ahead for the next cycle."""
-    field = lambda name: sum(float(s.draft.fields.get(name) or 0) for s in siblings)  # noqa: E731
     ran = lambda s: s.rows is not None or (s.error is not None and s.error[0] == "eval-failed")  # noqa: E731
-    mutations = settle(siblings + ahead)
-    return {
-        "cost_usd": round(field("cost_usd"), 6),
-        "mutation_cost_usd": round(mutations["mutation_cost_usd"], 6),
-        "tokens_in": int(mutations["tokens_in"]),
-        "tokens_out": int(mutations["tokens_out"]),
-        "eval_runs": sum(int(s.draft.fields.get("eval_runs", 1 if ran(s) else 0)) for s in siblings),
-        "cache_hits": int(field("cache_hits")),
-    }
+    runs = lambda s: s.draft.spend.eval_runs if s.draft.spend.eval_runs is not None else int(ran(s))  # noqa: E731
+    evals = EvalSpend(
+        cost_usd=round(sum(s.draft.spend.cost_usd or 0.0 for s in siblings), 6),
+        eval_runs=sum(runs(s) for s in siblings),
+        cache_hits=sum(s.draft.spend.cache_hits or 0 for s in siblings),
+    )
+    return CycleSpend(evals, settle(siblings + ahead))
 
 
 def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
-    f = s.draft.fields
+    a = s.draft.assessment
     patch = s.run_dir / "candidate.patch"
-    reason = s.error[1][:300] if s.error else f.get("reason")
+    reason = s.error[1][:300] if s.error else (str(a.reason) if a else None)
     if s.keep and s is not winner:  # its own run passed, and nothing else unkept it
         reason = f"{reason}; another candidate was picked (a better first run)"
     return Candidate(
         index=s.index,
         decision="keep" if s is winner else ("error" if s.error else "drop"),
         strategy=s.strategy.name,
-        summary=str(f.get("mutation", "")),
-        score=f.get("score"),
-        wins=f.get("wins"),
-        losses=f.get("losses"),
+        summary=s.draft.mutation or "",
+        score=a.score if a else None,
+        wins=a.summary.wins if a else None,
+        losses=a.summary.losses if a else None,
         reason=reason,
-        cost_usd=round(float(f.get("cost_usd") or 0) + float(f.get("mutation_cost_usd") or 0), 6),
+        cost_usd=round((s.draft.spend.cost_usd or 0.0) + s.mutated.cost_usd, 6),
         patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
         merge_of=s.merge_of,
     )
