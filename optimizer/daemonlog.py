@@ -188,11 +188,11 @@ class _OfRun(logging.Filter):
         return owner is None or owner == self.path
 
 
-def get():
+def get() -> Any:  # structlog's loggers are typed Any
     return structlog.get_logger("autoresearch")
 
 
-def file_only():
+def file_only() -> Any:
     """A logger for daemon.log alone, for what the console already says another way (the CLI's
     closing error line)."""
     return structlog.get_logger(FILE_ONLY)

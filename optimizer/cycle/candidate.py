@@ -12,24 +12,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
-from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import pending, tree
+from autoresearch.optimizer import faults
+from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle.conclude import Kept, commit_message, conclude, failed
 from autoresearch.optimizer.cycle.decide import rule_of
 from autoresearch.optimizer.cycle.early import EarlyDiscard
 from autoresearch.optimizer.cycle.gating import Rows, Sizes
 from autoresearch.optimizer.cycle.holdout import HeadHoldout, guard_head, guard_original
 from autoresearch.optimizer.cycle.keys import artifact_key
-from autoresearch.optimizer.cycle.line import Draft, EvalSpend, Failure, HeadMeasure, MutationSpend
+from autoresearch.optimizer.cycle.line import Draft, EvalSpend, HeadMeasure, MutationSpend
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.mutate import mutate
-from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.sequential import Place, decide_significant
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
 from autoresearch.optimizer.cycle.verdict import Assessment, assess
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size, head_moved
-from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size
 from autoresearch.plumbing.redact import redact
 from autoresearch.policies.stop import Limits
 from autoresearch.runs.errors import EvalFailed
@@ -38,7 +37,6 @@ from autoresearch.runs.results import assertion_rates, mean_score
 from autoresearch.runs.samples import merge
 from autoresearch.trajectory.iterations import Iteration
 
-COMMIT_PREFIX = "autoresearch cycle "
 ORIGINAL_ATTEMPTS = Limits.max_errors_in_a_row
 REBASELINE = "re-baseline: the eval changed since HEAD's results"
 
@@ -138,39 +136,13 @@ def candidate(session: Session, cycle: int) -> None:
             assessed = judge_candidate(session, run_dir, draft)
         except EvalFailed as exc:
             return settle(session, cand, draft.finish("error", failure=failed("eval-failed", str(exc))))
-        if not assessed.keep:
-            return settle(session, cand, draft.finish("drop"))
-        with signals.critical():
-            require_head(session, cand)
-            faults.point("before-commit")
-            message = commit_message(cycle, mutation.summary)
-            sha, line = pending.commit(session.paths, cand, draft.finish("keep"), message)
-            faults.point("after-commit")
-            session.kept(sha, assessed.rows, assessed.held)
-            record(session, line)
+        kept = Kept(commit_message(cycle, mutation.summary), assessed.rows, assessed.held) if assessed.keep else None
+        conclude(session, cand, draft.finish("keep" if kept else "drop"), kept)
 
 
 def settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:
-    """A candidate not kept: its diff saved, the artifact back at HEAD and the line written, with no
-    signal in between (a resumed run then starts from exactly this decision)."""
-    with signals.critical():
-        cand.discard()
-        require_head(session, cand)
-        record(session, entry)
-
-
-def require_head(session: Session, cand: tree.Candidate) -> None:
-    """Before a decision is written: HEAD is where this run left it. A commit the user made on the
-    branch meanwhile (or a branch switch) is never built upon: the run stops, the candidate saved."""
-    moved = head_moved(session.ws, *session.head)
-    if moved:
-        cand.discard()
-        branch, sha = session.head
-        raise IntegrityError(
-            f"{moved} during the run; autoresearch commits only on top of its own last commit {sha[:10]}. "
-            f"Move your work aside (git branch my-work; git checkout {(branch or sha).removeprefix('refs/heads/')}; "
-            f"git reset --keep {sha[:10]}) and run again, or start a new experiment from here with --restart"
-        )
+    """A candidate not kept: its line written as the cycle concludes (`conclude`)."""
+    conclude(session, cand, entry, None)
 
 
 def judge_candidate(session: Session, run_dir: Path, draft: Draft, place: Place | None = None) -> Assessment:
@@ -203,14 +175,3 @@ def early_discard(session: Session, sizes: Sizes) -> EarlyDiscard | None:
     if not rule_of(config).early_discard or session.holdout or config.objectives:
         return None  # (a holdout needs every held-out test run, whatever the train part says; a composite, every cost)
     return EarlyDiscard(session.baseline_rows, config.policy.threshold, sizes.simpler)
-
-
-def commit_message(cycle: int, summary: str) -> str:
-    return f"{COMMIT_PREFIX}{cycle}: {summary}"
-
-
-def failed(reason: str, message: str) -> Failure:
-    """An error cycle's failure, logged; its message redacted (it may quote a provider's or a command's words)."""
-    message = redact(message)
-    get().warning("cycle failed", reason=reason, error=message)
-    return Failure(reason, message)

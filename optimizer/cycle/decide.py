@@ -68,7 +68,10 @@ def compare_for_goal(config: Config, baseline_rows: Rows, candidate_rows: Rows) 
     if config.eval.metric is None:
         return compare(baseline_rows, candidate_rows, config.policy.threshold)
     sign = -1.0 if config.eval.goal == "minimize" else 1.0
-    flip = lambda rows: [{**r, "score": sign * float(r["score"])} for r in rows]  # noqa: E731
+
+    def flip(rows: Rows) -> Rows:
+        return [{**r, "score": sign * float(r["score"])} for r in rows]
+
     return compare(flip(baseline_rows), flip(candidate_rows), threshold=math.ulp(0.0))
 
 

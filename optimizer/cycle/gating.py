@@ -9,6 +9,7 @@ once the rule said KEEP (autoresearch.optimizer.cycle.verdict puts both on the l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.daemonlog import get
@@ -19,7 +20,8 @@ from autoresearch.policies.objectives import OBJECTIVES, composite
 from autoresearch.runs.objectives import PASS_AT, of_row, per_test
 from autoresearch.runs.results import assertion_rates, mean_score
 
-Rows = list[dict]  # type: ignore[type-arg]  # result rows as the evaluators write them: JSON objects
+Row = dict[str, Any]  # a result row as the evaluators write it: a JSON object (the edge where JSON comes in)
+Rows = list[Row]
 
 
 def rescored(config: Config, head_rows: Rows, rows: Rows, sizes: tuple[int, int]) -> Rows:
@@ -80,12 +82,12 @@ def blocked_by(
     return blocked
 
 
-def _side(rows: list[dict], objectives: dict[str, float], score: float) -> gates.Side:
+def _side(rows: Rows, objectives: dict[str, float], score: float) -> gates.Side:
     tests = {row["test_id"]: float(row["score"]) for row in rows}
     return gates.Side(objectives, score, tests, assertion_rates(rows))
 
 
-def unmeasured(config: Config, rows: list[dict]) -> list[str]:
+def unmeasured(config: Config, rows: Rows) -> list[str]:
     """The config's weights and gates on objectives these rows (HEAD's) never report, as `field (objective)`."""
     if not rows:
         return []

@@ -16,17 +16,16 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import stops
 from autoresearch.optimizer.cycle.candidate import judge_candidate
+from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
 from autoresearch.optimizer.cycle.decide import compare_for_goal, rule_of
-from autoresearch.optimizer.cycle.gating import scored_pair
+from autoresearch.optimizer.cycle.gating import Rows, scored_pair
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.line import Draft
-from autoresearch.optimizer.cycle.outcome import decide
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.siblings import (
     MERGE,
@@ -55,6 +54,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch,
 from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.policies.merging import merge_parents
+from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
@@ -218,17 +218,17 @@ def _evaluate_all(session: Session, siblings: list[Sibling], workers: int | None
     all_at_once([partial(_evaluate_one, session, s, share) for s in live])
 
 
-def _share(session: Session, among: int, workers: int | None = None) -> Any:
+def _share(session: Session, among: int, workers: int | None = None) -> EvalConfig:
     """The eval's settings with a `1/among` share of `workers` (`eval.workers` unless given)."""
     total = session.config.eval.workers if workers is None else workers
     return session.config.eval.model_copy(update={"workers": max(1, total // among)})
 
 
-def _evaluator(session: Session, ws: Workspace, eval_config: Any) -> Evaluator:
+def _evaluator(session: Session, ws: Workspace, eval_config: EvalConfig) -> Evaluator:
     return build_evaluator(eval_config, ws.root, session.config.executor_at(ws.root))
 
 
-def _evaluate_one(session: Session, s: Sibling, eval_config: Any) -> None:
+def _evaluate_one(session: Session, s: Sibling, eval_config: EvalConfig) -> None:
     s.place = place = Place(s.ws, _evaluator(session, s.ws, eval_config))
     s.key = artifact_key(s.ws)
     try:
@@ -306,7 +306,7 @@ def _intact(winner: Sibling | None) -> Sibling | None:
     return None
 
 
-def _won(session: Session, s: Sibling, baseline: list[dict]) -> set[str]:
+def _won(session: Session, s: Sibling, baseline: Rows) -> set[str]:
     """The tests a sibling won against HEAD, as its rule compared them (none for one not evaluated)."""
     if s.rows is None or s.error is not None:
         return set()

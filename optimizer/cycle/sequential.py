@@ -51,8 +51,8 @@ class Place:
 @dataclass
 class Sequential:
     verdict: Verdict
-    candidate: list[list[dict]]
-    head: list[list[dict]]
+    candidate: list[Rows]
+    head: list[Rows]
     first: int = 1  # the candidate's first sample in the test (those before it chose it from several)
 
 
@@ -71,7 +71,7 @@ def decide_significant(
     head_key = artifact_id(ws)
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
-    cand: list[list[dict]] = []
+    cand: list[Rows] = []
     beside = place is not None and place.head is not None
     more = first_round(stored, beside)  # (candidate runs, HEAD runs): this round's
     keys = (artifact_key(ws), head_key)
@@ -104,14 +104,14 @@ def _draw(
     cand: tuple[int, int],
     head: tuple[int, int],
     spend: Spend,
-) -> tuple[list[list[dict]], list[list[dict]]]:
+) -> tuple[list[Rows], list[Rows]]:
     """`cand` = (first sample, count) of the candidate's (its artifact's key `keys[0]`) and `head` of HEAD's
     (`keys[1]`): several at once only with HEAD's worktree beside, since a HEAD run in the candidate's tree
     puts HEAD's artifact there."""
     ws, evaluator = (place.ws, place.evaluator) if place else (session.ws, None)
     there = place.head if place else None
     jobs = [("sample", n) for n in range(cand[0], sum(cand))] + [("head", n) for n in range(head[0], sum(head))]
-    results: dict[tuple[str, int], list[dict]] = {}
+    results: dict[tuple[str, int], Rows] = {}
     spends = [Spend() for _ in jobs]
 
     failed: list[EvalFailed] = []

@@ -25,6 +25,7 @@ from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle.decide import is_better
+from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.line import Draft, MutationSpend, Selected
 from autoresearch.optimizer.cycle.mutate import (
     check_worktree,
@@ -67,8 +68,8 @@ class Sibling:
     run_dir: Path
     error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
     place: Place | None = None  # where it is evaluated, once it is
-    rows: list[dict] | None = None  # its train rows, once evaluated
-    held: list[dict] | None = None
+    rows: Rows | None = None  # its train rows, once evaluated
+    held: Rows | None = None
     keep: bool = False
     key: str = ""  # its artifact's key when its evaluation began
     paid: MutationSpend = MutationSpend()  # its mutations' spend already on a line (`settle`)
@@ -113,7 +114,7 @@ class Mutating:
 
     batch: Batch
     pool: ThreadPoolExecutor
-    futures: list[Future]
+    futures: list[Future[None]]
     kept: trusted.Snapshot
     head: str
     branch: str | None
@@ -334,5 +335,8 @@ def picked_over(a: Sibling, b: Sibling, session: Session) -> bool:
     score_a, score_b = first_a.score or 0.0, first_b.score or 0.0
     if score_a != score_b:
         return is_better(session.config.eval.goal, score_a, score_b)
-    margin = lambda f: (f.wins or 0) - (f.losses or 0)  # noqa: E731
-    return margin(first_a) > margin(first_b)
+    return _margin(first_a) > _margin(first_b)
+
+
+def _margin(first: Selected) -> int:
+    return (first.wins or 0) - (first.losses or 0)

@@ -11,7 +11,8 @@ import pytest
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed
 from autoresearch.optimizer.cycle import loop, tree
-from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX, candidate, original
+from autoresearch.optimizer.cycle.candidate import candidate, original
+from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
 from autoresearch.optimizer.gitrepo.workspace import artifact_modified
