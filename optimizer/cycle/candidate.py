@@ -2,7 +2,9 @@
 
 Each step that fails turns the cycle into an `error` record with a reason;
 whatever happens, the tree is back at HEAD or committed before the record is written
-(autoresearch.optimizer.cycle.tree sees to it on every way out).
+(autoresearch.optimizer.cycle.tree sees to it on every way out). The evaluation and its
+decision (`judge_candidate`, autoresearch.optimizer.cycle.verdict) and the cycle's end
+(autoresearch.optimizer.cycle.conclude) are the same for each of several parallel candidates.
 """
 
 from __future__ import annotations

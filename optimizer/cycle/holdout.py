@@ -66,7 +66,7 @@ def guard_original(session: Session, run_dir: Path, rows: Rows) -> tuple[Rows, H
     train, held = split.partition(rows)
     split.hide(run_dir)
     session.set_holdout(split, held)
-    return train, _head_fields(held)
+    return train, _head_holdout(held)
 
 
 def guard_head(session: Session, run_dir: Path, rows: Rows) -> tuple[Rows, Rows, HeadHoldout | None]:
@@ -76,10 +76,10 @@ def guard_head(session: Session, run_dir: Path, rows: Rows) -> tuple[Rows, Rows,
         return rows, [], None
     train, held = session.holdout.partition(rows)
     session.holdout.hide(run_dir)
-    return train, held, _head_fields(held)
+    return train, held, _head_holdout(held)
 
 
-def _head_fields(held: Rows) -> HeadHoldout | None:
+def _head_holdout(held: Rows) -> HeadHoldout | None:
     return HeadHoldout(mean_score(held), len(held)) if held else None
 
 
