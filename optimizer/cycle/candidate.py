@@ -3,7 +3,7 @@
 Each step that fails turns the cycle into an `error` record with a reason;
 whatever happens, the tree is back at HEAD or committed before the record is written
 (autoresearch.optimizer.cycle.tree sees to it on every way out). The evaluation and its
-decision (`judge_candidate`, autoresearch.optimizer.cycle.verdict) and the cycle's end
+decision (autoresearch.optimizer.cycle.evaluation) and the cycle's end
 (autoresearch.optimizer.cycle.conclude) are the same for each of several parallel candidates.
 """
 
@@ -11,23 +11,18 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from pathlib import Path
 
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.conclude import Kept, commit_message, conclude, failed
-from autoresearch.optimizer.cycle.decide import rule_of
-from autoresearch.optimizer.cycle.early import EarlyDiscard
-from autoresearch.optimizer.cycle.gating import Rows, Sizes
+from autoresearch.optimizer.cycle.evaluation import judge_candidate
+from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.holdout import HeadHoldout, guard_head, guard_original
-from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.line import Draft, EvalSpend, HeadMeasure, MutationSpend
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.mutate import mutate
-from autoresearch.optimizer.cycle.sequential import Place, decide_significant
 from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
-from autoresearch.optimizer.cycle.verdict import Assessment, assess
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size
@@ -36,7 +31,6 @@ from autoresearch.policies.stop import Limits
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.objectives import overall
 from autoresearch.runs.results import assertion_rates, mean_score
-from autoresearch.runs.samples import merge
 from autoresearch.trajectory.iterations import Iteration
 
 ORIGINAL_ATTEMPTS = Limits.max_errors_in_a_row
@@ -145,35 +139,3 @@ def candidate(session: Session, cycle: int) -> None:
 def settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:
     """A candidate not kept: its line written as the cycle concludes (`conclude`)."""
     conclude(session, cand, entry, None)
-
-
-def judge_candidate(session: Session, run_dir: Path, draft: Draft, place: Place | None = None) -> Assessment:
-    """Evaluate the candidate (once, or as often as a sequential rule asks) and decide; the assessment and
-    the spend go into the draft line, the assessment is returned.
-    A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise); it is
-    evaluated once, a sequential rule saying only whether it may be picked (its test comes if it is)."""
-    ws = place.ws if place else session.ws
-    spend, sequential, sizes = Spend(), None, Sizes.of(ws)
-    try:
-        if rule_of(session.config).sequential and not place:
-            sequential = decide_significant(session, run_dir, spend, sizes)
-            rows, baseline = merge(sequential.candidate), merge(sequential.head)
-        else:
-            baseline, evaluator = session.baseline_rows, place.evaluator if place else None
-            watch = early_discard(session, sizes)
-            rows = measure(session, run_dir, artifact_key(ws), 1, spend, watch, evaluator)
-    except EvalFailed:
-        draft.spend = EvalSpend.before_failing(spend)
-        raise
-    faults.point("after-eval")
-    draft.assessment = assess(session, run_dir, (rows, baseline), sizes, spend.skipped, sequential)
-    draft.spend = EvalSpend.of(spend)
-    return draft.assessment
-
-
-def early_discard(session: Session, sizes: Sizes) -> EarlyDiscard | None:
-    """Under a rule that allows it (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
-    config = session.config
-    if not rule_of(config).early_discard or session.holdout or config.objectives:
-        return None  # (a holdout needs every held-out test run, whatever the train part says; a composite, every cost)
-    return EarlyDiscard(session.baseline_rows, config.policy.threshold, sizes.simpler)

@@ -42,8 +42,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle.candidate import early_discard
 from autoresearch.optimizer.cycle.decide import beaten, rule_of
+from autoresearch.optimizer.cycle.evaluation import early_discard
 from autoresearch.optimizer.cycle.gating import Rows, Sizes
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.line import Draft, EvalSpend, Selected

@@ -19,10 +19,10 @@ from functools import partial
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import stops
-from autoresearch.optimizer.cycle.candidate import judge_candidate
 from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
 from autoresearch.optimizer.cycle.decide import compare_for_goal, rule_of
+from autoresearch.optimizer.cycle.evaluation import judge_candidate
 from autoresearch.optimizer.cycle.gating import Rows, scored_pair
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.line import Draft
