@@ -91,7 +91,7 @@ def confirm(session: Session, place: Place, run_dir: Path, draft: Draft, first: 
     except EvalFailed as exc:
         unconfirmed(draft, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
         first_run.add(spend)
-        draft.spend = EvalSpend.before_failing(first_run)
+        draft.spend = replace(EvalSpend.before_failing(first_run), skipped_tests=draft.spend.skipped_tests)
         return None
     decided = averaged(first, rows) if mean else rows
     assessed = assess(session, run_dir, (decided, baseline), sizes, spend.skipped, test)
