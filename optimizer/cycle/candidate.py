@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.optimizer import faults
-from autoresearch.optimizer.cycle import tree
+from autoresearch.optimizer.cycle import checks, tree
 from autoresearch.optimizer.cycle.conclude import Kept, commit_message, conclude, failed
 from autoresearch.optimizer.cycle.evaluation import judge_candidate
 from autoresearch.optimizer.cycle.gating import Rows
@@ -132,6 +132,8 @@ def candidate(session: Session, cycle: int) -> None:
             assessed = judge_candidate(session, run_dir, draft)
         except EvalFailed as exc:
             return settle(session, cand, draft.finish("error", failure=failed("eval-failed", str(exc))))
+        assessed = checks.judged(session, assessed, session.ws, run_dir, str(cycle))
+        draft.assessment = assessed
         kept = Kept(commit_message(cycle, mutation.summary), assessed.rows, assessed.held) if assessed.keep else None
         conclude(session, cand, draft.finish("keep" if kept else "drop"), kept)
 

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autoresearch.optimizer.config import CheckConfig
+from autoresearch.optimizer.cycle.verdict import Assessment
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import process, sandbox
+from autoresearch.policies.gates import Blocked
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,15 @@ class Failed:
     @property
     def gate(self) -> str:
         return f"check: {self.check}"
+
+
+def judged(session: Session, assessed: Assessment, candidate: Workspace, run_dir: Path, batch: str) -> Assessment:
+    """The assessment of a candidate the rule and the gates would keep, after the checks: not kept, the failed
+    check its gate, if one fails."""
+    if not assessed.keep or not session.config.gates.checks:
+        return assessed
+    failed = run(session, candidate, run_dir, batch)
+    return assessed if failed is None else assessed.unkept(gate=Blocked(failed.gate, failed.why))
 
 
 def run(session: Session, candidate: Workspace, run_dir: Path, batch: str) -> Failed | None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import partial
 
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import stops
+from autoresearch.optimizer.cycle import checks, stops
 from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
 from autoresearch.optimizer.cycle.decide import compare_for_goal, rule_of
@@ -87,7 +87,7 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
             ending, made = following, following.batch
             following = None
             finish(session, ending)
-        picked, winner = winner, _intact(winner)
+        picked, winner = winner, _checked(session, _intact(winner))
         if picked is not None and winner is None:
             save_patches([picked], None)
         old_head = session.ws.head()
@@ -280,6 +280,17 @@ def _merge(session: Session, batch: Batch) -> Sibling | None:
         merge_of=parents,
         parents=", ".join(siblings[i].strategy.name for i in parents),
     )
+
+
+def _checked(session: Session, winner: Sibling | None) -> Sibling | None:
+    """The winner, if it passes `gates.checks` (run in a copy of its worktree's artifact), else None."""
+    if winner is None or winner.draft.assessment is None:
+        return winner
+    assessed = checks.judged(session, winner.draft.assessment, winner.ws, winner.run_dir, winner.run_dir.name)
+    if assessed.keep:
+        return winner
+    winner.keep, winner.draft.assessment = False, assessed
+    return None
 
 
 def _intact(winner: Sibling | None) -> Sibling | None:

@@ -34,7 +34,7 @@ def test_a_failing_check_drops_the_candidate_named_and_costs_no_further_check(tm
     lines = iterations(repo)
     assert [ln["decision"] for ln in lines] == ["keep", "keep", "drop"]
     dropped = lines[2]
-    assert dropped["gate"] == "check: no b" and dropped["reason"].startswith("check 'no b' exited 1")
+    assert dropped["gate"] == "check: no b" and dropped["reason"].startswith("blocked by gate check: no b: exited 1")
     assert (run_dir(repo, dropped) / "check-1-no-b.stdout.log").exists()
     assert not (run_dir(repo, dropped) / "check-2-after.stdout.log").exists()  # the first failure ended them
     assert (run_dir(repo, lines[1]) / "check-2-after.stdout.log").read_text() == "ran\n"
@@ -43,7 +43,8 @@ def test_a_failing_check_drops_the_candidate_named_and_costs_no_further_check(tm
 
 
 def test_a_check_that_hangs_is_ended_at_its_timeout_and_drops_the_candidate(tmp_path):
-    hang = {"name": "hangs", "command": "sleep 300 & wait", "timeout_s": 1}
+    marker = f"check-hangs-{tmp_path.name}"  # in the sleeper's command line: no other process has it
+    hang = {"name": "hangs", "command": f"python3 -c 'import time; time.sleep(300)' {marker} & wait", "timeout_s": 1}
     plan = {2: PLAN[2]}
     repo = checked(tmp_path, [hang], plan)
     done = cli(repo, "run")
@@ -51,7 +52,7 @@ def test_a_check_that_hangs_is_ended_at_its_timeout_and_drops_the_candidate(tmp_
     line = iterations(repo)[1]
     assert (line["decision"], line["gate"]) == ("drop", "check: hangs")
     assert "timed out after 1s" in line["reason"]
-    assert not _running("sleep 300")  # the check's children ended with it
+    assert not _running(marker)  # the check's children ended with it
 
 
 def test_what_a_check_writes_lands_in_its_throwaway_checkout_never_in_the_commit_or_the_users(tmp_path):
