@@ -78,6 +78,7 @@ class InstantMutator:
     def mutate(self, request) -> MutationResult:
         with self.watch.outside():
             self.raw.step(request.cycle)
+            self.artifact = request.artifact  # under `sandbox: auto`, in a throwaway checkout, not the user's
             lines = self.artifact.read_text().splitlines()
             if request.cycle % 2 == 0:  # a line more: a win, kept
                 lines.append(f"line {request.cycle}")

@@ -77,6 +77,25 @@ def _not_a_boolean(value: object) -> object:
 Number = Annotated[float, BeforeValidator(_not_a_boolean)]
 
 
+class CheckConfig(BaseModel):
+    """A command run on a candidate the keep rule would keep, before its commit (`gates.checks`)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    command: str = Field(min_length=1)
+    """Shell command, run in a throwaway checkout holding the candidate; a non-zero exit drops the candidate."""
+    name: str | None = None
+    """How the check is named in the cycle's line and the log (default: its command)."""
+    timeout_s: Number = Field(default=600, gt=0)
+    """A check still running after this many seconds is ended and drops the candidate."""
+    sandbox: Literal["auto", "on", "off"] = "auto"
+    """`auto`: in a kernel sandbox (bubblewrap) where it works, as the command mutator; `on`: refuse to start without one; `off`: never."""
+
+    @property
+    def label(self) -> str:
+        return self.name or self.command
+
+
 class GatesConfig(BaseModel):
     """Promotion gates, checked after the keep rule says KEEP; a candidate that fails one is dropped, the gate named."""
 
@@ -94,6 +113,8 @@ class GatesConfig(BaseModel):
     """Block a candidate in which a test that passed at HEAD (score >= 0.8) fails."""
     must_pass: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
     """The safety gate: test ids or assertion names whose score may never fall below HEAD's. A run in which it blocked a candidate the rule would have kept, and nothing was kept, exits 20."""
+    checks: list[CheckConfig] = Field(default_factory=list)
+    """Commands (unit tests, a linter) run in order on a candidate every other gate let through, before its commit: the first that fails drops it, the check named. List the cheap ones first."""
 
     def limits(self) -> Limits:
         return Limits(

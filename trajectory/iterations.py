@@ -1,8 +1,9 @@
 """iterations.jsonl: one JSON object per cycle, appended whole or not at all.
 
 Field names follow AgentV's autoresearch mode so its tools read our files.
-Every field the daemon writes is declared below; a line may carry others
-(another tool's), which are kept and ignored.
+Every field the daemon writes is declared below; a line read may carry others
+(another tool's), which are kept and ignored, but a line written (`append`)
+may not: a field we do not declare is a misspelt one of ours.
 """
 
 from __future__ import annotations
@@ -137,6 +138,10 @@ class Iteration(BaseModel):
     )
     composite: Measure = None  # the score the keep rule decided on, when `objectives:` weights are set
     gate: Text = None  # the gate that blocked a candidate the keep rule would have kept
+    # a pick of several candidates decided again (autoresearch.optimizer.cycle.confirm): its first run's figures
+    selected_score: Measure = None
+    selected_wins: Count = None
+    selected_losses: Count = None
 
     @property
     def measures_head(self) -> bool:
@@ -159,6 +164,9 @@ def append(path: Path, record: Iteration) -> None:
     is written: other readers reject them) and carries no secret of the environment, whatever
     text reached the record (a grader's name, an error, a summary).
     """
+    undeclared = unknown_fields(record)
+    if undeclared:
+        raise ValueError(f"{path}: refusing to write fields no line declares: {', '.join(undeclared)}")
     line = (
         json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False)
         + "\n"
@@ -171,6 +179,14 @@ def append(path: Path, record: Iteration) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def unknown_fields(record: Iteration) -> list[str]:
+    """The fields of a line, or of its candidates' entries, that the models do not declare (kept on reading)."""
+    names = list(record.model_extra or {})
+    for entry in record.candidates or []:
+        names += [f"candidates[{entry.index}].{name}" for name in entry.model_extra or {}]
+    return names
 
 
 def _drop_partial_tail(fd: int, path: Path) -> None:

@@ -38,17 +38,19 @@ under a one-run rule, with one candidate judged.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle.candidate import assess, early_discard, spent_before_failing
 from autoresearch.optimizer.cycle.decide import beaten, rule_of
+from autoresearch.optimizer.cycle.evaluation import early_discard
+from autoresearch.optimizer.cycle.gating import Rows, Sizes
 from autoresearch.optimizer.cycle.keys import artifact_key
+from autoresearch.optimizer.cycle.line import Draft, EvalSpend, Selected
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.sequential import Place, decide_significant
+from autoresearch.optimizer.cycle.verdict import Assessment, assess
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.samples import merge
@@ -66,67 +68,52 @@ def needs_confirmation(config: Config, judged: int) -> bool:
     return judged >= 2 and config.search.confirm != "off"
 
 
-def confirm(
-    session: Session, place: Place, run_dir: Path, fields: dict[str, Any], first: list[dict]
-) -> tuple[list[dict], list[dict]] | None:
+def confirm(session: Session, place: Place, run_dir: Path, draft: Draft, first: Rows) -> Assessment | None:
     """The candidate at `place` run again into `run_dir` and decided again as its first run was (the rule,
     the holdout's veto, the gates): by the sequential rule's test on samples from 2 on, or on the mean of a
     second run and `first` (its first run's rows, held-out ones included; the second run must not lose
-    alone), or on the second run alone, as `search.confirm` says. Returns the (train rows, held-out rows)
-    decided on when kept again, None otherwise. `fields` (its draft line) then describe those rows, the
-    first run's figures kept as `selected_*`."""
-    selected(fields)
+    alone), or on the second run alone, as `search.confirm` says. Returns the assessment decided on when kept
+    again, None otherwise; the draft line then describes that assessment, the first run's figures kept as
+    `selected`."""
+    selected(draft)
     ws = place.ws
     sequential = rule_of(session.config).sequential
     mean = not sequential and session.config.search.confirm == "mean"
-    spend, first_run = Spend(), on_line(fields)  # its first run's, before `assess` writes the second's
+    spend, first_run, sizes = Spend(), draft.spend.on_line(), Sizes.of(ws)
     try:
         if sequential:
-            test = decide_significant(session, run_dir, spend, place, first=SAMPLE)
+            test = decide_significant(session, run_dir, spend, sizes, place, first=SAMPLE)
             rows, baseline = merge(test.candidate), merge(test.head)
         else:
             test, baseline = None, session.baseline_rows
-            watch = None if mean else early_discard(session, ws)  # it judges the second run alone
+            watch = None if mean else early_discard(session, sizes)  # it judges the second run alone
             rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, place.evaluator)
     except EvalFailed as exc:
-        unconfirmed(fields, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
+        unconfirmed(draft, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
         first_run.add(spend)
-        fields.update(spent_before_failing(first_run))
+        draft.spend = replace(EvalSpend.before_failing(first_run), skipped_tests=draft.spend.skipped_tests)
         return None
     decided = averaged(first, rows) if mean else rows
-    train, held, keep = assess(session, ws, run_dir, decided, baseline, spend, fields, test)
-    if keep and mean and (lost := lost_alone(session, ws, baseline, rows)):
-        keep = False
-        fields["reason"] = f"{fields['reason']}; but its second run alone lost to HEAD (for HEAD: {lost})"
+    assessed = assess(session, run_dir, (decided, baseline), sizes, spend.skipped, test)
+    if assessed.keep and mean and (lost := lost_alone(session, sizes, baseline, rows)):
+        assessed = assessed.unkept(lost_alone=lost)
     how = "runs after its pick" if sequential else "the mean of two runs" if mean else "a second run"
+    draft.assessment = replace(assessed, reason=replace(assessed.reason, confirmation=how, confirmed=assessed.keep))
     first_run.add(spend)
-    fields.update(
-        reason=f"{'confirmed' if keep else 'not confirmed'} on {how}: {fields['reason']}",
-        cost_usd=round(first_run.cost_usd, 6),
-        eval_runs=first_run.runs,
-        cache_hits=first_run.hits,
-    )
-    return (train, held) if keep else None
+    skipped = spend.skipped or draft.spend.skipped_tests  # (a first run's is kept when the second skipped none)
+    draft.spend = EvalSpend(round(first_run.cost_usd, 6), first_run.runs, first_run.hits, skipped)
+    return draft.assessment if assessed.keep else None
 
 
-def on_line(fields: dict[str, Any]) -> Spend:
-    """The spend a draft line records (`eval_runs` is named only when not 1: a hit is 0)."""
-    return Spend(
-        runs=int(fields.get("eval_runs", 1)),
-        hits=int(fields.get("cache_hits") or 0),
-        cost_usd=float(fields.get("cost_usd") or 0),
-    )
-
-
-def lost_alone(session: Session, ws: Workspace, baseline: list[dict], second: list[dict]) -> str | None:
+def lost_alone(session: Session, sizes: Sizes, baseline: Rows, second: Rows) -> str | None:
     """Why HEAD beat the second run by the rule (their held-out tests left out), None if it did not."""
     if session.holdout:
         baseline, second = session.holdout.partition(baseline)[0], session.holdout.partition(second)[0]
-    head = beaten(session.config, ws, baseline, second)
+    head = beaten(session.config, sizes, baseline, second)
     return head.reason if head.keep else None
 
 
-def averaged(first: list[dict], second: list[dict]) -> list[dict]:
+def averaged(first: Rows, second: Rows) -> Rows:
     """The second run's rows, each test's score the mean of its two runs' (a test in one run keeps that
     run's; the last row of a duplicated id counts, as in compare). Everything else is the second run's."""
     before = {row["test_id"]: float(row["score"]) for row in first}
@@ -136,12 +123,15 @@ def averaged(first: list[dict], second: list[dict]) -> list[dict]:
     ]
 
 
-def unconfirmed(fields: dict[str, Any], why: str) -> None:
-    selected(fields)
-    fields["reason"] = f"not confirmed: {why}"
+def unconfirmed(draft: Draft, why: str) -> None:
+    """A pick that could not be decided again: not kept, and why."""
+    selected(draft)
+    assert draft.assessment is not None, "only an evaluated pick is confirmed"
+    draft.assessment = draft.assessment.unkept(unconfirmed=why)
 
 
-def selected(fields: dict[str, Any]) -> None:
+def selected(draft: Draft) -> None:
     """The first run's figures, which the pick was made on, kept beside those the confirmation decided on."""
-    for name in ("score", "wins", "losses"):
-        fields.setdefault(f"selected_{name}", fields.get(name))
+    if draft.selected is None and draft.assessment is not None:
+        a = draft.assessment
+        draft.selected = Selected(a.score, a.summary.wins, a.summary.losses)

@@ -7,12 +7,13 @@ one a full evaluation gives; only the spend changes.
 
 from __future__ import annotations
 
+from autoresearch.optimizer.cycle.gating import Row, Rows
 from autoresearch.policies.keep import cannot_win
 from autoresearch.runs.compare import classify
 
 
 class EarlyDiscard:
-    def __init__(self, baseline_rows: list[dict], threshold: float, simpler: bool):
+    def __init__(self, baseline_rows: Rows, threshold: float, simpler: bool):
         self.baseline = {row["test_id"]: float(row["score"]) for row in baseline_rows}
         self.threshold, self.simpler = threshold, simpler
         self.seen: set[str] = set()
@@ -23,7 +24,7 @@ class EarlyDiscard:
         """Baseline tests not seen yet (an upper bound: the candidate may not run them all)."""
         return len(self.baseline) - len(self.seen)
 
-    def __call__(self, row: dict) -> bool:
+    def __call__(self, row: Row) -> bool:
         """Take one candidate row; True once the candidate can no longer be kept."""
         test_id = row["test_id"]
         if test_id in self.baseline and test_id not in self.seen:

@@ -2,23 +2,29 @@
 
 `rescored` turns result rows into rows whose score is the composite of
 `objectives:` (autoresearch.policies.objectives), so that every keep rule
-decides on it unchanged; `gate` measures the candidate, checks `gates:`
-(autoresearch.policies.gates) once the rule said KEEP, and writes both on the
-cycle's iterations line.
+decides on it unchanged; `blocked_by` checks `gates:` (autoresearch.policies.gates)
+once the rule said KEEP (autoresearch.optimizer.cycle.verdict puts both on the line).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
 from autoresearch.policies import gates
+from autoresearch.policies.gates import Blocked
 from autoresearch.policies.objectives import OBJECTIVES, composite
-from autoresearch.runs.objectives import PASS_AT, of_row, overall, per_test
+from autoresearch.runs.objectives import PASS_AT, of_row, per_test
 from autoresearch.runs.results import assertion_rates, mean_score
 
+Row = dict[str, Any]  # a result row as the evaluators write it: a JSON object (the edge where JSON comes in)
+Rows = list[Row]
 
-def rescored(config: Config, head_rows: list[dict], rows: list[dict], sizes: tuple[int, int]) -> list[dict]:
+
+def rescored(config: Config, head_rows: Rows, rows: Rows, sizes: tuple[int, int]) -> Rows:
     """`rows` scored by the composite, each test's objectives normalised against HEAD's same test
     (`rows` as they are without weights). `sizes` are HEAD's artifact size and that of `rows`'s artifact."""
     if not config.objectives:
@@ -36,42 +42,52 @@ def rescored(config: Config, head_rows: list[dict], rows: list[dict], sizes: tup
     ]
 
 
-def scored_pair(
-    config: Config, ws: Workspace, head_rows: list[dict], rows: list[dict]
-) -> tuple[list[dict], list[dict]]:
+@dataclass(frozen=True)
+class Sizes:
+    """HEAD's artifact size and the candidate's (lines of a file, bytes of a directory, a tree walk): measured
+    once per candidate, before its evaluation, and handed to everything that weighs it."""
+
+    head: int
+    candidate: int
+
+    @classmethod
+    def of(cls, ws: Workspace) -> Sizes:
+        return cls(artifact_size(ws, "HEAD"), artifact_size(ws))
+
+    @property
+    def simpler(self) -> bool:
+        return self.candidate < self.head
+
+
+def scored_pair(config: Config, sizes: Sizes, head_rows: Rows, rows: Rows) -> tuple[Rows, Rows]:
     """(HEAD's rows, the candidate's) as the keep rule sees them: by the composite when weights are set."""
-    head_size, size = artifact_size(ws, "HEAD"), artifact_size(ws)
-    return rescored(config, head_rows, head_rows, (head_size, head_size)), rescored(
-        config, head_rows, rows, (head_size, size)
+    return rescored(config, head_rows, head_rows, (sizes.head, sizes.head)), rescored(
+        config, head_rows, rows, (sizes.head, sizes.candidate)
     )
 
 
-def gate(config: Config, ws: Workspace, head_rows: list[dict], rows: list[dict], keep: bool, fields: dict) -> bool:
-    """Whether the candidate is kept after the gates. Its objectives (and composite) go into `fields`,
-    the iterations line in the making; a blocked KEEP becomes a drop whose reason names the gate."""
-    head_score, cand_score = (mean_score(r) for r in scored_pair(config, ws, head_rows, rows))
-    fields["objectives"] = overall(rows, artifact_size(ws))
-    if config.objectives:
-        fields["composite"] = round(cand_score, 6)
+def blocked_by(
+    config: Config, head: tuple[Rows, dict[str, float], Rows], cand: tuple[Rows, dict[str, float], Rows]
+) -> Blocked | None:
+    """The gate that blocks a candidate the rule kept, or None. Each side is (its rows, its objectives, its rows
+    as the rule scored them)."""
     limits = config.gates.limits()
-    if not keep or not limits.any:
-        return keep
+    if not limits.any:
+        return None
     sign = -1.0 if config.eval.goal == "minimize" else 1.0
-    head = _side(head_rows, overall(head_rows, artifact_size(ws, "HEAD")), sign * head_score)
-    blocked = gates.check(limits, head, _side(rows, fields["objectives"], sign * cand_score), PASS_AT)
-    if blocked is None:
-        return True
-    get().info("gate blocked", gate=blocked.gate, reason=blocked.reason)
-    fields.update(gate=blocked.gate, reason=f"blocked by gate {blocked.gate}: {blocked.reason} ({fields['reason']})")
-    return False
+    sides = [_side(rows, objectives, sign * mean_score(scored)) for rows, objectives, scored in (head, cand)]
+    blocked = gates.check(limits, sides[0], sides[1], PASS_AT)
+    if blocked is not None:
+        get().info("gate blocked", gate=blocked.gate, reason=blocked.reason)
+    return blocked
 
 
-def _side(rows: list[dict], objectives: dict[str, float], score: float) -> gates.Side:
+def _side(rows: Rows, objectives: dict[str, float], score: float) -> gates.Side:
     tests = {row["test_id"]: float(row["score"]) for row in rows}
     return gates.Side(objectives, score, tests, assertion_rates(rows))
 
 
-def unmeasured(config: Config, rows: list[dict]) -> list[str]:
+def unmeasured(config: Config, rows: Rows) -> list[str]:
     """The config's weights and gates on objectives these rows (HEAD's) never report, as `field (objective)`."""
     if not rows:
         return []

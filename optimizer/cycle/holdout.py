@@ -5,8 +5,10 @@ and, with a holdout, the eval file (`hidden_from_mutator`). The split is autores
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.experiment import holdout
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.policies.holdout import regressed
@@ -27,48 +29,64 @@ def hidden_from_mutator(session: Session, root: Path) -> tuple[Path, ...]:
     return tuple(hidden)
 
 
-def check(baseline: list[dict], candidate: list[dict], confidence: float) -> dict:
-    """The holdout's fields on the iterations line; `holdout_regressed` vetoes a KEEP."""
+@dataclass(frozen=True)
+class Regression:
+    """A candidate's held-out tests against HEAD's: `regressed` vetoes a KEEP."""
+
+    score: float
+    regressed: bool
+    z: float | None
+
+
+@dataclass(frozen=True)
+class HeadHoldout:
+    """HEAD's held-out score on its line: what later candidates' held-out tests are checked against."""
+
+    score: float
+    tests: int
+
+
+def check(baseline: Rows, candidate: Rows, confidence: float) -> Regression | None:
+    """The candidate's held-out tests checked against HEAD's (None when it has none)."""
     if not candidate:
-        return {}
+        return None
     before = {r["test_id"]: float(r["score"]) for r in baseline}
     after = {r["test_id"]: float(r["score"]) for r in candidate}
     worse, z = regressed(before, after, confidence)
-    fields = {"holdout_score": mean_score(candidate), "holdout_regressed": worse}
-    return {**fields, "holdout_z": round(z, 4)} if z is not None else fields
+    return Regression(mean_score(candidate), worse, round(z, 4) if z is not None else None)
 
 
-def guard_original(session: Session, run_dir: Path, rows: list[dict]) -> tuple[list[dict], dict]:
-    """Cycle 1: draw the split, hide the held-out results; returns (train rows, line fields)."""
+def guard_original(session: Session, run_dir: Path, rows: Rows) -> tuple[Rows, HeadHoldout | None]:
+    """Cycle 1: draw the split, hide the held-out results; returns (train rows, HEAD's held-out part)."""
     fraction = session.config.eval.holdout
     if not fraction:
-        return rows, {}
+        return rows, None
     paths = session.paths
     split = holdout.create(paths.holdout, paths.results_dir, session.config.experiment_name, rows, fraction)
     train, held = split.partition(rows)
     split.hide(run_dir)
     session.set_holdout(split, held)
-    return train, _head_fields(held)
+    return train, _head_holdout(held)
 
 
-def guard_head(session: Session, run_dir: Path, rows: list[dict]) -> tuple[list[dict], list[dict], dict]:
-    """HEAD measured again (a re-baseline): (train rows, held-out rows, line fields), split as the original was."""
+def guard_head(session: Session, run_dir: Path, rows: Rows) -> tuple[Rows, Rows, HeadHoldout | None]:
+    """HEAD measured again (a re-baseline): (train rows, held-out rows, HEAD's held-out part), split as the
+    original was."""
     if session.holdout is None:
-        return rows, [], {}
+        return rows, [], None
     train, held = session.holdout.partition(rows)
     session.holdout.hide(run_dir)
-    return train, held, _head_fields(held)
+    return train, held, _head_holdout(held)
 
 
-def _head_fields(held: list[dict]) -> dict:
-    """HEAD's held-out score on its line: what later candidates' held-out tests are checked against."""
-    return {"holdout_score": mean_score(held), "holdout_tests": len(held)} if held else {}
+def _head_holdout(held: Rows) -> HeadHoldout | None:
+    return HeadHoldout(mean_score(held), len(held)) if held else None
 
 
-def guard_candidate(session: Session, run_dir: Path, rows: list[dict]) -> tuple[list[dict], list[dict], dict]:
-    """A candidate: (train rows, held-out rows, line fields), its held-out results hidden."""
+def guard_candidate(session: Session, run_dir: Path, rows: Rows) -> tuple[Rows, Rows, Regression | None]:
+    """A candidate: (train rows, held-out rows, the check of the held-out part), its held-out results hidden."""
     if session.holdout is None:
-        return rows, [], {}
+        return rows, [], None
     train, held = session.holdout.partition(rows)
     session.holdout.hide(run_dir, run_dir.relative_to(session.paths.root).as_posix())
     return train, held, check(session.baseline_holdout, held, session.config.policy.confidence)

@@ -19,7 +19,7 @@ from autoresearch.optimizer.cycle.siblings import Batch
 from autoresearch.optimizer.daemonlog import file_only, get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
-from autoresearch.plumbing.errors import AutoresearchError, Interrupted
+from autoresearch.plumbing.errors import Interrupted
 from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
@@ -57,6 +57,7 @@ def run(session: Session) -> Outcome:
         if not session.history.records:
             structlog.contextvars.bind_contextvars(cycle=1)
             record(session, original(session))
+            write_chart(session, live=True)
             _warn_if_degenerate(session, unread)
         _warn_unmeasured(session)
         _cycle_until_stop(session)
@@ -71,7 +72,7 @@ def run(session: Session) -> Outcome:
     finally:
         _finish(session, reason)
     log.info("finished", stop_reason=reason, cycle=session.history.last_cycle or None, phase="done")
-    if isinstance(ended, AutoresearchError):  # a stop that is a failure: its exit code
+    if ended is not None and ended.exit_code is not None:  # a stop that is a failure: its exit code
         raise ended
     run = session.history.since(session.state.run_start_cycle)
     return Outcome(reason, _improved(session), len(run.records), safety_blocked(run.records))
@@ -103,6 +104,7 @@ def _cycle_until_stop(session: Session) -> None:
                 ahead = parallel.cycle(session, number, handed)
             else:
                 candidate(session, number)
+            write_chart(session, live=True)  # out of the cycle's critical blocks: a signal never waits on it
     finally:
         if ahead is not None:
             parallel.discard(session, ahead)

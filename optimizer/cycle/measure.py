@@ -13,6 +13,7 @@ from pathlib import Path
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
@@ -71,7 +72,7 @@ def measure(
     spend: Spend,
     watch: EarlyDiscard | None = None,
     evaluator: Evaluator | None = None,
-) -> list[dict]:
+) -> Rows:
     """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
     (unless it was stopped early: a partial run is no sample). One thread at a time measures a sample, so
     that another asking for it meanwhile reads it from the cache."""

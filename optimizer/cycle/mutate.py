@@ -270,7 +270,7 @@ def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> lis
     return lost + paths
 
 
-def _set_aside_changelog(session: Session, changelog) -> None:
+def _set_aside_changelog(session: Session, changelog: Path) -> None:
     """The decided run's mutation.md is the next candidate's changelog. One found there before the
     mutator runs was written for an earlier attempt from the same baseline, and must not become this
     candidate's summary: after an error cycle it moves to that cycle's run directory (beside its

@@ -16,16 +16,16 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import stops
-from autoresearch.optimizer.cycle.candidate import Draft, judge_candidate
+from autoresearch.optimizer.cycle import checks, stops
+from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
 from autoresearch.optimizer.cycle.decide import compare_for_goal, rule_of
-from autoresearch.optimizer.cycle.gating import scored_pair
+from autoresearch.optimizer.cycle.evaluation import judge_candidate
+from autoresearch.optimizer.cycle.gating import Rows, scored_pair
 from autoresearch.optimizer.cycle.keys import artifact_key
-from autoresearch.optimizer.cycle.outcome import decide
+from autoresearch.optimizer.cycle.line import Draft
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.cycle.siblings import (
     MERGE,
@@ -54,6 +54,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch,
 from autoresearch.plumbing import process
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.policies.merging import merge_parents
+from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
@@ -86,7 +87,7 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
             ending, made = following, following.batch
             following = None
             finish(session, ending)
-        picked, winner = winner, _intact(winner)
+        picked, winner = winner, _checked(session, _intact(winner))
         if picked is not None and winner is None:
             save_patches([picked], None)
         old_head = session.ws.head()
@@ -113,7 +114,7 @@ def discard(session: Session, batch: Batch) -> None:
         _save_quietly(batch.siblings)
     finally:
         worktrees.clear(session.ws, session.paths.meta, batch.name)
-    unrecorded = sum(owed(s)["mutation_cost_usd"] for s in batch.siblings)
+    unrecorded = sum(owed(s).cost_usd for s in batch.siblings)
     get().warning(
         f"the {len(batch.siblings)} candidates mutated ahead for cycle {batch.number} were not evaluated "
         f"(the run stopped); their patches are in {batch.run_dir}",
@@ -193,8 +194,7 @@ def _with_merge(
     if picked is None:
         return confirmed[0]
     if confirmed[0] is not None:
-        confirmed[0].keep = False
-        confirmed[0].draft.fields["reason"] += "; not kept: the merge candidate scored higher"
+        confirmed[0].unkeep(merge_won=True)
     return picked
 
 
@@ -202,8 +202,8 @@ def _budget_left(session: Session, siblings: list[Sibling], evaluated: bool = Fa
     """Whether the evaluations may start (`evaluated`: one more may, after theirs): a budget the cycle's
     spend so far exhausted starts none."""
     budget = session.config.stop.budget_usd
-    evals = sum(float(s.draft.fields.get("cost_usd") or 0) for s in siblings) if evaluated else 0.0
-    spent = session.history.spent_usd + sum(owed(s)["mutation_cost_usd"] for s in siblings) + evals
+    evals = sum(s.draft.spend.cost_usd or 0.0 for s in siblings) if evaluated else 0.0
+    spent = session.history.spent_usd + sum(owed(s).cost_usd for s in siblings) + evals
     return not budget or spent < budget
 
 
@@ -218,21 +218,22 @@ def _evaluate_all(session: Session, siblings: list[Sibling], workers: int | None
     all_at_once([partial(_evaluate_one, session, s, share) for s in live])
 
 
-def _share(session: Session, among: int, workers: int | None = None) -> Any:
+def _share(session: Session, among: int, workers: int | None = None) -> EvalConfig:
     """The eval's settings with a `1/among` share of `workers` (`eval.workers` unless given)."""
     total = session.config.eval.workers if workers is None else workers
     return session.config.eval.model_copy(update={"workers": max(1, total // among)})
 
 
-def _evaluator(session: Session, ws: Workspace, eval_config: Any) -> Evaluator:
+def _evaluator(session: Session, ws: Workspace, eval_config: EvalConfig) -> Evaluator:
     return build_evaluator(eval_config, ws.root, session.config.executor_at(ws.root))
 
 
-def _evaluate_one(session: Session, s: Sibling, eval_config: Any) -> None:
+def _evaluate_one(session: Session, s: Sibling, eval_config: EvalConfig) -> None:
     s.place = place = Place(s.ws, _evaluator(session, s.ws, eval_config))
     s.key = artifact_key(s.ws)
     try:
-        s.rows, s.held, s.keep = judge_candidate(session, s.run_dir, s.draft, place)
+        assessed = judge_candidate(session, s.run_dir, s.draft, place)
+        s.rows, s.held, s.keep = assessed.rows, assessed.held, assessed.keep
     except EvalFailed as exc:
         s.error = ("eval-failed", str(exc))
 
@@ -266,8 +267,8 @@ def _merge(session: Session, batch: Batch) -> Sibling | None:
     merged_ws = worktrees.add_tree(ws, session.paths.meta, batch.name, index, tree)
     sib_dir = batch.run_dir / f"candidate-{index}"
     sib_dir.mkdir(parents=True, exist_ok=True)
-    summary = " + ".join(str(siblings[i].draft.fields.get("mutation", "")) for i in parents)
-    draft = Draft(batch.number, batch.run_dir.name, session.eval_key, fields={"mutation": summary})
+    summary = " + ".join(siblings[i].draft.mutation or "" for i in parents)
+    draft = Draft(batch.number, batch.run_dir.name, session.eval_key, mutation=summary)
     get().info("merging", candidates=parents)
     return Sibling(
         index,
@@ -279,6 +280,17 @@ def _merge(session: Session, batch: Batch) -> Sibling | None:
         merge_of=parents,
         parents=", ".join(siblings[i].strategy.name for i in parents),
     )
+
+
+def _checked(session: Session, winner: Sibling | None) -> Sibling | None:
+    """The winner, if it passes `gates.checks` (run in a copy of its worktree's artifact), else None."""
+    if winner is None or winner.draft.assessment is None:
+        return winner
+    assessed = checks.judged(session, winner.draft.assessment, winner.ws, winner.run_dir, winner.run_dir.name)
+    if assessed.keep:
+        return winner
+    winner.keep, winner.draft.assessment = False, assessed
+    return None
 
 
 def _intact(winner: Sibling | None) -> Sibling | None:
@@ -299,18 +311,18 @@ def _intact(winner: Sibling | None) -> Sibling | None:
         changed = [".git"]
     if not changed:
         return winner
-    winner.keep = False
     winner.error = ("out-of-scope", f"its worktree changed after it was evaluated: {', '.join(changed[:5])}")
-    winner.draft.fields["reason"] = f"not kept: {winner.error[1]}"
+    winner.unkeep(not_kept=winner.error[1])
     get().warning("the cycle's pick is not kept: its worktree changed after it was evaluated", paths=changed[:5])
     return None
 
 
-def _won(session: Session, s: Sibling, baseline: list[dict]) -> set[str]:
+def _won(session: Session, s: Sibling, baseline: Rows) -> set[str]:
     """The tests a sibling won against HEAD, as its rule compared them (none for one not evaluated)."""
     if s.rows is None or s.error is not None:
         return set()
-    head, rows = scored_pair(session.config, s.ws, baseline, s.rows)
+    assert s.draft.assessment is not None
+    head, rows = scored_pair(session.config, s.draft.assessment.sizes, baseline, s.rows)
     return {m.test_id for m in compare_for_goal(session.config, head, rows).matched if m.outcome == "win"}
 
 
@@ -325,15 +337,15 @@ def _confirmed(
         return winner
     assert winner.place is not None and winner.rows is not None and winner.held is not None
     if not _budget_left(session, siblings, evaluated=True):
-        unconfirmed(winner.draft.fields, "the budget was spent before a second run")
+        unconfirmed(winner.draft, "the budget was spent before a second run")
         confirmed = None
     else:
         get().info("confirming", candidate=winner.index, strategy=winner.strategy.name)
         first = winner.rows + winner.held  # its first run, held-out tests included
         place = replace(winner.place, head=head)
-        confirmed = confirm(session, place, winner.run_dir / "confirm", winner.draft.fields, first)
+        confirmed = confirm(session, place, winner.run_dir / "confirm", winner.draft, first)
     if confirmed is None:
         winner.keep = False
         return None
-    winner.rows, winner.held = confirmed
+    winner.rows, winner.held = confirmed.rows, confirmed.held
     return winner

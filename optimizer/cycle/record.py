@@ -1,8 +1,10 @@
-"""Writing a decision down before moving on: the iterations line first, then state.json and the chart.
+"""Writing a decision down before moving on: the iterations line first, then state.json; the chart after.
 
 The cycle calls `record` inside the same `signals.critical()` block as the git
 operation it records (a KEEP's commit, a DISCARD's restore), so a signal can
-never separate a commit from its line.
+never separate a commit from its line. The chart is derived from the lines and
+may be redrawn at any time: the loop draws it after the block (`write_chart`), so
+that a signal never waits on a page render.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ BUDGET_WARNINGS = (0.5, 0.8)
 
 
 def record(session: Session, entry: Iteration) -> None:
-    """Write the decision down before moving on: the line, then the state and the chart."""
+    """Write the decision down before moving on: the line, then the state (the chart is the loop's, after)."""
     previous_spend = session.history.spent_usd
     faults.point("before-append")
     iterations.append(session.paths.iterations, entry)
@@ -36,8 +38,7 @@ def record(session: Session, entry: Iteration) -> None:
         mutation=entry.mutation,
     )
     notify.kept(entry)
-    tracking.cycle(entry)
-    write_chart(session, live=True)
+    tracking.cycle(entry)  # queued: no wait inside the critical block
 
 
 def _warn_budget(session: Session, before: float) -> None:

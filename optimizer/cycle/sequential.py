@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from autoresearch.optimizer.cycle.gating import rescored
+from autoresearch.optimizer.cycle.gating import Rows, Sizes, rescored
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.threads import all_at_once
 from autoresearch.optimizer.cycle.tree import head_in_tree
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, artifact_size
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id
 from autoresearch.policies.significant import Verdict, first_round, next_round, significant
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import Evaluator
@@ -51,13 +51,13 @@ class Place:
 @dataclass
 class Sequential:
     verdict: Verdict
-    candidate: list[list[dict]]
-    head: list[list[dict]]
+    candidate: list[Rows]
+    head: list[Rows]
     first: int = 1  # the candidate's first sample in the test (those before it chose it from several)
 
 
 def decide_significant(
-    session: Session, run_dir: Path, spend: Spend, place: Place | None = None, first: int = 1
+    session: Session, run_dir: Path, spend: Spend, sizes: Sizes, place: Place | None = None, first: int = 1
 ) -> Sequential:
     """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir.
     What the runs cost goes into the caller's `spend` as they end, so that a test failing on a later run
@@ -71,10 +71,9 @@ def decide_significant(
     head_key = artifact_id(ws)
     stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
-    cand: list[list[dict]] = []
+    cand: list[Rows] = []
     beside = place is not None and place.head is not None
     more = first_round(stored, beside)  # (candidate runs, HEAD runs): this round's
-    simpler = artifact_size(ws) < artifact_size(ws, "HEAD")
     keys = (artifact_key(ws), head_key)
     while True:
         drawn = _draw(
@@ -83,11 +82,11 @@ def decide_significant(
         cand, head = cand + drawn[0], head + drawn[1]
         hidden = session.holdout.tests if session.holdout else frozenset()
         verdict = significant(
-            _scores(session, ws, cand, hidden),
-            _scores(session, ws, head, hidden, head=True),
+            _scores(session, sizes, cand, hidden),
+            _scores(session, sizes, head, hidden, head=True),
             policy.confidence,
             policy.max_repeats,
-            simpler,
+            sizes.simpler,
         )
         get().info("evidence", action=verdict.action, reason=verdict.reason)
         if verdict.done:
@@ -105,14 +104,14 @@ def _draw(
     cand: tuple[int, int],
     head: tuple[int, int],
     spend: Spend,
-) -> tuple[list[list[dict]], list[list[dict]]]:
+) -> tuple[list[Rows], list[Rows]]:
     """`cand` = (first sample, count) of the candidate's (its artifact's key `keys[0]`) and `head` of HEAD's
     (`keys[1]`): several at once only with HEAD's worktree beside, since a HEAD run in the candidate's tree
     puts HEAD's artifact there."""
     ws, evaluator = (place.ws, place.evaluator) if place else (session.ws, None)
     there = place.head if place else None
     jobs = [("sample", n) for n in range(cand[0], sum(cand))] + [("head", n) for n in range(head[0], sum(head))]
-    results: dict[tuple[str, int], list[dict]] = {}
+    results: dict[tuple[str, int], Rows] = {}
     spends = [Spend() for _ in jobs]
 
     failed: list[EvalFailed] = []
@@ -143,11 +142,11 @@ def _draw(
 
 
 def _scores(
-    session: Session, ws: Workspace, samples: list[list[dict]], hidden: frozenset[str], head: bool = False
+    session: Session, sizes: Sizes, samples: list[Rows], hidden: frozenset[str], head: bool = False
 ) -> list[dict[str, float]]:
     """Per-sample test scores (by the composite, with `objectives:` weights, against HEAD's results),
     the held-out tests left out: the rule decides on the train part."""
     if session.config.objectives:
-        sizes = (artifact_size(ws, "HEAD"), artifact_size(ws, "HEAD" if head else None))
-        samples = [rescored(session.config, session.baseline_rows, rows, sizes) for rows in samples]
+        pair = (sizes.head, sizes.head if head else sizes.candidate)
+        samples = [rescored(session.config, session.baseline_rows, rows, pair) for rows in samples]
     return [{row["test_id"]: float(row["score"]) for row in rows if row["test_id"] not in hidden} for rows in samples]

@@ -24,8 +24,9 @@ from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
-from autoresearch.optimizer.cycle.candidate import Draft, mutation_fields
 from autoresearch.optimizer.cycle.decide import is_better
+from autoresearch.optimizer.cycle.gating import Rows
+from autoresearch.optimizer.cycle.line import Draft, MutationSpend, Selected
 from autoresearch.optimizer.cycle.mutate import (
     check_worktree,
     head_moved_error,
@@ -51,7 +52,6 @@ from autoresearch.optimizer.gitrepo.workspace import (
 from autoresearch.optimizer.guard import trusted
 from autoresearch.plumbing.errors import IntegrityError, SafetyStop
 
-MUTATION_SPEND = ("mutation_cost_usd", "tokens_in", "tokens_out")
 MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
 CONFLICT = "conflict"  # the error of a candidate mutated ahead whose edit does not carry onto the new HEAD
 
@@ -68,19 +68,31 @@ class Sibling:
     run_dir: Path
     error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
     place: Place | None = None  # where it is evaluated, once it is
-    rows: list[dict] | None = None  # its train rows, once evaluated
-    held: list[dict] | None = None
+    rows: Rows | None = None  # its train rows, once evaluated
+    held: Rows | None = None
     keep: bool = False
     key: str = ""  # its artifact's key when its evaluation began
-    paid: dict[str, float] = field(default_factory=dict)  # its mutations' spend already on a line (`settle`)
+    paid: MutationSpend = MutationSpend()  # its mutations' spend already on a line (`settle`)
     merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
     parents: str = ""  # and their strategies, for its commit message
 
-    def picked_on(self, name: str) -> float:
-        """A figure (score, wins, losses) of its first run, which the pick compares: kept as `selected_*` once a
-        confirmation replaced it (autoresearch.optimizer.cycle.confirm)."""
-        fields = self.draft.fields
-        return float(fields.get(f"selected_{name}", fields.get(name)) or 0)
+    def picked_on(self) -> Selected:
+        """The figures (score, wins, losses) of its first run, which the pick compares: kept as `selected` once a
+        confirmation replaced them (autoresearch.optimizer.cycle.confirm)."""
+        if self.draft.selected is not None:
+            return self.draft.selected
+        a = self.draft.assessment
+        return Selected(a.score, a.summary.wins, a.summary.losses) if a else Selected(None, None, None)
+
+    def unkeep(self, **why: object) -> None:
+        """Not kept after all (its reason given the parts that say why)."""
+        self.keep = False
+        if self.draft.assessment is not None:
+            self.draft.assessment = self.draft.assessment.unkept(**why)
+
+    @property
+    def mutated(self) -> MutationSpend:
+        return self.draft.mutation_spend or MutationSpend()
 
 
 @dataclass
@@ -102,7 +114,7 @@ class Mutating:
 
     batch: Batch
     pool: ThreadPoolExecutor
-    futures: list[Future]
+    futures: list[Future[None]]
     kept: trusted.Snapshot
     head: str
     branch: str | None
@@ -214,21 +226,21 @@ def redo(session: Session, batch: Batch) -> None:
     finish(session, start(session, batch, redo=True))
 
 
-def owed(s: Sibling) -> dict[str, float]:
+def owed(s: Sibling) -> MutationSpend:
     """Its mutations' spend not yet on a line."""
-    return {name: float(s.draft.fields.get(name) or 0) - s.paid.get(name, 0.0) for name in MUTATION_SPEND}
+    return s.mutated - s.paid
 
 
-def settle(siblings: list[Sibling]) -> dict[str, float]:
+def settle(siblings: list[Sibling]) -> MutationSpend:
     """The mutation spend the siblings owe, summed, and from now on counted as paid: each mutation is on
     exactly one line (with overlap, the line of the cycle during which it ran), so the budget, which sums the
     lines, counts every one, including those of a batch a stop left unevaluated."""
-    total = dict.fromkeys(MUTATION_SPEND, 0.0)
+    cost, tokens_in, tokens_out = 0.0, 0, 0
     for s in siblings:
-        for name, value in owed(s).items():
-            total[name] += value
-        s.paid = {name: float(s.draft.fields.get(name) or 0) for name in MUTATION_SPEND}
-    return total
+        o = owed(s)
+        cost, tokens_in, tokens_out = cost + o.cost_usd, tokens_in + o.tokens_in, tokens_out + o.tokens_out
+        s.paid = s.mutated
+    return MutationSpend(round(cost, 6), tokens_in, tokens_out)
 
 
 def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:
@@ -299,14 +311,12 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
         s.error = ("exhausted", "the mutator has no more mutations")
         return
     _add_spend(s, result)
-    s.draft.fields["mutation"] = result.summary
+    s.draft.mutation = result.summary
     get().info("mutated", candidate=s.index, strategy=s.strategy.name, summary=result.summary)
 
 
 def _add_spend(s: Sibling, spent: MutationResult) -> None:
-    for name, value in mutation_fields(spent).items():
-        total = (s.draft.fields.get(name) or 0) + (value or 0)
-        s.draft.fields[name] = round(total, 6) if isinstance(total, float) else total
+    s.draft.mutation_spend = s.mutated + MutationSpend.of(spent)
 
 
 def best_of(kept: list[Sibling], session: Session) -> Sibling | None:
@@ -321,7 +331,12 @@ def best_of(kept: list[Sibling], session: Session) -> Sibling | None:
 
 def picked_over(a: Sibling, b: Sibling, session: Session) -> bool:
     """Whether `a` is picked over `b`, on their first runs."""
-    if a.picked_on("score") != b.picked_on("score"):
-        return is_better(session.config.eval.goal, a.picked_on("score"), b.picked_on("score"))
-    margin = lambda s: s.picked_on("wins") - s.picked_on("losses")  # noqa: E731
-    return margin(a) > margin(b)
+    first_a, first_b = a.picked_on(), b.picked_on()
+    score_a, score_b = first_a.score or 0.0, first_b.score or 0.0
+    if score_a != score_b:
+        return is_better(session.config.eval.goal, score_a, score_b)
+    return _margin(first_a) > _margin(first_b)
+
+
+def _margin(first: Selected) -> int:
+    return (first.wins or 0) - (first.losses or 0)

@@ -1,8 +1,8 @@
 """Why a run ends, as exceptions: raised where the reason is found, caught once by the loop.
 
-Each carries its reason (the name state.json and the report show); the two
-that end a run in failure are also our errors with their exit code, and their
-messages read their limits from the stop policy.
+Each carries its reason (the name state.json and the report show). Every stop is one of our errors
+(`AutoresearchError`), but only the two that end a run in failure carry an exit code (their messages read
+their limits from the stop policy); any other's exit code is the run's outcome (exit 0 or 10).
 """
 
 from __future__ import annotations
@@ -12,19 +12,23 @@ from dataclasses import replace
 
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.plumbing.errors import KeepsFailing, SafetyStop
+from autoresearch.plumbing.errors import AutoresearchError, KeepsFailing, SafetyStop
 from autoresearch.policies.stop import Limits, StopReason, budget_stop, stop_reason, time_stop
 
 
-class RunStopped(Exception):
-    """The loop makes no further cycle; the run's outcome (exit 0 or 10) says how it went."""
+class RunStopped(AutoresearchError):
+    """The loop makes no further cycle; the run's outcome (exit 0 or 10) says how it went. No exit code of its
+    own (`exit_code_for` gives None, as for a bug, should one ever escape the loop): the failures below take
+    theirs from the error class they name first."""
+
+    exit_code = None  # type: ignore[assignment]  # a stop is not a failure: the run's outcome is its exit code
 
     def __init__(self, reason: StopReason, message: str = ""):
         super().__init__(message or reason)
         self.reason: StopReason = reason
 
 
-class OutOfScopeStop(RunStopped, SafetyStop):
+class OutOfScopeStop(SafetyStop, RunStopped):  # type: ignore[misc]  # its exit code is SafetyStop's
     """The mutator changed files outside the artifact too many times (exit 20)."""
 
     def __init__(self, limits: Limits):
@@ -34,7 +38,7 @@ class OutOfScopeStop(RunStopped, SafetyStop):
         super().__init__("out-of-scope", message)
 
 
-class ErrorsStop(RunStopped, KeepsFailing):
+class ErrorsStop(KeepsFailing, RunStopped):  # type: ignore[misc]  # its exit code is KeepsFailing's
     """Too many cycles in a row failed (exit 40)."""
 
     def __init__(self, limits: Limits, last_error: str | None):

@@ -18,13 +18,13 @@ def all_at_once(jobs: list[Callable[[], None]]) -> None:
         wait_all([submit(pool, job) for job in jobs])
 
 
-def submit(pool: ThreadPoolExecutor, fn: Callable[..., None], *args: Any) -> Future:
+def submit(pool: ThreadPoolExecutor, fn: Callable[..., None], *args: Any) -> Future[None]:
     """`pool.submit` in a copy of this thread's context, which a pool's thread does not get: the job's log lines
     name the experiment, cycle and phase, as the cycle's own do."""
     return pool.submit(contextvars.copy_context().run, fn, *args)
 
 
-def wait_all(futures: list[Future]) -> None:
+def wait_all(futures: list[Future[None]]) -> None:
     """Wait for the futures; a job's exception is raised here. An interruption of the daemon (Ctrl-C, SIGTERM)
     arrives in this thread: the jobs' processes and their calls to a Ray cluster are ended, so that the threads
     end too before it goes on; again until they have, since a job may start its next command after a sweep."""

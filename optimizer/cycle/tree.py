@@ -23,8 +23,9 @@ class Candidate:
     """One cycle's candidate, from its mutation to its decision: committed, discarded, or (by `in_tree`)
     restored."""
 
-    def __init__(self, ws: Workspace, run_dir: Path):
+    def __init__(self, ws: Workspace, run_dir: Path, touched: bool = True):
         self.ws, self.run_dir = ws, run_dir
+        self.touched = touched  # False: the checkout of a cycle whose candidates were all in worktrees
         self.settled = False
 
     def commit(self, message: str) -> str:
@@ -35,7 +36,11 @@ class Candidate:
         return sha
 
     def discard(self) -> None:
-        """Save the candidate's diff in its run directory, then put the artifact back to HEAD."""
+        """Save the candidate's diff in its run directory, then put the artifact back to HEAD (nothing to do for
+        a checkout no candidate touched)."""
+        if not self.touched:
+            self.settled = True
+            return
         with signals.critical():
             patch = candidate_patch(self.ws)
             if patch.strip():

@@ -116,7 +116,8 @@ def markdown(
     if night.state is not None:
         lines.append(f"| started from | `{night.state.initial_sha[:12]}` |")
         lines.append(f"| stopped | {_cell(night.state.stop_reason or night.state.status)} |")
-    lines += ["", *_tests(paths, original, best, scale)]
+    if not scale.metric:  # a metric is one number: there are no tests to compare
+        lines += ["", *_tests(paths, original, best, scale)]
     lines += ["", "### Kept changes", ""]
     if kept:
         lines += ["| cycle | score | change |", "| ---: | ---: | --- |"]

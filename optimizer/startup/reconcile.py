@@ -19,7 +19,7 @@ import pygit2
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
-from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX
+from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.decide import compare_for_goal
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.history import History

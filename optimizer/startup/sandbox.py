@@ -22,10 +22,16 @@ FIELD = "autoresearch.yaml: field 'mutator.sandbox'"
 
 
 def require(config: Config) -> None:
-    """`sandbox: on` where no sandbox can be made: refused before anything starts."""
+    """`sandbox: on` (the mutator's, a check's) where no sandbox can be made: refused before anything starts."""
     m = config.mutator
     if isinstance(m, CommandMutatorConfig) and m.sandbox.mode == "on" and (why := sandbox.unavailable()):
         raise InvalidInput(f"{FIELD}: 'on', but {why}; install bubblewrap, or set it to auto or off")
+    for i, check in enumerate(config.gates.checks):
+        if check.sandbox == "on" and (why := sandbox.unavailable()):
+            raise InvalidInput(
+                f"autoresearch.yaml: field 'gates.checks.{i}.sandbox': 'on', but {why}; "
+                "install bubblewrap, or set it to auto or off"
+            )
 
 
 def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tuple[Path, ...]) -> sandbox.Sandbox | None:

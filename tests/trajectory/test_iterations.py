@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from autoresearch.trajectory import iterations
-from autoresearch.trajectory.iterations import Iteration, append, read
+from autoresearch.trajectory.iterations import Candidate, Iteration, append, read
 
 
 def test_append_then_read_round_trips_extra_fields(tmp_path):
@@ -47,10 +49,28 @@ def test_a_key_reaching_a_record_is_masked_in_iterations_and_in_the_chart_of_an_
     path.write_text(json.dumps(older) + "\n")
     monkeypatch.setenv("ACME_API_KEY", key)
     iterations.append(
-        path, Iteration(cycle=2, score=1.0, decision="drop", assertions={f"auth {key}": 1.0}, note=f"k={key}")
+        path, Iteration(cycle=2, score=1.0, decision="drop", assertions={f"auth {key}": 1.0}, reason=f"k={key}")
     )
-    assert json.loads(path.read_text().splitlines()[1])["assertions"] == {"auth ***": 1.0}
+    written = json.loads(path.read_text().splitlines()[1])
+    assert (written["assertions"], written["reason"]) == ({"auth ***": 1.0}, "k=***")
     records, _ = iterations.read(path)
     page.write(path.parent / "trajectory.html", page.PageData("exp", records, 0, state={}))
     html = (path.parent / "trajectory.html").read_text()
     assert key not in html and "auth ***" in html
+
+
+def test_a_misspelt_field_in_a_line_we_write_is_refused_and_nothing_is_written(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    with pytest.raises(ValueError, match="mutaton"):
+        append(path, Iteration(cycle=1, score=0.5, decision="keep", mutaton="original"))
+    entry = Candidate(index=0, decision="drop", sumary="x")
+    with pytest.raises(ValueError, match=r"candidates\[0\]\.sumary"):
+        append(path, Iteration(cycle=2, score=0.5, decision="drop", candidates=[entry]))
+    assert not path.exists()
+
+
+def test_a_line_another_tool_wrote_with_fields_of_its_own_is_still_read(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    path.write_text('{"cycle": 1, "score": 0.5, "decision": "keep", "their_note": "x"}\n')
+    records, bad = read(path)
+    assert bad == 0 and records[0].model_extra == {"their_note": "x"}

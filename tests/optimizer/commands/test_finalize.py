@@ -152,3 +152,13 @@ def test_a_night_that_kept_nothing_still_reviews_the_earlier_nights_work_onto_ma
     series = cli(repo, "finalize", "exp2", "--onto", start, "--series", "--force", "--json")
     [replayed] = json.loads(series.stdout)["commits"]  # no KEEP of its own: the work it began from, said so
     assert git(repo, "log", "-1", "--format=%s", replayed).strip() == "autoresearch: prompts/p.md as exp2 began"
+
+
+def test_a_metrics_description_says_which_way_is_better_and_has_no_per_test_table(tmp_path):
+    plan = {2: {"write": {"train.py": "METRIC 1.25\n"}, "summary": "smaller lr"}}
+    config = {"eval": {"metric": {"pattern": r"val_bpb:\s*(\S+)", "goal": "minimize"}}}
+    repo = scenario_repo(tmp_path / "repo", {"train.py": "METRIC 1.5\n"}, plan, config=config)
+    assert cli(repo, "run").returncode == 0
+    text = cli(repo, "report", "--markdown").stdout
+    assert "Score **1.5 → 1.25** (lower is better)" in text and "Per test" not in text
+    assert "| 2 | 1.25 | smaller lr |" in text

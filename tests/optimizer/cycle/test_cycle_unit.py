@@ -11,11 +11,20 @@ import pytest
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed
 from autoresearch.optimizer.cycle import loop, tree
-from autoresearch.optimizer.cycle.candidate import COMMIT_PREFIX, candidate, original
+from autoresearch.optimizer.cycle.candidate import candidate, original
+from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
 from autoresearch.optimizer.gitrepo.workspace import artifact_modified
-from autoresearch.plumbing.errors import INTEGRITY, KEEPS_FAILING, SAFETY_GATE, exit_code_for
+from autoresearch.plumbing.errors import (
+    INTEGRITY,
+    KEEPS_FAILING,
+    SAFETY_GATE,
+    AutoresearchError,
+    KeepsFailing,
+    SafetyStop,
+    exit_code_for,
+)
 from tests.helpers.repos import git
 from tests.optimizer.unit import experiment, lines, scores, write
 
@@ -144,3 +153,17 @@ def test_a_stop_file_ends_the_run_before_the_next_cycle(tmp_path):
 def test_a_stop_reason_is_a_run_stopped_that_carries_its_name(tmp_path):
     stop = RunStopped("budget")
     assert (stop.reason, str(stop), exit_code_for(stop)) == ("budget", "budget", None)
+
+
+def test_a_decision_written_down_draws_no_chart_the_loop_draws_it_after_the_critical_block(tmp_path):
+    session = experiment(tmp_path, scores(a=0), {2: write(scores(a=1))}, "stop: {max_cycles: 2, max_convergence: 0}\n")
+    record(session, original(session))  # inside a cycle's critical block: the line and the state only
+    assert lines(session)[0]["decision"] == "keep" and not session.paths.chart.exists()
+    loop.run(session)
+    assert session.paths.chart.is_file()
+
+
+def test_every_stop_is_one_of_our_errors_and_only_the_failures_carry_an_exit_code():
+    assert issubclass(RunStopped, AutoresearchError)
+    assert issubclass(ErrorsStop, KeepsFailing) and issubclass(OutOfScopeStop, SafetyStop)
+    assert (ErrorsStop.exit_code, OutOfScopeStop.exit_code, RunStopped.exit_code) == (KEEPS_FAILING, SAFETY_GATE, None)

@@ -6,6 +6,7 @@ import pytest
 
 from autoresearch.optimizer.config import load
 from autoresearch.optimizer.cycle.decide import compare_for_goal, is_better, judge, rule_of
+from autoresearch.optimizer.cycle.gating import Sizes
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from tests.helpers.repos import make_repo
 from tests.optimizer.unit import CONFIG
@@ -23,24 +24,24 @@ def setup(tmp_path, extra: str = "", artifact: str = "one\ntwo\n"):
 
 def test_wins_losses_keeps_more_wins_than_losses(tmp_path):
     config, ws = setup(tmp_path)
-    verdict = judge(config, ws, rows(a=0, b=0, c=1), rows(a=1, b=1, c=0.5))
+    verdict = judge(config, Sizes.of(ws), rows(a=0, b=0, c=1), rows(a=1, b=1, c=0.5))
     assert (verdict.decision.keep, verdict.comparison.summary.wins, verdict.comparison.summary.losses) == (True, 2, 1)
-    assert not judge(config, ws, rows(a=1, b=1), rows(a=1, b=0)).decision.keep
+    assert not judge(config, Sizes.of(ws), rows(a=1, b=1), rows(a=1, b=0)).decision.keep
 
 
 def test_a_simpler_artifact_with_no_change_is_kept(tmp_path):
     config, ws = setup(tmp_path)
     ws.artifact_path.write_text("one\n")  # a line shorter than HEAD's
-    assert judge(config, ws, rows(a=1), rows(a=1)).decision.keep
+    assert judge(config, Sizes.of(ws), rows(a=1), rows(a=1)).decision.keep
     ws.artifact_path.write_text("one\ntwo\nthree\n")
-    assert not judge(config, ws, rows(a=1), rows(a=1)).decision.keep
+    assert not judge(config, Sizes.of(ws), rows(a=1), rows(a=1)).decision.keep
 
 
 def test_a_metric_is_judged_by_the_score_rule_in_the_goals_direction(tmp_path):
     config, ws = setup(tmp_path, "eval: {command: 'true', metric: {pattern: 'loss (\\S+)', goal: minimize}}\n")
     assert rule_of(config).decide is not None and not rule_of(config).early_discard
-    assert judge(config, ws, rows(m=2.0), rows(m=1.5)).decision.keep  # lower is better
-    assert not judge(config, ws, rows(m=2.0), rows(m=2.5)).decision.keep
+    assert judge(config, Sizes.of(ws), rows(m=2.0), rows(m=1.5)).decision.keep  # lower is better
+    assert not judge(config, Sizes.of(ws), rows(m=2.0), rows(m=2.5)).decision.keep
     assert compare_for_goal(config, rows(m=2.0), rows(m=1.999)).summary.wins == 1  # any improvement is a win
     assert is_better("minimize", 1.0, 2.0) and not is_better("maximize", 1.0, 2.0)
 

@@ -1,0 +1,150 @@
+"""A cycle's end, whatever its candidates (one in the checkout, or the pick of several copied into it): its
+git step and its iterations line in one critical block (`conclude`), a KEEP committed, anything else settled.
+
+With several candidates, the one line is the winner's, or the best candidate's, or the first error's, with
+every candidate's entry and the cycle's spend (`decide`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer.cycle import pending, tree
+from autoresearch.optimizer.cycle.gating import Rows
+from autoresearch.optimizer.cycle.line import CycleSpend, EvalSpend, Failure
+from autoresearch.optimizer.cycle.record import record
+from autoresearch.optimizer.cycle.siblings import Batch, Sibling, best_of, settle
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo.workspace import head_moved
+from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.plumbing.redact import redact
+from autoresearch.runs.samples import write_index
+from autoresearch.trajectory.iterations import Candidate, Iteration
+
+COMMIT_PREFIX = "autoresearch cycle "
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A KEEP's commit message and the rows it becomes HEAD's results with (train, held-out)."""
+
+    message: str
+    rows: Rows
+    held: Rows
+
+
+def conclude(session: Session, cand: tree.Candidate, line: Iteration, kept: Kept | None) -> None:
+    """The one commit-or-settle of every cycle: a KEEP's commit (its line written down first, see
+    autoresearch.optimizer.cycle.pending), or a candidate not kept saved and the artifact back at HEAD; then
+    the line, with no signal in between (a resumed run then starts from exactly this decision)."""
+    with signals.critical():
+        if kept is None:
+            cand.discard()
+        require_head(session, cand)
+        if kept is not None:
+            faults.point("before-commit")
+            sha, line = pending.commit(session.paths, cand, line, kept.message)
+            faults.point("after-commit")
+            session.kept(sha, kept.rows, kept.held)
+        record(session, line)
+
+
+def require_head(session: Session, cand: tree.Candidate) -> None:
+    """Before a decision is written: HEAD is where this run left it. A commit the user made on the
+    branch meanwhile (or a branch switch) is never built upon: the run stops, the candidate saved."""
+    moved = head_moved(session.ws, *session.head)
+    if moved:
+        cand.discard()
+        branch, sha = session.head
+        raise IntegrityError(
+            f"{moved} during the run; autoresearch commits only on top of its own last commit {sha[:10]}. "
+            f"Move your work aside (git branch my-work; git checkout {(branch or sha).removeprefix('refs/heads/')}; "
+            f"git reset --keep {sha[:10]}) and run again, or start a new experiment from here with --restart"
+        )
+
+
+def commit_message(cycle: int, summary: str) -> str:
+    return f"{COMMIT_PREFIX}{cycle}: {summary}"
+
+
+def failed(reason: str, message: str) -> Failure:
+    """An error cycle's failure, logged; its message redacted (it may quote a provider's or a command's words)."""
+    message = redact(message)
+    get().warning("cycle failed", reason=reason, error=message)
+    return Failure(reason, message)
+
+
+def decide(session: Session, number: int, batch: Batch, winner: Sibling | None, ahead: Batch | None) -> None:
+    """A cycle of several candidates concluded: its one line, and for a winner its commit in the checkout (its
+    artifact copied in first); `ahead` is the next cycle's batch, mutated meanwhile, whose spend is on this line."""
+    run_dir, siblings = batch.run_dir, batch.siblings
+    entries = [_entry(session, s, winner) for s in siblings]
+    totals = _totals(siblings, ahead.siblings if ahead else [])
+    if winner is not None:
+        assert winner.rows is not None and winner.held is not None
+        write_index(run_dir, winner.rows)  # the run just decided, as the next mutators and a resume read it
+        if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
+            write_index(session.holdout.root / run_dir.name, winner.held)
+        how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
+        kept = Kept(commit_message(number, f"{winner.draft.mutation or ''} ({how})"), winner.rows, winner.held)
+        with tree.in_tree(session.ws, run_dir) as cand:
+            tree.replace_artifact(winner.ws.artifact_path, session.ws.artifact_path)
+            line = winner.draft.finish("keep", cycle_spend=totals, strategy=winner.strategy.name, candidates=entries)
+            return conclude(session, cand, line, kept)
+    evaluated = [s for s in siblings if s.rows is not None]
+    if evaluated:
+        best = best_of(evaluated, session) or evaluated[0]
+        assert best.rows is not None
+        write_index(run_dir, best.rows)
+        line = best.draft.finish("drop", cycle_spend=totals, strategy=best.strategy.name, candidates=entries)
+    else:
+        first = siblings[0]
+        assert first.error is not None
+        failure = failed(first.error[0], first.error[1])
+        line = first.draft.finish(
+            "error", failure=failure, cycle_spend=totals, strategy=first.strategy.name, candidates=entries
+        )
+    conclude(session, tree.Candidate(session.ws, run_dir, touched=False), line, None)
+
+
+def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> CycleSpend:
+    """A cycle's spend (the budget reads it from the line): its candidates' evals, eval runs included, and the
+    mutations that ran during it and are on no line yet: its own, unless they were made ahead (then they
+    are on the line before), and those it made ahead for the next cycle."""
+    evals = EvalSpend(
+        cost_usd=round(sum(s.draft.spend.cost_usd or 0.0 for s in siblings), 6),
+        eval_runs=sum(_eval_runs(s) for s in siblings),
+        cache_hits=sum(s.draft.spend.cache_hits or 0 for s in siblings),
+    )
+    return CycleSpend(evals, settle(siblings + ahead))
+
+
+def _eval_runs(s: Sibling) -> int:
+    """Its eval runs: as its line counts them, else 1 for a run that ended (an eval that failed included)."""
+    if s.draft.spend.eval_runs is not None:
+        return s.draft.spend.eval_runs
+    return int(s.rows is not None or (s.error is not None and s.error[0] == "eval-failed"))
+
+
+def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
+    a = s.draft.assessment
+    patch = s.run_dir / "candidate.patch"
+    reason = s.error[1][:300] if s.error else (str(a.reason) if a else None)
+    if s.keep and s is not winner:  # its own run passed, and nothing else unkept it
+        reason = f"{reason}; another candidate was picked (a better first run)"
+    return Candidate(
+        index=s.index,
+        decision="keep" if s is winner else ("error" if s.error else "drop"),
+        strategy=s.strategy.name,
+        summary=s.draft.mutation or "",
+        score=a.score if a else None,
+        wins=a.summary.wins if a else None,
+        losses=a.summary.losses if a else None,
+        reason=reason,
+        cost_usd=round((s.draft.spend.cost_usd or 0.0) + s.mutated.cost_usd, 6),
+        patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
+        merge_of=s.merge_of,
+    )

@@ -1,0 +1,52 @@
+"""A candidate evaluated and decided, wherever it is (the checkout, or a parallel candidate's worktree): the
+evaluation through the result cache (once, or as often as a sequential rule asks) and its assessment
+(autoresearch.optimizer.cycle.verdict), both written into the candidate's draft line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autoresearch.optimizer import faults
+from autoresearch.optimizer.cycle.decide import rule_of
+from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.optimizer.cycle.gating import Sizes
+from autoresearch.optimizer.cycle.keys import artifact_key
+from autoresearch.optimizer.cycle.line import Draft, EvalSpend
+from autoresearch.optimizer.cycle.measure import Spend, measure
+from autoresearch.optimizer.cycle.sequential import Place, decide_significant
+from autoresearch.optimizer.cycle.verdict import Assessment, assess
+from autoresearch.optimizer.experiment.session import Session
+from autoresearch.runs.errors import EvalFailed
+from autoresearch.runs.samples import merge
+
+
+def judge_candidate(session: Session, run_dir: Path, draft: Draft, place: Place | None = None) -> Assessment:
+    """Evaluate the candidate (once, or as often as a sequential rule asks) and decide; the assessment and
+    the spend go into the draft line, the assessment is returned.
+    A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise); it is
+    evaluated once, a sequential rule saying only whether it may be picked (its test comes if it is)."""
+    ws = place.ws if place else session.ws
+    spend, sequential, sizes = Spend(), None, Sizes.of(ws)
+    try:
+        if rule_of(session.config).sequential and not place:
+            sequential = decide_significant(session, run_dir, spend, sizes)
+            rows, baseline = merge(sequential.candidate), merge(sequential.head)
+        else:
+            baseline, evaluator = session.baseline_rows, place.evaluator if place else None
+            watch = early_discard(session, sizes)
+            rows = measure(session, run_dir, artifact_key(ws), 1, spend, watch, evaluator)
+    except EvalFailed:
+        draft.spend = EvalSpend.before_failing(spend)
+        raise
+    faults.point("after-eval")
+    draft.assessment = assess(session, run_dir, (rows, baseline), sizes, spend.skipped, sequential)
+    draft.spend = EvalSpend.of(spend)
+    return draft.assessment
+
+
+def early_discard(session: Session, sizes: Sizes) -> EarlyDiscard | None:
+    """Under a rule that allows it (and a per-test eval), a watch that stops the eval once the candidate cannot win."""
+    config = session.config
+    if not rule_of(config).early_discard or session.holdout or config.objectives:
+        return None  # (a holdout needs every held-out test run, whatever the train part says; a composite, every cost)
+    return EarlyDiscard(session.baseline_rows, config.policy.threshold, sizes.simpler)
