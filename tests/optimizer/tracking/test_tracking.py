@@ -121,6 +121,25 @@ def test_a_dead_server_from_the_start_costs_the_run_nothing(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_the_runs_end_gives_up_on_a_stuck_worker_even_when_its_queue_is_full(tmp_path):
+    """A worker stuck on a server that accepts and never answers reads nothing more: its pipe and then the queue
+    fill. The run's end still waits no longer than its bound, and says so without a traceback."""
+    code = (
+        "import subprocess, sys\n"
+        "from autoresearch.optimizer import tracking\n"
+        "stuck = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'],"
+        " stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+        "tracker = tracking.Tracker([], stuck)\n"
+        "for n in range(tracking.QUEUE_SIZE + 100):\n"
+        "    tracker.send({'kind': 'cycle', 'line': {'cycle': n, 'stdout': 'x' * 20000}})\n"
+        "tracker.close('FINISHED', timeout_s=1)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "MLflow tracking still logging at the end of the run: given up" in said and "Traceback" not in said
+
+
 def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before_anything_runs(tmp_path):
     repo = tracked_repo(tmp_path, "http://127.0.0.1:9")
     no_client = "import sys; sys.modules['mlflow'] = None; from autoresearch.optimizer.cli import main; main()"
