@@ -136,7 +136,11 @@ def _shown(uri: str) -> str:
 
 
 def _name(text: str) -> str:
-    return NAME_CHARS.sub("_", text).lstrip("/")[:MAX_NAME] or "_"
+    """A name MLflow takes: its characters, and nothing it would read as a path to another name (`a/../b`,
+    `a//b`, `t/`, `..a`), which would refuse the whole batch: every metric of the cycle."""
+    kept = NAME_CHARS.sub("_", text)[: MAX_NAME - 1].split("/")
+    name = "/".join("_" if part in (".", "..") else part for part in kept if part) or "_"
+    return f"_{name}" if name.startswith("..") else name
 
 
 def _diff(commit: str, artifact: str) -> str:

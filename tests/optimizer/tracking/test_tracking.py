@@ -12,7 +12,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from tests.helpers.mlflow_server import MlflowServer
-from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
 pytestmark = pytest.mark.xdist_group("mlflow")  # one server for the module, on one worker
@@ -71,6 +71,22 @@ def test_each_cycle_is_a_step_with_its_score_decision_pass_rates_and_a_keeps_dif
     assert "-b 0" in patch and "+b 1" in patch
     line = json.loads(open(client.download_artifacts(run.info.run_id, "cycles/cycle-0003.json", str(tmp_path))).read())
     assert line["decision"] == "drop" and line["mutation"] == "lowered a"
+
+
+def test_assertion_names_mlflow_would_read_as_paths_are_logged_not_refused(tmp_path, mlflow_server):
+    """MLflow refuses a whole batch for one name that resolves to another as a path (`x/../y`, `t/`): a test
+    named so must not cost every cycle its metrics."""
+    plan = {2: {"write": {ARTIFACT: "x/../y 1\nt/ 1\na/./b 1\n"}, "summary": "raised all"}}
+    repo = tracked_repo(tmp_path, mlflow_server.uri, plan, experiment="path-names")
+    (repo / ARTIFACT).write_text("x/../y 0\nt/ 0\na/./b 0\n")
+    git(repo, "commit", "-qam", "path-like test names")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "MLflow" not in done.stderr
+    client, run = the_run(mlflow_server, "path-names")
+    assert [m.value for m in client.get_metric_history(run.info.run_id, "score")] == [0, 1]
+    names = set(run.data.metrics)
+    assert {"pass_rate/check-x/_/y", "pass_rate/check-t", "pass_rate/check-a/_/b"} <= names
 
 
 def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_are_logged(tmp_path, mlflow_server):
