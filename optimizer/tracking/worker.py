@@ -7,6 +7,7 @@ FAILED and the worker exits.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -14,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TextIO
 
 from mlflow.entities import Metric, Param
 from mlflow.tracking import MlflowClient
@@ -23,7 +25,7 @@ from autoresearch.trajectory import chartdata, image, iterations
 
 NAME_CHARS = re.compile(r"[^\w./\- ]")  # what MLflow takes in a metric's or parameter's name
 MAX_NAME = 250
-USERINFO = re.compile(r"//[^/@]*@")
+USERINFO = re.compile(r"//[^/@\s]*@")
 ERRNO = re.compile(r"\[Errno -?\d+\] [^'\")]+")
 
 
@@ -153,6 +155,20 @@ def _diff(commit: str, artifact: str) -> str:
     return done.stdout if done.returncode == 0 else f"(no diff: {done.stderr.strip()})"
 
 
+class _Masked(io.TextIOBase):
+    """A stream that masks a URI's user and password (`_shown`) in what is written to it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(_shown(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
 _said = sys.stdout
 
 
@@ -163,7 +179,8 @@ def say(line: str) -> None:
 
 
 def main() -> None:
-    sys.stdout = sys.stderr  # MLflow's own prints ("View run at ...") go to the worker's log, not the daemon's
+    # MLflow's own prints ("View run at <uri>/...") go to the worker's log, not the daemon's, the URI's password masked
+    sys.stdout = sys.stderr = _Masked(sys.stderr)
     worker = Worker()
     ended = False
     for raw in sys.stdin:

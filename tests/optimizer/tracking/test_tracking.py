@@ -89,6 +89,16 @@ def test_assertion_names_mlflow_would_read_as_paths_are_logged_not_refused(tmp_p
     assert {"pass_rate/check-x/_/y", "pass_rate/check-t", "pass_rate/check-a/_/b"} <= names
 
 
+def test_a_password_in_the_uri_reaches_no_log_when_the_server_answers(tmp_path, mlflow_server):
+    """MLflow prints "View run ... at: <the tracking URI>/#/..." as a run ends: into the worker's log, masked."""
+    repo = tracked_repo(tmp_path, mlflow_server.uri.replace("http://", "http://ci:s3cret-token@"), experiment="pw")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    log = (repo / ".autoresearch" / "runs" / "exp" / "_autoresearch" / "tracking.log").read_text()
+    assert f"at: http://***@127.0.0.1:{mlflow_server.port}/" in log  # MLflow said where the run is
+    assert "s3cret-token" not in log + done.stderr
+
+
 def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_are_logged(tmp_path, mlflow_server):
     hold = lambda n: [f"touch .autoresearch/held{n}; while [ ! -f .autoresearch/go{n} ]; do sleep 0.02; done"]  # noqa: E731
     plan = {
