@@ -40,9 +40,11 @@ def check_name(ws: Workspace, branch: str, experiment_branch: str | None) -> str
     """The branch's full ref, refused when it is not ours to write: checked out in a worktree (the user's
     branch, or a night's in its worktree) or the experiment's own."""
     try:
-        ws.git("check-ref-format", "--branch", branch)
+        expanded = ws.git("check-ref-format", "--branch", branch).strip()
     except IntegrityError:  # git says only that the name is bad
-        raise InvalidInput(f"finalize: --branch {branch!r} is not a valid branch name") from None
+        expanded = None
+    if expanded != branch:  # `@{-1}` is the branch checked out before: git expands it, update-ref would not
+        raise InvalidInput(f"finalize: --branch {branch!r} is not a valid branch name")
     ref = f"refs/heads/{branch}"
     checked_out = {
         line.removeprefix("branch ")

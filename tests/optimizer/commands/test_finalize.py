@@ -129,6 +129,18 @@ def test_refusals_are_one_line_and_write_nothing(tmp_path):
     assert_one_line_error(cli(repo, "report", "--json", "--markdown"), 30, "choose one")
 
 
+def test_a_branch_name_git_would_expand_is_refused_not_half_made(tmp_path):
+    """`@{-1}` passes `git check-ref-format --branch` (git expands it to the branch checked out before), but
+    update-ref refuses the name: an input mistake (exit 30), before anything is written."""
+    repo = night(tmp_path)
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "checkout", "-q", "main")
+    refs = git(repo, "for-each-ref")
+    assert_one_line_error(cli(repo, "finalize", "--branch", "@{-1}"), 30, "--branch '@{-1}' is not a valid branch name")
+    assert git(repo, "for-each-ref") == refs
+    assert not (repo / ".autoresearch/runs/exp/review").exists()
+
+
 def test_an_experiment_that_kept_nothing_has_nothing_to_review(tmp_path):
     plan = {2: {"write": {ARTIFACT: scores(a=0, b=0)}, "summary": "no better"}}
     repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=1, b=0)}, plan)
