@@ -37,7 +37,12 @@ QUEUE_SIZE = 1000  # events waiting for the worker: a night's cycles, many times
 DRAIN_S = 15.0  # how long the end of a run waits for the worker to log what is queued
 # MLflow's client retries a failed request 7 times with a doubling backoff (minutes): the worker's are short,
 # so that a dead server costs a cycle's event seconds, not minutes (unless the user set them otherwise).
-WORKER_ENV = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1", "MLFLOW_HTTP_REQUEST_TIMEOUT": "10"}
+# MLflow 3 refuses a `file:` store unless told to allow it: a user who names one has.
+WORKER_ENV = {
+    "MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1",
+    "MLFLOW_HTTP_REQUEST_TIMEOUT": "10",
+    "MLFLOW_ALLOW_FILE_STORE": "true",
+}
 
 
 class MlflowConfig(BaseModel):

@@ -147,6 +147,19 @@ def test_a_dead_server_from_the_start_costs_the_run_nothing(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_a_file_uri_as_the_setting_documents_it_is_logged_to(tmp_path, monkeypatch):
+    """MLflow 3 refuses a `file:` store unless MLFLOW_ALLOW_FILE_STORE is set: naming one in the config is that."""
+    store = f"file://{tmp_path / 'mlruns'}"
+    repo = tracked_repo(tmp_path, store, experiment="on-disk")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "MLflow" not in done.stderr
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # for this test's own reading of it
+    client = MlflowClient(tracking_uri=store)
+    [run] = client.search_runs([client.get_experiment_by_name("on-disk").experiment_id])
+    assert [m.step for m in client.get_metric_history(run.info.run_id, "score")] == [1, 2, 3, 4]
+
+
 def test_the_runs_end_gives_up_on_a_stuck_worker_even_when_its_queue_is_full(tmp_path):
     """A worker stuck on a server that accepts and never answers reads nothing more: its pipe and then the queue
     fill. The run's end still waits no longer than its bound, and says so without a traceback."""
