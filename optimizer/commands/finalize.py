@@ -55,8 +55,8 @@ def command(
     start = night.state.initial_sha
     commits = review.own_commits(ws, night.state, night.history)  # newest first
     ref = review_branch.check_name(ws, branch or f"autoresearch/{name}-review", night.state.branch)
-    base = review_branch.check_base(ws, onto or start, start)
     tip = commits[0].sha if commits else start  # kept nothing: earlier nights' work may still be new to `base`
+    base = review_branch.check_base(ws, onto or start, tip)
     if not review_branch.artifact_changed(ws, base, tip):
         raise InvalidInput(f"finalize: nothing to review: {ws.artifact} is the same in {tip[:12]} as in {base[:12]}")
     scale = review.scale(cfg)

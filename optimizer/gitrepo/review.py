@@ -56,19 +56,19 @@ def check_name(ws: Workspace, branch: str, experiment_branch: str | None) -> str
     return ref
 
 
-def check_base(ws: Workspace, base: str, start: str) -> str:
-    """`base` as a commit id. A base other than where the experiment started must hold the artifact as it was
-    where the two lines of history meet: else the review would silently undo a change made to it there."""
+def check_base(ws: Workspace, base: str, tip: str) -> str:
+    """`base` as a commit id. It must hold the artifact as it was where its history and the experiment's (up to
+    `tip`) meet: else the review would silently undo a change made to it there. A base on the experiment's own
+    line (a KEEP already merged upstream) is its own meeting point: the review holds the rest."""
     repo = ws.lib
     try:
         base_id = repo.revparse_single(base).peel(pygit2.Commit).id
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
         raise InvalidInput(f"finalize: --onto {base!r} is not a commit of this repository") from None
-    start_id = repo.revparse_single(start).peel(pygit2.Commit).id
-    fork = repo.merge_base(base_id, start_id)
+    fork = repo.merge_base(base_id, repo.revparse_single(tip).peel(pygit2.Commit).id)
     if fork is None:
-        raise InvalidInput(f"finalize: --onto {base!r} shares no history with the experiment's start {start[:12]}")
-    if base_id != start_id and _artifact(repo, base_id, ws.artifact) != _artifact(repo, fork, ws.artifact):
+        raise InvalidInput(f"finalize: --onto {base!r} shares no history with the experiment's {tip[:12]}")
+    if _artifact(repo, base_id, ws.artifact) != _artifact(repo, fork, ws.artifact):
         raise InvalidInput(
             f"finalize: {ws.artifact} changed on {base!r} since the experiment began: the review would undo that "
             "change; bring it into the experiment's branch first, or finalize onto an older commit"

@@ -110,6 +110,19 @@ def test_onto_another_commit_keeps_its_other_changes_and_refuses_one_to_the_arti
     assert git(repo, "rev-parse", "autoresearch/exp-review") == tip
 
 
+def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path):
+    """The first KEEPs already merged upstream (a fast-forward to one of them): the review is what is left,
+    not refused as undoing a change; onto the experiment's tip itself, there is nothing left to review."""
+    repo = night(tmp_path)
+    done = cli(repo, "finalize", "--onto", "main~1", "--json")
+    assert done.returncode == 0, done.stderr
+    review = json.loads(done.stdout)["commits"][0]
+    assert git(repo, "rev-parse", f"{review}^") == git(repo, "rev-parse", "main~1")
+    assert git(repo, "diff", "--name-only", "main~1", review).split() == [ARTIFACT]
+    assert git(repo, "show", f"{review}:{ARTIFACT}") == scores(a=1, b=1, c=1)
+    assert_one_line_error(cli(repo, "finalize", "--onto", "main", "--force"), 30, "nothing to review")
+
+
 def test_refusals_are_one_line_and_write_nothing(tmp_path):
     repo = night(tmp_path)
     refs = git(repo, "for-each-ref")
