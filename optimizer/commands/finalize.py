@@ -62,9 +62,11 @@ def command(
     scale = review.scale(cfg)
     earlier = int(ws.git("rev-list", "--count", f"{base}..{start}", "--", ws.artifact))
     title = review.title(night, ws.artifact, scale, earlier)
+    commits = [c for c in commits if not review_branch.holds(ws, base, c.sha)]  # KEEPs merged there already
     if series:
         steps = [review_branch.Step(c.sha) for c in reversed(commits)]
-        if review_branch.artifact_changed(ws, base, start):  # earlier work on the way there: said, not hidden
+        if review_branch.artifact_changed(ws, base, start) and not review_branch.holds(ws, base, start):
+            # earlier work on the way there: said, not hidden
             steps.insert(0, review_branch.Step(start, f"autoresearch: {ws.artifact} as {name} began"))
     else:
         kept = "\n".join(f"- {c.subject}" for c in reversed(commits))

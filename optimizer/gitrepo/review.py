@@ -142,6 +142,12 @@ def _below(prefix: str, entry: pygit2.Object) -> Iterator[tuple[str, pygit2.Oid,
         yield path, entry.id, entry.filemode
 
 
+def holds(ws: Workspace, base: str, commit: str) -> bool:
+    """Whether `commit` is in `base`'s history: a KEEP already merged there is not replayed."""
+    base_id, commit_id = (ws.lib.revparse_single(c).peel(pygit2.Commit).id for c in (base, commit))
+    return base_id == commit_id or ws.lib.descendant_of(base_id, commit_id)
+
+
 def artifact_changed(ws: Workspace, older: str, newer: str) -> bool:
     repo = ws.lib
     return _artifact(repo, repo.revparse_single(older).id, ws.artifact) != _artifact(

@@ -120,6 +120,13 @@ def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path):
     assert git(repo, "rev-parse", f"{review}^") == git(repo, "rev-parse", "main~1")
     assert git(repo, "diff", "--name-only", "main~1", review).split() == [ARTIFACT]
     assert git(repo, "show", f"{review}:{ARTIFACT}") == scores(a=1, b=1, c=1)
+    assert "raised c" in git(repo, "log", "-1", "--format=%B", review) and "raised a" not in git(
+        repo, "log", "-1", "--format=%B", review
+    )
+    series = cli(repo, "finalize", "--onto", "main~1", "--series", "--branch", "rest", "--json")
+    assert series.returncode == 0, series.stderr
+    assert len(json.loads(series.stdout)["commits"]) == 1  # the last KEEP alone: none replayed backwards
+    assert git(repo, "rev-parse", "rest^{tree}") == git(repo, "rev-parse", "main^{tree}")
     assert_one_line_error(cli(repo, "finalize", "--onto", "main", "--force"), 30, "nothing to review")
 
 
