@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -173,9 +174,14 @@ _said = sys.stdout
 
 
 def say(line: str) -> None:
-    """A line for the daemon's log (the only writes to the real stdout)."""
-    _said.write(line + "\n")
-    _said.flush()
+    """A line for the daemon's log (the only writes to the real stdout). None reads it when the daemon was killed:
+    the worker ends there, rather than go on failing event after event for no one."""
+    try:
+        _said.write(line + "\n")
+        _said.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), _said.fileno())  # the line left in its buffer goes nowhere
+        raise SystemExit(0) from None
 
 
 def main() -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 from mlflow.tracking import MlflowClient
@@ -179,6 +182,30 @@ def test_the_runs_end_gives_up_on_a_stuck_worker_even_when_its_queue_is_full(tmp
     assert "MLflow tracking still logging at the end of the run: given up" in said and "Traceback" not in said
 
 
+def test_the_worker_of_a_daemon_killed_9_ends_quietly_when_the_server_fails(tmp_path):
+    """The daemon killed -9 while the server holds the worker's request: when that request fails, the worker has
+    no one to tell and ends, without a traceback in its log."""
+    held: list[socket.socket] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=lambda: held.extend(iter(lambda: server.accept()[0], None)), daemon=True).start()
+    hold = ["touch .autoresearch/held2; while [ ! -f .autoresearch/go2 ]; do sleep 0.02; done"]
+    plan = {2: {"write": {ARTIFACT: scores(a=1, b=0)}, "summary": "raised a", "run": hold}}
+    repo = tracked_repo(tmp_path, f"http://127.0.0.1:{server.getsockname()[1]}", plan)
+    (repo / ".autoresearch").mkdir()
+    run = cli_in_background(repo)
+    wait_for(lambda: (repo / ".autoresearch" / "held2").exists() and held, timeout=120)
+    [worker] = subprocess.run(
+        ["pgrep", "-P", str(run.pid), "-f", "tracking.worker"], capture_output=True
+    ).stdout.split()
+    run.kill()
+    run.communicate()
+    for connection in held:  # the server fails the request the worker waits on
+        connection.close()
+    wait_for(lambda: not running(int(worker)), timeout=60)
+    log = (repo / ".autoresearch" / "runs" / "exp" / "_autoresearch" / "tracking.log").read_text()
+    assert "Traceback" not in log, log
+
+
 def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before_anything_runs(tmp_path):
     repo = tracked_repo(tmp_path, "http://127.0.0.1:9")
     no_client = "import sys; sys.modules['mlflow'] = None; from autoresearch.optimizer.cli import main; main()"
@@ -189,6 +216,14 @@ def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before
         (repo / "autoresearch.yaml").read_text().replace("uri: http://127.0.0.1:9", "url: http://127.0.0.1:9")
     )
     assert_one_line_error(cli(repo, "validate"), 30, "tracking.mlflow")
+
+
+def running(pid: int) -> bool:
+    """Whether the process is alive (a zombie no parent reaps yet has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def cli_in_background(repo) -> subprocess.Popen:
