@@ -130,6 +130,11 @@ def markdown(
     return "\n".join(lines)
 
 
+def kept_commits(records: list[Iteration]) -> set[str]:
+    """The commits the experiment's KEEPs made, as its lines record them."""
+    return {r.commit for r in _kept(records) if r.commit}
+
+
 def _kept(records: list[Iteration]) -> list[Iteration]:
     """The KEEPs after the original's line (cycle 1 measures the artifact as it was)."""
     return [r for r in records[1:] if r.decision == "keep" and not r.rebaseline]

@@ -130,6 +130,17 @@ def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path):
     assert_one_line_error(cli(repo, "finalize", "--onto", "main", "--force"), 30, "nothing to review")
 
 
+def test_a_head_elsewhere_is_said_not_taken_for_a_night_that_kept_nothing(tmp_path):
+    """The morning after, the user checked out another commit: the KEEPs are not on HEAD. That is what is
+    said, not "nothing to review" as if the night had kept nothing."""
+    repo = night(tmp_path)
+    git(repo, "checkout", "-q", "--detach", "main~3")
+    refused = cli(repo, "finalize")
+    assert_one_line_error(refused, 30, "none of exp's 3 kept commit(s) is on HEAD: check out the branch it ran on")
+    git(repo, "checkout", "-q", "main")
+    assert cli(repo, "finalize").returncode == 0
+
+
 def test_refusals_are_one_line_and_write_nothing(tmp_path):
     repo = night(tmp_path)
     refs = git(repo, "for-each-ref")
