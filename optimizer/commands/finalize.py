@@ -54,11 +54,11 @@ def command(
         raise InvalidInput(f"finalize: {paths.state} is missing: the experiment's start is unknown")
     start = night.state.initial_sha
     commits = review.own_commits(ws, night.state, night.history)  # newest first
-    kept = review.kept_commits(night.records)
-    if kept and not commits:  # not "nothing to review": the night's work is there, HEAD is elsewhere
+    recorded = review.kept_commits(night.records)
+    if recorded and not commits:  # not "nothing to review": the night's work is there, HEAD is elsewhere
         on = night.state.branch or "HEAD"
         raise InvalidInput(
-            f"finalize: none of {name}'s {len(kept)} kept commit(s) is on {on}: check out the branch it ran on"
+            f"finalize: none of {name}'s {len(recorded)} kept commit(s) is on {on}: check out the branch it ran on"
         )
     ref = review_branch.check_name(ws, branch or f"autoresearch/{name}-review", night.state.branch)
     tip = commits[0].sha if commits else start  # kept nothing: earlier nights' work may still be new to `base`
