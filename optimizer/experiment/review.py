@@ -198,6 +198,8 @@ def _duration(records: list[Iteration]) -> str:
 
 
 def _cell(text: str) -> str:
-    """Masked, on one line, and inert in a Markdown table: no `|` ends the cell, no HTML renders."""
+    """Masked, on one line, and inert in a Markdown table: no `|` ends the cell, no HTML renders, and no `@name`
+    or `#123` pings a person or links (or, after "fixes", closes) an issue: a zero-width space follows each."""
     flat = " ".join(redact(text).split())
-    return html.escape(flat, quote=False).replace("|", "\\|").replace("`", "'") or "–"
+    inert = html.escape(flat, quote=False).replace("|", "\\|").replace("`", "'")
+    return inert.replace("#", "#&#8203;").replace("@", "@&#8203;") or "–"

@@ -62,6 +62,17 @@ def test_the_net_change_is_one_commit_on_the_start_and_nothing_of_the_users_move
     assert cli(repo, "report", "--markdown").stdout == text
 
 
+def test_a_summary_pings_no_one_and_closes_no_issue(tmp_path):
+    """A mutation's summary is written by a model that read who knows what: in the pull request's description,
+    `@name` must not notify anyone nor `fixes #1` close an issue on merge."""
+    plan = {2: {"write": {ARTIFACT: scores(a=1)}, "summary": "@octocat fixes #1 and @org/team"}}
+    repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=0)}, plan)
+    assert cli(repo, "run").returncode == 0
+    text = cli(repo, "report", "--markdown").stdout
+    assert "| @&#8203;octocat fixes #&#8203;1 and @&#8203;org/team |" in text
+    assert "@octocat" not in text and "#1" not in text
+
+
 def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path):
     repo = night(tmp_path)
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
