@@ -81,11 +81,15 @@ class Worker:
             values[key] = line.get(key)
         values |= {f"pass_rate/{k}": v for k, v in (line.get("assertions") or {}).items()}
         values |= {f"objective/{k}": v for k, v in (line.get("objectives") or {}).items()}
-        metrics = [
-            Metric(_name(k), float(v), now, step)
-            for k, v in values.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool)
-        ]
+        named: dict[str, float] = {}
+        for key, value in values.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                name, seen = _name(key), 1
+                while name in named:  # `c:d` and `c_d` both read `c_d`: the second is `c_d_2`, not mixed in
+                    seen += 1
+                    name = f"{_name(key)}_{seen}"
+                named[name] = float(value)
+        metrics = [Metric(name, value, now, step) for name, value in named.items()]
         self.client.log_batch(self.run_id, metrics=metrics)
         self.client.log_text(self.run_id, json.dumps(line, indent=2), f"cycles/cycle-{step:04d}.json")
         if line["decision"] == "keep" and line.get("commit") and step > 1:

@@ -79,17 +79,20 @@ def test_each_cycle_is_a_step_with_its_score_decision_pass_rates_and_a_keeps_dif
 def test_assertion_names_mlflow_would_read_as_paths_are_logged_not_refused(tmp_path, mlflow_server):
     """MLflow refuses a whole batch for one name that resolves to another as a path (`x/../y`, `t/`): a test
     named so must not cost every cycle its metrics."""
-    plan = {2: {"write": {ARTIFACT: "x/../y 1\nt/ 1\na/./b 1\n"}, "summary": "raised all"}}
+    plan = {2: {"write": {ARTIFACT: "x/../y 1\nt/ 1\na/./b 1\nc:d 1\nc_d 0\n"}, "summary": "raised all"}}
     repo = tracked_repo(tmp_path, mlflow_server.uri, plan, experiment="path-names")
-    (repo / ARTIFACT).write_text("x/../y 0\nt/ 0\na/./b 0\n")
+    (repo / ARTIFACT).write_text("x/../y 0\nt/ 0\na/./b 0\nc:d 0\nc_d 0\n")
     git(repo, "commit", "-qam", "path-like test names")
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert "MLflow" not in done.stderr
     client, run = the_run(mlflow_server, "path-names")
-    assert [m.value for m in client.get_metric_history(run.info.run_id, "score")] == [0, 1]
+    assert [m.value for m in client.get_metric_history(run.info.run_id, "score")] == [0, 0.8]
     names = set(run.data.metrics)
     assert {"pass_rate/check-x/_/y", "pass_rate/check-t", "pass_rate/check-a/_/b"} <= names
+    # `c:d` reads `c_d` too: each its own metric, not two values of one at a step
+    merged = [client.get_metric_history(run.info.run_id, f"pass_rate/check-c_d{n}") for n in ("", "_2")]
+    assert sorted(len(history) for history in merged) == [2, 2]
 
 
 def test_a_password_in_the_uri_reaches_no_log_when_the_server_answers(tmp_path, mlflow_server):
