@@ -53,6 +53,8 @@ def check_name(ws: Workspace, branch: str, experiment_branch: str | None) -> str
     }
     if ref in checked_out or branch == experiment_branch:
         raise InvalidInput(f"finalize: branch {branch!r} is checked out or is the experiment's own: name another")
+    if ws.lib.references.get(f"refs/tags/{branch}") is not None:  # `git push origin NAME` would not know which
+        raise InvalidInput(f"finalize: --branch {branch!r} is a tag's name too: name another")
     return ref
 
 

@@ -171,14 +171,17 @@ def test_refusals_are_one_line_and_write_nothing(tmp_path):
     assert_one_line_error(cli(repo, "report", "--json", "--markdown"), 30, "choose one")
 
 
-def test_a_branch_name_git_would_expand_is_refused_not_half_made(tmp_path):
+def test_a_branch_name_git_would_expand_or_find_ambiguous_is_refused_not_half_made(tmp_path):
     """`@{-1}` passes `git check-ref-format --branch` (git expands it to the branch checked out before), but
-    update-ref refuses the name: an input mistake (exit 30), before anything is written."""
+    update-ref refuses the name; a tag's name makes the printed `git push origin NAME` fail as ambiguous. Both are
+    input mistakes (exit 30), refused before anything is written."""
     repo = night(tmp_path)
     git(repo, "checkout", "-q", "-b", "side")
     git(repo, "checkout", "-q", "main")
+    git(repo, "tag", "v1")
     refs = git(repo, "for-each-ref")
     assert_one_line_error(cli(repo, "finalize", "--branch", "@{-1}"), 30, "--branch '@{-1}' is not a valid branch name")
+    assert_one_line_error(cli(repo, "finalize", "--branch", "v1"), 30, "--branch 'v1' is a tag's name too")
     assert git(repo, "for-each-ref") == refs
     assert not (repo / ".autoresearch/runs/exp/review").exists()
 
