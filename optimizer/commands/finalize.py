@@ -42,7 +42,7 @@ def command(
     branch without --force."""
     from autoresearch.optimizer.experiment import review
     from autoresearch.optimizer.gitrepo import review as review_branch
-    from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
     cfg, ws, paths = find_experiment(experiment, config)
     name = cfg.experiment_name
@@ -53,6 +53,11 @@ def command(
     if night.state is None:
         raise InvalidInput(f"finalize: {paths.state} is missing: the experiment's start is unknown")
     start = night.state.initial_sha
+    if start not in ws.lib:  # a rebase, then git gc: the KEEPs, if still there, are other commits now
+        raise IntegrityError(
+            f"finalize: the experiment's start {start[:12]} is no longer in this repository (history rewritten): "
+            "there is no base to review from"
+        )
     commits = review.own_commits(ws, night.state, night.history)  # newest first
     recorded = review.kept_commits(night.records)
     if recorded and not commits:  # not "nothing to review": the night's work is there, HEAD is elsewhere

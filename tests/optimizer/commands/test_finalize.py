@@ -152,6 +152,18 @@ def test_a_head_elsewhere_is_said_not_taken_for_a_night_that_kept_nothing(tmp_pa
     assert cli(repo, "finalize").returncode == 0
 
 
+def test_a_start_rewritten_away_is_said_in_one_line(tmp_path):
+    """The branch rebased from its root and git gc'd: the experiment's start is gone. One line says so."""
+    repo = night(tmp_path)
+    start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    rewrite = "git commit -q --amend --allow-empty -m rewritten"
+    git(repo, "-c", "core.hooksPath=/dev/null", "rebase", "-q", "--root", "--exec", rewrite)
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    git(repo, "gc", "-q", "--prune=now")
+    done = cli(repo, "finalize")
+    assert_one_line_error(done, 50, f"the experiment's start {start[:12]} is no longer in this repository")
+
+
 def test_refusals_are_one_line_and_write_nothing(tmp_path):
     repo = night(tmp_path)
     refs = git(repo, "for-each-ref")
