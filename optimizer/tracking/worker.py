@@ -27,7 +27,8 @@ from autoresearch.trajectory import chartdata, image, iterations
 NAME_CHARS = re.compile(r"[^\w./\- ]")  # what MLflow takes in a metric's or parameter's name
 MAX_NAME = 250
 USERINFO = re.compile(r"//[^/@\s]*@")
-ERRNO = re.compile(r"\[Errno -?\d+\] [^'\")]+")
+# the reason requests buries in three wrappers: the socket's, a server that never answers, or one that answers 5xx
+REASON = re.compile(r"\[Errno -?\d+\] [^'\")]+|Read timed out|too many \d+ error responses")
 
 
 class Worker:
@@ -121,12 +122,12 @@ class Worker:
     def _failed(self, event: JSONObject, exc: Exception) -> None:
         self.missed += 1
         full = _shown(" ".join(str(exc).split())) or type(exc).__name__
-        errno = ERRNO.search(full)  # requests' message buries the reason in three wrappers
+        reason = REASON.search(full)
         error = full[:300]
         cycle = f" of cycle {event['line']['cycle']}" if event["kind"] == "cycle" else ""
         print(f"not logged: the {event['kind']} event{cycle}: {error}", file=sys.stderr, flush=True)
         if self.failing is None:
-            self.failing = errno.group(0) if errno else error[:200]
+            self.failing = reason.group(0) if reason else error[:200]
             say(
                 f"{_shown(self.opening.get('uri', '?'))} did not answer ({self.failing}); cycles go unlogged until it does"
             )

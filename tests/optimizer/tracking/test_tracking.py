@@ -209,6 +209,18 @@ def test_the_worker_of_a_daemon_killed_9_ends_quietly_when_the_server_fails(tmp_
     assert "Traceback" not in log, log
 
 
+def test_a_server_that_never_answers_is_said_as_such(tmp_path):
+    """A server that accepts and never answers: the warning says the request timed out, not a cut-off URL."""
+    held: list[socket.socket] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=lambda: held.extend(iter(lambda: server.accept()[0], None)), daemon=True).start()
+    repo = tracked_repo(tmp_path, f"http://127.0.0.1:{server.getsockname()[1]}")
+    done = cli(repo, "run", env={"MLFLOW_HTTP_REQUEST_TIMEOUT": "1"})
+    assert done.returncode == 0, done.stderr
+    [warning] = [ln for ln in done.stderr.splitlines() if "did not answer" in ln]
+    assert "did not answer (Read timed out); cycles go unlogged until it does" in warning
+
+
 def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before_anything_runs(tmp_path):
     repo = tracked_repo(tmp_path, "http://127.0.0.1:9")
     no_client = "import sys; sys.modules['mlflow'] = None; from autoresearch.optimizer.cli import main; main()"
