@@ -42,7 +42,7 @@ def command(
     branch without --force."""
     from autoresearch.optimizer.experiment import review
     from autoresearch.optimizer.gitrepo import review as review_branch
-    from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
     cfg, ws, paths = find_experiment(experiment, config)
     name = cfg.experiment_name
@@ -53,18 +53,31 @@ def command(
     if night.state is None:
         raise InvalidInput(f"finalize: {paths.state} is missing: the experiment's start is unknown")
     start = night.state.initial_sha
+    if start not in ws.lib:  # a rebase, then git gc: the KEEPs, if still there, are other commits now
+        raise IntegrityError(
+            f"finalize: the experiment's start {start[:12]} is no longer in this repository (history rewritten): "
+            "there is no base to review from"
+        )
     commits = review.own_commits(ws, night.state, night.history)  # newest first
+    recorded = review.kept_commits(night.records)
+    if recorded and not commits:  # not "nothing to review": the night's work is there, HEAD is elsewhere
+        on = night.state.branch or "HEAD"
+        raise InvalidInput(
+            f"finalize: none of {name}'s {len(recorded)} kept commit(s) is on {on}: check out the branch it ran on"
+        )
     ref = review_branch.check_name(ws, branch or f"autoresearch/{name}-review", night.state.branch)
-    base = review_branch.check_base(ws, onto or start, start)
     tip = commits[0].sha if commits else start  # kept nothing: earlier nights' work may still be new to `base`
+    base = review_branch.check_base(ws, onto or start, tip)
     if not review_branch.artifact_changed(ws, base, tip):
         raise InvalidInput(f"finalize: nothing to review: {ws.artifact} is the same in {tip[:12]} as in {base[:12]}")
     scale = review.scale(cfg)
     earlier = int(ws.git("rev-list", "--count", f"{base}..{start}", "--", ws.artifact))
     title = review.title(night, ws.artifact, scale, earlier)
+    commits = [c for c in commits if not review_branch.holds(ws, base, c.sha)]  # KEEPs merged there already
     if series:
         steps = [review_branch.Step(c.sha) for c in reversed(commits)]
-        if review_branch.artifact_changed(ws, base, start):  # earlier work on the way there: said, not hidden
+        if review_branch.artifact_changed(ws, base, start) and not review_branch.holds(ws, base, start):
+            # earlier work on the way there: said, not hidden
             steps.insert(0, review_branch.Step(start, f"autoresearch: {ws.artifact} as {name} began"))
     else:
         kept = "\n".join(f"- {c.subject}" for c in reversed(commits))

@@ -131,6 +131,11 @@ def markdown(
     return "\n".join(lines)
 
 
+def kept_commits(records: list[Iteration]) -> set[str]:
+    """The commits the experiment's KEEPs made, as its lines record them."""
+    return {r.commit for r in _kept(records) if r.commit}
+
+
 def _kept(records: list[Iteration]) -> list[Iteration]:
     """The KEEPs after the original's line (cycle 1 measures the artifact as it was)."""
     return [r for r in records[1:] if r.decision == "keep" and not r.rebaseline]
@@ -194,6 +199,8 @@ def _duration(records: list[Iteration]) -> str:
 
 
 def _cell(text: str) -> str:
-    """Masked, on one line, and inert in a Markdown table: no `|` ends the cell, no HTML renders."""
+    """Masked, on one line, and inert in a Markdown table: no `|` ends the cell, no HTML renders, and no `@name`
+    or `#123` pings a person or links (or, after "fixes", closes) an issue: a zero-width space follows each."""
     flat = " ".join(redact(text).split())
-    return html.escape(flat, quote=False).replace("|", "\\|").replace("`", "'") or "–"
+    inert = html.escape(flat, quote=False).replace("|", "\\|").replace("`", "'")
+    return inert.replace("#", "#&#8203;").replace("@", "@&#8203;") or "–"

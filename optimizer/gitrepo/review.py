@@ -40,9 +40,11 @@ def check_name(ws: Workspace, branch: str, experiment_branch: str | None) -> str
     """The branch's full ref, refused when it is not ours to write: checked out in a worktree (the user's
     branch, or a night's in its worktree) or the experiment's own."""
     try:
-        ws.git("check-ref-format", "--branch", branch)
+        expanded = ws.git("check-ref-format", "--branch", branch).strip()
     except IntegrityError:  # git says only that the name is bad
-        raise InvalidInput(f"finalize: --branch {branch!r} is not a valid branch name") from None
+        expanded = None
+    if expanded != branch:  # `@{-1}` is the branch checked out before: git expands it, update-ref would not
+        raise InvalidInput(f"finalize: --branch {branch!r} is not a valid branch name")
     ref = f"refs/heads/{branch}"
     checked_out = {
         line.removeprefix("branch ")
@@ -51,22 +53,24 @@ def check_name(ws: Workspace, branch: str, experiment_branch: str | None) -> str
     }
     if ref in checked_out or branch == experiment_branch:
         raise InvalidInput(f"finalize: branch {branch!r} is checked out or is the experiment's own: name another")
+    if ws.lib.references.get(f"refs/tags/{branch}") is not None:  # `git push origin NAME` would not know which
+        raise InvalidInput(f"finalize: --branch {branch!r} is a tag's name too: name another")
     return ref
 
 
-def check_base(ws: Workspace, base: str, start: str) -> str:
-    """`base` as a commit id. A base other than where the experiment started must hold the artifact as it was
-    where the two lines of history meet: else the review would silently undo a change made to it there."""
+def check_base(ws: Workspace, base: str, tip: str) -> str:
+    """`base` as a commit id. It must hold the artifact as it was where its history and the experiment's (up to
+    `tip`) meet: else the review would silently undo a change made to it there. A base on the experiment's own
+    line (a KEEP already merged upstream) is its own meeting point: the review holds the rest."""
     repo = ws.lib
     try:
         base_id = repo.revparse_single(base).peel(pygit2.Commit).id
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
         raise InvalidInput(f"finalize: --onto {base!r} is not a commit of this repository") from None
-    start_id = repo.revparse_single(start).peel(pygit2.Commit).id
-    fork = repo.merge_base(base_id, start_id)
+    fork = repo.merge_base(base_id, repo.revparse_single(tip).peel(pygit2.Commit).id)
     if fork is None:
-        raise InvalidInput(f"finalize: --onto {base!r} shares no history with the experiment's start {start[:12]}")
-    if base_id != start_id and _artifact(repo, base_id, ws.artifact) != _artifact(repo, fork, ws.artifact):
+        raise InvalidInput(f"finalize: --onto {base!r} shares no history with the experiment's {tip[:12]}")
+    if _artifact(repo, base_id, ws.artifact) != _artifact(repo, fork, ws.artifact):
         raise InvalidInput(
             f"finalize: {ws.artifact} changed on {base!r} since the experiment began: the review would undo that "
             "change; bring it into the experiment's branch first, or finalize onto an older commit"
@@ -138,6 +142,12 @@ def _below(prefix: str, entry: pygit2.Object) -> Iterator[tuple[str, pygit2.Oid,
             yield from _below(path, inner)
     else:
         yield path, entry.id, entry.filemode
+
+
+def holds(ws: Workspace, base: str, commit: str) -> bool:
+    """Whether `commit` is in `base`'s history: a KEEP already merged there is not replayed."""
+    base_id, commit_id = (ws.lib.revparse_single(c).peel(pygit2.Commit).id for c in (base, commit))
+    return base_id == commit_id or ws.lib.descendant_of(base_id, commit_id)
 
 
 def artifact_changed(ws: Workspace, older: str, newer: str) -> bool:

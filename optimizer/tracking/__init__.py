@@ -10,12 +10,14 @@ daemon dies, the pipe closes and the worker ends by itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
@@ -35,7 +37,12 @@ QUEUE_SIZE = 1000  # events waiting for the worker: a night's cycles, many times
 DRAIN_S = 15.0  # how long the end of a run waits for the worker to log what is queued
 # MLflow's client retries a failed request 7 times with a doubling backoff (minutes): the worker's are short,
 # so that a dead server costs a cycle's event seconds, not minutes (unless the user set them otherwise).
-WORKER_ENV = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1", "MLFLOW_HTTP_REQUEST_TIMEOUT": "10"}
+# MLflow 3 refuses a `file:` store unless told to allow it: a user who names one has.
+WORKER_ENV = {
+    "MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1",
+    "MLFLOW_HTTP_REQUEST_TIMEOUT": "10",
+    "MLFLOW_ALLOW_FILE_STORE": "true",
+}
 
 
 class MlflowConfig(BaseModel):
@@ -89,10 +96,11 @@ class Tracker:
         if self._worker is None:
             return
         self.send({"kind": "end", "status": status, "dropped": self._dropped})
-        self._queue.put(None)
+        deadline = time.monotonic() + timeout_s
         try:
-            self._worker.wait(timeout_s)
-        except subprocess.TimeoutExpired:
+            self._queue.put(None, timeout=timeout_s)  # full: the worker is stuck, the writer blocked on its pipe
+            self._worker.wait(max(0.0, deadline - time.monotonic()))
+        except (queue.Full, subprocess.TimeoutExpired):
             get().warning("MLflow tracking still logging at the end of the run: given up", waited_s=timeout_s)
             self._worker.kill()
             self._worker.wait()
@@ -105,7 +113,8 @@ class Tracker:
         except (BrokenPipeError, ValueError):  # the worker died: what it said is in the log already
             return
         finally:
-            pipe.close()
+            with contextlib.suppress(OSError, ValueError):  # what is left in its buffer, for a worker killed
+                pipe.close()
 
 
 def _relay(stream: IO[bytes]) -> None:

@@ -7,13 +7,16 @@ FAILED and the worker exits.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TextIO
 
 from mlflow.entities import Metric, Param
 from mlflow.tracking import MlflowClient
@@ -23,8 +26,9 @@ from autoresearch.trajectory import chartdata, image, iterations
 
 NAME_CHARS = re.compile(r"[^\w./\- ]")  # what MLflow takes in a metric's or parameter's name
 MAX_NAME = 250
-USERINFO = re.compile(r"//[^/@]*@")
-ERRNO = re.compile(r"\[Errno -?\d+\] [^'\")]+")
+USERINFO = re.compile(r"//[^/@\s]*@")
+# the reason requests buries in three wrappers: the socket's, a server that never answers, or one that answers 5xx
+REASON = re.compile(r"\[Errno -?\d+\] [^'\")]+|Read timed out|too many \d+ error responses")
 
 
 class Worker:
@@ -78,11 +82,15 @@ class Worker:
             values[key] = line.get(key)
         values |= {f"pass_rate/{k}": v for k, v in (line.get("assertions") or {}).items()}
         values |= {f"objective/{k}": v for k, v in (line.get("objectives") or {}).items()}
-        metrics = [
-            Metric(_name(k), float(v), now, step)
-            for k, v in values.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool)
-        ]
+        named: dict[str, float] = {}
+        for key, value in values.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                name, seen = _name(key), 1
+                while name in named:  # `c:d` and `c_d` both read `c_d`: the second is `c_d_2`, not mixed in
+                    seen += 1
+                    name = f"{_name(key)}_{seen}"
+                named[name] = float(value)
+        metrics = [Metric(name, value, now, step) for name, value in named.items()]
         self.client.log_batch(self.run_id, metrics=metrics)
         self.client.log_text(self.run_id, json.dumps(line, indent=2), f"cycles/cycle-{step:04d}.json")
         if line["decision"] == "keep" and line.get("commit") and step > 1:
@@ -114,12 +122,12 @@ class Worker:
     def _failed(self, event: JSONObject, exc: Exception) -> None:
         self.missed += 1
         full = _shown(" ".join(str(exc).split())) or type(exc).__name__
-        errno = ERRNO.search(full)  # requests' message buries the reason in three wrappers
+        reason = REASON.search(full)
         error = full[:300]
         cycle = f" of cycle {event['line']['cycle']}" if event["kind"] == "cycle" else ""
         print(f"not logged: the {event['kind']} event{cycle}: {error}", file=sys.stderr, flush=True)
         if self.failing is None:
-            self.failing = errno.group(0) if errno else error[:200]
+            self.failing = reason.group(0) if reason else error[:200]
             say(
                 f"{_shown(self.opening.get('uri', '?'))} did not answer ({self.failing}); cycles go unlogged until it does"
             )
@@ -136,7 +144,11 @@ def _shown(uri: str) -> str:
 
 
 def _name(text: str) -> str:
-    return NAME_CHARS.sub("_", text).lstrip("/")[:MAX_NAME] or "_"
+    """A name MLflow takes: its characters, and nothing it would read as a path to another name (`a/../b`,
+    `a//b`, `t/`, `..a`), which would refuse the whole batch: every metric of the cycle."""
+    kept = NAME_CHARS.sub("_", text)[: MAX_NAME - 1].split("/")
+    name = "/".join("_" if part in (".", "..") else part for part in kept if part) or "_"
+    return f"_{name}" if name.startswith("..") else name
 
 
 def _diff(commit: str, artifact: str) -> str:
@@ -149,17 +161,37 @@ def _diff(commit: str, artifact: str) -> str:
     return done.stdout if done.returncode == 0 else f"(no diff: {done.stderr.strip()})"
 
 
+class _Masked(io.TextIOBase):
+    """A stream that masks a URI's user and password (`_shown`) in what is written to it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(_shown(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
 _said = sys.stdout
 
 
 def say(line: str) -> None:
-    """A line for the daemon's log (the only writes to the real stdout)."""
-    _said.write(line + "\n")
-    _said.flush()
+    """A line for the daemon's log (the only writes to the real stdout). None reads it when the daemon was killed:
+    the worker ends there, rather than go on failing event after event for no one."""
+    try:
+        _said.write(line + "\n")
+        _said.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), _said.fileno())  # the line left in its buffer goes nowhere
+        raise SystemExit(0) from None
 
 
 def main() -> None:
-    sys.stdout = sys.stderr  # MLflow's own prints ("View run at ...") go to the worker's log, not the daemon's
+    # MLflow's own prints ("View run at <uri>/...") go to the worker's log, not the daemon's, the URI's password masked
+    sys.stdout = sys.stderr = _Masked(sys.stderr)
     worker = Worker()
     ended = False
     for raw in sys.stdin:

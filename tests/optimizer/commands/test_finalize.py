@@ -62,6 +62,17 @@ def test_the_net_change_is_one_commit_on_the_start_and_nothing_of_the_users_move
     assert cli(repo, "report", "--markdown").stdout == text
 
 
+def test_a_summary_pings_no_one_and_closes_no_issue(tmp_path):
+    """A mutation's summary is written by a model that read who knows what: in the pull request's description,
+    `@name` must not notify anyone nor `fixes #1` close an issue on merge."""
+    plan = {2: {"write": {ARTIFACT: scores(a=1)}, "summary": "@octocat fixes #1 and @org/team"}}
+    repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=0)}, plan)
+    assert cli(repo, "run").returncode == 0
+    text = cli(repo, "report", "--markdown").stdout
+    assert "| @&#8203;octocat fixes #&#8203;1 and @&#8203;org/team |" in text
+    assert "@octocat" not in text and "#1" not in text
+
+
 def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path):
     repo = night(tmp_path)
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
@@ -110,6 +121,49 @@ def test_onto_another_commit_keeps_its_other_changes_and_refuses_one_to_the_arti
     assert git(repo, "rev-parse", "autoresearch/exp-review") == tip
 
 
+def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path):
+    """The first KEEPs already merged upstream (a fast-forward to one of them): the review is what is left,
+    not refused as undoing a change; onto the experiment's tip itself, there is nothing left to review."""
+    repo = night(tmp_path)
+    done = cli(repo, "finalize", "--onto", "main~1", "--json")
+    assert done.returncode == 0, done.stderr
+    review = json.loads(done.stdout)["commits"][0]
+    assert git(repo, "rev-parse", f"{review}^") == git(repo, "rev-parse", "main~1")
+    assert git(repo, "diff", "--name-only", "main~1", review).split() == [ARTIFACT]
+    assert git(repo, "show", f"{review}:{ARTIFACT}") == scores(a=1, b=1, c=1)
+    assert "raised c" in git(repo, "log", "-1", "--format=%B", review) and "raised a" not in git(
+        repo, "log", "-1", "--format=%B", review
+    )
+    series = cli(repo, "finalize", "--onto", "main~1", "--series", "--branch", "rest", "--json")
+    assert series.returncode == 0, series.stderr
+    assert len(json.loads(series.stdout)["commits"]) == 1  # the last KEEP alone: none replayed backwards
+    assert git(repo, "rev-parse", "rest^{tree}") == git(repo, "rev-parse", "main^{tree}")
+    assert_one_line_error(cli(repo, "finalize", "--onto", "main", "--force"), 30, "nothing to review")
+
+
+def test_a_head_elsewhere_is_said_not_taken_for_a_night_that_kept_nothing(tmp_path):
+    """The morning after, the user checked out another commit: the KEEPs are not on HEAD. That is what is
+    said, not "nothing to review" as if the night had kept nothing."""
+    repo = night(tmp_path)
+    git(repo, "checkout", "-q", "--detach", "main~3")
+    refused = cli(repo, "finalize")
+    assert_one_line_error(refused, 30, "none of exp's 3 kept commit(s) is on HEAD: check out the branch it ran on")
+    git(repo, "checkout", "-q", "main")
+    assert cli(repo, "finalize").returncode == 0
+
+
+def test_a_start_rewritten_away_is_said_in_one_line(tmp_path):
+    """The branch rebased from its root and git gc'd: the experiment's start is gone. One line says so."""
+    repo = night(tmp_path)
+    start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    rewrite = "git commit -q --amend --allow-empty -m rewritten"
+    git(repo, "-c", "core.hooksPath=/dev/null", "rebase", "-q", "--root", "--exec", rewrite)
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    git(repo, "gc", "-q", "--prune=now")
+    done = cli(repo, "finalize")
+    assert_one_line_error(done, 50, f"the experiment's start {start[:12]} is no longer in this repository")
+
+
 def test_refusals_are_one_line_and_write_nothing(tmp_path):
     repo = night(tmp_path)
     refs = git(repo, "for-each-ref")
@@ -127,6 +181,21 @@ def test_refusals_are_one_line_and_write_nothing(tmp_path):
     assert_one_line_error(cli(repo, "finalize", "--series"), 30, "exists: --force replaces it")
     assert git(repo, "rev-parse", "autoresearch/exp-review") == tip
     assert_one_line_error(cli(repo, "report", "--json", "--markdown"), 30, "choose one")
+
+
+def test_a_branch_name_git_would_expand_or_find_ambiguous_is_refused_not_half_made(tmp_path):
+    """`@{-1}` passes `git check-ref-format --branch` (git expands it to the branch checked out before), but
+    update-ref refuses the name; a tag's name makes the printed `git push origin NAME` fail as ambiguous. Both are
+    input mistakes (exit 30), refused before anything is written."""
+    repo = night(tmp_path)
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "tag", "v1")
+    refs = git(repo, "for-each-ref")
+    assert_one_line_error(cli(repo, "finalize", "--branch", "@{-1}"), 30, "--branch '@{-1}' is not a valid branch name")
+    assert_one_line_error(cli(repo, "finalize", "--branch", "v1"), 30, "--branch 'v1' is a tag's name too")
+    assert git(repo, "for-each-ref") == refs
+    assert not (repo / ".autoresearch/runs/exp/review").exists()
 
 
 def test_an_experiment_that_kept_nothing_has_nothing_to_review(tmp_path):

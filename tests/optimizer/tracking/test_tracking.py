@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 from mlflow.tracking import MlflowClient
 
 from tests.helpers.mlflow_server import MlflowServer
-from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
 pytestmark = pytest.mark.xdist_group("mlflow")  # one server for the module, on one worker
@@ -73,6 +76,35 @@ def test_each_cycle_is_a_step_with_its_score_decision_pass_rates_and_a_keeps_dif
     assert line["decision"] == "drop" and line["mutation"] == "lowered a"
 
 
+def test_assertion_names_mlflow_would_read_as_paths_are_logged_not_refused(tmp_path, mlflow_server):
+    """MLflow refuses a whole batch for one name that resolves to another as a path (`x/../y`, `t/`): a test
+    named so must not cost every cycle its metrics."""
+    plan = {2: {"write": {ARTIFACT: "x/../y 1\nt/ 1\na/./b 1\nc:d 1\nc_d 0\n"}, "summary": "raised all"}}
+    repo = tracked_repo(tmp_path, mlflow_server.uri, plan, experiment="path-names")
+    (repo / ARTIFACT).write_text("x/../y 0\nt/ 0\na/./b 0\nc:d 0\nc_d 0\n")
+    git(repo, "commit", "-qam", "path-like test names")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "MLflow" not in done.stderr
+    client, run = the_run(mlflow_server, "path-names")
+    assert [m.value for m in client.get_metric_history(run.info.run_id, "score")] == [0, 0.8]
+    names = set(run.data.metrics)
+    assert {"pass_rate/check-x/_/y", "pass_rate/check-t", "pass_rate/check-a/_/b"} <= names
+    # `c:d` reads `c_d` too: each its own metric, not two values of one at a step
+    merged = [client.get_metric_history(run.info.run_id, f"pass_rate/check-c_d{n}") for n in ("", "_2")]
+    assert sorted(len(history) for history in merged) == [2, 2]
+
+
+def test_a_password_in_the_uri_reaches_no_log_when_the_server_answers(tmp_path, mlflow_server):
+    """MLflow prints "View run ... at: <the tracking URI>/#/..." as a run ends: into the worker's log, masked."""
+    repo = tracked_repo(tmp_path, mlflow_server.uri.replace("http://", "http://ci:s3cret-token@"), experiment="pw")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    log = (repo / ".autoresearch" / "runs" / "exp" / "_autoresearch" / "tracking.log").read_text()
+    assert f"at: http://***@127.0.0.1:{mlflow_server.port}/" in log  # MLflow said where the run is
+    assert "s3cret-token" not in log + done.stderr
+
+
 def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_are_logged(tmp_path, mlflow_server):
     hold = lambda n: [f"touch .autoresearch/held{n}; while [ ! -f .autoresearch/go{n} ]; do sleep 0.02; done"]  # noqa: E731
     plan = {
@@ -121,6 +153,74 @@ def test_a_dead_server_from_the_start_costs_the_run_nothing(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_a_file_uri_as_the_setting_documents_it_is_logged_to(tmp_path, monkeypatch):
+    """MLflow 3 refuses a `file:` store unless MLFLOW_ALLOW_FILE_STORE is set: naming one in the config is that."""
+    store = f"file://{tmp_path / 'mlruns'}"
+    repo = tracked_repo(tmp_path, store, experiment="on-disk")
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "MLflow" not in done.stderr
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # for this test's own reading of it
+    client = MlflowClient(tracking_uri=store)
+    [run] = client.search_runs([client.get_experiment_by_name("on-disk").experiment_id])
+    assert [m.step for m in client.get_metric_history(run.info.run_id, "score")] == [1, 2, 3, 4]
+
+
+def test_the_runs_end_gives_up_on_a_stuck_worker_even_when_its_queue_is_full(tmp_path):
+    """A worker stuck on a server that accepts and never answers reads nothing more: its pipe and then the queue
+    fill. The run's end still waits no longer than its bound, and says so without a traceback."""
+    code = (
+        "import subprocess, sys\n"
+        "from autoresearch.optimizer import tracking\n"
+        "stuck = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'],"
+        " stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+        "tracker = tracking.Tracker([], stuck)\n"
+        "for n in range(tracking.QUEUE_SIZE + 100):\n"
+        "    tracker.send({'kind': 'cycle', 'line': {'cycle': n, 'stdout': 'x' * 20000}})\n"
+        "tracker.close('FINISHED', timeout_s=1)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "MLflow tracking still logging at the end of the run: given up" in said and "Traceback" not in said
+
+
+def test_the_worker_of_a_daemon_killed_9_ends_quietly_when_the_server_fails(tmp_path):
+    """The daemon killed -9 while the server holds the worker's request: when that request fails, the worker has
+    no one to tell and ends, without a traceback in its log."""
+    held: list[socket.socket] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=lambda: held.extend(iter(lambda: server.accept()[0], None)), daemon=True).start()
+    hold = ["touch .autoresearch/held2; while [ ! -f .autoresearch/go2 ]; do sleep 0.02; done"]
+    plan = {2: {"write": {ARTIFACT: scores(a=1, b=0)}, "summary": "raised a", "run": hold}}
+    repo = tracked_repo(tmp_path, f"http://127.0.0.1:{server.getsockname()[1]}", plan)
+    (repo / ".autoresearch").mkdir()
+    run = cli_in_background(repo)
+    wait_for(lambda: (repo / ".autoresearch" / "held2").exists() and held, timeout=120)
+    [worker] = subprocess.run(
+        ["pgrep", "-P", str(run.pid), "-f", "tracking.worker"], capture_output=True
+    ).stdout.split()
+    run.kill()
+    run.communicate()
+    for connection in held:  # the server fails the request the worker waits on
+        connection.close()
+    wait_for(lambda: not running(int(worker)), timeout=60)
+    log = (repo / ".autoresearch" / "runs" / "exp" / "_autoresearch" / "tracking.log").read_text()
+    assert "Traceback" not in log, log
+
+
+def test_a_server_that_never_answers_is_said_as_such(tmp_path):
+    """A server that accepts and never answers: the warning says the request timed out, not a cut-off URL."""
+    held: list[socket.socket] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=lambda: held.extend(iter(lambda: server.accept()[0], None)), daemon=True).start()
+    repo = tracked_repo(tmp_path, f"http://127.0.0.1:{server.getsockname()[1]}")
+    done = cli(repo, "run", env={"MLFLOW_HTTP_REQUEST_TIMEOUT": "1"})
+    assert done.returncode == 0, done.stderr
+    [warning] = [ln for ln in done.stderr.splitlines() if "did not answer" in ln]
+    assert "did not answer (Read timed out); cycles go unlogged until it does" in warning
+
+
 def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before_anything_runs(tmp_path):
     repo = tracked_repo(tmp_path, "http://127.0.0.1:9")
     no_client = "import sys; sys.modules['mlflow'] = None; from autoresearch.optimizer.cli import main; main()"
@@ -131,6 +231,14 @@ def test_tracking_without_mlflows_client_or_with_a_bad_setting_is_refused_before
         (repo / "autoresearch.yaml").read_text().replace("uri: http://127.0.0.1:9", "url: http://127.0.0.1:9")
     )
     assert_one_line_error(cli(repo, "validate"), 30, "tracking.mlflow")
+
+
+def running(pid: int) -> bool:
+    """Whether the process is alive (a zombie no parent reaps yet has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def cli_in_background(repo) -> subprocess.Popen:
