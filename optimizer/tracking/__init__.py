@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from autoresearch.trajectory.iterations import Iteration
 
 QUEUE_SIZE = 1000  # events waiting for the worker: a night's cycles, many times over
-DRAIN_S = 15.0  # how long the end of a run waits for the worker to log what is queued
+DRAIN_S = 60.0  # how long the end of a run waits for the worker to log what is queued (a slow server's uploads)
+DRAIN_FAILING_S = 10.0  # the same, once the worker has said the server does not answer: what is left is lost
 # MLflow's client retries a failed request 7 times with a doubling backoff (minutes): the worker's are short,
 # so that a dead server costs a cycle's event seconds, not minutes (unless the user set them otherwise).
 # MLflow 3 refuses a `file:` store unless told to allow it: a user who names one has.
@@ -73,13 +74,14 @@ class Tracker:
         self._worker = worker
         self._queue: queue.Queue[JSONObject | None] = queue.Queue(QUEUE_SIZE)
         self._dropped = 0
+        self._failing = False  # the worker said the server does not answer (and has not said it answers again)
         if worker is None:
             return
         for event in events or []:
             self._queue.put_nowait(event)
         assert worker.stdin is not None and worker.stdout is not None
         threading.Thread(target=self._write, args=(worker.stdin,), name="tracking", daemon=True).start()
-        threading.Thread(target=_relay, args=(worker.stdout,), name="tracking-log", daemon=True).start()
+        threading.Thread(target=self._relay, args=(worker.stdout,), name="tracking-log", daemon=True).start()
 
     def send(self, event: JSONObject) -> None:
         if self._worker is None:
@@ -91,10 +93,13 @@ class Tracker:
                 get().warning("MLflow tracking falls behind: cycles are left out of it", queued=QUEUE_SIZE)
             self._dropped += 1
 
-    def close(self, status: str, timeout_s: float = DRAIN_S) -> None:
-        """The run's end: the worker logs what is queued and ends the MLflow run, for a bounded time."""
+    def close(self, status: str, timeout_s: float | None = None) -> None:
+        """The run's end: the worker logs what is queued and ends the MLflow run, for a bounded time (a short one
+        when the server is failing)."""
         if self._worker is None:
             return
+        if timeout_s is None:
+            timeout_s = DRAIN_FAILING_S if self._failing else DRAIN_S
         self.send({"kind": "end", "status": status, "dropped": self._dropped})
         deadline = time.monotonic() + timeout_s
         try:
@@ -116,13 +121,16 @@ class Tracker:
             with contextlib.suppress(OSError, ValueError):  # what is left in its buffer, for a worker killed
                 pipe.close()
 
-
-def _relay(stream: IO[bytes]) -> None:
-    """The worker's warnings, as the daemon's own log lines."""
-    for raw in stream:
-        line = raw.decode(errors="replace").strip()
-        if line:
-            get().warning(f"MLflow tracking: {redact(line)}")
+    def _relay(self, stream: IO[bytes]) -> None:
+        """The worker's warnings, as the daemon's own log lines; whether it says the server is failing."""
+        for raw in stream:
+            try:
+                said = json.loads(raw)
+                warning, self._failing = str(said["warning"]), bool(said["failing"])
+            except (ValueError, KeyError, TypeError):  # not the worker's (a library printing on its stdout)
+                warning = raw.decode(errors="replace").strip()
+            if warning:
+                get().warning(f"MLflow tracking: {redact(warning)}")
 
 
 _current = Tracker()

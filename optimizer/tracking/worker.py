@@ -128,13 +128,13 @@ class Worker:
         print(f"not logged: the {event['kind']} event{cycle}: {error}", file=sys.stderr, flush=True)
         if self.failing is None:
             self.failing = reason.group(0) if reason else error[:200]
-            say(
-                f"{_shown(self.opening.get('uri', '?'))} did not answer ({self.failing}); cycles go unlogged until it does"
-            )
+            uri = _shown(self.opening.get("uri", "?"))
+            say(f"{uri} did not answer ({self.failing}); cycles go unlogged until it does", failing=True)
 
     def _recovered(self) -> None:
         if self.failing is not None:
-            say(f"{_shown(self.opening.get('uri', '?'))} answers again; {self.missed} event(s) were not logged")
+            uri = _shown(self.opening.get("uri", "?"))
+            say(f"{uri} answers again; {self.missed} event(s) were not logged", failing=False)
             self.failing, self.missed = None, 0
 
 
@@ -178,11 +178,12 @@ class _Masked(io.TextIOBase):
 _said = sys.stdout
 
 
-def say(line: str) -> None:
-    """A line for the daemon's log (the only writes to the real stdout). None reads it when the daemon was killed:
-    the worker ends there, rather than go on failing event after event for no one."""
+def say(warning: str, failing: bool) -> None:
+    """A warning for the daemon's log, and whether the server is failing (the only writes to the real stdout,
+    one JSON object a line). None reads it when the daemon was killed: the worker ends there, rather than go
+    on failing event after event for no one."""
     try:
-        _said.write(line + "\n")
+        _said.write(json.dumps({"warning": warning, "failing": failing}) + "\n")
         _said.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), _said.fileno())  # the line left in its buffer goes nowhere
