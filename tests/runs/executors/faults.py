@@ -51,7 +51,10 @@ def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int,
         (marks / "release").touch()
         proc.wait()
     seconds = round(time.monotonic() - began, 1)
-    left = {"drivers": settled(lambda: drivers(tree)), "targets": settled(lambda: held_targets(marks))}
+    # Ray ends an interrupted job's workers on its own time, and each worker's watcher (plumbing.reaper) then ends
+    # its commands after a 5 s grace: on a loaded 2-core machine that has taken more than 15 s. A target leaked
+    # for good still holds (until it is released, a minute after it started), and is counted.
+    left = {"drivers": settled(lambda: drivers(tree)), "targets": settled(lambda: held_targets(marks), 30)}
     left["left_running"] = [described(pid) for pid in held_targets(marks)]  # what a failure needs to be understood
     (marks / "release").touch()
     return {"exit": proc.returncode, "seconds": seconds, "stderr": log.read_text()[-2000:], **left}

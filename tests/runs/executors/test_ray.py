@@ -9,6 +9,8 @@ run beside the rest of the suite (tests/runs/executors/conftest.py).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.runs.executors import scenarios
@@ -110,7 +112,7 @@ def test_a_signal_mid_eval_exits_130_at_once_and_leaves_nothing_running(cluster,
     stopped = cluster["signals"][name]
     assert stopped["exit"] == 130, stopped["stderr"]
     assert stopped["seconds"] < 15
-    assert stopped["drivers"] == 0 and stopped["targets"] == 0, stopped["left_running"]
+    assert stopped["drivers"] == 0 and stopped["targets"] == 0, f"left running: {json.dumps(stopped['left_running'])}"
     assert "Traceback" not in stopped["stderr"]
     if name != "eval_ctrl_c":
         assert stopped["restored"] and stopped["clean"]
