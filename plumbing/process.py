@@ -155,17 +155,29 @@ def refusing() -> Iterator[None]:
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the process group, then SIGKILL what is left after a grace period."""
-    for sig, wait_s in ((signal.SIGTERM, GRACE_S), (signal.SIGKILL, None)):
+    """SIGTERM the process group, then SIGKILL what is left after a grace period; the command reaped either way."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
             return
         try:
-            proc.wait(timeout=wait_s)
+            proc.wait(timeout=GRACE_S)
             return
         except subprocess.TimeoutExpired:
             continue
+    _reap(proc)
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """The command, SIGKILLed, reaped without Popen's lock: a signal's exception raised inside Popen.wait between
+    its lock's acquire and its `try` (CPython 3.11) leaves the lock taken, and every later wait (a run stopped
+    by SIGTERM mid-eval) would block on it forever, the daemon with it."""
+    try:
+        _, status = os.waitpid(proc.pid, 0)
+    except ChildProcessError:  # reaped already
+        return
+    proc.returncode = os.waitstatus_to_exitcode(status)
 
 
 def end_leftovers(proc: subprocess.Popen[bytes]) -> None:

@@ -7,7 +7,9 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 
+from autoresearch.plumbing import process
 from tests.helpers.procs import ended
 from tests.helpers.scenario import wait_for
 
@@ -126,3 +128,15 @@ def _group(pid: int) -> int | None:
         return os.getpgid(pid)
     except ProcessLookupError:
         return None
+
+
+def test_a_command_is_ended_and_reaped_even_when_popens_own_lock_was_left_taken():
+    """A signal's exception raised inside Popen.wait between its lock's acquire and its `try` leaves the lock
+    taken (seen: a scheduler's run stopped by SIGTERM mid-eval, blocked for good in kill_group's wait)."""
+    proc = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    assert proc._waitpid_lock.acquire(False)  # the state that exception leaves
+    killing = threading.Thread(target=process.kill_group, args=(proc,), daemon=True)
+    killing.start()
+    killing.join(timeout=30)
+    assert not killing.is_alive(), "kill_group waited on the lock for good"
+    assert proc.returncode == -signal.SIGTERM  # reaped: no zombie left
