@@ -57,6 +57,7 @@ def build(root: Path, tests: int) -> MutationRequest:
         mode="file",
         run_dir=run_dir,
         iterations=iterations,
+        digest=iterations.parent / "digest.md",
         initial_sha=git(repo, "rev-parse", "HEAD").strip(),
         pass_rates=rates,
         cycle=2,

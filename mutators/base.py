@@ -1,7 +1,7 @@
 """What every mutator gets and gives back.
 
 A mutator is handed *paths only* (the artifact, the run just decided, the
-history) and rewrites the artifact in place; it never receives file contents
+history and its digest) and rewrites the artifact in place; it never receives file contents
 from the loop, so its prompt does not grow with the eval.
 """
 
@@ -23,6 +23,7 @@ class MutationRequest:
     mode: Literal["file", "directory"]
     run_dir: Path  # the run just decided; the changelog goes to run_dir/mutation.md
     iterations: Path
+    digest: Path  # what was tried so far, in short (autoresearch.optimizer.experiment.digest)
     initial_sha: str
     pass_rates: dict[str, float]
     cycle: int  # the cycle the candidate will be
@@ -68,6 +69,7 @@ class MutationRequest:
             "AUTORESEARCH_ARTIFACT_MODE": self.mode,
             "AUTORESEARCH_RUN_DIR": str(self.run_dir),
             "AUTORESEARCH_ITERATIONS": str(self.iterations),
+            "AUTORESEARCH_DIGEST": str(self.digest),
             "AUTORESEARCH_INITIAL_SHA": self.initial_sha,
             "AUTORESEARCH_PASS_RATES": json.dumps(self.pass_rates, sort_keys=True),
             "AUTORESEARCH_CYCLE": str(self.cycle),

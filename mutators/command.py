@@ -89,12 +89,12 @@ def _as_seen(request: MutationRequest) -> MutationRequest:
 
 def _in_sandbox(command: str, request: MutationRequest, prompt_file: Path) -> str | list[str]:
     """The command, in the request's sandbox if it has one: its checkout and outbox writable, the run just
-    decided, the history and its instructions readable, what the mutator must not read hidden."""
+    decided, the history, its digest and its instructions readable, what the mutator must not read hidden."""
     if request.sandbox is None:
         return command
     request.outbox.mkdir(parents=True, exist_ok=True)
     sandbox = request.sandbox.opening(
-        readable=(request.run_dir, request.iterations, prompt_file),
+        readable=(request.run_dir, request.iterations, request.digest, prompt_file),
         writable=(request.outbox,),
         work=request.repo_root,
     )

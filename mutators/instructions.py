@@ -23,6 +23,7 @@ def render(request: MutationRequest, changelog_by_reply: bool = False) -> str:
         artifact=request.artifact,
         run_dir=request.run_dir,
         iterations=request.iterations,
+        digest=request.digest,
         initial_sha=request.initial_sha,
         cycle=request.cycle,
         pass_rates=json.dumps(request.pass_rates, sort_keys=True),

@@ -77,7 +77,11 @@ class Sandbox:
         self.scope = self.request.artifact.resolve()
         self.read_only = [p.resolve() for p in self.request.read_only] + [self.root / ".git"]
         # the run and the history may live outside the checkout (a --worktree run keeps them in the main one)
-        self.also_readable = [self.request.run_dir.resolve(), self.request.iterations.resolve()]
+        self.also_readable = [
+            self.request.run_dir.resolve(),
+            self.request.iterations.resolve(),
+            self.request.digest.resolve(),
+        ]
         self.hidden_paths = [p.resolve() for p in self.request.hidden]
 
     def _resolve(self, path: str, also: Sequence[Path] = ()) -> Path:
@@ -103,7 +107,7 @@ class Sandbox:
         return real
 
     def hidden(self, real: Path) -> bool:
-        """Under a hidden path, unless it is one the mutator is handed (the run just decided, the history)."""
+        """Under a hidden path, unless it is one the mutator is handed (the run just decided, the history, its digest)."""
         if any(real.is_relative_to(p) for p in self.also_readable):
             return False
         return any(real.is_relative_to(p) for p in self.hidden_paths)

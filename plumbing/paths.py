@@ -38,6 +38,11 @@ class ExperimentPaths:
         return self.meta / "iterations.jsonl"
 
     @property
+    def digest(self) -> Path:
+        """What was tried, in short, for the mutators (see autoresearch.optimizer.experiment.digest)."""
+        return self.meta / "digest.md"
+
+    @property
     def state(self) -> Path:
         return self.meta / "state.json"
 

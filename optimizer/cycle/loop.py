@@ -17,6 +17,7 @@ from autoresearch.optimizer.cycle.gating import unmeasured
 from autoresearch.optimizer.cycle.record import record, write_chart
 from autoresearch.optimizer.cycle.siblings import Batch
 from autoresearch.optimizer.daemonlog import file_only, get
+from autoresearch.optimizer.experiment.digest import Digest
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing.errors import Interrupted
@@ -89,11 +90,14 @@ def _kept_a_candidate(records: list[Iteration]) -> bool:
 
 def _cycle_until_stop(session: Session) -> None:
     """Cycles until one of `stops` is raised. With parallel candidates, a cycle may hand the next one the
-    candidates it mutated ahead; the loop owns them in between, and discards them when the run stops."""
+    candidates it mutated ahead; the loop owns them in between, and discards them when the run stops.
+    Before each cycle the digest of what was tried is written anew: the mutators are handed it."""
     limits = stops.limits_of(session)
+    memory = Digest(session.paths)
     ahead: Batch | None = None
     try:
         while True:
+            memory.write(session.history.records)
             stops.check(session, limits)
             number = session.history.last_cycle + 1
             structlog.contextvars.bind_contextvars(cycle=number)

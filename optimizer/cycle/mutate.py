@@ -164,6 +164,7 @@ def mutation_request(
         mode=ws.mode,
         run_dir=session.paths.run_dir(decided.run_dir),
         iterations=session.paths.iterations,
+        digest=session.paths.digest,
         initial_sha=session.state.initial_sha,
         pass_rates=decided.assertions,
         cycle=cycle,

@@ -51,6 +51,7 @@ def make_setup(tmp_path: Path, mode: str = "file", tests: int = 3) -> MutationRe
         mode=mode,
         run_dir=run_dir,
         iterations=iterations,
+        digest=iterations.parent / "digest.md",
         initial_sha=initial_sha,
         pass_rates={"says": 0.5},
         cycle=2,

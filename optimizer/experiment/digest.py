@@ -1,0 +1,196 @@
+"""What the experiment has tried, in short: the memory every mutator is handed, across nights.
+
+iterations.jsonl holds every cycle, but a mutator reading it on the hundredth cycle reads a long file of
+numbers and still cannot see which tests an idea moved. The digest says, newest first, what each cycle
+tried, whether it was kept and why, which tests it helped and which it hurt against the HEAD of its day,
+and where its patch is; older cycles shrink to one line each, then to a count, so the file stays under
+`LIMIT` bytes however long the history. It is derived from the lines and the run directories alone, so
+it is rewritten after every cycle (outside the cycle's critical block, like the chart) and a run started
+again, tonight or a month later, starts from the same memory.
+
+Held-out tests never appear in it: it reads the run directories as the mutator may, after their held-out
+rows were moved out of its sight (autoresearch.optimizer.cycle.holdout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from autoresearch.plumbing import atomic
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.runs.errors import BadResults
+from autoresearch.runs.results import load_rows
+from autoresearch.trajectory.iterations import Iteration
+
+LIMIT = 24 * 1024  # bytes: a page or two for the mutator to read before it chooses a change
+DETAILED = 25  # the newest cycles with their per-test effect
+NAMED = 6  # tests named per direction; the rest are counted
+EPSILON = 1e-9
+
+HEADER = """# What this experiment has tried
+
+{summary}
+
+Read this before you choose a change. A discarded idea failed under the keep rule against the HEAD of its
+day: do not propose it again unless you change what made it fail. A test "helped" or "hurt" scored higher
+or lower than HEAD on it. The full record is {iterations}; patches are relative to {root}.
+"""
+
+
+CLOSING = "\n({count} older cycles not listed here: read them in the record.)\n"
+
+
+@dataclass
+class Budget:
+    """Text made of whole parts, none added once it would pass `left` bytes."""
+
+    left: int
+    parts: list[str] = field(default_factory=list)
+
+    def add(self, part: str) -> bool:
+        size = len(part.encode("utf-8"))
+        if size > self.left:
+            return False
+        self.parts.append(part)
+        self.left -= size
+        return True
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A candidate's per-test movement against HEAD's results at the time it was decided."""
+
+    helped: list[str]
+    hurt: list[str]
+
+
+@dataclass
+class Digest:
+    """The digest's writer for one run: per-test effects are read once per cycle and kept, since a
+    cycle's run directory never changes once its line is written."""
+
+    paths: ExperimentPaths
+    _effects: dict[int, Effect | None] = field(default_factory=dict)
+
+    def write(self, records: list[Iteration]) -> None:
+        atomic.write_bytes(self.paths.digest, self.render(records).encode("utf-8"), durable=False)
+
+    def render(self, records: list[Iteration]) -> str:
+        """Whole blocks, newest first, while they fit: the text never exceeds LIMIT bytes."""
+        newest = [r for r in reversed(records) if not r.measures_head]
+        text = Budget(LIMIT - len(CLOSING.encode("utf-8")))
+        text.add(
+            HEADER.format(summary=_summary(records), iterations=self.paths.iterations, root=self.paths.results_dir)
+        )
+        shown = 0
+        if newest and text.add("\n## The latest cycles, newest first\n"):
+            for record in newest[:DETAILED]:
+                if not text.add(self._detailed(record, _head_at(records, record.cycle))):
+                    break
+                shown += 1
+        older = newest[shown:]
+        if older and text.add("\n## Earlier cycles, one line each\n\n"):
+            for record in older:
+                if not text.add(_one_line(record)):
+                    break
+                shown += 1
+        if shown < len(newest):
+            text.parts.append(CLOSING.format(count=len(newest) - shown))
+        return "".join(text.parts)
+
+    def _detailed(self, record: Iteration, head: Iteration | None) -> str:
+        lines = [f"\n### Cycle {record.cycle}: {_verdict(record, head)}\n"]
+        lines.append(f"- Tried: {record.mutation or '(no summary)'}\n")
+        if record.reason or record.error:
+            lines.append(f"- Why: {record.error if record.decision == 'error' else record.reason}\n")
+        effect = self._effect(record, head)
+        if effect is not None:
+            lines.append(f"- Helped: {_named(effect.helped)}; hurt: {_named(effect.hurt)}\n")
+        for candidate in record.candidates or []:
+            note = f" ({candidate.reason})" if candidate.reason else ""
+            saved = f" (patch: {candidate.patch})" if candidate.patch else ""
+            lines.append(f"- Candidate {candidate.index}, {candidate.decision}{note}: {candidate.summary}{saved}\n")
+        patch = self._patch(record)
+        if patch:
+            lines.append(f"- Patch: {patch}\n")
+        return "".join(lines)
+
+    def _effect(self, record: Iteration, head: Iteration | None) -> Effect | None:
+        if record.cycle not in self._effects:
+            self._effects[record.cycle] = self._read_effect(record, head)
+        return self._effects[record.cycle]
+
+    def _read_effect(self, record: Iteration, head: Iteration | None) -> Effect | None:
+        if record.decision == "error" or head is None or not record.run_dir or not head.run_dir:
+            return None
+        ours, theirs = self._scores(record.run_dir), self._scores(head.run_dir)
+        if ours is None or theirs is None:
+            return None
+        both = sorted(ours.keys() & theirs.keys())
+        return Effect(
+            helped=[t for t in both if ours[t] > theirs[t] + EPSILON],
+            hurt=[t for t in both if ours[t] < theirs[t] - EPSILON],
+        )
+
+    def _scores(self, run_dir: str) -> dict[str, float] | None:
+        """Each test's mean score in a run directory's results; None where there are none to read."""
+        try:
+            rows = load_rows(self.paths.run_dir(run_dir))
+        except BadResults:
+            return None
+        sums: dict[str, list[float]] = {}
+        for row in rows:
+            sums.setdefault(str(row["test_id"]), []).append(float(row["score"]))
+        return {test: sum(s) / len(s) for test, s in sums.items()}
+
+    def _patch(self, record: Iteration) -> str | None:
+        """A dropped candidate's saved patch, relative to the results directory; a KEEP is its commit."""
+        if record.decision == "keep":
+            return f"commit {record.commit[:12]}" if record.commit else None
+        if not record.run_dir:
+            return None
+        saved = self.paths.run_dir(record.run_dir) / "candidate.patch"
+        return str(saved.relative_to(self.paths.results_dir)) if saved.is_file() else None
+
+
+def _summary(records: list[Iteration]) -> str:
+    decided = [r for r in records if not r.measures_head]
+    if not decided:
+        return "No candidate has been tried yet."
+    keeps = sum(r.decision == "keep" for r in decided)
+    errors = sum(r.decision == "error" for r in decided)
+    best = next((r for r in reversed(records) if r.decision == "keep"), None)
+    start = records[0]
+    where = (
+        f" HEAD is cycle {best.cycle}'s, scoring {best.score:.4g} (the original: {start.score:.4g})." if best else ""
+    )
+    return (
+        f"{len(decided)} candidates decided: {keeps} kept, {len(decided) - keeps - errors} discarded, "
+        f"{errors} failed.{where}"
+    )
+
+
+def _head_at(records: list[Iteration], cycle: int) -> Iteration | None:
+    """HEAD as the cycle found it: the last KEEP before it."""
+    keeps = [r for r in records if r.decision == "keep" and r.cycle < cycle]
+    return keeps[-1] if keeps else None
+
+
+def _verdict(record: Iteration, head: Iteration | None) -> str:
+    if record.decision == "error":
+        return f"failed ({record.error_reason or 'error'})"
+    against = f" against HEAD's {head.score:.4g}" if head is not None else ""
+    word = "KEPT" if record.decision == "keep" else "discarded"
+    return f"{word}, scoring {record.score:.4g}{against}"
+
+
+def _one_line(record: Iteration) -> str:
+    word = {"keep": "kept", "error": "failed"}.get(record.decision, "discarded")
+    return f"- {record.cycle}, {word}: {record.mutation or '(no summary)'}\n"
+
+
+def _named(tests: list[str]) -> str:
+    if not tests:
+        return "none"
+    shown = ", ".join(tests[:NAMED])
+    return shown if len(tests) <= NAMED else f"{shown} and {len(tests) - NAMED} more"

@@ -1,0 +1,97 @@
+"""The digest of what was tried: written every cycle, handed to the mutator, bounded, blind to the holdout."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from autoresearch.optimizer.experiment.digest import DETAILED, LIMIT, Digest
+from autoresearch.plumbing import sandbox
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.policies.holdout import split
+from autoresearch.trajectory.iterations import Iteration
+from tests.helpers.repos import cli
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+EXP = ".autoresearch/runs/exp"
+DIGEST = f"{EXP}/_autoresearch/digest.md"
+START = {"alpha": 0, "bravo": 1, "charlie": 0}
+
+
+def _needs_bwrap() -> None:
+    if sandbox.unavailable():
+        pytest.fail(f"the kernel sandbox is needed here: {sandbox.unavailable()}")
+
+
+def test_the_mutator_reads_what_was_tried_with_each_tests_move_even_in_the_sandbox(tmp_path):
+    """Cycle 4's mutator refuses to work unless the digest it is handed already says what cycles 2 and 3
+    did; it runs in the kernel sandbox, where the experiment's own files are out of sight."""
+    _needs_bwrap()
+    check = (
+        'grep -q "Cycle 3: discarded" "$AUTORESEARCH_DIGEST" && grep -q "Tried: break bravo" "$AUTORESEARCH_DIGEST"'
+        ' && grep -q "Helped: none; hurt: bravo" "$AUTORESEARCH_DIGEST"'
+        ' && grep -q "Cycle 2: KEPT" "$AUTORESEARCH_DIGEST"'
+    )
+    plan = {
+        2: {"write": {"prompt.md": scores(**(START | {"alpha": 1}))}, "summary": "fix alpha"},
+        3: {"write": {"prompt.md": scores(**(START | {"alpha": 1, "bravo": 0}))}, "summary": "break bravo"},
+        4: {"run": [check], "write": {"prompt.md": scores(**(START | {"alpha": 1, "charlie": 1}))}, "summary": "c"},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(**START)}, plan, config={"mutator": {"sandbox": "on"}})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "keep", "drop", "keep"], lines[-1].get("error")
+    digest = (repo / DIGEST).read_text()
+    assert "Read this before you choose a change" in digest
+    assert "3 candidates decided: 2 kept, 1 discarded, 0 failed" in digest  # rewritten once cycle 4 was decided
+    newest_first = [digest.index(f"### Cycle {n}:") for n in (4, 3, 2)]
+    assert newest_first == sorted(newest_first)
+    assert "Helped: charlie; hurt: none" in digest and "Helped: alpha; hurt: none" in digest
+    patch = lines[2]["run_dir"] + "/candidate.patch"
+    assert f"- Patch: runs/exp/{patch}" in digest and (repo / EXP / patch).is_file()
+    assert f"- Patch: commit {lines[1]['commit'][:12]}" in digest
+
+
+def test_held_out_tests_are_never_named(tmp_path):
+    start = {name: i % 2 for i, name in enumerate(["kilo", "lima", "mike", "november", "oscar", "papa"])}
+    held = split(start, 0.34, "exp")
+    assert held
+    changed = {name: 1 - score for name, score in start.items()}  # every test moves, held-out ones too
+    plan = {2: {"write": {"prompt.md": scores(**changed)}, "summary": "flip all"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(**start)}, plan, config={"eval": {"holdout": 0.34}})
+    assert cli(repo, "run").returncode in (0, 10)
+    digest = (repo / DIGEST).read_text()
+    assert "### Cycle 2:" in digest and "Helped: " in digest
+    assert sorted(json.loads((repo / EXP / "_autoresearch/holdout.json").read_text())["tests"]) == sorted(held)
+    train = [t for t in start if t not in held]
+    assert all(t in digest for t in train)
+    assert not [t for t in held if t in digest]
+
+
+def _records(count: int, summary: str) -> list[Iteration]:
+    lines = [Iteration(cycle=1, score=0.5, decision="keep", mutation="original", run_dir="r1")]
+    for cycle in range(2, count + 2):
+        decision = "keep" if cycle % 10 == 0 else "drop"
+        lines.append(Iteration(cycle=cycle, score=0.5, decision=decision, mutation=f"{summary} {cycle}", reason="x"))
+    return lines
+
+
+@pytest.mark.parametrize("count", [3, DETAILED + 5, 5000])
+def test_its_size_is_bounded_whatever_the_history(tmp_path, count):
+    """Newest first; older cycles shrink to one line each, then to a count, never past LIMIT bytes."""
+    records = _records(count, "é" * 190)  # summaries at their length limit, two bytes a character
+    digest = Digest(ExperimentPaths(tmp_path / "exp"))
+    text = digest.render(records)
+    assert len(text.encode("utf-8")) <= LIMIT
+    assert text.index(f"### Cycle {count + 1}:") < text.index(f"### Cycle {count}:")
+    detailed = text.count("### Cycle ")
+    one_line = len(re.findall(r"^- \d+, (?:kept|discarded): ", text, re.MULTILINE))
+    assert detailed == min(count, DETAILED)
+    assert (f"- 2, discarded: {'é' * 190} 2\n" in text) == (count == DETAILED + 5)  # one line; at 5000, not at all
+    unlisted = count - detailed - one_line
+    assert (f"({unlisted} older cycles not listed here" in text) == (unlisted > 0) and (unlisted > 0) == (count == 5000)
+    digest.write(records)
+    assert (tmp_path / "exp/_autoresearch/digest.md").read_text() == text
