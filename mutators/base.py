@@ -8,6 +8,7 @@ from the loop, so its prompt does not grow with the eval.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -113,11 +114,18 @@ class Mutator(Protocol):
 
 
 SUMMARY_LIMIT = 200
+CLOSING = re.compile(
+    r"\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:\s*|\s+)(?=#\d|gh-\d|[\w.-]+/[\w.-]+#\d|https?://)", re.IGNORECASE
+)
+"""GitHub's closing keyword before an issue reference, in any of the forms it reads."""
 
 
 def one_line(text: str) -> str:
-    """A summary as it goes into the commit message and iterations.jsonl: one line, no secrets."""
+    """A summary as it goes into the commit message and iterations.jsonl: one line, no secrets, and no
+    closing reference: "Fixes #12" in a KEEP's commit would close the user's issue 12 once the branch is
+    pushed, on a model's word. A zero-width space before the reference keeps the text and disarms it."""
     line = " ".join(redact(text).split())  # masked first: a key of several lines is masked whole
+    line = CLOSING.sub("\\1\\2\u200b", line)
     return line if len(line) <= SUMMARY_LIMIT else line[: SUMMARY_LIMIT - 1] + "…"
 
 
