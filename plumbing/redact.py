@@ -55,6 +55,10 @@ class Masker:
             if path not in self._files and (bindings := _read_dotenv(path)) is not None:
                 self._files = {**self._files, path: bindings}  # replaced whole: other threads read it meanwhile
 
+    def sources(self) -> tuple[list[str], list[Path]]:
+        """What `learn` was told, for a child process of ours to learn the same (it reads the files itself)."""
+        return sorted(self._names), list(self._files)
+
     def values(self) -> tuple[str, ...]:
         """Every form of every secret, longest first, so that a whole value is masked before its lines."""
         names = self._names
@@ -96,6 +100,11 @@ _masker = Masker()
 def learn(names: Iterable[str] = (), dotenv_files: Iterable[Path] = ()) -> None:
     """Feed the process's masker (see `Masker.learn`)."""
     _masker.learn(names, dotenv_files)
+
+
+def learned() -> tuple[list[str], list[Path]]:
+    """The process's masker's names and `.env` files (see `Masker.sources`)."""
+    return _masker.sources()
 
 
 def secret_values() -> list[str]:

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.plumbing.errors import Interrupted
 from autoresearch.plumbing.jsontypes import JSONObject
-from autoresearch.plumbing.redact import redact
+from autoresearch.plumbing.redact import learned, redact
 
 if TYPE_CHECKING:
     from autoresearch.trajectory.iterations import Iteration
@@ -169,6 +169,7 @@ def start(config: TrackingConfig, run: Run) -> Tracker:
             stderr=log,
             start_new_session=True,  # Ctrl-C at the terminal is the daemon's to handle; the worker ends with the pipe
         )
+    names, dotenv = learned()
     opening = {
         "kind": "start",
         "uri": config.mlflow.uri,
@@ -178,6 +179,7 @@ def start(config: TrackingConfig, run: Run) -> Tracker:
         "artifact": run.artifact,
         "iterations": str(run.iterations),
         "reading": {"metric": run.metric, "goal": run.goal},
+        "masking": {"names": names, "dotenv": [str(p) for p in dotenv]},  # the worker masks the diffs it reads
     }
     _current = Tracker([opening], worker)
     return _current

@@ -21,6 +21,7 @@ from typing import TextIO
 from mlflow.entities import Metric, Param
 from mlflow.tracking import MlflowClient
 
+from autoresearch.plumbing import redact
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory import chartdata, image, iterations
 
@@ -43,6 +44,8 @@ class Worker:
     def handle(self, event: JSONObject) -> None:
         if event["kind"] == "start":
             self.opening = event
+            masking = event.get("masking", {})  # what the daemon's masker learned: a KEEP's diff is read here
+            redact.learn(masking.get("names", []), [Path(p) for p in masking.get("dotenv", [])])
         try:
             self._ensure_run()
             if event["kind"] == "cycle":
@@ -94,7 +97,7 @@ class Worker:
         self.client.log_batch(self.run_id, metrics=metrics)
         self.client.log_text(self.run_id, json.dumps(line, indent=2), f"cycles/cycle-{step:04d}.json")
         if line["decision"] == "keep" and line.get("commit") and step > 1:
-            patch = _diff(line["commit"], self.opening["artifact"])
+            patch = redact.redact(_diff(line["commit"], self.opening["artifact"]))
             self.client.log_text(self.run_id, patch, f"diffs/cycle-{step:04d}.patch")
 
     def _end(self, event: JSONObject) -> None:

@@ -95,6 +95,24 @@ def test_assertion_names_mlflow_would_read_as_paths_are_logged_not_refused(tmp_p
     assert sorted(len(history) for history in merged) == [2, 2]
 
 
+def test_a_secret_in_a_keeps_diff_is_masked_before_it_reaches_the_server(tmp_path, mlflow_server):
+    """The worker reads the diff from git itself: it masks what the daemon's masker learned (here a `.env`)."""
+    secret = "planted-" + "7f3a9c41e2b8d605"
+    plan = {2: {"write": {ARTIFACT: scores(a=1, b=0) + f"the key is {secret}\n"}, "summary": "raised a"}}
+    repo = scenario_repo(
+        tmp_path / "repo",
+        {ARTIFACT: scores(a=0, b=0)},
+        plan,
+        config={"tracking": {"mlflow": {"uri": mlflow_server.uri, "experiment": "masked"}}},
+        extra_files={".env": f"PLANTED_TOKEN={secret}\n", ".gitignore": ".env\n"},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    client, run = the_run(mlflow_server, "masked")
+    patch = open(client.download_artifacts(run.info.run_id, "diffs/cycle-0002.patch", str(tmp_path))).read()
+    assert "+the key is ***" in patch and secret not in patch
+
+
 def test_a_password_in_the_uri_reaches_no_log_when_the_server_answers(tmp_path, mlflow_server):
     """MLflow prints "View run ... at: <the tracking URI>/#/..." as a run ends: into the worker's log, masked."""
     repo = tracked_repo(tmp_path, mlflow_server.uri.replace("http://", "http://ci:s3cret-token@"), experiment="pw")
