@@ -68,8 +68,9 @@ class Driver:
         self.slots: AbstractContextManager[object] = threading.BoundedSemaphore(workers) if workers else nullcontext()
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "autoresearch.runs.executors.driver", str(theirs.fileno())],
+            [sys.executable, "-P", "-m", "autoresearch.runs.executors.driver", str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
+            cwd="/",  # Ray puts the driver's directory on its workers' sys.path: never the user's repository
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

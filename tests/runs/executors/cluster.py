@@ -19,7 +19,8 @@ from pathlib import Path
 
 import yaml
 
-from tests.helpers.repos import cli, make_repo
+from tests.helpers.impostors import AUTORESEARCH, impostors
+from tests.helpers.repos import GIT_ENV, cli, make_repo
 from tests.runs.executors import faults
 from tests.runs.executors.workspace_evals import workspace_repo
 
@@ -67,6 +68,7 @@ def repo(
     extra: dict | None = None,
     prompt: str = "fact0 fact1 fact2 hold\n",
     workers: int = 2,
+    more: dict[str, str] | None = None,
 ) -> Path:
     """A repository with an artifact, a built-in eval of TESTS tests (or an eval command), and its config."""
     tests = [
@@ -94,6 +96,7 @@ def repo(
         ".env": f"PLANTED_API_KEY={SECRET}\n",
         ".gitignore": ".env\n",
     }
+    files.update(more or {})
     for i in range(TESTS):  # half the tests find their fact in the answers
         files[f"answers/t{i}"] = f"fact{i}" if i % 2 == 0 else "nothing"
     evaluation = {"command": f"{sys.executable} eval.py"} if command_eval else {"file": "evals/suite.eval.yaml"}
@@ -186,6 +189,7 @@ def main(work: Path) -> dict:
     out["candidates"] = candidates_on_ray(work, on_ray)
     out["node_lost"] = lose_a_node(work, on_ray)
     out["loop"] = full_loop(work, on_ray)
+    out["shadowed"] = shadowed(work, on_ray)
     logs = [p for p in temp.rglob("*") if p.is_file()]
     out["log_files"] = len(logs)
     out["secret_in_logs"] = [str(p) for p in logs if SECRET.encode() in p.read_bytes()]
@@ -212,6 +216,23 @@ def full_loop(work: Path, on_ray: dict) -> dict:
     tree = repo(work / "loop", on_ray, command_eval=True, mutator="sh -c 'echo fact3 >> prompt.md'")
     done = cli(tree, "run", "--max-cycles", "2", env={"PLANTED_API_KEY": SECRET}, timeout=600)
     return {"exit": done.returncode, "stderr": done.stderr[-2000:], "commits": commits(tree)}
+
+
+def shadowed(work: Path, on_ray: dict) -> dict:
+    """`autoresearch eval` on ray, as a user starts it, from a repository holding impostors of our packages
+    (`autoresearch/` among them): markers of any that was imported, and the rows."""
+    markers = work / "shadow-markers"
+    tree = repo(
+        work / "shadowed", on_ray, command_eval=True, more=impostors(markers, "folders", also=("autoresearch",))
+    )
+    env = {**os.environ, **GIT_ENV, "PLANTED_API_KEY": SECRET}
+    done = subprocess.run([AUTORESEARCH, "eval"], cwd=tree, capture_output=True, text=True, timeout=600, env=env)
+    return {
+        "exit": done.returncode,
+        "stderr": done.stderr[-2000:],
+        "imported": sorted(p.name for p in markers.iterdir()),
+        "rows": rows(tree) if done.returncode == 0 else [],
+    }
 
 
 def held(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]], *args: str) -> dict:

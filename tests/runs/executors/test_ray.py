@@ -71,6 +71,14 @@ def test_the_full_loop_runs_on_ray(cluster):
     assert loop["commits"] == 2  # the candidate scored better on the cluster and was committed
 
 
+def test_a_repository_shadowing_our_packages_runs_only_ours_on_ray(cluster):
+    """The daemon's Ray driver starts in the user's repository: `autoresearch/` there must not replace ours."""
+    shadowed = cluster["shadowed"]
+    assert shadowed["exit"] == 0, shadowed["stderr"]
+    assert shadowed["imported"] == []
+    assert shadowed["rows"] == cluster["command_ray"]["rows"] != []
+
+
 def test_losing_the_cluster_stops_the_eval_as_an_error(cluster):
     lost = cluster["cluster_lost"]
     assert lost["exit"] == 40, lost["stderr"]
