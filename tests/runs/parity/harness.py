@@ -28,6 +28,7 @@ from autoresearch.runs.runner.settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
+SDK = REPO / "tests" / "agentv-sdk"  # AgentV's grader SDK, built from its vendored source, and tsx
 EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
 TOLERANCE = 1e-9
 SERIAL = re.compile(r"^\s*workers:\s*1\s*$", re.M)
@@ -43,15 +44,25 @@ def agentv_binary() -> Path:
     return AGENTV
 
 
+def sdk_modules() -> Path:
+    """The node_modules holding the built `@agentv/sdk` and `tsx`; missing, an error telling how to build them."""
+    if not (SDK / "sdk" / "dist" / "index.js").is_file() or not (SDK / "node_modules" / ".bin" / "tsx").exists():
+        raise AssertionError(f"{SDK} is not built: run `npm install --no-save` there (.ci/run does)")
+    return SDK / "node_modules"
+
+
 def eval_files(directory: Path) -> list[Path]:
     return sorted({p for pattern in EVAL_PATTERNS for p in directory.glob(pattern)})
 
 
 def fresh_copy(source: Path, into: Path) -> Path:
-    """`source` copied to `into`, made a git repository (files writable, as a user's checkout is)."""
-    shutil.copytree(source, into, ignore=shutil.ignore_patterns("expected.jsonl", "__pycache__"))
+    """`source` copied to `into`, made a git repository (files writable, as a user's checkout is); a case with a
+    package.json (graders written with AgentV's SDK) gets the built SDK as its node_modules."""
+    shutil.copytree(source, into, ignore=shutil.ignore_patterns("expected.jsonl", "__pycache__", "node_modules"))
     for path in [into, *into.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
+    if (into / "package.json").is_file():
+        (into / "node_modules").symlink_to(sdk_modules(), target_is_directory=True)
     subprocess.run(["git", "init", "-q", str(into)], check=True)
     return into
 
