@@ -13,6 +13,8 @@ from autoresearch.runs.grader_llm import GraderFailed, GraderLLM
 from autoresearch.runs.graders import grade, is_implicit
 from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
+from autoresearch.runs.runner import retry
+from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
 from autoresearch.runs.targets import Answer, Target, TargetFailed
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
@@ -55,9 +57,11 @@ def run_case(
     attempt: int,
     named: dict[str, GraderLLM] | None = None,
     workspaces: SuiteWorkspaces | None = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
 ) -> TestResult:
     """The test run as AgentV runs it: its workspace set up (a failure is the test's execution_error), the target
-    answering in it, the file changes and after_each taken, then the graders, which see both."""
+    answering in it (a failed `cli` answer asked again up to `max_retries` times), the file changes and after_each
+    taken, then the graders, which see both."""
     result = TestResult(case, target.name)
     ws = workspaces.enter(case) if workspaces is not None else None
     if ws is not None and ws.error is not None:
@@ -65,11 +69,7 @@ def run_case(
         return result
     started = time.monotonic()
     try:
-        answer = (
-            target.answer(case, attempt, cwd=ws.path)
-            if ws is not None and ws.path is not None
-            else target.answer(case, attempt)
-        )
+        answer = retry.answer(target, case, attempt, ws.path if ws is not None else None, max_retries)
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)
