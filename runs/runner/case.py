@@ -13,8 +13,7 @@ from autoresearch.runs.grader_llm import GraderFailed, GraderLLM
 from autoresearch.runs.graders import grade, is_implicit
 from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
-from autoresearch.runs.runner import retry
-from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
+from autoresearch.runs.runner.retry import Retries
 from autoresearch.runs.targets import Answer, Target, TargetFailed
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
@@ -57,10 +56,10 @@ def run_case(
     attempt: int,
     named: dict[str, GraderLLM] | None = None,
     workspaces: SuiteWorkspaces | None = None,
-    max_retries: int = DEFAULT_MAX_RETRIES,
+    retries: Retries = Retries(),
 ) -> TestResult:
     """The test run as AgentV runs it: its workspace set up (a failure is the test's execution_error), the target
-    answering in it (a failed `cli` answer asked again up to `max_retries` times), the file changes and after_each
+    answering in it (a failed `cli` answer asked again, as `retries` says), the file changes and after_each
     taken, then the graders, which see both."""
     result = TestResult(case, target.name)
     ws = workspaces.enter(case) if workspaces is not None else None
@@ -69,7 +68,7 @@ def run_case(
         return result
     started = time.monotonic()
     try:
-        answer = retry.answer(target, case, attempt, ws.path if ws is not None else None, max_retries)
+        answer = retries.answer(target, case, attempt, ws.path if ws is not None else None)
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)

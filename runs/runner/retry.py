@@ -4,11 +4,14 @@
 
 Only `cli` targets: an LLM target's provider client retries by its own table (`providers`), and a replay
 fixture that is missing stays missing. A failure that no retry can mend (a command without `{OUTPUT_FILE}`)
-is not retried: AgentV retries it, to the same end.
+is not retried: AgentV retries it, to the same end. Nor is one whose run was given up meanwhile (its caller
+has seen enough) or is being interrupted: the wait ends early and the failure stands.
 """
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from autoresearch.plumbing import process
@@ -24,14 +27,31 @@ def backoff_s(retry: int) -> float:
     return min(2.0**retry, 30.0)
 
 
-def answer(target: Target, case: Case, attempt: int, cwd: Path | None, max_retries: int) -> Answer:
-    """The target's answer, asked again after each failure while retries are left; the last failure is raised."""
-    retries = max_retries if target.provider in RETRIED else 0
-    for retry in range(retries):
-        try:
-            return target.answer(case, attempt + retry, cwd=cwd)
-        except TargetMisconfigured:
-            raise
-        except (TargetFailed, OSError):
-            process.pause(backoff_s(retry))
-    return target.answer(case, attempt + retries, cwd=cwd)
+@dataclass(frozen=True)
+class Retries:
+    """How often a failed answer is asked again, and the event that says its run no longer wants it."""
+
+    max_retries: int = DEFAULT_MAX_RETRIES
+    given_up: threading.Event | None = None
+
+    def answer(self, target: Target, case: Case, attempt: int, cwd: Path | None) -> Answer:
+        """The target's answer, asked again after each failure while retries are left; the last failure is raised."""
+        retries = self.max_retries if target.provider in RETRIED else 0
+        for retry in range(retries):
+            try:
+                return target.answer(case, attempt + retry, cwd=cwd)
+            except TargetMisconfigured:
+                raise
+            except (TargetFailed, OSError):
+                if not self._still_wanted(backoff_s(retry)):
+                    raise
+        return target.answer(case, attempt + retries, cwd=cwd)
+
+    def _still_wanted(self, wait_s: float) -> bool:
+        """Wait before the next try; False when the run gave the answer up or is being interrupted meanwhile
+        (either ends the wait at once)."""
+        if self.given_up is None:
+            process.pause(wait_s)
+        elif self.given_up.wait(wait_s):
+            return False
+        return not process.ending()

@@ -25,7 +25,7 @@ from autoresearch.runs.evalfile.model import Case, Suite, Trials
 from autoresearch.runs.runner.case import TestResult, combine, run_case
 from autoresearch.runs.runner.conversation import run_conversation
 from autoresearch.runs.runner.resolve import Targets
-from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
+from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES, Retries
 from autoresearch.runs.runner.trials import run_trials
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 from autoresearch.runs.workspace.per_target import RunWorkspaces
@@ -159,9 +159,8 @@ class EvalRun:
         if self.workspaces is None:
             assert self.options.remote is not None
             return self.options.remote(case, attempt, self._trials(case))
-        return run_attempt(
-            self.suite, self.targets, case, attempt, self._trials(case), self.workspaces[case], self.options.max_retries
-        )
+        retries = Retries(self.options.max_retries, self._closed)  # none once the caller has stopped reading
+        return run_attempt(self.suite, self.targets, case, attempt, self._trials(case), self.workspaces[case], retries)
 
     def _blocked_by(self, case: Case) -> str | None:
         """AgentV's rule: a test whose dependency ended in execution_error (or never ran) is not run,
@@ -201,7 +200,7 @@ def run_attempt(
     attempt: int,
     trials: Trials | None,
     workspaces: SuiteWorkspaces | None = None,
-    max_retries: int = DEFAULT_MAX_RETRIES,
+    retries: Retries = Retries(),
 ) -> TestResult:
     """One attempt of a test (its trials in turn, or its conversation, whose turns AgentV never retries): the
     unit an executor runs elsewhere."""
@@ -209,8 +208,8 @@ def run_attempt(
     if case.conversation is not None:
         return run_conversation(suite, case, case.conversation, target, grader, named)
     if trials:  # AgentV gives every trial attempt 0 ({ATTEMPT} counts its retries, not trials)
-        return run_trials(trials, lambda: run_case(suite, case, target, grader, 0, named, workspaces, max_retries))
-    return run_case(suite, case, target, grader, attempt, named, workspaces, max_retries)
+        return run_trials(trials, lambda: run_case(suite, case, target, grader, 0, named, workspaces, retries))
+    return run_case(suite, case, target, grader, attempt, named, workspaces, retries)
 
 
 def _failed(case: Case, targets: Targets, error: str) -> TestResult:

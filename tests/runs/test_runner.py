@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,7 @@ def _prepared(eval_file, root):
 
 FLAKY = """\
 import sys
+import threading
 open(sys.argv[2], "a").write(sys.argv[1] + "\\n")
 if int(sys.argv[1]) < int(sys.argv[3]):
     sys.exit("not yet")
@@ -178,3 +180,28 @@ def test_a_cli_target_without_output_file_fails_every_test_unrun_and_unretried(t
         "Failed to read output file: the command of target canned has no {OUTPUT_FILE}"
     )
     assert not (tmp_path / "evals" / "ran").exists()
+
+
+def test_a_run_whose_caller_stops_reading_asks_no_failed_answer_again(tmp_path):
+    """The retry's wait ends when the caller closes the run: no command starts for a result nobody reads."""
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    log = tmp_path / "attempts.log"
+    command = f"{sys.executable} ../flaky.py {{ATTEMPT}} {log} 99 {{OUTPUT_FILE}}"
+    fast = f"{sys.executable} -c \"import sys; open(sys.argv[1], 'w').write('yes')\" {{OUTPUT_FILE}}"
+    targets = [
+        {"name": "canned", "provider": "cli", "command": command},
+        {"name": "fast", "provider": "cli", "command": fast},
+    ]
+    tests = [
+        {"id": "slow", "input": "x", "assertions": contains("yes")},
+        {"id": "quick", "input": "x", "assertions": contains("yes"), "execution": {"target": "fast"}},
+    ]
+    run = EvalRun(
+        *_prepared(write_tree(tmp_path, tests, {}, targets=targets), tmp_path), RunOptions(workers=2, max_retries=5)
+    )
+    results = iter(run)
+    assert next(results).test_id == "quick"
+    wait_for(log.exists)  # the slow test failed once and waits to be asked again (1 s, then 2, 4, 8, 16)
+    results.close()
+    wait_for(lambda: not any(t.name.startswith("eval") for t in threading.enumerate()), timeout=5)
+    assert log.read_text().split() == ["0"]
