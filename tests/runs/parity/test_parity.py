@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.grader_server import GraderServer, RuleTable
-from tests.runs.compat.record import RULES, chosen_target
+from tests.runs.compat.record import RETRIED, RULES, chosen_target
 from tests.runs.parity.generate import write_corpus
 from tests.runs.parity.harness import (
     REPO,
@@ -31,9 +31,6 @@ COMPAT = REPO / "tests" / "runs" / "compat"
 VALIDATE_CORPUS = Path(__file__).resolve().parent / "validate_corpus"
 GRADER_ENV = {"PARITY_GRADER_MODEL": "fake-model", "PARITY_GRADER_KEY": "fake-key"}
 CASES = sorted(p for p in COMPAT.iterdir() if p.is_dir() and eval_files(p))
-RETRIED = {"cli-retries"}
-"""The cases run with both tools' default retries of a failed `cli` answer (AgentV's 2, waiting 1 s then 2 s);
-the others with none, on both sides, so that a target failing on purpose costs no waiting."""
 
 
 def _both(root: Path, tmp_path: Path, env: dict[str, str] | None = None, retries: int | None = 0) -> tuple[dict, dict]:
