@@ -75,8 +75,8 @@ def run_case(
         return result
     result.duration_ms = _ms(started)
     _measure(result, answer)
-    # AgentV grades the duration the target reported, else the one it measured
-    duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else result.duration_ms
+    # AgentV grades the duration the target reported, else the one it measured, in whole ms (Date.now()'s)
+    duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else round(result.duration_ms)
     ctx = Context(
         case, answer.text, suite.directory, duration, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader
     )
