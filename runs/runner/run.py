@@ -42,7 +42,7 @@ class RunOptions:
     budget_usd: float = 0.0  # 0 = no limit
     trials: Trials | None = None  # the eval file's trials, for tests that set none of their own
     suite_budget_usd: float = 0.0  # the eval file's budget (AgentV's): tests past it are budget errors, 0 = none
-    max_retries: int = DEFAULT_MAX_RETRIES  # a failed `cli` answer asked again this many times (eval.max_retries)
+    max_retries: int = DEFAULT_MAX_RETRIES  # a failed `cli` or `replay` answer asked again this many times
     remote: Remote | None = None  # runs an attempt elsewhere (an executor's task) instead of in this process
 
 

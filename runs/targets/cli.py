@@ -67,6 +67,7 @@ class CliTarget:
         return self._run(Call(history[-1]["content"], turn_id))
 
     def _require_output_file(self) -> None:
+        """AgentV reads the answer from that file alone: without it no run can answer, so none is made."""
         if "{OUTPUT_FILE}" not in self.template:
             raise TargetMisconfigured(
                 f"Failed to read output file: the command of target {self.name} has no {{OUTPUT_FILE}}, where "
