@@ -144,6 +144,12 @@ def ending() -> bool:
     return _refusing.is_set()
 
 
+def pause(seconds: float) -> None:
+    """Wait `seconds` (a retry's backoff), cut short once the daemon is ending what it runs: the thread then
+    finds its next command refused instead of holding the daemon's exit for the rest of the wait."""
+    _refusing.wait(seconds)
+
+
 @contextmanager
 def refusing() -> Iterator[None]:
     """No command starts while the block runs: threads being wound down would otherwise start their next one."""

@@ -52,6 +52,8 @@ class EvalConfig(BaseModel):
     """Samples per test. Built-in runner: attempts combined by `repeat_strategy` (above 1 it replaces the eval file's `execution.trials` / `evaluate_options.repeat`). Other evals: N invocations into {run_dir}/sample-1/ … sample-N/, merged into index.jsonl as per-test means plus `samples`."""
     repeat_strategy: Literal["pass_any", "pass_all", "mean"] = "pass_any"
     """Built-in runner: a test's score over its attempts: the best (pass_any), the worst (pass_all) or the mean."""
+    max_retries: int = Field(default=2, ge=0)
+    """How many times a `cli` target's failed answer (it exits non-zero, times out or writes no {OUTPUT_FILE}) is asked again, after 1 s, 2 s, 4 s, … (at most 30 s), and a `replay` target's failed lookup (at once); AgentV 4.42.4's `--max-retries`, whose default this is. `eval.agentv` passes it to agentv when set; 0 = never."""
     budget_usd: float = Field(default=0, ge=0)
     """Built-in runner: stop starting tests once the eval has spent this much (0 = no limit; set, it replaces the eval file's `budget_usd`)."""
     prices: dict[str, ModelPrice] = Field(default_factory=dict)

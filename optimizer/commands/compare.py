@@ -1,24 +1,22 @@
-"""`autoresearch compare BASE CAND`: agentv compare's numbers, without its pipe truncation."""
+"""`autoresearch compare BASE CAND`: agentv compare's numbers and text, without its pipe truncation."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.plumbing.errors import OK, REGRESSION
 from autoresearch.plumbing.jsontypes import JSONObject
 
-if TYPE_CHECKING:
-    from autoresearch.runs.compare import Comparison
-
 
 def command(
-    baseline: Path = typer.Argument(..., help="Baseline: a run directory or any .jsonl result file."),
-    candidate: Path = typer.Argument(..., help="Candidate: a run directory or any .jsonl result file."),
+    baseline: str = typer.Argument(..., help="Baseline: a run directory or any .jsonl result file."),
+    candidate: str = typer.Argument(..., help="Candidate: a run directory or any .jsonl result file."),
     as_json: bool = typer.Option(False, "--json", help="Print agentv compare's JSON (snake_case)."),
     threshold: float = typer.Option(0.1, "--threshold", "-t", help="Win/loss threshold per test."),
 ) -> int:
@@ -28,12 +26,14 @@ def command(
     a score that is not a finite number from 0 to 1).
     """
     from autoresearch.runs.compare import compare
+    from autoresearch.runs.compare_table import table
 
-    result = compare(_rows(baseline), _rows(candidate), threshold)
+    result = compare(_rows(Path(baseline)), _rows(Path(candidate)), threshold)
     if as_json:
         typer.echo(json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False))
-    else:
-        typer.echo(table(result, baseline, candidate))
+    else:  # the paths as typed, as AgentV prints them; colours only where AgentV uses them
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        typer.echo(table(result, baseline, candidate, color))
     return OK if result.summary.mean_delta >= 0 else REGRESSION
 
 
@@ -58,25 +58,3 @@ def _js_numbers(value: object) -> object:
     if isinstance(value, list):
         return [_js_numbers(v) for v in value]
     return value
-
-
-def table(result: Comparison, baseline: Path | str, candidate: Path | str) -> str:
-    width = max([7, *(len(m.test_id) for m in result.matched)])
-    lines = [f"Comparing: {baseline} -> {candidate}", ""]
-    if not result.matched:
-        lines.append("No matching test IDs found between files.")
-    else:
-        lines.append(f"  {'Test ID':<{width}}  {'Baseline':>8}  {'Candidate':>9}  {'Delta':>8}  Result")
-        for m in result.matched:
-            lines.append(f"  {m.test_id:<{width}}  {m.score1:>8.2f}  {m.score2:>9.2f}  {m.delta:>+8.2f}  {m.outcome}")
-    u = result.unmatched
-    if u["file1"] or u["file2"]:
-        lines += ["", f"Unmatched: {u['file1']} in baseline, {u['file2']} in candidate"]
-    s = result.summary
-    status = "improved" if s.mean_delta > 0 else "regressed" if s.mean_delta < 0 else "neutral"
-    gain = f" | g: {s.mean_normalized_gain:+.3f}" if s.mean_normalized_gain is not None else ""
-    lines += [
-        "",
-        f"Summary: {s.wins} wins, {s.losses} losses, {s.ties} ties | Mean Δ: {s.mean_delta:+.3f}{gain} | Status: {status}",
-    ]
-    return "\n".join(lines)

@@ -35,8 +35,8 @@ def command(
     experiments, `diff fast:3 slow` mixes them. A side that was not a KEEP has no commit: only its
     results are compared. Unknown cycles or experiments: exit 30.
     """
-    from autoresearch.optimizer.commands.compare import table
     from autoresearch.runs.compare import compare
+    from autoresearch.runs.compare_table import table
 
     left, right = (_side(spec, experiment, config) for spec in (a, b))
     patch = _artifact_diff(left, right)

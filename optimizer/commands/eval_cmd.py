@@ -33,6 +33,12 @@ WorkersOption = typer.Option(
 ThresholdOption = typer.Option(
     None, "--threshold", min=0.0, max=1.0, help="PATH only: exit 1 when the mean score is below this."
 )
+RetriesOption = typer.Option(
+    None,
+    "--max-retries",
+    min=0,
+    help="PATH only: times a failed cli answer is asked again (as agentv eval --max-retries; default 2).",
+)
 JsonOption = typer.Option(False, "--json", help="Print one JSON object instead of text (schema in the README).")
 
 
@@ -43,6 +49,7 @@ def command(
     target: str = TargetOption,
     workers: int | None = WorkersOption,
     threshold: float = ThresholdOption,
+    max_retries: int | None = RetriesOption,
     as_json: bool = JsonOption,
 ) -> int:
     """Run the configured eval once on the working tree (uncommitted changes included) and print the score and pass rates; or run the eval file PATH."""
@@ -50,7 +57,7 @@ def command(
 
     signals.install(left="")  # SIGTERM as Ctrl-C: exit 130, the targets and commands it started ended
     if path is not None:
-        return run_file(path, output, target, workers, threshold, as_json)
+        return run_file(path, output, target, workers, threshold, as_json, max_retries)
     from autoresearch.optimizer.daemonlog import get
     from autoresearch.optimizer.evalreport import EvalReport
     from autoresearch.optimizer.experiment import busy
@@ -85,7 +92,13 @@ def command(
 
 
 def run_file(
-    path: Path, output: Path | None, target: str | None, workers: int | None, threshold: float | None, as_json: bool
+    path: Path,
+    output: Path | None,
+    target: str | None,
+    workers: int | None,
+    threshold: float | None,
+    as_json: bool,
+    max_retries: int | None = None,
 ) -> int:
     """One eval file through the built-in runner: a summary table and an AgentV run directory."""
     from autoresearch.optimizer.daemonlog import get
@@ -93,6 +106,7 @@ def run_file(
     from autoresearch.runs.evaluators.builtin import execute, prepare
     from autoresearch.runs.results import mean_score
     from autoresearch.runs.runner.filerefs import unread
+    from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
     from autoresearch.runs.runner.settings import run_options
 
     setup_logging()  # provider retries are warnings: formatted, and with secrets masked, like every command's
@@ -107,7 +121,8 @@ def run_file(
     if output is None:
         exclude_default_results()
     run_dir = output or DEFAULT_RESULTS / datetime.now(timezone.utc).strftime("eval_%Y-%m-%dT%H-%M-%S-%fZ")
-    finished = execute(prepared, run_dir, run_options(prepared.suite, workers))
+    retries = DEFAULT_MAX_RETRIES if max_retries is None else max_retries
+    finished = execute(prepared, run_dir, run_options(prepared.suite, workers, max_retries=retries))
     mean = mean_score(finished.rows) if finished.rows else 0.0
     errors = sum(1 for r in finished.rows if r["execution_status"] == "execution_error")
     failed = threshold is not None and mean < threshold
@@ -121,7 +136,7 @@ def run_file(
             "tests": tests,
             "errors": errors,
             "cost_usd": finished.cost_usd,
-            "notes": [*prepared.suite.notes, *finished.notes],
+            "notes": [*map(str, prepared.suite.notes), *finished.notes],  # each a line, as printed without --json
             "threshold": threshold,
             "passed": not failed,
             "results": str(run_dir),

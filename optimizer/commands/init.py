@@ -72,12 +72,12 @@ def _cli_target_lines() -> list[str]:
     return [
         '  # A `cli` target gets each {type: file} input as a line <file: path="/abs/path">, not the file\'s text:',
         "  # its command must read the files. Targets here replace .agentv/targets.yaml; this one sends your agent",
-        "  # the prompt with each such line replaced by the file's text:",
+        "  # the prompt with each such line replaced by the file's text (its answer: what it writes to {OUTPUT_FILE}):",
         "  # targets:",
         "  #   - name: default",
         "  #     provider: cli",
-        f"  #     command: {EXPAND_FILES} | your-agent",
-        "  #     # or let the agent open them: your-agent --prompt {PROMPT_FILE} {FILES}   ({FILES}: their paths)",
+        f"  #     command: {EXPAND_FILES} | your-agent > {{OUTPUT_FILE}}",
+        "  #     # or let the agent open them: your-agent --prompt {PROMPT_FILE} {FILES} --out {OUTPUT_FILE}   ({FILES}: their paths)",
     ]
 
 

@@ -19,6 +19,8 @@ class AgentVEvaluator:
         assert config.agentv is not None
         self.eval_file = config.agentv
         command = f"agentv eval {shlex.quote(config.agentv)} --output {{run_dir}}"
+        if "max_retries" in config.model_fields_set:  # agentv's own default is ours
+            command += f" --max-retries {config.max_retries}"
         self._inner = CommandEvaluator(config.model_copy(update={"command": command, "agentv": None}), repo_root)
         self.repo_root = repo_root
 

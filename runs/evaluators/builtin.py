@@ -30,6 +30,7 @@ from autoresearch.runs.runner.case import TestResult
 from autoresearch.runs.runner.filerefs import Unread, unread
 from autoresearch.runs.runner.progress import Progress
 from autoresearch.runs.runner.resolve import INLINE_SOURCE, Targets, resolve
+from autoresearch.runs.runner.retry import Retries
 from autoresearch.runs.runner.run import EvalRun, Remote, RunOptions, run_attempt
 from autoresearch.runs.runner.rundir import RunDirWriter
 from autoresearch.runs.runner.settings import run_options
@@ -181,7 +182,7 @@ class BuiltinEvaluator:
     def options(self, suite: Suite) -> RunOptions:
         c = self.config
         workers = c.workers if "workers" in c.model_fields_set else None
-        return run_options(suite, workers, c.repeat, c.repeat_strategy, c.budget_usd)
+        return run_options(suite, workers, c.repeat, c.repeat_strategy, c.budget_usd, c.max_retries)
 
     def unread_files(self) -> list[Unread]:
         """The `cli` targets that get `<file: path=...>` references their command never reads (said before a run)."""
@@ -241,7 +242,8 @@ def attempt_in(
     prepared = _loaded[key]
     case = next(c for c in prepared.suite.cases if c.row_id == row_id)
     with for_one_attempt(prepared.suite, prepared.targets.hooks, case, run_id) as workspaces:
-        return run_attempt(prepared.suite, prepared.targets, case, attempt, trials, workspaces)
+        retries = Retries(config.max_retries)
+        return run_attempt(prepared.suite, prepared.targets, case, attempt, trials, workspaces, retries)
 
 
 def eval_in(root: Path, run_dir: Path, config: EvalConfig, eval_file: Path) -> Finished:

@@ -109,7 +109,8 @@ class CustomGrader:
         runtime = shutil.which(RUNTIME)
         if runtime is None:
             return failed(f"spawn {RUNTIME} ENOENT")
-        return run_grader(shlex.join([runtime, "run", str(opts.script)]), ctx, None, ctx.eval_dir, opts.timeout_seconds)
+        command = shlex.join([runtime, "run", str(opts.script)])
+        return run_grader(command, ctx, None, ctx.eval_dir, opts.timeout_seconds, spec.name)
 
 
 GRADER = CustomGrader()

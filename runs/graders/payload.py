@@ -3,7 +3,9 @@
 The payload is AgentV's (snake_case keys throughout, as its `toSnakeCaseDeep`
 makes them, so its SDK helpers read ours): `input` and `expected_output` as
 message lists, `messages` and `trace` as the transcript (the input turns, then
-the answer), `input_files`, and `config` (the grader's own extra fields).
+the answer), `input_files`, and `config` (the grader's own extra fields). Nothing
+more, and nothing null that AgentV leaves out: its SDK's schemas (`defineCodeGrader`,
+the Python helper) reject both.
 """
 
 from __future__ import annotations
@@ -178,13 +180,12 @@ def trace(ctx: Context, messages: list[dict[str, Any]]) -> dict[str, Any]:
             )
         )
     found = trace_of(ctx)
+    measured = {"token_usage": ctx.token_usage, "cost_usd": ctx.reported_cost_usd, "duration_ms": ctx.duration_ms}
     return {
         **found,
         "messages": messages,
         "events": events,
-        "token_usage": ctx.token_usage,
-        "cost_usd": ctx.reported_cost_usd,
-        "duration_ms": ctx.duration_ms,
+        **_defined(measured),  # absent, not null, when not reported: AgentV's SDK rejects a null here
         "metadata": {"provider": ctx.provider, "target": ctx.target, "eval_case_id": ctx.case.id},
     }
 
@@ -232,6 +233,7 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
         "expected_output": expected_messages(ctx.case.expected_output),
         "output": output,
         "messages": messages,
+        "output_path": str(output_path) if output_path is not None else None,
         "input_files": [str(f) for f in ctx.case.input_files()],
         "input": input_messages(ctx),
         "metadata": ctx.case.metadata or None,
@@ -249,12 +251,9 @@ def code_grader_input(ctx: Context, config: dict[str, Any] | None, scratch: Path
         "file_changes": ctx.file_changes,
         "workspace_path": str(ctx.workspace_path) if ctx.workspace_path else None,
         "config": config or None,
-        # ours, kept for graders written against earlier autoresearch versions
-        "test_id": ctx.case.id,
-        "input_text": ctx.question,
     }
-    if output_path is not None:
-        payload["output_path"] = str(output_path)
+    if output_path is None:  # undefined in AgentV's payload, so JSON.stringify leaves it out
+        del payload["output_path"]
     return cast(dict[str, Any], snake_case(payload))
 
 

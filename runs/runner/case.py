@@ -13,6 +13,7 @@ from autoresearch.runs.grader_llm import GraderFailed, GraderLLM
 from autoresearch.runs.graders import grade, is_implicit
 from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
+from autoresearch.runs.runner.retry import Retries
 from autoresearch.runs.targets import Answer, Target, TargetFailed
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
@@ -55,9 +56,11 @@ def run_case(
     attempt: int,
     named: dict[str, GraderLLM] | None = None,
     workspaces: SuiteWorkspaces | None = None,
+    retries: Retries = Retries(),
 ) -> TestResult:
     """The test run as AgentV runs it: its workspace set up (a failure is the test's execution_error), the target
-    answering in it, the file changes and after_each taken, then the graders, which see both."""
+    answering in it (a failed `cli` answer asked again, as `retries` says), the file changes and after_each
+    taken, then the graders, which see both."""
     result = TestResult(case, target.name)
     ws = workspaces.enter(case) if workspaces is not None else None
     if ws is not None and ws.error is not None:
@@ -65,19 +68,15 @@ def run_case(
         return result
     started = time.monotonic()
     try:
-        answer = (
-            target.answer(case, attempt, cwd=ws.path)
-            if ws is not None and ws.path is not None
-            else target.answer(case, attempt)
-        )
+        answer = retries.answer(target, case, attempt, ws.path if ws is not None else None)
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)
         return result
     result.duration_ms = _ms(started)
     _measure(result, answer)
-    # AgentV grades the duration the target reported, else the one it measured
-    duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else result.duration_ms
+    # AgentV grades the duration the target reported, else the one it measured, in whole ms (Date.now()'s)
+    duration = answer.reported_duration_ms if answer.reported_duration_ms is not None else round(result.duration_ms)
     ctx = Context(
         case, answer.text, suite.directory, duration, answer.input_tokens, answer.output_tokens, answer.cost_usd, grader
     )

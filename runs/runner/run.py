@@ -25,6 +25,7 @@ from autoresearch.runs.evalfile.model import Case, Suite, Trials
 from autoresearch.runs.runner.case import TestResult, combine, run_case
 from autoresearch.runs.runner.conversation import run_conversation
 from autoresearch.runs.runner.resolve import Targets
+from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES, Retries
 from autoresearch.runs.runner.trials import run_trials
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 from autoresearch.runs.workspace.per_target import RunWorkspaces
@@ -41,6 +42,7 @@ class RunOptions:
     budget_usd: float = 0.0  # 0 = no limit
     trials: Trials | None = None  # the eval file's trials, for tests that set none of their own
     suite_budget_usd: float = 0.0  # the eval file's budget (AgentV's): tests past it are budget errors, 0 = none
+    max_retries: int = DEFAULT_MAX_RETRIES  # a failed `cli` or `replay` answer asked again this many times
     remote: Remote | None = None  # runs an attempt elsewhere (an executor's task) instead of in this process
 
 
@@ -157,7 +159,8 @@ class EvalRun:
         if self.workspaces is None:
             assert self.options.remote is not None
             return self.options.remote(case, attempt, self._trials(case))
-        return run_attempt(self.suite, self.targets, case, attempt, self._trials(case), self.workspaces[case])
+        retries = Retries(self.options.max_retries, self._closed)  # none once the caller has stopped reading
+        return run_attempt(self.suite, self.targets, case, attempt, self._trials(case), self.workspaces[case], retries)
 
     def _blocked_by(self, case: Case) -> str | None:
         """AgentV's rule: a test whose dependency ended in execution_error (or never ran) is not run,
@@ -197,14 +200,16 @@ def run_attempt(
     attempt: int,
     trials: Trials | None,
     workspaces: SuiteWorkspaces | None = None,
+    retries: Retries = Retries(),
 ) -> TestResult:
-    """One attempt of a test (its trials in turn, or its conversation): the unit an executor runs elsewhere."""
+    """One attempt of a test (its trials in turn, or its conversation, whose turns AgentV never retries): the
+    unit an executor runs elsewhere."""
     target, grader, named = targets.for_case(case, attempt)
     if case.conversation is not None:
         return run_conversation(suite, case, case.conversation, target, grader, named)
     if trials:  # AgentV gives every trial attempt 0 ({ATTEMPT} counts its retries, not trials)
-        return run_trials(trials, lambda: run_case(suite, case, target, grader, 0, named, workspaces))
-    return run_case(suite, case, target, grader, attempt, named, workspaces)
+        return run_trials(trials, lambda: run_case(suite, case, target, grader, 0, named, workspaces, retries))
+    return run_case(suite, case, target, grader, attempt, named, workspaces, retries)
 
 
 def _failed(case: Case, targets: Targets, error: str) -> TestResult:

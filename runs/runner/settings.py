@@ -9,18 +9,25 @@
   the tests not started have no row. The file's budget, alone, is AgentV's:
   tests not started past it are `execution_error` rows ("Suite budget exceeded").
 - `eval.workers` / `--workers` when given, else `evaluate_options.max_concurrency`, else 8.
+- `eval.max_retries` (AgentV's `--max-retries`, default 2): a failed `cli` answer asked again.
 """
 
 from __future__ import annotations
 
 from autoresearch.runs.evalfile.model import Suite
+from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
 from autoresearch.runs.runner.run import RunOptions, Strategy
 
 DEFAULT_WORKERS = 8
 
 
 def run_options(
-    suite: Suite, workers: int | None = None, repeat: int = 1, strategy: Strategy = "pass_any", budget_usd: float = 0.0
+    suite: Suite,
+    workers: int | None = None,
+    repeat: int = 1,
+    strategy: Strategy = "pass_any",
+    budget_usd: float = 0.0,
+    max_retries: int = DEFAULT_MAX_RETRIES,
 ) -> RunOptions:
     return RunOptions(
         workers=workers or suite.max_concurrency or DEFAULT_WORKERS,
@@ -29,6 +36,7 @@ def run_options(
         budget_usd=budget_usd,
         trials=suite.trials if repeat == 1 else None,
         suite_budget_usd=0.0 if budget_usd else (suite.budget_usd or 0.0),
+        max_retries=max_retries,
     )
 
 

@@ -19,6 +19,10 @@ class TargetFailed(StepFailed):
     """The target gave no answer (command failed, timed out, provider fault after retries): an execution_error."""
 
 
+class TargetMisconfigured(TargetFailed):
+    """The target can never answer as it is defined (a `cli` command without `{OUTPUT_FILE}`): not retried."""
+
+
 @dataclass(frozen=True)
 class Answer:
     """The answer text, what the budget counts (tokens, cost), and what the target reported as AgentV keeps it

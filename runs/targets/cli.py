@@ -1,8 +1,10 @@
 """The `cli` provider: a command line with AgentV's placeholders, run in the eval file's directory.
 
-Placeholders are shell-escaped. The answer is read from `{OUTPUT_FILE}` when
-the command uses it, else from stdout, and read as AgentV reads it
-(`autoresearch.runs.targets.cli_output`: output messages with tool calls, measurements).
+Placeholders are shell-escaped. The answer is read from `{OUTPUT_FILE}` only, as
+AgentV 4.42.4 reads it (`autoresearch.runs.targets.cli_output`: output messages
+with tool calls, measurements): a command without that placeholder fails every
+test, there ("Failed to read output file") and here, where it is not even run,
+since nothing it could print would be read.
 """
 
 from __future__ import annotations
@@ -19,21 +21,21 @@ from autoresearch.providers.turns import Reply
 from autoresearch.runs.evalfile.model import Case
 from autoresearch.runs.evalfile.prompt import question
 from autoresearch.runs.grader_llm import GraderLLM, GraderRetry
-from autoresearch.runs.targets import Answer, TargetFailed, cli_output
+from autoresearch.runs.targets import Answer, TargetFailed, TargetMisconfigured, cli_output
 from autoresearch.runs.targets.healthcheck import Healthcheck
 from autoresearch.runs.targets.specs import TargetSpec
 
 
 @dataclass(frozen=True)
 class Call:
-    """One run of the command: what fills its placeholders, where it runs and for how long, and whether its
-    reply must come from `{OUTPUT_FILE}` (a grader's does)."""
+    """One run of the command: what fills its placeholders, where it runs and for how long, and whether it
+    answers a test or grades one."""
 
     prompt: str
     eval_id: str
     attempt: int = 0
     files: list[Path] = field(default_factory=list)
-    from_output_file: bool = False
+    grading: bool = False  # the target grades a test (its reply is a grader's)
     cwd: Path | None = None  # the test's workspace, else the target's own `cwd`
     timeout_s: float | None = None  # a test's own bound, else the target's timeout_seconds
 
@@ -52,6 +54,7 @@ class CliTarget:
 
     def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
         """The command's answer; it runs in the test's workspace when it has one (AgentV's request.cwd wins over the target's `cwd`)."""
+        self._require_output_file()
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
         return self._run(
             Call(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s)
@@ -60,7 +63,16 @@ class CliTarget:
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
         keeps its own history), {EVAL_ID} is `test/turn-N`, no {FILES}."""
+        self._require_output_file()
         return self._run(Call(history[-1]["content"], turn_id))
+
+    def _require_output_file(self) -> None:
+        """AgentV reads the answer from that file alone: without it no run can answer, so none is made."""
+        if "{OUTPUT_FILE}" not in self.template:
+            raise TargetMisconfigured(
+                f"Failed to read output file: the command of target {self.name} has no {{OUTPUT_FILE}}, where "
+                "AgentV 4.42.4 reads a cli target's answer (its stdout is not read); write the answer to {OUTPUT_FILE}"
+            )
 
     def grader_for(self, test_id: str, attempt: int) -> GraderLLM:
         """This target as a test's grader, as AgentV invokes a `cli` grader target: the grader prompt is the
@@ -70,7 +82,7 @@ class CliTarget:
 
         def grade(prompt: str, system: str | None) -> Reply:
             try:
-                answer = self._run(Call(prompt, test_id, attempt, from_output_file=True))
+                answer = self._run(Call(prompt, test_id, attempt, grading=True))
             except TargetFailed as exc:
                 raise GraderRetry(str(exc)) from None
             return Reply(answer.text, answer.input_tokens, answer.output_tokens, answer.cost_usd)
@@ -94,8 +106,7 @@ class CliTarget:
             return self._command(call, Path(scratch))
 
     def _command(self, call: Call, scratch: Path) -> Answer:
-        """The command with AgentV's placeholders; its answer from `{OUTPUT_FILE}` when the command names it
-        (always, for a grader: AgentV reads a cli grader's reply from that file), else from stdout."""
+        """The command with AgentV's placeholders; its answer what it wrote to `{OUTPUT_FILE}`."""
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
         prompt_file.write_text(call.prompt, encoding="utf-8")
         values = {
@@ -117,13 +128,12 @@ class CliTarget:
             raise TargetFailed(
                 f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}"
             )
-        if call.from_output_file or "{OUTPUT_FILE}" in self.template:
-            if not output_file.is_file():
-                raise TargetFailed(
-                    f"{'grader' if call.from_output_file else 'target'} {self.name} wrote no output file"
-                )
-            return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
-        return cli_output.parse(done.stdout)
+        if not output_file.is_file():
+            raise TargetFailed(
+                f"Failed to read output file: {'grader' if call.grading else 'target'} {self.name} wrote "
+                "nothing to {OUTPUT_FILE}"
+            )
+        return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
 
 
 def render(template: str, values: dict[str, str]) -> str:

@@ -24,7 +24,6 @@ from autoresearch.runs.targets import Answer, TargetFailed, cli_output
 from autoresearch.runs.targets.specs import TargetSpec
 
 SCHEMA_VERSION = "agentv.replay_fixture.v1"
-RETRIES = 3  # AgentV's first try and its default two retries
 
 
 class ReplayTarget:
@@ -41,16 +40,12 @@ class ReplayTarget:
         }
 
     def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
-        """A recording has no working directory (a workspace `cwd` means nothing to it). AgentV retries a failed answer twice (`--max-retries`, default 2), each retry the next attempt; a replay
-        lookup that fails is such a failure, so a test without a record for attempt 0 may take attempt 1's."""
-        records = read_records(self.fixtures)
-        failure = None
-        for retry in range(attempt, attempt + RETRIES):
-            try:
-                return cli_output.recorded(find(records, {**self.identity, "test_id": case.id, "attempt": retry}))
-            except TargetFailed as exc:
-                failure = exc
-        raise failure  # type: ignore[misc]  # RETRIES > 0: set by the last lookup
+        """The record of this attempt. A recording has no working directory (a workspace `cwd` means nothing to
+        it). A lookup that fails is a failed answer, which the runner retries as AgentV does, each retry the next
+        attempt (`autoresearch.runs.runner.retry`): a test without a record for attempt 0 may take attempt 1's."""
+        return cli_output.recorded(
+            find(read_records(self.fixtures), {**self.identity, "test_id": case.id, "attempt": attempt})
+        )
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """A turn is looked up like a test, by its id `test/turn-N` (AgentV records none such, so it fails)."""

@@ -168,9 +168,19 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
         problems.add(None, f"{where}.model", "required, as an environment reference such as ${{ ANTHROPIC_MODEL }}")
     if provider == "cli" and not isinstance(item.get("command"), str):
         problems.add(None, f"{where}.command", "required: the command line, with {PROMPT} / {OUTPUT_FILE} placeholders")
+    elif provider == "cli" and "{OUTPUT_FILE}" not in str(values.get("command")):
+        problems.note(None, f"{where}.command", NO_OUTPUT_FILE)
     if provider == "replay":
         _replay_source(item, where, problems)
     return spec
+
+
+NO_OUTPUT_FILE = (
+    "no {OUTPUT_FILE}: AgentV 4.42.4 reads a cli target's answer only from that file (never its stdout), so every "
+    'test on this target fails to run, there ("Failed to read output file") and here; write the answer to '
+    "{OUTPUT_FILE}"
+)
+"""`agentv validate` accepts such a target (the file is valid), so this is a note, not a problem."""
 
 
 def _replay_source(item: dict[str, Any], where: str, problems: Problems) -> None:

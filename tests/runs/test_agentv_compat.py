@@ -16,9 +16,10 @@ import pytest
 
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
 from autoresearch.runs.runner.settings import run_options
 from tests.helpers.grader_server import GraderServer, RuleTable
-from tests.runs.compat.record import RULES, chosen_target, eval_files
+from tests.runs.compat.record import RETRIED, RULES, chosen_target, eval_files
 
 
 @pytest.fixture
@@ -38,7 +39,8 @@ def test_every_compat_eval_scores_as_agentv(compat_case: Path, grader_server: Gr
     for eval_file in eval_files(compat_case):
         run_dir = tmp_path / "out" / eval_file.stem
         prepared = prepare(eval_file, compat_case, target=chosen_target(compat_case))
-        execute(prepared, run_dir, run_options(prepared.suite, 4), show_progress=False)
+        retries = DEFAULT_MAX_RETRIES if compat_case.name in RETRIED else 0
+        execute(prepared, run_dir, run_options(prepared.suite, 4, max_retries=retries), show_progress=False)
         for row in load_rows(run_dir):
             want = expected[row["test_id"]]
             seen.add(row["test_id"])

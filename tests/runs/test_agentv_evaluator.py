@@ -21,16 +21,16 @@ import json, os, subprocess, sys
 args = sys.argv[1:]
 with open(os.environ["FAKE_AGENTV_CALLS"], "a") as calls:
     calls.write(json.dumps(args) + "\n")
-if len(args) != 4 or args[0] != "eval" or args[2] != "--output":
-    print("usage: agentv eval FILE --output DIR", file=sys.stderr)
+if len(args) not in (4, 6) or args[0] != "eval" or args[2] != "--output" or args[4:5] not in ([], ["--max-retries"]):
+    print("usage: agentv eval FILE --output DIR [--max-retries N]", file=sys.stderr)
     sys.exit(2)
 sys.exit(subprocess.call([sys.executable, "evals/score.py", args[3], "prompt.md"]))
 """
 
 
-def agentv_repo(root: Path) -> Path:
+def agentv_repo(root: Path, **settings) -> Path:
     plan = {2: {"write": {"prompt.md": scores(a=1, b=1)}}}
-    config = {"eval": {"command": None, "agentv": EVAL_FILE}}
+    config = {"eval": {"command": None, "agentv": EVAL_FILE, **settings}}
     return scenario_repo(
         root, {"prompt.md": scores(a=0, b=1)}, plan, config=config, extra_files={EVAL_FILE: "tests: []\n"}
     )
@@ -58,6 +58,15 @@ def test_the_loop_runs_agentv_eval_into_each_run_directory_and_reads_its_results
     run_root = repo.resolve() / ".autoresearch/runs/exp"
     expected = [["eval", EVAL_FILE, "--output", str(run_root / line["run_dir"])] for line in lines]
     assert [json.loads(call) for call in calls.read_text().splitlines()] == expected
+
+
+def test_eval_max_retries_when_set_is_passed_to_agentv(tmp_path):
+    repo = agentv_repo(tmp_path / "r", max_retries=0)
+    calls = tmp_path / "calls.jsonl"
+    done = cli(repo, "eval", env={"PATH": fake_agentv_on_path(tmp_path / "bin"), "FAKE_AGENTV_CALLS": str(calls)})
+    assert done.returncode == 0, done.stderr
+    [call] = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert call[:2] == ["eval", EVAL_FILE] and call[4:] == ["--max-retries", "0"]
 
 
 def test_without_the_agentv_cli_run_refuses_with_exit_30_and_one_line(tmp_path):

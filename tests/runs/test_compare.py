@@ -7,11 +7,15 @@ first position kept), plain float deltas, JavaScript Math.round for the means.
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 
 import pytest
 
 from autoresearch.runs.compare import compare, js_round3
+from autoresearch.runs.compare_table import table
 from tests.helpers.repos import cli
+from tests.runs.parity.harness import agentv_binary, agentv_env
 
 
 def rows(*pairs):
@@ -131,3 +135,38 @@ def test_cli_threshold_flag_sets_what_counts_as_a_win(tmp_path, flags, outcome):
     done = cli(tmp_path, "compare", base, cand, "--json", *flags)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["matched"][0]["outcome"] == outcome
+
+
+TABLE_CASES = {
+    # JavaScript's toFixed rounds 0.625 and 0.875 up (Python's format gives 0.62, 0.88 half-even both ways)
+    "halves": (rows(("a", 0.625), ("b", 0.125), ("c", 0.5)), rows(("a", 0.875), ("b", 0.125), ("c", 0.0))),
+    "improved, with unmatched and a wide id": (
+        rows(("short", 0.2), ("a-much-longer-test-id", 0.3), ("gone", 1.0)),
+        rows(("short", 0.9), ("a-much-longer-test-id", 0.31), ("new", 0.0)),
+    ),
+    "perfect baselines (no gain), one loss": (rows(("x", 1.0), ("y", 1.0)), rows(("x", 0.0), ("y", 1.0))),
+    "no match": (rows(("a", 1.0)), rows(("b", 0.0))),
+    "wide characters": (rows(("t\U0001f600", 0.335), ("é", 0.0)), rows(("t\U0001f600", 0.3349), ("é", 0.0005))),
+}
+
+
+@pytest.mark.parametrize("case", TABLE_CASES, ids=list(TABLE_CASES))
+def test_cli_text_is_agentv_compares_byte_for_byte(tmp_path, case):
+    """The paths printed as typed (a run directory, a manifest): AgentV reads only index.jsonl manifests."""
+    for side, data in zip(("base", "run"), TABLE_CASES[case]):
+        (tmp_path / side).mkdir()
+        write(tmp_path / side / "index.jsonl", data)
+    args = ["compare", "base/index.jsonl", "./run/"]
+    theirs = subprocess.run(
+        [str(agentv_binary()), *args], cwd=tmp_path, capture_output=True, env=agentv_env(tmp_path / "home")
+    )
+    ours = cli(tmp_path, *args)
+    assert theirs.stdout and theirs.stdout.decode() == ours.stdout, theirs.stderr.decode()
+    assert theirs.returncode == ours.returncode
+
+
+def test_cli_text_is_coloured_on_a_terminal_as_agentv_colours_it():
+    result = compare(rows(("a", 0.0), ("b", 1.0)), rows(("a", 1.0), ("b", 0.0)))
+    coloured = table(result, "x", "y", color=True)
+    assert "\x1b[32m✓ win\x1b[0m" in coloured and "\x1b[31m✗ loss\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == table(result, "x", "y")

@@ -256,7 +256,9 @@ def test_the_files_timeout_seconds_bounds_each_answer_unless_the_tests_run_says_
             {"id": "allowed", "input": "q", "assertions": RIGHT, "run": {"timeout_seconds": 30}},
         ],
     }
-    rows = run(scripted(tmp_path, suite, {"slow": ["!slow 3"], "allowed": ["!slow 2"]}), tmp_path / "out")
+    rows = run(
+        scripted(tmp_path, suite, {"slow": ["!slow 3"], "allowed": ["!slow 2"]}), tmp_path / "out", max_retries=0
+    )
     assert rows["slow"]["error"] == "target alpha timed out after 1s"
     assert rows["allowed"]["execution_status"] == "ok"
 
@@ -270,7 +272,7 @@ def test_dependencies_run_in_waves_and_a_failed_dependency_skips_its_dependents(
             {"id": "root", "input": "q", "assertions": RIGHT},
         ],
     }
-    rows = run(scripted(tmp_path, suite, {"root": ["!fail"]}), tmp_path / "out")
+    rows = run(scripted(tmp_path, suite, {"root": ["!fail"]}), tmp_path / "out", max_retries=0)
     assert rows["later"]["error"] == "Skipped: dependency failed (root)"
     assert calls(tmp_path, "later") == 0
 

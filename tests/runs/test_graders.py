@@ -7,6 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from autoresearch.plumbing.redact import MASK
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.results import load_rows
 from autoresearch.runs.runner.run import RunOptions
@@ -249,6 +250,51 @@ def test_code_grader_payload_carries_the_test_metadata(tmp_path):
         {"c": "y"},
     )
     assert rows["c"]["score"] == 1.0
+
+
+CRASHING_GRADER = """\
+import os, sys
+for i in range(30):
+    print(f"trace line {i}", file=sys.stderr)
+print("KeyError: the key is " + os.environ["GRADER_SERVICE_API_KEY"], file=sys.stderr)
+sys.exit(2)
+"""
+
+SDK_LIKE_GRADER = """\
+import json
+print(json.dumps({"score": 0, "assertions": [{"text": "Evaluation failed: criteria: Required", "passed": False}]}))
+raise SystemExit(1)
+"""
+
+
+def test_a_failing_code_grader_shows_its_last_lines_masked_as_evidence_and_in_the_log(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("GRADER_SERVICE_API_KEY", "sk-grader-0123456789")
+    (tmp_path / "evals").mkdir(parents=True)
+    (tmp_path / "evals" / "crash.py").write_text(CRASHING_GRADER)
+    (tmp_path / "evals" / "sdk.py").write_text(SDK_LIKE_GRADER)
+    graders = {"crash": "crash.py", "sdk": "sdk.py"}
+    tests = [
+        {
+            "id": i,
+            "input": "x",
+            "assertions": [{"name": f"{i}-check", "type": "code-grader", "command": [sys.executable, g]}],
+        }
+        for i, g in graders.items()
+    ]
+    rows = run(tmp_path, tests, {"crash": "y", "sdk": "y"})
+
+    crash = rows["crash"]["assertions"][0]
+    assert crash["text"].startswith("Code evaluator failed: Code evaluator exited with code 2: trace line 0")
+    assert crash["evidence"].splitlines() == [f"trace line {i}" for i in range(11, 30)] + [
+        f"KeyError: the key is {MASK}"
+    ]
+    assert "sk-grader-0123456789" not in json.dumps(rows["crash"])
+    sdk = rows["sdk"]["assertions"][0]  # nothing on stderr: AgentV's SDK says why on stdout
+    assert sdk["text"] == "Code evaluator failed: Code evaluator exited with code 1"
+    assert "Evaluation failed: criteria: Required" in sdk["evidence"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "autoresearch.runs"]
+    assert any("crash-check" in m and "of test crash" in m and "trace line 29" in m for m in logged), logged
+    assert any("sdk-check" in m and "criteria: Required" in m for m in logged), logged
 
 
 def fraction(hits: int, of: int = 5) -> dict:

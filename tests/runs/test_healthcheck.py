@@ -40,7 +40,7 @@ def test_a_healthcheck_that_never_ends_fails_every_test_at_its_timeout_and_is_ki
         tmp_path, TESTS, ANSWERS, targets=target(healthcheck={"command": check, "timeout_seconds": 1})
     )
     started = time.monotonic()
-    done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"))
+    done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "out"), "--max-retries", "0")
     assert time.monotonic() - started < 60
     assert done.returncode == 0, done.stderr
     found = rows(tmp_path / "out")
@@ -72,7 +72,7 @@ def test_a_url_healthcheck_must_answer_2xx(tmp_path):
         done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "up"))
         assert done.returncode == 0 and rows(tmp_path / "up")["t0"]["score"] == 1.0
         _Health.status = 503
-        done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "down"))
+        done = cli(tmp_path, "eval", str(eval_file), "--output", str(tmp_path / "down"), "--max-retries", "0")
         assert (
             rows(tmp_path / "down")["t0"]["error"]
             == "CLI healthcheck failed for 'canned': HTTP 503 Service Unavailable"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -90,9 +91,9 @@ def test_cancel_ends_the_stream_and_dispatches_nothing_more(tmp_path):
 class BuggyTarget:
     """A target whose code has a bug (not a target failure): the run must not swallow it."""
 
-    name, grader_target = "buggy", None
+    name, grader_target, provider = "buggy", None, "cli"  # a command target's failures are retried; a bug is not
 
-    def answer(self, case, attempt):
+    def answer(self, case, attempt, cwd=None):
         raise ZeroDivisionError("a bug in a target")
 
 
@@ -108,7 +109,7 @@ def test_a_failing_target_is_an_execution_error_for_that_test_only(tmp_path):
     command = f"{sys.executable} -c \"import sys; sys.exit(3) if sys.argv[1] == 'bad' else open(sys.argv[2], 'w').write('yes')\" {{EVAL_ID}} {{OUTPUT_FILE}}"
     tests = [{"id": i, "input": "x", "assertions": contains("yes")} for i in ("good", "bad")]
     eval_file = write_tree(tmp_path, tests, {}, targets=[{"name": "canned", "provider": "cli", "command": command}])
-    results = {r.test_id: r for r in EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=2))}
+    results = {r.test_id: r for r in EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=2, max_retries=0))}
     assert (results["good"].status, results["bad"].status) == ("ok", "execution_error")
     assert "exited 3" in results["bad"].error
 
@@ -117,10 +118,10 @@ HANG = "import subprocess, sys; child = subprocess.Popen(['sleep', '600']); open
 
 
 def test_a_command_target_past_its_timeout_is_killed_with_its_children(tmp_path):
-    command = f'{sys.executable} -c "{HANG}" {tmp_path / "child.pid"}'
+    command = f'{sys.executable} -c "{HANG}" {tmp_path / "child.pid"} {{OUTPUT_FILE}}'
     targets = [{"name": "canned", "provider": "cli", "command": command, "timeout_seconds": 1}]
     eval_file = write_tree(tmp_path, [{"id": "slow", "input": "x", "assertions": contains("yes")}], {}, targets=targets)
-    [result] = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1)))
+    [result] = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1, max_retries=0)))
     assert result.status == "execution_error" and result.error == "target canned timed out after 1s"
     child = int((tmp_path / "child.pid").read_text())
     wait_for(lambda: not _running(child))
@@ -137,3 +138,70 @@ def _running(pid: int) -> bool:
 def _prepared(eval_file, root):
     prepared = prepare(eval_file, root)
     return prepared.suite, prepared.targets
+
+
+FLAKY = """\
+import sys
+import threading
+open(sys.argv[2], "a").write(sys.argv[1] + "\\n")
+if int(sys.argv[1]) < int(sys.argv[3]):
+    sys.exit("not yet")
+open(sys.argv[4], "w").write("yes")
+"""
+
+
+def flaky_tree(tmp_path: Path, fails: int) -> Path:
+    """A target that fails while {ATTEMPT} is below `fails`, logging each {ATTEMPT} it is given."""
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    command = f"{sys.executable} ../flaky.py {{ATTEMPT}} {tmp_path / 'attempts.log'} {fails} {{OUTPUT_FILE}}"
+    targets = [{"name": "canned", "provider": "cli", "command": command}]
+    return write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": contains("yes")}], {}, targets=targets)
+
+
+def test_a_failed_cli_answer_is_asked_twice_more_by_default_as_agentv_asks_it(tmp_path):
+    [result] = list(EvalRun(*_prepared(flaky_tree(tmp_path, fails=2), tmp_path), RunOptions(workers=1)))
+    assert result.status == "ok" and result.score == 1.0
+    assert (tmp_path / "attempts.log").read_text().split() == ["0", "1", "2"]  # {ATTEMPT} counts the retries
+
+
+def test_max_retries_bounds_the_retries_and_the_last_failure_is_the_tests_error(tmp_path):
+    [result] = list(EvalRun(*_prepared(flaky_tree(tmp_path, fails=5), tmp_path), RunOptions(workers=1, max_retries=1)))
+    assert result.status == "execution_error" and "not yet" in (result.error or "")
+    assert (tmp_path / "attempts.log").read_text().split() == ["0", "1"]
+
+
+def test_a_cli_target_without_output_file_fails_every_test_unrun_and_unretried(tmp_path):
+    command = f"{sys.executable} -c \"open('ran', 'w').write('x'); print('yes')\""
+    targets = [{"name": "canned", "provider": "cli", "command": command}]
+    eval_file = write_tree(tmp_path, [{"id": "t", "input": "x", "assertions": contains("yes")}], {}, targets=targets)
+    [result] = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1)))
+    assert result.status == "execution_error" and result.score == 0
+    assert (result.error or "").startswith(
+        "Failed to read output file: the command of target canned has no {OUTPUT_FILE}"
+    )
+    assert not (tmp_path / "evals" / "ran").exists()
+
+
+def test_a_run_whose_caller_stops_reading_asks_no_failed_answer_again(tmp_path):
+    """The retry's wait ends when the caller closes the run: no command starts for a result nobody reads."""
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    log = tmp_path / "attempts.log"
+    command = f"{sys.executable} ../flaky.py {{ATTEMPT}} {log} 99 {{OUTPUT_FILE}}"
+    fast = f"{sys.executable} -c \"import sys; open(sys.argv[1], 'w').write('yes')\" {{OUTPUT_FILE}}"
+    targets = [
+        {"name": "canned", "provider": "cli", "command": command},
+        {"name": "fast", "provider": "cli", "command": fast},
+    ]
+    tests = [
+        {"id": "slow", "input": "x", "assertions": contains("yes")},
+        {"id": "quick", "input": "x", "assertions": contains("yes"), "execution": {"target": "fast"}},
+    ]
+    run = EvalRun(
+        *_prepared(write_tree(tmp_path, tests, {}, targets=targets), tmp_path), RunOptions(workers=2, max_retries=5)
+    )
+    results = iter(run)
+    assert next(results).test_id == "quick"
+    wait_for(log.exists)  # the slow test failed once and waits to be asked again (1 s, then 2, 4, 8, 16)
+    results.close()
+    wait_for(lambda: not any(t.name.startswith("eval") for t in threading.enumerate()), timeout=5)
+    assert log.read_text().split() == ["0"]

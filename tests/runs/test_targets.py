@@ -74,7 +74,7 @@ def test_run_refuses_a_broken_targets_file_in_one_line(tmp_path):
 
 
 def test_plain_targets_yaml_is_used_and_the_search_stops_at_the_repository_root(tmp_path):
-    canned = {"targets": [{"name": "canned", "provider": "cli", "command": "echo a"}]}
+    canned = {"targets": [{"name": "canned", "provider": "cli", "command": "echo a > {OUTPUT_FILE}"}]}
     (tmp_path / "targets.yaml").write_text(yaml.safe_dump(canned))
     repo = make_repo(
         tmp_path / "r",
@@ -90,7 +90,7 @@ def test_plain_targets_yaml_is_used_and_the_search_stops_at_the_repository_root(
 
 def configured_repo(tmp_path, inline_targets: list[dict]):
     """A repo whose targets.yaml answers wrong: only autoresearch.yaml's inline `eval.targets` answers right."""
-    wrong = {"targets": [{"name": "canned", "provider": "cli", "command": "echo wrong"}]}
+    wrong = {"targets": [{"name": "canned", "provider": "cli", "command": "echo wrong > {OUTPUT_FILE}"}]}
     settings = {
         "artifact": "prompt.md",
         "eval": {"file": "evals/s.eval.yaml", "targets": inline_targets},
@@ -108,7 +108,7 @@ def configured_repo(tmp_path, inline_targets: list[dict]):
 
 
 def test_inline_eval_targets_replace_the_targets_file(tmp_path):
-    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": "echo a"}])
+    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": "echo a > {OUTPUT_FILE}"}])
     done = cli(repo, "eval")
     assert done.returncode == 0, done.stderr
     assert "score 1.0000 over 1 test(s)" in done.stdout
@@ -217,7 +217,7 @@ def test_numbers_from_environment_references_are_converted_and_bad_ones_named(tm
 
 
 def test_validate_without_a_path_checks_the_configured_eval_with_its_inline_targets(tmp_path):
-    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": "echo a"}])
+    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": "echo a > {OUTPUT_FILE}"}])
     done = cli(repo, "validate")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "evals/s.eval.yaml: ok, 1 test(s)" in done.stdout
@@ -261,3 +261,39 @@ def test_a_cli_envelope_s_unusable_token_counts_and_cost_count_as_unknown_not_as
         assert rows[name]["cost_usd"] == 0.0
     assert rows["words"]["token_usage"] == {"input": 0, "output": 0}
     assert rows["huge"]["token_usage"] == {"input": 0, "output": 5}
+
+
+def test_a_cli_target_without_output_file_is_noted_by_validate_and_every_test_fails_to_run(tmp_path):
+    """`agentv validate` accepts the file and `agentv eval` fails each test: a note, then execution errors."""
+    eval_file = write_tree(
+        tmp_path,
+        [{"id": "a", "input": "x", "assertions": CONTAINS_A}],
+        {},
+        targets=[{"name": "canned", "provider": "cli", "command": "echo a"}],
+    )
+    note = f"{tmp_path / '.agentv' / 'targets.yaml'}: field 'targets[canned].command': no {{OUTPUT_FILE}}"
+    checked = cli(tmp_path, "validate", str(eval_file))
+    assert checked.returncode == 0 and f"note: {note}" in checked.stdout
+    done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert any(n.startswith(note) for n in report["notes"])
+    [row] = report["tests"]
+    assert row["execution_status"] == "execution_error" and row["error"].startswith("Failed to read output file")
+
+
+FIRST_FAILS = "python3 -c \"import sys; sys.exit('first try') if sys.argv[1] == '0' else open(sys.argv[2], 'w').write('a')\" {ATTEMPT} {OUTPUT_FILE}"
+
+
+def test_eval_max_retries_sets_how_often_a_failed_cli_answer_is_asked_again(tmp_path):
+    repo = configured_repo(tmp_path, [{"name": "inline", "provider": "cli", "command": FIRST_FAILS}])
+    asked_again = cli(repo, "eval", "--json")  # AgentV's default: twice more
+    assert asked_again.returncode == 0 and json.loads(asked_again.stdout)["score"] == 1.0, asked_again.stderr
+    settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
+    settings["eval"]["max_retries"] = 0
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings))
+    never = cli(repo, "eval")
+    assert (
+        never.returncode == 40
+        and "every test failed to run; first error: target inline exited 1: first try" in never.stderr
+    )

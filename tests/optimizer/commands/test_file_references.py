@@ -36,13 +36,14 @@ NEVER_READS = "target 'default' never reads the files its prompt names by path"
 
 
 def repo_with(tmp_path, command: str):
-    """A prompt, an eval whose tests quote it (a `{type: file}` part), and an inline `cli` target running `command`."""
+    """A prompt, an eval whose tests quote it (a `{type: file}` part), and an inline `cli` target running `command`,
+    its answer what `command` prints (written to {OUTPUT_FILE}, where AgentV reads it)."""
     settings = {
         "experiment": "exp",
         "artifact": "prompt.md",
         "eval": {
             "file": "evals/s.eval.yaml",
-            "targets": [{"name": "default", "provider": "cli", "command": command}],
+            "targets": [{"name": "default", "provider": "cli", "command": f"{command} > {{OUTPUT_FILE}}"}],
         },
         "mutator": {"provider": "command", "command": "true"},
         "stop": {"max_cycles": 1},

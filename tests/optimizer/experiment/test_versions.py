@@ -222,8 +222,8 @@ def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(
     done = cli(repo, "diff", "2", "4")
     assert done.returncode == 0, done.stderr
     assert "-b 0.5\n+b 1\n" in done.stdout
-    assert "Comparing: exp:2 -> exp:4" in done.stdout
-    assert "b            0.50       1.00     +0.50  win" in done.stdout
+    assert "Comparing: exp:2 → exp:4" in done.stdout
+    assert "b            0.50       1.00     +0.50  ✓ win" in done.stdout
     as_json = json.loads(cli(repo, "diff", "3", "4", "--json").stdout)
     assert as_json["diff"] == "artifact: exp:3 was a drop, never committed"
     assert as_json["comparison"]["summary"]["wins"] == 2
@@ -239,7 +239,7 @@ def test_diff_of_two_experiments_compares_their_best(tmp_path):
     done = cli(repo, "diff", "exp", "other")
     assert done.returncode == 0, done.stderr
     assert "-a 1\n-b 1\n+a 0.5\n+b 0.5\n" in done.stdout
-    assert "Comparing: exp:4 -> other:2" in done.stdout
+    assert "Comparing: exp:4 → other:2" in done.stdout
     assert "Summary: 0 wins, 2 losses" in done.stdout
 
 

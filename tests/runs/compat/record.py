@@ -25,6 +25,10 @@ from tests.helpers.grader_server import GraderServer, RuleTable
 from tests.runs.parity.harness import agentv_env
 
 RULES = "grader_rules.json"
+RETRIED = {"cli-retries", "replay"}
+"""The cases whose targets are retried as AgentV retries a failed answer by default (`--max-retries` 2: `cli`
+commands that fail on purpose, a replay record found on a retry's attempt), in the parity tests; the others run
+without retries on both sides, so that a target failing on purpose costs no waiting."""
 
 
 def eval_files(case_dir: Path) -> list[Path]:

@@ -24,10 +24,12 @@ from autoresearch.plumbing.repo import find_repo_root
 from autoresearch.runs.evaluators.builtin import execute, prepare
 from autoresearch.runs.parse import check
 from autoresearch.runs.results import load_rows
+from autoresearch.runs.runner.retry import DEFAULT_MAX_RETRIES
 from autoresearch.runs.runner.settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
+SDK = REPO / "tests" / "agentv-sdk"  # AgentV's grader SDK, built from its vendored source, and tsx
 EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
 TOLERANCE = 1e-9
 SERIAL = re.compile(r"^\s*workers:\s*1\s*$", re.M)
@@ -43,15 +45,25 @@ def agentv_binary() -> Path:
     return AGENTV
 
 
+def sdk_modules() -> Path:
+    """The node_modules holding the built `@agentv/sdk` and `tsx`; missing, an error telling how to build them."""
+    if not (SDK / "sdk" / "dist" / "index.js").is_file() or not (SDK / "node_modules" / ".bin" / "tsx").exists():
+        raise AssertionError(f"{SDK} is not built: run `npm install --no-save` there (.ci/run does)")
+    return SDK / "node_modules"
+
+
 def eval_files(directory: Path) -> list[Path]:
     return sorted({p for pattern in EVAL_PATTERNS for p in directory.glob(pattern)})
 
 
 def fresh_copy(source: Path, into: Path) -> Path:
-    """`source` copied to `into`, made a git repository (files writable, as a user's checkout is)."""
-    shutil.copytree(source, into, ignore=shutil.ignore_patterns("expected.jsonl", "__pycache__"))
+    """`source` copied to `into`, made a git repository (files writable, as a user's checkout is); a case with a
+    package.json (graders written with AgentV's SDK) gets the built SDK as its node_modules."""
+    shutil.copytree(source, into, ignore=shutil.ignore_patterns("expected.jsonl", "__pycache__", "node_modules"))
     for path in [into, *into.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
+    if (into / "package.json").is_file():
+        (into / "node_modules").symlink_to(sdk_modules(), target_is_directory=True)
     subprocess.run(["git", "init", "-q", str(into)], check=True)
     return into
 
@@ -63,16 +75,33 @@ def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
 
 
 def run_agentv(
-    root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None, target: str | None = None
+    root: Path,
+    files: list[Path],
+    out: Path,
+    env: dict[str, str] | None = None,
+    target: str | None = None,
+    retries: int | None = None,
 ) -> dict[Key, dict]:
     """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id).
 
     Eight workers, unless a file asks for one (`workers: 1`, as a shared workspace must: AgentV's
-    `--workers` would override it and run its tests at once in one directory, whose outcome is a race)."""
+    `--workers` would override it and run its tests at once in one directory, whose outcome is a race).
+    `retries`: AgentV's `--max-retries` (None: its default, 2)."""
     chosen = ["--target", target] if target else []
     workers = [] if any(SERIAL.search(f.read_text(errors="replace")) for f in files) else ["--workers", "8"]
+    retried = [] if retries is None else ["--max-retries", str(retries)]
     done = subprocess.run(
-        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), *workers, *chosen],
+        [
+            str(agentv_binary()),
+            "eval",
+            "run",
+            *(str(f) for f in files),
+            "--output",
+            str(out),
+            *workers,
+            *chosen,
+            *retried,
+        ],
         cwd=root,
         capture_output=True,
         text=True,
@@ -104,13 +133,17 @@ def _matrix_keyed(rows: list[dict], files: list[Path], target: str | None) -> li
     ]
 
 
-def run_ours(root: Path, files: list[Path], out: Path, target: str | None = None) -> dict[Key, dict]:
-    """Each file through the built-in runner; the suite name is AgentV's (the file's `name`, else its stem; none for evals.json)."""
+def run_ours(
+    root: Path, files: list[Path], out: Path, target: str | None = None, retries: int | None = None
+) -> dict[Key, dict]:
+    """Each file through the built-in runner; the suite name is AgentV's (the file's `name`, else its stem; none for
+    evals.json). `retries`: eval.max_retries (None: its default, AgentV's)."""
     rows: dict[Key, dict] = {}
     for index, path in enumerate(files):
         prepared = prepare(path, find_repo_root(path.parent), target=target)
         run_dir = out / f"{index}-{path.stem}"
-        execute(prepared, run_dir, run_options(prepared.suite, 8), show_progress=False)
+        retried = DEFAULT_MAX_RETRIES if retries is None else retries
+        execute(prepared, run_dir, run_options(prepared.suite, 8, max_retries=retried), show_progress=False)
         suite = "" if path.suffix == ".json" else prepared.suite.name
         for row in load_rows(run_dir):
             rows[(suite, row["test_id"])] = row

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.grader_server import GraderServer, RuleTable
-from tests.runs.compat.record import RULES, chosen_target
+from tests.runs.compat.record import RETRIED, RULES, chosen_target
 from tests.runs.parity.generate import write_corpus
 from tests.runs.parity.harness import (
     REPO,
@@ -33,14 +33,14 @@ GRADER_ENV = {"PARITY_GRADER_MODEL": "fake-model", "PARITY_GRADER_KEY": "fake-ke
 CASES = sorted(p for p in COMPAT.iterdir() if p.is_dir() and eval_files(p))
 
 
-def _both(root: Path, tmp_path: Path, env: dict[str, str] | None = None) -> tuple[dict, dict]:
+def _both(root: Path, tmp_path: Path, env: dict[str, str] | None = None, retries: int | None = 0) -> tuple[dict, dict]:
     """A case with a target named `canned` runs on it (as tests/runs/compat/record.py records); others as their files say."""
     target = chosen_target(root)
     ours = fresh_copy(
         root, tmp_path / "ours"
     )  # before agentv runs: a stateful target (compat/experiments) starts afresh
-    theirs = run_agentv(root, eval_files(root), tmp_path / "agentv-out", env, target)
-    return theirs, run_ours(ours, eval_files(ours), tmp_path / "our-out", target)
+    theirs = run_agentv(root, eval_files(root), tmp_path / "agentv-out", env, target, retries)
+    return theirs, run_ours(ours, eval_files(ours), tmp_path / "our-out", target, retries)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[p.name for p in CASES])
@@ -50,7 +50,8 @@ def test_compat_case_scores_as_agentv_scores_it(case: Path, tmp_path: Path, monk
     with GraderServer(RuleTable.load(rules) if rules.is_file() else RuleTable((), "{}")) as server:
         for name, value in server.env().items():
             monkeypatch.setenv(name, value)
-        theirs, ours = _both(fresh_copy(case, tmp_path / "case"), tmp_path, server.env())
+        retries = None if case.name in RETRIED else 0
+        theirs, ours = _both(fresh_copy(case, tmp_path / "case"), tmp_path, server.env(), retries)
     assert theirs, f"agentv ran no test of {case.name}"
     assert differences(theirs, ours) == []
 
