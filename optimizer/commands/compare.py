@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import asdict
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +33,7 @@ def command(
 
     result = compare(_rows(baseline), _rows(candidate), threshold)
     if as_json:
-        typer.echo(json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False))
+        typer.echo(json_text(result))
     else:
         typer.echo(table(result, baseline, candidate))
     return OK if result.summary.mean_delta >= 0 else REGRESSION
@@ -40,13 +42,54 @@ def command(
 def _rows(source: Path) -> list[JSONObject]:
     """A side's rows; an empty side would compare as "no regression" and exit 0 on nothing."""
     from autoresearch.runs.errors import BadResults
-    from autoresearch.runs.results import index_path, load_rows, require_unit_scores
+    from autoresearch.runs.results import index_path, load_unit_scores
 
-    rows = load_rows(source)
+    rows = load_unit_scores(source)
     if not rows:
         raise BadResults(f"{index_path(source)}: no result rows")
-    require_unit_scores(index_path(source), rows)
     return rows
+
+
+def json_text(result: Comparison) -> str:
+    """`json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False)`, byte for byte, at C speed.
+
+    json's indenting encoder is pure Python: on 100,000 matched tests it, `asdict` and `_js_numbers` took longer
+    than reading both files. Each matched test is a flat record, written here from a template.
+    """
+    rest = {"unmatched": dict(result.unmatched), "summary": asdict(result.summary)}
+    tail = json.dumps(_js_numbers(rest), indent=2, ensure_ascii=False)
+    entries = ",\n".join(
+        _MATCHED.format(
+            encode_basestring(m.test_id),
+            _js_number(m.score1),
+            _js_number(m.score2),
+            _js_number(m.delta),
+            _js_number(m.normalized_gain),
+            encode_basestring(m.outcome),
+        )
+        for m in result.matched
+    )
+    matched = f'  "matched": [\n{entries}\n  ],\n' if entries else '  "matched": [],\n'
+    return "{\n" + matched + tail[2:]
+
+
+_MATCHED = """    {{
+      "test_id": {},
+      "score1": {},
+      "score2": {},
+      "delta": {},
+      "normalized_gain": {},
+      "outcome": {}
+    }}"""
+
+
+def _js_number(value: float | None) -> str:
+    """One number as `json.dumps(_js_numbers(value))` writes it; every number here is finite (the rows were checked)."""
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
 
 
 def _js_numbers(value: object) -> object:
