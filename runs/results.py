@@ -81,24 +81,22 @@ def _clean_row(line: str) -> Row | None:
     test_id = row.get("test_id", _ABSENT)
     if test_id is _ABSENT:
         test_id = row.get("testId", row.get("eval_id"))
-    score = row.get("score")
-    cost = row.get("cost_usd", 0)
-    if type(test_id) is not str or not test_id or type(score) not in _NUMBERS or not 0 <= score <= 1:
+    score, cost = row.get("score"), row.get("cost_usd")
+    if not isinstance(test_id, str) or not test_id or not _is_number(score) or not 0 <= score <= 1:
         return None
-    if type(cost) in _NUMBERS and cost < 0:
+    if _is_number(cost) and cost < 0:
         return None
     graders = row.get("scores")
     if type(graders) is list:
         for grader in graders:
             value = grader.get("score") if type(grader) is dict else None
-            if type(value) in _NUMBERS and not 0 <= value <= 1:
+            if isinstance(value, (int, float)) and not 0 <= value <= 1:  # a bool is never outside
                 return None
     row["test_id"] = test_id
     return row
 
 
 _ABSENT = object()
-_NUMBERS = (int, float)  # exactly: orjson makes no subclasses, and a bool is not a number here
 
 
 def _read(path: Path) -> str:
