@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from autoresearch.runs.results import Row
 
 
-@dataclass(frozen=True)
-class Matched:
+class Matched(NamedTuple):
+    """One test in both files (a tuple: `compare` makes one per test, 100,000 of them for a large run)."""
+
     test_id: str
     score1: float
     score2: float
@@ -43,7 +44,7 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "matched": [asdict(m) for m in self.matched],
+            "matched": [m._asdict() for m in self.matched],
             "unmatched": dict(self.unmatched),
             "summary": asdict(self.summary),
         }

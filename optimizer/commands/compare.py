@@ -6,12 +6,18 @@ import json
 import math
 import os
 import sys
+from dataclasses import asdict
+from json.encoder import encode_basestring
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from autoresearch.plumbing.errors import OK, REGRESSION
 from autoresearch.plumbing.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from autoresearch.runs.compare import Comparison
 
 
 def command(
@@ -30,7 +36,7 @@ def command(
 
     result = compare(_rows(Path(baseline)), _rows(Path(candidate)), threshold)
     if as_json:
-        typer.echo(json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False))
+        typer.echo(json_text(result))
     else:  # the paths as typed, as AgentV prints them; colours only where AgentV uses them
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         typer.echo(table(result, baseline, candidate, color))
@@ -40,13 +46,54 @@ def command(
 def _rows(source: Path) -> list[JSONObject]:
     """A side's rows; an empty side would compare as "no regression" and exit 0 on nothing."""
     from autoresearch.runs.errors import BadResults
-    from autoresearch.runs.results import index_path, load_rows, require_unit_scores
+    from autoresearch.runs.results import index_path, load_unit_scores
 
-    rows = load_rows(source)
+    rows = load_unit_scores(source)
     if not rows:
         raise BadResults(f"{index_path(source)}: no result rows")
-    require_unit_scores(index_path(source), rows)
     return rows
+
+
+def json_text(result: Comparison) -> str:
+    """`json.dumps(_js_numbers(result.to_json()), indent=2, ensure_ascii=False)`, byte for byte, at C speed.
+
+    json's indenting encoder is pure Python: on 100,000 matched tests it, `asdict` and `_js_numbers` took longer
+    than reading both files. Each matched test is a flat record, written here from a template.
+    """
+    rest = {"unmatched": dict(result.unmatched), "summary": asdict(result.summary)}
+    tail = json.dumps(_js_numbers(rest), indent=2, ensure_ascii=False)
+    entries = ",\n".join(
+        _MATCHED.format(
+            encode_basestring(m.test_id),
+            _js_number(m.score1),
+            _js_number(m.score2),
+            _js_number(m.delta),
+            _js_number(m.normalized_gain),
+            encode_basestring(m.outcome),
+        )
+        for m in result.matched
+    )
+    matched = f'  "matched": [\n{entries}\n  ],\n' if entries else '  "matched": [],\n'
+    return "{\n" + matched + tail[2:]
+
+
+_MATCHED = """    {{
+      "test_id": {},
+      "score1": {},
+      "score2": {},
+      "delta": {},
+      "normalized_gain": {},
+      "outcome": {}
+    }}"""
+
+
+def _js_number(value: float | None) -> str:
+    """One number as `json.dumps(_js_numbers(value))` writes it; every number here is finite (the rows were checked)."""
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
 
 
 def _js_numbers(value: object) -> object:

@@ -46,12 +46,14 @@ class Mirror:
         drop what it no longer holds, but those under `busy`: the run directory of a cycle evaluated while
         the mutators run, whose files the eval makes and removes meanwhile. False when no hard link can be
         made here (another filesystem)."""
-        found = self._files(self.source)
-        wanted = {rel: st for rel, st in found.items() if not any((self.source / rel).is_relative_to(b) for b in busy)}
+        source, root = str(self.source), str(self.root)
+        skipped = tuple(os.path.relpath(b, source) + os.sep for b in busy if b.is_relative_to(self.source))
+        found = {} if any(self.source.is_relative_to(b) for b in busy) else self._files(self.source)
+        wanted = {rel: st for rel, st in found.items() if not (rel + os.sep).startswith(skipped)}
         for relative, st in wanted.items():
-            copy = self.root / relative
+            copy = os.path.join(root, relative)
             if stat.S_ISDIR(st.st_mode):
-                copy.mkdir(parents=True, exist_ok=True)
+                os.makedirs(copy, exist_ok=True)
                 continue
             try:
                 mirrored = os.lstat(copy)
@@ -59,53 +61,71 @@ class Mirror:
                     continue
             except FileNotFoundError:
                 pass
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            tmp = copy.with_name(".link.mirror")  # not the name plus a suffix: a name near the limit has no room
-            tmp.unlink(missing_ok=True)
+            os.makedirs(os.path.dirname(copy), exist_ok=True)
+            tmp = os.path.join(
+                os.path.dirname(copy), ".link.mirror"
+            )  # not the name plus a suffix: no room near the limit
             try:
-                os.link(self.source / relative, tmp)
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            try:
+                os.link(os.path.join(source, relative), tmp)
             except FileNotFoundError:  # removed by the daemon since it was listed
                 continue
             except OSError:
                 return False
             os.replace(tmp, copy)
-        for relative in sorted(set(self._files(self.root)) - set(wanted), key=lambda p: -len(p.parts)):
-            copy = self.root / relative
-            if copy.is_dir() and not copy.is_symlink():
-                copy.rmdir()
+        for relative in sorted(set(self._files(self.root)) - set(wanted), key=lambda p: -p.count(os.sep)):
+            copy = os.path.join(root, relative)
+            if os.path.isdir(copy) and not os.path.islink(copy):
+                os.rmdir(copy)
             else:
-                copy.unlink()
+                os.unlink(copy)
         return True
 
     def restore(self) -> list[Path]:
         """Link back every mirrored file and folder that is gone from the experiment; returns them."""
         back = []
+        source, root = str(self.source), str(self.root)
         for relative, st in self._files(self.root).items():
-            path = self.source / relative
+            path = os.path.join(source, relative)
             if os.path.lexists(path):
                 continue
             if stat.S_ISDIR(st.st_mode):
-                path.mkdir(parents=True, exist_ok=True)
+                os.makedirs(path, exist_ok=True)
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                os.link(self.root / relative, path)
-            back.append(path)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                os.link(os.path.join(root, relative), path)
+            back.append(Path(path))
         return back
 
     @staticmethod
-    def _files(top: Path) -> dict[Path, os.stat_result]:
-        """The regular files and folders under `top` (relative), but those passing and the worktrees."""
-        found: dict[Path, os.stat_result] = {}
-        for directory, dirs, files in os.walk(top):
-            here = Path(directory)
-            dirs[:] = [d for d in dirs if not (here == top / META and d == CANDIDATES)]
-            for name in [*dirs, *files]:
-                if passing(name) or name.endswith(".mirror"):
+    def _files(top: Path) -> dict[str, os.stat_result]:
+        """The regular files and folders under `top` (their paths relative to it), but those passing and the
+        worktrees. Plain strings and scandir, no pathlib: it runs before and after every mutation, over every
+        run directory of the experiment, and Path objects were most of the daemon's own time per cycle."""
+        found: dict[str, os.stat_result] = {}
+        worktrees = os.path.join(META, CANDIDATES)
+        stack = [(str(top), "")]
+        while stack:
+            directory, under = stack.pop()
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:  # gone since it was listed
+                continue
+            for entry in entries:
+                relative = os.path.join(under, entry.name)
+                if relative == worktrees:
                     continue
                 try:
-                    st = os.lstat(here / name)
+                    st = entry.stat(follow_symlinks=False)
                 except FileNotFoundError:
                     continue
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append((entry.path, relative))
+                if passing(entry.name) or entry.name.endswith(".mirror"):
+                    continue
                 if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
-                    found[(here / name).relative_to(top)] = st
+                    found[relative] = st
         return found

@@ -14,6 +14,7 @@ import pytest
 
 from autoresearch.runs.compare import compare, js_round3
 from autoresearch.runs.compare_table import table
+from autoresearch.runs.results import load_rows
 from tests.helpers.repos import cli
 from tests.runs.parity.harness import agentv_binary, agentv_env
 
@@ -170,3 +171,46 @@ def test_cli_text_is_coloured_on_a_terminal_as_agentv_colours_it():
     coloured = table(result, "x", "y", color=True)
     assert "\x1b[32m✓ win\x1b[0m" in coloured and "\x1b[31m✗ loss\x1b[0m" in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == table(result, "x", "y")
+
+
+def test_cli_json_is_agentv_compare_json_byte_for_byte(tmp_path):
+    """`--json` is written from a template, not by json.dumps: it must stay agentv's bytes, numbers and all."""
+    scores = [0, 1, 0.5, 0.625, 0.1, 0.3, 1 / 3, 0.999, 0.0001, 1.0, 0.25]
+    base = [{"test_id": f"t-{i}", "score": s} for i, s in enumerate(scores)]
+    cand = [{"test_id": f"t-{i}", "score": s} for i, s in enumerate(reversed(scores))]
+    base += [{"testId": 'ünï "quoted" \\ tab\t', "score": 0.2}, {"test_id": "only-base", "score": 1}]
+    cand += [{"testId": 'ünï "quoted" \\ tab\t', "score": 0.7}, {"test_id": "t-3", "score": 0.9}]
+    for side, data in (("base", base), ("cand", cand)):
+        (tmp_path / side).mkdir()
+        write(tmp_path / side / "index.jsonl", data)
+    args = ["compare", str(tmp_path / "base" / "index.jsonl"), str(tmp_path / "cand" / "index.jsonl"), "--json"]
+    with (tmp_path / "agentv.json").open("wb") as out:  # a file, not a pipe: agentv cuts a pipe short
+        subprocess.run([str(agentv_binary()), *args], stdout=out, env=agentv_env(tmp_path / "home"), check=False)
+    ours = cli(tmp_path, *args)
+    assert ours.stdout.encode() == (tmp_path / "agentv.json").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "row, needle",
+    [
+        ('{"test_id": "a", "score": 123456789012345678901234567890}', "is 123456789012345678901234567890, outside"),
+        ('{"test_id": "a", "score": 1, "note": "\\ud800", "cost_usd": -1}', "field 'cost_usd' is -1, below 0"),
+        ('{"test_id": "a", "score": 1, "x": {"y": [1, NaN]}}', "field 'x.y[1]' is not a finite number"),
+        ('{"test_id": "a", "score": 1, "x": ' + "1" * 400 + "}", "field 'x' is not a finite number"),
+    ],
+)
+def test_cli_reads_what_orjson_would_read_differently_as_python_does(tmp_path, row, needle):
+    """compare reads rows with orjson and hands any it doubts to the exact reader, which words the error."""
+    write(tmp_path / "base.jsonl", rows(("a", 0.5)))
+    (tmp_path / "cand.jsonl").write_text(row + "\n")
+    done = cli(tmp_path, "compare", "base.jsonl", "cand.jsonl")
+    assert done.returncode == 30 and needle in done.stderr, done.stderr
+
+
+def test_an_integer_a_float_holds_is_a_finite_number(tmp_path):
+    """1.5 * 10**308 is a float to every other JSON reader (the largest is 1.797e308): not refused as infinite."""
+    write(tmp_path / "base.jsonl", rows(("a", 0.5)))
+    (tmp_path / "cand.jsonl").write_text('{"test_id": "a", "score": 0.5, "big": 15' + "0" * 307 + "}\n")
+    done = cli(tmp_path, "compare", "base.jsonl", "cand.jsonl", "--json")
+    assert done.returncode == 0, done.stderr
+    assert load_rows(tmp_path / "cand.jsonl")[0]["big"] == 15 * 10**307
