@@ -11,7 +11,6 @@ guard has compared, and its decision (a commit) waits for `finish`.
 
 from __future__ import annotations
 
-import shutil
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -32,7 +31,6 @@ from autoresearch.optimizer.cycle.mutate import (
     run_mutator,
     undo_outside,
 )
-from autoresearch.optimizer.cycle.stops import RunStopped
 from autoresearch.optimizer.cycle.threads import submit, wait_all
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
@@ -110,13 +108,6 @@ def finish(session: Session, m: Mutating) -> None:
     if outside:
         for s in siblings:
             s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
-
-
-def exhausted(batch: Batch) -> None:
-    """No cycle happens when every mutator has run out of mutations: no run directory is left behind."""
-    if all(s.error and s.error[0] == "exhausted" for s in batch.siblings):
-        shutil.rmtree(batch.run_dir)
-        raise RunStopped("mutations-exhausted")
 
 
 def rebase(session: Session, batch: Batch, old_head: str) -> None:
