@@ -1,8 +1,6 @@
 """A cycle's end, whatever its candidates (one in the checkout, or the pick of several copied into it): its
-git step and its iterations line in one critical block (`conclude`), a KEEP committed, anything else settled.
-
-With several candidates, the one line is the winner's, or the best candidate's, or the first error's, with
-every candidate's entry and the cycle's spend (`decide`).
+one line (`decide`), then its git step and that line in one critical block (`conclude`), a KEEP committed,
+anything else settled.
 """
 
 from __future__ import annotations
@@ -12,17 +10,16 @@ from dataclasses import dataclass
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import pending, tree
+from autoresearch.optimizer.cycle.batch import Batch, Sibling, best_of, settle
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.line import CycleSpend, EvalSpend, Failure
 from autoresearch.optimizer.cycle.record import record
-from autoresearch.optimizer.cycle.siblings import Batch, Sibling, best_of, settle
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import head_moved
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.redact import redact
-from autoresearch.runs.samples import write_index
-from autoresearch.trajectory.iterations import Candidate, Iteration
+from autoresearch.trajectory.iterations import Candidate, Decision, Iteration
 
 COMMIT_PREFIX = "autoresearch cycle "
 
@@ -77,37 +74,50 @@ def failed(reason: str, message: str) -> Failure:
     return Failure(reason, message)
 
 
-def decide(session: Session, number: int, batch: Batch, winner: Sibling | None, ahead: Batch | None) -> None:
-    """A cycle of several candidates concluded: its one line, and for a winner its commit in the checkout (its
-    artifact copied in first); `ahead` is the next cycle's batch, mutated meanwhile, whose spend is on this line."""
-    run_dir, siblings = batch.run_dir, batch.siblings
-    entries = [_entry(session, s, winner) for s in siblings]
-    totals = _totals(siblings, ahead.siblings if ahead else [])
-    if winner is not None:
-        assert winner.rows is not None and winner.held is not None
-        write_index(run_dir, winner.rows)  # the run just decided, as the next mutators and a resume read it
-        if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
-            write_index(session.holdout.root / run_dir.name, winner.held)
-        how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
-        kept = Kept(commit_message(number, f"{winner.draft.mutation or ''} ({how})"), winner.rows, winner.held)
-        with tree.in_tree(session.ws, run_dir) as cand:
-            tree.replace_artifact(winner.ws.artifact_path, session.ws.artifact_path)
-            line = winner.draft.finish("keep", cycle_spend=totals, strategy=winner.strategy.name, candidates=entries)
-            return conclude(session, cand, line, kept)
+@dataclass(frozen=True)
+class Decided:
+    """A cycle's decision written out: its one line, a KEEP's commit, and the candidate whose run the line
+    shows (the winner, or the best evaluated; None for an error)."""
+
+    line: Iteration
+    kept: Kept | None
+    shown: Sibling | None
+
+
+def decide(session: Session, batch: Batch, winner: Sibling | None, ahead: Batch | None) -> Decided:
+    """A cycle's one line: the winner's (a KEEP), else the best evaluated candidate's (a DROP), else the first
+    error's. Of several candidates, it holds the shown one's strategy, every candidate's entry and the cycle's
+    spend, and a KEEP's commit message names the winner's strategy; `ahead` is the next cycle's batch, mutated
+    meanwhile, whose spend is on this line."""
+    siblings = batch.siblings
     evaluated = [s for s in siblings if s.rows is not None]
-    if evaluated:
-        best = best_of(evaluated, session) or evaluated[0]
-        assert best.rows is not None
-        write_index(run_dir, best.rows)
-        line = best.draft.finish("drop", cycle_spend=totals, strategy=best.strategy.name, candidates=entries)
+    shown = winner or best_of(evaluated, session) or (evaluated[0] if evaluated else None)
+    subject = shown or siblings[0]
+    decision: Decision = "keep" if winner else "drop" if shown else "error"
+    failure = None
+    if shown is None:
+        assert subject.error is not None, "a candidate neither evaluated nor failed is not decided"
+        failure = failed(*subject.error)
+    if batch.site.several:
+        entries = [_entry(session, s, winner) for s in siblings]
+        totals = _totals(siblings, ahead.siblings if ahead else [])
+        name = subject.strategy.name
+        line = subject.draft.finish(decision, failure=failure, cycle_spend=totals, strategy=name, candidates=entries)
     else:
-        first = siblings[0]
-        assert first.error is not None
-        failure = failed(first.error[0], first.error[1])
-        line = first.draft.finish(
-            "error", failure=failure, cycle_spend=totals, strategy=first.strategy.name, candidates=entries
-        )
-    conclude(session, tree.Candidate(session.ws, run_dir, touched=False), line, None)
+        line = subject.draft.finish(decision, failure=failure)
+    return Decided(line, _kept(batch, winner), shown)
+
+
+def _kept(batch: Batch, winner: Sibling | None) -> Kept | None:
+    """A winner's commit: its message (of several, naming its strategy, or a merge's parents') and rows."""
+    if winner is None:
+        return None
+    assert winner.rows is not None and winner.held is not None
+    summary = winner.draft.mutation or ""
+    if batch.site.several:
+        how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
+        summary = f"{summary} ({how})"
+    return Kept(commit_message(batch.number, summary), winner.rows, winner.held)
 
 
 def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> CycleSpend:

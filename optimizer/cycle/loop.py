@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import structlog
 
-from autoresearch.optimizer.cycle import parallel, stops
-from autoresearch.optimizer.cycle.candidate import candidate, original, rebaseline
+from autoresearch.optimizer.cycle import engine, stops
+from autoresearch.optimizer.cycle.batch import Batch
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import unmeasured
+from autoresearch.optimizer.cycle.head import original, rebaseline
 from autoresearch.optimizer.cycle.record import record, write_chart
-from autoresearch.optimizer.cycle.siblings import Batch
 from autoresearch.optimizer.daemonlog import file_only, get
 from autoresearch.optimizer.experiment.digest import Digest
 from autoresearch.optimizer.experiment.session import Session
@@ -89,8 +89,9 @@ def _kept_a_candidate(records: list[Iteration]) -> bool:
 
 
 def _cycle_until_stop(session: Session) -> None:
-    """Cycles until one of `stops` is raised. With parallel candidates, a cycle may hand the next one the
-    candidates it mutated ahead; the loop owns them in between, and discards them when the run stops.
+    """Cycles (autoresearch.optimizer.cycle.engine) until one of `stops` is raised. With several candidates, a
+    cycle may hand the next one the batch it mutated ahead; the loop owns it in between, and discards it when
+    the run stops.
     Before each cycle the digest of what was tried is written anew: the mutators are handed it."""
     limits = stops.limits_of(session)
     memory = Digest(session.paths)
@@ -103,15 +104,13 @@ def _cycle_until_stop(session: Session) -> None:
             structlog.contextvars.bind_contextvars(cycle=number)
             if session.stale_baseline:  # before any decision, and only once the stop rules let the run go on
                 _rebaseline(session)
-            elif session.config.search.candidates > 1:
-                ahead, handed = None, ahead
-                ahead = parallel.cycle(session, number, handed)
             else:
-                candidate(session, number)
+                ahead, handed = None, ahead
+                ahead = engine.cycle(session, number, handed)
             write_chart(session, live=True)  # out of the cycle's critical blocks: a signal never waits on it
     finally:
         if ahead is not None:
-            parallel.discard(session, ahead)
+            engine.discard(session, ahead)
 
 
 def _rebaseline(session: Session) -> None:

@@ -49,6 +49,11 @@ class Candidate:
             restore_artifact(self.ws)
         self.settled = True
 
+    def close(self) -> None:
+        """On the way out of its cycle: the artifact back at HEAD unless it was committed or settled."""
+        if not self.settled:
+            restore_artifact(self.ws)
+
 
 @contextmanager
 def in_tree(ws: Workspace, run_dir: Path) -> Iterator[Candidate]:
@@ -57,8 +62,7 @@ def in_tree(ws: Workspace, run_dir: Path) -> Iterator[Candidate]:
     try:
         yield candidate
     finally:
-        if not candidate.settled:
-            restore_artifact(ws)
+        candidate.close()
 
 
 @contextmanager

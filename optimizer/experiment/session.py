@@ -51,7 +51,7 @@ class Session:
     history: History
     lock: Lock
     cache: SampleCache  # eval samples by (eval, artifact, index); see autoresearch.optimizer.cycle.measure
-    head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.candidate.require_head
+    head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.conclude.require_head
     vault: Vault  # what no mutator reaches: the lock, the guard's state, the mirror of the experiment's files
     claim: CheckoutClaim  # this run's claim on the checkout it works in
     baseline_rows: list[JSONObject] = field(

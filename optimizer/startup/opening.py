@@ -134,7 +134,7 @@ def _run_start(previous: State | None, history: History) -> int:
 
 def _eval_changed(history: History, key: str) -> bool:
     """Whether HEAD's results came from another eval than this run's (or from a version that did not
-    record which): then HEAD is measured again before any decision (autoresearch.optimizer.cycle.candidate.rebaseline)."""
+    record which): then HEAD is measured again before any decision (autoresearch.optimizer.cycle.head.rebaseline)."""
     best = history.best
     return best is not None and best.eval_key != key
 

@@ -10,9 +10,9 @@ import pytest
 
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed
-from autoresearch.optimizer.cycle import loop, tree
-from autoresearch.optimizer.cycle.candidate import candidate, original
+from autoresearch.optimizer.cycle import engine, loop, tree
 from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
+from autoresearch.optimizer.cycle.head import original
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.cycle.stops import ErrorsStop, OutOfScopeStop, RunStopped
 from autoresearch.optimizer.gitrepo.workspace import artifact_modified
@@ -37,7 +37,7 @@ def started(session):
 
 def test_a_better_candidate_is_committed_and_becomes_the_baseline(tmp_path):
     session = started(experiment(tmp_path, scores(a=0, b=0), {2: write(scores(a=1, b=1), "fix both")}))
-    candidate(session, 2)
+    engine.cycle(session, 2)
     head = git(session.ws.root, "log", "-1", "--format=%H %s").split(" ", 1)
     assert head[1].strip() == f"{COMMIT_PREFIX}2: fix both"
     line = lines(session)[-1]
@@ -49,7 +49,7 @@ def test_a_better_candidate_is_committed_and_becomes_the_baseline(tmp_path):
 
 def test_a_worse_candidate_is_dropped_its_diff_saved_and_the_artifact_back_at_head(tmp_path):
     session = started(experiment(tmp_path, scores(a=1), {2: write(scores(a=0), "break a")}))
-    candidate(session, 2)
+    engine.cycle(session, 2)
     line = lines(session)[-1]
     assert (line["decision"], line["mutation"], line["losses"]) == ("drop", "break a", 1)
     assert "-a=1" in (session.paths.run_dir(line["run_dir"]) / "candidate.patch").read_text()
@@ -58,7 +58,7 @@ def test_a_worse_candidate_is_dropped_its_diff_saved_and_the_artifact_back_at_he
 
 def test_a_failed_eval_is_an_error_cycle_and_the_candidate_is_restored(tmp_path):
     session = started(experiment(tmp_path, scores(a=1), {2: write("fail\n")}))
-    candidate(session, 2)
+    engine.cycle(session, 2)
     line = lines(session)[-1]
     assert (line["decision"], line["error_reason"], line["score"]) == ("error", "eval-failed", 0.0)
     assert session.ws.artifact_path.read_text() == scores(a=1)
@@ -67,7 +67,7 @@ def test_a_failed_eval_is_an_error_cycle_and_the_candidate_is_restored(tmp_path)
 def test_a_mutation_outside_the_artifact_is_undone_and_makes_the_cycle_out_of_scope(tmp_path):
     step = write(scores(a=1), also={"notes.txt": "overwritten\n"})
     session = started(experiment(tmp_path, scores(a=0), {2: step}))
-    candidate(session, 2)
+    engine.cycle(session, 2)
     line = lines(session)[-1]
     assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
     assert (session.ws.root / "notes.txt").read_text() == "mine\n"
@@ -79,7 +79,7 @@ def test_a_failed_mutation_keeps_what_it_spent_on_its_line(tmp_path):
         raise MutationFailed("the model said nothing useful", "bad-reply", MutationResult("", 0.25, 100, 7))
 
     session = started(experiment(tmp_path, scores(a=0), {2: step}))
-    candidate(session, 2)
+    engine.cycle(session, 2)
     line = lines(session)[-1]
     assert (line["error_reason"], line["mutation_cost_usd"], line["tokens_in"]) == ("bad-reply", 0.25, 100)
     assert session.history.spent_usd == 0.25
@@ -95,7 +95,7 @@ def test_a_commit_the_user_made_meanwhile_stops_the_run_with_the_candidate_saved
 
     session = started(experiment(tmp_path, scores(a=0), {2: step}))
     with pytest.raises(Exception) as raised:
-        candidate(session, 2)
+        engine.cycle(session, 2)
     assert exit_code_for(raised.value) == INTEGRITY
     assert not artifact_modified(session.ws) and len(lines(session)) == 1
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from autoresearch.optimizer.cycle.candidate import original
 from autoresearch.optimizer.cycle.conclude import commit_message
+from autoresearch.optimizer.cycle.head import original
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.startup.reconcile import reconcile

@@ -1,28 +1,15 @@
-"""One candidate, start to finish: mutate, check the scope, evaluate, decide, commit or restore.
-
-Each step that fails turns the cycle into an `error` record with a reason;
-whatever happens, the tree is back at HEAD or committed before the record is written
-(autoresearch.optimizer.cycle.tree sees to it on every way out). The evaluation and its
-decision (autoresearch.optimizer.cycle.evaluation) and the cycle's end
-(autoresearch.optimizer.cycle.conclude) are the same for each of several parallel candidates.
+"""HEAD measured as it is, on a KEEP line of its own: the original (cycle 1), and a re-baseline when HEAD's
+results came from another eval. The cycles that try candidates are autoresearch.optimizer.cycle.engine's.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 
-from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
-from autoresearch.optimizer import faults
-from autoresearch.optimizer.cycle import checks, tree
-from autoresearch.optimizer.cycle.conclude import Kept, commit_message, conclude, failed
-from autoresearch.optimizer.cycle.evaluation import judge_candidate
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.holdout import HeadHoldout, guard_head, guard_original
-from autoresearch.optimizer.cycle.line import Draft, EvalSpend, HeadMeasure, MutationSpend
+from autoresearch.optimizer.cycle.line import Draft, EvalSpend, HeadMeasure
 from autoresearch.optimizer.cycle.measure import Spend, measure
-from autoresearch.optimizer.cycle.mutate import mutate
-from autoresearch.optimizer.cycle.stops import RunStopped, stop_requested
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_size
@@ -106,38 +93,3 @@ def _head_line(
         holdout=held,
     )
     return draft.finish("keep", head=head)
-
-
-def candidate(session: Session, cycle: int) -> None:
-    """Cycles 2+: ask the mutator for a candidate, judge it against HEAD's results, and write the
-    decision down. Each outcome's git step and its iterations line happen in one critical block."""
-    run_dir = session.paths.new_run_dir(cycle)
-    draft = Draft(cycle, run_dir.name, session.eval_key)
-    with tree.in_tree(session.ws, run_dir) as cand:
-        try:
-            mutation = mutate(session, cycle, cand)
-        except MutationFailed as exc:
-            if exc.spent is not None:
-                draft.mutation_spend = MutationSpend.of(exc.spent)
-            return settle(session, cand, draft.finish("error", failure=failed(exc.reason, str(exc))))
-        except MutationsExhausted:
-            shutil.rmtree(run_dir)  # no cycle happened: leave no run directory behind
-            raise RunStopped("mutations-exhausted") from None
-        faults.point("after-mutate")
-        if stop_requested(session):
-            cand.discard()  # a candidate made while the STOP file appeared is saved as a patch, not evaluated
-            raise RunStopped("stop-requested")
-        draft.mutation, draft.mutation_spend = mutation.summary, MutationSpend.of(mutation)
-        try:
-            assessed = judge_candidate(session, run_dir, draft)
-        except EvalFailed as exc:
-            return settle(session, cand, draft.finish("error", failure=failed("eval-failed", str(exc))))
-        assessed = checks.judged(session, assessed, session.ws, run_dir, str(cycle))
-        draft.assessment = assessed
-        kept = Kept(commit_message(cycle, mutation.summary), assessed.rows, assessed.held) if assessed.keep else None
-        conclude(session, cand, draft.finish("keep" if kept else "drop"), kept)
-
-
-def settle(session: Session, cand: tree.Candidate, entry: Iteration) -> None:
-    """A candidate not kept: its line written as the cycle concludes (`conclude`)."""
-    conclude(session, cand, entry, None)

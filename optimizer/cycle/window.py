@@ -1,5 +1,5 @@
-"""A cycle's parallel candidates up to their evaluation: their worktrees, their mutators run at once while
-the user's checkout is watched, and, when they were mutated ahead (while the cycle before was evaluated and
+"""The mutation window of K candidates in worktrees (autoresearch.optimizer.cycle.in_worktrees): their
+mutators run at once while the user's checkout is watched, and, when they were mutated ahead (while the cycle before was evaluated and
 decided), their edits carried onto the KEEP that cycle made.
 
 The mutation window is `start` to `finish`: the scope guard settles and the experiment's records are
@@ -11,22 +11,18 @@ guard has compared, and its decision (a commit) waits for `finish`.
 
 from __future__ import annotations
 
-import shutil
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
 
-from autoresearch.mutators.base import MutationResult, Mutator
+from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
-from autoresearch.mutators.registry import build as build_mutator
-from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer import faults
-from autoresearch.optimizer.cycle.decide import is_better
-from autoresearch.optimizer.cycle.gating import Rows
-from autoresearch.optimizer.cycle.line import Draft, MutationSpend, Selected
+from autoresearch.optimizer.cycle.batch import CONFLICT, Batch, Sibling, save_patches
+from autoresearch.optimizer.cycle.line import MutationSpend
 from autoresearch.optimizer.cycle.mutate import (
     check_worktree,
     head_moved_error,
@@ -35,77 +31,19 @@ from autoresearch.optimizer.cycle.mutate import (
     run_mutator,
     undo_outside,
 )
-from autoresearch.optimizer.cycle.sequential import Place
-from autoresearch.optimizer.cycle.stops import RunStopped
 from autoresearch.optimizer.cycle.threads import submit, wait_all
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
 from autoresearch.optimizer.gitrepo.workspace import (
-    Workspace,
     candidate_patch,
     head_moved,
     head_ref,
     reattach,
 )
 from autoresearch.optimizer.guard import trusted
-from autoresearch.plumbing.errors import IntegrityError, SafetyStop
-
-MERGE = Strategy(name="merge", instructions="")  # a merge candidate's: no mutator, its parents' patches
-CONFLICT = "conflict"  # the error of a candidate mutated ahead whose edit does not carry onto the new HEAD
-
-
-@dataclass
-class Sibling:
-    """One of a cycle's candidates, from its worktree to its verdict."""
-
-    index: int
-    strategy: Strategy
-    ws: Workspace
-    draft: Draft
-    mutator: Mutator
-    run_dir: Path
-    error: tuple[str, str] | None = None  # (reason, message) of a candidate that failed
-    place: Place | None = None  # where it is evaluated, once it is
-    rows: Rows | None = None  # its train rows, once evaluated
-    held: Rows | None = None
-    keep: bool = False
-    key: str = ""  # its artifact's key when its evaluation began
-    paid: MutationSpend = MutationSpend()  # its mutations' spend already on a line (`settle`)
-    merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
-    parents: str = ""  # and their strategies, for its commit message
-
-    def picked_on(self) -> Selected:
-        """The figures (score, wins, losses) of its first run, which the pick compares: kept as `selected` once a
-        confirmation replaced them (autoresearch.optimizer.cycle.confirm)."""
-        if self.draft.selected is not None:
-            return self.draft.selected
-        a = self.draft.assessment
-        return Selected(a.score, a.summary.wins, a.summary.losses) if a else Selected(None, None, None)
-
-    def unkeep(self, **why: object) -> None:
-        """Not kept after all (its reason given the parts that say why)."""
-        self.keep = False
-        if self.draft.assessment is not None:
-            self.draft.assessment = self.draft.assessment.unkept(**why)
-
-    @property
-    def mutated(self) -> MutationSpend:
-        return self.draft.mutation_spend or MutationSpend()
-
-
-@dataclass
-class Batch:
-    """A cycle's candidates and their run directory; `name` is their worktrees' folder."""
-
-    number: int
-    run_dir: Path
-    siblings: list[Sibling] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return str(self.number)
+from autoresearch.plumbing.errors import SafetyStop
 
 
 @dataclass
@@ -119,16 +57,6 @@ class Mutating:
     head: str
     branch: str | None
     held: ExitStack  # the result cache's writes, kept in memory until the guard has compared
-
-
-def new_batch(session: Session, number: int) -> Batch:
-    """K worktrees at HEAD and a strategy each (see autoresearch.mutators.strategies), not yet mutated."""
-    k = session.config.search.candidates
-    batch = Batch(number, session.paths.new_run_dir(number))
-    spaces = worktrees.make(session.ws, session.paths.meta, batch.name, k)
-    strategies = assign(tuple(session.config.search.strategies), k, _shift(session))
-    batch.siblings = [_sibling(session, batch, i, strategies[i], spaces[i]) for i in range(k)]
-    return batch
 
 
 def mutate_now(session: Session, batch: Batch) -> None:
@@ -182,13 +110,6 @@ def finish(session: Session, m: Mutating) -> None:
             s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
 
 
-def exhausted(batch: Batch) -> None:
-    """No cycle happens when every mutator has run out of mutations: no run directory is left behind."""
-    if all(s.error and s.error[0] == "exhausted" for s in batch.siblings):
-        shutil.rmtree(batch.run_dir)
-        raise RunStopped("mutations-exhausted")
-
-
 def rebase(session: Session, batch: Batch, old_head: str) -> None:
     """Carry the edits of a batch mutated from `old_head` onto HEAD, the KEEP decided meanwhile (a three-way
     merge, in the object store, into a fresh worktree). An edit that conflicts with the KEEP, or that the KEEP
@@ -224,52 +145,6 @@ def redo(session: Session, batch: Batch) -> None:
     session.set_phase("mutate")
     get().info("mutating again: no edit made ahead carried onto the new HEAD")
     finish(session, start(session, batch, redo=True))
-
-
-def owed(s: Sibling) -> MutationSpend:
-    """Its mutations' spend not yet on a line."""
-    return s.mutated - s.paid
-
-
-def settle(siblings: list[Sibling]) -> MutationSpend:
-    """The mutation spend the siblings owe, summed, and from now on counted as paid: each mutation is on
-    exactly one line (with overlap, the line of the cycle during which it ran), so the budget, which sums the
-    lines, counts every one, including those of a batch a stop left unevaluated."""
-    cost, tokens_in, tokens_out = 0.0, 0, 0
-    for s in siblings:
-        o = owed(s)
-        cost, tokens_in, tokens_out = cost + o.cost_usd, tokens_in + o.tokens_in, tokens_out + o.tokens_out
-        s.paid = s.mutated
-    return MutationSpend(round(cost, 6), tokens_in, tokens_out)
-
-
-def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:
-    """Every candidate not kept keeps its diff (candidate.patch in its run directory): no idea is lost."""
-    for s in siblings:
-        if s is winner:
-            continue
-        try:
-            patch = candidate_patch(s.ws)
-        except IntegrityError as exc:  # a worktree git no longer reads (its .git file changed): nothing to save
-            get().warning(f"could not save candidate {s.index}'s patch", error=str(exc)[:300])
-            continue
-        if patch.strip():
-            (s.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
-
-
-def _shift(session: Session) -> int:
-    """How far the strategy assignment has rotated: once per plateau of half `max_convergence` cycles."""
-    period = max(1, session.config.stop.max_convergence // 2)
-    return rotation([r.decision for r in session.history.records[1:]], period)
-
-
-def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Workspace) -> Sibling:
-    settings = {name: value for name in ("model", "temperature") if (value := getattr(strategy, name)) is not None}
-    mutator = build_mutator(session.config.mutator.model_copy(update=settings), ws.root) if settings else None
-    sib_dir = batch.run_dir / f"candidate-{i}"
-    sib_dir.mkdir(parents=True, exist_ok=True)
-    draft = Draft(batch.number, batch.run_dir.name, session.eval_key)
-    return Sibling(i, strategy, ws, draft, mutator or session.mutator, sib_dir)
 
 
 def _drop_leftover_changelogs(session: Session, chosen: list[Sibling]) -> None:
@@ -317,26 +192,3 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
 
 def _add_spend(s: Sibling, spent: MutationResult) -> None:
     s.draft.mutation_spend = s.mutated + MutationSpend.of(spent)
-
-
-def best_of(kept: list[Sibling], session: Session) -> Sibling | None:
-    """The best of the candidates the rule would keep: the highest score in the goal's direction, then
-    the most wins over losses, then the lowest index."""
-    best = None
-    for s in kept:
-        if best is None or picked_over(s, best, session):
-            best = s
-    return best
-
-
-def picked_over(a: Sibling, b: Sibling, session: Session) -> bool:
-    """Whether `a` is picked over `b`, on their first runs."""
-    first_a, first_b = a.picked_on(), b.picked_on()
-    score_a, score_b = first_a.score or 0.0, first_b.score or 0.0
-    if score_a != score_b:
-        return is_better(session.config.eval.goal, score_a, score_b)
-    return _margin(first_a) > _margin(first_b)
-
-
-def _margin(first: Selected) -> int:
-    return (first.wins or 0) - (first.losses or 0)
