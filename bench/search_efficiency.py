@@ -174,10 +174,10 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace, rep
     config: dict = {
         "experiment": "bench",
         "artifact": "prompt.md",
-        "eval": {"command": f"python3 score.py {{run_dir}} {root / 'landscape.json'} {args.eval_s}"},
-        "mutator": {
+        "eval": {"command": f"python3 score.py {{run_dir}} landscape.json {args.eval_s}"},
+        "mutator": {  # the landscape in the repository: a sandboxed mutator sees an empty /tmp of its own
             "provider": "command",
-            "command": f"python3 mutate.py {root / 'landscape.json'} {args.mutate_s} {args.seed}-{repeat}",
+            "command": f"python3 mutate.py landscape.json {args.mutate_s} {args.seed}-{repeat}",
         },
         "policy": {"rule": rule},
         "stop": {"max_cycles": 0, "max_convergence": 0, "max_hours": args.budget_s / 3600},
@@ -186,7 +186,13 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace, rep
         config["search"] = {"candidates": k, "overlap": not args.serial}
     repo = make_repo(
         root / f"{label.replace(' ', '-')}-{repeat}",
-        {"prompt.md": ORIGINAL, "score.py": EVAL, "mutate.py": MUTATOR, "autoresearch.yaml": json.dumps(config)},
+        {
+            "prompt.md": ORIGINAL,
+            "score.py": EVAL,
+            "mutate.py": MUTATOR,
+            "landscape.json": json.dumps(land),
+            "autoresearch.yaml": json.dumps(config),
+        },
     )
     started = time.time()
     done = cli(repo, "run", "-q", timeout=args.budget_s * 3 + 60)
@@ -376,7 +382,6 @@ def main() -> None:
     )
     pooled = []
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
-        (Path(tmp) / "landscape.json").write_text(json.dumps(land))
         configs = [(rule, int(k)) for rule in args.rules.split(",") for k in args.k.split(",")]
         with ThreadPoolExecutor(args.parallel) as pool:  # each night is its own `run` process
             started = {
