@@ -7,6 +7,7 @@ and never calls an LLM itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
 
@@ -22,11 +23,12 @@ from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing.errors import Interrupted
 from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
-from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
-from autoresearch.runs.evaluators.registry import unread_files
+from autoresearch.runs.evaluators.registry import kind_of, unread_files
 from autoresearch.runs.results import INDEX
-from autoresearch.runs.runner.filerefs import Unread
 from autoresearch.trajectory.iterations import Iteration
+
+if TYPE_CHECKING:  # the built-in runner is imported by a run of an eval file alone
+    from autoresearch.runs.runner.filerefs import Unread
 
 STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
 
@@ -145,7 +147,7 @@ def _likely_fix(session: Session, unread: list[Unread]) -> str:
     if unread:
         return f"target {unread[0].target!r} never reads the files its prompt names by path (see the warning above)"
     run_dir = session.paths.run_dir(session.history.records[-1].run_dir)
-    if isinstance(session.evaluator, BuiltinEvaluator):
+    if kind_of(session.config.eval) == "file":  # the built-in runner's
         return f"read what a test asked and what its target answered (input.md, outputs/response.md) under {run_dir}"
     return f"read each test's row (its assertions and error) in {run_dir / INDEX}"
 
