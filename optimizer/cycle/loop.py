@@ -9,15 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import structlog
-
 from autoresearch.optimizer.cycle import parallel, stops
 from autoresearch.optimizer.cycle.candidate import candidate, original, rebaseline
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import unmeasured
 from autoresearch.optimizer.cycle.record import record, write_chart
 from autoresearch.optimizer.cycle.siblings import Batch
-from autoresearch.optimizer.daemonlog import file_only, get
+from autoresearch.optimizer.daemonlog import bind, file_only, get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing.errors import Interrupted
@@ -50,14 +48,14 @@ class Outcome:
 def run(session: Session) -> Outcome:
     """Run cycles until a stop; the tree is at HEAD (autoresearch.optimizer.cycle.tree) and the chart final whatever ends it."""
     log = get()
-    structlog.contextvars.bind_contextvars(experiment=session.config.experiment_name)
+    bind(experiment=session.config.experiment_name)
     session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
     reason: StopReason = "failed"
     ended: stops.RunStopped | None = None
     try:
         unread = _warn_unread_files(session)
         if not session.history.records:
-            structlog.contextvars.bind_contextvars(cycle=1)
+            bind(cycle=1)
             record(session, original(session))
             write_chart(session, live=True)
             _warn_if_degenerate(session, unread)
@@ -98,7 +96,7 @@ def _cycle_until_stop(session: Session) -> None:
         while True:
             stops.check(session, limits)
             number = session.history.last_cycle + 1
-            structlog.contextvars.bind_contextvars(cycle=number)
+            bind(cycle=number)
             if session.stale_baseline:  # before any decision, and only once the stop rules let the run go on
                 _rebaseline(session)
             elif session.config.search.candidates > 1:
