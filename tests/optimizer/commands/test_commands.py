@@ -89,12 +89,13 @@ def test_help_imports_none_of_the_libraries_only_a_command_needs(tmp_path):
     assert sorted(modules & needless) == []
 
 
-def test_a_run_of_an_eval_command_imports_no_built_in_runner_and_no_terminal_library(tmp_path):
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_run_and_validate_of_an_eval_command_import_no_built_in_runner_and_no_terminal_library(tmp_path, command):
     """Each `run` the suite starts, and each daemon, pays for its imports: a command eval needs neither the
     built-in runner (its eval-file models, graders and targets) nor, off a terminal, rich and asyncio."""
     plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
-    done, modules = cli_imports(repo, "run")
+    done, modules = cli_imports(repo, command)
     assert done.returncode == 0, done.stderr[-2000:]
     needless = {"autoresearch.runs.evaluators.builtin", "autoresearch.runs.runner", "structlog", "rich", "asyncio"}
     assert sorted(modules & needless) == []
