@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from importlib.metadata import version
 from typing import Any, TextIO
 
 import typer
@@ -32,6 +31,8 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        from importlib.metadata import version  # 60 ms to import: paid by `--version` alone
+
         typer.echo(f"autoresearch {version('autoresearch')}")
         raise typer.Exit(OK)
 

@@ -1,8 +1,14 @@
-"""structlog set up for the daemon: readable lines on the console, JSON lines in daemon.log.
+"""The daemon's logging: readable lines on the console, JSON lines in daemon.log.
 
-Every line carries the experiment, cycle and phase (bound with contextvars by
-the loop). Every secret the masker knows (plumbing/redact.py) is masked in both
-outputs, so an API key echoed by an eval's error message never lands in a log.
+Every line carries the experiment, cycle and phase (bound with `bind` by the
+loop, in a context variable that the threads of a run inherit). Every secret
+the masker knows (plumbing/redact.py) is masked in both outputs, so an API key
+echoed by an eval's error message never lands in a log.
+
+The standard library's `logging` underneath, with the few parts of structlog this
+used written here (a bound logger, context binding, a JSON renderer): importing
+structlog loaded rich's traceback and asyncio, a sixth of a second of CPU in every
+`run` process and every daemon.
 
 Logging is process-wide, but a run's daemon.log is its own: `write_to` names the
 file in a context variable, which the threads of the run inherit, and each file
@@ -18,27 +24,77 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
-
-import structlog
-from structlog.typing import EventDict, Processor, WrappedLogger
 
 from autoresearch.plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
 CONSOLE = "autoresearch.console"
 _log_file: ContextVar[str | None] = ContextVar("autoresearch_log_file", default=None)
+_bound: ContextVar[Mapping[str, Any]] = ContextVar("autoresearch_log_context", default=MappingProxyType({}))
+_EVENT = "autoresearch_event"  # the LogRecord attribute that carries one of our events
 
 
-def _redact(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
-    """Every string of the event masked, inside lists and mappings too (the paths the guard undid)."""
+def bind(**values: Any) -> None:
+    """Put `values` (experiment, cycle, phase) on every line logged from this context from now on."""
+    _bound.set({**_bound.get(), **values})
+
+
+def unbind_all() -> None:
+    """Forget what `bind` put on the lines of this context."""
+    _bound.set(MappingProxyType({}))
+
+
+class Logger:
+    """A logger with values bound to each of its lines: `get().bind(experiment=...).warning("text", key=value)`."""
+
+    def __init__(self, name: str, values: Mapping[str, Any] = MappingProxyType({})) -> None:
+        self._logger, self._values = logging.getLogger(name), values
+
+    def bind(self, **values: Any) -> Logger:
+        return Logger(self._logger.name, {**self._values, **values})
+
+    def info(self, event: str, **values: Any) -> None:
+        self._log(logging.INFO, event, values)
+
+    def warning(self, event: str, **values: Any) -> None:
+        self._log(logging.WARNING, event, values)
+
+    def error(self, event: str, **values: Any) -> None:
+        self._log(logging.ERROR, event, values)
+
+    def _log(self, level: int, event: str, values: dict[str, Any]) -> None:
+        if self._logger.isEnabledFor(level):
+            self._logger.log(level, event, extra={_EVENT: {**self._values, **values, "event": event}})
+
+
+def _event_of(record: logging.LogRecord) -> dict[str, Any]:
+    """The event of a record, ours or a plain `logging` one (providers' retries), with this context's bound
+    values, its level and a UTC timestamp; every string masked, inside lists and mappings too (the paths
+    the guard undid)."""
+    event = dict(getattr(record, _EVENT, None) or {"event": record.getMessage()})
+    for key, value in _bound.get().items():
+        event.setdefault(key, value)
+    event["level"] = record.levelname.lower()
+    event["timestamp"] = datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
     secrets = secret_values()
     if secrets:
         for key, value in event.items():
             event[key] = redact_tree(list(value) if isinstance(value, tuple) else value, secrets)
     return event
+
+
+class _ConsoleFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return format_event(_event_of(record))
+
+
+class _JSONFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps(_event_of(record), default=repr)
 
 
 def format_event(event: Mapping[str, Any]) -> str:
@@ -85,26 +141,8 @@ def _local_time(stamp: str) -> str:
         return stamp
 
 
-def _console_line(logger: WrappedLogger, method: str, event: EventDict) -> str:
-    return format_event(event)
-
-
-_SHARED: list[Processor] = [  # for our events, and for plain `logging` records (providers' retries) alike
-    structlog.contextvars.merge_contextvars,
-    structlog.processors.add_log_level,
-    structlog.processors.TimeStamper(fmt="iso", utc=True),
-    _redact,
-]
-
-
 def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
     """Configure logging for one CLI invocation (never at import time)."""
-    structlog.configure(
-        processors=[*_SHARED, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
-        logger_factory=structlog.stdlib.LoggerFactory(),
-        wrapper_class=structlog.stdlib.BoundLogger,
-        cache_logger_on_first_use=False,
-    )
     root = logging.getLogger("autoresearch")
     for handler in root.handlers:
         handler.close()
@@ -115,12 +153,7 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
     if console:  # a detached daemon has no console: its stderr is the log file itself
         to_console = logging.StreamHandler(sys.stderr)
         to_console.setLevel(logging.WARNING if quiet else logging.INFO)
-        to_console.setFormatter(
-            structlog.stdlib.ProcessorFormatter(
-                processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, _console_line],
-                foreign_pre_chain=_SHARED,
-            )
-        )
+        to_console.setFormatter(_ConsoleFormatter())
         to_console.addFilter(lambda record: record.name != FILE_ONLY)
         to_console.set_name(CONSOLE)
         root.addHandler(to_console)
@@ -147,15 +180,7 @@ def write_to(log_file: Path) -> None:
         return
     log_file.parent.mkdir(parents=True, exist_ok=True)
     to_file = logging.FileHandler(log_file, encoding="utf-8")
-    to_file.setFormatter(
-        structlog.stdlib.ProcessorFormatter(
-            processors=[
-                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                structlog.processors.JSONRenderer(),
-            ],
-            foreign_pre_chain=_SHARED,
-        )
-    )
+    to_file.setFormatter(_JSONFormatter())
     to_file.addFilter(_OfRun(path))
     root.addHandler(to_file)
 
@@ -188,14 +213,14 @@ class _OfRun(logging.Filter):
         return owner is None or owner == self.path
 
 
-def get() -> structlog.stdlib.BoundLogger:
-    return structlog.stdlib.get_logger("autoresearch")
+def get() -> Logger:
+    return Logger("autoresearch")
 
 
-def file_only() -> structlog.stdlib.BoundLogger:
+def file_only() -> Logger:
     """A logger for daemon.log alone, for what the console already says another way (the CLI's
     closing error line)."""
-    return structlog.stdlib.get_logger(FILE_ONLY)
+    return Logger(FILE_ONLY)
 
 
 def new_lines(log: Path, offset: int) -> tuple[list[str], int]:

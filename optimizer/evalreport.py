@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from autoresearch.trajectory.chartdata import better
+from autoresearch.trajectory.goal import better
 
 
 class EvalReport(BaseModel):

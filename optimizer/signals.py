@@ -11,7 +11,6 @@ import signal
 import sys
 from types import FrameType
 
-from autoresearch.plumbing import process
 from autoresearch.plumbing.critical import critical, hold
 from autoresearch.plumbing.errors import Interrupted
 
@@ -44,7 +43,9 @@ def end_started() -> None:
     """End what a finished or interrupted run's threads still run: the commands it started (each in a session
     of its own, out of the terminal's reach) and its calls to a Ray cluster. Its threads waiting for them would
     otherwise hold the interpreter's exit (which joins them), or go on in a notebook, until they end."""
-    process.end_all()
+    process = sys.modules.get("autoresearch.plumbing.process")  # not loaded: this process started no command
+    if process is not None:
+        process.end_all()
     cluster = sys.modules.get("autoresearch.runs.executors.cluster")  # loaded only when the config chose ray
     if cluster is not None:
         cluster.end_calls()

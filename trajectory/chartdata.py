@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from autoresearch.trajectory.candidates import CandidatePoint
 from autoresearch.trajectory.candidates import points as candidate_points
+from autoresearch.trajectory.goal import better
 from autoresearch.trajectory.iterations import Iteration, Partial
 
 
@@ -143,8 +144,3 @@ def summary(records: list[Iteration]) -> Summary:
         mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
         rebased=rebased[-1] if rebased else None,
     )
-
-
-def better(goal: str) -> str:
-    """How a reader should read the numbers: a metric's goal may be to go down (val_bpb)."""
-    return "lower is better" if goal == "minimize" else "higher is better"

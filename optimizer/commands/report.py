@@ -135,7 +135,7 @@ def _partial_lines(records: list["Iteration"]) -> list[str]:
 
 def _score_line(cfg: "Config", original: float, best: float, cycle: int) -> str:
     """A metric is named as one and says which way is better: 1.5 -> 1.4 is a gain for val_bpb."""
-    from autoresearch.trajectory.chartdata import better
+    from autoresearch.trajectory.goal import better
 
     if cfg.eval.metric is None:
         return f"  score {original:.4f} (original) -> {best:.4f} (best, cycle {cycle})"

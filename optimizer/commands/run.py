@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import sys
-from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -121,6 +120,8 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
 
 def _tracked(session: "Session") -> "tracking.Run":
     """What the experiment tracker is told of this run."""
+    from importlib.metadata import version
+
     from autoresearch.optimizer import tracking as tracker
 
     cfg, st = session.config, session.state

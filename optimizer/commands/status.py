@@ -86,7 +86,7 @@ def _summary(view: ExperimentView) -> str:
 
 def _details(view: ExperimentView, sched: ScheduleView | None) -> list[str]:
     from autoresearch.optimizer.experiment.overview import seconds_since
-    from autoresearch.trajectory.chartdata import better
+    from autoresearch.trajectory.goal import better
 
     st = view.state or {}
     lines = [f"experiment {view.name}: {_liveness(view)}"]

@@ -21,6 +21,7 @@ from autoresearch.optimizer.commands.common import ConfigOption, config_dir, loa
 from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    from autoresearch.optimizer.config import Config
     from autoresearch.runs.evaluators.builtin import Prepared
     from autoresearch.runs.parse import EvalFileError
 
@@ -40,12 +41,12 @@ def command(
     What AgentV accepts and ignores (metadata-only fields, unknown fields it
     warns about) is printed as `note:` lines: the file is still ok.
     """
+    if path is None:
+        return _configured(config, target, as_json)
     from autoresearch.plumbing.repo import find_repo_root
     from autoresearch.runs.evaluators.builtin import prepare
     from autoresearch.runs.parse import EvalFileError
 
-    if path is None:
-        return _configured(config, target, as_json)
     try:
         prepared = prepare(path.resolve(), find_repo_root(path.resolve().parent), target=target)
     except EvalFileError as exc:
@@ -58,14 +59,11 @@ def _configured(config: Path, target: str | None, as_json: bool) -> int:
     from autoresearch.optimizer.startup import checks
     from autoresearch.plumbing.errors import AutoresearchError
     from autoresearch.plumbing.redact import redact
-    from autoresearch.runs.evaluators.builtin import load as load_eval
-    from autoresearch.runs.parse import EvalFileError
-    from autoresearch.runs.runner.settings import overridden
 
     cfg = load(config, {"eval.target": target})
     try:
         ws = checks.check(cfg, config_dir(config), make_worktree=False)[0]
-    except EvalFileError as exc:
+    except _eval_file_errors(cfg) as exc:
         return _refused(str(cfg.eval.file), exc, as_json)
     except AutoresearchError as exc:
         if not as_json:
@@ -82,6 +80,9 @@ def _configured(config: Path, target: str | None, as_json: bool) -> int:
         else:
             print(f"{config}: ok, `run` can start (the eval is {kind}: its scores are seen when it runs)")
         return 0
+    from autoresearch.runs.evaluators.builtin import load as load_eval
+    from autoresearch.runs.runner.settings import overridden
+
     settings, eval_file = cfg.eval, ws.root / cfg.eval.file
     prepared = load_eval(settings, ws.root)
     workers = settings.workers if "workers" in settings.model_fields_set else None
@@ -90,6 +91,16 @@ def _configured(config: Path, target: str | None, as_json: bool) -> int:
         for line in overridden(prepared.suite, workers, settings.repeat, settings.budget_usd)
     ]
     return _accepted(str(eval_file), prepared, wins, as_json)
+
+
+def _eval_file_errors(cfg: Config) -> tuple[type[EvalFileError], ...]:
+    """What the checks raise on a bad eval file, to be listed; none without one: the built-in runner's parser
+    (a third of a second to import) is then never loaded."""
+    if cfg.eval.file is None:
+        return ()
+    from autoresearch.runs.parse import EvalFileError
+
+    return (EvalFileError,)
 
 
 def _refused(file: str, exc: EvalFileError, as_json: bool) -> int:

@@ -7,8 +7,7 @@ and never calls an LLM itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import structlog
+from typing import TYPE_CHECKING
 
 from autoresearch.optimizer.cycle import engine, stops
 from autoresearch.optimizer.cycle.batch import Batch
@@ -16,18 +15,19 @@ from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import unmeasured
 from autoresearch.optimizer.cycle.head import original, rebaseline
 from autoresearch.optimizer.cycle.record import record, write_chart
-from autoresearch.optimizer.daemonlog import file_only, get
+from autoresearch.optimizer.daemonlog import bind, file_only, get
 from autoresearch.optimizer.experiment.digest import Digest
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing.errors import Interrupted
 from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
-from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
-from autoresearch.runs.evaluators.registry import unread_files
+from autoresearch.runs.evaluators.registry import kind_of, unread_files
 from autoresearch.runs.results import INDEX
-from autoresearch.runs.runner.filerefs import Unread
 from autoresearch.trajectory.iterations import Iteration
+
+if TYPE_CHECKING:  # the built-in runner is imported by a run of an eval file alone
+    from autoresearch.runs.runner.filerefs import Unread
 
 STATUS_AT_END: dict[StopReason, Status] = {"interrupted": "stopped", "failed": "failed"}  # any other reason: finished
 
@@ -49,14 +49,14 @@ class Outcome:
 def run(session: Session) -> Outcome:
     """Run cycles until a stop; the tree is at HEAD (autoresearch.optimizer.cycle.tree) and the chart final whatever ends it."""
     log = get()
-    structlog.contextvars.bind_contextvars(experiment=session.config.experiment_name)
+    bind(experiment=session.config.experiment_name)
     session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
     reason: StopReason = "failed"
     ended: stops.RunStopped | None = None
     try:
         unread = _warn_unread_files(session)
         if not session.history.records:
-            structlog.contextvars.bind_contextvars(cycle=1)
+            bind(cycle=1)
             record(session, original(session))
             write_chart(session, live=True)
             _warn_if_degenerate(session, unread)
@@ -101,7 +101,7 @@ def _cycle_until_stop(session: Session) -> None:
             memory.write(session.history.records)
             stops.check(session, limits)
             number = session.history.last_cycle + 1
-            structlog.contextvars.bind_contextvars(cycle=number)
+            bind(cycle=number)
             if session.stale_baseline:  # before any decision, and only once the stop rules let the run go on
                 _rebaseline(session)
             else:
@@ -148,7 +148,7 @@ def _likely_fix(session: Session, unread: list[Unread]) -> str:
     if unread:
         return f"target {unread[0].target!r} never reads the files its prompt names by path (see the warning above)"
     run_dir = session.paths.run_dir(session.history.records[-1].run_dir)
-    if isinstance(session.evaluator, BuiltinEvaluator):
+    if kind_of(session.config.eval) == "file":  # the built-in runner's
         return f"read what a test asked and what its target answered (input.md, outputs/response.md) under {run_dir}"
     return f"read each test's row (its assertions and error) in {run_dir / INDEX}"
 

@@ -16,8 +16,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-import structlog
-
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.optimizer import faults
@@ -32,7 +30,7 @@ from autoresearch.optimizer.cycle.mutate import (
     undo_outside,
 )
 from autoresearch.optimizer.cycle.threads import submit, wait_all
-from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.daemonlog import bind, get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
@@ -159,7 +157,7 @@ def _drop_leftover_changelogs(session: Session, chosen: list[Sibling]) -> None:
 def _mutate_one(session: Session, number: int, s: Sibling) -> None:
     """One mutator in its worktree; its spend adds to an earlier attempt's. Its log lines name its cycle, the
     next one for a mutator running ahead while this one's candidates are evaluated."""
-    structlog.contextvars.bind_contextvars(cycle=number, phase="mutate")
+    bind(cycle=number, phase="mutate")
     ws = s.ws
     request = mutation_request(
         session,

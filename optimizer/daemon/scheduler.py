@@ -32,7 +32,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from apscheduler import events
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
-from structlog.stdlib import BoundLogger
 from tzlocal import get_localzone
 
 from autoresearch.optimizer import daemonlog, signals
@@ -171,7 +170,7 @@ class Plan:
 class Firings:
     """The job APScheduler calls at each firing, and the listener that records what became of each."""
 
-    def __init__(self, plan: Plan, record: Record, log: BoundLogger):
+    def __init__(self, plan: Plan, record: Record, log: daemonlog.Logger):
         self.plan, self.record, self.log = plan, record, log
         self.current: Path | None = None  # the log prefix of the run in progress
         self.stopping = threading.Event()
@@ -319,7 +318,7 @@ def _start(plan: Plan, firings: Firings) -> BackgroundScheduler:
 def _watch(
     scheduler: BackgroundScheduler,
     record: Record,
-    log: BoundLogger,
+    log: daemonlog.Logger,
     deadline: float | None,
     tick_s: float,
     wakeup_s: float,

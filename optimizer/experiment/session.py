@@ -13,11 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import structlog
-
 from autoresearch.mutators.base import Mutator
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.daemonlog import bind, get
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.busy import CheckoutClaim
 from autoresearch.optimizer.experiment.history import History
@@ -90,7 +88,7 @@ class Session:
         self.lock.release()
 
     def set_phase(self, phase: Phase) -> None:
-        structlog.contextvars.bind_contextvars(phase=phase)
+        bind(phase=phase)
         self.state.phase = phase
         self.state.phase_started_at = utc_now()
         self.state_writer.soon(self.state)

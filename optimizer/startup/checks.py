@@ -25,8 +25,8 @@ from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.providers.prices import price_of
 from autoresearch.runs.evaluators import Evaluator
-from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.evaluators.registry import build as build_evaluator
+from autoresearch.runs.evaluators.registry import builtin_runner
 
 
 def locate(config: Config, cwd: Path, enter: bool = True) -> tuple[Workspace, ExperimentPaths]:
@@ -153,9 +153,10 @@ def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:
     """The same for the built-in runner's targets and LLM graders: what they spend counts against the
     budgets only if their models have a price."""
     budget = "stop.budget_usd" if config.stop.budget_usd else "eval.budget_usd" if config.eval.budget_usd else None
-    if budget is None or not isinstance(evaluator, BuiltinEvaluator):
+    runner = builtin_runner(evaluator)
+    if budget is None or runner is None:
         return
-    unpriced = evaluator.unpriced()
+    unpriced = runner.unpriced()
     if unpriced:
         target, model = next(iter(unpriced.items()))
         raise InvalidInput(

@@ -59,3 +59,12 @@ def assert_one_line_error(done: subprocess.CompletedProcess, code: int, *needles
     assert len(lines) == 1, done.stderr
     for needle in needles:
         assert needle in lines[0]
+
+
+def cli_imports(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """Run the CLI as `cli` does, and the names of every module its process imported (Python's own
+    `-X importtime` report on stderr): what a command loads, not how long it took, so a test of it holds on a
+    loaded machine too."""
+    done = cli(cwd, *args, env={"PYTHONPROFILEIMPORTTIME": "1"})
+    names = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    return done, names - {"imported package"}  # the report's own header line

@@ -55,17 +55,15 @@ def test_a_key_in_a_summary_or_a_cycles_error_is_masked_in_commits_results_and_t
 def test_a_key_in_a_plain_logging_record_is_masked_and_carries_the_cycle(tmp_path, monkeypatch, capsys):
     import logging
 
-    import structlog
-
     from autoresearch.optimizer import daemonlog
 
     monkeypatch.setenv("ACME_API_KEY", SECRET)
     daemonlog.setup(tmp_path / "daemon.log")
-    structlog.contextvars.bind_contextvars(experiment="exp", cycle=4, phase="mutate")
+    daemonlog.bind(experiment="exp", cycle=4, phase="mutate")
     try:  # how providers reports a retry: the stdlib logger, with the server's words
         logging.getLogger("autoresearch.providers").warning("openai: 429 (key %s over quota); retry 1", SECRET)
     finally:
-        structlog.contextvars.clear_contextvars()
+        daemonlog.unbind_all()
     log = (tmp_path / "daemon.log").read_text()
     assert '"event": "openai: 429 (key *** over quota); retry 1"' in log and '"cycle": 4' in log
     assert "cycle 4   mutate   WARNING: openai: 429 (key *** over quota)" in capsys.readouterr().err

@@ -13,7 +13,7 @@ import yaml
 
 from autoresearch.mutators.strategies import BUILTIN
 from autoresearch.optimizer.config import load
-from tests.helpers.repos import cli, git, make_repo
+from tests.helpers.repos import cli, cli_imports, git, make_repo
 from tests.helpers.scenario import scenario_repo, scores
 from tests.runs.evaltree import write_tree
 
@@ -68,6 +68,37 @@ def test_the_cli_runs_as_python_m_optimizer_and_as_the_installed_console_script(
     )
     assert done.returncode == 0, done.stderr
     assert "Usage: autoresearch" in done.stdout and "Run the optimization loop" in done.stdout
+
+
+def test_help_imports_none_of_the_libraries_only_a_command_needs(tmp_path):
+    """Every process the suite (and a user's script) starts pays for what the CLI imports before it parses."""
+    done, modules = cli_imports(tmp_path, "--help")
+    assert done.returncode == 0 and "Run the optimization loop" in done.stdout, done.stderr[-2000:]
+    needless = {
+        "pydantic",  # typer 0.29 coerces every option through pydantic
+        "structlog",
+        "importlib.metadata",  # for --version alone
+        "pygit2",
+        "yaml",
+        "autoresearch.optimizer.config",
+        "autoresearch.runs",
+        "autoresearch.plumbing.process",  # for the commands a run starts
+        "socket",  # for serve
+        "tempfile",  # for demo
+    }
+    assert sorted(modules & needless) == []
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_run_and_validate_of_an_eval_command_import_no_built_in_runner_and_no_terminal_library(tmp_path, command):
+    """Each `run` the suite starts, and each daemon, pays for its imports: a command eval needs neither the
+    built-in runner (its eval-file models, graders and targets) nor, off a terminal, rich and asyncio."""
+    plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
+    done, modules = cli_imports(repo, command)
+    assert done.returncode == 0, done.stderr[-2000:]
+    needless = {"autoresearch.runs.evaluators.builtin", "autoresearch.runs.runner", "structlog", "rich", "asyncio"}
+    assert sorted(modules & needless) == []
 
 
 def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_path):

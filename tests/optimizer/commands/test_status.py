@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.repos import GIT_ENV, cli
+from tests.helpers.repos import GIT_ENV, cli, cli_imports
 from tests.helpers.scenario import scenario_repo, scores, state, wait_for
 
 STATE = ".autoresearch/runs/exp/_autoresearch/state.json"
@@ -32,6 +32,14 @@ def finished(tmp_path_factory):
 @pytest.fixture
 def repo(finished, tmp_path):
     return Path(shutil.copytree(finished, tmp_path / "r", symlinks=True))
+
+
+@pytest.mark.parametrize("args", [["status"], ["status", "exp"], ["status", "--json"]])
+def test_status_imports_no_models_logging_git_or_yaml(repo, args):
+    """People run status in a loop and scripts poll it: it reads a few files, and loads nothing heavier."""
+    done, modules = cli_imports(repo, *args)
+    assert done.returncode == 0 and "exp" in done.stdout, done.stderr[-2000:]
+    assert sorted(modules & {"pydantic", "structlog", "rich", "importlib.metadata", "pygit2", "yaml"}) == []
 
 
 def test_status_of_a_finished_experiment_shows_scores_counts_and_last_decisions(repo):
