@@ -28,19 +28,20 @@ from autoresearch.runs.runner.settings import run_options
 
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
+AGENTV5 = REPO / "tests" / "agentv5" / "node_modules" / ".bin" / "agentv"  # 5.x, built from source (tests/agentv5)
 EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
 TOLERANCE = 1e-9
 SERIAL = re.compile(r"^\s*workers:\s*1\s*$", re.M)
 Key = tuple[str, str]
 
 
-def agentv_binary() -> Path:
+def agentv_binary(binary: Path = AGENTV) -> Path:
     """The pinned CLI; a missing one is an error telling how to install it (the parity tests never skip)."""
-    if not AGENTV.is_file():
+    if not binary.is_file():
         raise AssertionError(
-            f"{AGENTV} is missing: run `npm install --no-save --omit=optional` in tests/agentv (.ci/run does)"
+            f"{binary} is missing: run `npm install --no-save --omit=optional` in {binary.parents[2]} (.ci/run does)"
         )
-    return AGENTV
+    return binary
 
 
 def eval_files(directory: Path) -> list[Path]:
@@ -63,7 +64,12 @@ def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
 
 
 def run_agentv(
-    root: Path, files: list[Path], out: Path, env: dict[str, str] | None = None, target: str | None = None
+    root: Path,
+    files: list[Path],
+    out: Path,
+    env: dict[str, str] | None = None,
+    target: str | None = None,
+    binary: Path = AGENTV,
 ) -> dict[Key, dict]:
     """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id).
 
@@ -72,14 +78,14 @@ def run_agentv(
     chosen = ["--target", target] if target else []
     workers = [] if any(SERIAL.search(f.read_text(errors="replace")) for f in files) else ["--workers", "8"]
     done = subprocess.run(
-        [str(agentv_binary()), "eval", "run", *(str(f) for f in files), "--output", str(out), *workers, *chosen],
+        [str(agentv_binary(binary)), "eval", "run", *(str(f) for f in files), "--output", str(out), *workers, *chosen],
         cwd=root,
         capture_output=True,
         text=True,
         timeout=600,
         env=agentv_env(root.parent / "home", env),
     )
-    index = out / "index.jsonl"
+    index = out / "index.jsonl" if binary == AGENTV else out / ".internal" / "index.jsonl"  # 5.x's run bundle
     assert index.is_file(), (
         f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     )
