@@ -111,6 +111,7 @@ TEST_UNSUPPORTED = {
     "suite": "per-test suites",
     "workspace": "workspaces",
 }
+V5_GRADERS = {"llm-rubric", "script", "script-grader", "assert-set", "skill-used"}
 GRADER_RENAMES = {"script": "code-grader", "script-grader": "code-grader"}
 TRAJECTORY_MODES = {"exact": "exact", "in_order": "in_order", "in-order": "in_order", "any_order": "any_order"}
 
@@ -124,7 +125,17 @@ def is_v5(raw: Any) -> bool:
     major = MAJOR.search(wanted) if isinstance(wanted, str) else None
     if major:
         return int(major.group(1)) >= 5
-    return bool(V5_ONLY & raw.keys())
+    tests = raw.get("tests") if isinstance(raw.get("tests"), list) else []
+    lists = [raw.get("assert"), *(t.get("assert") for t in tests if isinstance(t, dict))]
+    return bool(V5_ONLY & raw.keys()) or any(
+        _v5_grader(g) for graders in lists if isinstance(graders, list) for g in graders
+    )
+
+
+def _v5_grader(raw: Any) -> bool:
+    """A grader type only AgentV 5 has (4.42.4 would refuse it as unknown)."""
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
 
 
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:
@@ -146,8 +157,10 @@ def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[
     if "threshold" in defaults and "threshold" not in suite:
         suite["threshold"] = defaults["threshold"]
     prompt = _prompt(raw.get("prompts"), directory, problems)
-    rows = tests_source.expand(raw.get("tests"), directory, problems) if "tests" in raw else []
-    suite["tests"] = [_test(row, i, prompt, defaults, bool(graders), problems) for i, row in enumerate(rows)]
+    rows = _rows(raw.get("tests"), directory, problems) if "tests" in raw else []
+    suite["tests"] = [
+        _test(row, i, inline, prompt, defaults, bool(graders), problems) for i, (row, inline) in enumerate(rows)
+    ]
     return suite
 
 
@@ -164,6 +177,16 @@ def _refuse(
             problems.add(test_id, f"{prefix}{key}", removed[key])
         elif key in unsupported:
             problems.add(test_id, f"{prefix}{key}", f"AgentV 5's {unsupported[key]} are not supported yet")
+
+
+def _rows(raw: Any, directory: Path, problems: Problems) -> list[tuple[dict[str, Any], bool]]:
+    """Every test, and whether it is written inline: only a raw case, from a file `tests` names, may keep an `input`."""
+    entries = raw if isinstance(raw, list) else [raw]
+    return [
+        (row, isinstance(entry, dict))
+        for entry in entries
+        for row in tests_source.expand(entry if isinstance(raw, str) else [entry], directory, problems)
+    ]
 
 
 def _default_test(raw: Any, directory: Path, problems: Problems) -> dict[str, Any]:
@@ -225,7 +248,13 @@ def _is_chat(raw: Any) -> bool:
 
 
 def _test(
-    row: dict[str, Any], index: int, prompt: Any, defaults: dict[str, Any], suite_graders: bool, problems: Problems
+    row: dict[str, Any],
+    index: int,
+    inline: bool,
+    prompt: Any,
+    defaults: dict[str, Any],
+    suite_graders: bool,
+    problems: Problems,
 ) -> dict[str, Any]:
     """One test lowered as AgentV 5 lowers it: default vars under its own, the prompt rendered as its input
     (a raw case's own `input` becomes `vars.input` first), its fields rendered with the vars."""
@@ -241,13 +270,11 @@ def _test(
     for key in row:
         if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input"}:
             problems.note(test_id, key, "unknown field, ignored")
-    own = row.get("vars") if isinstance(row.get("vars"), dict) else {}
-    default_vars = defaults.get("vars") if isinstance(defaults.get("vars"), dict) else {}
-    variables = {**default_vars, **own}
-    if "input" in row and prompt is not None:
-        variables["input"] = row["input"]
-    elif "input" in row:
+    variables = {**_mapping(defaults.get("vars")), **_mapping(row.get("vars"))}
+    if "input" in row and inline:
         problems.add(test_id, "input", REMOVED["input"])
+    elif "input" in row and prompt is not None:
+        variables["input"] = row["input"]
     if any(isinstance(v, list) and (not v or isinstance(v[0], str)) for v in variables.values()):
         problems.add(test_id, "vars", "a list of values (one test per value) is not supported yet")
     test = {k: render_vars(row[k], variables) for k in TEST_PASSED if k in row}
@@ -256,6 +283,8 @@ def _test(
     _refuse(test.get("options", {}), {}, {"transform": "output transforms"}, problems, test_id, "options.")
     if prompt is not None:
         test["input"] = render_vars(render_vars(prompt, variables), variables)  # AgentV 5 renders it twice
+    elif not inline and "input" in row:
+        test["input"] = render_vars(row["input"], variables)
     if "assert" in test:
         test["assert"] = _graders(test["assert"], problems, test_id, "assert")
     elif suite_graders:
@@ -280,6 +309,10 @@ def _graders(raw: Any, problems: Problems, test_id: str | None, where: str) -> l
     return [g for g in translated if g is not None]
 
 
+def _mapping(raw: Any) -> dict[str, Any]:
+    return raw if isinstance(raw, dict) else {}
+
+
 def _list(raw: Any, problems: Problems, where: str, test_id: str | None = None) -> list[Any]:
     if raw is None:
         return []
@@ -299,6 +332,8 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     if "transform" in item:
         problems.add(test_id, f"{where}.transform", "AgentV 5's output transforms are not supported yet")
     kind = item["type"].replace("_", "-")
+    if kind.startswith("not-") and kind != "not-skill-used":  # AgentV 5's negated form of any type
+        return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
     if kind in GRADER_RENAMES:
         return {**item, "type": GRADER_RENAMES[kind]}
     if kind == "llm-rubric":

@@ -139,7 +139,8 @@ def agentv5_target(item: Any) -> Any:
     4.x shape the rest of this module reads; a 4.x target (it has a `name`) is returned as it is."""
     if not isinstance(item, dict) or "name" in item or not isinstance(item.get("id"), str):
         return item
-    config = item.get("config") if isinstance(item.get("config"), dict) else {}
+    config = item.get("config")
+    config = config if isinstance(config, dict) else {}
     rest = {k: v for k, v in item.items() if k not in ("id", "config", "runtime")}
     return env_references({"name": item["id"], **config, **rest})
 

@@ -53,5 +53,6 @@ def test_what_agentv5_files_ask_and_we_cannot_run_is_refused_naming_the_field(bo
         [sys.executable, "-m", "autoresearch.optimizer", "validate", str(path)], capture_output=True, text=True
     )
     assert done.returncode == 30, done.stdout + done.stderr
-    assert f"'{field}'" in done.stdout + done.stderr and "x.eval.yaml" in done.stdout + done.stderr
+    out = done.stdout + done.stderr
+    assert f"'{field}'" in out and "x.eval.yaml" in out and "AgentV 5" in out, out
     assert "Traceback" not in done.stderr
