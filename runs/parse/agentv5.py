@@ -259,14 +259,8 @@ def _test(
     """One test lowered as AgentV 5 lowers it: default vars under its own, the prompt rendered as its input
     (a raw case's own `input` becomes `vars.input` first), its fields rendered with the vars."""
     test_id = str(row.get("id", f"tests[{index}]"))
-    _refuse(
-        row,
-        {k: v for k, v in REMOVED.items() if k in ("assertions", "expected_output")},
-        TEST_UNSUPPORTED,
-        problems,
-        test_id,
-        "",
-    )
+    removed = ("assertions", "expected_output") if inline else ("assertions",)  # a raw case keeps its reference
+    _refuse(row, {k: v for k, v in REMOVED.items() if k in removed}, TEST_UNSUPPORTED, problems, test_id, "")
     for key in row:
         if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input"}:
             problems.note(test_id, key, "unknown field, ignored")
@@ -285,6 +279,8 @@ def _test(
         test["input"] = render_vars(render_vars(prompt, variables), variables)  # AgentV 5 renders it twice
     elif not inline and "input" in row:
         test["input"] = render_vars(row["input"], variables)
+    if not inline and "expected_output" in row:
+        test["expected_output"] = render_vars(row["expected_output"], variables)
     if "assert" in test:
         test["assert"] = _graders(test["assert"], problems, test_id, "assert")
     elif suite_graders:
@@ -336,6 +332,9 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
         return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
     if kind in GRADER_RENAMES:
         return {**item, "type": GRADER_RENAMES[kind]}
+    if kind == "llm-rubric" and not item.get("value") and not item.get("prompt"):
+        problems.note(test_id, where, "skipped, as AgentV 5 skips an llm-rubric with neither `value` nor `prompt`")
+        return None
     if kind == "llm-rubric":
         return _rubric(item)
     if kind in ("skill-used", "not-skill-used"):
