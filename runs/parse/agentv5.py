@@ -332,8 +332,10 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
         return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
     if kind in GRADER_RENAMES:
         return {**item, "type": GRADER_RENAMES[kind]}
-    if kind == "llm-rubric" and not item.get("value") and not item.get("prompt"):
-        problems.note(test_id, where, "skipped, as AgentV 5 skips an llm-rubric with neither `value` nor `prompt`")
+    prompt = item.get("prompt")
+    if kind == "llm-rubric" and not item.get("value") and (not prompt or str(prompt).startswith("file://")):
+        # AgentV 5.3.1-next.1 reads a `file://` prompt's path but not its text, then finds no prompt
+        problems.note(test_id, where, "skipped, as AgentV 5 skips an llm-rubric with no `value` and no inline `prompt`")
         return None
     if kind == "llm-rubric":
         return _rubric(item)
