@@ -125,11 +125,14 @@ def is_v5(raw: Any) -> bool:
     major = MAJOR.search(wanted) if isinstance(wanted, str) else None
     if major:
         return int(major.group(1)) >= 5
-    tests = raw.get("tests") if isinstance(raw.get("tests"), list) else []
-    lists = [raw.get("assert"), *(t.get("assert") for t in tests if isinstance(t, dict))]
+    lists = [raw.get("assert"), *(t.get("assert") for t in _list_or_none(raw.get("tests")) if isinstance(t, dict))]
     return bool(V5_ONLY & raw.keys()) or any(
         _v5_grader(g) for graders in lists if isinstance(graders, list) for g in graders
     )
+
+
+def _list_or_none(raw: Any) -> list[Any]:
+    return raw if isinstance(raw, list) else []
 
 
 def _v5_grader(raw: Any) -> bool:
