@@ -115,9 +115,9 @@ def replace_targets(root: Path, examples: Path, files: list[Path], grader_url: s
         path.write_text(text)
 
 
-def agentv_accepts(agentv: str, path: Path) -> bool:
-    if path.suffix == ".json":
-        return True  # `agentv validate` skips evals.json; `agentv eval` runs it
+def agentv_accepts(agentv: str, path: Path, five: bool = False) -> bool:
+    if path.suffix == ".json":  # `agentv validate` skips evals.json; `agentv eval` 4.42.4 runs it, 5.x refuses it
+        return not five
     done = subprocess.run([agentv, "validate", str(path)], capture_output=True, text=True, cwd=path.parent)
     return done.returncode == 0 and "Valid: 1" in done.stdout
 
@@ -210,7 +210,7 @@ def main() -> int:
         examples = extract(args.repo, args.tag, Path(tmp))
         files = [f for f in eval_files(examples) if not args.only or args.only.search(str(f.relative_to(examples)))]
         replace_targets(Path(tmp), examples, files, llm.base_url("openai"), five)
-        accepted = [f for f in files if agentv_accepts(args.agentv, f)]
+        accepted = [f for f in files if agentv_accepts(args.agentv, f, five)]
         refused = []
         for path in accepted:
             ok, first = ours(path)
