@@ -40,6 +40,7 @@ V5_ONLY = {
 }
 """Top-level fields AgentV 4.42.4 does not read and 5.x introduced: any of them makes a file a 5.x file."""
 MAJOR = re.compile(r"(\d+)")
+TEMPLATE_NAME = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 PASSED = {
     "name",
     "description",
@@ -335,9 +336,7 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
         return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
     if kind in GRADER_RENAMES:
         return {**item, "type": GRADER_RENAMES[kind]}
-    prompt = item.get("prompt")
-    if kind == "llm-rubric" and not item.get("value") and (not prompt or str(prompt).startswith("file://")):
-        # AgentV 5.3.1-next.1 reads a `file://` prompt's path but not its text, then finds no prompt
+    if kind == "llm-rubric" and not item.get("value") and _no_prompt(item.get("prompt"), Path(problems.file).parent):
         problems.note(test_id, where, "skipped, as AgentV 5 skips an llm-rubric with no `value` and no inline `prompt`")
         return None
     if kind == "llm-rubric":
@@ -364,6 +363,21 @@ def _assert_set(item: dict[str, Any], problems: Problems, test_id: str | None, w
     rest = {k: v for k, v in item.items() if k not in ("type", "assert")}
     aggregator = {"type": "weighted_average", "weights": weights}
     return {**rest, "type": "composite", "aggregator": aggregator, "assertions": named}
+
+
+def _no_prompt(prompt: Any, directory: Path) -> bool:
+    """Whether AgentV 5.3.1-next.1 finds no prompt: none given, or a `file://` one (it keeps the path, not the
+    text). A file it cannot use (missing, or quoting neither {{ output }} nor {{ expected_output }}) is not
+    this case: the 4.x parser's checks then skip the test, as AgentV 5 skips it."""
+    if not prompt:
+        return True
+    if not isinstance(prompt, str) or not prompt.startswith("file://"):
+        return False
+    try:
+        text = (directory / prompt.removeprefix("file://")).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool({"output", "expected_output"} & set(TEMPLATE_NAME.findall(text)))
 
 
 def _rubric(item: dict[str, Any]) -> dict[str, Any]:
