@@ -12,6 +12,10 @@ every rubric check satisfied), and the tests whose score or
 execution_status differ are counted and listed.
 
     python bench/agentv_examples.py /path/to/agentv.git [--tag v4.42.4] [--eval]
+
+A 5.x tag (`--tag v5.3.1-next.1`) runs AgentV 5's examples through the 5.x CLI
+built in tests/agentv5, with the offline targets written in 5.x's shape (`id`,
+settings under `config`, `{{ env.NAME }}`).
 """
 
 from __future__ import annotations
@@ -64,19 +68,19 @@ def target_names(files: list[Path], examples: Path) -> set[str]:
         text = path.read_text(errors="replace")
         names.update(
             re.findall(
-                r"^\s*-?\s*(?:target|name|grader_target|use_target|extends):\s*['\"]?([A-Za-z0-9_.-]+)", text, re.M
+                r"^\s*-?\s*(?:target|name|id|grader_target|use_target|extends):\s*['\"]?([A-Za-z0-9_.-]+)", text, re.M
             )
         )
         names.update(re.findall(r'"(?:target|grader_target)":\s*"([A-Za-z0-9_.-]+)"', text))
     return names
 
 
-def offline_targets(names: set[str], answer: Path, grader_url: str) -> str:
+def offline_targets(names: set[str], answer: Path, grader_url: str, five: bool = False) -> str:
     grader = {
         "name": "fake_grader",
         "provider": "openai",
-        "model": "${{ FAKE_MODEL }}",
-        "api_key": "${{ FAKE_KEY }}",
+        "model": "{{ env.FAKE_MODEL }}" if five else "${{ FAKE_MODEL }}",
+        "api_key": "{{ env.FAKE_KEY }}" if five else "${{ FAKE_KEY }}",
         "base_url": grader_url,
         "api_format": "chat",
     }
@@ -89,21 +93,31 @@ def offline_targets(names: set[str], answer: Path, grader_url: str) -> str:
         }
         for n in sorted(names)
     ]
-    return yaml.safe_dump({"targets": [*cli, grader]}, sort_keys=False)
+    targets = [*cli, grader]
+    if five:  # AgentV 5's shape: `id`, the provider's settings under `config`
+        targets = [
+            {
+                "id": t["name"],
+                "provider": t["provider"],
+                "config": {k: v for k, v in t.items() if k not in ("name", "provider")},
+            }
+            for t in targets
+        ]
+    return yaml.safe_dump({"targets": targets}, sort_keys=False)
 
 
-def replace_targets(root: Path, examples: Path, files: list[Path], grader_url: str) -> None:
+def replace_targets(root: Path, examples: Path, files: list[Path], grader_url: str, five: bool = False) -> None:
     answer = root / "answer.py"
     answer.write_text(ANSWER)
-    text = offline_targets(target_names(files, examples) - {"fake_grader"}, answer, grader_url)
+    text = offline_targets(target_names(files, examples) - {"fake_grader"}, answer, grader_url, five)
     (root / ".agentv").mkdir(exist_ok=True)
     for path in [*examples.rglob("targets.yaml"), root / ".agentv" / "targets.yaml"]:
         path.write_text(text)
 
 
-def agentv_accepts(agentv: str, path: Path) -> bool:
-    if path.suffix == ".json":
-        return True  # `agentv validate` skips evals.json; `agentv eval` runs it
+def agentv_accepts(agentv: str, path: Path, five: bool = False) -> bool:
+    if path.suffix == ".json":  # `agentv validate` skips evals.json; `agentv eval` 4.42.4 runs it, 5.x refuses it
+        return not five
     done = subprocess.run([agentv, "validate", str(path)], capture_output=True, text=True, cwd=path.parent)
     return done.returncode == 0 and "Valid: 1" in done.stdout
 
@@ -147,11 +161,19 @@ def grade(request) -> object:
     )
 
 
-def compare_scores(root: Path, examples: Path, both: list[Path]) -> None:
+def compare_scores(root: Path, examples: Path, both: list[Path], agentv: Path, five: bool) -> None:
     from tests.runs.parity.harness import differences, run_agentv, run_ours
 
     os.environ.update(ENV)
-    theirs = run_agentv(root, both, root / "agentv-out", ENV)
+    if not five:
+        theirs = run_agentv(root, both, root / "agentv-out", ENV, binary=agentv)
+    else:  # `agentv eval` 5.x refuses at run time files its `validate` passes, and then runs none: one file a call
+        theirs = {}
+        for index, path in enumerate(both):
+            try:
+                theirs.update(run_agentv(root, [path], root / "agentv-out" / str(index), ENV, binary=agentv))
+            except AssertionError as exc:
+                print(f"  agentv eval refused {path.relative_to(examples)}: {str(exc).strip().splitlines()[-1][:200]}")
     ours_rows = {}
     for path in both:
         try:
@@ -170,12 +192,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("repo", type=Path)
     parser.add_argument("--tag", default="v4.42.4")
-    parser.add_argument("--agentv", default=str(ROOT / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"))
+    parser.add_argument("--agentv", help="the agentv CLI (default: tests/agentv's, or tests/agentv5's for a 5.x tag)")
     parser.add_argument("--eval", action="store_true", help="also run the files both accept and compare their scores")
     parser.add_argument(
         "--only", type=re.compile, help="only the eval files whose path under examples/ matches this regex"
     )
     args = parser.parse_args()
+    five = args.tag.startswith("v5")
+    args.agentv = args.agentv or str(
+        ROOT / "tests" / ("agentv5" if five else "agentv") / "node_modules" / ".bin" / "agentv"
+    )
     sys.path.insert(0, str(ROOT))
     from tests.helpers.fake_llm import FakeLLM
 
@@ -183,8 +209,8 @@ def main() -> int:
         llm.handler = grade
         examples = extract(args.repo, args.tag, Path(tmp))
         files = [f for f in eval_files(examples) if not args.only or args.only.search(str(f.relative_to(examples)))]
-        replace_targets(Path(tmp), examples, files, llm.base_url("openai"))
-        accepted = [f for f in files if agentv_accepts(args.agentv, f)]
+        replace_targets(Path(tmp), examples, files, llm.base_url("openai"), five)
+        accepted = [f for f in files if agentv_accepts(args.agentv, f, five)]
         refused = []
         for path in accepted:
             ok, first = ours(path)
@@ -197,7 +223,8 @@ def main() -> int:
             print(f"  refused {name}: {first}")
         if args.eval:
             refused_names = {name for name, _ in refused}
-            compare_scores(Path(tmp), examples, [f for f in accepted if f.relative_to(examples) not in refused_names])
+            both = [f for f in accepted if f.relative_to(examples) not in refused_names]
+            compare_scores(Path(tmp), examples, both, Path(args.agentv), five)
     return 0
 
 

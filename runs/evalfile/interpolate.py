@@ -57,6 +57,20 @@ def interpolate(value: Any) -> Any:
     return value
 
 
+ENV_REFERENCE = re.compile(r"\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def env_references(value: Any) -> Any:
+    """AgentV 5's `{{ env.NAME }}` (dicts and lists walked) written as 4.x's `${{ NAME }}`, which `interpolate` resolves."""
+    if isinstance(value, str):
+        return ENV_REFERENCE.sub(r"${{ \1 }}", value)
+    if isinstance(value, list):
+        return [env_references(item) for item in value]
+    if isinstance(value, dict):
+        return {key: env_references(item) for key, item in value.items()}
+    return value
+
+
 TEMPLATE_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 WHOLE_TEMPLATE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}$")
 _MISSING = object()

@@ -1,4 +1,4 @@
-"""Eval files: AgentV's EVAL.yaml and skill-creator's evals.json, parsed into one Suite model
+"""Eval files: AgentV's EVAL.yaml (4.x, or 5.x translated to it by `agentv5`) and skill-creator's evals.json, parsed into one Suite model
 (`autoresearch.runs.evalfile.model`). Above the graders, which check the specs of their own fields.
 
 `load` raises `EvalFileError` (exit 30) listing every problem with its file,
@@ -15,7 +15,7 @@ import yaml
 from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
-from autoresearch.runs.parse import skill_json, yaml_suite
+from autoresearch.runs.parse import agentv5, skill_json, yaml_suite
 
 __all__ = ["EvalFileError", "Problem", "Suite", "check", "load", "runnable"]
 
@@ -33,6 +33,8 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     except (ValueError, yaml.YAMLError) as exc:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
+    if path.suffix != ".json" and agentv5.is_v5(raw):
+        raw = agentv5.translate(raw, path.parent, problems)
     parser = skill_json if path.suffix == ".json" else yaml_suite
     suite = parser.parse(path, raw, problems)
     suite.notes = problems.notes

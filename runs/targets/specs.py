@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import yaml
 
-from autoresearch.runs.evalfile.interpolate import interpolate, reference_name
+from autoresearch.runs.evalfile.interpolate import env_references, interpolate, reference_name
 from autoresearch.runs.evalfile.problems import Problem, Problems, one_line
 
 COMMON = {"name", "provider", "grader_target", "timeout_seconds", "use_target"}
@@ -134,8 +134,20 @@ def parse_targets(items: list[Any], problems: Problems) -> dict[str, TargetSpec]
     return specs
 
 
+def agentv5_target(item: Any) -> Any:
+    """An AgentV 5 target (`id`, provider settings under `config`, `{{ env.NAME }}`, a `runtime` mode) in the
+    4.x shape the rest of this module reads; a 4.x target (it has a `name`) is returned as it is."""
+    if not isinstance(item, dict) or "name" in item or not isinstance(item.get("id"), str):
+        return item
+    config = item.get("config")
+    config = config if isinstance(config, dict) else {}
+    rest = {k: v for k, v in item.items() if k not in ("id", "config", "runtime")}
+    return env_references({"name": item["id"], **config, **rest})
+
+
 def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | None:
     where = f"targets[{index}]"
+    item = agentv5_target(item)
     if not isinstance(item, dict) or not isinstance(item.get("name"), str):
         problems.add(None, where, "a target needs a `name`")
         return None

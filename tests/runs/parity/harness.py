@@ -30,19 +30,20 @@ from autoresearch.runs.runner.settings import run_options
 REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
 SDK = REPO / "tests" / "agentv-sdk"  # AgentV's grader SDK, built from its vendored source, and tsx
+AGENTV5 = REPO / "tests" / "agentv5" / "node_modules" / ".bin" / "agentv"  # 5.x, built from source (tests/agentv5)
 EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
 TOLERANCE = 1e-9
 SERIAL = re.compile(r"^\s*workers:\s*1\s*$", re.M)
 Key = tuple[str, str]
 
 
-def agentv_binary() -> Path:
+def agentv_binary(binary: Path = AGENTV) -> Path:
     """The pinned CLI; a missing one is an error telling how to install it (the parity tests never skip)."""
-    if not AGENTV.is_file():
+    if not binary.is_file():
         raise AssertionError(
-            f"{AGENTV} is missing: run `npm install --no-save --omit=optional` in tests/agentv (.ci/run does)"
+            f"{binary} is missing: run `npm install --no-save --omit=optional` in {binary.parents[2]} (.ci/run does)"
         )
-    return AGENTV
+    return binary
 
 
 def sdk_modules() -> Path:
@@ -81,6 +82,7 @@ def run_agentv(
     env: dict[str, str] | None = None,
     target: str | None = None,
     retries: int | None = None,
+    binary: Path = AGENTV,
 ) -> dict[Key, dict]:
     """Every file in one `agentv eval` call (Node starts once); rows keyed by (suite, test_id).
 
@@ -92,7 +94,7 @@ def run_agentv(
     retried = [] if retries is None else ["--max-retries", str(retries)]
     done = subprocess.run(
         [
-            str(agentv_binary()),
+            str(agentv_binary(binary)),
             "eval",
             "run",
             *(str(f) for f in files),
@@ -108,7 +110,7 @@ def run_agentv(
         timeout=600,
         env=agentv_env(root.parent / "home", env),
     )
-    index = out / "index.jsonl"
+    index = out / "index.jsonl" if binary == AGENTV else out / ".internal" / "index.jsonl"  # 5.x's run bundle
     assert index.is_file(), (
         f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     )

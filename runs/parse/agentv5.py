@@ -1,0 +1,412 @@
+"""AgentV 5.x's promptfoo-aligned eval files, told from 4.x files and translated into the 4.x shape we run.
+
+AgentV 5 itself lowers its new shape into the old one before anything runs
+(`prompts` rendered with each test's `vars` become the test's `input`;
+`default_test.assert` and `assert` become the suite's graders), so the
+translation here follows its parser and hands the result to the 4.x parser
+(`autoresearch.runs.parse.yaml_suite`). What 5.x adds and we cannot run yet
+(environments, extensions, transforms, several prompts, ...) is a problem
+naming the field, never a test scored differently.
+
+A file is 5.x when it says so (`requires: {agentv: ">=5"}`) or uses a field
+only 5.x has; otherwise it is read as 4.x, which also accepts `assert` and `vars`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from autoresearch.runs.evalfile import tests_source
+from autoresearch.runs.evalfile.interpolate import env_references, render_vars
+from autoresearch.runs.evalfile.problems import Problems, one_line
+from autoresearch.runs.evalfile.yamlload import load_yaml
+
+V5_ONLY = {
+    "prompts",
+    "default_test",
+    "environment",
+    "scenarios",
+    "graders",
+    "derived_metrics",
+    "nunjucks_filters",
+    "output_path",
+    "env",
+    "experiment",
+    "targets",
+}
+"""Top-level fields AgentV 4.42.4 does not read and 5.x introduced: any of them makes a file a 5.x file."""
+MAJOR = re.compile(r"(\d+)")
+TEMPLATE_NAME = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
+PASSED = {
+    "name",
+    "description",
+    "tags",
+    "target",
+    "threshold",
+    "timeout_seconds",
+    "evaluate_options",
+    "input_files",
+    "metadata",
+    "version",
+    "author",
+    "license",
+    "category",
+    "requires",
+    "$schema",
+}
+"""5.x suite fields whose meaning is the 4.x one: handed on as they are."""
+REMOVED = {
+    "execution": "removed in AgentV 5 (targets at the top level, repeat/budget/concurrency in evaluate_options)",
+    "input": "removed in AgentV 5 (write `prompts` and put each test's data in `tests[].vars`)",
+    "assertions": "renamed `assert` in AgentV 5",
+    "expected_output": "removed in AgentV 5 (put it in `vars.expected_output`)",
+    "eval_cases": "removed in AgentV 5 (use `tests`)",
+    "evalcases": "removed in AgentV 5 (use `tests`)",
+    "imports": "not supported by AgentV 5 (run the files together instead)",
+    "preprocessors": "removed in AgentV 5 (use `transform`)",
+}
+UNSUPPORTED = {
+    "environment": "environment recipes (host or docker)",
+    "extensions": "extension hooks",
+    "scenarios": "scenarios",
+    "graders": "shared grader definitions",
+    "defaults": "shared defaults",
+    "derived_metrics": "derived metrics",
+    "nunjucks_filters": "nunjucks filters",
+    "output_path": "output paths",
+    "env": "per-file provider environment",
+    "workspace": "workspaces",
+}
+TEST_PASSED = {
+    "id",
+    "description",
+    "criteria",
+    "input_files",
+    "assert",
+    "threshold",
+    "execution",
+    "run",
+    "options",
+    "metadata",
+    "conversation_id",
+    "depends_on",
+    "on_dependency_failure",
+    "mode",
+    "turns",
+    "aggregation",
+    "on_turn_failure",
+    "window_size",
+    "tags",
+}
+TEST_UNSUPPORTED = {
+    "provider": "per-test providers",
+    "providers": "per-test providers",
+    "prompts": "per-test prompts",
+    "provider_output": "recorded provider output",
+    "assert_scoring_function": "assert scoring functions",
+    "environment": "environment recipes (host or docker)",
+    "suite": "per-test suites",
+    "workspace": "workspaces",
+}
+V5_GRADERS = {"llm-rubric", "script", "script-grader", "assert-set", "skill-used"}
+GRADER_RENAMES = {"script": "code-grader", "script-grader": "code-grader"}
+TRAJECTORY_MODES = {"exact": "exact", "in_order": "in_order", "in-order": "in_order", "any_order": "any_order"}
+
+
+def is_v5(raw: Any) -> bool:
+    """Whether a parsed eval file is AgentV 5.x's: an explicit `requires.agentv` major wins, else any 5.x-only field."""
+    if not isinstance(raw, dict):
+        return False
+    requires = raw.get("requires")
+    wanted = requires.get("agentv") if isinstance(requires, dict) else None
+    major = MAJOR.search(wanted) if isinstance(wanted, str) else None
+    if major:
+        return int(major.group(1)) >= 5
+    lists = [raw.get("assert"), *(t.get("assert") for t in _list_or_none(raw.get("tests")) if isinstance(t, dict))]
+    return bool(V5_ONLY & raw.keys()) or any(
+        _v5_grader(g) for graders in lists if isinstance(graders, list) for g in graders
+    )
+
+
+def _list_or_none(raw: Any) -> list[Any]:
+    return raw if isinstance(raw, list) else []
+
+
+def _v5_grader(raw: Any) -> bool:
+    """A grader type only AgentV 5 has (4.42.4 would refuse it as unknown)."""
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
+
+
+def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:
+    """The 4.x-shaped suite AgentV 5 lowers this file to; every field it cannot carry is a problem naming it."""
+    raw = env_references(raw)
+    _refuse(raw, REMOVED, UNSUPPORTED, problems, None, "")
+    suite = {key: raw[key] for key in PASSED if key in raw}
+    defaults = _default_test(raw.get("default_test"), directory, problems)
+    _refuse(
+        defaults, {"expected_output": REMOVED["expected_output"]}, TEST_UNSUPPORTED, problems, None, "default_test."
+    )
+    _targets(raw, suite, problems)
+    graders = [
+        *_list(defaults.get("assert"), problems, "default_test.assert"),
+        *_list(raw.get("assert"), problems, "assert"),
+    ]
+    if graders:
+        suite["assert"] = _graders(graders, problems, None, "assert")
+    if "threshold" in defaults and "threshold" not in suite:
+        suite["threshold"] = defaults["threshold"]
+    prompt = _prompt(raw.get("prompts"), directory, problems)
+    rows = _rows(raw.get("tests"), directory, problems) if "tests" in raw else []
+    suite["tests"] = [
+        _test(row, i, inline, prompt, defaults, bool(graders), problems) for i, (row, inline) in enumerate(rows)
+    ]
+    return suite
+
+
+def _refuse(
+    raw: dict[str, Any],
+    removed: dict[str, str],
+    unsupported: dict[str, str],
+    problems: Problems,
+    test_id: str | None,
+    prefix: str,
+) -> None:
+    for key in raw:
+        if key in removed:
+            problems.add(test_id, f"{prefix}{key}", removed[key])
+        elif key in unsupported:
+            problems.add(test_id, f"{prefix}{key}", f"AgentV 5's {unsupported[key]} are not supported yet")
+
+
+def _rows(raw: Any, directory: Path, problems: Problems) -> list[tuple[dict[str, Any], bool]]:
+    """Every test, and whether it is written inline: only a raw case, from a file `tests` names, may keep an `input`."""
+    entries = raw if isinstance(raw, list) else [raw]
+    return [
+        (row, isinstance(entry, dict))
+        for entry in entries
+        for row in tests_source.expand(entry if isinstance(raw, str) else [entry], directory, problems)
+    ]
+
+
+def _default_test(raw: Any, directory: Path, problems: Problems) -> dict[str, Any]:
+    """`default_test` inline, or the mapping of the file a `file://` reference names."""
+    if raw is None:
+        return {}
+    if isinstance(raw, str) and raw.strip().startswith("file://"):
+        path = directory / raw.strip().removeprefix("file://")
+        try:
+            raw = load_yaml(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            problems.add(None, "default_test", f"cannot read {path} ({one_line(exc)})")
+            return {}
+    if not isinstance(raw, dict):
+        problems.add(None, "default_test", "must be a mapping or a file:// reference to one")
+        return {}
+    return raw
+
+
+def _targets(raw: dict[str, Any], suite: dict[str, Any], problems: Problems) -> None:
+    """Top-level `targets` (names, or `{id}` references) become 4.x's `execution.targets`."""
+    targets = raw.get("targets")
+    if targets is None:
+        return
+    names = []
+    for index, item in enumerate(targets if isinstance(targets, list) else [targets]):
+        name = item if isinstance(item, str) else item.get("id") if isinstance(item, dict) else None
+        if not isinstance(name, str) or (isinstance(item, dict) and set(item) - {"id"}):
+            problems.add(None, f"targets[{index}]", "only target names are supported yet, not eval-local targets")
+            continue
+        names.append(name)
+    suite["execution"] = {"targets": names}
+
+
+def _prompt(raw: Any, directory: Path, problems: Problems) -> Any:
+    """The one prompt every test renders (text, or chat messages); None when the file has no `prompts`."""
+    if raw is None:
+        return None
+    prompts = [raw] if isinstance(raw, str) or _is_chat(raw) else raw
+    if not isinstance(prompts, list) or len(prompts) != 1:
+        problems.add(None, "prompts", "only one prompt is supported yet (AgentV 5 runs each test once per prompt)")
+        return None
+    prompt = prompts[0]
+    if isinstance(prompt, str) and prompt.strip().startswith("file://"):
+        path = directory / prompt.strip().removeprefix("file://")
+        try:
+            return path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.add(None, "prompts[0]", f"cannot read {path} ({one_line(exc)})")
+            return None
+    if isinstance(prompt, str) or _is_chat(prompt):
+        return prompt
+    problems.add(None, "prompts[0]", "only a text or chat-message prompt is supported yet, not functions or objects")
+    return None
+
+
+def _is_chat(raw: Any) -> bool:
+    return isinstance(raw, list) and bool(raw) and all(isinstance(m, dict) and "role" in m for m in raw)
+
+
+def _test(
+    row: dict[str, Any],
+    index: int,
+    inline: bool,
+    prompt: Any,
+    defaults: dict[str, Any],
+    suite_graders: bool,
+    problems: Problems,
+) -> dict[str, Any]:
+    """One test lowered as AgentV 5 lowers it: default vars under its own, the prompt rendered as its input
+    (a raw case's own `input` becomes `vars.input` first), its fields rendered with the vars."""
+    test_id = str(row.get("id", f"tests[{index}]"))
+    removed = ("assertions", "expected_output") if inline else ("assertions",)  # a raw case keeps its reference
+    _refuse(row, {k: v for k, v in REMOVED.items() if k in removed}, TEST_UNSUPPORTED, problems, test_id, "")
+    for key in row:
+        if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input"}:
+            problems.note(test_id, key, "unknown field, ignored")
+    variables = {**_mapping(defaults.get("vars")), **_mapping(row.get("vars"))}
+    if "input" in row and inline:
+        problems.add(test_id, "input", REMOVED["input"])
+    elif "input" in row and prompt is not None:
+        variables["input"] = row["input"]
+    if any(isinstance(v, list) and (not v or isinstance(v[0], str)) for v in variables.values()):
+        problems.add(test_id, "vars", "a list of values (one test per value) is not supported yet")
+    test = {k: render_vars(row[k], variables) for k in TEST_PASSED if k in row}
+    if "options" in defaults:
+        test["options"] = {**defaults["options"], **test.get("options", {})}
+    _refuse(test.get("options", {}), {}, {"transform": "output transforms"}, problems, test_id, "options.")
+    if prompt is not None:
+        test["input"] = render_vars(render_vars(prompt, variables), variables)  # AgentV 5 renders it twice
+    elif not inline and "input" in row:
+        test["input"] = render_vars(row["input"], variables)
+    if not inline and "expected_output" in row:
+        test["expected_output"] = render_vars(row["expected_output"], variables)
+    if "assert" in test:
+        test["assert"] = _graders(test["assert"], problems, test_id, "assert")
+    elif suite_graders:
+        test["assert"] = []  # AgentV 5 runs a test the suite's graders alone grade; 4.42.4 skips it
+    elif isinstance(test.get("criteria"), str) and test["criteria"].strip():
+        test["assert"] = [test["criteria"]]  # AgentV 5 grades lone criteria as one rubric line
+    if isinstance(test.get("turns"), list):
+        test["turns"] = [_turn(t, problems, test_id, i) for i, t in enumerate(test["turns"])]
+    return test
+
+
+def _turn(turn: Any, problems: Problems, test_id: str, index: int) -> Any:
+    if not isinstance(turn, dict) or "assert" not in turn:
+        return turn
+    return {**turn, "assert": _graders(turn["assert"], problems, test_id, f"turns[{index}].assert")}
+
+
+def _graders(raw: Any, problems: Problems, test_id: str | None, where: str) -> list[Any]:
+    translated = [
+        _grader(g, problems, test_id, f"{where}[{i}]") for i, g in enumerate(_list(raw, problems, where, test_id))
+    ]
+    return [g for g in translated if g is not None]
+
+
+def _mapping(raw: Any) -> dict[str, Any]:
+    return raw if isinstance(raw, dict) else {}
+
+
+def _list(raw: Any, problems: Problems, where: str, test_id: str | None = None) -> list[Any]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        problems.add(test_id, where, "must be a list")
+        return []
+    return raw
+
+
+def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> Any:
+    """One 5.x assertion as the 4.x grader that scores it the same; a plain string stays a rubric line."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        return raw
+    item = {k: v for k, v in raw.items() if k != "metric"}
+    if "metric" in raw and "name" not in raw:
+        item["name"] = raw["metric"]
+    if "transform" in item:
+        problems.add(test_id, f"{where}.transform", "AgentV 5's output transforms are not supported yet")
+    kind = item["type"].replace("_", "-")
+    if kind.startswith("not-") and kind != "not-skill-used":  # AgentV 5's negated form of any type
+        return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
+    if kind in GRADER_RENAMES:
+        return {**item, "type": GRADER_RENAMES[kind]}
+    if kind == "llm-rubric" and not item.get("value") and _no_prompt(item.get("prompt"), Path(problems.file).parent):
+        problems.note(test_id, where, "skipped, as AgentV 5 skips an llm-rubric with no `value` and no inline `prompt`")
+        return None
+    if kind == "llm-rubric":
+        return _rubric(item)
+    if kind in ("skill-used", "not-skill-used"):
+        rest = {k: v for k, v in item.items() if k not in ("type", "value")}
+        return {**rest, "type": "skill-trigger", "skill": item.get("value"), "should_trigger": kind == "skill-used"}
+    if kind == "assert-set":
+        return _assert_set(item, problems, test_id, where)
+    if kind.startswith("trajectory:"):
+        return _trajectory(kind, item, problems, test_id, where)
+    return item
+
+
+def _assert_set(item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> dict[str, Any]:
+    """`assert-set`: its members' weighted mean, as 4.x's composite with a weighted_average (members named, as
+    AgentV 5 names them, so the composite runs them all)."""
+    members = _graders(item.get("assert"), problems, test_id, f"{where}.assert")
+    named = [
+        {**m, "name": m.get("name") or f"{m.get('type')}-{i + 1}"} if isinstance(m, dict) else m
+        for i, m in enumerate(members)
+    ]
+    weights = {m["name"]: m.get("weight", 1) for m in named if isinstance(m, dict)}
+    rest = {k: v for k, v in item.items() if k not in ("type", "assert")}
+    aggregator = {"type": "weighted_average", "weights": weights}
+    return {**rest, "type": "composite", "aggregator": aggregator, "assertions": named}
+
+
+def _no_prompt(prompt: Any, directory: Path) -> bool:
+    """Whether AgentV 5.3.1-next.1 finds no prompt: none given, or a `file://` one (it keeps the path, not the
+    text). A file it cannot use (missing, or quoting neither {{ output }} nor {{ expected_output }}) is not
+    this case: the 4.x parser's checks then skip the test, as AgentV 5 skips it."""
+    if not prompt:
+        return True
+    if not isinstance(prompt, str) or not prompt.startswith("file://"):
+        return False
+    try:
+        text = (directory / prompt.removeprefix("file://")).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool({"output", "expected_output"} & set(TEMPLATE_NAME.findall(text)))
+
+
+def _rubric(item: dict[str, Any]) -> dict[str, Any]:
+    """`llm-rubric`: a list of checks is 4.x's `rubrics`; a sentence, or only a prompt, is a free-form llm-grader."""
+    value = item.get("value")
+    rest = {k: v for k, v in item.items() if k not in ("type", "value")}
+    if isinstance(value, (list, dict)) and value:
+        return {**rest, "type": "rubrics", "criteria": value}
+    if isinstance(value, str) and value.strip():
+        return {**rest, "type": "llm-grader", "criteria": value}
+    return {**rest, "type": "llm-grader"}
+
+
+def _trajectory(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> Any:
+    """`trajectory:tool-used` (a minimum count) and `trajectory:tool-sequence` as 4.x's tool-trajectory."""
+    value = item.get("value")
+    rest = {k: v for k, v in item.items() if k not in ("type", "value")}
+    if kind == "trajectory:tool-used" and isinstance(value, dict) and set(value) <= {"name", "min"}:
+        return {
+            **rest,
+            "type": "tool-trajectory",
+            "mode": "any_order",
+            "minimums": {value.get("name"): value.get("min", 1)},
+        }
+    if kind == "trajectory:tool-used" and isinstance(value, str):
+        return {**rest, "type": "tool-trajectory", "mode": "any_order", "minimums": {value: 1}}
+    if kind == "trajectory:tool-sequence" and isinstance(value, dict) and isinstance(value.get("steps"), list):
+        mode = TRAJECTORY_MODES.get(str(value.get("mode", "in_order")))
+        if mode is not None:
+            return {**rest, "type": "tool-trajectory", "mode": mode, "expected": [{"tool": s} for s in value["steps"]]}
+    problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} in this form is not supported yet")
+    return None
