@@ -12,7 +12,7 @@ from typing import Any, TypeGuard
 import orjson
 
 from autoresearch.plumbing.redact import redact, secret_values
-from autoresearch.runs.errors import BadResults
+from autoresearch.runs.errors import BadResults, RunsError
 
 INDEX = "index.jsonl"
 
@@ -119,8 +119,9 @@ def _each_row(path: Path, lines: list[str]) -> Iterator[Row]:
             yield _parse_row(path, number, line)
 
 
-class _Suspect(Exception):
-    """A number the strict decoder will not take: the row is read again, and walked, to name its field."""
+class _Suspect(RunsError):
+    """A number the strict decoder will not take: the row is read again, and walked, to name its field (never
+    raised past `_parse_row`; under the one root all the same, as every exception class of ours)."""
 
 
 def _finite_float(text: str) -> float:

@@ -240,7 +240,8 @@ def held(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]], *ar
     attempts have started, the processes `fault` names (called then) are SIGKILLed, and the attempts let go."""
     marks.mkdir()
     done: dict = {}
-    command = lambda: done.update(result=cli(tree, *args, env={"MARKS_DIR": str(marks)}, timeout=600))  # noqa: E731
+    env = {"MARKS_DIR": str(marks), **faults.in_tree(tree)}
+    command = lambda: done.update(result=cli(tree, *args, env=env, timeout=600))  # noqa: E731
     runner = threading.Thread(target=command)
     runner.start()
     while len(list(marks.glob("started-*"))) < held and runner.is_alive():

@@ -22,6 +22,14 @@ from autoresearch.runs.executors.config import ExecutorConfig
 from tests.helpers.repos import GIT_ENV, cli
 from tests.runs.executors import cluster  # (which imports this module: its names are looked up when called)
 
+TREE = "AUTORESEARCH_TEST_TREE"  # on the commands the scenarios run in a tree: the Ray drivers they start inherit it
+
+
+def in_tree(tree: Path) -> dict[str, str]:
+    """The variable that names a command's tree to `drivers`: a driver works in `/`, whatever its daemon's folder."""
+    return {TREE: str(tree.resolve())}
+
+
 HOLD_RUN = {"mutator": "sh -c 'echo hold boost1 >> prompt.md'", "prompt": "fact0 fact1 fact2\n"}  # the candidate holds
 
 
@@ -38,7 +46,7 @@ def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=err,
-            env={**os.environ, **GIT_ENV, "NO_COLOR": "1", "MARKS_DIR": str(marks)},
+            env={**os.environ, **GIT_ENV, "NO_COLOR": "1", "MARKS_DIR": str(marks), **in_tree(tree)},
             start_new_session=True,
         )
     while not ready() and proc.poll() is None:
@@ -92,11 +100,14 @@ def settled(find: Callable[[], list[int]], seconds: float = 15) -> int:
 
 
 def drivers(tree: Path) -> list[int]:
-    """The Ray driver processes of the commands run in `tree` (a driver works in its daemon's folder)."""
+    """The Ray driver processes of the commands run in `tree`, orphans included (by the variable they inherit)."""
     found = []
+    mark = f"{TREE}={tree.resolve()}".encode()
     for pid, args in cluster.processes():
         try:
-            if b"autoresearch.runs.executors.driver" in args and Path(f"/proc/{pid}/cwd").resolve() == tree.resolve():
+            if b"autoresearch.runs.executors.driver" in args and mark in Path(
+                f"/proc/{pid}/environ"
+            ).read_bytes().split(b"\0"):
                 found.append(pid)
         except OSError:  # ended meanwhile
             continue
@@ -190,7 +201,7 @@ def silent_cluster(work: Path, on_ray: dict) -> dict:
     for form in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
         tree = cluster.repo(work / f"silent-{len(out)}", {**on_ray, "address": form})
         began = time.monotonic()
-        done = cli(tree, "eval", timeout=900)
+        done = cli(tree, "eval", env=in_tree(tree), timeout=900)
         seconds = round(time.monotonic() - began)
         out[form] = {"exit": done.returncode, "seconds": seconds, "stderr": done.stderr[-1000:]}
         out[form]["drivers"] = settled(lambda: drivers(tree), 5)
