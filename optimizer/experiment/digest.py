@@ -26,6 +26,7 @@ LIMIT = 24 * 1024  # bytes: a page or two for the mutator to read before it choo
 DETAILED = 25  # the newest cycles with their per-test effect
 NAMED = 6  # tests named per direction; the rest are counted
 EPSILON = 1e-9
+WHY = 300  # characters of a decision's reason or an error's message
 
 HEADER = """# What this experiment has tried
 
@@ -102,7 +103,8 @@ class Digest:
         lines = [f"\n### Cycle {record.cycle}: {_verdict(record, head)}\n"]
         lines.append(f"- Tried: {record.mutation or '(no summary)'}\n")
         if record.reason or record.error:
-            lines.append(f"- Why: {record.error if record.decision == 'error' else record.reason}\n")
+            why = record.error if record.decision == "error" else record.reason
+            lines.append(f"- Why: {_short(' '.join(str(why).split()))}\n")
         effect = self._effect(record, head)
         if effect is not None:
             lines.append(f"- Helped: {_named(effect.helped)}; hurt: {_named(effect.hurt)}\n")
@@ -187,6 +189,11 @@ def _verdict(record: Iteration, head: Iteration | None) -> str:
 def _one_line(record: Iteration) -> str:
     word = {"keep": "kept", "error": "failed"}.get(record.decision, "discarded")
     return f"- {record.cycle}, {word}: {record.mutation or '(no summary)'}\n"
+
+
+def _short(text: str) -> str:
+    """An error's message can quote a whole command's output: a line of the digest keeps its start."""
+    return text if len(text) <= WHY else text[: WHY - 1] + "…"
 
 
 def _named(tests: list[str]) -> str:

@@ -95,3 +95,12 @@ def test_its_size_is_bounded_whatever_the_history(tmp_path, count):
     assert (f"({unlisted} older cycles not listed here" in text) == (unlisted > 0) and (unlisted > 0) == (count == 5000)
     digest.write(records)
     assert (tmp_path / "exp/_autoresearch/digest.md").read_text() == text
+
+
+def test_a_long_error_is_cut_to_its_start(tmp_path):
+    """An error's message may quote a command's whole output: one cycle must not take the digest's room."""
+    records = _records(1, "tried")
+    records.append(Iteration(cycle=3, score=0.5, decision="error", error="boom\n" + "x" * 5000, error_reason="eval"))
+    text = Digest(ExperimentPaths(tmp_path / "exp")).render(records)
+    [why] = [line for line in text.splitlines() if line.startswith("- Why: boom")]
+    assert why.startswith("- Why: boom xxx") and why.endswith("…") and len(why) == len("- Why: ") + 300
