@@ -1,6 +1,6 @@
 """A real MLflow tracking server on 127.0.0.1, SQLite behind it, from the pinned tests/mlflow/.venv (tests/run
-makes it), for the tracking tests: started once per module, stopped and started again on the same store by a
-test that kills it mid-run."""
+makes it), for the tracking tests: started once per worker that runs them, stopped and started again on the same
+store by a test that kills it mid-run."""
 
 from __future__ import annotations
 
@@ -67,8 +67,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def mlflow_server(tmp_path_factory) -> Iterator[MlflowServer]:
+    """One server per worker, not per module: a worker runs other modules' tests between the tracking tests, and a
+    module fixture was started again each time it came back to them (a fresh store: 15-45 s of migrations)."""
     server = MlflowServer(tmp_path_factory.mktemp("mlflow"))
     server.start()
     try:
