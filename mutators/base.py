@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 from autoresearch.plumbing.redact import redact
 from autoresearch.plumbing.sandbox import Sandbox
+from autoresearch.plumbing.text import cut
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ def one_line(text: str) -> str:
     pushed, on a model's word. A zero-width space before the reference keeps the text and disarms it."""
     line = " ".join(redact(text).split())  # masked first: a key of several lines is masked whole
     line = CLOSING.sub("\\1\\2\u200b", line)
-    return line if len(line) <= SUMMARY_LIMIT else line[: SUMMARY_LIMIT - 1] + "…"
+    return cut(line, SUMMARY_LIMIT)
 
 
 def summary_from(changelog: Path, fallback_output: str) -> str:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from autoresearch.optimizer.experiment.history import History
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.text import cut
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import load_rows
 from autoresearch.trajectory.iterations import Iteration
@@ -26,7 +28,7 @@ LIMIT = 24 * 1024  # bytes: a page or two for the mutator to read before it choo
 DETAILED = 25  # the newest cycles with their per-test effect
 NAMED = 6  # tests named per direction; the rest are counted
 EPSILON = 1e-9
-WHY = 300  # characters of a decision's reason or an error's message
+WHY = 300  # characters of a decision's reason or an error's message (it can quote a command's whole output)
 
 HEADER = """# What this experiment has tried
 
@@ -79,6 +81,7 @@ class Digest:
     def render(self, records: list[Iteration]) -> str:
         """Whole blocks, newest first, while they fit: the text never exceeds LIMIT bytes."""
         newest = [r for r in reversed(records) if not r.measures_head]
+        history = History(records)  # HEAD as a cycle found it: the last KEEP before it
         text = Budget(LIMIT - len(CLOSING.encode("utf-8")))
         text.add(
             HEADER.format(summary=_summary(records), iterations=self.paths.iterations, root=self.paths.results_dir)
@@ -86,7 +89,7 @@ class Digest:
         shown = 0
         if newest and text.add("\n## The latest cycles, newest first\n"):
             for record in newest[:DETAILED]:
-                if not text.add(self._detailed(record, _head_at(records, record.cycle))):
+                if not text.add(self._detailed(record, history.best_until(record.cycle - 1))):
                     break
                 shown += 1
         older = newest[shown:]
@@ -104,7 +107,7 @@ class Digest:
         lines.append(f"- Tried: {record.mutation or '(no summary)'}\n")
         if record.reason or record.error:
             why = record.error if record.decision == "error" else record.reason
-            lines.append(f"- Why: {_short(' '.join(str(why).split()))}\n")
+            lines.append(f"- Why: {cut(' '.join(str(why).split()), WHY)}\n")
         effect = self._effect(record, head)
         if effect is not None:
             lines.append(f"- Helped: {_named(effect.helped)}; hurt: {_named(effect.hurt)}\n")
@@ -135,15 +138,13 @@ class Digest:
         )
 
     def _scores(self, run_dir: str) -> dict[str, float] | None:
-        """Each test's mean score in a run directory's results; None where there are none to read."""
+        """Each test's score in a run directory's results (the last row of a test, as compare reads them);
+        None where there are none to read."""
         try:
             rows = load_rows(self.paths.run_dir(run_dir))
         except BadResults:
             return None
-        sums: dict[str, list[float]] = {}
-        for row in rows:
-            sums.setdefault(str(row["test_id"]), []).append(float(row["score"]))
-        return {test: sum(s) / len(s) for test, s in sums.items()}
+        return {str(row["test_id"]): float(row["score"]) for row in rows}
 
     def _patch(self, record: Iteration) -> str | None:
         """A dropped candidate's saved patch, relative to the results directory; a KEEP is its commit."""
@@ -172,12 +173,6 @@ def _summary(records: list[Iteration]) -> str:
     )
 
 
-def _head_at(records: list[Iteration], cycle: int) -> Iteration | None:
-    """HEAD as the cycle found it: the last KEEP before it."""
-    keeps = [r for r in records if r.decision == "keep" and r.cycle < cycle]
-    return keeps[-1] if keeps else None
-
-
 def _verdict(record: Iteration, head: Iteration | None) -> str:
     if record.decision == "error":
         return f"failed ({record.error_reason or 'error'})"
@@ -189,11 +184,6 @@ def _verdict(record: Iteration, head: Iteration | None) -> str:
 def _one_line(record: Iteration) -> str:
     word = {"keep": "kept", "error": "failed"}.get(record.decision, "discarded")
     return f"- {record.cycle}, {word}: {record.mutation or '(no summary)'}\n"
-
-
-def _short(text: str) -> str:
-    """An error's message can quote a whole command's output: a line of the digest keeps its start."""
-    return text if len(text) <= WHY else text[: WHY - 1] + "…"
 
 
 def _named(tests: list[str]) -> str:

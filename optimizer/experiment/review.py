@@ -20,9 +20,11 @@ from autoresearch.optimizer.experiment.state import State
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.redact import redact
+from autoresearch.plumbing.text import cut
 from autoresearch.trajectory import iterations, testscores
 from autoresearch.trajectory.iterations import Iteration
 
+SHORT = 120  # characters of an error's message in the table of what was not kept
 MAX_TESTS = 30  # rows of wins and of losses each: the rest are counted
 MAX_DROPS = 20  # the most recent; the rest are counted
 
@@ -171,7 +173,7 @@ def _dropped(records: list[Iteration], scale: Scale) -> list[str]:
         return [*lines, "Nothing: every mutation was kept."]
     lines += ["| cycle | decision | score | why | change |", "| ---: | --- | ---: | --- | --- |"]
     for r in tried[-MAX_DROPS:]:
-        why = f"{r.error_reason}: {_short(r.error or '')}" if r.error_reason else (r.gate or r.reason or "")
+        why = f"{r.error_reason}: {cut(r.error or '', SHORT)}" if r.error_reason else (r.gate or r.reason or "")
         score = "–" if r.decision == "error" else scale.show(r.score)
         lines.append(f"| {r.cycle} | {r.decision} | {score} | {_cell(why)} | {_cell(r.mutation)} |")
     if len(tried) > MAX_DROPS:
@@ -181,10 +183,6 @@ def _dropped(records: list[Iteration], scale: Scale) -> list[str]:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _short(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _duration(records: list[Iteration]) -> str:
