@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from autoresearch.mutators.config import MutatorConfig
@@ -138,6 +138,15 @@ class SearchConfig(BaseModel):
     """With 2+ candidates: make the next cycle's mutations while this cycle's candidates are evaluated and decided (a cycle then takes about the longer of the two, not both); an edit made ahead is carried onto the KEEP this cycle makes by a three-way merge, and mutated again when none carries. `false` makes each cycle's mutations after the cycle before is decided."""
     confirm: Literal["mean", "independent", "off"] = "mean"
     """Under `wins-losses` or `score` with 2+ candidates judged, the best one is evaluated once more (picking the best of K noisy runs favours a lucky one): `mean` keeps it if the rule keeps the mean of its two runs, the mean becoming HEAD's results; `independent` keeps it only if the rule keeps it on the second run alone (false KEEPs at most K = 1's, by construction; more cycles and spend); `off` for a deterministic eval. YAML's `true` means `mean`, `false` (or `off`) means `off`. `significant` always tests its pick, on its runs after the one that picked it."""
+
+    parents: Literal["head", "pareto"] = "head"
+    """Where a cycle's candidates start: `head`, all from HEAD; `pareto` (2+ candidates), the first from HEAD and the others each from an earlier candidate that scored best on some test (the Pareto front of per-test winners, ranked by tests won; kept on refs/autoresearch/<experiment>/candidates/, never on a branch), its edit carried onto HEAD. A KEEP is still judged against HEAD."""
+
+    @model_validator(mode="after")
+    def _parents_need_siblings(self) -> SearchConfig:
+        if self.parents == "pareto" and self.candidates < 2:
+            raise ValueError("'parents: pareto' needs 'candidates' of 2 or more (the first candidate always starts from HEAD)")
+        return self
 
     @field_validator("confirm", mode="before")
     @classmethod

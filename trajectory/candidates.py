@@ -4,8 +4,10 @@ Read from the `candidates` array of iterations.jsonl (`Candidate`): each
 sibling, and a merge candidate after them, has its own score, strategy and
 summary. The chart draws them as small rings spread around their cycle, so a
 cycle that tried four edits shows four rings next to the one point of its
-outcome; `report` counts how many KEEPs each strategy produced. Lines written
-without candidates (K = 1, older files) contribute nothing.
+outcome; `report` counts how many KEEPs each strategy produced. A candidate
+that started from an earlier one (`search.parents: pareto`) is joined to its
+parent's ring by a dashed line. Lines written without candidates (K = 1, older
+files) contribute nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ class CandidatePoint:
     strategy: str
     summary: str
     merge_of: tuple[int, ...] = ()
+    parent: str = ""  # the earlier candidate it started from, `<cycle>-<index>` ("" for HEAD)
+
+    @property
+    def name(self) -> str:
+        return f"{self.cycle}-{self.index}"
 
 
 def points(records: list[Iteration]) -> list[CandidatePoint]:
@@ -45,7 +52,9 @@ def points(records: list[Iteration]) -> list[CandidatePoint]:
                 continue
             merge = tuple(c.merge_of or ())
             out.append(
-                CandidatePoint(r.cycle, c.index, place, len(cands), c.score, c.decision, c.strategy, c.summary, merge)
+                CandidatePoint(
+                    r.cycle, c.index, place, len(cands), c.score, c.decision, c.strategy, c.summary, merge, c.parent or ""
+                )
             )
     return out
 
@@ -87,12 +96,13 @@ def svg(frame: Frame, cands: list[CandidatePoint], radius: float) -> str:
     if not cands:
         return ""
     step = frame.x(2) - frame.x(1) if frame.x(2) != frame.x(1) else 0.0
-    parts = ['<g class="candidates">']
+    at = {c.name: (frame.x(c.cycle) + _offset(c, step), frame.y(c.score)) for c in cands}
+    parts = ['<g class="candidates">', *_parent_links(cands, at)]
     for c in cands:
-        offset = (c.place - (c.siblings - 1) / 2) / max(c.siblings - 1, 1) * SPREAD * step
+        x, y = at[c.name]
         parts.append(
             f'<circle class="cand {esc(c.decision)}" data-cycle="{c.cycle}" data-index="{c.index}" '
-            f'data-strategy="{esc(c.strategy)}" cx="{fmt(frame.x(c.cycle) + offset)}" cy="{fmt(frame.y(c.score))}" '
+            f'data-strategy="{esc(c.strategy)}" cx="{fmt(x)}" cy="{fmt(y)}" '
             f'r="{max(radius - 1, 1.5)}" fill="none" stroke="{COLOR}" stroke-width="1.2">'
             f"<title>{esc(_title(c))}</title></circle>"
         )
@@ -100,7 +110,27 @@ def svg(frame: Frame, cands: list[CandidatePoint], radius: float) -> str:
     return "".join(parts)
 
 
+def _offset(c: CandidatePoint, step: float) -> float:
+    return (c.place - (c.siblings - 1) / 2) / max(c.siblings - 1, 1) * SPREAD * step
+
+
+def _parent_links(cands: list[CandidatePoint], at: dict[str, tuple[float, float]]) -> list[str]:
+    """A dashed line from each candidate's parent's ring to its own (a parent not drawn, none)."""
+    links = []
+    for c in cands:
+        if c.parent in at:
+            (x1, y1), (x2, y2) = at[c.parent], at[c.name]
+            links.append(
+                f'<line class="parent-link" data-from="{esc(c.parent)}" data-to="{c.name}" x1="{fmt(x1)}" '
+                f'y1="{fmt(y1)}" x2="{fmt(x2)}" y2="{fmt(y2)}" stroke="{COLOR}" stroke-width="1" '
+                f'stroke-dasharray="3 3"><title>cycle {c.cycle} · candidate {c.index} started from candidate '
+                f"{esc(c.parent)}</title></line>"
+            )
+    return links
+
+
 def _title(c: CandidatePoint) -> str:
     who = f"merge of {', '.join(map(str, c.merge_of))}" if c.merge_of else f"candidate {c.index}"
     strategy = f" · {c.strategy}" if c.strategy else ""
-    return f"cycle {c.cycle} · {who}{strategy} · {c.score:.4g} · {c.decision.upper()} · {c.summary}"
+    parent = f" · from candidate {c.parent}" if c.parent else ""
+    return f"cycle {c.cycle} · {who}{strategy}{parent} · {c.score:.4g} · {c.decision.upper()} · {c.summary}"

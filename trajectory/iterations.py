@@ -72,6 +72,7 @@ class Candidate(BaseModel):
     cost_usd: float = 0.0
     patch: Text = None  # a candidate not kept: its saved patch, relative to the experiment's results directory
     merge_of: Annotated[list[int] | None, WrapValidator(_or_none)] = None  # a merge: the siblings it combines
+    parent: Text = None  # search.parents: pareto: the earlier candidate it started from, `<cycle>-<index>` (none: HEAD)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ class Iteration(BaseModel):
     # parallel candidates (search.candidates > 1)
     strategy: Text = None  # the strategy of the candidate the cycle's decision is about
     candidates: Annotated[list[Candidate] | None, WrapValidator(_or_none)] = None
+    parent: Text = None  # the shown candidate's parent, as its entry in `candidates` says (none: HEAD)
     # objectives and promotion gates (autoresearch.policies.objectives, autoresearch.policies.gates)
     objectives: Annotated[dict[str, float] | None, WrapValidator(_or_none)] = (
         None  # overall: correctness, cost, latency_p50, ...

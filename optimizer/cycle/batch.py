@@ -50,6 +50,8 @@ class Sibling:
     paid: MutationSpend = MutationSpend()  # its mutations' spend already on a line (`settle`)
     merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
     parents: str = ""  # and their strategies, for its commit message
+    parent: str = ""  # `search.parents: pareto`: the stored candidate it started from (`<cycle>-<index>`); "" is HEAD
+    start_key: str = ""  # and its artifact's key before the mutation (autoresearch.optimizer.cycle.parents)
 
     def picked_on(self) -> Selected:
         """The figures (score, wins, losses) of its first run, which the pick compares: kept as `selected` once a

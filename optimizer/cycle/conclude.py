@@ -102,7 +102,14 @@ def decide(session: Session, batch: Batch, winner: Sibling | None, ahead: Batch 
         entries = [_entry(session, s, winner) for s in siblings]
         totals = _totals(siblings, ahead.siblings if ahead else [])
         name = subject.strategy.name
-        line = subject.draft.finish(decision, failure=failure, cycle_spend=totals, strategy=name, candidates=entries)
+        line = subject.draft.finish(
+            decision,
+            failure=failure,
+            cycle_spend=totals,
+            strategy=name,
+            candidates=entries,
+            parent=subject.parent or None,
+        )
     else:
         line = subject.draft.finish(decision, failure=failure)
     return Decided(line, _kept(batch, winner), shown)
@@ -116,6 +123,7 @@ def _kept(batch: Batch, winner: Sibling | None) -> Kept | None:
     summary = winner.draft.mutation or ""
     if batch.site.several:
         how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
+        how += f", from candidate {winner.parent}" if winner.parent else ""
         summary = f"{summary} ({how})"
     return Kept(commit_message(batch.number, summary), winner.rows, winner.held)
 
@@ -157,4 +165,5 @@ def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
         cost_usd=round((s.draft.spend.cost_usd or 0.0) + s.mutated.cost_usd, 6),
         patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
         merge_of=s.merge_of,
+        parent=s.parent or None,
     )

@@ -21,7 +21,7 @@ import time
 from dataclasses import replace
 
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import checks, in_checkout, in_worktrees, stops, window
+from autoresearch.optimizer.cycle import checks, in_checkout, in_worktrees, parents, stops, window
 from autoresearch.optimizer.cycle.batch import Batch, Sibling, best_of, owed, picked_over
 from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
@@ -67,6 +67,7 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
             site.set_aside([picked], None)
         old_head = session.ws.head() if made is not None else ""
         site.conclude(session, batch, decide(session, batch, winner, made))
+        parents.keep(session, batch, winner)
         if made is not None and winner is not None:
             window.rebase(session, made, old_head)
         return made

@@ -12,7 +12,7 @@ from functools import partial
 
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
-from autoresearch.optimizer.cycle import tree, window
+from autoresearch.optimizer.cycle import parents, tree, window
 from autoresearch.optimizer.cycle.batch import Batch, Sibling, save_patches
 from autoresearch.optimizer.cycle.conclude import Decided, conclude
 from autoresearch.optimizer.cycle.evaluation import judge_candidate
@@ -108,12 +108,15 @@ class Worktrees:
 
 
 def new_batch(session: Session, number: int) -> Batch:
-    """K worktrees at HEAD and a strategy each (see autoresearch.mutators.strategies), not yet mutated."""
+    """K worktrees at HEAD (or, with `search.parents: pareto`, some at an earlier candidate carried onto it:
+    autoresearch.optimizer.cycle.parents) and a strategy each (see autoresearch.mutators.strategies), not
+    yet mutated."""
     k = session.config.search.candidates
     batch = Batch(number, session.paths.new_run_dir(number), Worktrees())
     spaces = worktrees.make(session.ws, session.paths.meta, batch.name, k)
     strategies = assign(tuple(session.config.search.strategies), k, _shift(session))
     batch.siblings = [_sibling(session, batch, i, strategies[i], spaces[i]) for i in range(k)]
+    parents.start(session, batch)
     return batch
 
 

@@ -142,9 +142,10 @@ class Draft:
         cycle_spend: CycleSpend | None = None,
         strategy: str | None = None,
         candidates: list[Candidate] | None = None,
+        parent: str | None = None,
     ) -> Iteration:
         """The line: the draft's parts, the outcome's (`failure`, HEAD measured, a parallel cycle's spend,
-        strategy and candidates), and the cycle's duration so far."""
+        strategy, candidates and the shown one's parent), and the cycle's duration so far."""
         data: dict[str, Any] = {"cycle": self.cycle, "run_dir": self.run_dir, "eval_key": self.eval_key}
         if self.mutation is not None:
             data["mutation"] = self.mutation
@@ -167,7 +168,7 @@ class Draft:
             data |= _head(head)
         if failure is not None:
             data |= {"score": 0.0, "error": failure.message, "error_reason": failure.reason}
-        data |= {"decision": decision, "strategy": strategy, "candidates": candidates}
+        data |= {"decision": decision, "strategy": strategy, "candidates": candidates, "parent": parent}
         data["duration_s"] = round(time.monotonic() - self.started, 3)
         return Iteration(**data)
 

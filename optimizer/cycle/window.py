@@ -19,6 +19,7 @@ from pathlib import Path
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.optimizer import faults
+from autoresearch.optimizer.cycle import parents
 from autoresearch.optimizer.cycle.batch import CONFLICT, Batch, Sibling, save_patches
 from autoresearch.optimizer.cycle.line import MutationSpend
 from autoresearch.optimizer.cycle.mutate import (
@@ -78,6 +79,7 @@ def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: b
     faults.point("before-mutate")
     for s in chosen if redo else ():  # a fresh worktree at HEAD for the second attempt
         s.ws, s.error = worktrees.add_tree(ws, session.paths.meta, batch.name, s.index, "HEAD^{tree}"), None
+        parents.at_head(s)
     pool = ThreadPoolExecutor(max_workers=max(1, len(chosen)), thread_name_prefix="mutator")
     futures = [submit(pool, _mutate_one, session, batch.number, s) for s in chosen]
     return Mutating(batch, pool, futures, kept, head, branch, held)
@@ -175,6 +177,7 @@ def _mutate_one(session: Session, number: int, s: Sibling) -> None:
         if request.changelog.is_file():
             request.changelog.replace(s.run_dir / "mutation.md")
         check_worktree(ws, head, result)
+        parents.check_changed(s, result)
     except MutationFailed as exc:
         s.error = (exc.reason, str(exc))
         if exc.spent is not None:

@@ -112,3 +112,22 @@ def _check_path(path: str, scope: str) -> None:
 def _terminated(patch: str) -> str:
     """git apply needs the final newline that `candidate_patch` strips."""
     return patch if patch.endswith("\n") else patch + "\n"
+
+
+def patched_tree(root: Path, head: str, patch: str, scope: str) -> str:
+    """The id of `head`'s tree with `patch` (a candidate's diff against it) applied, checked as a merge's is:
+    a candidate stored whole (autoresearch.optimizer.gitrepo.candidate_refs)."""
+    repo = pygit2.Repository(str(root))
+    _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
+    return str(_patched_tree(root, repo, repo.revparse_single(head).peel(pygit2.Tree), patch, scope).id)
+
+
+def carry_tree(root: Path, base: str, head: str, tree: str, scope: str) -> str | None:
+    """The id of `head`'s tree with what `tree` changed from `base`'s merged in three-way, or None when it
+    conflicts with what changed from `base` to `head`: an earlier candidate carried onto today's HEAD."""
+    repo = pygit2.Repository(str(root))
+    old = repo.revparse_single(base).peel(pygit2.Tree)
+    theirs = repo.revparse_single(tree).peel(pygit2.Tree)
+    _check(old.diff_to_tree(theirs), scope)
+    merged = _three_way(repo, old, repo.revparse_single(head).peel(pygit2.Tree), theirs)
+    return str(merged.id) if merged is not None else None

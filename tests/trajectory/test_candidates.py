@@ -163,3 +163,52 @@ def test_every_mark_stays_inside_the_plot_area_even_the_last_cycles_outer_ring(t
             reach = float(r) + float(stroke or 0) / 2
             assert LEFT <= float(cx) - reach and float(cx) + reach <= WIDTH - RIGHT, (cx, r)
             assert TOP <= float(cy) - reach and float(cy) + reach <= HEIGHT - BOTTOM, (cy, r)
+
+
+PARENTED = [
+    {"cycle": 1, "score": 0.5, "decision": "keep", "mutation": "original"},
+    {
+        "cycle": 2,
+        "score": 0.5,
+        "decision": "drop",
+        "candidates": [
+            {"index": 0, "decision": "drop", "strategy": "fix-failing", "summary": "fix a, break b", "score": 0.4},
+            {"index": 1, "decision": "drop", "strategy": "simplify", "summary": "break c", "score": 0.3},
+        ],
+    },
+    {
+        "cycle": 3,
+        "score": 0.8,
+        "decision": "keep",
+        "parent": "2-0",
+        "candidates": [
+            {"index": 0, "decision": "drop", "strategy": "fix-failing", "summary": "nudge c", "score": 0.45},
+            {"index": 1, "decision": "keep", "strategy": "simplify", "summary": "mend b", "score": 0.8, "parent": "2-0"},
+            {"index": 2, "decision": "drop", "strategy": "clarify", "summary": "lost", "score": 0.2, "parent": "9-9"},
+        ],
+    },
+]
+
+
+def test_the_page_joins_a_candidate_to_the_parent_it_started_from(tmp_path, watched):
+    path = tmp_path / "iterations.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in PARENTED))
+    records, _ = iterations.read(path)
+    assert [p.parent for p in points(records)] == ["", "", "", "2-0", "9-9"]
+    html = tmp_path / "trajectory.html"
+    page.write(html, page.PageData("exp", records, live=False, state=state(len(records), "finished", "converged")))
+    watched.page.goto(html.as_uri())
+    links = watched.page.locator("#score-chart line.parent-link")
+    assert links.count() == 1  # a parent that is not drawn (9-9) has no line
+    link = links.first
+    parent = watched.page.locator('circle.cand[data-cycle="2"][data-index="0"]')
+    child = watched.page.locator('circle.cand[data-cycle="3"][data-index="1"]')
+    assert [link.get_attribute(a) for a in ("x1", "y1", "x2", "y2")] == [
+        parent.get_attribute("cx"),
+        parent.get_attribute("cy"),
+        child.get_attribute("cx"),
+        child.get_attribute("cy"),
+    ]
+    assert link.locator("title").text_content() == "cycle 3 · candidate 1 started from candidate 2-0"
+    assert child.locator("title").text_content() == "cycle 3 · candidate 1 · simplify · from candidate 2-0 · 0.8 · KEEP · mend b"
+    assert link.bounding_box()["width"] > 0 and watched.dialogs == []

@@ -1,0 +1,127 @@
+"""search.parents: pareto, end to end through the CLI: a candidate that lost overall but was best on a test
+becomes a later candidate's parent, kept meanwhile on a ref of the experiment's own; the KEEP is judged
+against HEAD and committed as one commit on the branch; a restarted run finds the parent again.
+
+Cycle 2's candidate 0 is best on test a and loses on b (dropped); candidate 1 wins nothing HEAD does not.
+Cycle 3's candidate 1 starts from cycle 2's candidate 0 and mends b by appending a line (the eval's last
+row of a test wins): a KEEP no edit from HEAD alone made.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers.repos import assert_one_line_error, cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+ORIGINAL = scores(a=0.5, b=0.5, c=0.5)
+PLAN = {
+    "2.0": {"write": {"prompt.md": scores(a=1, b=0, c=0.5)}, "summary": "fix a, break b"},
+    "2.1": {"write": {"prompt.md": scores(a=0.5, b=0.5, c=0)}, "summary": "break c"},
+    "3.0": {"write": {"prompt.md": scores(a=0.5, b=0.5, c=0.4)}, "summary": "nudge c"},
+    "3.1": {"run": ["echo 'b 1' >> prompt.md"], "summary": "mend b"},
+}
+REFS = "refs/autoresearch/exp/candidates/"
+
+
+def make(tmp_path, parents="pareto", **config):
+    settings = {
+        "search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": parents},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        **config,
+    }
+    return scenario_repo(
+        tmp_path / "r", {"prompt.md": ORIGINAL}, {}, config=settings, extra_files={"plan.json": json.dumps(PLAN)}
+    )
+
+
+def refs(repo) -> list[str]:
+    return git(repo, "for-each-ref", "--format=%(refname)", "refs/autoresearch").split()
+
+
+def assert_kept_from_the_parent(repo) -> None:
+    lines = iterations(repo)
+    assert [(r["cycle"], r["decision"]) for r in lines] == [(1, "keep"), (2, "drop"), (3, "keep")]
+    keep = lines[2]
+    assert [c.get("parent") for c in keep["candidates"]] == [None, "2-0"]
+    assert keep["parent"] == "2-0" and keep["wins"] == 2 and keep["losses"] == 0  # judged against HEAD
+    assert "parent" not in lines[1] and all("parent" not in c for c in lines[1]["candidates"])
+    # one line of history on the user's branch: the KEEP's tree is the candidate's (its parent's edit + its own)
+    assert git(repo, "log", "--format=%s").splitlines() == [
+        "autoresearch cycle 3: mend b (strategy simplify, from candidate 2-0)",
+        "initial",
+    ]
+    assert (repo / "prompt.md").read_text() == scores(a=1, b=0, c=0.5) + "b 1\n"
+    assert git(repo, "branch", "--format=%(refname)").split() == ["refs/heads/main"]
+    assert git(repo, "status", "--porcelain").strip() == ""
+    assert git(repo, "stash", "list").strip() == ""
+    assert git(repo, "worktree", "list").count("\n") == 1
+
+
+def test_a_candidate_best_on_one_test_is_a_later_candidates_parent_and_its_child_is_kept(tmp_path):
+    repo = make(tmp_path)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert_kept_from_the_parent(repo)
+    # after cycle 3, HEAD is best on every test: no stored candidate is left on the front, and no ref
+    assert refs(repo) == []
+
+
+def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_finds_it(tmp_path):
+    repo = make(tmp_path, stop={"max_cycles": 2, "max_convergence": 10})
+    first = cli(repo, "run")
+    assert first.returncode == 10, first.stderr
+    # cycle 2's candidate 0 is on the front (best on a); candidate 1 is not (HEAD wins all it wins)
+    assert refs(repo) == [REFS + "2-0"]
+    stored = git(repo, "show", "--format=%P%n%B", "-s", REFS + "2-0").splitlines()
+    assert stored[0] == git(repo, "rev-parse", "HEAD").strip()  # made from HEAD, on no branch
+    assert git(repo, "show", f"{REFS}2-0:prompt.md") == scores(a=1, b=0, c=0.5)
+    assert git(repo, "branch", "--contains", REFS + "2-0").strip() == ""
+    assert git(repo, "status", "--porcelain").strip() == "" and git(repo, "stash", "list").strip() == ""
+    resumed = cli(repo, "run", "--max-cycles", "1")  # one cycle more: cycle 3
+    assert resumed.returncode == 0, resumed.stderr
+    assert_kept_from_the_parent(repo)
+
+
+def test_pareto_with_one_candidate_is_refused_exit_30(tmp_path):
+    repo = make(tmp_path, search={"candidates": 1, "parents": "pareto"})
+    assert_one_line_error(cli(repo, "run"), 30, "search")
+    assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
+
+
+@pytest.mark.parametrize("value", ["best", 3])
+def test_an_unknown_parents_value_is_refused_exit_30(tmp_path, value):
+    repo = make(tmp_path, search={"parents": value})
+    assert_one_line_error(cli(repo, "run"), 30, "search.parents")
+
+
+def test_a_child_better_than_its_parent_but_not_than_head_is_dropped_with_mutations_made_ahead(tmp_path):
+    plan = {
+        **{k: v for k, v in PLAN.items() if k.startswith("2.")},
+        "3.0": PLAN["3.0"],
+        "3.1": {"write": {"prompt.md": ORIGINAL + "# pad\n"}, "summary": "pad"},
+        "4.0": PLAN["3.0"],
+        "4.1": {"run": ["echo 'c 0.6' >> prompt.md"], "summary": "nudge c up"},  # from 2-0: still loses b
+    }
+    settings = {"search": {"candidates": 2, "overlap": True, "confirm": "off", "parents": "pareto"}}
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config={**settings, "stop": {"max_cycles": 4, "max_convergence": 10}},
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "drop", "drop", "drop"]
+    # cycle 3's candidates were made while cycle 2 was decided: its candidates were no parents yet
+    assert [c.get("parent") for c in lines[2]["candidates"]] == [None, None]
+    child = lines[3]["candidates"][1]
+    assert child["parent"] == "2-0" and child["decision"] == "drop"
+    assert (child["wins"], child["losses"]) == (1, 1)  # against HEAD, not against its parent
+    assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
+    assert (repo / "prompt.md").read_text() == ORIGINAL
+    assert refs(repo) == [REFS + "4-1"]  # it wins a and c: its parent, which wins only a, left the front
