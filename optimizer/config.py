@@ -14,7 +14,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from autoresearch.mutators.config import MutatorConfig
@@ -145,7 +154,9 @@ class SearchConfig(BaseModel):
     @model_validator(mode="after")
     def _parents_need_siblings(self) -> SearchConfig:
         if self.parents == "pareto" and self.candidates < 2:
-            raise ValueError("'parents: pareto' needs 'candidates' of 2 or more (the first candidate always starts from HEAD)")
+            raise ValueError(
+                "'parents: pareto' needs 'candidates' of 2 or more (the first candidate always starts from HEAD)"
+            )
         return self
 
     @field_validator("confirm", mode="before")

@@ -53,7 +53,16 @@ def points(records: list[Iteration]) -> list[CandidatePoint]:
             merge = tuple(c.merge_of or ())
             out.append(
                 CandidatePoint(
-                    r.cycle, c.index, place, len(cands), c.score, c.decision, c.strategy, c.summary, merge, c.parent or ""
+                    r.cycle,
+                    c.index,
+                    place,
+                    len(cands),
+                    c.score,
+                    c.decision,
+                    c.strategy,
+                    c.summary,
+                    merge,
+                    c.parent or "",
                 )
             )
     return out

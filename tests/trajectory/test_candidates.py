@@ -183,7 +183,14 @@ PARENTED = [
         "parent": "2-0",
         "candidates": [
             {"index": 0, "decision": "drop", "strategy": "fix-failing", "summary": "nudge c", "score": 0.45},
-            {"index": 1, "decision": "keep", "strategy": "simplify", "summary": "mend b", "score": 0.8, "parent": "2-0"},
+            {
+                "index": 1,
+                "decision": "keep",
+                "strategy": "simplify",
+                "summary": "mend b",
+                "score": 0.8,
+                "parent": "2-0",
+            },
             {"index": 2, "decision": "drop", "strategy": "clarify", "summary": "lost", "score": 0.2, "parent": "9-9"},
         ],
     },
@@ -210,5 +217,8 @@ def test_the_page_joins_a_candidate_to_the_parent_it_started_from(tmp_path, watc
         child.get_attribute("cy"),
     ]
     assert link.locator("title").text_content() == "cycle 3 · candidate 1 started from candidate 2-0"
-    assert child.locator("title").text_content() == "cycle 3 · candidate 1 · simplify · from candidate 2-0 · 0.8 · KEEP · mend b"
+    assert (
+        child.locator("title").text_content()
+        == "cycle 3 · candidate 1 · simplify · from candidate 2-0 · 0.8 · KEEP · mend b"
+    )
     assert link.bounding_box()["width"] > 0 and watched.dialogs == []
