@@ -43,7 +43,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -97,18 +97,39 @@ rows = [{"test_id": f"t{i:02d}", "score": min(1.0, max(0.0, r + rng.gauss(0, lan
 )
 
 MUTATOR = r"""
-import json, os, random, sys, time
+import json, os, random, re, sys, time
 from pathlib import Path
 landscape = json.loads(Path(sys.argv[1]).read_text())
 time.sleep(float(sys.argv[2]))
+memory, mend = sys.argv[4] == "on", float(sys.argv[5])
 artifact = Path(os.environ["AUTORESEARCH_ARTIFACT"])
 run_dir = os.environ["AUTORESEARCH_RUN_DIR"]
 sibling = os.environ.get("AUTORESEARCH_SIBLING", "")  # each of a cycle's K candidates its own choice
 rng = random.Random(f"{sys.argv[3]}:{os.environ['AUTORESEARCH_CYCLE']}:{sibling}:{run_dir}")
 lines = artifact.read_text().splitlines(keepends=True)
 have = {l.split()[1] for l in lines if l.startswith("edit ")}
-free = [e for e in range(len(landscape["effects"])) if str(e) not in have]
-picked = rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1))
+known_bad = set()
+digest = Path(os.environ.get("AUTORESEARCH_DIGEST", "/nonexistent"))
+def lost(reason):
+    score = re.search(r"wins (\d+) <= losses (\d+)", reason)
+    return bool(score) and int(score.group(2)) > int(score.group(1))
+if memory and digest.is_file():  # an edit tried alone and discarded with more tests lost than won: not again
+    tried = None
+    for l in digest.read_text().splitlines():
+        if l.startswith("### Cycle"):
+            tried = None
+        if m := re.fullmatch(r"- Tried: edit (\d+)", l):
+            tried = m.group(1)
+        if tried and l.startswith("- Why: ") and lost(l):
+            known_bad.add(tried)
+        if (m := re.fullmatch(r"- Candidate \d+, drop \((.*)\): edit (\d+)( \(patch: .*\))?", l)) and lost(m.group(1)):
+            known_bad.add(m.group(2))
+free = [e for e in range(len(landscape["effects"])) if str(e) not in have | known_bad]
+unmended = [m for x, m in landscape.get("menders", {}).items() if x in have and str(m) not in have]
+if unmended and rng.random() < mend:  # a regression its artifact shows, mended (a reflective mutator's step)
+    picked = [unmended[0]]
+else:
+    picked = rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1))
 if not picked:
     sys.exit(3)
 for e in picked:  # in its own section
@@ -119,13 +140,16 @@ Path(changelog).write_text(" + ".join(f"edit {e}" for e in picked) + "\n")
 """
 
 
-def landscape(seed: int) -> dict:
-    """The edits' true effects: 45% neutral, 30% harmful, the rest helpful or halves of a pair."""
+def landscape(seed: int, tradeoffs: int = 0) -> dict:
+    """The edits' true effects: 45% neutral, 30% harmful, the rest helpful or halves of a pair; and
+    `tradeoffs` edits that help three tests and hurt three others, each with a mender (neutral alone) that
+    undoes the harm when both are applied: an edit that helps only some tests, as a new rule in a prompt
+    does until an exception mends what it broke."""
     rng = random.Random(seed)
     tests = list(range(TESTS))
     effects: list[dict[str, float]] = []
     pair_halves = 2 * PAIRS
-    for e in range(EDITS - pair_halves):
+    for e in range(EDITS - pair_halves - 2 * tradeoffs):
         kind = rng.choices(["neutral", "harmful", "helpful"], [45, 30, 25])[0]
         if kind == "harmful":
             effects.append({str(t): -rng.uniform(0.04, 0.1) for t in rng.sample(tests, 3)})
@@ -133,17 +157,31 @@ def landscape(seed: int) -> dict:
             effects.append({str(t): rng.uniform(0.1, 0.2) for t in rng.sample(tests, 3)})
         else:
             effects.append({})
-    pairs = []
+    pairs: list[tuple[int, int, dict[str, float]]] = []
     for p in range(PAIRS):
         a, b = len(effects), len(effects) + 1
         effects += [{str(t): -0.02 for t in rng.sample(tests, 2)} for _ in range(2)]
-        pairs.append([a, b, {str(t): rng.uniform(0.1, 0.15) for t in rng.sample(tests, 3)}])
+        pairs.append((a, b, {str(t): rng.uniform(0.1, 0.15) for t in rng.sample(tests, 3)}))
+    menders = []
+    for _ in range(tradeoffs):
+        chosen = rng.sample(tests, 6)
+        helped, hurt = chosen[:3], chosen[3:]
+        harm = {str(t): -rng.uniform(0.1, 0.15) for t in hurt}
+        x, m = len(effects), len(effects) + 1
+        effects += [{**{str(t): rng.uniform(0.15, 0.25) for t in helped}, **harm}, {}]
+        pairs.append((x, m, {t: -d for t, d in harm.items()}))
+        menders.append((x, m))
     order = list(range(EDITS))
     rng.shuffle(order)  # pair halves are not told apart by their numbers
     where = {old: new for new, old in enumerate(order)}
     shuffled = [effects[old] for old in order]
-    pairs = [[where[a], where[b], bonus] for a, b, bonus in pairs]
-    return {"base": [rng.uniform(0.3, 0.6) for _ in tests], "effects": shuffled, "pairs": pairs, "noise": NOISE}
+    return {
+        "base": [rng.uniform(0.3, 0.6) for _ in tests],
+        "effects": shuffled,
+        "pairs": [[where[a], where[b], bonus] for a, b, bonus in pairs],
+        "menders": {str(where[x]): where[m] for x, m in menders},
+        "noise": NOISE,
+    }
 
 
 def true_score(land: dict, artifact_text: str) -> float:
@@ -168,22 +206,38 @@ class Outcome:
         return [p[1:] for p in self.points if p[0] <= seconds][-1]
 
 
-def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace, repeat: int) -> Outcome:
+@dataclass(frozen=True)
+class Setting:
+    """One configuration: the keep rule, K, where candidates start, and whether the mutator reads the digest."""
+
+    rule: str
+    k: int
+    parents: str = "head"
+    memory: str = "off"
+
+    @property
+    def label(self) -> str:
+        extra = (" pareto" if self.parents == "pareto" else "") + (" memory" if self.memory == "on" else "")
+        return f"K={self.k} {self.rule}{extra}"
+
+
+def run(root: Path, land: dict, setting: Setting, args: argparse.Namespace, repeat: int) -> Outcome:
     """One configuration on a fresh copy of the same original; its HEAD's true score over time."""
-    label = f"K={k} {rule}"
+    rule, k, label = setting.rule, setting.k, setting.label
     config: dict = {
         "experiment": "bench",
         "artifact": "prompt.md",
         "eval": {"command": f"python3 score.py {{run_dir}} landscape.json {args.eval_s}"},
         "mutator": {  # the landscape in the repository: a sandboxed mutator sees an empty /tmp of its own
             "provider": "command",
-            "command": f"python3 mutate.py landscape.json {args.mutate_s} {args.seed}-{repeat}",
+            "command": f"python3 mutate.py landscape.json {args.mutate_s} {args.seed}-{repeat} {setting.memory} "
+            f"{args.mend}",
         },
         "policy": {"rule": rule},
         "stop": {"max_cycles": 0, "max_convergence": 0, "max_hours": args.budget_s / 3600},
     }
     if k > 1:
-        config["search"] = {"candidates": k, "overlap": not args.serial}
+        config["search"] = {"candidates": k, "overlap": not args.serial, "parents": setting.parents}
     repo = make_repo(
         root / f"{label.replace(' ', '-')}-{repeat}",
         {
@@ -196,7 +250,7 @@ def run(root: Path, land: dict, rule: str, k: int, args: argparse.Namespace, rep
     )
     started = time.time()
     done = cli(repo, "run", "-q", timeout=args.budget_s * 3 + 60)
-    if done.returncode == 30 and k > 1 and "search" in done.stderr:
+    if done.returncode == 30 and "search" in done.stderr:
         return Outcome(label, refused=done.stderr.strip().splitlines()[-1])
     if done.returncode not in (0, 10):
         raise SystemExit(f"{label}: the loop failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -290,7 +344,7 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
     row("", [p.label for p in pooled])
     for q in QUARTERS:
         row(f"true HEAD score at {q:.0%} of {budget_s:g} s", [f"{p.at(q * budget_s)[0]:.4f}" for p in pooled])
-    base = {p.label.split(" ", 1)[1]: p for p in pooled if p.label.startswith("K=1 ")}
+    base = {_rule(p): p for p in pooled if p.label == f"K=1 {_rule(p)}"}  # plain K=1: from HEAD, no memory
     final = {rule: b.at(budget_s)[0] for rule, b in base.items()}
     reached = [p.reached(final[_rule(p)], budget_s) for p in pooled]
     row("reached K=1's final (share of time)", [_share(t, budget_s) for t in reached])
@@ -318,17 +372,17 @@ def report(pooled: list[Pooled], budget_s: float) -> None:
         if final[_rule(p)] <= b.at(0)[0]:
             print(f"goal, {p.label}: no verdict, K=1 did not raise the true score (a longer --budget-s)")
             continue
-        fast = t is not None and t <= 0.4 * budget_s
-        cheap = x is not None and theirs is not None and sum(x) <= 1.5 * sum(theirs)
+        fast = t is not None and t <= 0.25 * budget_s
+        cheap = x is not None and theirs is not None and sum(x) <= 1.3 * sum(theirs)
         honest = mine is not None and mine[0] <= mine[1]
         print(
-            f"goal, {p.label}: reached K=1's final in <= 40% of the time: {_met(fast)}; at <= 1.5x its spend: "
+            f"goal, {p.label}: reached K=1's final in <= 25% of the time: {_met(fast)}; at <= 1.3x its spend: "
             f"{_met(cheap)}; false-KEEP rate no higher (matched to K=1's decisions): {_met(honest)}"
         )
 
 
 def _rule(p: Pooled) -> str:
-    return p.label.split(" ", 1)[1]
+    return p.label.split()[1]
 
 
 def _met(ok: bool) -> str:
@@ -369,32 +423,66 @@ def main() -> None:
     )
     parser.add_argument("--serial", action="store_true", help="search.overlap: false (mutations after each decision)")
     parser.add_argument("--rules", default=",".join(RULES), help="keep rules to compare")
+    parser.add_argument("--parents", default="head", help="search.parents to compare (head,pareto); K > 1 only")
+    parser.add_argument("--memory", default="off", help="the mutator ignores or reads the digest (off,on)")
+    parser.add_argument("--first-repeat", type=int, default=0, help="the first run's number (its mutator's seed)")
+    parser.add_argument("--save", help="append each night's outcome to this file (JSON lines)")
+    parser.add_argument("--load", action="append", help="report the nights saved in these files instead of running")
+    parser.add_argument("--tradeoffs", type=int, default=4, help="edits that help three tests and hurt three")
+    parser.add_argument(
+        "--mend", type=float, default=0.5, help="chance the mutator mends a trade-off edit its artifact holds"
+    )
     args = parser.parse_args()
     if "1" not in args.k.split(","):
         parser.error("--k must include 1: every figure is compared with K=1's")
     if min(args.repeats, args.parallel) < 1:
         parser.error("--repeats and --parallel must be at least 1")
-    land = landscape(args.seed)
+    land = landscape(args.seed, args.tradeoffs)
     print(
-        f"landscape: {EDITS} edits, {PAIRS} pairs, {TESTS} tests, noise sd {NOISE}; all helpful edits and pairs score "
+        f"landscape: {EDITS} edits, {PAIRS} pairs, {args.tradeoffs} trade-offs (mended with chance {args.mend}), "
+        f"{TESTS} tests, noise sd {NOISE}; all helpful edits and pairs score "
         f"{true_score(land, ''.join(f'edit {e}' + chr(10) for e in _helpful(land))):.4f} from "
         f"{true_score(land, ORIGINAL):.4f}; {args.repeats} run(s) of each configuration, means shown"
     )
+    if args.load:
+        report(_loaded(args.load), args.budget_s)
+        return
     pooled = []
+    repeats = range(args.first_repeat, args.first_repeat + args.repeats)
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
-        configs = [(rule, int(k)) for rule in args.rules.split(",") for k in args.k.split(",")]
+        configs = [
+            Setting(rule, int(k), parents, memory)
+            for rule in args.rules.split(",")
+            for k in args.k.split(",")
+            for parents in args.parents.split(",")
+            for memory in args.memory.split(",")
+            if int(k) > 1 or parents == "head"  # one candidate always starts from HEAD
+        ]
         with ThreadPoolExecutor(args.parallel) as pool:  # each night is its own `run` process
-            started = {
-                (c, r): pool.submit(run, Path(tmp), land, *c, args, r) for r in range(args.repeats) for c in configs
-            }
+            started = {(c, r): pool.submit(run, Path(tmp), land, c, args, r) for r in repeats for c in configs}
             for c in configs:  # submitted night by night, the configurations mixed
-                runs = [started[c, r].result() for r in range(args.repeats)]
+                runs = [started[c, r].result() for r in repeats]
+                if args.save:
+                    with open(args.save, "a", encoding="utf-8") as saved:
+                        saved.writelines(json.dumps(asdict(o)) + "\n" for o in runs)
                 if runs[0].refused:
                     print(f"{runs[0].label}: not run, this build refuses it: {runs[0].refused}")
                     continue
                 pooled.append(Pooled(runs[0].label, runs))
                 print(f"  ran {runs[0].label}", file=sys.stderr, flush=True)
     report(pooled, args.budget_s)
+
+
+def _loaded(paths: list[str]) -> list[Pooled]:
+    """The nights `--save` wrote (several runs of the script, each its own repeats), pooled per configuration."""
+    runs: dict[str, list[Outcome]] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            o = json.loads(line)
+            points = [tuple(p) for p in o["points"]]
+            judged = [tuple(j) for j in o["judged"]]
+            runs.setdefault(o["label"], []).append(Outcome(o["label"], o["refused"], points, o["keeps"], judged))
+    return [Pooled(label, outcomes) for label, outcomes in runs.items() if not outcomes[0].refused]
 
 
 def _helpful(land: dict) -> list[int]:

@@ -96,6 +96,12 @@ def keeps_per_strategy(records: list[Iteration]) -> list[StrategyCount]:
     return [StrategyCount(s, keeps[s], tried[s]) for s in names]
 
 
+def from_parents(records: list[Iteration]) -> tuple[int, int]:
+    """(KEEPs, candidates) of the candidates that started from an earlier one (`search.parents: pareto`)."""
+    started = [c for r in records for c in r.candidates or [] if c.parent]
+    return sum(c.decision == "keep" for c in started), len(started)
+
+
 def _strategy(name: str, merge_of: list[int] | None) -> str:
     return "merge" if merge_of else name or "(none)"
 

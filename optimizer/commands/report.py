@@ -118,13 +118,18 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
 
 
 def _strategy_lines(records: list["Iteration"]) -> list[str]:
-    """With parallel candidates: which strategies the KEEPs came from, out of how many candidates each tried."""
-    from autoresearch.trajectory.candidates import keeps_per_strategy
+    """With parallel candidates: which strategies the KEEPs came from, out of how many candidates each tried;
+    and how many KEEPs came from candidates that started from an earlier one (`search.parents: pareto`)."""
+    from autoresearch.trajectory.candidates import from_parents, keeps_per_strategy
 
     counts = keeps_per_strategy(records)
     if not counts:
         return []
-    return ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
+    lines = ["  keeps per strategy: " + ", ".join(f"{c.strategy} {c.keeps} of {c.candidates}" for c in counts)]
+    keeps, started = from_parents(records)
+    if started:
+        lines.append(f"  keeps from an earlier candidate (search.parents: pareto): {keeps} of {started}")
+    return lines
 
 
 def _partial_lines(records: list["Iteration"]) -> list[str]:

@@ -65,6 +65,8 @@ def test_a_candidate_best_on_one_test_is_a_later_candidates_parent_and_its_child
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert_kept_from_the_parent(repo)
+    report = cli(repo, "report")
+    assert "  keeps from an earlier candidate (search.parents: pareto): 1 of 1" in report.stdout.splitlines()
     # after cycle 3, HEAD is best on every test: no stored candidate is left on the front, and no ref
     assert refs(repo) == []
 
@@ -125,3 +127,29 @@ def test_a_child_better_than_its_parent_but_not_than_head_is_dropped_with_mutati
     assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
     assert (repo / "prompt.md").read_text() == ORIGINAL
     assert refs(repo) == [REFS + "4-1"]  # it wins a and c: its parent, which wins only a, left the front
+
+
+def test_a_parent_whose_edit_conflicts_with_a_later_keep_leaves_its_candidate_at_head(tmp_path):
+    plan = {
+        "2.0": PLAN["2.0"],  # changes a and b
+        "2.1": {"write": {"prompt.md": scores(a=0.5, b=1, c=0.5)}, "summary": "fix b"},  # kept: b's line again
+        "3.0": PLAN["3.0"],
+        "3.1": {"run": ["echo 'c 0.4' >> prompt.md"], "summary": "nudge c down"},
+    }
+    settings = {"search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": "pareto"}}
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": ORIGINAL},
+        {},
+        config={**settings, "stop": {"max_cycles": 3, "max_convergence": 10}},
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "keep", "drop"]
+    assert REFS + "2-0" in refs(repo)  # still best on a, but its edit no longer merges with HEAD's
+    assert [c.get("parent") for c in lines[2]["candidates"]] == [None, None]
+    log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
+    assert "does not carry onto HEAD" in log
+    assert (repo / "prompt.md").read_text() == scores(a=0.5, b=1, c=0.5)
