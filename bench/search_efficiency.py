@@ -5,11 +5,18 @@ score. The artifact is a document of one section per edit (`## slot N`), an appl
 `edit N` line in its section, so that edits to different sections merge as edits to different parts of a
 prompt do (the merge candidate, and with `search.overlap` the edits made ahead carried onto a KEEP). Each of the landscape's edits has a
 known effect on each test's true pass rate: most are neutral or harmful, some help three tests, and
-some come in pairs whose halves each hurt a little but help three tests together. The command
-mutator takes `--mutate-s` seconds and adds one edit not yet applied (two, 30% of the time, so a pair
-can be found); the command eval takes `--eval-s` seconds and scores each test as its true rate plus
-Gaussian noise. Every configuration (K = 1, 2, 4 under `wins-losses` and `significant`) starts from
-the same original and runs for `--budget-s` seconds (`stop.max_hours`).
+some come in pairs whose halves each hurt a little but help three tests together; `--tradeoffs N`
+(default 4) edits help three tests and hurt three others, each with a mender, neutral alone, that
+undoes the harm when both are applied (a new rule in a prompt, and the exception that mends what it
+broke). The command mutator takes `--mutate-s` seconds and adds one edit not yet applied (two, 30% of
+the time, so a pair can be found); when its artifact holds a trade-off edit without its mender, it
+adds the mender with chance `--mend` (a reflective mutator mending a regression it sees). With
+`--memory on` it reads the digest (`$AUTORESEARCH_DIGEST`) and never proposes an edit tried alone
+and discarded with more tests lost than won. The command eval takes `--eval-s` seconds and scores each
+test as its true rate plus Gaussian noise. Every configuration (K = 1, 2, 4 under `wins-losses` and
+`significant`; with `--parents head,pareto` and `--memory off,on`, each combination, K = 1 only from
+HEAD) starts from the same original and runs for `--budget-s` seconds (`stop.max_hours`). Every
+figure is compared with plain K = 1's (from HEAD, no memory).
 
 Printed side by side: HEAD's true score at each quarter of the budget, when each configuration first
 reached K=1's final true score under the same rule, the false-KEEP rate (KEEPs that did not raise
@@ -29,8 +36,11 @@ the false-KEEP rate pooled over the N runs' decisions. `--serial` turns `search.
 With `--parallel N`, N nights run at once: the loop mostly waits on the simulated evals and mutations,
 so a night of K = 4 takes about a quarter of a core; `seconds per decision` shows whether the machine
 slowed the cycles down (compare a run with `--parallel 1`).
+`--save FILE` appends each night's outcome to FILE; `--load FILE` (repeatable) reports saved nights
+instead of running, so nights run in several sittings (`--first-repeat` numbering them apart) pool.
 Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
-       [--parallel N] [--serial] [--rules wins-losses,significant]
+       [--parallel N] [--serial] [--rules wins-losses,significant] [--parents head,pareto] [--memory off,on]
+       [--tradeoffs N] [--mend P] [--first-repeat N] [--save FILE] [--load FILE]
 """
 
 from __future__ import annotations

@@ -82,6 +82,7 @@ def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_fi
     assert git(repo, "show", f"{REFS}2-0:prompt.md") == scores(a=1, b=0, c=0.5)
     assert git(repo, "branch", "--contains", REFS + "2-0").strip() == ""
     assert git(repo, "status", "--porcelain").strip() == "" and git(repo, "stash", "list").strip() == ""
+    git(repo, "gc", "--prune=now", "--quiet")  # the ref keeps its commit
     resumed = cli(repo, "run", "--max-cycles", "1")  # one cycle more: cycle 3
     assert resumed.returncode == 0, resumed.stderr
     assert_kept_from_the_parent(repo)
