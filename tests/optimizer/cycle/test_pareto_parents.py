@@ -26,14 +26,14 @@ PLAN = {
 REFS = "refs/autoresearch/exp/candidates/"
 
 
-def make(tmp_path, parents="pareto", **config):
+def make(tmp_path, plan=PLAN, overlap=False, cycles=3, **config):
     settings = {
-        "search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": parents},
-        "stop": {"max_cycles": 3, "max_convergence": 10},
+        "search": {"candidates": 2, "overlap": overlap, "confirm": "off", "parents": "pareto"},
+        "stop": {"max_cycles": cycles, "max_convergence": 10},
         **config,
     }
     return scenario_repo(
-        tmp_path / "r", {"prompt.md": ORIGINAL}, {}, config=settings, extra_files={"plan.json": json.dumps(PLAN)}
+        tmp_path / "r", {"prompt.md": ORIGINAL}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
     )
 
 
@@ -72,7 +72,7 @@ def test_a_candidate_best_on_one_test_is_a_later_candidates_parent_and_its_child
 
 
 def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_finds_it(tmp_path):
-    repo = make(tmp_path, stop={"max_cycles": 2, "max_convergence": 10})
+    repo = make(tmp_path, cycles=2)
     first = cli(repo, "run")
     assert first.returncode == 10, first.stderr
     # cycle 2's candidate 0 is on the front (best on a); candidate 1 is not (HEAD wins all it wins)
@@ -90,14 +90,14 @@ def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_fi
 
 def test_pareto_with_one_candidate_is_refused_exit_30(tmp_path):
     repo = make(tmp_path, search={"candidates": 1, "parents": "pareto"})
-    assert_one_line_error(cli(repo, "run"), 30, "search")
+    assert_one_line_error(cli(repo, "run"), 30, "field 'search'", "'parents: pareto' needs 'candidates' of 2 or more")
     assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()
 
 
 @pytest.mark.parametrize("value", ["best", 3])
 def test_an_unknown_parents_value_is_refused_exit_30(tmp_path, value):
     repo = make(tmp_path, search={"parents": value})
-    assert_one_line_error(cli(repo, "run"), 30, "search.parents")
+    assert_one_line_error(cli(repo, "run"), 30, "field 'search.parents'", "'head' or 'pareto'")
 
 
 def test_a_child_better_than_its_parent_but_not_than_head_is_dropped_with_mutations_made_ahead(tmp_path):
@@ -108,14 +108,7 @@ def test_a_child_better_than_its_parent_but_not_than_head_is_dropped_with_mutati
         "4.0": PLAN["3.0"],
         "4.1": {"run": ["echo 'c 0.6' >> prompt.md"], "summary": "nudge c up"},  # from 2-0: still loses b
     }
-    settings = {"search": {"candidates": 2, "overlap": True, "confirm": "off", "parents": "pareto"}}
-    repo = scenario_repo(
-        tmp_path / "r",
-        {"prompt.md": ORIGINAL},
-        {},
-        config={**settings, "stop": {"max_cycles": 4, "max_convergence": 10}},
-        extra_files={"plan.json": json.dumps(plan)},
-    )
+    repo = make(tmp_path, plan, overlap=True, cycles=4)
     done = cli(repo, "run")
     assert done.returncode == 10, done.stderr
     lines = iterations(repo)
@@ -137,14 +130,7 @@ def test_a_parent_whose_edit_conflicts_with_a_later_keep_leaves_its_candidate_at
         "3.0": PLAN["3.0"],
         "3.1": {"run": ["echo 'c 0.4' >> prompt.md"], "summary": "nudge c down"},
     }
-    settings = {"search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": "pareto"}}
-    repo = scenario_repo(
-        tmp_path / "r",
-        {"prompt.md": ORIGINAL},
-        {},
-        config={**settings, "stop": {"max_cycles": 3, "max_convergence": 10}},
-        extra_files={"plan.json": json.dumps(plan)},
-    )
+    repo = make(tmp_path, plan)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)
