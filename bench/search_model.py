@@ -27,7 +27,16 @@ quarter of the budget, when that mean first reached K=1's final (share of the bu
 Calibrated against the real loop on the same landscape (240 s, eval 2 s, mutation 1 s): K = 1 keeps
 5.4% false (real: 5.2%); K = 4 with `confirm: mean` as it was before the second run's veto reached
 K = 1's final in 31% of the time at 1.13x the spend (real: 35%, 1.16x).
+With `--search`, the configurations are instead K = 1 and K = 4 (`confirm: mean`, overlap) from HEAD
+or, for K = 4, with `search.parents: pareto` (autoresearch.policies.pareto: candidate 0 from HEAD, the
+others from the front's members in rank order, a parent's edits carried onto HEAD, one HEAD already
+holds starting at HEAD; with overlap, the parents of a batch made ahead come from the cycles before the
+one it ran beside), each with and without memory (an edit tried alone and discarded with more tests lost
+than won is never proposed again, as the bench's mutator reads it in the digest), on the landscape with
+`--tradeoffs` trade-off edits whose mender the mutator adds with chance `--mend` (see
+bench/search_efficiency.py).
 Usage: python bench/search_model.py [--nights N] [--budget-s S] [--eval-s S] [--mutate-s S] [--overhead-s S] [--seed N]
+       [--search [--tradeoffs N] [--mend P]]
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.policies.merging import merge_parents  # noqa: E402
+from autoresearch.policies.pareto import HEAD, assign, front  # noqa: E402
 from autoresearch.runs.compare import classify  # noqa: E402
 from bench.search_efficiency import EDITS, NOISE, TRUTH, Outcome, Pooled, interval, landscape, matched  # noqa: E402
 
@@ -53,6 +63,14 @@ CONFIGS = (  # (K, search.confirm, search.overlap)
     (4, "independent", True),
     (4, "mean", True),
     (4, "mean", False),
+)
+SEARCHES = (  # --search: (K, search.confirm, search.overlap, search.parents, memory)
+    (1, "off", False, "head", False),
+    (1, "off", False, "head", True),
+    (4, "mean", True, "head", False),
+    (4, "mean", True, "head", True),
+    (4, "mean", True, "pareto", False),
+    (4, "mean", True, "pareto", True),
 )
 Edits = frozenset[int]
 
@@ -112,27 +130,80 @@ def passes(head: list[float], cand: list[float]) -> bool:
     return len(wins) > losses
 
 
-def mutate(rng: random.Random, start: Edits) -> Edits:
-    """The bench's command mutator: one edit not yet applied (two, 30% of the time)."""
-    free = [e for e in range(EDITS) if e not in start]
-    return frozenset(rng.sample(free, min(len(free), 2 if rng.random() < 0.3 else 1)))
+@dataclass
+class Mutator:
+    """The bench's command mutator: one edit not yet applied (two, 30% of the time); the mender of a
+    trade-off edit its artifact holds with chance `mend`; never an edit in `avoid` (with memory: those
+    tried alone and discarded with more tests lost than won)."""
+
+    rng: random.Random
+    menders: dict[int, int] = field(default_factory=dict)
+    mend: float = 0.0
+    avoid: set[int] = field(default_factory=set)
+
+    def __call__(self, start: Edits) -> Edits:
+        unmended = [m for x, m in self.menders.items() if x in start and m not in start]
+        if unmended and self.rng.random() < self.mend:
+            return frozenset({unmended[0]})
+        free = [e for e in range(EDITS) if e not in start and e not in self.avoid]
+        return frozenset(self.rng.sample(free, min(len(free), 2 if self.rng.random() < 0.3 else 1)))
 
 
-def ahead(rng: random.Random, head: Edits, base: Edits, k: int) -> tuple[list[Edits], int]:
-    """A cycle's K candidates, mutated ahead from `base` (the HEAD the cycle before started from) and carried
-    onto `head` (an edit `head` already holds is dropped; when none is left, the cycle mutates K more, from
-    `head`), and the mutations that took: K, or 2K when the cycle mutated again."""
-    cands = [head | e for e in (mutate(rng, base) for _ in range(k)) if not e <= head]
+def ahead(mutate: Mutator, head: Edits, base: Edits, starts: list[Edits]) -> tuple[list[Edits], int]:
+    """A cycle's K candidates, mutated ahead from `base` (the HEAD the cycle before started from; with
+    parents, `base` and a parent's edits, `starts`) and carried onto `head` (an edit `head` already holds is
+    dropped; when none is left, the cycle mutates K more, from `head`), and the mutations that took: K, or 2K
+    when the cycle mutated again."""
+    k = len(starts)
+    cands = [head | d | e for d, e in ((d, mutate(base | d)) for d in starts) if not (d | e) <= head]
     if cands:
         return cands, k
-    return [head | mutate(rng, head) for _ in range(k)], 2 * k
+    return [head | mutate(head) for _ in range(k)], 2 * k
 
 
-def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, times: Times) -> Night:
+@dataclass
+class Pool:
+    """`search.parents: pareto`: the candidates not kept, by name, as their edits beyond the HEAD of their
+    day and their first run; only those on the front are kept (autoresearch.policies.pareto)."""
+
+    stored: dict[str, tuple[Edits, list[float]]] = field(default_factory=dict)
+
+    def starts(self, head: Edits, head_rows: list[float], k: int) -> list[Edits]:
+        """Each of K candidates' parent edits (none: HEAD); one HEAD already holds starts at HEAD."""
+        names = assign(self._front(head_rows), k)
+        deltas = [self.stored[n][0] if n != HEAD else frozenset() for n in names]
+        return [d if not d <= head else frozenset() for d in deltas]
+
+    def add(self, name: str, edits: Edits, head: Edits, rows: list[float], head_rows: list[float]) -> None:
+        if edits - head:
+            self.stored[name] = (edits - head, rows)
+        on_front = {m.name for m in self._front(head_rows)}
+        self.stored = {n: v for n, v in self.stored.items() if n in on_front}
+
+    def _front(self, head_rows: list[float]) -> list:
+        scores = {HEAD: dict(enumerate(head_rows))} | {n: dict(enumerate(r)) for n, (_, r) in self.stored.items()}
+        return front({n: {str(t): v for t, v in s.items()} for n, s in scores.items()})
+
+
+@dataclass(frozen=True)
+class Search:
+    """What the search remembers and where its candidates start (`search.parents`, the digest)."""
+
+    parents: str = "head"
+    memory: bool = False
+    mend: float = 0.0
+
+
+def night(
+    model: Model, k: int, confirm: str, overlap: bool, budget_s: float, times: Times, search: Search = Search()
+) -> Night:
     rng, out = model.rng, Night()
+    menders = {int(x): m for x, m in model.land.get("menders", {}).items()}
+    mutate, pool = Mutator(rng, menders, search.mend), Pool()
     head: Edits = frozenset()
     head_rows, _ = model.run(head)
     now, mutations, base = times.eval_s, 0, head
+    starts: list[Edits] = [frozenset()] * k
     out.points.append((0.0, model.score(head), model.runs, 0))
 
     def confirmed(edits: Edits, first: list[float]) -> tuple[list[float] | None, bool]:
@@ -147,17 +218,20 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
     while now < budget_s:
         before = model.score(head)
         kept: tuple[Edits, list[float]] | None = None
+        tried: list[tuple[Edits, list[float]]] = []  # every candidate evaluated, its first run
         if k == 1:
-            cand = head | mutate(rng, head)
+            cand = head | mutate(head)
             mutations += 1
             rows, ran = model.run(cand)
+            tried.append((cand, rows))
             now += times.mutate_s + times.eval_s * ran
             if passes(head_rows, rows):
                 kept = (cand, rows)
         else:
-            cands, made = ahead(rng, head, base, k)
+            cands, made = ahead(mutate, head, base, starts)
             mutations, now, base = mutations + made, now + times.mutate_s * (made > k), head
             runs = [model.run(c) for c in cands]
+            tried += [(c, first) for c, (first, _) in zip(cands, runs)]
             busy = times.eval_s * any(ran for _, ran in runs)
             keep = [i for i, (rows, _) in enumerate(runs) if passes(head_rows, rows)]
             if keep:
@@ -172,6 +246,7 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
                 if parents:
                     merged = frozenset().union(*(cands[i] for i in parents))
                     m_rows, m_ran = model.run(merged)
+                    tried.append((merged, m_rows))
                     beside = max(beside, times.eval_s * m_ran)
                     if passes(head_rows, m_rows) and sum(m_rows) > sum(runs[best][0]):
                         m_kept, m_ran = confirmed(merged, m_rows)
@@ -181,12 +256,41 @@ def night(model: Model, k: int, confirm: str, overlap: bool, budget_s: float, ti
             now += max(times.mutate_s, busy) if overlap else times.mutate_s + busy
         now += times.overhead_s
         false = False
+        old_head, old_rows = head, head_rows
+        if overlap and k > 1 and search.parents == "pareto":  # the next batch was made before this one was stored
+            starts = pool.starts(head, head_rows, k)
         if kept is not None:
             false = model.score(kept[0]) <= before
             head, head_rows = kept
+        remember(search, mutate, pool, tried, old_head, old_rows, head, head_rows, len(out.judged))
+        if not (overlap and k > 1) and search.parents == "pareto":
+            starts = pool.starts(head, head_rows, k)
         out.judged.append((before, false))
         out.points.append((now, model.score(head), model.runs, mutations))
     return out
+
+
+def remember(
+    search: Search,
+    mutate: Mutator,
+    pool: Pool,
+    tried: list[tuple[Edits, list[float]]],
+    old_head: Edits,
+    old_rows: list[float],
+    head: Edits,
+    head_rows: list[float],
+    cycle: int,
+) -> None:
+    """After a decision: with memory, an edit tried alone and discarded with more tests lost than won is
+    never proposed again; with parents, the candidates not kept are stored and the front kept."""
+    for i, (edits, rows) in enumerate(tried):
+        if edits == head:
+            continue
+        wins, losses = won(old_rows, rows)
+        if search.memory and len(edits - old_head) == 1 and losses > len(wins):
+            mutate.avoid |= edits - old_head
+        if search.parents == "pareto":
+            pool.add(f"{cycle}-{i}", edits, old_head, rows, head_rows)
 
 
 def label(k: int, confirm: str, overlap: bool) -> str:
@@ -207,6 +311,11 @@ def arguments(doc: str) -> argparse.Namespace:
     parser.add_argument("--mutate-s", type=float, default=1.0, help="a mutation's time")
     parser.add_argument("--overhead-s", type=float, default=0.3, help="the loop's own time per cycle")
     parser.add_argument("--seed", type=int, default=1, help="the landscape (the same as search_efficiency's)")
+    parser.add_argument(
+        "--search", action="store_true", help="compare search.parents head/pareto and memory off/on (SEARCHES)"
+    )
+    parser.add_argument("--tradeoffs", type=int, default=4, help="with --search: the landscape's trade-off edits")
+    parser.add_argument("--mend", type=float, default=0.5, help="with --search: the mutator's chance to mend one")
     return parser.parse_args()
 
 
@@ -245,8 +354,19 @@ def table(results: dict[str, list[Night]], budget_s: float) -> None:
 
 def main() -> None:
     args = arguments(__doc__ or "")
-    land = landscape(args.seed)
     times = Times(args.eval_s, args.mutate_s, args.overhead_s)
+    if args.search:
+        land = landscape(args.seed, args.tradeoffs)
+        results = {}
+        for k, confirm, overlap, parents, memory in SEARCHES:
+            search = Search(parents, memory, args.mend)
+            name = label(k, confirm, overlap) + (", pareto" if parents == "pareto" else "") + (", memory" * memory)
+            results[name] = [
+                night(Model(land, random.Random(n)), k, confirm, overlap, args.budget_s, times, search)
+                for n in range(args.nights)
+            ]
+        return table(results, args.budget_s)
+    land = landscape(args.seed)
     table(
         {
             label(*config): [
