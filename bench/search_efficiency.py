@@ -135,6 +135,8 @@ if memory and digest.is_file():  # an edit tried alone and discarded with more t
         if (m := re.fullmatch(r"- Candidate \d+, drop \((.*)\): edit (\d+)( \(patch: .*\))?", l)) and lost(m.group(1)):
             known_bad.add(m.group(2))
 free = [e for e in range(len(landscape["effects"])) if str(e) not in have | known_bad]
+if not free:  # every edit left was discarded once: one of them again, rather than nothing
+    free = [e for e in range(len(landscape["effects"])) if str(e) not in have]
 unmended = [m for x, m in landscape.get("menders", {}).items() if x in have and str(m) not in have]
 if unmended and rng.random() < mend:  # a regression its artifact shows, mended (a reflective mutator's step)
     picked = [unmended[0]]

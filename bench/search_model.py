@@ -146,6 +146,8 @@ class Mutator:
         if unmended and self.rng.random() < self.mend:
             return frozenset({unmended[0]})
         free = [e for e in range(EDITS) if e not in start and e not in self.avoid]
+        if not free:  # every edit left was discarded once: one of them again, rather than nothing
+            free = [e for e in range(EDITS) if e not in start]
         return frozenset(self.rng.sample(free, min(len(free), 2 if self.rng.random() < 0.3 else 1)))
 
 
