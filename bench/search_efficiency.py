@@ -454,11 +454,14 @@ def main() -> None:
         f"landscape: {EDITS} edits, {PAIRS} pairs, {args.tradeoffs} trade-offs (mended with chance {args.mend}), "
         f"{TESTS} tests, noise sd {NOISE}; all helpful edits and pairs score "
         f"{true_score(land, ''.join(f'edit {e}' + chr(10) for e in _helpful(land))):.4f} from "
-        f"{true_score(land, ORIGINAL):.4f}; {args.repeats} run(s) of each configuration, means shown"
+        f"{true_score(land, ORIGINAL):.4f}"
     )
     if args.load:
-        report(_loaded(args.load), args.budget_s)
+        loaded = _loaded(args.load)
+        print("nights loaded: " + ", ".join(f"{p.label} {len(p.runs)}" for p in loaded) + "; means shown")
+        report(loaded, args.budget_s)
         return
+    print(f"{args.repeats} run(s) of each configuration, means shown")
     pooled = []
     repeats = range(args.first_repeat, args.first_repeat + args.repeats)
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
