@@ -92,7 +92,8 @@ def _front(session: Session) -> tuple[list[pareto.Member], list[Stored]]:
     """The front, ranked, over HEAD's results and the stored candidates measured by this eval; and every
     stored candidate (those not compared are off the front)."""
     stored = candidate_refs.listed(session.ws, session.config.experiment_name)
-    pool: dict[str, Scores] = {pareto.HEAD: _per_test(session.baseline_rows)}
+    head = session.holdout.partition(session.baseline_rows)[0] if session.holdout else session.baseline_rows
+    pool: dict[str, Scores] = {pareto.HEAD: _per_test(head)}  # the tests the candidates' run directories hold
     for s in stored:
         scores = _scores(session, s)
         if scores:
