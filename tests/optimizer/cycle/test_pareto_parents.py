@@ -83,9 +83,11 @@ def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_fi
     assert git(repo, "branch", "--contains", REFS + "2-0").strip() == ""
     assert git(repo, "status", "--porcelain").strip() == "" and git(repo, "stash", "list").strip() == ""
     git(repo, "gc", "--prune=now", "--quiet")  # the ref keeps its commit
+    git(repo, "update-ref", REFS + "mine", "HEAD")  # a ref not of our making there: neither read nor removed
     resumed = cli(repo, "run", "--max-cycles", "1")  # one cycle more: cycle 3
     assert resumed.returncode == 0, resumed.stderr
     assert_kept_from_the_parent(repo)
+    assert refs(repo) == [REFS + "mine"]
 
 
 def test_pareto_with_one_candidate_is_refused_exit_30(tmp_path):
