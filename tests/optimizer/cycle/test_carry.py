@@ -68,7 +68,9 @@ def test_edits_made_ahead_that_never_carry_stop_the_running_ahead_and_report_say
     assert "no longer mutating ahead: 0 of the last 3 batches made ahead carried" in done.stderr
     lines = iterations(repo)
     assert ahead(lines) == {3: (3, 0), 4: (3, 0), 5: (3, 0)}
-    lost = [(r.get("overlap_lost_usd"), r.get("overlap_lost_tokens_in"), r.get("overlap_lost_tokens_out")) for r in lines]
+    lost = [
+        (r.get("overlap_lost_usd"), r.get("overlap_lost_tokens_in"), r.get("overlap_lost_tokens_out")) for r in lines
+    ]
     assert lost[2:5] == [(0.03, 300, 30)] * 3 and set(lost[5:]) == {(None, None, None)}
     assert [r["decision"] for r in lines] == ["keep"] * 7
 
