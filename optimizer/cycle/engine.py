@@ -11,7 +11,8 @@ With several candidates and `search.overlap` (the default), the next cycle's K m
 cycle's candidates are evaluated and decided, so that a cycle takes the longer of the two rather than both
 (autoresearch.optimizer.cycle.window: the window they run in, and how their edits are carried onto the KEEP
 this cycle makes). Not when the next cycle is already known not to start
-(autoresearch.optimizer.cycle.stops.foreseen).
+(autoresearch.optimizer.cycle.stops.foreseen), nor while the edits made ahead mostly fail to carry
+(autoresearch.optimizer.cycle.carryrate).
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ def discard(session: Session, batch: Batch) -> None:
 
 def _mutate_ahead(session: Session, batch: Batch) -> window.Mutating | None:
     """The next cycle's batch started, its mutators running while this one is evaluated and decided: of
-    several candidates, with `search.overlap`, unless the next cycle is already known not to start."""
+    several candidates, with `search.overlap`, unless the next cycle is already known not to start or the
+    edits made ahead mostly fail to carry."""
     if not (batch.site.several and session.config.search.overlap):
         return None
     if stops.foreseen(session, stops.limits_of(session)) or not carryrate.wanted(session, batch):
