@@ -20,8 +20,9 @@ import json, os, pathlib
 cycle, sibling = int(os.environ["AUTORESEARCH_CYCLE"]), int(os.environ["AUTORESEARCH_SIBLING"])
 k = (cycle - 2) * 3 + sibling
 artifact = pathlib.Path("prompt.md")
-if cycle <= json.loads(pathlib.Path("mode.json").read_text())["append_until"]:
-    artifact.write_text(artifact.read_text() + f"t{k} 1\n")
+mode = json.loads(pathlib.Path("mode.json").read_text())
+if cycle <= mode["append_until"]:
+    artifact.write_text(artifact.read_text() + f"t{k} {mode['score']}\n")
 else:
     artifact.write_text(artifact.read_text().replace(f"t{k} 0\n", f"t{k} 1\n"))
 with open(os.environ["CALLS"], "a") as calls:
@@ -32,22 +33,22 @@ pathlib.Path(os.environ["AUTORESEARCH_COST_FILE"]).write_text('{"cost_usd": 0.01
 ARTIFACT = "".join(f"t{k} 0\n# -\n# -\n" for k in range(40))
 
 
-def carrying(tmp_path, append_until: int, max_cycles: int):
-    """A repository whose mutator appends up to cycle `append_until` and edits in place after it, and the
-    path its calls are counted in."""
+def carrying(tmp_path, append_until: int, max_cycles: int, score: int = 1):
+    """A repository whose mutator appends up to cycle `append_until` (`t<k> <score>`) and edits in place after
+    it, and the path its calls are counted in."""
     settings = {
         "search": {"candidates": 3, "confirm": "off"},
         "stop": {"max_cycles": max_cycles, "max_convergence": 20},
         "mutator": {"command": "python3 tools/append.py"},
     }
-    files = {"tools/append.py": MUTATOR, "mode.json": json.dumps({"append_until": append_until})}
+    files = {"tools/append.py": MUTATOR, "mode.json": json.dumps({"append_until": append_until, "score": score})}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": ARTIFACT}, {}, config=settings, extra_files=files)
     return repo, tmp_path / "calls"
 
 
-def run(repo, calls, *flags: str):
+def run(repo, calls, *flags: str, code: int = 0):
     done = cli(repo, "run", *flags, env={"CALLS": str(calls)}, timeout=300)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == code, done.stderr
     return done
 
 
@@ -104,6 +105,15 @@ def test_edits_made_ahead_that_carry_keep_the_running_ahead(tmp_path):
     assert ahead(iterations(repo)) == {c: (3, 3) for c in range(3, 7)}
     assert "no longer mutating ahead" not in done.stderr
     assert "made ahead: 4 of 4 batches carried onto the new HEAD (12 of 12 edits, 100%)" in cli(repo, "report").stdout
+
+
+def test_edits_made_ahead_while_nothing_is_kept_carry_as_they_are(tmp_path):
+    repo, calls = carrying(tmp_path, append_until=99, max_cycles=6, score=0)  # ties, and longer: dropped
+    run(repo, calls, code=10)
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines[1:]] == ["drop"] * 5
+    assert ahead(lines) == {c: (3, 3) for c in range(3, 7)}
+    assert calls_per_cycle(calls) == {c: 3 for c in range(2, 7)}
 
 
 def test_a_probe_whose_edits_carry_brings_the_running_ahead_back(tmp_path):
