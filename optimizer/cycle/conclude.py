@@ -102,7 +102,9 @@ def decide(session: Session, batch: Batch, winner: Sibling | None, ahead: Batch 
         entries = [_entry(session, s, winner) for s in siblings]
         totals = _totals(siblings, ahead.siblings if ahead else [])
         name = subject.strategy.name
-        line = subject.draft.finish(decision, failure=failure, cycle_spend=totals, strategy=name, candidates=entries)
+        line = subject.draft.finish(
+            decision, failure=failure, cycle_spend=totals, strategy=name, candidates=entries, carry=batch.carry
+        )
     else:
         line = subject.draft.finish(decision, failure=failure)
     return Decided(line, _kept(batch, winner), shown)
