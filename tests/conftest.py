@@ -58,6 +58,26 @@ def _python3_first(config: pytest.Config) -> None:
     config.add_cleanup(lambda: shutil.rmtree(root, ignore_errors=True))
 
 
+UNGROUPED = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `xdist_group` share what is costly to start (a tracking server, a Ray cluster) and Ray's
+    run last on one worker: under `--dist loadgroup` xdist marks them in their ids, after the marks are set.
+    Where a pytest release stops it doing so (pytest 9.2: pytest-xdist#1386), the groups would be spread
+    over every worker without a word: each such test fails instead, saying why."""
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            if any(item.iter_markers("xdist_group")) and "@" not in item.nodeid:
+                item.stash[UNGROUPED] = "--dist loadgroup did not group this test (pytest-xdist#1386: pin pytest)"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if UNGROUPED in item.stash:
+        pytest.fail(item.stash[UNGROUPED], pytrace=False)
+
+
 def pytest_xdist_node_collection_finished(node, ids: list[str]) -> None:
     """Under xdist, the controller starts the Ray scenarios as soon as a worker has collected test_ray.py."""
     if any(nodeid.startswith(scenarios.TESTS) for nodeid in ids):

@@ -134,6 +134,13 @@ class Iteration(BaseModel):
     strategy: Text = None  # the strategy of the candidate the cycle's decision is about
     candidates: Annotated[list[Candidate] | None, WrapValidator(_or_none)] = None
     parent: Text = None  # the shown candidate's parent, as its entry in `candidates` says (none: HEAD)
+    # a batch made ahead (search.overlap): its edits, how many carried onto the new HEAD, and the mutation spend
+    # of those that did not (on the line before, within its mutation_cost_usd: lost to the overlap)
+    made_ahead: Count = None
+    carried: Count = None
+    overlap_lost_usd: Measure = None
+    overlap_lost_tokens_in: Count = None
+    overlap_lost_tokens_out: Count = None
     # objectives and promotion gates (autoresearch.policies.objectives, autoresearch.policies.gates)
     objectives: Annotated[dict[str, float] | None, WrapValidator(_or_none)] = (
         None  # overall: correctness, cost, latency_p50, ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> JS
         "best": _point(history.best),
         "rebaseline": _point(next((r for r in reversed(records) if r.rebaseline), None)),
         "cost_usd": history.spent_usd,
+        "overlap": asdict(overlap) if (overlap := history.overlap) else None,
         "warning": st.warning if st else None,
         "unreadable_lines": bad,
         "branch": st.branch if st else None,
@@ -107,6 +109,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     if None not in held:
         lines.append(f"  holdout {held[0]:.4f} (original) -> {held[1]:.4f} (best): the tests the mutator never saw")
     lines.append(f"  cost ${history.spent_usd:.4f}")
+    lines.extend(_overlap_lines(history))
     if st and st.warning:
         lines.append(f"  warning: {st.warning}")
     if bad:
@@ -130,6 +133,23 @@ def _strategy_lines(records: list["Iteration"]) -> list[str]:
     if started:
         lines.append(f"  keeps from an earlier candidate (search.parents: pareto): {keeps} of {started}")
     return lines
+
+
+def _overlap_lines(history: "History") -> list[str]:
+    """With `search.overlap`: how the edits made ahead carried onto the new HEAD, and the spend of those that
+    did not (part of the cost above, lost)."""
+    o = history.overlap
+    if o is None:
+        return []
+    tokens = (
+        f" ({o.lost_tokens_in} tokens in, {o.lost_tokens_out} out)" if o.lost_tokens_in or o.lost_tokens_out else ""
+    )
+    return [
+        f"  made ahead: {o.batches_carried} of {o.batches} batches carried onto the new HEAD "
+        f"({o.edits_carried} of {o.edits} edits, {o.edits_carried / o.edits:.0%})",
+        f"  lost to overlap: ${o.lost_usd:.4f}{tokens}, the mutations of the {o.edits - o.edits_carried} edits "
+        "made ahead that did not carry",
+    ]
 
 
 def _partial_lines(records: list["Iteration"]) -> list[str]:

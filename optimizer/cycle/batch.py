@@ -16,7 +16,7 @@ from autoresearch.mutators.base import Mutator
 from autoresearch.mutators.strategies import Strategy
 from autoresearch.optimizer.cycle.decide import is_better
 from autoresearch.optimizer.cycle.gating import Rows
-from autoresearch.optimizer.cycle.line import Draft, MutationSpend, Selected
+from autoresearch.optimizer.cycle.line import Carry, Draft, MutationSpend, Selected
 from autoresearch.optimizer.cycle.sequential import Place
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch
@@ -113,6 +113,7 @@ class Batch:
     run_dir: Path
     site: Site
     siblings: list[Sibling] = field(default_factory=list)
+    carry: Carry | None = None  # made ahead: how its edits carried onto the HEAD its cycle starts from
 
     @property
     def name(self) -> str:

@@ -109,6 +109,7 @@ def decide(session: Session, batch: Batch, winner: Sibling | None, ahead: Batch 
             strategy=name,
             candidates=entries,
             parent=subject.parent or None,
+            carry=batch.carry,
         )
     else:
         line = subject.draft.finish(decision, failure=failure)

@@ -11,7 +11,8 @@ With several candidates and `search.overlap` (the default), the next cycle's K m
 cycle's candidates are evaluated and decided, so that a cycle takes the longer of the two rather than both
 (autoresearch.optimizer.cycle.window: the window they run in, and how their edits are carried onto the KEEP
 this cycle makes). Not when the next cycle is already known not to start
-(autoresearch.optimizer.cycle.stops.foreseen).
+(autoresearch.optimizer.cycle.stops.foreseen), nor while the edits made ahead mostly fail to carry
+(autoresearch.optimizer.cycle.carryrate).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 from dataclasses import replace
 
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import checks, in_checkout, in_worktrees, parents, stops, window
+from autoresearch.optimizer.cycle import carryrate, checks, in_checkout, in_worktrees, parents, stops, window
 from autoresearch.optimizer.cycle.batch import Batch, Sibling, best_of, owed, picked_over
 from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
@@ -68,8 +69,8 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
         old_head = session.ws.head() if made is not None else ""
         site.conclude(session, batch, decide(session, batch, winner, made))
         parents.keep(session, batch, winner)
-        if made is not None and winner is not None:
-            window.rebase(session, made, old_head)
+        if made is not None:
+            window.carry(session, made, old_head if winner is not None else None)
         return made
     except BaseException:
         if following is not None:
@@ -114,10 +115,11 @@ def discard(session: Session, batch: Batch) -> None:
 
 def _mutate_ahead(session: Session, batch: Batch) -> window.Mutating | None:
     """The next cycle's batch started, its mutators running while this one is evaluated and decided: of
-    several candidates, with `search.overlap`, unless the next cycle is already known not to start."""
+    several candidates, with `search.overlap`, unless the next cycle is already known not to start or the
+    edits made ahead mostly fail to carry."""
     if not (batch.site.several and session.config.search.overlap):
         return None
-    if stops.foreseen(session, stops.limits_of(session)):
+    if stops.foreseen(session, stops.limits_of(session)) or not carryrate.wanted(session, batch):
         return None
     following = window.start(session, in_worktrees.new_batch(session, batch.number + 1), batch.run_dir)
     get().info("mutating ahead", next_cycle=batch.number + 1, candidates=len(following.batch.siblings))

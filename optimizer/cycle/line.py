@@ -119,6 +119,16 @@ class CycleSpend:
     mutations: MutationSpend
 
 
+@dataclass(frozen=True)
+class Carry:
+    """How a batch made ahead (while the cycle before was decided) carried onto that cycle's HEAD: its edits,
+    those that carried, and the mutation spend of those that did not (already on the line before: lost)."""
+
+    edits: int
+    carried: int
+    lost: MutationSpend = MutationSpend()
+
+
 @dataclass
 class Draft:
     """The iterations line as it is being filled in, by typed parts."""
@@ -142,10 +152,12 @@ class Draft:
         cycle_spend: CycleSpend | None = None,
         strategy: str | None = None,
         candidates: list[Candidate] | None = None,
+        carry: Carry | None = None,
         parent: str | None = None,
     ) -> Iteration:
         """The line: the draft's parts, the outcome's (`failure`, HEAD measured, a parallel cycle's spend,
-        strategy, candidates and the shown one's parent), and the cycle's duration so far."""
+        strategy, candidates and the shown one's parent, how the edits made ahead for it carried), and the
+        cycle's duration so far."""
         data: dict[str, Any] = {"cycle": self.cycle, "run_dir": self.run_dir, "eval_key": self.eval_key}
         if self.mutation is not None:
             data["mutation"] = self.mutation
@@ -168,6 +180,8 @@ class Draft:
             data |= _head(head)
         if failure is not None:
             data |= {"score": 0.0, "error": failure.message, "error_reason": failure.reason}
+        if carry is not None:
+            data |= _carry(carry)
         data |= {"decision": decision, "strategy": strategy, "candidates": candidates, "parent": parent}
         data["duration_s"] = round(time.monotonic() - self.started, 3)
         return Iteration(**data)
@@ -181,6 +195,18 @@ def _spend(spend: EvalSpend) -> dict[str, Any]:
         "skipped_tests": spend.skipped_tests,
     }
     return {name: value for name, value in fields.items() if value is not None}
+
+
+def _carry(c: Carry) -> dict[str, Any]:
+    data: dict[str, Any] = {"made_ahead": c.edits, "carried": c.carried}
+    if c.carried < c.edits:
+        lost = c.lost
+        data |= {
+            "overlap_lost_usd": lost.cost_usd,
+            "overlap_lost_tokens_in": lost.tokens_in,
+            "overlap_lost_tokens_out": lost.tokens_out,
+        }
+    return data
 
 
 def _assessed(a: Assessment) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle import parents
 from autoresearch.optimizer.cycle.batch import CONFLICT, Batch, Sibling, save_patches
-from autoresearch.optimizer.cycle.line import MutationSpend
+from autoresearch.optimizer.cycle.line import Carry, MutationSpend
 from autoresearch.optimizer.cycle.mutate import (
     check_worktree,
     head_moved_error,
@@ -108,6 +108,17 @@ def finish(session: Session, m: Mutating) -> None:
     if outside:
         for s in siblings:
             s.error = ("out-of-scope", f"a mutator changed files outside the artifact: {', '.join(outside[:5])}")
+
+
+def carry(session: Session, batch: Batch, old_head: str | None) -> None:
+    """Carry the edits of a batch mutated ahead onto HEAD as the cycle decided meanwhile left it: onto its KEEP
+    (`rebase` from `old_head`, the HEAD they were mutated from), or, with no KEEP (`old_head` None), as they
+    are. What carried is kept on the batch, for its line and the carry rate (autoresearch.policies.overlap)."""
+    edits = [s for s in batch.siblings if s.error is None]
+    if old_head is not None:
+        rebase(session, batch, old_head)
+    lost = [s for s in edits if s.error is not None]
+    batch.carry = Carry(len(edits), len(edits) - len(lost), sum((s.mutated for s in lost), MutationSpend()))
 
 
 def rebase(session: Session, batch: Batch, old_head: str) -> None:

@@ -10,8 +10,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+from autoresearch.policies.overlap import MadeAhead
 from autoresearch.policies.stop import Progress
 from autoresearch.trajectory.iterations import Iteration
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """The batches made ahead over an experiment, how they carried, and what the edits that did not carry had
+    cost (within the lines' mutation spend already: what the overlap lost)."""
+
+    batches: int
+    batches_carried: int  # those with an edit that carried (the others were mutated again, paid twice)
+    edits: int
+    edits_carried: int
+    lost_usd: float
+    lost_tokens_in: int
+    lost_tokens_out: int
 
 
 @dataclass(frozen=True)
@@ -51,6 +66,27 @@ class History:
     def last_evaluated(self) -> Iteration | None:
         done = [r for r in self.records if r.decision != "error"]
         return done[-1] if done else None
+
+    @property
+    def made_ahead(self) -> list[MadeAhead]:
+        """The batches made ahead (`search.overlap`), oldest first, and how many of their edits carried."""
+        return [MadeAhead(r.cycle, r.made_ahead, r.carried or 0) for r in self.records if r.made_ahead is not None]
+
+    @property
+    def overlap(self) -> Overlap | None:
+        """The batches made ahead summed, or None when none was."""
+        made = [r for r in self.records if r.made_ahead]
+        if not made:
+            return None
+        return Overlap(
+            batches=len(made),
+            batches_carried=sum(bool(r.carried) for r in made),
+            edits=sum(r.made_ahead or 0 for r in made),
+            edits_carried=sum(r.carried or 0 for r in made),
+            lost_usd=round(sum(r.overlap_lost_usd or 0.0 for r in made), 6),
+            lost_tokens_in=sum(r.overlap_lost_tokens_in or 0 for r in made),
+            lost_tokens_out=sum(r.overlap_lost_tokens_out or 0 for r in made),
+        )
 
     def count(self, decision: str) -> int:
         return sum(r.decision == decision for r in self.records)

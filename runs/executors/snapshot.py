@@ -11,6 +11,7 @@ is refused before any task is sent.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import os
@@ -33,7 +34,11 @@ def build(root: Path, skip: list[str], max_bytes: int) -> Snapshot:
     """The tree under `root` as a snapshot, without `skip` (folders relative to root) and the exclusions above."""
     names = sorted(n for n in _files(root) if _wanted(n, skip))
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=6) as tar:
+    # gzip's header holds a time, now unless told: the same tree built a second later would get another digest
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=6, mtime=0) as packed,
+        tarfile.open(fileobj=packed, mode="w") as tar,
+    ):
         for name in names:
             path = root / name
             if path.is_symlink() and not _inside(root, path):

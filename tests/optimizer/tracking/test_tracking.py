@@ -41,13 +41,22 @@ def the_run(server: MlflowServer, experiment: str):
     return client, run
 
 
-def logged_keep(server: MlflowServer, experiment: str, cycle: int) -> bool:
-    """Whether the worker has logged all of a KEEP's cycle: its diff is the last thing it sends for one."""
+def logged(server: MlflowServer, experiment: str, folder: str) -> list[str]:
+    """The artifacts the worker has logged under a folder of the experiment's run."""
     client = MlflowClient(tracking_uri=server.uri)
     found = client.get_experiment_by_name(experiment)
     runs = client.search_runs([found.experiment_id]) if found else []
-    diffs = client.list_artifacts(runs[0].info.run_id, "diffs") if runs else []
-    return f"diffs/cycle-{cycle:04d}.patch" in [a.path for a in diffs]
+    return [a.path for a in client.list_artifacts(runs[0].info.run_id, folder)] if runs else []
+
+
+def logged_keep(server: MlflowServer, experiment: str, cycle: int) -> bool:
+    """Whether the worker has logged all of a KEEP's cycle: its diff is the last thing it sends for one."""
+    return f"diffs/cycle-{cycle:04d}.patch" in logged(server, experiment, "diffs")
+
+
+def logged_cycle(server: MlflowServer, experiment: str, cycle: int) -> bool:
+    """Whether the worker has logged a cycle's line (the last thing it sends for a cycle that is not a KEEP)."""
+    return f"cycles/cycle-{cycle:04d}.json" in logged(server, experiment, "cycles")
 
 
 def test_each_cycle_is_a_step_with_its_score_decision_pass_rates_and_a_keeps_diff(tmp_path, mlflow_server):
@@ -130,7 +139,7 @@ def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_ar
         3: {"write": {ARTIFACT: scores(a=0, b=0)}, "summary": "lowered a", "run": hold(3)},
         4: {"write": {ARTIFACT: scores(a=1, b=1)}, "summary": "raised b"},
         5: {"write": {ARTIFACT: scores(a=0, b=1)}, "summary": "lowered a again", "run": hold(5)},
-        6: {"write": {ARTIFACT: scores(a=1, b=1)}, "summary": "no change"},
+        6: {"write": {ARTIFACT: scores(a=1, b=1)}, "summary": "no change", "run": hold(6)},
     }
     repo = tracked_repo(tmp_path, mlflow_server.uri, plan, experiment="killed")
     results = repo / ".autoresearch"
@@ -147,6 +156,9 @@ def test_a_server_killed_mid_run_is_a_warning_and_the_cycles_after_its_return_ar
     finally:
         mlflow_server.start()  # the same store, the same port (and the module's other tests keep their server)
     (results / "go5").touch()
+    # The run's end gives a server said to be failing a short drain: it ends only once the worker has seen it back
+    wait_for(lambda: logged_cycle(mlflow_server, "killed", 5), timeout=120)
+    (results / "go6").touch()
     out, err = run.communicate(timeout=120)
     assert run.returncode == 0, err
     assert [ln["cycle"] for ln in iterations(repo)] == [1, 2, 3, 4, 5, 6]

@@ -10,6 +10,7 @@ import pytest
 from tests.runs.executors import scenarios
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the group marks into the tests' ids
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     on_ray = [item for item in items if item.nodeid.startswith(scenarios.TESTS)]
     if not on_ray:
