@@ -50,42 +50,37 @@ class RemoteMutator:
         executor = self.config.executor_at(request.repo_root)
         assert executor is not None, "only a run on ray makes remote mutators"
         shipped, context = executor.ship(fresh=True), pack_context(request)
-        lost: list[str] = []
+        lost = 0
         while True:
             try:
                 outcome = executor.call_once(shipped, mutate_in_tree, self.mutator, request, context)
                 break
             except NodeLost as exc:
-                lost.append(str(exc))
-                get().warning(_lost_attempt(request, len(lost)), error=str(exc)[:300])
-                if len(lost) > self.config.executor.max_retries:
+                lost += 1
+                get().warning(_lost_attempt(request, lost), error=str(exc)[:300])
+                if lost > self.config.executor.max_retries:
                     raise MutationFailed(
-                        f"its Ray node was lost {len(lost)} times during the mutation (the last: {exc}); "
+                        f"its Ray node was lost {lost} times during the mutation (the last: {exc}); "
                         "what the lost attempts spent is not known",
                         "node-lost",
                     ) from None
             except TaskFailed as exc:  # the task itself raised there: a fault of ours, or of the worker's setup
                 raise MutationFailed(f"the mutation failed on the Ray cluster: {exc}") from None
-        return _taken_back(outcome, request, len(lost))
+        return _taken_back(outcome, request)
 
 
-def _taken_back(outcome: Outcome, request: MutationRequest, lost: int) -> MutationResult:
+def _taken_back(outcome: Outcome, request: MutationRequest) -> MutationResult:
     """The mutation as it ended on the worker, its artifact, changelog and logs put back here (a failed one's
     too: its patch is saved like any candidate's), or raised as the failure it was."""
     put_back(outcome, request)
-    notes = (_lost_attempt(request, lost) + "; its spend is not counted",) if lost else ()
     if outcome.failure is not None:
         failure = outcome.failure
         if failure.reason == "exhausted":
             raise MutationsExhausted(failure.message)
         if failure.reason == "unusable":
             raise MutatorUnusable(failure.message)
-        spent = failure.spent
-        if spent is not None:
-            spent.notes = (*spent.notes, *notes)
-        raise MutationFailed(failure.message, failure.reason, spent)
+        raise MutationFailed(failure.message, failure.reason, failure.spent)
     assert outcome.result is not None
-    outcome.result.notes = (*outcome.result.notes, *notes)
     if outcome.outside:
         raise MutationFailed(
             f"the mutator changed files outside the artifact on the Ray worker: {', '.join(outcome.outside[:5])}",
@@ -98,5 +93,5 @@ def _taken_back(outcome: Outcome, request: MutationRequest, lost: int) -> Mutati
 def _lost_attempt(request: MutationRequest, count: int) -> str:
     return (
         f"cycle {request.cycle}, candidate {request.sibling}: a Ray node was lost during the mutation "
-        f"({count} attempt(s) lost, run again)"
+        f"(attempt {count}); what that attempt spent is not known, and not counted"
     )

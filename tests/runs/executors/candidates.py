@@ -24,7 +24,7 @@ echo '{"cost_usd": 0.25}' > "$AUTORESEARCH_COST_FILE"
 # the node-loss scenario's: says it started, then holds until the test lets it go
 HOLD = (
     """\
-touch "$MARKS_DIR/started-mutation-$$"
+touch "$MARKS_DIR/started-mutation-$AUTORESEARCH_SIBLING-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
 while [ ! -e "$MARKS_DIR/release" ]; do sleep 0.05; done
 """
     + MUTATE
