@@ -49,7 +49,14 @@ class RemoteMutator:
     def mutate(self, request: MutationRequest) -> MutationResult:
         executor = self.config.executor_at(request.repo_root)
         assert executor is not None, "only a run on ray makes remote mutators"
-        shipped, context = executor.ship(fresh=True), pack_context(request)
+        context = pack_context(request)
+        if len(context) > self.config.executor.max_snapshot_mb * 1e6:
+            raise MutationFailed(
+                f"what the mutator reads (the run just decided, the history) is over field "
+                f"'executor.max_snapshot_mb' ({self.config.executor.max_snapshot_mb:g} MB) compressed",
+                "too-big",
+            )
+        shipped = executor.ship(fresh=True)
         lost = 0
         while True:
             try:

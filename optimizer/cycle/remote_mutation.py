@@ -14,6 +14,7 @@ import hashlib
 import io
 import os
 import shutil
+import stat
 import tarfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -57,11 +58,20 @@ def pack_context(request: MutationRequest) -> bytes:
         if request.run_dir.is_dir():
             for path in sorted(request.run_dir.rglob("*")):
                 if path.is_file() and not path.is_symlink() and not _hidden(request, path):
-                    tar.add(str(path), arcname=f"{RUN}/{path.relative_to(request.run_dir)}")
+                    _add(tar, path, f"{RUN}/{path.relative_to(request.run_dir)}")
         for path, name in ((request.iterations, ITERATIONS), (request.digest, DIGEST)):
             if path.is_file():
-                tar.add(str(path), arcname=name)
+                _add(tar, path, name)
     return buffer.getvalue()
+
+
+def _add(tar: tarfile.TarFile, path: Path, name: str) -> None:
+    """A file, unless it went meanwhile: the other candidates' changelogs leave the run directory as their
+    mutations end, while this one's context is packed."""
+    try:
+        tar.add(str(path), arcname=name)
+    except FileNotFoundError:
+        pass
 
 
 def _hidden(request: MutationRequest, path: Path) -> bool:
@@ -137,12 +147,17 @@ def _sandbox(config: MutatorConfig) -> tuple[sandbox.Sandbox | None, str | None]
 
 
 def _manifest(root: Path) -> dict[str, str]:
-    """Every file under `root` by its path, with a digest of its content (a symbolic link: of its target)."""
+    """Every file under `root` by its path, with a digest of its content (a symbolic link: of its target;
+    anything else, a FIFO that reading would block on: of its kind)."""
     found = {}
     for folder, _, files in os.walk(root):
         for name in files:
             path = Path(folder, name)
-            data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
+                data = os.readlink(path).encode()
+            else:
+                data = path.read_bytes() if stat.S_ISREG(mode) else str(stat.S_IFMT(mode)).encode()
             found[str(path.relative_to(root))] = hashlib.sha256(data).hexdigest()
     return found
 

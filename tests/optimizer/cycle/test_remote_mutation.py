@@ -64,6 +64,7 @@ def on_a_worker(tmp_path: Path, request: MutationRequest, command: str) -> Outco
         capture_output=True,
         env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
         check=True,
+        timeout=120,  # (a FIFO in the tree once made the worker wait for a writer for good)
     )
     outcome: Outcome = pickle.loads(done.stdout)
     return outcome
@@ -74,12 +75,12 @@ def test_the_mutator_reads_the_workers_copies_and_only_the_artifact_and_changelo
     command = (
         'cat "$AUTORESEARCH_RUN_DIR/index.jsonl" "$AUTORESEARCH_DIGEST" >> prompt.md; '
         'echo "used the last run" > "$AUTORESEARCH_CHANGELOG"; '
-        "echo stray > notes.txt; mkdir -p __pycache__ && touch __pycache__/m.pyc"
+        "echo stray > notes.txt; mkfifo pipe; mkdir -p __pycache__ && touch __pycache__/m.pyc"
     )
     outcome = on_a_worker(tmp_path, request, command)
     assert outcome.failure is None and outcome.result is not None
     assert outcome.result.summary == "used the last run"
-    assert outcome.outside == ("notes.txt",)  # a tool's cache is not held against it, a stray file is
+    assert outcome.outside == ("notes.txt", "pipe")  # a tool's cache is not held against it, a stray file is
     put_back(outcome, request)
     assert (request.repo_root / "prompt.md").read_text() == (
         'answer briefly\n{"test_id": "t1", "score": 0.0}\nnothing tried yet\n'
