@@ -33,6 +33,9 @@ RUN, ITERATIONS, DIGEST = "run", "iterations.jsonl", "digest.md"  # the context'
 
 @dataclass(frozen=True)
 class Failure:
+    """A mutation that failed on the worker, as `MutationFailed` says it here (`reason` "exhausted" and
+    "unusable": the errors that stop the run)."""
+
     message: str
     reason: str
     spent: MutationResult | None
