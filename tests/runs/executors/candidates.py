@@ -8,11 +8,12 @@ mutator wrote about itself (mutation.md in its folder of the cycle's run directo
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 from pathlib import Path
 
 from tests.helpers.repos import cli
-from tests.runs.executors import cluster
+from tests.runs.executors import cluster, faults
 
 # says where it ran (its working folder, and the run just decided as it was handed it), reports a spend
 MUTATE = """\
@@ -21,11 +22,13 @@ printf 'ran in %s, reading %s\\n' "$(pwd)" "$AUTORESEARCH_RUN_DIR" > "$AUTORESEA
 echo '{"cost_usd": 0.25}' > "$AUTORESEARCH_COST_FILE"
 """
 
-# the node-loss scenario's: says it started, then holds until the test lets it go
+# the fault scenarios': says it started, then holds until the test lets it go (not in a run without MARKS_DIR)
 HOLD = (
     """\
-touch "$MARKS_DIR/started-mutation-$AUTORESEARCH_SIBLING-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
-while [ ! -e "$MARKS_DIR/release" ]; do sleep 0.05; done
+if [ -n "$MARKS_DIR" ]; then
+  touch "$MARKS_DIR/started-mutation-$AUTORESEARCH_SIBLING-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+  while [ ! -e "$MARKS_DIR/release" ]; do sleep 0.05; done
+fi
 """
     + MUTATE
 )
@@ -45,18 +48,37 @@ def mutated_on_ray(work: Path, on_ray: dict) -> dict:
     return {**_outcome(tree, done), "said": _said(tree)}
 
 
-def node_lost_mid_mutation(work: Path, on_ray: dict) -> dict:
-    """Two candidates mutating at once, one on each node, when the second node's raylet is SIGKILLed: the lost
-    mutation runs again on the node left, and the cycle judges both candidates. A new second node joins after."""
-    marks = work / "marks-mutation"
+def holding(tree: Path, on_ray: dict, marks: Path) -> Path:
+    """A repository whose two candidates a cycle hold in their mutation (sandboxed, `marks` writable)."""
     mutator = {"provider": "command", "command": "sh mutate.sh", "sandbox": {"writable": [str(marks)]}}
-    tree = cluster.repo(
-        work / "mutation-lost",
+    return cluster.repo(
+        tree,
         on_ray,
         extra={"search": {"candidates": 2}, "mutator": mutator},
         prompt="fact0 fact1 fact2\n",
         more={"mutate.sh": HOLD},
     )
+
+
+def interrupted_mid_mutation(work: Path, on_ray: dict) -> dict:
+    """Ctrl-C to `run` while both candidates' mutations hold on the cluster: how long it took to exit, the Ray
+    driver processes and mutators left running, and the next run."""
+    marks = work / "marks-mutation-signal"
+    tree = holding(work / "mutation-interrupted", on_ray, marks)
+    stopped = faults.interrupted(tree, marks, faults.started(marks, 2), signal.SIGINT, True, "run", "--max-cycles", "2")
+    stopped["mutators"] = faults.settled(mutators, 30)
+    return faults.resumed(tree, stopped)
+
+
+def mutators() -> list[int]:
+    return [pid for pid, args in cluster.processes() if b"mutate.sh" in b" ".join(args)]
+
+
+def node_lost_mid_mutation(work: Path, on_ray: dict) -> dict:
+    """Two candidates mutating at once, one on each node, when the second node's raylet is SIGKILLed: the lost
+    mutation runs again on the node left, and the cycle judges both candidates. A new second node joins after."""
+    marks = work / "marks-mutation"
+    tree = holding(work / "mutation-lost", on_ray, marks)
     held = cluster.held(tree, marks, 2, lambda: [cluster.raylet_of_worker()], "run", "--max-cycles", "2")
     cluster.start(
         f"--address=127.0.0.1:{cluster.HEAD_PORT}", f"--node-manager-port={cluster.WORKER_PORT}", *cluster.COMMON

@@ -190,3 +190,14 @@ def test_a_node_lost_mid_mutation_runs_that_mutation_again_and_says_so(cluster):
     assert len(lost["said"]) == 2 and lost["candidates"][1] and all(lost["candidates"][1])
     assert lost["mutation_cost_usd"][1] == 0.5  # each candidate's one finished attempt
     assert lost["commits"] == 2
+
+
+def test_ctrl_c_mid_mutation_on_the_cluster_exits_130_at_once_and_leaves_nothing_running(cluster):
+    stopped = cluster["mutation_interrupted"]
+    assert stopped["exit"] == 130, stopped["stderr"]
+    assert stopped["seconds"] < 15
+    assert stopped["drivers"] == 0 and stopped["mutators"] == 0
+    assert "Traceback" not in stopped["stderr"]
+    assert stopped["restored"] and stopped["clean"]
+    assert stopped["resumed_exit"] == 0, stopped["resumed_stderr"]
+    assert stopped["commits"] == 2
