@@ -16,7 +16,18 @@ from pydantic import ValidationError
 
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.graders import code, composite, custom, llm, metrics, skilltrigger, structured, text, trajectory
+from autoresearch.runs.graders import (
+    code,
+    composite,
+    custom,
+    llm,
+    metrics,
+    skilltrigger,
+    structured,
+    text,
+    trajectory,
+    trajectory5,
+)
 from autoresearch.runs.graders.base import ALIASES, Context, Grader
 from autoresearch.runs.graders.scoring import finish
 
@@ -234,6 +245,7 @@ REGISTRY.update(
         **llm.GRADERS,
         "composite": COMPOSITE,
         **trajectory.GRADERS,
+        **trajectory5.GRADERS,
         **skilltrigger.GRADERS,
     }
 )

@@ -24,6 +24,7 @@ from autoresearch.runs.evalfile import tests_source
 from autoresearch.runs.evalfile.interpolate import env_references, render_vars
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
+from autoresearch.runs.graders import trajectory5
 
 V5_ONLY = {
     "prompts",
@@ -114,7 +115,6 @@ TEST_UNSUPPORTED = {
 }
 V5_GRADERS = {"llm-rubric", "script", "script-grader", "assert-set", "skill-used"}
 GRADER_RENAMES = {"script": "code-grader", "script-grader": "code-grader"}
-TRAJECTORY_MODES = {"exact": "exact", "in_order": "in_order", "in-order": "in_order", "any_order": "any_order"}
 
 
 def is_v5(raw: Any) -> bool:
@@ -332,6 +332,8 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     if "transform" in item:
         problems.add(test_id, f"{where}.transform", "AgentV 5's output transforms are not supported yet")
     kind = item["type"].replace("_", "-")
+    if kind.removeprefix("not-").startswith("trajectory:"):
+        return _trajectory(kind, item, problems, test_id, where)
     if kind.startswith("not-") and kind != "not-skill-used":  # AgentV 5's negated form of any type
         return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
     if kind in GRADER_RENAMES:
@@ -346,8 +348,6 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
         return {**rest, "type": "skill-trigger", "skill": item.get("value"), "should_trigger": kind == "skill-used"}
     if kind == "assert-set":
         return _assert_set(item, problems, test_id, where)
-    if kind.startswith("trajectory:"):
-        return _trajectory(kind, item, problems, test_id, where)
     return item
 
 
@@ -392,21 +392,11 @@ def _rubric(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _trajectory(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> Any:
-    """`trajectory:tool-used` (a minimum count) and `trajectory:tool-sequence` as 4.x's tool-trajectory."""
-    value = item.get("value")
-    rest = {k: v for k, v in item.items() if k not in ("type", "value")}
-    if kind == "trajectory:tool-used" and isinstance(value, dict) and set(value) <= {"name", "min"}:
-        return {
-            **rest,
-            "type": "tool-trajectory",
-            "mode": "any_order",
-            "minimums": {value.get("name"): value.get("min", 1)},
-        }
-    if kind == "trajectory:tool-used" and isinstance(value, str):
-        return {**rest, "type": "tool-trajectory", "mode": "any_order", "minimums": {value: 1}}
-    if kind == "trajectory:tool-sequence" and isinstance(value, dict) and isinstance(value.get("steps"), list):
-        mode = TRAJECTORY_MODES.get(str(value.get("mode", "in_order")))
-        if mode is not None:
-            return {**rest, "type": "tool-trajectory", "mode": mode, "expected": [{"tool": s} for s in value["steps"]]}
-    problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} in this form is not supported yet")
-    return None
+    """`trajectory:*` as AgentV 5's parser keeps it: its value, and `inverse` for a `not-` type or `negate`
+    (once: `not-` with `negate` is still one inversion); other fields but the common ones are dropped."""
+    if kind.removeprefix("not-") not in trajectory5.KINDS:
+        problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} is not supported yet")
+        return None
+    kept = {k: v for k, v in item.items() if k in ("name", "value", "weight", "required", "min_score")}
+    inverse = kind.startswith("not-") or item.get("negate") is True
+    return {**kept, "type": kind.removeprefix("not-"), **({"inverse": True} if inverse else {})}
