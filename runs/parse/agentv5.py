@@ -75,7 +75,6 @@ UNSUPPORTED = {
     "extensions": "extension hooks",
     "scenarios": "scenarios",
     "graders": "shared grader definitions",
-    "defaults": "shared defaults",
     "derived_metrics": "derived metrics",
     "nunjucks_filters": "nunjucks filters",
     "output_path": "output paths",
@@ -146,6 +145,12 @@ def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[
     """The 4.x-shaped suite AgentV 5 lowers this file to; every field it cannot carry is a problem naming it."""
     raw = env_references(raw)
     _refuse(raw, REMOVED, UNSUPPORTED, problems, None, "")
+    if "defaults" in raw:
+        problems.note(
+            None,
+            "defaults",
+            "ignored, as AgentV 5 ignores it in an eval file (it reads `defaults` from .agentv/config.yaml)",
+        )
     suite = {key: raw[key] for key in PASSED if key in raw}
     defaults = _default_test(raw.get("default_test"), directory, problems)
     _refuse(
