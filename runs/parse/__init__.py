@@ -33,10 +33,14 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     except (ValueError, yaml.YAMLError) as exc:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
+    host = None
     if path.suffix != ".json" and agentv5.is_v5(raw):
+        host = agentv5.host_environment(raw, path.parent, problems)
         raw = agentv5.translate(raw, path.parent, problems)
     parser = skill_json if path.suffix == ".json" else yaml_suite
     suite = parser.parse(path, raw, problems)
+    if host is not None:
+        agentv5.place(suite, host)
     suite.notes = problems.notes
     if not suite.cases and not suite.skipped and not problems.items:
         problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")

@@ -15,14 +15,18 @@ only 5.x has; otherwise it is read as 4.x, which also accepts `assert` and `vars
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from autoresearch.runs.evalfile import tests_source
+from autoresearch.runs.evalfile import environment, tests_source
+from autoresearch.runs.evalfile.environment import HostEnvironment
 from autoresearch.runs.evalfile.interpolate import env_references, render_vars
+from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
+from autoresearch.runs.evalfile.workspace import Workspace
 from autoresearch.runs.evalfile.yamlload import load_yaml
 from autoresearch.runs.graders import trajectory5
 
@@ -71,7 +75,6 @@ REMOVED = {
     "preprocessors": "removed in AgentV 5 (use `transform`)",
 }
 UNSUPPORTED = {
-    "environment": "environment recipes (host or docker)",
     "extensions": "extension hooks",
     "scenarios": "scenarios",
     "graders": "shared grader definitions",
@@ -139,6 +142,17 @@ def _v5_grader(raw: Any) -> bool:
     """A grader type only AgentV 5 has (4.42.4 would refuse it as unknown)."""
     kind = raw.get("type") if isinstance(raw, dict) else None
     return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
+
+
+def host_environment(raw: dict[str, Any], directory: Path, problems: Problems) -> HostEnvironment | None:
+    """The suite's host `environment` recipe, run by the 4.x workspace lifecycle as the one shared workspace."""
+    return environment.parse(raw.get("environment"), directory, problems)
+
+
+def place(suite: Suite, host: HostEnvironment) -> None:
+    """Every test runs in the host environment's workdir (a 5.x file has no `workspace` of its own)."""
+    for case in suite.cases:
+        case.workspace = replace(case.workspace or Workspace(), host=host)
 
 
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
-from autoresearch.runs.workspace import docker, git
+from autoresearch.runs.workspace import docker, git, host
 from autoresearch.runs.workspace.hooks import HookContext, HookFailed, run_hook
 
 SetupError = (git.GitFailed, HookFailed, OSError)
@@ -59,6 +59,7 @@ class SuiteWorkspaces:
         self.shared_baseline: str | None = None
         self.error: str | None = None  # a shared setup step failed: every test is an execution_error with it
         self.manages_repos = False  # AgentV resets `repos` themselves only when it cloned them outside a pool
+        self.git_dir: Path | None = None  # the file-changes baseline's repository, when not in the workspace
         self._lock = threading.Lock()
 
     @property
@@ -78,13 +79,18 @@ class SuiteWorkspaces:
             self.error = str(exc)
             return
         if self.shared is not None:
+            if cfg.host is not None:  # the user's directory, in place: its baseline's repository stays out of it
+                self.git_dir = self.root / "environment.git"
             try:
-                self.shared_baseline = git.baseline(self.shared)
+                self.shared_baseline = git.baseline(self.shared, self.git_dir)
             except git.GitFailed:
                 pass  # AgentV: file changes are then unavailable, nothing else
 
     def _open_shared(self, cfg: Workspace) -> None:
         assert self.root is not None
+        if cfg.host is not None:
+            self.shared = host.prepare(cfg.host, self.root)
+            return
         per_test = cfg.isolation == "per_test"
         if cfg.mode == "static" and cfg.repos:  # without repos, AgentV falls back to a temporary workspace
             raise OSError("workspace.mode=static requires workspace.path or --workspace-path")
@@ -118,7 +124,9 @@ class SuiteWorkspaces:
         hooks or repos to put in it): known before anything runs, so an executor can tell a run whose tests
         must take turns in one place from one whose tests each set up their own wherever they run."""
         cfg = self.config
-        return cfg is not None and cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos)
+        return cfg is not None and (
+            cfg.host is not None or (cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos))
+        )
 
     @property
     def serial(self) -> bool:
@@ -142,7 +150,7 @@ class SuiteWorkspaces:
         ws.baseline = None if fresh else self.shared_baseline
         if ws.baseline is None and ws.path is not None:
             try:
-                ws.baseline = git.baseline(ws.path)
+                ws.baseline = git.baseline(ws.path, self.git_dir)
             except git.GitFailed:
                 pass
         return ws
@@ -182,7 +190,7 @@ class SuiteWorkspaces:
             return None
         if ws.baseline is not None:
             try:
-                changes = git.file_changes(ws.path, ws.baseline) or None
+                changes = git.file_changes(ws.path, ws.baseline, self.git_dir) or None
             except git.GitFailed:
                 changes = None
         cfg = case.workspace
