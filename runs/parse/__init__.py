@@ -34,11 +34,14 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
     host = None
-    if path.suffix != ".json" and agentv5.is_v5(raw):
+    v5 = path.suffix != ".json" and agentv5.is_v5(raw)
+    if v5:
         host = agentv5.host_environment(raw, path.parent, problems)
         raw = agentv5.translate(raw, path.parent, problems)
-    parser = skill_json if path.suffix == ".json" else yaml_suite
-    suite = parser.parse(path, raw, problems)
+    if path.suffix == ".json":
+        suite = skill_json.parse(path, raw, problems)
+    else:  # AgentV 5 runs a test all of whose graders are gone, and scores it 1
+        suite = yaml_suite.parse(path, raw, problems, ungraded=1.0 if v5 else None)
     if host is not None:
         agentv5.place(suite, host)
     suite.notes = problems.notes

@@ -103,7 +103,8 @@ def run_case(
     if reason:
         result.error = f"grader failed: {reason}"
     if result.error is None:
-        result.score = test_score(case.graders, result.scores)
+        ungraded = not case.graders and case.ungraded_score is not None
+        result.score = case.ungraded_score if ungraded else test_score(case.graders, result.scores)
         result.status = status(result.score, case.threshold)
     result.attempt_scores = [result.score]
     return result
