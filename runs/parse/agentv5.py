@@ -21,8 +21,7 @@ from typing import Any
 
 import yaml
 
-from autoresearch.runs.evalfile import environment, tests_source
-from autoresearch.runs.evalfile.environment import HostEnvironment
+from autoresearch.runs.evalfile import environment, extensions, tests_source
 from autoresearch.runs.evalfile.interpolate import env_references, render_vars
 from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
@@ -75,7 +74,6 @@ REMOVED = {
     "preprocessors": "removed in AgentV 5 (use `transform`)",
 }
 UNSUPPORTED = {
-    "extensions": "extension hooks",
     "scenarios": "scenarios",
     "graders": "shared grader definitions",
     "derived_metrics": "derived metrics",
@@ -144,15 +142,18 @@ def _v5_grader(raw: Any) -> bool:
     return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
 
 
-def host_environment(raw: dict[str, Any], directory: Path, problems: Problems) -> HostEnvironment | None:
-    """The suite's host `environment` recipe, run by the 4.x workspace lifecycle as the one shared workspace."""
-    return environment.parse(raw.get("environment"), directory, problems)
+def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Workspace | None:
+    """The suite's host `environment` recipe and `extensions`, run by the 4.x workspace lifecycle in the one
+    shared workspace (the environment's workdir, else an empty directory); None when it has neither."""
+    host = environment.parse(raw.get("environment"), directory, problems)
+    hooks = extensions.parse(raw.get("extensions"), directory, problems)
+    return Workspace(host=host, extensions=hooks) if host is not None or hooks else None
 
 
-def place(suite: Suite, host: HostEnvironment) -> None:
-    """Every test runs in the host environment's workdir (a 5.x file has no `workspace` of its own)."""
+def place(suite: Suite, runs_in: Workspace) -> None:
+    """Every test runs in that workspace (a 5.x file has no `workspace` of its own)."""
     for case in suite.cases:
-        case.workspace = replace(case.workspace or Workspace(), host=host)
+        case.workspace = replace(case.workspace or Workspace(), host=runs_in.host, extensions=runs_in.extensions)
 
 
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
-from autoresearch.runs.workspace import docker, git, host
+from autoresearch.runs.workspace import docker, extensions, git, host
+from autoresearch.runs.workspace.extensions import HookCall
 from autoresearch.runs.workspace.hooks import HookContext, HookFailed, run_hook
 
 SetupError = (git.GitFailed, HookFailed, OSError)
@@ -88,8 +89,11 @@ class SuiteWorkspaces:
 
     def _open_shared(self, cfg: Workspace) -> None:
         assert self.root is not None
-        if cfg.host is not None:
-            self.shared = host.prepare(cfg.host, self.root)
+        if cfg.host is not None or cfg.extensions:  # AgentV 5: its environment's workdir, else an empty one
+            self.shared = host.prepare(cfg.host, self.root) if cfg.host is not None else self.root / "shared"
+            self.shared.mkdir(exist_ok=True)
+            call = HookCall(self.shared, "__before_all__", self.run_id, self.eval_dir)
+            _fatal_extensions(cfg, "beforeAll", call)
             return
         per_test = cfg.isolation == "per_test"
         if cfg.mode == "static" and cfg.repos:  # without repos, AgentV falls back to a temporary workspace
@@ -125,7 +129,9 @@ class SuiteWorkspaces:
         must take turns in one place from one whose tests each set up their own wherever they run."""
         cfg = self.config
         return cfg is not None and (
-            cfg.host is not None or (cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos))
+            cfg.host is not None
+            or bool(cfg.extensions)
+            or (cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos))
         )
 
     @property
@@ -179,8 +185,9 @@ class SuiteWorkspaces:
                 self._reset(cfg, path, hook, self.shared_baseline)
             except git.GitFailed as exc:
                 raise git.GitFailed(f"before_each reset failed: {exc}") from None
+        ran = _fatal_extensions(cfg, "beforeEach", self._call(path, case))
         ctx = self._context(cfg, path, case.id, case)
-        ran = _fatal(cfg.command("before_each"), ctx, "before_each script failed")
+        ran = _fatal(cfg.command("before_each"), ctx, "before_each script failed") or ran
         return _fatal(self.target_hooks.get("before_each"), ctx, "target before_each hook failed") or ran
 
     def leave(self, case: Case, ws: CaseWorkspace) -> str | None:
@@ -194,6 +201,8 @@ class SuiteWorkspaces:
             except git.GitFailed:
                 changes = None
         cfg = case.workspace
+        if cfg is not None and cfg.extensions:
+            self._ignoring_extension_failure(cfg, "afterEach", self._call(ws.path, case))
         if cfg is not None and "after_each" in self.target_hooks:
             self._ignoring_failure(self.target_hooks["after_each"], self._context(cfg, ws.path, case.id, case))
         hook = cfg.hook("after_each") if cfg is not None else None
@@ -218,6 +227,8 @@ class SuiteWorkspaces:
                 for hook, test_id in hooks:
                     if hook is not None:
                         self._ignoring_failure(hook, self._context(self.config, self.shared, test_id))
+                call = HookCall(self.shared, "__after_all__", self.run_id, self.eval_dir)
+                self._ignoring_extension_failure(self.config, "afterAll", call)
         finally:
             if self.root is not None:
                 _remove(self.root)
@@ -229,6 +240,17 @@ class SuiteWorkspaces:
             run_hook(hook, ctx, fatal=False)
         except HookFailed:
             pass
+
+    @staticmethod
+    def _ignoring_extension_failure(cfg: Workspace, hook: str, call: HookCall) -> None:
+        """afterEach and afterAll extensions: AgentV 5 ignores their failures, as teardown hooks'."""
+        try:
+            extensions.run(cfg.extensions, hook, call)
+        except HookFailed:
+            pass
+
+    def _call(self, path: Path, case: Case) -> HookCall:
+        return HookCall(path, case.id, self.run_id, self.eval_dir, case_input(case), case.metadata or None)
 
     def _reset(self, cfg: Workspace, path: Path, hook: Hook, commit: str | None) -> None:
         if self.manages_repos and cfg.repos:
@@ -266,6 +288,14 @@ def _fatal(hook: Hook | None, ctx: HookContext, failure: str) -> bool:
     except HookFailed as exc:
         raise HookFailed(f"{failure}: {exc}") from None
     return True
+
+
+def _fatal_extensions(cfg: Workspace, hook: str, call: HookCall) -> bool:
+    """Run the extensions of a hook whose failure fails the setup (beforeAll, beforeEach), with AgentV 5's message."""
+    try:
+        return extensions.run(cfg.extensions, hook, call)
+    except HookFailed as exc:
+        raise HookFailed(f"{hook} extension failed: {exc}") from None
 
 
 def _copy(template: Path, into: Path, failure: str) -> None:
