@@ -23,6 +23,7 @@ from autoresearch.runs.graders import (
     llm,
     metrics,
     skilltrigger,
+    skillused5,
     structured,
     text,
     trajectory,
@@ -35,7 +36,6 @@ REGISTRY: dict[str, Grader] = {}
 """Every built-in grader by its type, looked up by name when a spec is parsed or graded. Filled in one place, at
 the end of this module: the composite in it is handed `parse_spec`, defined below, to read its members."""
 UNSUPPORTED = {
-    "skill-used": "skill triggering needs an agent harness",
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
@@ -247,5 +247,6 @@ REGISTRY.update(
         **trajectory.GRADERS,
         **trajectory5.GRADERS,
         **skilltrigger.GRADERS,
+        **skillused5.GRADERS,
     }
 )

@@ -363,9 +363,10 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
         return None
     if kind == "llm-rubric":
         return _rubric(item)
-    if kind in ("skill-used", "not-skill-used"):
-        rest = {k: v for k, v in item.items() if k not in ("type", "value")}
-        return {**rest, "type": "skill-trigger", "skill": item.get("value"), "should_trigger": kind == "skill-used"}
+    if kind in ("skill-used", "not-skill-used"):  # AgentV 5 inverts for the not- form or negate, then negates
+        kept = {k: v for k, v in item.items() if k in ("name", "value", "weight", "required", "min_score", "negate")}
+        inverse = kind == "not-skill-used" or item.get("negate") is True
+        return {**kept, "type": "skill-used", **({"inverse": True} if inverse else {})}
     if kind == "assert-set":
         return _assert_set(item, problems, test_id, where)
     return item
