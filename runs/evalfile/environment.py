@@ -32,6 +32,10 @@ class Setup:
     timeout_ms: float = DEFAULT_SETUP_TIMEOUT_MS
 
 
+REFUSED = Setup(())
+"""A setup AgentV 5 throws on (the problem is reported): the recipe is dropped."""
+
+
 @dataclass(frozen=True)
 class HostEnvironment:
     """A host recipe: the directory the tests run in (made when missing) and the command that prepares it."""
@@ -93,34 +97,32 @@ def _host(raw: dict[str, Any], directory: Path, problems: Problems) -> HostEnvir
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         problems.add(None, "environment.env", "must be an object of string values")
         ok = False
-    setup = _setup(raw.get("setup"), problems)
-    if not ok or setup is False:
+    setup = _setup(raw.get("setup"), problems) if raw.get("setup") is not None else None
+    if not ok or setup is REFUSED:
         return None
-    return HostEnvironment((directory / str(workdir).strip()).resolve(), directory, setup or None, dict(env))
+    return HostEnvironment((directory / str(workdir).strip()).resolve(), directory, setup, dict(env))
 
 
-def _setup(raw: Any, problems: Problems) -> Setup | None | bool:
-    """The setup, None when there is none, False when it is refused (the problem said)."""
-    if raw is None:
-        return None
+def _setup(raw: Any, problems: Problems) -> Setup:
+    """The setup, or REFUSED (the problem said)."""
     if not isinstance(raw, dict):
         problems.add(None, "environment.setup", "must be an object")
-        return False
+        return REFUSED
     unknown = [k for k in raw if k not in SETUP_FIELDS]
     if unknown:
         problems.add(None, f"environment.setup.{unknown[0]}", "is not supported (setup takes command, cwd, timeout_ms)")
-        return False
+        return REFUSED
     command = raw.get("command")
     if not isinstance(command, list) or not command or not all(isinstance(c, str) and c.strip() for c in command):
         problems.add(
             None, "environment.setup.command", "must be a non-empty string array (argv, command[0] the executable)"
         )
-        return False
+        return REFUSED
     cwd, timeout = raw.get("cwd"), raw.get("timeout_ms")
     if cwd is not None and (not isinstance(cwd, str) or not cwd.strip()):
         problems.add(None, "environment.setup.cwd", "must be a non-empty string")
-        return False
+        return REFUSED
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
         problems.add(None, "environment.setup.timeout_ms", "must be a positive number of milliseconds")
-        return False
+        return REFUSED
     return Setup(tuple(command), cwd.strip() if cwd else None, timeout or DEFAULT_SETUP_TIMEOUT_MS)

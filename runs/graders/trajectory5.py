@@ -63,7 +63,7 @@ class Trajectory5:
 def steps(messages: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
     """The trace's steps in AgentV 5's order: each message, then its calls, sorted by start time where both
     events have one that differs (JavaScript's sort and Python's are both stable merge sorts)."""
-    events = []
+    events: list[dict[str, Any]] = []
     for message in messages:
         events.append({"type": "message", "time": message.get("start_time"), "ordinal": len(events)})
         for call in message.get("tool_calls") or ():
@@ -75,7 +75,7 @@ def _order(left: dict[str, Any], right: dict[str, Any]) -> int:
     a, b = _epoch(left["time"]), _epoch(right["time"])
     if math.isfinite(a) and math.isfinite(b) and a != b:
         return -1 if a < b else 1
-    return left["ordinal"] - right["ordinal"]
+    return int(left["ordinal"]) - int(right["ordinal"])
 
 
 def _epoch(stamp: Any) -> float:
