@@ -18,17 +18,13 @@ from typing import Any, ClassVar
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders.base import Context, Options, Score, assertion
-from autoresearch.runs.graders.trajectory5 import _glob
+from autoresearch.runs.graders.trajectory5 import Invalid, glob
 
 SKILL_PATH = re.compile(r"(?:^|[/\"'\s])(?:\.agents/)?skills/([^/\"'\s]+)/SKILL\.md(?:$|[)\"'\s,;:])")
 TOKEN_PATH = re.compile(r"(?:^|/)(?:\.agents/)?skills/([^/\s]+)/SKILL\.md$")
 NAME = re.compile(r"^[A-Za-z0-9._:-]+$")
 REPORTS_SKILLS = ("replay",)
 """The providers we run whose answers AgentV 5 derives skill calls from."""
-
-
-class Invalid(ValueError):
-    """A value AgentV 5 throws on: the grader fails with the message."""
 
 
 class SkillUsedOptions(Options):
@@ -78,7 +74,7 @@ def _passes(value: Any, calls: list[str], inverse: bool) -> bool:
     low, high = value.get("min"), value.get("max")
     if low is not None and high is not None and high < low:
         raise Invalid("skill-used assertion object max must be greater than or equal to min")
-    count = sum(1 for c in calls if (not name or c == name) and (not pattern or _glob(c, pattern)))
+    count = sum(1 for c in calls if (not name or c == name) and (not pattern or glob(c, pattern)))
     if inverse:
         if low is not None or (high is not None and high != 0):
             raise Invalid("not-skill-used object assertions only support name/pattern with no count bounds, or max: 0")

@@ -27,7 +27,7 @@ KINDS = ("trajectory:tool-used", "trajectory:tool-sequence", "trajectory:tool-ar
 
 
 class Invalid(ValueError):
-    """A value AgentV 5 throws on: the grader fails with the message (caught in this module, always)."""
+    """A value AgentV 5 throws on: the grader fails with the message (caught by the grader, always)."""
 
 
 class TrajectoryOptions(Options):
@@ -145,10 +145,11 @@ def _matches(step: dict[str, Any], matcher: dict[str, Any]) -> bool:
     if step["type"] not in allowed:
         return False
     pattern = matcher.get("pattern") or matcher.get("name")
-    return not pattern or any(_glob(alias, str(pattern)) for alias in step["aliases"])
+    return not pattern or any(glob(alias, str(pattern)) for alias in step["aliases"])
 
 
-def _glob(value: str, pattern: str) -> bool:
+def glob(value: str, pattern: str) -> bool:
+    """AgentV 5's matchesPattern: the whole value, case-insensitively, `*` any run and `?` any one character."""
     regex = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
     return re.fullmatch(regex, value, re.IGNORECASE) is not None
 
@@ -250,7 +251,7 @@ def _strip(value: Any, drop: Any) -> Any:
 
 
 def _ignored(key: str, ignore: list[str]) -> bool:
-    return any(_glob(key, entry) if re.search(r"[*?]", entry) else entry == key for entry in ignore)
+    return any(glob(key, entry) if re.search(r"[*?]", entry) else entry == key for entry in ignore)
 
 
 def _default(key: str, value: Any, defaults: dict[str, Any] | None) -> bool:
