@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+from collections.abc import Callable
 from functools import cache
 
 
 @cache
-def _trim() -> ctypes._CFuncPtr | None:
+def _trim() -> Callable[[int], int] | None:
     name = ctypes.util.find_library("c")
-    try:
-        return ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):  # no C library found, or one without malloc_trim (musl)
+    if name is None:
         return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):  # a C library without malloc_trim (musl)
+        return None
+    return trim
 
 
 def give_back() -> None:
