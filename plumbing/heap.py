@@ -10,19 +10,15 @@ returns every whole free page of every arena. Where the C library is not glibc, 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from collections.abc import Callable
 from functools import cache
 
 
 @cache
 def _trim() -> Callable[[int], int] | None:
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
-    try:
-        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):  # a C library without malloc_trim (musl)
+    try:  # glibc by its soname: find_library would start ldconfig to look
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # another C library (musl, macOS)
         return None
     return trim
 
