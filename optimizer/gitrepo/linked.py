@@ -41,10 +41,9 @@ def add(main: Workspace, path: Path, commit: str) -> bool:
     common = common_dir(main)
     if not _plain(repo, common, tree):
         return False
-    admin = _free_admin(common, path.name)
+    admin = _new_admin(common, path.name)
     if admin is None:
         return False
-    admin.mkdir(parents=True)
     (admin / "commondir").write_text("../..\n", encoding="utf-8")
     (admin / "HEAD").write_text(commit + "\n", encoding="utf-8")
     (admin / "gitdir").write_text(f"{path.resolve()}/.git\n", encoding="utf-8")
@@ -87,12 +86,17 @@ def admin_of(main: Workspace, path: Path) -> Path | None:
     return admin if back.resolve() == (path / ".git").resolve() else None
 
 
-def _free_admin(common: Path, name: str) -> Path | None:
-    """A name for git's folder of a new worktree, as git picks one: the folder's name, numbered if taken."""
+def _new_admin(common: Path, name: str) -> Path | None:
+    """git's folder for a new worktree, made under a name as git picks one (the folder's name, numbered if
+    taken); made at once, so that two made at the same time (a cycle's next candidates) never share one."""
+    (common / "worktrees").mkdir(exist_ok=True)
     for n in range(100):
         admin = common / "worktrees" / (name if n == 0 else f"{name}{n}")
-        if not os.path.lexists(admin):
-            return admin
+        try:
+            admin.mkdir()
+        except FileExistsError:
+            continue
+        return admin
     return None
 
 

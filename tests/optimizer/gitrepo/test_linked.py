@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from autoresearch.optimizer.gitrepo import linked
@@ -33,6 +34,19 @@ def test_a_worktree_made_in_process_reads_as_one_git_made(tmp_path):
     assert str(ours) not in git(repo, "worktree", "list", "--porcelain")
     assert git(repo, "worktree", "prune", "--dry-run", "--verbose") == ""  # no record left behind
     assert git(repo, "fsck") == ""
+
+
+def test_worktrees_of_one_folder_name_made_at_once_each_get_a_record_of_their_own(tmp_path):
+    """The next cycle's candidates are made while this cycle's are evaluated: `<cycle>/0` beside `<cycle+1>/0`."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "prompt.md")
+    paths = [tmp_path / str(n) / "0" for n in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(lambda path: linked.add(main, path, main.head()), paths))
+    listed = git(repo, "worktree", "list", "--porcelain")
+    assert all(f"worktree {path}\n" in listed for path in paths)
+    assert all(linked.remove(main, path) for path in paths)
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
 def test_a_filter_or_an_encoding_leaves_the_checkout_to_git(tmp_path):
