@@ -29,8 +29,7 @@ from pygit2.enums import CheckoutStrategy
 from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir
 
 _CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
-_LIMIT = 10_000  # trees remembered as plain (a KEEP adds a few): bounded, then forgotten
-_plain_trees: set[pygit2.Oid] = set()
+_plain_trees: set[pygit2.Oid] = set()  # the trees of the last HEAD looked at, found plain
 
 
 def add(main: Workspace, path: Path, commit: str) -> bool:
@@ -123,17 +122,26 @@ def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:
 
 
 def _plain_tree(tree: pygit2.Tree) -> bool:
-    """No `.gitattributes` in `tree` or below names a filter or an encoding; each tree found plain is
-    remembered by id, so that a new HEAD reads only the folders its commit changed."""
-    if tree.id in _plain_trees:
+    """No `.gitattributes` in `tree` or below names a filter or an encoding. The trees found plain are
+    remembered by id until the next look, so that a new HEAD reads only the folders its commit changed;
+    what is remembered is one HEAD's trees, not every HEAD's (a night's KEEPs would make it grow)."""
+    global _plain_trees
+    seen: set[pygit2.Oid] = set()
+    if not _walk(tree, _plain_trees, seen):
+        return False
+    _plain_trees = seen
+    return True
+
+
+def _walk(tree: pygit2.Tree, known: set[pygit2.Oid], seen: set[pygit2.Oid]) -> bool:
+    if tree.id in known:
+        seen.add(tree.id)
         return True
     for entry in tree:
         if entry.name == ".gitattributes" and isinstance(entry, pygit2.Blob):
             if any(word in entry.data for word in _CONVERTING):
                 return False
-        elif isinstance(entry, pygit2.Tree) and not _plain_tree(entry):
+        elif isinstance(entry, pygit2.Tree) and not _walk(entry, known, seen):
             return False
-    if len(_plain_trees) >= _LIMIT:
-        _plain_trees.clear()
-    _plain_trees.add(tree.id)
+    seen.add(tree.id)
     return True
