@@ -12,44 +12,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-import typer
-
 from autoresearch.optimizer import signals
-from autoresearch.optimizer.commands import COMMANDS
+from autoresearch.optimizer.commands import quick
 from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 from autoresearch.plumbing.redact import redact
-
-app = typer.Typer(
-    name="autoresearch",
-    help="Improve a prompt, skill, config or code file overnight against your eval, one measured git commit at a time.",
-    invoke_without_command=True,
-    add_completion=True,  # typer's --install-completion / --show-completion for bash, zsh, fish, PowerShell
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        from importlib.metadata import version  # 60 ms to import: paid by `--version` alone
-
-        typer.echo(f"autoresearch {version('autoresearch')}")
-        raise typer.Exit(OK)
-
-
-@app.callback()
-def _root(
-    ctx: typer.Context,
-    show_version: bool = typer.Option(
-        False, "--version", "-V", callback=_version, is_eager=True, help="Print the installed version and exit."
-    ),
-) -> None:
-    if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
-
-
-for name, command in COMMANDS.items():
-    app.command(name)(command)
 
 
 class MaskedStream:
@@ -81,8 +47,22 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def run_cli(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    plain = quick.command(args)  # `status` as scripts poll it: no parser to build
+    if plain is not None:
+        try:
+            return plain()
+        except BaseException as exc:  # the same boundary as below
+            code = _known(exc)
+            if code is None:
+                raise
+            return code
+    import typer  # with the click it carries: two thirds of a plain `status`'s start-up
+
+    from autoresearch.optimizer import parser
+
     try:
-        result = app(args=argv, standalone_mode=False, prog_name="autoresearch")
+        result = parser.build(args)(args=args, standalone_mode=False, prog_name="autoresearch")
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:  # Ctrl-C in a command that does not take signals itself, or a prompt's input ended
@@ -93,13 +73,21 @@ def run_cli(argv: list[str] | None = None) -> int:
         show() if show else print(f"autoresearch: {exc.format_message()}", file=sys.stderr)
         return OK if exc.exit_code == 0 else INVALID_INPUT
     except BaseException as exc:  # the boundary: known errors become one line and an exit code
-        code = exit_code_for(exc)
+        code = _known(exc)
         if code is None:
             raise
-        message = redact(str(exc)) or exc.__class__.__name__
-        if not isinstance(exc, KeyboardInterrupt):
-            print(f"autoresearch: {message}", file=sys.stderr)
-        else:
-            print("autoresearch: interrupted", file=sys.stderr)
         return code
     return result if isinstance(result, int) else 0
+
+
+def _known(exc: BaseException) -> int | None:
+    """A known error's exit code, its one line printed; None for a bug (its traceback is shown)."""
+    code = exit_code_for(exc)
+    if code is None:
+        return None
+    message = redact(str(exc)) or exc.__class__.__name__
+    if not isinstance(exc, KeyboardInterrupt):
+        print(f"autoresearch: {message}", file=sys.stderr)
+    else:
+        print("autoresearch: interrupted", file=sys.stderr)
+    return code

@@ -45,17 +45,25 @@ class SampleCache:
         self._held: dict[tuple[str, int], list[Row]] | None = None  # samples kept in memory while `held`
         self._before: dict[str, tuple[int, int]] | None = None  # and the entries on disk when it began
         self._lock = threading.Lock()
-        self._claims: dict[tuple[str, int], threading.Lock] = {}
+        self._claims: dict[tuple[str, int], tuple[threading.Lock, int]] = {}  # each lock and its users
 
     @contextmanager
     def claimed(self, artifact: str, n: int) -> Iterator[None]:
         """Sample `n` of this artifact looked up and measured by one thread at a time. Candidates evaluated at
         once that are the same artifact (two siblings that made the same edit) then cost one run and a hit,
         not two runs of which the luckier would be picked: a second chance the keep rule does not count."""
+        key = (artifact, n)
         with self._lock:
-            claim = self._claims.setdefault((artifact, n), threading.Lock())
-        with claim:
-            yield
+            claim, users = self._claims.get(key, (threading.Lock(), 0))
+            self._claims[key] = (claim, users + 1)
+        try:
+            with claim:
+                yield
+        finally:  # a lock no one holds or waits for is forgotten: one a cycle kept was a daemon's slow leak
+            with self._lock:
+                claim, users = self._claims.pop(key)
+                if users > 1:
+                    self._claims[key] = (claim, users - 1)
 
     @contextmanager
     def held(self) -> Iterator[None]:

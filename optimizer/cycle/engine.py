@@ -5,7 +5,8 @@ it and confirmed on runs that did not pick it) → `gates.checks` → the one li
 (autoresearch.optimizer.cycle.conclude). Where the candidates live is the batch's `Site`
 (autoresearch.optimizer.cycle.batch): K = 1 is a batch of one in the checkout
 (autoresearch.optimizer.cycle.in_checkout), K > 1 a batch in worktrees whose winner is copied into the checkout
-(autoresearch.optimizer.cycle.in_worktrees).
+(autoresearch.optimizer.cycle.in_worktrees), their mutations run on the cluster with `executor: ray`
+(autoresearch.optimizer.cycle.on_cluster).
 
 With several candidates and `search.overlap` (the default), the next cycle's K mutations run while this
 cycle's candidates are evaluated and decided, so that a cycle takes the longer of the two rather than both
@@ -22,7 +23,16 @@ import time
 from dataclasses import replace
 
 from autoresearch.optimizer import faults, signals
-from autoresearch.optimizer.cycle import carryrate, checks, in_checkout, in_worktrees, parents, stops, window
+from autoresearch.optimizer.cycle import (
+    carryrate,
+    checks,
+    in_checkout,
+    in_worktrees,
+    on_cluster,
+    parents,
+    stops,
+    window,
+)
 from autoresearch.optimizer.cycle.batch import Batch, Sibling, best_of, owed, picked_over
 from autoresearch.optimizer.cycle.conclude import decide
 from autoresearch.optimizer.cycle.confirm import confirm, needs_confirmation, unconfirmed
@@ -86,8 +96,15 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
 def new_batch(session: Session, number: int) -> Batch:
     """The cycle's run directory and its candidates, not yet mutated: one in the checkout, or K in worktrees."""
     if session.config.search.candidates > 1:
-        return in_worktrees.new_batch(session, number)
+        return _several(session, number)
     return in_checkout.new_batch(session, number)
+
+
+def _several(session: Session, number: int) -> Batch:
+    """K candidates in worktrees, mutated here, or on the cluster with `executor: ray`."""
+    if session.config.executor.kind == "ray":
+        return on_cluster.new_batch(session, number)
+    return in_worktrees.new_batch(session, number)
 
 
 def exhausted(batch: Batch) -> None:
@@ -121,7 +138,7 @@ def _mutate_ahead(session: Session, batch: Batch) -> window.Mutating | None:
         return None
     if stops.foreseen(session, stops.limits_of(session)) or not carryrate.wanted(session, batch):
         return None
-    following = window.start(session, in_worktrees.new_batch(session, batch.number + 1), batch.run_dir)
+    following = window.start(session, _several(session, batch.number + 1), batch.run_dir)
     get().info("mutating ahead", next_cycle=batch.number + 1, candidates=len(following.batch.siblings))
     return following
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from autoresearch.mutators.config import MutatorConfig
 from autoresearch.mutators.registry import build as build_mutator
 from autoresearch.mutators.strategies import Strategy, assign, rotation
 from autoresearch.optimizer.cycle import parents, tree, window
@@ -146,9 +147,15 @@ def _shift(session: Session) -> int:
     return rotation([r.decision for r in session.history.records[1:]], period)
 
 
-def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Workspace) -> Sibling:
+def mutator_config(session: Session, strategy: Strategy) -> MutatorConfig:
+    """The mutator's settings with a strategy's own (its model, its temperature)."""
     settings = {name: value for name in ("model", "temperature") if (value := getattr(strategy, name)) is not None}
-    mutator = build_mutator(session.config.mutator.model_copy(update=settings), ws.root) if settings else None
+    return session.config.mutator.model_copy(update=settings)
+
+
+def _sibling(session: Session, batch: Batch, i: int, strategy: Strategy, ws: Workspace) -> Sibling:
+    own = mutator_config(session, strategy)
+    mutator = build_mutator(own, ws.root) if own != session.config.mutator else None
     sib_dir = batch.run_dir / f"candidate-{i}"
     sib_dir.mkdir(parents=True, exist_ok=True)
     draft = Draft(batch.number, batch.run_dir.name, session.eval_key)

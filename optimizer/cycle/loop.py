@@ -19,6 +19,7 @@ from autoresearch.optimizer.daemonlog import bind, file_only, get
 from autoresearch.optimizer.experiment.digest import Digest
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
+from autoresearch.plumbing import heap
 from autoresearch.plumbing.errors import Interrupted
 from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
@@ -108,6 +109,7 @@ def _cycle_until_stop(session: Session) -> None:
                 ahead, handed = None, ahead
                 ahead = engine.cycle(session, number, handed)
             write_chart(session, live=True)  # out of the cycle's critical blocks: a signal never waits on it
+            heap.give_back()  # what the cycle freed: kept by the C library, it was most of a night's growth
     finally:
         if ahead is not None:
             engine.discard(session, ahead)

@@ -74,8 +74,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     try:
         result = run_mutator(session, session.mutator.mutate, request)
         if work is not ws:  # only the artifact comes back from the throwaway checkout
-            check_worktree(work, head, result)
-            worktrees.carry_artifact(work, ws)
+            worktrees.carry_artifact(work, ws, check_worktree(work, head, result))
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
         outside = undo_outside(session, log_dir, kept)
         reattach(ws, branch, head)
@@ -116,11 +115,11 @@ def run_mutator(
     return result
 
 
-def check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
+def check_worktree(ws: Workspace, head: str, result: MutationResult) -> dict[str, str]:
     """The scope guard of a candidate's worktree, or of a sandboxed mutator's throwaway checkout: only its
     artifact changed (ignored files included: the worktree had none), and HEAD did not move. New files in a
     tool's cache folder (a coding agent that ran the tests) are removed, as the checkout's guard does, and
-    not held against it."""
+    not held against it. Returns what changed (read once: a git process)."""
     if ws.head() != head:
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
     try:
@@ -140,6 +139,7 @@ def check_worktree(ws: Workspace, head: str, result: MutationResult) -> None:
             f"the mutator changed files outside the artifact: {', '.join(outside[:5])}", "out-of-scope", result
         )
     check_artifact(ws, result)
+    return changes
 
 
 def head_moved_error(head: str, moved_to: str) -> IntegrityError:

@@ -50,17 +50,16 @@ class Mirror:
         skipped = tuple(os.path.relpath(b, source) + os.sep for b in busy if b.is_relative_to(self.source))
         found = {} if any(self.source.is_relative_to(b) for b in busy) else self._files(self.source)
         wanted = {rel: st for rel, st in found.items() if not (rel + os.sep).startswith(skipped)}
+        mirrored = self._files(self.root)  # read once: a folder or link already there costs no call of its own
         for relative, st in wanted.items():
             copy = os.path.join(root, relative)
+            held = mirrored.get(relative)
             if stat.S_ISDIR(st.st_mode):
-                os.makedirs(copy, exist_ok=True)
+                if held is None or not stat.S_ISDIR(held.st_mode):
+                    os.makedirs(copy, exist_ok=True)
                 continue
-            try:
-                mirrored = os.lstat(copy)
-                if (mirrored.st_dev, mirrored.st_ino) == (st.st_dev, st.st_ino):
-                    continue
-            except FileNotFoundError:
-                pass
+            if held is not None and (held.st_dev, held.st_ino) == (st.st_dev, st.st_ino):
+                continue
             os.makedirs(os.path.dirname(copy), exist_ok=True)
             tmp = os.path.join(
                 os.path.dirname(copy), ".link.mirror"
@@ -76,7 +75,7 @@ class Mirror:
             except OSError:
                 return False
             os.replace(tmp, copy)
-        for relative in sorted(set(self._files(self.root)) - set(wanted), key=lambda p: -p.count(os.sep)):
+        for relative in sorted(set(mirrored) - set(wanted), key=lambda p: -p.count(os.sep)):
             copy = os.path.join(root, relative)
             if os.path.isdir(copy) and not os.path.islink(copy):
                 os.rmdir(copy)

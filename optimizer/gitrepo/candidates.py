@@ -14,6 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
+from autoresearch.optimizer.gitrepo import linked
 from autoresearch.optimizer.gitrepo.workspace import Workspace, everything_changed, inside, open_workspace
 from autoresearch.plumbing.errors import IntegrityError
 
@@ -49,15 +50,18 @@ def add_tree(main: Workspace, meta: Path, batch: str, index: int, tree: str) -> 
 def _add(main: Workspace, meta: Path, batch: str, index: int | str) -> Workspace:
     path = folder(meta) / batch / str(index)
     path.parent.mkdir(parents=True, exist_ok=True)
-    main.git("worktree", "add", "--quiet", "--detach", str(path), main.head())
+    head = main.head()
+    if not linked.add(main, path, head):
+        main.git("worktree", "add", "--quiet", "--detach", str(path), head)
     return open_workspace(path, main.artifact)
 
 
-def carry_artifact(source: Workspace, target: Workspace) -> None:
+def carry_artifact(source: Workspace, target: Workspace, changes: dict[str, str] | None = None) -> None:
     """The artifact as a mutator left it in the throwaway checkout `source`, over `target`'s (both at HEAD):
     each of its paths that changed there is copied (a link as a link) or deleted; nothing else of
-    `source` is ever read."""
-    for path in sorted(p.rstrip("/") for p in everything_changed(source)):  # a folder before what is in it
+    `source` is ever read. `changes` is `everything_changed(source)` when the caller has just read it."""
+    changed = everything_changed(source) if changes is None else changes
+    for path in sorted(p.rstrip("/") for p in changed):  # a folder before what is in it
         if inside(source, path):
             _carry(source.root / path, target.root / path)
 
@@ -86,12 +90,13 @@ def clear(main: Workspace, meta: Path, batch: str | None = None) -> list[str]:
     top = root / batch if batch is not None else root
     if not top.exists():
         return []
-    removed = []
+    removed, whole = [], True
     for path in _worktrees(top) if batch is None else sorted(top.iterdir()):
-        _remove(main, path)
+        whole = _remove(main, path) and whole
         removed.append(path.relative_to(root).as_posix())
     shutil.rmtree(top, ignore_errors=True)
-    main.git("worktree", "prune")
+    if batch is None or not whole:  # git's record of a worktree removed some other way
+        main.git("worktree", "prune")
     return removed
 
 
@@ -104,14 +109,22 @@ def _worktrees(root: Path) -> list[Path]:
     return found
 
 
-def _remove(main: Workspace, path: Path) -> None:
+def _remove(main: Workspace, path: Path) -> bool:
+    """Remove the worktree at `path` and git's record of it; False when that record may be left for
+    `git worktree prune` (a worktree half made, or whose .git file does not lead back to it)."""
+    whole = True
     if (path / ".git").is_file():
+        if linked.remove(main, path):
+            return True
         try:
             main.git("worktree", "remove", "--force", str(path))
         except IntegrityError:  # its .git file damaged (a mutator gone astray): removed below, git's record pruned
             shutil.rmtree(path)
             main.git("worktree", "prune")
+    elif path.exists():
+        whole = False
     if path.is_dir() and not path.is_symlink():  # never registered, or half made by a killed `git worktree add`
         shutil.rmtree(path)
     elif os.path.lexists(path):
         path.unlink()
+    return whole

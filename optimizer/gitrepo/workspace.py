@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pygit2.enums import DiffOption
+from pygit2.enums import DiffOption, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import gitcmd
 from autoresearch.plumbing.errors import InvalidInput
@@ -58,6 +58,17 @@ class Workspace:
         return str(self.lib.head.target)
 
 
+def common_dir(ws: Workspace) -> Path:
+    """The repository's common git folder (`git rev-parse --git-common-dir`), resolved: the checkout's .git,
+    also when `ws` is a linked worktree (whose own git folder names it in its `commondir` file)."""
+    git_dir = Path(ws.lib.path)
+    try:
+        named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return git_dir.resolve()
+    return (git_dir / named).resolve()
+
+
 def open_workspace(start: Path, artifact: str) -> Workspace:
     """The repository containing `start`, checked for everything a run needs (exit 30 otherwise)."""
     found = pygit2.discover_repository(str(start), True) if start.exists() else None
@@ -78,9 +89,31 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
     ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file")
     if not ws.artifact_path.exists():
         raise InvalidInput(f"artifact '{artifact}': no such file or directory in {root}")
-    if not ws.git("ls-files", "--", relative).strip():
+    if not tracked(ws):
         raise InvalidInput(f"artifact '{artifact}' is not tracked by git (git add and commit it first)")
     return ws
+
+
+def tracked(ws: Workspace) -> bool:
+    """Whether the index holds the artifact (a file) or something under it (a directory): read by libgit2,
+    or `git ls-files` when libgit2 cannot read the index (a split or sparse one). In-process, because a
+    throwaway checkout is opened every cycle."""
+    try:
+        index = ws.lib.index
+        index.read(False)  # as the file is now, should this repository have read it before
+    except pygit2.GitError:
+        return bool(ws.git("ls-files", "--", ws.artifact).strip())
+    if ws.artifact in index:
+        return True
+    prefix = ws.artifact + "/"
+    low, high = 0, len(index)
+    while low < high:  # the entries are sorted by path: the first one at or after the prefix
+        middle = (low + high) // 2
+        if index[middle].path < prefix:
+            low = middle + 1
+        else:
+            high = middle
+    return low < len(index) and index[low].path.startswith(prefix)
 
 
 def _relative_artifact(root: Path, artifact: str) -> str:
@@ -109,7 +142,7 @@ def status(ws: Workspace) -> dict[str, str]:
 
 _INDEX_CODES = ((1, "A"), (2, "M"), (4, "D"), (8, "R"), (16, "T"))  # pygit2.enums.FileStatus.INDEX_*
 _WORKTREE_CODES = ((256, "M"), (512, "D"), (1024, "T"), (2048, "R"))  # WT_MODIFIED, WT_DELETED, ...
-_UNTRACKED, _CONFLICTED = 128, 32768
+_UNTRACKED, _IGNORED, _CONFLICTED = 128, 16384, 32768
 
 
 def _xy(flag: int) -> str:
@@ -140,8 +173,39 @@ def _porcelain_status(ws: Workspace, *more: str) -> dict[str, str]:
 
 
 def everything_changed(ws: Workspace) -> dict[str, str]:
-    """`status`, ignored files included (`!!`): in a fresh worktree every one of them is new."""
-    return _porcelain_status(ws, "--ignored")
+    """`status`, ignored files included (`!!`), each file of an ignored folder by name: in a fresh worktree
+    every one of them is new. Read by libgit2 from the worktree as it is now (its `.git` file read again, no
+    search upwards), or by `git status --ignored --untracked-files=all` when libgit2 cannot read it: the
+    candidates' checks run every cycle, and a git process was most of their time."""
+    try:
+        repo = pygit2.Repository(str(ws.root), RepositoryOpenFlag.NO_SEARCH)
+        flags = repo.status(untracked_files="all", ignored=True)
+    except pygit2.GitError:
+        return _porcelain_status(ws, "--ignored")
+    found: dict[str, str] = {}
+    for path, flag in flags.items():
+        if flag != _IGNORED:
+            found[path] = _xy(int(flag))
+        elif path.endswith("/"):  # libgit2 names an ignored folder, git each file in it
+            found.update(dict.fromkeys(_files_under(ws.root, path), "!!"))
+        else:
+            found[path] = "!!"
+    return found
+
+
+def _files_under(root: Path, folder: str) -> list[str]:
+    """The files and links under `folder` (repository-relative, ending in '/'), as `git status` names them:
+    a folder holding a repository of its own by its name, an empty one not at all."""
+    found = []
+    for directory, dirs, files in os.walk(root / folder):
+        relative = Path(directory).relative_to(root).as_posix()
+        if ".git" in dirs or ".git" in files:
+            found.append(relative + "/")
+            dirs.clear()
+            continue
+        found += [f"{relative}/{name}" for name in files]
+        found += [f"{relative}/{name}" for name in dirs if os.path.islink(os.path.join(directory, name))]
+    return found
 
 
 def inside(ws: Workspace, path: str) -> bool:

@@ -84,6 +84,7 @@ class Case:
         None  # bounds the target's answer instead of its timeout_seconds (`run:` or the file's `timeout_seconds`)
     )
     matrix_target: str | None = None  # set on a test's copy for one target of a matrix run
+    ungraded_score: float | None = None  # AgentV 5 runs a test whose graders are all gone and scores it 1
 
     @property
     def row_id(self) -> str:

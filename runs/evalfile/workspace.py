@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from autoresearch.runs.evalfile.environment import HostEnvironment
+from autoresearch.runs.evalfile.extensions import Extension
 from autoresearch.runs.evalfile.interpolate import interpolate
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
@@ -90,6 +92,8 @@ class Workspace:
     env_modules: tuple[str, ...] = ()
     file_dir: Path | None = None  # the workspace file's directory, when the block is a path
     docker: Docker | None = None
+    host: HostEnvironment | None = None  # AgentV 5's host environment: its workdir is the shared workspace, in place
+    extensions: tuple[Extension, ...] = ()  # AgentV 5's extension hooks, run in the shared workspace
 
     def hook(self, name: str) -> Hook | None:
         return self.hooks.get(name) if self.hooks_enabled is not False else None
@@ -278,6 +282,8 @@ def merge(suite: Workspace | None, case: Workspace | None) -> Workspace | None:
         mode=case.mode or suite.mode,
         file_dir=case.file_dir or suite.file_dir,
         docker=case.docker or suite.docker,
+        host=case.host or suite.host,
+        extensions=case.extensions or suite.extensions,
     )
 
 

@@ -23,6 +23,11 @@ class TaskFailed(StepFailed):
     makes it that test's execution_error (or the command eval's failure), as a local failure would be."""
 
 
+class NodeLost(TaskFailed):
+    """A task run once (`call_once`) whose node, or worker process, was lost while it ran: what it did there
+    is gone, its spend included; the caller runs it again or records it as an error."""
+
+
 class ClusterLost(RunsError):
     """The cluster stopped answering mid-eval: the run stops as an error (the tree is restored by the
     loop's `finally`, and the experiment resumes from its records)."""

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from autoresearch.runs.errors import RunsError
-from autoresearch.runs.executors import ClusterLost, TaskFailed
+from autoresearch.runs.executors import ClusterLost, NodeLost, TaskFailed
 from autoresearch.runs.executors.config import ExecutorConfig
 from autoresearch.runs.executors.snapshot import build
 
@@ -110,8 +110,14 @@ class Driver:
 
     def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
         with self.slots:
-            value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args))
+            value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args, False))
             return value
+
+    def call_once(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
+        """`call`, but never run again by Ray (`NodeLost` instead, the caller deciding) and outside the eval's
+        slots: a candidate's mutation, whose attempts the caller counts."""
+        value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args, True))
+        return value
 
     def free(self, keys: list[int]) -> None:
         """Called by the garbage collector, at any point of any thread: so it only notes the keys (a message
@@ -143,6 +149,8 @@ class Driver:
             return answer
         if kind == "failed":
             raise TaskFailed(answer)
+        if kind == "node-lost":
+            raise NodeLost(answer)
         raise ClusterLost(answer)
 
     def _send(self, message: tuple[Any, ...]) -> None:
@@ -251,6 +259,11 @@ class RayExecutor:
 
     def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
         return shipped.driver.call(shipped, fn, *args)
+
+    def call_once(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(root, *args)` as one task Ray does not run again when its node is lost (`NodeLost`), taking none
+        of `eval.workers`' slots (see `Driver.call_once`)."""
+        return shipped.driver.call_once(shipped, fn, *args)
 
     def environment(self) -> dict[str, str]:
         """The variables each task gets: the listed ones and the driver's keys (`.env` is loaded into the

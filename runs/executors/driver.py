@@ -10,7 +10,8 @@ tuples `(verb, id, payload)`:
 
     connect  (address, options)              -> ok | missing (Ray) | unreachable
     put      bytes                           -> ok (a key for the object)
-    call     (snapshot key, digest, env key, fresh, fn, args)  -> ok (the value) | failed | lost
+    call     (snapshot key, digest, env key, fresh, fn, args, once)
+                                             -> ok (the value) | failed | node-lost | lost
     free     [keys]                          (no reply)
 
 Each call waits for its result in a thread of its own, so calls are answered as they finish. The process ends
@@ -60,6 +61,8 @@ def main(fd: int) -> None:
         reply("unreachable", rid, first_line(exc))
         return
     task = ray.remote(run_in_snapshot).options(retry_exceptions=False, **options)
+    # a task the daemon runs again itself when its node is lost, counting the attempts lost
+    once = ray.remote(run_in_snapshot).options(retry_exceptions=False, **{**options, "max_retries": 0})
     objects: dict[int, Any] = {}
     keys = itertools.count(1)
     reply("ok", rid, None)
@@ -79,13 +82,13 @@ def main(fd: int) -> None:
             for key in payload:
                 objects.pop(key, None)
         elif verb == "call":
-            data, digest, env, fresh, fn, args = payload
+            data, digest, env, fresh, fn, args, just_once = payload
             try:
-                ref = task.remote(objects[data], digest, objects[env], fresh, fn, *args)
+                ref = (once if just_once else task).remote(objects[data], digest, objects[env], fresh, fn, *args)
             except Exception as exc:
                 reply("lost", rid, f"lost the Ray cluster at {address!r}: {first_line(exc)}")
                 continue
-            threading.Thread(target=_wait, args=(ray, ref, rid, address, reply), daemon=True).start()
+            threading.Thread(target=_wait, args=(ray, ref, rid, address, reply, just_once), daemon=True).start()
 
 
 def _connect(address: str) -> Any:
@@ -96,7 +99,7 @@ def _connect(address: str) -> Any:
     return ray
 
 
-def _wait(ray: Any, ref: Any, rid: int, address: str, reply: Any) -> None:
+def _wait(ray: Any, ref: Any, rid: int, address: str, reply: Any, once: bool = False) -> None:
     try:
         value = ray.get(ref)
     except ray.exceptions.RayTaskError as exc:
@@ -108,7 +111,8 @@ def _wait(ray: Any, ref: Any, rid: int, address: str, reply: Any) -> None:
         ray.exceptions.OutOfMemoryError,
         ray.exceptions.TaskUnschedulableError,
     ) as exc:  # lost more often than max_retries allows, or nowhere to run: this test's error
-        reply("failed", rid, f"Ray: {first_line(exc)}")
+        lost = once and not isinstance(exc, ray.exceptions.TaskUnschedulableError)
+        reply("node-lost" if lost else "failed", rid, f"Ray: {first_line(exc)}")
     except Exception as exc:
         reply("lost", rid, f"lost the Ray cluster at {address!r}: {first_line(exc)}")
     else:

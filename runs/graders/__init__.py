@@ -16,7 +16,19 @@ from pydantic import ValidationError
 
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.graders import code, composite, custom, llm, metrics, skilltrigger, structured, text, trajectory
+from autoresearch.runs.graders import (
+    code,
+    composite,
+    custom,
+    llm,
+    metrics,
+    skilltrigger,
+    skillused5,
+    structured,
+    text,
+    trajectory,
+    trajectory5,
+)
 from autoresearch.runs.graders.base import ALIASES, Context, Grader
 from autoresearch.runs.graders.scoring import finish
 
@@ -24,7 +36,6 @@ REGISTRY: dict[str, Grader] = {}
 """Every built-in grader by its type, looked up by name when a spec is parsed or graded. Filled in one place, at
 the end of this module: the composite in it is handed `parse_spec`, defined below, to read its members."""
 UNSUPPORTED = {
-    "skill-used": "skill triggering needs an agent harness",
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
@@ -234,6 +245,8 @@ REGISTRY.update(
         **llm.GRADERS,
         "composite": COMPOSITE,
         **trajectory.GRADERS,
+        **trajectory5.GRADERS,
         **skilltrigger.GRADERS,
+        **skillused5.GRADERS,
     }
 )

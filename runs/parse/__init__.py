@@ -33,10 +33,17 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     except (ValueError, yaml.YAMLError) as exc:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
-    if path.suffix != ".json" and agentv5.is_v5(raw):
+    runs_in = None
+    v5 = path.suffix != ".json" and agentv5.is_v5(raw)
+    if v5:
+        runs_in = agentv5.runtime(raw, path.parent, problems)
         raw = agentv5.translate(raw, path.parent, problems)
-    parser = skill_json if path.suffix == ".json" else yaml_suite
-    suite = parser.parse(path, raw, problems)
+    if path.suffix == ".json":
+        suite = skill_json.parse(path, raw, problems)
+    else:  # AgentV 5 runs a test all of whose graders are gone, and scores it 1
+        suite = yaml_suite.parse(path, raw, problems, ungraded=1.0 if v5 else None)
+    if runs_in is not None:
+        agentv5.place(suite, runs_in)
     suite.notes = problems.notes
     if not suite.cases and not suite.skipped and not problems.items:
         problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")

@@ -15,15 +15,19 @@ only 5.x has; otherwise it is read as 4.x, which also accepts `assert` and `vars
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from autoresearch.runs.evalfile import tests_source
+from autoresearch.runs.evalfile import environment, extensions, tests_source
 from autoresearch.runs.evalfile.interpolate import env_references, render_vars
+from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
+from autoresearch.runs.evalfile.workspace import Workspace
 from autoresearch.runs.evalfile.yamlload import load_yaml
+from autoresearch.runs.graders import trajectory5
 
 V5_ONLY = {
     "prompts",
@@ -70,11 +74,8 @@ REMOVED = {
     "preprocessors": "removed in AgentV 5 (use `transform`)",
 }
 UNSUPPORTED = {
-    "environment": "environment recipes (host or docker)",
-    "extensions": "extension hooks",
     "scenarios": "scenarios",
     "graders": "shared grader definitions",
-    "defaults": "shared defaults",
     "derived_metrics": "derived metrics",
     "nunjucks_filters": "nunjucks filters",
     "output_path": "output paths",
@@ -114,7 +115,6 @@ TEST_UNSUPPORTED = {
 }
 V5_GRADERS = {"llm-rubric", "script", "script-grader", "assert-set", "skill-used"}
 GRADER_RENAMES = {"script": "code-grader", "script-grader": "code-grader"}
-TRAJECTORY_MODES = {"exact": "exact", "in_order": "in_order", "in-order": "in_order", "any_order": "any_order"}
 
 
 def is_v5(raw: Any) -> bool:
@@ -142,10 +142,30 @@ def _v5_grader(raw: Any) -> bool:
     return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
 
 
+def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Workspace | None:
+    """The suite's host `environment` recipe and `extensions`, run by the 4.x workspace lifecycle in the one
+    shared workspace (the environment's workdir, else an empty directory); None when it has neither."""
+    host = environment.parse(raw.get("environment"), directory, problems)
+    hooks = extensions.parse(raw.get("extensions"), directory, problems)
+    return Workspace(host=host, extensions=hooks) if host is not None or hooks else None
+
+
+def place(suite: Suite, runs_in: Workspace) -> None:
+    """Every test runs in that workspace (a 5.x file has no `workspace` of its own)."""
+    for case in suite.cases:
+        case.workspace = replace(case.workspace or Workspace(), host=runs_in.host, extensions=runs_in.extensions)
+
+
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:
     """The 4.x-shaped suite AgentV 5 lowers this file to; every field it cannot carry is a problem naming it."""
     raw = env_references(raw)
     _refuse(raw, REMOVED, UNSUPPORTED, problems, None, "")
+    if "defaults" in raw:
+        problems.note(
+            None,
+            "defaults",
+            "ignored, as AgentV 5 ignores it in an eval file (it reads `defaults` from .agentv/config.yaml)",
+        )
     suite = {key: raw[key] for key in PASSED if key in raw}
     defaults = _default_test(raw.get("default_test"), directory, problems)
     _refuse(
@@ -332,6 +352,8 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     if "transform" in item:
         problems.add(test_id, f"{where}.transform", "AgentV 5's output transforms are not supported yet")
     kind = item["type"].replace("_", "-")
+    if kind.removeprefix("not-").startswith("trajectory:"):
+        return _trajectory(kind, item, problems, test_id, where)
     if kind.startswith("not-") and kind != "not-skill-used":  # AgentV 5's negated form of any type
         return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
     if kind in GRADER_RENAMES:
@@ -341,13 +363,12 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
         return None
     if kind == "llm-rubric":
         return _rubric(item)
-    if kind in ("skill-used", "not-skill-used"):
-        rest = {k: v for k, v in item.items() if k not in ("type", "value")}
-        return {**rest, "type": "skill-trigger", "skill": item.get("value"), "should_trigger": kind == "skill-used"}
+    if kind in ("skill-used", "not-skill-used"):  # AgentV 5 inverts for the not- form or negate, then negates
+        kept = {k: v for k, v in item.items() if k in ("name", "value", "weight", "required", "min_score", "negate")}
+        inverse = kind == "not-skill-used" or item.get("negate") is True
+        return {**kept, "type": "skill-used", **({"inverse": True} if inverse else {})}
     if kind == "assert-set":
         return _assert_set(item, problems, test_id, where)
-    if kind.startswith("trajectory:"):
-        return _trajectory(kind, item, problems, test_id, where)
     return item
 
 
@@ -392,21 +413,11 @@ def _rubric(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _trajectory(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> Any:
-    """`trajectory:tool-used` (a minimum count) and `trajectory:tool-sequence` as 4.x's tool-trajectory."""
-    value = item.get("value")
-    rest = {k: v for k, v in item.items() if k not in ("type", "value")}
-    if kind == "trajectory:tool-used" and isinstance(value, dict) and set(value) <= {"name", "min"}:
-        return {
-            **rest,
-            "type": "tool-trajectory",
-            "mode": "any_order",
-            "minimums": {value.get("name"): value.get("min", 1)},
-        }
-    if kind == "trajectory:tool-used" and isinstance(value, str):
-        return {**rest, "type": "tool-trajectory", "mode": "any_order", "minimums": {value: 1}}
-    if kind == "trajectory:tool-sequence" and isinstance(value, dict) and isinstance(value.get("steps"), list):
-        mode = TRAJECTORY_MODES.get(str(value.get("mode", "in_order")))
-        if mode is not None:
-            return {**rest, "type": "tool-trajectory", "mode": mode, "expected": [{"tool": s} for s in value["steps"]]}
-    problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} in this form is not supported yet")
-    return None
+    """`trajectory:*` as AgentV 5's parser keeps it: its value, and `inverse` for a `not-` type or `negate`
+    (once: `not-` with `negate` is still one inversion); other fields but the common ones are dropped."""
+    if kind.removeprefix("not-") not in trajectory5.KINDS:
+        problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} is not supported yet")
+        return None
+    kept = {k: v for k, v in item.items() if k in ("name", "value", "weight", "required", "min_score")}
+    inverse = kind.startswith("not-") or item.get("negate") is True
+    return {**kept, "type": kind.removeprefix("not-"), **({"inverse": True} if inverse else {})}

@@ -38,7 +38,11 @@ def file_suite_name(path: Path) -> str:
     return re.sub(r"\.ya?ml$", "", re.sub(r"\.eval\.ya?ml$", "", path.name, flags=re.I), flags=re.I) or "eval"
 
 
-def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()) -> Suite:
+def parse(
+    path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = (), ungraded: float | None = None
+) -> Suite:
+    """The suite of a 4.x-shaped file; `ungraded`: the score of a test left with no grader (AgentV 5's 1 for a
+    lowered 5.x file; None: such a test is an error, and one with only criteria gets the implicit llm-grader)."""
     suite = Suite(path=path, name=file_suite_name(path))
     if not isinstance(raw, dict):
         problems.add(None, "(root)", "an eval file must be a mapping with `tests`")
@@ -76,6 +80,7 @@ def parse(path: Path, raw: Any, problems: Problems, chain: tuple[Path, ...] = ()
             problems.note(case.id, "assertions", f"the test is skipped, as AgentV skips it: {skip}")
             suite.skipped.append(case.id)
             continue
+        case.ungraded_score = ungraded
         finish_case(case, problems)
         suite.cases.append(case)
     suite.cases.extend(suites)
@@ -279,6 +284,8 @@ def finish_case(case: Case, problems: Problems) -> None:
     """A test with criteria and no graders gets the implicit llm-grader; one with neither cannot be scored."""
     if case.conversation is not None:
         return  # its turns are graded; its own assertions, if any, grade the whole transcript
+    if case.ungraded_score is not None:
+        return  # AgentV 5 lowered its criteria to a rubric line already; no grader left scores it as it says
     if not case.graders and case.criteria:
         case.graders = [IMPLICIT]
     if not case.graders and not any(p.test_id == case.id for p in problems.items):

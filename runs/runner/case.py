@@ -103,7 +103,8 @@ def run_case(
     if reason:
         result.error = f"grader failed: {reason}"
     if result.error is None:
-        result.score = test_score(case.graders, result.scores)
+        ungraded = case.ungraded_score if not case.graders else None
+        result.score = ungraded if ungraded is not None else test_score(case.graders, result.scores)
         result.status = status(result.score, case.threshold)
     result.attempt_scores = [result.score]
     return result

@@ -47,9 +47,10 @@ def _env(where: Path) -> dict[str, str]:
     }
 
 
-def git(args: list[str], cwd: Path, repo: Path | None = None) -> str:
-    """`git args` in `cwd`; with `repo`, pinned to that work tree and its own `.git` (never a parent's)."""
-    pinned = ["--git-dir", str(repo / ".git"), "--work-tree", str(repo)] if repo is not None else []
+def git(args: list[str], cwd: Path, repo: Path | None = None, git_dir: Path | None = None) -> str:
+    """`git args` in `cwd`; with `repo`, pinned to that work tree and its own `.git` (never a parent's), or to
+    `git_dir` kept elsewhere."""
+    pinned = ["--git-dir", str(git_dir or repo / ".git"), "--work-tree", str(repo)] if repo is not None else []
     try:
         done = subprocess.run(
             ["git", *SAFE, *pinned, *args],
@@ -71,10 +72,14 @@ def git(args: list[str], cwd: Path, repo: Path | None = None) -> str:
     return done.stdout.strip()
 
 
-def baseline(workspace: Path) -> str:
-    """AgentV's initializeBaseline: the workspace as it is now committed, so the diff after the target shows its edits."""
-    git(["init", "-q", str(workspace)], workspace)
-    git(["add", "-A"], workspace, workspace)
+def baseline(workspace: Path, git_dir: Path | None = None) -> str:
+    """AgentV's initializeBaseline: the workspace as it is now committed, so the diff after the target shows its edits.
+    With `git_dir`, the repository is kept there, not in the workspace (a directory of the user's, used in place)."""
+    if git_dir is None:
+        git(["init", "-q", str(workspace)], workspace)
+    else:
+        git(["init", "-q", "--bare", str(git_dir)], workspace)
+    git(["add", "-A"], workspace, workspace, git_dir)
     git(
         [
             "-c",
@@ -89,11 +94,12 @@ def baseline(workspace: Path) -> str:
         ],
         workspace,
         workspace,
+        git_dir,
     )
-    return git(["rev-parse", "HEAD"], workspace, workspace)
+    return git(["rev-parse", "HEAD"], workspace, workspace, git_dir)
 
 
-def file_changes(workspace: Path, commit: str) -> str:
+def file_changes(workspace: Path, commit: str, git_dir: Path | None = None) -> str:
     """AgentV's captureFileChanges: everything staged (nested repos first), diffed against the baseline."""
     for child in sorted(workspace.iterdir()):
         if (
@@ -103,8 +109,8 @@ def file_changes(workspace: Path, commit: str) -> str:
             and (child / ".git").is_dir()
         ):
             git(["add", "-A"], child, child)
-    git(["add", "-A"], workspace, workspace)
-    return git(["diff", commit, "--submodule=diff"], workspace, workspace)
+    git(["add", "-A"], workspace, workspace, git_dir)
+    return git(["diff", commit, "--submodule=diff"], workspace, workspace, git_dir)
 
 
 def reset_root(workspace: Path, mode: str, commit: str | None) -> None:

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
-from autoresearch.runs.workspace import docker, git
+from autoresearch.runs.workspace import docker, extensions, git, host
+from autoresearch.runs.workspace.extensions import HookCall
 from autoresearch.runs.workspace.hooks import HookContext, HookFailed, run_hook
 
 SetupError = (git.GitFailed, HookFailed, OSError)
@@ -59,6 +60,7 @@ class SuiteWorkspaces:
         self.shared_baseline: str | None = None
         self.error: str | None = None  # a shared setup step failed: every test is an execution_error with it
         self.manages_repos = False  # AgentV resets `repos` themselves only when it cloned them outside a pool
+        self.git_dir: Path | None = None  # the file-changes baseline's repository, when not in the workspace
         self._lock = threading.Lock()
 
     @property
@@ -78,13 +80,21 @@ class SuiteWorkspaces:
             self.error = str(exc)
             return
         if self.shared is not None:
+            if cfg.host is not None:  # the user's directory, in place: its baseline's repository stays out of it
+                self.git_dir = self.root / "environment.git"
             try:
-                self.shared_baseline = git.baseline(self.shared)
+                self.shared_baseline = git.baseline(self.shared, self.git_dir)
             except git.GitFailed:
                 pass  # AgentV: file changes are then unavailable, nothing else
 
     def _open_shared(self, cfg: Workspace) -> None:
         assert self.root is not None
+        if cfg.host is not None or cfg.extensions:  # AgentV 5: its environment's workdir, else an empty one
+            self.shared = host.prepare(cfg.host, self.root) if cfg.host is not None else self.root / "shared"
+            self.shared.mkdir(exist_ok=True)
+            call = HookCall(self.shared, "__before_all__", self.run_id, self.eval_dir)
+            _fatal_extensions(cfg, "beforeAll", call)
+            return
         per_test = cfg.isolation == "per_test"
         if cfg.mode == "static" and cfg.repos:  # without repos, AgentV falls back to a temporary workspace
             raise OSError("workspace.mode=static requires workspace.path or --workspace-path")
@@ -118,7 +128,11 @@ class SuiteWorkspaces:
         hooks or repos to put in it): known before anything runs, so an executor can tell a run whose tests
         must take turns in one place from one whose tests each set up their own wherever they run."""
         cfg = self.config
-        return cfg is not None and cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos)
+        return cfg is not None and (
+            cfg.host is not None
+            or bool(cfg.extensions)
+            or (cfg.isolation != "per_test" and bool(cfg.template or cfg.has_hooks or cfg.repos))
+        )
 
     @property
     def serial(self) -> bool:
@@ -142,7 +156,7 @@ class SuiteWorkspaces:
         ws.baseline = None if fresh else self.shared_baseline
         if ws.baseline is None and ws.path is not None:
             try:
-                ws.baseline = git.baseline(ws.path)
+                ws.baseline = git.baseline(ws.path, self.git_dir)
             except git.GitFailed:
                 pass
         return ws
@@ -171,8 +185,9 @@ class SuiteWorkspaces:
                 self._reset(cfg, path, hook, self.shared_baseline)
             except git.GitFailed as exc:
                 raise git.GitFailed(f"before_each reset failed: {exc}") from None
+        ran = _fatal_extensions(cfg, "beforeEach", self._call(path, case))
         ctx = self._context(cfg, path, case.id, case)
-        ran = _fatal(cfg.command("before_each"), ctx, "before_each script failed")
+        ran = _fatal(cfg.command("before_each"), ctx, "before_each script failed") or ran
         return _fatal(self.target_hooks.get("before_each"), ctx, "target before_each hook failed") or ran
 
     def leave(self, case: Case, ws: CaseWorkspace) -> str | None:
@@ -182,10 +197,12 @@ class SuiteWorkspaces:
             return None
         if ws.baseline is not None:
             try:
-                changes = git.file_changes(ws.path, ws.baseline) or None
+                changes = git.file_changes(ws.path, ws.baseline, self.git_dir) or None
             except git.GitFailed:
                 changes = None
         cfg = case.workspace
+        if cfg is not None and cfg.extensions:
+            self._ignoring_extension_failure(cfg, "afterEach", self._call(ws.path, case))
         if cfg is not None and "after_each" in self.target_hooks:
             self._ignoring_failure(self.target_hooks["after_each"], self._context(cfg, ws.path, case.id, case))
         hook = cfg.hook("after_each") if cfg is not None else None
@@ -210,6 +227,8 @@ class SuiteWorkspaces:
                 for hook, test_id in hooks:
                     if hook is not None:
                         self._ignoring_failure(hook, self._context(self.config, self.shared, test_id))
+                call = HookCall(self.shared, "__after_all__", self.run_id, self.eval_dir)
+                self._ignoring_extension_failure(self.config, "afterAll", call)
         finally:
             if self.root is not None:
                 _remove(self.root)
@@ -221,6 +240,17 @@ class SuiteWorkspaces:
             run_hook(hook, ctx, fatal=False)
         except HookFailed:
             pass
+
+    @staticmethod
+    def _ignoring_extension_failure(cfg: Workspace, hook: str, call: HookCall) -> None:
+        """afterEach and afterAll extensions: AgentV 5 ignores their failures, as teardown hooks'."""
+        try:
+            extensions.run(cfg.extensions, hook, call)
+        except HookFailed:
+            pass
+
+    def _call(self, path: Path, case: Case) -> HookCall:
+        return HookCall(path, case.id, self.run_id, self.eval_dir, case_input(case), case.metadata or None)
 
     def _reset(self, cfg: Workspace, path: Path, hook: Hook, commit: str | None) -> None:
         if self.manages_repos and cfg.repos:
@@ -258,6 +288,14 @@ def _fatal(hook: Hook | None, ctx: HookContext, failure: str) -> bool:
     except HookFailed as exc:
         raise HookFailed(f"{failure}: {exc}") from None
     return True
+
+
+def _fatal_extensions(cfg: Workspace, hook: str, call: HookCall) -> bool:
+    """Run the extensions of a hook whose failure fails the setup (beforeAll, beforeEach), with AgentV 5's message."""
+    try:
+        return extensions.run(cfg.extensions, hook, call)
+    except HookFailed as exc:
+        raise HookFailed(f"{hook} extension failed: {exc}") from None
 
 
 def _copy(template: Path, into: Path, failure: str) -> None:

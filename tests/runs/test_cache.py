@@ -86,3 +86,24 @@ def test_while_held_only_entries_on_disk_before_the_hold_are_read(tmp_path):
         assert cache.get("new", 1) is None and cache.get("old", 1) is None
         assert cache.get("kept", 1) == ROWS
     assert cache.get("new", 1) == ROWS
+
+
+def test_a_claim_serializes_one_artifacts_sample_and_is_forgotten_once_no_one_holds_it(tmp_path):
+    """A daemon claims a new artifact every cycle: a lock kept for each was memory that grew all night."""
+    cache = SampleCache(tmp_path, "eval1")
+    order = []
+
+    def second():
+        with cache.claimed("abc", 1):
+            order.append("second")
+
+    with cache.claimed("abc", 1):
+        waiter = threading.Thread(target=second)
+        waiter.start()
+        order.append("first")  # however soon the thread runs, it enters only after this block
+    waiter.join()
+    assert order == ["first", "second"]
+    for n in range(100):
+        with cache.claimed(f"artifact-{n}", 1):
+            pass
+    assert cache._claims == {}

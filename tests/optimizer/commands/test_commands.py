@@ -89,6 +89,24 @@ def test_help_imports_none_of_the_libraries_only_a_command_needs(tmp_path):
     assert sorted(modules & needless) == []
 
 
+def test_a_plain_status_imports_no_parser_and_no_other_command(tmp_path):
+    """`status` is polled by scripts: typer (and the click it carries) was two thirds of its start-up."""
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {})
+    for args in (["status"], ["status", "--json"], ["status", "exp", "--config", "autoresearch.yaml"]):
+        done, modules = cli_imports(repo, *args)
+        assert done.returncode in (0, 30), done.stderr[-2000:]  # 30: no experiment 'exp' yet
+        assert sorted(m for m in modules if m.split(".")[0] in ("typer", "click")) == []
+        assert "autoresearch.optimizer.commands.run" not in modules
+
+
+def test_a_command_parsed_by_typer_imports_its_own_module_alone(tmp_path):
+    done, modules = cli_imports(tmp_path, "compare", "--help")
+    assert done.returncode == 0 and "Usage: autoresearch compare" in done.stdout, done.stderr[-2000:]
+    commands = {m for m in modules if m.startswith("autoresearch.optimizer.commands.")}
+    ours = {"compare", "common", "quick"}  # quick: the CLI's own reading of a plain `status`
+    assert commands <= {f"autoresearch.optimizer.commands.{name}" for name in ours}
+
+
 @pytest.mark.parametrize("command", ["run", "validate"])
 def test_run_and_validate_of_an_eval_command_import_no_built_in_runner_and_no_terminal_library(tmp_path, command):
     """Each `run` the suite starts, and each daemon, pays for its imports: a command eval needs neither the

@@ -21,7 +21,7 @@ import yaml
 
 from tests.helpers.impostors import AUTORESEARCH, impostors
 from tests.helpers.repos import GIT_ENV, cli, make_repo
-from tests.runs.executors import faults
+from tests.runs.executors import candidates, faults
 from tests.runs.executors.workspace_evals import workspace_repo
 
 RAY = str(Path(sys.executable).with_name("ray"))
@@ -187,6 +187,9 @@ def main(work: Path) -> dict:
         for where, executor in (("local", None), ("ray", on_ray)):
             out[f"{name}_{where}"] = evaluated(workspace_repo(work / f"{name}_{where}", shared, executor))
     out["candidates"] = candidates_on_ray(work, on_ray)
+    out["mutated_on_ray"] = candidates.mutated_on_ray(work, on_ray)
+    out["mutation_interrupted"] = candidates.interrupted_mid_mutation(work, on_ray)
+    out["mutation_lost"] = candidates.node_lost_mid_mutation(work, on_ray)  # (a second node joins again after)
     out["node_lost"] = lose_a_node(work, on_ray)
     out["loop"] = full_loop(work, on_ray)
     out["shadowed"] = shadowed(work, on_ray)

@@ -167,3 +167,37 @@ def test_a_cluster_that_never_answers_is_exit_30_and_ctrl_c_meanwhile_leaves_no_
     stopped = silent["ctrl_c"]
     assert stopped["exit"] == 130 and stopped["seconds"] < 15, stopped["stderr"]
     assert stopped["drivers"] == 0
+
+
+def test_candidates_are_mutated_on_the_cluster_in_a_sandbox_and_decided_here(cluster):
+    """Each candidate's mutator ran on a worker, in a shipped tree inside the worker's sandbox, reading the run
+    just decided from the worker's copy; its changelog and spend came back, and the better one was committed."""
+    found = cluster["mutated_on_ray"]
+    assert found["exit"] == 0, found["stderr"]
+    assert found["commits"] == 2
+    assert len(found["said"]) == 2
+    for said in found["said"]:
+        assert said.startswith("ran in /tmp/autoresearch-sandbox/work, reading "), said
+        assert "/autoresearch-worker-" in said, said
+    assert found["mutation_cost_usd"][1] == 0.5  # both candidates' reported spend, on the cycle's line
+
+
+def test_a_node_lost_mid_mutation_runs_that_mutation_again_and_says_so(cluster):
+    lost = cluster["mutation_lost"]
+    assert lost["exit"] == 0, lost["stderr"]
+    assert lost["started"] == 3  # both mutations, then the lost one again on the node left
+    assert lost["lost_said"] == 1  # the lost attempt, whose spend nothing brings back, is in the log
+    assert len(lost["said"]) == 2 and lost["candidates"][1] and all(lost["candidates"][1])
+    assert lost["mutation_cost_usd"][1] == 0.5  # each candidate's one finished attempt
+    assert lost["commits"] == 2
+
+
+def test_ctrl_c_mid_mutation_on_the_cluster_exits_130_at_once_and_leaves_nothing_running(cluster):
+    stopped = cluster["mutation_interrupted"]
+    assert stopped["exit"] == 130, stopped["stderr"]
+    assert stopped["seconds"] < 15
+    assert stopped["drivers"] == 0 and stopped["mutators"] == 0
+    assert "Traceback" not in stopped["stderr"]
+    assert stopped["restored"] and stopped["clean"]
+    assert stopped["resumed_exit"] == 0, stopped["resumed_stderr"]
+    assert stopped["commits"] == 2

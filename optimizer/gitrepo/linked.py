@@ -1,0 +1,147 @@
+"""A detached linked worktree made and removed in-process, as `git worktree add --detach` and `remove` would.
+
+A sandboxed mutator works in a throwaway checkout every cycle; `git worktree
+add` starts three git processes (itself, `update-ref`, `reset --hard`) and
+`remove` and `prune` two more, most of the loop's own time per cycle
+(bench/loop_overhead.py). Here git's records are written by hand, in git's
+layout (`<common dir>/worktrees/<id>/{gitdir,commondir,HEAD}` and the
+worktree's `.git` file), and libgit2 checks the files out and writes the index.
+
+libgit2 checks out what git would only when no program of the user's
+converts files on the way out: a configured filter driver (git-lfs), a
+`working-tree-encoding` attribute, a sparse checkout. Then `add` returns
+None and the caller runs git, as it does when anything here fails.
+
+A kill at any point leaves what `git worktree prune` and the candidates'
+`clear` remove: git's folder is written first, then the worktree's `.git`
+file, then the files.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import CheckoutStrategy
+
+from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir
+
+_CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
+_plain_trees: set[pygit2.Oid] = set()  # the trees of the last HEAD looked at, found plain
+
+
+def add(main: Workspace, path: Path, commit: str) -> bool:
+    """Make a worktree at `path` (which must not exist) detached at `commit`; False, having made nothing,
+    when git must do it (see the module's docstring)."""
+    repo = main.lib
+    tree = repo[commit].peel(pygit2.Tree)
+    common = common_dir(main)
+    if not _plain(repo, common, tree):
+        return False
+    admin = _new_admin(common, path.name)
+    if admin is None:
+        return False
+    (admin / "commondir").write_text("../..\n", encoding="utf-8")
+    (admin / "HEAD").write_text(commit + "\n", encoding="utf-8")
+    (admin / "gitdir").write_text(f"{path.resolve()}/.git\n", encoding="utf-8")
+    path.mkdir(parents=True)
+    (path / ".git").write_text(f"gitdir: {admin}\n", encoding="utf-8")
+    try:
+        checkout = pygit2.Repository(str(path))
+        checkout.checkout_tree(checkout[tree.id], strategy=CheckoutStrategy.FORCE)  # type: ignore[no-untyped-call]
+    except pygit2.GitError:  # made nothing, then: git does it
+        shutil.rmtree(path)
+        shutil.rmtree(admin)
+        return False
+    return True
+
+
+def remove(main: Workspace, path: Path) -> bool:
+    """Remove the worktree at `path` and git's folder for it, as `git worktree remove --force`; False, having
+    removed nothing, when its `.git` file and git's folder do not name each other (git must look)."""
+    admin = admin_of(main, path)
+    if admin is None:
+        return False
+    shutil.rmtree(path)
+    shutil.rmtree(admin)
+    return True
+
+
+def admin_of(main: Workspace, path: Path) -> Path | None:
+    """git's folder for the worktree at `path` (`<common dir>/worktrees/<id>`), when the worktree's .git
+    file names it, it names the worktree back, and it is not locked; None otherwise."""
+    try:
+        named = (path / ".git").read_text(encoding="utf-8").strip()
+        if not named.startswith("gitdir: ") or not os.path.isabs(named.removeprefix("gitdir: ")):
+            return None
+        admin = Path(named.removeprefix("gitdir: ")).resolve()
+        if admin.parent != common_dir(main) / "worktrees" or (admin / "locked").exists():
+            return None
+        back = Path((admin / "gitdir").read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError):
+        return None
+    return admin if back.resolve() == (path / ".git").resolve() else None
+
+
+def _new_admin(common: Path, name: str) -> Path | None:
+    """git's folder for a new worktree, made under a name as git picks one (the folder's name, numbered if
+    taken); made at once, so that two made at the same time (a cycle's next candidates) never share one."""
+    (common / "worktrees").mkdir(exist_ok=True)
+    for n in range(100):
+        admin = common / "worktrees" / (name if n == 0 else f"{name}{n}")
+        try:
+            admin.mkdir()
+        except FileExistsError:
+            continue
+        return admin
+    return None
+
+
+def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:
+    """Whether libgit2 checks `tree` out as git would: no filter driver or sparse checkout configured, and
+    no attributes file (the tree's, the repository's, the user's) naming a filter or an encoding."""
+    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    files = [common / "info" / "attributes", xdg / "git" / "attributes"]
+    for entry in repo.config:
+        name, value = entry.name.lower(), entry.value or ""
+        if name.startswith("filter.") and name.endswith((".smudge", ".process")):
+            return False
+        if name == "core.sparsecheckout" and value.lower() not in ("false", "no", "off", "0"):
+            return False
+        if name == "core.attributesfile":
+            files.append(Path(value).expanduser())
+    for file in files:
+        try:
+            if any(word in file.read_bytes() for word in _CONVERTING):
+                return False
+        except OSError:  # none there
+            continue
+    return _plain_tree(tree)
+
+
+def _plain_tree(tree: pygit2.Tree) -> bool:
+    """No `.gitattributes` in `tree` or below names a filter or an encoding. The trees found plain are
+    remembered by id until the next look, so that a new HEAD reads only the folders its commit changed;
+    what is remembered is one HEAD's trees, not every HEAD's (a night's KEEPs would make it grow)."""
+    global _plain_trees
+    seen: set[pygit2.Oid] = set()
+    if not _walk(tree, _plain_trees, seen):
+        return False
+    _plain_trees = seen
+    return True
+
+
+def _walk(tree: pygit2.Tree, known: set[pygit2.Oid], seen: set[pygit2.Oid]) -> bool:
+    if tree.id in known:
+        seen.add(tree.id)
+        return True
+    for entry in tree:
+        if entry.name == ".gitattributes" and isinstance(entry, pygit2.Blob):
+            if any(word in entry.data for word in _CONVERTING):
+                return False
+        elif isinstance(entry, pygit2.Tree) and not _walk(entry, known, seen):
+            return False
+    seen.add(tree.id)
+    return True

@@ -1,0 +1,3 @@
+export function beforeAll() {
+  throw new Error('the testbed is not ready');
+}
