@@ -209,14 +209,16 @@ def test_a_cache_entry_a_mutator_made_ahead_signs_is_not_read_by_the_cycle_evalu
 
 AFTER_ROWS = r"""
 import glob, json, pathlib, time
-while not (found := glob.glob("../../../../*-c0002/candidate-0/index.jsonl")):
+while not pathlib.Path("../../2/0/rows-written").exists():  # not the rows' file alone: it may be half written
     time.sleep(0.02)
+found = glob.glob("../../../../*-c0002/candidate-0/index.jsonl")
 %s
 pathlib.Path("../../2/0/gate2").touch()
 """
 GATE2 = r"""
 import pathlib, time
 if pathlib.Path.cwd().parts[-2:] == ("2", "0"):  # cycle 2's first candidate waits, once its rows are written
+    pathlib.Path("rows-written").touch()
     while not pathlib.Path("gate2").exists():
         time.sleep(0.02)
 """
