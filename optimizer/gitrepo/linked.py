@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 
 import pygit2
@@ -29,31 +30,38 @@ from pygit2.enums import CheckoutStrategy
 from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir
 
 _CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
-_plain_trees: set[pygit2.Oid] = set()  # the trees of the last HEAD looked at, found plain
+_plain_trees: set[pygit2.Oid] = set()  # the trees of the HEADs looked at, found plain
+_REMEMBERED = 20_000  # trees at most (about 2 MiB); a KEEP adds the few on its path
 
 
 def add(main: Workspace, path: Path, commit: str) -> bool:
     """Make a worktree at `path` (which must not exist) detached at `commit`; False, having made nothing,
-    when git must do it (see the module's docstring)."""
+    when git must do it (see the module's docstring). git's folder is `locked` until the files are out, as
+    git's own `worktree add` keeps it, so that a `git worktree prune` meanwhile does not take it."""
     repo = main.lib
     tree = repo[commit].peel(pygit2.Tree)
     common = common_dir(main)
-    if not _plain(repo, common, tree):
+    if os.path.lexists(path) or not _plain(repo, common, tree):
         return False
     admin = _new_admin(common, path.name)
     if admin is None:
         return False
-    (admin / "commondir").write_text("../..\n", encoding="utf-8")
-    (admin / "HEAD").write_text(commit + "\n", encoding="utf-8")
-    (admin / "gitdir").write_text(f"{path.resolve()}/.git\n", encoding="utf-8")
-    path.mkdir(parents=True)
-    (path / ".git").write_text(f"gitdir: {admin}\n", encoding="utf-8")
+    made = False
     try:
+        (admin / "locked").write_text("initializing\n", encoding="utf-8")
+        (admin / "commondir").write_text("../..\n", encoding="utf-8")
+        (admin / "HEAD").write_text(commit + "\n", encoding="utf-8")
+        (admin / "gitdir").write_text(f"{path.resolve()}/.git\n", encoding="utf-8")
+        path.mkdir(parents=True)
+        made = True
+        (path / ".git").write_text(f"gitdir: {admin}\n", encoding="utf-8")
         checkout = pygit2.Repository(str(path))
         checkout.checkout_tree(checkout[tree.id], strategy=CheckoutStrategy.FORCE)  # type: ignore[no-untyped-call]
-    except pygit2.GitError:  # made nothing, then: git does it
-        shutil.rmtree(path)
-        shutil.rmtree(admin)
+        (admin / "locked").unlink()
+    except (pygit2.GitError, OSError, UnicodeError):  # made nothing, then: git does it
+        if made:
+            shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(admin, ignore_errors=True)
         return False
     return True
 
@@ -65,14 +73,17 @@ def remove(main: Workspace, path: Path) -> bool:
     if admin is None:
         return False
     shutil.rmtree(path)
-    shutil.rmtree(admin)
+    shutil.rmtree(admin, ignore_errors=True)  # a `git worktree prune` meanwhile may have taken it already
     return True
 
 
 def admin_of(main: Workspace, path: Path) -> Path | None:
-    """git's folder for the worktree at `path` (`<common dir>/worktrees/<id>`), when the worktree's .git
-    file names it, it names the worktree back, and it is not locked; None otherwise."""
+    """git's folder for the worktree at `path` (`<common dir>/worktrees/<id>`), when the worktree's .git is
+    a file (not a link: a mutator could point it at another worktree's, whose folder would then name it
+    back), it names that folder, the folder names this very path back, and it is not locked; None otherwise."""
     try:
+        if path.is_symlink() or not stat.S_ISREG(os.lstat(path / ".git").st_mode):
+            return None
         named = (path / ".git").read_text(encoding="utf-8").strip()
         if not named.startswith("gitdir: ") or not os.path.isabs(named.removeprefix("gitdir: ")):
             return None
@@ -80,9 +91,9 @@ def admin_of(main: Workspace, path: Path) -> Path | None:
         if admin.parent != common_dir(main) / "worktrees" or (admin / "locked").exists():
             return None
         back = Path((admin / "gitdir").read_text(encoding="utf-8").strip())
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeError):
         return None
-    return admin if back.resolve() == (path / ".git").resolve() else None
+    return admin if back == path.resolve() / ".git" else None
 
 
 def _new_admin(common: Path, name: str) -> Path | None:
@@ -123,13 +134,15 @@ def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:
 
 def _plain_tree(tree: pygit2.Tree) -> bool:
     """No `.gitattributes` in `tree` or below names a filter or an encoding. The trees found plain are
-    remembered by id until the next look, so that a new HEAD reads only the folders its commit changed;
-    what is remembered is one HEAD's trees, not every HEAD's (a night's KEEPs would make it grow)."""
-    global _plain_trees
+    remembered by id, so that a new HEAD reads only the folders its commit changed (a folder already known
+    is not read, nor are the folders below it); forgotten all at once past `_REMEMBERED`, so that a night's
+    KEEPs do not make it grow without end."""
     seen: set[pygit2.Oid] = set()
     if not _walk(tree, _plain_trees, seen):
         return False
-    _plain_trees = seen
+    if len(_plain_trees) + len(seen) > _REMEMBERED:
+        _plain_trees.clear()
+    _plain_trees.update(seen)
     return True
 
 

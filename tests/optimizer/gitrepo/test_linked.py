@@ -9,7 +9,7 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from autoresearch.optimizer.gitrepo import linked
+from autoresearch.optimizer.gitrepo import candidates, linked
 from autoresearch.optimizer.gitrepo.workspace import _porcelain_status, everything_changed, open_workspace
 from tests.helpers.repos import cli, git, make_repo
 
@@ -71,6 +71,49 @@ def test_a_worktree_whose_git_file_was_changed_is_left_to_git(tmp_path):
     (path / ".git").write_text(f"gitdir: {repo / '.git'}\n")  # a mutator pointing it at the user's repository
     assert not linked.remove(main, path)
     assert (repo / ".git" / "HEAD").exists()
+
+
+def test_a_git_file_linked_to_another_worktrees_leaves_that_worktrees_record_alone(tmp_path):
+    """A mutator replacing its .git by a link to the user's own linked worktree's .git: that .git names its
+    record, and the record names that path back, so the record was removed with the staged work in it."""
+    repo = make_repo(tmp_path / "r", FILES)
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "feature"))
+    (tmp_path / "feature" / "docs" / "a.md").write_text("staged work\n")
+    git(tmp_path / "feature", "add", "docs/a.md")
+    main = open_workspace(repo, "prompt.md")
+    meta = repo / "results" / ".exp"
+    [throwaway] = candidates.make(main, meta, "7-sandboxed", 1)
+    (throwaway.root / ".git").unlink()
+    (throwaway.root / ".git").symlink_to(tmp_path / "feature" / ".git")
+    assert not linked.remove(main, throwaway.root)
+    candidates.clear(main, meta, "7-sandboxed")
+    assert git(tmp_path / "feature", "status", "--porcelain") == "M  docs/a.md\n"
+    assert f"worktree {tmp_path / 'feature'}\n" in git(repo, "worktree", "list", "--porcelain")
+
+
+def test_a_worktree_that_cannot_be_made_in_process_leaves_no_record(tmp_path):
+    """A folder already there, or one that cannot be made: git's record was left, and a second one beside it
+    for the same path, which `git worktree prune` then removed as a duplicate: the live one."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "prompt.md")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "a-file").write_text("x")
+    assert not linked.add(main, tmp_path / "taken", main.head())
+    assert not linked.add(main, tmp_path / "a-file" / "0", main.head())
+    assert not (repo / ".git" / "worktrees").exists() or not any((repo / ".git" / "worktrees").iterdir())
+
+
+def test_a_new_file_beside_files_added_despite_an_ignore_rule_is_named_as_git_names_it(tmp_path):
+    """libgit2's status leaves out a new file in an ignored folder whose files were added with `-f`."""
+    repo = make_repo(tmp_path / "r", FILES)
+    (repo / "ign").mkdir()
+    (repo / "ign" / "tracked").write_text("t\n")
+    git(repo, "add", "-f", "ign/tracked")
+    git(repo, "commit", "-qm", "a file added despite the rule")
+    (repo / "ign" / "new").write_text("n\n")
+    ws = open_workspace(repo, "prompt.md")
+    assert everything_changed(ws)["ign/new"] == "!!"
+    assert everything_changed(ws) == _porcelain_status(ws, "--ignored")
 
 
 def test_everything_changed_names_what_git_status_names(tmp_path):
