@@ -18,6 +18,7 @@ import re
 from functools import cmp_to_key
 from typing import Any, ClassVar
 
+from autoresearch.runs.errors import RunsError
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
 from autoresearch.runs.graders.base import Context, Options, Score, assertion
@@ -26,7 +27,7 @@ COMMAND_TOOLS = ("exec_command", "local_shell", "shell")
 KINDS = ("trajectory:tool-used", "trajectory:tool-sequence", "trajectory:tool-args-match")
 
 
-class Invalid(ValueError):
+class Invalid(RunsError):
     """A value AgentV 5 throws on: the grader fails with the message (caught by the grader, always)."""
 
 
