@@ -27,7 +27,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import CheckoutStrategy
 
-from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir
+from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir, users_git_file
 
 _CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
 _plain_trees: set[pygit2.Oid] = set()  # the trees of the HEADs looked at, found plain
@@ -113,8 +113,7 @@ def _new_admin(common: Path, name: str) -> Path | None:
 def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:
     """Whether libgit2 checks `tree` out as git would: no filter driver or sparse checkout configured, and
     no attributes file (the tree's, the repository's, the user's) naming a filter or an encoding."""
-    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    files = [common / "info" / "attributes", xdg / "git" / "attributes"]
+    files = [common / "info" / "attributes", users_git_file("attributes")]
     for entry in repo.config:
         name, value = entry.name.lower(), entry.value or ""
         if name.startswith("filter.") and name.endswith((".smudge", ".process")):
