@@ -80,9 +80,7 @@ def node_lost_mid_mutation(work: Path, on_ray: dict) -> dict:
     marks = work / "marks-mutation"
     tree = holding(work / "mutation-lost", on_ray, marks)
     held = cluster.held(tree, marks, 2, lambda: [cluster.raylet_of_worker()], "run", "--max-cycles", "2")
-    cluster.start(
-        f"--address=127.0.0.1:{cluster.HEAD_PORT}", f"--node-manager-port={cluster.WORKER_PORT}", *cluster.COMMON
-    )
+    cluster.join_a_second_node()
     log = next((tree / ".autoresearch").rglob("daemon.log")).read_text()
     lost = [json.loads(line) for line in log.splitlines() if "a Ray node was lost during the mutation" in line]
     outcome = _outcome(tree, None) if held["exit"] in (0, 10) else {}

@@ -122,7 +122,10 @@ def rows(repo_root: Path) -> list[dict]:
 
 
 def start(*args: str) -> None:
-    subprocess.run([RAY, "start", *args], check=True, capture_output=True, timeout=180)
+    done = subprocess.run([RAY, "start", *args], capture_output=True, text=True, timeout=180)
+    if done.returncode:
+        said = "\n".join((done.stdout + done.stderr).splitlines()[-8:])
+        raise RuntimeError(f"ray start {' '.join(args)}: exit {done.returncode}:\n{said}")
 
 
 def processes() -> list[tuple[int, list[bytes]]]:
@@ -160,8 +163,14 @@ def start_cluster(temp: Path) -> dict:
         "--ray-client-server-port=10001",
         *COMMON,
     )
-    start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *COMMON)
+    join_a_second_node()
     return {"type": "ray", "address": f"127.0.0.1:{HEAD_PORT}", "env": ["MARKS_DIR", "SPANS_DIR"]}
+
+
+def join_a_second_node() -> None:
+    """A node beside the head, on WORKER_PORT: at the start, and again after a scenario killed it (the scenarios
+    after it hold two attempts at once; on one node the second would start only when the first timed out)."""
+    start(f"--address=127.0.0.1:{HEAD_PORT}", f"--node-manager-port={WORKER_PORT}", *COMMON)
 
 
 def main(work: Path) -> dict:
@@ -268,8 +277,11 @@ def held_eval(tree: Path, marks: Path, count: int, fault: Callable[[], list[int]
 
 
 def lose_a_node(work: Path, on_ray: dict) -> dict:
-    """The second node's raylet is SIGKILLed while both nodes hold a test: the eval still scores every test once."""
-    return held_eval(repo(work / "lost", on_ray), work / "marks", 2, lambda: [raylet_of_worker()])
+    """The second node's raylet is SIGKILLed while both nodes hold a test: the eval still scores every test once.
+    A new second node joins after."""
+    lost = held_eval(repo(work / "lost", on_ray), work / "marks", 2, lambda: [raylet_of_worker()])
+    join_a_second_node()
+    return lost
 
 
 def lose_the_cluster(work: Path, on_ray: dict) -> dict:

@@ -36,7 +36,8 @@ HOLD_RUN = {"mutator": "sh -c 'echo hold boost1 >> prompt.md'", "prompt": "fact0
 def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int, group: bool, *args: str) -> dict:
     """`autoresearch ARGS`, a job of its own process group as a shell starts it, sent `signum` once `ready()` (to
     the group, as Ctrl-C does, or to the daemon alone): how long it took to exit while its attempts still held,
-    and what it left running once it had. Held attempts are let go after a minute, and at the end."""
+    and what it left running once it had, and how many nodes the cluster had then. Held attempts are let go after a
+    minute, and at the end."""
     marks.mkdir()
     log = marks.with_suffix(".stderr")
     with log.open("w") as err:
@@ -51,6 +52,7 @@ def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int,
         )
     while not ready() and proc.poll() is None:
         time.sleep(0.05)
+    nodes = len([pid for pid, args in cluster.processes() if args[0].endswith(b"raylet")])
     began = time.monotonic()
     os.killpg(proc.pid, signum) if group else os.kill(proc.pid, signum)
     try:
@@ -65,7 +67,7 @@ def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int,
     left = {"drivers": settled(lambda: drivers(tree)), "targets": settled(lambda: held_targets(marks), 30)}
     left["left_running"] = [described(pid) for pid in held_targets(marks)]  # what a failure needs to be understood
     (marks / "release").touch()
-    return {"exit": proc.returncode, "seconds": seconds, "stderr": log.read_text()[-2000:], **left}
+    return {"exit": proc.returncode, "seconds": seconds, "nodes": nodes, "stderr": log.read_text()[-2000:], **left}
 
 
 def described(pid: int) -> dict:
