@@ -21,6 +21,7 @@ from pydantic import (
     Field,
     StrictBool,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -159,20 +160,13 @@ class SearchConfig(BaseModel):
             )
         return self
 
-    @field_validator("overlap", mode="before")
+    @field_validator("overlap", "confirm", mode="before")
     @classmethod
-    def _overlap_boolean(cls, value: object) -> object:
-        """The booleans it took before `auto` (YAML reads `on` and `off` as booleans, too)."""
+    def _named_boolean(cls, value: object, info: ValidationInfo) -> object:
+        """The booleans these took before they named their settings (YAML reads `on` and `off` as booleans,
+        too): `true` is `on` for `overlap` (running ahead whatever the mutator), `mean` for `confirm`."""
         if isinstance(value, bool):
-            return "on" if value else "off"
-        return value
-
-    @field_validator("confirm", mode="before")
-    @classmethod
-    def _confirm_boolean(cls, value: object) -> object:
-        """The booleans it took before it named its rules (YAML reads `off` as false, too)."""
-        if isinstance(value, bool):
-            return "mean" if value else "off"
+            return ("on" if info.field_name == "overlap" else "mean") if value else "off"
         return value
 
     def uses_models(self) -> bool:
