@@ -134,8 +134,8 @@ def discard(session: Session, batch: Batch) -> None:
 
 def _mutate_ahead(session: Session, batch: Batch) -> window.Mutating | None:
     """The next cycle's batch started, its mutators running while this one is evaluated and decided: of
-    several candidates, with `search.overlap` (autoresearch.optimizer.cycle.ahead), unless the next cycle is already known not to start or the
-    edits made ahead mostly fail to carry."""
+    several candidates, with `search.overlap` (autoresearch.optimizer.cycle.ahead), unless the next cycle is
+    already known not to start or the edits made ahead mostly fail to carry."""
     if not (batch.site.several and ahead.allowed(session)):
         return None
     if stops.foreseen(session, stops.limits_of(session)) or not carryrate.wanted(session, batch):
