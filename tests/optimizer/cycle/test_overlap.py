@@ -51,6 +51,7 @@ def test_the_next_cycles_edits_are_made_while_this_cycle_is_evaluated_and_carrie
     repo = make(tmp_path, plan)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
+    assert done.stderr.count("search.overlap is on with a command mutator outside the sandbox") == 1
     lines = iterations(repo)
     assert candidates(lines[1]) == [("fix a", "keep"), ("wait", "drop")]
     # cycle 3's edits, made from the original, were carried onto cycle 2's KEEP; each won a test, their merge both
