@@ -21,6 +21,7 @@ from pydantic import (
     Field,
     StrictBool,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -143,8 +144,8 @@ class SearchConfig(BaseModel):
     """Candidates per cycle, each mutated from HEAD in its own git worktree and evaluated at once; the best one is judged against HEAD (1 = one candidate in the checkout, as always)."""
     strategies: list[Strategy] = Field(default_factory=lambda: list(BUILTIN), min_length=1)
     """Named instruction variants (and LLM settings) assigned round-robin to a cycle's candidates, rotated after half of `stop.max_convergence` cycles without a KEEP; default: fix-failing, simplify, clarify."""
-    overlap: bool = True
-    """With 2+ candidates: make the next cycle's mutations while this cycle's candidates are evaluated and decided (a cycle then takes about the longer of the two, not both); an edit made ahead is carried onto the KEEP this cycle makes by a three-way merge, and mutated again when none carries; while fewer than half of the last 4 batches made ahead carried, no batch is made ahead but a probe 5 cycles after the last. `false` makes each cycle's mutations after the cycle before is decided."""
+    overlap: Literal["auto", "on", "off"] = "auto"
+    """With 2+ candidates: make the next cycle's mutations while this cycle's candidates are evaluated and decided (a cycle then takes about the longer of the two, not both); an edit made ahead is carried onto the KEEP this cycle makes by a three-way merge, and mutated again when none carries; while fewer than half of the last 4 batches made ahead carried, no batch is made ahead but a probe 5 cycles after the last. `auto` does so only with mutators that cannot reach the results being evaluated meanwhile (an LLM mutator, a command mutator in the sandbox); `on` (YAML's `true`) also with a command mutator outside the sandbox, which could rewrite those results; `off` (`false`) makes each cycle's mutations after the cycle before is decided."""
     confirm: Literal["mean", "independent", "off"] = "mean"
     """Under `wins-losses` or `score` with 2+ candidates judged, the best one is evaluated once more (picking the best of K noisy runs favours a lucky one): `mean` keeps it if the rule keeps the mean of its two runs, the mean becoming HEAD's results; `independent` keeps it only if the rule keeps it on the second run alone (false KEEPs at most K = 1's, by construction; more cycles and spend); `off` for a deterministic eval. YAML's `true` means `mean`, `false` (or `off`) means `off`. `significant` always tests its pick, on its runs after the one that picked it."""
 
@@ -159,12 +160,13 @@ class SearchConfig(BaseModel):
             )
         return self
 
-    @field_validator("confirm", mode="before")
+    @field_validator("overlap", "confirm", mode="before")
     @classmethod
-    def _confirm_boolean(cls, value: object) -> object:
-        """The booleans it took before it named its rules (YAML reads `off` as false, too)."""
+    def _named_boolean(cls, value: object, info: ValidationInfo) -> object:
+        """The booleans these took before they named their settings (YAML reads `on` and `off` as booleans,
+        too): `true` is `on` for `overlap` (running ahead whatever the mutator), `mean` for `confirm`."""
         if isinstance(value, bool):
-            return "mean" if value else "off"
+            return ("on" if info.field_name == "overlap" else "mean") if value else "off"
         return value
 
     def uses_models(self) -> bool:

@@ -8,8 +8,9 @@ it and confirmed on runs that did not pick it) → `gates.checks` → the one li
 (autoresearch.optimizer.cycle.in_worktrees), their mutations run on the cluster with `executor: ray`
 (autoresearch.optimizer.cycle.on_cluster).
 
-With several candidates and `search.overlap` (the default), the next cycle's K mutations run while this
-cycle's candidates are evaluated and decided, so that a cycle takes the longer of the two rather than both
+With several candidates and `search.overlap` (the default, for mutators that cannot reach the results:
+autoresearch.optimizer.cycle.ahead), the next cycle's K mutations run while this cycle's candidates are
+evaluated and decided, so that a cycle takes the longer of the two rather than both
 (autoresearch.optimizer.cycle.window: the window they run in, and how their edits are carried onto the KEEP
 this cycle makes). Not when the next cycle is already known not to start
 (autoresearch.optimizer.cycle.stops.foreseen), nor while the edits made ahead mostly fail to carry
@@ -24,6 +25,7 @@ from dataclasses import replace
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.cycle import (
+    ahead,
     carryrate,
     checks,
     in_checkout,
@@ -132,9 +134,9 @@ def discard(session: Session, batch: Batch) -> None:
 
 def _mutate_ahead(session: Session, batch: Batch) -> window.Mutating | None:
     """The next cycle's batch started, its mutators running while this one is evaluated and decided: of
-    several candidates, with `search.overlap`, unless the next cycle is already known not to start or the
-    edits made ahead mostly fail to carry."""
-    if not (batch.site.several and session.config.search.overlap):
+    several candidates, with `search.overlap` (autoresearch.optimizer.cycle.ahead), unless the next cycle is
+    already known not to start or the edits made ahead mostly fail to carry."""
+    if not (batch.site.several and ahead.allowed(session)):
         return None
     if stops.foreseen(session, stops.limits_of(session)) or not carryrate.wanted(session, batch):
         return None

@@ -99,7 +99,9 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def remove(path: Path) -> None:
-    if path.is_dir():
+    """The file or folder at `path`; a symlink itself, never what it points at (a mutator's tree may hold a
+    link to the experiment's runs, named as a tool cache that is removed after the mutation)."""
+    if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path)
     else:
         path.unlink(missing_ok=True)

@@ -96,7 +96,7 @@ def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     evaluator.check()
     mutator = build_mutator(config.mutator, root)
     mutator.check()
-    sandbox.require(config)
+    sandbox.require(config, root)
     _require_tracker(config)
     _require_priced_mutator(config)
     _require_priced_targets(config, evaluator)

@@ -21,9 +21,12 @@ from autoresearch.plumbing.paths import ExperimentPaths
 FIELD = "autoresearch.yaml: field 'mutator.sandbox'"
 
 
-def require(config: Config) -> None:
-    """`sandbox: on` (the mutator's, a check's) where no sandbox can be made: refused before anything starts."""
+def require(config: Config, root: Path) -> None:
+    """`sandbox: on` (the mutator's, a check's) where no sandbox can be made, and a folder shared writable
+    where the sandbox keeps the experiment (see `_require_writable_apart`): refused before anything starts."""
     m = config.mutator
+    if isinstance(m, CommandMutatorConfig) and m.sandbox.mode != "off":
+        _require_writable_apart(m, root / config.results_dir, root / ".git")
     if isinstance(m, CommandMutatorConfig) and m.sandbox.mode == "on" and (why := sandbox.unavailable()):
         raise InvalidInput(f"{FIELD}: 'on', but {why}; install bubblewrap, or set it to auto or off")
     for i, check in enumerate(config.gates.checks):
@@ -31,6 +34,21 @@ def require(config: Config) -> None:
             raise InvalidInput(
                 f"autoresearch.yaml: field 'gates.checks.{i}.sandbox': 'on', but {why}; "
                 "install bubblewrap, or set it to auto or off"
+            )
+
+
+def _require_writable_apart(m: CommandMutatorConfig, *kept: Path) -> None:
+    """No `writable` folder inside the results directory or .git: the sandbox hides the first (run
+    directories being evaluated, the candidates' worktrees, the cache, the records) and shows the second
+    read-only, and a writable mount below either would open it again (a deeper mount wins). A folder holding
+    them (your home) is fine: the hiding mount lies deeper."""
+    apart = [k.resolve() for k in kept]
+    for i, written in enumerate(m.sandbox.writable):
+        path = Path(written).expanduser().resolve()
+        if inside := next((k for k in apart if path.is_relative_to(k)), None):
+            raise InvalidInput(
+                f"autoresearch.yaml: field 'mutator.sandbox.writable.{i}': {written!r} is inside {inside}, "
+                "which no mutator may write (the experiment's results and records, or git's); share another folder"
             )
 
 

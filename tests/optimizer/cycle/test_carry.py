@@ -37,7 +37,7 @@ def carrying(tmp_path, append_until: int, max_cycles: int, score: int = 1):
     """A repository whose mutator appends up to cycle `append_until` (`t<k> <score>`) and edits in place after
     it, and the path its calls are counted in."""
     settings = {
-        "search": {"candidates": 3, "confirm": "off"},
+        "search": {"candidates": 3, "confirm": "off", "overlap": "on"},  # made ahead outside the sandbox
         "stop": {"max_cycles": max_cycles, "max_convergence": 20},
         "mutator": {"command": "python3 tools/append.py"},
     }

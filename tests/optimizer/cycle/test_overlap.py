@@ -2,7 +2,8 @@
 
 The planned mutator (tests/helpers/scenario.py) runs in its candidate's worktree,
 `.autoresearch/runs/exp/_autoresearch/candidates/<cycle>/<index>`, so `../../2/1` is cycle 2's second
-candidate seen from a mutator of cycle 3. The artifact's scored lines are kept apart by comment lines, so
+candidate seen from a mutator of cycle 3. It runs outside the sandbox, so most tests here ask for
+`overlap: on` (by default such a mutator is not run ahead) to see what the guard does when it reaches. The artifact's scored lines are kept apart by comment lines, so
 that edits to different tests merge.
 """
 
@@ -12,8 +13,6 @@ import json
 import os
 import signal
 import time
-
-import pytest
 
 from tests.helpers.procs import daemon, ended
 from tests.helpers.repos import cli, git
@@ -27,7 +26,11 @@ def doc(a: str = "0", b: str = "0", c: str = "0", tail: str = "") -> str:
 
 
 def make(tmp_path, plan: dict, **config):
-    settings = {"search": {"candidates": 2}, "stop": {"max_cycles": 3, "max_convergence": 10}, **config}
+    settings = {
+        "search": {"candidates": 2, "overlap": "on"},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        **config,
+    }
     return scenario_repo(
         tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
     )
@@ -48,6 +51,7 @@ def test_the_next_cycles_edits_are_made_while_this_cycle_is_evaluated_and_carrie
     repo = make(tmp_path, plan)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
+    assert done.stderr.count("search.overlap is on with a command mutator outside the sandbox") == 1
     lines = iterations(repo)
     assert candidates(lines[1]) == [("fix a", "keep"), ("wait", "drop")]
     # cycle 3's edits, made from the original, were carried onto cycle 2's KEEP; each won a test, their merge both
@@ -158,7 +162,7 @@ def test_held_out_results_written_while_mutations_run_ahead_are_not_taken_for_th
         tmp_path / "r",
         {"prompt.md": six},
         {},
-        config={"search": {"candidates": 2}, "eval": {"holdout": 0.34}, "stop": {"max_cycles": 3}},
+        config={"search": {"candidates": 2, "overlap": "on"}, "eval": {"holdout": 0.34}, "stop": {"max_cycles": 3}},
         extra_files={"plan.json": json.dumps(plan)},
     )
     done = cli(repo, "run")
@@ -197,7 +201,7 @@ def test_a_cache_entry_a_mutator_made_ahead_signs_is_not_read_by_the_cycle_evalu
         "3.0": {"run": ["python3 forge.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
         "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
     }
-    settings = {"search": {"candidates": 2}, "stop": {"max_cycles": 3, "max_convergence": 10}}
+    settings = {"search": {"candidates": 2, "overlap": "on"}, "stop": {"max_cycles": 3, "max_convergence": 10}}
     files = {"plan.json": json.dumps(plan), "forge.py": FORGE}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
     done = cli(repo, "run")
@@ -234,7 +238,7 @@ def after_the_picks_rows(tmp_path, meddle: str):
         "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
     }
     settings = {
-        "search": {"candidates": 2, "confirm": False},
+        "search": {"candidates": 2, "confirm": False, "overlap": "on"},
         "stop": {"max_cycles": 3, "max_convergence": 10},
         "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 gate2.py", "timeout_s": 30},
     }
@@ -242,15 +246,108 @@ def after_the_picks_rows(tmp_path, meddle: str):
     return scenario_repo(tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files=files)
 
 
-@pytest.mark.xfail(strict=True, reason="open: the results directory is not guarded, and the cycle reads it meanwhile")
-def test_rows_a_mutator_made_ahead_writes_into_the_run_directory_evaluated_meanwhile_are_not_taken(tmp_path):
-    """Cycle 3's mutator waits for cycle 2's pick to write its rows and overwrites them with 1.0 before the
-    daemon reads them: the KEEP is recorded at 1.0 and its rows become HEAD's baseline."""
-    rows = '"".join(json.dumps({"test_id": t, "score": 1.0}) + "\\n" for t in "abc")'
-    repo = after_the_picks_rows(tmp_path, f"pathlib.Path(found[0]).write_text({rows})")
+REACH = r"""
+import glob, json, os, pathlib, time
+meet, runs = pathlib.Path(%r), %r
+while not (meet / "rows-written").exists():
+    time.sleep(0.02)
+targets = {
+    "the pick's rows": [runs + "/*-c0002/candidate-0/index.jsonl", "../../../../*-c0002/candidate-0/index.jsonl"],
+    "another candidate's logs and changelog": [runs + "/*-c0002/candidate-1/*"],
+    "the pick's worktree": [runs + "/_autoresearch/candidates/2/0/prompt.md", "../../2/0/prompt.md"],
+    "the result cache": [runs + "/../../cache/*", runs + "/../../cache/*/*"],
+    "the experiment's records": [runs + "/_autoresearch/*"],
+}
+reached = []
+for what, patterns in targets.items():
+    for found in (f for p in patterns for f in glob.glob(p) if os.path.isfile(f)):
+        try:
+            pathlib.Path(found).write_text("".join(json.dumps({"test_id": t, "score": 1.0}) + "\n" for t in "abc"))
+            reached.append(f"{what}: {found}")
+        except OSError:
+            pass
+for made in (runs + "/forged.jsonl", runs + "/../../cache/forged"):  # into the empty folders it sees there
+    pathlib.Path(made).write_text("forged\n")
+os.symlink(runs, "__pycache__")  # its own tree: a tool cache the daemon removes afterwards, pointing at the runs
+(meet / "reached").write_text("\n".join(reached))
+(meet / "gate2").touch()
+"""
+MEET = r"""
+import pathlib, time
+meet = pathlib.Path(%r)
+if pathlib.Path.cwd().parts[-2:] == ("2", "0"):  # cycle 2's first candidate waits, once its rows are written
+    (meet / "rows-written").touch()
+    while not (meet / "gate2").exists():
+        time.sleep(0.02)
+"""
+
+
+def test_a_sandboxed_mutator_made_ahead_reaches_nothing_of_the_cycle_evaluated_meanwhile(tmp_path):
+    """Cycle 3's mutator, in the sandbox, waits for cycle 2's pick to write its rows (its eval then waits
+    for it) and tries to overwrite them, the other candidate's logs and changelog, the pick's worktree, the
+    result cache and the experiment's records, by their real paths and from its own tree, and leaves a
+    symlink to the runs in its tree where the daemon removes tool caches: none of them is there to write,
+    the KEEP is recorded at its own score, and the symlink is removed, not followed."""
+    meet, repo = tmp_path / "meet", tmp_path / "r"
+    meet.mkdir()
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": ["python3 reach.py"], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {
+        "search": {"candidates": 2, "confirm": False},
+        "stop": {"max_cycles": 3, "max_convergence": 10},
+        "eval": {"command": "python3 evals/score.py {run_dir} prompt.md && python3 meet.py", "timeout_s": 30},
+        "mutator": {"sandbox": {"mode": "on", "writable": [str(meet)]}},  # where the two meet, and nothing else
+    }
+    files = {
+        "plan.json": json.dumps(plan),
+        "reach.py": REACH % (str(meet), str(repo / RUNS)),
+        "meet.py": MEET % str(meet),
+    }
+    scenario_repo(repo, {"prompt.md": doc()}, {}, config=settings, extra_files=files)
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
-    assert round(iterations(repo)[1]["score"], 4) == 0.3333
+    assert (meet / "reached").read_text() == ""
+    lines = iterations(repo)
+    assert (lines[1]["decision"], round(lines[1]["score"], 4)) == ("keep", 0.3333)
+    (rows,) = (repo / RUNS).glob("*-c0002/candidate-0/index.jsonl")
+    assert [json.loads(r)["score"] for r in rows.read_text().splitlines()] == [1.0, 0.0, 0.0]
+    assert candidates(lines[2]) == [("fix b", "drop"), ("fix c", "drop"), ("fix b + fix c", "keep")]
+    assert not (repo / RUNS / "forged.jsonl").exists() and not (repo / ".autoresearch/cache/forged").exists()
+
+
+def test_a_mutator_outside_the_sandbox_is_not_run_ahead_and_what_it_writes_into_the_rows_decided_is_undone(tmp_path):
+    """Without the sandbox nothing keeps a mutator from the rows an eval is writing, and no check can tell
+    its bytes from the eval's: so, by default, it runs only once the cycle before is decided (cycle 3's
+    mutator found cycle 2's line written), and its overwrite of the KEEP's rows (HEAD's baseline from then
+    on) is put back and makes its batch out of scope. It ran ahead, overwriting rows being evaluated."""
+    order = tmp_path / "order"
+    meddle = (
+        f"wc -l < ../../../iterations.jsonl > {order}; "
+        """for f in ../../../../*-c0002/candidate-*/index.jsonl; do echo '{"test_id": "a", "score": 0}' > $f; done"""
+    )
+    plan = {
+        "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
+        "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
+        "3.0": {"run": [meddle], "write": {"prompt.md": doc(b="1")}, "summary": "fix b"},
+        "3.1": {"write": {"prompt.md": doc(c="1")}, "summary": "fix c"},
+    }
+    settings = {"search": {"candidates": 2, "confirm": False}, "stop": {"max_cycles": 3, "max_convergence": 10}}
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": doc()}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "the next cycle's mutations are made after each decision" in done.stderr
+    assert order.read_text().strip() == "2"  # the original's line and cycle 2's
+    lines = iterations(repo)
+    assert (lines[1]["decision"], round(lines[1]["score"], 4)) == ("keep", 0.3333)
+    assert (lines[2]["decision"], lines[2]["error_reason"]) == ("error", "out-of-scope")  # the whole batch
+    (rows,) = (repo / RUNS).glob("*-c0002/candidate-0/index.jsonl")
+    assert [json.loads(r)["score"] for r in rows.read_text().splitlines()] == [1.0, 0.0, 0.0]
 
 
 def test_a_mutator_made_ahead_that_breaks_the_picks_worktree_makes_the_pick_not_kept(tmp_path):

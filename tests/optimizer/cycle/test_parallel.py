@@ -97,7 +97,8 @@ def test_three_candidates_a_cycle_keep_the_best_and_save_the_others(tmp_path):
 
 
 def test_the_log_lines_of_the_candidates_threads_name_their_cycle_even_when_mutated_ahead(tmp_path):
-    repo = make(tmp_path)  # cycle 3's candidates are mutated while cycle 2's are evaluated
+    # cycle 3's candidates are mutated while cycle 2's are evaluated (outside the sandbox: `on`, not `auto`)
+    repo = make(tmp_path, search={"candidates": 3, "overlap": "on"})
     assert cli(repo, "run").returncode == 0
     events = [json.loads(line) for line in (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").open()]
     assert all(event["experiment"] == "exp" for event in events)

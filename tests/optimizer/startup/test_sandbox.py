@@ -291,6 +291,17 @@ def test_sandbox_on_without_bubblewrap_refuses_to_start(tmp_path):
     assert not (repo / RESULTS / "runs").exists()
 
 
+@pytest.mark.parametrize("shared", [".autoresearch/runs", "{repo}/.git/hooks"])
+def test_a_writable_folder_inside_the_results_or_git_is_refused_before_anything_starts(tmp_path, shared):
+    """Shared writable there, it reopened what the sandbox hides or shows read-only (the run directories being
+    evaluated, the candidates' worktrees, the cache; git's hooks): a deeper mount wins."""
+    repo = tmp_path / "repo"
+    hostile_repo(tmp_path, "none", sandbox={"mode": "on", "writable": [shared.format(repo=repo)]})
+    done = cli(repo, "run")
+    assert_one_line_error(done, 30, "field 'mutator.sandbox.writable.0'", "which no mutator may write")
+    assert not (repo / RESULTS / "runs").exists()
+
+
 def test_without_bubblewrap_auto_says_so_once_and_the_guard_holds(tmp_path):
     repo, _ = hostile_repo(tmp_path, "git", sandbox="auto", stop={"max_cycles": 3})
     before = snapshot(repo)
