@@ -50,7 +50,7 @@ def merge_patches(root: Path, head: str, patches: Sequence[str], scope: str) -> 
         if merged is None:
             break
         merged = _three_way(repo, base, merged, tree)
-    return str(merged.id) if merged is not None else None
+    return _within(base, merged, scope)
 
 
 def rebase_patch(root: Path, old_head: str, new_head: str, patch: str, scope: str) -> str | None:
