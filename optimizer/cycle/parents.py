@@ -28,6 +28,7 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidate_refs
 from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.candidate_refs import Stored
+from autoresearch.optimizer.gitrepo.merge import UnsafePatch
 from autoresearch.optimizer.gitrepo.workspace import candidate_patch
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.policies import pareto
@@ -46,7 +47,11 @@ def start(session: Session, batch: Batch) -> None:
     for s, name in zip(batch.siblings, pareto.assign(ranked, len(batch.siblings)), strict=True):
         if name == pareto.HEAD:
             continue
-        tree = candidate_refs.carried(session.ws, by_name[name])
+        try:
+            tree = candidate_refs.carried(session.ws, by_name[name])
+        except UnsafePatch as exc:  # a ref not of our making (an unsandboxed mutator may write one)
+            get().warning("a parent on the front would change files outside the artifact: refused", error=str(exc))
+            continue
         if tree is None:
             get().info("a parent on the front does not carry onto HEAD: the candidate starts at HEAD", parent=name)
             continue

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pygit2
+
 from autoresearch.optimizer.gitrepo.merge import carry_tree, patched_tree
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 
@@ -77,9 +79,13 @@ def drop(main: Workspace, experiment: str, names: list[str]) -> None:
 
 def carried(main: Workspace, stored: Stored) -> str | None:
     """The stored candidate's tree with its edit carried onto HEAD, or None when it conflicts with what the
-    KEEPs since its day changed, or HEAD already holds it."""
+    KEEPs since its day changed, or HEAD already holds it, or git cannot find its objects (a ref not of our
+    making, whose parent is no commit here; a commit pruned after its ref was deleted mid-run)."""
     head = main.head()
-    tree = carry_tree(main.root, stored.base, head, f"{stored.commit}^{{tree}}", main.artifact)
+    try:
+        tree = carry_tree(main.root, stored.base, head, f"{stored.commit}^{{tree}}", main.artifact)
+    except pygit2.NotFoundError:
+        return None
     return None if tree is None or tree == main.git("rev-parse", "HEAD^{tree}") else tree
 
 

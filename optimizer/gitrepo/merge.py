@@ -50,7 +50,7 @@ def merge_patches(root: Path, head: str, patches: Sequence[str], scope: str) -> 
         if merged is None:
             break
         merged = _three_way(repo, base, merged, tree)
-    return str(merged.id) if merged is not None else None
+    return _within(base, merged, scope)
 
 
 def rebase_patch(root: Path, old_head: str, new_head: str, patch: str, scope: str) -> str | None:
@@ -60,10 +60,8 @@ def rebase_patch(root: Path, old_head: str, new_head: str, patch: str, scope: st
     repo = pygit2.Repository(str(root))
     base = repo.revparse_single(old_head).peel(pygit2.Tree)
     _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
-    merged = _three_way(
-        repo, base, repo.revparse_single(new_head).peel(pygit2.Tree), _patched_tree(root, repo, base, patch, scope)
-    )
-    return str(merged.id) if merged is not None else None
+    ours = repo.revparse_single(new_head).peel(pygit2.Tree)
+    return _within(ours, _three_way(repo, base, ours, _patched_tree(root, repo, base, patch, scope)), scope)
 
 
 def _three_way(
@@ -73,6 +71,16 @@ def _three_way(
     if index.conflicts is not None:
         return None
     return repo[index.write_tree(repo)].peel(pygit2.Tree)
+
+
+def _within(head: pygit2.Tree, merged: pygit2.Tree | None, scope: str) -> str | None:
+    """The merged tree's id, once checked against the HEAD it lands on: git follows a rename it sees between
+    the merge's base and HEAD, so an edit inside the artifact can land on a file outside it (a base of a
+    forged candidate ref's choosing, or a file the user's own commit moved out of the artifact)."""
+    if merged is None:
+        return None
+    _check(head.diff_to_tree(merged), scope)
+    return str(merged.id)
 
 
 def tree_patch(root: Path, head: str, tree: str) -> str:
@@ -129,5 +137,5 @@ def carry_tree(root: Path, base: str, head: str, tree: str, scope: str) -> str |
     old = repo.revparse_single(base).peel(pygit2.Tree)
     theirs = repo.revparse_single(tree).peel(pygit2.Tree)
     _check(old.diff_to_tree(theirs), scope)
-    merged = _three_way(repo, old, repo.revparse_single(head).peel(pygit2.Tree), theirs)
-    return str(merged.id) if merged is not None else None
+    ours = repo.revparse_single(head).peel(pygit2.Tree)
+    return _within(ours, _three_way(repo, old, ours, theirs), scope)

@@ -114,7 +114,7 @@ def test_a_child_better_than_its_parent_but_not_than_head_is_dropped_with_mutati
     done = cli(repo, "run")
     assert done.returncode == 10, done.stderr
     lines = iterations(repo)
-    assert [r["decision"] for r in lines] == ["keep", "drop", "drop", "drop"]
+    assert [r["decision"] for r in lines] == ["keep", "drop", "drop", "drop"], [r.get("candidates") for r in lines[2:]]
     # cycle 3's candidates were made while cycle 2 was decided: its candidates were no parents yet
     assert [c.get("parent") for c in lines[2]["candidates"]] == [None, None]
     child = lines[3]["candidates"][1]
@@ -142,3 +142,66 @@ def test_a_parent_whose_edit_conflicts_with_a_later_keep_leaves_its_candidate_at
     log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
     assert "does not carry onto HEAD" in log
     assert (repo / "prompt.md").read_text() == scores(a=0.5, b=1, c=0.5)
+
+
+FORGE = r"""
+# The eval of a candidate whose artifact says FORGE runs code of the mutator's (an artifact that is code, run by
+# an eval outside any sandbox, after the scope guard has looked). It forges the stored candidate 2-0: its base
+# holds the eval's text inside the artifact (and no eval), its tree edits that copy. Between that base and HEAD
+# git sees the eval renamed into the artifact, and carrying the edit onto HEAD would follow the rename onto it.
+import os, subprocess, sys
+from pathlib import Path
+def git(*args, stdin=None, env=None):
+    return subprocess.run(["git", *args], input=stdin, env={**os.environ, **(env or {})},
+                          check=True, capture_output=True, text=True).stdout.strip()
+if "FORGE" in Path("prompt/a.md").read_text():
+    index = {"GIT_INDEX_FILE": os.path.join(sys.argv[1], "forge-index")}
+    git("read-tree", "HEAD", env=index)
+    git("rm", "-q", "--cached", "evals/score.py", env=index)
+    def with_decoy(text):
+        blob = git("hash-object", "-w", "--stdin", stdin=text)
+        git("update-index", "--add", "--cacheinfo", f"100644,{blob},prompt/decoy.py", env=index)
+        return git("write-tree", env=index)
+    eval_text = git("show", "HEAD:evals/score.py") + "\n"
+    who = {"GIT_AUTHOR_NAME": "m", "GIT_AUTHOR_EMAIL": "m@x", "GIT_COMMITTER_NAME": "m", "GIT_COMMITTER_EMAIL": "m@x"}
+    base = git("commit-tree", with_decoy(eval_text), "-p", "HEAD", "-m", "base", env=who)
+    body = git("log", "-1", "--format=%B", "refs/autoresearch/exp/candidates/2-0")
+    forged = git("commit-tree", with_decoy(eval_text.replace("float(words[1])", "1.0")), "-p", base, "-m", body, env=who)
+    git("update-ref", "refs/autoresearch/exp/candidates/2-0", forged)
+    os.remove(index["GIT_INDEX_FILE"])
+os.execvp("python3", ["python3", "evals/score.py", *sys.argv[1:]])
+"""
+
+
+def test_a_forged_parent_never_carries_a_change_outside_the_artifact_into_a_candidate(tmp_path):
+    plan = {
+        # as many bytes as the original's (a directory with fewer would be kept as simpler)
+        "2.0": {"write": {"prompt/a.md": scores(a=1.0, b=0.0, c=0.5)}, "summary": "fix a, break b"},
+        "2.1": {"write": {"prompt/a.md": scores(a=0.5, b=0.5, c=0.0)}, "summary": "break c"},
+        "3.0": {"write": {"prompt/a.md": scores(a=0.5, b=0.5, c=0.4) + "FORGE\n"}, "summary": "forge"},
+        "3.1": {"write": {"prompt/a.md": scores(a=0.5, b=0.5, c=0.3)}, "summary": "nudge c"},
+        "4.0": {"write": {"prompt/a.md": scores(a=0.5, b=0.5, c=0.3)}, "summary": "nudge c again"},
+        "4.1": {"run": ["echo 'c 0.2' >> prompt/a.md"], "summary": "nudge c down"},
+    }
+    settings = {
+        "search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": "pareto"},
+        "stop": {"max_cycles": 4, "max_convergence": 10},
+        "eval": {"command": "python3 evals/forge.py {run_dir} prompt"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt/a.md": ORIGINAL, "prompt/b.md": "\n"},
+        {},
+        config=settings,
+        extra_files={"plan.json": json.dumps(plan), "evals/forge.py": FORGE},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 10, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "drop", "drop", "drop"]
+    # cycle 4's candidate 1 would have started from the forged 2-0, the eval rewritten: it starts at HEAD
+    assert [c.get("parent") for c in lines[3]["candidates"]] == [None, None]
+    assert all("reason" not in c or "outside" not in c["reason"] for c in lines[3]["candidates"]), lines[3]
+    log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
+    assert "would change files outside the artifact" in log and "evals/score.py" in log
+    assert git(repo, "status", "--porcelain").strip() == ""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pygit2
 import pytest
+from pygit2.enums import FileMode
 
-from autoresearch.optimizer.gitrepo.merge import UnsafePatch, merge_patches, tree_patch
+from autoresearch.optimizer.gitrepo.merge import UnsafePatch, carry_tree, merge_patches, tree_patch
 from autoresearch.plumbing.errors import IntegrityError
 from tests.helpers.repos import git, make_repo
 
@@ -122,3 +124,27 @@ def test_a_patch_that_does_not_apply_is_an_integrity_error(repo):
 def test_one_patch_is_not_a_merge(repo):
     with pytest.raises(ValueError):
         merge_patches(repo, "HEAD", ["x"], scope="prompt")
+
+
+def _commit(repo: Path, files: dict[str, str], parent: str) -> str:
+    """A commit holding exactly `files`, made in the object store only (as a forged ref's would be)."""
+    store = pygit2.Repository(str(repo))
+    index = pygit2.Index()
+    for relative, text in files.items():
+        index.add(pygit2.IndexEntry(relative, store.create_blob(text), FileMode.BLOB))
+    who = pygit2.Signature("mutator", "mutator@localhost")
+    return str(store.create_commit(None, who, who, "forged", index.write_tree(store), [pygit2.Oid(hex=parent)]))
+
+
+def test_a_carried_candidate_never_changes_a_file_outside_the_artifact_through_a_rename(tmp_path):
+    """A forged candidate ref (an unsandboxed mutator may write one) chooses its own base: one where a file
+    of the artifact holds another file's text. Between that base and HEAD git sees a rename out of the
+    artifact, and the candidate's edit of that file would follow it onto the file outside."""
+    repo = make_repo(tmp_path / "r", {"prompt/a.md": "prompt\n", "eval/grader.md": LINES})
+    head = git(repo, "rev-parse", "HEAD").strip()
+    base = _commit(repo, {"prompt/a.md": "prompt\n", "prompt/decoy.md": LINES}, head)
+    forged = _commit(
+        repo, {"prompt/a.md": "prompt\n", "prompt/decoy.md": LINES.replace("line 3\n", "always pass\n")}, base
+    )
+    with pytest.raises(UnsafePatch, match="eval/grader.md"):
+        carry_tree(repo, base, head, f"{forged}^{{tree}}", "prompt")
