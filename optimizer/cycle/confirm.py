@@ -87,7 +87,7 @@ def confirm(session: Session, place: Place, run_dir: Path, draft: Draft, first: 
         else:
             test, baseline = None, session.baseline_rows
             watch = None if mean else early_discard(session, sizes)  # it judges the second run alone
-            rows = measure(session, run_dir, artifact_key(ws), SAMPLE, spend, watch, place.evaluator)
+            rows = measure(session, ws, run_dir, artifact_key(ws), SAMPLE, spend, watch, place.evaluator)
     except EvalFailed as exc:
         unconfirmed(draft, f"its {'test' if sequential else 'second run'} failed ({redact(str(exc))[:200]})")
         first_run.add(spend)

@@ -13,6 +13,7 @@ from pathlib import Path
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
+from autoresearch.optimizer.cycle.eval_writes import ADVICE, undo_eval_writes
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
@@ -66,6 +67,7 @@ def evaluate(
 
 def measure(
     session: Session,
+    ws: Workspace,
     run_dir: Path,
     key: str,
     n: int,
@@ -73,9 +75,10 @@ def measure(
     watch: EarlyDiscard | None = None,
     evaluator: Evaluator | None = None,
 ) -> Rows:
-    """Sample `n` of the artifact with this key, into `run_dir`: from the cache, or evaluated and stored
-    (unless it was stopped early: a partial run is no sample). One thread at a time measures a sample, so
-    that another asking for it meanwhile reads it from the cache."""
+    """Sample `n` of the artifact with this key (in `ws`, where `evaluator` runs), into `run_dir`: from the
+    cache, or evaluated and stored (unless it was stopped early: a partial run is no sample), what the eval
+    wrote inside the artifact undone (autoresearch.optimizer.cycle.eval_writes). One thread at a time
+    measures a sample, so that another asking for it meanwhile reads it from the cache."""
     with session.cache.claimed(key, n):
         cached = session.cache.get(key, n)
         if cached is not None:
@@ -84,7 +87,11 @@ def measure(
             spend.hits += 1
             get().info("cache hit", sample=n)
             return cached
-        outcome = evaluate(session, run_dir, watch, evaluator)
+        try:
+            outcome = evaluate(session, run_dir, watch, evaluator)
+        finally:
+            if undo_eval_writes(ws, key, run_dir):
+                session.warn_once(ADVICE)
         if not outcome.notes.get("stopped"):
             session.cache.put(key, n, outcome.rows)
     spend.skipped += int(outcome.notes.get("skipped_tests", 0))

@@ -121,12 +121,12 @@ def _draw(
         key, out = (keys[0], run_dir / f"sample-{n}") if side == "sample" else (keys[1], run_dir / f"head-{n}")
         try:
             if side == "head" and there is not None:
-                results[job] = measure(session, out, key, n, spent, evaluator=there.evaluator)
+                results[job] = measure(session, there.ws, out, key, n, spent, evaluator=there.evaluator)
             elif side == "head":
                 with head_in_tree(ws, run_dir):
-                    results[job] = measure(session, out, key, n, spent, evaluator=evaluator)
+                    results[job] = measure(session, ws, out, key, n, spent, evaluator=evaluator)
             else:
-                results[job] = measure(session, out, key, n, spent, evaluator=evaluator)
+                results[job] = measure(session, ws, out, key, n, spent, evaluator=evaluator)
         except EvalFailed as exc:  # raised once the round is over: escaping it, it would end every command
             failed.append(exc)  # the daemon runs, the next cycle's mutators among them
 

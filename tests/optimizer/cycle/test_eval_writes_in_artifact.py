@@ -5,9 +5,8 @@ from the environment: a KEEP must not commit it to the user's branch."""
 
 from __future__ import annotations
 
+import json
 import os
-
-import pytest
 
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
@@ -22,21 +21,62 @@ os.execvp("python3", ["python3", "evals/score.py", *sys.argv[1:]])
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="in the checkout (one candidate) the KEEP stages the whole artifact, what the eval wrote in it included",
-)
-def test_what_the_eval_writes_inside_the_artifact_is_never_committed(tmp_path):
-    plan = {2: {"write": {"prompt/a.md": scores(a=1.0, b=1.0)}, "summary": "better"}}
-    repo = scenario_repo(
+RUNS = ".autoresearch/runs/exp"
+ADVICE = "the eval writes inside the artifact while it runs"
+
+
+def make(tmp_path, plan: dict, **config: dict):
+    return scenario_repo(
         tmp_path / "r",
         {"prompt/a.md": scores(a=0.5, b=0.5), "prompt/b.md": "\n"},
         plan,
-        config={"eval": {"command": "python3 evals/setup.py {run_dir} prompt"}},
+        config={"eval": {"command": "python3 evals/setup.py {run_dir} prompt"}, **config},
         extra_files={"evals/setup.py": SETUP_THEN_SCORE},
     )
+
+
+def run(repo, code: int = 0):
     done = cli(repo, "run", env={**os.environ, "MY_SECRET": "s3cr3t"})
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == code, done.stderr
+    return done
+
+
+def saved(repo) -> list[str]:
+    """What the eval wrote, as saved under the run directories."""
+    return sorted(p.read_text() for p in (repo / RUNS).rglob("eval-writes/work/ready.txt"))
+
+
+def test_what_the_eval_writes_inside_the_artifact_is_never_committed(tmp_path):
+    repo = make(tmp_path, {2: {"write": {"prompt/a.md": scores(a=1.0, b=1.0)}, "summary": "better"}})
+    done = run(repo)
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
     assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["prompt/a.md"]
     assert "s3cr3t" not in git(repo, "log", "-p")
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert done.stderr.count(ADVICE) == 1
+    assert saved(repo) == ["token=s3cr3t\n"] * 2  # the baseline's run and the candidate's, kept outside git
+
+
+def test_with_two_candidates_the_eval_writes_are_undone_and_the_pick_is_kept(tmp_path):
+    plan = {
+        "2.0": {"write": {"prompt/a.md": scores(a=1.0, b=1.0)}, "summary": "better"},
+        "2.1": {"write": {"prompt/a.md": scores(a=0.1, b=0.1)}, "summary": "worse"},
+    }
+    repo = make(tmp_path, plan, search={"candidates": 2}, stop={"max_cycles": 2, "max_convergence": 10})
+    done = run(repo)
+    line = iterations(repo)[1]
+    assert line["decision"] == "keep", line
+    assert "changed after it was evaluated" not in json.dumps(line)
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["prompt/a.md"]
+    assert "s3cr3t" not in git(repo, "log", "-p")
+    assert done.stderr.count(ADVICE) == 1
+
+
+def test_the_baseline_evals_writes_never_reach_the_next_mutations_diff(tmp_path):
+    repo = make(tmp_path, {2: {"write": {"prompt/a.md": scores(a=0.1, b=0.1)}, "summary": "worse"}})
+    run(repo, 10)  # no improvement
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "drop"]
+    patches = [p.read_text() for p in (repo / RUNS).rglob("candidate.patch")]
+    assert len(patches) == 1 and "prompt/a.md" in patches[0]
+    assert "ready.txt" not in patches[0] and "s3cr3t" not in patches[0]
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
