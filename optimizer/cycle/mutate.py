@@ -38,6 +38,8 @@ from autoresearch.optimizer.gitrepo.workspace import (
 from autoresearch.optimizer.guard import rescue, scope, trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
+from autoresearch.runs.parse import check
+from autoresearch.runs.parse.sources import targets_file
 
 
 def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult:
@@ -197,9 +199,18 @@ def check_artifact(ws: Workspace, result: MutationResult) -> None:
 
 def scoring_files(config: Config, root: Path) -> list[Path]:
     """What defines the tests, read-only for the LLM mutator even inside a directory artifact (where an eval
-    file often sits beside the skill it tests): the config and the eval file. A model that rewrote them would
-    grade itself. An eval command's own script is not among them: it may be the code being improved."""
-    return [root / DEFAULT_PATH, *(root / f for f in (config.eval.file, config.eval.agentv) if f)]
+    file often sits beside the skill it tests): the config, the eval file and every file it reads or runs
+    (autoresearch.runs.parse.sources: datasets, an environment recipe, extension modules Node runs with the
+    user's environment, graders' scripts, the targets file). A model that rewrote them would grade itself, or
+    run its code unsandboxed at the next eval. An eval command's own script is not among them: it may be the
+    code being improved."""
+    files = [root / DEFAULT_PATH]
+    for name in filter(None, (config.eval.file, config.eval.agentv)):
+        eval_file = root / name
+        suite, _ = check(eval_file)  # a file the eval refuses grades nothing; its problems are the eval's to say
+        targets = targets_file(eval_file.resolve(), root)
+        files += [eval_file, *(suite.sources if suite is not None else ()), *filter(None, [targets])]
+    return files
 
 
 def records(session: Session, evaluated: Path | None = None) -> trusted.Watched:

@@ -171,6 +171,9 @@ class Suite:
     skipped: list[str] = field(
         default_factory=list
     )  # ids of the tests AgentV would not run (`autoresearch.runs.graders.agentv_skips`)
+    sources: list[Path] = field(
+        default_factory=list
+    )  # the files it reads or runs besides itself (`autoresearch.runs.parse.sources`): read-only to the LLM mutator
 
     @property
     def directory(self) -> Path:

@@ -16,6 +16,7 @@ from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
 from autoresearch.runs.parse import agentv5, skill_json, yaml_suite
+from autoresearch.runs.parse.sources import sources
 
 __all__ = ["EvalFileError", "Problem", "Suite", "check", "load", "runnable"]
 
@@ -33,7 +34,7 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     except (ValueError, yaml.YAMLError) as exc:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
-    runs_in = None
+    runs_in, referenced = None, sources(path, raw)
     v5 = path.suffix != ".json" and agentv5.is_v5(raw)
     if v5:
         runs_in = agentv5.runtime(raw, path.parent, problems)
@@ -44,7 +45,7 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
         suite = yaml_suite.parse(path, raw, problems, ungraded=1.0 if v5 else None)
     if runs_in is not None:
         agentv5.place(suite, runs_in)
-    suite.notes = problems.notes
+    suite.notes, suite.sources = problems.notes, referenced
     if not suite.cases and not suite.skipped and not problems.items:
         problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")
     return suite, problems.items
