@@ -46,7 +46,11 @@ def test_the_files_an_eval_file_reads_or_runs_inside_the_artifact_are_read_only_
     repo = tmp_path / "r"
     targets = {
         "targets": [
-            {"id": "canned", "provider": "cli", "config": {"command": f"{sys.executable} {repo}/tools/answer.py {{OUTPUT_FILE}}"}}
+            {
+                "id": "canned",
+                "provider": "cli",
+                "config": {"command": f"{sys.executable} {repo}/tools/answer.py {{OUTPUT_FILE}}"},
+            }
         ]
     }
     settings = {
