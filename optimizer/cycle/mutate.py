@@ -171,7 +171,7 @@ def mutation_request(
         pass_rates=decided.assertions,
         cycle=cycle,
         log_dir=log_dir,
-        read_only=(*read_only, *scoring_files(session.config, ws.root)),
+        read_only=(*read_only, *(f for f in scoring_files(session.config, ws.root) if f != ws.artifact_path)),
         hidden=_hidden(session, ws.root),
         sandbox=session.sandbox,
         **sibling,

@@ -6,8 +6,9 @@ and the targets file. A mutator that rewrote one of them would grade itself, or 
 sandbox at the next eval, so the optimizer keeps them read-only to the LLM mutator (see
 autoresearch.optimizer.cycle.mutate.scoring_files).
 
-What a test hands the system under test (its `input`, `files`, `vars`) is left out: that is often the artifact
-being improved. So is a target's command, which may run the code being improved.
+What a test hands the system under test (its `input`, `files`, `vars`, the `prompts`) is left out: that is
+often the artifact being improved. So are a target's command, which may run the code being improved, and the
+files a command is handed (only the script it runs counts).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from autoresearch.runs.evalfile.yamlload import load_yaml
 from autoresearch.runs.targets.specs import find_targets_file
 
 FILE_PREFIX = "file://"
-HANDED = frozenset({"input", "input_files", "files", "messages", "vars", "target", "targets", "execution"})
+HANDED = frozenset({"input", "input_files", "files", "messages", "vars", "prompts", "target", "targets", "execution"})
 """Fields whose files are the test's input or the system under test, not the eval's own."""
 RUN = ("command", "script")
 
@@ -76,8 +77,9 @@ def _resolve(base: Path, reference: str) -> Path:
 
 
 def _scripts(value: Any, bases: tuple[Path, ...], found: dict[Path, None]) -> None:
-    """The words of a command that name a file (the script it runs, a file it is handed), from its `cwd` or
-    the folder of the file that gives it (a setup's `cwd` is the workdir's, which need not exist yet)."""
+    """The first word of a command that names a file (the script it runs; the files it is handed may be the
+    artifact), from its `cwd` or the folder of the file that gives it (a setup's `cwd` is the workdir's,
+    which need not exist yet)."""
     if isinstance(value, str):
         try:
             words = shlex.split(value)
@@ -87,9 +89,10 @@ def _scripts(value: Any, bases: tuple[Path, ...], found: dict[Path, None]) -> No
         words = [w for w in value if isinstance(w, str)]
     else:
         return
-    for file in ((base / word).resolve() for word in words for base in bases):
-        if file.is_file():
-            found[file] = None
+    relative = [w for w in words if not w.startswith(("/", "-"))]  # not an interpreter's own path, nor an option
+    script = next((f for w in relative for b in bases if (f := (b / w).resolve()).is_file()), None)
+    if script is not None:
+        found[script] = None
 
 
 def _read(file: Path) -> Any:
