@@ -95,6 +95,17 @@ def tool_results(request_body: dict) -> list[tuple[str, bool]]:
     return found
 
 
+def openai_mutator(llm) -> dict:
+    """The `mutator:` settings of the fake server's OpenAI model, its key in E2E_LLM_KEY."""
+    return {
+        "provider": "openai",
+        "model": "gpt-4.1-mini",
+        "api_key_env": "E2E_LLM_KEY",
+        "base_url": llm.base_url("openai"),
+        "retry_base_s": 0.01,
+    }
+
+
 def word_suite_repo(root: Path, llm, words: list[str], start: str, **settings) -> Path:
     """A repo whose built-in-runner eval (evals/s.eval.yaml) has one test per word, passing when the echo
     target's reply (prompt.md) contains it, and whose mutator is the fake server's OpenAI model."""
@@ -108,13 +119,7 @@ def word_suite_repo(root: Path, llm, words: list[str], start: str, **settings) -
         "experiment": "exp",
         "artifact": "prompt.md",
         "eval": {"file": "evals/s.eval.yaml", "workers": 1, "holdout": 0.5},
-        "mutator": {
-            "provider": "openai",
-            "model": "gpt-4.1-mini",
-            "api_key_env": "E2E_LLM_KEY",
-            "base_url": llm.base_url("openai"),
-            "retry_base_s": 0.01,
-        },
+        "mutator": openai_mutator(llm),
         "stop": {"max_cycles": 2},
         **settings,
     }

@@ -11,7 +11,7 @@ from autoresearch.policies.holdout import split
 from tests.helpers.fake_llm import cut_stream, error_reply, patched_reply, text_reply, tool_reply
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scores
-from tests.mutators.llm_setup import llm_repo, word_suite_repo
+from tests.mutators.llm_setup import llm_repo, openai_mutator, word_suite_repo
 
 KEY_ENV = {"E2E_LLM_KEY": "sk-e2e-secret-value"}
 
@@ -240,13 +240,7 @@ def test_an_eval_file_inside_a_directory_artifact_is_read_only_for_the_model(tmp
         "experiment": "exp",
         "artifact": "skill",
         "eval": {"file": "skill/s.eval.yaml", "workers": 1},
-        "mutator": {
-            "provider": "openai",
-            "model": "gpt-4.1-mini",
-            "api_key_env": "E2E_LLM_KEY",
-            "base_url": fake_llm.base_url("openai"),
-            "retry_base_s": 0.01,
-        },
+        "mutator": openai_mutator(fake_llm),
         "stop": {"max_cycles": 2},
     }
     repo = make_repo(

@@ -12,6 +12,7 @@ import yaml
 
 from tests.helpers.fake_llm import text_reply, tool_reply
 from tests.helpers.repos import cli, make_repo
+from tests.mutators.llm_setup import openai_mutator
 from tests.mutators.test_llm_e2e import KEY_ENV
 
 EVAL = """\
@@ -57,13 +58,7 @@ def test_the_files_an_eval_file_reads_or_runs_inside_the_artifact_are_read_only_
         "experiment": "exp",
         "artifact": "skill",
         "eval": {"file": "skill/s.eval.yaml", "workers": 1},
-        "mutator": {
-            "provider": "openai",
-            "model": "gpt-4.1-mini",
-            "api_key_env": "E2E_LLM_KEY",
-            "base_url": fake_llm.base_url("openai"),
-            "retry_base_s": 0.01,
-        },
+        "mutator": openai_mutator(fake_llm),
         "stop": {"max_cycles": 2},
     }
     make_repo(
