@@ -4,7 +4,8 @@ per-test winners (autoresearch.policies.pareto), kept on refs of the experiment'
 
 - `start`: as a batch is made, each candidate the front gives a parent gets a worktree holding that
   parent's edit carried onto HEAD (a three-way merge; one that no longer carries, or that HEAD already
-  holds, leaves the candidate at HEAD). The mutator then edits on top of it; the candidate is judged
+  holds, gives its place to the next member of the front, and a candidate the front has no parent
+  for starts at HEAD). The mutator then edits on top of it; the candidate is judged
   against HEAD like any other, so a KEEP is still a measured improvement on HEAD, committed as one
   commit on the branch.
 - `keep`: once a cycle is decided, its evaluated candidates that were not committed are stored on refs,
@@ -41,18 +42,35 @@ def start(session: Session, batch: Batch) -> None:
     """Give the batch's candidates their parents (the first always HEAD): see the module's docstring."""
     if session.config.search.parents != "pareto":
         return
-    ranked, stored = _front(session)
-    by_name = {s.name: s for s in stored}
+    ranked, trees = _carrying(session, len(batch.siblings) - 1)
     for s, name in zip(batch.siblings, pareto.assign(ranked, len(batch.siblings)), strict=True):
         if name == pareto.HEAD:
             continue
-        tree = candidate_refs.carried(session.ws, by_name[name])
-        if tree is None:
-            get().info("a parent on the front does not carry onto HEAD: the candidate starts at HEAD", parent=name)
-            continue
-        s.ws = worktrees.add_tree(session.ws, session.paths.meta, batch.name, s.index, tree)
+        s.ws = worktrees.add_tree(session.ws, session.paths.meta, batch.name, s.index, trees[name])
         s.parent, s.start_key = name, artifact_key(s.ws)
     get().info("parents", cycle=batch.number, parents=[s.parent or "HEAD" for s in batch.siblings])
+
+
+def _carrying(session: Session, wanted: int) -> tuple[list[pareto.Member], dict[str, str]]:
+    """The front, ranked, less the members whose edit does not carry onto HEAD (HEAD already holds it, or it
+    conflicts with a KEEP since), as far down as `wanted` parents; and those parents' trees carried onto
+    HEAD. A member that does not carry gives its place to the next one rather than leave its candidate at
+    HEAD, where the first candidate already is."""
+    ranked, stored = _front(session)
+    by_name = {s.name: s for s in stored}
+    kept, trees = [m for m in ranked if m.name == pareto.HEAD], {}
+    for member in (m for m in ranked if m.name != pareto.HEAD):
+        if len(trees) == wanted:
+            break
+        tree = candidate_refs.carried(session.ws, by_name[member.name])
+        if tree is None:
+            get().info(
+                "a parent on the front does not carry onto HEAD: the next one takes its place", parent=member.name
+            )
+            continue
+        kept.append(member)
+        trees[member.name] = tree
+    return kept, trees
 
 
 def at_head(s: Sibling) -> None:

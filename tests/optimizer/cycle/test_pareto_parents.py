@@ -142,3 +142,40 @@ def test_a_parent_whose_edit_conflicts_with_a_later_keep_leaves_its_candidate_at
     log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
     assert "does not carry onto HEAD" in log
     assert (repo / "prompt.md").read_text() == scores(a=0.5, b=1, c=0.5)
+
+
+def test_a_parent_that_does_not_carry_gives_its_place_to_the_next_member_of_the_front(tmp_path):
+    before = scores(a=0.5, b=0.5, c=0.5, d=0.5)
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(a=1, b=1, c=0, d=0)}, "summary": "fix a and b, break c and d"},
+        "2.1": {"write": {"prompt.md": scores(a=0.5, b=0.5, c=1, d=0.5)}, "summary": "fix c"},  # kept
+        "3.0": {"run": ["echo 'c 0.9' >> prompt.md"], "summary": "nudge c down"},
+        "3.1": {
+            "run": ["echo 'd 1' >> prompt.md", "echo 'a 0' >> prompt.md", "echo 'c 0.95' >> prompt.md"],
+            "summary": "fix d, break a, nudge c down",
+        },
+        "4.0": {"run": ["echo 'b 0.4' >> prompt.md"], "summary": "nudge b down"},
+        "4.1": {"run": ["echo 'a 1' >> prompt.md"], "summary": "fix a"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": before},
+        {},
+        config={
+            "search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": "pareto"},
+            "stop": {"max_cycles": 4, "max_convergence": 10},
+        },
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "keep", "drop", "keep"]
+    # the front after cycle 3: 2-0 (best on a and b) ranks above 3-1 (best on d), but 2-0's edit conflicts
+    # with cycle 2's KEEP, so cycle 4's one parent is 3-1 rather than HEAD twice
+    assert [c.get("parent") for c in lines[2]["candidates"]] == [None, None]
+    assert [c.get("parent") for c in lines[3]["candidates"]] == [None, "3-1"]
+    assert (lines[3]["wins"], lines[3]["losses"]) == (2, 0)  # a and d against HEAD (c 0.95 ties its 1)
+    assert (repo / "prompt.md").read_text() == scores(a=0.5, b=0.5, c=1, d=0.5) + "d 1\na 0\nc 0.95\na 1\n"
+    log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
+    assert "does not carry onto HEAD: the next one takes its place" in log
