@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from autoresearch.policies.holdout import split
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -26,14 +27,14 @@ PLAN = {
 REFS = "refs/autoresearch/exp/candidates/"
 
 
-def make(tmp_path, plan=PLAN, overlap=False, cycles=3, **config):
+def make(tmp_path, plan=PLAN, overlap=False, cycles=3, original=ORIGINAL, **config):
     settings = {
         "search": {"candidates": 2, "overlap": overlap, "confirm": "off", "parents": "pareto"},
         "stop": {"max_cycles": cycles, "max_convergence": 10},
         **config,
     }
     return scenario_repo(
-        tmp_path / "r", {"prompt.md": ORIGINAL}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
+        tmp_path / "r", {"prompt.md": original}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
     )
 
 
@@ -179,3 +180,44 @@ def test_a_parent_that_does_not_carry_gives_its_place_to_the_next_member_of_the_
     assert (repo / "prompt.md").read_text() == scores(a=0.5, b=0.5, c=1, d=0.5) + "d 1\na 0\nc 0.95\na 1\n"
     log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
     assert "does not carry onto HEAD: the next one takes its place" in log
+
+
+HOLDOUT_START = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 0, "g": 0, "h": 0, "i": 0, "j": 0}  # held: c, d, g, i
+
+
+@pytest.mark.parametrize(
+    ("held_change", "decision", "holdout_score"), [({"g": 1}, "keep", 0.75), ({"c": 0, "d": 0}, "drop", 0.0)]
+)
+def test_with_a_holdout_parents_come_from_the_visible_tests_and_a_child_still_answers_to_the_holdout(
+    tmp_path, held_change, decision, holdout_score
+):
+    """Cycle 2's candidate 0 is best on the visible test f (and loses a): a parent. Its child mends a and is
+    kept, unless the parent's edit hurt the held-out tests, which the mutators never saw: then the holdout
+    vetoes the child's KEEP as it would any other."""
+    start = HOLDOUT_START
+    assert sorted(split(start, 0.4, "exp")) == ["c", "d", "g", "i"]
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(**(start | {"f": 1, "a": 0} | held_change))}, "summary": "f up, a down"},
+        "2.1": {"write": {"prompt.md": scores(**(start | {"b": 0}))}, "summary": "b down"},
+        "3.0": {"run": ["echo 'e 0' >> prompt.md"], "summary": "e down"},
+        "3.1": {"run": ["echo 'a 1' >> prompt.md"], "summary": "mend a"},
+    }
+    repo = make(tmp_path, plan, original=scores(**start), eval={"holdout": 0.4})
+    done = cli(repo, "run")
+    assert done.returncode == (0 if decision == "keep" else 10), done.stderr  # 10: no KEEP this run
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "drop", decision]
+    child = lines[2]["candidates"][1]
+    assert child["parent"] == "2-0" and (child["wins"], child["losses"]) == (1, 0)  # f, against HEAD
+    assert lines[2]["holdout_score"] == holdout_score
+    assert lines[2]["holdout_regressed"] is (decision == "drop")
+    results = repo / ".autoresearch"
+    for line in lines[1:]:  # no candidate's results, which the front is built from, hold a held-out test
+        for run in (results / "runs/exp" / line["run_dir"]).glob("candidate-*/index.jsonl"):
+            assert not {json.loads(r)["test_id"] for r in run.read_text().splitlines()} & {"c", "d", "g", "i"}
+    if decision == "keep":
+        assert git(repo, "log", "-1", "--format=%s").startswith("autoresearch cycle 3: mend a")
+        assert "vetoed" not in lines[2]["reason"]
+    else:
+        assert "vetoed: the holdout regressed" in lines[2]["reason"]
+        assert git(repo, "log", "--format=%s").splitlines() == ["initial"]
