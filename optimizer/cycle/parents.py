@@ -19,6 +19,8 @@ measured by another eval (its line's `eval_key`) is not compared, and its ref go
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed
 from autoresearch.optimizer.cycle.batch import Batch, Sibling
@@ -85,30 +87,36 @@ def check_changed(s: Sibling, result: MutationResult) -> None:
 
 
 def keep(session: Session, batch: Batch, winner: Sibling | None) -> None:
-    """Store the cycle's evaluated candidates that were not committed, then drop the refs off the front. A git
-    error here is logged: the cycle is decided, and a parent fewer is no reason to end the night."""
+    """Store the cycle's evaluated candidates that were not committed and are on the front, and drop the refs
+    of those no longer on it: the front is computed first, with the cycle's candidates beside the stored
+    ones, so that a candidate off the front costs no ref written and removed again (a few git processes
+    each, between one cycle's decision and the next one's evals). A git error here is logged: the cycle is
+    decided, and a parent fewer is no reason to end the night."""
     if session.config.search.parents != "pareto":
         return
     experiment = session.config.experiment_name
     try:
+        fresh = {}  # name: (candidate, its patch against the HEAD it was made from), newest last as when listed
         for s in batch.siblings:
             if s is winner or s.rows is None or s.error is not None:
                 continue
             patch = candidate_patch(s.ws)
             if patch.strip():
-                candidate_refs.store(
-                    session.ws, experiment, f"{batch.number}-{s.index}", s.ws.head(), patch, batch.run_dir.name
-                )
-        ranked, stored = _front(session)
+                fresh[f"{batch.number}-{s.index}"] = (s, patch)
+        scores = {name: _first_run(batch.run_dir / f"candidate-{s.index}") for name, (s, _) in fresh.items()}
+        ranked, stored = _front(session, {name: found for name, found in scores.items() if found})
         on_front = {m.name for m in ranked}
+        for name, (s, patch) in fresh.items():
+            if name in on_front:
+                candidate_refs.store(session.ws, experiment, name, s.ws.head(), patch, batch.run_dir.name)
         candidate_refs.drop(session.ws, experiment, [s.name for s in stored if s.name not in on_front])
     except IntegrityError as exc:
         get().warning("could not keep the cycle's candidates as parents", error=str(exc)[:300])
 
 
-def _front(session: Session) -> tuple[list[pareto.Member], list[Stored]]:
-    """The front, ranked, over HEAD's results and the stored candidates measured by this eval; and every
-    stored candidate (those not compared are off the front)."""
+def _front(session: Session, fresh: dict[str, Scores] | None = None) -> tuple[list[pareto.Member], list[Stored]]:
+    """The front, ranked, over HEAD's results, the stored candidates measured by this eval and `fresh` ones
+    (this cycle's, not stored yet); and every stored candidate (those not compared are off the front)."""
     stored = candidate_refs.listed(session.ws, session.config.experiment_name)
     head = session.holdout.partition(session.baseline_rows)[0] if session.holdout else session.baseline_rows
     pool: dict[str, Scores] = {pareto.HEAD: _per_test(head)}  # the tests the candidates' run directories hold
@@ -116,7 +124,7 @@ def _front(session: Session) -> tuple[list[pareto.Member], list[Stored]]:
         scores = _scores(session, s)
         if scores:
             pool[s.name] = scores
-    return pareto.front(pool, session.config.eval.goal != "minimize"), stored
+    return pareto.front(pool | (fresh or {}), session.config.eval.goal != "minimize"), stored
 
 
 def _scores(session: Session, s: Stored) -> Scores | None:
@@ -124,8 +132,12 @@ def _scores(session: Session, s: Stored) -> Scores | None:
     line = next((r for r in session.history.records if r.cycle == s.cycle and r.run_dir == s.run_dir), None)
     if line is None or line.eval_key != session.eval_key:
         return None
+    return _first_run(session.paths.run_dir(s.run_dir) / f"candidate-{s.index}")
+
+
+def _first_run(candidate_dir: Path) -> Scores | None:
     try:
-        return _per_test(load_rows(session.paths.run_dir(s.run_dir) / f"candidate-{s.index}"))
+        return _per_test(load_rows(candidate_dir))
     except (BadResults, OSError):
         return None
 

@@ -42,6 +42,14 @@ def refs(repo) -> list[str]:
     return git(repo, "for-each-ref", "--format=%(refname)", "refs/autoresearch").split()
 
 
+def stored_commits(repo) -> list[str]:
+    """The subjects of every candidate commit in the object store, on a ref or not."""
+    objects = git(repo, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname)").splitlines()
+    commits = [line.split()[1] for line in objects if line.startswith("commit ")]
+    subjects = [git(repo, "show", "-s", "--format=%s", c).strip() for c in commits]
+    return sorted(s for s in subjects if s.startswith("autoresearch candidate"))
+
+
 def assert_kept_from_the_parent(repo) -> None:
     lines = iterations(repo)
     assert [(r["cycle"], r["decision"]) for r in lines] == [(1, "keep"), (2, "drop"), (3, "keep")]
@@ -76,8 +84,10 @@ def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_fi
     repo = make(tmp_path, cycles=2)
     first = cli(repo, "run")
     assert first.returncode == 10, first.stderr
-    # cycle 2's candidate 0 is on the front (best on a); candidate 1 is not (HEAD wins all it wins)
+    # cycle 2's candidate 0 is on the front (best on a); candidate 1 is not (HEAD wins all it wins), and was
+    # never stored: no commit of it was written only to be dropped
     assert refs(repo) == [REFS + "2-0"]
+    assert stored_commits(repo) == ["autoresearch candidate 2-0"]
     stored = git(repo, "show", "--format=%P%n%B", "-s", REFS + "2-0").splitlines()
     assert stored[0] == git(repo, "rev-parse", "HEAD").strip()  # made from HEAD, on no branch
     assert git(repo, "show", f"{REFS}2-0:prompt.md") == scores(a=1, b=0, c=0.5)
