@@ -60,7 +60,8 @@ def _carrying(session: Session, wanted: int) -> tuple[list[pareto.Member], dict[
     HEAD, where the first candidate already is."""
     ranked, stored = _front(session)
     by_name = {s.name: s for s in stored}
-    kept, trees = [m for m in ranked if m.name == pareto.HEAD], {}
+    kept = [m for m in ranked if m.name == pareto.HEAD]
+    trees: dict[str, str] = {}
     for member in (m for m in ranked if m.name != pareto.HEAD):
         if len(trees) == wanted:
             break
@@ -96,7 +97,7 @@ def keep(session: Session, batch: Batch, winner: Sibling | None) -> None:
         return
     experiment = session.config.experiment_name
     try:
-        fresh = {}  # name: (candidate, its patch against the HEAD it was made from), newest last as when listed
+        fresh: dict[str, tuple[Sibling, str]] = {}  # name: (candidate, its patch against the HEAD it was made from)
         for s in batch.siblings:
             if s is winner or s.rows is None or s.error is not None:
                 continue
