@@ -8,8 +8,8 @@ per-test winners (autoresearch.policies.pareto), kept on refs of the experiment'
   for starts at HEAD). The mutator then edits on top of it; the candidate is judged
   against HEAD like any other, so a KEEP is still a measured improvement on HEAD, committed as one
   commit on the branch.
-- `keep`: once a cycle is decided, its evaluated candidates that were not committed are stored on refs,
-  and the refs of candidates no longer on the front are removed.
+- `keep`: once a cycle is decided, the front is computed with its evaluated candidates that were not
+  committed; those on it are stored on refs, and the refs of candidates no longer on it are removed.
 
 The front is rebuilt each time from the refs, the lines and the run directories (each candidate's first
 run, `candidate-<index>/index.jsonl`; held-out tests are not there), against HEAD's results: nothing is
