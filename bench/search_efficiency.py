@@ -38,9 +38,10 @@ so a night of K = 4 takes about a quarter of a core; `seconds per decision` show
 slowed the cycles down (compare a run with `--parallel 1`).
 `--save FILE` appends each night's outcome to FILE; `--load FILE` (repeatable) reports saved nights
 instead of running, so nights run in several sittings (`--first-repeat` numbering them apart) pool.
+`--keep DIR` keeps each night's repository in DIR, to read where its time went in its daemon.log.
 Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
        [--parallel N] [--serial] [--rules wins-losses,significant] [--parents head,pareto] [--memory off,on]
-       [--tradeoffs N] [--mend P] [--first-repeat N] [--save FILE] [--load FILE]
+       [--tradeoffs N] [--mend P] [--first-repeat N] [--save FILE] [--load FILE] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -440,6 +441,7 @@ def main() -> None:
     parser.add_argument("--first-repeat", type=int, default=0, help="the first run's number (its mutator's seed)")
     parser.add_argument("--save", help="append each night's outcome to this file (JSON lines)")
     parser.add_argument("--load", action="append", help="report the nights saved in these files instead of running")
+    parser.add_argument("--keep", help="keep each night's repository in this directory (its daemon.log's timings)")
     parser.add_argument("--tradeoffs", type=int, default=4, help="edits that help three tests and hurt three")
     parser.add_argument(
         "--mend", type=float, default=0.5, help="chance the mutator mends a trade-off edit its artifact holds"
@@ -465,6 +467,9 @@ def main() -> None:
     pooled = []
     repeats = range(args.first_repeat, args.first_repeat + args.repeats)
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
+        if args.keep:  # the nights' repositories kept, their daemon.log timings to read
+            tmp = args.keep
+            Path(tmp).mkdir(parents=True, exist_ok=True)
         configs = [
             Setting(rule, int(k), parents, memory)
             for rule in args.rules.split(",")
