@@ -53,7 +53,7 @@ import random
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -265,7 +265,9 @@ def run(root: Path, land: dict, setting: Setting, args: argparse.Namespace, repe
     done = cli(repo, "run", "-q", timeout=args.budget_s * 3 + 60)
     if done.returncode == 30 and "search" in done.stderr:
         return Outcome(label, refused=done.stderr.strip().splitlines()[-1])
-    if done.returncode not in (0, 10):
+    # 40: the mutator failed three times in a row, here because no edit is left to add: the night ended early,
+    # and its last HEAD holds to the end of the budget
+    if done.returncode not in (0, 10, 40):
         raise SystemExit(f"{label}: the loop failed ({done.returncode}): {done.stderr[-2000:]}")
     lines = (repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text().splitlines()
     return tally(label, [json.loads(line) for line in lines], land, repo, started)
@@ -480,17 +482,23 @@ def main() -> None:
         ]
         with ThreadPoolExecutor(args.parallel) as pool:  # each night is its own `run` process
             started = {(c, r): pool.submit(run, Path(tmp), land, c, args, r) for r in repeats for c in configs}
+            if args.save:  # each night as it ends: a night that fails the script loses no other
+                for night in started.values():
+                    night.add_done_callback(lambda f: _save(args.save, f))
             for c in configs:  # submitted night by night, the configurations mixed
                 runs = [started[c, r].result() for r in repeats]
-                if args.save:
-                    with open(args.save, "a", encoding="utf-8") as saved:
-                        saved.writelines(json.dumps(asdict(o)) + "\n" for o in runs)
                 if runs[0].refused:
                     print(f"{runs[0].label}: not run, this build refuses it: {runs[0].refused}")
                     continue
                 pooled.append(Pooled(runs[0].label, runs))
                 print(f"  ran {runs[0].label}", file=sys.stderr, flush=True)
     report(pooled, args.budget_s)
+
+
+def _save(path: str, night: Future) -> None:
+    if night.exception() is None:
+        with open(path, "a", encoding="utf-8") as saved:
+            saved.write(json.dumps(asdict(night.result())) + "\n")
 
 
 def _loaded(paths: list[str]) -> list[Pooled]:
