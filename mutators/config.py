@@ -6,6 +6,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+
 class SandboxConfig(BaseModel):
     """Where the command mutator runs: in a throwaway checkout inside a kernel sandbox (bubblewrap), or not.
 
