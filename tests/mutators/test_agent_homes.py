@@ -104,14 +104,14 @@ def files(root: Path) -> dict[str, bytes | str]:
     }
 
 
-def run(tmp_path: Path, home: Path, actions: str) -> str:
+def run(tmp_path: Path, home: Path, actions: str, **sandbox: object) -> str:
     """A sandboxed run whose mutator does `actions` to its homes, then edits the artifact; its output."""
     repo = scenario_repo(
         tmp_path / "repo",
         {"prompt.md": scores(a=0)},
         {},
         config={
-            "mutator": {"command": f"python3 tools/agent.py {actions} '{EVIL}'", "sandbox": "on"},
+            "mutator": {"command": f"python3 tools/agent.py {actions} '{EVIL}'", "sandbox": {"mode": "on", **sandbox}},
             "stop": {"max_cycles": 2},
         },
         extra_files={"tools/agent.py": AGENT},
@@ -125,9 +125,11 @@ def run(tmp_path: Path, home: Path, actions: str) -> str:
     return "".join(p.read_text() for p in repo.rglob("mutator.stdout.log"))
 
 
-def test_what_the_agent_plants_in_its_homes_never_reaches_the_users(tmp_path, home):
+# the homes listed as the old default was spelled out in configs: still copies
+@pytest.mark.parametrize("writable", [[], ["~/.claude", "~/.claude.json", "~/.codex"]])
+def test_what_the_agent_plants_in_its_homes_never_reaches_the_users(tmp_path, home, writable):
     before = files(home)
-    output = run(tmp_path, home, "plant")
+    output = run(tmp_path, home, "plant", writable=writable)
     assert files(home) == before
     assert all(f"DONE {what}" in output for what in ("hook", "mcp", "rules", "codex", "agents")), output
     seen = json.loads(next(ln for ln in output.splitlines() if ln.startswith("SEES ")).removeprefix("SEES "))
