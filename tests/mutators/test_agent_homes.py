@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.attempts import ATTEMPT
 from tests.helpers.repos import cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -26,14 +27,9 @@ import json, os, sys
 from pathlib import Path
 
 home, actions = Path.home(), sys.argv[1].split(",")
-
-
-def attempt(what, action):
-    try:
-        action()
-        print("DONE", what)
-    except OSError as exc:
-        print("refused", what, exc)
+"""
+AGENT += ATTEMPT
+AGENT += r"""
 
 
 def in_place(path, change):  # as an editor saves: the same file, rewritten
