@@ -93,16 +93,15 @@ def _copy(home: Home, area: Path) -> _Copy | None:
     if not real.exists():
         return None
     real, copy = real.resolve(), area / Path(home.path).name
-    if real.is_dir():
-        try:
+    try:
+        if real.is_dir():
             shutil.copytree(real, copy, symlinks=True, ignore=_skipping(real, home.skipped), copy_function=_copy_file)
-        except shutil.Error:
-            pass  # files the daemon cannot read: the agent, the same user, could not read them either
-    else:
-        try:
+        else:
             _copy_file(str(real), str(copy))
-        except OSError:
-            return None
+    except OSError:  # what the daemon cannot read, the agent (the same user) could not read either
+        pass
+    if not copy.exists():  # then the agent finds the real one read-only
+        return None
     before = _plain(copy / home.login) if home.login else None
     return _Copy(real, copy, home.login, before)
 

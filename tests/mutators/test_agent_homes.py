@@ -149,3 +149,11 @@ def test_a_link_planted_as_the_login_is_not_followed(tmp_path, home):
     output = run(tmp_path, home, "link")
     assert output.count("DONE link") == 4, output
     assert files(home) == before
+
+
+def test_a_login_the_user_had_not_is_not_made(tmp_path, home):
+    (home / ".codex/auth.json").unlink()  # Codex on an API key
+    output = run(tmp_path, home, "renew")
+    assert output.count("DONE renew") == 2, output
+    assert json.loads((home / ".claude/.credentials.json").read_text()) == {"token": "renewed"}
+    assert not (home / ".codex/auth.json").exists()
