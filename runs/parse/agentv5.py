@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from autoresearch.runs.evalfile import environment, extensions, tests_source
-from autoresearch.runs.evalfile.interpolate import env_references, render_vars
+from autoresearch.runs.evalfile.interpolate import env_references, interpolate, render_vars
 from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.workspace import Workspace
@@ -167,6 +167,7 @@ def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[
             "ignored, as AgentV 5 ignores it in an eval file (it reads `defaults` from .agentv/config.yaml)",
         )
     suite = {key: raw[key] for key in PASSED if key in raw}
+    _target_object(interpolate(raw.get("target")), suite, problems)
     defaults = _default_test(raw.get("default_test"), directory, problems)
     _refuse(
         defaults, {"expected_output": REMOVED["expected_output"]}, TEST_UNSUPPORTED, problems, None, "default_test."
@@ -228,6 +229,33 @@ def _default_test(raw: Any, directory: Path, problems: Problems) -> dict[str, An
         problems.add(None, "default_test", "must be a mapping or a file:// reference to one")
         return {}
     return raw
+
+
+def _target_object(target: Any, suite: dict[str, Any], problems: Problems) -> None:
+    """A top-level target object as AgentV 5's eval reads it (its validate accepts them all): `name` and `label`
+    are removed (it throws), and an `extends` that names nothing (an unset `{{ env.NAME }}`) leaves an
+    eval-local target without a provider, which it cannot resolve; either is refused when the file runs."""
+    if not isinstance(target, dict):
+        return
+    removed = [key for key in ("name", "label") if isinstance(target.get(key), str) and target[key].strip()]
+    extends = target.get("extends")
+    if removed:
+        problems.refuse(
+            None, f"target.{removed[0]}", "removed in AgentV 5, whose eval refuses the file: name the target by `id`"
+        )
+    elif isinstance(extends, str) and extends.strip():
+        return
+    elif "provider" in target or "extends" not in target:
+        problems.add(None, "target", "eval-local target definitions are not supported yet: extend a defined target")
+        return
+    else:
+        problems.refuse(
+            None,
+            "target.extends",
+            "names no target (is the variable it reads unset?): AgentV 5's eval then has an eval-local target "
+            "without a provider, and refuses the file",
+        )
+    suite.pop("target")
 
 
 def _targets(raw: dict[str, Any], suite: dict[str, Any], problems: Problems) -> None:
