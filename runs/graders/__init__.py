@@ -20,6 +20,7 @@ from autoresearch.runs.graders import (
     code,
     composite,
     custom,
+    goal5,
     llm,
     metrics,
     skilltrigger,
@@ -246,6 +247,7 @@ REGISTRY.update(
         "composite": COMPOSITE,
         **trajectory.GRADERS,
         **trajectory5.GRADERS,
+        **goal5.GRADERS,
         **skilltrigger.GRADERS,
         **skillused5.GRADERS,
     }

@@ -132,7 +132,7 @@ def _tool_step(call: dict[str, Any]) -> dict[str, Any]:
     step: dict[str, Any] = {"type": "tool", "name": name, "aliases": [name]}
     if command:
         aliases = dict.fromkeys([command, name, command.split()[0]])
-        step = {"type": "command", "name": command, "aliases": list(aliases)}
+        step = {"type": "command", "name": command, "span": name, "aliases": list(aliases)}
     if args is not None:
         step["args"] = args
     return step

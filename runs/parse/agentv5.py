@@ -27,7 +27,7 @@ from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.workspace import Workspace
 from autoresearch.runs.evalfile.yamlload import load_yaml
-from autoresearch.runs.graders import trajectory5
+from autoresearch.runs.graders import goal5, trajectory5
 
 V5_ONLY = {
     "prompts",
@@ -443,7 +443,7 @@ def _rubric(item: dict[str, Any]) -> dict[str, Any]:
 def _trajectory(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> Any:
     """`trajectory:*` as AgentV 5's parser keeps it: its value, and `inverse` for a `not-` type or `negate`
     (once: `not-` with `negate` is still one inversion); other fields but the common ones are dropped."""
-    if kind.removeprefix("not-") not in trajectory5.KINDS:
+    if kind.removeprefix("not-") not in (*trajectory5.KINDS, goal5.KIND):
         problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} is not supported yet")
         return None
     kept = {k: v for k, v in item.items() if k in ("name", "value", "weight", "required", "min_score")}
