@@ -17,7 +17,7 @@ import json
 import math
 import re
 from functools import cmp_to_key
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from autoresearch.runs.errors import RunsError
 from autoresearch.runs.evalfile.model import Case, GraderSpec
@@ -49,6 +49,7 @@ class Trajectory5:
         return spec_type
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
+        check: Callable[[Any, list[dict[str, Any]]], tuple[bool, str]]
         if spec.type == "trajectory:step-count":
             check, observed = _step_count, trace_steps(ctx.case, ctx.messages)
         else:

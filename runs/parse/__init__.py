@@ -43,7 +43,7 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     else:  # AgentV 5 runs a test all of whose graders are gone, and scores it 1
         suite = yaml_suite.parse(path, raw, problems, ungraded=1.0 if v5 else None)
     if runs_in is not None:
-        agentv5.place(suite, runs_in)
+        agentv5.place(suite, runs_in, problems)
     suite.agentv = 5 if v5 else 4
     suite.notes, suite.refused = problems.notes, problems.refused
     if not suite.cases and not suite.skipped and not problems.items:

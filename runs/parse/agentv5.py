@@ -15,13 +15,14 @@ only 5.x has; otherwise it is read as 4.x, which also accepts `assert` and `vars
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from autoresearch.runs.evalfile import environment, extensions, tests_source
+from autoresearch.runs.evalfile.environment import HostEnvironment
 from autoresearch.runs.evalfile.interpolate import env_references, interpolate, render_vars
 from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
@@ -109,7 +110,6 @@ TEST_UNSUPPORTED = {
     "prompts": "per-test prompts",
     "provider_output": "recorded provider output",
     "assert_scoring_function": "assert scoring functions",
-    "environment": "environment recipes (host or docker)",
     "suite": "per-test suites",
     "workspace": "workspaces",
 }
@@ -142,18 +142,52 @@ def _v5_grader(raw: Any) -> bool:
     return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
 
 
-def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Workspace | None:
-    """The suite's host `environment` recipe and `extensions`, run by the 4.x workspace lifecycle in the one
-    shared workspace (the environment's workdir, else an empty directory); None when it has neither."""
+@dataclass(frozen=True)
+class Runtime:
+    """Where a 5.x file's tests run: the suite's host `environment` and `extensions`, and the tests' own
+    environments (inline tests only), by test id."""
+
+    host: HostEnvironment | None = None
+    hooks: tuple[extensions.Extension, ...] = ()
+    own: dict[str, HostEnvironment | None] = field(default_factory=dict)
+
+
+def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Runtime:
+    """The file's recipes, read as AgentV 5 reads them (a test's own `environment` replaces the suite's)."""
     host = environment.parse(raw.get("environment"), directory, problems)
     hooks = extensions.parse(raw.get("extensions"), directory, problems)
-    return Workspace(host=host, extensions=hooks) if host is not None or hooks else None
+    own = {}
+    for index, test in enumerate(_list_or_none(raw.get("tests"))):
+        if isinstance(test, dict) and "environment" in test:
+            test_id = str(test.get("id", f"tests[{index}]"))
+            found = Problems(problems.file)
+            own[test_id] = environment.parse(test["environment"], directory, found)
+            for p in found.items:
+                problems.add(test_id, p.field, p.message)
+    return Runtime(host, hooks, own)
 
 
-def place(suite: Suite, runs_in: Workspace) -> None:
-    """Every test runs in that workspace (a 5.x file has no `workspace` of its own)."""
+def place(suite: Suite, runs_in: Runtime, problems: Problems) -> None:
+    """Each test runs in its environment's workdir (its own, else the suite's) or, with extensions only, in the
+    one shared empty workspace; a test with neither, beside tests with one, runs where the eval file is, as
+    in AgentV 5. AgentV 5 sets up one host environment per file: tests naming different recipes fail there,
+    every one, so such a file is refused."""
+    hosts = {case.id: runs_in.own.get(case.id, runs_in.host) for case in suite.cases}
+    distinct: list[HostEnvironment] = []
+    for host in hosts.values():
+        if host is not None and host not in distinct:
+            distinct.append(host)
+    if len(distinct) > 1:
+        problems.add(
+            None,
+            "environment",
+            "the tests name different host environments, which AgentV 5 cannot set up in one run (it fails every "
+            "test): give them one recipe, or split the file",
+        )
+        return
     for case in suite.cases:
-        case.workspace = replace(case.workspace or Workspace(), host=runs_in.host, extensions=runs_in.extensions)
+        if hosts[case.id] is not None or runs_in.hooks:
+            case.workspace = replace(case.workspace or Workspace(), host=hosts[case.id], extensions=runs_in.hooks)
 
 
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:
@@ -314,8 +348,10 @@ def _test(
     removed = ("assertions", "expected_output") if inline else ("assertions",)  # a raw case keeps its reference
     _refuse(row, {k: v for k, v in REMOVED.items() if k in removed}, TEST_UNSUPPORTED, problems, test_id, "")
     for key in row:
-        if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input"}:
+        if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input", "environment"}:
             problems.note(test_id, key, "unknown field, ignored")
+    if "environment" in row and not inline:  # an inline test's is read by `runtime`
+        problems.add(test_id, "environment", "a test's own environment is supported yet in the eval file's tests only")
     variables = {**_mapping(defaults.get("vars")), **_mapping(row.get("vars"))}
     if "input" in row and inline:
         problems.add(test_id, "input", REMOVED["input"])
