@@ -29,6 +29,7 @@ from autoresearch.runs.graders import (
     text,
     trajectory,
     trajectory5,
+    unknown5,
 )
 from autoresearch.runs.graders.base import ALIASES, Context, Grader
 from autoresearch.runs.graders.scoring import finish
@@ -248,6 +249,7 @@ REGISTRY.update(
         **trajectory.GRADERS,
         **trajectory5.GRADERS,
         **goal5.GRADERS,
+        **unknown5.GRADERS,
         **skilltrigger.GRADERS,
         **skillused5.GRADERS,
     }

@@ -28,7 +28,7 @@ from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.workspace import Workspace
 from autoresearch.runs.evalfile.yamlload import load_yaml
-from autoresearch.runs.graders import goal5, trajectory5
+from autoresearch.runs.graders import goal5, trajectory5, unknown5
 
 V5_ONLY = {
     "prompts",
@@ -418,8 +418,8 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     kind = item["type"].replace("_", "-")
     if kind.removeprefix("not-").startswith("trajectory:"):
         return _trajectory(kind, item, problems, test_id, where)
-    if kind.startswith("not-") and kind != "not-skill-used":  # AgentV 5's negated form of any type
-        return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
+    if kind.startswith("not-") and kind != "not-skill-used":
+        return _unknown(kind, item, problems, test_id, where)
     if kind in GRADER_RENAMES:
         return {**item, "type": GRADER_RENAMES[kind]}
     if kind == "llm-rubric" and not item.get("value") and _no_prompt(item.get("prompt"), Path(problems.file).parent):
@@ -434,6 +434,18 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     if kind == "assert-set":
         return _assert_set(item, problems, test_id, where)
     return item
+
+
+def _unknown(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> dict[str, Any]:
+    """`not-TYPE` for any other type: AgentV 5.3.1-next.1 has no such grader and scores it 0 (`unknown5`)."""
+    problems.note(
+        test_id,
+        f"{where}.type",
+        f"AgentV 5.3.1-next.1 has no grader {kind!r} and scores it 0, as here; write `type: {kind[4:]}` with "
+        "`negate: true` to negate it",
+    )
+    kept = {k: v for k, v in item.items() if k in ("name", "weight", "required", "min_score")}
+    return {**kept, "type": unknown5.KIND, "written": kind}
 
 
 def _assert_set(item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> dict[str, Any]:
