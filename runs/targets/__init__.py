@@ -46,6 +46,7 @@ class Answer:
     token_usage: dict[str, float] | None = None
     reported_cost_usd: float | None = None
     reported_duration_ms: float | None = None
+    task_error: str | None = None  # AgentV 5: the `error` a cli target wrote beside its answer (an execution_error)
 
 
 class Target(Protocol):

@@ -147,7 +147,10 @@ class CliTarget:
                 "nothing to {OUTPUT_FILE}",
                 f"Failed to read output file '{output_file}': ENOENT: no such file or directory, open '{output_file}'",
             )
-        return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
+        answer = cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"), self.agentv)
+        if answer.task_error and answer.task_error.strip() and self.agentv >= 5 and not call.grading:
+            raise AnsweredInError(answer.task_error.strip(), answer)  # AgentV 5: graded, an execution_error
+        return answer
 
     def _failed(self, call: Call, message: str, agentv5_message: str) -> NoReturn:
         """Raise the failure: AgentV 5 grades a test's `Error: <its message>` (a grader's run fails as in 4.x)."""

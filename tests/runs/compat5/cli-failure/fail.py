@@ -1,5 +1,7 @@
-"""A cli target that fails as its first argument says; `flaky` fails only on attempt 0 (AgentV 5 never retries)."""
+"""A cli target that fails as its first argument says; `flaky` fails only on attempt 0 (AgentV 5 never retries);
+the `*-error` modes answer with an `error` beside the answer (a string, a number, blanks)."""
 
+import json
 import sys
 import time
 
@@ -15,6 +17,10 @@ if mode == "flaky" and attempt == 0:
     sys.exit(f"attempt {attempt}: not yet")
 if mode == "slow":
     time.sleep(10)
+ERRORS = {"task-error": " it broke half way ", "odd-error": 5, "blank-error": "  "}
+if mode in ERRORS:
+    with open(output, "w") as f:
+        json.dump({"output": [{"role": "assistant", "content": "partial yes"}], "error": ERRORS[mode]}, f)
 if mode in ("flaky", "slow"):
     with open(output, "w") as f:
         f.write("yes")
