@@ -135,7 +135,7 @@ def _front(session: Session, fresh: dict[str, Scores] | None = None) -> tuple[li
 
 def _scores(session: Session, s: Stored) -> Scores | None:
     """The stored candidate's first run, if its cycle's line is the one it was stored with, by this eval."""
-    line = next((r for r in session.history.records if r.cycle == s.cycle and r.run_dir == s.run_dir), None)
+    line = next((r for r in session.history.rows if r.cycle == s.cycle and r.run_dir == s.run_dir), None)
     if line is None or line.eval_key != session.eval_key:
         return None
     return _first_run(session.paths.run_dir(s.run_dir) / f"candidate-{s.index}")
