@@ -38,9 +38,10 @@ so a night of K = 4 takes about a quarter of a core; `seconds per decision` show
 slowed the cycles down (compare a run with `--parallel 1`).
 `--save FILE` appends each night's outcome to FILE; `--load FILE` (repeatable) reports saved nights
 instead of running, so nights run in several sittings (`--first-repeat` numbering them apart) pool.
+`--keep DIR` keeps each night's repository in DIR, to read where its time went in its daemon.log.
 Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
        [--parallel N] [--serial] [--rules wins-losses,significant] [--parents head,pareto] [--memory off,on]
-       [--tradeoffs N] [--mend P] [--first-repeat N] [--save FILE] [--load FILE]
+       [--tradeoffs N] [--mend P] [--first-repeat N] [--save FILE] [--load FILE] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ import random
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -264,7 +265,9 @@ def run(root: Path, land: dict, setting: Setting, args: argparse.Namespace, repe
     done = cli(repo, "run", "-q", timeout=args.budget_s * 3 + 60)
     if done.returncode == 30 and "search" in done.stderr:
         return Outcome(label, refused=done.stderr.strip().splitlines()[-1])
-    if done.returncode not in (0, 10):
+    # 40: the mutator failed three times in a row, here because no edit is left to add: the night ended early,
+    # and its last HEAD holds to the end of the budget
+    if done.returncode not in (0, 10, 40):
         raise SystemExit(f"{label}: the loop failed ({done.returncode}): {done.stderr[-2000:]}")
     lines = (repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text().splitlines()
     return tally(label, [json.loads(line) for line in lines], land, repo, started)
@@ -440,6 +443,7 @@ def main() -> None:
     parser.add_argument("--first-repeat", type=int, default=0, help="the first run's number (its mutator's seed)")
     parser.add_argument("--save", help="append each night's outcome to this file (JSON lines)")
     parser.add_argument("--load", action="append", help="report the nights saved in these files instead of running")
+    parser.add_argument("--keep", help="keep each night's repository in this directory (its daemon.log's timings)")
     parser.add_argument("--tradeoffs", type=int, default=4, help="edits that help three tests and hurt three")
     parser.add_argument(
         "--mend", type=float, default=0.5, help="chance the mutator mends a trade-off edit its artifact holds"
@@ -465,6 +469,9 @@ def main() -> None:
     pooled = []
     repeats = range(args.first_repeat, args.first_repeat + args.repeats)
     with tempfile.TemporaryDirectory(prefix="autoresearch-bench-") as tmp:
+        if args.keep:  # the nights' repositories kept, their daemon.log timings to read
+            tmp = args.keep
+            Path(tmp).mkdir(parents=True, exist_ok=True)
         configs = [
             Setting(rule, int(k), parents, memory)
             for rule in args.rules.split(",")
@@ -475,17 +482,23 @@ def main() -> None:
         ]
         with ThreadPoolExecutor(args.parallel) as pool:  # each night is its own `run` process
             started = {(c, r): pool.submit(run, Path(tmp), land, c, args, r) for r in repeats for c in configs}
+            if args.save:  # each night as it ends: a night that fails the script loses no other
+                for night in started.values():
+                    night.add_done_callback(lambda f: _save(args.save, f))
             for c in configs:  # submitted night by night, the configurations mixed
                 runs = [started[c, r].result() for r in repeats]
-                if args.save:
-                    with open(args.save, "a", encoding="utf-8") as saved:
-                        saved.writelines(json.dumps(asdict(o)) + "\n" for o in runs)
                 if runs[0].refused:
                     print(f"{runs[0].label}: not run, this build refuses it: {runs[0].refused}")
                     continue
                 pooled.append(Pooled(runs[0].label, runs))
                 print(f"  ran {runs[0].label}", file=sys.stderr, flush=True)
     report(pooled, args.budget_s)
+
+
+def _save(path: str, night: Future) -> None:
+    if night.exception() is None:
+        with open(path, "a", encoding="utf-8") as saved:
+            saved.write(json.dumps(asdict(night.result())) + "\n")
 
 
 def _loaded(paths: list[str]) -> list[Pooled]:

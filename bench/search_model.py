@@ -30,7 +30,7 @@ K = 1's final in 31% of the time at 1.13x the spend (real: 35%, 1.16x).
 With `--search`, the configurations are instead K = 1 and K = 4 (`confirm: mean`, overlap) from HEAD
 or, for K = 4, with `search.parents: pareto` (autoresearch.policies.pareto: candidate 0 from HEAD, the
 others from the front's members in rank order, a parent's edits carried onto HEAD, one HEAD already
-holds starting at HEAD; with overlap, the parents of a batch made ahead come from the cycles before the
+holds giving its place to the next; with overlap, the parents of a batch made ahead come from the cycles before the
 one it ran beside), each with and without memory (an edit tried alone and discarded with more tests lost
 than won is never proposed again, as the bench's mutator reads it in the digest), on the landscape with
 `--tradeoffs` trade-off edits whose mender the mutator adds with chance `--mend` (see
@@ -171,10 +171,10 @@ class Pool:
     stored: dict[str, tuple[Edits, list[float]]] = field(default_factory=dict)
 
     def starts(self, head: Edits, head_rows: list[float], k: int) -> list[Edits]:
-        """Each of K candidates' parent edits (none: HEAD); one HEAD already holds starts at HEAD."""
-        names = assign(self._front(head_rows), k)
-        deltas = [self.stored[n][0] if n != HEAD else frozenset() for n in names]
-        return [d if not d <= head else frozenset() for d in deltas]
+        """Each of K candidates' parent edits (none: HEAD); a member HEAD already holds gives its place to the
+        next, as in the loop (autoresearch.optimizer.cycle.parents)."""
+        ranked = [m for m in self._front(head_rows) if m.name == HEAD or not self.stored[m.name][0] <= head]
+        return [self.stored[n][0] if n != HEAD else frozenset() for n in assign(ranked, k)]
 
     def add(self, name: str, edits: Edits, head: Edits, rows: list[float], head_rows: list[float]) -> None:
         if edits - head:

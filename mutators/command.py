@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
-from autoresearch.mutators import spend
+from autoresearch.mutators import homes, spend
 from autoresearch.mutators.base import MutationRequest, MutationResult, summary_from
 from autoresearch.mutators.config import CommandMutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutatorConfigError
@@ -37,13 +38,14 @@ class CommandMutator:
             command = command.replace("{" + name.lower() + "}", shlex.quote(value))
         request.cost_file.unlink(missing_ok=True)  # one left by an attempt a crash cut short
         try:
-            done = process.run(
-                _in_sandbox(command, request, prompt_file),
-                cwd=request.repo_root,
-                log_prefix=request.log_dir / "mutator",
-                timeout_s=self.config.timeout_s,
-                env=env,
-            )
+            with _agent_homes(request) as copies:
+                done = process.run(
+                    _in_sandbox(command, request, prompt_file, copies),
+                    cwd=request.repo_root,
+                    log_prefix=request.log_dir / "mutator",
+                    timeout_s=self.config.timeout_s,
+                    env=env,
+                )
         finally:
             _collect_outbox(request)
         report = spend.Report(
@@ -87,9 +89,17 @@ def _as_seen(request: MutationRequest) -> MutationRequest:
     return replace(request, repo_root=sandbox.seen(request.repo_root), artifact=sandbox.seen(request.artifact))
 
 
-def _in_sandbox(command: str, request: MutationRequest, prompt_file: Path) -> str | list[str]:
-    """The command, in the request's sandbox if it has one: its checkout and outbox writable, the run just
-    decided, the history, its digest and its instructions readable, what the mutator must not read hidden."""
+def _agent_homes(request: MutationRequest) -> AbstractContextManager[tuple[tuple[Path, Path], ...]]:
+    """A sandboxed mutator's coding-agent homes: throwaway copies (see autoresearch.mutators.homes)."""
+    return nullcontext(()) if request.sandbox is None else homes.throwaway()
+
+
+def _in_sandbox(
+    command: str, request: MutationRequest, prompt_file: Path, copies: tuple[tuple[Path, Path], ...]
+) -> str | list[str]:
+    """The command, in the request's sandbox if it has one: its checkout and outbox writable, the agent homes'
+    copies writable at their real paths, the run just decided, the history, its digest and its instructions
+    readable, what the mutator must not read hidden."""
     if request.sandbox is None:
         return command
     request.outbox.mkdir(parents=True, exist_ok=True)
@@ -97,6 +107,7 @@ def _in_sandbox(command: str, request: MutationRequest, prompt_file: Path) -> st
         readable=(request.run_dir, request.iterations, request.digest, prompt_file),
         writable=(request.outbox,),
         work=request.repo_root,
+        copies=copies,
     )
     sandbox = replace(sandbox, hidden=(*sandbox.hidden, *request.hidden))
     return sandbox.argv(["/bin/sh", "-c", command], sandbox.seen(request.repo_root))

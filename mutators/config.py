@@ -6,9 +6,6 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-# what `claude -p` and `codex exec` write besides the artifact: their settings, sessions and login
-AGENT_HOMES = ("~/.claude", "~/.claude.json", "~/.codex")
-
 
 class SandboxConfig(BaseModel):
     """Where the command mutator runs: in a throwaway checkout inside a kernel sandbox (bubblewrap), or not.
@@ -21,8 +18,8 @@ class SandboxConfig(BaseModel):
     """`auto`: sandboxed where bubblewrap works, else only the scope guard (said once at start); `on`: refuse to start without it; `off`: never (warned once per run)."""
     network: bool = True
     """Whether the mutator may use the network (coding-agent CLIs call their API)."""
-    writable: list[str] = Field(default_factory=lambda: list(AGENT_HOMES))
-    """Folders and files outside the checkout the mutator may change (`~` is the home folder): by default the coding agents' own settings."""
+    writable: list[str] = Field(default_factory=list)
+    """Folders and files outside the checkout the mutator may change for real (`~` is the home folder). The coding agents' homes (`~/.claude`, `~/.claude.json`, `~/.codex`) need no entry, and listing one does not share it: the mutator gets throwaway copies of them, from which only a renewed login comes back."""
 
     @model_validator(mode="before")
     @classmethod

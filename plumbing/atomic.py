@@ -13,11 +13,12 @@ def write_text(path: Path, text: str, durable: bool = True) -> None:
     write_bytes(path, text.encode("utf-8"), durable)
 
 
-def write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
+def write_bytes(path: Path, data: bytes, durable: bool = True, mode: int | None = None) -> None:
+    """`mode`: the new file's (a login kept 0600), else as open() would make it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; the file is as open() would make it
+        os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

@@ -3,7 +3,8 @@
 What the scope guard repairs after the fact, a mount namespace prevents: the
 whole system is read-only, /tmp is a fresh tmpfs, the `hidden` paths (the
 results directory with its records, backups and token) are not there at all,
-and only the `writable` paths and the `work` folder (a throwaway checkout) can
+and only the `writable` paths, the `copies` (throwaway copies seen at real
+paths: a coding agent's homes) and the `work` folder (a throwaway checkout) can
 change. A PID namespace tied to the daemon (`--die-with-parent`) ends
 everything the command started, `setsid` or double fork, when the command or
 the daemon ends.
@@ -31,6 +32,8 @@ class Sandbox:
     hidden: tuple[Path, ...] = ()  # not there at all (an empty folder, an empty file)
     readable: tuple[Path, ...] = ()  # read-only even inside a hidden folder or under /tmp
     writable: tuple[Path, ...] = ()  # changes land in the real files
+    # (a throwaway copy, the real path where the command sees it, writable): changes land in the copy
+    copies: tuple[tuple[Path, Path], ...] = ()
     network: bool = True
     program: str = PROGRAM
     # a writable folder seen at WORK (a throwaway checkout, an eval's run directory): out of the user's tree,
@@ -38,10 +41,20 @@ class Sandbox:
     work: Path | None = None
 
     def opening(
-        self, readable: tuple[Path, ...] = (), writable: tuple[Path, ...] = (), work: Path | None = None
+        self,
+        readable: tuple[Path, ...] = (),
+        writable: tuple[Path, ...] = (),
+        work: Path | None = None,
+        copies: tuple[tuple[Path, Path], ...] = (),
     ) -> Sandbox:
         """The same sandbox with more paths shown (those of one command)."""
-        return replace(self, readable=(*self.readable, *readable), writable=(*self.writable, *writable), work=work)
+        return replace(
+            self,
+            readable=(*self.readable, *readable),
+            writable=(*self.writable, *writable),
+            work=work,
+            copies=(*self.copies, *copies),
+        )
 
     def seen(self, path: Path) -> Path:
         """Where the command sees `path`: the same place, unless it lies in `work`."""
@@ -57,7 +70,10 @@ class Sandbox:
         real = replace(self, work=self.work.resolve()) if self.work is not None else self
         args = [self.program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
         # a mount hides what an earlier one put below it: folders first, what lies inside them after
-        placed = sorted(((real.seen(p.resolve()), p.resolve(), a) for p, a in mounts), key=_depth)
+        placed: list[tuple[Path, Path, Access]] = [(real.seen(p.resolve()), p.resolve(), a) for p, a in mounts]
+        # a copy last: it wins over a real folder shared at the same path (a `writable` naming an agent's home)
+        placed += [(at.resolve(), copy, "write") for copy, at in self.copies]
+        placed.sort(key=_depth)
         for at, path, access in placed:
             args += _mount(at, path, access)
         args += ["--unshare-pid", "--die-with-parent", "--new-session"]

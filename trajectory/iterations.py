@@ -87,7 +87,10 @@ class Partial:
 
 
 class Iteration(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    # pydantic keeps the strings it reads in a cache of 16,384 shared by every model: a night's run
+    # directories, timestamps and commits filled it (about 150 bytes a line read, held for good); field
+    # names repeat and are worth caching, values never repeat
+    model_config = ConfigDict(extra="allow", cache_strings="keys")
 
     cycle: int = Field(ge=1)
     score: float

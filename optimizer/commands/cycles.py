@@ -27,7 +27,7 @@ def command(
     from autoresearch.optimizer.experiment import versions
 
     cfg, _, paths = find_experiment(experiment, config)
-    records = versions.history(paths, cfg.experiment_name).records
+    records = versions.records(paths, cfg.experiment_name)
     if as_json:
         print(json.dumps([r.model_dump(mode="json", exclude_none=True) for r in records], indent=2))
         return 0

@@ -83,6 +83,7 @@ def _side(spec: str, default: str | None, config: Path) -> Side:
     """`7` (a cycle of the default experiment), `exp` (its best KEEP) or `exp:7`."""
     from autoresearch.optimizer.commands.common import experiment as find_experiment
     from autoresearch.optimizer.experiment import versions
+    from autoresearch.optimizer.experiment.history import History
     from autoresearch.plumbing.errors import InvalidInput
 
     match = SIDE.match(spec)
@@ -90,9 +91,9 @@ def _side(spec: str, default: str | None, config: Path) -> Side:
         raise InvalidInput(f"{spec!r}: name a version as CYCLE, EXPERIMENT or EXPERIMENT:CYCLE")
     name = default if match["cycle"] else match["name"]
     cfg, ws, paths = find_experiment(name, config)
-    past = versions.history(paths, cfg.experiment_name)
+    past = versions.records(paths, cfg.experiment_name)
     cycle = match["cycle"] or match["at"]
-    record = versions.cycle_of(past, int(cycle), cfg.experiment_name) if cycle else past.best
+    record = versions.cycle_of(past, int(cycle), cfg.experiment_name) if cycle else History(past).best
     if record is None:
         raise InvalidInput(f"experiment '{cfg.experiment_name}' has no KEEP to compare")
     return Side(f"{cfg.experiment_name}:{record.cycle}", ws, paths, record)

@@ -144,7 +144,7 @@ def _evaluate_one(session: Session, s: Sibling, eval_config: EvalConfig) -> None
 def _shift(session: Session) -> int:
     """How far the strategy assignment has rotated: once per plateau of half `max_convergence` cycles."""
     period = max(1, session.config.stop.max_convergence // 2)
-    return rotation([r.decision for r in session.history.records[1:]], period)
+    return rotation([r.decision for r in session.history.rows[1:]], period)
 
 
 def mutator_config(session: Session, strategy: Strategy) -> MutatorConfig:

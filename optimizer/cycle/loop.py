@@ -17,6 +17,7 @@ from autoresearch.optimizer.cycle.head import original, rebaseline
 from autoresearch.optimizer.cycle.record import record, write_chart
 from autoresearch.optimizer.daemonlog import bind, file_only, get
 from autoresearch.optimizer.experiment.digest import Digest
+from autoresearch.optimizer.experiment.history import Past
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
 from autoresearch.plumbing import heap
@@ -25,7 +26,7 @@ from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.evaluators.registry import kind_of, unread_files
 from autoresearch.runs.results import INDEX
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory import iterations
 
 if TYPE_CHECKING:  # the built-in runner is imported by a run of an eval file alone
     from autoresearch.runs.runner.filerefs import Unread
@@ -56,7 +57,7 @@ def run(session: Session) -> Outcome:
     ended: stops.RunStopped | None = None
     try:
         unread = _warn_unread_files(session)
-        if not session.history.records:
+        if not session.history:
             bind(cycle=1)
             record(session, original(session))
             write_chart(session, live=True)
@@ -77,15 +78,15 @@ def run(session: Session) -> Outcome:
     if ended is not None and ended.exit_code is not None:  # a stop that is a failure: its exit code
         raise ended
     run = session.history.since(session.state.run_start_cycle)
-    return Outcome(reason, _improved(session), len(run.records), safety_blocked(run.records))
+    return Outcome(reason, _improved(session), len(run), safety_blocked(run))
 
 
-def safety_blocked(records: list[Iteration]) -> bool:
+def safety_blocked(records: list[Past]) -> bool:
     """Exit 20: the safety gate kept out a candidate the rule would have kept, and no candidate was kept."""
     return any(r.gate == gates.SAFETY for r in records) and not _kept_a_candidate(records)
 
 
-def _kept_a_candidate(records: list[Iteration]) -> bool:
+def _kept_a_candidate(records: list[Past]) -> bool:
     return any(r.decision == "keep" and not r.measures_head for r in records)
 
 
@@ -99,7 +100,7 @@ def _cycle_until_stop(session: Session) -> None:
     ahead: Batch | None = None
     try:
         while True:
-            memory.write(session.history.records)
+            memory.write(iterations.read(session.paths.iterations)[0])  # read whole here alone: not held
             stops.check(session, limits)
             number = session.history.last_cycle + 1
             bind(cycle=number)
@@ -149,7 +150,7 @@ def _likely_fix(session: Session, unread: list[Unread]) -> str:
     the baseline's run directory shows of each test."""
     if unread:
         return f"target {unread[0].target!r} never reads the files its prompt names by path (see the warning above)"
-    run_dir = session.paths.run_dir(session.history.records[-1].run_dir)
+    run_dir = session.paths.run_dir(session.history.last.run_dir if session.history.last else "")
     if kind_of(session.config.eval) == "file":  # the built-in runner's
         return f"read what a test asked and what its target answered (input.md, outputs/response.md) under {run_dir}"
     return f"read each test's row (its assertions and error) in {run_dir / INDEX}"
@@ -167,7 +168,7 @@ def _improved(session: Session) -> bool:
     """Whether this run's best beats the best it started from (the original, for an experiment's first run)."""
     h = session.history
     if session.config.objectives:  # each KEEP beat its HEAD on the composite, a score with no absolute scale
-        return _kept_a_candidate(h.since(session.state.run_start_cycle).records)
+        return _kept_a_candidate(h.since(session.state.run_start_cycle))
     start = h.start_of_run(session.state.run_start_cycle)
     return bool(h.best and start and is_better(session.config.eval.goal, h.best.score, start.score))
 

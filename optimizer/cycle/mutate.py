@@ -289,8 +289,8 @@ def _set_aside_changelog(session: Session, changelog: Path) -> None:
     candidate.patch); after a crash cut a mutation short it is kept as mutation.interrupted.md."""
     if not changelog.is_file():
         return
-    last = session.history.records[-1]
-    if last.decision == "error":
+    last = session.history.last
+    if last is not None and last.decision == "error":
         changelog.replace(session.paths.run_dir(last.run_dir) / changelog.name)
     else:
         changelog.replace(changelog.with_name("mutation.interrupted.md"))

@@ -74,7 +74,7 @@ def check(session: Session, limits: Limits) -> None:
     if reason == "out-of-scope":
         raise OutOfScopeStop(limits)
     if reason == "errors":
-        raise ErrorsStop(limits, history.records[-1].error)
+        raise ErrorsStop(limits, history.last.error if history.last else None)
     if reason:
         raise RunStopped(reason)
     if stop_requested(session):

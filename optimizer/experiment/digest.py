@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.history import History, Past
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
@@ -92,6 +92,7 @@ class Digest:
                 if not text.add(self._detailed(record, history.best_until(record.cycle - 1))):
                     break
                 shown += 1
+        self._forget_older_than(newest[:DETAILED])
         older = newest[shown:]
         if older and text.add("\n## Earlier cycles, one line each\n\n"):
             for record in older:
@@ -102,7 +103,7 @@ class Digest:
             text.parts.append(CLOSING.format(count=len(newest) - shown))
         return "".join(text.parts)
 
-    def _detailed(self, record: Iteration, head: Iteration | None) -> str:
+    def _detailed(self, record: Iteration, head: Past | None) -> str:
         lines = [f"\n### Cycle {record.cycle}: {_verdict(record, head)}\n"]
         lines.append(f"- Tried: {record.mutation or '(no summary)'}\n")
         if record.reason or record.error:
@@ -120,12 +121,18 @@ class Digest:
             lines.append(f"- Patch: {patch}\n")
         return "".join(lines)
 
-    def _effect(self, record: Iteration, head: Iteration | None) -> Effect | None:
+    def _forget_older_than(self, detailed: list[Iteration]) -> None:
+        """Effects are read for the newest cycles alone: an older one's, kept, would grow with the night."""
+        keep = {r.cycle for r in detailed}
+        for cycle in [c for c in self._effects if c not in keep]:
+            del self._effects[cycle]
+
+    def _effect(self, record: Iteration, head: Past | None) -> Effect | None:
         if record.cycle not in self._effects:
             self._effects[record.cycle] = self._read_effect(record, head)
         return self._effects[record.cycle]
 
-    def _read_effect(self, record: Iteration, head: Iteration | None) -> Effect | None:
+    def _read_effect(self, record: Iteration, head: Past | None) -> Effect | None:
         if record.decision == "error" or head is None or not record.run_dir or not head.run_dir:
             return None
         ours, theirs = self._scores(record.run_dir), self._scores(head.run_dir)
@@ -173,7 +180,7 @@ def _summary(records: list[Iteration]) -> str:
     )
 
 
-def _verdict(record: Iteration, head: Iteration | None) -> str:
+def _verdict(record: Iteration, head: Past | None) -> str:
     if record.decision == "error":
         return f"failed ({record.error_reason or 'error'})"
     against = f" against HEAD's {head.score:.4g}" if head is not None else ""

@@ -2,17 +2,24 @@
 
 Everything the loop needs to resume (cycle number, baseline, streaks, spend)
 is derived here from the records, so a restarted daemon needs no other memory.
+
+A night of thousands of cycles must not hold thousands of whole records: a line's model keeps every one of
+its fifty fields (about 3 KiB), and holding them all was most of a long run's memory growth
+(bench/run_memory.py). So a History keeps of each past line only what the loop reads (`Past`: a few
+numbers and words), and whole records only for the handful it reads whole: the original, the last line,
+the best, the last evaluated. Whoever needs every whole record (the chart, `report`, `cycles`, the
+digest) reads them from the file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
 from autoresearch.policies.overlap import MadeAhead
 from autoresearch.policies.stop import Progress
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.iterations import Decision, Iteration
 
 
 @dataclass(frozen=True)
@@ -29,104 +36,171 @@ class Overlap:
     lost_tokens_out: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A line's batch made ahead (`search.overlap`): its edits, those that carried, and what the others cost."""
+
+    edits: int
+    carried: int
+    lost_usd: float
+    lost_tokens_in: int
+    lost_tokens_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class Past:
+    """What the loop reads of a past line: its numbers and a few words, a tenth of the whole record's size."""
+
+    cycle: int
+    score: float
+    decision: Decision
+    cost_usd: float  # the cycle's: its eval and its mutation
+    duration_s: float | None
+    measures_head: bool  # the original or a re-baseline
+    rebaseline: bool
+    run_dir: str
+    commit: str | None
+    eval_key: str | None
+    error_reason: str | None
+    gate: str | None
+    many: bool  # the line describes several candidates
+    ahead: Ahead | None
+
+    @classmethod
+    def of(cls, r: Iteration) -> Past:
+        return cls(
+            cycle=r.cycle,
+            score=r.score,
+            decision=r.decision,
+            cost_usd=r.cost_usd + (r.mutation_cost_usd or 0.0),
+            duration_s=r.duration_s,
+            measures_head=r.measures_head,
+            rebaseline=bool(r.rebaseline),
+            run_dir=r.run_dir,
+            commit=r.commit,
+            eval_key=_word(r.eval_key),
+            error_reason=_word(r.error_reason),
+            gate=_word(r.gate),
+            many=bool(r.candidates),
+            ahead=None if r.made_ahead is None else _ahead(r, r.made_ahead),
+        )
+
+
+def _word(text: str | None) -> str | None:
+    """Words every line repeats (a decision, the eval's key, a gate) held once, not once a line."""
+    return None if text is None else sys.intern(text)
+
+
+def _ahead(r: Iteration, edits: int) -> Ahead:
+    return Ahead(
+        edits,
+        r.carried or 0,
+        r.overlap_lost_usd or 0.0,
+        r.overlap_lost_tokens_in or 0,
+        r.overlap_lost_tokens_out or 0,
+    )
+
+
 class History:
-    records: list[Iteration]
+    """The experiment's lines, oldest first: `Past` rows for all, whole records for the few read whole.
+    It only grows: `add` appends the line just written (autoresearch.optimizer.experiment.session)."""
+
+    def __init__(self, records: Iterable[Iteration] = ()) -> None:
+        self.rows: list[Past] = []
+        self.original: Iteration | None = None
+        self.last: Iteration | None = None  # the newest line
+        self.best: Iteration | None = None  # the last KEEP: the artifact at HEAD and the next comparison's baseline
+        self.last_evaluated: Iteration | None = None  # the newest line that is not an error
+        self.spent_usd = 0.0  # the eval and mutation spend of every line, summed in their order
+        for record in records:
+            self.add(record)
+
+    def add(self, record: Iteration) -> None:
+        """A line now in iterations.jsonl joins the history."""
+        row = Past.of(record)
+        self.rows.append(row)
+        self.original = self.original or record
+        self.last = record
+        if record.decision == "keep":
+            self.best = record
+        if record.decision != "error":
+            self.last_evaluated = record
+        self.spent_usd += row.cost_usd
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
 
     @property
     def last_cycle(self) -> int:
-        return self.records[-1].cycle if self.records else 0
+        return self.rows[-1].cycle if self.rows else 0
 
-    @property
-    def original(self) -> Iteration | None:
-        return self.records[0] if self.records else None
-
-    @property
-    def best(self) -> Iteration | None:
-        """The last KEEP: the artifact at HEAD and the baseline of the next comparison."""
-        keeps = [r for r in self.records if r.decision == "keep"]
-        return keeps[-1] if keeps else None
-
-    def best_until(self, cycle: int) -> Iteration | None:
+    def best_until(self, cycle: int) -> Past | None:
         """The last KEEP at or before `cycle`: where a run that began after `cycle` started from."""
-        keeps = [r for r in self.records if r.decision == "keep" and r.cycle <= cycle]
-        return keeps[-1] if keeps else None
+        return next((r for r in reversed(self.rows) if r.decision == "keep" and r.cycle <= cycle), None)
 
-    def start_of_run(self, cycle: int) -> Iteration | None:
+    def start_of_run(self, cycle: int) -> Past | None:
         """What the run that began after `cycle` is measured against: its last re-baseline (HEAD under the
         run's eval), else the KEEP it started from, else the original."""
-        rebased = [r for r in self.since(cycle).records if r.rebaseline]
-        return rebased[-1] if rebased else (self.best_until(cycle) or self.original)
+        rebased = [r for r in self.since(cycle) if r.rebaseline]
+        return rebased[-1] if rebased else (self.best_until(cycle) or (self.rows[0] if self.rows else None))
 
-    def since(self, cycle: int) -> History:
+    def since(self, cycle: int) -> list[Past]:
         """The cycles after `cycle`: one run's part of the history."""
-        return History([r for r in self.records if r.cycle > cycle])
-
-    @property
-    def last_evaluated(self) -> Iteration | None:
-        done = [r for r in self.records if r.decision != "error"]
-        return done[-1] if done else None
+        return [r for r in self.rows if r.cycle > cycle]
 
     @property
     def made_ahead(self) -> list[MadeAhead]:
         """The batches made ahead (`search.overlap`), oldest first, and how many of their edits carried."""
-        return [MadeAhead(r.cycle, r.made_ahead, r.carried or 0) for r in self.records if r.made_ahead is not None]
+        return [MadeAhead(r.cycle, r.ahead.edits, r.ahead.carried) for r in self.rows if r.ahead is not None]
 
     @property
     def overlap(self) -> Overlap | None:
         """The batches made ahead summed, or None when none was."""
-        made = [r for r in self.records if r.made_ahead]
+        made = [r.ahead for r in self.rows if r.ahead is not None and r.ahead.edits]
         if not made:
             return None
         return Overlap(
             batches=len(made),
-            batches_carried=sum(bool(r.carried) for r in made),
-            edits=sum(r.made_ahead or 0 for r in made),
-            edits_carried=sum(r.carried or 0 for r in made),
-            lost_usd=round(sum(r.overlap_lost_usd or 0.0 for r in made), 6),
-            lost_tokens_in=sum(r.overlap_lost_tokens_in or 0 for r in made),
-            lost_tokens_out=sum(r.overlap_lost_tokens_out or 0 for r in made),
+            batches_carried=sum(bool(a.carried) for a in made),
+            edits=sum(a.edits for a in made),
+            edits_carried=sum(a.carried for a in made),
+            lost_usd=round(sum(a.lost_usd for a in made), 6),
+            lost_tokens_in=sum(a.lost_tokens_in for a in made),
+            lost_tokens_out=sum(a.lost_tokens_out for a in made),
         )
 
     def count(self, decision: str) -> int:
-        return sum(r.decision == decision for r in self.records)
-
-    def _streak(self, test: Callable[[Iteration], bool]) -> int:
-        n = 0
-        for record in reversed(self.records):
-            if not test(record):
-                break
-            n += 1
-        return n
+        return sum(r.decision == decision for r in self.rows)
 
     def progress(self, run_start_cycle: int = 0) -> Progress:
         """The counts the stop rules read, of the run that began after `run_start_cycle`."""
         run = self.since(run_start_cycle)
-        best = self.best
         return Progress(
-            cycles_done=len(run.records),
-            cycles_without_keep=run._streak(lambda r: r.decision != "keep"),
-            errors_in_a_row=run._streak(lambda r: r.decision == "error"),
-            out_of_scope_total=sum(r.error_reason == "out-of-scope" for r in run.records),
-            best_score=best.score if best else None,
+            cycles_done=len(run),
+            cycles_without_keep=_streak(run, lambda r: r.decision != "keep"),
+            errors_in_a_row=_streak(run, lambda r: r.decision == "error"),
+            out_of_scope_total=sum(r.error_reason == "out-of-scope" for r in run),
+            best_score=self.best.score if self.best else None,
         )
-
-    def cycle_cost(self, record: Iteration) -> float:
-        return record.cost_usd + (record.mutation_cost_usd or 0.0)
-
-    @cached_property
-    def spent_usd(self) -> float:  # asked several times a cycle; a History is never changed, only replaced
-        return sum(self.cycle_cost(r) for r in self.records)
 
     def expected_cycle_cost(self, candidates: int = 1, window: int = 3) -> float:
         """The mean cost of the recent cycles: the guess for what the next one, of `candidates` candidates,
         will spend. A cycle of one candidate (the original's eval among them) counts `candidates` times its
         cost, so that the first cycle of K candidates is not guessed at one eval's price."""
-        recent = self.records[-window:]
-        costs = [self.cycle_cost(r) * (1 if r.candidates else candidates) for r in recent]
+        recent = self.rows[-window:]
+        costs = [r.cost_usd * (1 if r.many else candidates) for r in recent]
         return sum(costs) / len(costs) if costs else 0.0
 
     def expected_cycle_s(self, window: int = 3) -> float:
         """The mean duration of the recent cycles: the guess for how long the next one takes."""
-        recent = [r.duration_s or 0.0 for r in self.records[-window:]]
+        recent = [r.duration_s or 0.0 for r in self.rows[-window:]]
         return sum(recent) / len(recent) if recent else 0.0
+
+
+def _streak(rows: list[Past], test: Callable[[Past], bool]) -> int:
+    n = 0
+    for row in reversed(rows):
+        if not test(row):
+            break
+        n += 1
+    return n

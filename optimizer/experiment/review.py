@@ -49,7 +49,7 @@ class Commit:
 def own_commits(ws: Workspace, st: State, history: History) -> list[Commit]:
     """The experiment's commits on its branch (HEAD without a worktree), newest first: those its lines
     record, never another experiment's that a promote or a merge brought onto the same branch."""
-    ours = {r.commit for r in history.records if r.commit}
+    ours = {r.commit for r in history.rows if r.commit}
     log = ws.git("log", "--format=%H %h %s", f"{st.initial_sha}..{st.branch or 'HEAD'}", "--", ws.artifact)
     commits = [Commit(*line.split(" ", 2)) for line in log.splitlines() if line.strip()]
     return [c for c in commits if c.sha in ours]

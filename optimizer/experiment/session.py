@@ -134,8 +134,8 @@ class Session:
         self.baseline_rows, self.baseline_holdout = rows, held
 
     def adopt(self, entry: Iteration) -> None:
-        """A line now in iterations.jsonl joins the history (a History is never changed, only replaced)."""
-        self.history = History([*self.history.records, entry])
+        """A line now in iterations.jsonl joins the history."""
+        self.history.add(entry)
 
     def recorded(self, entry: Iteration) -> None:
         """After a cycle's line is written: the history, then state.json, which follows from it."""

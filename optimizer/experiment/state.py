@@ -65,7 +65,7 @@ def summarize(state: State, history: History) -> None:
     state.cycle = history.last_cycle
     state.keeps, state.drops, state.errors = history.count("keep"), history.count("drop"), history.count("error")
     state.commits = [
-        r.commit for r in history.records if r.decision == "keep" and not r.measures_head and r.commit is not None
+        r.commit for r in history.rows if r.decision == "keep" and not r.measures_head and r.commit is not None
     ]
     state.original_score = original.score if original else None
     state.best_score, state.best_cycle = (best.score, best.cycle) if best else (None, None)

@@ -33,26 +33,32 @@ from autoresearch.trajectory.iterations import Iteration
 ROLLBACK_PREFIX = "autoresearch rollback to cycle "
 
 
-def history(paths: ExperimentPaths, name: str) -> History:
-    """The experiment's cycles; an experiment without any is bad input for every version command."""
+def records(paths: ExperimentPaths, name: str) -> list[Iteration]:
+    """The experiment's cycles, whole; an experiment without any is bad input for every version command."""
     if not paths.iterations.exists():
         raise InvalidInput(f"experiment '{name}' has no history in {paths.root} (check the name, or --config)")
-    return History(iterations.read(paths.iterations)[0])
+    return iterations.read(paths.iterations)[0]
 
 
-def cycle_of(history: History, cycle: int, name: str) -> Iteration:
+def history(paths: ExperimentPaths, name: str) -> History:
+    """What the experiment's cycles add up to (its best, its last cycle), as `records` refuses them."""
+    return History(records(paths, name))
+
+
+def cycle_of(lines: list[Iteration], cycle: int, name: str) -> Iteration:
     """The record of `cycle`, or one line naming the cycles there are."""
-    for record in history.records:
+    for record in lines:
         if record.cycle == cycle:
             return record
-    raise InvalidInput(f"cycle {cycle}: experiment '{name}' has no such cycle (it has cycles 1-{history.last_cycle})")
+    last = lines[-1].cycle if lines else 0
+    raise InvalidInput(f"cycle {cycle}: experiment '{name}' has no such cycle (it has cycles 1-{last})")
 
 
-def keep_of(history: History, cycle: int, name: str) -> Iteration:
+def keep_of(lines: list[Iteration], cycle: int, name: str) -> Iteration:
     """The KEEP of `cycle` with its commit; a drop or an error names the KEEPs one may pick instead."""
-    record = cycle_of(history, cycle, name)
+    record = cycle_of(lines, cycle, name)
     if record.decision != "keep" or not record.commit:
-        keeps = ", ".join(str(r.cycle) for r in history.records if r.decision == "keep" and r.commit)
+        keeps = ", ".join(str(r.cycle) for r in lines if r.decision == "keep" and r.commit)
         raise InvalidInput(f"cycle {cycle} of '{name}' was a {record.decision}, not a KEEP (its KEEPs: cycles {keeps})")
     return record
 
@@ -95,8 +101,8 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
 
 def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, outcome: Outcome) -> Rollback:
     name = cfg.experiment_name
-    past = history(paths, name)
-    target = keep_of(past, cycle, name)
+    lines = records(paths, name)
+    past, target = History(lines), keep_of(lines, cycle, name)
     ws = replace(workspace(cfg, main, paths), journal=paths.git_journal)
     if ws.root == main.root:
         _require_alone(paths, name, "a rollback")
@@ -134,12 +140,13 @@ def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, 
 def log_rollback(paths: ExperimentPaths, planned: Iteration, sha: str) -> Iteration:
     """The rollback's line `planned` for its commit `sha`, appended unless it is there already, and
     state.json brought up to date."""
-    past = History(iterations.read(paths.iterations)[0])
-    record = next((r for r in past.records if r.commit == sha and r.cycle >= planned.cycle), None)
+    lines = iterations.read(paths.iterations)[0]
+    past = History(lines)
+    record = next((r for r in lines if r.commit == sha and r.cycle >= planned.cycle), None)
     if record is None:
         record = planned.model_copy(update={"cycle": past.last_cycle + 1, "commit": sha, "timestamp": utc_now()})
         iterations.append(paths.iterations, record)
-        past = History([*past.records, record])
+        past.add(record)
     _refresh_state(paths, past)
     return record
 

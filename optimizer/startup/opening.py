@@ -66,11 +66,11 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         at = deadline(config.stop.until, config.stop.max_hours, datetime.now().astimezone())
         cache = open_cache(config, ws, paths)
         split = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
-        if config.eval.holdout and split is None and history.records:
+        if config.eval.holdout and split is None and history:
             raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
         head = (head_ref(ws), ws.head())
-        stale = bool(history.records) and _eval_changed(history, cache.eval_key)
-        baseline = _resume_baseline(ws, paths, history, stale) if history.records else []
+        stale = bool(history) and _eval_changed(history, cache.eval_key)
+        baseline = _resume_baseline(ws, paths, history, stale) if history else []
         held = split.rows_of(history.best.run_dir) if split and history.best and not stale else []
         state = _state(config, ws, paths, history, at)
         return Session(
@@ -105,7 +105,7 @@ def _history(paths: ExperimentPaths) -> History:
 
 def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: History, at: datetime | None) -> State:
     """A fresh state.json view, rebuilt from the history so that a lost state file loses nothing."""
-    previous = state_file.load(paths.state) if history.records else None
+    previous = state_file.load(paths.state) if history else None
     original = history.original
     state = State(
         experiment=config.experiment_name,

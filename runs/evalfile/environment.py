@@ -1,11 +1,12 @@
 """AgentV 5's `environment:` recipe (inline, or a `file://` reference), as its loaders/environment-recipe.ts reads it.
 
-Only a suite-level `type: host` recipe runs here: its `workdir` (relative to
-the eval file, or to the recipe file) is the one workspace every test runs
+A `type: host` recipe runs here, the suite's or a test's own (which replaces
+it; `autoresearch.runs.parse.agentv5.place`): its `workdir` (relative to the
+eval file, or to the recipe file) is the one workspace the tests naming it run
 in, in place, after its optional `setup` command. A `type: docker` recipe
 needs Docker (AgentV 5 runs its tests only inside the container) and is
-refused, as is a test's own `environment`. AgentV's own checks (type,
-workdir, setup's argv, unknown fields) are problems naming the field.
+refused. AgentV's own checks (type, workdir, setup's argv, unknown fields)
+are problems naming the field.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class HostEnvironment:
 
 
 def parse(raw: Any, directory: Path, problems: Problems) -> HostEnvironment | None:
-    """The suite's recipe, or None (none given, or a problem reported)."""
+    """The recipe, or None (none given, or a problem reported)."""
     if raw is None:
         return None
     if isinstance(raw, str):

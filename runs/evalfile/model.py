@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from autoresearch.runs.evalfile.conversation import Conversation
+    from autoresearch.runs.evalfile.problems import Problem
     from autoresearch.runs.evalfile.workspace import Hook, Workspace
 
 
@@ -171,6 +172,10 @@ class Suite:
     skipped: list[str] = field(
         default_factory=list
     )  # ids of the tests AgentV would not run (`autoresearch.runs.graders.agentv_skips`)
+    agentv: int = 4  # the AgentV major whose rules run this file: 5 for a 5.x file (`autoresearch.runs.parse.agentv5`)
+    refused: list[Problem] = field(
+        default_factory=list
+    )  # what `agentv eval` refuses and `agentv validate` accepts: `validate` notes it, a run raises it
     sources: list[Path] = field(
         default_factory=list
     )  # the files it reads or runs besides itself (`autoresearch.runs.parse.sources`): read-only to the LLM mutator

@@ -51,6 +51,9 @@ class Problems:
     notes: list[Problem] = field(
         default_factory=list
     )  # what AgentV accepts and we ignore as it does: said, never an error
+    refused: list[Problem] = field(
+        default_factory=list
+    )  # what `agentv eval` refuses and `agentv validate` accepts: a note to `validate`, an error to a run
 
     def add(self, test_id: str | None, field_name: str, message: str) -> None:
         self.items.append(Problem(self.file, test_id, field_name, message))
@@ -60,6 +63,14 @@ class Problems:
         if not any(n.field == field_name and n.message == message for n in self.notes):
             self.notes.append(Problem(self.file, test_id, field_name, message))
 
+    def refuse(self, test_id: str | None, field_name: str, message: str) -> None:
+        """Record what AgentV's validate accepts and its eval refuses: `validate` notes it, a run fails on it."""
+        self.refused.append(Problem(self.file, test_id, field_name, message))
+        self.note(
+            test_id, field_name, f"{message} (`validate` accepts it, as `agentv validate` does; a run refuses it)"
+        )
+
     def extend(self, other: "Problems") -> None:
         self.items.extend(other.items)
         self.notes.extend(other.notes)
+        self.refused.extend(other.refused)

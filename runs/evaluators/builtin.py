@@ -60,6 +60,8 @@ def prepare(
     """Load and check everything before any test runs; raise `EvalFileError` listing every problem."""
     load_dotenv(repo_root)
     suite, problems = check(eval_file)
+    if suite is not None and suite.refused and not problems:  # the run stops there, before AgentV's targets
+        return Prepared(suite, Targets())
     if suite is not None:
         matrix.expand(suite, target)
         targets, target_problems = resolve(suite, repo_root, inline_targets, target)
@@ -141,6 +143,7 @@ class BuiltinEvaluator:
             if self.config.targets is not None
             else find_targets_file(prepared.suite.directory, self.repo_root)
         )
+        runnable(prepared.suite)
         if prepared.targets.unresolved:
             raise EvalFileError(prepared.targets.unresolved)
         _require_runnable(

@@ -20,6 +20,7 @@ from autoresearch.runs.graders import (
     code,
     composite,
     custom,
+    goal5,
     llm,
     metrics,
     skilltrigger,
@@ -28,6 +29,7 @@ from autoresearch.runs.graders import (
     text,
     trajectory,
     trajectory5,
+    unknown5,
 )
 from autoresearch.runs.graders.base import ALIASES, Context, Grader
 from autoresearch.runs.graders.scoring import finish
@@ -246,6 +248,8 @@ REGISTRY.update(
         "composite": COMPOSITE,
         **trajectory.GRADERS,
         **trajectory5.GRADERS,
+        **goal5.GRADERS,
+        **unknown5.GRADERS,
         **skilltrigger.GRADERS,
         **skillused5.GRADERS,
     }

@@ -1,10 +1,11 @@
-"""AgentV 5's `trajectory:*` graders (tool-used, tool-sequence, tool-args-match), as its `graders/trajectory.ts`.
+"""AgentV 5's `trajectory:*` graders (tool-used, tool-sequence, tool-args-match, step-count), as its
+`graders/trajectory.ts`.
 
 AgentV 5 builds a trace from the target's messages: one event per message,
 then one per tool call, ordered by their start times where both have one
 (else as written). A call of `exec_command`, `local_shell` or `shell` with a
 command is a `command` step, every other call a `tool` step; these graders
-look at tool steps only. A matcher is a name or a glob (`*`, `?`), matched
+look at tool steps only, except step-count, which counts every step of the trace (`trace_steps`). A matcher is a name or a glob (`*`, `?`), matched
 case-insensitively against the whole name. Each grader passes (1) or fails
 (0); `inverse` (a `not-` type, or `negate`) flips the outcome. A value
 AgentV 5 cannot read fails the grader with its message, as its throw does.
@@ -16,15 +17,15 @@ import json
 import math
 import re
 from functools import cmp_to_key
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from autoresearch.runs.errors import RunsError
-from autoresearch.runs.evalfile.model import GraderSpec
+from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.graders import trace
 from autoresearch.runs.graders.base import Context, Options, Score, assertion
 
 COMMAND_TOOLS = ("exec_command", "local_shell", "shell")
-KINDS = ("trajectory:tool-used", "trajectory:tool-sequence", "trajectory:tool-args-match")
+KINDS = ("trajectory:tool-used", "trajectory:tool-sequence", "trajectory:tool-args-match", "trajectory:step-count")
 
 
 class Invalid(RunsError):
@@ -34,7 +35,8 @@ class Invalid(RunsError):
 class TrajectoryOptions(Options):
     value: Any = None
     """tool-used: a name, a list of names, or `{name|pattern, min, max}`; tool-sequence: a list of steps or
-    `{mode: in_order|exact, steps}`; tool-args-match: `{name|pattern, args, mode: partial|exact, defaults, ignore}`."""
+    `{mode: in_order|exact, steps}`; tool-args-match: `{name|pattern, args, mode: partial|exact, defaults, ignore}`;
+    step-count: `{type, name|pattern, min, max}` (type: message, reasoning, tool, command, search or span)."""
     inverse: Any = None
     """true: the grader passes when the check fails (AgentV 5's `not-trajectory:*`)."""
 
@@ -47,12 +49,16 @@ class Trajectory5:
         return spec_type
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
-        tools = [s for s in steps(ctx.messages) if s["type"] == "tool"]
-        check = {"trajectory:tool-used": _tool_used, "trajectory:tool-sequence": _tool_sequence}.get(
-            spec.type, _tool_args_match
-        )
+        check: Callable[[Any, list[dict[str, Any]]], tuple[bool, str]]
+        if spec.type == "trajectory:step-count":
+            check, observed = _step_count, trace_steps(ctx.case, ctx.messages)
+        else:
+            check = {"trajectory:tool-used": _tool_used, "trajectory:tool-sequence": _tool_sequence}.get(
+                spec.type, _tool_args_match
+            )
+            observed = [s for s in steps(ctx.messages) if s["type"] == "tool"]
         try:
-            passed, text = check(spec.options.get("value"), tools)
+            passed, text = check(spec.options.get("value"), observed)
         except Invalid as exc:
             text = f"Grader '{spec.name}' failed: {exc}"
             return Score(0.0, [assertion(text, False)], verdict="fail")
@@ -70,6 +76,43 @@ def steps(messages: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         for call in message.get("tool_calls") or ():
             events.append({**_tool_step(call), "time": call.get("start_time"), "ordinal": len(events)})
     return sorted(events, key=cmp_to_key(_order))
+
+
+def trace_steps(case: Case, messages: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """Every step of the trace AgentV 5 builds for grading (`buildTraceFromMessages`), in no particular order (only
+    counted): the prompt's messages, unless the output is a whole transcript (it has a user or system message);
+    each message, each tool call and, for a call with an `output`, its `tool_result` span; the final answer."""
+    transcript = any(m.get("role") in ("user", "system") for m in messages)
+    found = [] if transcript else [_message_step({})] * _prompt_messages(case)
+    for message in messages:
+        found.append(_message_step(message))
+        for call in message.get("tool_calls") or ():
+            found.append(_tool_step(call))
+            if "output" in call:
+                found.append({"type": "span", "name": "tool_result", "aliases": ["tool_result", "span"]})
+    final = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
+    if final is not None:
+        found.append(_message_step(final, "final_response"))
+    return found
+
+
+def _message_step(message: dict[str, Any], event: str = "message") -> dict[str, Any]:
+    metadata = message.get("metadata") or {}
+    kind = "reasoning" if metadata.get("codex.item.type") == "reasoning" else "message"
+    name = message["name"] if message.get("name") is not None else event  # JavaScript's `??`
+    return {"type": kind, "name": name, "aliases": [name, kind]}
+
+
+def _prompt_messages(case: Case) -> int:
+    """How many messages AgentV 5 records as the input: the flat question (one), or, when the input needs role
+    markers (an assistant or tool turn, or several messages with content), its chat prompt, whose leading system
+    messages are one."""
+    shown = [m for m in case.messages if m.render().strip()]
+    if not any(m.role in ("assistant", "tool") for m in case.messages) and len(shown) <= 1:
+        return 1
+    leading = next((i for i, m in enumerate(case.messages) if m.role != "system"), len(case.messages))
+    system = any(m.render().strip() for m in case.messages[:leading])
+    return max(1, int(system) + sum(1 for m in case.messages[leading:] if m.render().strip()))
 
 
 def _order(left: dict[str, Any], right: dict[str, Any]) -> int:
@@ -90,7 +133,7 @@ def _tool_step(call: dict[str, Any]) -> dict[str, Any]:
     step: dict[str, Any] = {"type": "tool", "name": name, "aliases": [name]}
     if command:
         aliases = dict.fromkeys([command, name, command.split()[0]])
-        step = {"type": "command", "name": command, "aliases": list(aliases)}
+        step = {"type": "command", "name": command, "span": name, "aliases": list(aliases)}
     if args is not None:
         step["args"] = args
     return step
@@ -142,8 +185,9 @@ def _label(matcher: dict[str, Any]) -> str:
 
 
 def _matches(step: dict[str, Any], matcher: dict[str, Any]) -> bool:
-    allowed = matcher["type"] if isinstance(matcher["type"], list) else [matcher["type"]]
-    if step["type"] not in allowed:
+    kind = matcher.get("type")
+    allowed = kind if isinstance(kind, list) else [kind]
+    if kind and step["type"] not in allowed:
         return False
     pattern = matcher.get("pattern") or matcher.get("name")
     return not pattern or any(glob(alias, str(pattern)) for alias in step["aliases"])
@@ -183,6 +227,26 @@ def _tool_used(value: Any, tools: list[dict[str, Any]]) -> tuple[bool, str]:
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _step_count(value: Any, found: list[dict[str, Any]]) -> tuple[bool, str]:
+    """Steps of any type (unless the value names one) matching the name or pattern, counted against min / max."""
+    if not isinstance(value, dict):
+        raise Invalid("trajectory:step-count assertion must have an object value")
+    low = value["min"] if _number(value.get("min")) else None
+    high = value["max"] if _number(value.get("max")) else None
+    if low is None and high is None:
+        raise Invalid("trajectory:step-count assertion must include a min or max property")
+    count = sum(1 for s in found if _matches(s, value))
+    expected = (
+        f"{low}-{high}"
+        if low is not None and high is not None
+        else f"at least {low}"
+        if high is None
+        else f"at most {high}"
+    )
+    passed = (low is None or count >= low) and (high is None or count <= high)
+    return passed, f"Matched {count} trajectory step(s) (expected {expected})"
 
 
 def _tool_sequence(value: Any, tools: list[dict[str, Any]]) -> tuple[bool, str]:

@@ -44,8 +44,9 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
     else:  # AgentV 5 runs a test all of whose graders are gone, and scores it 1
         suite = yaml_suite.parse(path, raw, problems, ungraded=1.0 if v5 else None)
     if runs_in is not None:
-        agentv5.place(suite, runs_in)
-    suite.notes, suite.sources = problems.notes, referenced
+        agentv5.place(suite, runs_in, problems)
+    suite.agentv = 5 if v5 else 4
+    suite.notes, suite.refused, suite.sources = problems.notes, problems.refused, referenced
     if not suite.cases and not suite.skipped and not problems.items:
         problems.add(None, "evals" if path.suffix == ".json" else "tests", "the eval file has no tests")
     return suite, problems.items
@@ -53,7 +54,10 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
 
 def runnable(suite: Suite) -> None:
     """Raise when every test is one AgentV skips: `validate` accepts such a file, as `agentv validate` does,
-    but running it fails before anything is written, as `agentv eval` fails ("No tests matched")."""
+    but running it fails before anything is written, as `agentv eval` fails ("No tests matched"); and so for
+    everything else `agentv eval` alone refuses (`Problems.refuse`)."""
+    if suite.refused:
+        raise EvalFileError(suite.refused)
     if not suite.cases and suite.skipped:
         problem = Problem(
             str(suite.path),

@@ -15,19 +15,20 @@ only 5.x has; otherwise it is read as 4.x, which also accepts `assert` and `vars
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from autoresearch.runs.evalfile import environment, extensions, tests_source
-from autoresearch.runs.evalfile.interpolate import env_references, render_vars
+from autoresearch.runs.evalfile.environment import HostEnvironment
+from autoresearch.runs.evalfile.interpolate import env_references, interpolate, render_vars
 from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.workspace import Workspace
 from autoresearch.runs.evalfile.yamlload import load_yaml
-from autoresearch.runs.graders import trajectory5
+from autoresearch.runs.graders import goal5, trajectory5, unknown5
 
 V5_ONLY = {
     "prompts",
@@ -109,7 +110,6 @@ TEST_UNSUPPORTED = {
     "prompts": "per-test prompts",
     "provider_output": "recorded provider output",
     "assert_scoring_function": "assert scoring functions",
-    "environment": "environment recipes (host or docker)",
     "suite": "per-test suites",
     "workspace": "workspaces",
 }
@@ -142,18 +142,52 @@ def _v5_grader(raw: Any) -> bool:
     return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
 
 
-def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Workspace | None:
-    """The suite's host `environment` recipe and `extensions`, run by the 4.x workspace lifecycle in the one
-    shared workspace (the environment's workdir, else an empty directory); None when it has neither."""
+@dataclass(frozen=True)
+class Runtime:
+    """Where a 5.x file's tests run: the suite's host `environment` and `extensions`, and the tests' own
+    environments (inline tests only), by test id."""
+
+    host: HostEnvironment | None = None
+    hooks: tuple[extensions.Extension, ...] = ()
+    own: dict[str, HostEnvironment | None] = field(default_factory=dict)
+
+
+def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Runtime:
+    """The file's recipes, read as AgentV 5 reads them (a test's own `environment` replaces the suite's)."""
     host = environment.parse(raw.get("environment"), directory, problems)
     hooks = extensions.parse(raw.get("extensions"), directory, problems)
-    return Workspace(host=host, extensions=hooks) if host is not None or hooks else None
+    own = {}
+    for index, test in enumerate(_list_or_none(raw.get("tests"))):
+        if isinstance(test, dict) and "environment" in test:
+            test_id = str(test.get("id", f"tests[{index}]"))
+            found = Problems(problems.file)
+            own[test_id] = environment.parse(test["environment"], directory, found)
+            for p in found.items:
+                problems.add(test_id, p.field, p.message)
+    return Runtime(host, hooks, own)
 
 
-def place(suite: Suite, runs_in: Workspace) -> None:
-    """Every test runs in that workspace (a 5.x file has no `workspace` of its own)."""
+def place(suite: Suite, runs_in: Runtime, problems: Problems) -> None:
+    """Each test runs in its environment's workdir (its own, else the suite's) or, with extensions only, in the
+    one shared empty workspace; a test with neither, beside tests with one, runs where the eval file is, as
+    in AgentV 5. AgentV 5 sets up one host environment per file: tests naming different recipes fail there,
+    every one, so such a file is refused."""
+    hosts = {case.id: runs_in.own.get(case.id, runs_in.host) for case in suite.cases}
+    distinct: list[HostEnvironment] = []
+    for host in hosts.values():
+        if host is not None and host not in distinct:
+            distinct.append(host)
+    if len(distinct) > 1:
+        problems.add(
+            None,
+            "environment",
+            "the tests name different host environments, which AgentV 5 cannot set up in one run (it fails every "
+            "test): give them one recipe, or split the file",
+        )
+        return
     for case in suite.cases:
-        case.workspace = replace(case.workspace or Workspace(), host=runs_in.host, extensions=runs_in.extensions)
+        if hosts[case.id] is not None or runs_in.hooks:
+            case.workspace = replace(case.workspace or Workspace(), host=hosts[case.id], extensions=runs_in.hooks)
 
 
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:
@@ -167,6 +201,7 @@ def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[
             "ignored, as AgentV 5 ignores it in an eval file (it reads `defaults` from .agentv/config.yaml)",
         )
     suite = {key: raw[key] for key in PASSED if key in raw}
+    _target_object(interpolate(raw.get("target")), suite, problems)
     defaults = _default_test(raw.get("default_test"), directory, problems)
     _refuse(
         defaults, {"expected_output": REMOVED["expected_output"]}, TEST_UNSUPPORTED, problems, None, "default_test."
@@ -230,6 +265,33 @@ def _default_test(raw: Any, directory: Path, problems: Problems) -> dict[str, An
     return raw
 
 
+def _target_object(target: Any, suite: dict[str, Any], problems: Problems) -> None:
+    """A top-level target object as AgentV 5's eval reads it (its validate accepts them all): `name` and `label`
+    are removed (it throws), and an `extends` that names nothing (an unset `{{ env.NAME }}`) leaves an
+    eval-local target without a provider, which it cannot resolve; either is refused when the file runs."""
+    if not isinstance(target, dict):
+        return
+    removed = [key for key in ("name", "label") if isinstance(target.get(key), str) and target[key].strip()]
+    extends = target.get("extends")
+    if removed:
+        problems.refuse(
+            None, f"target.{removed[0]}", "removed in AgentV 5, whose eval refuses the file: name the target by `id`"
+        )
+    elif isinstance(extends, str) and extends.strip():
+        return
+    elif "provider" in target or "extends" not in target:
+        problems.add(None, "target", "eval-local target definitions are not supported yet: extend a defined target")
+        return
+    else:
+        problems.refuse(
+            None,
+            "target.extends",
+            "names no target (is the variable it reads unset?): AgentV 5's eval then has an eval-local target "
+            "without a provider, and refuses the file",
+        )
+    suite.pop("target")
+
+
 def _targets(raw: dict[str, Any], suite: dict[str, Any], problems: Problems) -> None:
     """Top-level `targets` (names, or `{id}` references) become 4.x's `execution.targets`."""
     targets = raw.get("targets")
@@ -286,8 +348,10 @@ def _test(
     removed = ("assertions", "expected_output") if inline else ("assertions",)  # a raw case keeps its reference
     _refuse(row, {k: v for k, v in REMOVED.items() if k in removed}, TEST_UNSUPPORTED, problems, test_id, "")
     for key in row:
-        if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input"}:
+        if key not in TEST_PASSED | REMOVED.keys() | TEST_UNSUPPORTED.keys() | {"vars", "input", "environment"}:
             problems.note(test_id, key, "unknown field, ignored")
+    if "environment" in row and not inline:  # an inline test's is read by `runtime`
+        problems.add(test_id, "environment", "a test's own environment is supported yet in the eval file's tests only")
     variables = {**_mapping(defaults.get("vars")), **_mapping(row.get("vars"))}
     if "input" in row and inline:
         problems.add(test_id, "input", REMOVED["input"])
@@ -354,8 +418,8 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     kind = item["type"].replace("_", "-")
     if kind.removeprefix("not-").startswith("trajectory:"):
         return _trajectory(kind, item, problems, test_id, where)
-    if kind.startswith("not-") and kind != "not-skill-used":  # AgentV 5's negated form of any type
-        return _grader({**item, "type": kind[4:], "negate": not item.get("negate", False)}, problems, test_id, where)
+    if kind.startswith("not-") and kind != "not-skill-used":
+        return _unknown(kind, item, problems, test_id, where)
     if kind in GRADER_RENAMES:
         return {**item, "type": GRADER_RENAMES[kind]}
     if kind == "llm-rubric" and not item.get("value") and _no_prompt(item.get("prompt"), Path(problems.file).parent):
@@ -370,6 +434,18 @@ def _grader(raw: Any, problems: Problems, test_id: str | None, where: str) -> An
     if kind == "assert-set":
         return _assert_set(item, problems, test_id, where)
     return item
+
+
+def _unknown(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> dict[str, Any]:
+    """`not-TYPE` for any other type: AgentV 5.3.1-next.1 has no such grader and scores it 0 (`unknown5`)."""
+    problems.note(
+        test_id,
+        f"{where}.type",
+        f"AgentV 5.3.1-next.1 has no grader {kind!r} and scores it 0, as here; write `type: {kind[4:]}` with "
+        "`negate: true` to negate it",
+    )
+    kept = {k: v for k, v in item.items() if k in ("name", "weight", "required", "min_score")}
+    return {**kept, "type": unknown5.KIND, "written": kind}
 
 
 def _assert_set(item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> dict[str, Any]:
@@ -415,7 +491,7 @@ def _rubric(item: dict[str, Any]) -> dict[str, Any]:
 def _trajectory(kind: str, item: dict[str, Any], problems: Problems, test_id: str | None, where: str) -> Any:
     """`trajectory:*` as AgentV 5's parser keeps it: its value, and `inverse` for a `not-` type or `negate`
     (once: `not-` with `negate` is still one inversion); other fields but the common ones are dropped."""
-    if kind.removeprefix("not-") not in trajectory5.KINDS:
+    if kind.removeprefix("not-") not in (*trajectory5.KINDS, goal5.KIND):
         problems.add(test_id, f"{where}.type", f"AgentV 5's {kind} is not supported yet")
         return None
     kept = {k: v for k, v in item.items() if k in ("name", "value", "weight", "required", "min_score")}

@@ -14,7 +14,7 @@ from autoresearch.runs.graders import grade, is_implicit
 from autoresearch.runs.graders.base import Context
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD, skipped, test_score
 from autoresearch.runs.runner.retry import Retries
-from autoresearch.runs.targets import Answer, Target, TargetFailed
+from autoresearch.runs.targets import Answer, AnsweredInError, Target, TargetFailed
 from autoresearch.runs.workspace.lifecycle import SuiteWorkspaces
 
 
@@ -67,8 +67,11 @@ def run_case(
         result.error = ws.error
         return result
     started = time.monotonic()
+    failure: str | None = None
     try:
         answer = retries.answer(target, case, attempt, ws.path if ws is not None else None)
+    except AnsweredInError as exc:  # AgentV 5 grades the error as the answer; the test stays an execution_error
+        answer, failure = exc.answer, str(exc)
     except (TargetFailed, OSError) as exc:
         result.error = str(exc)
         result.duration_ms = _ms(started)
@@ -105,7 +108,8 @@ def run_case(
     if result.error is None:
         ungraded = case.ungraded_score if not case.graders else None
         result.score = ungraded if ungraded is not None else test_score(case.graders, result.scores)
-        result.status = status(result.score, case.threshold)
+        result.status = status(result.score, case.threshold) if failure is None else "execution_error"
+        result.error = failure
     result.attempt_scores = [result.score]
     return result
 

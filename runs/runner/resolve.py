@@ -89,7 +89,7 @@ def resolve(
     for name in sorted(grader_targets([g for case in suite.cases for g in case.graders])):
         spec = specs.get(name)
         if spec is not None and spec.valid and spec.provider in GRADING_PROVIDERS:
-            targets.named_graders[name] = _grading(name, specs, suite.directory, targets)
+            targets.named_graders[name] = _grading(name, specs, suite, targets)
     suite.notes.extend(problems.notes)
     return targets, problems.items + in_eval.items
 
@@ -164,7 +164,6 @@ def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targe
     if not spec.valid:
         targets.graders[name] = None
         return
-    eval_dir = suite.directory
     target = targets.built.get(name) or _target(spec, suite)
     targets.built[name] = target
     if spec.provider in LLM_PROVIDERS:
@@ -182,22 +181,24 @@ def _build(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targe
         )
         targets.graders[name] = None
         return
-    targets.graders[name] = _grading(grader_name, specs, eval_dir, targets)
+    targets.graders[name] = _grading(grader_name, specs, suite, targets)
 
 
 def _target(spec: TargetSpec, suite: Suite) -> Target:
     if spec.provider == "cli":
-        return CliTarget(spec, suite.directory)
+        return CliTarget(spec, suite.directory, suite.agentv)
     if spec.provider == "replay":
         return ReplayTarget(spec, suite.path.resolve(), suite.name)
     return LLMTarget(spec, suite.directory)
 
 
-def _grading(name: str, specs: dict[str, TargetSpec], eval_dir: Path, targets: Targets) -> Grading:
+def _grading(name: str, specs: dict[str, TargetSpec], suite: Suite, targets: Targets) -> Grading:
     """The target `name` as a grader: one built instance per name, so a cli target's healthcheck runs once."""
     target = targets.built.get(name)
     if target is None:
-        target = CliTarget(specs[name], eval_dir) if specs[name].provider == "cli" else LLMTarget(specs[name], eval_dir)
+        target = (
+            _target(specs[name], suite) if specs[name].provider == "cli" else LLMTarget(specs[name], suite.directory)
+        )
         targets.built[name] = target
     if isinstance(target, CliTarget):
         return target

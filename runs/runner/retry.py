@@ -5,7 +5,8 @@ A `replay` target's failed lookup is retried too, as AgentV retries it (the next
 the wait: a file read again has nothing to wait for.
 
 An LLM target's provider client retries by its own table (`providers`) instead. A failure that no retry can
-mend (a command without `{OUTPUT_FILE}`) is not retried: AgentV retries it, to the same end. Nor is one whose
+mend (a command without `{OUTPUT_FILE}`) is not retried: AgentV retries it, to the same end. Nor is a 5.x
+file's failed command, which AgentV 5 grades instead of retrying (`AnsweredInError`). Nor is one whose
 run was given up meanwhile (its caller has seen enough) or is being interrupted: the wait ends early and the
 failure stands.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from autoresearch.plumbing import process
 from autoresearch.runs.evalfile.model import Case
-from autoresearch.runs.targets import Answer, Target, TargetFailed, TargetMisconfigured
+from autoresearch.runs.targets import Answer, AnsweredInError, Target, TargetFailed, TargetMisconfigured
 
 WAITS = {"cli": True, "replay": False}  # the providers whose failed answers are retried, and whether after a wait
 DEFAULT_MAX_RETRIES = 2  # AgentV 4.42.4's `--max-retries` default
@@ -42,7 +43,7 @@ class Retries:
         for retry in range(retries):
             try:
                 return target.answer(case, attempt + retry, cwd=cwd)
-            except TargetMisconfigured:
+            except (TargetMisconfigured, AnsweredInError):
                 raise
             except (TargetFailed, OSError):
                 if not self._still_wanted(backoff_s(retry) if WAITS[target.provider] else 0.0):

@@ -23,6 +23,16 @@ class TargetMisconfigured(TargetFailed):
     """The target can never answer as it is defined (a `cli` command without `{OUTPUT_FILE}`): not retried."""
 
 
+class AnsweredInError(TargetFailed):
+    """The command ran and failed (a non-zero exit, a time-out, no `{OUTPUT_FILE}` written) under AgentV 5's
+    rules: AgentV 5 does not retry it, grades its error message as the answer (`answer`), and marks the test
+    an execution_error with the graders' score. AgentV 4.42.4 throws instead (retried, then scored 0)."""
+
+    def __init__(self, message: str, answer: Answer):
+        super().__init__(message)
+        self.answer = answer
+
+
 @dataclass(frozen=True)
 class Answer:
     """The answer text, what the budget counts (tokens, cost), and what the target reported as AgentV keeps it
@@ -36,6 +46,7 @@ class Answer:
     token_usage: dict[str, float] | None = None
     reported_cost_usd: float | None = None
     reported_duration_ms: float | None = None
+    task_error: str | None = None  # AgentV 5: the `error` a cli target wrote beside its answer (an execution_error)
 
 
 class Target(Protocol):

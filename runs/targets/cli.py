@@ -5,23 +5,31 @@ AgentV 4.42.4 reads it (`autoresearch.runs.targets.cli_output`: output messages
 with tool calls, measurements): a command without that placeholder fails every
 test, there ("Failed to read output file") and here, where it is not even run,
 since nothing it could print would be read.
+
+A 5.x file's target follows AgentV 5 instead, whose cli provider returns a failed
+run as an answer rather than throwing: `Error: <what failed>` is graded as the
+answer, the test is an execution_error with the graders' score, and nothing is
+retried (`AnsweredInError`). A command without `{OUTPUT_FILE}` runs there, and
+fails so ("Failed to read output file").
 """
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
+import signal
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NoReturn
 
 from autoresearch.plumbing import process
 from autoresearch.providers.turns import Reply
 from autoresearch.runs.evalfile.model import Case
 from autoresearch.runs.evalfile.prompt import question
 from autoresearch.runs.grader_llm import GraderLLM, GraderRetry
-from autoresearch.runs.targets import Answer, TargetFailed, TargetMisconfigured, cli_output
+from autoresearch.runs.targets import Answer, AnsweredInError, TargetFailed, TargetMisconfigured, cli_output
 from autoresearch.runs.targets.healthcheck import Healthcheck
 from autoresearch.runs.targets.specs import TargetSpec
 
@@ -43,7 +51,8 @@ class Call:
 class CliTarget:
     prompt_mode: Literal["agent", "lm"] = "agent"  # AgentV gives a command file references, not file contents
 
-    def __init__(self, spec: TargetSpec, eval_dir: Path):
+    def __init__(self, spec: TargetSpec, eval_dir: Path, agentv: int = 4):
+        self.agentv = agentv  # the AgentV major whose rules a failed run follows (`AnsweredInError` from 5)
         self.name, self.grader_target = spec.name, spec.grader_target
         self.eval_dir, self.provider = eval_dir, spec.provider
         self.template: str = spec.options["command"]
@@ -54,7 +63,8 @@ class CliTarget:
 
     def answer(self, case: Case, attempt: int, cwd: Path | None = None) -> Answer:
         """The command's answer; it runs in the test's workspace when it has one (AgentV's request.cwd wins over the target's `cwd`)."""
-        self._require_output_file()
+        if self.agentv < 5:
+            self._require_output_file()
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
         return self._run(
             Call(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s)
@@ -123,17 +133,43 @@ class CliTarget:
         cwd = call.cwd or self.cwd
         done = process.run(render(self.template, values), cwd=cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
         if done.timed_out:
-            raise TargetFailed(f"target {self.name} timed out after {timeout_s:g}s")
+            self._failed(call, f"target {self.name} timed out after {timeout_s:g}s", timed_out(timeout_s))
         if done.returncode != 0:
-            raise TargetFailed(
-                f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}"
+            self._failed(
+                call,
+                f"target {self.name} exited {done.returncode}: {process.tail(done.stderr or done.stdout)}",
+                exited(done),
             )
         if not output_file.is_file():
-            raise TargetFailed(
+            self._failed(
+                call,
                 f"Failed to read output file: {'grader' if call.grading else 'target'} {self.name} wrote "
-                "nothing to {OUTPUT_FILE}"
+                "nothing to {OUTPUT_FILE}",
+                f"Failed to read output file '{output_file}': ENOENT: no such file or directory, open '{output_file}'",
             )
-        return cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"))
+        answer = cli_output.parse(output_file.read_text(encoding="utf-8", errors="replace"), self.agentv)
+        if answer.task_error and answer.task_error.strip() and self.agentv >= 5 and not call.grading:
+            raise AnsweredInError(answer.task_error.strip(), answer)  # AgentV 5: graded, an execution_error
+        return answer
+
+    def _failed(self, call: Call, message: str, agentv5_message: str) -> NoReturn:
+        """Raise the failure: AgentV 5 grades a test's `Error: <its message>` (a grader's run fails as in 4.x)."""
+        if self.agentv >= 5 and not call.grading:
+            raise AnsweredInError(message, cli_output.plain(f"Error: {agentv5_message}"))
+        raise TargetFailed(message)
+
+
+def timed_out(timeout_s: float | None) -> str:
+    """AgentV 5's message for a command killed at its timeout (whole seconds, rounded up)."""
+    return "CLI provider timed out" + (f" after {math.ceil(timeout_s)}s" if timeout_s else "")
+
+
+def exited(done: process.Completed) -> str:
+    """AgentV 5's message for a command that failed: its stderr, else its stdout, with the exit code; a signal's name."""
+    if done.returncode is not None and done.returncode < 0:
+        return f"CLI terminated by signal {signal.Signals(-done.returncode).name}"
+    detail = done.stderr.strip() or done.stdout.strip()
+    return f"{detail} (exit code {done.returncode})" if detail else f"CLI exited with code {done.returncode}"
 
 
 def render(template: str, values: dict[str, str]) -> str:

@@ -10,7 +10,9 @@ optional `text`, `token_usage: {input, output, cached?}`, `cost_usd` and
 the answer as plain text with no measurements. Negative `cost_usd` and
 `duration_ms` are dropped. The tool calls and measurements are what
 `tool-trajectory`, `execution-metrics`, `token-usage`, `cost` and `latency`
-grade.
+grade. AgentV 5's schema adds `error` (text): the target's own failure,
+beside an answer that is still graded (`Answer.task_error`; read for 5.x
+files only, as 4.42.4's schema has no such field).
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ class _Invalid(StepFailed):
     """The JSON does not pass AgentV's schema: the whole text is the answer (caught in this module, always)."""
 
 
-def parse(text: str) -> Answer:
-    """The target's answer and what it reported about the run."""
+def parse(text: str, agentv: int = 4) -> Answer:
+    """The target's answer and what it reported about the run, read by the schema of that AgentV major."""
     try:
         value = json.loads(text, parse_constant=_reject)
-        return _envelope(value, text)
+        return _envelope(value, text, agentv)
     except (ValueError, _Invalid, RecursionError):
         return plain(text)
 
@@ -50,9 +52,10 @@ def _reject(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _envelope(value: Any, text: str) -> Answer:
+def _envelope(value: Any, text: str, agentv: int = 4) -> Answer:
     if not isinstance(value, dict):
         raise _Invalid
+    error = _optional(value, "error", _string) if agentv >= 5 else None
     usage = _optional(value, "token_usage", _usage)
     cost = _optional(value, "cost_usd", _number)
     duration = _optional(value, "duration_ms", _number)
@@ -61,10 +64,10 @@ def _envelope(value: Any, text: str) -> Answer:
     cost = cost if cost is None or cost >= 0 else None
     duration = duration if duration is None or duration >= 0 else None
     if messages:
-        return _answer(last_assistant_text(messages), tuple(messages), usage, cost, duration)
+        return _answer(last_assistant_text(messages), tuple(messages), usage, cost, duration, error)
     if "text" in value:
         answer = value["text"] if isinstance(value["text"], str) else js_string(value["text"])
-        return _answer(answer, ({"role": "assistant", "content": answer},), usage, cost, duration)
+        return _answer(answer, ({"role": "assistant", "content": answer},), usage, cost, duration, error)
     return plain(text)
 
 
@@ -74,6 +77,7 @@ def _answer(
     usage: dict[str, float] | None,
     cost: float | None,
     duration: float | None,
+    error: str | None = None,
 ) -> Answer:
     return Answer(
         text,
@@ -84,6 +88,7 @@ def _answer(
         token_usage=usage,
         reported_cost_usd=cost,
         reported_duration_ms=duration,
+        task_error=error,
     )
 
 

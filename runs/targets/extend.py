@@ -14,7 +14,7 @@ from typing import Any
 
 from autoresearch.runs.evalfile.interpolate import reference_name
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.targets.specs import TargetSpec, parse_targets
+from autoresearch.runs.targets.specs import TargetSpec, agentv5_target, parse_targets
 
 NOT_FIELDS = ("extends", "id", "hooks")
 
@@ -22,7 +22,8 @@ NOT_FIELDS = ("extends", "id", "hooks")
 def extend(items: list[Any], target: dict[str, Any], specs: dict[str, TargetSpec], problems: Problems) -> None:
     """Add (or replace) the derived target in `specs`; its problems are the eval file's, under `target.*`."""
     base_name = target["extends"].strip()
-    base = next((item for item in items if isinstance(item, dict) and item.get("name") == base_name), None)
+    shaped = (agentv5_target(item) for item in items)  # a 5.x targets file names its targets by `id`
+    base = next((item for item in shaped if isinstance(item, dict) and item.get("name") == base_name), None)
     if base is None:
         problems.add(
             None,

@@ -54,6 +54,8 @@ class SuiteWorkspaces:
             target_hooks or {}
         )  # the hooks of the target's `execution.targets` entry, run after the workspace's
         self.config: Workspace | None = suite.cases[0].workspace if suite.cases else None
+        if suite.agentv >= 5:  # AgentV 5: the one environment some of its tests run in (`agentv5.place`)
+            self.config = next((case.workspace for case in suite.cases if case.workspace is not None), None)
         self.run_id = str(uuid.uuid4())
         self.root: Path | None = None
         self.shared: Path | None = None
@@ -144,7 +146,7 @@ class SuiteWorkspaces:
         if self.error is not None:
             return CaseWorkspace(error=self.error)
         cfg = case.workspace
-        if cfg is None and self.shared is None:
+        if cfg is None and (self.shared is None or self.suite.agentv >= 5):  # AgentV 5: where the eval file is
             return None
         ws = CaseWorkspace(self.shared)
         try:

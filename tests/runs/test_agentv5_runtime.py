@@ -62,3 +62,18 @@ def test_a_host_environment_is_used_in_place_and_its_baseline_repository_kept_ou
     assert {key[1]: row["score"] for key, row in rows.items()} == {"setup-ran": 1.0, "second-test": 1.0}
     left = sorted(p.name for p in (case / "work").iterdir())
     assert left == sorted([*before, "ready.txt", "answer-setup-ran.log", "answer-second-test.log"])
+
+
+def test_tests_naming_different_host_environments_are_refused_naming_the_field(tmp_path: Path):
+    """AgentV 5 sets up one host environment per run and fails every test of a file whose tests name two."""
+    recipe = "    environment: {{type: host, workdir: {}}}\n"
+    path = tmp_path / "x.eval.yaml"
+    tests = "tests:\n" + "".join(
+        f"  - id: {name}\n    vars: {{input: hi}}\n    assert: [ok]\n" + recipe.format(name) for name in ("a", "b")
+    )
+    path.write_text(HEAD + tests)
+    done = validate_with_us(path)
+    assert done.returncode == 30, done.stdout + done.stderr
+    assert "field 'environment'" in done.stdout + done.stderr and "different host environments" in done.stdout
+    path.write_text(HEAD + tests.replace("workdir: b", "workdir: a"))
+    assert "environment" not in validate_with_us(path).stdout  # one recipe: the tests share it

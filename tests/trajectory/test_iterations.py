@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -74,3 +76,32 @@ def test_a_line_another_tool_wrote_with_fields_of_its_own_is_still_read(tmp_path
     path.write_text('{"cycle": 1, "score": 0.5, "decision": "keep", "their_note": "x"}\n')
     records, bad = read(path)
     assert bad == 0 and records[0].model_extra == {"their_note": "x"}
+
+
+READ_AND_DROP = """
+import gc, json, sys, tracemalloc
+from pathlib import Path
+from autoresearch.trajectory.iterations import read
+path = Path(sys.argv[1])
+gc.collect()
+tracemalloc.start()
+before = tracemalloc.get_traced_memory()[0]
+records, _ = read(path)
+del records
+gc.collect()
+print(tracemalloc.get_traced_memory()[0] - before)
+"""
+
+
+def test_lines_read_and_dropped_leave_nothing_behind(tmp_path):
+    """The live chart and the digest read every line again and again over a night: pydantic's shared string
+    cache kept each line's run directory, timestamp and commit (about 150 bytes a line, for good). In a
+    process of its own, so that no earlier test has filled that cache already."""
+    path = tmp_path / "iterations.jsonl"
+    lines = (
+        Iteration(cycle=c, score=0.5, decision="drop", run_dir=f"run-{c:06d}", commit=f"{c:040x}", eval_key="e" * 64)
+        for c in range(1, 2001)
+    )
+    path.write_text("".join(record.model_dump_json() + "\n" for record in lines))
+    done = subprocess.run([sys.executable, "-c", READ_AND_DROP, str(path)], capture_output=True, text=True, check=True)
+    assert int(done.stdout) < 40_000, f"{int(done.stdout)} bytes kept after reading 2,000 lines"

@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from autoresearch.policies.holdout import split
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -26,19 +27,27 @@ PLAN = {
 REFS = "refs/autoresearch/exp/candidates/"
 
 
-def make(tmp_path, plan=PLAN, overlap=False, cycles=3, **config):
+def make(tmp_path, plan=PLAN, overlap=False, cycles=3, original=ORIGINAL, **config):
     settings = {
         "search": {"candidates": 2, "overlap": overlap, "confirm": "off", "parents": "pareto"},
         "stop": {"max_cycles": cycles, "max_convergence": 10},
         **config,
     }
     return scenario_repo(
-        tmp_path / "r", {"prompt.md": ORIGINAL}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
+        tmp_path / "r", {"prompt.md": original}, {}, config=settings, extra_files={"plan.json": json.dumps(plan)}
     )
 
 
 def refs(repo) -> list[str]:
     return git(repo, "for-each-ref", "--format=%(refname)", "refs/autoresearch").split()
+
+
+def stored_commits(repo) -> list[str]:
+    """The subjects of every candidate commit in the object store, on a ref or not."""
+    objects = git(repo, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname)").splitlines()
+    commits = [line.split()[1] for line in objects if line.startswith("commit ")]
+    subjects = [git(repo, "show", "-s", "--format=%s", c).strip() for c in commits]
+    return sorted(s for s in subjects if s.startswith("autoresearch candidate"))
 
 
 def assert_kept_from_the_parent(repo) -> None:
@@ -75,8 +84,10 @@ def test_the_front_is_kept_on_refs_of_the_experiments_own_and_a_restarted_run_fi
     repo = make(tmp_path, cycles=2)
     first = cli(repo, "run")
     assert first.returncode == 10, first.stderr
-    # cycle 2's candidate 0 is on the front (best on a); candidate 1 is not (HEAD wins all it wins)
+    # cycle 2's candidate 0 is on the front (best on a); candidate 1 is not (HEAD wins all it wins), and was
+    # never stored: no commit of it was written only to be dropped
     assert refs(repo) == [REFS + "2-0"]
+    assert stored_commits(repo) == ["autoresearch candidate 2-0"]
     stored = git(repo, "show", "--format=%P%n%B", "-s", REFS + "2-0").splitlines()
     assert stored[0] == git(repo, "rev-parse", "HEAD").strip()  # made from HEAD, on no branch
     assert git(repo, "show", f"{REFS}2-0:prompt.md") == scores(a=1, b=0, c=0.5)
@@ -205,3 +216,81 @@ def test_a_forged_parent_never_carries_a_change_outside_the_artifact_into_a_cand
     log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
     assert "would change files outside the artifact" in log and "evals/score.py" in log
     assert git(repo, "status", "--porcelain").strip() == ""
+
+
+def test_a_parent_that_does_not_carry_gives_its_place_to_the_next_member_of_the_front(tmp_path):
+    before = scores(a=0.5, b=0.5, c=0.5, d=0.5)
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(a=1, b=1, c=0, d=0)}, "summary": "fix a and b, break c and d"},
+        "2.1": {"write": {"prompt.md": scores(a=0.5, b=0.5, c=1, d=0.5)}, "summary": "fix c"},  # kept
+        "3.0": {"run": ["echo 'c 0.9' >> prompt.md"], "summary": "nudge c down"},
+        "3.1": {
+            "run": ["echo 'd 1' >> prompt.md", "echo 'a 0' >> prompt.md", "echo 'c 0.95' >> prompt.md"],
+            "summary": "fix d, break a, nudge c down",
+        },
+        "4.0": {"run": ["echo 'b 0.4' >> prompt.md"], "summary": "nudge b down"},
+        "4.1": {"run": ["echo 'a 1' >> prompt.md"], "summary": "fix a"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": before},
+        {},
+        config={
+            "search": {"candidates": 2, "overlap": False, "confirm": "off", "parents": "pareto"},
+            "stop": {"max_cycles": 4, "max_convergence": 10},
+        },
+        extra_files={"plan.json": json.dumps(plan)},
+    )
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "keep", "drop", "keep"]
+    # the front after cycle 3: 2-0 (best on a and b) ranks above 3-1 (best on d), but 2-0's edit conflicts
+    # with cycle 2's KEEP, so cycle 4's one parent is 3-1 rather than HEAD twice
+    assert [c.get("parent") for c in lines[2]["candidates"]] == [None, None]
+    assert [c.get("parent") for c in lines[3]["candidates"]] == [None, "3-1"]
+    assert (lines[3]["wins"], lines[3]["losses"]) == (2, 0)  # a and d against HEAD (c 0.95 ties its 1)
+    assert (repo / "prompt.md").read_text() == scores(a=0.5, b=0.5, c=1, d=0.5) + "d 1\na 0\nc 0.95\na 1\n"
+    log = (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").read_text()
+    assert "does not carry onto HEAD: the next one takes its place" in log
+
+
+HOLDOUT_START = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 0, "g": 0, "h": 0, "i": 0, "j": 0}  # held: c, d, g, i
+
+
+@pytest.mark.parametrize(
+    ("held_change", "decision", "holdout_score"), [({"g": 1}, "keep", 0.75), ({"c": 0, "d": 0}, "drop", 0.0)]
+)
+def test_with_a_holdout_parents_come_from_the_visible_tests_and_a_child_still_answers_to_the_holdout(
+    tmp_path, held_change, decision, holdout_score
+):
+    """Cycle 2's candidate 0 is best on the visible test f (and loses a): a parent. Its child mends a and is
+    kept, unless the parent's edit hurt the held-out tests, which the mutators never saw: then the holdout
+    vetoes the child's KEEP as it would any other."""
+    start = HOLDOUT_START
+    assert sorted(split(start, 0.4, "exp")) == ["c", "d", "g", "i"]
+    plan = {
+        "2.0": {"write": {"prompt.md": scores(**(start | {"f": 1, "a": 0} | held_change))}, "summary": "f up, a down"},
+        "2.1": {"write": {"prompt.md": scores(**(start | {"b": 0}))}, "summary": "b down"},
+        "3.0": {"run": ["echo 'e 0' >> prompt.md"], "summary": "e down"},
+        "3.1": {"run": ["echo 'a 1' >> prompt.md"], "summary": "mend a"},
+    }
+    repo = make(tmp_path, plan, original=scores(**start), eval={"holdout": 0.4})
+    done = cli(repo, "run")
+    assert done.returncode == (0 if decision == "keep" else 10), done.stderr  # 10: no KEEP this run
+    lines = iterations(repo)
+    assert [r["decision"] for r in lines] == ["keep", "drop", decision]
+    child = lines[2]["candidates"][1]
+    assert child["parent"] == "2-0" and (child["wins"], child["losses"]) == (1, 0)  # f, against HEAD
+    assert lines[2]["holdout_score"] == holdout_score
+    assert lines[2]["holdout_regressed"] is (decision == "drop")
+    results = repo / ".autoresearch"
+    for line in lines[1:]:  # no candidate's results, which the front is built from, hold a held-out test
+        for run in (results / "runs/exp" / line["run_dir"]).glob("candidate-*/index.jsonl"):
+            assert not {json.loads(r)["test_id"] for r in run.read_text().splitlines()} & {"c", "d", "g", "i"}
+    if decision == "keep":
+        assert git(repo, "log", "-1", "--format=%s").startswith("autoresearch cycle 3: mend a")
+        assert "vetoed" not in lines[2]["reason"]
+    else:
+        assert "vetoed: the holdout regressed" in lines[2]["reason"]
+        assert git(repo, "log", "--format=%s").splitlines() == ["initial"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.attempts import ATTEMPT
 from tests.helpers.procs import running, survivors
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
@@ -29,14 +30,9 @@ from pathlib import Path
 
 repo, actions, marker = Path(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
 results = repo / ".autoresearch"
-
-
-def attempt(what, action):
-    try:
-        action()
-        print("DONE", what)
-    except OSError as exc:
-        print("refused", what, exc)
+"""
+HOSTILE += ATTEMPT
+HOSTILE += r"""
 
 
 if "clean" in actions:  # as coding agents tidy up: here, and in the checkout it came from

@@ -178,15 +178,17 @@ def _suite_named(theirs: dict[Key, dict], ours: dict[Key, dict]) -> dict[Key, di
     return named
 
 
-def validate_with_agentv(root: Path, paths: list[Path]) -> dict[str, bool]:
+def validate_with_agentv(
+    root: Path, paths: list[Path], binary: Path = AGENTV, env: dict[str, str] | None = None
+) -> dict[str, bool]:
     """`agentv validate` once over many files: each file's path (relative to root) and whether it is valid."""
     done = subprocess.run(
-        [str(agentv_binary()), "validate", *(str(p) for p in paths)],
+        [str(agentv_binary(binary)), "validate", *(str(p) for p in paths)],
         cwd=root,
         capture_output=True,
         text=True,
         timeout=300,
-        env=agentv_env(root.parent / "home"),
+        env=agentv_env(root.parent / "home", env),
     )
     verdicts = {}
     for line in done.stdout.splitlines():

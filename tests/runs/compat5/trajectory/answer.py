@@ -1,5 +1,6 @@
 """Canned agent answers by {EVAL_ID}: tool calls in AgentV's cli output format (a command tool, start times
-that reorder the calls, JSON given as text, booleans and numbers in the args)."""
+that reorder the calls, JSON given as text, booleans and numbers in the args; named and reasoning messages,
+calls with an output, a whole transcript)."""
 
 import json
 import sys
@@ -40,7 +41,27 @@ TIMED = {
         }
     ]
 }
-ANSWERS = {"agent": AGENT, "timed": TIMED, "plain": "plain text, no tools"}
+NAMED = {
+    "output": [
+        {"role": "assistant", "name": "planner", "metadata": {"codex.item.type": "reasoning"}, "content": "thinking"},
+        {
+            "role": "assistant",
+            "content": "ok",
+            "tool_calls": [
+                {"tool": "search", "input": {"q": "x"}, "output": "found"},
+                {"tool": "shell", "input": {"command": ["ls", "-la"]}, "output": None},
+            ],
+        },
+    ]
+}
+TRANSCRIPT = {"output": [{"role": "user", "content": "go"}, {"role": "assistant", "content": "done"}]}
+ANSWERS = {
+    "agent": AGENT,
+    "timed": TIMED,
+    "plain": "plain text, no tools",
+    "named": NAMED,
+    "transcript": TRANSCRIPT,
+}
 
 test_id, output_file = sys.argv[1:]
 answer = ANSWERS[test_id.split("-")[0]]

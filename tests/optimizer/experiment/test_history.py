@@ -1,0 +1,68 @@
+"""The history a running loop holds: what it needs of every past line, not every line's whole record."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+
+import pytest
+
+from autoresearch.optimizer.experiment.history import History
+from autoresearch.trajectory.iterations import Iteration
+
+LINES = 2000
+
+
+def _line(cycle: int) -> Iteration:
+    decision = "keep" if cycle % 10 == 1 else "error" if cycle % 7 == 0 else "drop"
+    return Iteration(
+        cycle=cycle,
+        score=cycle / LINES,
+        decision=decision,
+        cost_usd=0.01,
+        mutation_cost_usd=0.02,
+        mutation=f"tried idea number {cycle} on the prompt's second paragraph",
+        run_dir=f"2026-11-28T01-00-00-{cycle:06d}",
+        reason="wins 1 > losses 0",
+        commit=f"{cycle:040x}" if decision == "keep" else None,
+        eval_key="e" * 64,
+        wins=1,
+        losses=0,
+        ties=3,
+        mean_delta=0.25,
+        duration_s=1.5,
+        tests=4,
+    )
+
+
+def test_a_long_night_holds_a_few_hundred_bytes_a_line_not_every_whole_record():
+    """A line's model is about 3 KiB; a night of thousands of cycles held them all (bench/run_memory.py)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        lines = [_line(cycle) for cycle in range(1, LINES + 1)]
+        history = History(lines)
+        del lines
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held / LINES < 500, f"{held / LINES:.0f} bytes a line"
+    assert history.last_cycle == LINES and history.best is not None and history.best.cycle == 1991
+
+
+def test_what_the_loop_reads_of_the_history_is_what_the_lines_say():
+    history = History(_line(cycle) for cycle in range(1, 31))
+    assert (history.original.cycle, history.last.cycle, history.best.cycle) == (1, 30, 21)  # type: ignore[union-attr]
+    assert history.last_evaluated is not None and history.last_evaluated.cycle == 30
+    assert round(history.spent_usd, 6) == 0.9 and history.count("error") == 3 and history.count("keep") == 3
+    progress = history.progress(run_start_cycle=20)
+    assert (progress.cycles_done, progress.cycles_without_keep, progress.errors_in_a_row) == (10, 9, 0)
+    assert [r.cycle for r in history.since(27)] == [28, 29, 30]
+    start = history.start_of_run(15)
+    assert start is not None and start.cycle == 11
+    assert history.expected_cycle_cost(candidates=2) == pytest.approx(0.06) and history.expected_cycle_s() == 1.5
+    history.add(_line(31))
+    assert history.last_cycle == 31 and history.best.cycle == 31  # type: ignore[union-attr]
+    assert [r.commit for r in history.rows if r.commit] == [f"{c:040x}" for c in (1, 11, 21, 31)]
