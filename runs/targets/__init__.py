@@ -26,11 +26,12 @@ class TargetMisconfigured(TargetFailed):
 class AnsweredInError(TargetFailed):
     """The command ran and failed (a non-zero exit, a time-out, no `{OUTPUT_FILE}` written) under AgentV 5's
     rules: AgentV 5 does not retry it, grades its error message as the answer (`answer`), and marks the test
-    an execution_error with the graders' score. AgentV 4.42.4 throws instead (retried, then scored 0)."""
+    an execution_error with the graders' score. AgentV 4.42.4 throws instead (retried, then scored 0). With no
+    `answer`, the one AgentV 5 grades for a failed command: `Error: <message>`."""
 
-    def __init__(self, message: str, answer: Answer):
+    def __init__(self, message: str, answer: Answer | None = None):
         super().__init__(message)
-        self.answer = answer
+        self.answer = answer if answer is not None else Answer(f"Error: {message}")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +48,9 @@ STARTED = pytest.StashKey[tuple[Scenarios, subprocess.Popen]]()
 
 def for_run(run_id: str) -> Scenarios:
     """The scenarios' folder of the test run `run_id` (xdist's testrunuid, the same in every worker)."""
-    return Scenarios(Path(tempfile.gettempdir()) / f"ar-ray-{run_id[:12]}")  # Ray's socket paths must stay short
+    # In /tmp whatever TMPDIR says: Ray's socket paths below it (…/ray/session_<time>_<pid>/sockets/plasma_store.1)
+    # must stay within AF_UNIX's 107 bytes, which a TMPDIR of 16 characters already broke
+    return Scenarios(Path("/tmp") / f"ar-ray-{run_id[:12]}")
 
 
 def start(scenarios: Scenarios) -> subprocess.Popen:
