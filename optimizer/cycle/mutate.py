@@ -38,8 +38,6 @@ from autoresearch.optimizer.gitrepo.workspace import (
 from autoresearch.optimizer.guard import rescue, scope, trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
-from autoresearch.runs.parse import check
-from autoresearch.runs.parse.sources import targets_file
 
 
 def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult:
@@ -205,6 +203,12 @@ def scoring_files(config: Config, root: Path) -> list[Path]:
     run its code unsandboxed at the next eval. An eval command's own script is not among them: it may be the
     code being improved."""
     files = [root / DEFAULT_PATH]
+    if not (config.eval.file or config.eval.agentv):
+        return files
+    # the parser brings the built-in runner's graders (asyncio among them): not for an eval command's run
+    from autoresearch.runs.parse import check
+    from autoresearch.runs.parse.sources import targets_file
+
     for name in filter(None, (config.eval.file, config.eval.agentv)):
         eval_file = root / name
         suite, _ = check(eval_file)  # a file the eval refuses grades nothing; its problems are the eval's to say
