@@ -188,11 +188,12 @@ def _parse_fields(item: Any, index: int, problems: Problems) -> TargetSpec | Non
 
 
 NO_OUTPUT_FILE = (
-    "no {OUTPUT_FILE}: AgentV 4.42.4 reads a cli target's answer only from that file (never its stdout), so every "
-    'test on this target fails to run, there ("Failed to read output file") and here; write the answer to '
-    "{OUTPUT_FILE}"
+    "no {OUTPUT_FILE}: AgentV reads a cli target's answer only from that file (never its stdout), so every test "
+    'on this target is an execution error, there and here ("Failed to read output file": a 4.x file scores it 0, a '
+    "5.x file grades that error as the answer); write the answer to {OUTPUT_FILE}"
 )
-"""`agentv validate` accepts such a target (the file is valid), so this is a note, not a problem."""
+"""`agentv validate` accepts such a target (the file is valid), so this is a note, not a problem. A targets file
+serves 4.x and 5.x eval files alike, so the note says what each does."""
 
 
 def _replay_source(item: dict[str, Any], where: str, problems: Problems) -> None:

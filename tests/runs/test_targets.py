@@ -274,6 +274,7 @@ def test_a_cli_target_without_output_file_is_noted_by_validate_and_every_test_fa
     note = f"{tmp_path / '.agentv' / 'targets.yaml'}: field 'targets[canned].command': no {{OUTPUT_FILE}}"
     checked = cli(tmp_path, "validate", str(eval_file))
     assert checked.returncode == 0 and f"note: {note}" in checked.stdout
+    assert "a 4.x file scores it 0, a 5.x file grades that error as the answer" in checked.stdout  # as each AgentV
     done = cli(tmp_path, "eval", str(eval_file), "--output", "out", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
