@@ -19,6 +19,7 @@ from typing import Any
 from autoresearch.runs.evalfile.problems import Problems
 
 FIELDS = ("type", "workdir", "context", "dockerfile", "image", "env", "resources", "mounts", "secrets", "setup")
+UNKNOWN = "is not supported in environment recipes"
 RESOURCES = ("cpus", "memory", "disk", "gpu")  # disk and gpu: read and checked by AgentV 5, then unused
 MOUNT_FIELDS = ("source", "target", "access", "read_only")
 
@@ -116,6 +117,18 @@ def parse(
     )
 
 
+def known_object(raw: Any, where: str, fields: tuple[str, ...], problems: Problems, unknown_is: str = UNKNOWN) -> bool:
+    """Whether `raw` is an object of known fields only; the first problem reported, as AgentV 5 throws on it."""
+    if not isinstance(raw, dict):
+        problems.add(None, where, "must be an object")
+        return False
+    unknown = [k for k in raw if k not in fields]
+    if unknown:
+        problems.add(None, f"{where}.{unknown[0]}", unknown_is)
+        return False
+    return True
+
+
 def _mount_problem(entry: dict[str, Any]) -> tuple[str, str] | None:
     """The first field of a mount AgentV 5 throws on, and why."""
     unknown = [k for k in entry if k not in MOUNT_FIELDS]
@@ -153,12 +166,7 @@ def _record(raw: dict[str, Any], key: str, problems: Problems) -> dict[str, str]
 def _resources(raw: Any, problems: Problems) -> dict[str, Any] | None:
     if raw is None:
         return {}
-    if not isinstance(raw, dict):
-        problems.add(None, "environment.resources", "must be an object")
-        return None
-    unknown = [k for k in raw if k not in RESOURCES]
-    if unknown:
-        problems.add(None, f"environment.resources.{unknown[0]}", "is not supported in environment recipes")
+    if not known_object(raw, "environment.resources", RESOURCES, problems):
         return None
     cpus, memory = raw.get("cpus"), raw.get("memory")
     if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, (int, float)) or cpus <= 0):

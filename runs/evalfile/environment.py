@@ -111,12 +111,9 @@ def _docker(raw: dict[str, Any], directory: Path, problems: Problems) -> DockerE
 
 def _setup(raw: Any, problems: Problems) -> Setup:
     """The setup, or REFUSED (the problem said)."""
-    if not isinstance(raw, dict):
-        problems.add(None, "environment.setup", "must be an object")
-        return REFUSED
-    unknown = [k for k in raw if k not in SETUP_FIELDS]
-    if unknown:
-        problems.add(None, f"environment.setup.{unknown[0]}", "is not supported (setup takes command, cwd, timeout_ms)")
+    if not docker_recipe.known_object(
+        raw, "environment.setup", SETUP_FIELDS, problems, "is not supported (setup takes command, cwd, timeout_ms)"
+    ):
         return REFUSED
     command = raw.get("command")
     if not isinstance(command, list) or not command or not all(isinstance(c, str) and c.strip() for c in command):
