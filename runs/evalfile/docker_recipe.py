@@ -2,7 +2,7 @@
 
 The tests naming it run their `cli` target inside a container of the recipe's
 image (`autoresearch.runs.workspace.docker_environment` makes the image ready,
-`autoresearch.runs.targets.sandbox` runs the command), as AgentV 5's
+`autoresearch.runs.targets.container` runs the command), as AgentV 5's
 environment/docker.ts and providers/sandbox-runner.ts do. The workdir, the
 setup's cwd and the mounts' targets are paths in the container; `context`,
 `dockerfile` and the mounts' sources are host paths, relative to the eval file

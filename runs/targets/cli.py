@@ -11,7 +11,7 @@ run as an answer rather than throwing: `Error: <what failed>` is graded as the
 answer, the test is an execution_error with the graders' score, and nothing is
 retried (`AnsweredInError`). A command without `{OUTPUT_FILE}` runs there, and
 fails so ("Failed to read output file"). A test with a docker environment runs the
-command in its container (`autoresearch.runs.targets.sandbox`).
+command in its container (`autoresearch.runs.targets.container`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from autoresearch.runs.evalfile.docker_recipe import DockerEnvironment
 from autoresearch.runs.evalfile.model import Case
 from autoresearch.runs.evalfile.prompt import question
 from autoresearch.runs.grader_llm import GraderLLM, GraderRetry
-from autoresearch.runs.targets import Answer, AnsweredInError, TargetFailed, TargetMisconfigured, cli_output, sandbox
+from autoresearch.runs.targets import Answer, AnsweredInError, TargetFailed, TargetMisconfigured, cli_output, container
 from autoresearch.runs.targets.healthcheck import Healthcheck
 from autoresearch.runs.targets.specs import TargetSpec
 
@@ -69,9 +69,9 @@ class CliTarget:
         if self.agentv < 5:
             self._require_output_file()
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
-        container = case.workspace.container if case.workspace is not None else None
+        recipe = case.workspace.container if case.workspace is not None else None
         prompt = question(case, "agent", self.eval_dir)
-        return self._run(Call(prompt, case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s, container=container))
+        return self._run(Call(prompt, case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s, container=recipe))
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
@@ -158,7 +158,7 @@ class CliTarget:
         """The command on the host, in the test's workspace or the target's cwd, or in the test's container."""
         if call.container is None:
             return process.run(command, cwd=call.cwd or self.cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
-        ran = sandbox.run(call.container, command, timeout_s, scratch)
+        ran = container.run(call.container, command, timeout_s, scratch)
         if ran.infra:  # AgentV's sandbox_infra_failure: docker's own output is the message
             detail = ran.done.stderr.strip() or ran.done.stdout.strip() or "Sandbox runtime failed"
             self._failed(call, f"target {self.name}: docker failed: {detail}", detail)

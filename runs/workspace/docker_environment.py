@@ -5,7 +5,7 @@ the engine must answer (`docker version`), then the image is built from
 `context` (`docker build -t <tag> [-f dockerfile] <context>`) or, for an
 `image`, looked up (`docker image inspect`) and pulled when absent. A failure
 makes the test an execution_error with AgentV's message; the target then runs
-in a container (`autoresearch.runs.targets.sandbox`).
+in a container (`autoresearch.runs.targets.container`).
 """
 
 from __future__ import annotations
