@@ -79,7 +79,7 @@ class RemoteMutator:
                         f"its Ray node was lost {lost} times during the mutation (the last: {exc}); "
                         "what the lost attempts spent is not known",
                         "node-lost",
-                        MutationResult("", lost_attempts=lost),
+                        _with_lost(None, lost),
                     ) from None
             except TaskFailed as exc:  # the task itself raised there: a fault of ours, or of the worker's setup
                 raise MutationFailed(
