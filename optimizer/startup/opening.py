@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from autoresearch.mutators import homes
 from autoresearch.optimizer import daemonlog
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.measure import open_cache
@@ -52,6 +53,8 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     try:
         records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
+        for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
+            daemonlog.get().warning("recovered after a crash", action=f"removed {area}: a dead daemon's agent homes")
         if interrupted.pending(vault):  # the last daemon died during a mutation
             interrupted.finish(ws, vault, records)
             was_crashed = True
