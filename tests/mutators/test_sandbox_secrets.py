@@ -1,0 +1,78 @@
+"""A sandboxed mutator with the network (`network: true`, the default) can reach the host's 127.0.0.1 services: a
+local Ray cluster among them, where whoever holds the cluster's token runs code unsandboxed. So the token never
+reaches the sandbox: neither Ray's variable nor the file it names, nor ~/.ray/auth_token. Real bubblewrap, a real
+daemon, a mutator that looks for them as a hijacked agent would."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.repos import cli
+from tests.helpers.scenario import iterations, scenario_repo, scores
+
+LOOKS = r"""
+import json, os, sys
+from pathlib import Path
+
+
+def read(path):
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        return exc.strerror
+
+
+seen = {
+    "variables": {k: v for k, v in os.environ.items() if k.startswith("RAY_AUTH_TOKEN")},
+    "default file": read(Path.home() / ".ray/auth_token"),
+    "named file": read(sys.argv[2]),
+}
+Path(sys.argv[1], "seen.json").write_text(json.dumps(seen))
+Path(os.environ["AUTORESEARCH_ARTIFACT"]).write_text("a 1\n")
+"""
+
+TOKEN = "ray-cluster-token-0123456789"
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    root = Path(tempfile.mkdtemp(prefix="autoresearch-home-", dir="/var/tmp"))  # the sandbox's /tmp is its own
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_rays_token_never_reaches_a_sandboxed_mutator(tmp_path, home):
+    (home / ".ray").mkdir()
+    (home / ".ray/auth_token").write_text(TOKEN)
+    named, out = home / "cluster-token", home / "out"
+    named.write_text(TOKEN)
+    out.mkdir()
+    repo = scenario_repo(
+        tmp_path / "repo",
+        {"prompt.md": scores(a=0)},
+        {},
+        config={
+            "mutator": {
+                "command": f"python3 tools/looks.py {out} {named}",
+                "sandbox": {"mode": "on", "writable": [str(out)]},
+            },
+            "stop": {"max_cycles": 2},
+        },
+        extra_files={"tools/looks.py": LOOKS},
+    )
+    env = {"HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": TOKEN, "RAY_AUTH_TOKEN_PATH": str(named)}
+    done = cli(repo, "run", env=env)
+    assert done.returncode == 0, done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
+    seen = json.loads((out / "seen.json").read_text())
+    assert TOKEN not in json.dumps(seen), seen
+    assert seen["variables"] == {}
+    assert (home / ".ray/auth_token").read_text() == TOKEN and named.read_text() == TOKEN  # the user's stay
