@@ -18,7 +18,7 @@ from pathlib import Path
 import pygit2
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle import pending
+from autoresearch.optimizer.cycle import eval_writes, pending
 from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.decide import compare_for_goal
 from autoresearch.optimizer.daemonlog import get
@@ -49,6 +49,7 @@ def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: Hi
         *clear_stale_locks(ws.root, paths.git_journal),
         *_end_orphans(ws, paths),
         *_log_unlogged_keep(config, ws, paths, history),
+        *eval_writes.finish(ws, paths),  # before the candidate is saved: the eval's writes are not its
         *_save_stray_candidate(ws, paths),
         *[f"removed the worktree of parallel candidate {name}" for name in candidates.clear(ws, paths.meta)],
     ]
