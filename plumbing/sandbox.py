@@ -7,26 +7,27 @@ and only the `writable` paths, the `copies` (throwaway copies seen at real
 paths: a coding agent's homes) and the `work` folder (a throwaway checkout) can
 change. A PID namespace tied to the daemon (`--die-with-parent`) ends
 everything the command started, `setsid` or double fork, when the command or
-the daemon ends. Secrets that open a local service with more power than the
-sandbox (a Ray cluster's token: whoever holds it runs code on the cluster,
-unsandboxed) are kept out of every sandbox, from its environment and its files.
+the daemon ends. The tokens of the local services it could reach (a Ray
+cluster's, the control API's: see autoresearch.plumbing.service_secrets) are
+kept out of every sandbox, from its environment and its files.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from autoresearch.plumbing import service_secrets
+
 PROGRAM = "bwrap"
 WORK = Path("/tmp/autoresearch-sandbox/work")  # where the `work` folder is seen: out of the user's tree
 _PROBE_TIMEOUT_S = 10
 
 Access = Literal["hidden", "read", "write"]
-# Ray's token authentication: the token as a variable, or the file it names, else ~/.ray/auth_token
+# Ray's token authentication: the token itself, or the file holding it (hidden: service_secrets)
 SECRET_VARIABLES = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 
 
@@ -69,7 +70,7 @@ class Sandbox:
 
     def argv(self, command: list[str], cwd: Path) -> list[str]:
         """`command` run in the sandbox, in `cwd` (as the command sees it)."""
-        mounts: list[tuple[Path, Access]] = [(p, "hidden") for p in (*self.hidden, *secret_files())]
+        mounts: list[tuple[Path, Access]] = [(p, "hidden") for p in (*self.hidden, *service_secrets.files())]
         mounts += [(p, "read") for p in self.readable] + [(p, "write") for p in self.writable]
         mounts += [(self.work, "write")] if self.work is not None else []
         real = replace(self, work=self.work.resolve()) if self.work is not None else self
@@ -85,14 +86,6 @@ class Sandbox:
         args += [] if self.network else ["--unshare-net"]
         args += [arg for name in SECRET_VARIABLES for arg in ("--unsetenv", name)]
         return [*args, "--chdir", str(cwd), "--", *command]
-
-
-def secret_files() -> tuple[Path, ...]:
-    """The files holding a secret of a local service that a sandbox must not read (those that exist)."""
-    ray = os.environ.get("RAY_AUTH_TOKEN_PATH")
-    found = [Path(ray)] if ray else []
-    found.append(Path.home() / ".ray" / "auth_token")
-    return tuple(p for p in found if p.is_file())
 
 
 def _depth(mount: tuple[Path, Path, Access]) -> int:

@@ -1,19 +1,23 @@
 """A sandboxed mutator with the network (`network: true`, the default) can reach the host's 127.0.0.1 services: a
-local Ray cluster among them, where whoever holds the cluster's token runs code unsandboxed. So the token never
-reaches the sandbox: neither Ray's variable nor the file it names, nor ~/.ray/auth_token. Real bubblewrap, a real
-daemon, a mutator that looks for them as a hijacked agent would."""
+local Ray cluster, where whoever holds the cluster's token runs code unsandboxed, and the control API of any
+`autoresearch serve`, whose token starts runs and rolls back. So no token reaches the sandbox: neither Ray's
+variable nor the file it names, nor ~/.ray/auth_token, nor the API token of a `serve` in another repository. Real
+bubblewrap, a real daemon and server, a mutator that looks for them as a hijacked agent would."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.repos import cli
+from tests.helpers.repos import GIT_ENV, cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 LOOKS = r"""
@@ -29,6 +33,7 @@ def read(path):
 
 
 seen = {
+    "api token": read(sys.argv[3]),
     "variables": {k: v for k, v in os.environ.items() if k.startswith("RAY_AUTH_TOKEN")},
     "default file": read(Path.home() / ".ray/auth_token"),
     "named file": read(sys.argv[2]),
@@ -49,30 +54,53 @@ def home() -> Iterator[Path]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def test_rays_token_never_reaches_a_sandboxed_mutator(tmp_path, home):
+def serve(repo: Path, env: dict) -> tuple[subprocess.Popen, Path]:
+    """`autoresearch serve` running in `repo` (out of /tmp, which the sandbox replaces), and its token file."""
+    server = subprocess.Popen(
+        [sys.executable, "-P", "-m", "autoresearch.optimizer", "serve", "--port", "0"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, **GIT_ENV, **env},
+    )
+    assert server.stdout is not None
+    server.stdout.readline()  # serving at ...
+    return server, Path(server.stdout.readline().rsplit(" in ", 1)[1].strip())
+
+
+def test_no_local_services_token_reaches_a_sandboxed_mutator(tmp_path, home):
     (home / ".ray").mkdir()
     (home / ".ray/auth_token").write_text(TOKEN)
     named, out = home / "cluster-token", home / "out"
     named.write_text(TOKEN)
     out.mkdir()
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".local/state")}
+    other = scenario_repo(home / "other", {"prompt.md": scores(a=0)}, {})
+    server, api_token = serve(other, env)
     repo = scenario_repo(
         tmp_path / "repo",
         {"prompt.md": scores(a=0)},
         {},
         config={
             "mutator": {
-                "command": f"python3 tools/looks.py {out} {named}",
+                "command": f"python3 tools/looks.py {out} {named} {api_token}",
                 "sandbox": {"mode": "on", "writable": [str(out)]},
             },
             "stop": {"max_cycles": 2},
         },
         extra_files={"tools/looks.py": LOOKS},
     )
-    env = {"HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": TOKEN, "RAY_AUTH_TOKEN_PATH": str(named)}
-    done = cli(repo, "run", env=env)
+    env |= {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": TOKEN, "RAY_AUTH_TOKEN_PATH": str(named)}
+    try:
+        done = cli(repo, "run", env=env)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
     assert done.returncode == 0, done.stderr
     assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
     seen = json.loads((out / "seen.json").read_text())
     assert TOKEN not in json.dumps(seen), seen
+    assert api_token.read_text().strip() not in json.dumps(seen), seen
     assert seen["variables"] == {}
     assert (home / ".ray/auth_token").read_text() == TOKEN and named.read_text() == TOKEN  # the user's stay

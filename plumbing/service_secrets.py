@@ -1,0 +1,52 @@
+"""The files holding a secret of a local service, kept out of every sandbox wherever they lie.
+
+A sandboxed command sees the whole system read-only and, with the network (`network: true`), reaches the host's
+127.0.0.1: the control API of any `autoresearch serve` of the user's, and a local Ray cluster. Each is guarded by a
+token that gives more than the sandbox does (the API starts runs, rolls back, runs the eval; Ray runs code on the
+cluster, unsandboxed), so no sandbox may read one: Ray's file (the one RAY_AUTH_TOKEN_PATH names, else
+~/.ray/auth_token), and every control API token file (`serve` lists its own, one path a line, in the user's state
+folder: a sandbox of one repository hides that repository's results only, not another's).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REGISTRY = "secret-files"
+
+
+def registry() -> Path:
+    """Where `serve` lists its token file: the XDG state folder, out of any repository."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "autoresearch" / REGISTRY
+
+
+def register(path: Path) -> None:
+    """`path` listed (once): a line appended whole, so a second `serve` appending meanwhile loses nothing."""
+    path = path.resolve()
+    if path in _listed():
+        return
+    listing = registry()
+    listing.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(listing, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, os.fsencode(f"{path}\n"))
+    finally:
+        os.close(fd)
+
+
+def files() -> tuple[Path, ...]:
+    """The secret files that exist now: Ray's, and the listed ones."""
+    ray = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    found = [Path(ray)] if ray else []
+    found += [Path.home() / ".ray" / "auth_token", *_listed()]
+    return tuple(p for p in found if p.is_file())
+
+
+def _listed() -> list[Path]:
+    try:
+        text = registry().read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [Path(line) for line in text.splitlines() if line.startswith("/")]
