@@ -21,6 +21,7 @@ from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import eval_writes, pending
 from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.decide import compare_for_goal
+from autoresearch.optimizer.cycle.record import sealed
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.gitrepo import candidates
@@ -97,7 +98,9 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     prepared = pending.take(paths, cycle, parent, message)
     if prepared is not None:  # the line as the cycle wrote it down before the commit
         reason = "; ".join(filter(None, [prepared.reason, RECOVERED]))
-        iterations.append(paths.iterations, prepared.model_copy(update={"commit": sha, "reason": reason}))
+        iterations.append(
+            paths.iterations, sealed(paths, prepared.model_copy(update={"commit": sha, "reason": reason}))
+        )
         return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
     run_dirs = sorted(paths.root.glob(f"*-c{cycle:04d}*"))
     try:
@@ -106,7 +109,7 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     except (IndexError, BadResults):
         return []  # the resume check reports the inconsistency with its own message
     record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head, best.eval_key)
-    iterations.append(paths.iterations, record)
+    iterations.append(paths.iterations, sealed(paths, record))
     return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
 
 
