@@ -102,7 +102,8 @@ def throwaway() -> Iterator[tuple[tuple[Path, Path], ...]]:
 
 def clear_leftovers() -> list[Path]:
     """The copies' folders whose owner died (their lock is free), each removed after the logins renewed in it are
-    brought back as its owner would have; a folder of another user, or one whose owner lives, is left alone."""
+    brought back as its owner would have; a folder of another user, one whose owner lives, or an older version's
+    (its daemon may live: it took no lock), is left alone."""
     removed = []
     for area in sorted(Path(tempfile.gettempdir()).glob(PREFIX + "*")):
         try:
@@ -110,7 +111,7 @@ def clear_leftovers() -> list[Path]:
         except OSError:  # gone meanwhile, a link, not ours to read
             continue
         try:
-            if os.fstat(fd).st_uid != os.getuid() or not _free(fd):
+            if os.fstat(fd).st_uid != os.getuid() or not _recording(fd) or not _free(fd):
                 continue
             for c in _recorded(area):
                 _bring_back(c)
@@ -127,9 +128,19 @@ def _claimed() -> tuple[Path, int]:
     staging = Path(tempfile.mkdtemp(prefix=_STAGING))
     lock = os.open(staging, os.O_RDONLY | os.O_DIRECTORY)
     fcntl.flock(lock, fcntl.LOCK_EX)
+    _record(staging, [])  # what marks it as locked while in use
     area = staging.with_name(PREFIX + staging.name.removeprefix(_STAGING))
     os.rename(staging, area)
     return area, lock
+
+
+def _recording(fd: int) -> bool:
+    """Whether the folder is one of this kind: an older version's copies hold no record and no lock, so a free
+    lock would not say that their daemon died."""
+    try:
+        return stat.S_ISREG(os.stat(_RECORD, dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _free(fd: int) -> bool:

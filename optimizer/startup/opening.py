@@ -54,7 +54,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
         for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
-            daemonlog.get().warning("recovered after a crash", action=f"removed {area}: a dead daemon's agent homes")
+            daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
             interrupted.finish(ws, vault, records)
             was_crashed = True
