@@ -8,8 +8,9 @@ the artifact is put back as it was evaluated (its key, the git tree written befo
 wrote is saved in full under the run's directory, never in git.
 
 A daemon killed during the eval or the undo leaves the undo to the next start: a note written before the eval
-(in the user's checkout) says which run and which tree, and every step can be taken again, each file saved whole
-before it is removed and put back by a rename, so that no kill leaves a half-saved or half-restored file.
+(under git's folder, beside the guard's records) says which run and which tree, and every step can be taken
+again: each file is saved before it is removed (a save cut short is made again from it), and put back by a
+rename, so that no kill leaves a file half-restored or unsaved.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import atomic
-from autoresearch.plumbing.paths import ExperimentPaths
 
-NOTES = "eval-writes-*.json"  # under the experiment's _autoresearch/: one per eval running in the user's checkout
+NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
 _TEMP = ".autoresearch-restoring-"  # a file being put back, renamed over its path once whole
 ADVICE = (
     "the eval writes inside the artifact while it runs (its files are undone after each run, kept under the"
@@ -38,25 +38,26 @@ ADVICE = (
 )
 
 
-def note(paths: ExperimentPaths, ws: Workspace, key: str, run_dir: Path) -> Path | None:
+def note(folder: Path, ws: Workspace, key: str, run_dir: Path) -> Path | None:
     """Before an eval in the experiment's checkout (not a parallel candidate's worktree, which the next start
-    removes), the note that lets the next start finish the undo if the daemon dies (None: nothing to note)."""
+    removes), the note in `folder` (the vault's: out of any mutator's reach, and of the mirror that would
+    put back a note the daemon removes while a mutation runs ahead) that lets the next start finish the undo
+    if the daemon dies (None: nothing to note)."""
     if ws.mode != "directory":
         return None
-    path = paths.meta / NOTES.replace("*", hashlib.sha256(str(run_dir).encode()).hexdigest()[:16])
+    path = folder / NOTES.replace("*", hashlib.sha256(str(run_dir).encode()).hexdigest()[:16])
     atomic.write_text(path, json.dumps({"key": key, "run_dir": str(run_dir)}))
     return path
 
 
-def finish(ws: Workspace, paths: ExperimentPaths) -> list[str]:
-    """At a start after a crash: the undo of each eval the dead daemon left noted, done now (what it wrote saved
-    under that run's eval-writes/ first), so that nothing the eval wrote is taken for the candidate."""
+def finish(ws: Workspace, folder: Path) -> list[str]:
+    """At a start after a crash: the undo of each eval the dead daemon noted in `folder`, done now (what it
+    wrote saved under that run's eval-writes/ first), so that nothing the eval wrote is taken for the candidate."""
     done = []
-    for path in sorted(paths.meta.glob(NOTES)):
+    for path in sorted(folder.glob(NOTES)):
         noted = json.loads(path.read_text(encoding="utf-8"))
         run_dir = Path(noted["run_dir"])
-        changed = undo_eval_writes(ws, noted["key"], run_dir)
-        if changed:
+        if undo_eval_writes(ws, noted["key"], run_dir):
             done.append(f"undid what the eval of {run_dir.name} wrote inside the artifact (saved in its eval-writes/)")
         path.unlink()
     return done
@@ -78,7 +79,7 @@ def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
         relative = delta.new_file.path if delta.status != DeltaStatus.DELETED else delta.old_file.path
         target = ws.artifact_path / relative
         if os.path.lexists(target):
-            _save(target, saved / relative, run_dir / "eval-writes.partial")
+            _save(target, saved / relative)
             faults.point("eval-writes-saved")
             _remove(target)
             faults.point("eval-writes-removed")
@@ -90,21 +91,14 @@ def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
     return changed
 
 
-def _save(source: Path, target: Path, staging: Path) -> None:
-    """`source` copied whole to `target` (copied beside it first, then renamed: a kill never leaves half a copy
-    there, and one taken again replaces it)."""
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    copy = staging / "copy"
-    if source.is_dir() and not source.is_symlink():
-        shutil.copytree(source, copy, symlinks=True)
-    else:
-        shutil.copy2(source, copy, follow_symlinks=False)
+def _save(source: Path, target: Path) -> None:
+    """`source` copied to `target`, over what an undo a kill cut short copied there (its source is still in place,
+    whole: it is removed only once copied)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if target.is_dir() and not target.is_symlink():
-        shutil.rmtree(target)  # an earlier attempt's (its source is still in place: taken again)
-    os.replace(copy, target)
-    staging.rmdir()
+    if source.is_dir() and not source.is_symlink():
+        shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
+    else:
+        shutil.copy2(source, target, follow_symlinks=False)
 
 
 def _remove(path: Path) -> None:

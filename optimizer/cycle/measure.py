@@ -87,7 +87,7 @@ def measure(
             spend.hits += 1
             get().info("cache hit", sample=n)
             return cached
-        noted = note(session.paths, ws, key, run_dir) if ws.root == session.ws.root else None
+        noted = note(session.vault.eval_notes, ws, key, run_dir) if ws.root == session.ws.root else None
         try:
             outcome = evaluate(session, run_dir, watch, evaluator)
         finally:

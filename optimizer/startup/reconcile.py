@@ -24,6 +24,7 @@ from autoresearch.optimizer.cycle.decide import compare_for_goal
 from autoresearch.optimizer.cycle.record import sealed
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo import candidates
 from autoresearch.optimizer.gitrepo.gitcmd import clear_stale_locks
 from autoresearch.optimizer.gitrepo.workspace import (
@@ -50,7 +51,7 @@ def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: Hi
         *clear_stale_locks(ws.root, paths.git_journal),
         *_end_orphans(ws, paths),
         *_log_unlogged_keep(config, ws, paths, history),
-        *eval_writes.finish(ws, paths),  # before the candidate is saved: the eval's writes are not its
+        *eval_writes.finish(ws, Vault.of(ws, paths).eval_notes),  # before the candidate's patch: not its
         *_save_stray_candidate(ws, paths),
         *[f"removed the worktree of parallel candidate {name}" for name in candidates.clear(ws, paths.meta)],
     ]
