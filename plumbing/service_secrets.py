@@ -10,8 +10,11 @@ folder: a sandbox of one repository hides that repository's results only, not an
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
+
+from autoresearch.plumbing import atomic
 
 REGISTRY = "secret-files"
 
@@ -23,17 +26,17 @@ def registry() -> Path:
 
 
 def register(path: Path) -> None:
-    """`path` listed (once): a line appended whole, so a second `serve` appending meanwhile loses nothing."""
-    path = path.resolve()
-    if path in _listed():
-        return
-    listing = registry()
+    """`path` listed, and the files gone since left out (a temporary repository's), under a lock so that a
+    second `serve` registering meanwhile loses nothing; the list replaced whole, never half-written."""
+    path, listing = path.resolve(), registry()
     listing.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(listing, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fd = os.open(listing.with_name(REGISTRY + ".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
-        os.write(fd, os.fsencode(f"{path}\n"))
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        kept = [p for p in _listed() if p != path and p.is_file()]
+        atomic.write_text(listing, "".join(f"{p}\n" for p in (*kept, path)))
     finally:
-        os.close(fd)
+        os.close(fd)  # the lock with it
 
 
 def files() -> tuple[Path, ...]:
