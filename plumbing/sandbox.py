@@ -9,7 +9,8 @@ change. A PID namespace tied to the daemon (`--die-with-parent`) ends
 everything the command started, `setsid` or double fork, when the command or
 the daemon ends. The tokens of the local services it could reach (a Ray
 cluster's, the control API's: see autoresearch.plumbing.service_secrets) are
-kept out of every sandbox, from its environment and its files.
+kept out of every sandbox, from its environment and its files, and so are
+the sockets of the services that would run a command for it outside.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ class Sandbox:
 
     def argv(self, command: list[str], cwd: Path) -> list[str]:
         """`command` run in the sandbox, in `cwd` (as the command sees it)."""
-        mounts: list[tuple[Path, Access]] = [(p, "hidden") for p in (*self.hidden, *service_secrets.files())]
+        mounts: list[tuple[Path, Access]] = [
+            (p, "hidden") for p in (*self.hidden, *service_secrets.files(), *service_secrets.doors())
+        ]
         mounts += [(p, "read") for p in self.readable] + [(p, "write") for p in self.writable]
         mounts += [(self.work, "write")] if self.work is not None else []
         real = replace(self, work=self.work.resolve()) if self.work is not None else self

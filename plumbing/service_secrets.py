@@ -6,6 +6,11 @@ token that gives more than the sandbox does (the API starts runs, rolls back, ru
 cluster, unsandboxed), so no sandbox may read one: Ray's file (the one RAY_AUTH_TOKEN_PATH names, else
 ~/.ray/auth_token), and every control API token file (`serve` lists its own, one path a line, in the user's state
 folder: a sandbox of one repository hides that repository's results only, not another's).
+
+A Unix socket on a path the sandbox sees is a door too, network or not (a read-only mount does not stop a
+`connect`): the user's runtime folder holds the systemd user manager's and the session bus's (`systemd-run
+--user` runs any command outside the sandbox) and an editor's, and Docker's socket makes its caller root. Those
+are hidden as well (`doors`).
 """
 
 from __future__ import annotations
@@ -53,3 +58,11 @@ def _listed() -> list[Path]:
     except OSError:
         return []
     return [Path(line) for line in text.splitlines() if line.startswith("/")]
+
+
+def doors() -> tuple[Path, ...]:
+    """The folders and sockets of local services that run what they are asked, outside any sandbox (those that
+    exist): the user's runtime folder, Docker's and Podman's sockets."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
+    found = (Path(runtime), Path("/run/docker.sock"), Path("/var/run/docker.sock"), Path("/run/podman/podman.sock"))
+    return tuple(p for p in found if p.exists())

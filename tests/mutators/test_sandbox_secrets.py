@@ -1,7 +1,9 @@
 """A sandboxed mutator with the network (`network: true`, the default) can reach the host's 127.0.0.1 services: a
 local Ray cluster, where whoever holds the cluster's token runs code unsandboxed, and the control API of any
 `autoresearch serve`, whose token starts runs and rolls back. So no token reaches the sandbox: neither Ray's
-variable nor the file it names, nor ~/.ray/auth_token, nor the API token of a `serve` in another repository. Real
+variable nor the file it names, nor ~/.ray/auth_token, nor the API token of a `serve` in another repository. And
+network or not, a Unix socket on a path it sees lets it ask a service to run a command outside (the user's systemd
+manager and session bus live in the runtime folder): that folder is not there. Real
 bubblewrap, a real daemon and server, a mutator that looks for them as a hijacked agent would."""
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -21,7 +24,7 @@ from tests.helpers.repos import GIT_ENV, cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 LOOKS = r"""
-import json, os, sys
+import json, os, socket, sys
 from pathlib import Path
 
 
@@ -32,8 +35,17 @@ def read(path):
         return exc.strerror
 
 
+def connect(path):  # as `systemd-run --user` reaches the user's service manager, to run a command outside
+    try:
+        socket.socket(socket.AF_UNIX).connect(path)
+        return "connected"
+    except OSError as exc:
+        return exc.strerror
+
+
 seen = {
     "api token": read(sys.argv[3]),
+    "session service": connect(sys.argv[4]),
     "variables": {k: v for k, v in os.environ.items() if k.startswith("RAY_AUTH_TOKEN")},
     "default file": read(Path.home() / ".ray/auth_token"),
     "named file": read(sys.argv[2]),
@@ -78,13 +90,20 @@ def test_no_local_services_token_reaches_a_sandboxed_mutator(tmp_path, home):
     env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".local/state")}
     other = scenario_repo(home / "other", {"prompt.md": scores(a=0)}, {})
     server, api_token = serve(other, env)
+    runtime = home / "run"  # the user's runtime folder, with a service's socket in it (the session bus's, say)
+    runtime.mkdir(mode=0o700)
+    door = runtime / "bus"
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(door))
+    listening.listen(1)
+    env["XDG_RUNTIME_DIR"] = str(runtime)
     repo = scenario_repo(
         tmp_path / "repo",
         {"prompt.md": scores(a=0)},
         {},
         config={
             "mutator": {
-                "command": f"python3 tools/looks.py {out} {named} {api_token}",
+                "command": f"python3 tools/looks.py {out} {named} {api_token} {door}",
                 "sandbox": {"mode": "on", "writable": [str(out)]},
             },
             "stop": {"max_cycles": 2},
@@ -97,10 +116,12 @@ def test_no_local_services_token_reaches_a_sandboxed_mutator(tmp_path, home):
     finally:
         server.terminate()
         server.wait(timeout=30)
+        listening.close()
     assert done.returncode == 0, done.stderr
     assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
     seen = json.loads((out / "seen.json").read_text())
     assert TOKEN not in json.dumps(seen), seen
     assert api_token.read_text().strip() not in json.dumps(seen), seen
     assert seen["variables"] == {}
+    assert seen["session service"] != "connected"
     assert (home / ".ray/auth_token").read_text() == TOKEN and named.read_text() == TOKEN  # the user's stay
