@@ -164,16 +164,19 @@ def _record(area: Path, copies: list[_Copy]) -> None:
 
 def _recorded(area: Path) -> list[_Copy]:
     """A dead owner's copies with a login, as `_record` wrote them ([] when it died before, or the record is not
-    one: nothing is brought back then)."""
+    one: nothing is brought back then). Only an agent's own login file (`.credentials.json` of a `.claude` copy,
+    `auth.json` of a `.codex` one) is taken, and written only over the very bytes recorded (`_bring_back`)."""
     data = _plain(area / _RECORD)
+    logins = {(Path(h.path).name, h.login) for h in AGENT_HOMES if h.login is not None}
     try:
-        logins = json.loads(data) if data is not None else []
-        return [
+        entries = json.loads(data) if data is not None else []
+        copies = [
             _Copy(Path(x["real"]), area / Path(x["copy"]).name, str(x["login"]), base64.b64decode(x["before"]))
-            for x in logins
+            for x in entries
         ]
     except (ValueError, TypeError, KeyError, RecursionError):
         return []
+    return [c for c in copies if (c.copy.name, c.login) in logins]
 
 
 def _copy(home: Home, area: Path) -> _Copy | None:
