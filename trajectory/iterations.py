@@ -111,6 +111,7 @@ class Iteration(BaseModel):
     # HEAD measured again because the eval changed since HEAD's results (no decision compares two evals)
     eval_key: Text = None  # absent on lines of older versions: unknown
     rebaseline: Flag = None
+    rows_sha256: Text = None  # a KEEP's index.jsonl as decided: the next run's baseline, checked at resume
     # the comparison with HEAD's results, as `agentv compare` summarizes it
     wins: Count = None
     losses: Count = None
