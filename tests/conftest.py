@@ -40,6 +40,15 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     _python3_first(config)
+    _state_home(config)
+
+
+def _state_home(config: pytest.Config) -> None:
+    """`serve` lists its token file in the user's state folder (autoresearch.plumbing.service_secrets): the
+    tests' servers list theirs in a folder of the suite's, never in the home of the user running it."""
+    root = Path(tempfile.mkdtemp(prefix="autoresearch-tests-state-"))
+    os.environ["XDG_STATE_HOME"] = str(root)
+    config.add_cleanup(lambda: shutil.rmtree(root, ignore_errors=True))
 
 
 def _python3_first(config: pytest.Config) -> None:
