@@ -222,6 +222,10 @@ def read(path: Path) -> tuple[list[Iteration], int]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return [], 0
+    return _parse(text)
+
+
+def _parse(text: str) -> tuple[list[Iteration], int]:
     records, bad = [], 0
     for line in text.splitlines():
         if not line.strip():
@@ -231,3 +235,31 @@ def read(path: Path) -> tuple[list[Iteration], int]:
         except ValueError:
             bad += 1
     return records, bad
+
+
+class Tail:
+    """The lines appended to iterations.jsonl since the last call, read from where the last call stopped: a
+    reader that runs every cycle costs the new lines, not the whole night (a full read every cycle left
+    the daemon's heap a little larger each time, bench/run_memory.py). A file that shrank or was replaced
+    is read from its start again (`restarted`), and a line not yet ended is left for the next call."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._at: tuple[int, int] = (0, 0)  # (inode, offset of the first byte not read)
+
+    def new(self) -> tuple[list[Iteration], bool]:
+        """(the records appended since, whether they start from the file's beginning after all)."""
+        inode, offset = self._at
+        try:
+            with open(self.path, "rb") as f:
+                st = os.fstat(f.fileno())
+                restarted = inode != 0 and (st.st_ino != inode or st.st_size < offset)
+                offset = 0 if restarted else offset
+                f.seek(offset)
+                data = f.read(max(0, st.st_size - offset))
+        except FileNotFoundError:
+            self._at = (0, 0)
+            return [], inode != 0
+        whole = data[: data.rfind(b"\n") + 1]
+        self._at = (st.st_ino, offset + len(whole))
+        return _parse(whole.decode("utf-8", errors="replace"))[0], restarted

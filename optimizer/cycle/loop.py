@@ -26,7 +26,6 @@ from autoresearch.policies import gates
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.evaluators.registry import kind_of, unread_files
 from autoresearch.runs.results import INDEX
-from autoresearch.trajectory import iterations
 
 if TYPE_CHECKING:  # the built-in runner is imported by a run of an eval file alone
     from autoresearch.runs.runner.filerefs import Unread
@@ -100,7 +99,7 @@ def _cycle_until_stop(session: Session) -> None:
     ahead: Batch | None = None
     try:
         while True:
-            memory.write(iterations.read(session.paths.iterations)[0])  # read whole here alone: not held
+            memory.write()  # the lines appended since its last write
             stops.check(session, limits)
             number = session.history.last_cycle + 1
             bind(cycle=number)

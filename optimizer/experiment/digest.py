@@ -14,15 +14,16 @@ rows were moved out of its sight (autoresearch.optimizer.cycle.holdout).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
-from autoresearch.optimizer.experiment.history import History, Past
+from autoresearch.optimizer.experiment.history import Past
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import load_rows
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.iterations import Iteration, Tail
 
 LIMIT = 24 * 1024  # bytes: a page or two for the mutator to read before it chooses a change
 DETAILED = 25  # the newest cycles with their per-test effect
@@ -68,39 +69,98 @@ class Effect:
 
 
 @dataclass
+class Seen:
+    """What the digest can show of the lines read so far, bounded however long the history: the counts of
+    its summary, the newest DETAILED candidates with the HEAD each was judged against, and as many older
+    one-line entries as LIMIT could hold. The lines come in the file's order, which is the cycles' order."""
+
+    start: Iteration | None = None
+    best: Iteration | None = None  # the last KEEP
+    decided: int = 0
+    keeps: int = 0
+    errors: int = 0
+    recent: deque[tuple[Iteration, Past | None]] = field(default_factory=lambda: deque(maxlen=DETAILED))
+    older: deque[str] = field(default_factory=deque)  # one-line entries, oldest first
+    older_bytes: int = 0
+    kept: deque[Past] = field(default_factory=lambda: deque(maxlen=DETAILED + 1))  # the newest KEEPs
+
+    @classmethod
+    def of(cls, records: list[Iteration]) -> Seen:
+        seen = cls()
+        for record in records:
+            seen.add(record)
+        return seen
+
+    def add(self, record: Iteration) -> None:
+        self.start = self.start or record
+        if not record.measures_head:
+            self.decided += 1
+            self.keeps += record.decision == "keep"
+            self.errors += record.decision == "error"
+            if len(self.recent) == DETAILED:
+                self._push_older(_one_line(self.recent[0][0]))
+            self.recent.append((record, self._head_before(record.cycle)))
+        if record.decision == "keep":
+            self.best = record
+            self.kept.append(Past.of(record))
+
+    def _head_before(self, cycle: int) -> Past | None:
+        """HEAD as the cycle found it: the last KEEP before it."""
+        return next((p for p in reversed(self.kept) if p.cycle <= cycle - 1), None)
+
+    def _push_older(self, line: str) -> None:
+        self.older.append(line)
+        self.older_bytes += len(line.encode("utf-8"))
+        while self.older_bytes > LIMIT:  # these could never fit: the text is at most LIMIT bytes
+            self.older_bytes -= len(self.older.popleft().encode("utf-8"))
+
+
+@dataclass
 class Digest:
-    """The digest's writer for one run: per-test effects are read once per cycle and kept, since a
-    cycle's run directory never changes once its line is written."""
+    """The digest's writer for one run. It reads the lines appended since its last write (a whole read every
+    cycle grew the daemon's heap with the night), and per-test effects once per cycle, kept, since a cycle's
+    run directory never changes once its line is written."""
 
     paths: ExperimentPaths
     _effects: dict[int, Effect | None] = field(default_factory=dict)
+    _seen: Seen = field(default_factory=Seen)
+    _tail: Tail | None = None
 
-    def write(self, records: list[Iteration]) -> None:
-        atomic.write_bytes(self.paths.digest, self.render(records).encode("utf-8"), durable=False)
+    def write(self) -> None:
+        """The digest of iterations.jsonl as it is now (read from where the last write stopped)."""
+        if self._tail is None:
+            self._tail = Tail(self.paths.iterations)
+        records, restarted = self._tail.new()
+        if restarted:
+            self._seen = Seen()
+        for record in records:
+            self._seen.add(record)
+        atomic.write_bytes(self.paths.digest, self._render(self._seen).encode("utf-8"), durable=False)
 
     def render(self, records: list[Iteration]) -> str:
+        """The digest of these lines."""
+        return self._render(Seen.of(records))
+
+    def _render(self, seen: Seen) -> str:
         """Whole blocks, newest first, while they fit: the text never exceeds LIMIT bytes."""
-        newest = [r for r in reversed(records) if not r.measures_head]
-        history = History(records)  # HEAD as a cycle found it: the last KEEP before it
         text = Budget(LIMIT - len(CLOSING.encode("utf-8")))
-        text.add(
-            HEADER.format(summary=_summary(records), iterations=self.paths.iterations, root=self.paths.results_dir)
-        )
+        text.add(HEADER.format(summary=_summary(seen), iterations=self.paths.iterations, root=self.paths.results_dir))
+        newest = list(reversed(seen.recent))
         shown = 0
         if newest and text.add("\n## The latest cycles, newest first\n"):
-            for record in newest[:DETAILED]:
-                if not text.add(self._detailed(record, history.best_until(record.cycle - 1))):
+            for record, head in newest:
+                if not text.add(self._detailed(record, head)):
                     break
                 shown += 1
-        self._forget_older_than(newest[:DETAILED])
-        older = newest[shown:]
+        self._forget_older_than([record for record, _ in newest])
+        older = [_one_line(record) for record, _ in newest[shown:]] + list(reversed(seen.older))
         if older and text.add("\n## Earlier cycles, one line each\n\n"):
-            for record in older:
-                if not text.add(_one_line(record)):
+            for line in older:
+                if not text.add(line):
                     break
                 shown += 1
-        if shown < len(newest):
-            text.parts.append(CLOSING.format(count=len(newest) - shown))
+        if shown < seen.decided:
+            text.parts.append(CLOSING.format(count=seen.decided - shown))
         return "".join(text.parts)
 
     def _detailed(self, record: Iteration, head: Past | None) -> str:
@@ -163,20 +223,16 @@ class Digest:
         return str(saved.relative_to(self.paths.results_dir)) if saved.is_file() else None
 
 
-def _summary(records: list[Iteration]) -> str:
-    decided = [r for r in records if not r.measures_head]
-    if not decided:
+def _summary(seen: Seen) -> str:
+    if not seen.decided or seen.start is None:
         return "No candidate has been tried yet."
-    keeps = sum(r.decision == "keep" for r in decided)
-    errors = sum(r.decision == "error" for r in decided)
-    best = next((r for r in reversed(records) if r.decision == "keep"), None)
-    start = records[0]
+    best, start = seen.best, seen.start
     where = (
         f" HEAD is cycle {best.cycle}'s, scoring {best.score:.4g} (the original: {start.score:.4g})." if best else ""
     )
     return (
-        f"{len(decided)} candidates decided: {keeps} kept, {len(decided) - keeps - errors} discarded, "
-        f"{errors} failed.{where}"
+        f"{seen.decided} candidates decided: {seen.keeps} kept, {seen.decided - seen.keeps - seen.errors} discarded, "
+        f"{seen.errors} failed.{where}"
     )
 
 

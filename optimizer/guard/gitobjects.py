@@ -22,35 +22,45 @@ from autoresearch.optimizer.guard.manifest import Entry, walk
 PRUNE_AFTER_S = 14 * 24 * 3600
 
 
-def _entry(st: os.stat_result) -> Entry:
-    """Size and inode: not ctime, which our own hard link moves, nor mtime, which git moves to
+def _sig(st: os.stat_result) -> int:
+    """Size and inode, in one int: not ctime, which our own hard link moves, nor mtime, which git moves to
     "freshen" an object it was about to write again. (A same-size write into an object file, which
     git never does, goes unseen.)"""
-    sig = (st.st_size, st.st_ino)
-    return Entry("object", 0, ":".join(map(str, sig)), st.st_size, sig)
+    return st.st_size << 64 | st.st_ino
+
+
+def _entry(sig: int) -> Entry:
+    size, ino = sig >> 64, sig & ((1 << 64) - 1)
+    return Entry("object", 0, f"{size}:{ino}", size, (size, ino))
 
 
 class ObjectFiles:
+    """Every object file as the guard last saw it. A night adds a few objects a cycle, each held for good,
+    so each is held small: its folder's entry for its file name, and one int."""
+
     def __init__(self, objects_dir: str, guard_dir: Path):
         self.root = objects_dir
         self.links = guard_dir / "git-objects"
-        self.files: dict[str, Entry] = {}
-        self.by_dir: dict[str, set[str]] = {}
-        self.made: set[Path] = set()  # link folders known to exist
+        self.by_dir: dict[str, dict[str, int]] = {}  # folder -> file name -> signature (`_sig`)
+        self.made: set[str] = set()  # object folders whose link folder is known to exist
 
     def open(self) -> None:
-        for path, entry in self._current(None).items():
-            self._keep(path, entry)
+        for path, sig in self._current(None).items():
+            self._keep(path, sig)
         self._sweep()
 
-    def _current(self, dirty: set[str] | None) -> dict[str, Entry]:
+    def _current(self, dirty: set[str] | None) -> dict[str, int]:
         tops = [self.root] if dirty is None else sorted(dirty)
         found = {}
         for top in tops:
             for path, st in walk(top, lambda p: False):
                 if not os.path.isdir(path):
-                    found[path] = _entry(st)
+                    found[path] = _sig(st)
         return found
+
+    def _known(self, path: str) -> int | None:
+        folder, _, name = path.rpartition(os.sep)
+        return self.by_dir.get(folder, {}).get(name)
 
     def covers(self, path: str) -> bool:
         return path == self.root or path.startswith(self.root + os.sep)
@@ -59,27 +69,30 @@ class ObjectFiles:
         """Object files removed or rewritten since the last look, as (path, before, after), among the dirty
         paths (None: all); new ones are kept."""
         current = self._current(dirty)
-        if dirty is None:
-            concerned = set(self.files)
-        else:  # a dirty file, or every file of a dirty folder (the store is two levels deep)
-            concerned = {p for p in dirty if p in self.files}
-            concerned.update(p for d in dirty for p in self.by_dir.get(d, ()))
-        for path, entry in current.items():
-            if path not in self.files:
-                self._keep(path, entry)
-        return [(p, self.files[p], current.get(p)) for p in sorted(concerned) if current.get(p) != self.files[p]]
+        folders = self.by_dir if dirty is None else dirty  # a dirty file, or every file of a dirty folder
+        concerned = {p for p in dirty or () if self._known(p) is not None}
+        concerned.update(os.path.join(d, name) for d in folders for name in self.by_dir.get(d, ()))
+        changed = []
+        for path in sorted(concerned):
+            before, after = self._known(path), current.get(path)
+            if before is not None and after != before:
+                changed.append((path, _entry(before), None if after is None else _entry(after)))
+        for path, sig in current.items():
+            if self._known(path) is None:
+                self._keep(path, sig)
+        return changed
 
     def adopt(self, path: str, after: Entry | None) -> None:
         """Take a removal or rewrite as the new state (made between mutations: the user's own gc)."""
         self._link(path).unlink(missing_ok=True)
         self._forget(path)
         if after is not None:
-            self._keep(path, after)
+            self._keep(path, after.size << 64 | after.sig[1])
 
     def put_back(self, path: str, before: Entry) -> bool:
         link = self._link(path)
         try:
-            if _entry(os.lstat(link)) != before:  # not the same file any more
+            if _entry(_sig(os.lstat(link))) != before:  # not the same file any more
                 return False
             os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = path + ".autoresearch-restore"
@@ -87,7 +100,7 @@ class ObjectFiles:
             os.replace(tmp, path)
         except OSError:
             return False
-        self.files[path] = _entry(os.lstat(path))
+        self._remember(path, _sig(os.lstat(path)))
         return True
 
     def _sweep(self) -> None:
@@ -95,24 +108,27 @@ class ObjectFiles:
         cutoff = time.time() - PRUNE_AFTER_S
         for link, st in list(walk(str(self.links), lambda p: False)):
             original = os.path.join(self.root, os.path.relpath(link, self.links))
-            if not os.path.isdir(link) and original not in self.files and st.st_ctime < cutoff:
+            if not os.path.isdir(link) and self._known(original) is None and st.st_ctime < cutoff:
                 os.unlink(link)
 
     def _link(self, path: str) -> Path:
         return self.links / os.path.relpath(path, self.root)
 
     def _forget(self, path: str) -> None:
-        if self.files.pop(path, None) is not None:
-            self.by_dir[os.path.dirname(path)].discard(path)
+        folder, _, name = path.rpartition(os.sep)
+        self.by_dir.get(folder, {}).pop(name, None)
 
-    def _keep(self, path: str, entry: Entry) -> None:
-        self.files[path] = entry
-        self.by_dir.setdefault(os.path.dirname(path), set()).add(path)
-        link = self._link(path)
+    def _remember(self, path: str, sig: int) -> None:
+        folder, _, name = path.rpartition(os.sep)
+        self.by_dir.setdefault(folder, {})[name] = sig
+
+    def _keep(self, path: str, sig: int) -> None:
+        self._remember(path, sig)
+        link, folder = self._link(path), os.path.dirname(path)
         try:
-            if link.parent not in self.made:
+            if folder not in self.made:
                 link.parent.mkdir(parents=True, exist_ok=True)
-                self.made.add(link.parent)
+                self.made.add(folder)
             try:
                 os.link(path, link)
             except FileExistsError:  # from an earlier run: the same object, or a stale one

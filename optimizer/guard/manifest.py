@@ -21,7 +21,7 @@ RACY_NS = 2_000_000_000
 CHUNK = 1 << 20
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: the guard holds one per path for the whole night
 class Entry:
     kind: str  # "file" | "link" | "dir" | "other" (a fifo or socket: only its presence is guarded)
     mode: int  # permission bits

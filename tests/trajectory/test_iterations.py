@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from autoresearch.trajectory import iterations
-from autoresearch.trajectory.iterations import Candidate, Iteration, append, read
+from autoresearch.trajectory.iterations import Candidate, Iteration, Tail, append, read
 
 
 def test_append_then_read_round_trips_extra_fields(tmp_path):
@@ -32,6 +32,26 @@ def test_a_torn_last_line_is_cut_before_the_next_append(tmp_path):
     lines = path.read_text().splitlines()
     assert len(lines) == 2 and all(line.endswith("}") for line in lines)
     assert read(path)[1] == 0
+
+
+def test_a_tail_reads_each_line_once_and_a_line_only_once_it_is_whole(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    tail = Tail(path)
+    assert tail.new() == ([], False)
+    append(path, Iteration(cycle=1, score=0.5, decision="keep"))
+    append(path, Iteration(cycle=2, score=0.25, decision="drop"))
+    assert [r.cycle for r in tail.new()[0]] == [1, 2]
+    assert tail.new() == ([], False)
+    with open(path, "a") as f:
+        f.write('{"cycle": 3, "score": 0.5, ')  # being written
+    assert tail.new() == ([], False)
+    with open(path, "a") as f:
+        f.write('"decision": "keep"}\n')
+    assert [r.cycle for r in tail.new()[0]] == [3]
+    path.write_text("")  # a shorter file, or another one in its place: read from its start again
+    append(path, Iteration(cycle=1, score=0.5, decision="keep"))
+    records, restarted = tail.new()
+    assert [r.cycle for r in records] == [1] and restarted
 
 
 def test_unreadable_lines_are_counted_not_fatal(tmp_path):

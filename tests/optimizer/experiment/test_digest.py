@@ -11,7 +11,7 @@ from autoresearch.optimizer.experiment.digest import DETAILED, LIMIT, Digest
 from autoresearch.plumbing import sandbox
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.policies.holdout import split
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.iterations import Iteration, append
 from tests.helpers.repos import cli
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -93,8 +93,11 @@ def test_its_size_is_bounded_whatever_the_history(tmp_path, count):
     assert (f"- 2, discarded: {'é' * 190} 2\n" in text) == (count == DETAILED + 5)  # one line; at 5000, not at all
     unlisted = count - detailed - one_line
     assert (f"({unlisted} older cycles not listed here" in text) == (unlisted > 0) and (unlisted > 0) == (count == 5000)
-    digest.write(records)
-    assert (tmp_path / "exp/_autoresearch/digest.md").read_text() == text
+    paths = ExperimentPaths(tmp_path / "exp")
+    for record in records:
+        append(paths.iterations, record)
+    digest.write()
+    assert paths.digest.read_text() == text
 
 
 def test_a_long_error_is_cut_to_its_start(tmp_path):
@@ -104,3 +107,24 @@ def test_a_long_error_is_cut_to_its_start(tmp_path):
     text = Digest(ExperimentPaths(tmp_path / "exp")).render(records)
     [why] = [line for line in text.splitlines() if line.startswith("- Why: boom")]
     assert why.startswith("- Why: boom xxx") and why.endswith("…") and len(why) == len("- Why: ") + 300
+
+
+def test_written_cycle_by_cycle_it_says_what_a_whole_read_says_and_holds_a_bounded_part(tmp_path):
+    """The loop writes the digest after every cycle from the lines appended since: the text is the one
+    the whole history gives, and what it keeps between cycles stays bounded (a whole read every cycle
+    grew the daemon's heap with the night)."""
+    paths = ExperimentPaths(tmp_path / "exp")
+    records = _records(600, "é" * 190)  # one-line entries of 400 bytes: LIMIT holds about sixty
+    digest = Digest(paths)
+    for start in range(0, len(records), 150):
+        for record in records[start : start + 150]:
+            append(paths.iterations, record)
+        digest.write()
+        assert paths.digest.read_text() == digest.render(records[: start + 150])
+    seen = digest._seen
+    assert len(seen.recent) == DETAILED and len(seen.kept) <= DETAILED + 1
+    assert seen.older_bytes <= LIMIT and len(seen.older) < 600 - DETAILED
+    paths.iterations.write_text("")  # replaced by a shorter history: read from its start again
+    append(paths.iterations, records[0])
+    digest.write()
+    assert paths.digest.read_text() == digest.render(records[:1])

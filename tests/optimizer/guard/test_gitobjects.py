@@ -1,0 +1,36 @@
+"""git's object store under the scope guard: every object file is held for the night, so each is held small."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tracemalloc
+
+from autoresearch.optimizer.guard.gitobjects import ObjectFiles
+from tests.helpers.repos import make_repo
+
+OBJECTS = 2000
+
+
+def test_a_night_of_new_objects_costs_the_guard_a_few_hundred_bytes_each(tmp_path):
+    """A night adds a few loose objects a cycle (three a KEEP); the guard held a path and an `Entry` for
+    each, about 600 bytes, for as long as the daemon ran (bench/heap_probe.py)."""
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    (tmp_path / "blobs").mkdir()
+    for n in range(OBJECTS):
+        (tmp_path / "blobs" / str(n)).write_text(f"blob {n}\n")
+    names = "\n".join(str(tmp_path / "blobs" / str(n)) for n in range(OBJECTS))
+    subprocess.run(["git", "hash-object", "-w", "--stdin-paths"], cwd=repo, input=names, text=True, check=True)
+    objects = ObjectFiles(str(repo / ".git/objects"), tmp_path / "guard")
+    tracemalloc.start()
+    try:
+        objects.open()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held / OBJECTS < 350, f"{held / OBJECTS:.0f} bytes an object"
+    removed = next(p for p in (repo / ".git/objects").rglob("*") if p.is_file() and "pack" not in p.parts)
+    os.chmod(removed, 0o644)
+    removed.unlink()
+    [(path, before, after)] = objects.look(None)  # and the removal is still seen
+    assert path == str(removed) and before.size > 0 and after is None
