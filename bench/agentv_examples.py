@@ -16,6 +16,13 @@ execution_status differ are counted and listed.
 A 5.x tag (`--tag v5.3.1-next.1`) runs AgentV 5's examples through the 5.x CLI
 built in tests/agentv5, with the offline targets written in 5.x's shape (`id`,
 settings under `config`, `{{ env.NAME }}`).
+
+`--docker-stand-in` puts tests/helpers/docker_stand_in.py on PATH as `docker`
+for both tools (no Docker engine runs where this bench runs): it is NOT an
+engine. It logs each docker command and runs a container's command on the
+host, so the docker `environment` example runs through both tools' docker
+steps (version, image inspect or pull, run or create/start/exec/rm) with the
+engine playing "up"; what an image would hold is not checked.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import io
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import tarfile
@@ -188,6 +196,18 @@ def compare_scores(root: Path, examples: Path, both: list[Path], agentv: Path, f
         print(f"  {line[:300]}")
 
 
+def docker_stand_in(tmp: Path) -> None:
+    """tests/helpers/docker_stand_in.py as `docker` on PATH, for this process and both tools, the engine "up"."""
+    bin_dir, state = tmp / "docker-bin", tmp / "docker-state"
+    bin_dir.mkdir()
+    state.mkdir()
+    docker = bin_dir / "docker"
+    docker.write_text(f'#!/bin/sh\nexec {sys.executable} {ROOT / "tests" / "helpers" / "docker_stand_in.py"} "$@"\n')
+    docker.chmod(docker.stat().st_mode | stat.S_IXUSR)
+    os.environ["PATH"] = f"{bin_dir}:{os.environ['PATH']}"
+    ENV.update({"DOCKER_STUB_LOG": str(tmp / "docker.log"), "DOCKER_STUB_MODE": "up", "DOCKER_STUB_STATE": str(state)})
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("repo", type=Path)
@@ -196,6 +216,11 @@ def main() -> int:
     parser.add_argument("--eval", action="store_true", help="also run the files both accept and compare their scores")
     parser.add_argument(
         "--only", type=re.compile, help="only the eval files whose path under examples/ matches this regex"
+    )
+    parser.add_argument(
+        "--docker-stand-in",
+        action="store_true",
+        help="a stand-in `docker` on PATH for both tools (logs commands, runs them on the host; not an engine)",
     )
     args = parser.parse_args()
     five = args.tag.startswith("v5")
@@ -208,6 +233,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="agentv-examples-") as tmp, FakeLLM() as llm:
         llm.handler = grade
         examples = extract(args.repo, args.tag, Path(tmp))
+        if args.docker_stand_in:
+            docker_stand_in(Path(tmp))
         files = [f for f in eval_files(examples) if not args.only or args.only.search(str(f.relative_to(examples)))]
         replace_targets(Path(tmp), examples, files, llm.base_url("openai"), five)
         accepted = [f for f in files if agentv_accepts(args.agentv, f, five)]

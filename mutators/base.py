@@ -102,6 +102,7 @@ class MutationResult:
     tokens_out: int = 0
     extra: dict[str, list[str]] = field(default_factory=dict)  # {"written": paths} of an LLM mutator
     notes: tuple[str, ...] = ()  # warnings for the run's log (a spend not counted, a malformed cost file)
+    lost_attempts: int = 0  # `executor: ray`: earlier attempts lost with their node, whose spend is not known
 
 
 class Mutator(Protocol):

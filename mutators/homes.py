@@ -6,10 +6,17 @@ Codex's `config.toml` and `AGENTS.md`: they would run or steer the user's own la
 sandbox. So each mutation gets copies (without the history the agent need not read), seen writable at the real
 paths and removed after. Only a renewed login comes back, as plain data and atomically: an agent that refreshed
 its OAuth token may have spent the refresh token the user's file still holds.
+
+A daemon killed during a mutation (kill -9, the OOM killer) cannot remove its copies, which hold the user's logins:
+each copy's folder is locked (flock) while in use, so the next mutation or start, of any daemon, knows a dead
+owner's folder by its free lock (the kernel drops a dead process's locks), brings back the login it renewed,
+and removes it, and never touches the folder of a daemon running beside.
 """
 
 from __future__ import annotations
 
+import base64
+import fcntl
 import fnmatch
 import json
 import os
@@ -24,6 +31,9 @@ from pathlib import Path
 from autoresearch.plumbing import atomic
 
 LOGIN_LIMIT = 1 << 20  # a login is a few KB: anything bigger is not one
+PREFIX = "autoresearch-homes-"
+_STAGING = ".autoresearch-homes-new-"  # not PREFIX: no sweep takes a folder before its lock is held
+_RECORD = "logins.json"  # what a sweep needs to bring a dead owner's renewed logins back
 
 
 @dataclass(frozen=True)
@@ -74,10 +84,12 @@ class _Copy:
 @contextmanager
 def throwaway() -> Iterator[tuple[tuple[Path, Path], ...]]:
     """(copy, real path) of each agent home that exists, for `Sandbox.copies`. On the way out, however the
-    command ended, a renewed login is written back and the copies are removed."""
-    area = Path(tempfile.mkdtemp(prefix="autoresearch-homes-"))  # 0700: the copies hold the user's logins
+    command ended, a renewed login is written back and the copies are removed; a dead daemon's are removed first."""
+    clear_leftovers()
+    area, lock = _claimed()
     try:
         copies = [c for home in AGENT_HOMES if (c := _copy(home, area)) is not None]
+        _record(area, copies)
         try:
             yield tuple((c.copy, c.real) for c in copies)
         finally:
@@ -85,6 +97,86 @@ def throwaway() -> Iterator[tuple[tuple[Path, Path], ...]]:
                 _bring_back(c)
     finally:
         shutil.rmtree(area, ignore_errors=True)
+        os.close(lock)
+
+
+def clear_leftovers() -> list[Path]:
+    """The copies' folders whose owner died (their lock is free), each removed after the logins renewed in it are
+    brought back as its owner would have; a folder of another user, one whose owner lives, or an older version's
+    (its daemon may live: it took no lock), is left alone."""
+    removed = []
+    for area in sorted(Path(tempfile.gettempdir()).glob(PREFIX + "*")):
+        try:
+            fd = os.open(area, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:  # gone meanwhile, a link, not ours to read
+            continue
+        try:
+            if os.fstat(fd).st_uid != os.getuid() or not _recording(fd) or not _free(fd):
+                continue
+            for c in _recorded(area):
+                _bring_back(c)
+            shutil.rmtree(area, ignore_errors=True)
+            removed.append(area)
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _claimed() -> tuple[Path, int]:
+    """A new private folder (0700: the copies hold the user's logins) and the descriptor holding its lock. It is
+    made and locked under another name, then renamed: a sweep never sees it unlocked."""
+    staging = Path(tempfile.mkdtemp(prefix=_STAGING))
+    lock = os.open(staging, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    _record(staging, [])  # what marks it as locked while in use
+    area = staging.with_name(PREFIX + staging.name.removeprefix(_STAGING))
+    os.rename(staging, area)
+    return area, lock
+
+
+def _recording(fd: int) -> bool:
+    """Whether the folder is one of this kind: an older version's copies hold no record and no lock, so a free
+    lock would not say that their daemon died."""
+    try:
+        return stat.S_ISREG(os.stat(_RECORD, dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _free(fd: int) -> bool:
+    """Whether no live process holds the folder's lock (taking it: a sweep then owns the folder)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _record(area: Path, copies: list[_Copy]) -> None:
+    """The logins as copied, beside the copies (out of the sandbox's reach: only the copies are mounted in it)."""
+    logins = [
+        {"real": str(c.real), "copy": c.copy.name, "login": c.login, "before": base64.b64encode(c.before).decode()}
+        for c in copies
+        if c.login is not None and c.before is not None
+    ]
+    atomic.write_text(area / _RECORD, json.dumps(logins), durable=False)
+
+
+def _recorded(area: Path) -> list[_Copy]:
+    """A dead owner's copies with a login, as `_record` wrote them ([] when it died before, or the record is not
+    one: nothing is brought back then). Only an agent's own login file (`.credentials.json` of a `.claude` copy,
+    `auth.json` of a `.codex` one) is taken, and written only over the very bytes recorded (`_bring_back`)."""
+    data = _plain(area / _RECORD)
+    logins = {(Path(h.path).name, h.login) for h in AGENT_HOMES if h.login is not None}
+    try:
+        entries = json.loads(data) if data is not None else []
+        copies = [
+            _Copy(Path(x["real"]), area / Path(x["copy"]).name, str(x["login"]), base64.b64decode(x["before"]))
+            for x in entries
+        ]
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return []
+    return [c for c in copies if (c.copy.name, c.login) in logins]
 
 
 def _copy(home: Home, area: Path) -> _Copy | None:

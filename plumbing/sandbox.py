@@ -7,7 +7,10 @@ and only the `writable` paths, the `copies` (throwaway copies seen at real
 paths: a coding agent's homes) and the `work` folder (a throwaway checkout) can
 change. A PID namespace tied to the daemon (`--die-with-parent`) ends
 everything the command started, `setsid` or double fork, when the command or
-the daemon ends.
+the daemon ends. The tokens of the local services it could reach (a Ray
+cluster's, the control API's: see autoresearch.plumbing.service_secrets) are
+kept out of every sandbox, from its environment and its files, and so are
+the sockets of the services that would run a command for it outside.
 """
 
 from __future__ import annotations
@@ -18,11 +21,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from autoresearch.plumbing import service_secrets
+
 PROGRAM = "bwrap"
 WORK = Path("/tmp/autoresearch-sandbox/work")  # where the `work` folder is seen: out of the user's tree
 _PROBE_TIMEOUT_S = 10
 
 Access = Literal["hidden", "read", "write"]
+# Ray's token authentication: the token itself, or the file holding it (hidden: service_secrets)
+SECRET_VARIABLES = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,9 @@ class Sandbox:
 
     def argv(self, command: list[str], cwd: Path) -> list[str]:
         """`command` run in the sandbox, in `cwd` (as the command sees it)."""
-        mounts: list[tuple[Path, Access]] = [(p, "hidden") for p in self.hidden]
+        mounts: list[tuple[Path, Access]] = [
+            (p, "hidden") for p in (*self.hidden, *service_secrets.files(), *service_secrets.doors())
+        ]
         mounts += [(p, "read") for p in self.readable] + [(p, "write") for p in self.writable]
         mounts += [(self.work, "write")] if self.work is not None else []
         real = replace(self, work=self.work.resolve()) if self.work is not None else self
@@ -78,6 +87,7 @@ class Sandbox:
             args += _mount(at, path, access)
         args += ["--unshare-pid", "--die-with-parent", "--new-session"]
         args += [] if self.network else ["--unshare-net"]
+        args += [arg for name in SECRET_VARIABLES for arg in ("--unsetenv", name)]
         return [*args, "--chdir", str(cwd), "--", *command]
 
 

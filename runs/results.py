@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -28,6 +29,14 @@ def safe_segment(test_id: str) -> str:
 def index_path(source: Path) -> Path:
     """A run directory means its index.jsonl; anything else is taken as the file itself."""
     return source / INDEX if source.is_dir() else source
+
+
+def rows_digest(source: Path) -> str | None:
+    """The SHA-256 of a result file's bytes (a run directory's index.jsonl), or None when there is none."""
+    try:
+        return hashlib.sha256(index_path(source).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def load_rows(source: Path) -> list[Row]:

@@ -70,6 +70,7 @@ class Candidate(BaseModel):
     losses: Count = None
     reason: Text = None
     cost_usd: float = 0.0
+    lost_attempts: Count = None  # `executor: ray`: its mutation attempts lost with their node (spend not known)
     patch: Text = None  # a candidate not kept: its saved patch, relative to the experiment's results directory
     merge_of: Annotated[list[int] | None, WrapValidator(_or_none)] = None  # a merge: the siblings it combines
     parent: Text = None  # search.parents: pareto: the earlier candidate it started from, `<cycle>-<index>` (none: HEAD)
@@ -110,6 +111,7 @@ class Iteration(BaseModel):
     # HEAD measured again because the eval changed since HEAD's results (no decision compares two evals)
     eval_key: Text = None  # absent on lines of older versions: unknown
     rebaseline: Flag = None
+    rows_sha256: Text = None  # a KEEP's index.jsonl as decided: the next run's baseline, checked at resume
     # the comparison with HEAD's results, as `agentv compare` summarizes it
     wins: Count = None
     losses: Count = None
@@ -119,6 +121,9 @@ class Iteration(BaseModel):
     mutation_cost_usd: Measure = None
     tokens_in: Count = None
     tokens_out: Count = None
+    # `executor: ray`: the mutation attempts lost with their node (each run again, or the candidate's error); what
+    # they spent is not known, and not in mutation_cost_usd
+    mutation_lost_attempts: Count = None
     # the result cache, repeats and early discards (present only when they were involved)
     eval_runs: Count = None
     cache_hits: Count = None

@@ -12,15 +12,18 @@ import secrets
 import stat
 from pathlib import Path
 
+from autoresearch.plumbing import service_secrets
 from autoresearch.plumbing.errors import InvalidInput
 
 FILE = "api-token"
 
 
 def ensure(results_dir: Path) -> tuple[Path, str]:
-    """The token file's path and the token, made now if there is none."""
+    """The token file's path and the token, made now if there is none; listed among the files no sandbox reads
+    (a sandboxed mutator of another repository, with the network, would reach this API)."""
     path = results_dir / FILE
     results_dir.mkdir(parents=True, exist_ok=True)
+    service_secrets.register(path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     except FileExistsError:

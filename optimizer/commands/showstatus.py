@@ -112,7 +112,10 @@ def _details(view: ExperimentView, sched: ScheduleView | None) -> list[str]:
 
 def _decision(record: JSONObject) -> str:
     mutation = str(record.get("mutation", ""))[:60]
-    return f"cycle {record['cycle']:<3} {record.get('decision', '?'):<5} {_score(record.get('score'))}  {mutation}"
+    line = f"cycle {record['cycle']:<3} {record.get('decision', '?'):<5} {_score(record.get('score'))}  {mutation}"
+    if lost := record.get("mutation_lost_attempts"):  # executor: ray; their spend is in no figure
+        line += f"  ({lost} mutation attempt(s) lost with their Ray node, spend not known)"
+    return line
 
 
 def _schedule_line(sched: ScheduleView) -> str:

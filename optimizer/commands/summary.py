@@ -46,6 +46,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> JS
         "best": _point(history.best),
         "rebaseline": _point(next((r for r in reversed(records) if r.rebaseline), None)),
         "cost_usd": history.spent_usd,
+        "lost_attempts": sum(r.mutation_lost_attempts or 0 for r in records),
         "overlap": asdict(overlap) if (overlap := history.overlap) else None,
         "warning": st.warning if st else None,
         "unreadable_lines": bad,
@@ -81,6 +82,7 @@ def summary_lines(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> l
     if None not in held:
         lines.append(f"  holdout {held[0]:.4f} (original) -> {held[1]:.4f} (best): the tests the mutator never saw")
     lines.append(f"  cost ${history.spent_usd:.4f}")
+    lines.extend(_lost_lines(records))
     lines.extend(_overlap_lines(history))
     if st and st.warning:
         lines.append(f"  warning: {st.warning}")
@@ -121,6 +123,19 @@ def _overlap_lines(history: "History") -> list[str]:
         f"({o.edits_carried} of {o.edits} edits, {o.edits_carried / o.edits:.0%})",
         f"  lost to overlap: ${o.lost_usd:.4f}{tokens}, the mutations of the {o.edits - o.edits_carried} edits "
         "made ahead that did not carry",
+    ]
+
+
+def _lost_lines(records: list["Iteration"]) -> list[str]:
+    """With `executor: ray`: the mutation attempts lost with their node, whose spend the cost above lacks."""
+    lost = [r for r in records if r.mutation_lost_attempts]
+    if not lost:
+        return []
+    count = sum(r.mutation_lost_attempts or 0 for r in lost)
+    cycles = ", ".join(str(r.cycle) for r in lost)
+    return [
+        f"  lost with their Ray node: {count} mutation attempt(s) (cycle {cycles}), "
+        "what they spent is not known and not in the cost above"
     ]
 
 

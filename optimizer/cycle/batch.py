@@ -134,12 +134,11 @@ def settle(siblings: list[Sibling]) -> MutationSpend:
     """The mutation spend the siblings owe, summed, and from now on counted as paid: each mutation is on
     exactly one line (with overlap, the line of the cycle during which it ran), so the budget, which sums the
     lines, counts every one, including those of a batch a stop left unevaluated."""
-    cost, tokens_in, tokens_out = 0.0, 0, 0
+    total = MutationSpend()
     for s in siblings:
-        o = owed(s)
-        cost, tokens_in, tokens_out = cost + o.cost_usd, tokens_in + o.tokens_in, tokens_out + o.tokens_out
+        total += owed(s)
         s.paid = s.mutated
-    return MutationSpend(round(cost, 6), tokens_in, tokens_out)
+    return total
 
 
 def save_patches(siblings: list[Sibling], winner: Sibling | None) -> None:

@@ -164,6 +164,7 @@ def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
         losses=a.summary.losses if a else None,
         reason=reason,
         cost_usd=round((s.draft.spend.cost_usd or 0.0) + s.mutated.cost_usd, 6),
+        lost_attempts=s.mutated.lost_attempts or None,
         patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
         merge_of=s.merge_of,
         parent=s.parent or None,

@@ -5,7 +5,7 @@ it and confirmed on runs that did not pick it) → `gates.checks` → the one li
 (autoresearch.optimizer.cycle.conclude). Where the candidates live is the batch's `Site`
 (autoresearch.optimizer.cycle.batch): K = 1 is a batch of one in the checkout
 (autoresearch.optimizer.cycle.in_checkout), K > 1 a batch in worktrees whose winner is copied into the checkout
-(autoresearch.optimizer.cycle.in_worktrees), their mutations run on the cluster with `executor: ray`
+(autoresearch.optimizer.cycle.in_worktrees); with `executor: ray`, either's mutations run on the cluster
 (autoresearch.optimizer.cycle.on_cluster).
 
 With several candidates and `search.overlap` (the default, for mutators that cannot reach the results:
@@ -96,9 +96,12 @@ def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | 
 
 
 def new_batch(session: Session, number: int) -> Batch:
-    """The cycle's run directory and its candidates, not yet mutated: one in the checkout, or K in worktrees."""
+    """The cycle's run directory and its candidates, not yet mutated: one in the checkout, or K in worktrees
+    (their mutations on the cluster with `executor: ray`)."""
     if session.config.search.candidates > 1:
         return _several(session, number)
+    if session.config.executor.kind == "ray":
+        return on_cluster.lone_batch(session, number)
     return in_checkout.new_batch(session, number)
 
 

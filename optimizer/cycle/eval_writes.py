@@ -6,30 +6,68 @@ secret from the environment: committed by a KEEP (which stages the whole artifac
 mutation's diff, it would break "nothing outside the mutator's edit reaches a commit". So after every eval run
 the artifact is put back as it was evaluated (its key, the git tree written before the run), and what the eval
 wrote is saved in full under the run's directory, never in git.
+
+A daemon killed during the eval or the undo leaves the undo to the next start: a note written before the eval
+(under git's folder, beside the guard's records) says which run and which tree, and every step can be taken
+again: each file is saved before it is removed (a save cut short is made again from it), and put back by a
+rename, so that no kill leaves a file half-restored or unsaved.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import DeltaStatus
 
+from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.plumbing import atomic
 
+NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
+_TEMP = ".autoresearch-restoring-"  # a file being put back, renamed over its path once whole
 ADVICE = (
     "the eval writes inside the artifact while it runs (its files are undone after each run, kept under the"
     " run's eval-writes/ folder, never committed): move its working directory out of the artifact"
 )
 
 
+def note(folder: Path, ws: Workspace, key: str, run_dir: Path) -> Path | None:
+    """Before an eval in the experiment's checkout (not a parallel candidate's worktree, which the next start
+    removes), the note in `folder` (the vault's: out of any mutator's reach, and of the mirror that would
+    put back a note the daemon removes while a mutation runs ahead) that lets the next start finish the undo
+    if the daemon dies (None: nothing to note)."""
+    if ws.mode != "directory":
+        return None
+    path = folder / NOTES.replace("*", hashlib.sha256(str(run_dir).encode()).hexdigest()[:16])
+    atomic.write_text(path, json.dumps({"key": key, "run_dir": str(run_dir)}))
+    return path
+
+
+def finish(ws: Workspace, folder: Path) -> list[str]:
+    """At a start after a crash: the undo of each eval the dead daemon noted in `folder`, done now (what it
+    wrote saved under that run's eval-writes/ first), so that nothing the eval wrote is taken for the candidate."""
+    done = []
+    for path in sorted(folder.glob(NOTES)):
+        noted = json.loads(path.read_text(encoding="utf-8"))
+        run_dir = Path(noted["run_dir"])
+        if undo_eval_writes(ws, noted["key"], run_dir):
+            done.append(f"undid what the eval of {run_dir.name} wrote inside the artifact (saved in its eval-writes/)")
+        path.unlink()
+    return done
+
+
 def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
     """The artifact-relative paths the eval changed inside the directory artifact, each saved under
     `run_dir/eval-writes/` as the eval left it and put back as the tree `key` has it ([] when none: a file
-    artifact, whose key is no object of the repository, is left to the scope checks)."""
+    artifact, whose key is no object of the repository, is left to the scope checks). Taken again after a
+    kill at any step, it finishes the same undo."""
     if ws.mode != "directory" or not ws.artifact_path.is_dir():
         return []
     now = artifact_key(ws)
@@ -42,7 +80,9 @@ def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
         target = ws.artifact_path / relative
         if os.path.lexists(target):
             _save(target, saved / relative)
+            faults.point("eval-writes-saved")
             _remove(target)
+            faults.point("eval-writes-removed")
         if delta.status != DeltaStatus.ADDED:
             _write(ws.lib[delta.old_file.id].read_raw(), int(delta.old_file.mode), target)
         else:
@@ -52,6 +92,8 @@ def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
 
 
 def _save(source: Path, target: Path) -> None:
+    """`source` copied to `target`, over what an undo a kill cut short copied there (its source is still in place,
+    whole: it is removed only once copied)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     if source.is_dir() and not source.is_symlink():
         shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
@@ -67,12 +109,21 @@ def _remove(path: Path) -> None:
 
 
 def _write(data: bytes, mode: int, target: Path) -> None:
+    """The file (or link) written beside `target`, then renamed onto it: a kill leaves the old or the new."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if mode == pygit2.enums.FileMode.LINK:
-        os.symlink(os.fsdecode(data), target)
-        return
-    target.write_bytes(data)
-    target.chmod(0o755 if mode == pygit2.enums.FileMode.BLOB_EXECUTABLE else 0o644)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_TEMP)
+    os.close(fd)
+    try:
+        if mode == pygit2.enums.FileMode.LINK:
+            os.unlink(temp)
+            os.symlink(os.fsdecode(data), temp)
+        else:
+            Path(temp).write_bytes(data)
+            os.chmod(temp, 0o755 if mode == pygit2.enums.FileMode.BLOB_EXECUTABLE else 0o644)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def _prune(root: Path, folder: Path) -> None:

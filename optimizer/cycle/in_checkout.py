@@ -1,8 +1,9 @@
 """K = 1: the cycle's lone candidate in the user's checkout, as cheap as a cycle can be (no worktree).
 
-The mutator works in the checkout (autoresearch.optimizer.cycle.mutate), the candidate is evaluated there by
-the session's evaluator (a sequential rule's test puts HEAD's artifact in its place for HEAD's runs), and a
-KEEP is already where it is committed. `tree.Candidate` sees that every way out leaves the artifact at HEAD
+The mutator works in the checkout (autoresearch.optimizer.cycle.mutate), or, with `executor: ray`, in a copy
+of it on a worker whose artifact is written back into it (autoresearch.optimizer.cycle.on_cluster); the
+candidate is evaluated there by the session's evaluator (a sequential rule's test puts HEAD's artifact in its
+place for HEAD's runs), and a KEEP is already where it is committed. `tree.Candidate` sees that every way out leaves the artifact at HEAD
 unless it was committed: a DROP or an error saves its diff first, so no tried idea is lost.
 """
 
@@ -31,7 +32,7 @@ class Checkout:
     def mutate(self, session: Session, batch: Batch) -> None:
         s = batch.siblings[0]
         try:
-            mutation = mutate(session, batch.number, self.candidate)
+            mutation = mutate(session, batch.number, self.candidate, s.mutator)
         except MutationFailed as exc:
             if exc.spent is not None:
                 s.draft.mutation_spend = MutationSpend.of(exc.spent)

@@ -21,26 +21,32 @@ from autoresearch.trajectory.iterations import Candidate, Decision, Iteration
 
 @dataclass(frozen=True)
 class MutationSpend:
-    """What a candidate's mutations spent (summed over its attempts)."""
+    """What a candidate's mutations spent (summed over its attempts), and how many attempts were lost with
+    their Ray node (`executor: ray`): what those spent is not known, and not in the figures beside it."""
 
     cost_usd: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0
+    lost_attempts: int = 0
 
     @classmethod
     def of(cls, result: MutationResult) -> MutationSpend:
-        return cls(round(result.cost_usd, 6), result.tokens_in, result.tokens_out)
+        return cls(round(result.cost_usd, 6), result.tokens_in, result.tokens_out, result.lost_attempts)
 
     def __add__(self, other: MutationSpend) -> MutationSpend:
         return MutationSpend(
             round(self.cost_usd + other.cost_usd, 6),
             self.tokens_in + other.tokens_in,
             self.tokens_out + other.tokens_out,
+            self.lost_attempts + other.lost_attempts,
         )
 
     def __sub__(self, other: MutationSpend) -> MutationSpend:
         return MutationSpend(
-            self.cost_usd - other.cost_usd, self.tokens_in - other.tokens_in, self.tokens_out - other.tokens_out
+            self.cost_usd - other.cost_usd,
+            self.tokens_in - other.tokens_in,
+            self.tokens_out - other.tokens_out,
+            self.lost_attempts - other.lost_attempts,
         )
 
 
@@ -168,6 +174,8 @@ class Draft:
                 "tokens_in": mutations.tokens_in,
                 "tokens_out": mutations.tokens_out,
             }
+            if mutations.lost_attempts:
+                data["mutation_lost_attempts"] = mutations.lost_attempts
         if self.assessment is not None:
             data |= _assessed(self.assessment)
         data |= _spend(self.spend)

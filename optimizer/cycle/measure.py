@@ -13,7 +13,7 @@ from pathlib import Path
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
-from autoresearch.optimizer.cycle.eval_writes import ADVICE, undo_eval_writes
+from autoresearch.optimizer.cycle.eval_writes import ADVICE, note, undo_eval_writes
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
@@ -87,11 +87,14 @@ def measure(
             spend.hits += 1
             get().info("cache hit", sample=n)
             return cached
+        noted = note(session.vault.eval_notes, ws, key, run_dir) if ws.root == session.ws.root else None
         try:
             outcome = evaluate(session, run_dir, watch, evaluator)
         finally:
             if undo_eval_writes(ws, key, run_dir):
                 session.warn_once(ADVICE)
+            if noted is not None:
+                noted.unlink()
         if not outcome.notes.get("stopped"):
             session.cache.put(key, n, outcome.rows)
     spend.skipped += int(outcome.notes.get("skipped_tests", 0))

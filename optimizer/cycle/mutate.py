@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from autoresearch.mutators.base import MutationRequest, MutationResult
+from autoresearch.mutators.base import MutationRequest, MutationResult, Mutator
 from autoresearch.mutators.errors import MutationFailed
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.config import DEFAULT_PATH, Config
@@ -40,12 +40,12 @@ from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 
-def mutate(session: Session, cycle: int, candidate: Candidate) -> MutationResult:
+def mutate(session: Session, cycle: int, candidate: Candidate, mutator: Mutator) -> MutationResult:
     """Ask the mutator for a candidate, then check what it did: only the artifact changed, and changed;
     HEAD and the branch where they were. Whatever it wrote elsewhere is saved, then undone."""
     session.set_phase("mutate")
     with _workplace(session, cycle) as work:
-        return _mutate_in(session, cycle, candidate, work)
+        return _mutate_in(session, cycle, candidate, work, mutator)
 
 
 @contextmanager
@@ -62,7 +62,7 @@ def _workplace(session: Session, cycle: int) -> Iterator[Workspace]:
         worktrees.clear(session.ws, session.paths.meta, name)
 
 
-def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspace) -> MutationResult:
+def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspace, mutator: Mutator) -> MutationResult:
     log_dir = candidate.run_dir
     ws = session.ws
     request = mutation_request(session, cycle, work, log_dir, read_only=(session.paths.results_dir,))
@@ -72,7 +72,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     head, branch = ws.head(), head_ref(ws)
     faults.point("before-mutate")
     try:
-        result = run_mutator(session, session.mutator.mutate, request)
+        result = run_mutator(session, mutator.mutate, request)
         if work is not ws:  # only the artifact comes back from the throwaway checkout
             worktrees.carry_artifact(work, ws, check_worktree(work, head, result))
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes

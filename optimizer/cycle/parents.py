@@ -5,7 +5,9 @@ per-test winners (autoresearch.policies.pareto), kept on refs of the experiment'
 - `start`: as a batch is made, each candidate the front gives a parent gets a worktree holding that
   parent's edit carried onto HEAD (a three-way merge; one that no longer carries, or that HEAD already
   holds, gives its place to the next member of the front, and a candidate the front has no parent
-  for starts at HEAD). The mutator then edits on top of it; the candidate is judged
+  for starts at HEAD; a member found not to carry is not merged again until HEAD moves: while cycles drop it
+  would not carry again, and late in a night those merges cost each cycle more than a second). The mutator
+  then edits on top of it; the candidate is judged
   against HEAD like any other, so a KEEP is still a measured improvement on HEAD, committed as one
   commit on the branch.
 - `keep`: once a cycle is decided, the front is computed with its evaluated candidates that were not
@@ -61,20 +63,24 @@ def _carrying(session: Session, wanted: int) -> tuple[list[pareto.Member], dict[
     HEAD, where the first candidate already is."""
     ranked, stored = _front(session)
     by_name = {s.name: s for s in stored}
+    head = session.ws.head()
+    misses = session.not_carrying = {name: at for name, at in session.not_carrying.items() if at == head}
     kept = [m for m in ranked if m.name == pareto.HEAD]
     trees: dict[str, str] = {}
-    for member in (m for m in ranked if m.name != pareto.HEAD):
+    for member in (m for m in ranked if m.name != pareto.HEAD and m.name not in misses):
         if len(trees) == wanted:
             break
         try:
             tree = candidate_refs.carried(session.ws, by_name[member.name])
         except UnsafePatch as exc:  # a ref not of our making (code the eval runs unsandboxed may write one)
             get().warning("a parent on the front would change files outside the artifact: refused", error=str(exc))
+            misses[member.name] = head
             continue
         if tree is None:
             get().info(
                 "a parent on the front does not carry onto HEAD: the next one takes its place", parent=member.name
             )
+            misses[member.name] = head
             continue
         kept.append(member)
         trees[member.name] = tree

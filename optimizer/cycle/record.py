@@ -14,6 +14,8 @@ from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
+from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.runs.results import rows_digest
 from autoresearch.trajectory import chartdata, iterations, page
 from autoresearch.trajectory.iterations import Iteration
 
@@ -23,6 +25,7 @@ BUDGET_WARNINGS = (0.5, 0.8)
 def record(session: Session, entry: Iteration) -> None:
     """Write the decision down before moving on: the line, then the state (the chart is the loop's, after)."""
     previous_spend = session.history.spent_usd
+    entry = sealed(session.paths, entry)
     faults.point("before-append")
     iterations.append(session.paths.iterations, entry)
     pending.clear(session.paths)  # a KEEP's line written before its commit is now written
@@ -39,6 +42,13 @@ def record(session: Session, entry: Iteration) -> None:
     )
     notify.kept(entry)
     tracking.cycle(entry)  # queued: no wait inside the critical block
+
+
+def sealed(paths: ExperimentPaths, entry: Iteration) -> Iteration:
+    """A KEEP's line with its rows' digest: they are the next run's baseline, which a resume checks unchanged."""
+    if entry.decision != "keep":
+        return entry
+    return entry.model_copy(update={"rows_sha256": rows_digest(paths.run_dir(entry.run_dir))})
 
 
 def _warn_budget(session: Session, before: float) -> None:

@@ -67,6 +67,9 @@ class Session:
     mirrored: bool = True  # False once a mirror proved impossible here (no hard links): said once
     state_writer: state_file.Writer = field(init=False)
     said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
+    # `search.parents: pareto`: the stored candidates whose edit did not carry onto a HEAD, by name: that HEAD, so
+    # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
+    not_carrying: dict[str, str] = field(default_factory=dict)
     _saying: threading.Lock = field(default_factory=threading.Lock)  # parallel candidates mutate in threads
 
     def __post_init__(self) -> None:

@@ -51,6 +51,11 @@ class Vault:
         return self.root / "guard"
 
     @property
+    def eval_notes(self) -> Path:
+        """The notes of the evals running in the checkout (see autoresearch.optimizer.cycle.eval_writes)."""
+        return self.root / "eval-writes"
+
+    @property
     def mirror(self) -> Path:
         """Hard links to the experiment's files (see autoresearch.optimizer.experiment.mirror)."""
         return self.root / "mirror"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from autoresearch.mutators import homes
 from autoresearch.optimizer import daemonlog
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.measure import open_cache
@@ -31,7 +32,7 @@ from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, ExperimentPaths
 from autoresearch.policies.stop import continues_run
 from autoresearch.runs.errors import BadResults
-from autoresearch.runs.results import load_rows
+from autoresearch.runs.results import index_path, load_rows, rows_digest
 from autoresearch.trajectory import iterations
 
 
@@ -52,6 +53,8 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
     try:
         records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
+        for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
+            daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
             interrupted.finish(ws, vault, records)
             was_crashed = True
@@ -157,8 +160,14 @@ def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History, st
         )
     if stale:
         return []
+    run_dir = paths.run_dir(best.run_dir)
+    if best.rows_sha256 and rows_digest(run_dir) != best.rows_sha256:  # rewritten since the decision
+        raise IntegrityError(
+            f"{index_path(run_dir)}: the results of the last KEEP (cycle {best.cycle}) changed after it was "
+            "decided (not by autoresearch); put them back, or use --restart"
+        )
     try:
-        return load_rows(paths.run_dir(best.run_dir))
+        return load_rows(run_dir)
     except BadResults as exc:
         raise IntegrityError(
             f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart"

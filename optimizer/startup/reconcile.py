@@ -18,11 +18,13 @@ from pathlib import Path
 import pygit2
 
 from autoresearch.optimizer.config import Config
-from autoresearch.optimizer.cycle import pending
+from autoresearch.optimizer.cycle import eval_writes, pending
 from autoresearch.optimizer.cycle.conclude import COMMIT_PREFIX
 from autoresearch.optimizer.cycle.decide import compare_for_goal
+from autoresearch.optimizer.cycle.record import sealed
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo import candidates
 from autoresearch.optimizer.gitrepo.gitcmd import clear_stale_locks
 from autoresearch.optimizer.gitrepo.workspace import (
@@ -49,6 +51,7 @@ def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: Hi
         *clear_stale_locks(ws.root, paths.git_journal),
         *_end_orphans(ws, paths),
         *_log_unlogged_keep(config, ws, paths, history),
+        *eval_writes.finish(ws, Vault.of(ws, paths).eval_notes),  # before the candidate's patch: not its
         *_save_stray_candidate(ws, paths),
         *[f"removed the worktree of parallel candidate {name}" for name in candidates.clear(ws, paths.meta)],
     ]
@@ -96,7 +99,9 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     prepared = pending.take(paths, cycle, parent, message)
     if prepared is not None:  # the line as the cycle wrote it down before the commit
         reason = "; ".join(filter(None, [prepared.reason, RECOVERED]))
-        iterations.append(paths.iterations, prepared.model_copy(update={"commit": sha, "reason": reason}))
+        iterations.append(
+            paths.iterations, sealed(paths, prepared.model_copy(update={"commit": sha, "reason": reason}))
+        )
         return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
     run_dirs = sorted(paths.root.glob(f"*-c{cycle:04d}*"))
     try:
@@ -105,7 +110,7 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     except (IndexError, BadResults):
         return []  # the resume check reports the inconsistency with its own message
     record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head, best.eval_key)
-    iterations.append(paths.iterations, record)
+    iterations.append(paths.iterations, sealed(paths, record))
     return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
 
 

@@ -3,10 +3,9 @@
 A `type: host` recipe runs here, the suite's or a test's own (which replaces
 it; `autoresearch.runs.parse.agentv5.place`): its `workdir` (relative to the
 eval file, or to the recipe file) is the one workspace the tests naming it run
-in, in place, after its optional `setup` command. A `type: docker` recipe
-needs Docker (AgentV 5 runs its tests only inside the container) and is
-refused. AgentV's own checks (type, workdir, setup's argv, unknown fields)
-are problems naming the field.
+in, in place, after its optional `setup` command. A `type: docker` recipe is
+read by `autoresearch.runs.evalfile.docker_recipe`. AgentV's own checks
+(type, workdir, setup's argv, unknown fields) are problems naming the field.
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from autoresearch.runs.evalfile import docker_recipe
+from autoresearch.runs.evalfile.docker_recipe import DockerEnvironment, DockerSetup
 from autoresearch.runs.evalfile.interpolate import env_references, interpolate
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
@@ -52,7 +53,7 @@ class HostEnvironment:
         return (self.workdir / self.setup.cwd).resolve()
 
 
-def parse(raw: Any, directory: Path, problems: Problems) -> HostEnvironment | None:
+def parse(raw: Any, directory: Path, problems: Problems) -> HostEnvironment | DockerEnvironment | None:
     """The recipe, or None (none given, or a problem reported)."""
     if raw is None:
         return None
@@ -72,12 +73,7 @@ def parse(raw: Any, directory: Path, problems: Problems) -> HostEnvironment | No
         problems.add(None, "environment", "must be an object with type: host|docker and workdir")
         return None
     if raw.get("type") == "docker":
-        problems.add(
-            None,
-            "environment.type",
-            "AgentV 5's docker environments run their tests inside a container and are not supported; run the file with eval.agentv",
-        )
-        return None
+        return _docker(raw, directory, problems)
     if raw.get("type") != "host":
         problems.add(None, "environment.type", "must be 'host' or 'docker'")
         return None
@@ -104,14 +100,20 @@ def _host(raw: dict[str, Any], directory: Path, problems: Problems) -> HostEnvir
     return HostEnvironment((directory / str(workdir).strip()).resolve(), directory, setup, dict(env))
 
 
+def _docker(raw: dict[str, Any], directory: Path, problems: Problems) -> DockerEnvironment | None:
+    setup = _setup(raw["setup"], problems) if raw.get("setup") is not None else None
+    if setup is REFUSED:
+        return None
+    timeout = raw["setup"].get("timeout_ms") if setup is not None else None
+    own = DockerSetup(setup.command, setup.cwd, timeout) if setup is not None else None
+    return docker_recipe.parse(raw, directory, problems, own)
+
+
 def _setup(raw: Any, problems: Problems) -> Setup:
     """The setup, or REFUSED (the problem said)."""
-    if not isinstance(raw, dict):
-        problems.add(None, "environment.setup", "must be an object")
-        return REFUSED
-    unknown = [k for k in raw if k not in SETUP_FIELDS]
-    if unknown:
-        problems.add(None, f"environment.setup.{unknown[0]}", "is not supported (setup takes command, cwd, timeout_ms)")
+    if not docker_recipe.known_object(
+        raw, "environment.setup", SETUP_FIELDS, problems, "is not supported (setup takes command, cwd, timeout_ms)"
+    ):
         return REFUSED
     command = raw.get("command")
     if not isinstance(command, list) or not command or not all(isinstance(c, str) and c.strip() for c in command):

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from autoresearch.runs.evalfile.docker_recipe import DockerEnvironment
 from autoresearch.runs.evalfile.environment import HostEnvironment
 from autoresearch.runs.evalfile.extensions import Extension
 from autoresearch.runs.evalfile.interpolate import interpolate
@@ -94,6 +95,7 @@ class Workspace:
     docker: Docker | None = None
     host: HostEnvironment | None = None  # AgentV 5's host environment: its workdir is the shared workspace, in place
     extensions: tuple[Extension, ...] = ()  # AgentV 5's extension hooks, run in the shared workspace
+    container: DockerEnvironment | None = None  # AgentV 5's docker environment: the target runs in it
 
     def hook(self, name: str) -> Hook | None:
         return self.hooks.get(name) if self.hooks_enabled is not False else None
@@ -284,6 +286,7 @@ def merge(suite: Workspace | None, case: Workspace | None) -> Workspace | None:
         docker=case.docker or suite.docker,
         host=case.host or suite.host,
         extensions=case.extensions or suite.extensions,
+        container=case.container or suite.container,
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from autoresearch.runs.evalfile import environment, extensions, tests_source
+from autoresearch.runs.evalfile.docker_recipe import DockerEnvironment
 from autoresearch.runs.evalfile.environment import HostEnvironment
 from autoresearch.runs.evalfile.interpolate import env_references, interpolate, render_vars
 from autoresearch.runs.evalfile.model import Suite
@@ -142,12 +143,12 @@ def _v5_grader(raw: Any) -> bool:
 
 @dataclass(frozen=True)
 class Runtime:
-    """Where a 5.x file's tests run: the suite's host `environment` and `extensions`, and the tests' own
-    environments (inline tests only), by test id."""
+    """Where a 5.x file's tests run: the suite's `environment` (host or docker) and `extensions`, and the tests'
+    own environments (inline tests only), by test id."""
 
-    host: HostEnvironment | None = None
+    host: HostEnvironment | DockerEnvironment | None = None
     hooks: tuple[extensions.Extension, ...] = ()
-    own: dict[str, HostEnvironment | None] = field(default_factory=dict)
+    own: dict[str, HostEnvironment | DockerEnvironment | None] = field(default_factory=dict)
 
 
 def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Runtime:
@@ -169,8 +170,11 @@ def place(suite: Suite, runs_in: Runtime, problems: Problems) -> None:
     """Each test runs in its environment's workdir (its own, else the suite's) or, with extensions only, in the
     one shared empty workspace; a test with neither, beside tests with one, runs where the eval file is, as
     in AgentV 5. AgentV 5 sets up one host environment per file: tests naming different recipes fail there,
-    every one, so such a file is refused."""
-    hosts = {case.id: runs_in.own.get(case.id, runs_in.host) for case in suite.cases}
+    every one, so such a file is refused. A test with a docker recipe runs its target in a container of its
+    own; a file that has one beside a host environment or extensions is refused (not supported here)."""
+    chosen = {case.id: runs_in.own.get(case.id, runs_in.host) for case in suite.cases}
+    hosts = {key: value if isinstance(value, HostEnvironment) else None for key, value in chosen.items()}
+    containers = {key: value if isinstance(value, DockerEnvironment) else None for key, value in chosen.items()}
     distinct: list[HostEnvironment] = []
     for host in hosts.values():
         if host is not None and host not in distinct:
@@ -183,9 +187,19 @@ def place(suite: Suite, runs_in: Runtime, problems: Problems) -> None:
             "test): give them one recipe, or split the file",
         )
         return
+    if any(containers.values()) and (distinct or runs_in.hooks):
+        problems.add(
+            None,
+            "environment",
+            "a docker environment in a file that also has a host environment or extensions is not supported: "
+            "split the file",
+        )
+        return
     for case in suite.cases:
         if hosts[case.id] is not None or runs_in.hooks:
             case.workspace = replace(case.workspace or Workspace(), host=hosts[case.id], extensions=runs_in.hooks)
+        elif containers[case.id] is not None:
+            case.workspace = replace(case.workspace or Workspace(), container=containers[case.id])
 
 
 def translate(raw: dict[str, Any], directory: Path, problems: Problems) -> dict[str, Any]:

@@ -10,7 +10,8 @@ A 5.x file's target follows AgentV 5 instead, whose cli provider returns a faile
 run as an answer rather than throwing: `Error: <what failed>` is graded as the
 answer, the test is an execution_error with the graders' score, and nothing is
 retried (`AnsweredInError`). A command without `{OUTPUT_FILE}` runs there, and
-fails so ("Failed to read output file").
+fails so ("Failed to read output file"). A test with a docker environment runs the
+command in its container (`autoresearch.runs.targets.container`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from typing import Literal, NoReturn
 
 from autoresearch.plumbing import process
 from autoresearch.providers.turns import Reply
+from autoresearch.runs.evalfile.docker_recipe import DockerEnvironment
 from autoresearch.runs.evalfile.model import Case
 from autoresearch.runs.evalfile.prompt import question
 from autoresearch.runs.grader_llm import GraderLLM, GraderRetry
-from autoresearch.runs.targets import Answer, AnsweredInError, TargetFailed, TargetMisconfigured, cli_output
+from autoresearch.runs.targets import Answer, AnsweredInError, TargetFailed, TargetMisconfigured, cli_output, container
 from autoresearch.runs.targets.healthcheck import Healthcheck
 from autoresearch.runs.targets.specs import TargetSpec
 
@@ -46,6 +48,7 @@ class Call:
     grading: bool = False  # the target grades a test (its reply is a grader's)
     cwd: Path | None = None  # the test's workspace, else the target's own `cwd`
     timeout_s: float | None = None  # a test's own bound, else the target's timeout_seconds
+    container: DockerEnvironment | None = None  # AgentV 5's docker environment: the command runs in it
 
 
 class CliTarget:
@@ -66,9 +69,9 @@ class CliTarget:
         if self.agentv < 5:
             self._require_output_file()
         files = list(dict.fromkeys(f.resolve() for f in case.input_files()))
-        return self._run(
-            Call(question(case, "agent", self.eval_dir), case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s)
-        )
+        recipe = case.workspace.container if case.workspace is not None else None
+        prompt = question(case, "agent", self.eval_dir)
+        return self._run(Call(prompt, case.id, attempt, files, cwd=cwd, timeout_s=case.timeout_s, container=recipe))
 
     def converse(self, history: list[dict[str, str]], turn_id: str) -> Answer:
         """One turn of a conversation, as AgentV asks a command: {PROMPT} is the turn's own input (the command
@@ -130,8 +133,7 @@ class CliTarget:
         timeout_s = (
             call.timeout_s or self.timeout_s
         )  # a test's `run: {timeout_seconds}` or the file's, else the target's
-        cwd = call.cwd or self.cwd
-        done = process.run(render(self.template, values), cwd=cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
+        done = self._execute(call, render(self.template, values), timeout_s, scratch)
         if done.timed_out:
             self._failed(call, f"target {self.name} timed out after {timeout_s:g}s", timed_out(timeout_s))
         if done.returncode != 0:
@@ -151,6 +153,16 @@ class CliTarget:
         if answer.task_error and answer.task_error.strip() and self.agentv >= 5 and not call.grading:
             raise AnsweredInError(answer.task_error.strip(), answer)  # AgentV 5: graded, an execution_error
         return answer
+
+    def _execute(self, call: Call, command: str, timeout_s: float | None, scratch: Path) -> process.Completed:
+        """The command on the host, in the test's workspace or the target's cwd, or in the test's container."""
+        if call.container is None:
+            return process.run(command, cwd=call.cwd or self.cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
+        ran = container.run(call.container, command, timeout_s, scratch)
+        if ran.infra:  # AgentV's sandbox_infra_failure: docker's own output is the message
+            detail = ran.done.stderr.strip() or ran.done.stdout.strip() or "Sandbox runtime failed"
+            self._failed(call, f"target {self.name}: docker failed: {detail}", detail)
+        return ran.done
 
     def _failed(self, call: Call, message: str, agentv5_message: str) -> NoReturn:
         """Raise the failure: AgentV 5 grades a test's `Error: <its message>` (a grader's run fails as in 4.x)."""

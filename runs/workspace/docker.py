@@ -27,7 +27,7 @@ class DockerFailed(StepFailed, OSError):
     OSError)` and the workspace's `SetupError` catch it as they catch a command that cannot start."""
 
 
-def _docker(args: list[str], timeout_s: float, stdin: str | None = None) -> process.Completed:
+def docker(args: list[str], timeout_s: float, stdin: str | None = None) -> process.Completed:
     with tempfile.TemporaryDirectory(prefix="autoresearch-docker-") as scratch:
         command = shlex.join(["docker", *args])
         if stdin is not None:
@@ -41,7 +41,7 @@ def _docker(args: list[str], timeout_s: float, stdin: str | None = None) -> proc
 
 
 def _checked(args: list[str], timeout_s: float, what: str) -> str:
-    done = _docker(args, timeout_s)
+    done = docker(args, timeout_s)
     if done.returncode != 0:
         raise DockerFailed(f"{what} failed (exit {done.returncode}): {done.stderr.strip()}")
     return done.stdout
@@ -49,9 +49,9 @@ def _checked(args: list[str], timeout_s: float, what: str) -> str:
 
 def prepare(config: Docker) -> None:
     """The engine answers and the image is local (pulled if it is not)."""
-    if _docker(["version", "--format", "{{.Server.Version}}"], 10).returncode != 0:
+    if docker(["version", "--format", "{{.Server.Version}}"], 10).returncode != 0:
         raise DockerFailed(UNAVAILABLE)
-    if _docker(["image", "inspect", config.image], 10).returncode == 0:
+    if docker(["image", "inspect", config.image], 10).returncode == 0:
         return
     _checked(["pull", config.image], config.timeout_s, "docker pull")
 
@@ -69,18 +69,18 @@ def run_grader(config: Docker, argv: list[str], stdin: str, repos: tuple[Repo, .
         for repo in repos or ():
             if repo.ref:
                 _reset(container, repo, config.timeout_s)
-        return _docker(["exec", "-i", container, *argv], config.timeout_s, stdin)
+        return docker(["exec", "-i", container, *argv], config.timeout_s, stdin)
     finally:
-        _docker(["rm", "-f", container], 30)
+        docker(["rm", "-f", container], 30)
 
 
 def _reset(container: str, repo: Repo, timeout_s: float) -> None:
     assert repo.ref is not None
     git = ["git", "-C", repo.path] if repo.path else ["git"]
-    done = _docker(["exec", container, *git, "reset", "--hard", repo.ref], timeout_s)
+    done = docker(["exec", container, *git, "reset", "--hard", repo.ref], timeout_s)
     if done.returncode != 0:
         raise DockerFailed(f"docker git reset failed (exit {done.returncode}): {done.stderr.strip()}")
-    head = _docker(["exec", container, *git, "rev-parse", "HEAD"], 30)
+    head = docker(["exec", container, *git, "rev-parse", "HEAD"], 30)
     if head.returncode != 0:
         raise DockerFailed(f"docker checkout verification failed (exit {head.returncode}): {head.stderr.strip()}")
     if head.stdout.strip() != repo.ref:

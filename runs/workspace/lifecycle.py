@@ -31,7 +31,7 @@ from pathlib import Path
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
-from autoresearch.runs.workspace import docker, extensions, git, host
+from autoresearch.runs.workspace import docker, docker_environment, extensions, git, host
 from autoresearch.runs.workspace.extensions import HookCall
 from autoresearch.runs.workspace.hooks import HookContext, HookFailed, run_hook
 
@@ -150,6 +150,8 @@ class SuiteWorkspaces:
             return None
         ws = CaseWorkspace(self.shared)
         try:
+            if cfg is not None and cfg.container is not None:  # AgentV 5 prepares it before each test
+                docker_environment.prepare(cfg.container)
             if ws.path is None and cfg is not None:
                 ws.path = self._own(case, cfg)
             fresh = self._before_each(case, cfg, ws.path) if cfg is not None and ws.path is not None else False

@@ -89,13 +89,15 @@ def scenario_repo(
 ) -> Path:
     """A committed repo with the artifact file(s), the eval, the planned mutator and autoresearch.yaml."""
     artifact_path = next(iter(artifact)).split("/")[0] if len(artifact) > 1 else next(iter(artifact))
+    # the eval's and the mutator's timeouts bound a test only when it hangs by mistake: the tests that hold a
+    # cycle at a gate (WAITGATE, `hold`) run commands meanwhile, which take more than 30 s on a loaded machine
     settings = {
         "experiment": "exp",
         "artifact": artifact_path,
-        "eval": {"command": f"python3 evals/score.py {{run_dir}} {artifact_path}", "timeout_s": 30},
+        "eval": {"command": f"python3 evals/score.py {{run_dir}} {artifact_path}", "timeout_s": 300},
         # the planned mutator acts on the user's checkout (`hold`, writes outside the artifact) to test the scope
         # guard; tests/optimizer/startup/test_sandbox.py runs mutators in the sandbox
-        "mutator": {"provider": "command", "command": "python3 tools/mutate.py", "timeout_s": 30, "sandbox": "off"},
+        "mutator": {"provider": "command", "command": "python3 tools/mutate.py", "timeout_s": 300, "sandbox": "off"},
         "stop": {"max_cycles": len(plan) + 1, "max_convergence": 10},
     }
     for key, value in (config or {}).items():

@@ -85,6 +85,26 @@ def test_a_failed_mutation_keeps_what_it_spent_on_its_line(tmp_path):
     assert session.history.spent_usd == 0.25
 
 
+def test_mutation_attempts_lost_with_their_ray_node_are_counted_on_the_line_apart_from_the_spend(tmp_path):
+    """What a remote mutator reports (autoresearch.optimizer.cycle.on_cluster): attempts lost before the one that
+    ended, or before it gave up; their spend is not known, so the cost is that of what came back."""
+
+    def kept(request):
+        request.artifact.write_text(scores(a=1))
+        return MutationResult("fix a", 0.25, lost_attempts=1)
+
+    def lost(request):
+        raise MutationFailed("its Ray node was lost 3 times", "node-lost", MutationResult("", lost_attempts=3))
+
+    session = started(experiment(tmp_path, scores(a=0), {2: kept, 3: lost}))
+    engine.cycle(session, 2)
+    engine.cycle(session, 3)
+    two, three = lines(session)[1:]
+    assert (two["decision"], two["mutation_cost_usd"], two["mutation_lost_attempts"]) == ("keep", 0.25, 1)
+    assert (three["error_reason"], three["mutation_cost_usd"], three["mutation_lost_attempts"]) == ("node-lost", 0, 3)
+    assert "mutation_lost_attempts" not in lines(session)[0]
+
+
 def test_a_commit_the_user_made_meanwhile_stops_the_run_with_the_candidate_saved(tmp_path):
     def step(request):
         checkout = tmp_path / "repo"  # the user's, not the sandbox's throwaway checkout the mutator works in

@@ -155,6 +155,29 @@ def test_a_parent_whose_edit_conflicts_with_a_later_keep_leaves_its_candidate_at
     assert (repo / "prompt.md").read_text() == scores(a=0.5, b=1, c=0.5)
 
 
+def test_a_parent_that_did_not_carry_is_not_merged_again_until_head_moves(tmp_path):
+    """Cycle 2's KEEP leaves 2-0 on the front but conflicting with HEAD: cycle 3 tries the merge and finds so;
+    cycles 4 and 5, which start from the same HEAD (3 and 4 dropped), do not merge it again; cycle 6, after
+    cycle 5's KEEP, does."""
+    nudge = {"run": ["echo 'c 0.4' >> prompt.md"], "summary": "nudge c down"}
+    plan = {
+        "2.0": PLAN["2.0"],  # changes a and b
+        "2.1": {"write": {"prompt.md": scores(a=0.5, b=1, c=0.5)}, "summary": "fix b"},  # kept: b's line again
+        "3": nudge,
+        "4": nudge,
+        "5": {"write": {"prompt.md": scores(a=0.5, b=1, c=1)}, "summary": "fix c"},
+        "6": nudge,
+    }
+    repo = make(tmp_path, plan, cycles=6)
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop", "drop", "keep", "drop"]
+    assert REFS + "2-0" in refs(repo)  # on the front all along
+    log = [json.loads(line) for line in (repo / ".autoresearch/runs/exp/_autoresearch/daemon.log").open()]
+    merges = [e for e in log if "does not carry onto HEAD" in e["event"]]
+    assert [(e["cycle"], e["parent"]) for e in merges] == [(3, "2-0"), (6, "2-0")]  # one merge a HEAD
+
+
 FORGE = r"""
 # The eval of a candidate whose artifact says FORGE runs code of the mutator's (an artifact that is code, run by
 # an eval outside any sandbox, after the scope guard has looked). It forges the stored candidate 2-0: its base

@@ -134,6 +134,11 @@ def test_sigterm_ends_the_run_in_progress_which_restores_the_tree(tmp_path):
     assert "not running" in cli(repo, "status", "exp").stdout
 
 
+# How far ahead a test's firing is set: the scheduler must have started and written its next firing before it,
+# and a loaded machine (the suite runs four workers on two cores) takes seconds to start it.
+LEAD_S = 10
+
+
 def at_second(offset_s: float) -> datetime:
     return (datetime.now(timezone.utc) + timedelta(seconds=offset_s)).replace(microsecond=0)
 
@@ -154,7 +159,7 @@ def cron_at(moment: datetime) -> str:
 
 def test_a_firing_missed_while_asleep_runs_once_on_wake_within_the_grace_time(tmp_path):
     repo = repo_with_plan(tmp_path)
-    fire_at = at_second(4)
+    fire_at = at_second(LEAD_S)
     scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", "--grace", "1h", "--max-cycles", "1")
     try:
         sleep_through(scheduler, repo, fire_at, fire_at + timedelta(seconds=2))
@@ -169,7 +174,7 @@ def test_a_firing_missed_while_asleep_runs_once_on_wake_within_the_grace_time(tm
 
 def test_a_firing_missed_by_more_than_the_grace_time_is_skipped_and_logged(tmp_path):
     repo = repo_with_plan(tmp_path)
-    fire_at = at_second(4)
+    fire_at = at_second(LEAD_S)
     scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", "--grace", "1s")
     try:
         sleep_through(scheduler, repo, fire_at, fire_at + timedelta(seconds=3))

@@ -1,4 +1,4 @@
-"""The candidates of `search.candidates` > 1 mutated on the cluster (autoresearch.optimizer.cycle.on_cluster), on
+"""Candidates mutated on the cluster (autoresearch.optimizer.cycle.on_cluster), K of them or a lone one, on
 cluster.py's real two-node cluster: where the mutations ran, what came back, and a node lost mid-mutation.
 
 Each scenario returns what a user would see: the exit code, the commits, the lines, and what each candidate's
@@ -18,7 +18,7 @@ from tests.runs.executors import cluster, faults
 # says where it ran (its working folder, and the run just decided as it was handed it), reports a spend
 MUTATE = """\
 echo boost1 >> prompt.md
-printf 'ran in %s, reading %s\\n' "$(pwd)" "$AUTORESEARCH_RUN_DIR" > "$AUTORESEARCH_CHANGELOG"
+printf 'ran in %s, reading %s\\n' "$(pwd)" "$AUTORESEARCH_RUN_DIR" > "${AUTORESEARCH_CHANGELOG:-$AUTORESEARCH_RUN_DIR/mutation.md}"
 echo '{"cost_usd": 0.25}' > "$AUTORESEARCH_COST_FILE"
 """
 
@@ -46,6 +46,18 @@ def mutated_on_ray(work: Path, on_ray: dict) -> dict:
     )
     done = cli(tree, "run", "--max-cycles", "2", timeout=900)
     return {**_outcome(tree, done), "said": _said(tree)}
+
+
+def lone_on_ray(work: Path, on_ray: dict) -> dict:
+    """One candidate a cycle (`search.candidates: 1`), mutated on the cluster and committed in the checkout."""
+    tree = cluster.repo(
+        work / "lone-on-ray", on_ray, mutator="sh mutate.sh", prompt="fact0 fact1 fact2\n", more={"mutate.sh": MUTATE}
+    )
+    done = cli(tree, "run", "--max-cycles", "2", timeout=900)
+    lines = cluster.iterations(tree) if done.returncode in (0, 10) else []
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=tree, capture_output=True, text=True).stdout
+    said = [line.get("mutation", "") for line in lines]
+    return {**_outcome(tree, done), "said": said, "decisions": [line["decision"] for line in lines], "status": status}
 
 
 def holding(tree: Path, on_ray: dict, marks: Path) -> Path:
@@ -84,7 +96,8 @@ def node_lost_mid_mutation(work: Path, on_ray: dict) -> dict:
     log = next((tree / ".autoresearch").rglob("daemon.log")).read_text()
     lost = [json.loads(line) for line in log.splitlines() if "a Ray node was lost during the mutation" in line]
     outcome = _outcome(tree, None) if held["exit"] in (0, 10) else {}
-    return {**held, **outcome, "lost_said": len(lost), "said": _said(tree)}
+    shown = {"report": cli(tree, "report").stdout, "status": cli(tree, "status", "autoresearch-prompt.md").stdout}
+    return {**held, **outcome, **shown, "lost_said": len(lost), "said": _said(tree)}
 
 
 def _outcome(tree: Path, done: subprocess.CompletedProcess | None) -> dict:
@@ -93,6 +106,8 @@ def _outcome(tree: Path, done: subprocess.CompletedProcess | None) -> dict:
         "commits": cluster.commits(tree),
         "candidates": [[c.get("summary", "") for c in line.get("candidates") or []] for line in lines],
         "mutation_cost_usd": [line.get("mutation_cost_usd") for line in lines],
+        "lost_attempts": [line.get("mutation_lost_attempts") for line in lines],
+        "candidates_lost": [[c.get("lost_attempts") for c in line.get("candidates") or []] for line in lines],
     }
     if done is not None:
         out |= {"exit": done.returncode, "stderr": done.stderr[-2000:]}

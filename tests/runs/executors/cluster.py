@@ -197,6 +197,7 @@ def main(work: Path) -> dict:
             out[f"{name}_{where}"] = evaluated(workspace_repo(work / f"{name}_{where}", shared, executor))
     out["candidates"] = candidates_on_ray(work, on_ray)
     out["mutated_on_ray"] = candidates.mutated_on_ray(work, on_ray)
+    out["lone_on_ray"] = candidates.lone_on_ray(work, on_ray)
     out["mutation_interrupted"] = candidates.interrupted_mid_mutation(work, on_ray)
     out["mutation_lost"] = candidates.node_lost_mid_mutation(work, on_ray)  # (a second node joins again after)
     out["node_lost"] = lose_a_node(work, on_ray)

@@ -183,6 +183,18 @@ def test_candidates_are_mutated_on_the_cluster_in_a_sandbox_and_decided_here(clu
     assert found["mutation_cost_usd"][1] == 0.5  # both candidates' reported spend, on the cycle's line
 
 
+def test_a_lone_candidate_is_mutated_on_the_cluster_and_its_keep_committed_here(cluster):
+    """K = 1 on ray: the mutator ran on a worker (in its sandbox, reading the worker's copy of the run just
+    decided), its artifact came back into the checkout, and the KEEP was committed on the daemon."""
+    lone = cluster["lone_on_ray"]
+    assert lone["exit"] == 0, lone["stderr"]
+    assert lone["decisions"] == ["keep", "keep"] and lone["commits"] == 2
+    said = lone["said"][1]
+    assert "/autoresearch-worker-" in said, said  # not the daemon's run directory: the worker's copy of it
+    assert lone["mutation_cost_usd"][1] == 0.25
+    assert lone["status"] == ""  # the checkout holds the commit and nothing else
+
+
 def test_a_node_lost_mid_mutation_runs_that_mutation_again_and_says_so(cluster):
     lost = cluster["mutation_lost"]
     assert lost["exit"] == 0, lost["stderr"]
@@ -191,6 +203,11 @@ def test_a_node_lost_mid_mutation_runs_that_mutation_again_and_says_so(cluster):
     assert len(lost["said"]) == 2 and lost["candidates"][1] and all(lost["candidates"][1])
     assert lost["mutation_cost_usd"][1] == 0.5  # each candidate's one finished attempt
     assert lost["commits"] == 2
+    # and on the line: the cycle's count, and the candidate's whose attempt was lost
+    assert lost["lost_attempts"] == [None, 1]
+    assert sorted(lost["candidates_lost"][1], key=str) == [1, None]
+    assert "lost with their Ray node: 1 mutation attempt(s) (cycle 2), what they spent is not known" in lost["report"]
+    assert "(1 mutation attempt(s) lost with their Ray node, spend not known)" in lost["status"]
 
 
 def test_ctrl_c_mid_mutation_on_the_cluster_exits_130_at_once_and_leaves_nothing_running(cluster):

@@ -38,7 +38,6 @@ def test_agentv5_case_scores_as_agentv5_scores_it(case: Path, tmp_path: Path, mo
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ("environment:\n  type: docker\n  image: node:20\n", "environment.type"),
         ("scenarios:\n  - description: x\n    config: []\n    tests: []\n", "scenarios"),
         ("execution:\n  target: canned\n", "execution"),
         ("default_test:\n  options:\n    transform: output.trim()\n", "options.transform"),

@@ -1,0 +1,51 @@
+"""The last KEEP's rows are the next run's baseline: a resume that read them rewritten would compare every
+candidate with a forgery (all zeros: anything wins, and a worse artifact is committed). Without the sandbox, a
+process the mutator started in a session of its own (`setsid`) outlives the run and can rewrite them after the
+last check; each KEEP's line holds its rows' digest, and a resume that finds them changed refuses, naming the
+file. A real daemon, a real `setsid` child that waits for the run's end."""
+
+from __future__ import annotations
+
+from tests.helpers.repos import assert_one_line_error, cli
+from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
+
+FORGE = r"""
+import json, time
+from pathlib import Path
+
+meta = Path(".autoresearch/runs/exp/_autoresearch")
+while json.loads((meta / "state.json").read_text()).get("status") == "running":  # until the run has ended
+    time.sleep(0.05)
+last = json.loads((meta / "iterations.jsonl").read_text().splitlines()[-1])
+index = Path(".autoresearch/runs/exp", last["run_dir"], "index.jsonl")
+rows = [json.loads(line) for line in index.read_text().splitlines()]
+index.write_text("".join(json.dumps({**row, "score": 0.0}) + "\n" for row in rows))
+Path(".autoresearch/forged").write_text(str(index))
+"""
+
+
+def test_a_resume_refuses_the_last_keeps_rows_rewritten_after_the_run(tmp_path):
+    plan = {
+        2: {
+            "write": {"prompt.md": scores(a=1, b=1)},
+            "summary": "better",
+            "run": ["setsid -f python3 tools/forge.py </dev/null >/dev/null 2>&1"],
+        },
+        3: {"write": {"prompt.md": scores(a=0.5, b=0.5)}, "summary": "worse"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0)},
+        plan,
+        config={"stop": {"max_cycles": 2, "max_convergence": 10}},
+        extra_files={"tools/forge.py": FORGE},
+    )
+    assert cli(repo, "run").returncode == 0
+    wait_for(lambda: (repo / ".autoresearch/forged").exists(), timeout=60)
+    forged = (repo / ".autoresearch/forged").read_text()
+    lines = (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text()
+
+    resumed = cli(repo, "run")
+    assert_one_line_error(resumed, 50, forged, "changed after it was decided")
+    assert (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text() == lines
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
