@@ -11,7 +11,7 @@ import re
 from collections.abc import Hashable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -39,8 +39,10 @@ from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
 from autoresearch.runs.config import EvalConfig
-from autoresearch.runs.executors.cluster import RayExecutor, open_executor
 from autoresearch.runs.executors.config import ExecutorConfig
+
+if TYPE_CHECKING:
+    from autoresearch.runs.executors.cluster import RayExecutor
 
 DEFAULT_PATH = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
 
@@ -207,6 +209,10 @@ class Config(BaseModel):
     def executor_at(self, root: Path) -> RayExecutor | None:
         """The configured executor for the tree at `root`, None for `local`. `eval.workers`, when set, bounds the
         tasks in flight on the cluster, summed over every candidate's eval."""
+        if self.executor.kind != "ray":  # the cluster's client (threads, pipes, pickling: 20 ms) loads for Ray alone
+            return None
+        from autoresearch.runs.executors.cluster import open_executor
+
         workers = self.eval.workers if "workers" in self.eval.model_fields_set else None
         return open_executor(self.executor, root, [self.results_dir], workers)
 

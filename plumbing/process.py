@@ -20,8 +20,8 @@ from typing import BinaryIO
 from autoresearch.plumbing import reaper
 from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.errors import INTERRUPTED, AutoresearchError
-from autoresearch.plumbing.reaper import GRACE_S  # the same grace, whether the daemon or its watcher ends a group
 from autoresearch.plumbing.redact import redact
+from autoresearch.plumbing.watcher import GRACE_S  # the same grace, whether the daemon or its watcher ends a group
 
 PGID_SUFFIX = ".pgid"
 

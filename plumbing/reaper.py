@@ -5,8 +5,8 @@ process group, and ends it itself on any exception. A SIGKILL (kill -9, the OOM 
 whose job ended, 100 ms after its SIGTERM) runs no Python code: the command would go on, a coding agent
 spending the user's API budget for minutes with no one to read its result.
 
-So the first command a process starts also starts this watcher (`python -m autoresearch.plumbing.reaper FD
-PID`, PID being the process it watches), in a session of its own. The process tells it each group it starts and
+So the first command a process starts also starts a watcher (`python -I -S watcher.py FD PID`, PID being the
+process it watches), in a session of its own. The process tells it each group it starts and
 each that ended, over a pipe only the process holds open. When the pipe closes, the process is gone: the watcher
 sends SIGTERM to the groups still running, SIGKILL to what is left after a grace period, and exits.
 
@@ -19,13 +19,12 @@ agent running.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import threading
-import time
+from pathlib import Path
 
-GRACE_S = 5.0
+WATCHER = Path(__file__).with_name("watcher.py")  # run by path: the standard library alone (see watcher.py)
 
 _lock = threading.Lock()
 _pipe: int | None = None  # the write end, held by this process only (not inherited by the commands it starts)
@@ -82,7 +81,7 @@ def _start() -> tuple[int, subprocess.Popen[bytes]]:
     read, write = os.pipe()
     try:
         launcher = subprocess.Popen(
-            [sys.executable, "-m", "autoresearch.plumbing.reaper", str(read), str(os.getpid())],
+            [sys.executable, "-I", "-S", str(WATCHER), str(read), str(os.getpid())],
             pass_fds=[read],
             cwd="/",
             stdin=subprocess.DEVNULL,
@@ -106,40 +105,3 @@ def _forked() -> None:
 
 
 os.register_at_fork(after_in_child=_forked)
-
-
-def main(fd: int) -> None:
-    if os.fork():
-        os._exit(0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    groups: set[int] = set()
-    with os.fdopen(fd, "r") as pipe:
-        for line in pipe:
-            pgid = int(line[1:])
-            if line.startswith("+"):
-                groups.add(pgid)
-            else:
-                groups.discard(pgid)
-    end(groups)
-
-
-def end(groups: set[int]) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        groups = {pgid for pgid in groups if _signal(pgid, sig)}
-        deadline = time.monotonic() + GRACE_S
-        while groups and sig == signal.SIGTERM and time.monotonic() < deadline:
-            time.sleep(0.05)
-            groups = {pgid for pgid in groups if _signal(pgid, 0)}
-
-
-def _signal(pgid: int, sig: int) -> bool:
-    """Whether the group was still there."""
-    try:
-        os.killpg(pgid, sig)
-        return True
-    except (ProcessLookupError, PermissionError):
-        return False
-
-
-if __name__ == "__main__":
-    main(int(sys.argv[1]))

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+from autoresearch.optimizer.commands.options import ConfigOption
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config

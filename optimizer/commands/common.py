@@ -1,4 +1,4 @@
-"""What several commands share: finding and loading the config, options, and setting up logs.
+"""What several commands share: finding and loading the config, and setting up logs (their typer options: options.py).
 
 Nothing heavy is imported at module level: every command module imports this
 one, and `--help` must stay fast.
@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
 from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:
@@ -20,14 +18,6 @@ if TYPE_CHECKING:
     from autoresearch.plumbing.paths import ExperimentPaths
 
 DEFAULT_CONFIG = "autoresearch.yaml"
-
-ConfigOption = typer.Option(
-    Path(DEFAULT_CONFIG),
-    "--config",
-    "-c",
-    help="The experiment's config file; the repository is the one holding it (else the current directory's).",
-)
-QuietOption = typer.Option(False, "--quiet", "-q", help="Only warnings, errors and the final summary (for cron).")
 
 
 def load(path: Path, overrides: JSONObject | None = None) -> "Config":

@@ -28,7 +28,7 @@ def command(
     """
     from autoresearch.optimizer import demofiles, signals
     from autoresearch.optimizer.commands.common import load, setup_logging
-    from autoresearch.optimizer.commands.report import print_summary
+    from autoresearch.optimizer.commands.summary import print_summary
     from autoresearch.optimizer.cycle import loop
     from autoresearch.optimizer.startup.opening import open_session
     from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK

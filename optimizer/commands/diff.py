@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.options import ConfigOption
 from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load, setup_logging
+from autoresearch.optimizer.commands.common import config_dir, load, setup_logging
+from autoresearch.optimizer.commands.options import ConfigOption
 from autoresearch.plumbing.jsontypes import JSONObject
 
 DEFAULT_RESULTS = Path(".agentv") / "results"  # where `agentv eval FILE` writes, under the working directory

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+from autoresearch.optimizer.commands.common import settle_versions
+from autoresearch.optimizer.commands.options import ConfigOption
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.experiment import review

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.options import ConfigOption
 from autoresearch.plumbing.errors import OK
 
 POLL_S = 0.2

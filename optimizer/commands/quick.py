@@ -1,4 +1,4 @@
-"""Commands answered before the CLI's parser is built: `status` with plain arguments.
+"""Commands answered before the CLI's parser is built: `status` with plain arguments, and `run` with none.
 
 Scripts and people poll `status` in a loop, and typer (with the click it carries) was two thirds of its
 start-up. Arguments this reading is not sure of (a help flag, an unknown option, a second name, `-cPATH`)
@@ -15,8 +15,12 @@ DEFAULT_CONFIG = "autoresearch.yaml"  # also autoresearch.optimizer.commands.com
 
 
 def command(args: list[str]) -> Callable[[], int] | None:
-    """The command `args` names, ready to run, when it is `status [NAME] [--json] [--config PATH]`; None
-    for anything else (the parser's)."""
+    """The command `args` names, ready to run, when it is `run` alone or `status [NAME] [--json] [--config
+    PATH]`; None for anything else (the parser's)."""
+    if args == ["run"]:  # as cron lines and scripts start it
+        from autoresearch.optimizer.commands.running import plain
+
+        return plain
     if not args or args[0] != "status":
         return None
     name: str | None = None

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption, settle_versions
 from autoresearch.optimizer.commands.common import experiment as find_experiment
+from autoresearch.optimizer.commands.common import settle_versions
+from autoresearch.optimizer.commands.options import ConfigOption
 
 
 def command(

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption, QuietOption, config_dir, load, setup_logging
+from autoresearch.optimizer.commands.common import config_dir, load, setup_logging
+from autoresearch.optimizer.commands.options import ConfigOption, QuietOption
 from autoresearch.plumbing.errors import OK
 
 if TYPE_CHECKING:

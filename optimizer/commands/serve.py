@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.options import ConfigOption
 
 if TYPE_CHECKING:
     import socket

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption
+from autoresearch.optimizer.commands.options import ConfigOption
 from autoresearch.optimizer.commands.showstatus import show
 
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import ConfigOption, config_dir, load
+from autoresearch.optimizer.commands.common import config_dir, load
+from autoresearch.optimizer.commands.options import ConfigOption
 from autoresearch.plumbing.jsontypes import JSONObject
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ def make_repo(path: Path, files: dict[str, str], commit: bool = True) -> Path:
     """A git repo at `path` holding `files` ({relative path: text}), committed unless told not to."""
     path.mkdir(parents=True, exist_ok=True)
     git(path, "init", "-q", "-b", "main")
-    git(path, "config", "user.name", "Test")
-    git(path, "config", "user.email", "test@example.com")
+    with open(path / ".git" / "config", "a") as config:  # as `git config user.name/email` writes it, minus 2 processes
+        config.write(f"[user]\n\tname = {GIT_ENV['GIT_AUTHOR_NAME']}\n\temail = {GIT_ENV['GIT_AUTHOR_EMAIL']}\n")
     for relative, text in files.items():
         target = path / relative
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -93,6 +93,39 @@ def test_a_command_ends_with_a_process_that_kills_its_own_children_as_it_exits(t
     _all_end(helper, members, first=_children(helper.pid))
 
 
+def test_the_watcher_starts_on_the_standard_library_alone(tmp_path):
+    """Every process of ours that runs a command starts a watcher: by path, under -I -S, it loads neither the
+    site-packages nor a package of ours nor the parent's side (subprocess, threading), half the CPU of its start
+    as `python -m autoresearch.plumbing.reaper`; and it still ends the command when the process dies."""
+    helper, members = _running(tmp_path, "sleep 600")
+    ours = [args for _, args in _processes() if args[-2:-1] == [str(helper.pid).encode()]]  # it names the helper
+    (watcher,) = [args for args in ours if any(arg.endswith(b"plumbing/watcher.py") for arg in args)]
+    assert watcher[1:3] == [b"-I", b"-S"]
+    read, write = os.pipe()
+    os.close(write)  # an empty pipe, closed: the watcher has nothing to end and exits
+    with os.fdopen(read) as pipe:
+        done = subprocess.run(
+            [watcher[0], "-X", "importtime", *watcher[1:4], str(pipe.fileno())],
+            pass_fds=[pipe.fileno()],
+            capture_output=True,
+            text=True,
+        )
+    assert done.returncode == 0, done.stderr
+    loaded = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert loaded and not loaded & {"site", "subprocess", "threading", "autoresearch"}
+    _all_end(helper, members, first=[])
+
+
+def _processes() -> list[tuple[int, list[bytes]]]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            found.append((int(pid), open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")))
+        except OSError:  # ended meanwhile
+            continue
+    return found
+
+
 def _running(tmp_path, command: str) -> tuple[subprocess.Popen, list[int]]:
     """A helper process running `command` through `process.run`, and the command's group once it has two members."""
     script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"

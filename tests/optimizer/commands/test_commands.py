@@ -110,13 +110,17 @@ def test_a_command_parsed_by_typer_imports_its_own_module_alone(tmp_path):
 @pytest.mark.parametrize("command", ["run", "validate"])
 def test_run_and_validate_of_an_eval_command_import_no_built_in_runner_and_no_terminal_library(tmp_path, command):
     """Each `run` the suite starts, and each daemon, pays for its imports: a command eval needs neither the
-    built-in runner (its eval-file models, graders and targets) nor, off a terminal, rich and asyncio."""
+    built-in runner (its eval-file models, graders and targets) nor, off a terminal, rich and asyncio; a local
+    executor needs no Ray cluster client."""
     plan = {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
     done, modules = cli_imports(repo, command)
     assert done.returncode == 0, done.stderr[-2000:]
     needless = {"autoresearch.runs.evaluators.builtin", "autoresearch.runs.runner", "structlog", "rich", "asyncio"}
+    needless |= {"autoresearch.runs.executors.cluster", "multiprocessing.connection"}
     assert sorted(modules & needless) == []
+    if command == "run":  # a plain `run`, as cron lines and scripts type it, is answered without the parser
+        assert sorted(m for m in modules if m.split(".")[0] in ("typer", "click")) == []
 
 
 def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_path):

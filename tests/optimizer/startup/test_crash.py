@@ -111,7 +111,7 @@ def test_kill_at_a_point_then_resume(tmp_path, point, n):
 @pytest.mark.parametrize("cycle", [1, 4])
 @pytest.mark.parametrize("watcher", ["alive", "killed too"])
 def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle, watcher):
-    """The eval runs in a session of its own: its watcher (plumbing.reaper) ends it when the daemon dies; when
+    """The eval runs in a session of its own: its watcher (plumbing.reaper's) ends it when the daemon dies; when
     the watcher was killed too, the next start ends it (its process group is in the run directory)."""
     repo = make(
         tmp_path,
@@ -142,14 +142,14 @@ def test_kill_during_the_eval_ends_the_orphaned_eval_and_resumes(tmp_path, cycle
 
 
 def _watchers_of(pid: int) -> list[int]:
-    """The plumbing.reaper processes watching `pid` (not its children: they name it last on their command line)."""
+    """The watchers (plumbing/watcher.py, started by plumbing.reaper) watching `pid` (not its children: they name it last on their command line)."""
     found = []
     for other in filter(str.isdigit, os.listdir("/proc")):
         try:
             args = open(f"/proc/{other}/cmdline", "rb").read().split(b"\0")
         except OSError:  # ended meanwhile
             continue
-        if b"autoresearch.plumbing.reaper" in args and args[-2:-1] == [str(pid).encode()]:
+        if any(arg.endswith(b"plumbing/watcher.py") for arg in args) and args[-2:-1] == [str(pid).encode()]:
             found.append(int(other))
     return found
 

@@ -72,13 +72,17 @@ def interrupted(tree: Path, marks: Path, ready: Callable[[], bool], signum: int,
 
 def described(pid: int) -> dict:
     """A process left running: its parent, group and session, and the command lines of its parent and of the
-    watchers (plumbing.reaper) still alive."""
+    watchers (plumbing/watcher.py) still alive."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         parent = Path(f"/proc/{fields[1]}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
     except OSError:  # ended meanwhile
         return {"pid": pid, "ended": True}
-    watchers = [b" ".join(args).decode() for _, args in cluster.processes() if b"autoresearch.plumbing.reaper" in args]
+    watchers = [
+        b" ".join(args).decode()
+        for _, args in cluster.processes()
+        if any(a.endswith(b"plumbing/watcher.py") for a in args)
+    ]
     return {
         "pid": pid,
         "ppid": int(fields[1]),
