@@ -18,7 +18,6 @@ The caller then walks the whole tree: slower, never wrong.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 import select
@@ -53,11 +52,12 @@ class Unavailable(AutoresearchError):
 
 
 def _libc() -> ctypes.CDLL:
-    # find_library runs `ldconfig -p` in a subprocess (a fork of the daemon) each time it is asked: once
-    name = ctypes.util.find_library("c") if hasattr(os, "O_CLOEXEC") else None
-    if not name:
-        raise Unavailable("no libc inotify here")
-    libc = ctypes.CDLL(name, use_errno=True)
+    """The C library this process already has (the program's own symbols): `ctypes.util.find_library` would
+    start `ldconfig -p` in a subprocess, a fork of the daemon, to look for it."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError as exc:
+        raise Unavailable(f"no C library to call: {exc}") from None
     if not hasattr(libc, "inotify_init1"):
         raise Unavailable("no inotify in this libc")
     return libc
