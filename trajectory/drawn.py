@@ -14,9 +14,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Protocol
 
 from autoresearch.trajectory.iterations import Candidate, Iteration, Partial, Tail, parsed
+
+NONE: Mapping[str, float] = MappingProxyType({})
 
 
 class DrawnCandidate(Protocol):
@@ -157,9 +160,12 @@ def row(r: Iteration) -> Row:
     )
 
 
-def _named(values: dict[str, float]) -> dict[str, float]:
+def _named(values: dict[str, float]) -> Mapping[str, float]:
     """The names as one string each however many lines repeat them (each line read makes its own copies):
-    fifty assertions' texts on every line would otherwise be most of what a row holds."""
+    fifty assertions' texts on every line would otherwise be most of what a row holds. No names, one
+    empty mapping for every row."""
+    if not values:
+        return NONE
     return {sys.intern(name): value for name, value in values.items()}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -152,7 +153,17 @@ def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, Path]]:
 
 def list_run_files(root: Path, records: Sequence[Drawn]) -> dict[str, list[str]]:
     """Which of the files worth linking each run directory really has, so no link leads nowhere."""
-    return {r.run_dir: [n for n in page_parts.RUN_FILES if (d / n).is_file()] for r, d in _run_dirs(root, records)}
+    return {r.run_dir: _linkable(d) for r, d in _run_dirs(root, records)}
+
+
+def _linkable(run: Path) -> list[str]:
+    """One listing of the directory rather than a stat per name: the live page asks it of every run each redraw."""
+    try:
+        with os.scandir(run) as entries:
+            present = {e.name for e in entries if e.name in page_parts.RUN_FILES and e.is_file()}
+    except (OSError, ValueError):  # no such directory, or a name no directory can have
+        return []
+    return [n for n in page_parts.RUN_FILES if n in present]
 
 
 def read_test_scores(root: Path, records: Sequence[Drawn]) -> drilldown.Scores:
