@@ -4,7 +4,10 @@ against the anonymous ones (Python's arenas), and Python's own blocks (`sys._deb
 
 With `--trace A B`, tracemalloc snapshots at cycles A and B and the allocations still held, per cycle, by
 where they were made (slow: run it for a few hundred cycles at most).
-Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140]
+With `--chart-interval 0`, the live chart is redrawn after every cycle, as in a night whose cycles take
+longer than the daemon's few seconds between redraws (these cycles take milliseconds, so by default the
+chart is drawn once in many cycles).
+Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140] [--chart-interval 0]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import loop_overhead as lo  # noqa: E402
 from autoresearch.optimizer import daemonlog  # noqa: E402
 from autoresearch.optimizer.config import load  # noqa: E402
 from autoresearch.optimizer.cycle import loop  # noqa: E402
+from autoresearch.optimizer.experiment import session as session_module  # noqa: E402
 from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
 
 STATS = ("bytes in allocated blocks", "bytes in available blocks")
@@ -110,7 +114,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=400)
     parser.add_argument("--trace", type=int, nargs=2, metavar=("A", "B"))
+    parser.add_argument("--chart-interval", type=float, default=session_module.CHART_INTERVAL_S, metavar="S")
     args = parser.parse_args()
+    session_module.CHART_INTERVAL_S = args.chart_interval
     marks = tuple(args.trace) if args.trace else None
     if marks:
         tracemalloc.start(8)

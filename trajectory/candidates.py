@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.iterations import Iteration
 from autoresearch.trajectory.svg import Frame, esc, fmt
 
@@ -42,7 +44,7 @@ class CandidatePoint:
         return f"{self.cycle}-{self.index}"
 
 
-def points(records: list[Iteration]) -> list[CandidatePoint]:
+def points(records: Sequence[Drawn]) -> list[CandidatePoint]:
     """Every candidate that has a score; an errored or unscored one (or a hand-edited NaN) has nothing to place."""
     out = []
     for r in records:

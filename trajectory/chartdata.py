@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from autoresearch.trajectory.candidates import CandidatePoint
 from autoresearch.trajectory.candidates import points as candidate_points
+from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.goal import better
-from autoresearch.trajectory.iterations import Iteration, Partial
+from autoresearch.trajectory.iterations import Partial
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class Series:
     breaks: Sequence[int] = ()
 
 
-def number(record: Iteration, name: str) -> float | None:
+def number(record: Drawn, name: str) -> float | None:
     """An optional numeric field, or None when it is absent or not a number."""
     value = getattr(record, name, None)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -61,7 +62,7 @@ def number(record: Iteration, name: str) -> float | None:
     return float(value)
 
 
-def series(records: list[Iteration], reading: Reading = Reading()) -> Series:
+def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
     points, best, eval_cost, mutation_cost = [], [], [], []
     head: float | None = None
     spent_eval = spent_mutation = 0.0
@@ -83,7 +84,7 @@ def series(records: list[Iteration], reading: Reading = Reading()) -> Series:
     )
 
 
-def _assertions(records: list[Iteration]) -> dict[str, list[tuple[int, float]]]:
+def _assertions(records: Sequence[Drawn]) -> dict[str, list[tuple[int, float]]]:
     """Error cycles measured nothing: they leave a gap rather than a drop to zero."""
     out: dict[str, list[tuple[int, float]]] = {}
     for r in records:
@@ -124,11 +125,11 @@ class Summary:
         return self.eval_cost + self.mutation_cost
 
 
-def _count(records: list[Iteration], decision: str) -> int:
+def _count(records: Sequence[Drawn], decision: str) -> int:
     return sum(r.decision == decision for r in records)
 
 
-def summary(records: list[Iteration]) -> Summary:
+def summary(records: Sequence[Drawn]) -> Summary:
     """From the records, not state.json: the page must agree with its own table and charts."""
     keeps = [r for r in records if r.decision == "keep"]
     rebased = [(r.cycle, r.score) for r in records if r.rebaseline]

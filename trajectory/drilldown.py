@@ -9,9 +9,10 @@ cycles picked (never as markup: it sets text).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.page_parts import run_href, score
 from autoresearch.trajectory.svg import esc
 
@@ -41,7 +42,7 @@ def changes(before: dict[str, float], after: dict[str, float]) -> list[Change]:
     return sorted(out, key=lambda c: -abs(c.delta))
 
 
-def default_pair(records: list[Iteration], scores: Scores) -> tuple[int, int] | None:
+def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | None:
     """The original against HEAD (the last KEEP), or against the last measured cycle while no
     KEEP followed the original: what the night changed."""
     measured = [r for r in records if r.cycle in scores]
@@ -52,7 +53,7 @@ def default_pair(records: list[Iteration], scores: Scores) -> tuple[int, int] | 
     return first.cycle, (keeps[-1] if keeps else measured[-1]).cycle
 
 
-def section(records: list[Iteration], scores: Scores) -> str:
+def section(records: Sequence[Drawn], scores: Scores) -> str:
     pair = default_pair(records, scores)
     if pair is None:
         return '<p class="empty">Per-test results appear here once two cycles have them.</p>'
@@ -78,7 +79,7 @@ def summary(found: list[Change], total: int) -> str:
     return f"{len(found)} of {total} tests changed: {up} up, {len(found) - up} down or gone."
 
 
-def _select(name: str, records: list[Iteration], scores: Scores, chosen: int) -> str:
+def _select(name: str, records: Sequence[Drawn], scores: Scores, chosen: int) -> str:
     options = "".join(
         f'<option value="{r.cycle}"{" selected" if r.cycle == chosen else ""}>'
         f"{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>"
@@ -98,7 +99,7 @@ def _row(c: Change, run_a: str, run_b: str) -> str:
     )
 
 
-def payload(records: list[Iteration], scores: Scores) -> str:
+def payload(records: Sequence[Drawn], scores: Scores) -> str:
     """Every measured cycle's scores as JSON that cannot end the script element it sits in."""
     tests = sorted({t for s in scores.values() for t in s})
     cycles = [

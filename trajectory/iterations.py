@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -227,14 +228,24 @@ def read(path: Path) -> tuple[list[Iteration], int]:
 
 def _parse(text: str) -> tuple[list[Iteration], int]:
     records, bad = [], 0
+    for record in parsed(text):
+        if record is None:
+            bad += 1
+        else:
+            records.append(record)
+    return records, bad
+
+
+def parsed(text: str) -> Iterator[Iteration | None]:
+    """Each non-blank line's record, or None for a line that does not parse, one at a time: a reader that
+    keeps less than the record holds one whole record at a time, not the file's."""
     for line in text.splitlines():
         if not line.strip():
             continue
         try:
-            records.append(Iteration.model_validate_json(line))
+            yield Iteration.model_validate_json(line)
         except ValueError:
-            bad += 1
-    return records, bad
+            yield None
 
 
 class Tail:
@@ -249,6 +260,11 @@ class Tail:
 
     def new(self) -> tuple[list[Iteration], bool]:
         """(the records appended since, whether they start from the file's beginning after all)."""
+        text, restarted = self.new_text()
+        return _parse(text)[0], restarted
+
+    def new_text(self) -> tuple[str, bool]:
+        """(the whole lines appended since, whether they start from the file's beginning after all)."""
         inode, offset = self._at
         try:
             with open(self.path, "rb") as f:
@@ -259,7 +275,7 @@ class Tail:
                 data = f.read(max(0, st.st_size - offset))
         except FileNotFoundError:
             self._at = (0, 0)
-            return [], inode != 0
+            return "", inode != 0
         whole = data[: data.rfind(b"\n") + 1]
         self._at = (st.st_ino, offset + len(whole))
-        return _parse(whole.decode("utf-8", errors="replace"))[0], restarted
+        return whole.decode("utf-8", errors="replace"), restarted

@@ -9,15 +9,17 @@ its tooltip naming the gate and why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from autoresearch.trajectory.charts import series_color
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.svg import LEFT, TOP, Frame, esc, fmt, open_svg
 
 GATE = "#bc4c00"
 LINE = tuple[str, list[tuple[int, float, float]]]  # (objective, [(cycle, relative value, value)])
 
 
-def trajectories(records: list[Iteration]) -> list[LINE]:
+def trajectories(records: Sequence[Drawn]) -> list[LINE]:
     """Per objective, its (cycle, value relative to the first non-zero one, value) over the cycles that measured it."""
     by_name: dict[str, list[tuple[int, float]]] = {}
     for r in records:
@@ -30,7 +32,7 @@ def trajectories(records: list[Iteration]) -> list[LINE]:
     return lines
 
 
-def objectives_chart(records: list[Iteration]) -> str | None:
+def objectives_chart(records: Sequence[Drawn]) -> str | None:
     """The chart, or None when no cycle recorded objectives (a history written before them)."""
     lines = trajectories(records)
     if not lines:
@@ -59,7 +61,7 @@ def objectives_chart(records: list[Iteration]) -> str | None:
     return "".join(parts)
 
 
-def _gate_marks(frame: Frame, gated: list[Iteration]) -> str:
+def _gate_marks(frame: Frame, gated: list[Drawn]) -> str:
     y = frame.y(frame.y.hi)
     marks = []
     for r in gated:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
@@ -20,7 +22,7 @@ from autoresearch.plumbing import atomic
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.redact import redact
 from autoresearch.trajectory import chartdata, charts, drilldown, page_parts, testscores
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.objectives_chart import objectives_chart
 from autoresearch.trajectory.svg import esc
 
@@ -31,7 +33,7 @@ AUTO_REFRESH = '<!-- __AUTO_REFRESH__ --><meta http-equiv="refresh" content="{}"
 @dataclass
 class PageData:
     experiment: str
-    records: list[Iteration]
+    records: Sequence[Drawn]
     bad_lines: int = 0
     status: str = "running"
     live: bool = True
@@ -127,7 +129,7 @@ def _body(data: PageData) -> str:
 <section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files)}</section>"""
 
 
-def _objectives(records: list[Iteration]) -> str:
+def _objectives(records: Sequence[Drawn]) -> str:
     chart = objectives_chart(records)
     return f"<section><h2>Objectives and gates</h2>{chart}</section>\n" if chart else ""
 
@@ -142,19 +144,29 @@ def write(path: Path, data: PageData) -> None:
     atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
 
 
-def _run_dirs(root: Path, records: list[Iteration]) -> list[tuple[Iteration, Path]]:
+def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, Path]]:
     """Each record's run directory, when its name is one (never a path out of the experiment)."""
     return [
         (r, root / r.run_dir) for r in records if r.run_dir and "/" not in r.run_dir and r.run_dir not in (".", "..")
     ]
 
 
-def list_run_files(root: Path, records: list[Iteration]) -> dict[str, list[str]]:
+def list_run_files(root: Path, records: Sequence[Drawn]) -> dict[str, list[str]]:
     """Which of the files worth linking each run directory really has, so no link leads nowhere."""
-    return {r.run_dir: [n for n in page_parts.RUN_FILES if (d / n).is_file()] for r, d in _run_dirs(root, records)}
+    return {r.run_dir: _linkable(d) for r, d in _run_dirs(root, records)}
 
 
-def read_test_scores(root: Path, records: list[Iteration]) -> drilldown.Scores:
+def _linkable(run: Path) -> list[str]:
+    """One listing of the directory rather than a stat per name: the live page asks it of every run each redraw."""
+    try:
+        with os.scandir(run) as entries:
+            present = {e.name for e in entries if e.name in page_parts.RUN_FILES and e.is_file()}
+    except (OSError, ValueError):  # no such directory, or a name no directory can have
+        return []
+    return [n for n in page_parts.RUN_FILES if n in present]
+
+
+def read_test_scores(root: Path, records: Sequence[Drawn]) -> drilldown.Scores:
     """Error cycles measured nothing worth comparing: they are left out."""
     out = {}
     for r, d in _run_dirs(root, records):

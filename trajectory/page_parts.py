@@ -6,12 +6,13 @@ Every value that comes from iterations.jsonl or state.json goes through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
-from autoresearch.trajectory.iterations import Iteration
+from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.svg import esc
 
 CHANGELOG = "mutation.md"  # written by the mutator into the run it started from: see changelog_dirs
@@ -73,7 +74,7 @@ FAILURES = frozenset({"failed", "errors", "out-of-scope"})  # the stops that exi
 
 
 def status_text(
-    status: str, state: JSONObject, live: bool, records: list[Iteration] | None = None
+    status: str, state: JSONObject, live: bool, records: Sequence[Drawn] | None = None
 ) -> tuple[str, str, bool]:
     """(headline, detail, failed): what the loop is doing, or why it ended. A run stopped by errors never
     reads as a plain "finished" beside a bare code name; given the records, it says which errors."""
@@ -91,7 +92,7 @@ def status_text(
     return headline, REASONS.get(str(reason), str(reason)) if reason else "", failed
 
 
-def _errors_stop(headline: str, records: list[Iteration]) -> tuple[str, str, bool]:
+def _errors_stop(headline: str, records: Sequence[Drawn]) -> tuple[str, str, bool]:
     """The error cycles that ended the run: a mutator that changed nothing is done, not broken."""
     trailing = []
     for r in reversed(records):
@@ -109,7 +110,7 @@ def cards(
     status: str,
     state: JSONObject,
     live: bool,
-    records: list[Iteration] | None = None,
+    records: Sequence[Drawn] | None = None,
     reading: Reading = Reading(),
 ) -> str:
     gain, relative = _improvement(s, reading)
@@ -167,14 +168,14 @@ HEADER = (
 )
 
 
-def table(records: list[Iteration], run_files: dict[str, list[str]] | None) -> str:
+def table(records: Sequence[Drawn], run_files: dict[str, list[str]] | None) -> str:
     """Newest cycle first: in the morning, and while watching, the latest is what you look for."""
     changelogs = changelog_dirs(records)
     rows = "".join(_row(r, run_files, changelogs.get(r.cycle)) for r in reversed(records))
     return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{rows}</tbody></table></div>'
 
 
-def changelog_dirs(records: list[Iteration]) -> dict[int, str]:
+def changelog_dirs(records: Sequence[Drawn]) -> dict[int, str]:
     """cycle -> the run directory holding that cycle's mutation.md. The mutator writes its changelog into
     the run just decided (the last evaluated one before it: mutators.base.MutationRequest), not into its
     own; an error cycle's is moved into its own directory when the next cycle starts (cycle/mutate.py)."""
@@ -189,7 +190,7 @@ def changelog_dirs(records: list[Iteration]) -> dict[int, str]:
     return out
 
 
-def _row(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
+def _row(r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
     wlt = [number(r, k) for k in ("wins", "losses", "ties")]
     duration = number(r, "duration_s")
     mutation_cost = number(r, "mutation_cost_usd") or 0.0
@@ -208,7 +209,7 @@ def _row(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | 
     )
 
 
-def _score_cell(r: Iteration) -> str:
+def _score_cell(r: Drawn) -> str:
     """An early discard's score is over the tests it ran: the cell says how many, its title says why."""
     if r.partial is None:
         return f'<td class="num">{esc(score(r.score))}</td>'
@@ -228,7 +229,7 @@ def _has(run_files: dict[str, list[str]] | None, run_dir: str, name: str) -> boo
     return run_files is None or name in run_files.get(run_dir, [])
 
 
-def _links(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
+def _links(r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
     parts = []
     if r.run_dir:
         names = run_files.get(r.run_dir, []) if run_files is not None else _expected_files(r)
@@ -242,5 +243,5 @@ def _links(r: Iteration, run_files: dict[str, list[str]] | None, changelog: str 
     return " ".join(parts)
 
 
-def _expected_files(r: Iteration) -> list[str]:
+def _expected_files(r: Drawn) -> list[str]:
     return ["index.jsonl"] + (["candidate.patch"] if r.decision != "keep" else [])

@@ -63,7 +63,7 @@ def write_chart(session: Session, live: bool) -> None:
     """The live page every few seconds at most (see Session.chart_due); the final page always."""
     if not session.chart_due(live):
         return
-    records, bad = iterations.read(session.paths.iterations)
+    records, bad = session.chart_rows.read()  # the lines appended since the last page, not the whole night
     status = "running" if live else f"{session.state.status} ({session.state.stop_reason})"
     page.write(
         session.paths.chart,

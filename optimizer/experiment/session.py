@@ -33,6 +33,7 @@ from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.evaluators import Evaluator
+from autoresearch.trajectory.drawn import Rows
 from autoresearch.trajectory.iterations import Iteration
 
 CHART_INTERVAL_S = 3.0
@@ -66,6 +67,7 @@ class Session:
     sandbox: Sandbox | None = None  # the command mutator's; see autoresearch.optimizer.startup.sandbox
     mirrored: bool = True  # False once a mirror proved impossible here (no hard links): said once
     state_writer: state_file.Writer = field(init=False)
+    chart_rows: Rows = field(init=False)  # what the live chart draws of each line, read as it is appended
     said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
     # `search.parents: pareto`: the stored candidates whose edit did not carry onto a HEAD, by name: that HEAD, so
     # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
@@ -74,6 +76,7 @@ class Session:
 
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
+        self.chart_rows = Rows(self.paths.iterations)
 
     def warn_once(self, *messages: str) -> None:
         """Each of `messages` said as a warning the first time this run meets it: a command mutator whose

@@ -1,0 +1,123 @@
+"""The live page drawn from small rows read as lines are appended: the same HTML as from whole records."""
+
+from __future__ import annotations
+
+import json
+import re
+import tracemalloc
+
+import pytest
+
+from autoresearch.trajectory import iterations, page
+from autoresearch.trajectory.chartdata import Reading
+from autoresearch.trajectory.drawn import Rows
+from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state
+
+CANDIDATES = [
+    {"index": 0, "decision": "drop", "strategy": "fix-failing", "summary": XSS, "score": 0.45},
+    {"index": 1, "decision": "keep", "strategy": "simplify", "summary": "shorter", "score": 0.6, "parent": "3-0"},
+    {"index": 2, "decision": "drop", "strategy": "", "summary": "merged", "score": 0.5, "merge_of": [0, 1]},
+    {"index": 3, "decision": "drop", "strategy": "clarify", "summary": "hand-edited", "score": float("nan")},
+    {"index": 4, "decision": "error", "strategy": "clarify", "summary": "eval broke"},
+]
+# what the night's lines carry beyond the sample's: candidates, objectives and gates, early discards, a
+# holdout, a re-baseline, commits, error kinds, fields of another tool and fields in another shape
+EXTRA = {
+    3: {"candidates": CANDIDATES[:2], "strategy": "simplify", "commit": "0123456789abcdef"},
+    5: {"candidates": CANDIDATES, "objectives": {"correctness": 0.5, "cost": 0.02}},
+    6: {"gate": "max_cost_increase", "reason": f"cost doubled {SCRIPT_XSS}", "objectives": {"cost": 0.04}},
+    7: {"skipped_tests": 3, "tests": 5, "reason": "discarded early"},
+    8: {"holdout_score": 0.61, "holdout_tests": 4, "other_tool": {"nested": [1, 2]}},
+    9: {"rebaseline": True, "eval_key": "abc", "wins": "three", "mutation_cost_usd": None},
+    10: {"mutation": XSS, "error_reason": "eval-failed", "duration_s": float("inf")},
+    11: {"skipped_tests": 2, "wins": 1, "losses": 4, "ties": 0, "objectives": {"correctness": 0.7, "cost": 0.01}},
+}
+BAD = ['{"cycle": 99, "score": ', "[1, 2]", "not json", '{"cycle": 0, "score": 0.5, "decision": "keep"}', ""]
+
+
+def night(cycles: int = 40) -> list[str]:
+    """iterations.jsonl's lines: the sample's varied run, the extras above, bad lines among them, and a
+    trailing run of errors (the page says which errors stopped the run)."""
+    lines = []
+    for r in records(cycles, seed=11):
+        line = {**r.model_dump(mode="json", exclude_none=True), **EXTRA.get(r.cycle, {})}
+        if r.decision == "keep" and r.cycle % 2:
+            line.setdefault("commit", f"{r.cycle:040x}")
+        lines.append(json.dumps({k: v for k, v in line.items() if v is not None}))
+    for cycle in range(cycles + 1, cycles + 4):
+        lines.append(json.dumps({"cycle": cycle, "score": 0.0, "decision": "error", "error_reason": "no-change"}))
+    for i, bad in enumerate(BAD):
+        lines.insert(4 + 7 * i, bad)
+    return lines
+
+
+def _experiment(tmp_path, lines):
+    meta = tmp_path / "runs" / "exp" / "_autoresearch"
+    meta.mkdir(parents=True)
+    for n, line in enumerate(lines):
+        run_dir = json.loads(line).get("run_dir") if line.startswith("{") and line.endswith("}") else None
+        if run_dir:
+            (meta.parent / run_dir).mkdir()
+            (meta.parent / run_dir / "index.jsonl").write_text(
+                f'{{"test_id": "t1", "score": {n % 3 / 2}}}\n{{"test_id": "t{n % 4}", "score": 1.0}}\n'
+            )
+            if n % 3:
+                (meta.parent / run_dir / "mutation.md").write_text("changed\n")
+    return meta
+
+
+def _page(meta, recs, bad, reading, live):
+    st = {**state(len(recs), "running" if live else "stopped", None if live else "errors"), "pid": 4}
+    page.write(
+        meta / "trajectory.html",
+        page.PageData("exp", recs, bad, status="running" if live else "stopped", live=live, state=st, reading=reading),
+    )
+    return re.sub(r"Written \S+ from", "Written (now) from", (meta / "trajectory.html").read_text())
+
+
+@pytest.mark.parametrize("reading", [Reading(), Reading(metric=True, goal="minimize")])
+@pytest.mark.parametrize("live", [True, False])
+def test_rows_read_as_lines_come_draw_the_page_the_whole_records_draw(tmp_path, reading, live):
+    lines = night()
+    meta = _experiment(tmp_path, lines)
+    path = meta / "iterations.jsonl"
+    rows = Rows(path)
+    for end in (0, 1, 9, 10, 26, len(lines)):  # lines appended in bursts, a page drawn after each
+        path.write_text("".join(line + "\n" for line in lines[:end]))
+        recs, bad = iterations.read(path)
+        drawn, drawn_bad = rows.read()
+        assert (drawn_bad, len(drawn)) == (bad, len(recs))
+        assert _page(meta, drawn, drawn_bad, reading, live) == _page(meta, recs, bad, reading, live)
+    assert bad == len(BAD) - 1 and 'id="objectives-chart"' in _page(meta, drawn, drawn_bad, reading, live)
+
+
+def test_a_file_replaced_or_cut_is_read_again_from_its_start(tmp_path):
+    lines = night(12)
+    meta = _experiment(tmp_path, lines)
+    path = meta / "iterations.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    rows = Rows(path)
+    rows.read()
+    for kept in (lines[3:], lines[:5]):  # another file in its place (another inode), then the same cut short
+        path.with_suffix(".new").write_text("".join(line + "\n" for line in kept))
+        path.with_suffix(".new").replace(path)
+        recs, bad = iterations.read(path)
+        drawn, drawn_bad = rows.read()
+        assert [(r.cycle, r.score, r.run_dir) for r in drawn] == [(r.cycle, r.score, r.run_dir) for r in recs]
+        assert drawn_bad == bad
+    with open(path, "r+") as f:
+        f.truncate(len(lines[0]) + 1)
+    assert [r.cycle for r in rows.read()[0]] == [1]
+
+
+def test_a_row_holds_a_small_part_of_what_its_record_does(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    path.write_text("".join(line + "\n" for line in night(1000)))
+    held = {}
+    for name, reader in (("records", lambda: iterations.read(path)), ("rows", Rows(path).read)):
+        tracemalloc.start()
+        kept = reader()
+        held[name] = tracemalloc.get_traced_memory()[0] / len(kept[0])
+        tracemalloc.stop()
+        del kept
+    assert held["rows"] < held["records"] / 3, held
