@@ -8,9 +8,10 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Annotated, Any, TypeGuard
 
-import orjson
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.runs.errors import BadResults, RunsError
@@ -52,68 +53,127 @@ def load_rows(source: Path) -> list[Row]:
     return parse_rows(path, _read(path))
 
 
-def load_unit_scores(source: Path) -> list[Row]:
+def load_unit_scores(source: Path) -> list[TestScore]:
     """Each row's `test_id` and `score` alone, every row checked as `load_rows` and `require_unit_scores` check them.
 
     `compare` needs nothing else, and the whole rows of two 100,000-line files would hold hundreds of MiB for
     nothing. The first bad row in file order is reported, as reading every row and then checking the scores would.
     """
     path = index_path(source)
-    slim, out_of_range = [], None
-    for number, line in enumerate(_read(path).splitlines(), start=1):  # the text is let go once split
+    lines, doubtful = _lines(path)
+    scores, out_of_range = [], None
+    for number, line in enumerate(lines, start=1):
         if line and not line.isspace():
-            row = _clean_row(line)
-            if row is None:  # read again by the exact reader, which names what is wrong
+            score = None if doubtful and _may_hold_a_huge_number(line.encode()) else _clean_score(line)
+            if score is None:  # read again by the exact reader, which names what is wrong
                 row = _parse_row(path, number, line)
                 out_of_range = out_of_range or _out_of_unit(row)
-            slim.append({"test_id": row["test_id"], "score": row["score"]})
+                score = (row["test_id"], row["score"])
+            scores.append(score)
     if out_of_range is not None:
         raise BadResults(f"{path}: {out_of_range}")
-    return slim
+    return scores
 
 
-def _clean_row(line: str) -> Row | None:
-    """The row as orjson reads it, if it passes every check `_parse_row` and `_out_of_unit` make; else None.
+def _lines(path: Path) -> tuple[list[str], bool]:
+    """The file's lines, and whether it may hold a huge number (then each line is asked before it is decoded).
 
-    orjson reads a row in a third of the time Python's reader takes, and refuses what that one accepts beyond
-    JSON (`NaN`, `Infinity`, a number a float cannot hold, a lone surrogate): so a row it accepts, whose checks
-    pass, is the row `_parse_row` would give (orjson gives a float for an integer beyond 64 bits, never in 0..1).
-    Anything else is read again by `_parse_row`, the one place that words the errors. Written for speed: it runs
-    once per row of files of 100,000.
+    The file's bytes and its text are let go before the caller reads the lines: each is as large as the file.
+    """
+    data = _read_bytes(path)
+    doubtful = _may_hold_a_huge_number(data)
+    text = _text(path, data)
+    del data
+    return text.splitlines(), doubtful
+
+
+TestScore = tuple[str, float]
+"""A test's id and its score from 0 to 1: all `compare` reads of a row (a tuple: there are 100,000 a file)."""
+
+_Unit = Annotated[float, msgspec.Meta(ge=0, le=1)]
+
+
+class _Grader(msgspec.Struct, gc=False):
+    """A grader's entry in a row's `scores`: only its score is checked (0..1)."""
+
+    score: _Unit | None | UnsetType = UNSET
+
+
+class _ScoredRow(msgspec.Struct, gc=False):
+    """The fields of a row `compare` reads or checks; the decoder skips the rest without building them.
+
+    The types are the checks `_parse_row` and `_out_of_unit` make, so the decoder makes them while it parses: a
+    non-empty string id, a score from 0 to 1, a cost not below 0, graders' scores from 0 to 1. A row they refuse is
+    not necessarily bad (a grader's score may be text): the exact reader decides. `testId` and `eval_id` (older and
+    camelCase writers) are anything, as the exact reader looks at them only when `test_id` is absent.
+    """
+
+    score: _Unit
+    test_id: Annotated[str, msgspec.Meta(min_length=1)] | UnsetType = UNSET
+    test_id_camel: Any = msgspec.field(default=UNSET, name="testId")
+    eval_id: Any = UNSET
+    cost_usd: Annotated[float, msgspec.Meta(ge=0)] | None | UnsetType = UNSET
+    scores: list[_Grader] | None | UnsetType = UNSET
+
+
+_SCORED_ROW = msgspec.json.Decoder(_ScoredRow)
+
+
+def _clean_score(line: str) -> TestScore | None:
+    """The row's id and score, if the typed decoder reads the row and its checks pass; else None.
+
+    msgspec refuses what Python's reader accepts beyond JSON (`NaN`, `Infinity`, a lone surrogate) and checks the
+    fields it reads, but it skips the other fields' numbers without asking whether a float holds them: so it is
+    trusted only on a file, or a line, that `_may_hold_a_huge_number` clears. A row it accepts is then the row
+    `_parse_row` would give, whose checks pass. Anything else is read again by `_parse_row`, the one place that
+    words the errors. It runs once per row of files of 100,000.
     """
     try:
-        row = orjson.loads(line)
-    except orjson.JSONDecodeError:
+        row = _SCORED_ROW.decode(line)
+    except (msgspec.DecodeError, RecursionError):  # malformed, refused by a type, or nested thousands deep
         return None
-    if type(row) is not dict:
-        return None
-    test_id = row.get("test_id", _ABSENT)
-    if test_id is _ABSENT:
-        test_id = row.get("testId", row.get("eval_id"))
-    score, cost = row.get("score"), row.get("cost_usd")
-    if not isinstance(test_id, str) or not test_id or not _is_number(score) or not 0 <= score <= 1:
-        return None
-    if _is_number(cost) and cost < 0:
-        return None
-    graders = row.get("scores")
-    if type(graders) is list:
-        for grader in graders:
-            value = grader.get("score") if type(grader) is dict else None
-            if isinstance(value, (int, float)) and not 0 <= value <= 1:  # a bool is never outside
-                return None
-    row["test_id"] = test_id
-    return row
+    test_id = row.test_id
+    if test_id is UNSET:
+        test_id = row.eval_id if row.test_id_camel is UNSET else row.test_id_camel
+        if type(test_id) is not str or not test_id:
+            return None
+    return test_id, row.score
 
 
-_ABSENT = object()
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789E", b"000000000e")
+_LONG_EXPONENT = re.compile(rb"0e[+-]?000")
+
+
+def _may_hold_a_huge_number(data: bytes) -> bool:
+    """Whether `data` may hold a number no float holds (1e309, 400 digits), which the typed decoder would skip.
+
+    Such a number has an exponent of three digits or more (after a digit, as JSON writes it), or, its exponent
+    below 100, 210 digits or more in a row. Both are looked for with every digit read as 0: what else matches
+    (a long run of digits in a string) only sends the file to be asked line by line, and those lines to the exact
+    reader.
+    """
+    marked = data.translate(_DIGITS_AS_ZERO)
+    return b"0" * 100 in marked or _LONG_EXPONENT.search(marked) is not None
 
 
 def _read(path: Path) -> str:
+    return _text(path, _read_bytes(path))
+
+
+def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except FileNotFoundError:
         raise BadResults(f"{path}: no such result file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise BadResults(f"{path}: cannot read results ({exc})") from None
+
+
+def _text(path: Path, data: bytes) -> str:
+    """The file's text; its line ends are left as written (`str.splitlines` takes `\\r\\n` and `\\r` as one end)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise BadResults(f"{path}: cannot read results ({exc})") from None
 
 
