@@ -184,6 +184,14 @@ def test_cli_json_is_agentv_compare_json_byte_for_byte(tmp_path):
     assert_json_is_agentvs(tmp_path, base, cand)
 
 
+def test_cli_json_writes_small_numbers_as_javascript_does(tmp_path):
+    """Python's repr turns to an exponent below 1e-4 (1e-05), JavaScript below 1e-6 and without a leading zero."""
+    pairs = [(0.00001, 0.00002), (0.5, 0.50005), (1e-7, 3e-7), (0.9999999, 0), (0.000001, 0.0000015), (1e-300, 0.1)]
+    base = [{"test_id": f"t-{i}", "score": b} for i, (b, _) in enumerate(pairs)]
+    cand = [{"test_id": f"t-{i}", "score": c} for i, (_, c) in enumerate(pairs)]
+    assert_json_is_agentvs(tmp_path, base, cand)
+
+
 def assert_json_is_agentvs(tmp_path, base, cand):
     for side, data in (("base", base), ("cand", cand)):
         (tmp_path / side).mkdir()
