@@ -148,9 +148,9 @@ def _may_hold_a_huge_number(data: bytes) -> bool:
     """Whether `data` may hold a number no float holds (1e309, 400 digits), which the typed decoder would skip.
 
     Such a number has an exponent of three digits or more (after a digit, as JSON writes it), or, its exponent
-    below 100, 210 digits or more in a row. Both are looked for with every digit read as 0: what else matches
-    (a long run of digits in a string) only sends the file to be asked line by line, and those lines to the exact
-    reader.
+    below 100, at least 210 digits before its point; so is a number of more digits than Python converts. Both are
+    looked for with every digit read as 0: an exponent `0e000` and 100 digits in a row. What else matches (digits
+    in a string) only sends the file to be asked line by line, and those lines to the exact reader.
     """
     marked = data.translate(_DIGITS_AS_ZERO)
     return b"0" * 100 in marked or _LONG_EXPONENT.search(marked) is not None
@@ -170,7 +170,8 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def _text(path: Path, data: bytes) -> str:
-    """The file's text; its line ends are left as written (`str.splitlines` takes `\\r\\n` and `\\r` as one end)."""
+    """The file's text, its line ends as written: `str.splitlines` ends a line at `\\r\\n` and `\\r` alike, so the
+    lines are those that reading in text mode (universal newlines) would give."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
