@@ -8,10 +8,7 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, TypeGuard
-
-import msgspec
-from msgspec import UNSET, UnsetType
+from typing import Any, TypeGuard
 
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.runs.errors import BadResults, RunsError
@@ -53,114 +50,16 @@ def load_rows(source: Path) -> list[Row]:
     return parse_rows(path, _read(path))
 
 
-def load_unit_scores(source: Path) -> list[TestScore]:
-    """Each row's `test_id` and `score` alone, every row checked as `load_rows` and `require_unit_scores` check them.
-
-    `compare` needs nothing else, and the whole rows of two 100,000-line files would hold hundreds of MiB for
-    nothing. The first bad row in file order is reported, as reading every row and then checking the scores would.
-    """
-    path = index_path(source)
-    lines, doubtful = _lines(path)
-    scores, out_of_range = [], None
-    for number, line in enumerate(lines, start=1):
-        if line and not line.isspace():
-            score = None if doubtful and _may_hold_a_huge_number(line.encode()) else _clean_score(line)
-            if score is None:  # read again by the exact reader, which names what is wrong
-                row = _parse_row(path, number, line)
-                out_of_range = out_of_range or _out_of_unit(row)
-                score = (row["test_id"], row["score"])
-            scores.append(score)
-    if out_of_range is not None:
-        raise BadResults(f"{path}: {out_of_range}")
-    return scores
-
-
-def _lines(path: Path) -> tuple[list[str], bool]:
-    """The file's lines, and whether it may hold a huge number (then each line is asked before it is decoded).
-
-    The file's bytes and its text are let go before the caller reads the lines: each is as large as the file.
-    """
-    data = _read_bytes(path)
-    doubtful = _may_hold_a_huge_number(data)
-    text = _text(path, data)
-    del data
-    return text.splitlines(), doubtful
-
-
 TestScore = tuple[str, float]
 """A test's id and its score from 0 to 1: all `compare` reads of a row (a tuple: there are 100,000 a file)."""
 
-_Unit = Annotated[float, msgspec.Meta(ge=0, le=1)]
-
-
-class _Grader(msgspec.Struct, gc=False):
-    """A grader's entry in a row's `scores`: only its score is checked (0..1)."""
-
-    score: _Unit | None | UnsetType = UNSET
-
-
-class _ScoredRow(msgspec.Struct, gc=False):
-    """The fields of a row `compare` reads or checks; the decoder skips the rest without building them.
-
-    The types are the checks `_parse_row` and `_out_of_unit` make, so the decoder makes them while it parses: a
-    non-empty string id, a score from 0 to 1, a cost not below 0, graders' scores from 0 to 1. A row they refuse is
-    not necessarily bad (a grader's score may be text): the exact reader decides. `testId` and `eval_id` (older and
-    camelCase writers) are anything, as the exact reader looks at them only when `test_id` is absent.
-    """
-
-    score: _Unit
-    test_id: Annotated[str, msgspec.Meta(min_length=1)] | UnsetType = UNSET
-    test_id_camel: Any = msgspec.field(default=UNSET, name="testId")
-    eval_id: Any = UNSET
-    cost_usd: Annotated[float, msgspec.Meta(ge=0)] | None | UnsetType = UNSET
-    scores: list[_Grader] | None | UnsetType = UNSET
-
-
-_SCORED_ROW = msgspec.json.Decoder(_ScoredRow)
-
-
-def _clean_score(line: str) -> TestScore | None:
-    """The row's id and score, if the typed decoder reads the row and its checks pass; else None.
-
-    msgspec refuses what Python's reader accepts beyond JSON (`NaN`, `Infinity`, a lone surrogate) and checks the
-    fields it reads, but it skips the other fields' numbers without asking whether a float holds them: so it is
-    trusted only on a file, or a line, that `_may_hold_a_huge_number` clears. A row it accepts is then the row
-    `_parse_row` would give, whose checks pass. Anything else is read again by `_parse_row`, the one place that
-    words the errors. It runs once per row of files of 100,000.
-    """
-    try:
-        row = _SCORED_ROW.decode(line)
-    except (msgspec.DecodeError, RecursionError):  # malformed, refused by a type, or nested thousands deep
-        return None
-    test_id = row.test_id
-    if test_id is UNSET:
-        test_id = row.eval_id if row.test_id_camel is UNSET else row.test_id_camel
-        if type(test_id) is not str or not test_id:
-            return None
-    return test_id, row.score
-
-
-_DIGITS_AS_ZERO = bytes.maketrans(b"123456789E", b"000000000e")
-_LONG_EXPONENT = re.compile(rb"0e[+-]?000")
-
-
-def _may_hold_a_huge_number(data: bytes) -> bool:
-    """Whether `data` may hold a number no float holds (1e309, 400 digits), which the typed decoder would skip.
-
-    Such a number has an exponent of three digits or more (after a digit, as JSON writes it), or, its exponent
-    below 100, at least 210 digits before its point; so is a number of more digits than Python converts. Both are
-    looked for with every digit read as 0: an exponent `0e000` and 100 digits in a row. What else matches (digits
-    in a string) only sends the file to be asked line by line, and those lines to the exact reader.
-    """
-    marked = data.translate(_DIGITS_AS_ZERO)
-    return b"0" * 100 in marked or _LONG_EXPONENT.search(marked) is not None
-
 
 def _read(path: Path) -> str:
-    return _text(path, _read_bytes(path))
+    return result_text(path, read_bytes(path))
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path) -> bytes:
+    """A result file's bytes; a file missing or unreadable is bad input naming it (exit 30, no traceback)."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -169,7 +68,7 @@ def _read_bytes(path: Path) -> bytes:
         raise BadResults(f"{path}: cannot read results ({exc})") from None
 
 
-def _text(path: Path, data: bytes) -> str:
+def result_text(path: Path, data: bytes) -> str:
     """The file's text, its line ends as written: `str.splitlines` ends a line at `\\r\\n` and `\\r` alike, so the
     lines are those that reading in text mode (universal newlines) would give."""
     try:
@@ -186,12 +85,12 @@ def parse_rows(path: Path, text: str) -> list[Row]:
 def _each_row(path: Path, lines: list[str]) -> Iterator[Row]:
     for number, line in enumerate(lines, start=1):
         if line and not line.isspace():
-            yield _parse_row(path, number, line)
+            yield parse_row(path, number, line)
 
 
 class _Suspect(RunsError):
     """A number the strict decoder will not take: the row is read again, and walked, to name its field (never
-    raised past `_parse_row`; under the one root all the same, as every exception class of ours)."""
+    raised past `parse_row`; under the one root all the same, as every exception class of ours)."""
 
 
 def _finite_float(text: str) -> float:
@@ -231,7 +130,8 @@ def _decode(path: Path, number: int, line: str) -> tuple[object, bool]:
         raise BadResults(f"{path}:{number}: not valid JSON ({str(exc).split(':')[0]})") from None
 
 
-def _parse_row(path: Path, number: int, line: str) -> Row:
+def parse_row(path: Path, number: int, line: str) -> Row:
+    """Line `number` of `path` as a row, or bad input naming the line and what is wrong: the one wording of it."""
     row, suspect = _decode(path, number, line)
     if not isinstance(row, dict):
         raise BadResults(f"{path}:{number}: a result row must be a JSON object")
@@ -280,12 +180,12 @@ def require_unit_scores(path: Path, rows: list[Row]) -> None:
     """AgentV rows score 0 to 1, each test and each of its graders; anything else is a broken eval
     (a percentage, a raw metric) whose comparisons and pass rates would mean nothing."""
     for row in rows:
-        problem = _out_of_unit(row)
+        problem = out_of_unit(row)
         if problem is not None:
             raise BadResults(f"{path}: {problem}")
 
 
-def _out_of_unit(row: Row) -> str | None:
+def out_of_unit(row: Row) -> str | None:
     """What is wrong with the row's first score outside 0..1, or None (a bool is never outside)."""
     score = row["score"]
     if not 0 <= score <= 1:

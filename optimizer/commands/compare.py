@@ -46,7 +46,8 @@ def command(
 def _scores(source: Path) -> list[TestScore]:
     """A side's tests and scores; an empty side would compare as "no regression" and exit 0 on nothing."""
     from autoresearch.runs.errors import BadResults
-    from autoresearch.runs.results import index_path, load_unit_scores
+    from autoresearch.runs.results import index_path
+    from autoresearch.runs.unit_scores import load_unit_scores
 
     scores = load_unit_scores(source)
     if not scores:

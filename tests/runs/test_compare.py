@@ -15,7 +15,8 @@ import pytest
 from autoresearch.runs.compare import compare, js_round3
 from autoresearch.runs.compare_table import table
 from autoresearch.runs.errors import BadResults
-from autoresearch.runs.results import load_rows, load_unit_scores, require_unit_scores
+from autoresearch.runs.results import load_rows, require_unit_scores
+from autoresearch.runs.unit_scores import load_unit_scores
 from tests.helpers.repos import cli
 from tests.runs.parity.harness import agentv_binary, agentv_env
 
