@@ -7,7 +7,7 @@ each as a whole process whose output goes to /dev/null. Wall seconds are a monot
 the child; peak memory is the kernel's maximum resident set of the child (`wait4`'s ru_maxrss).
 The ratio is taken pair by pair, so a machine whose speed drifts still gives a fair one; the figure
 is the median. Goal: at most 0.5x agentv's time at 10k and 100k rows, peak memory at 100k no more
-than agentv's.
+than agentv's. The CPU seconds of each side (user + sys, from the same `wait4`) are printed beside it.
 
 Usage: python bench/compare_speed.py [--rows 10000,100000] [--rounds 5]
        [--autoresearch PATH] [--agentv PATH]
@@ -66,8 +66,11 @@ def write_pair(folder: Path, rows: int) -> tuple[Path, Path]:
     return base, cand
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak MiB) of one run of `command`, its output thrown away."""
+def timed(command: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, peak MiB, CPU seconds) of one run of `command`, its output thrown away.
+
+    The CPU time (user + sys of the child and what it waited for) moves less with the machine's load than the
+    wall time does: on a shared machine the two tell apart a change and the neighbours."""
     started = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -75,7 +78,7 @@ def timed(command: list[str]) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0, 1):
         sys.exit(f"{command[0]} exited {proc.returncode}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -96,12 +99,14 @@ def main() -> None:
                 ours.append(timed(ours_cmd))
                 theirs.append(timed(theirs_cmd))
             ratios = [a[0] / b[0] for a, b in zip(ours, theirs, strict=True)]
+            cpu_ratios = [a[2] / b[2] for a, b in zip(ours, theirs, strict=True)]
             print(
-                f"{rows} rows: autoresearch {statistics.median(w for w, _ in ours):.2f} s, "
-                f"{statistics.median(m for _, m in ours):.0f} MiB; "
-                f"agentv {statistics.median(w for w, _ in theirs):.2f} s, "
-                f"{statistics.median(m for _, m in theirs):.0f} MiB; "
-                f"time ratio {statistics.median(ratios):.2f}x (spread {min(ratios):.2f}-{max(ratios):.2f}x)",
+                f"{rows} rows: autoresearch {statistics.median(w for w, _, _ in ours):.2f} s, "
+                f"{statistics.median(m for _, m, _ in ours):.0f} MiB, {statistics.median(c for _, _, c in ours):.2f} s CPU; "
+                f"agentv {statistics.median(w for w, _, _ in theirs):.2f} s, "
+                f"{statistics.median(m for _, m, _ in theirs):.0f} MiB, {statistics.median(c for _, _, c in theirs):.2f} s CPU; "
+                f"time ratio {statistics.median(ratios):.2f}x (spread {min(ratios):.2f}-{max(ratios):.2f}x), "
+                f"CPU ratio {statistics.median(cpu_ratios):.2f}x (spread {min(cpu_ratios):.2f}-{max(cpu_ratios):.2f}x)",
                 flush=True,
             )
 

@@ -8,10 +8,11 @@ Pairing, counting and rounding follow AgentV's TypeScript to the letter
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from autoresearch.runs.results import Row
+from autoresearch.runs.results import Row, TestScore
 
 
 class Matched(NamedTuple):
@@ -76,8 +77,13 @@ def normalized_gain(baseline: float, candidate: float) -> float | None:
 
 def compare(baseline_rows: list[Row], candidate_rows: list[Row], threshold: float = 0.1) -> Comparison:
     """Pair tests by test_id (last duplicate wins, first position kept) and count wins/losses/ties."""
-    base = _by_id(baseline_rows)
-    cand = _by_id(candidate_rows)
+    return compare_scores(_scores(baseline_rows), _scores(candidate_rows), threshold)
+
+
+def compare_scores(baseline: list[TestScore], candidate: list[TestScore], threshold: float = 0.1) -> Comparison:
+    """`compare` on each row's id and score alone, as `load_unit_scores` reads them from files of 100,000 rows."""
+    base = dict(baseline)  # last duplicate wins, first position kept: a dict's own rule
+    cand = dict(candidate)
     matched = []
     for test_id, score1 in base.items():
         if test_id in cand:
@@ -86,27 +92,24 @@ def compare(baseline_rows: list[Row], candidate_rows: list[Row], threshold: floa
             matched.append(
                 Matched(test_id, score1, score2, delta, normalized_gain(score1, score2), classify(delta, threshold))
             )
-    matched_ids = {m.test_id for m in matched}
     gains = [m.normalized_gain for m in matched if m.normalized_gain is not None]
     mean_delta = sum(m.delta for m in matched) / len(matched) if matched else 0.0
+    outcomes = Counter(m.outcome for m in matched)
     summary = Summary(
-        total=len(baseline_rows) + len(candidate_rows),
+        total=len(baseline) + len(candidate),
         matched=len(matched),
-        wins=sum(m.outcome == "win" for m in matched),
-        losses=sum(m.outcome == "loss" for m in matched),
-        ties=sum(m.outcome == "tie" for m in matched),
+        wins=outcomes["win"],
+        losses=outcomes["loss"],
+        ties=outcomes["tie"],
         mean_delta=js_round3(mean_delta),
         mean_normalized_gain=js_round3(sum(gains) / len(gains)) if gains else None,
     )
-    unmatched = {
-        "file1": sum(r["test_id"] not in matched_ids for r in baseline_rows),
-        "file2": sum(r["test_id"] not in base for r in candidate_rows),
+    unmatched = {  # a baseline row is unmatched when its id is not in the candidate, and the other way round
+        "file1": sum(test_id not in cand for test_id, _ in baseline),
+        "file2": sum(test_id not in base for test_id, _ in candidate),
     }
     return Comparison(matched, unmatched, summary)
 
 
-def _by_id(rows: list[Row]) -> dict[str, float]:
-    scores: dict[str, float] = {}
-    for row in rows:
-        scores[row["test_id"]] = row["score"]
-    return scores
+def _scores(rows: list[Row]) -> list[TestScore]:
+    return [(row["test_id"], row["score"]) for row in rows]

@@ -10,8 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeGuard
 
-import orjson
-
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.runs.errors import BadResults, RunsError
 
@@ -52,68 +50,30 @@ def load_rows(source: Path) -> list[Row]:
     return parse_rows(path, _read(path))
 
 
-def load_unit_scores(source: Path) -> list[Row]:
-    """Each row's `test_id` and `score` alone, every row checked as `load_rows` and `require_unit_scores` check them.
-
-    `compare` needs nothing else, and the whole rows of two 100,000-line files would hold hundreds of MiB for
-    nothing. The first bad row in file order is reported, as reading every row and then checking the scores would.
-    """
-    path = index_path(source)
-    slim, out_of_range = [], None
-    for number, line in enumerate(_read(path).splitlines(), start=1):  # the text is let go once split
-        if line and not line.isspace():
-            row = _clean_row(line)
-            if row is None:  # read again by the exact reader, which names what is wrong
-                row = _parse_row(path, number, line)
-                out_of_range = out_of_range or _out_of_unit(row)
-            slim.append({"test_id": row["test_id"], "score": row["score"]})
-    if out_of_range is not None:
-        raise BadResults(f"{path}: {out_of_range}")
-    return slim
-
-
-def _clean_row(line: str) -> Row | None:
-    """The row as orjson reads it, if it passes every check `_parse_row` and `_out_of_unit` make; else None.
-
-    orjson reads a row in a third of the time Python's reader takes, and refuses what that one accepts beyond
-    JSON (`NaN`, `Infinity`, a number a float cannot hold, a lone surrogate): so a row it accepts, whose checks
-    pass, is the row `_parse_row` would give (orjson gives a float for an integer beyond 64 bits, never in 0..1).
-    Anything else is read again by `_parse_row`, the one place that words the errors. Written for speed: it runs
-    once per row of files of 100,000.
-    """
-    try:
-        row = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return None
-    if type(row) is not dict:
-        return None
-    test_id = row.get("test_id", _ABSENT)
-    if test_id is _ABSENT:
-        test_id = row.get("testId", row.get("eval_id"))
-    score, cost = row.get("score"), row.get("cost_usd")
-    if not isinstance(test_id, str) or not test_id or not _is_number(score) or not 0 <= score <= 1:
-        return None
-    if _is_number(cost) and cost < 0:
-        return None
-    graders = row.get("scores")
-    if type(graders) is list:
-        for grader in graders:
-            value = grader.get("score") if type(grader) is dict else None
-            if isinstance(value, (int, float)) and not 0 <= value <= 1:  # a bool is never outside
-                return None
-    row["test_id"] = test_id
-    return row
-
-
-_ABSENT = object()
+TestScore = tuple[str, float]
+"""A test's id and its score from 0 to 1: all `compare` reads of a row (a tuple: there are 100,000 a file)."""
 
 
 def _read(path: Path) -> str:
+    return result_text(path, read_bytes(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """A result file's bytes; a file missing or unreadable is bad input naming it (exit 30, no traceback)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except FileNotFoundError:
         raise BadResults(f"{path}: no such result file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise BadResults(f"{path}: cannot read results ({exc})") from None
+
+
+def result_text(path: Path, data: bytes) -> str:
+    """The file's text, its line ends as written: `str.splitlines` ends a line at `\\r\\n` and `\\r` alike, so the
+    lines are those that reading in text mode (universal newlines) would give."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise BadResults(f"{path}: cannot read results ({exc})") from None
 
 
@@ -125,12 +85,12 @@ def parse_rows(path: Path, text: str) -> list[Row]:
 def _each_row(path: Path, lines: list[str]) -> Iterator[Row]:
     for number, line in enumerate(lines, start=1):
         if line and not line.isspace():
-            yield _parse_row(path, number, line)
+            yield parse_row(path, number, line)
 
 
 class _Suspect(RunsError):
     """A number the strict decoder will not take: the row is read again, and walked, to name its field (never
-    raised past `_parse_row`; under the one root all the same, as every exception class of ours)."""
+    raised past `parse_row`; under the one root all the same, as every exception class of ours)."""
 
 
 def _finite_float(text: str) -> float:
@@ -170,7 +130,8 @@ def _decode(path: Path, number: int, line: str) -> tuple[object, bool]:
         raise BadResults(f"{path}:{number}: not valid JSON ({str(exc).split(':')[0]})") from None
 
 
-def _parse_row(path: Path, number: int, line: str) -> Row:
+def parse_row(path: Path, number: int, line: str) -> Row:
+    """Line `number` of `path` as a row, or bad input naming the line and what is wrong: the one wording of it."""
     row, suspect = _decode(path, number, line)
     if not isinstance(row, dict):
         raise BadResults(f"{path}:{number}: a result row must be a JSON object")
@@ -219,12 +180,12 @@ def require_unit_scores(path: Path, rows: list[Row]) -> None:
     """AgentV rows score 0 to 1, each test and each of its graders; anything else is a broken eval
     (a percentage, a raw metric) whose comparisons and pass rates would mean nothing."""
     for row in rows:
-        problem = _out_of_unit(row)
+        problem = out_of_unit(row)
         if problem is not None:
             raise BadResults(f"{path}: {problem}")
 
 
-def _out_of_unit(row: Row) -> str | None:
+def out_of_unit(row: Row) -> str | None:
     """What is wrong with the row's first score outside 0..1, or None (a bool is never outside)."""
     score = row["score"]
     if not 0 <= score <= 1:

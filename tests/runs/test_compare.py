@@ -14,7 +14,9 @@ import pytest
 
 from autoresearch.runs.compare import compare, js_round3
 from autoresearch.runs.compare_table import table
-from autoresearch.runs.results import load_rows
+from autoresearch.runs.errors import BadResults
+from autoresearch.runs.results import load_rows, require_unit_scores
+from autoresearch.runs.unit_scores import load_unit_scores
 from tests.helpers.repos import cli
 from tests.runs.parity.harness import agentv_binary, agentv_env
 
@@ -180,6 +182,18 @@ def test_cli_json_is_agentv_compare_json_byte_for_byte(tmp_path):
     cand = [{"test_id": f"t-{i}", "score": s} for i, s in enumerate(reversed(scores))]
     base += [{"testId": 'ünï "quoted" \\ tab\t', "score": 0.2}, {"test_id": "only-base", "score": 1}]
     cand += [{"testId": 'ünï "quoted" \\ tab\t', "score": 0.7}, {"test_id": "t-3", "score": 0.9}]
+    assert_json_is_agentvs(tmp_path, base, cand)
+
+
+def test_cli_json_writes_small_numbers_as_javascript_does(tmp_path):
+    """Python's repr turns to an exponent below 1e-4 (1e-05), JavaScript below 1e-6 and without a leading zero."""
+    pairs = [(0.00001, 0.00002), (0.5, 0.50005), (1e-7, 3e-7), (0.9999999, 0), (0.000001, 0.0000015), (1e-300, 0.1)]
+    base = [{"test_id": f"t-{i}", "score": b} for i, (b, _) in enumerate(pairs)]
+    cand = [{"test_id": f"t-{i}", "score": c} for i, (_, c) in enumerate(pairs)]
+    assert_json_is_agentvs(tmp_path, base, cand)
+
+
+def assert_json_is_agentvs(tmp_path, base, cand):
     for side, data in (("base", base), ("cand", cand)):
         (tmp_path / side).mkdir()
         write(tmp_path / side / "index.jsonl", data)
@@ -199,8 +213,8 @@ def test_cli_json_is_agentv_compare_json_byte_for_byte(tmp_path):
         ('{"test_id": "a", "score": 1, "x": ' + "1" * 400 + "}", "field 'x' is not a finite number"),
     ],
 )
-def test_cli_reads_what_orjson_would_read_differently_as_python_does(tmp_path, row, needle):
-    """compare reads rows with orjson and hands any it doubts to the exact reader, which words the error."""
+def test_cli_reads_what_the_fast_decoder_would_read_differently_as_python_does(tmp_path, row, needle):
+    """compare reads rows with a typed decoder and hands any it doubts to the exact reader, which words the error."""
     write(tmp_path / "base.jsonl", rows(("a", 0.5)))
     (tmp_path / "cand.jsonl").write_text(row + "\n")
     done = cli(tmp_path, "compare", "base.jsonl", "cand.jsonl")
@@ -214,3 +228,52 @@ def test_an_integer_a_float_holds_is_a_finite_number(tmp_path):
     done = cli(tmp_path, "compare", "base.jsonl", "cand.jsonl", "--json")
     assert done.returncode == 0, done.stderr
     assert load_rows(tmp_path / "cand.jsonl")[0]["big"] == 15 * 10**307
+
+
+HUGE = "1" * 250
+EDGE_ROWS = {
+    # numbers no float holds, in fields the typed decoder skips: found by the scan for long exponents and digit runs
+    "exponent-400": '{"test_id": "a", "score": 1, "usage": {"n": [2, -1E+400]}}',
+    "250-digits-e99": '{"test_id": "a", "score": 1, "x": ' + HUGE + "e99}",
+    "1e-400-is-0": '{"test_id": "a", "score": 1, "x": 1e-400}',
+    "digits-in-a-string": '{"test_id": "a-0e000", "score": 1, "x": "' + HUGE + '"}',
+    "308-digits": '{"test_id": "a", "score": 0.5, "big": 15' + "0" * 307 + "}",
+    # which id counts: test_id even when null, then testId, then eval_id
+    "testId-before-eval_id": '{"testId": "t", "eval_id": "e", "score": 0.5}',
+    "eval_id": '{"eval_id": "e", "testId": null, "score": 0.5}',
+    "null-test_id": '{"test_id": null, "testId": "t", "score": 0.5}',
+    "empty-test_id": '{"test_id": "", "score": 0.5}',
+    "numeric-testId": '{"testId": 7, "eval_id": "e", "score": 0.5}',
+    # what the decoder's types refuse but the exact reader takes, or words
+    "text-grader-score": '{"test_id": "a", "score": 0.5, "scores": [{"score": "high"}, 3, {"score": true}]}',
+    "null-graders": '{"test_id": "a", "score": 0.5, "scores": null, "cost_usd": "free"}',
+    "grader-above-1": '{"test_id": "a", "score": 0.5, "scores": [{"score": 0.5}, {"score": 1.5}]}',
+    "bool-score": '{"test_id": "a", "score": true}',
+    "bool-cost": '{"test_id": "a", "score": 0.5, "cost_usd": true}',
+    "negative-zero-cost": '{"test_id": "a", "score": -0.0, "cost_usd": -0.0}',
+    "negative-cost": '{"test_id": "a", "score": 0.5, "cost_usd": -0.01}',
+    "duplicate-score-last-wins": '{"test_id": "a", "score": 2, "score": 0.25}',
+    "duplicate-score-out": '{"test_id": "a", "score": 0.25, "score": 2}',
+    "lone-surrogate-id": '{"test_id": "a\\ud800", "score": 0.5}',
+    "line-separator-in-a-string": '{"test_id": "a\u2028b", "score": 0.5}',
+    "crlf": '{"test_id": "a", "score": 0.5}\r\n{"test_id": "b", "score": 1}\r',
+    "two-rows-on-a-line": '{"test_id": "a", "score": 0.5}{"test_id": "b", "score": 1}',
+    "array": '[{"test_id": "a", "score": 0.5}]',
+}
+
+
+@pytest.mark.parametrize("text", EDGE_ROWS.values(), ids=EDGE_ROWS.keys())
+def test_the_fast_reader_gives_what_the_exact_reader_gives(tmp_path, text):
+    """`load_unit_scores` (a typed decoder that skips most fields) against `load_rows` with the range check: the
+    same ids and scores, or the same error, on what one could read differently from the other."""
+    path = tmp_path / "index.jsonl"
+    path.write_text('{"test_id": "first", "score": 0}\n' + text + "\n", newline="")
+    try:
+        exact = load_rows(path)
+        require_unit_scores(path, exact)
+    except BadResults as exc:
+        with pytest.raises(BadResults) as fast:
+            load_unit_scores(path)
+        assert str(fast.value) == str(exc)
+    else:
+        assert load_unit_scores(path) == [(row["test_id"], row["score"]) for row in exact]
