@@ -29,17 +29,31 @@ WATCHER = Path(__file__).with_name("watcher.py")  # run by path: the standard li
 _lock = threading.Lock()
 _pipe: int | None = None  # the write end, held by this process only (not inherited by the commands it starts)
 _owner = 0  # the pid that started the watcher: a forked child starts its own
+_launcher: subprocess.Popen[bytes] | None = None  # the watcher's launcher, started by `start` and not yet waited for
+
+
+def start() -> None:
+    """Start the watcher without waiting for it: a process about to run commands calls it first, so the
+    watcher's start-up (an interpreter's) runs while the process does its own set-up (`eval` reading its
+    file), rather than while every worker of its pool waits on the first command's `ready`."""
+    global _pipe, _owner, _launcher
+    with _lock:
+        if _pipe is None or _owner != os.getpid():
+            (_pipe, _launcher), _owner = _start(), os.getpid()
 
 
 def ready() -> None:
     """Start the watcher before the first command, not once it runs: a process SIGKILLed while its watcher was
     still starting (Ray kills an interrupted job's workers at once) would leave that command running unwatched.
-    What is left is the moment between the command's start and `watch`, a few statements later."""
-    global _pipe, _owner
+    What is left is the moment between the command's start and `watch`, a few statements later. A watcher
+    `start` launched is waited for here: it has left the process (forked away) before any command starts."""
+    global _pipe, _owner, _launcher
     with _lock:
         if _pipe is None or _owner != os.getpid():
-            (_pipe, launcher), _owner = _start(), os.getpid()
-            launcher.wait()
+            (_pipe, _launcher), _owner = _start(), os.getpid()
+        if _launcher is not None:
+            _launcher.wait()
+            _launcher = None
 
 
 def watch(pgid: int, running: set[int]) -> None:
@@ -97,8 +111,9 @@ def _start() -> tuple[int, subprocess.Popen[bytes]]:
 def _forked() -> None:
     """A forked child holds a copy of the parent's write end: close it, or the parent's death goes unseen (and
     a lock another thread held at the fork stays held in the child)."""
-    global _pipe, _lock
+    global _pipe, _lock, _launcher
     _lock = threading.Lock()
+    _launcher = None  # the parent's child, not ours to wait for
     if _pipe is not None:
         os.close(_pipe)
         _pipe = None
