@@ -94,7 +94,7 @@ def run(
                 )
                 with _running_lock:
                     _running.add(proc.pid)
-                    reaper.watch(proc.pid, _running)
+                reaper.watch(proc.pid, _groups)  # not under the lock: every thread's start and end takes it
                 pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
             returncode: int | None = wait(proc, timeout_s)
             end_leftovers(proc)
@@ -111,7 +111,7 @@ def run(
             if proc is not None:
                 with _running_lock:
                     _running.discard(proc.pid)
-                    reaper.forget(proc.pid)
+                reaper.forget(proc.pid, _groups)
         outputs = [_output(f, path) for f, path in ((out, out_path), (err, err_path))]
     return Completed(returncode, outputs[0], outputs[1], time.monotonic() - started)
 
@@ -147,6 +147,12 @@ def _output(file: BinaryIO, path: Path) -> str:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     return data.decode("utf-8", errors="replace")
+
+
+def _groups() -> set[int]:
+    """The groups running now, for a watcher started afresh."""
+    with _running_lock:
+        return set(_running)
 
 
 def end_all() -> None:
