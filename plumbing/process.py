@@ -6,7 +6,9 @@ full pipe, and so the logs stay in the run directory for the user to read.
 
 from __future__ import annotations
 
+import math
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -92,9 +94,9 @@ def run(
                 )
                 with _running_lock:
                     _running.add(proc.pid)
-                    reaper.watch(proc.pid, _running)
+                reaper.watch(proc.pid, _groups)  # not under the lock: every thread's start and end takes it
                 pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
-            returncode: int | None = proc.wait(timeout=timeout_s)
+            returncode: int | None = wait(proc, timeout_s)
             end_leftovers(proc)
         except subprocess.TimeoutExpired:
             assert proc is not None  # only its wait times out
@@ -109,9 +111,31 @@ def run(
             if proc is not None:
                 with _running_lock:
                     _running.discard(proc.pid)
-                    reaper.forget(proc.pid)
+                reaper.forget(proc.pid, _groups)
         outputs = [_output(f, path) for f, path in ((out, out_path), (err, err_path))]
     return Completed(returncode, outputs[0], outputs[1], time.monotonic() - started)
+
+
+def wait(proc: subprocess.Popen[bytes], timeout_s: float | None) -> int:
+    """The command's exit code, seen the moment it exits; `TimeoutExpired` after `timeout_s`.
+
+    `Popen.wait` with a timeout polls, sleeping twice as long each time up to 50 ms: a command of 0.1 s was
+    seen to end up to 50 ms late, a third of a short `cli` target's time. A pidfd (Linux 5.3) becomes
+    readable when the process exits, so `poll` on it wakes at once; without one, `Popen.wait` as before."""
+    if timeout_s is None:
+        return proc.wait()
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel without pidfds
+        return proc.wait(timeout=timeout_s)
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        if not poller.poll(math.ceil(timeout_s * 1000)):
+            raise subprocess.TimeoutExpired(proc.args, timeout_s)
+    finally:
+        os.close(pidfd)
+    return proc.wait()
 
 
 def _output(file: BinaryIO, path: Path) -> str:
@@ -123,6 +147,12 @@ def _output(file: BinaryIO, path: Path) -> str:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     return data.decode("utf-8", errors="replace")
+
+
+def _groups() -> set[int]:
+    """The groups running now, for a watcher started afresh."""
+    with _running_lock:
+        return set(_running)
 
 
 def end_all() -> None:

@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 WATCHER = Path(__file__).with_name("watcher.py")  # run by path: the standard library alone (see watcher.py)
@@ -29,50 +30,90 @@ WATCHER = Path(__file__).with_name("watcher.py")  # run by path: the standard li
 _lock = threading.Lock()
 _pipe: int | None = None  # the write end, held by this process only (not inherited by the commands it starts)
 _owner = 0  # the pid that started the watcher: a forked child starts its own
+_launcher: subprocess.Popen[bytes] | None = None  # the watcher's launcher, started by `start` and not yet waited for
+_generation = 0  # watchers started afresh: a thread whose write met a dead one writes to the next
+
+
+def start() -> None:
+    """Start the watcher without waiting for it: a process about to run commands calls it first, so the
+    watcher's start-up (an interpreter's) runs while the process does its own set-up (`eval` reading its
+    file), rather than while every worker of its pool waits on the first command's `ready`."""
+    global _pipe, _owner, _launcher
+    with _lock:
+        if _pipe is None or _owner != os.getpid():
+            (_pipe, _launcher), _owner = _start(), os.getpid()
 
 
 def ready() -> None:
     """Start the watcher before the first command, not once it runs: a process SIGKILLed while its watcher was
     still starting (Ray kills an interrupted job's workers at once) would leave that command running unwatched.
-    What is left is the moment between the command's start and `watch`, a few statements later."""
-    global _pipe, _owner
+    What is left is the moment between the command's start and `watch`, a few statements later. A watcher
+    `start` launched is waited for here: it has left the process (forked away) before any command starts."""
+    global _pipe, _owner, _launcher
     with _lock:
         if _pipe is None or _owner != os.getpid():
-            (_pipe, launcher), _owner = _start(), os.getpid()
-            launcher.wait()
+            (_pipe, _launcher), _owner = _start(), os.getpid()
+        if _launcher is not None:
+            _launcher.wait()
+            _launcher = None
 
 
-def watch(pgid: int, running: set[int]) -> None:
-    """A group started: end it if this process dies. `running` is every group to watch, given again to a
-    watcher started afresh (the first, or one after the old one was killed)."""
+def watch(pgid: int, running: Callable[[], set[int]]) -> None:
+    """A group started: end it if this process dies. `running()` is every group to watch, given to a watcher
+    started afresh (the first, or one after the old one was killed)."""
     _tell(f"+{pgid}\n", running)
 
 
-def forget(pgid: int) -> None:
-    """A group ended (and was waited for): its id may be reused."""
-    _tell(f"-{pgid}\n", set())
+def forget(pgid: int, running: Callable[[], set[int]]) -> None:
+    """A group ended (and was waited for): its id may be reused. `running()` no longer holds it."""
+    _tell(f"-{pgid}\n", running)
 
 
-def _tell(line: str, running: set[int]) -> None:
-    global _pipe, _owner
-    with _lock:
-        for _ in range(2):
-            launcher = None
-            if _pipe is None or _owner != os.getpid():
-                if line.startswith("-"):  # nothing to forget in a watcher that never heard of it
-                    return
-                (_pipe, launcher), _owner = _start(), os.getpid()
-                line = "".join(f"+{pgid}\n" for pgid in running | {int(line[1:])})
-            try:
-                os.write(_pipe, line.encode())
-            except OSError:  # the watcher was killed (or never forked): start another one
-                os.close(_pipe)
-                _pipe = None
-                continue
-            finally:
-                if launcher is not None:  # the groups are in the pipe: now the watcher is forked away from us
-                    launcher.wait()
+def _tell(line: str, running: Callable[[], set[int]]) -> None:
+    """Written without the lock while a watcher runs: a line shorter than PIPE_BUF goes into the pipe whole,
+    whoever else writes to it, and 32 threads of an eval each holding the lock across a write (and across
+    taking the GIL back after it) queued behind one another, a third of their time. The lock is for starting
+    a watcher afresh; the pipe keeps its descriptor's number across watchers (the new one `dup2`ed onto it),
+    so a thread never writes to a number the process has reused for another file."""
+    seen = _generation
+    if _pipe is not None and _owner == os.getpid():
+        try:
+            os.write(_pipe, line.encode())
             return
+        except OSError:  # the watcher was killed: another is started under the lock
+            pass
+    with _lock:
+        if _pipe is not None and _owner == os.getpid():
+            if _generation != seen:  # another thread has started the next watcher meanwhile
+                try:
+                    os.write(_pipe, line.encode())
+                    return
+                except OSError:
+                    pass
+        elif line.startswith("-"):  # nothing to forget in a watcher that never heard of it
+            return
+        _restart(line, running)
+
+
+def _restart(line: str, running: Callable[[], set[int]]) -> None:
+    """Under the lock: a watcher started afresh, told every group running (with `line`'s, a `+`)."""
+    global _pipe, _owner, _generation
+    for _ in range(2):
+        write, launcher = _start()
+        if _pipe is not None and _owner == os.getpid():
+            os.dup2(write, _pipe, inheritable=False)
+            os.close(write)
+        else:
+            _pipe, _owner = write, os.getpid()
+        _generation += 1
+        groups = running() | ({int(line[1:])} if line.startswith("+") else set())
+        try:
+            os.write(_pipe, "".join(f"+{pgid}\n" for pgid in groups).encode())
+            return
+        except OSError:  # the new watcher died too (or never forked): one more try
+            continue
+        finally:  # the groups are in the pipe: now the watcher is forked away from us
+            launcher.wait()
 
 
 def _start() -> tuple[int, subprocess.Popen[bytes]]:
@@ -97,8 +138,9 @@ def _start() -> tuple[int, subprocess.Popen[bytes]]:
 def _forked() -> None:
     """A forked child holds a copy of the parent's write end: close it, or the parent's death goes unseen (and
     a lock another thread held at the fork stays held in the child)."""
-    global _pipe, _lock
+    global _pipe, _lock, _launcher
     _lock = threading.Lock()
+    _launcher = None  # the parent's child, not ours to wait for
     if _pipe is not None:
         os.close(_pipe)
         _pipe = None

@@ -102,6 +102,9 @@ def run_file(
     max_retries: int | None = None,
 ) -> int:
     """One eval file through the built-in runner: a summary table and an AgentV run directory."""
+    from autoresearch.plumbing import reaper
+
+    reaper.start()  # the watcher's interpreter starts while the runner is imported and the file read
     from autoresearch.optimizer.daemonlog import get
     from autoresearch.plumbing.repo import find_repo_root
     from autoresearch.runs.evaluators.builtin import execute, prepare

@@ -97,6 +97,7 @@ def execute(
             if watch is not None and watch(rows[-1]):
                 run.cancel()  # the caller has seen enough: pay for no more tests
     finally:
+        writer.drain()
         if progress:
             progress.close()
     notes = (

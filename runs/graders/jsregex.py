@@ -15,7 +15,6 @@ here it stops after `TIMEOUT_SEC` with a `TimeoutError`.
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import threading
 from typing import Any
@@ -53,6 +52,8 @@ def _made() -> Any:
     makes its context (a notebook cell's, a browser driver's) and then refuses every call with a timeout from
     that thread; made where no loop runs, it starts a loop of its own, which any thread can call. Made in a
     thread of its own instead, it crashed or hung the process at exit."""
+    import asyncio
+
     from py_mini_racer import MiniRacer
 
     running = asyncio.events._get_running_loop()

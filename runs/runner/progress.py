@@ -10,10 +10,6 @@ import os
 import sys
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.progress import Progress as RichProgress
-
 
 def fancy(stream: TextIO) -> bool:
     """Whether `stream` gets rich's live, coloured output: a terminal, and no NO_COLOR (https://no-color.org)."""
@@ -52,6 +48,11 @@ class _Live:
     """rich's Progress, started at once so elapsed time counts from the first test."""
 
     def __init__(self, total: int, stream: TextIO):
+        # rich (60 ms to import) only for a terminal: an eval in cron, a script or a pipe never draws it
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
         self.bar = RichProgress(
             BarColumn(),
             MofNCompleteColumn(),

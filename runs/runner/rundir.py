@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -54,25 +56,52 @@ def row(result: TestResult) -> dict[str, Any]:
 
 
 class RunDirWriter:
-    """Writes a run directory as results arrive, on the caller's thread: the runner's slots take their
-    next test by themselves, so writing delays no dispatch, and a pool of writer threads measured no
-    faster (bench/eval_throughput.py)."""
+    """Writes a run directory as results arrive. Each result's row is made on the caller's thread (in
+    completion order) and its files written by a few writer threads: a test's files are two folders and
+    four files, and on the caller's thread alone, fighting 32 busy slots for the GIL at every system call,
+    they fell behind a fast target's tests (bench/eval_cli.py: a third of a second of rows still unwritten
+    when the last test ended). A test's index.jsonl row is appended after its files, by the thread that
+    wrote them: the row is what commits the test."""
+
+    WRITERS = 4
 
     def __init__(self, run_dir: Path, eval_file: Path):
         self.run_dir, self.eval_file = run_dir, eval_file
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / INDEX).write_text("", encoding="utf-8")
         self.results: list[TestResult] = []
+        self._pool = ThreadPoolExecutor(max_workers=self.WRITERS, thread_name_prefix="rundir")
+        self._index_lock = threading.Lock()
+        self._writes: list[Future[None]] = []
 
     def add(self, result: TestResult) -> dict[str, Any]:
+        """The result's row, its files and row written in the background; a write that failed before is raised."""
+        self._raise_failed()
         self.results.append(result)
-        _write_test_files(self.run_dir, result)
         entry = row(result)
-        with open(self.run_dir / INDEX, "a", encoding="utf-8") as index:
-            index.write(json.dumps(entry) + "\n")
+        line = json.dumps(entry) + "\n"  # now: the caller may change the row it is handed
+        self._writes.append(self._pool.submit(self._write, result, line))
         return entry
 
+    def _write(self, result: TestResult, line: str) -> None:
+        _write_test_files(self.run_dir, result)
+        with self._index_lock, open(self.run_dir / INDEX, "a", encoding="utf-8") as index:
+            index.write(line)
+
+    def _raise_failed(self) -> None:
+        for write in [w for w in self._writes if w.done()]:
+            self._writes.remove(write)
+            write.result()
+
+    def drain(self) -> None:
+        """Every result added so far on disk (an interrupted run leaves every finished test); errors wait for
+        `finish`."""
+        wait(self._writes)
+
     def finish(self, notes: list[str]) -> None:
+        self.drain()
+        self._pool.shutdown()
+        self._raise_failed()
         with open(self.run_dir / INDEX, "a", encoding="utf-8") as index:
             os.fsync(index.fileno())
         _write_json(self.run_dir / "timing.json", timing(self.results))

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Literal, NoReturn
 
 from autoresearch.plumbing import process
+from autoresearch.plumbing.scratch import scratch
 from autoresearch.providers.turns import Reply
 from autoresearch.runs.evalfile.docker_recipe import DockerEnvironment
 from autoresearch.runs.evalfile.model import Case
@@ -115,8 +116,8 @@ class CliTarget:
             raise TargetFailed(
                 f"ENOENT: no such file or directory, open '{folder}/{Path(call.eval_id).name}-<time>.prompt.txt'"
             )
-        with tempfile.TemporaryDirectory(prefix="autoresearch-test-") as scratch:
-            return self._command(call, Path(scratch))
+        with scratch("autoresearch-test-") as folder:
+            return self._command(call, folder)
 
     def _command(self, call: Call, scratch: Path) -> Answer:
         """The command with AgentV's placeholders; its answer what it wrote to `{OUTPUT_FILE}`."""

@@ -85,6 +85,62 @@ def test_a_command_ends_with_the_process_that_started_it_even_on_sigkill(tmp_pat
     _all_end(helper, members, first=[])
 
 
+def test_a_watcher_started_ahead_ends_the_command_on_sigkill(tmp_path):
+    """`eval` starts the watcher before reading its file (`reaper.start`), not waiting for it: the first command
+    still waits for it to have forked away, and a kill -9 of the process still ends the command."""
+    helper, members = _running(tmp_path, "sleep 600 & sleep 600", ahead=True)
+    _all_end(helper, members, first=[])
+
+
+def test_a_watcher_killed_is_followed_by_one_that_ends_the_next_command(tmp_path):
+    """The pipe is written without a lock: the first write after the watcher's death fails, starts another
+    watcher on the same descriptor, and that one ends the command when the process is killed."""
+    script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
+    script += "here = Path(sys.argv[1]); run('true', cwd=here, log_prefix=here / 'first')\n"
+    script += "print('ran', flush=True); sys.stdin.readline()\n"
+    script += "run('sleep 600 & sleep 600', cwd=here, log_prefix=here / 'target')"
+    helper = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert helper.stdout is not None and helper.stdin is not None
+    assert helper.stdout.readline() == "ran\n"
+    (first,) = _watchers(helper.pid)
+    os.kill(first, signal.SIGKILL)
+    wait_for(lambda: ended(first))
+    helper.stdin.write("go\n")
+    helper.stdin.flush()
+    pgid_file = tmp_path / "target.pgid"
+    wait_for(
+        lambda: pgid_file.exists() and pgid_file.read_text() != "" and len(_members(int(pgid_file.read_text()))) >= 2
+    )
+    assert _watchers(helper.pid) and first not in _watchers(helper.pid)
+    _all_end(helper, _members(int(pgid_file.read_text())), first=[])
+
+
+def _watchers(pid: int) -> list[int]:
+    """The watchers of process `pid` (each names it last on its command line)."""
+    return [
+        found
+        for found, args in _processes()
+        if args[-2:-1] == [str(pid).encode()] and any(arg.endswith(b"plumbing/watcher.py") for arg in args)
+    ]
+
+
+def test_a_command_is_seen_to_end_without_polling(tmp_path):
+    """`Popen.wait` with a timeout sleeps and looks again, up to 50 ms apart, so a short command was seen to end
+    late: about 25 wake-ups a second. The helper waits on the process's pidfd instead, woken once it exits."""
+    before = _wakeups()
+    done = process.run("sleep 1", cwd=tmp_path, log_prefix=tmp_path / "target", timeout_s=60)
+    assert done.returncode == 0
+    assert _wakeups() - before < 10
+
+
+def _wakeups() -> int:
+    """This thread's voluntary context switches: each sleep of a polling wait is one."""
+    with open("/proc/thread-self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("voluntary_ctxt_switches:"))
+
+
 def test_a_command_ends_with_a_process_that_kills_its_own_children_as_it_exits(tmp_path):
     """As a Ray worker does when its job ends (RAY_kill_child_processes_on_worker_exit): SIGKILL to its direct
     children, not theirs. The shell dies, the agent it started does not: the watcher ends it, not being one of
@@ -126,9 +182,12 @@ def _processes() -> list[tuple[int, list[bytes]]]:
     return found
 
 
-def _running(tmp_path, command: str) -> tuple[subprocess.Popen, list[int]]:
-    """A helper process running `command` through `process.run`, and the command's group once it has two members."""
+def _running(tmp_path, command: str, ahead: bool = False) -> tuple[subprocess.Popen, list[int]]:
+    """A helper process running `command` through `process.run`, and the command's group once it has two members;
+    `ahead`: the helper starts its watcher first with `reaper.start`, as `eval` does."""
     script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
+    if ahead:
+        script += "from autoresearch.plumbing import reaper; reaper.start()\n"
     script += f"run({command!r}, cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 'target')"
     helper = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
     pgid_file = tmp_path / "target.pgid"

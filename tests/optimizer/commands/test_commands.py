@@ -124,6 +124,21 @@ def test_run_and_validate_of_an_eval_command_import_no_built_in_runner_and_no_te
         assert sorted(m for m in modules if m.split(".")[0] in ("typer", "click")) == []
 
 
+def test_eval_of_a_file_imports_no_terminal_library_off_a_terminal(tmp_path):
+    """`eval FILE` in a script or cron draws no live bar, and runs no regex grader here: neither rich (60 ms to
+    import) nor asyncio (through the regex grader's module) is loaded for it."""
+    target = {"name": "echo", "provider": "cli", "command": "echo ok > {OUTPUT_FILE}"}
+    tests = [{"id": "t1", "input": "hi", "assertions": [{"type": "contains", "value": "ok"}]}]
+    files = {
+        ".agentv/targets.yaml": yaml.safe_dump({"targets": [target]}),
+        "evals/x.eval.yaml": yaml.safe_dump({"execution": {"target": "echo"}, "tests": tests}),
+    }
+    repo = make_repo(tmp_path / "r", files)
+    done, modules = cli_imports(repo, "eval", "evals/x.eval.yaml", "--output", str(tmp_path / "out"), "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["mean"] == 1.0, done.stderr[-2000:]
+    assert sorted(modules & {"rich", "asyncio"}) == []
+
+
 def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_path):
     repo = make_repo(tmp_path / "r", {"prompts/support.md": "hi\n", "evals/score.py": "print(1)\n"})
     done = cli(repo, "init")
