@@ -16,6 +16,7 @@ import re
 import shlex
 import stat
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,8 @@ def _run(side: str, tmp_path: Path, monkeypatch, mode: str) -> tuple[dict, list]
     root = fresh_copy(CASE, tmp_path / side)
     out = tmp_path / f"{side}-out"
     rows = (
-        run_agentv(root, eval_files(root), out, env, binary=AGENTV5)
+        # the temporary folder a user's shell gives both tools (AgentV mounts os.tmpdir() in the container)
+        run_agentv(root, eval_files(root), out, {**env, "TMPDIR": tempfile.gettempdir()}, binary=AGENTV5)
         if side == "agentv"
         else run_ours(root, eval_files(root), out)
     )
