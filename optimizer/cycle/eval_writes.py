@@ -31,7 +31,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import atomic
 
 NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
-_TEMP = ".autoresearch-restoring-"  # a file being put back, renamed over its path once whole
+_TEMP = ".autoresearch-restoring-"  # a link being put back, renamed over its path once made
 ADVICE = (
     "the eval writes inside the artifact while it runs (its files are undone after each run, kept under the"
     " run's eval-writes/ folder, never committed): move its working directory out of the artifact"
@@ -110,16 +110,16 @@ def _remove(path: Path) -> None:
 
 def _write(data: bytes, mode: int, target: Path) -> None:
     """The file (or link) written beside `target`, then renamed onto it: a kill leaves the old or the new."""
+    if mode != pygit2.enums.FileMode.LINK:
+        executable = mode == pygit2.enums.FileMode.BLOB_EXECUTABLE
+        atomic.write_bytes(target, data, durable=False, mode=0o755 if executable else 0o644)
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_TEMP)
     os.close(fd)
     try:
-        if mode == pygit2.enums.FileMode.LINK:
-            os.unlink(temp)
-            os.symlink(os.fsdecode(data), temp)
-        else:
-            Path(temp).write_bytes(data)
-            os.chmod(temp, 0o755 if mode == pygit2.enums.FileMode.BLOB_EXECUTABLE else 0o644)
+        os.unlink(temp)
+        os.symlink(os.fsdecode(data), temp)
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
