@@ -101,7 +101,8 @@ class Iteration(BaseModel):
     assertions: dict[str, float] = Field(default_factory=dict)
     mutation: str = ""
     run_dir: str = ""
-    timestamp: str = Field(default_factory=lambda: utc_now())
+    timestamp: str = ""  # stamped by `append`; a line read without one (another tool's, a hand-written one) is
+    # of unknown time, drawn "–": a default of now would change on every read of the same line
     duration_s: Measure = None
     reason: Text = None  # why the decision (a rule's words, "original", a veto)
     commit: Text = None  # a KEEP's commit
@@ -182,6 +183,8 @@ def append(path: Path, record: Iteration) -> None:
     is written: other readers reject them) and carries no secret of the environment, whatever
     text reached the record (a grader's name, an error, a summary).
     """
+    if not record.timestamp:
+        record = record.model_copy(update={"timestamp": utc_now()})
     undeclared = unknown_fields(record)
     if undeclared:
         raise ValueError(f"{path}: refusing to write fields no line declares: {', '.join(undeclared)}")

@@ -98,6 +98,17 @@ def test_a_line_another_tool_wrote_with_fields_of_its_own_is_still_read(tmp_path
     assert bad == 0 and records[0].model_extra == {"their_note": "x"}
 
 
+def test_a_line_is_stamped_when_written_and_one_read_without_a_time_stays_without_one(tmp_path):
+    path = tmp_path / "iterations.jsonl"
+    append(path, Iteration(cycle=1, score=0.5, decision="keep"))
+    stamped = json.loads(path.read_text())["timestamp"]
+    assert stamped.endswith("Z") and stamped[:4].isdigit()
+    with open(path, "a") as f:
+        f.write('{"cycle": 2, "score": 0.5, "decision": "drop"}\n')  # another tool's line, no time on it
+    first, second = read(path)[0], read(path)[0]
+    assert [r.timestamp for r in first] == [r.timestamp for r in second] == [stamped, ""]
+
+
 READ_AND_DROP = """
 import gc, json, sys, tracemalloc
 from pathlib import Path
