@@ -1,4 +1,4 @@
-"""Graders: one module per family, one dict registry, one parser for the fields every grader shares.
+"""Graders: one module per family, one registry of their types, one parser for the fields every grader shares.
 
 `parse_spec` turns an `assertions` entry into a `GraderSpec`, reporting every
 problem (unknown type, unsupported type, bad option) by its field path;
@@ -9,40 +9,104 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.graders import (
-    code,
-    composite,
-    custom,
-    goal5,
-    llm,
-    metrics,
-    skilltrigger,
-    skillused5,
-    structured,
-    text,
-    trajectory,
-    trajectory5,
-    unknown5,
-)
 from autoresearch.runs.graders.base import ALIASES, Context, Grader
 from autoresearch.runs.graders.scoring import finish
 
-REGISTRY: dict[str, Grader] = {}
-"""Every built-in grader by its type, looked up by name when a spec is parsed or graded. Filled in one place, at
-the end of this module: the composite in it is handed `parse_spec`, defined below, to read its members."""
+if TYPE_CHECKING:  # what mypy reads; run time imports it with the first composite
+    from autoresearch.runs.graders.composite import Composite
+
+HOMES: dict[str, str] = {
+    **dict.fromkeys(
+        ("contains", "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all"), "text"
+    ),
+    **dict.fromkeys(("equals", "starts-with", "ends-with", "regex"), "text"),
+    **dict.fromkeys(("is-json", "field-accuracy"), "structured"),
+    **dict.fromkeys(("latency", "cost", "token-usage", "execution-metrics"), "metrics"),
+    "code-grader": "code",
+    **dict.fromkeys(("llm-grader", "rubrics"), "llm"),
+    "composite": "composite",
+    "tool-trajectory": "trajectory",
+    **dict.fromkeys(
+        ("trajectory:tool-used", "trajectory:tool-sequence", "trajectory:tool-args-match", "trajectory:step-count"),
+        "trajectory5",
+    ),
+    "trajectory:goal-success": "goal5",
+    "agentv5-unknown-type": "unknown5",
+    "skill-trigger": "skilltrigger",
+    "skill-used": "skillused5",
+}
+"""Every built-in grader type -> its module under autoresearch.runs.graders, whose `GRADERS` holds it: a module is
+imported when a spec of one of its types is first parsed or graded, so an eval of `contains` graders loads neither
+the LLM graders nor the code grader's workspaces (tests/runs/test_graders_registry.py checks the table)."""
+
+
+class Registry(Mapping[str, Grader]):
+    """The built-in graders by type, each module loaded on first use (`HOMES`); `in`, `len` and iteration read
+    the table alone. The lock makes one module load once even when worker threads grade at the same time."""
+
+    def __init__(self, homes: Mapping[str, str]):
+        self._homes = homes
+        self._loaded: dict[str, Grader] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, kind: str) -> Grader:
+        grader = self._loaded.get(kind)
+        if grader is None:
+            home = self._homes[kind]  # KeyError: not a built-in type
+            with self._lock:
+                if kind not in self._loaded:
+                    self._loaded.update(_graders_of(home))
+            grader = self._loaded[kind]
+        return grader
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._homes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._homes)
+
+    def __len__(self) -> int:
+        return len(self._homes)
+
+
+def _graders_of(home: str) -> Mapping[str, Grader]:
+    module = import_module(f"{__name__}.{home}")
+    if home == "composite":  # handed the registry and `parse_spec`, defined below, to read its members
+        return {"composite": module.Composite(REGISTRY, parse_spec)}
+    return cast(Mapping[str, Grader], module.GRADERS)
+
+
+def _custom() -> ModuleType:
+    """The module of discovered assertion scripts: loaded only for a type that is not built in."""
+    from autoresearch.runs.graders import custom
+
+    return custom
+
+
+def _composite() -> Composite:
+    return cast("Composite", REGISTRY["composite"])
+
+
+REGISTRY = Registry(HOMES)
+"""Every built-in grader by its type, looked up by name when a spec is parsed or graded."""
 UNSUPPORTED = {
     "agent-judge": "agent graders with workspaces",
     "agent-grader": "agent graders with workspaces",
 }
-IGNORED = {"composite": composite.ignored, "tool-trajectory": trajectory.ignored, "skill-trigger": skilltrigger.ignored}
-"""Graders AgentV's parser drops (with a warning) when they lack what they need: the test runs without them."""
+IGNORED = {"composite", "tool-trajectory", "skill-trigger"}
+"""Graders AgentV's parser drops (with a warning) when they lack what they need: the test runs without them (each
+module's `ignored` says why)."""
 COMMON = {"type", "name", "weight", "negate", "required", "min_score", "threshold"}
 IMPLICIT = GraderSpec("llm-grader", "llm-grader", {})
 """The grader of a test with criteria and no assertions (checked by identity: its skip is a 0, not an error)."""
@@ -78,8 +142,8 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
         problems.add(test_id, where, "an assertion needs a `type` (or is a plain string, graded by the LLM)")
         return None
     kind = ALIASES.get(raw["type"].replace("_", "-"), raw["type"].replace("_", "-"))
-    if kind not in REGISTRY and kind not in custom.KNOWN_KINDS and problems.file:
-        script = custom.discover(Path(problems.file).parent).get(kind)
+    if kind not in REGISTRY and kind not in _custom().KNOWN_KINDS and problems.file:
+        script = _custom().discover(Path(problems.file).parent).get(kind)
         if script is not None:
             return _custom_spec(kind, script, raw, problems, test_id, where)
     if kind in UNSUPPORTED:
@@ -110,7 +174,7 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
             message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
             problems.add(test_id, f"{where}.{field}" if field else where, message)
         return None
-    why = IGNORED[kind](options) if kind in IGNORED else None
+    why = import_module(f"{__name__}.{HOMES[kind]}").ignored(options) if kind in IGNORED else None
     if why:
         logging.getLogger("autoresearch.runs").warning(
             "%s: ignoring the %s at %s, as AgentV does: %s", test_id or "(suite)", kind, where, why
@@ -119,7 +183,7 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
         return None
     spec = _common(kind, grader.default_name(kind, model), common, options, problems, test_id, where)
     if spec is not None and kind == "composite":
-        COMPOSITE.inner_specs(spec, problems, test_id, where)
+        _composite().inner_specs(spec, problems, test_id, where)
     return spec
 
 
@@ -132,7 +196,7 @@ def _custom_spec(
     if "timeout_seconds" in raw:
         options["timeout_seconds"] = raw["timeout_seconds"]
     try:
-        custom.CustomOptions.model_validate(options)
+        _custom().CustomOptions.model_validate(options)
     except ValidationError:
         problems.add(test_id, f"{where}.timeout_seconds", "must be a number of seconds > 0")
         return None
@@ -181,7 +245,7 @@ def _common(
 
 def grader_of(spec: GraderSpec) -> Grader:
     """The grader that runs a spec: a built-in type's, else the discovered script's (`autoresearch.runs.graders.custom`)."""
-    return REGISTRY.get(spec.type) or custom.GRADER
+    return REGISTRY.get(spec.type) or _custom().GRADER
 
 
 def grade(spec: GraderSpec, ctx: Context) -> dict[str, Any]:
@@ -191,7 +255,7 @@ def grade(spec: GraderSpec, ctx: Context) -> dict[str, Any]:
 
 def needs_llm(spec: GraderSpec) -> bool:
     if spec.type == "composite":
-        return any(needs_llm(inner) for inner in COMPOSITE.inner_specs(spec))
+        return any(needs_llm(inner) for inner in _composite().inner_specs(spec))
     return grader_of(spec).needs_llm
 
 
@@ -199,7 +263,7 @@ def grader_targets(specs: list[GraderSpec]) -> set[str]:
     """The targets LLM graders name in their own `target` field (composite members included)."""
     names = set()
     for spec in specs:
-        members = COMPOSITE.inner_specs(spec) if spec.type == "composite" else [spec]
+        members = _composite().inner_specs(spec) if spec.type == "composite" else [spec]
         names |= {
             m.options["target"]
             for m in members
@@ -216,11 +280,13 @@ def agentv_skips(case: Case, base: Path) -> str | None:
     missing, and with it the whole test.
     """
     for spec in case.graders:
-        members = COMPOSITE.inner_specs(spec) if spec.type == "composite" else [spec]
+        members = _composite().inner_specs(spec) if spec.type == "composite" else [spec]
         for member in members:
             prompt = member.options.get("prompt") if member.type in ("llm-grader", "rubrics") else None
             if isinstance(prompt, dict):
-                script = llm.PromptScript.model_validate(prompt).argv(base)
+                from autoresearch.runs.graders.llm import PromptScript
+
+                script = PromptScript.model_validate(prompt).argv(base)
                 if not script or not Path(script[-1]).is_file():
                     return (
                         f"grader {member.name!r}: prompt command file not found: {script[-1] if script else '(none)'}"
@@ -235,22 +301,3 @@ def agentv_skips(case: Case, base: Path) -> str | None:
                 if not names & {"output", "expected_output"}:
                     return f"grader {member.name!r}: template {path} has neither {{{{output}}}} nor {{{{expected_output}}}}"
     return None
-
-
-COMPOSITE = composite.Composite(REGISTRY, parse_spec)
-REGISTRY.update(
-    {
-        **text.GRADERS,
-        **structured.GRADERS,
-        **metrics.GRADERS,
-        **code.GRADERS,
-        **llm.GRADERS,
-        "composite": COMPOSITE,
-        **trajectory.GRADERS,
-        **trajectory5.GRADERS,
-        **goal5.GRADERS,
-        **unknown5.GRADERS,
-        **skilltrigger.GRADERS,
-        **skillused5.GRADERS,
-    }
-)

@@ -1,4 +1,4 @@
-"""Eval files: AgentV's EVAL.yaml (4.x, or 5.x translated to it by `agentv5`) and skill-creator's evals.json, parsed into one Suite model
+"""Eval files: AgentV's EVAL.yaml (4.x, or 5.x translated to it by `agentv5`, imported for a 5.x file alone) and skill-creator's evals.json, parsed into one Suite model
 (`autoresearch.runs.evalfile.model`). Above the graders, which check the specs of their own fields.
 
 `load` raises `EvalFileError` (exit 30) listing every problem with its file,
@@ -15,8 +15,9 @@ import yaml
 from autoresearch.runs.evalfile.model import Suite
 from autoresearch.runs.evalfile.problems import EvalFileError, Problem, Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
-from autoresearch.runs.parse import agentv5, skill_json, yaml_suite
+from autoresearch.runs.parse import skill_json, yaml_suite
 from autoresearch.runs.parse.sources import sources
+from autoresearch.runs.parse.version5 import is_v5
 
 __all__ = ["EvalFileError", "Problem", "Suite", "check", "load", "runnable"]
 
@@ -35,15 +36,17 @@ def check(path: Path) -> tuple[Suite | None, list[Problem]]:
         problems.add(None, "(file)", f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {one_line(exc)}")
         return None, problems.items
     runs_in, referenced = None, sources(path, raw)
-    v5 = path.suffix != ".json" and agentv5.is_v5(raw)
+    v5 = path.suffix != ".json" and is_v5(raw)
     if v5:
+        from autoresearch.runs.parse import agentv5  # the 5.x translator and its graders: not for a 4.x file
+
         runs_in = agentv5.runtime(raw, path.parent, problems)
         raw = agentv5.translate(raw, path.parent, problems)
     if path.suffix == ".json":
         suite = skill_json.parse(path, raw, problems)
     else:  # AgentV 5 runs a test all of whose graders are gone, and scores it 1
         suite = yaml_suite.parse(path, raw, problems, ungraded=1.0 if v5 else None)
-    if runs_in is not None:
+    if runs_in is not None:  # only a 5.x file has one: agentv5 was imported above
         agentv5.place(suite, runs_in, problems)
     suite.agentv = 5 if v5 else 4
     suite.notes, suite.refused, suite.sources = problems.notes, problems.refused, referenced

@@ -14,7 +14,6 @@ only 5.x has; otherwise it is read as 4.x, which also accepts `assert` and `vars
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,22 +29,8 @@ from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.workspace import Workspace
 from autoresearch.runs.evalfile.yamlload import load_yaml
 from autoresearch.runs.parse.graders5 import graders, listed
+from autoresearch.runs.parse.version5 import list_or_none
 
-V5_ONLY = {
-    "prompts",
-    "default_test",
-    "environment",
-    "scenarios",
-    "graders",
-    "derived_metrics",
-    "nunjucks_filters",
-    "output_path",
-    "env",
-    "experiment",
-    "targets",
-}
-"""Top-level fields AgentV 4.42.4 does not read and 5.x introduced: any of them makes a file a 5.x file."""
-MAJOR = re.compile(r"(\d+)")
 PASSED = {
     "name",
     "description",
@@ -113,32 +98,6 @@ TEST_UNSUPPORTED = {
     "suite": "per-test suites",
     "workspace": "workspaces",
 }
-V5_GRADERS = {"llm-rubric", "script", "script-grader", "assert-set", "skill-used"}
-
-
-def is_v5(raw: Any) -> bool:
-    """Whether a parsed eval file is AgentV 5.x's: an explicit `requires.agentv` major wins, else any 5.x-only field."""
-    if not isinstance(raw, dict):
-        return False
-    requires = raw.get("requires")
-    wanted = requires.get("agentv") if isinstance(requires, dict) else None
-    major = MAJOR.search(wanted) if isinstance(wanted, str) else None
-    if major:
-        return int(major.group(1)) >= 5
-    lists = [raw.get("assert"), *(t.get("assert") for t in _list_or_none(raw.get("tests")) if isinstance(t, dict))]
-    return bool(V5_ONLY & raw.keys()) or any(
-        _v5_grader(g) for graders in lists if isinstance(graders, list) for g in graders
-    )
-
-
-def _list_or_none(raw: Any) -> list[Any]:
-    return raw if isinstance(raw, list) else []
-
-
-def _v5_grader(raw: Any) -> bool:
-    """A grader type only AgentV 5 has (4.42.4 would refuse it as unknown)."""
-    kind = raw.get("type") if isinstance(raw, dict) else None
-    return isinstance(kind, str) and (kind.startswith(("not-", "trajectory:")) or kind in V5_GRADERS)
 
 
 @dataclass(frozen=True)
@@ -156,7 +115,7 @@ def runtime(raw: dict[str, Any], directory: Path, problems: Problems) -> Runtime
     host = environment.parse(raw.get("environment"), directory, problems)
     hooks = extensions.parse(raw.get("extensions"), directory, problems)
     own = {}
-    for index, test in enumerate(_list_or_none(raw.get("tests"))):
+    for index, test in enumerate(list_or_none(raw.get("tests"))):
         if isinstance(test, dict) and "environment" in test:
             test_id = str(test.get("id", f"tests[{index}]"))
             found = Problems(problems.file)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import tempfile
 import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
@@ -44,6 +42,9 @@ class Healthcheck:
             return self._outcome[0]
 
     def _url(self) -> str | None:
+        import urllib.error  # with http.client, ssl and email: 30-40 ms of every eval file's start otherwise
+        import urllib.request
+
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         try:
             with opener.open(urllib.request.Request(str(self.config["url"]), method="GET"), timeout=self.timeout_s):  # type: ignore[index]

@@ -124,9 +124,11 @@ def test_run_and_validate_of_an_eval_command_import_no_built_in_runner_and_no_te
         assert sorted(m for m in modules if m.split(".")[0] in ("typer", "click")) == []
 
 
-def test_eval_of_a_file_imports_no_terminal_library_off_a_terminal(tmp_path):
+def test_eval_of_a_file_imports_no_terminal_library_off_a_terminal_and_only_what_the_file_uses(tmp_path):
     """`eval FILE` in a script or cron draws no live bar, and runs no regex grader here: neither rich (60 ms to
-    import) nor asyncio (through the regex grader's module) is loaded for it."""
+    import) nor asyncio (through the regex grader's module) is loaded for it. A 4.x file of `contains` graders
+    and a `cli` target without a `url:` healthcheck needs neither the AgentV 5 translator, nor any grader module
+    but the text graders', nor an LLM SDK, nor urllib's HTTP client (issue 34: 0.3-0.4 s of every eval file)."""
     target = {"name": "echo", "provider": "cli", "command": "echo ok > {OUTPUT_FILE}"}
     tests = [{"id": "t1", "input": "hi", "assertions": [{"type": "contains", "value": "ok"}]}]
     files = {
@@ -137,6 +139,14 @@ def test_eval_of_a_file_imports_no_terminal_library_off_a_terminal(tmp_path):
     done, modules = cli_imports(repo, "eval", "evals/x.eval.yaml", "--output", str(tmp_path / "out"), "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["mean"] == 1.0, done.stderr[-2000:]
     assert sorted(modules & {"rich", "asyncio"}) == []
+    assert "autoresearch.runs.graders.text" in modules
+    graders = (
+        "code composite custom goal5 llm metrics skilltrigger skillused5 structured trajectory trajectory5 unknown5"
+    )
+    unused = {f"autoresearch.runs.graders.{name}" for name in graders.split()}
+    unused |= {"autoresearch.runs.parse.agentv5", "autoresearch.runs.parse.graders5"}
+    unused |= {"anthropic", "openai", "httpx", "urllib.request", "http.client", "ssl"}
+    assert sorted(modules & unused) == []
 
 
 def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_path):
