@@ -12,19 +12,17 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autoresearch.plumbing import redact
 from autoresearch.plumbing.program import missing_program
 from autoresearch.providers.errors import ProviderUnusable
 from autoresearch.runs import matrix
-from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed, RunsError
 from autoresearch.runs.evalfile.interpolate import load_dotenv
 from autoresearch.runs.evalfile.model import Case, Suite, Trials
 from autoresearch.runs.evaluators import EvalOutcome, Watch
 from autoresearch.runs.executors import Executor, TaskFailed
-from autoresearch.runs.executors.whole import run_whole
 from autoresearch.runs.parse import EvalFileError, check, runnable
 from autoresearch.runs.runner.case import TestResult
 from autoresearch.runs.runner.filerefs import Unread, unread
@@ -39,6 +37,9 @@ from autoresearch.runs.targets.cli import CliTarget
 from autoresearch.runs.targets.llm import LLMTarget, settings
 from autoresearch.runs.targets.specs import find_targets_file
 from autoresearch.runs.workspace.per_target import RunWorkspaces, for_one_attempt
+
+if TYPE_CHECKING:  # a config's eval, not `eval FILE`: its pydantic models are not built for an eval file
+    from autoresearch.runs.config import EvalConfig
 
 
 @dataclass
@@ -158,6 +159,8 @@ class BuiltinEvaluator:
         elif RunWorkspaces(prepared.suite, prepared.targets.hooks).shares:
             # tests that share one workspace take turns in it wherever they run: the whole eval is one task
             # (which `watch` cannot stop midway: the rows it sees are all there, and decide as a full run does)
+            from autoresearch.runs.executors.whole import run_whole  # with tarfile: for an executor's eval alone
+
             finished = run_whole(self.executor, run_dir, eval_in, self.config, self.eval_file)
         else:
             finished = self.run_tests(prepared, run_dir, watch, self._remote(prepared))
