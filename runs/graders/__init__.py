@@ -53,12 +53,12 @@ the LLM graders nor the code grader's workspaces (tests/runs/test_graders_regist
 
 class Registry(Mapping[str, Grader]):
     """The built-in graders by type, each module loaded on first use (`HOMES`); `in`, `len` and iteration read
-    the table alone. The lock makes one module load once even when worker threads grade at the same time."""
+    the table alone. The lock gives each type one grader even when worker threads ask for it at the same time."""
 
     def __init__(self, homes: Mapping[str, str]):
         self._homes = homes
         self._loaded: dict[str, Grader] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: a module that asks the registry while it loads
 
     def __getitem__(self, kind: str) -> Grader:
         grader = self._loaded.get(kind)
@@ -95,6 +95,7 @@ def _custom() -> ModuleType:
 
 
 def _composite() -> Composite:
+    """The composite grader, which reads its members' specs (its module loaded with the first composite)."""
     return cast("Composite", REGISTRY["composite"])
 
 
