@@ -42,7 +42,7 @@ class Healthcheck:
             return self._outcome[0]
 
     def _url(self) -> str | None:
-        import urllib.error  # with http.client, ssl and email: 30-40 ms of every eval file's start otherwise
+        import urllib.error  # with http.client and ssl: 17-22 ms of CPU (load 25) of every eval file otherwise
         import urllib.request
 
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
