@@ -6,6 +6,7 @@ Each request goes through the retry table; each reply is priced from its usage.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -123,8 +124,13 @@ def complete(
     prompt: str | list[JSONObject],
     *,
     system: str | None = None,
-    deadline: float | None = None,
+    timeout_s: float | None = None,
 ) -> Reply:
-    """A single answer with no tools, retried per the table, all of it before `deadline` (see Conversation)."""
-    turn = Conversation(settings, prompt, system=system, deadline=deadline).ask()
+    """A single answer with no tools, retried per the table, all of it within `timeout_s` (see Conversation),
+    counted from when the SDK's client is ready: the first call of a process imports the SDK, seconds on a
+    loaded machine, which are not the model's time (a test's answer timed out before its request was sent)."""
+    conversation = Conversation(settings, prompt, system=system)
+    if timeout_s is not None:
+        conversation.deadline = time.monotonic() + timeout_s
+    turn = conversation.ask()
     return Reply(turn.text, turn.input_tokens, turn.output_tokens, turn.cost_usd)

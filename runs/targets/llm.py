@@ -10,7 +10,6 @@ bounded by that target's own `timeout_seconds` and not counted in the test's
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -76,8 +75,7 @@ class LLMTarget:
         """One call, bounded by `timeout_s` (a test's own, for an answer) or the target's timeout_seconds."""
         from autoresearch.providers import complete
 
-        deadline = time.monotonic() + (timeout_s or self.spec.timeout_s)
-        reply = complete(settings(self.spec), prompt, system=system, deadline=deadline)
+        reply = complete(settings(self.spec), prompt, system=system, timeout_s=timeout_s or self.spec.timeout_s)
         return Reply(reply.text, reply.input_tokens or 0, reply.output_tokens or 0, reply.cost_usd or 0.0)
 
     def _failure(self, role: str, exc: ProviderError, timeout_s: float | None = None) -> str:

@@ -129,8 +129,9 @@ def state(repo: Path, experiment: str = "exp") -> dict:
     return json.loads((repo / ".autoresearch" / "runs" / experiment / "_autoresearch" / "state.json").read_text())
 
 
-def wait_for(condition, timeout: float = 30.0) -> None:
-    """Poll a condition on disk (files the daemon or the eval write) until it holds."""
+def wait_for(condition, timeout: float = 120.0) -> None:
+    """Poll a condition on disk (files the daemon or the eval write) until it holds. The default bound only ends
+    a test that hangs: on a loaded machine a daemon took most of 30 s to reach its second cycle's eval."""
     import time
 
     deadline = time.monotonic() + timeout

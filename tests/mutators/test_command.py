@@ -114,10 +114,12 @@ def test_a_mutator_past_its_timeout_is_killed_and_the_cycle_is_an_error(tmp_path
         tmp_path / "r",
         {"prompt.md": scores(a=0)},
         {2: {"write": {"prompt.md": "HANG\n"}}, 3: {"write": {"prompt.md": scores(a=1)}}},
-        config={"mutator": {"command": command, "timeout_s": 1}},
+        # 10 s, not 1: the timeout bounds cycle 3's ordinary mutation too, and a python3 start alone took ~1 s
+        # on a loaded machine (cycle 3's mutator was killed: "timed out after 1s", exit 10)
+        config={"mutator": {"command": command, "timeout_s": 10}},
     )
     assert cli(repo, "run").returncode == 0
     lines = iterations(repo)
     assert [line["decision"] for line in lines] == ["keep", "error", "keep"]
-    assert lines[1]["error_reason"] == "mutator-timeout" and "timed out after 1s" in lines[1]["error"]
+    assert lines[1]["error_reason"] == "mutator-timeout" and "timed out after 10s" in lines[1]["error"]
     assert (repo / "prompt.md").read_text() == scores(a=1)  # the half-made candidate never reached an eval

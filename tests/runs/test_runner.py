@@ -119,10 +119,12 @@ HANG = "import subprocess, sys; child = subprocess.Popen(['sleep', '600']); open
 
 def test_a_command_target_past_its_timeout_is_killed_with_its_children(tmp_path):
     command = f'{sys.executable} -c "{HANG}" {tmp_path / "child.pid"} {{OUTPUT_FILE}}'
-    targets = [{"name": "canned", "provider": "cli", "command": command, "timeout_seconds": 1}]
+    # 10 s, not 1: the target must have started its child before it is killed, and a python start of ~1 s
+    # on a loaded machine could be killed first (no child.pid to read)
+    targets = [{"name": "canned", "provider": "cli", "command": command, "timeout_seconds": 10}]
     eval_file = write_tree(tmp_path, [{"id": "slow", "input": "x", "assertions": contains("yes")}], {}, targets=targets)
     [result] = list(EvalRun(*_prepared(eval_file, tmp_path), RunOptions(workers=1, max_retries=0)))
-    assert result.status == "execution_error" and result.error == "target canned timed out after 1s"
+    assert result.status == "execution_error" and result.error == "target canned timed out after 10s"
     child = int((tmp_path / "child.pid").read_text())
     wait_for(lambda: not _running(child))
 

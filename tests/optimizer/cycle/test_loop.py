@@ -92,7 +92,7 @@ def test_eval_failures_become_error_cycles_and_three_in_a_row_exit_40(tmp_path):
             4: {"write": {"prompt.md": "HANG\n"}},
             5: {"write": {"prompt.md": scores(a=1)}},
         },
-        config={"eval": {"timeout_s": 2}},
+        config={"eval": {"timeout_s": 10}},  # it bounds every cycle's eval, a python3 start of ~1 s when loaded
     )
     done = cli(repo, "run")
     assert done.returncode == 40, done.stderr

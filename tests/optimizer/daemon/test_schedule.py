@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -134,23 +135,35 @@ def test_sigterm_ends_the_run_in_progress_which_restores_the_tree(tmp_path):
     assert "not running" in cli(repo, "status", "exp").stdout
 
 
-# How far ahead a test's firing is set: the scheduler must have started and written its next firing before it,
-# and a loaded machine (the suite runs four workers on two cores) takes seconds to start it.
-LEAD_S = 10
+# How far ahead a test's firing is set: the scheduler must have started and written its next firing before it.
+# A loaded machine (the suite runs four workers on two cores) took 8-9 s to start one (10 s was too little), so a
+# scheduler that came up too late is tried again, in a fresh repository, with a lead twice as long.
+LEADS_S = (10, 20, 40)
 
 
 def at_second(offset_s: float) -> datetime:
     return (datetime.now(timezone.utc) + timedelta(seconds=offset_s)).replace(microsecond=0)
 
 
-def sleep_through(scheduler: subprocess.Popen, repo, fire_at: datetime, asleep_until: datetime) -> None:
-    """SIGSTOP the scheduler (the machine sleeps) from before its firing until `asleep_until`."""
-    wait_for(lambda: schedule_json(repo).get("next_fire") == fire_at.isoformat(), timeout=30)
-    scheduler.send_signal(signal.SIGSTOP)
-    assert datetime.now(timezone.utc) < fire_at, "the machine fell asleep too late for this test"
-    while datetime.now(timezone.utc) < asleep_until:  # the clock itself is the condition
+def asleep_through_a_firing(tmp_path, asleep_s: float, *args: str) -> tuple[Path, subprocess.Popen, datetime]:
+    """A repository and its scheduler of one daily firing, SIGSTOPped (the machine asleep) from before that
+    firing until `asleep_s` after it, then continued: the repository, the scheduler and the firing's time."""
+    for lead_s in LEADS_S:
+        repo = repo_with_plan(tmp_path / f"lead-{lead_s}")
+        fire_at = at_second(lead_s)
+        scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", *args)
+        wait_for(lambda: bool(schedule_json(repo).get("next_fire")), timeout=120)
+        scheduler.send_signal(signal.SIGSTOP)
+        if datetime.now(timezone.utc) < fire_at and schedule_json(repo)["next_fire"] == fire_at.isoformat():
+            break
+        scheduler.send_signal(signal.SIGCONT)
+        stop(scheduler)  # it came up after its firing (and planned tomorrow's), or so close to it that it may have run
+    else:
+        raise AssertionError(f"no scheduler came up {LEADS_S[-1]} s before its firing")
+    while datetime.now(timezone.utc) < fire_at + timedelta(seconds=asleep_s):  # the clock itself is the condition
         time.sleep(0.05)
     scheduler.send_signal(signal.SIGCONT)
+    return repo, scheduler, fire_at
 
 
 def cron_at(moment: datetime) -> str:
@@ -158,11 +171,8 @@ def cron_at(moment: datetime) -> str:
 
 
 def test_a_firing_missed_while_asleep_runs_once_on_wake_within_the_grace_time(tmp_path):
-    repo = repo_with_plan(tmp_path)
-    fire_at = at_second(LEAD_S)
-    scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", "--grace", "1h", "--max-cycles", "1")
+    repo, scheduler, fire_at = asleep_through_a_firing(tmp_path, 2, "--grace", "1h", "--max-cycles", "1")
     try:
-        sleep_through(scheduler, repo, fire_at, fire_at + timedelta(seconds=2))
         wait_for(lambda: schedule_json(repo).get("runs"), timeout=60)
     finally:
         stop(scheduler)
@@ -173,11 +183,8 @@ def test_a_firing_missed_while_asleep_runs_once_on_wake_within_the_grace_time(tm
 
 
 def test_a_firing_missed_by_more_than_the_grace_time_is_skipped_and_logged(tmp_path):
-    repo = repo_with_plan(tmp_path)
-    fire_at = at_second(LEAD_S)
-    scheduler = start_scheduler(repo, "--cron", cron_at(fire_at), "--tz", "UTC", "--grace", "1s")
+    repo, scheduler, fire_at = asleep_through_a_firing(tmp_path, 3, "--grace", "1s")
     try:
-        sleep_through(scheduler, repo, fire_at, fire_at + timedelta(seconds=3))
         wait_for(lambda: schedule_json(repo).get("skipped"), timeout=30)
     finally:
         stop(scheduler)
