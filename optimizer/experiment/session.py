@@ -73,6 +73,7 @@ class Session:
     # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
     not_carrying: dict[str, str] = field(default_factory=dict)
     _saying: threading.Lock = field(default_factory=threading.Lock)  # parallel candidates mutate in threads
+    _mirror: Mirror | None = None  # made on first use, and kept: it remembers what it listed
 
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
@@ -114,7 +115,9 @@ class Session:
     @property
     def mirror(self) -> Mirror:
         """Hard links to the experiment's files, out of a mutator's reach (autoresearch.optimizer.experiment.mirror)."""
-        return Mirror(self.paths.root, self.vault.mirror)
+        if self._mirror is None:
+            self._mirror = Mirror(self.paths.root, self.vault.mirror)
+        return self._mirror
 
     def set_baseline(self, rows: list[JSONObject]) -> None:
         """The original's train rows: what the first candidate is compared with."""
