@@ -109,7 +109,7 @@ class Mirror:
             folder = stat.S_ISDIR(st.st_mode)
             if was is not None and (stat.S_ISDIR(was.st_mode) if folder else identity(was) == identity(st)):
                 continue  # a folder there already (its own, never the same inode), or a link to this very file
-            if was is not None:
+            if was is not None and (folder or stat.S_ISDIR(was.st_mode)):  # a file is replaced by its new link
                 _drop(copy, was)
             if folder:
                 os.makedirs(copy, exist_ok=True)
