@@ -115,7 +115,7 @@ class Mirror:
                 os.makedirs(copy, exist_ok=True)
                 if not self._link(os.path.join(relative, name), skipped, everything, done):
                     return False
-            elif not _link_anew(os.path.join(source, name), copy):
+            elif not _link_anew(os.path.join(source, name), copy, was is None):
                 return False
         for name in held.keys() - wanted.keys():
             _drop(os.path.join(copies, name), held[name])
@@ -173,9 +173,20 @@ def _drop(path: str, st: os.stat_result) -> None:
             pass
 
 
-def _link_anew(source: str, copy: str) -> bool:
-    """`copy` made a hard link to `source`, atomically; False when no hard link can be made here."""
+def _link_anew(source: str, copy: str, new: bool) -> bool:
+    """`copy` made a hard link to `source`, atomically; False when no hard link can be made here. A `new`
+    copy (none there when listed) is linked at once, the others through a temporary link and a rename."""
     os.makedirs(os.path.dirname(copy), exist_ok=True)
+    if new:
+        try:
+            os.link(source, copy)
+            return True
+        except FileExistsError:  # there since it was listed: replaced below
+            pass
+        except FileNotFoundError:  # removed by the daemon since it was listed
+            return True
+        except OSError:
+            return False
     tmp = os.path.join(os.path.dirname(copy), ".link.mirror")  # not the name plus a suffix: no room near the limit
     try:
         os.unlink(tmp)

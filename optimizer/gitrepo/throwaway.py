@@ -89,7 +89,8 @@ class Throwaway:
             target.unlink()
         try:
             repo = pygit2.Repository(str(ws.root))
-            (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
+            if head != kept.commit:
+                (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
             tree = repo[head].peel(pygit2.Tree)
             repo.checkout_tree(tree, strategy=CheckoutStrategy.FORCE, paths=[ws.artifact])  # type: ignore[no-untyped-call]
         except (pygit2.GitError, OSError):
@@ -101,11 +102,10 @@ def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -
     """HEAD's tree at `new` is the one at `old` outside the artifact."""
     if old == new:
         return True
-    diff = repo.diff(repo[old].peel(pygit2.Tree), repo[new].peel(pygit2.Tree))
-    inside = (artifact, artifact + "/")
+    diff = repo[old].peel(pygit2.Tree).diff_to_tree(repo[new].peel(pygit2.Tree))
     for delta in diff.deltas:
         for path in (delta.old_file.path, delta.new_file.path):
-            if not (path == artifact or path.startswith(inside[1])):
+            if not (path == artifact or path.startswith(artifact + "/")):
                 return False
     return True
 
