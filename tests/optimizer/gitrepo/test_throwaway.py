@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from autoresearch.optimizer.gitrepo import linked
+from autoresearch.optimizer.gitrepo import candidates, linked
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
-from tests.helpers.repos import git, make_repo
+from tests.helpers.repos import cli, git, make_repo
+from tests.helpers.scenario import iterations
+from tests.optimizer.startup.test_reconcile_unit import crashed, repair
+from tests.optimizer.startup.test_sandbox import RESULTS, hostile_repo
 
 FILES = {
     "prompt.md": "p\n",
@@ -133,3 +136,26 @@ def test_whatever_a_mutator_leaves_the_next_cycle_s_checkout_equals_a_fresh_one(
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     assert again.head() == main.head()
     throwaway.drop()
+
+
+def test_a_sandboxed_run_keeps_one_checkout_through_its_cycles_and_removes_it_at_its_end(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "none", stop={"max_cycles": 3})
+    meta = repo / RESULTS / "runs" / "exp" / "_autoresearch"
+    left = Throwaway(open_workspace(repo, "prompts/p.md"), meta).take()  # as a daemon killed between cycles leaves it
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep", "error"]  # cycle 3: no change
+    assert "removed the worktree" not in done.stdout + done.stderr
+    assert not left.root.exists()
+    assert not (meta / "candidates").exists() or not any((meta / "candidates").iterdir())
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_the_checkout_a_killed_daemon_left_between_cycles_is_removed_at_start_unsaid(tmp_path):
+    """Kept between cycles, a kill at any time leaves it: no crash to report, unlike a candidate's worktree."""
+    session = crashed(tmp_path)
+    kept = Throwaway(session.ws, session.paths.meta).take()
+    candidate = candidates.make(session.ws, session.paths.meta, "3", 1)[0]
+    assert repair(session) == ["removed the worktree of parallel candidate 3/0"]
+    assert not kept.root.exists() and not candidate.root.exists()
+    assert git(session.ws.root, "worktree", "list", "--porcelain").count("worktree ") == 1
