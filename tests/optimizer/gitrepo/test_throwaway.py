@@ -159,3 +159,22 @@ def test_the_checkout_a_killed_daemon_left_between_cycles_is_removed_at_start_un
     assert repair(session) == ["removed the worktree of parallel candidate 3/0"]
     assert not kept.root.exists() and not candidate.root.exists()
     assert git(session.ws.root, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_a_directory_artifact_is_put_back_whole_new_files_and_all(tmp_path):
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "docs")
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = throwaway.take()
+    kept_inode = os.stat(ws.root / "run.sh").st_ino
+    (ws.artifact_path / "new.md").write_text("new\n")
+    (ws.artifact_path / "deep" / "b.md").unlink()
+    (ws.artifact_path / "a.md").write_text("changed\n")
+    (repo / "docs" / "deep" / "c.md").write_text("kept\n")  # the cycle's KEEP
+    git(repo, "add", "docs")
+    git(repo, "commit", "-qm", "keep")
+    again = throwaway.take()
+    assert os.stat(again.root / "run.sh").st_ino == kept_inode  # put back, not made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    assert (again.root / "docs" / "deep" / "c.md").read_text() == "kept\n"
+    throwaway.drop()
