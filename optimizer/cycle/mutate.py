@@ -24,6 +24,7 @@ from autoresearch.optimizer.cycle.tree import Candidate
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
+from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     artifact_modified,
@@ -44,22 +45,25 @@ def mutate(session: Session, cycle: int, candidate: Candidate, mutator: Mutator)
     """Ask the mutator for a candidate, then check what it did: only the artifact changed, and changed;
     HEAD and the branch where they were. Whatever it wrote elsewhere is saved, then undone."""
     session.set_phase("mutate")
-    with _workplace(session, cycle) as work:
+    with _workplace(session) as work:
         return _mutate_in(session, cycle, candidate, work, mutator)
 
 
 @contextmanager
-def _workplace(session: Session, cycle: int) -> Iterator[Workspace]:
+def _workplace(session: Session) -> Iterator[Workspace]:
     """Where the mutator works: the checkout, or, in a sandbox, a throwaway checkout of HEAD. That one is
-    made before the guard settles and removed after it has compared (both write into .git/worktrees)."""
+    made (or put back to HEAD: autoresearch.optimizer.gitrepo.throwaway) before the guard settles, since
+    both write into .git/worktrees; it is kept for the next cycle only after a mutation that ended well."""
     if session.sandbox is None:
         yield session.ws
         return
-    name = f"{cycle}-sandboxed"
+    if session.throwaway is None:
+        session.throwaway = Throwaway(session.ws, session.paths.meta)
     try:
-        yield worktrees.make(session.ws, session.paths.meta, name, 1)[0]
-    finally:
-        worktrees.clear(session.ws, session.paths.meta, name)
+        yield session.throwaway.take()
+    except BaseException:
+        session.throwaway.drop()
+        raise
 
 
 def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspace, mutator: Mutator) -> MutationResult:

@@ -19,16 +19,18 @@ the daemon): linking one of those back would resurrect what is over.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
+from autoresearch.optimizer.experiment.listing import Listing, identity
 from autoresearch.optimizer.gitrepo.candidates import FOLDER as CANDIDATES
 from autoresearch.plumbing.paths import META
 from autoresearch.plumbing.process import PGID_SUFFIX
 
 _PASSING_SUFFIXES = (".tmp", PGID_SUFFIX, ".autoresearch-restore")
 _PASSING_NAMES = frozenset({"lock", "STOP", "pending-keep.json", "git-write.json", "version-command.json"})
+_WORKTREES = os.path.join(META, CANDIDATES)
 
 
 def passing(name: str) -> bool:
@@ -36,95 +38,165 @@ def passing(name: str) -> bool:
     return name in _PASSING_NAMES or name.endswith(_PASSING_SUFFIXES)
 
 
-@dataclass(frozen=True)
 class Mirror:
-    source: Path  # the experiment's folder, <results_dir>/runs/<experiment>
-    root: Path  # its mirror in the vault
+    """The experiment's folder `source` and its mirror `root` in the vault, each listed where it changed
+    since the last look (autoresearch.optimizer.experiment.listing): a session keeps one, so that a
+    refresh or a restore reads only the folders that changed, not every run directory of the night."""
+
+    def __init__(self, source: Path, root: Path) -> None:
+        self.source, self.root = source, root
+        self._source = Listing(str(source), _kept)
+        self._copy = Listing(str(root), _kept)
+        self._busy: tuple[str, ...] = ()  # the folders left out at the last refresh (relative, with a slash)
 
     def refresh(self, busy: tuple[Path, ...] = ()) -> bool:
         """Link every file of the experiment now (a file the daemon replaced since is linked anew) and
         drop what it no longer holds, but those under `busy`: the run directory of a cycle evaluated while
         the mutators run, whose files the eval makes and removes meanwhile. False when no hard link can be
         made here (another filesystem)."""
-        source, root = str(self.source), str(self.root)
+        source = str(self.source)
         skipped = tuple(os.path.relpath(b, source) + os.sep for b in busy if b.is_relative_to(self.source))
-        found = {} if any(self.source.is_relative_to(b) for b in busy) else self._files(self.source)
-        wanted = {rel: st for rel, st in found.items() if not (rel + os.sep).startswith(skipped)}
-        mirrored = self._files(self.root)  # read once: a folder or link already there costs no call of its own
-        for relative, st in wanted.items():
-            copy = os.path.join(root, relative)
-            held = mirrored.get(relative)
-            if stat.S_ISDIR(st.st_mode):
-                if held is None or not stat.S_ISDIR(held.st_mode):
-                    os.makedirs(copy, exist_ok=True)
-                continue
-            if held is not None and (held.st_dev, held.st_ino) == (st.st_dev, st.st_ino):
-                continue
-            os.makedirs(os.path.dirname(copy), exist_ok=True)
-            tmp = os.path.join(
-                os.path.dirname(copy), ".link.mirror"
-            )  # not the name plus a suffix: no room near the limit
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            try:
-                os.link(os.path.join(source, relative), tmp)
-            except FileNotFoundError:  # removed by the daemon since it was listed
-                continue
-            except OSError:
+        everything = any(self.source.is_relative_to(b) for b in busy)
+        stamp = self._stamp()
+        changed = {*self._source.update(stamp), *self._copy.update(stamp)}
+        for prefix in {*skipped, *self._busy}:  # left out now or before: looked at again
+            folder = prefix.rstrip(os.sep)
+            changed.update([os.path.dirname(folder), *self._source.below(folder), *self._copy.below(folder)])
+        self._busy = skipped
+        if everything:
+            changed.update([*self._source.folders, *self._copy.folders])
+        done: set[str] = set()
+        for relative in sorted(changed, key=_depth):
+            if not self._link(relative, skipped, everything, done):
                 return False
-            os.replace(tmp, copy)
-        for relative in sorted(set(mirrored) - set(wanted), key=lambda p: -p.count(os.sep)):
-            copy = os.path.join(root, relative)
-            if os.path.isdir(copy) and not os.path.islink(copy):
-                os.rmdir(copy)
-            else:
-                os.unlink(copy)
+        if everything:  # nothing of it is mirrored now: the next refresh looks at all of it
+            self._source = Listing(source, _kept)
         return True
 
     def restore(self) -> list[Path]:
         """Link back every mirrored file and folder that is gone from the experiment; returns them."""
-        back = []
-        source, root = str(self.source), str(self.root)
-        for relative, st in self._files(self.root).items():
-            path = os.path.join(source, relative)
+        if not self.root.is_dir():  # never mirrored
+            return []
+        stamp = self._stamp()
+        changed = {*self._source.update(stamp), *self._copy.update(stamp)}
+        back: list[Path] = []
+        for relative in sorted(changed, key=_depth):
+            self._put_back(relative, back)
+        return back
+
+    def _link(self, relative: str, skipped: tuple[str, ...], everything: bool, done: set[str]) -> bool:
+        """The mirror's folder `relative` made to hold what the experiment's holds now, and so every folder
+        whose copy it makes (those are new to the mirror, changed or not); `done`: those made so far."""
+        if relative in done:
+            return True
+        done.add(relative)
+        listed = self._source.folders.get(relative)
+        if listed is None and relative:  # gone, or no longer a folder: its parent's copy was dropped
+            return True
+        source = os.path.join(str(self.source), relative)
+        copies = os.path.join(str(self.root), relative)
+        held_folder = self._copy.folders.get(relative)
+        held = held_folder.entries if held_folder is not None else {}
+        wanted = {}
+        if listed is not None and not everything:
+            wanted = {
+                n: st
+                for n, st in listed.entries.items()
+                if not (os.path.join(relative, n) + os.sep).startswith(skipped)
+            }
+        for name, st in wanted.items():
+            copy, was = os.path.join(copies, name), held.get(name)
+            folder = stat.S_ISDIR(st.st_mode)
+            if was is not None and (stat.S_ISDIR(was.st_mode) if folder else identity(was) == identity(st)):
+                continue  # a folder there already (its own, never the same inode), or a link to this very file
+            if was is not None and (folder or stat.S_ISDIR(was.st_mode)):  # a file is replaced by its new link
+                _drop(copy, was)
+            if folder:
+                os.makedirs(copy, exist_ok=True)
+                if not self._link(os.path.join(relative, name), skipped, everything, done):
+                    return False
+            elif not _link_anew(os.path.join(source, name), copy, was is None):
+                return False
+        for name in held.keys() - wanted.keys():
+            _drop(os.path.join(copies, name), held[name])
+        return True
+
+    def _put_back(self, relative: str, back: list[Path]) -> None:
+        """Link back what the mirror's folder `relative` holds and the experiment's no longer does."""
+        folder = self._copy.folders.get(relative)
+        if folder is None:
+            return
+        target = os.path.join(str(self.source), relative)
+        for name, st in folder.entries.items():
+            path = os.path.join(target, name)
             if os.path.lexists(path):
                 continue
             if stat.S_ISDIR(st.st_mode):
                 os.makedirs(path, exist_ok=True)
+                back.append(Path(path))
+                self._put_back(os.path.join(relative, name), back)
             else:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                os.link(os.path.join(root, relative), path)
-            back.append(Path(path))
-        return back
+                os.makedirs(target, exist_ok=True)
+                os.link(os.path.join(str(self.root), relative, name), path)
+                back.append(Path(path))
 
-    @staticmethod
-    def _files(top: Path) -> dict[str, os.stat_result]:
-        """The regular files and folders under `top` (their paths relative to it), but those passing and the
-        worktrees. Plain strings and scandir, no pathlib: it runs before and after every mutation, over every
-        run directory of the experiment, and Path objects were most of the daemon's own time per cycle."""
-        found: dict[str, os.stat_result] = {}
-        worktrees = os.path.join(META, CANDIDATES)
-        stack = [(str(top), "")]
-        while stack:
-            directory, under = stack.pop()
-            try:
-                entries = list(os.scandir(directory))
-            except OSError:  # gone since it was listed
-                continue
-            for entry in entries:
-                relative = os.path.join(under, entry.name)
-                if relative == worktrees:
-                    continue
-                try:
-                    st = entry.stat(follow_symlinks=False)
-                except FileNotFoundError:
-                    continue
-                if stat.S_ISDIR(st.st_mode):
-                    stack.append((entry.path, relative))
-                if passing(entry.name) or entry.name.endswith(".mirror"):
-                    continue
-                if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
-                    found[relative] = st
-        return found
+    def _stamp(self) -> int:
+        """The file system's "now": the change time of a file touched beside the mirror (see the
+        listing's docstring)."""
+        path = os.path.join(os.path.dirname(self.root), "mirror.stamp")
+        try:
+            os.utime(path)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb"):
+                pass
+        return os.stat(path).st_ctime_ns
+
+
+def _kept(relative: str, st: os.stat_result) -> bool:
+    """Mirrored: all but the files passing, the mirror's own temporary files and the worktrees."""
+    name = os.path.basename(relative)
+    return not (passing(name) or name.endswith(".mirror") or relative == _WORKTREES)
+
+
+def _depth(relative: str) -> tuple[int, str]:
+    return (relative.count(os.sep) if relative else -1, relative)
+
+
+def _drop(path: str, st: os.stat_result) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+def _link_anew(source: str, copy: str, new: bool) -> bool:
+    """`copy` made a hard link to `source`, atomically; False when no hard link can be made here. A `new`
+    copy (none there when listed) is linked at once, the others through a temporary link and a rename."""
+    os.makedirs(os.path.dirname(copy), exist_ok=True)
+    if new:
+        try:
+            os.link(source, copy)
+            return True
+        except FileExistsError:  # there since it was listed: replaced below
+            pass
+        except FileNotFoundError:  # removed by the daemon since it was listed
+            return True
+        except OSError:
+            return False
+    tmp = os.path.join(os.path.dirname(copy), ".link.mirror")  # not the name plus a suffix: no room near the limit
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    try:
+        os.link(source, tmp)
+    except FileNotFoundError:  # removed by the daemon since it was listed
+        return True
+    except OSError:
+        return False
+    os.replace(tmp, copy)
+    return True

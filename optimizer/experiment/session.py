@@ -24,6 +24,7 @@ from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.mirror import Mirror
 from autoresearch.optimizer.experiment.state import Phase, State, Status
 from autoresearch.optimizer.experiment.vault import Vault
+from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.clock import utc_now
@@ -73,6 +74,8 @@ class Session:
     # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
     not_carrying: dict[str, str] = field(default_factory=dict)
     _saying: threading.Lock = field(default_factory=threading.Lock)  # parallel candidates mutate in threads
+    _mirror: Mirror | None = None  # made on first use, and kept: it remembers what it listed
+    throwaway: Throwaway | None = None  # a sandboxed mutator's checkout, kept between cycles; removed at close
 
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
@@ -88,6 +91,8 @@ class Session:
             get().warning(message)
 
     def close(self) -> None:
+        if self.throwaway is not None:
+            self.throwaway.drop()
         if self.guard is not None:
             self.guard.close()
         self.claim.release()
@@ -114,7 +119,9 @@ class Session:
     @property
     def mirror(self) -> Mirror:
         """Hard links to the experiment's files, out of a mutator's reach (autoresearch.optimizer.experiment.mirror)."""
-        return Mirror(self.paths.root, self.vault.mirror)
+        if self._mirror is None:
+            self._mirror = Mirror(self.paths.root, self.vault.mirror)
+        return self._mirror
 
     def set_baseline(self, rows: list[JSONObject]) -> None:
         """The original's train rows: what the first candidate is compared with."""

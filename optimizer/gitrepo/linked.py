@@ -110,6 +110,12 @@ def _new_admin(common: Path, name: str) -> Path | None:
     return None
 
 
+def plain(main: Workspace, commit: str) -> bool:
+    """Whether libgit2 checks `commit` out as git would (see `_plain`)."""
+    repo = main.lib
+    return _plain(repo, common_dir(main), repo[commit].peel(pygit2.Tree))
+
+
 def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:
     """Whether libgit2 checks `tree` out as git would: no filter driver or sparse checkout configured, and
     no attributes file (the tree's, the repository's, the user's) naming a filter or an encoding."""

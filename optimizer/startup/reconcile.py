@@ -25,7 +25,7 @@ from autoresearch.optimizer.cycle.record import sealed
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.vault import Vault
-from autoresearch.optimizer.gitrepo import candidates
+from autoresearch.optimizer.gitrepo import candidates, throwaway
 from autoresearch.optimizer.gitrepo.gitcmd import clear_stale_locks
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
@@ -53,12 +53,18 @@ def reconcile(config: Config, ws: Workspace, paths: ExperimentPaths, history: Hi
         *_log_unlogged_keep(config, ws, paths, history),
         *eval_writes.finish(ws, Vault.of(ws, paths).eval_notes),  # before the candidate's patch: not its
         *_save_stray_candidate(ws, paths),
-        *[f"removed the worktree of parallel candidate {name}" for name in candidates.clear(ws, paths.meta)],
+        *[f"removed the worktree of parallel candidate {name}" for name in _cleared(ws, paths)],
     ]
     pending.clear(paths)  # a stale one: its line was written, or its commit never made
     for action in actions:
         get().warning("recovered after a crash", action=action)
     return actions
+
+
+def _cleared(ws: Workspace, paths: ExperimentPaths) -> list[str]:
+    """The candidates' worktrees removed; the sandboxed mutator's throwaway checkout is removed unsaid: it is
+    kept between cycles (autoresearch.optimizer.gitrepo.throwaway), so a kill at any time leaves it."""
+    return [name for name in candidates.clear(ws, paths.meta) if not name.startswith(throwaway.NAME + "/")]
 
 
 def _end_orphans(ws: Workspace, paths: ExperimentPaths) -> list[str]:

@@ -1,0 +1,125 @@
+"""The mirror of the experiment's files reads only the folders that changed since it last looked, and
+still misses no deletion: not one made in the same tick of the clock, nor one hidden by setting the
+folder's modification time back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from autoresearch.optimizer.experiment.listing import Listing
+from autoresearch.optimizer.experiment.mirror import Mirror
+
+
+def experiment(root: Path, runs: int) -> Path:
+    source = root / "exp"
+    for n in range(runs):
+        run = source / f"run-{n:03d}"
+        (run / "outside").mkdir(parents=True)
+        (run / "index.jsonl").write_text(f"{n}\n")
+        (run / "outside" / "note.txt").write_text("saved\n")
+    (source / "_autoresearch").mkdir()
+    (source / "_autoresearch" / "iterations.jsonl").write_text("{}\n")
+    return source
+
+
+def files(top: Path) -> dict[str, str]:
+    return {p.relative_to(top).as_posix(): p.read_text() if p.is_file() else "/" for p in sorted(top.rglob("*"))}
+
+
+def settle(top: Path) -> None:
+    """Touch a file beside `top` until the file system's clock has moved past every folder's change time,
+    so that the next look finds them settled (not a sleep: it waits for the clock's next tick)."""
+    newest = max(os.lstat(p).st_ctime_ns for p in [top, *top.rglob("*")] if p.is_dir())
+    tick = top.parent / "tick"
+    tick.touch()
+    while os.stat(tick).st_ctime_ns <= newest:
+        os.utime(tick)
+
+
+def test_what_is_deleted_comes_back_and_the_mirror_holds_every_file(tmp_path):
+    source = experiment(tmp_path, 5)
+    mirror = Mirror(source, tmp_path / "vault" / "mirror")
+    assert mirror.refresh()
+    assert files(tmp_path / "vault" / "mirror") == files(source)
+    before = files(source)
+    shutil.rmtree(source / "run-002")
+    (source / "run-004" / "outside" / "note.txt").unlink()
+    (source / "_autoresearch" / "iterations.jsonl").unlink()
+    back = mirror.restore()
+    assert files(source) == before
+    assert {p.relative_to(source).as_posix() for p in back} == {
+        "run-002",
+        "run-002/index.jsonl",
+        "run-002/outside",
+        "run-002/outside/note.txt",
+        "run-004/outside/note.txt",
+        "_autoresearch/iterations.jsonl",
+    }
+
+
+def test_a_deletion_hidden_by_setting_the_folder_s_time_back_is_still_seen(tmp_path):
+    source = experiment(tmp_path, 3)
+    mirror = Mirror(source, tmp_path / "vault" / "mirror")
+    settle(source)
+    assert mirror.refresh()
+    settle(source)
+    assert mirror.refresh()  # every folder now read and settled
+    folder = source / "run-001"
+    was = os.stat(folder)
+    (folder / "index.jsonl").unlink()
+    os.utime(folder, ns=(was.st_atime_ns, was.st_mtime_ns))  # as `touch -d` would: only the change time moves
+    assert os.stat(folder).st_mtime_ns == was.st_mtime_ns
+    assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-001/index.jsonl"]
+    assert (folder / "index.jsonl").read_text() == "1\n"
+
+
+def test_a_file_replaced_at_once_after_a_refresh_is_linked_anew(tmp_path):
+    """A change in the same tick as the listing: the folder is not settled, so it is read again."""
+    source = experiment(tmp_path, 2)
+    mirror = Mirror(source, tmp_path / "vault" / "mirror")
+    assert mirror.refresh()
+    record = source / "_autoresearch" / "iterations.jsonl"
+    tmp = record.with_name("new")
+    tmp.write_text("{}\n{}\n")
+    tmp.replace(record)  # a new inode under the same name, as an atomic write makes it
+    assert mirror.refresh()
+    copy = tmp_path / "vault" / "mirror" / "_autoresearch" / "iterations.jsonl"
+    assert os.stat(copy).st_ino == os.stat(record).st_ino
+    record.unlink()
+    mirror.restore()
+    assert record.read_text() == "{}\n{}\n"
+
+
+def test_a_folder_unchanged_since_it_was_listed_is_not_read_again(tmp_path):
+    source = experiment(tmp_path, 50)
+    listing = Listing(str(source), lambda relative, st: True)
+    settle(source)
+    stamp = os.stat(source.parent / "tick").st_ctime_ns + 1
+    assert len(listing.update(stamp)) == 102  # the top, 50 runs and their `outside`, `_autoresearch`
+    read = dict(listing.folders)
+    (source / "run-051").mkdir()
+    settle(source)
+    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1) == ["", "run-051"]
+    assert [r for r in read if listing.folders[r] is not read[r]] == [""]  # only the top, which changed
+
+
+def test_a_folder_the_mirror_left_out_while_busy_is_mirrored_once_it_is_not(tmp_path):
+    source = experiment(tmp_path, 3)
+    root = tmp_path / "vault" / "mirror"
+    mirror = Mirror(source, root)
+    assert mirror.refresh(busy=(source / "run-001",))
+    assert not (root / "run-001").exists()
+    assert mirror.refresh()
+    assert files(root) == files(source)
+
+
+def test_a_mirror_emptied_behind_its_back_is_filled_again(tmp_path):
+    source = experiment(tmp_path, 3)
+    root = tmp_path / "vault" / "mirror"
+    mirror = Mirror(source, root)
+    assert mirror.refresh()
+    shutil.rmtree(root / "run-000")
+    assert mirror.refresh()
+    assert files(root) == files(source)

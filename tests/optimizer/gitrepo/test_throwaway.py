@@ -1,0 +1,180 @@
+"""The sandboxed mutator's throwaway checkout, kept from cycle to cycle (autoresearch.optimizer.gitrepo.throwaway),
+is at every cycle exactly what a fresh one would be: whatever a mutator left in it or in git's folder for it,
+files, links, folders, a `.git` file edited or replaced, a hook, a mode, a file changed with its time set back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autoresearch.optimizer.gitrepo import candidates, linked
+from autoresearch.optimizer.gitrepo.throwaway import Throwaway
+from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
+from tests.helpers.repos import cli, git, make_repo
+from tests.helpers.scenario import iterations
+from tests.optimizer.startup.test_reconcile_unit import crashed, repair
+from tests.optimizer.startup.test_sandbox import RESULTS, hostile_repo
+
+FILES = {
+    "prompt.md": "p\n",
+    "docs/a.md": "a\n",
+    "docs/deep/b.md": "b\n",
+    "run.sh": "echo hi\n",
+    ".gitignore": "ign/\n*.log\n",
+}
+
+
+def fresh(main: Workspace, path: Path) -> dict[str, object]:
+    """What a checkout made anew at `path` holds (then removed)."""
+    assert linked.add(main, path, main.head())
+    seen = state(path)
+    assert linked.remove(main, path)
+    return seen
+
+
+def state(root: Path) -> dict[str, object]:
+    """Every path of the checkout but its `.git` file (kind and mode, content or link target), what git says
+    of it, and git's folder for it: which files, the contents of those that name places."""
+    files = {}
+    for directory, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != ".git" or directory != str(root))
+        for name in [*names, *dirs]:
+            path = Path(directory) / name
+            if path == root / ".git":
+                continue
+            if path.is_symlink() or not (path.is_dir() or path.is_file()):  # a link, a fifo: never read
+                content = os.readlink(path) if path.is_symlink() else "?"
+            else:
+                content = "/" if path.is_dir() else path.read_text()
+            files[path.relative_to(root).as_posix()] = (path.lstat().st_mode, content)
+    admin = Path((root / ".git").read_text().removeprefix("gitdir: ").strip())
+    assert admin.parent.name == "worktrees"
+    return {
+        "files": files,
+        "status": git(root, "status", "--porcelain", "--ignored", "--untracked-files=all"),
+        "index": git(root, "ls-files", "--stage"),
+        "head": git(root, "rev-parse", "HEAD"),
+        "git folder": sorted(p.relative_to(admin).as_posix() for p in admin.rglob("*")),
+        "names": {n: (admin / n).read_text() for n in ("commondir", "HEAD")},
+        "gitdir": (admin / "gitdir").read_text() == f"{root}/.git\n",
+        "git file": (root / ".git").read_text() == f"gitdir: {admin}\n",
+    }
+
+
+def setup(tmp_path: Path) -> tuple[Workspace, Throwaway, Path]:
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "prompt.md")
+    return main, Throwaway(main, repo / "results" / ".exp"), repo
+
+
+def test_a_checkout_a_mutator_only_edited_the_artifact_of_is_kept_and_put_back_to_the_new_head(tmp_path):
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    kept_inode = os.stat(ws.root / "docs" / "a.md").st_ino
+    (ws.artifact_path).write_text("a candidate\n")
+    (repo / "prompt.md").write_text("kept\n")  # the cycle's KEEP, committed in the user's checkout
+    git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert again.root == ws.root and os.stat(again.root / "docs" / "a.md").st_ino == kept_inode  # not made anew
+    assert again.head() == main.head()
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    assert (again.root / "prompt.md").read_text() == "kept\n"
+    throwaway.drop()
+    assert not again.root.exists()
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def _hook_in_git_folder(ws: Workspace) -> None:
+    admin = Path((ws.root / ".git").read_text().removeprefix("gitdir: ").strip())
+    (admin / "hooks").mkdir()
+    (admin / "hooks" / "post-checkout").write_text("#!/bin/sh\necho pwned\n")
+
+
+def _git_file_replaced_by_a_folder(ws: Workspace) -> None:
+    (ws.root / ".git").unlink()
+    (ws.root / ".git" / "hooks").mkdir(parents=True)
+    (ws.root / ".git" / "hooks" / "post-checkout").write_text("#!/bin/sh\necho pwned\n")
+
+
+def _changed_with_its_time_set_back(ws: Workspace) -> None:
+    path = ws.root / "docs" / "a.md"
+    was = os.stat(path)
+    path.write_text("A\n")  # the same size
+    os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))
+
+
+HOSTILE = {
+    "a new file": lambda ws: (ws.root / "docs" / "new.md").write_text("x\n"),
+    "an ignored file": lambda ws: (ws.root / "ign").mkdir() or (ws.root / "ign" / "x").write_text("x\n"),
+    "an ignored log": lambda ws: (ws.root / "out.log").write_text("x\n"),
+    "a file made a link": lambda ws: (
+        (ws.root / "docs" / "a.md").unlink() or os.symlink("/etc/hostname", ws.root / "docs" / "a.md")
+    ),
+    "a folder made a link": lambda ws: (
+        shutil.rmtree(ws.root / "docs" / "deep") or os.symlink("/etc", ws.root / "docs" / "deep")
+    ),
+    "a file removed": lambda ws: (ws.root / "run.sh").unlink(),
+    "a mode changed": lambda ws: (ws.root / "run.sh").chmod(0o644),
+    "a file changed, its time set back": _changed_with_its_time_set_back,
+    "the .git file edited": lambda ws: (ws.root / ".git").write_text((ws.root / ".git").read_text() + "\n"),
+    "the .git file made a folder with a hook": _git_file_replaced_by_a_folder,
+    "a hook in git's folder": _hook_in_git_folder,
+    "a fifo": lambda ws: os.mkfifo(ws.root / "docs" / "pipe"),
+}
+
+
+@pytest.mark.parametrize("leave", HOSTILE, ids=list(HOSTILE))
+def test_whatever_a_mutator_leaves_the_next_cycle_s_checkout_equals_a_fresh_one(tmp_path, leave):
+    main, throwaway, _ = setup(tmp_path)
+    ws = throwaway.take()
+    ws.artifact_path.write_text("a candidate\n")
+    HOSTILE[leave](ws)
+    again = throwaway.take()
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    assert again.head() == main.head()
+    throwaway.drop()
+
+
+def test_a_sandboxed_run_keeps_one_checkout_through_its_cycles_and_removes_it_at_its_end(tmp_path):
+    repo, _ = hostile_repo(tmp_path, "none", stop={"max_cycles": 3})
+    meta = repo / RESULTS / "runs" / "exp" / "_autoresearch"
+    left = Throwaway(open_workspace(repo, "prompts/p.md"), meta).take()  # as a daemon killed between cycles leaves it
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep", "error"]  # cycle 3: no change
+    assert "removed the worktree" not in done.stdout + done.stderr
+    assert not left.root.exists()
+    assert not (meta / "candidates").exists() or not any((meta / "candidates").iterdir())
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_the_checkout_a_killed_daemon_left_between_cycles_is_removed_at_start_unsaid(tmp_path):
+    """Kept between cycles, a kill at any time leaves it: no crash to report, unlike a candidate's worktree."""
+    session = crashed(tmp_path)
+    kept = Throwaway(session.ws, session.paths.meta).take()
+    candidate = candidates.make(session.ws, session.paths.meta, "3", 1)[0]
+    assert repair(session) == ["removed the worktree of parallel candidate 3/0"]
+    assert not kept.root.exists() and not candidate.root.exists()
+    assert git(session.ws.root, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def test_a_directory_artifact_is_put_back_whole_new_files_and_all(tmp_path):
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "docs")
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = throwaway.take()
+    kept_inode = os.stat(ws.root / "run.sh").st_ino
+    (ws.artifact_path / "new.md").write_text("new\n")
+    (ws.artifact_path / "deep" / "b.md").unlink()
+    (ws.artifact_path / "a.md").write_text("changed\n")
+    (repo / "docs" / "deep" / "c.md").write_text("kept\n")  # the cycle's KEEP
+    git(repo, "add", "docs")
+    git(repo, "commit", "-qm", "keep")
+    again = throwaway.take()
+    assert os.stat(again.root / "run.sh").st_ino == kept_inode  # put back, not made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    assert (again.root / "docs" / "deep" / "c.md").read_text() == "kept\n"
+    throwaway.drop()
