@@ -189,9 +189,9 @@ class Rows:
         self._rows = Spilled(path.parent, _unpacked)
         self._bad = 0
 
-    def read(self) -> tuple[Sequence[Row], int]:
-        """(every line's row so far, how many lines did not parse): the rows are read from disk when the
-        page reads them, until the next `read`."""
+    def read(self) -> tuple[list[Row], int]:
+        """(every line's row so far, how many lines did not parse): read back from disk in one go, for the
+        redraw to hold while it draws and then drop (the page's parts read them twenty times over)."""
         text, restarted = self._tail.new_text()
         if restarted:
             self._rows.clear()
@@ -201,7 +201,7 @@ class Rows:
                 self._bad += 1
             else:
                 self._rows.append(_packed(record))
-        return self._rows, self._bad
+        return list(self._rows), self._bad
 
     def close(self) -> None:
         """Drop the rows; a later `read` reads the file from its start again."""
