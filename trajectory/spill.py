@@ -77,15 +77,17 @@ class Spilled(Sequence[T], Generic[T]):
         return self._unpack(marshal.loads(os.pread(self._fd, end - start, start)))
 
     def __iter__(self) -> Iterator[T]:
-        """Every item, from one read of their bytes (a call a item cost more than the items)."""
-        first, last = self._bounds[0], self._bounds[-1]
-        if self.folder is None:
-            data = memoryview(self._memory)[first:last]
+        """Every item, from one read of their bytes (a read per item cost more than the items)."""
+        bounds = self._bounds  # (an item appended meanwhile, or a `clear`, leaves this read as it began)
+        count = len(bounds) - 1
+        first, last = bounds[0], bounds[count]
+        if self.folder is None:  # a copy: a view would stop the list growing while a reader is suspended
+            data = memoryview(bytes(self._memory[first:last]))
         else:
-            data = memoryview(os.pread(self._fd, last - first, first)) if last > first else memoryview(b"")
+            data = memoryview(os.pread(self._fd, last - first, first) if last > first else b"")
         with data:
-            for i in range(len(self)):
-                yield self._unpack(marshal.loads(data[self._bounds[i] - first : self._bounds[i + 1] - first]))
+            for i in range(count):
+                yield self._unpack(marshal.loads(data[bounds[i] - first : bounds[i + 1] - first]))
 
     def __reversed__(self) -> Iterator[T]:
         for i in range(len(self) - 1, -1, -1):
