@@ -2,22 +2,24 @@
 
 The page reads two dozen of a line's fifty-odd fields. A whole `Iteration` is about 3 KiB in memory; the
 daemon redraws the live page every few seconds all night, and reading every line into models each time
-made the page's peak, and with it the resident set that never shrinks back, grow with the night. So the
-live page keeps one small `Row` per line, made once as the line is read (`Rows`, from where its last read
-stopped), and the page's parts read a `Drawn` line: a `Row`, or the `Iteration` itself for a page drawn
-once (`autoresearch chart`, the tests), with the same HTML either way.
+made the page's peak, and with it the resident set that never shrinks back, grow with the night; keeping
+a small row per line in memory instead still held about 0.9 KiB a line for good. So the live page writes
+what it draws of each line to disk once, as the line is read (`Rows`, from where its last read stopped,
+into a `Spill`), and makes a `Row` of it again each time a part of the page reads it. The page's parts
+read a `Drawn` line: a `Row`, or the `Iteration` itself for a page drawn once (`autoresearch chart`, the
+tests), with the same HTML either way.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from autoresearch.trajectory.iterations import Candidate, Iteration, Partial, Tail, parsed
+from autoresearch.trajectory.spill import Spilled
 
 NONE: Mapping[str, float] = MappingProxyType({})
 
@@ -105,7 +107,7 @@ class CandidateRow:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """A line as the page draws it: the record's values themselves, not copies, and its names shared."""
+    """A line as the page draws it, made from the spill when read (see `Rows`)."""
 
     cycle: int
     score: float
@@ -132,13 +134,14 @@ class Row:
     partial: Partial | None  # computed once from `tests`, `skipped_tests` and the counts, which are not kept
 
 
-def row(r: Iteration) -> Row:
-    return Row(
+def _packed(r: Iteration) -> tuple[object, ...]:
+    """What the page draws of a line as plain values `marshal` writes, in `Row`'s order."""
+    return (
         r.cycle,
         r.score,
         r.decision,
         r.cost_usd,
-        _named(r.assertions),
+        r.assertions,
         r.mutation,
         r.run_dir,
         r.timestamp,
@@ -154,45 +157,54 @@ def row(r: Iteration) -> Row:
         r.mutation_cost_usd,
         r.holdout_score,
         None if r.candidates is None else tuple(_candidate(c) for c in r.candidates),
-        None if r.objectives is None else _named(r.objectives),
+        r.objectives,
         r.gate,
-        r.partial,
+        None if r.partial is None else (r.partial.scored, r.partial.total),
     )
 
 
-def _named(values: dict[str, float]) -> Mapping[str, float]:
-    """The names as one string each however many lines repeat them (each line read makes its own copies):
-    fifty assertions' texts on every line would otherwise be most of what a row holds. No names, one
-    empty mapping for every row."""
-    if not values:
-        return NONE
-    return {sys.intern(name): value for name, value in values.items()}
-
-
-def _candidate(c: Candidate) -> CandidateRow:
+def _candidate(c: Candidate) -> tuple[object, ...]:
     merge_of = None if c.merge_of is None else tuple(c.merge_of)
-    return CandidateRow(c.index, c.decision, c.strategy, c.summary, c.score, merge_of, c.parent)
+    return (c.index, c.decision, c.strategy, c.summary, c.score, merge_of, c.parent)
+
+
+def _unpacked(value: object) -> Row:
+    """The row `_packed` wrote. No assertions read as one shared empty mapping."""
+    v = list(cast(tuple[Any, ...], value))
+    v[4] = v[4] or NONE
+    v[19] = None if v[19] is None else tuple(CandidateRow(*c) for c in v[19])
+    v[22] = None if v[22] is None else Partial(*v[22])
+    return Row(*v)
 
 
 class Rows:
-    """The live page's rows of iterations.jsonl: each read once, as it is appended (`Tail`), and kept as a
-    `Row`, so a redraw costs the new lines and holds one record at a time. A file that shrank or was
-    replaced is read from its start again. A last line not yet ended waits for its end (`iterations.read`
-    would count it unreadable meanwhile): the daemon appends whole lines, and cuts a torn one before the next."""
+    """The live page's rows of iterations.jsonl: each line read once, as it is appended (`Tail`), and what
+    the page draws of it kept on disk (`Spilled`), so the daemon holds eight bytes a line and a redraw one
+    row at a time. A file that shrank or was replaced is read from its start again. A last line not yet
+    ended waits for its end (`iterations.read` would count it unreadable meanwhile): the daemon appends
+    whole lines, and cuts a torn one before the next."""
 
     def __init__(self, path: Path):
         self._tail = Tail(path)
-        self._rows: list[Row] = []
+        self._rows = Spilled(path.parent, _unpacked)
         self._bad = 0
 
-    def read(self) -> tuple[Sequence[Row], int]:
-        """(every line's row so far, how many lines did not parse)."""
+    def read(self) -> tuple[list[Row], int]:
+        """(every line's row so far, how many lines did not parse): read back from disk in one go, for the
+        redraw to hold while it draws and then drop (the page's parts read them twenty times over)."""
         text, restarted = self._tail.new_text()
         if restarted:
-            self._rows, self._bad = [], 0
+            self._rows.clear()
+            self._bad = 0
         for record in parsed(text):
             if record is None:
                 self._bad += 1
             else:
-                self._rows.append(row(record))
-        return self._rows, self._bad
+                self._rows.append(_packed(record))
+        return list(self._rows), self._bad
+
+    def close(self) -> None:
+        """Drop the rows; a later `read` reads the file from its start again."""
+        self._rows.close()
+        self._tail = Tail(self._tail.path)
+        self._bad = 0

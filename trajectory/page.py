@@ -40,6 +40,7 @@ class PageData:
     state: JSONObject = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
     test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
+    kept_scores: testscores.Kept | None = None  # where `write` keeps what it read, for the next live page
     refresh_s: int = REFRESH_S  # while live
     reading: chartdata.Reading = chartdata.Reading()  # a metric (val_bpb, lower is better) or 0-1 scores
 
@@ -140,15 +141,18 @@ def write(path: Path, data: PageData) -> None:
     if data.run_files is None:
         data = PageData(**{**data.__dict__, "run_files": list_run_files(root, data.records)})
     if data.test_scores is None:
-        data = PageData(**{**data.__dict__, "test_scores": read_test_scores(root, data.records)})
+        scores = read_test_scores(root, data.records, data.kept_scores)
+        data = PageData(**{**data.__dict__, "test_scores": scores})
     atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
 
 
 def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, Path]]:
     """Each record's run directory, when its name is one (never a path out of the experiment)."""
-    return [
-        (r, root / r.run_dir) for r in records if r.run_dir and "/" not in r.run_dir and r.run_dir not in (".", "..")
-    ]
+    return [(r, root / r.run_dir) for r in records if _names_a_run(r.run_dir)]
+
+
+def _names_a_run(run_dir: str) -> bool:
+    return bool(run_dir) and "/" not in run_dir and run_dir not in (".", "..")
 
 
 def list_run_files(root: Path, records: Sequence[Drawn]) -> dict[str, list[str]]:
@@ -166,11 +170,15 @@ def _linkable(run: Path) -> list[str]:
     return [n for n in page_parts.RUN_FILES if n in present]
 
 
-def read_test_scores(root: Path, records: Sequence[Drawn]) -> drilldown.Scores:
-    """Error cycles measured nothing worth comparing: they are left out."""
+def read_test_scores(root: Path, records: Sequence[Drawn], kept: testscores.Kept | None = None) -> drilldown.Scores:
+    """Error cycles measured nothing worth comparing: they are left out. With `kept`, each line's scores
+    are kept by the line's place in `records`."""
     out = {}
-    for r, d in _run_dirs(root, records):
-        scores = testscores.read(d) if r.decision != "error" else {}
+    for place, r in enumerate(records):
+        if r.decision == "error" or not _names_a_run(r.run_dir):
+            continue
+        d = root / r.run_dir
+        scores = testscores.read(d) if kept is None else kept.read(place, d)
         if scores:
             out[r.cycle] = scores
     return out

@@ -3,38 +3,91 @@ attempt), for the page's drill-down into which tests changed between two cycles.
 
 Read leniently: the page must render whatever a crashed or foreign run left; a row without a test id
 or a numeric score is skipped. A run directory's results never change once its cycle is decided, so
-reads are cached by the file's size and modification time: the live page is rewritten every few
-seconds and would otherwise read every run's results each time.
+reads are kept, by the file's size and modification time: the live page is rewritten every few
+seconds and would otherwise read every run's results each time. The daemon's live page keeps them on
+disk (`Kept`), eight bytes a line in memory: each run's scores held in memory for good were a
+long night's growth (0.44 KiB a cycle, bench/heap_probe.py). A page drawn once reads through a small
+cache in memory.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from array import array
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
+
+from autoresearch.trajectory.spill import Spilled
 
 INDEX = "index.jsonl"
 DIGITS = 6  # more than the page shows; a mean of repeats such as 1/3 stays short in the page's data
 
 
+Key = tuple[str, int, int]  # index.jsonl's path, modification time and size
+
+
 def read(run_dir: Path) -> dict[str, float]:
     """test_id -> its mean score over the rows of the run (repeats and samples average out)."""
+    key = _key(run_dir)
+    return {} if key is None else dict(_read(*key))
+
+
+def _key(run_dir: Path) -> Key | None:
     path = run_dir / INDEX
     try:
         st = path.stat()
     except OSError:
-        return {}
+        return None
     if not path.is_file():
-        return {}
-    return dict(_read(str(path), st.st_mtime_ns, st.st_size))
+        return None
+    return (str(path), st.st_mtime_ns, st.st_size)
 
 
-@lru_cache(maxsize=4096)
+class Kept:
+    """The live page's reads, each line's run by the line's place in the night: the scores on disk (a
+    `Spilled` list in `folder`) with the key they were read under, and in memory only where they are. A
+    key that moved (another night's file in the same place, results rewritten) is read again."""
+
+    def __init__(self, folder: Path):
+        self._kept: Spilled[tuple[Key, tuple[tuple[str, float], ...]]] = Spilled(folder, _read_back)
+        self._at = array("q")  # per place: its item in `_kept`, or -1
+
+    def read(self, place: int, run_dir: Path) -> dict[str, float]:
+        key = _key(run_dir)
+        if key is None:
+            return {}
+        if place < len(self._at) and self._at[place] >= 0:
+            kept_key, scores = self._kept[self._at[place]]
+            if kept_key == key:
+                return dict(scores)
+        scores = _from_file(key[0])
+        if len(self._at) <= place:
+            self._at.extend([-1] * (place + 1 - len(self._at)))
+        self._at[place] = len(self._kept)
+        self._kept.append((key, scores))
+        return dict(scores)
+
+    def close(self) -> None:
+        self._kept.close()
+        self._at = array("q")
+
+
+def _read_back(value: object) -> tuple[Key, tuple[tuple[str, float], ...]]:
+    return cast(tuple[Key, tuple[tuple[str, float], ...]], value)  # marshal reads back the tuples it wrote
+
+
+@lru_cache(maxsize=64)  # a page drawn once, a report: a few reads of the same files
 def _read(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, float], ...]:
+    return _from_file(path)
+
+
+def _from_file(path: str) -> tuple[tuple[str, float], ...]:
     sums: dict[str, list[float]] = {}
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
     except OSError:
         return ()
     for line in text.splitlines():

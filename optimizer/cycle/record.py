@@ -75,6 +75,7 @@ def write_chart(session: Session, live: bool) -> None:
             live=live,
             state=session.state.model_dump(),
             reading=reading(session.config),
+            kept_scores=session.chart_scores,
         ),
     )
 

@@ -8,18 +8,22 @@ its fifty fields (about 3 KiB), and holding them all was most of a long run's me
 (bench/run_memory.py). So a History keeps of each past line only what the loop reads (`Past`: a few
 numbers and words), and whole records only for the handful it reads whole: the original, the last line,
 the best, the last evaluated. Whoever needs every whole record (the chart, `report`, `cycles`, the
-digest) reads them from the file.
+digest) reads them from the file. Even a `Past` a line, held for good, was about 0.2 KiB a cycle of a
+long night's growth: the daemon's history keeps them on disk (`Spilled`, given a folder), eight bytes a
+line in memory.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Any, cast
 
 from autoresearch.policies.overlap import MadeAhead
 from autoresearch.policies.stop import Progress
 from autoresearch.trajectory.iterations import Decision, Iteration
+from autoresearch.trajectory.spill import Spilled
 
 
 @dataclass(frozen=True)
@@ -78,17 +82,22 @@ class Past:
             rebaseline=bool(r.rebaseline),
             run_dir=r.run_dir,
             commit=r.commit,
-            eval_key=_word(r.eval_key),
-            error_reason=_word(r.error_reason),
-            gate=_word(r.gate),
+            eval_key=r.eval_key,
+            error_reason=r.error_reason,
+            gate=r.gate,
             many=bool(r.candidates),
             ahead=None if r.made_ahead is None else _ahead(r, r.made_ahead),
         )
 
+    def packed(self) -> tuple[object, ...]:
+        """Its fields as the plain values a `Spilled` list writes (`unpacked` reads them back)."""
+        return astuple(self)
 
-def _word(text: str | None) -> str | None:
-    """Words every line repeats (a decision, the eval's key, a gate) held once, not once a line."""
-    return None if text is None else sys.intern(text)
+
+def _unpacked(value: object) -> Past:
+    v = list(cast(tuple[Any, ...], value))
+    v[-1] = None if v[-1] is None else Ahead(*v[-1])
+    return Past(*v)
 
 
 def _ahead(r: Iteration, edits: int) -> Ahead:
@@ -103,10 +112,11 @@ def _ahead(r: Iteration, edits: int) -> Ahead:
 
 class History:
     """The experiment's lines, oldest first: `Past` rows for all, whole records for the few read whole.
-    It only grows: `add` appends the line just written (autoresearch.optimizer.experiment.session)."""
+    It only grows: `add` appends the line just written (autoresearch.optimizer.experiment.session). Given a
+    `folder`, the rows are kept on disk there until `close`; without one, their bytes in memory."""
 
-    def __init__(self, records: Iterable[Iteration] = ()) -> None:
-        self.rows: list[Past] = []
+    def __init__(self, records: Iterable[Iteration] = (), folder: Path | None = None) -> None:
+        self.rows: Spilled[Past] = Spilled(folder, _unpacked)
         self.original: Iteration | None = None
         self.last: Iteration | None = None  # the newest line
         self.best: Iteration | None = None  # the last KEEP: the artifact at HEAD and the next comparison's baseline
@@ -118,7 +128,7 @@ class History:
     def add(self, record: Iteration) -> None:
         """A line now in iterations.jsonl joins the history."""
         row = Past.of(record)
-        self.rows.append(row)
+        self.rows.append(row.packed())
         self.original = self.original or record
         self.last = record
         if record.decision == "keep":
@@ -129,6 +139,10 @@ class History:
 
     def __bool__(self) -> bool:
         return bool(self.rows)
+
+    def close(self) -> None:
+        """Drop the rows' file (the daemon's history, at the session's end)."""
+        self.rows.close()
 
     @property
     def last_cycle(self) -> int:
@@ -197,7 +211,7 @@ class History:
         return sum(recent) / len(recent) if recent else 0.0
 
 
-def _streak(rows: list[Past], test: Callable[[Past], bool]) -> int:
+def _streak(rows: Sequence[Past], test: Callable[[Past], bool]) -> int:
     n = 0
     for row in reversed(rows):
         if not test(row):

@@ -34,6 +34,7 @@ from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.evaluators import Evaluator
+from autoresearch.trajectory import testscores
 from autoresearch.trajectory.drawn import Rows
 from autoresearch.trajectory.iterations import Iteration
 
@@ -69,6 +70,7 @@ class Session:
     mirrored: bool = True  # False once a mirror proved impossible here (no hard links): said once
     state_writer: state_file.Writer = field(init=False)
     chart_rows: Rows = field(init=False)  # what the live chart draws of each line, read as it is appended
+    chart_scores: testscores.Kept = field(init=False)  # each line's per-test scores, read once for the live chart
     said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
     # `search.parents: pareto`: the stored candidates whose edit did not carry onto a HEAD, by name: that HEAD, so
     # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
@@ -80,6 +82,7 @@ class Session:
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
         self.chart_rows = Rows(self.paths.iterations)
+        self.chart_scores = testscores.Kept(self.paths.iterations.parent)
 
     def warn_once(self, *messages: str) -> None:
         """Each of `messages` said as a warning the first time this run meets it: a command mutator whose
@@ -95,6 +98,9 @@ class Session:
             self.throwaway.drop()
         if self.guard is not None:
             self.guard.close()
+        self.chart_rows.close()
+        self.chart_scores.close()
+        self.history.close()
         self.claim.release()
         self.lock.release()
 

@@ -64,7 +64,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
             _archive(paths)
             lock.release()
             lock.acquire(config.experiment_name)
-        history = _history(paths)
+        history = _history(paths, kept=True)
         require_clean_artifact(ws)
         at = deadline(config.stop.until, config.stop.max_hours, datetime.now().astimezone())
         cache = open_cache(config, ws, paths)
@@ -102,8 +102,9 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         raise
 
 
-def _history(paths: ExperimentPaths) -> History:
-    return History(iterations.read(paths.iterations)[0])
+def _history(paths: ExperimentPaths, kept: bool = False) -> History:
+    """`kept`: the session's, held all night: its rows on disk beside iterations.jsonl."""
+    return History(iterations.read(paths.iterations)[0], paths.iterations.parent if kept else None)
 
 
 def _state(config: Config, ws: Workspace, paths: ExperimentPaths, history: History, at: datetime | None) -> State:

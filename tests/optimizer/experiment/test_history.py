@@ -52,8 +52,30 @@ def test_a_long_night_holds_a_few_hundred_bytes_a_line_not_every_whole_record():
     assert history.last_cycle == LINES and history.best is not None and history.best.cycle == 1991
 
 
-def test_what_the_loop_reads_of_the_history_is_what_the_lines_say():
-    history = History(_line(cycle) for cycle in range(1, 31))
+def test_the_daemons_history_keeps_its_rows_on_disk_a_few_bytes_a_line_in_memory(tmp_path):
+    """A `Past` row a line held for good was about 0.2 KiB a cycle of a long night's growth."""
+    history = History((_line(cycle) for cycle in range(1, 101)), tmp_path)
+    lines = [_line(cycle) for cycle in range(101, LINES + 1)]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for line in lines:
+            history.add(line)
+        history.last = history.best = history.last_evaluated = None  # the whole records it keeps: a few, not per line
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held / (LINES - 100) < 32, f"{held / (LINES - 100):.0f} bytes a line"
+    assert history.last_cycle == LINES and history.count("keep") == LINES // 10
+    assert [r.cycle for r in history.since(LINES - 2)] == [LINES - 1, LINES]
+    history.close()
+
+
+@pytest.mark.parametrize("on_disk", [False, True])
+def test_what_the_loop_reads_of_the_history_is_what_the_lines_say(tmp_path, on_disk):
+    history = History((_line(cycle) for cycle in range(1, 31)), tmp_path if on_disk else None)
     assert (history.original.cycle, history.last.cycle, history.best.cycle) == (1, 30, 21)  # type: ignore[union-attr]
     assert history.last_evaluated is not None and history.last_evaluated.cycle == 30
     assert round(history.spent_usd, 6) == 0.9 and history.count("error") == 3 and history.count("keep") == 3
