@@ -21,15 +21,9 @@ import yaml
 
 from tests.helpers.repos import make_repo
 
-EVAL = r"""
-import os, sys, time  # only modules Python has loaded at start: json, pathlib and re cost 20 ms more each start
-
-
-def files_under(folder):  # in pathlib's order (by path components), as rglob("*") sorted gave them
-    found = [os.path.join(d, f) for d, _, names in os.walk(folder) for f in names]
-    return sorted((f for f in found if os.path.isfile(f)), key=lambda f: f.split(os.sep))
-
-
+# For an eval script to write its rows as json.dumps does without importing json: json, pathlib and subprocess
+# load re and enum, 20-30 ms of CPU in each of the many eval and mutator processes the tests start.
+JSON_WRITING = r"""
 def text(value):  # a JSON string as json.dumps writes it: ASCII, everything else escaped
     out = []
     for c in value:
@@ -48,7 +42,19 @@ def text(value):  # a JSON string as json.dumps writes it: ASCII, everything els
 
 def number(value):  # a JSON number as json.dumps writes a float
     return {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN"}.get(repr(value), repr(value))
+"""
 
+EVAL = (
+    r"""
+import os, sys, time  # only modules Python has loaded at start (JSON_WRITING says why)
+
+
+def files_under(folder):  # in pathlib's order (by path components), as rglob("*") sorted gave them
+    found = [os.path.join(d, f) for d, _, names in os.walk(folder) for f in names]
+    return sorted((f for f in found if os.path.isfile(f)), key=lambda f: f.split(os.sep))
+"""
+    + JSON_WRITING
+    + r"""
 
 artifact = sys.argv[2]
 files = files_under(artifact) if os.path.isdir(artifact) else [artifact]
@@ -75,9 +81,10 @@ with open(os.path.join(sys.argv[1], "index.jsonl"), "w") as out:
     for row in rows:
         out.write(row + "\n")
 """
+)
 
 MUTATOR = r"""
-import os, sys, time  # only modules Python has loaded at start: json, pathlib and subprocess cost 20 ms more
+import os, sys, time  # only modules Python has loaded at start (JSON_WRITING says why)
 
 # plan.json as json.dumps writes it (ASCII, \u escapes) is a Python literal but for true, false and null
 plan = eval(open("plan.json").read(), {"__builtins__": {}}, {"true": True, "false": False, "null": None})
