@@ -1,4 +1,5 @@
-"""Commands answered before the CLI's parser is built: `status` with plain arguments, and `run` with none.
+"""Commands answered before the CLI's parser is built: `status` with plain arguments, `run` with none, and
+`validate` with none but `--json`.
 
 Scripts and people poll `status` in a loop, and typer (with the click it carries) was two thirds of its
 start-up. Arguments this reading is not sure of (a help flag, an unknown option, a second name, `-cPATH`)
@@ -15,12 +16,16 @@ DEFAULT_CONFIG = "autoresearch.yaml"  # also autoresearch.optimizer.commands.com
 
 
 def command(args: list[str]) -> Callable[[], int] | None:
-    """The command `args` names, ready to run, when it is `run` alone or `status [NAME] [--json] [--config
-    PATH]`; None for anything else (the parser's)."""
+    """The command `args` names, ready to run, when it is `run` alone, `validate [--json]` or `status [NAME]
+    [--json] [--config PATH]`; None for anything else (the parser's)."""
     if args == ["run"]:  # as cron lines and scripts start it
         from autoresearch.optimizer.commands.running import plain
 
         return plain
+    if args in (["validate"], ["validate", "--json"]):  # everything run checks, for the config here
+        from autoresearch.optimizer.commands.validating import configured
+
+        return partial(configured, Path(DEFAULT_CONFIG), None, args[1:] == ["--json"])
     if not args or args[0] != "status":
         return None
     name: str | None = None

@@ -21,13 +21,44 @@ import yaml
 
 from tests.helpers.repos import make_repo
 
-EVAL = r"""
-import json, sys, time
-from pathlib import Path
+# For an eval script to write its rows as json.dumps does without importing json: json, pathlib and subprocess
+# load re and enum, 20-30 ms of CPU in each of the many eval and mutator processes the tests start.
+JSON_WRITING = r"""
+def text(value):  # a JSON string as json.dumps writes it: ASCII, everything else escaped
+    out = []
+    for c in value:
+        o = ord(c)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif 0x20 <= o < 0x7F:
+            out.append(c)
+        elif o > 0xFFFF:
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | o >> 10, 0xDC00 | o & 0x3FF))
+        else:
+            out.append("\\u%04x" % o)
+    return '"' + "".join(out) + '"'
 
-artifact = Path(sys.argv[2])
-files = sorted(p for p in artifact.rglob("*") if p.is_file()) if artifact.is_dir() else [artifact]
-lines = [l.split() for f in files for l in f.read_text().splitlines() if l.strip()]
+
+def number(value):  # a JSON number as json.dumps writes a float
+    return {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN"}.get(repr(value), repr(value))
+"""
+
+EVAL = (
+    r"""
+import os, sys, time  # only modules Python has loaded at start (JSON_WRITING says why)
+
+
+def files_under(folder):  # in pathlib's order (by path components), as rglob("*") sorted gave them
+    found = [os.path.join(d, f) for d, _, names in os.walk(folder) for f in names]
+    return sorted((f for f in found if os.path.isfile(f)), key=lambda f: f.split(os.sep))
+"""
+    + JSON_WRITING
+    + r"""
+
+artifact = sys.argv[2]
+files = files_under(artifact) if os.path.isdir(artifact) else [artifact]
+lines = [l.split() for f in files for l in open(f).read().splitlines() if l.strip()]
 rows = []
 for words in lines:
     if words[0] == "FAIL":
@@ -35,45 +66,51 @@ for words in lines:
     if words[0] == "HANG":
         time.sleep(600)
     if words[0] == "WAITGATE":
-        Path("waiting").touch()
-        while not Path("gate").exists():
+        open("waiting", "a").close()
+        while not os.path.exists("gate"):
             time.sleep(0.02)
     if words[0] == "METRIC":
         print(f"step 10 val_bpb: {words[1]}"); sys.exit(0)
     if words[0] == "MALFORMED":
-        Path(sys.argv[1], "index.jsonl").write_text("{not json\n"); sys.exit(0)
+        open(os.path.join(sys.argv[1], "index.jsonl"), "w").write("{not json\n"); sys.exit(0)
     if len(words) == 2 and words[0][0].isalpha():
-        rows.append({"test_id": words[0], "score": float(words[1]),
-                     "scores": [{"name": "check-" + words[0], "type": "contains", "score": float(words[1])}],
-                     "cost_usd": 0.001})
-with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
+        score = float(words[1])
+        rows.append(f'{{"test_id": {text(words[0])}, "score": {number(score)}, "scores": [{{"name": '
+                    f'{text("check-" + words[0])}, "type": "contains", "score": {number(score)}}}], "cost_usd": 0.001}}')
+with open(os.path.join(sys.argv[1], "index.jsonl"), "w") as out:
     for row in rows:
-        out.write(json.dumps(row) + "\n")
+        out.write(row + "\n")
 """
+)
 
 MUTATOR = r"""
-import json, os, subprocess, sys, time
-from pathlib import Path
+import os, sys, time  # only modules Python has loaded at start (JSON_WRITING says why)
 
-plan = json.loads(Path("plan.json").read_text())
+# plan.json as json.dumps writes it (ASCII, \u escapes) is a Python literal but for true, false and null
+plan = eval(open("plan.json").read(), {"__builtins__": {}}, {"true": True, "false": False, "null": None})
 cycle = os.environ["AUTORESEARCH_CYCLE"]
 step = plan.get(cycle + "." + os.environ.get("AUTORESEARCH_SIBLING", "")) or plan.get(cycle)  # "2.1": sibling 1
 if step is None:
     print("no plan for this cycle", file=sys.stderr); sys.exit(3)
 for path, text in step.get("write", {}).items():
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(text)
+    if os.path.dirname(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as file:
+        file.write(text)
 for path in step.get("delete", []):
-    Path(path).unlink()
-for command in step.get("run", []):
-    subprocess.run(command, shell=True, check=True, capture_output=True)
+    os.remove(path)
+if step.get("run"):
+    import subprocess
+    for command in step["run"]:
+        subprocess.run(command, shell=True, check=True, capture_output=True)
 if step.get("hold"):  # let the test act during the mutation: signal, then wait for its go-ahead
-    Path(".autoresearch/mutating").touch()
-    while not Path(".autoresearch/go-on").exists():
+    open(".autoresearch/mutating", "a").close()
+    while not os.path.exists(".autoresearch/go-on"):
         time.sleep(0.02)
 if "summary" in step:
-    changelog = os.environ.get("AUTORESEARCH_CHANGELOG") or Path(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md")
-    Path(changelog).write_text(step["summary"] + "\n\ndetails\n")
+    changelog = os.environ.get("AUTORESEARCH_CHANGELOG") or os.path.join(os.environ["AUTORESEARCH_RUN_DIR"], "mutation.md")
+    with open(changelog, "w") as file:
+        file.write(step["summary"] + "\n\ndetails\n")
 print(step.get("stdout", "mutated"))
 sys.exit(step.get("exit", 0))
 """

@@ -89,6 +89,18 @@ def test_help_imports_none_of_the_libraries_only_a_command_needs(tmp_path):
     assert sorted(modules & needless) == []
 
 
+def test_a_plain_validate_imports_no_parser_and_says_what_the_parser_says(tmp_path):
+    """`validate` alone (or with `--json`), as scripts and the tests type it, is answered without typer, as a plain
+    `run` is; given an option, the parser answers it in the same words."""
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {})
+    for args in (["validate"], ["validate", "--json"]):
+        done, modules = cli_imports(repo, *args)
+        assert done.returncode == 0 and "ok" in done.stdout, done.stderr[-2000:]
+        assert sorted(m for m in modules if m.split(".")[0] in ("typer", "click")) == []
+        parsed = cli(repo, *args, "--config", "autoresearch.yaml")
+        assert (parsed.returncode, parsed.stdout) == (done.returncode, done.stdout)
+
+
 def test_a_plain_status_imports_no_parser_and_no_other_command(tmp_path):
     """`status` is polled by scripts: typer (and the click it carries) was two thirds of its start-up."""
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {})

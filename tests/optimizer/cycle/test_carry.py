@@ -16,19 +16,25 @@ from tests.helpers.repos import cli
 from tests.helpers.scenario import iterations, scenario_repo
 
 MUTATOR = r"""
-import json, os, pathlib
+import os  # alone: json and pathlib (with the re and enum they load) cost more CPU than the rest of the script
+
 cycle, sibling = int(os.environ["AUTORESEARCH_CYCLE"]), int(os.environ["AUTORESEARCH_SIBLING"])
 k = (cycle - 2) * 3 + sibling
-artifact = pathlib.Path("prompt.md")
-mode = json.loads(pathlib.Path("mode.json").read_text())
+with open("prompt.md") as file:
+    artifact = file.read()
+mode = eval(open("mode.json").read(), {"__builtins__": {}})  # two numbers: as json.dumps wrote them, a Python literal
 if cycle <= mode["append_until"]:
-    artifact.write_text(artifact.read_text() + f"t{k} {mode['score']}\n")
+    artifact += f"t{k} {mode['score']}\n"
 else:
-    artifact.write_text(artifact.read_text().replace(f"t{k} 0\n", f"t{k} 1\n"))
+    artifact = artifact.replace(f"t{k} 0\n", f"t{k} 1\n")
+with open("prompt.md", "w") as file:
+    file.write(artifact)
 with open(os.environ["CALLS"], "a") as calls:
     calls.write(f"{cycle}\n")
-pathlib.Path(os.environ["AUTORESEARCH_CHANGELOG"]).write_text(f"t{k}\n")
-pathlib.Path(os.environ["AUTORESEARCH_COST_FILE"]).write_text('{"cost_usd": 0.01, "tokens_in": 100, "tokens_out": 10}')
+with open(os.environ["AUTORESEARCH_CHANGELOG"], "w") as file:
+    file.write(f"t{k}\n")
+with open(os.environ["AUTORESEARCH_COST_FILE"], "w") as file:
+    file.write('{"cost_usd": 0.01, "tokens_in": 100, "tokens_out": 10}')
 """
 ARTIFACT = "".join(f"t{k} 0\n# -\n# -\n" for k in range(40))
 

@@ -15,32 +15,36 @@ import pytest
 
 from autoresearch.policies.holdout import split
 from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.scenario import JSON_WRITING, iterations, scenario_repo, scores
 
-LUCKY_EVAL = r"""
-import hashlib, json, sys, time
-from pathlib import Path
-
-text = Path(sys.argv[2]).read_text()
-seen = Path(sys.argv[3]) / hashlib.sha256(text.encode()).hexdigest()
-first = not seen.exists()
-seen.touch()
-run = Path(sys.argv[1])
-if run.name == "confirm":
-    Path(sys.argv[3], "confirming").touch()
-if sys.argv[4:] == ["rendezvous"] and run.name == "candidate-2":  # the merge: evaluated beside a confirmation
+LUCKY_EVAL = (
+    r"""
+import hashlib, os, sys, time  # no json or pathlib (tests.helpers.scenario.JSON_WRITING says why)
+"""
+    + JSON_WRITING
+    + r"""
+with open(sys.argv[2]) as file:
+    content = file.read()
+seen = os.path.join(sys.argv[3], hashlib.sha256(content.encode()).hexdigest())
+first = not os.path.exists(seen)
+open(seen, "a").close()
+run = sys.argv[1]
+if os.path.basename(run) == "confirm":
+    open(os.path.join(sys.argv[3], "confirming"), "a").close()
+if sys.argv[4:] == ["rendezvous"] and os.path.basename(run) == "candidate-2":  # the merge: beside a confirmation
     deadline = time.monotonic() + 60
-    while not Path(sys.argv[3], "confirming").exists():
+    while not os.path.exists(os.path.join(sys.argv[3], "confirming")):
         if time.monotonic() > deadline:
             sys.exit("no confirmation started while the merge was evaluated")
         time.sleep(0.02)
-lines = [l.split() for l in text.splitlines() if l.strip() and not l.startswith("#")]
+lines = [l.split() for l in content.splitlines() if l.strip() and not l.startswith("#")]
 rows = {w[0]: float(w[1]) for w in lines if len(w) == 2}
 rows.update({w[1]: float(w[2]) for w in lines if w[0] == "lucky" and first})
-with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
+with open(os.path.join(run, "index.jsonl"), "w") as out:
     for test, score in rows.items():
-        out.write(json.dumps({"test_id": test, "score": score, "cost_usd": 0.001}) + "\n")
+        out.write(f'{{"test_id": {text(test)}, "score": {number(score)}, "cost_usd": 0.001}}\n')
 """
+)
 
 ORIGINAL = scores(a=0, b=0, c=0)
 

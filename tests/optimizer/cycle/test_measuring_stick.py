@@ -11,8 +11,9 @@ from tests.helpers.scenario import EVAL, iterations, scenario_repo, scores
 
 # The user's fix between the nights: the old eval scored test `a` upside down.
 FIXED_EVAL = EVAL.replace(
-    '"score": float(words[1])', '"score": (1 - float(words[1])) if words[0] == "a" else float(words[1])'
+    "score = float(words[1])", 'score = (1 - float(words[1])) if words[0] == "a" else float(words[1])'
 )
+assert FIXED_EVAL != EVAL
 
 # Night 1 keeps a=1 (HEAD scores a=1, b=0 under the old eval, a=0, b=0 under the fixed one). Night 2's
 # candidate a=0 scores a=1 under the fixed eval: a tie with HEAD's old results (drop), a win over HEAD's

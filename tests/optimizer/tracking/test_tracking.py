@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from mlflow.tracking import MlflowClient
 
 from tests.helpers.mlflow_server import MlflowServer
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
@@ -33,8 +32,16 @@ def tracked_repo(tmp_path, uri: str, plan: dict = PLAN, experiment: str = "track
     return scenario_repo(tmp_path / "repo", {ARTIFACT: scores(a=0, b=0)}, plan, config=config)
 
 
+def mlflow_client(uri: str):
+    """MLflow's client, imported by the tests that read a store: at the module's top, every xdist worker's
+    collection paid its import (about 2 s of CPU), not only the worker that runs this module."""
+    from mlflow.tracking import MlflowClient
+
+    return MlflowClient(tracking_uri=uri)
+
+
 def the_run(server: MlflowServer, experiment: str):
-    client = MlflowClient(tracking_uri=server.uri)
+    client = mlflow_client(server.uri)
     found = client.get_experiment_by_name(experiment)
     assert found is not None, f"no MLflow experiment {experiment}"
     [run] = client.search_runs([found.experiment_id])
@@ -43,7 +50,7 @@ def the_run(server: MlflowServer, experiment: str):
 
 def logged(server: MlflowServer, experiment: str, folder: str) -> list[str]:
     """The artifacts the worker has logged under a folder of the experiment's run."""
-    client = MlflowClient(tracking_uri=server.uri)
+    client = mlflow_client(server.uri)
     found = client.get_experiment_by_name(experiment)
     runs = client.search_runs([found.experiment_id]) if found else []
     return [a.path for a in client.list_artifacts(runs[0].info.run_id, folder)] if runs else []
@@ -191,7 +198,7 @@ def test_a_file_uri_as_the_setting_documents_it_is_logged_to(tmp_path, monkeypat
     assert done.returncode == 0, done.stderr
     assert "MLflow" not in done.stderr
     monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # for this test's own reading of it
-    client = MlflowClient(tracking_uri=store)
+    client = mlflow_client(store)
     [run] = client.search_runs([client.get_experiment_by_name("on-disk").experiment_id])
     assert [m.step for m in client.get_metric_history(run.info.run_id, "score")] == [1, 2, 3, 4]
 
