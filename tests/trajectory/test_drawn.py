@@ -119,10 +119,10 @@ def test_the_rows_of_a_long_night_are_kept_on_disk_not_in_memory(tmp_path):
     rows = Rows(path)
     tracemalloc.start()
     with path.open("a") as f:
-        for n in range(0, len(lines), 10):  # ten lines, then a redraw's read, its rows dropped after it
+        for n in range(0, len(lines), 100):  # a hundred lines, then a redraw's read, its rows dropped after it
             if n == 1000:
                 before = tracemalloc.get_traced_memory()[0]
-            f.write("".join(line + "\n" for line in lines[n : n + 10]))
+            f.write("".join(line + "\n" for line in lines[n : n + 100]))
             f.flush()
             rows.read()
     held = (tracemalloc.get_traced_memory()[0] - before) / (len(lines) - 1000)
