@@ -37,7 +37,8 @@ With `--parallel N`, N nights run at once: the loop mostly waits on the simulate
 so a night of K = 4 takes about a quarter of a core; `seconds per decision` shows whether the machine
 slowed the cycles down (compare a run with `--parallel 1`).
 `--save FILE` appends each night's outcome to FILE; `--load FILE` (repeatable) reports saved nights
-instead of running, so nights run in several sittings (`--first-repeat` numbering them apart) pool.
+instead of running, so nights run in several sittings (`--first-repeat` numbering them apart) pool; a
+sitting that runs no K = 1 from HEAD must `--save` its nights, to be reported beside K = 1's.
 `--keep DIR` keeps each night's repository in DIR, to read where its time went in its daemon.log.
 Usage: python bench/search_efficiency.py [--budget-s S] [--eval-s S] [--mutate-s S] [--seed N] [--k 1,2,4] [--repeats N]
        [--parallel N] [--serial] [--rules wins-losses,significant] [--parents head,pareto] [--memory off,on]
@@ -449,8 +450,8 @@ def main() -> None:
         "--mend", type=float, default=0.5, help="chance the mutator mends a trade-off edit its artifact holds"
     )
     args = parser.parse_args()
-    if "1" not in args.k.split(","):
-        parser.error("--k must include 1: every figure is compared with K=1's")
+    if not args.save and ("1" not in args.k.split(",") or "head" not in args.parents.split(",")):
+        parser.error("K=1 from HEAD must be run (or --save the nights, to report them with --load beside K=1's)")
     if min(args.repeats, args.parallel) < 1:
         parser.error("--repeats and --parallel must be at least 1")
     land = landscape(args.seed, args.tradeoffs)
@@ -462,6 +463,8 @@ def main() -> None:
     )
     if args.load:
         loaded = _loaded(args.load)
+        if missing := sorted({_rule(p) for p in loaded} - {_rule(p) for p in loaded if p.label == f"K=1 {_rule(p)}"}):
+            parser.error(f"no K=1 nights loaded for {', '.join(missing)}: every figure is compared with K=1's")
         print("nights loaded: " + ", ".join(f"{p.label} {len(p.runs)}" for p in loaded) + "; means shown")
         report(loaded, args.budget_s)
         return
@@ -492,6 +495,9 @@ def main() -> None:
                     continue
                 pooled.append(Pooled(runs[0].label, runs))
                 print(f"  ran {runs[0].label}", file=sys.stderr, flush=True)
+    if not any(c.k == 1 for c in configs):
+        print(f"no K=1 nights here: report those saved in {args.save} with --load beside K=1's")
+        return
     report(pooled, args.budget_s)
 
 
