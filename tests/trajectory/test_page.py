@@ -83,7 +83,7 @@ def test_the_live_page_reloads_itself_and_the_finished_page_does_not(tmp_path, w
     meta = write_experiment(tmp_path, recs)
     watched.page.goto(_write(meta, live=True, recs=recs[:3], refresh_s=1))
     # (assertions that retry: the live page reloads every second, and a read may fall in a reload)
-    expect(watched.page.locator(POINTS)).to_have_count(3)
+    expect(watched.page.locator(POINTS)).to_have_count(3, timeout=10_000)
     _write(meta, live=True, recs=recs[:4], refresh_s=1)
     expect(watched.page.locator(POINTS)).to_have_count(4, timeout=10_000)
     _write(meta, live=False, recs=recs)
