@@ -111,11 +111,12 @@ class CliTarget:
         unhealthy = self.health.failure()
         if unhealthy:
             raise TargetFailed(unhealthy)
-        folder = (Path(tempfile.gettempdir()) / f"agentv-{call.eval_id}").parent
-        if "/" in call.eval_id and not folder.is_dir():
-            raise TargetFailed(
-                f"ENOENT: no such file or directory, open '{folder}/{Path(call.eval_id).name}-<time>.prompt.txt'"
-            )
+        if "/" in call.eval_id:
+            folder = (Path(tempfile.gettempdir()) / f"agentv-{call.eval_id}").parent
+            if not folder.is_dir():
+                raise TargetFailed(
+                    f"ENOENT: no such file or directory, open '{folder}/{Path(call.eval_id).name}-<time>.prompt.txt'"
+                )
         with scratch("autoresearch-test-") as folder:
             return self._command(call, folder)
 
