@@ -14,12 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from autoresearch.plumbing.errors import InvalidInput
+
 Loc = tuple[str | int, ...]
 Problem = dict[str, Any]  # pydantic's error shape: {"loc", "type", "msg"}
 
 
-class Invalid(ValueError):
-    """A plain model's problems, in field order and then the unknown fields in the input's order, as pydantic's."""
+class Invalid(InvalidInput):
+    """A plain model's problems, in field order and then the unknown fields in the input's order, as pydantic's
+    (`graders.validated` turns them into the eval file's problems: it never reaches the CLI on its own)."""
 
     def __init__(self, problems: list[Problem]):
         super().__init__("; ".join(p["msg"] for p in problems))
