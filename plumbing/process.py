@@ -88,7 +88,7 @@ def run(
                     command,
                     shell=isinstance(command, str),
                     cwd=cwd,
-                    env={**os.environ, **env} if env else None,  # None: inherited as it is, not copied for every command
+                    env={**os.environ, **env} if env else None,  # None: inherited, not copied for each command
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=err,
