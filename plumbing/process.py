@@ -11,7 +11,6 @@ import os
 import select
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -162,6 +161,8 @@ def _log_file(path: Path | None, name: str) -> BinaryIO:
         return open(path, "w+b")
     if hasattr(os, "memfd_create"):
         return os.fdopen(os.memfd_create(name, os.MFD_CLOEXEC), "w+b")
+    import tempfile  # not Linux: every process that runs a command would import it otherwise
+
     return tempfile.TemporaryFile()
 
 
