@@ -58,11 +58,15 @@ def run(
     command: str | list[str],
     *,
     cwd: Path,
-    log_prefix: Path,
+    log_prefix: Path | None,
     timeout_s: float | None = None,
     env: dict[str, str] | None = None,
 ) -> Completed:
     """Run `command` (a shell string or an argv list); stdout/stderr go to `<log_prefix>.stdout.log`/`.stderr.log`.
+
+    Without a `log_prefix` they go to files in memory and no `.pgid` file is written: for a command run in a
+    scratch folder removed after it (a `cli` target's, once per test), whose logs no one reads and whose pid
+    file no restarted daemon would look for, three files made and removed in the temporary directory a test.
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
@@ -70,13 +74,10 @@ def run(
     has exited (a `&` of a mutator's, `server &`) is killed too: it would go on
     writing while the scope guard has already looked, and while the eval runs.
     """
-    log_prefix.parent.mkdir(parents=True, exist_ok=True)
-    out_path = log_prefix.with_name(log_prefix.name + ".stdout.log")
-    err_path = log_prefix.with_name(log_prefix.name + ".stderr.log")
-    pgid_path = log_prefix.with_name(log_prefix.name + PGID_SUFFIX)
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
-    with open(out_path, "w+b") as out, open(err_path, "w+b") as err:
+    out_path, err_path, pgid_path = _log_paths(log_prefix)
+    with _log_file(out_path, "stdout") as out, _log_file(err_path, "stderr") as err:
         try:
             with critical():  # a signal between the fork and here waits: the child is never left unowned
                 if _refusing.is_set():
@@ -86,7 +87,7 @@ def run(
                     command,
                     shell=isinstance(command, str),
                     cwd=cwd,
-                    env={**os.environ, **(env or {})},
+                    env={**os.environ, **env} if env else None,  # None: inherited, not copied for each command
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=err,
@@ -95,7 +96,8 @@ def run(
                 with _running_lock:
                     _running.add(proc.pid)
                 reaper.watch(proc.pid, _groups)  # not under the lock: every thread's start and end takes it
-                pgid_path.write_text(str(proc.pid))  # lets a restarted daemon end what a crashed one left running
+                if pgid_path is not None:  # lets a restarted daemon end what a crashed one left running
+                    pgid_path.write_text(str(proc.pid))
             returncode: int | None = wait(proc, timeout_s)
             end_leftovers(proc)
         except subprocess.TimeoutExpired:
@@ -107,7 +109,8 @@ def run(
                 kill_group(proc)
             raise
         finally:
-            pgid_path.unlink(missing_ok=True)
+            if pgid_path is not None:
+                pgid_path.unlink(missing_ok=True)
             if proc is not None:
                 with _running_lock:
                     _running.discard(proc.pid)
@@ -138,12 +141,37 @@ def wait(proc: subprocess.Popen[bytes], timeout_s: float | None) -> int:
     return proc.wait()
 
 
-def _output(file: BinaryIO, path: Path) -> str:
+def _log_paths(log_prefix: Path | None) -> tuple[Path | None, Path | None, Path | None]:
+    """The stdout log, the stderr log and the pid file of a command logged under `log_prefix` (None: none)."""
+    if log_prefix is None:
+        return None, None, None
+    log_prefix.parent.mkdir(parents=True, exist_ok=True)
+    name = log_prefix.name
+    return (
+        log_prefix.with_name(name + ".stdout.log"),
+        log_prefix.with_name(name + ".stderr.log"),
+        log_prefix.with_name(name + PGID_SUFFIX),
+    )
+
+
+def _log_file(path: Path | None, name: str) -> BinaryIO:
+    """The file a command's stream goes to: the log at `path`, or a file in memory (a memfd, never on a disk;
+    elsewhere than Linux an unnamed temporary file). Either is a file: a chatty command never blocks on it."""
+    if path is not None:
+        return open(path, "w+b")
+    if hasattr(os, "memfd_create"):
+        return os.fdopen(os.memfd_create(name, os.MFD_CLOEXEC), "w+b")
+    import tempfile  # not Linux: every process that runs a command would import it otherwise
+
+    return tempfile.TemporaryFile()
+
+
+def _output(file: BinaryIO, path: Path | None) -> str:
     """What the command wrote, read from the open file: a command (a mutator's `git clean -x`) may have
     deleted the log file, which then is written again."""
     file.seek(0)
     data = file.read()
-    if not path.exists():
+    if path is not None and not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     return data.decode("utf-8", errors="replace")

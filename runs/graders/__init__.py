@@ -16,11 +16,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from pydantic import ValidationError
-
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
 from autoresearch.runs.graders.base import ALIASES, Context, Grader
+from autoresearch.runs.graders.plain import Invalid, PlainOptions
 from autoresearch.runs.graders.scoring import finish
 
 if TYPE_CHECKING:  # what mypy reads; run time imports it with the first composite
@@ -167,13 +166,12 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
     common = {k: v for k, v in raw.items() if k in COMMON and k not in own}
     options = {k: v for k, v in raw.items() if k not in common}
     options.pop("type", None)
-    try:
-        model = grader.options.model_validate(options)
-    except ValidationError as exc:
-        for error in exc.errors():
-            field = ".".join(str(p) for p in error["loc"])
-            message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
-            problems.add(test_id, f"{where}.{field}" if field else where, message)
+    model, errors = validated(grader.options, options)
+    for error in errors:
+        field = ".".join(str(p) for p in error["loc"])
+        message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
+        problems.add(test_id, f"{where}.{field}" if field else where, message)
+    if errors:
         return None
     why = import_module(f"{__name__}.{HOMES[kind]}").ignored(options) if kind in IGNORED else None
     if why:
@@ -188,6 +186,22 @@ def parse_spec(raw: Any, problems: Problems, test_id: str | None, where: str) ->
     return spec
 
 
+def validated(model: type[Any], options: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """The options as the grader's model and no problems, or None and every problem, in pydantic's words either way:
+    a text grader's plain model needs no pydantic (`graders.plain`); any other grader's module has loaded it."""
+    if issubclass(model, PlainOptions):
+        try:
+            return model.model_validate(options), []
+        except Invalid as exc:
+            return None, exc.errors()
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(options), []
+    except ValidationError as exc:
+        return None, [dict(error) for error in exc.errors()]
+
+
 def _custom_spec(
     kind: str, script: Path, raw: dict[str, Any], problems: Problems, test_id: str | None, where: str
 ) -> GraderSpec | None:
@@ -196,9 +210,7 @@ def _custom_spec(
     options: dict[str, Any] = {"script": script}
     if "timeout_seconds" in raw:
         options["timeout_seconds"] = raw["timeout_seconds"]
-    try:
-        _custom().CustomOptions.model_validate(options)
-    except ValidationError:
+    if validated(_custom().CustomOptions, options)[1]:
         problems.add(test_id, f"{where}.timeout_seconds", "must be a number of seconds > 0")
         return None
     return _common(kind, kind, common, options, problems, test_id, where)

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from pydantic import BaseModel, ConfigDict
-
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.grader_llm import GraderLLM
 
@@ -63,24 +61,19 @@ ALIASES = {"llm-judge": "llm-grader", "code-judge": "code-grader", "rubric": "ru
 """Older names of grader types, read as the type they name now."""
 
 
-class Options(BaseModel):
-    """A grader's own fields; unknown ones are errors reported by name."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
 class Grader(Protocol):
     @property
-    def options(self) -> type[Options]:
-        """The model of the grader's own fields: read-only, so a grader may narrow it to its own subclass (and
-        `contains` picks it per instance)."""
+    def options(self) -> type[Any]:
+        """The model of the grader's own fields (a pydantic `graders.options.Options`, or a text grader's
+        `graders.plain.PlainOptions`): read-only, so a grader may narrow it to its own subclass (and `contains`
+        picks it per instance)."""
         ...
 
     needs_llm: ClassVar[bool]
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score: ...
 
-    def default_name(self, spec_type: str, options: Options) -> str: ...
+    def default_name(self, spec_type: str, options: Any) -> str: ...
 
 
 def assertion(text: str, passed: bool, evidence: str | None = None) -> dict[str, Any]:

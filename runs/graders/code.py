@@ -27,7 +27,8 @@ from autoresearch.plumbing import process
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.evalfile.workspace import Docker, Repo
-from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Score, assertion, parsed
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.graders.payload import code_grader_input
 from autoresearch.runs.graders.scoring import clamp
 from autoresearch.runs.workspace import docker

@@ -23,10 +23,11 @@ from pydantic import AliasChoices, Field, field_validator
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.evalfile.problems import Problems
 from autoresearch.runs.grader_llm import GraderFailed
-from autoresearch.runs.graders.base import ALIASES, Context, Grader, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import ALIASES, Context, Grader, Score, assertion, parsed
 from autoresearch.runs.graders.code import checked_assertions, exit_reason, run_command
 from autoresearch.runs.graders.custom import KNOWN_KINDS
 from autoresearch.runs.graders.llm import _freeform_reply, parse_reply
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.graders.payload import js_json
 from autoresearch.runs.graders.prompts import FREEFORM_SYSTEM
 from autoresearch.runs.graders.scoring import clamp, verdict

@@ -27,8 +27,9 @@ from typing import ClassVar
 from pydantic import ConfigDict, Field
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Options, Score, parsed
+from autoresearch.runs.graders.base import Context, Score, parsed
 from autoresearch.runs.graders.code import failed, run_grader
+from autoresearch.runs.graders.options import Options
 
 FOLDERS = ("assertions", "graders", "judges")
 SCRIPT = re.compile(r"(?s)([^.].*)\.(ts|js|mts|mjs)")  # fast-glob's `*.ts` etc. (whole name): no dot files

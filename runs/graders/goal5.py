@@ -13,8 +13,9 @@ import json
 from typing import Any, ClassVar
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.base import Context, Score, assertion
 from autoresearch.runs.graders.llm import LLMGrader
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.graders.trajectory5 import TrajectoryOptions, trace_steps
 
 KIND = "trajectory:goal-success"

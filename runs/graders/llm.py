@@ -23,8 +23,9 @@ from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.grader_llm import GraderFailed, GraderLLM, GraderRetry
-from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Score, assertion, parsed
 from autoresearch.runs.graders.code import run_command
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.graders.payload import prompt_script_input, reference_answer
 from autoresearch.runs.graders.prompts import (
     DEFAULT_TEMPLATE,

@@ -14,7 +14,8 @@ from pydantic import Field
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
-from autoresearch.runs.graders.base import Context, Grader, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Grader, Score, assertion, parsed
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.js import js_number
 
 

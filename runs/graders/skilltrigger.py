@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
-from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.base import Context, Score, assertion
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.js import js_number
 
 

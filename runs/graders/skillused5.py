@@ -17,7 +17,8 @@ import re
 from typing import Any, ClassVar
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.base import Context, Score, assertion
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.graders.trajectory5 import Invalid, glob
 
 SKILL_PATH = re.compile(r"(?:^|[/\"'\s])(?:\.agents/)?skills/([^/\"'\s]+)/SKILL\.md(?:$|[)\"'\s,;:])")

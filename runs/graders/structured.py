@@ -8,8 +8,9 @@ import re
 from typing import Any, ClassVar, Literal
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Score, assertion, parsed
 from autoresearch.runs.graders.dates import same_day
+from autoresearch.runs.graders.options import Options
 
 
 def json_from_text(text: str) -> Any:

@@ -7,41 +7,41 @@ on the raw answer with JavaScript semantics. Each scores 1 or 0.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from pydantic import model_validator
+from typing import Any, ClassVar
 
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.grader_llm import GraderFailed
 from autoresearch.runs.graders import jsregex
-from autoresearch.runs.graders.base import Context, Grader, Options, Score, assertion, parsed
+from autoresearch.runs.graders.base import Context, Grader, Score, assertion, parsed
+from autoresearch.runs.graders.plain import Field, PlainOptions, text, texts
 
 
-class ValueOptions(Options):
+class ValueOptions(PlainOptions):
+    model_fields = {"value": Field(text)}
     value: str
 
 
-class ListOptions(Options):
+class ListOptions(PlainOptions):
+    model_fields = {"value": Field(texts)}
     value: list[str]
 
 
-class RegexOptions(Options):
+class RegexOptions(PlainOptions):
+    model_fields = {"value": Field(text), "flags": Field(text, default="", required=False)}
     value: str
-    flags: str = ""
+    flags: str
 
-    @model_validator(mode="after")
-    def _compiles(self) -> "RegexOptions":
+    def after(self) -> None:
         problem = jsregex.problem(self.value, self.flags)
         if problem is not None:
             raise ValueError(f"invalid regex /{self.value}/{self.flags}: {problem}")
-        return self
 
 
 class _Text:
-    options: type[Options] = ValueOptions  # not a ClassVar: `Contains` picks its own per instance
+    options: type[PlainOptions] = ValueOptions  # not a ClassVar: `Contains` picks its own per instance
     needs_llm: ClassVar[bool] = False
 
-    def default_name(self, spec_type: str, options: Options) -> str:
+    def default_name(self, spec_type: str, options: Any) -> str:
         value = getattr(options, "value")
         return f"{spec_type}-{len(value)}" if isinstance(value, list) else f"{spec_type}-{value}"
 
@@ -85,9 +85,9 @@ class Trimmed(_Text):
 class Regex(_Text):
     options = RegexOptions
 
-    def default_name(self, spec_type: str, options: Options) -> str:
+    def default_name(self, spec_type: str, options: Any) -> str:
         """AgentV names a regex by its first 30 characters."""
-        return f"{spec_type}-{options.value[:30]}"  # type: ignore[attr-defined]
+        return f"{spec_type}-{options.value[:30]}"
 
     def grade(self, spec: GraderSpec, ctx: Context) -> Score:
         opts = parsed(spec, self)

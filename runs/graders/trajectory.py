@@ -24,7 +24,8 @@ from typing import Any, ClassVar, TypeGuard
 from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.graders import trace
-from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.base import Context, Score, assertion
+from autoresearch.runs.graders.options import Options
 from autoresearch.runs.graders.scoring import verdict
 from autoresearch.runs.js import js_number
 

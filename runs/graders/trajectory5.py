@@ -22,7 +22,8 @@ from typing import Any, Callable, ClassVar
 from autoresearch.runs.errors import RunsError
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.graders import trace
-from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.base import Context, Score, assertion
+from autoresearch.runs.graders.options import Options
 
 COMMAND_TOOLS = ("exec_command", "local_shell", "shell")
 KINDS = ("trajectory:tool-used", "trajectory:tool-sequence", "trajectory:tool-args-match", "trajectory:step-count")

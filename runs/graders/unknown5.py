@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from autoresearch.runs.evalfile.model import GraderSpec
-from autoresearch.runs.graders.base import Context, Options, Score, assertion
+from autoresearch.runs.graders.base import Context, Score, assertion
+from autoresearch.runs.graders.options import Options
 
 KIND = "agentv5-unknown-type"
 

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
 from autoresearch.runs.evalfile.problems import Problems
-from autoresearch.runs.graders import REGISTRY
+from autoresearch.runs.graders import REGISTRY, validated
 from autoresearch.runs.graders.base import ALIASES
 
 LABELS = {"id", "description"}  # AgentV keeps them with the grader's config; nothing scores on them
@@ -75,11 +73,7 @@ def normalize(raw: Any, problems: Problems, test_id: str | None, where: str) -> 
 
 def _accepts(model: Any, key: str, value: Any) -> bool:
     """Whether the grader's options model takes `value` for `key` (so a grader that learns a new form needs no change here)."""
-    try:
-        model.model_validate({key: value})
-    except ValidationError as exc:
-        return not any(error["loc"][:1] == (key,) for error in exc.errors())
-    return True
+    return not any(error["loc"][:1] == (key,) for error in validated(model, {key: value})[1])
 
 
 def accepted_keys(model: Any) -> set[str]:

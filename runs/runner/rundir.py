@@ -73,6 +73,7 @@ class RunDirWriter:
         self._pool = ThreadPoolExecutor(max_workers=self.WRITERS, thread_name_prefix="rundir")
         self._index_lock = threading.Lock()
         self._writes: list[Future[None]] = []
+        self._failed: list[Future[None]] = []  # writes that raised, noted as they end (no scan of every write)
 
     def add(self, result: TestResult) -> dict[str, Any]:
         """The result's row, its files and row written in the background; a write that failed before is raised."""
@@ -80,8 +81,14 @@ class RunDirWriter:
         self.results.append(result)
         entry = row(result)
         line = json.dumps(entry) + "\n"  # now: the caller may change the row it is handed
-        self._writes.append(self._pool.submit(self._write, result, line))
+        write = self._pool.submit(self._write, result, line)
+        write.add_done_callback(self._note)
+        self._writes.append(write)
         return entry
+
+    def _note(self, write: Future[None]) -> None:
+        if write.exception() is not None:
+            self._failed.append(write)
 
     def _write(self, result: TestResult, line: str) -> None:
         _write_test_files(self.run_dir, result)
@@ -89,9 +96,8 @@ class RunDirWriter:
             index.write(line)
 
     def _raise_failed(self) -> None:
-        for write in [w for w in self._writes if w.done()]:
-            self._writes.remove(write)
-            write.result()
+        if self._failed:
+            self._failed[0].result()
 
     def drain(self) -> None:
         """Every result added so far on disk (an interrupted run leaves every finished test); errors wait for
@@ -113,7 +119,8 @@ def _write_test_files(run_dir: Path, result: TestResult) -> None:
     is what commits the test (readers follow the rows), and a rename per file cost a fifth of a
     test's disk time (bench/eval_throughput.py)."""
     test_dir = run_dir / safe_segment(result.test_id)
-    (test_dir / "outputs").mkdir(parents=True, exist_ok=True)
+    test_dir.mkdir(parents=True, exist_ok=True)
+    (test_dir / "outputs").mkdir(exist_ok=True)  # not `parents`: its first try, before the test's folder, always failed
     (test_dir / "grading.json").write_text(_json(grading(result)), encoding="utf-8")
     (test_dir / "timing.json").write_text(_json(timing([result])), encoding="utf-8")
     (test_dir / "input.md").write_text(_input_markdown(result), encoding="utf-8")

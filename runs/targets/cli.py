@@ -111,18 +111,20 @@ class CliTarget:
         unhealthy = self.health.failure()
         if unhealthy:
             raise TargetFailed(unhealthy)
-        folder = (Path(tempfile.gettempdir()) / f"agentv-{call.eval_id}").parent
-        if "/" in call.eval_id and not folder.is_dir():
-            raise TargetFailed(
-                f"ENOENT: no such file or directory, open '{folder}/{Path(call.eval_id).name}-<time>.prompt.txt'"
-            )
+        if "/" in call.eval_id:
+            folder = (Path(tempfile.gettempdir()) / f"agentv-{call.eval_id}").parent
+            if not folder.is_dir():
+                raise TargetFailed(
+                    f"ENOENT: no such file or directory, open '{folder}/{Path(call.eval_id).name}-<time>.prompt.txt'"
+                )
         with scratch("autoresearch-test-") as folder:
             return self._command(call, folder)
 
     def _command(self, call: Call, scratch: Path) -> Answer:
         """The command with AgentV's placeholders; its answer what it wrote to `{OUTPUT_FILE}`."""
         prompt_file, output_file = scratch / "prompt.md", scratch / "output.txt"
-        prompt_file.write_text(call.prompt, encoding="utf-8")
+        if "{PROMPT_FILE}" in self.template:  # no command could find it otherwise: a file made and removed a test
+            prompt_file.write_text(call.prompt, encoding="utf-8")
         values = {
             "PROMPT": call.prompt,
             "PROMPT_FILE": str(prompt_file),
@@ -158,7 +160,7 @@ class CliTarget:
     def _execute(self, call: Call, command: str, timeout_s: float | None, scratch: Path) -> process.Completed:
         """The command on the host, in the test's workspace or the target's cwd, or in the test's container."""
         if call.container is None:
-            return process.run(command, cwd=call.cwd or self.cwd, log_prefix=scratch / "target", timeout_s=timeout_s)
+            return process.run(command, cwd=call.cwd or self.cwd, log_prefix=None, timeout_s=timeout_s)
         ran = container.run(call.container, command, timeout_s, scratch)
         if ran.infra:  # AgentV's sandbox_infra_failure: docker's own output is the message
             detail = ran.done.stderr.strip() or ran.done.stdout.strip() or "Sandbox runtime failed"

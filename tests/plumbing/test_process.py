@@ -9,6 +9,8 @@ import sys
 import textwrap
 import threading
 
+import pytest
+
 from autoresearch.plumbing import process
 from tests.helpers.procs import ended
 from tests.helpers.scenario import wait_for
@@ -232,3 +234,14 @@ def test_a_command_is_ended_and_reaped_even_when_popens_own_lock_was_left_taken(
     killing.join(timeout=30)
     assert not killing.is_alive(), "kill_group waited on the lock for good"
     assert proc.returncode == -signal.SIGTERM  # reaped: no zombie left
+
+
+@pytest.mark.parametrize("memfd", [True, False], ids=["memfd", "no-memfd"])
+def test_a_command_run_without_a_log_prefix_keeps_its_output_in_memory_and_writes_no_file(tmp_path, monkeypatch, memfd):
+    """A `cli` target's command, once per test: no logs and no pid file made and removed on a disk (without
+    `memfd_create`, off Linux, an unnamed temporary file)."""
+    if not memfd:
+        monkeypatch.delattr(os, "memfd_create")
+    done = process.run("echo out; echo err >&2", cwd=tmp_path, log_prefix=None)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "out\n", "err\n")
+    assert list(tmp_path.iterdir()) == []

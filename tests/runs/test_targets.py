@@ -139,6 +139,24 @@ def test_cli_prompt_placeholders_are_shell_escaped(tmp_path):
     assert (rows["args"]["score"], rows["file"]["score"]) == (1.0, 1.0)
 
 
+def test_a_cli_command_s_scratch_folder_holds_only_its_answer_unless_it_asks_for_the_prompt_file(tmp_path):
+    """Its output goes to files in memory and the prompt to a file only when {PROMPT_FILE} names it: four files
+    fewer made and removed in the temporary directory for every test of a fast target (bench/eval_cli.py)."""
+    listing = 'ls -A "$(dirname {OUTPUT_FILE})" | tr "\\n" " " > {OUTPUT_FILE}'
+    targets = [
+        {"name": "plain", "provider": "cli", "command": listing},
+        {"name": "file", "provider": "cli", "command": listing + "; : {PROMPT_FILE}"},
+    ]
+    tests = [
+        {"id": name, "input": "q", "execution": {"target": name}, "assertions": [{"type": "contains", "value": "x"}]}
+        for name in ("plain", "file")
+    ]
+    eval_file = write_tree(tmp_path, tests, {}, targets=targets)
+    execute(prepare(eval_file, tmp_path), tmp_path / "out", RunOptions(workers=2), show_progress=False)
+    answers = {name: (tmp_path / "out" / name / "outputs" / "response.md").read_text() for name in ("plain", "file")}
+    assert answers == {"plain": "@[assistant]:\noutput.txt ", "file": "@[assistant]:\noutput.txt prompt.md "}
+
+
 def test_cli_envelope_output_as_text_and_as_messages(tmp_path):
     messages = [
         {"role": "assistant", "content": "first"},
