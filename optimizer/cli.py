@@ -8,6 +8,7 @@ when it runs, so `--help` stays fast.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> None:
         code = run_cli(argv)
     finally:
         signals.end_started()
+    # The interpreter's last act is a full collection over every object the imports made (15-20 ms of each
+    # command's CPU, for no garbage worth finding at exit): frozen, they are left to the operating system.
+    gc.freeze()
     sys.exit(code)
 
 
