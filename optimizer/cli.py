@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.commands import quick
+from autoresearch.plumbing import collector
 from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 from autoresearch.plumbing.redact import redact
 
@@ -39,6 +40,7 @@ class MaskedStream:
 
 
 def main(argv: list[str] | None = None) -> None:
+    collector.starting()
     sys.stdout, sys.stderr = MaskedStream(sys.stdout), MaskedStream(sys.stderr)
     try:
         code = run_cli(argv)
