@@ -60,7 +60,7 @@ Measure = Annotated[
 class Candidate(BaseModel):
     """One of a cycle's candidates when `search.candidates` > 1; the cycle's own fields describe its outcome."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)  # built at the first line read or written
+    model_config = ConfigDict(extra="allow")
 
     index: int = Field(ge=0)  # the sibling index; merge candidates are numbered after the siblings
     decision: Decision
@@ -92,7 +92,7 @@ class Iteration(BaseModel):
     # pydantic keeps the strings it reads in a cache of 16,384 shared by every model: a night's run
     # directories, timestamps and commits filled it (about 150 bytes a line read, held for good); field
     # names repeat and are worth caching, values never repeat
-    model_config = ConfigDict(extra="allow", cache_strings="keys", defer_build=True)  # at the first line, too
+    model_config = ConfigDict(extra="allow", cache_strings="keys")
 
     cycle: int = Field(ge=1)
     score: float
