@@ -47,7 +47,7 @@ class CodexSpend:
 class _Usage(BaseModel):
     """A `turn.completed` event's `usage`; fields Codex may add later are ignored."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built when a Codex log is read
 
     input_tokens: int = Field(default=0, ge=0)
     cached_input_tokens: int = Field(default=0, ge=0)

@@ -59,7 +59,7 @@ SpendReader = Callable[[Report], Spend | None]
 class _CostFile(BaseModel):
     """`$AUTORESEARCH_COST_FILE`: a JSON object such as {"cost_usd": 0.42}."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)  # built when a cost file is read
 
     cost_usd: float = Field(ge=0, allow_inf_nan=False)
     tokens_in: int = Field(default=0, ge=0)

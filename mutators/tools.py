@@ -31,6 +31,7 @@ from pathlib import Path
 
 from autoresearch.mutators import grep
 from autoresearch.mutators.base import MutationRequest
+from autoresearch.mutators.gitnames import is_git_name, names_git
 from autoresearch.plumbing.errors import AutoresearchError
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.redact import redact, secret_values
@@ -47,19 +48,6 @@ MAX_MATCHES = 100
 DEFAULT_READ_LINES = 2_000
 GIT_TIMEOUT_S = 30.0
 SKIPPED_DIRS = {"node_modules", "__pycache__", ".venv"}
-# code points HFS+ ignores in names, so that `.g\u200cit` is `.git` on macOS (git's own check, CVE-2014-9390)
-HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
-
-
-def is_git_name(name: str) -> bool:
-    """`.git` as some filesystem may read `name`: any case (macOS, Windows), trailing dots and spaces or
-    a `:stream` suffix (Windows), the 8.3 short name `GIT~1` (NTFS), with code points HFS+ ignores."""
-    return name.split(":")[0].translate(HFS_IGNORED).casefold().rstrip(". ") in (".git", "git~1")
-
-
-def names_git(path: str) -> bool:
-    """Whether any component of `path`, split at `/` and at `\\` (a separator on Windows), is `.git`."""
-    return any(is_git_name(part) for part in re.split(r"[\\/]", path))
 
 
 class ToolRefused(AutoresearchError):

@@ -8,12 +8,14 @@ when it runs, so `--help` stays fast.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.commands import quick
+from autoresearch.plumbing import collector
 from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 from autoresearch.plumbing.redact import redact
 
@@ -38,11 +40,15 @@ class MaskedStream:
 
 
 def main(argv: list[str] | None = None) -> None:
+    collector.starting()
     sys.stdout, sys.stderr = MaskedStream(sys.stdout), MaskedStream(sys.stderr)
     try:
         code = run_cli(argv)
     finally:
         signals.end_started()
+    # The interpreter's last act is a full collection over every object the imports made (15-20 ms of each
+    # command's CPU, for no garbage worth finding at exit): frozen, they are left to the operating system.
+    gc.freeze()
     sys.exit(code)
 
 

@@ -16,7 +16,7 @@ from autoresearch.trajectory.goal import better
 class EvalReport(BaseModel):
     """The README's `eval --json` schema, field for field."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # built when `eval` reports
 
     kind: Literal["metric", "score"]  # the eval's own number, or a 0-1 score
     score: float

@@ -39,6 +39,7 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
     from autoresearch.optimizer.commands.summary import print_run_summary
     from autoresearch.optimizer.cycle import loop
     from autoresearch.optimizer.startup.opening import open_session
+    from autoresearch.plumbing import collector
     from autoresearch.plumbing.errors import IntegrityError, Interrupted
 
     cfg = load(config, overrides)
@@ -53,6 +54,7 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
     setup_logging(session.paths.log, quiet=quiet, console=not daemon)
     notifier, error = notify.start(cfg.notify, cfg.experiment_name), None
     tracker = tracking.start(cfg.tracking, _tracked(session))
+    collector.started()  # the loop's own garbage is collected as usual, its cycles not walking start-up's objects
     try:
         outcome = loop.run(session)
     except BaseException as exc:

@@ -33,6 +33,7 @@ def command(
     from autoresearch.optimizer.commands.common import config_dir
     from autoresearch.optimizer.commands.common import experiment as find_experiment
     from autoresearch.optimizer.gitrepo.workspace import exclude
+    from autoresearch.plumbing import collector
     from autoresearch.plumbing.errors import InvalidInput
     from autoresearch.trajectory import server
 
@@ -56,6 +57,7 @@ def command(
         config.resolve(), config_dir(config), Path(paths.results_dir).resolve(), secret, host in server.LOOPBACK
     )
     app = make_app(served)
+    collector.started()  # a server runs for days: its garbage collected at the usual pace
     uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")).run(sockets=[sock])
     print("stopped")
     return 0

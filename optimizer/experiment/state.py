@@ -9,22 +9,24 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autoresearch.optimizer.experiment.history import History
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.stop import StopReason
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.experiment.history import History
 
 Status = Literal["running", "finished", "stopped", "failed"]
 Phase = Literal["starting", "mutate", "eval", "decide", "idle", "done"]
 
 
 class State(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)  # built when first read or written: not by `validate`
 
     experiment: str
     artifact: str

@@ -27,7 +27,7 @@ from autoresearch.trajectory.iterations import Iteration
 class Entry(BaseModel):
     """What a version command began, written before its first change."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built at first use: not at start-up
 
     command: Literal["rollback", "promote"]
     experiment: str

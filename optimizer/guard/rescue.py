@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import DiffOption
 
-from autoresearch.mutators.tools import is_git_name
+from autoresearch.mutators.gitnames import is_git_name
 from autoresearch.optimizer.guard import scope
 from autoresearch.optimizer.guard.scope import Change, Guard
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pygit2
 
-from autoresearch.mutators.tools import is_git_name
+from autoresearch.mutators.gitnames import is_git_name
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal
@@ -253,7 +253,7 @@ class Guard:
         return current, paths
 
     def _walk_nested(self) -> dict[str, Entry]:
-        """Every path some filesystem reads as `.git` (any case, `GIT~1`, ...: see autoresearch.mutators.tools.is_git_name),
+        """Every path some filesystem reads as `.git` (any case, `GIT~1`, ...: see autoresearch.mutators.gitnames.is_git_name),
         and all under it, inside a directory artifact (symlinks not followed): git refuses to add them."""
         artifact = str(self.ws.artifact_path)
         found: dict[str, Entry] = {}
