@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -39,9 +40,19 @@ def missing_program(command: str, cwd: Path) -> str | None:
             return f"program {program!r} does not exist in {cwd}"
         if not os.access(path, os.X_OK):
             return f"program {program!r} is not executable (chmod +x it, or name its interpreter: python3 {program})"
-    elif subprocess.run(["sh", "-c", 'command -v "$1"', "sh", program], cwd=cwd, capture_output=True).returncode != 0:
+    elif not _on_path(program, cwd):
         return f"program {program!r} is not on PATH"
     return _missing_script(words, cwd)
+
+
+def _on_path(program: str, cwd: Path) -> bool:
+    """Found in an absolute PATH folder by a lookup in this process, or else by the shell itself (a builtin, a
+    function, a relative PATH folder read from `cwd`): the shell costs a process each check, `run` and
+    `validate` check the eval's and the mutator's commands."""
+    found = shutil.which(program)
+    if found is not None and os.path.isabs(found):
+        return True
+    return subprocess.run(["sh", "-c", 'command -v "$1"', "sh", program], cwd=cwd, capture_output=True).returncode == 0
 
 
 def _missing_script(words: list[str], cwd: Path) -> str | None:
