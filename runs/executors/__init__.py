@@ -53,7 +53,7 @@ class LostAttempts:
                 " (%s)",
                 what,
                 attempt,
-                exc,
+                str(exc)[:300],
             )
 
         return lost
