@@ -72,6 +72,7 @@ class Candidate(BaseModel):
     reason: Text = None
     cost_usd: float = 0.0
     lost_attempts: Count = None  # `executor: ray`: its mutation attempts lost with their node (spend not known)
+    eval_lost_attempts: Count = None  # `executor: ray`: its evals' task attempts lost with their node (the same)
     patch: Text = None  # a candidate not kept: its saved patch, relative to the experiment's results directory
     merge_of: Annotated[list[int] | None, WrapValidator(_or_none)] = None  # a merge: the siblings it combines
     parent: Text = None  # search.parents: pareto: the earlier candidate it started from, `<cycle>-<index>` (none: HEAD)
@@ -130,6 +131,9 @@ class Iteration(BaseModel):
     eval_runs: Count = None
     cache_hits: Count = None
     skipped_tests: Count = None
+    # `executor: ray`: the eval tasks' attempts lost with their node (each run again, or its test's execution_error);
+    # what they spent is not known, and not in cost_usd
+    eval_lost_attempts: Count = None
     # the significant rule's evidence
     samples: Count = None  # candidate runs drawn (HEAD's after a KEEP skip them: the winner's curse)
     head_samples: Count = None

@@ -113,8 +113,13 @@ def _details(view: ExperimentView, sched: ScheduleView | None) -> list[str]:
 def _decision(record: JSONObject) -> str:
     mutation = str(record.get("mutation", ""))[:60]
     line = f"cycle {record['cycle']:<3} {record.get('decision', '?'):<5} {_score(record.get('score'))}  {mutation}"
-    if lost := record.get("mutation_lost_attempts"):  # executor: ray; their spend is in no figure
-        line += f"  ({lost} mutation attempt(s) lost with their Ray node, spend not known)"
+    lost = [
+        f"{count} {what} attempt(s)"
+        for what, key in (("mutation", "mutation_lost_attempts"), ("eval task", "eval_lost_attempts"))
+        if (count := record.get(key))  # executor: ray; their spend is in no figure
+    ]
+    if lost:
+        line += f"  ({' and '.join(lost)} lost with their Ray node, spend not known)"
     return line
 
 

@@ -47,6 +47,7 @@ def summary_json(paths: "ExperimentPaths", ws: "Workspace", cfg: "Config") -> JS
         "rebaseline": _point(next((r for r in reversed(records) if r.rebaseline), None)),
         "cost_usd": history.spent_usd,
         "lost_attempts": sum(r.mutation_lost_attempts or 0 for r in records),
+        "eval_lost_attempts": sum(r.eval_lost_attempts or 0 for r in records),
         "overlap": asdict(overlap) if (overlap := history.overlap) else None,
         "warning": st.warning if st else None,
         "unreadable_lines": bad,
@@ -127,16 +128,20 @@ def _overlap_lines(history: "History") -> list[str]:
 
 
 def _lost_lines(records: list["Iteration"]) -> list[str]:
-    """With `executor: ray`: the mutation attempts lost with their node, whose spend the cost above lacks."""
-    lost = [r for r in records if r.mutation_lost_attempts]
-    if not lost:
-        return []
-    count = sum(r.mutation_lost_attempts or 0 for r in lost)
-    cycles = ", ".join(str(r.cycle) for r in lost)
-    return [
-        f"  lost with their Ray node: {count} mutation attempt(s) (cycle {cycles}), "
-        "what they spent is not known and not in the cost above"
-    ]
+    """With `executor: ray`: the mutation attempts and the eval tasks' attempts lost with their node, whose spend
+    the cost above lacks."""
+    counts = {
+        "mutation attempt(s)": {r.cycle: r.mutation_lost_attempts or 0 for r in records},
+        "eval task attempt(s)": {r.cycle: r.eval_lost_attempts or 0 for r in records},
+    }
+    lines = []
+    for what, lost in counts.items():
+        if cycles := ", ".join(str(cycle) for cycle, count in lost.items() if count):
+            lines.append(
+                f"  lost with their Ray node: {sum(lost.values())} {what} (cycle {cycles}), "
+                "what they spent is not known and not in the cost above"
+            )
+    return lines
 
 
 def _partial_lines(records: list["Iteration"]) -> list[str]:

@@ -137,6 +137,7 @@ def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> CycleSpend:
         cost_usd=round(sum(s.draft.spend.cost_usd or 0.0 for s in siblings), 6),
         eval_runs=sum(_eval_runs(s) for s in siblings),
         cache_hits=sum(s.draft.spend.cache_hits or 0 for s in siblings),
+        lost_attempts=sum(s.draft.spend.lost_attempts or 0 for s in siblings) or None,
     )
     return CycleSpend(evals, settle(siblings + ahead))
 
@@ -165,6 +166,7 @@ def _entry(session: Session, s: Sibling, winner: Sibling | None) -> Candidate:
         reason=reason,
         cost_usd=round((s.draft.spend.cost_usd or 0.0) + s.mutated.cost_usd, 6),
         lost_attempts=s.mutated.lost_attempts or None,
+        eval_lost_attempts=s.draft.spend.lost_attempts,
         patch=os.path.relpath(patch, session.paths.results_dir) if patch.is_file() else None,
         merge_of=s.merge_of,
         parent=s.parent or None,

@@ -101,7 +101,9 @@ def confirm(session: Session, place: Place, run_dir: Path, draft: Draft, first: 
     draft.assessment = replace(assessed, reason=replace(assessed.reason, confirmation=how, confirmed=assessed.keep))
     first_run.add(spend)
     skipped = spend.skipped or draft.spend.skipped_tests  # (a first run's is kept when the second skipped none)
-    draft.spend = EvalSpend(round(first_run.cost_usd, 6), first_run.runs, first_run.hits, skipped)
+    draft.spend = EvalSpend(
+        round(first_run.cost_usd, 6), first_run.runs, first_run.hits, skipped, first_run.lost or None
+    )
     return draft.assessment if assessed.keep else None
 
 

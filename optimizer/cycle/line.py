@@ -58,6 +58,7 @@ class EvalSpend:
     eval_runs: int | None = None
     cache_hits: int | None = None
     skipped_tests: int | None = None
+    lost_attempts: int | None = None  # `executor: ray`: its tasks' attempts lost with their node, spend not known
 
     @classmethod
     def of(cls, spend: Spend) -> EvalSpend:
@@ -69,6 +70,7 @@ class EvalSpend:
             spend.runs if shown else None,
             spend.hits if shown else None,
             spend.skipped or None,
+            spend.lost or None,
         )
 
     @classmethod
@@ -78,12 +80,12 @@ class EvalSpend:
         no run ended before it: the line is as any failed eval's."""
         if spend.runs == 0 and spend.hits == 0:
             return cls()
-        return cls(round(spend.cost_usd, 6), spend.runs + 1, spend.hits)
+        return cls(round(spend.cost_usd, 6), spend.runs + 1, spend.hits, lost_attempts=spend.lost or None)
 
     def on_line(self) -> Spend:
         """The spend this line records (`eval_runs` is named only when not 1: a hit is 0)."""
         runs = 1 if self.eval_runs is None else self.eval_runs
-        return Spend(runs=runs, hits=self.cache_hits or 0, cost_usd=self.cost_usd or 0.0)
+        return Spend(runs=runs, hits=self.cache_hits or 0, cost_usd=self.cost_usd or 0.0, lost=self.lost_attempts or 0)
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,7 @@ def _spend(spend: EvalSpend) -> dict[str, Any]:
         "eval_runs": spend.eval_runs,
         "cache_hits": spend.cache_hits,
         "skipped_tests": spend.skipped_tests,
+        "eval_lost_attempts": spend.lost_attempts,
     }
     return {name: value for name, value in fields.items() if value is not None}
 

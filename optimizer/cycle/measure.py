@@ -43,12 +43,14 @@ class Spend:
     hits: int = 0
     cost_usd: float = 0.0
     skipped: int = 0  # tests an early discard did not run
+    lost: int = 0  # `executor: ray`: attempts of its tasks lost with their node (what they spent is not known)
 
     def add(self, other: Spend) -> None:
         self.runs += other.runs
         self.hits += other.hits
         self.cost_usd += other.cost_usd
         self.skipped += other.skipped
+        self.lost += other.lost
 
 
 def evaluate(
@@ -98,6 +100,7 @@ def measure(
         if not outcome.notes.get("stopped"):
             session.cache.put(key, n, outcome.rows)
     spend.skipped += int(outcome.notes.get("skipped_tests", 0))
+    spend.lost += int(outcome.notes.get("lost_attempts", 0))
     spend.runs += 1
     spend.cost_usd += outcome.cost_usd
     return outcome.rows

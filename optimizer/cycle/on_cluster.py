@@ -67,24 +67,25 @@ class RemoteMutator:
             )
         shipped = executor.ship(fresh=True)
         lost = 0
-        while True:
-            try:
-                outcome = executor.call_once(shipped, mutate_in_tree, self.mutator, request, context)
-                break
-            except NodeLost as exc:
-                lost += 1
-                get().warning(_lost_attempt(request, lost), error=str(exc)[:300])
-                if lost > self.config.executor.max_retries:
-                    raise MutationFailed(
-                        f"its Ray node was lost {lost} times during the mutation (the last: {exc}); "
-                        "what the lost attempts spent is not known",
-                        "node-lost",
-                        _with_lost(None, lost),
-                    ) from None
-            except TaskFailed as exc:  # the task itself raised there: a fault of ours, or of the worker's setup
-                raise MutationFailed(
-                    f"the mutation failed on the Ray cluster: {exc}", spent=_with_lost(None, lost)
-                ) from None
+
+        def said(exc: NodeLost, count: int) -> None:
+            nonlocal lost
+            lost = count
+            get().warning(_lost_attempt(request, count), error=str(exc)[:300])
+
+        try:
+            outcome = executor.call_once(shipped, mutate_in_tree, self.mutator, request, context, lost=said)
+        except NodeLost as exc:
+            raise MutationFailed(
+                f"its Ray node was lost {lost} times during the mutation (the last: {exc}); "
+                "what the lost attempts spent is not known",
+                "node-lost",
+                _with_lost(None, lost),
+            ) from None
+        except TaskFailed as exc:  # the task itself raised there: a fault of ours, or of the worker's setup
+            raise MutationFailed(
+                f"the mutation failed on the Ray cluster: {exc}", spent=_with_lost(None, lost)
+            ) from None
         return _taken_back(outcome, request, lost)
 
 

@@ -22,7 +22,7 @@ from autoresearch.runs.errors import EvalFailed, RunsError
 from autoresearch.runs.evalfile.interpolate import load_dotenv
 from autoresearch.runs.evalfile.model import Case, Suite, Trials
 from autoresearch.runs.evaluators import EvalOutcome, Watch
-from autoresearch.runs.executors import Executor, TaskFailed
+from autoresearch.runs.executors import Executor, LostAttempts, TaskFailed
 from autoresearch.runs.parse import EvalFileError, check, runnable
 from autoresearch.runs.runner.case import TestResult
 from autoresearch.runs.runner.filerefs import Unread, unread
@@ -153,7 +153,7 @@ class BuiltinEvaluator:
         )
 
     def run(self, run_dir: Path, watch: Watch | None = None) -> EvalOutcome:
-        prepared = self._prepare()
+        prepared, lost = self._prepare(), LostAttempts()
         if self.executor is None:
             finished = self.run_tests(prepared, run_dir, watch)
         elif RunWorkspaces(prepared.suite, prepared.targets.hooks).shares:
@@ -161,15 +161,16 @@ class BuiltinEvaluator:
             # (which `watch` cannot stop midway: the rows it sees are all there, and decide as a full run does)
             from autoresearch.runs.executors.whole import run_whole  # with tarfile: for an executor's eval alone
 
-            finished = run_whole(self.executor, run_dir, eval_in, self.config, self.eval_file)
+            finished = run_whole(self.executor, run_dir, lost, eval_in, self.config, self.eval_file)
         else:
-            finished = self.run_tests(prepared, run_dir, watch, self._remote(prepared))
+            finished = self.run_tests(prepared, run_dir, watch, self._remote(prepared, lost))
         rows = finished.rows
         if not rows:
             raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
         if all(r["execution_status"] == "execution_error" for r in rows):
             raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {rows[0].get('error')}")
         notes: dict[str, Any] = {"stopped": finished.notes} if finished.notes else {}
+        notes |= lost.noted()
         if len(rows) < len(prepared.suite.cases):
             notes["skipped_tests"] = len(prepared.suite.cases) - len(rows)
         return EvalOutcome(rows, finished.cost_usd, notes)
@@ -203,10 +204,11 @@ class BuiltinEvaluator:
     def _prepare(self) -> Prepared:
         return load(self.config, self.repo_root)
 
-    def _remote(self, prepared: Prepared) -> Remote:
+    def _remote(self, prepared: Prepared, lost: LostAttempts) -> Remote:
         """Each attempt as one task of the executor, in the tree shipped once for this run, its workspace (when
         the test has one of its own) set up there; the result comes back keyed by the driver's own test, and a
-        task that failed there is that test's execution_error."""
+        task that failed there (or was lost with its node more often than the retries allow, each loss counted
+        in `lost`) is that test's execution_error."""
         assert self.executor is not None
         executor, shipped, config = self.executor, self.executor.ship(), self.config
         run_ids = {case.matrix_target: str(uuid.uuid4()) for case in prepared.suite.cases}  # one per target, as here
@@ -214,7 +216,14 @@ class BuiltinEvaluator:
         def remote(case: Case, attempt: int, trials: Trials | None) -> TestResult:
             try:
                 result = executor.call(
-                    shipped, attempt_in, config, case.row_id, attempt, trials, run_ids[case.matrix_target]
+                    shipped,
+                    attempt_in,
+                    config,
+                    case.row_id,
+                    attempt,
+                    trials,
+                    run_ids[case.matrix_target],
+                    lost=lost.of(f"test {case.row_id}"),
                 )
             except TaskFailed as exc:
                 return TestResult(case, prepared.targets.per_case.get(case.row_id, ""), error=str(exc))

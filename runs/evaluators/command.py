@@ -14,7 +14,7 @@ from autoresearch.plumbing.program import missing_program
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import BadResults, EvalFailed, RunsError
 from autoresearch.runs.evaluators import EvalOutcome
-from autoresearch.runs.executors import Executor
+from autoresearch.runs.executors import Executor, LostAttempts
 from autoresearch.runs.executors.whole import run_whole
 from autoresearch.runs.results import INDEX, Row, load_rows, require_unit_scores
 
@@ -81,10 +81,11 @@ class CommandEvaluator:
             self.executor.connect()
 
     def run(self, run_dir: Path) -> EvalOutcome:
+        lost = LostAttempts()
         if self.executor is None:
             run_eval_command(self.config, self.repo_root, run_dir)
         else:  # the run directory is made on the worker and unpacked here, where the records are
-            run_whole(self.executor, run_dir, command_in, self.config)
+            run_whole(self.executor, run_dir, lost, command_in, self.config)
         index = run_dir / INDEX
         if not index.exists():
             raise EvalFailed(f"eval wrote no {INDEX} in {run_dir}")
@@ -95,7 +96,7 @@ class CommandEvaluator:
             raise EvalFailed(f"malformed results: {exc}") from None
         if not rows:
             raise EvalFailed(f"{index} has no result rows")
-        return EvalOutcome(rows, rows_cost(rows))
+        return EvalOutcome(rows, rows_cost(rows), lost.noted())
 
 
 class MetricEvaluator:

@@ -9,6 +9,8 @@ implementation; `local` keeps today's threads and processes untouched.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -24,8 +26,41 @@ class TaskFailed(StepFailed):
 
 
 class NodeLost(TaskFailed):
-    """A task run once (`call_once`) whose node, or worker process, was lost while it ran: what it did there
-    is gone, its spend included; the caller runs it again or records it as an error."""
+    """A task whose node, or worker process, was lost while it ran, more often than `executor.max_retries`
+    allows: what it did there is gone, its spend included; the caller records it as an error."""
+
+
+OnLost = Callable[[NodeLost, int], None]  # hears of each attempt of one task lost with its node: the error, its count
+
+
+class LostAttempts:
+    """The attempts of one eval's tasks lost with their node, counted from any of its threads, each said in the
+    log: it was run again (or, lost once more than the retries allow, became that test's error), and what it
+    spent there is not known, so no figure beside the count holds it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def of(self, what: str) -> OnLost:
+        """The `lost` of one task's call, `what` naming the task in the log ("test t3", "the eval")."""
+
+        def lost(exc: NodeLost, attempt: int) -> None:
+            with self._lock:
+                self.count += 1
+            logging.getLogger("autoresearch.runs").warning(
+                "a Ray node was lost during %s (attempt %d); what that attempt spent is not known, and not counted"
+                " (%s)",
+                what,
+                attempt,
+                str(exc)[:300],
+            )
+
+        return lost
+
+    def noted(self) -> dict[str, int]:
+        """The eval outcome's note of them (`lost_attempts`), none when none was lost."""
+        return {"lost_attempts": self.count} if self.count else {}
 
 
 class ClusterLost(RunsError):
@@ -45,7 +80,8 @@ class Executor(Protocol):
         unpacks a copy of its own)."""
         ...
 
-    def call(self, shipped: Any, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(root, *args)` run in the shipped tree; `TaskFailed` when it raised there, `ClusterLost` when
-        the cluster is gone."""
+    def call(self, shipped: Any, fn: Callable[..., T], *args: Any, lost: OnLost | None = None) -> T:
+        """`fn(root, *args)` run in the shipped tree, run again when its node is lost (`lost` hears of each
+        attempt lost) up to `executor.max_retries` times; `TaskFailed` when it raised there or was lost once
+        more than that (`NodeLost`), `ClusterLost` when the cluster is gone."""
         ...

@@ -6,9 +6,10 @@ with the tree restored, whatever the address form. The daemon talks to it over a
 for its own answer, so the runner's threads dispatch and collect as they would locally, and at most
 `eval.workers` calls are in flight at once, however many candidates share the driver.
 
-A task holds `num_cpus` and the custom `resources` on its node; Ray runs it again on another node when its
-node is lost (`max_retries`, system failures only), and the caller keeps exactly one result per task, so a lost
-node loses no test and counts none twice.
+A task holds `num_cpus` and the custom `resources` on its node. Ray never runs it again: when its node is lost,
+the call runs it again itself (`max_retries` times, system failures only), telling the caller of each attempt
+lost, whose spend nothing brings back, so the caller counts it; the caller keeps exactly one result per task,
+so a lost node loses no test and counts none twice.
 
 The keys a task needs are put in the object store once per eval run and set in the task's environment while
 it runs (the targets and graders it starts inherit them): never in the snapshot, never in the task's arguments
@@ -38,7 +39,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from autoresearch.runs.errors import RunsError
-from autoresearch.runs.executors import ClusterLost, NodeLost, TaskFailed
+from autoresearch.runs.executors import ClusterLost, NodeLost, OnLost, TaskFailed
 from autoresearch.runs.executors.config import ExecutorConfig
 from autoresearch.runs.executors.snapshot import build
 
@@ -83,11 +84,7 @@ class Driver:
         self._ids = itertools.count(1)
         self._waiting: dict[int, Future[tuple[str, Any]]] = {}
         self._unused: deque[int] = deque()  # objects no eval holds any more, freed with the next message
-        options = {
-            "num_cpus": config.num_cpus,
-            "resources": config.resources or None,
-            "max_retries": config.max_retries,
-        }
+        options = {"num_cpus": config.num_cpus, "resources": config.resources or None}
         try:
             self._send(("connect", 0, (address, options)))
             verb, _, answer = self._first_answer()
@@ -108,16 +105,12 @@ class Driver:
         key: int = self._ask("put", data)
         return key
 
-    def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
-        with self.slots:
-            value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args, False))
+    def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any, slotted: bool = True) -> T:
+        """One attempt of `fn(root, *args)`, which Ray does not run again (`NodeLost` when its node is lost), in
+        one of the eval's slots unless not `slotted` (a candidate's mutation)."""
+        with self.slots if slotted else nullcontext():
+            value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args))
             return value
-
-    def call_once(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
-        """`call`, but never run again by Ray (`NodeLost` instead, the caller deciding) and outside the eval's
-        slots: a candidate's mutation, whose attempts the caller counts."""
-        value: T = self._ask("call", (shipped.data, shipped.digest, shipped.env, shipped.fresh, fn, args, True))
-        return value
 
     def free(self, keys: list[int]) -> None:
         """Called by the garbage collector, at any point of any thread: so it only notes the keys (a message
@@ -257,13 +250,29 @@ class RayExecutor:
         self._driver = driver
         return driver
 
-    def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
-        return shipped.driver.call(shipped, fn, *args)
+    def call(self, shipped: Shipped, fn: Callable[..., T], *args: Any, lost: OnLost | None = None) -> T:
+        """`fn(root, *args)` as a task in one of `eval.workers`' slots, run again by this call when its node is
+        lost (see `again_when_lost`)."""
+        return self.again_when_lost(lambda: shipped.driver.call(shipped, fn, *args), lost)
 
-    def call_once(self, shipped: Shipped, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(root, *args)` as one task Ray does not run again when its node is lost (`NodeLost`), taking none
-        of `eval.workers`' slots (see `Driver.call_once`)."""
-        return shipped.driver.call_once(shipped, fn, *args)
+    def call_once(self, shipped: Shipped, fn: Callable[..., T], *args: Any, lost: OnLost | None = None) -> T:
+        """`call`, taking none of `eval.workers`' slots: a candidate's mutation."""
+        return self.again_when_lost(lambda: shipped.driver.call(shipped, fn, *args, slotted=False), lost)
+
+    def again_when_lost(self, attempt: Callable[[], T], lost: OnLost | None) -> T:
+        """`attempt()`, made again when its node is lost, up to `executor.max_retries` times: `lost` hears of
+        each attempt lost (what it spent is gone with it: the caller counts it), and the last `NodeLost` is
+        raised when the task was lost once more than that."""
+        count = 0
+        while True:
+            try:
+                return attempt()
+            except NodeLost as exc:
+                count += 1
+                if lost is not None:
+                    lost(exc, count)
+                if count > self.config.max_retries:
+                    raise
 
     def environment(self) -> dict[str, str]:
         """The variables each task gets: the listed ones and the driver's keys (`.env` is loaded into the

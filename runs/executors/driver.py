@@ -10,8 +10,11 @@ tuples `(verb, id, payload)`:
 
     connect  (address, options)              -> ok | missing (Ray) | unreachable
     put      bytes                           -> ok (a key for the object)
-    call     (snapshot key, digest, env key, fresh, fn, args, once)
+    call     (snapshot key, digest, env key, fresh, fn, args)
                                              -> ok (the value) | failed | node-lost | lost
+
+Ray never runs a task again (`max_retries` 0): a task whose node was lost is `node-lost`, and the daemon runs it
+again itself, up to `executor.max_retries` times, counting each attempt lost (autoresearch.runs.executors.cluster).
     free     [keys]                          (no reply)
 
 Each call waits for its result in a thread of its own, so calls are answered as they finish. The process ends
@@ -60,9 +63,7 @@ def main(fd: int) -> None:
     except Exception as exc:  # whatever Ray raises for a cluster it cannot reach
         reply("unreachable", rid, first_line(exc))
         return
-    task = ray.remote(run_in_snapshot).options(retry_exceptions=False, **options)
-    # a task the daemon runs again itself when its node is lost, counting the attempts lost
-    once = ray.remote(run_in_snapshot).options(retry_exceptions=False, **{**options, "max_retries": 0})
+    task = ray.remote(run_in_snapshot).options(retry_exceptions=False, max_retries=0, **options)
     objects: dict[int, Any] = {}
     keys = itertools.count(1)
     reply("ok", rid, None)
@@ -82,13 +83,13 @@ def main(fd: int) -> None:
             for key in payload:
                 objects.pop(key, None)
         elif verb == "call":
-            data, digest, env, fresh, fn, args, just_once = payload
+            data, digest, env, fresh, fn, args = payload
             try:
-                ref = (once if just_once else task).remote(objects[data], digest, objects[env], fresh, fn, *args)
+                ref = task.remote(objects[data], digest, objects[env], fresh, fn, *args)
             except Exception as exc:
                 reply("lost", rid, f"lost the Ray cluster at {address!r}: {first_line(exc)}")
                 continue
-            threading.Thread(target=_wait, args=(ray, ref, rid, address, reply, just_once), daemon=True).start()
+            threading.Thread(target=_wait, args=(ray, ref, rid, address, reply), daemon=True).start()
 
 
 def _connect(address: str) -> Any:
@@ -99,7 +100,7 @@ def _connect(address: str) -> Any:
     return ray
 
 
-def _wait(ray: Any, ref: Any, rid: int, address: str, reply: Any, once: bool = False) -> None:
+def _wait(ray: Any, ref: Any, rid: int, address: str, reply: Any) -> None:
     try:
         value = ray.get(ref)
     except ray.exceptions.RayTaskError as exc:
@@ -110,8 +111,8 @@ def _wait(ray: Any, ref: Any, rid: int, address: str, reply: Any, once: bool = F
         ray.exceptions.ObjectLostError,
         ray.exceptions.OutOfMemoryError,
         ray.exceptions.TaskUnschedulableError,
-    ) as exc:  # lost more often than max_retries allows, or nowhere to run: this test's error
-        lost = once and not isinstance(exc, ray.exceptions.TaskUnschedulableError)
+    ) as exc:  # its node or worker lost (the daemon decides), or nowhere to run: this test's error
+        lost = not isinstance(exc, ray.exceptions.TaskUnschedulableError)
         reply("node-lost" if lost else "failed", rid, f"Ray: {first_line(exc)}")
     except Exception as exc:
         reply("lost", rid, f"lost the Ray cluster at {address!r}: {first_line(exc)}")

@@ -14,18 +14,21 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from autoresearch.runs.errors import EvalFailed
-from autoresearch.runs.executors import Executor, TaskFailed
+from autoresearch.runs.executors import Executor, LostAttempts, TaskFailed
 from autoresearch.runs.executors.snapshot import pack_dir, unpack
 from autoresearch.runs.executors.worker import scratch
 
 T = TypeVar("T")
 
 
-def run_whole(executor: Executor, run_dir: Path, fn: Callable[..., T], *args: Any) -> T:
-    """`fn(root, its_run_dir, *args)` as one task; what it wrote lands in `run_dir`, and its value is returned."""
+def run_whole(executor: Executor, run_dir: Path, lost: LostAttempts, fn: Callable[..., T], *args: Any) -> T:
+    """`fn(root, its_run_dir, *args)` as one task (its attempts lost with their node counted in `lost`); what it
+    wrote lands in `run_dir`, and its value is returned."""
+    shipped = executor.ship(fresh=True)
     try:
         # `fn`'s type does not pass through `call`'s `*args`: what comes back is `in_scratch_dir`'s
-        data, value = cast(tuple[bytes, T], executor.call(executor.ship(fresh=True), in_scratch_dir, fn, *args))
+        answer = executor.call(shipped, in_scratch_dir, fn, *args, lost=lost.of("the eval"))
+        data, value = cast(tuple[bytes, T], answer)
     except TaskFailed as exc:
         raise EvalFailed(str(exc)) from None
     unpack(data, run_dir)

@@ -29,7 +29,8 @@ def scores(**by_test: float) -> str:
 
 
 class ScriptedEval:
-    """Each test's score is read from the artifact; an artifact line `fail` fails the eval."""
+    """Each test's score is read from the artifact; an artifact line `fail` fails the eval, and a line `lost:N`
+    says N attempts of its tasks were lost with their Ray node (as an evaluator on `executor: ray` notes them)."""
 
     def __init__(self, artifact: Path):
         self.artifact, self.runs = artifact, 0
@@ -41,9 +42,11 @@ class ScriptedEval:
         text = self.artifact.read_text()
         if "fail" in text.split():
             raise EvalFailed("the scripted eval failed")
-        rows = [{"test_id": t, "score": float(s)} for t, s in (line.split("=") for line in text.split())]
+        words = text.split()
+        rows = [{"test_id": t, "score": float(s)} for t, s in (word.split("=") for word in words if "=" in word)]
         (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-        return EvalOutcome(rows)
+        lost = sum(int(word.removeprefix("lost:")) for word in words if word.startswith("lost:"))
+        return EvalOutcome(rows, notes={"lost_attempts": lost} if lost else {})
 
 
 Step = Callable[[MutationRequest], MutationResult]

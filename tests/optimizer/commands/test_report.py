@@ -47,7 +47,7 @@ def test_report_shows_cycles_decisions_scores_cost_commits_and_how_to_adopt_or_r
     assert report.stdout in run.stdout  # the run ended with the same summary
 
 
-def test_mutation_attempts_lost_with_their_ray_node_are_said_in_report_and_status(tmp_path):
+def test_mutation_and_eval_attempts_lost_with_their_ray_node_are_said_in_report_and_status(tmp_path):
     """The lines as a run on ray writes them (tests/runs/executors/test_ray.py loses a node for real)."""
     plan = {2: {"write": {"prompt.md": scores(a=1, b=0.5)}}, 3: {"write": {"prompt.md": scores(a=1, b=1)}}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0.5)}, plan)
@@ -55,17 +55,25 @@ def test_mutation_attempts_lost_with_their_ray_node_are_said_in_report_and_statu
     path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     lines[1]["mutation_lost_attempts"], lines[2]["mutation_lost_attempts"] = 2, 1
+    lines[2]["eval_lost_attempts"] = 4
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     report = cli(repo, "report").stdout
     assert (
         "  lost with their Ray node: 3 mutation attempt(s) (cycle 2, 3), "
         "what they spent is not known and not in the cost above"
     ) in report.splitlines()
-    assert json.loads(cli(repo, "report", "--json").stdout)["lost_attempts"] == 3
+    assert (
+        "  lost with their Ray node: 4 eval task attempt(s) (cycle 3), "
+        "what they spent is not known and not in the cost above"
+    ) in report.splitlines()
+    reported = json.loads(cli(repo, "report", "--json").stdout)
+    assert (reported["lost_attempts"], reported["eval_lost_attempts"]) == (3, 4)
     status = [line for line in cli(repo, "status", "exp").stdout.splitlines() if line.startswith("    cycle")]
     assert "lost" not in status[0]
     assert status[1].endswith("(2 mutation attempt(s) lost with their Ray node, spend not known)")
-    assert status[2].endswith("(1 mutation attempt(s) lost with their Ray node, spend not known)")
+    assert status[2].endswith(
+        "(1 mutation attempt(s) and 4 eval task attempt(s) lost with their Ray node, spend not known)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -105,6 +105,17 @@ def test_mutation_attempts_lost_with_their_ray_node_are_counted_on_the_line_apar
     assert "mutation_lost_attempts" not in lines(session)[0]
 
 
+def test_eval_task_attempts_lost_with_their_ray_node_are_counted_on_the_line(tmp_path):
+    """What an evaluator on ray notes (autoresearch.runs.executors.LostAttempts): each attempt run again, its spend
+    not known; the line counts them apart from the cost."""
+    session = started(experiment(tmp_path, scores(a=0), {2: write(scores(a=1) + "lost:2\n"), 3: write(scores(a=0.5))}))
+    engine.cycle(session, 2)
+    engine.cycle(session, 3)
+    one, two, three = lines(session)
+    assert (two["decision"], two["eval_lost_attempts"]) == ("keep", 2)
+    assert "eval_lost_attempts" not in one and "eval_lost_attempts" not in three
+
+
 def test_a_commit_the_user_made_meanwhile_stops_the_run_with_the_candidate_saved(tmp_path):
     def step(request):
         checkout = tmp_path / "repo"  # the user's, not the sandbox's throwaway checkout the mutator works in

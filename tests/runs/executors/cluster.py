@@ -270,6 +270,7 @@ def held(tree: Path, marks: Path, held: int, fault: Callable[[], list[int]], *ar
         "stderr": result.stderr[-2000:],
         "rows": rows(tree) if result.returncode == 0 and args == ("eval",) else [],
         "started": len(list(marks.glob("started-*"))),
+        "lost_said": result.stderr.count("a Ray node was lost during test"),
     }
 
 
@@ -278,8 +279,8 @@ def held_eval(tree: Path, marks: Path, count: int, fault: Callable[[], list[int]
 
 
 def lose_a_node(work: Path, on_ray: dict) -> dict:
-    """The second node's raylet is SIGKILLed while both nodes hold a test: the eval still scores every test once.
-    A new second node joins after."""
+    """The second node's raylet is SIGKILLed while both nodes hold a test: the eval still scores every test once,
+    the lost attempt run again and said in the log. A new second node joins after."""
     lost = held_eval(repo(work / "lost", on_ray), work / "marks", 2, lambda: [raylet_of_worker()])
     join_a_second_node()
     return lost

@@ -58,6 +58,7 @@ def test_a_node_lost_mid_eval_loses_no_test_and_counts_none_twice(cluster):
     assert lost["exit"] == 0, lost["stderr"]
     assert lost["rows"] == cluster["local"]  # every test once, same scores
     assert lost["started"] > 8  # the attempt on the lost node ran again elsewhere
+    assert lost["lost_said"] == 1  # by the daemon, which counted it: what it spent there is not known
 
 
 def test_no_secret_in_rays_logs(cluster):
