@@ -46,10 +46,11 @@ POINTS = {
 CASES = [(point, n) for point, times in POINTS.items() for n in range(1, times + 1)]
 
 
-GATE = (  # holds the eval of one cycle until a file named `gate` exists
-    "import os, sys, time, pathlib\n"
-    "if sys.argv[2].endswith('-c%04d' % int(sys.argv[1])) and not pathlib.Path('gate').exists():\n"
-    "    pathlib.Path('waiting').write_text(str(os.getpid()))\n"
+GATE = (  # holds the eval of one cycle until a file named `gate` exists; os alone (scenario.JSON_WRITING says why)
+    "import os, sys, time\n"
+    "if sys.argv[2].endswith('-c%04d' % int(sys.argv[1])) and not os.path.exists('gate'):\n"
+    "    with open('waiting', 'w') as waiting:\n"
+    "        waiting.write(str(os.getpid()))\n"
     "    time.sleep(600)\n"
 )
 
