@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -20,6 +25,23 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(
         ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
     ).stdout
+
+
+@contextmanager
+def git_env_of_a_test() -> Iterator[None]:
+    """The git environment tests/conftest.py's _git_identity gives each test, for a module's fixture: pytest
+    sets that up before any function's fixture, _git_identity included."""
+    with pytest.MonkeyPatch.context() as env:
+        for key, value in {**GIT_ENV, "GIT_CONFIG_NOSYSTEM": "1"}.items():
+            env.setenv(key, value)
+        yield
+
+
+def copy_of(repo: Path, to: Path) -> Path:
+    """A copy of a repository a module's fixture made once (a costly run: its records, its .git, its untracked
+    files), for a test that acts on it: each test changes its own copy. Not of a worktree experiment: git
+    links a worktree to its repository by absolute paths."""
+    return Path(shutil.copytree(repo, to, symlinks=True))
 
 
 def make_repo(path: Path, files: dict[str, str], commit: bool = True) -> Path:
