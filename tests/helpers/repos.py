@@ -7,9 +7,9 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,14 +27,20 @@ def git(repo: Path, *args: str) -> str:
     ).stdout
 
 
-@contextmanager
-def git_env_of_a_test() -> Iterator[None]:
-    """The git environment tests/conftest.py's _git_identity gives each test, for a module's fixture: pytest
-    sets that up before any function's fixture, _git_identity included."""
-    with pytest.MonkeyPatch.context() as env:
-        for key, value in {**GIT_ENV, "GIT_CONFIG_NOSYSTEM": "1"}.items():
-            env.setenv(key, value)
-        yield
+def made_once(build: Callable[[Path], Path]) -> Any:
+    """A module's fixture (`the_run = made_once(ran)`): `build(folder)`, a costly run several of the module's tests
+    act on, made once for the module, with the git environment of a test; each test acts on a `copy_of` it. The
+    module's tests are then best grouped on one xdist worker (`pytest.mark.xdist_group`), which makes it once."""
+
+    @pytest.fixture(scope="module")
+    def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        # tests/conftest.py's _git_identity gives each test this environment, after any module's fixture
+        with pytest.MonkeyPatch.context() as env:
+            for key, value in {**GIT_ENV, "GIT_CONFIG_NOSYSTEM": "1"}.items():
+                env.setenv(key, value)
+            return build(tmp_path_factory.mktemp("made-once"))
+
+    return made
 
 
 def copy_of(repo: Path, to: Path) -> Path:

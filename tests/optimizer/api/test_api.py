@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers.repos import GIT_ENV, cli, copy_of, git, git_env_of_a_test
+from tests.helpers.repos import GIT_ENV, cli, copy_of, git, made_once
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
 PLAN = {
@@ -74,19 +74,11 @@ def finished_repo(tmp_path, plan=PLAN):
 pytestmark = pytest.mark.xdist_group("api")
 
 
-@pytest.fixture(scope="module")
-def the_run(tmp_path_factory) -> Path:
-    """finished_repo() once for the module: a four-cycle run."""
-    with git_env_of_a_test():
-        return finished_repo(tmp_path_factory.mktemp("finished"))
-
-
-def a_finished_repo(tmp_path, the_run: Path) -> Path:
-    return copy_of(the_run, tmp_path / "r")
+the_run = made_once(finished_repo)
 
 
 def test_reads_experiments_their_cycles_and_best_artifact_and_describes_itself(tmp_path, the_run, api_of):
-    repo = a_finished_repo(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     assert api.token_file == repo / ".autoresearch" / "api-token"
     assert stat.S_IMODE(api.token_file.stat().st_mode) == 0o600
@@ -128,7 +120,7 @@ def test_the_token_is_made_once_and_never_shows_as_an_untracked_file(tmp_path, a
 
 
 def test_changes_need_the_token_and_a_wrong_or_missing_one_changes_nothing(tmp_path, the_run, api_of):
-    repo = a_finished_repo(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     head, before = git(repo, "rev-parse", "HEAD"), iterations(repo)
     for headers in ({}, api.auth("x" * 43), {"Authorization": "Basic dXNlcjpwYXNz"}):
@@ -146,7 +138,7 @@ def test_changes_need_the_token_and_a_wrong_or_missing_one_changes_nothing(tmp_p
 
 
 def test_names_that_leave_the_results_directory_are_refused(tmp_path, the_run, api_of):
-    repo = a_finished_repo(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     (repo / ".autoresearch" / "runs" / "..x").mkdir()
     api = api_of(repo)
     for name in ("..", "..%2F..%2Fetc", "%2e%2e", "..x", ".hidden", "exp%2F..%2F..%2F..", "a%00b"):
@@ -164,7 +156,7 @@ def test_names_that_leave_the_results_directory_are_refused(tmp_path, the_run, a
 
 
 def test_rollback_over_http_is_the_cli_rollback(tmp_path, the_run, api_of):
-    repo = a_finished_repo(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     head = git(repo, "rev-parse", "HEAD").strip()
     refused = api.http.post("/v1/experiments/exp/rollback", json={"cycle": 3}, headers=api.auth())
@@ -201,7 +193,7 @@ def test_start_then_stop_during_a_cycle(tmp_path, api_of):
 
 
 def test_eval_runs_the_configured_eval_once(tmp_path, the_run, api_of):
-    repo = a_finished_repo(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     done = api.http.post("/v1/eval", headers=api.auth())
     assert done.status_code == 200, done.text
@@ -212,7 +204,7 @@ def test_eval_runs_the_configured_eval_once(tmp_path, the_run, api_of):
 
 
 def test_eval_runs_our_cli_in_a_repository_with_an_autoresearch_package_of_its_own(tmp_path, the_run, api_of):
-    repo = a_finished_repo(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     (repo / "autoresearch").mkdir()
     (repo / "autoresearch" / "__init__.py").write_text('raise SystemExit("the repository\'s own autoresearch ran")\n')
     api = api_of(repo)
@@ -236,7 +228,7 @@ def test_stop_now_interrupts_the_eval_in_progress(tmp_path, api_of):
 
 
 def test_the_api_description_pages_work_offline_from_this_server_alone(tmp_path, the_run, api_of, watched):
-    api = api_of(a_finished_repo(tmp_path, the_run))
+    api = api_of(copy_of(the_run, tmp_path / "r"))
     for page in ("/docs", "/redoc"):
         html = api.http.get(page)
         assert html.status_code == 200, page

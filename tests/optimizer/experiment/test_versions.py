@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, copy_of, git, git_env_of_a_test
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, copy_of, git, made_once
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
 PLAN = {
@@ -30,15 +29,7 @@ def ran(tmp_path, plan=PLAN, **config):
 pytestmark = pytest.mark.xdist_group("versions")
 
 
-@pytest.fixture(scope="module")
-def the_run(tmp_path_factory) -> Path:
-    """ran() once for the module: a four-cycle run, about 1.5 CPU-seconds."""
-    with git_env_of_a_test():
-        return ran(tmp_path_factory.mktemp("ran"))
-
-
-def a_run(tmp_path, the_run: Path) -> Path:
-    return copy_of(the_run, tmp_path / "r")
+the_run = made_once(ran)
 
 
 def snapshot(repo):
@@ -47,7 +38,7 @@ def snapshot(repo):
 
 
 def test_log_lists_every_cycle_with_decision_score_commit_and_json(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     done = cli(repo, "log")
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
@@ -66,7 +57,7 @@ def test_log_lists_every_cycle_with_decision_score_commit_and_json(tmp_path, the
 
 
 def test_log_shows_each_cycles_objectives_and_a_gate_column_only_when_some_cycle_recorded_one(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     header = cli(repo, "log").stdout.splitlines()[0]
     assert "objectives" in header and "gate" not in header  # every eval run is measured; no gate was set
     path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
@@ -80,7 +71,7 @@ def test_log_shows_each_cycles_objectives_and_a_gate_column_only_when_some_cycle
 
 
 def test_log_of_an_unknown_experiment_is_one_line_exit_30(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     assert_one_line_error(cli(repo, "log", "nope"), 30, "'nope' has no history")
 
 
@@ -111,7 +102,7 @@ def test_rollback_makes_a_new_commit_with_the_keeps_artifact_and_a_later_run_res
 
 
 def test_rollback_to_the_version_already_there_changes_nothing(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     before = snapshot(repo)
     done = cli(repo, "rollback", "--to", "4")
     assert done.returncode == 0 and "nothing to do" in done.stdout
@@ -119,7 +110,7 @@ def test_rollback_to_the_version_already_there_changes_nothing(tmp_path, the_run
 
 
 def test_a_rollback_killed_between_its_commit_and_its_line_is_completed_by_running_it_again(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)  # (its stop.max_cycles: 4 was the default already)
+    repo = copy_of(the_run, tmp_path / "r")  # (its stop.max_cycles: 4 was the default already)
     keep2 = iterations(repo)[1]["commit"]
     git(repo, "restore", f"--source={keep2}", "--staged", "--worktree", "--", "prompt.md")  # what a killed
     git(repo, "commit", "-qm", "autoresearch rollback to cycle 2", "--", "prompt.md")  # rollback left
@@ -133,7 +124,7 @@ def test_a_rollback_killed_between_its_commit_and_its_line_is_completed_by_runni
 
 
 def test_rollback_refuses_a_drop_an_unknown_cycle_and_a_dirty_artifact_changing_nothing(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     before = snapshot(repo)
     assert_one_line_error(cli(repo, "rollback", "--to", "3"), 30, "cycle 3", "was a drop, not a KEEP", "cycles 1, 2, 4")
     assert_one_line_error(cli(repo, "rollback", "--to", "12"), 30, "cycle 12", "no such cycle")
@@ -224,19 +215,19 @@ def test_promote_refuses_a_dirty_tree_and_a_conflict_leaving_everything_as_it_wa
 
 
 def test_promote_of_an_experiment_that_ran_in_the_checkout_is_exit_30(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     assert_one_line_error(cli(repo, "promote"), 30, "no branch autoresearch/exp")
 
 
 def test_an_unknown_experiment_is_refused_without_writing_anything(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     for args in (["rollback", "ghost", "--to", "2"], ["promote", "ghost"], ["log", "ghost"], ["diff", "ghost", "exp"]):
         assert_one_line_error(cli(repo, *args), 30, "'ghost' has no history")
     assert not (repo / ".autoresearch" / "runs" / "ghost").exists()
 
 
 def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     done = cli(repo, "diff", "2", "4")
     assert done.returncode == 0, done.stderr
     assert "-b 0.5\n+b 1\n" in done.stdout
@@ -248,7 +239,7 @@ def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(
 
 
 def test_diff_of_two_experiments_compares_their_best(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     other = {"2": {"write": {"prompt.md": scores(a=0.5, b=0.5)}, "summary": "half"}}
     (repo / "plan.json").write_text(json.dumps(other))
     (repo / "prompt.md").write_text(scores(a=0, b=0.5))  # the second experiment starts from the original
@@ -262,7 +253,7 @@ def test_diff_of_two_experiments_compares_their_best(tmp_path, the_run):
 
 
 def test_diff_of_unknown_cycles_or_experiments_is_one_line_exit_30(tmp_path, the_run):
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     assert_one_line_error(cli(repo, "diff", "2", "9"), 30, "cycle 9", "no such cycle")
     assert_one_line_error(cli(repo, "diff", "2", "ghost"), 30, "'ghost' has no history")
     assert_one_line_error(cli(repo, "diff", "2", "exp:0"), 30, "cycle 0")
@@ -283,7 +274,7 @@ sys.stdin.read()
 def test_stop_never_signals_a_rollback_that_holds_the_lock(tmp_path, the_run):
     """`rollback` holds the experiment's lock while it commits; `stop --now` took its pid for a daemon's
     (and, through the API, the server's own) and sent it SIGTERM mid-commit."""
-    repo = a_run(tmp_path, the_run)
+    repo = copy_of(the_run, tmp_path / "r")
     lock = repo / ".autoresearch/runs/exp/_autoresearch/lock"
     holding = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
