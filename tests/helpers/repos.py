@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -20,6 +25,29 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(
         ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
     ).stdout
+
+
+def made_once(build: Callable[[Path], Path]) -> Any:
+    """A module's fixture (`the_run = made_once(ran)`): `build(folder)`, a costly run several of the module's tests
+    act on, made once for the module, with the git environment of a test; each test acts on a `copy_of` it. The
+    module's tests are then best grouped on one xdist worker (`pytest.mark.xdist_group`), which makes it once."""
+
+    @pytest.fixture(scope="module")
+    def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        # tests/conftest.py's _git_identity gives each test this environment, after any module's fixture
+        with pytest.MonkeyPatch.context() as env:
+            for key, value in {**GIT_ENV, "GIT_CONFIG_NOSYSTEM": "1"}.items():
+                env.setenv(key, value)
+            return build(tmp_path_factory.mktemp("made-once"))
+
+    return made
+
+
+def copy_of(repo: Path, to: Path) -> Path:
+    """A copy of a repository a module's fixture made once (a costly run: its records, its .git, its untracked
+    files), for a test that acts on it: each test changes its own copy. Not of a worktree experiment: git
+    links a worktree to its repository by absolute paths."""
+    return Path(shutil.copytree(repo, to, symlinks=True))
 
 
 def make_repo(path: Path, files: dict[str, str], commit: bool = True) -> Path:

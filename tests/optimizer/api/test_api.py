@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers.repos import GIT_ENV, cli, git
+from tests.helpers.repos import GIT_ENV, cli, copy_of, git, made_once
 from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
 
 PLAN = {
@@ -70,8 +70,15 @@ def finished_repo(tmp_path, plan=PLAN):
     return repo
 
 
-def test_reads_experiments_their_cycles_and_best_artifact_and_describes_itself(tmp_path, api_of):
-    repo = finished_repo(tmp_path)
+# the module's tests on finished_repo()'s plain run share it: one worker makes it once, and each test copies it
+pytestmark = pytest.mark.xdist_group("api")
+
+
+the_run = made_once(finished_repo)
+
+
+def test_reads_experiments_their_cycles_and_best_artifact_and_describes_itself(tmp_path, the_run, api_of):
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     assert api.token_file == repo / ".autoresearch" / "api-token"
     assert stat.S_IMODE(api.token_file.stat().st_mode) == 0o600
@@ -112,8 +119,8 @@ def test_the_token_is_made_once_and_never_shows_as_an_untracked_file(tmp_path, a
     assert refused.returncode == 30 and "mode 0600" in refused.stderr
 
 
-def test_changes_need_the_token_and_a_wrong_or_missing_one_changes_nothing(tmp_path, api_of):
-    repo = finished_repo(tmp_path)
+def test_changes_need_the_token_and_a_wrong_or_missing_one_changes_nothing(tmp_path, the_run, api_of):
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     head, before = git(repo, "rev-parse", "HEAD"), iterations(repo)
     for headers in ({}, api.auth("x" * 43), {"Authorization": "Basic dXNlcjpwYXNz"}):
@@ -130,8 +137,8 @@ def test_changes_need_the_token_and_a_wrong_or_missing_one_changes_nothing(tmp_p
     assert not (repo / ".autoresearch" / "evals").exists()
 
 
-def test_names_that_leave_the_results_directory_are_refused(tmp_path, api_of):
-    repo = finished_repo(tmp_path)
+def test_names_that_leave_the_results_directory_are_refused(tmp_path, the_run, api_of):
+    repo = copy_of(the_run, tmp_path / "r")
     (repo / ".autoresearch" / "runs" / "..x").mkdir()
     api = api_of(repo)
     for name in ("..", "..%2F..%2Fetc", "%2e%2e", "..x", ".hidden", "exp%2F..%2F..%2F..", "a%00b"):
@@ -148,8 +155,8 @@ def test_names_that_leave_the_results_directory_are_refused(tmp_path, api_of):
     assert api.http.get("/v1/experiments/ghost").status_code == 404
 
 
-def test_rollback_over_http_is_the_cli_rollback(tmp_path, api_of):
-    repo = finished_repo(tmp_path)
+def test_rollback_over_http_is_the_cli_rollback(tmp_path, the_run, api_of):
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     head = git(repo, "rev-parse", "HEAD").strip()
     refused = api.http.post("/v1/experiments/exp/rollback", json={"cycle": 3}, headers=api.auth())
@@ -185,8 +192,8 @@ def test_start_then_stop_during_a_cycle(tmp_path, api_of):
     assert git(repo, "status", "--porcelain", "--untracked-files=no") == ""  # the artifact back at HEAD
 
 
-def test_eval_runs_the_configured_eval_once(tmp_path, api_of):
-    repo = finished_repo(tmp_path)
+def test_eval_runs_the_configured_eval_once(tmp_path, the_run, api_of):
+    repo = copy_of(the_run, tmp_path / "r")
     api = api_of(repo)
     done = api.http.post("/v1/eval", headers=api.auth())
     assert done.status_code == 200, done.text
@@ -196,8 +203,8 @@ def test_eval_runs_the_configured_eval_once(tmp_path, api_of):
     assert Path(body["results"]).is_relative_to(repo / ".autoresearch" / "evals")
 
 
-def test_eval_runs_our_cli_in_a_repository_with_an_autoresearch_package_of_its_own(tmp_path, api_of):
-    repo = finished_repo(tmp_path)
+def test_eval_runs_our_cli_in_a_repository_with_an_autoresearch_package_of_its_own(tmp_path, the_run, api_of):
+    repo = copy_of(the_run, tmp_path / "r")
     (repo / "autoresearch").mkdir()
     (repo / "autoresearch" / "__init__.py").write_text('raise SystemExit("the repository\'s own autoresearch ran")\n')
     api = api_of(repo)
@@ -220,8 +227,8 @@ def test_stop_now_interrupts_the_eval_in_progress(tmp_path, api_of):
     assert (repo / "prompt.md").read_text() == scores(a=0, b=0.5)  # the candidate undone
 
 
-def test_the_api_description_pages_work_offline_from_this_server_alone(tmp_path, api_of, watched):
-    api = api_of(finished_repo(tmp_path))
+def test_the_api_description_pages_work_offline_from_this_server_alone(tmp_path, the_run, api_of, watched):
+    api = api_of(copy_of(the_run, tmp_path / "r"))
     for page in ("/docs", "/redoc"):
         html = api.http.get(page)
         assert html.status_code == 200, page

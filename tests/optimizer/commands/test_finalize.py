@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 
-from tests.helpers.repos import assert_one_line_error, cli, git
+import pytest
+
+from tests.helpers.repos import assert_one_line_error, cli, copy_of, git, made_once
 from tests.helpers.scenario import scenario_repo, scores
 
 ARTIFACT = "prompts/p.md"
@@ -30,12 +32,19 @@ def night(tmp_path, *, worktree: bool = False, artifact: str = ARTIFACT):
     return repo
 
 
+# the module's tests on night()'s run share it: one worker makes it once, and each test copies it
+pytestmark = pytest.mark.xdist_group("finalize")
+
+
+the_night = made_once(night)
+
+
 def snapshot(repo):
     return git(repo, "rev-parse", "HEAD"), git(repo, "symbolic-ref", "HEAD"), git(repo, "status", "--porcelain")
 
 
-def test_the_net_change_is_one_commit_on_the_start_and_nothing_of_the_users_moves(tmp_path):
-    repo = night(tmp_path)
+def test_the_net_change_is_one_commit_on_the_start_and_nothing_of_the_users_moves(tmp_path, the_night):
+    repo = copy_of(the_night, tmp_path / "repo")
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     (repo / "README").write_text("staged by the user\n")
     git(repo, "add", "README")
@@ -74,8 +83,8 @@ def test_a_summary_pings_no_one_and_closes_no_issue(tmp_path):
     assert "@octocat" not in text and "#1" not in text
 
 
-def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path):
-    repo = night(tmp_path)
+def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path, the_night):
+    repo = copy_of(the_night, tmp_path / "repo")
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     done = cli(repo, "finalize", "--series", "--branch", "review/series", "--json")
     assert done.returncode == 0, done.stderr
@@ -100,8 +109,8 @@ def test_a_directory_artifact_in_a_worktree_night(tmp_path):
     assert git(repo, "rev-parse", "autoresearch/exp-review^{tree}") == git(repo, "rev-parse", "autoresearch/exp^{tree}")
 
 
-def test_onto_another_commit_keeps_its_other_changes_and_refuses_one_to_the_artifact(tmp_path):
-    repo = night(tmp_path)
+def test_onto_another_commit_keeps_its_other_changes_and_refuses_one_to_the_artifact(tmp_path, the_night):
+    repo = copy_of(the_night, tmp_path / "repo")
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     git(repo, "branch", "upstream", start)
     git(repo, "worktree", "add", "-q", str(tmp_path / "up"), "upstream")
@@ -122,10 +131,10 @@ def test_onto_another_commit_keeps_its_other_changes_and_refuses_one_to_the_arti
     assert git(repo, "rev-parse", "autoresearch/exp-review") == tip
 
 
-def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path):
+def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path, the_night):
     """The first KEEPs already merged upstream (a fast-forward to one of them): the review is what is left,
     not refused as undoing a change; onto the experiment's tip itself, there is nothing left to review."""
-    repo = night(tmp_path)
+    repo = copy_of(the_night, tmp_path / "repo")
     done = cli(repo, "finalize", "--onto", "main~1", "--json")
     assert done.returncode == 0, done.stderr
     review = json.loads(done.stdout)["commits"][0]
@@ -142,10 +151,10 @@ def test_onto_a_commit_holding_the_first_keeps_reviews_the_rest(tmp_path):
     assert_one_line_error(cli(repo, "finalize", "--onto", "main", "--force"), 30, "nothing to review")
 
 
-def test_a_head_elsewhere_is_said_not_taken_for_a_night_that_kept_nothing(tmp_path):
+def test_a_head_elsewhere_is_said_not_taken_for_a_night_that_kept_nothing(tmp_path, the_night):
     """The morning after, the user checked out another commit: the KEEPs are not on HEAD. That is what is
     said, not "nothing to review" as if the night had kept nothing."""
-    repo = night(tmp_path)
+    repo = copy_of(the_night, tmp_path / "repo")
     git(repo, "checkout", "-q", "--detach", "main~3")
     refused = cli(repo, "finalize")
     assert_one_line_error(refused, 30, "none of exp's 3 kept commit(s) is on HEAD: check out the branch it ran on")
@@ -153,9 +162,9 @@ def test_a_head_elsewhere_is_said_not_taken_for_a_night_that_kept_nothing(tmp_pa
     assert cli(repo, "finalize").returncode == 0
 
 
-def test_a_start_rewritten_away_is_said_in_one_line(tmp_path):
+def test_a_start_rewritten_away_is_said_in_one_line(tmp_path, the_night):
     """The branch rebased from its root and git gc'd: the experiment's start is gone. One line says so."""
-    repo = night(tmp_path)
+    repo = copy_of(the_night, tmp_path / "repo")
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     rewrite = "git commit -q --amend --allow-empty -m rewritten"
     git(repo, "-c", "core.hooksPath=/dev/null", "rebase", "-q", "--root", "--exec", rewrite)
@@ -165,8 +174,8 @@ def test_a_start_rewritten_away_is_said_in_one_line(tmp_path):
     assert_one_line_error(done, 50, f"the experiment's start {start[:12]} is no longer in this repository")
 
 
-def test_refusals_are_one_line_and_write_nothing(tmp_path):
-    repo = night(tmp_path)
+def test_refusals_are_one_line_and_write_nothing(tmp_path, the_night):
+    repo = copy_of(the_night, tmp_path / "repo")
     refs = git(repo, "for-each-ref")
     for args, words in [
         (("--branch", "main"), "branch 'main' is checked out"),
@@ -184,11 +193,11 @@ def test_refusals_are_one_line_and_write_nothing(tmp_path):
     assert_one_line_error(cli(repo, "report", "--json", "--markdown"), 30, "choose one")
 
 
-def test_a_branch_name_git_would_expand_or_find_ambiguous_is_refused_not_half_made(tmp_path):
+def test_a_branch_name_git_would_expand_or_find_ambiguous_is_refused_not_half_made(tmp_path, the_night):
     """`@{-1}` passes `git check-ref-format --branch` (git expands it to the branch checked out before), but
     update-ref refuses the name; a tag's name makes the printed `git push origin NAME` fail as ambiguous. Both are
     input mistakes (exit 30), refused before anything is written."""
-    repo = night(tmp_path)
+    repo = copy_of(the_night, tmp_path / "repo")
     git(repo, "checkout", "-q", "-b", "side")
     git(repo, "checkout", "-q", "main")
     git(repo, "tag", "v1")
@@ -208,8 +217,8 @@ def test_an_experiment_that_kept_nothing_has_nothing_to_review(tmp_path):
     assert "None: the artifact is still the original." in cli(repo, "report", "--markdown").stdout
 
 
-def test_a_night_that_kept_nothing_still_reviews_the_earlier_nights_work_onto_main(tmp_path):
-    repo = night(tmp_path)  # night one, on main
+def test_a_night_that_kept_nothing_still_reviews_the_earlier_nights_work_onto_main(tmp_path, the_night):
+    repo = copy_of(the_night, tmp_path / "repo")  # night one, on main
     first = git(repo, "rev-parse", "HEAD").strip()
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     assert cli(repo, "run", "--experiment", "exp2").returncode == 10  # night two replays worse edits

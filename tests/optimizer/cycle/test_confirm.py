@@ -278,25 +278,30 @@ def test_under_the_significant_rule_the_pick_is_tested_on_runs_after_the_one_tha
     assert not (run_dir(repo, line) / "candidate-1/confirm").exists()  # the other was not picked: never tested
 
 
-TOGETHER_EVAL = r"""
-import json, os, sys, time
-from pathlib import Path
-
-run, log = Path(sys.argv[1]), Path(sys.argv[3])
-(log / run.name).write_text(os.getcwd())
-beside = {"sample-2": "head-", "head-2": "sample-2"}.get(run.name)  # the first round of the pick's test
-deadline = time.monotonic() + 20
-while beside and not any(p.name.startswith(beside) for p in log.iterdir()):
-    if time.monotonic() > deadline:
-        sys.exit(f"{run.name} ran alone: no {beside}* run beside it")
-    time.sleep(0.02)
-if run.name == "head-2" and (log / "fail-head").exists():
-    sys.exit("HEAD's run failed")
-lines = [l.split() for l in Path(sys.argv[2]).read_text().splitlines() if l.strip() and not l.startswith("#")]
-with open(run / "index.jsonl", "w") as out:
-    for test, score in lines:
-        out.write(json.dumps({"test_id": test, "score": float(score)}) + "\n")
+TOGETHER_EVAL = (
+    r"""
+import os, sys, time  # no json or pathlib (tests.helpers.scenario.JSON_WRITING says why)
 """
+    + JSON_WRITING
+    + r"""
+run, log = sys.argv[1], sys.argv[3]
+name = os.path.basename(run)
+with open(os.path.join(log, name), "w") as file:
+    file.write(os.getcwd())
+beside = {"sample-2": "head-", "head-2": "sample-2"}.get(name)  # the first round of the pick's test
+deadline = time.monotonic() + 20
+while beside and not any(n.startswith(beside) for n in os.listdir(log)):
+    if time.monotonic() > deadline:
+        sys.exit(f"{name} ran alone: no {beside}* run beside it")
+    time.sleep(0.02)
+if name == "head-2" and os.path.exists(os.path.join(log, "fail-head")):
+    sys.exit("HEAD's run failed")
+lines = [l.split() for l in open(sys.argv[2]).read().splitlines() if l.strip() and not l.startswith("#")]
+with open(os.path.join(run, "index.jsonl"), "w") as out:
+    for test, score in lines:
+        out.write(f'{{"test_id": {text(test)}, "score": {number(float(score))}}}\n')
+"""
+)
 
 
 def test_under_the_significant_rule_the_picks_test_draws_heads_runs_beside_its_own_in_a_worktree_at_head(tmp_path):

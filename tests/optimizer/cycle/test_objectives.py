@@ -6,24 +6,28 @@ import pytest
 import yaml
 
 from tests.helpers.repos import assert_one_line_error, cli, git
-from tests.helpers.scenario import iterations, scenario_repo
+from tests.helpers.scenario import JSON_WRITING, iterations, scenario_repo
 from tests.runs.test_e2e_builtin import EVAL_YAML
 
 # The artifact spells out each test's result: `<test> <score> <cost_usd> <duration_ms> [<tool calls>]`.
-MEASURING_EVAL = r"""
-import json, sys
-from pathlib import Path
-
-with open(Path(sys.argv[1], "index.jsonl"), "w") as out:
-    for line in Path(sys.argv[2]).read_text().splitlines():
-        words = line.split()
-        row = {"test_id": words[0], "score": float(words[1]), "cost_usd": float(words[2]),
-               "duration_ms": float(words[3]), "token_usage": {"input": 100, "output": 20},
-               "scores": [{"name": "check-" + words[0], "type": "contains", "score": float(words[1])}]}
-        if len(words) > 4:
-            row["trace"] = {"event_count": int(words[4]), "tool_calls": {"read": int(words[4])}}
-        out.write(json.dumps(row) + "\n")
+MEASURING_EVAL = (
+    r"""
+import os, sys  # no json or pathlib (tests.helpers.scenario.JSON_WRITING says why)
 """
+    + JSON_WRITING
+    + r"""
+with open(os.path.join(sys.argv[1], "index.jsonl"), "w") as out:
+    for line in open(sys.argv[2]).read().splitlines():
+        words = line.split()
+        score = number(float(words[1]))
+        row = (f'{{"test_id": {text(words[0])}, "score": {score}, "cost_usd": {number(float(words[2]))}, '
+               f'"duration_ms": {number(float(words[3]))}, "token_usage": {{"input": 100, "output": 20}}, '
+               f'"scores": [{{"name": {text("check-" + words[0])}, "type": "contains", "score": {score}}}]')
+        if len(words) > 4:
+            row += f', "trace": {{"event_count": {int(words[4])}, "tool_calls": {{"read": {int(words[4])}}}}}'
+        out.write(row + "}\n")
+"""
+)
 
 
 def measured(**tests: tuple) -> str:

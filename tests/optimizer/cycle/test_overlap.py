@@ -212,25 +212,24 @@ def test_a_cache_entry_a_mutator_made_ahead_signs_is_not_read_by_the_cycle_evalu
 
 
 AFTER_ROWS = r"""
-import glob, json, pathlib, time
-while not pathlib.Path("../../2/0/rows-written").exists():  # not the rows' file alone: it may be half written
+import os, time  # only modules Python has loaded at start (tests.helpers.scenario.JSON_WRITING says why)
+while not os.path.exists("../../2/0/rows-written"):  # not the rows' file alone: it may be half written
     time.sleep(0.02)
-found = glob.glob("../../../../*-c0002/candidate-0/index.jsonl")
 %s
-pathlib.Path("../../2/0/gate2").touch()
+open("../../2/0/gate2", "a").close()
 """
 GATE2 = r"""
-import pathlib, time
-if pathlib.Path.cwd().parts[-2:] == ("2", "0"):  # cycle 2's first candidate waits, once its rows are written
-    pathlib.Path("rows-written").touch()
-    while not pathlib.Path("gate2").exists():
+import os, time  # only modules Python has loaded at start: it runs after each eval
+if os.getcwd().split(os.sep)[-2:] == ["2", "0"]:  # cycle 2's first candidate waits, once its rows are written
+    open("rows-written", "a").close()
+    while not os.path.exists("gate2"):
         time.sleep(0.02)
 """
 
 
 def after_the_picks_rows(tmp_path, meddle: str):
     """Cycle 2's pick, once its eval has written its rows, waits for cycle 3's first mutator to `meddle`
-    (Python, with `found[0]` the rows' path) before its eval ends."""
+    (Python, with os imported) before its eval ends."""
     plan = {
         "2.0": {"write": {"prompt.md": doc(a="1")}, "summary": "fix a"},
         "2.1": {"write": {"prompt.md": doc(tail="# pad\n")}, "summary": "pad"},
@@ -273,11 +272,11 @@ os.symlink(runs, "__pycache__")  # its own tree: a tool cache the daemon removes
 (meet / "gate2").touch()
 """
 MEET = r"""
-import pathlib, time
-meet = pathlib.Path(%r)
-if pathlib.Path.cwd().parts[-2:] == ("2", "0"):  # cycle 2's first candidate waits, once its rows are written
-    (meet / "rows-written").touch()
-    while not (meet / "gate2").exists():
+import os, time  # only modules Python has loaded at start: it runs after each eval
+meet = %r
+if os.getcwd().split(os.sep)[-2:] == ["2", "0"]:  # cycle 2's first candidate waits, once its rows are written
+    open(os.path.join(meet, "rows-written"), "a").close()
+    while not os.path.exists(os.path.join(meet, "gate2")):
         time.sleep(0.02)
 """
 
@@ -353,7 +352,7 @@ def test_a_mutator_outside_the_sandbox_is_not_run_ahead_and_what_it_writes_into_
 def test_a_mutator_made_ahead_that_breaks_the_picks_worktree_makes_the_pick_not_kept(tmp_path):
     """The pick's .git file rewritten after its evaluation: git failed on that worktree when checking it and
     again when removing it, so the run ended with exit 50, and every later run failed on the worktree left."""
-    repo = after_the_picks_rows(tmp_path, 'pathlib.Path("../../2/0/.git").write_text("gitdir: /nowhere")')
+    repo = after_the_picks_rows(tmp_path, 'open("../../2/0/.git", "w").write("gitdir: /nowhere")')
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     line = iterations(repo)[1]

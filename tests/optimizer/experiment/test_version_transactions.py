@@ -15,7 +15,7 @@ import pytest
 
 from autoresearch.optimizer.faults import ENV
 from tests.helpers.procs import daemon, ended
-from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, copy_of, git, made_once
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 from tests.optimizer.experiment.test_versions import PLAN
 
@@ -29,6 +29,13 @@ def ran(tmp_path, **config):
     done = cli(repo, "run", "--max-cycles", "4")
     assert done.returncode == 0, done.stderr
     return repo
+
+
+# the module's tests on ran()'s plain run share it: one worker makes it once, and each test copies it
+pytestmark = pytest.mark.xdist_group("version-transactions")
+
+
+the_run = made_once(ran)
 
 
 def killed_at(repo, point: str, *args: str, how: str = "SIGKILL") -> subprocess.CompletedProcess:
@@ -69,8 +76,10 @@ def assert_resumes(repo) -> None:
         ("rollback-logged", ["status"], "was finished: commit"),
     ],
 )
-def test_a_rollback_killed_at_any_point_is_settled_by_the_next_command_which_says_how(tmp_path, point, then, said):
-    repo = ran(tmp_path)
+def test_a_rollback_killed_at_any_point_is_settled_by_the_next_command_which_says_how(
+    tmp_path, the_run, point, then, said
+):
+    repo = copy_of(the_run, tmp_path / "r")
     before = git(repo, "rev-parse", "HEAD").strip()
     keep2 = iterations(repo)[1]["commit"]
     assert killed_at(repo, point, "rollback", "--to", "2").returncode == -9
@@ -92,8 +101,8 @@ def test_a_rollback_killed_at_any_point_is_settled_by_the_next_command_which_say
     "point, how",
     [("rollback-restored", "SIGINT:group"), ("rollback-committed", "SIGTERM"), ("rollback-logged", "SIGINT")],
 )
-def test_ctrl_c_or_sigterm_inside_a_rollback_finishes_it_and_exits_130_saying_so(tmp_path, point, how):
-    repo = ran(tmp_path)
+def test_ctrl_c_or_sigterm_inside_a_rollback_finishes_it_and_exits_130_saying_so(tmp_path, the_run, point, how):
+    repo = copy_of(the_run, tmp_path / "r")
     before = git(repo, "rev-parse", "HEAD").strip()
     done = killed_at(repo, point, "rollback", "--to", "2", how=how)
     assert_one_line_error(done, 130, "interrupted", "the rollback to cycle 2 was finished: commit", "cycle 5")
@@ -201,8 +210,8 @@ def let_go(repo, other) -> None:
     assert other.returncode != 50, err  # its branch did not move under it
 
 
-def test_rollback_refuses_while_another_experiment_runs_in_the_checkout(tmp_path):
-    repo = ran(tmp_path)
+def test_rollback_refuses_while_another_experiment_runs_in_the_checkout(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     other = holding_other(repo)
     try:
         head = git(repo, "rev-parse", "HEAD")
@@ -224,8 +233,8 @@ def test_promote_refuses_while_another_experiment_runs_in_the_checkout(tmp_path)
         let_go(repo, other)
 
 
-def test_edits_made_after_a_killed_rollback_are_saved_before_it_is_undone(tmp_path):
-    repo = ran(tmp_path)
+def test_edits_made_after_a_killed_rollback_are_saved_before_it_is_undone(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     assert killed_at(repo, "rollback-restored", "rollback", "--to", "2").returncode == -9
     (repo / "prompt.md").write_text("my own edit\n")
     done = cli(repo, "status")
@@ -236,7 +245,7 @@ def test_edits_made_after_a_killed_rollback_are_saved_before_it_is_undone(tmp_pa
     assert_consistent(repo)
 
 
-def test_a_journal_that_is_not_ours_is_one_line_exit_50(tmp_path):
-    repo = ran(tmp_path)
+def test_a_journal_that_is_not_ours_is_one_line_exit_50(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     (repo / ".autoresearch/runs/exp/_autoresearch/version-command.json").write_text("{not json")
     assert_one_line_error(cli(repo, "rollback", "--to", "2"), 50, "version-command.json", "not a journal")

@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 
-from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
+import pytest
+
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, copy_of, git, made_once
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 
 PLAN = {
@@ -23,13 +25,20 @@ def ran(tmp_path, plan=PLAN, **config):
     return repo
 
 
+# the module's tests on ran()'s plain run share it: one worker makes it once, and each test copies it
+pytestmark = pytest.mark.xdist_group("versions")
+
+
+the_run = made_once(ran)
+
+
 def snapshot(repo):
     """What a refused command must leave as it was: HEAD, the artifact, the history."""
     return git(repo, "rev-parse", "HEAD"), (repo / "prompt.md").read_text(), iterations(repo)
 
 
-def test_log_lists_every_cycle_with_decision_score_commit_and_json(tmp_path):
-    repo = ran(tmp_path)
+def test_log_lists_every_cycle_with_decision_score_commit_and_json(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     done = cli(repo, "log")
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
@@ -47,8 +56,8 @@ def test_log_lists_every_cycle_with_decision_score_commit_and_json(tmp_path):
     ]
 
 
-def test_log_shows_each_cycles_objectives_and_a_gate_column_only_when_some_cycle_recorded_one(tmp_path):
-    repo = ran(tmp_path)
+def test_log_shows_each_cycles_objectives_and_a_gate_column_only_when_some_cycle_recorded_one(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     header = cli(repo, "log").stdout.splitlines()[0]
     assert "objectives" in header and "gate" not in header  # every eval run is measured; no gate was set
     path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
@@ -61,8 +70,8 @@ def test_log_shows_each_cycles_objectives_and_a_gate_column_only_when_some_cycle
     assert "correctness=" in out[1] and "max_cost_increase" not in out[1]
 
 
-def test_log_of_an_unknown_experiment_is_one_line_exit_30(tmp_path):
-    repo = ran(tmp_path)
+def test_log_of_an_unknown_experiment_is_one_line_exit_30(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     assert_one_line_error(cli(repo, "log", "nope"), 30, "'nope' has no history")
 
 
@@ -92,16 +101,16 @@ def test_rollback_makes_a_new_commit_with_the_keeps_artifact_and_a_later_run_res
     assert last["wins"] == 1 and last["losses"] == 0
 
 
-def test_rollback_to_the_version_already_there_changes_nothing(tmp_path):
-    repo = ran(tmp_path)
+def test_rollback_to_the_version_already_there_changes_nothing(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     before = snapshot(repo)
     done = cli(repo, "rollback", "--to", "4")
     assert done.returncode == 0 and "nothing to do" in done.stdout
     assert snapshot(repo) == before
 
 
-def test_a_rollback_killed_between_its_commit_and_its_line_is_completed_by_running_it_again(tmp_path):
-    repo = ran(tmp_path, stop={"max_cycles": 4})
+def test_a_rollback_killed_between_its_commit_and_its_line_is_completed_by_running_it_again(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")  # (its stop.max_cycles: 4 was the default already)
     keep2 = iterations(repo)[1]["commit"]
     git(repo, "restore", f"--source={keep2}", "--staged", "--worktree", "--", "prompt.md")  # what a killed
     git(repo, "commit", "-qm", "autoresearch rollback to cycle 2", "--", "prompt.md")  # rollback left
@@ -114,8 +123,8 @@ def test_a_rollback_killed_between_its_commit_and_its_line_is_completed_by_runni
     assert "nothing to do" in cli(repo, "rollback", "--to", "2").stdout
 
 
-def test_rollback_refuses_a_drop_an_unknown_cycle_and_a_dirty_artifact_changing_nothing(tmp_path):
-    repo = ran(tmp_path)
+def test_rollback_refuses_a_drop_an_unknown_cycle_and_a_dirty_artifact_changing_nothing(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     before = snapshot(repo)
     assert_one_line_error(cli(repo, "rollback", "--to", "3"), 30, "cycle 3", "was a drop, not a KEEP", "cycles 1, 2, 4")
     assert_one_line_error(cli(repo, "rollback", "--to", "12"), 30, "cycle 12", "no such cycle")
@@ -205,20 +214,20 @@ def test_promote_refuses_a_dirty_tree_and_a_conflict_leaving_everything_as_it_wa
     assert (repo / "prompt.md").read_text() == "a 0.1\nb 0.1\n"
 
 
-def test_promote_of_an_experiment_that_ran_in_the_checkout_is_exit_30(tmp_path):
-    repo = ran(tmp_path)
+def test_promote_of_an_experiment_that_ran_in_the_checkout_is_exit_30(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     assert_one_line_error(cli(repo, "promote"), 30, "no branch autoresearch/exp")
 
 
-def test_an_unknown_experiment_is_refused_without_writing_anything(tmp_path):
-    repo = ran(tmp_path)
+def test_an_unknown_experiment_is_refused_without_writing_anything(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     for args in (["rollback", "ghost", "--to", "2"], ["promote", "ghost"], ["log", "ghost"], ["diff", "ghost", "exp"]):
         assert_one_line_error(cli(repo, *args), 30, "'ghost' has no history")
     assert not (repo / ".autoresearch" / "runs" / "ghost").exists()
 
 
-def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(tmp_path):
-    repo = ran(tmp_path)
+def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     done = cli(repo, "diff", "2", "4")
     assert done.returncode == 0, done.stderr
     assert "-b 0.5\n+b 1\n" in done.stdout
@@ -229,8 +238,8 @@ def test_diff_of_two_cycles_shows_the_artifact_diff_and_the_per_test_comparison(
     assert as_json["comparison"]["summary"]["wins"] == 2
 
 
-def test_diff_of_two_experiments_compares_their_best(tmp_path):
-    repo = ran(tmp_path)
+def test_diff_of_two_experiments_compares_their_best(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     other = {"2": {"write": {"prompt.md": scores(a=0.5, b=0.5)}, "summary": "half"}}
     (repo / "plan.json").write_text(json.dumps(other))
     (repo / "prompt.md").write_text(scores(a=0, b=0.5))  # the second experiment starts from the original
@@ -243,8 +252,8 @@ def test_diff_of_two_experiments_compares_their_best(tmp_path):
     assert "Summary: 0 wins, 2 losses" in done.stdout
 
 
-def test_diff_of_unknown_cycles_or_experiments_is_one_line_exit_30(tmp_path):
-    repo = ran(tmp_path)
+def test_diff_of_unknown_cycles_or_experiments_is_one_line_exit_30(tmp_path, the_run):
+    repo = copy_of(the_run, tmp_path / "r")
     assert_one_line_error(cli(repo, "diff", "2", "9"), 30, "cycle 9", "no such cycle")
     assert_one_line_error(cli(repo, "diff", "2", "ghost"), 30, "'ghost' has no history")
     assert_one_line_error(cli(repo, "diff", "2", "exp:0"), 30, "cycle 0")
@@ -262,10 +271,10 @@ sys.stdin.read()
 """
 
 
-def test_stop_never_signals_a_rollback_that_holds_the_lock(tmp_path):
+def test_stop_never_signals_a_rollback_that_holds_the_lock(tmp_path, the_run):
     """`rollback` holds the experiment's lock while it commits; `stop --now` took its pid for a daemon's
     (and, through the API, the server's own) and sent it SIGTERM mid-commit."""
-    repo = ran(tmp_path)
+    repo = copy_of(the_run, tmp_path / "r")
     lock = repo / ".autoresearch/runs/exp/_autoresearch/lock"
     holding = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True

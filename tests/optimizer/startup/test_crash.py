@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -46,10 +47,11 @@ POINTS = {
 CASES = [(point, n) for point, times in POINTS.items() for n in range(1, times + 1)]
 
 
-GATE = (  # holds the eval of one cycle until a file named `gate` exists
-    "import os, sys, time, pathlib\n"
-    "if sys.argv[2].endswith('-c%04d' % int(sys.argv[1])) and not pathlib.Path('gate').exists():\n"
-    "    pathlib.Path('waiting').write_text(str(os.getpid()))\n"
+GATE = (  # holds the eval of one cycle until a file named `gate` exists; os alone (scenario.JSON_WRITING says why)
+    "import os, sys, time\n"
+    "if sys.argv[2].endswith('-c%04d' % int(sys.argv[1])) and not os.path.exists('gate'):\n"
+    "    with open('waiting', 'w') as waiting:\n"
+    "        waiting.write(str(os.getpid()))\n"
     "    time.sleep(600)\n"
 )
 
@@ -169,15 +171,29 @@ def test_significant_cycles_of_several_runs_resume_to_the_same_end(tmp_path, poi
     kill_at_then_resume(make(tmp_path, policy={"rule": "significant"}), point, n)
 
 
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> Callable[[str], list[dict]]:
+    """The lines of a run never killed, under a keep rule: made once a rule, for the kill points compared to it."""
+    made: dict[str, list[dict]] = {}
+
+    def lines(rule: str) -> list[dict]:
+        if rule not in made:
+            reference = make(tmp_path_factory.mktemp("reference"), policy={"rule": rule})
+            assert cli(reference, "run").returncode == 0
+            made[rule] = lines_of(reference)
+        return made[rule]
+
+    return lines
+
+
+@pytest.mark.xdist_group("crash-references")  # (on one worker, each rule's reference run is made once)
 @pytest.mark.parametrize("rule", ["wins-losses", "significant"])
 @pytest.mark.parametrize("point", ["after-commit", "before-append"])
-def test_a_keep_logged_after_a_crash_has_every_field_of_its_line(tmp_path, rule, point):
+def test_a_keep_logged_after_a_crash_has_every_field_of_its_line(tmp_path, uninterrupted, rule, point):
     """The line of a KEEP committed just before a kill -9 is the line the cycle would have written."""
-    reference = make(tmp_path / "reference", policy={"rule": rule})
-    assert cli(reference, "run").returncode == 0
     repo = make(tmp_path / "crashed", policy={"rule": rule})
     kill_at_then_resume(repo, point, {"after-commit": 1, "before-append": 2}[point])  # cycle 2's KEEP
-    line, expected = lines_of(repo)[1], lines_of(reference)[1]
+    line, expected = lines_of(repo)[1], uninterrupted(rule)[1]
     assert comparable(line) == comparable(expected)
     assert line["reason"] == f"{expected['reason']}; recovered: committed just before a crash"
 

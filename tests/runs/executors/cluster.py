@@ -28,7 +28,14 @@ RAY = str(Path(sys.executable).with_name("ray"))
 HEAD_PORT, WORKER_PORT = 6390, 6401
 SECRET = "planted-" + secrets.token_hex(12)
 TESTS = 8
-COMMON = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--object-store-memory=100000000"]
+# --include-log-monitor=false: the log monitor reads every worker's log file ten times a second to stream them to
+# drivers, and autoresearch's driver asks for none (log_to_driver=False): a CPU-second a minute per node, for nothing
+COMMON = [
+    "--node-ip-address=127.0.0.1",
+    "--num-cpus=1",
+    "--object-store-memory=100000000",
+    "--include-log-monitor=false",
+]
 
 AGENT = """\
 import os, pathlib, sys, time
@@ -154,6 +161,10 @@ def start_cluster(temp: Path) -> dict:
         # the Ray Client server starts a server process per client and gives it 30 s to answer, which a loaded
         # 2-core CI machine does not always manage: the client then fails to connect ("Initialization failure")
         RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S="180",
+        # no metrics: the servers and workers would record and export them, and each node's agent would sample the
+        # node's processes every 5 s, for a dashboard no scenario opens
+        RAY_enable_metrics_collection="0",
+        METRICS_RECORD_INTERVAL_S="3600",
     )
     start(
         "--head",
