@@ -78,10 +78,8 @@ def test_cache_entries_a_mutation_wrote_or_deleted_are_saved_then_removed(tmp_pa
     forged.write_text('{"test_id": "t", "score": 1.0}\n')
     (cache / "key").write_bytes(b"m" * 32)
     run_dir = tmp_path / "run"
-    changes, saved = rescue.undo_all(guard, run_dir)
-    assert sorted(os.path.basename(c.path) for c in changes) == sorted(
-        ["key", edited.name, deleted.name, forged.name]
-    )
+    changes, _ = rescue.undo_all(guard, run_dir)
+    assert sorted(os.path.basename(c.path) for c in changes) == sorted(["key", edited.name, deleted.name, forged.name])
     assert (cache / "key").read_bytes() == b"k" * 32  # the secret is put back
     assert not edited.exists() and not deleted.exists() and not forged.exists()
     assert kept.read_text() == '{"test_id": "t", "score": 0.1}\n'
