@@ -5,11 +5,13 @@ against the anonymous ones (Python's arenas), and Python's own blocks (`sys._deb
 With `--trace A B`, tracemalloc snapshots at cycles A and B and the allocations still held, per cycle, by
 where they were made (slow: run it for a few hundred cycles at most).
 At the end, the CPU time the loop's `malloc_trim` (autoresearch.plumbing.heap.give_back, once a cycle) took,
-on average; with `--no-trim` it is not called at all, to size what it gives back.
+on average; with `--no-trim` it is not called at all, to size what it gives back. With `--no-git-cache`, libgit2
+keeps no cache of the objects it reads (it caches commits and trees, up to 256 MiB, in memory Python does
+not see).
 With `--chart-interval 0`, the live chart is redrawn after every cycle, as in a night whose cycles take
 longer than the daemon's few seconds between redraws (these cycles take milliseconds, so by default the
 chart is drawn once in many cycles).
-Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140] [--chart-interval 0] [--no-trim]
+Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140] [--chart-interval 0] [--no-trim] [--no-git-cache]
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+
+import pygit2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -134,7 +138,10 @@ def main() -> None:
     parser.add_argument("--trace", type=int, nargs=2, metavar=("A", "B"))
     parser.add_argument("--chart-interval", type=float, default=session_module.CHART_INTERVAL_S, metavar="S")
     parser.add_argument("--no-trim", action="store_true", help="no malloc_trim after each cycle")
+    parser.add_argument("--no-git-cache", action="store_true", help="libgit2's object cache off")
     args = parser.parse_args()
+    if args.no_git_cache:
+        pygit2.settings.enable_caching(False)
     heap.give_back = clock = TrimClock(not args.no_trim)
     session_module.CHART_INTERVAL_S = args.chart_interval
     marks = tuple(args.trace) if args.trace else None
