@@ -1,15 +1,10 @@
-"""Memory the process freed, given back to the system: glibc's `malloc_trim`, once a cycle; and libgit2's
-object cache held small.
+"""Memory the process freed, given back to the system: glibc's `malloc_trim`, once a cycle.
 
 A cycle allocates and frees a few MiB (records read, results parsed, git objects). glibc keeps what is
 freed in its arenas and returns pages only from the top of the heap: free pages left between live
 allocations stayed resident, and a daemon's resident set climbed about 11 KiB a cycle while the memory in
 use did not (bench/run_memory.py; `mallinfo2` showed it as free bytes inside the arenas). `malloc_trim(0)`
 returns every whole free page of every arena. Where the C library is not glibc, nothing is done.
-
-libgit2 keeps every commit and tree it reads in a process-wide cache of up to 256 MiB, out of Python's
-sight; a night reads new ones every cycle (about 0.8 KiB a cycle, `bench/heap_probe.py --no-git-cache`) and
-never reads most of them again.
 """
 
 from __future__ import annotations
@@ -17,10 +12,6 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Callable
 from functools import cache
-
-import pygit2
-
-GIT_CACHE = 256 << 10  # bytes: a cycle's own commits and trees fit; older ones are evicted, and read again if needed
 
 
 @cache
@@ -37,8 +28,3 @@ def give_back() -> None:
     trim = _trim()
     if trim is not None:
         trim(0)
-
-
-def bound_git_cache() -> None:
-    """libgit2's object cache held to GIT_CACHE (once, before the loop)."""
-    pygit2.settings.cache_max_size(GIT_CACHE)

@@ -96,7 +96,6 @@ def _cycle_until_stop(session: Session) -> None:
     Before each cycle the digest of what was tried is written anew: the mutators are handed it."""
     limits = stops.limits_of(session)
     memory = Digest(session.paths)
-    heap.bound_git_cache()  # what libgit2 caches of the objects it read, held small for the night
     ahead: Batch | None = None
     try:
         while True:
