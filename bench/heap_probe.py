@@ -4,10 +4,14 @@ against the anonymous ones (Python's arenas), and Python's own blocks (`sys._deb
 
 With `--trace A B`, tracemalloc snapshots at cycles A and B and the allocations still held, per cycle, by
 where they were made (slow: run it for a few hundred cycles at most).
+At the end, the CPU time the loop's `malloc_trim` (autoresearch.plumbing.heap.give_back, once a cycle) took,
+on average; with `--no-trim` it is not called at all, to size what it gives back. With `--no-git-cache`, libgit2
+keeps no cache of the objects it reads (it caches commits and trees, up to 256 MiB, in memory Python does
+not see).
 With `--chart-interval 0`, the live chart is redrawn after every cycle, as in a night whose cycles take
 longer than the daemon's few seconds between redraws (these cycles take milliseconds, so by default the
 chart is drawn once in many cycles).
-Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140] [--chart-interval 0]
+Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140] [--chart-interval 0] [--no-trim] [--no-git-cache]
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ import gc
 import os
 import sys
 import tempfile
+import time
 import tracemalloc
 from pathlib import Path
+
+import pygit2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -31,6 +38,7 @@ from autoresearch.optimizer.config import load  # noqa: E402
 from autoresearch.optimizer.cycle import loop  # noqa: E402
 from autoresearch.optimizer.experiment import session as session_module  # noqa: E402
 from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
+from autoresearch.plumbing import heap  # noqa: E402
 
 STATS = ("bytes in allocated blocks", "bytes in available blocks")
 
@@ -110,12 +118,31 @@ class Probe(lo.InstantMutator):
         return super().mutate(request)
 
 
+class TrimClock:
+    """`heap.give_back` timed (CPU of this thread), or left out."""
+
+    def __init__(self, trim: bool):
+        self.calls, self.cpu_ns, self.trim, self.original = 0, 0, trim, heap.give_back
+
+    def __call__(self) -> None:
+        if self.trim:
+            started = time.thread_time_ns()
+            self.original()
+            self.cpu_ns += time.thread_time_ns() - started
+        self.calls += 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=400)
     parser.add_argument("--trace", type=int, nargs=2, metavar=("A", "B"))
     parser.add_argument("--chart-interval", type=float, default=session_module.CHART_INTERVAL_S, metavar="S")
+    parser.add_argument("--no-trim", action="store_true", help="no malloc_trim after each cycle")
+    parser.add_argument("--no-git-cache", action="store_true", help="libgit2's object cache off")
     args = parser.parse_args()
+    if args.no_git_cache:
+        pygit2.settings.enable_caching(False)
+    heap.give_back = clock = TrimClock(not args.no_trim)
     session_module.CHART_INTERVAL_S = args.chart_interval
     marks = tuple(args.trace) if args.trace else None
     if marks:
@@ -131,6 +158,8 @@ def main() -> None:
         session.mutator = probe = Probe(repo / "prompt.md", raw_repo, watch, marks=marks)
         loop.run(session)
         session.close()
+    if clock.calls and clock.trim:
+        print(f"malloc_trim: {clock.cpu_ns / clock.calls / 1e6:.3f} ms of CPU a cycle ({clock.calls} calls)")
     if marks:
         a, b = marks
         for stat in probe.snapshots[b].compare_to(probe.snapshots[a], "traceback")[:20]:

@@ -24,17 +24,46 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 
+class Stat(int):
+    """What the mirror reads of a listed entry (its mode, inode and device), packed in one int. The listing
+    holds one for every file of the experiment (every run directory of the night), twice (the experiment
+    and its mirror): a whole `os.stat_result`, with its nineteen fields, cost about 760 bytes a file with
+    its name, a few KiB a cycle (bench/heap_probe.py)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> Stat:
+        return cls(st.st_dev << 96 | st.st_ino << 32 | st.st_mode)
+
+    @property
+    def st_mode(self) -> int:
+        return self & 0xFFFFFFFF
+
+    @property
+    def st_ino(self) -> int:
+        return (self >> 32) & 0xFFFFFFFFFFFFFFFF
+
+    @property
+    def st_dev(self) -> int:
+        return self >> 96
+
+
+def small(st: os.stat_result | Stat) -> Stat:
+    return st if isinstance(st, Stat) else Stat.of(st)
+
+
 @dataclass(frozen=True)
 class Folder:
     key: tuple[int, int]  # (inode, change time) when it was listed
     settled: bool  # changed strictly before the stamp taken before the listing: a later change moves `key`
-    entries: dict[str, os.stat_result]  # by name: its files and folders that `keep` keeps
+    entries: dict[str, Stat]  # by name: its files and folders that `keep` keeps
 
 
 class Listing:
     """The folders under `top` by path relative to it ("" is `top`), as of the last `update`."""
 
-    def __init__(self, top: str, keep: Callable[[str, os.stat_result], bool]) -> None:
+    def __init__(self, top: str, keep: Callable[[str, os.stat_result | Stat], bool]) -> None:
         self.top = top
         self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are
         self.folders: dict[str, Folder] = {}
@@ -83,14 +112,14 @@ class Listing:
         key = (st.st_ino, st.st_ctime_ns)
         if known is not None and known.settled and known.key == key:
             return known
-        entries: dict[str, os.stat_result] = {}
+        entries: dict[str, Stat] = {}
         try:
             found = list(os.scandir(path))
         except OSError:  # gone since
             return None
         was = known.entries if known is not None else {}
         for entry in found:
-            est = was.get(entry.name)
+            est: os.stat_result | Stat | None = was.get(entry.name)
             if est is None or est.st_ino != entry.inode() or not _same_kind(est, entry):
                 try:  # a new name, or another file under it: read (the folder's own run directories are not)
                     est = entry.stat(follow_symlinks=False)
@@ -98,7 +127,7 @@ class Listing:
                     continue
             kind = est.st_mode
             if (stat.S_ISDIR(kind) or stat.S_ISREG(kind)) and self.keep(os.path.join(relative, entry.name), est):
-                entries[entry.name] = est
+                entries[entry.name] = small(est)
         return Folder(key, st.st_ctime_ns < stamp_ns, entries)
 
     def _forget(self, relative: str) -> list[str]:
@@ -108,7 +137,7 @@ class Listing:
         return gone
 
 
-def _same_kind(st: os.stat_result, entry: os.DirEntry[str]) -> bool:
+def _same_kind(st: os.stat_result | Stat, entry: os.DirEntry[str]) -> bool:
     """The kind scandir read (without a call of its own) is the kind listed before."""
     if entry.is_symlink():
         return False
@@ -117,12 +146,12 @@ def _same_kind(st: os.stat_result, entry: os.DirEntry[str]) -> bool:
     ) == entry.is_file(follow_symlinks=False)
 
 
-def _differ(old: dict[str, os.stat_result], new: dict[str, os.stat_result]) -> bool:
+def _differ(old: dict[str, Stat], new: dict[str, Stat]) -> bool:
     if old.keys() != new.keys():
         return True
     return any(identity(old[n]) != identity(st) for n, st in new.items())
 
 
-def identity(st: os.stat_result) -> tuple[int, int, bool]:
+def identity(st: os.stat_result | Stat) -> tuple[int, int, bool]:
     """What the mirror's link depends on: which file (or folder) it is, not what it holds."""
     return st.st_dev, st.st_ino, stat.S_ISDIR(st.st_mode)

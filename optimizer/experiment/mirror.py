@@ -23,7 +23,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from autoresearch.optimizer.experiment.listing import Listing, identity
+from autoresearch.optimizer.experiment.listing import Listing, Stat, identity
 from autoresearch.optimizer.gitrepo.candidates import FOLDER as CANDIDATES
 from autoresearch.plumbing.paths import META
 from autoresearch.plumbing.process import PGID_SUFFIX
@@ -153,7 +153,7 @@ class Mirror:
         return os.stat(path).st_ctime_ns
 
 
-def _kept(relative: str, st: os.stat_result) -> bool:
+def _kept(relative: str, st: os.stat_result | Stat) -> bool:
     """Mirrored: all but the files passing, the mirror's own temporary files and the worktrees."""
     name = os.path.basename(relative)
     return not (passing(name) or name.endswith(".mirror") or relative == _WORKTREES)
@@ -163,7 +163,7 @@ def _depth(relative: str) -> tuple[int, str]:
     return (relative.count(os.sep) if relative else -1, relative)
 
 
-def _drop(path: str, st: os.stat_result) -> None:
+def _drop(path: str, st: Stat) -> None:
     if stat.S_ISDIR(st.st_mode):
         shutil.rmtree(path, ignore_errors=True)
     else:

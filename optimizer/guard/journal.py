@@ -34,6 +34,7 @@ class Record:
     run_dir: Path
     manifest: dict[str, Entry]
     nested: dict[str, Entry]
+    cache: str = ""  # the result cache's root: its entries are removed, not put back (scope.Scope.disposable)
 
 
 def _entry(entry: Entry) -> list[object]:
@@ -54,6 +55,7 @@ def write(folder: Path, record: Record) -> None:
         "run_dir": str(record.run_dir),
         "manifest": {path: _entry(e) for path, e in record.manifest.items()},
         "nested": {path: _entry(e) for path, e in record.nested.items()},
+        "cache": record.cache,
     }
     atomic.write_text(folder / NAME, json.dumps(data))
 
@@ -70,6 +72,7 @@ def read(folder: Path) -> Record | None:
             Path(data["run_dir"]),
             {path: _loaded(row) for path, row in data["manifest"].items()},
             {path: _loaded(row) for path, row in data["nested"].items()},
+            str(data.get("cache", "")),  # a record an older version wrote puts entries back from its copies
         )
     except FileNotFoundError:
         return None

@@ -63,12 +63,22 @@ class Scope:
     roots: tuple[str, ...]
     excluded: frozenset[str]
     objects: str  # git's object store, guarded apart (autoresearch.optimizer.guard.gitobjects)
+    cache: str = ""  # the result cache's root ("": none); see `disposable`
 
     def skip(self, path: str) -> bool:
         if path in self.excluded:
             return True
         # a nested repository's object store (a submodule's, a vendored repo's) is as append-only as ours
         return path.endswith(_OBJECTS) and os.path.isfile(path[: -len("objects")] + "HEAD")
+
+    def disposable(self, path: str) -> bool:
+        """A result-cache entry (anything inside one of the cache's eval folders; its `key` is not one): what
+        a mutation changed there is removed, never put back, so the guard keeps no copy of an entry's bytes.
+        The cache can afford it: an entry that is absent is evaluated again. A night writes one a cycle, and
+        a copy of each in the daemon's memory was held until the run ended."""
+        if not self.cache or not path.startswith(self.cache + os.sep):
+            return False
+        return os.sep in path[len(self.cache) + 1 :]
 
     def covers(self, path: str) -> bool:
         """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
@@ -93,7 +103,8 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
         roots.append(str(cache_root))
     excluded = {str(ws.artifact_path), str(results_dir)}
     excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
-    return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"))
+    cache = str(cache_root) if cache_root is not None else ""
+    return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"), cache)
 
 
 _OBJECTS = os.sep + "objects"
@@ -136,7 +147,7 @@ class Guard:
         if record is None:
             return None
         guard = cls.__new__(cls)
-        guard._setup(ws, Scope(record.roots, record.excluded, record.objects), folder)
+        guard._setup(ws, Scope(record.roots, record.excluded, record.objects, record.cache), folder)
         guard.manifest.update(record.manifest)
         guard.nested.update(record.nested)
         return guard, record.run_dir
@@ -144,7 +155,9 @@ class Guard:
     def arm(self, run_dir: Path) -> None:
         """Before a mutation (after `settle`): what is guarded and as what, on disk with the bytes to put back."""
         scope = self.scope
-        record = journal.Record(scope.roots, scope.excluded, scope.objects, run_dir, self.manifest, self.nested)
+        record = journal.Record(
+            scope.roots, scope.excluded, scope.objects, run_dir, self.manifest, self.nested, scope.cache
+        )
         journal.write(self.folder, record)
 
     def disarm(self) -> None:
@@ -276,6 +289,9 @@ class Guard:
         old = manifest.pop(path, None)
         if entry is not None:
             manifest[path] = entry
+        if self.scope.disposable(path):
+            return
+        if entry is not None:
             self.backups.hold(path, entry)
         if old is not None:
             self.backups.release(old)
@@ -300,15 +316,24 @@ class Guard:
                 return False
 
     def undo(self, changes: list[Change]) -> list[str]:
-        """Put every changed path back as it was settled; returns the paths that could not be."""
+        """Put every changed path back as it was settled (a result-cache entry: removed, see
+        `Scope.disposable`); returns the paths that could not be."""
+        disposable = {c.path for c in changes if self.scope.disposable(c.path)}
         for change in sorted(changes, key=lambda c: c.path.count(os.sep), reverse=True):
-            if change.after is not None and (change.before is None or change.before.kind != change.after.kind):
+            if change.after is not None and (
+                change.before is None or change.before.kind != change.after.kind or change.path in disposable
+            ):
                 _remove(change.path, change.after)
         failed = []
         for change in sorted(changes, key=lambda c: c.path.count(os.sep)):
-            if change.before is not None and not self._put_back_logged(change.path, change.before):
+            if change.path in disposable:
+                self._adopt(change.path, None)
+                failed += [change.path] if os.path.lexists(change.path) else []
+            elif change.before is not None and not self._put_back_logged(change.path, change.before):
                 failed.append(change.path)
         for change in changes:  # the restored files carry new signatures
+            if change.path in disposable:
+                continue
             try:
                 st = os.lstat(change.path)
             except FileNotFoundError:
