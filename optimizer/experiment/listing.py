@@ -36,7 +36,8 @@ class Listing:
 
     def __init__(self, top: str, keep: Callable[[str, os.stat_result], bool]) -> None:
         self.top = top
-        self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are
+        self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are; asked
+        # once for a name and the file under it (the mirror's depends on the name alone)
         self.folders: dict[str, Folder] = {}
 
     def update(self, stamp_ns: int, dirty: set[str] | None = None) -> list[str]:
@@ -103,11 +104,13 @@ class Listing:
         was = known.entries if known is not None else {}
         for entry in found:
             est = was.get(entry.name)
-            if est is None or est.st_ino != entry.inode() or not _same_kind(est, entry):
-                try:  # a new name, or another file under it: read (the folder's own run directories are not)
-                    est = entry.stat(follow_symlinks=False)
-                except FileNotFoundError:
-                    continue
+            if est is not None and est.st_ino == entry.inode() and _same_kind(est, entry):
+                entries[entry.name] = est  # listed and kept before, and the same file: kept again unasked
+                continue
+            try:  # a new name, or another file under it: read (the folder's own run directories are not)
+                est = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
             kind = est.st_mode
             if (stat.S_ISDIR(kind) or stat.S_ISREG(kind)) and self.keep(os.path.join(relative, entry.name), est):
                 entries[entry.name] = est
