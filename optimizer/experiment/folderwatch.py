@@ -54,6 +54,7 @@ class FolderWatch:
         self.fd = -1
         self.dirs: dict[int, str] = {}
         self._complete = False  # no watches yet: the first look walks, and watches everything first
+        self._refused = False  # a watch refused (the `max_user_watches` limit): walked from then on
 
     def dirty(self) -> set[str] | None:
         """The folders whose entries changed since the last call, or None: walk everything (every watch
@@ -62,6 +63,9 @@ class FolderWatch:
             found = self._read()
             if found is not None:
                 return found
+        if self._refused:  # watching again would be refused again, at the cost of a walk of its own
+            self.close()
+            return None
         self._rewatch()
         return None
 
@@ -75,6 +79,7 @@ class FolderWatch:
         self.dirs = {}
         self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         self._complete = self.fd >= 0
+        self._refused = self.fd < 0  # `max_user_instances` reached
         for top in self.tops:
             if not os.path.isdir(top) or os.path.islink(top):  # not there yet: watched once it is
                 self._complete = False
@@ -98,7 +103,7 @@ class FolderWatch:
             self.dirs[wd] = path
             return True
         if ctypes.get_errno() not in (errno.ENOENT, errno.ENOTDIR):  # gone or replaced: its parent says so
-            self._complete = False
+            self._complete, self._refused = False, True
         return False
 
     def _read(self) -> set[str] | None:
