@@ -11,6 +11,9 @@ like the daemon's own: the raw git is measured interleaved with the loop, so
 the machine's speed (which drifts by 2-3x over minutes on a shared VM) is the
 same on both sides of the ratio. The figure is the median ratio over several
 rounds. Goal: the daemon's time per cycle at most 2x the raw git operations.
+The daemon's CPU per cycle (process time inside the loop less the eval's and the
+mutator's) is printed beside it: on a loaded machine the wall time is mostly
+waiting, for the disk and for a core, and the CPU is what a change can compare.
 Usage: python bench/loop_overhead.py [--cycles N] [--rounds R]
 """
 
@@ -40,15 +43,16 @@ class Stopwatch:
     """Time spent inside the eval and the mutator: not the daemon's."""
 
     def __init__(self):
-        self.outside_s = 0.0
+        self.outside_s = self.outside_cpu_s = 0.0
 
     @contextmanager
     def outside(self):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         try:
             yield
         finally:
             self.outside_s += time.perf_counter() - started
+            self.outside_cpu_s += time.process_time() - cpu
 
 
 class InstantEval:
@@ -131,8 +135,8 @@ class RawGit:
             self.checkouts += 1
 
 
-def time_round(root: Path, cycles: int) -> tuple[float, RawGit]:
-    """The daemon's own seconds for `cycles` cycles, and the raw git run beside them."""
+def time_round(root: Path, cycles: int) -> tuple[float, float, RawGit]:
+    """The daemon's own seconds for `cycles` cycles (wall, CPU), and the raw git run beside them."""
     repo, raw_repo = make_repo(root / "loop"), make_repo(root / "raw")
     config = load(repo / "autoresearch.yaml", {"stop.max_cycles": cycles})
     daemonlog.setup(None, quiet=True)
@@ -140,11 +144,11 @@ def time_round(root: Path, cycles: int) -> tuple[float, RawGit]:
     watch = Stopwatch()
     session.evaluator = InstantEval(repo / "prompt.md", watch)
     session.mutator = mutator = InstantMutator(repo / "prompt.md", raw_repo, watch)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     loop.run(session)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     session.close()
-    return elapsed - watch.outside_s, mutator.raw
+    return elapsed - watch.outside_s, cpu - watch.outside_cpu_s, mutator.raw
 
 
 def main() -> None:
@@ -153,11 +157,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     print(f"{args.cycles} cycles per round; eval and mutation are instant; times per cycle in ms")
-    print(f"{'round':>5}  {'daemon':>7}  {'commit':>7}  {'checkout':>8}  {'raw git':>7}  {'ratio':>6}")
-    ratios = []
+    print(f"{'round':>5}  {'daemon':>7}  {'commit':>7}  {'checkout':>8}  {'raw git':>7}  {'ratio':>6}  {'CPU':>6}")
+    ratios, cpus = [], []
     for n in range(1, args.rounds + 1):
         with tempfile.TemporaryDirectory() as tmp:
-            loop_s, raw = time_round(Path(tmp), args.cycles)
+            loop_s, cpu_s, raw = time_round(Path(tmp), args.cycles)
         steps = raw.commits + raw.checkouts  # one raw operation per cycle the mutator saw
         per_cycle = loop_s / args.cycles
         git_per_cycle = (raw.commit_s + raw.checkout_s) / steps
@@ -165,10 +169,13 @@ def main() -> None:
         print(
             f"{n:>5}  {per_cycle * 1000:7.1f}  {raw.commit_s / raw.commits * 1000:7.1f}"
             f"  {raw.checkout_s / raw.checkouts * 1000:8.1f}  {git_per_cycle * 1000:7.1f}  {ratios[-1]:5.2f}x"
+            f"  {cpu_s / args.cycles * 1000:6.1f}"
         )
+        cpus.append(cpu_s / args.cycles)
     print(
         f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 2x; spread {min(ratios):.2f}-{max(ratios):.2f}x)"
     )
+    print(f"daemon CPU (median)        {statistics.median(cpus) * 1000:.1f} ms a cycle")
 
 
 if __name__ == "__main__":

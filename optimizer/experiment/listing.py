@@ -65,18 +65,28 @@ class Listing:
 
     def __init__(self, top: str, keep: Callable[[str, os.stat_result | Stat], bool]) -> None:
         self.top = top
-        self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are
+        self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are; asked
+        # once for a name and the file under it (the mirror's depends on the name alone)
         self.folders: dict[str, Folder] = {}
 
-    def update(self, stamp_ns: int) -> list[str]:
+    def update(self, stamp_ns: int, dirty: set[str] | None = None) -> list[str]:
         """List again the folders that changed since the last update (all of them the first time);
         returns those whose entries changed, folders gone included (gone from `folders` too, with
-        everything below them). `stamp_ns`: the change time of a file touched before this call."""
+        everything below them). `stamp_ns`: the change time of a file touched before this call.
+        `dirty`: the only folders whose entries may have changed, when a watch says so
+        (autoresearch.optimizer.experiment.folderwatch): those are looked at, and below them only the
+        folders that are new, not every folder of the tree."""
         changed: list[str] = []
-        stack = [""]
+        stack: list[tuple[str, bool]] = [("", False)]  # (folder, looked at only if listed: it may be gone since)
+        everywhere = dirty is None or "" not in self.folders
+        if dirty is not None and not everywhere:
+            unsettled = [r for r, f in self.folders.items() if not f.settled]
+            stack = [(r, True) for r in sorted({*dirty, *unsettled}, key=_depth, reverse=True)]
         while stack:
-            relative = stack.pop()
+            relative, listed_only = stack.pop()
             known = self.folders.get(relative)
+            if known is None and listed_only:  # a folder new to its parent is reached from its parent
+                continue
             folder = self._folder(relative, known, stamp_ns)
             if folder is None:
                 if known is not None:
@@ -92,7 +102,10 @@ class Listing:
                     ]
                     for name in gone:
                         changed += self._forget(os.path.join(relative, name))
-            stack += [os.path.join(relative, n) for n, st in folder.entries.items() if stat.S_ISDIR(st.st_mode)]
+            for name, st in folder.entries.items():
+                below = os.path.join(relative, name)
+                if stat.S_ISDIR(st.st_mode) and (everywhere or _new(self.folders.get(below), st)):
+                    stack.append((below, False))
         return changed
 
     def below(self, relative: str) -> list[str]:
@@ -120,11 +133,13 @@ class Listing:
         was = known.entries if known is not None else {}
         for entry in found:
             est: os.stat_result | Stat | None = was.get(entry.name)
-            if est is None or est.st_ino != entry.inode() or not _same_kind(est, entry):
-                try:  # a new name, or another file under it: read (the folder's own run directories are not)
-                    est = entry.stat(follow_symlinks=False)
-                except FileNotFoundError:
-                    continue
+            if est is not None and est.st_ino == entry.inode() and _same_kind(est, entry):
+                entries[entry.name] = small(est)  # listed and kept before, and the same file: kept again unasked
+                continue
+            try:  # a new name, or another file under it: read (the folder's own run directories are not)
+                est = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
             kind = est.st_mode
             if (stat.S_ISDIR(kind) or stat.S_ISREG(kind)) and self.keep(os.path.join(relative, entry.name), est):
                 entries[entry.name] = small(est)
@@ -135,6 +150,15 @@ class Listing:
         for r in gone:
             del self.folders[r]
         return gone
+
+
+def _depth(relative: str) -> int:
+    return relative.count(os.sep) + 1 if relative else 0
+
+
+def _new(known: Folder | None, st: os.stat_result) -> bool:
+    """A folder not listed yet, or another folder under a listed one's name: listed whole."""
+    return known is None or known.key[0] != st.st_ino
 
 
 def _same_kind(st: os.stat_result | Stat, entry: os.DirEntry[str]) -> bool:

@@ -21,10 +21,13 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
+from autoresearch.optimizer.experiment.folderwatch import FolderWatch
 from autoresearch.optimizer.experiment.listing import Listing, Stat, identity
 from autoresearch.optimizer.gitrepo.candidates import FOLDER as CANDIDATES
+from autoresearch.optimizer.guard.fswatch import Unavailable
 from autoresearch.plumbing.paths import META
 from autoresearch.plumbing.process import PGID_SUFFIX
 
@@ -43,11 +46,23 @@ class Mirror:
     since the last look (autoresearch.optimizer.experiment.listing): a session keeps one, so that a
     refresh or a restore reads only the folders that changed, not every run directory of the night."""
 
-    def __init__(self, source: Path, root: Path) -> None:
+    def __init__(self, source: Path, root: Path, watched: bool = False) -> None:
+        """`watched`: inotify says which folders changed (autoresearch.optimizer.experiment.folderwatch), for
+        a mirror kept from cycle to cycle; without it every folder is `lstat`ed at each look."""
         self.source, self.root = source, root
         self._source = Listing(str(source), _kept)
         self._copy = Listing(str(root), _kept)
         self._busy: tuple[str, ...] = ()  # the folders left out at the last refresh (relative, with a slash)
+        self._watch: FolderWatch | None = None
+        if watched:
+            try:
+                self._watch = FolderWatch([str(source), str(root)], _unwatched(str(source)))
+            except Unavailable:
+                pass
+
+    def close(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
 
     def refresh(self, busy: tuple[Path, ...] = ()) -> bool:
         """Link every file of the experiment now (a file the daemon replaced since is linked anew) and
@@ -57,8 +72,7 @@ class Mirror:
         source = str(self.source)
         skipped = tuple(os.path.relpath(b, source) + os.sep for b in busy if b.is_relative_to(self.source))
         everything = any(self.source.is_relative_to(b) for b in busy)
-        stamp = self._stamp()
-        changed = {*self._source.update(stamp), *self._copy.update(stamp)}
+        changed = self._update()
         for prefix in {*skipped, *self._busy}:  # left out now or before: looked at again
             folder = prefix.rstrip(os.sep)
             changed.update([os.path.dirname(folder), *self._source.below(folder), *self._copy.below(folder)])
@@ -77,12 +91,20 @@ class Mirror:
         """Link back every mirrored file and folder that is gone from the experiment; returns them."""
         if not self.root.is_dir():  # never mirrored
             return []
-        stamp = self._stamp()
-        changed = {*self._source.update(stamp), *self._copy.update(stamp)}
+        changed = self._update()
         back: list[Path] = []
         for relative in sorted(changed, key=_depth):
             self._put_back(relative, back)
         return back
+
+    def _update(self) -> set[str]:
+        """Both listings brought up to date: the folders whose entries changed (relative)."""
+        dirty = self._watch.dirty() if self._watch is not None else None
+        stamp = self._stamp()
+        return {
+            *self._source.update(stamp, _under(dirty, str(self.source))),
+            *self._copy.update(stamp, _under(dirty, str(self.root))),
+        }
 
     def _link(self, relative: str, skipped: tuple[str, ...], everything: bool, done: set[str]) -> bool:
         """The mirror's folder `relative` made to hold what the experiment's holds now, and so every folder
@@ -157,6 +179,19 @@ def _kept(relative: str, st: os.stat_result | Stat) -> bool:
     """Mirrored: all but the files passing, the mirror's own temporary files and the worktrees."""
     name = os.path.basename(relative)
     return not (passing(name) or name.endswith(".mirror") or relative == _WORKTREES)
+
+
+def _unwatched(source: str) -> Callable[[str], bool]:
+    worktrees = os.path.join(source, _WORKTREES)
+    return lambda path: path == worktrees
+
+
+def _under(dirty: set[str] | None, top: str) -> set[str] | None:
+    """The folders of `dirty` under `top`, relative to it."""
+    if dirty is None:
+        return None
+    prefix = top + os.sep
+    return {"" if d == top else d[len(prefix) :] for d in dirty if d == top or d.startswith(prefix)}
 
 
 def _depth(relative: str) -> tuple[int, str]:

@@ -98,6 +98,8 @@ class Session:
             self.throwaway.drop()
         if self.guard is not None:
             self.guard.close()
+        if self._mirror is not None:
+            self._mirror.close()
         self.chart_rows.close()
         self.chart_scores.close()
         self.history.close()
@@ -126,7 +128,7 @@ class Session:
     def mirror(self) -> Mirror:
         """Hard links to the experiment's files, out of a mutator's reach (autoresearch.optimizer.experiment.mirror)."""
         if self._mirror is None:
-            self._mirror = Mirror(self.paths.root, self.vault.mirror)
+            self._mirror = Mirror(self.paths.root, self.vault.mirror, watched=True)
         return self._mirror
 
     def set_baseline(self, rows: list[JSONObject]) -> None:

@@ -123,3 +123,86 @@ def test_a_mirror_emptied_behind_its_back_is_filled_again(tmp_path):
     shutil.rmtree(root / "run-000")
     assert mirror.refresh()
     assert files(root) == files(source)
+
+
+def test_a_folder_no_watch_names_is_not_looked_at_but_a_new_one_below_a_named_one_is_read_whole(tmp_path):
+    source = experiment(tmp_path, 3)
+    listing = Listing(str(source), lambda relative, st: True)
+    settle(source)
+    listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1)
+    (source / "run-001" / "index.jsonl").unlink()  # unseen: no watch names run-001
+    (source / "run-009" / "deep").mkdir(parents=True)
+    (source / "run-009" / "deep" / "index.jsonl").write_text("9\n")
+    settle(source)
+    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1, dirty={""}) == [
+        "",
+        "run-009",
+        "run-009/deep",
+    ]
+    assert "index.jsonl" in listing.folders["run-001"].entries
+    assert "index.jsonl" in listing.folders["run-009/deep"].entries
+
+
+def watched(tmp_path: Path, runs: int = 3) -> tuple[Path, Path, Mirror]:
+    """A session's mirror (watched), refreshed twice: the second look is the watch's, not a walk's."""
+    source = experiment(tmp_path, runs)
+    root = tmp_path / "vault" / "mirror"
+    mirror = Mirror(source, root, watched=True)
+    assert mirror.refresh()
+    settle(source)
+    assert mirror.refresh()
+    return source, root, mirror
+
+
+def test_a_watched_mirror_puts_back_a_deletion_hidden_by_setting_the_folder_s_time_back(tmp_path):
+    source, _, mirror = watched(tmp_path)
+    settle(source)
+    before = files(source)
+    folder = source / "run-001"
+    was = os.stat(folder)
+    (folder / "index.jsonl").unlink()
+    os.utime(folder, ns=(was.st_atime_ns, was.st_mtime_ns))
+    assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-001/index.jsonl"]
+    assert files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_puts_back_a_folder_moved_away_or_replaced_by_a_link(tmp_path):
+    source, _, mirror = watched(tmp_path)
+    before = files(source)
+    (source / "run-002").rename(tmp_path / "elsewhere")
+    shutil.rmtree(source / "run-000")
+    (source / "run-000").symlink_to(tmp_path / "elsewhere")
+    assert "run-002/outside/note.txt" in {p.relative_to(source).as_posix() for p in mirror.restore()}
+    (source / "run-000").unlink()  # the link left in its place: the folder comes back once it is gone
+    assert "run-000/index.jsonl" in {p.relative_to(source).as_posix() for p in mirror.restore()}
+    assert files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_sees_deletions_in_folders_made_renamed_or_made_again_since_it_began(tmp_path):
+    source, _, mirror = watched(tmp_path)
+    (source / "run-003" / "outside").mkdir(parents=True)  # the next cycle's run directory, made by the daemon
+    (source / "run-003" / "outside" / "note.txt").write_text("new\n")
+    for _ in range(2):  # the second look finds the mirror's new folders settled too
+        settle(source)  # no folder is looked at again for having changed in the same tick as the look
+        assert mirror.refresh()
+    settle(source)
+    (source / "run-003" / "outside" / "note.txt").unlink()
+    assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-003/outside/note.txt"]
+    (source / "run-001").rename(source / "run-001-renamed")  # a rename: every path below it moves
+    settle(source)
+    assert mirror.refresh()
+    before = files(source)
+    settle(source)
+    (source / "run-001-renamed" / "index.jsonl").unlink()
+    assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-001-renamed/index.jsonl"]
+    shutil.rmtree(source)  # the whole experiment: its folder is made again, and watched again
+    mirror.restore()
+    assert files(source) == before
+    settle(source)
+    assert mirror.refresh()
+    settle(source)
+    (source / "run-002" / "index.jsonl").unlink()
+    assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-002/index.jsonl"]
+    mirror.close()

@@ -1,0 +1,142 @@
+"""Which folders of the mirror's two trees had an entry added, removed or renamed since the last look: inotify.
+
+Without it the mirror (autoresearch.optimizer.experiment.mirror) `lstat`s every folder of the experiment
+and of its copy before and after each mutation, a cost that grows with the night (one or two run
+directories a cycle). The kernel queues an event before the call that caused it returns, so once the
+mutator has exited every name it added or removed is in the queue, and only those folders need a look.
+
+Only changes of names are watched (`IN_CREATE`, `IN_DELETE`, the moves): the mirror's links depend on
+which file a name is, never on what it holds. The answer is None, and the caller walks everything,
+whenever it might be incomplete: the queue overflowed, a watch could not be added (`max_user_watches`),
+inotify is missing, or a folder was moved or renamed (the paths of every watch below it would then be
+stale). After a None every watch is made anew before the caller walks, so nothing between is missed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import struct
+from collections.abc import Callable
+
+from autoresearch.optimizer.guard.fswatch import (
+    IN_CLOEXEC,
+    IN_CREATE,
+    IN_DELETE,
+    IN_DELETE_SELF,
+    IN_DONT_FOLLOW,
+    IN_EXCL_UNLINK,
+    IN_IGNORED,
+    IN_ISDIR,
+    IN_MOVE_SELF,
+    IN_MOVED_FROM,
+    IN_MOVED_TO,
+    IN_NONBLOCK,
+    IN_ONLYDIR,
+    IN_Q_OVERFLOW,
+    _libc,
+)
+
+_MASK = (
+    IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
+)
+_EVENT = struct.Struct("iIII")
+
+
+class FolderWatch:
+    """Every folder under `tops` but those `skip` names (and what is below them). Raises
+    autoresearch.optimizer.guard.fswatch.Unavailable without inotify."""
+
+    def __init__(self, tops: list[str], skip: Callable[[str], bool]) -> None:
+        self.tops, self.skip = tops, skip
+        self._libc = _libc()
+        self.fd = -1
+        self.dirs: dict[int, str] = {}
+        self._complete = False  # no watches yet: the first look walks, and watches everything first
+        self._refused = False  # a watch refused (the `max_user_watches` limit): walked from then on
+
+    def dirty(self) -> set[str] | None:
+        """The folders whose entries changed since the last call, or None: walk everything (every watch
+        is in place again before this returns, so what changes during that walk is seen next time)."""
+        if self._complete and self.fd >= 0:
+            found = self._read()
+            if found is not None:
+                return found
+        if self._refused:  # watching again would be refused again, at the cost of a walk of its own
+            self.close()
+            return None
+        self._rewatch()
+        return None
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def _rewatch(self) -> None:
+        self.close()
+        self.dirs = {}
+        self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        self._complete = self.fd >= 0
+        self._refused = self.fd < 0  # `max_user_instances` reached
+        for top in self.tops:
+            if not os.path.isdir(top) or os.path.islink(top):  # not there yet: watched once it is
+                self._complete = False
+            self._watch_tree(top)
+
+    def _watch_tree(self, top: str) -> None:
+        stack = [top]
+        while stack and self._complete:
+            path = stack.pop()
+            if self.skip(path) or not self._watch(path):
+                continue
+            try:
+                with os.scandir(path) as entries:
+                    stack += [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+            except OSError:  # gone since it was watched: its parent's event says so
+                continue
+
+    def _watch(self, path: str) -> bool:
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), _MASK | IN_EXCL_UNLINK)
+        if wd >= 0:
+            self.dirs[wd] = path
+            return True
+        if ctypes.get_errno() not in (errno.ENOENT, errno.ENOTDIR):  # gone or replaced: its parent says so
+            self._complete, self._refused = False, True
+        return False
+
+    def _read(self) -> set[str] | None:
+        """The folders named by the events queued so far; None when one of them says the answer may be
+        incomplete."""
+        found: set[str] = set()
+        while True:
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return found if self._complete else None
+            offset = 0
+            while offset < len(data):
+                wd, mask, _, size = _EVENT.unpack_from(data, offset)
+                name = data[offset + _EVENT.size : offset + _EVENT.size + size].rstrip(b"\0")
+                offset += _EVENT.size + size
+                self._event(wd, mask, name, found)
+
+    def _event(self, wd: int, mask: int, name: bytes, found: set[str]) -> None:
+        if mask & (IN_Q_OVERFLOW | IN_MOVE_SELF) or mask & IN_ISDIR and mask & IN_MOVED_FROM:
+            self._complete = False  # lost events, or a folder renamed: the paths below it are stale
+            return
+        folder = self.dirs.get(wd)
+        if folder is None:
+            return
+        if mask & (IN_DELETE_SELF | IN_IGNORED):  # removed (once empty): its parent's event names it
+            del self.dirs[wd]
+            if folder in self.tops:  # no parent watched: made again, it would go unseen
+                self._complete = False
+            return
+        path = os.path.join(folder, os.fsdecode(name))
+        if self.skip(path):
+            return
+        found.add(folder)
+        if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):  # new: watched, and listed whole by the caller
+            self._watch_tree(path)
