@@ -156,7 +156,7 @@ def _depth(relative: str) -> int:
     return relative.count(os.sep) + 1 if relative else 0
 
 
-def _new(known: Folder | None, st: os.stat_result) -> bool:
+def _new(known: Folder | None, st: os.stat_result | Stat) -> bool:
     """A folder not listed yet, or another folder under a listed one's name: listed whole."""
     return known is None or known.key[0] != st.st_ino
 
