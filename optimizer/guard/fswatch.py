@@ -75,6 +75,7 @@ class Watcher:
             raise Unavailable(os.strerror(ctypes.get_errno()))
         self.dirs: dict[int, str] = {}
         self.wds: dict[str, int] = {}
+        self.inodes: dict[int, tuple[int, int]] = {}  # (device, inode) each watch was added on
         self.pending: set[str] = set()
         self.complete = True
         self.sentinel_dir = sentinel_dir
@@ -113,8 +114,26 @@ class Watcher:
                 self.pending.add(path)
                 return
             raise Unavailable(f"cannot watch {path}: {os.strerror(err)}")
+        renamed = self.dirs.get(wd)  # the folder was watched under another name: it moved here
+        if renamed is not None and renamed != path and self.wds.get(renamed) == wd:
+            del self.wds[renamed]
         self.dirs[wd] = path
         self.wds[path] = wd
+        try:
+            st = os.lstat(path)
+        except OSError:
+            self.pending.add(path)
+            return
+        self.inodes[wd] = (st.st_dev, st.st_ino)
+
+    def _still_at(self, wd: int, path: str) -> bool:
+        """The watched folder is the one at `path` now: a rename seen in its parent watched it under its new
+        name before its own move event came."""
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return False
+        return self.inodes.get(wd) == (st.st_dev, st.st_ino) and not os.path.islink(path)
 
     def _watch_tree(self, root: str) -> None:
         if not os.path.isdir(root) or os.path.islink(root) or self.skip(root):
@@ -194,10 +213,13 @@ class Watcher:
             if directory is None:
                 continue
             if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
+                self.pending.add(directory)
+                if mask & IN_MOVE_SELF and self._still_at(wd, directory):
+                    continue  # watched on under its new name: its later events must still be read
                 self.dirs.pop(wd, None)
+                self.inodes.pop(wd, None)
                 if self.wds.get(directory) == wd:
                     del self.wds[directory]
-                self.pending.add(directory)
                 continue
             path = directory + os.sep + os.fsdecode(name)
             if directory == self.sentinel_dir:

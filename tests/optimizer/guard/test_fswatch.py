@@ -1,0 +1,49 @@
+"""The guard's inotify watch: what one look saw must not blind the next one."""
+
+from __future__ import annotations
+
+import os
+
+from autoresearch.optimizer.guard.fswatch import Watcher
+
+
+def _watch(tmp_path) -> tuple[Watcher, str]:
+    root = tmp_path / "repo"
+    (root / "a" / "sub").mkdir(parents=True)
+    watcher = Watcher([str(root)], lambda path: False, str(tmp_path / "sentinel"))
+    assert watcher.changed() == set()
+    return watcher, str(root)
+
+
+def _sees(watcher: Watcher, path: str) -> bool:
+    """Seen: named, under a folder named (it stands for all under it), or a walk asked for (None)."""
+    changed = watcher.changed()
+    return changed is None or any(path == p or path.startswith(p + os.sep) for p in changed)
+
+
+def test_a_write_into_a_folder_renamed_since_the_last_look_is_seen(tmp_path):
+    """A folder the user renamed between two mutations: the rename is seen at one look, and a mutator's write
+    into the folder under its new name must be seen at the next (the move's own event once dropped the
+    folder's watch, which the rename had just pointed at the new name)."""
+    watcher, root = _watch(tmp_path)
+    os.rename(os.path.join(root, "a"), os.path.join(root, "b"))
+    assert _sees(watcher, os.path.join(root, "b"))
+    for written in ("b/new.txt", "b/sub/deeper.txt"):
+        path = os.path.join(root, written)
+        with open(path, "w") as f:
+            f.write("a mutator's\n")
+        assert _sees(watcher, path), written
+    watcher.close()
+
+
+def test_a_folder_moved_away_and_another_made_under_its_name_are_both_watched_right(tmp_path):
+    watcher, root = _watch(tmp_path)
+    os.rename(os.path.join(root, "a"), os.path.join(root, "b"))
+    os.mkdir(os.path.join(root, "a"))
+    assert _sees(watcher, os.path.join(root, "a"))
+    for written in ("a/new.txt", "b/new.txt", "b/sub/new.txt"):
+        path = os.path.join(root, written)
+        with open(path, "w") as f:
+            f.write("x\n")
+        assert _sees(watcher, path), written
+    watcher.close()
