@@ -18,9 +18,15 @@ class BadResults(RunsError):
 
 
 class EvalFailed(RunsError):
-    """The eval ran but did not produce usable results; the loop makes the cycle `error`."""
+    """The eval ran but did not produce usable results; the loop makes the cycle `error`. `lost_attempts`: its
+    attempts lost with their Ray node before it failed (autoresearch.runs.executors.LostAttempts), which the
+    cycle's line counts as it counts those of an eval that ended well."""
 
     exit_code = KEEPS_FAILING
+
+    def __init__(self, message: str, lost_attempts: int = 0) -> None:
+        super().__init__(message)
+        self.lost_attempts = lost_attempts
 
 
 class StepFailed(RunsError):

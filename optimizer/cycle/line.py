@@ -79,7 +79,7 @@ class EvalSpend:
         failing on its fifth run made four), and the failed run, one more eval run, of unknown cost. Nothing when
         no run ended before it: the line is as any failed eval's."""
         if spend.runs == 0 and spend.hits == 0:
-            return cls()
+            return cls(lost_attempts=spend.lost or None)
         return cls(round(spend.cost_usd, 6), spend.runs + 1, spend.hits, lost_attempts=spend.lost or None)
 
     def on_line(self) -> Spend:

@@ -21,6 +21,7 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.cache import SampleCache
+from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.evaluators import EvalOutcome, Evaluator, supports_watch
 from autoresearch.runs.samples import write_index
 
@@ -92,6 +93,9 @@ def measure(
         noted = note(session.vault.eval_notes, ws, key, run_dir) if ws.root == session.ws.root else None
         try:
             outcome = evaluate(session, run_dir, watch, evaluator)
+        except EvalFailed as exc:
+            spend.lost += exc.lost_attempts
+            raise
         finally:
             if undo_eval_writes(ws, key, run_dir):
                 session.warn_once(ADVICE)

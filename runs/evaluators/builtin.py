@@ -166,9 +166,13 @@ class BuiltinEvaluator:
             finished = self.run_tests(prepared, run_dir, watch, self._remote(prepared, lost))
         rows = finished.rows
         if not rows:
-            raise EvalFailed(f"{self.config.file}: no test ran ({'; '.join(finished.notes) or 'empty eval'})")
+            why = "; ".join(finished.notes) or "empty eval"
+            raise EvalFailed(f"{self.config.file}: no test ran ({why})", lost_attempts=lost.count)
         if all(r["execution_status"] == "execution_error" for r in rows):
-            raise EvalFailed(f"{self.config.file}: every test failed to run; first error: {rows[0].get('error')}")
+            first = rows[0].get("error")
+            raise EvalFailed(
+                f"{self.config.file}: every test failed to run; first error: {first}", lost_attempts=lost.count
+            )
         notes: dict[str, Any] = {"stopped": finished.notes} if finished.notes else {}
         notes |= lost.noted()
         if len(rows) < len(prepared.suite.cases):

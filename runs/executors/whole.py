@@ -30,7 +30,7 @@ def run_whole(executor: Executor, run_dir: Path, lost: LostAttempts, fn: Callabl
         answer = executor.call(shipped, in_scratch_dir, fn, *args, lost=lost.of("the eval"))
         data, value = cast(tuple[bytes, T], answer)
     except TaskFailed as exc:
-        raise EvalFailed(str(exc)) from None
+        raise EvalFailed(str(exc), lost_attempts=lost.count) from None
     unpack(data, run_dir)
     return value
 

@@ -40,12 +40,12 @@ class ScriptedEval:
     def run(self, run_dir: Path) -> EvalOutcome:
         self.runs += 1
         text = self.artifact.read_text()
-        if "fail" in text.split():
-            raise EvalFailed("the scripted eval failed")
         words = text.split()
+        lost = sum(int(word.removeprefix("lost:")) for word in words if word.startswith("lost:"))
+        if "fail" in words:
+            raise EvalFailed("the scripted eval failed", lost_attempts=lost)
         rows = [{"test_id": t, "score": float(s)} for t, s in (word.split("=") for word in words if "=" in word)]
         (run_dir / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-        lost = sum(int(word.removeprefix("lost:")) for word in words if word.startswith("lost:"))
         return EvalOutcome(rows, notes={"lost_attempts": lost} if lost else {})
 
 

@@ -116,6 +116,15 @@ def test_eval_task_attempts_lost_with_their_ray_node_are_counted_on_the_line(tmp
     assert "eval_lost_attempts" not in one and "eval_lost_attempts" not in three
 
 
+def test_eval_task_attempts_lost_before_the_eval_failed_are_counted_on_its_error_line(tmp_path):
+    """An eval whose tasks were lost with their node more often than the retries allow fails (every test an
+    execution_error, or a one-task eval's `EvalFailed`): the attempts lost on the way are still on its line."""
+    session = started(experiment(tmp_path, scores(a=0), {2: write(scores(a=1) + "lost:4\nfail\n")}))
+    engine.cycle(session, 2)
+    two = lines(session)[1]
+    assert (two["decision"], two["eval_lost_attempts"]) == ("error", 4)
+
+
 def test_a_commit_the_user_made_meanwhile_stops_the_run_with_the_candidate_saved(tmp_path):
     def step(request):
         checkout = tmp_path / "repo"  # the user's, not the sandbox's throwaway checkout the mutator works in
