@@ -44,7 +44,8 @@ class InProcess:
     def ship(self, fresh: bool = False) -> tuple[Snapshot, bool]:
         return build(self.root, [".autoresearch"], 10**8), fresh
 
-    def call(self, shipped: tuple[Snapshot, bool], fn: Any, *args: Any) -> Any:
+    def call(self, shipped: tuple[Snapshot, bool], fn: Any, *args: Any, lost: Any = None) -> Any:
+        """`lost` is never told: no node is lost here."""
         snapshot, fresh = shipped
         with self._one_at_a_time:
             self.calls += 1
