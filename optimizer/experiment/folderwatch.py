@@ -17,7 +17,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import struct
 from collections.abc import Callable
 
 from autoresearch.optimizer.guard.fswatch import (
@@ -35,13 +34,13 @@ from autoresearch.optimizer.guard.fswatch import (
     IN_NONBLOCK,
     IN_ONLYDIR,
     IN_Q_OVERFLOW,
-    _libc,
+    decoded,
+    libc,
 )
 
 _MASK = (
     IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
 )
-_EVENT = struct.Struct("iIII")
 
 
 class FolderWatch:
@@ -50,7 +49,7 @@ class FolderWatch:
 
     def __init__(self, tops: list[str], skip: Callable[[str], bool]) -> None:
         self.tops, self.skip = tops, skip
-        self._libc = _libc()
+        self._libc = libc()
         self.fd = -1
         self.dirs: dict[int, str] = {}
         self._complete = False  # no watches yet: the first look walks, and watches everything first
@@ -115,11 +114,7 @@ class FolderWatch:
                 data = os.read(self.fd, 1 << 16)
             except BlockingIOError:
                 return found if self._complete else None
-            offset = 0
-            while offset < len(data):
-                wd, mask, _, size = _EVENT.unpack_from(data, offset)
-                name = data[offset + _EVENT.size : offset + _EVENT.size + size].rstrip(b"\0")
-                offset += _EVENT.size + size
+            for wd, mask, name in decoded(data):
                 self._event(wd, mask, name, found)
 
     def _event(self, wd: int, mask: int, name: bytes, found: set[str]) -> None:

@@ -22,7 +22,7 @@ import errno
 import os
 import select
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from autoresearch.plumbing.errors import AutoresearchError
 
@@ -51,7 +51,7 @@ class Unavailable(AutoresearchError):
     """inotify cannot watch this tree; the caller walks it instead (caught there: it never ends a run)."""
 
 
-def _libc() -> ctypes.CDLL:
+def libc() -> ctypes.CDLL:
     """The C library this process already has (the program's own symbols): `ctypes.util.find_library` would
     start `ldconfig -p` in a subprocess, a fork of the daemon, to look for it."""
     try:
@@ -63,12 +63,21 @@ def _libc() -> ctypes.CDLL:
     return libc
 
 
+def decoded(data: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """Each event in what one read of an inotify descriptor returned: its watch, its mask, and the name."""
+    offset = 0
+    while offset < len(data):
+        wd, mask, _, size = _EVENT.unpack_from(data, offset)
+        yield wd, mask, data[offset + _EVENT.size : offset + _EVENT.size + size].rstrip(b"\0")
+        offset += _EVENT.size + size
+
+
 class Watcher:
     """Watches every directory under `roots` that `skip` does not exclude; `sentinel_dir` is watched
     too (it holds the sentinel) but its changes are not reported."""
 
     def __init__(self, roots: list[str], skip: Callable[[str], bool], sentinel_dir: str):
-        self._libc = _libc()
+        self._libc = libc()
         self.skip = skip
         self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if self.fd < 0:
@@ -201,11 +210,7 @@ class Watcher:
             data = os.read(self.fd, 1 << 20)
         except BlockingIOError:
             return False
-        offset = 0
-        while offset < len(data):
-            wd, mask, _, size = _EVENT.unpack_from(data, offset)
-            name = data[offset + _EVENT.size : offset + _EVENT.size + size].rstrip(b"\0")
-            offset += _EVENT.size + size
+        for wd, mask, name in decoded(data):
             if mask & IN_Q_OVERFLOW:
                 self.complete = False
                 continue
