@@ -74,7 +74,7 @@ class RemoteMutator:
             get().warning(_lost_attempt(request, count), error=str(exc)[:300])
 
         try:
-            outcome = executor.call_once(shipped, mutate_in_tree, self.mutator, request, context, lost=said)
+            outcome = executor.call_unslotted(shipped, mutate_in_tree, self.mutator, request, context, lost=said)
         except NodeLost as exc:
             raise MutationFailed(
                 f"its Ray node was lost {lost} times during the mutation (the last: {exc}); "

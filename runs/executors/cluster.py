@@ -255,7 +255,7 @@ class RayExecutor:
         lost (see `again_when_lost`)."""
         return self.again_when_lost(lambda: shipped.driver.call(shipped, fn, *args), lost)
 
-    def call_once(self, shipped: Shipped, fn: Callable[..., T], *args: Any, lost: OnLost | None = None) -> T:
+    def call_unslotted(self, shipped: Shipped, fn: Callable[..., T], *args: Any, lost: OnLost | None = None) -> T:
         """`call`, taking none of `eval.workers`' slots: a candidate's mutation."""
         return self.again_when_lost(lambda: shipped.driver.call(shipped, fn, *args, slotted=False), lost)
 
