@@ -118,7 +118,7 @@ def test_a_start_after_a_kill_during_a_mutation_undoes_what_it_wrote_outside_and
     hook = "#!/bin/sh\necho pwned\n"
     step = {
         "write": {"prompt.md": scores(a=1), ".git/hooks/post-commit": hook, "stray.txt": "planted\n"},
-        "run": ["git config alias.st '!echo pwned'", "git clean -ffdx", "mkdir .autoresearch"],  # for `hold`
+        "run": ["git config alias.st '!echo pwned'", "git clean -ffdx", "mkdir -p .autoresearch"],  # for `hold`
     }
     repo = held_repo(tmp_path, step)
     config_before = (repo / ".git/config").read_text()
