@@ -118,11 +118,12 @@ class Seen:
 @dataclass
 class Digest:
     """The digest's writer for one run. It reads the lines appended since its last write (a whole read every
-    cycle grew the daemon's heap with the night), and per-test effects once per cycle, kept, since a cycle's
-    run directory never changes once its line is written."""
+    cycle grew the daemon's heap with the night), and makes each detailed cycle's block once, kept while the
+    cycle is among the newest: a cycle's line, run directory and saved patch never change once its line is
+    written, and making the blocks again for every write was most of the digest's cost a cycle."""
 
     paths: ExperimentPaths
-    _effects: dict[int, Effect | None] = field(default_factory=dict)
+    _blocks: dict[int, str] = field(default_factory=dict)  # cycle -> its detailed block
     _seen: Seen = field(default_factory=Seen)
     _tail: Tail | None = None
 
@@ -131,15 +132,15 @@ class Digest:
         if self._tail is None:
             self._tail = Tail(self.paths.iterations)
         records, restarted = self._tail.new()
-        if restarted:
-            self._seen = Seen()
+        if restarted:  # the file was replaced: its cycles may be other lines now
+            self._seen, self._blocks = Seen(), {}
         for record in records:
             self._seen.add(record)
         atomic.write_bytes(self.paths.digest, self._render(self._seen).encode("utf-8"), durable=False)
 
     def render(self, records: list[Iteration]) -> str:
-        """The digest of these lines."""
-        return self._render(Seen.of(records))
+        """The digest of these lines, made from nothing this writer kept."""
+        return Digest(self.paths)._render(Seen.of(records))
 
     def _render(self, seen: Seen) -> str:
         """Whole blocks, newest first, while they fit: the text never exceeds LIMIT bytes."""
@@ -164,12 +165,17 @@ class Digest:
         return "".join(text.parts)
 
     def _detailed(self, record: Iteration, head: Past | None) -> str:
+        if record.cycle not in self._blocks:
+            self._blocks[record.cycle] = self._block(record, head)
+        return self._blocks[record.cycle]
+
+    def _block(self, record: Iteration, head: Past | None) -> str:
         lines = [f"\n### Cycle {record.cycle}: {_verdict(record, head)}\n"]
         lines.append(f"- Tried: {record.mutation or '(no summary)'}\n")
         if record.reason or record.error:
             why = record.error if record.decision == "error" else record.reason
             lines.append(f"- Why: {cut(' '.join(str(why).split()), WHY)}\n")
-        effect = self._effect(record, head)
+        effect = self._read_effect(record, head)
         if effect is not None:
             lines.append(f"- Helped: {_named(effect.helped)}; hurt: {_named(effect.hurt)}\n")
         for candidate in record.candidates or []:
@@ -182,15 +188,10 @@ class Digest:
         return "".join(lines)
 
     def _forget_older_than(self, detailed: list[Iteration]) -> None:
-        """Effects are read for the newest cycles alone: an older one's, kept, would grow with the night."""
+        """Blocks are kept for the newest cycles alone: an older one's, kept, would grow with the night."""
         keep = {r.cycle for r in detailed}
-        for cycle in [c for c in self._effects if c not in keep]:
-            del self._effects[cycle]
-
-    def _effect(self, record: Iteration, head: Past | None) -> Effect | None:
-        if record.cycle not in self._effects:
-            self._effects[record.cycle] = self._read_effect(record, head)
-        return self._effects[record.cycle]
+        for cycle in [c for c in self._blocks if c not in keep]:
+            del self._blocks[cycle]
 
     def _read_effect(self, record: Iteration, head: Past | None) -> Effect | None:
         if record.decision == "error" or head is None or not record.run_dir or not head.run_dir:

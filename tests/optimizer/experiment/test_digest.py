@@ -124,7 +124,30 @@ def test_written_cycle_by_cycle_it_says_what_a_whole_read_says_and_holds_a_bound
     seen = digest._seen
     assert len(seen.recent) == DETAILED and len(seen.kept) <= DETAILED + 1
     assert seen.older_bytes <= LIMIT and len(seen.older) < 600 - DETAILED
+    assert len(digest._blocks) <= DETAILED
     paths.iterations.write_text("")  # replaced by a shorter history: read from its start again
     append(paths.iterations, records[0])
     digest.write()
     assert paths.digest.read_text() == digest.render(records[:1])
+
+
+def test_written_after_every_line_each_block_is_the_one_a_whole_read_makes(tmp_path):
+    """The loop writes the digest before each cycle, one line more each time, and keeps each cycle's block
+    from one write to the next: every write must say what a whole read says, and a history replaced by
+    other lines under the same cycle numbers (a rollback) must not show the old lines' blocks."""
+    paths = ExperimentPaths(tmp_path / "exp")
+    digest = Digest(paths)
+    records = _records(60, "alpha")
+    for n, record in enumerate(records, start=1):
+        append(paths.iterations, record)
+        digest.write()
+        assert paths.digest.read_text() == digest.render(records[:n])
+    assert len(digest._blocks) == DETAILED
+    other = _records(60, "omega")
+    replaced = paths.iterations.with_name("replaced.jsonl")
+    for record in other:
+        append(replaced, record)
+    replaced.replace(paths.iterations)  # a new file: Tail reads it from its start
+    digest.write()
+    text = paths.digest.read_text()
+    assert text == digest.render(other) and "alpha" not in text
