@@ -10,7 +10,7 @@ Each cycle, the mutator also performs and times one raw `git commit` or
 like the daemon's own: the raw git is measured interleaved with the loop, so
 the machine's speed (which drifts by 2-3x over minutes on a shared VM) is the
 same on both sides of the ratio. The figure is the median ratio over several
-rounds. Goal: the daemon's time per cycle at most 2x the raw git operations.
+rounds. Goal (issue 34): the daemon's time per cycle at most 1.5x the raw git operations.
 The daemon's CPU per cycle (process time inside the loop less the eval's and the
 mutator's) is printed beside it: on a loaded machine the wall time is mostly
 waiting, for the disk and for a core, and the CPU is what a change can compare.
@@ -113,7 +113,8 @@ def make_repo(root: Path) -> Path:
 
 class RawGit:
     """The git commands a cycle needs, bare: a commit of an edit on even cycles, a checkout that
-    undoes one on odd cycles (the daemon keeps and drops in the same rhythm)."""
+    undoes one on odd cycles (the daemon keeps and drops in the same rhythm). The commit starts no
+    `git maintenance run --auto`, as the daemon's do not (autoresearch.optimizer.gitrepo.gitcmd)."""
 
     def __init__(self, repo: Path):
         self.repo, self.artifact = repo, repo / "prompt.md"
@@ -124,7 +125,7 @@ class RawGit:
         if cycle % 2 == 0:
             self.artifact.write_text(self.artifact.read_text() + f"raw {cycle}\n")
             started = time.perf_counter()
-            git(self.repo, "commit", "-qm", f"raw {cycle}", "--", "prompt.md")
+            git(self.repo, "-c", "maintenance.auto=false", "commit", "-qm", f"raw {cycle}", "--", "prompt.md")
             self.commit_s += time.perf_counter() - started
             self.commits += 1
         else:
@@ -173,7 +174,7 @@ def main() -> None:
         )
         cpus.append(cpu_s / args.cycles)
     print(
-        f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 2x; spread {min(ratios):.2f}-{max(ratios):.2f}x)"
+        f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 1.5x; spread {min(ratios):.2f}-{max(ratios):.2f}x)"
     )
     print(f"daemon CPU (median)        {statistics.median(cpus) * 1000:.1f} ms a cycle")
 

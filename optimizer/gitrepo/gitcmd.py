@@ -7,6 +7,10 @@
 - No hooks (`core.hooksPath=/dev/null`) and no fsmonitor: the daemon's commits
   and restores run no program from the repository, so no hook (the user's, or
   one a mutator planted) can rewrite, reject or add to an artifact commit.
+- No automatic maintenance (`maintenance.auto=false`): after each commit git would start
+  `git maintenance run --auto`, a process more per KEEP, and once loose objects pile up a gc that
+  detaches and packs and deletes them while the next mutation runs, under the scope guard's watch of
+  git's object store (autoresearch.optimizer.guard.gitobjects). The user's own git does it as before.
 - A journal written before each write and removed once git has exited by
   itself: git killed mid-write (kill -9 of the whole service, the OOM killer)
   leaves its locks, and the journal lets the next run tell those from a lock a
@@ -26,7 +30,7 @@ from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.jsontypes import JSONObject
 
-ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+ISOLATED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "maintenance.auto=false")
 WAIT_FOR_GIT_S = 30.0
 
 

@@ -118,7 +118,9 @@ def test_a_lock_held_by_a_live_git_of_the_user_is_never_removed(tmp_path):
     assert_same_as_uninterrupted(repo)
 
 
-def test_the_daemons_commits_run_none_of_the_repositorys_hooks(tmp_path):
+def test_the_daemons_commits_run_none_of_the_repositorys_hooks_nor_gits_maintenance(tmp_path):
+    """No hook, and no `git maintenance run --auto` after a commit: a gc it detached would pack and delete
+    loose objects while the next mutation runs, under the scope guard's watch."""
     repo = make(tmp_path)
     hooks = {
         "pre-commit": "#!/bin/sh\nexit 1\n",
@@ -130,9 +132,12 @@ def test_the_daemons_commits_run_none_of_the_repositorys_hooks(tmp_path):
     for name, text in hooks.items():
         (repo / ".git/hooks" / name).write_text(text)
         (repo / ".git/hooks" / name).chmod(0o755)
-    assert cli(repo, "run").returncode == 0
+    trace = tmp_path / "git-trace"  # every git process, each command as it started
+    assert cli(repo, "run", env={"GIT_TRACE": str(trace)}).returncode == 0
     assert not (repo / "hook-ran").exists()
     assert_same_as_uninterrupted(repo)
+    started = trace.read_text()
+    assert "built-in: git commit" in started and "maintenance" not in started
 
 
 def test_git_killed_under_a_live_daemon_ends_in_50_and_the_next_run_repairs(tmp_path):
