@@ -9,6 +9,7 @@ so neither colour nor a line drawn over another hides a series.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from autoresearch.trajectory import candidates
@@ -117,11 +118,16 @@ def score_chart(data: Series, standalone: bool = False) -> str:
 
 
 def _split(values: list[tuple[int, float]], breaks: Sequence[int]) -> list[list[tuple[int, float]]]:
-    """A line cut where the eval changed: scores of two evals are never joined as if comparable."""
+    """A line cut where the eval changed: scores of two evals are never joined as if comparable. A cut
+    between two points is the first break after the earlier one, found by bisection: testing every
+    break at every point made a night that re-baselines now and then quadratic in its length."""
+    cuts = sorted(breaks)
     runs: list[list[tuple[int, float]]] = [[]]
     for cycle, value in values:
-        if runs[-1] and any(runs[-1][-1][0] < b <= cycle for b in breaks):
-            runs.append([])
+        if runs[-1]:
+            after = bisect.bisect_right(cuts, runs[-1][-1][0])
+            if after < len(cuts) and cuts[after] <= cycle:
+                runs.append([])
         runs[-1].append((cycle, value))
     return [run for run in runs if run]
 
