@@ -146,9 +146,11 @@ def write(path: Path, data: PageData) -> None:
     atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
 
 
-def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, Path]]:
-    """Each record's run directory, when its name is one (never a path out of the experiment)."""
-    return [(r, root / r.run_dir) for r in records if _names_a_run(r.run_dir)]
+def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, str]]:
+    """Each record's run directory, when its name is one (never a path out of the experiment); a string, as
+    `os` takes it: a `Path` made for every run at every redraw cost more than listing the run."""
+    top = os.fspath(root)
+    return [(r, os.path.join(top, r.run_dir)) for r in records if _names_a_run(r.run_dir)]
 
 
 def _names_a_run(run_dir: str) -> bool:
@@ -160,7 +162,7 @@ def list_run_files(root: Path, records: Sequence[Drawn]) -> dict[str, list[str]]
     return {r.run_dir: _linkable(d) for r, d in _run_dirs(root, records)}
 
 
-def _linkable(run: Path) -> list[str]:
+def _linkable(run: str) -> list[str]:
     """One listing of the directory rather than a stat per name: the live page asks it of every run each redraw."""
     try:
         with os.scandir(run) as entries:
@@ -173,11 +175,11 @@ def _linkable(run: Path) -> list[str]:
 def read_test_scores(root: Path, records: Sequence[Drawn], kept: testscores.Kept | None = None) -> drilldown.Scores:
     """Error cycles measured nothing worth comparing: they are left out. With `kept`, each line's scores
     are kept by the line's place in `records`."""
-    out = {}
+    out, top = {}, os.fspath(root)
     for place, r in enumerate(records):
         if r.decision == "error" or not _names_a_run(r.run_dir):
             continue
-        d = root / r.run_dir
+        d = os.path.join(top, r.run_dir)
         scores = testscores.read(d) if kept is None else kept.read(place, d)
         if scores:
             out[r.cycle] = scores

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from array import array
 from functools import lru_cache
 from pathlib import Path
+from stat import S_ISREG
 from typing import cast
 
 from autoresearch.trajectory.spill import Spilled
@@ -28,21 +30,22 @@ DIGITS = 6  # more than the page shows; a mean of repeats such as 1/3 stays shor
 Key = tuple[str, int, int]  # index.jsonl's path, modification time and size
 
 
-def read(run_dir: Path) -> dict[str, float]:
+def read(run_dir: str | Path) -> dict[str, float]:
     """test_id -> its mean score over the rows of the run (repeats and samples average out)."""
     key = _key(run_dir)
     return {} if key is None else dict(_read(*key))
 
 
-def _key(run_dir: Path) -> Key | None:
-    path = run_dir / INDEX
+def _key(run_dir: str | Path) -> Key | None:
+    """One `stat` and no `pathlib`: the live page asks it of every run each redraw."""
+    path = os.path.join(run_dir, INDEX)
     try:
-        st = path.stat()
-    except OSError:
+        st = os.stat(path)
+    except (OSError, ValueError):  # no such file, or a name no file can have
         return None
-    if not path.is_file():
+    if not S_ISREG(st.st_mode):
         return None
-    return (str(path), st.st_mtime_ns, st.st_size)
+    return (path, st.st_mtime_ns, st.st_size)
 
 
 class Kept:
@@ -54,7 +57,7 @@ class Kept:
         self._kept: Spilled[tuple[Key, tuple[tuple[str, float], ...]]] = Spilled(folder, _read_back)
         self._at = array("q")  # per place: its item in `_kept`, or -1
 
-    def read(self, place: int, run_dir: Path) -> dict[str, float]:
+    def read(self, place: int, run_dir: str | Path) -> dict[str, float]:
         key = _key(run_dir)
         if key is None:
             return {}
