@@ -60,7 +60,8 @@ def _warn_budget(session: Session, before: float) -> None:
 
 
 def write_chart(session: Session, live: bool) -> None:
-    """The live page every few seconds at most (see Session.chart_due); the final page always."""
+    """The live page every few seconds at most, less often as it grows (see Session.chart_due); the final
+    page always."""
     if not session.chart_due(live):
         return
     records, bad = session.chart_rows.read()  # the lines appended since the last page, not the whole night
@@ -78,6 +79,7 @@ def write_chart(session: Session, live: bool) -> None:
             kept_scores=session.chart_scores,
         ),
     )
+    session.chart_written()
 
 
 def reading(config: Config) -> chartdata.Reading:

@@ -39,6 +39,7 @@ from autoresearch.trajectory.drawn import Rows
 from autoresearch.trajectory.iterations import Iteration
 
 CHART_INTERVAL_S = 3.0
+CHART_SHARE = 0.05  # of the loop's time, at most, spent redrawing the live page (see Session.chart_due)
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Session:
     holdout: Holdout | None = None  # tests the mutator never sees; see autoresearch.optimizer.experiment.holdout
     baseline_holdout: list[JSONObject] = field(default_factory=list)  # HEAD's held-out rows
     stale_baseline: bool = False  # HEAD's results came from another eval: measured again before any decision
-    chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
+    chart_written_at: float = float("-inf")  # monotonic time the last live chart rewrite began
+    chart_took_s: float = 0.0  # how long it took
     guard: Guard | None = (
         None  # the mutator's scope guard, opened before the first mutation (autoresearch.optimizer.guard.scope)
     )
@@ -171,12 +173,18 @@ class Session:
 
     def chart_due(self, live: bool) -> bool:
         """The live page reloads itself every 10 s, so rewriting it more often than every few seconds
-        only costs the loop time (it grows with the history); the final page is always written."""
+        only costs the loop time; and since a page draws every line, it is rewritten less often as the
+        night grows, so that it never takes more than `CHART_SHARE` of the loop's time. The final page is
+        always written."""
         now = time.monotonic()
-        if live and now - self.chart_written_at < CHART_INTERVAL_S:
+        if live and now - self.chart_written_at < max(CHART_INTERVAL_S, self.chart_took_s / CHART_SHARE):
             return False
         self.chart_written_at = now
         return True
+
+    def chart_written(self) -> None:
+        """The page `chart_due` allowed is on disk: how long it took paces the next."""
+        self.chart_took_s = time.monotonic() - self.chart_written_at
 
     def finish(self, status: Status, stop_reason: StopReason) -> None:
         """The run's end, on disk at once (the chart and `status` read it next)."""
