@@ -41,6 +41,7 @@ class PageData:
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
     test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
     kept_scores: testscores.Kept | None = None  # where `write` keeps what it read, for the next live page
+    kept_rows: page_parts.KeptRows | None = None  # where the table keeps the rows it drew, for the same
     refresh_s: int = REFRESH_S  # while live
     reading: chartdata.Reading = chartdata.Reading()  # a metric (val_bpb, lower is better) or 0-1 scores
 
@@ -127,7 +128,7 @@ def _body(data: PageData) -> str:
 {_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
 <section><h2>Tests that changed</h2>{drilldown.section(data.records, data.test_scores or {})}</section>
 <section><h2>Cumulative cost</h2>{charts.cost_chart(series)}</section>
-<section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files)}</section>"""
+<section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files, data.kept_rows)}</section>"""
 
 
 def _objectives(records: Sequence[Drawn]) -> str:

@@ -15,13 +15,12 @@ from __future__ import annotations
 import json
 import math
 import os
-from array import array
 from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
 from typing import cast
 
-from autoresearch.trajectory.spill import Spilled
+from autoresearch.trajectory.spill import ByPlace
 
 INDEX = "index.jsonl"
 DIGITS = 6  # more than the page shows; a mean of repeats such as 1/3 stays short in the page's data
@@ -49,32 +48,25 @@ def _key(run_dir: str | Path) -> Key | None:
 
 
 class Kept:
-    """The live page's reads, each line's run by the line's place in the night: the scores on disk (a
-    `Spilled` list in `folder`) with the key they were read under, and in memory only where they are. A
-    key that moved (another night's file in the same place, results rewritten) is read again."""
+    """The live page's reads, each line's run by the line's place in the night: the scores on disk
+    (`ByPlace`) with the key they were read under. A key that moved (another night's file in the same place,
+    results rewritten) is read again."""
 
     def __init__(self, folder: Path):
-        self._kept: Spilled[tuple[Key, tuple[tuple[str, float], ...]]] = Spilled(folder, _read_back)
-        self._at = array("q")  # per place: its item in `_kept`, or -1
+        self._kept: ByPlace[Key, tuple[tuple[str, float], ...]] = ByPlace(folder, _read_back)
 
     def read(self, place: int, run_dir: str | Path) -> dict[str, float]:
         key = _key(run_dir)
         if key is None:
             return {}
-        if place < len(self._at) and self._at[place] >= 0:
-            kept_key, scores = self._kept[self._at[place]]
-            if kept_key == key:
-                return dict(scores)
-        scores = _from_file(key[0])
-        if len(self._at) <= place:
-            self._at.extend([-1] * (place + 1 - len(self._at)))
-        self._at[place] = len(self._kept)
-        self._kept.append((key, scores))
+        scores = self._kept.get(place, key)
+        if scores is None:
+            scores = _from_file(key[0])
+            self._kept.put(place, key, scores)
         return dict(scores)
 
     def close(self) -> None:
         self._kept.close()
-        self._at = array("q")
 
 
 def _read_back(value: object) -> tuple[Key, tuple[tuple[str, float], ...]]:

@@ -77,6 +77,7 @@ def write_chart(session: Session, live: bool) -> None:
             state=session.state.model_dump(),
             reading=reading(session.config),
             kept_scores=session.chart_scores,
+            kept_rows=session.chart_table,
         ),
     )
     session.chart_written()

@@ -34,7 +34,7 @@ from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.evaluators import Evaluator
-from autoresearch.trajectory import testscores
+from autoresearch.trajectory import page_parts, testscores
 from autoresearch.trajectory.drawn import Rows
 from autoresearch.trajectory.iterations import Iteration
 
@@ -73,6 +73,7 @@ class Session:
     state_writer: state_file.Writer = field(init=False)
     chart_rows: Rows = field(init=False)  # what the live chart draws of each line, read as it is appended
     chart_scores: testscores.Kept = field(init=False)  # each line's per-test scores, read once for the live chart
+    chart_table: page_parts.KeptRows = field(init=False)  # each line's row of the live chart's table, drawn once
     said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
     # `search.parents: pareto`: the stored candidates whose edit did not carry onto a HEAD, by name: that HEAD, so
     # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
@@ -85,6 +86,7 @@ class Session:
         self.state_writer = state_file.Writer(self.paths.state)
         self.chart_rows = Rows(self.paths.iterations)
         self.chart_scores = testscores.Kept(self.paths.iterations.parent)
+        self.chart_table = page_parts.kept_rows(self.paths.iterations.parent)
 
     def warn_once(self, *messages: str) -> None:
         """Each of `messages` said as a warning the first time this run meets it: a command mutator whose
@@ -104,6 +106,7 @@ class Session:
             self._mirror.close()
         self.chart_rows.close()
         self.chart_scores.close()
+        self.chart_table.close()
         self.history.close()
         self.claim.release()
         self.lock.release()

@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 
-from autoresearch.trajectory import iterations, page, testscores
+from autoresearch.trajectory import iterations, page, page_parts, testscores
 from autoresearch.trajectory.chartdata import Reading
 from autoresearch.trajectory.drawn import Rows
 from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, varied
@@ -92,22 +92,25 @@ def test_rows_read_as_lines_come_draw_the_page_the_whole_records_draw(tmp_path, 
 
 
 def test_the_live_page_drawn_after_every_line_is_the_page_drawn_from_scratch(tmp_path):
-    """As the daemon draws it (record.write_chart): the rows and each run's scores kept from the pages
-    before, one line more each time. A night of every kind of line (re-baselines, candidates, gates,
-    objectives, holdout, early discards, errors, bad lines) must draw, after each line, the page that
-    `autoresearch chart` draws from the whole file."""
+    """As the daemon draws it (record.write_chart): the rows, each run's scores and the table's rows kept
+    from the pages before, one line more each time. A night of every kind of line (re-baselines, candidates, gates,
+    objectives, holdout, early discards, errors, bad lines), and a file added to an old run meanwhile, must
+    draw after each line the page that `autoresearch chart` draws from the whole file."""
     lines = [json.dumps(r.model_dump(mode="json", exclude_none=True)) for r in varied(70)]
     for i, bad in enumerate(BAD[:3]):
         lines.insert(5 + 20 * i, bad)
     meta = _experiment(tmp_path, lines)
     path, live, scratch = meta / "iterations.jsonl", meta / "trajectory.html", meta / "scratch.html"
-    rows, kept = Rows(path), testscores.Kept(meta)
+    rows, kept, table = Rows(path), testscores.Kept(meta), page_parts.kept_rows(meta)
     with path.open("a") as f:
-        for line in lines:
+        for n, line in enumerate(lines):
             f.write(line + "\n")
             f.flush()
+            if n == 30:  # a file appears in a run drawn long before (a grader's output, written late)
+                (meta.parent / json.loads(lines[2])["run_dir"] / "grading.json").write_text("{}")
             drawn, drawn_bad = rows.read()
-            page.write(live, page.PageData("exp", drawn, drawn_bad, state=state(len(drawn)), kept_scores=kept))
+            data = page.PageData("exp", drawn, drawn_bad, state=state(len(drawn)), kept_scores=kept, kept_rows=table)
+            page.write(live, data)
             recs, bad = iterations.read(path)
             page.write(scratch, page.PageData("exp", recs, bad, state=state(len(recs))))
             assert _stamped(live) == _stamped(scratch)
@@ -116,6 +119,7 @@ def test_the_live_page_drawn_after_every_line_is_the_page_drawn_from_scratch(tmp
     assert 'class="cand ' in page_html and 'class="holdout"' in page_html and 'id="test-scores"' in page_html
     rows.close()
     kept.close()
+    table.close()
 
 
 def _stamped(path):
