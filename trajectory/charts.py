@@ -9,6 +9,7 @@ so neither colour nor a line drawn over another hides a series.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from autoresearch.trajectory import candidates
@@ -72,7 +73,7 @@ def _marker(frame: Frame, p: Point, r: float) -> str:
     if p.decision == "error":
         return f'cy="{fmt(frame.y.start)}" r="{r}" fill="none" stroke="{COLORS["error"]}" stroke-width="1.5"'
     faint = ' fill-opacity="0.45"' if p.partial else ""  # a score over some of the tests only
-    return f'cy="{fmt(frame.y(p.score))}" r="{r}" fill="{COLORS.get(p.decision, "#8c959f")}"{faint}'
+    return f'cy="{frame.level(p.score)}" r="{r}" fill="{COLORS.get(p.decision, "#8c959f")}"{faint}'
 
 
 def score_chart(data: Series, standalone: bool = False) -> str:
@@ -103,7 +104,7 @@ def score_chart(data: Series, standalone: bool = False) -> str:
         parts.append(
             f'<circle class="pt {esc(p.decision)}{" partial" if p.partial else ""}" data-cycle="{p.cycle}" '
             f'data-decision="{esc(p.decision)}" '
-            f'cx="{fmt(frame.x(p.cycle))}" {_marker(frame, p, r)}>'
+            f'cx="{frame.at(p.cycle)}" {_marker(frame, p, r)}>'
             f"<title>{esc(_title(p))}</title></circle>"
         )
     parts.append("</g>")
@@ -117,18 +118,23 @@ def score_chart(data: Series, standalone: bool = False) -> str:
 
 
 def _split(values: list[tuple[int, float]], breaks: Sequence[int]) -> list[list[tuple[int, float]]]:
-    """A line cut where the eval changed: scores of two evals are never joined as if comparable."""
+    """A line cut where the eval changed: scores of two evals are never joined as if comparable. A cut
+    between two points is the first break after the earlier one, found by bisection: testing every
+    break at every point made a night that re-baselines now and then quadratic in its length."""
+    cuts = sorted(breaks)
     runs: list[list[tuple[int, float]]] = [[]]
     for cycle, value in values:
-        if runs[-1] and any(runs[-1][-1][0] < b <= cycle for b in breaks):
-            runs.append([])
+        if runs[-1]:
+            after = bisect.bisect_right(cuts, runs[-1][-1][0])
+            if after < len(cuts) and cuts[after] <= cycle:
+                runs.append([])
         runs[-1].append((cycle, value))
     return [run for run in runs if run]
 
 
 def _break(frame: Frame, cycle: int) -> str:
     """The cycle that measured HEAD again under a changed eval: a dashed vertical line just before its point."""
-    x = fmt(frame.x(cycle - 0.5))
+    x = frame.at(cycle - 0.5)
     return (
         f'<line class="rebaseline" data-cycle="{cycle}" x1="{x}" x2="{x}" y1="{fmt(frame.y.end)}" '
         f'y2="{fmt(frame.y.start)}" stroke="{GREY}" stroke-width="1.5" stroke-dasharray="5 4">'
@@ -139,9 +145,9 @@ def _break(frame: Frame, cycle: int) -> str:
 def _step(frame: Frame, best: list[tuple[int, float]]) -> str:
     """HEAD holds its score until the next KEEP: horizontal, then vertical."""
     (c0, v0), rest = best[0], best[1:]
-    d = [f"M{fmt(frame.x(c0))} {fmt(frame.y(v0))}"]
+    d = [f"M{frame.at(c0)} {frame.level(v0)}"]
     for cycle, value in rest:
-        d.append(f"H{fmt(frame.x(cycle))}V{fmt(frame.y(value))}")
+        d.append(f"H{frame.at(cycle)}V{frame.level(value)}")
     return "".join(d)
 
 
@@ -171,7 +177,7 @@ def assertions_chart(data: Series) -> str:
     parts.append(frame.axes("pass rate", lambda v: f"{v:.0%}"))
     for i, (name, values) in enumerate(data.assertions.items()):
         marker = (
-            "".join(f'<circle cx="{fmt(frame.x(c))}" cy="{fmt(frame.y(v))}" r="2.5"/>' for c, v in values)
+            "".join(f'<circle cx="{frame.at(c)}" cy="{frame.level(v)}" r="2.5"/>' for c, v in values)
             if len(values) <= 60
             else ""
         )
@@ -236,8 +242,8 @@ def compare_chart(named: list[tuple[str, Series]], standalone: bool = False) -> 
         for p in data.points:
             fill = color if p.decision == "keep" else "#ffffff"
             parts.append(
-                f'<circle class="pt {esc(p.decision)}" data-cycle="{p.cycle}" cx="{fmt(frame.x(p.cycle))}" '
-                f'cy="{fmt(frame.y(p.score))}" r="{r}" fill="{fill}" stroke="{color}" stroke-width="1.5">'
+                f'<circle class="pt {esc(p.decision)}" data-cycle="{p.cycle}" cx="{frame.at(p.cycle)}" '
+                f'cy="{frame.level(p.score)}" r="{r}" fill="{fill}" stroke="{color}" stroke-width="1.5">'
                 f"<title>{esc(name)} · {esc(_title(p))}</title></circle>"
             )
         parts.append("</g>")

@@ -46,7 +46,7 @@ def objectives_chart(records: Sequence[Drawn]) -> str | None:
     for i, (name, points) in enumerate(lines):
         color = series_color(i)
         dots = "".join(
-            f'<circle cx="{fmt(frame.x(c))}" cy="{fmt(frame.y(rel))}" r="2.5">'
+            f'<circle cx="{frame.at(c)}" cy="{frame.level(rel)}" r="2.5">'
             f"<title>{esc(f'cycle {c} · {name} {value:.4g}')}</title></circle>"
             for c, rel, value in points
         )

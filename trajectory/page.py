@@ -41,6 +41,7 @@ class PageData:
     run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
     test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
     kept_scores: testscores.Kept | None = None  # where `write` keeps what it read, for the next live page
+    kept_rows: page_parts.KeptRows | None = None  # where the table keeps the rows it drew, for the same
     refresh_s: int = REFRESH_S  # while live
     reading: chartdata.Reading = chartdata.Reading()  # a metric (val_bpb, lower is better) or 0-1 scores
 
@@ -127,7 +128,7 @@ def _body(data: PageData) -> str:
 {_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
 <section><h2>Tests that changed</h2>{drilldown.section(data.records, data.test_scores or {})}</section>
 <section><h2>Cumulative cost</h2>{charts.cost_chart(series)}</section>
-<section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files)}</section>"""
+<section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files, data.kept_rows)}</section>"""
 
 
 def _objectives(records: Sequence[Drawn]) -> str:
@@ -146,9 +147,11 @@ def write(path: Path, data: PageData) -> None:
     atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
 
 
-def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, Path]]:
-    """Each record's run directory, when its name is one (never a path out of the experiment)."""
-    return [(r, root / r.run_dir) for r in records if _names_a_run(r.run_dir)]
+def _run_dirs(root: Path, records: Sequence[Drawn]) -> list[tuple[Drawn, str]]:
+    """Each record's run directory, when its name is one (never a path out of the experiment); a string, as
+    `os` takes it: a `Path` made for every run at every redraw cost more than listing the run."""
+    top = os.fspath(root)
+    return [(r, os.path.join(top, r.run_dir)) for r in records if _names_a_run(r.run_dir)]
 
 
 def _names_a_run(run_dir: str) -> bool:
@@ -160,7 +163,7 @@ def list_run_files(root: Path, records: Sequence[Drawn]) -> dict[str, list[str]]
     return {r.run_dir: _linkable(d) for r, d in _run_dirs(root, records)}
 
 
-def _linkable(run: Path) -> list[str]:
+def _linkable(run: str) -> list[str]:
     """One listing of the directory rather than a stat per name: the live page asks it of every run each redraw."""
     try:
         with os.scandir(run) as entries:
@@ -173,11 +176,11 @@ def _linkable(run: Path) -> list[str]:
 def read_test_scores(root: Path, records: Sequence[Drawn], kept: testscores.Kept | None = None) -> drilldown.Scores:
     """Error cycles measured nothing worth comparing: they are left out. With `kept`, each line's scores
     are kept by the line's place in `records`."""
-    out = {}
+    out, top = {}, os.fspath(root)
     for place, r in enumerate(records):
         if r.decision == "error" or not _names_a_run(r.run_dir):
             continue
-        d = root / r.run_dir
+        d = os.path.join(top, r.run_dir)
         scores = testscores.read(d) if kept is None else kept.read(place, d)
         if scores:
             out[r.cycle] = scores

@@ -7,12 +7,15 @@ Every value that comes from iterations.jsonl or state.json goes through
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import cast
 from urllib.parse import quote
 
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
 from autoresearch.trajectory.drawn import Drawn
+from autoresearch.trajectory.spill import ByPlace
 from autoresearch.trajectory.svg import esc
 
 CHANGELOG = "mutation.md"  # written by the mutator into the run it started from: see changelog_dirs
@@ -168,11 +171,49 @@ HEADER = (
 )
 
 
-def table(records: Sequence[Drawn], run_files: dict[str, list[str]] | None) -> str:
-    """Newest cycle first: in the morning, and while watching, the latest is what you look for."""
+RowKey = tuple[object, ...]  # what a row of the table is drawn from (see `_row_key`)
+KeptRows = ByPlace[RowKey, str]  # the live page's rows, each drawn once
+
+
+def kept_rows(folder: Path) -> KeptRows:
+    """Where the live page keeps its table's rows between redraws (the session's, in `folder`)."""
+    return ByPlace(folder, _read_back)
+
+
+def _read_back(value: object) -> tuple[RowKey, str]:
+    return cast(tuple[RowKey, str], value)  # marshal reads back the tuples it wrote
+
+
+def table(records: Sequence[Drawn], run_files: dict[str, list[str]] | None, kept: KeptRows | None = None) -> str:
+    """Newest cycle first: in the morning, and while watching, the latest is what you look for. With `kept`,
+    a row whose line, run files and changelog are those it was drawn from is not drawn again."""
     changelogs = changelog_dirs(records)
-    rows = "".join(_row(r, run_files, changelogs.get(r.cycle)) for r in reversed(records))
-    return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{rows}</tbody></table></div>'
+    rows = [_kept_row(place, r, run_files, changelogs.get(r.cycle), kept) for place, r in enumerate(records)]
+    body = "".join(reversed(rows))
+    return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{body}</tbody></table></div>'
+
+
+def _kept_row(
+    place: int, r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None, kept: KeptRows | None
+) -> str:
+    if kept is None:
+        return _row(r, run_files, changelog)
+    key = _row_key(r, run_files, changelog)
+    html = kept.get(place, key)
+    if html is None:
+        html = _row(r, run_files, changelog)
+        kept.put(place, key, html)
+    return html
+
+
+def _row_key(r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None) -> RowKey:
+    """Everything `_row` reads, as plain values: the line's fields, its run's files and its changelog's place."""
+    partial = None if r.partial is None else (r.partial.scored, r.partial.total)
+    numbers = tuple(number(r, k) for k in ("wins", "losses", "ties", "duration_s", "mutation_cost_usd"))
+    files = None if run_files is None else tuple(run_files.get(r.run_dir, ()))
+    linked = bool(changelog) and _has(run_files, changelog or "", CHANGELOG)
+    fields = (r.cycle, r.score, r.decision, r.mutation, r.error, r.cost_usd, r.timestamp, r.run_dir, r.commit)
+    return (*fields, partial, *numbers, files, changelog, linked)
 
 
 def changelog_dirs(records: Sequence[Drawn]) -> dict[int, str]:

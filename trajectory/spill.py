@@ -102,3 +102,34 @@ def _unlinked(folder: Path) -> int:
         fd, name = tempfile.mkstemp(dir=folder, prefix=".spill-")
         os.unlink(name)
         return fd
+
+
+K = TypeVar("K")
+
+
+class ByPlace(Generic[K, T]):
+    """What the live page made for each line, by the line's place in the night, with the key it was made
+    under: on disk (a `Spilled` list in `folder`), eight bytes a place in memory. A value asked for under
+    another key (its inputs changed) is not returned: the caller makes it again and `put`s it."""
+
+    def __init__(self, folder: Path | None, unpack: Callable[[object], tuple[K, T]]):
+        self._kept: Spilled[tuple[K, T]] = Spilled(folder, unpack)
+        self._at = array("q")  # per place: its item in `_kept`, or -1
+
+    def get(self, place: int, key: K) -> T | None:
+        if place < len(self._at) and self._at[place] >= 0:
+            kept_key, value = self._kept[self._at[place]]
+            if kept_key == key:
+                return value
+        return None
+
+    def put(self, place: int, key: K, value: T) -> None:
+        """Appended, never written over (see `Spilled.append`): the place now names the new item."""
+        if len(self._at) <= place:
+            self._at.extend([-1] * (place + 1 - len(self._at)))
+        self._at[place] = len(self._kept)
+        self._kept.append((key, value))
+
+    def close(self) -> None:
+        self._kept.close()
+        self._at = array("q")

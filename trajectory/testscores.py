@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import math
-from array import array
+import os
 from functools import lru_cache
 from pathlib import Path
+from stat import S_ISREG
 from typing import cast
 
-from autoresearch.trajectory.spill import Spilled
+from autoresearch.trajectory.spill import ByPlace
 
 INDEX = "index.jsonl"
 DIGITS = 6  # more than the page shows; a mean of repeats such as 1/3 stays short in the page's data
@@ -28,50 +29,44 @@ DIGITS = 6  # more than the page shows; a mean of repeats such as 1/3 stays shor
 Key = tuple[str, int, int]  # index.jsonl's path, modification time and size
 
 
-def read(run_dir: Path) -> dict[str, float]:
+def read(run_dir: str | Path) -> dict[str, float]:
     """test_id -> its mean score over the rows of the run (repeats and samples average out)."""
     key = _key(run_dir)
     return {} if key is None else dict(_read(*key))
 
 
-def _key(run_dir: Path) -> Key | None:
-    path = run_dir / INDEX
+def _key(run_dir: str | Path) -> Key | None:
+    """One `stat` and no `pathlib`: the live page asks it of every run each redraw."""
+    path = os.path.join(run_dir, INDEX)
     try:
-        st = path.stat()
-    except OSError:
+        st = os.stat(path)
+    except (OSError, ValueError):  # no such file, or a name no file can have
         return None
-    if not path.is_file():
+    if not S_ISREG(st.st_mode):
         return None
-    return (str(path), st.st_mtime_ns, st.st_size)
+    return (path, st.st_mtime_ns, st.st_size)
 
 
 class Kept:
-    """The live page's reads, each line's run by the line's place in the night: the scores on disk (a
-    `Spilled` list in `folder`) with the key they were read under, and in memory only where they are. A
-    key that moved (another night's file in the same place, results rewritten) is read again."""
+    """The live page's reads, each line's run by the line's place in the night: the scores on disk
+    (`ByPlace`) with the key they were read under. A key that moved (another night's file in the same place,
+    results rewritten) is read again."""
 
     def __init__(self, folder: Path):
-        self._kept: Spilled[tuple[Key, tuple[tuple[str, float], ...]]] = Spilled(folder, _read_back)
-        self._at = array("q")  # per place: its item in `_kept`, or -1
+        self._kept: ByPlace[Key, tuple[tuple[str, float], ...]] = ByPlace(folder, _read_back)
 
-    def read(self, place: int, run_dir: Path) -> dict[str, float]:
+    def read(self, place: int, run_dir: str | Path) -> dict[str, float]:
         key = _key(run_dir)
         if key is None:
             return {}
-        if place < len(self._at) and self._at[place] >= 0:
-            kept_key, scores = self._kept[self._at[place]]
-            if kept_key == key:
-                return dict(scores)
-        scores = _from_file(key[0])
-        if len(self._at) <= place:
-            self._at.extend([-1] * (place + 1 - len(self._at)))
-        self._at[place] = len(self._kept)
-        self._kept.append((key, scores))
+        scores = self._kept.get(place, key)
+        if scores is None:
+            scores = _from_file(key[0])
+            self._kept.put(place, key, scores)
         return dict(scores)
 
     def close(self) -> None:
         self._kept.close()
-        self._at = array("q")
 
 
 def _read_back(value: object) -> tuple[Key, tuple[tuple[str, float], ...]]:

@@ -60,7 +60,8 @@ def _warn_budget(session: Session, before: float) -> None:
 
 
 def write_chart(session: Session, live: bool) -> None:
-    """The live page every few seconds at most (see Session.chart_due); the final page always."""
+    """The live page every few seconds at most, less often as it grows (see Session.chart_due); the final
+    page always."""
     if not session.chart_due(live):
         return
     records, bad = session.chart_rows.read()  # the lines appended since the last page, not the whole night
@@ -76,8 +77,10 @@ def write_chart(session: Session, live: bool) -> None:
             state=session.state.model_dump(),
             reading=reading(session.config),
             kept_scores=session.chart_scores,
+            kept_rows=session.chart_table,
         ),
     )
+    session.chart_written()
 
 
 def reading(config: Config) -> chartdata.Reading:

@@ -34,11 +34,12 @@ from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.policies.stop import StopReason
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.evaluators import Evaluator
-from autoresearch.trajectory import testscores
+from autoresearch.trajectory import page_parts, testscores
 from autoresearch.trajectory.drawn import Rows
 from autoresearch.trajectory.iterations import Iteration
 
 CHART_INTERVAL_S = 3.0
+CHART_SHARE = 0.05  # of the loop's time, at most, spent redrawing the live page (see Session.chart_due)
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Session:
     holdout: Holdout | None = None  # tests the mutator never sees; see autoresearch.optimizer.experiment.holdout
     baseline_holdout: list[JSONObject] = field(default_factory=list)  # HEAD's held-out rows
     stale_baseline: bool = False  # HEAD's results came from another eval: measured again before any decision
-    chart_written_at: float = float("-inf")  # monotonic time of the last live chart rewrite
+    chart_written_at: float = float("-inf")  # monotonic time the last live chart rewrite began
+    chart_took_s: float = 0.0  # how long it took
     guard: Guard | None = (
         None  # the mutator's scope guard, opened before the first mutation (autoresearch.optimizer.guard.scope)
     )
@@ -71,6 +73,7 @@ class Session:
     state_writer: state_file.Writer = field(init=False)
     chart_rows: Rows = field(init=False)  # what the live chart draws of each line, read as it is appended
     chart_scores: testscores.Kept = field(init=False)  # each line's per-test scores, read once for the live chart
+    chart_table: page_parts.KeptRows = field(init=False)  # each line's row of the live chart's table, drawn once
     said: set[str] = field(default_factory=set)  # the warnings said once per run (see `warn_once`)
     # `search.parents: pareto`: the stored candidates whose edit did not carry onto a HEAD, by name: that HEAD, so
     # that they are not merged again until it moves (autoresearch.optimizer.cycle.parents)
@@ -83,6 +86,7 @@ class Session:
         self.state_writer = state_file.Writer(self.paths.state)
         self.chart_rows = Rows(self.paths.iterations)
         self.chart_scores = testscores.Kept(self.paths.iterations.parent)
+        self.chart_table = page_parts.kept_rows(self.paths.iterations.parent)
 
     def warn_once(self, *messages: str) -> None:
         """Each of `messages` said as a warning the first time this run meets it: a command mutator whose
@@ -102,6 +106,7 @@ class Session:
             self._mirror.close()
         self.chart_rows.close()
         self.chart_scores.close()
+        self.chart_table.close()
         self.history.close()
         self.claim.release()
         self.lock.release()
@@ -171,12 +176,18 @@ class Session:
 
     def chart_due(self, live: bool) -> bool:
         """The live page reloads itself every 10 s, so rewriting it more often than every few seconds
-        only costs the loop time (it grows with the history); the final page is always written."""
+        only costs the loop time; and since a page draws every line, it is rewritten less often as the
+        night grows, so that it never takes more than `CHART_SHARE` of the loop's time. The final page is
+        always written."""
         now = time.monotonic()
-        if live and now - self.chart_written_at < CHART_INTERVAL_S:
+        if live and now - self.chart_written_at < max(CHART_INTERVAL_S, self.chart_took_s / CHART_SHARE):
             return False
         self.chart_written_at = now
         return True
+
+    def chart_written(self) -> None:
+        """The page `chart_due` allowed is on disk: how long it took paces the next."""
+        self.chart_took_s = time.monotonic() - self.chart_written_at
 
     def finish(self, status: Status, stop_reason: StopReason) -> None:
         """The run's end, on disk at once (the chart and `status` read it next)."""

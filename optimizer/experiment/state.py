@@ -66,9 +66,7 @@ def summarize(state: State, history: History) -> None:
     best, original = history.best, history.original
     state.cycle = history.last_cycle
     state.keeps, state.drops, state.errors = history.count("keep"), history.count("drop"), history.count("error")
-    state.commits = [
-        r.commit for r in history.rows if r.decision == "keep" and not r.measures_head and r.commit is not None
-    ]
+    state.commits = list(history.commits)  # a copy: the session appends a new KEEP's to the state's own
     state.original_score = original.score if original else None
     state.best_score, state.best_cycle = (best.score, best.cycle) if best else (None, None)
     state.baseline_run = best.run_dir if best else None

@@ -71,3 +71,38 @@ def state(cycle: int, status: str = "running", stop_reason: str | None = None) -
         "started_at": "2026-11-21T22:00:00Z",
         "updated_at": "2026-11-22T06:30:00Z",
     }
+
+
+def varied(cycles: int, seed: int = 11) -> list[Iteration]:
+    """`records` with every kind of line the page draws differently: the night's KEEPs, DROPs and ERRORs
+    (some out of scope), and now and then a re-baseline, a cycle of parallel candidates (one from a parent, a
+    merge), a gate-blocked candidate with objectives, a held-out score, an early discard, a KEEP's commit
+    and one lost by hand, a line without a run directory."""
+    rng = random.Random(seed)
+    out = []
+    for r in records(cycles, seed=seed):
+        extra: dict = {"objectives": {"cost": round(rng.uniform(0.5, 2), 3), "latency_ms": rng.randint(100, 900)}}
+        if r.decision == "keep" and r.cycle % 5:
+            extra["commit"] = f"{r.cycle:040x}"
+        if r.cycle % 9 == 0:
+            extra.update(rebaseline=True, decision="keep", score=0.5, commit=f"{r.cycle:040x}")
+        if r.decision == "error" and r.cycle % 2:
+            extra["error_reason"] = "out-of-scope"
+        if r.cycle % 4 == 0:
+            extra["holdout_score"] = round(rng.uniform(0.2, 0.9), 3)
+        if r.cycle % 6 == 0 and r.decision == "drop":
+            extra.update(skipped_tests=3, tests=5)
+        if r.cycle % 7 == 3:
+            extra["candidates"] = [
+                {"index": 0, "decision": "drop", "strategy": "rewrite", "summary": f"<b>{r.cycle}</b>", "score": 0.4},
+                {"index": 1, "decision": r.decision, "strategy": "trim", "summary": "s", "score": r.score},
+                {"index": 2, "decision": "error", "strategy": "add", "summary": "none"},
+                {"index": 3, "decision": "drop", "summary": "m", "score": 0.3, "merge_of": [0, 1]},
+                {"index": 4, "decision": "drop", "summary": "p", "score": 0.2, "parent": f"{r.cycle}-0"},
+            ]
+        if r.cycle % 11 == 5 and r.decision == "drop":
+            extra.update(gate="cost", reason=f"cost {SCRIPT_XSS} rose")
+        if r.cycle % 13 == 12:
+            extra["run_dir"] = ""
+        out.append(Iteration.model_validate({**r.model_dump(), **extra}))
+    return out

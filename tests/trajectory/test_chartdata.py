@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from autoresearch.trajectory import charts
 from autoresearch.trajectory.chartdata import series, summary
 from autoresearch.trajectory.iterations import Iteration
@@ -81,3 +83,18 @@ def test_lines_without_a_key_or_a_marker_read_as_before():
     line = Iteration.model_validate_json('{"cycle": 2, "score": 0.5, "decision": "keep", "rebaseline": [1]}')
     assert (line.eval_key, line.rebaseline, line.measures_head) == (None, None, False)
     assert series([line]).breaks == []
+
+
+def test_a_line_is_cut_at_every_break_between_two_points_whatever_the_order_of_either():
+    """The cuts are found by bisection (a test of every break at every point was quadratic in the night):
+    they must be those of that test, for points out of order and breaks listed in any order too."""
+    rng = random.Random(5)
+    for _ in range(300):
+        values = [(rng.randint(1, 40), rng.random()) for _ in range(rng.randint(0, 25))]
+        breaks = [rng.randint(0, 42) for _ in range(rng.randint(0, 8))]
+        runs: list[list[tuple[int, float]]] = [[]]
+        for cycle, value in values:
+            if runs[-1] and any(runs[-1][-1][0] < b <= cycle for b in breaks):
+                runs.append([])
+            runs[-1].append((cycle, value))
+        assert charts._split(values, breaks) == [run for run in runs if run]

@@ -8,10 +8,10 @@ import tracemalloc
 
 import pytest
 
-from autoresearch.trajectory import iterations, page
+from autoresearch.trajectory import iterations, page, page_parts, testscores
 from autoresearch.trajectory.chartdata import Reading
 from autoresearch.trajectory.drawn import Rows
-from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state
+from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, varied
 
 CANDIDATES = [
     {"index": 0, "decision": "drop", "strategy": "fix-failing", "summary": XSS, "score": 0.45},
@@ -89,6 +89,41 @@ def test_rows_read_as_lines_come_draw_the_page_the_whole_records_draw(tmp_path, 
         assert (drawn_bad, len(drawn)) == (bad, len(recs))
         assert _page(meta, drawn, drawn_bad, reading, live) == _page(meta, recs, bad, reading, live)
     assert bad == len(BAD) - 1 and 'id="objectives-chart"' in _page(meta, drawn, drawn_bad, reading, live)
+
+
+def test_the_live_page_drawn_after_every_line_is_the_page_drawn_from_scratch(tmp_path):
+    """As the daemon draws it (record.write_chart): the rows, each run's scores and the table's rows kept
+    from the pages before, one line more each time. A night of every kind of line (re-baselines, candidates, gates,
+    objectives, holdout, early discards, errors, bad lines), and a file added to an old run meanwhile, must
+    draw after each line the page that `autoresearch chart` draws from the whole file."""
+    lines = [json.dumps(r.model_dump(mode="json", exclude_none=True)) for r in varied(70)]
+    for i, bad in enumerate(BAD[:3]):
+        lines.insert(5 + 20 * i, bad)
+    meta = _experiment(tmp_path, lines)
+    path, live, scratch = meta / "iterations.jsonl", meta / "trajectory.html", meta / "scratch.html"
+    rows, kept, table = Rows(path), testscores.Kept(meta), page_parts.kept_rows(meta)
+    with path.open("a") as f:
+        for n, line in enumerate(lines):
+            f.write(line + "\n")
+            f.flush()
+            if n == 30:  # a file appears in a run drawn long before (a grader's output, written late)
+                (meta.parent / json.loads(lines[2])["run_dir"] / "grading.json").write_text("{}")
+            drawn, drawn_bad = rows.read()
+            data = page.PageData("exp", drawn, drawn_bad, state=state(len(drawn)), kept_scores=kept, kept_rows=table)
+            page.write(live, data)
+            recs, bad = iterations.read(path)
+            page.write(scratch, page.PageData("exp", recs, bad, state=state(len(recs))))
+            assert _stamped(live) == _stamped(scratch)
+    page_html = live.read_text()
+    assert page_html.count('class="rebaseline"') == 7 and 'class="gated"' in page_html and bad == 3
+    assert 'class="cand ' in page_html and 'class="holdout"' in page_html and 'id="test-scores"' in page_html
+    rows.close()
+    kept.close()
+    table.close()
+
+
+def _stamped(path):
+    return re.sub(r"Written \S+ from", "Written (now) from", path.read_text())
 
 
 def test_a_file_replaced_or_cut_is_read_again_from_its_start(tmp_path):

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
+from collections.abc import Callable
 
 import pytest
 
-from autoresearch.optimizer.experiment.history import History
+from autoresearch.optimizer.experiment.history import History, Past
+from autoresearch.optimizer.experiment.state import State, summarize
+from autoresearch.trajectory import iterations
 from autoresearch.trajectory.iterations import Iteration
+from tests.trajectory.sample import varied
 
 LINES = 2000
 
@@ -88,3 +92,59 @@ def test_what_the_loop_reads_of_the_history_is_what_the_lines_say(tmp_path, on_d
     history.add(_line(31))
     assert history.last_cycle == 31 and history.best.cycle == 31  # type: ignore[union-attr]
     assert [r.commit for r in history.rows if r.commit] == [f"{c:040x}" for c in (1, 11, 21, 31)]
+
+
+def make_state() -> State:
+    return State(experiment="exp", artifact="prompt.md", initial_sha="0" * 40)
+
+
+def _summary(state: State) -> tuple[object, ...]:
+    return (state.cycle, state.keeps, state.drops, state.errors, state.commits, state.best_cycle, state.cost_usd)
+
+
+def _progress_counted_again(history: History, start: int) -> tuple[int, int, int, int]:
+    """What the stop rules read, counted from every row as the loop did before the counts were kept."""
+    run = history.since(start)
+
+    def streak(test: Callable[[Past], bool]) -> int:
+        return next((n for n, r in enumerate(reversed(run)) if not test(r)), len(run))
+
+    return (
+        len(run),
+        streak(lambda r: r.decision != "keep"),
+        streak(lambda r: r.decision == "error"),
+        sum(r.error_reason == "out-of-scope" for r in run),
+    )
+
+
+def test_the_counts_kept_line_by_line_are_those_of_the_history_read_from_the_file(tmp_path):
+    """summarize and the stop rules ask after every line: their answers are kept as lines are added (so they
+    cost the same at any length) and must be what the whole file says, whatever run they are asked about."""
+    lines = varied(120)
+    path = tmp_path / "iterations.jsonl"
+    live = History(folder=tmp_path)
+    live.progress(run_start_cycle=40)  # asked before the run's lines exist, then kept up to date
+    for n, line in enumerate(lines, start=1):
+        iterations.append(path, line)
+        live.add(line)
+        read = History(iterations.read(path)[0])
+        kept, counted = make_state(), make_state()
+        summarize(kept, live)
+        summarize(counted, read)
+        assert _summary(kept) == _summary(counted)
+        assert kept.commits == [
+            r.commit for r in read.rows if r.decision == "keep" and not r.measures_head and r.commit is not None
+        ]
+        assert [live.count(d) for d in ("keep", "drop", "error")] == [
+            sum(r.decision == d for r in read.rows) for d in ("keep", "drop", "error")
+        ]
+        for start in (0, 40, n // 2):
+            progress = live.progress(start)
+            assert (
+                progress.cycles_done,
+                progress.cycles_without_keep,
+                progress.errors_in_a_row,
+                progress.out_of_scope_total,
+            ) == _progress_counted_again(read, start)
+    assert live.count("error") and live.progress(40).out_of_scope_total and live.commits  # the history has them all
+    live.close()
