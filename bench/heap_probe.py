@@ -1,5 +1,5 @@
-"""Where a long run's memory goes, in-process: `loop_overhead.py`'s instant eval and mutator, and at every
-100th cycle the resident set (RssAnon), glibc's heap (`mallinfo2`: in use and free), the `[heap]` mapping
+"""Where a long run's memory goes, in-process: `loop_overhead.py`'s instant eval and mutator, and every
+100th cycle (`--every`) the resident set (RssAnon), glibc's heap (`mallinfo2`: in use and free), the `[heap]` mapping
 against the anonymous ones (Python's arenas), and Python's own blocks (`sys._debugmallocstats`).
 
 With `--trace A B`, tracemalloc snapshots at cycles A and B and the allocations still held, per cycle, by
@@ -11,7 +11,7 @@ not see).
 With `--chart-interval 0`, the live chart is redrawn after every cycle, as in a night whose cycles take
 longer than the daemon's few seconds between redraws (these cycles take milliseconds, so by default the
 chart is drawn once in many cycles).
-Usage: python bench/heap_probe.py [--cycles 400] [--trace 40 140] [--chart-interval 0] [--no-trim] [--no-git-cache]
+Usage: python bench/heap_probe.py [--cycles 400] [--every 100] [--trace 40 140] [--chart-interval 0] [--no-trim] [--no-git-cache]
 """
 
 from __future__ import annotations
@@ -98,13 +98,13 @@ def python_blocks() -> dict[str, int]:
 class Probe(lo.InstantMutator):
     """The instant mutator, reporting before each 100th mutation (and taking the trace's snapshots)."""
 
-    def __init__(self, *args, marks: tuple[int, int] | None):
+    def __init__(self, *args, marks: tuple[int, int] | None, every: int):
         super().__init__(*args)
-        self.marks, self.snapshots = marks, {}
+        self.marks, self.snapshots, self.every = marks, {}, every
 
     def mutate(self, request):
         cycle = request.cycle
-        if cycle % 100 == 0 or (self.marks and cycle in self.marks):
+        if cycle % self.every == 0 or (self.marks and cycle in self.marks):
             gc.collect()
             info, (heap, anon), blocks = mallinfo(), mappings_kib(), python_blocks()
             print(
@@ -135,6 +135,7 @@ class TrimClock:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=400)
+    parser.add_argument("--every", type=int, default=100, metavar="N", help="report every N cycles")
     parser.add_argument("--trace", type=int, nargs=2, metavar=("A", "B"))
     parser.add_argument("--chart-interval", type=float, default=session_module.CHART_INTERVAL_S, metavar="S")
     parser.add_argument("--no-trim", action="store_true", help="no malloc_trim after each cycle")
@@ -155,7 +156,7 @@ def main() -> None:
         session = open_session(config, repo)
         watch = lo.Stopwatch()
         session.evaluator = lo.InstantEval(repo / "prompt.md", watch)
-        session.mutator = probe = Probe(repo / "prompt.md", raw_repo, watch, marks=marks)
+        session.mutator = probe = Probe(repo / "prompt.md", raw_repo, watch, marks=marks, every=args.every)
         loop.run(session)
         session.close()
     if clock.calls and clock.trim:

@@ -22,6 +22,14 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 T = TypeVar("T")
 
+# marshal's format 2: floats as their bits, and no string marked as interned. Format 3 on marks each string
+# that was interned when written (pathlib interns every part of a path: each run's name), and every read
+# interns it again, into the interpreter's one table of interned strings; the item read is dropped and its
+# strings die, leaving a dead slot for each. A pass over a long history left one per row, several passes a
+# cycle: the table (1 MiB at 22,000 strings) was built again every few cycles, at times at twice its size,
+# a 2 MiB block that stayed (bench/heap_probe.py --every 10).
+_VERSION = 2
+
 
 class Spilled(Sequence[T], Generic[T]):
     """An append-only list of items, appended as the plain values `marshal` writes and made again from them
@@ -36,7 +44,7 @@ class Spilled(Sequence[T], Generic[T]):
 
     def append(self, values: object) -> None:
         """Bytes once written are never written over: an item read stays what it was."""
-        data = marshal.dumps(cast(Any, values))  # what it cannot write raises ValueError
+        data = marshal.dumps(cast(Any, values), _VERSION)  # what it cannot write raises ValueError
         if self.folder is None:
             self._memory += data
         else:

@@ -27,7 +27,7 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import CheckoutStrategy
 
-from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir, users_git_file
+from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir, opened, users_git_file
 
 _CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
 _plain_trees: set[pygit2.Oid] = set()  # the trees of the HEADs looked at, found plain
@@ -55,8 +55,8 @@ def add(main: Workspace, path: Path, commit: str) -> bool:
         path.mkdir(parents=True)
         made = True
         (path / ".git").write_text(f"gitdir: {admin}\n", encoding="utf-8")
-        checkout = pygit2.Repository(str(path))
-        checkout.checkout_tree(checkout[tree.id], strategy=CheckoutStrategy.FORCE)  # type: ignore[no-untyped-call]
+        with opened(path) as checkout:
+            checkout.checkout_tree(checkout[tree.id], strategy=CheckoutStrategy.FORCE)  # type: ignore[no-untyped-call]
         (admin / "locked").unlink()
     except (pygit2.GitError, OSError, UnicodeError):  # made nothing, then: git does it
         if made:

@@ -22,6 +22,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from autoresearch.optimizer.gitrepo import gitcmd
+from autoresearch.optimizer.gitrepo.workspace import opened
 from autoresearch.plumbing.errors import SafetyStop
 
 _REFUSED_MODES = {FileMode.LINK: "a symlink", FileMode.COMMIT: "a submodule"}
@@ -40,28 +41,28 @@ def merge_patches(root: Path, head: str, patches: Sequence[str], scope: str) -> 
     """
     if len(patches) < 2:
         raise ValueError(f"a merge combines two or more patches, got {len(patches)}")
-    repo = pygit2.Repository(str(root))
-    base = repo.revparse_single(head).peel(pygit2.Tree)
-    for patch in patches:
-        _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
-    trees = [_patched_tree(root, repo, base, patch, scope) for patch in patches]
-    merged: pygit2.Tree | None = trees[0]
-    for tree in trees[1:]:
-        if merged is None:
-            break
-        merged = _three_way(repo, base, merged, tree)
-    return _within(base, merged, scope)
+    with opened(root) as repo:
+        base = repo.revparse_single(head).peel(pygit2.Tree)
+        for patch in patches:
+            _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
+        trees = [_patched_tree(root, repo, base, patch, scope) for patch in patches]
+        merged: pygit2.Tree | None = trees[0]
+        for tree in trees[1:]:
+            if merged is None:
+                break
+            merged = _three_way(repo, base, merged, tree)
+        return _within(base, merged, scope)
 
 
 def rebase_patch(root: Path, old_head: str, new_head: str, patch: str, scope: str) -> str | None:
     """The id of `new_head`'s tree with `patch` (a candidate's diff against `old_head`) merged in three-way,
     or None when it conflicts with what changed from one to the other: a candidate mutated while the
     cycle before it was decided, carried onto that cycle's KEEP. Checked as `merge_patches` checks."""
-    repo = pygit2.Repository(str(root))
-    base = repo.revparse_single(old_head).peel(pygit2.Tree)
-    _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
-    ours = repo.revparse_single(new_head).peel(pygit2.Tree)
-    return _within(ours, _three_way(repo, base, ours, _patched_tree(root, repo, base, patch, scope)), scope)
+    with opened(root) as repo:
+        base = repo.revparse_single(old_head).peel(pygit2.Tree)
+        _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
+        ours = repo.revparse_single(new_head).peel(pygit2.Tree)
+        return _within(ours, _three_way(repo, base, ours, _patched_tree(root, repo, base, patch, scope)), scope)
 
 
 def _three_way(
@@ -125,17 +126,17 @@ def _terminated(patch: str) -> str:
 def patched_tree(root: Path, head: str, patch: str, scope: str) -> str:
     """The id of `head`'s tree with `patch` (a candidate's diff against it) applied, checked as a merge's is:
     a candidate stored whole (autoresearch.optimizer.gitrepo.candidate_refs)."""
-    repo = pygit2.Repository(str(root))
-    _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
-    return str(_patched_tree(root, repo, repo.revparse_single(head).peel(pygit2.Tree), patch, scope).id)
+    with opened(root) as repo:
+        _check(pygit2.Diff.parse_diff(_terminated(patch)), scope)
+        return str(_patched_tree(root, repo, repo.revparse_single(head).peel(pygit2.Tree), patch, scope).id)
 
 
 def carry_tree(root: Path, base: str, head: str, tree: str, scope: str) -> str | None:
     """The id of `head`'s tree with what `tree` changed from `base`'s merged in three-way, or None when it
     conflicts with what changed from `base` to `head`: an earlier candidate carried onto today's HEAD."""
-    repo = pygit2.Repository(str(root))
-    old = repo.revparse_single(base).peel(pygit2.Tree)
-    theirs = repo.revparse_single(tree).peel(pygit2.Tree)
-    _check(old.diff_to_tree(theirs), scope)
-    ours = repo.revparse_single(head).peel(pygit2.Tree)
-    return _within(ours, _three_way(repo, old, ours, theirs), scope)
+    with opened(root) as repo:
+        old = repo.revparse_single(base).peel(pygit2.Tree)
+        theirs = repo.revparse_single(tree).peel(pygit2.Tree)
+        _check(old.diff_to_tree(theirs), scope)
+        ours = repo.revparse_single(head).peel(pygit2.Tree)
+        return _within(ours, _three_way(repo, old, ours, theirs), scope)

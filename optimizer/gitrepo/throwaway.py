@@ -33,7 +33,7 @@ import pygit2
 from pygit2.enums import CheckoutStrategy
 
 from autoresearch.optimizer.gitrepo import candidates, linked
-from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.gitrepo.workspace import Workspace, opened, release
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0
 
@@ -61,6 +61,8 @@ class Throwaway:
         """A checkout of HEAD, as fresh as a new one (see the module's docstring)."""
         head = self.main.head()
         kept, self._kept = self._kept, None
+        if kept is not None:
+            release(kept.ws)  # the record made below has a workspace of its own
         if kept is not None and self._put_back(kept, head):
             self._kept = _record(kept.ws, kept.admin, head)
             return self._kept.ws
@@ -73,6 +75,8 @@ class Throwaway:
 
     def drop(self) -> None:
         """Remove the checkout and git's record of it (at the end of a run, or to make it anew)."""
+        if self._kept is not None:
+            release(self._kept.ws)
         self._kept = None
         candidates.clear(self.main, self.meta, NAME)
 
@@ -88,11 +92,11 @@ class Throwaway:
         elif os.path.lexists(target):
             target.unlink()
         try:
-            repo = pygit2.Repository(str(ws.root))
-            if head != kept.commit:
-                (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
-            tree = repo[head].peel(pygit2.Tree)
-            repo.checkout_tree(tree, strategy=CheckoutStrategy.FORCE, paths=[ws.artifact])  # type: ignore[no-untyped-call]
+            with opened(ws.root) as repo:
+                if head != kept.commit:
+                    (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
+                tree = repo[head].peel(pygit2.Tree)
+                repo.checkout_tree(tree, strategy=CheckoutStrategy.FORCE, paths=[ws.artifact])  # type: ignore[no-untyped-call]
         except (pygit2.GitError, OSError):
             return False
         return True

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -58,6 +60,29 @@ class Workspace:
         return str(self.lib.head.target)
 
 
+@contextmanager
+def opened(path: Path, flags: RepositoryOpenFlag = RepositoryOpenFlag.DEFAULT) -> Iterator[pygit2.Repository]:
+    """The repository at `path`, for a read or two, its libgit2 memory released on the way out.
+
+    A pygit2.Repository refers to itself (its branches, references, remotes), so only Python's cyclic
+    collector frees it, and until then it holds libgit2's config, index, attribute cache and object cache
+    for the repository, 25 KiB on average: the two or three a cycle opens for the throwaway checkout waited
+    there by the dozen (bench/heap_probe.py)."""
+    repo = pygit2.Repository(str(path), flags)
+    try:
+        yield repo
+    finally:
+        repo.free()
+
+
+def release(ws: Workspace) -> None:
+    """Release libgit2's memory of `ws.lib` if it was opened, as `opened` does: a workspace the loop makes
+    anew each cycle (the throwaway checkout's) and drops."""
+    repo = ws.__dict__.pop("lib", None)
+    if repo is not None:
+        repo.free()
+
+
 def common_dir(ws: Workspace) -> Path:
     """The repository's common git folder (`git rev-parse --git-common-dir`), resolved: the checkout's .git,
     also when `ws` is a linked worktree (whose own git folder names it in its `commondir` file)."""
@@ -80,11 +105,10 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
         raise InvalidInput(
             f"{start}: not inside a git repository (run `git init` and commit the artifact first)"
         ) from None
-    if repo.workdir is None:
-        raise InvalidInput(f"{start}: a bare repository has no working tree to optimize")
-    root = Path(repo.workdir).resolve()
-    if repo.head_is_unborn:
-        raise InvalidInput(f"{root}: the repository has no commits yet; commit the artifact first")
+    try:
+        root = _work_tree(repo, start)
+    finally:
+        repo.free()  # as `opened` does: a candidate's checkout is opened every cycle
     relative = _relative_artifact(root, artifact)
     ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file")
     if not ws.artifact_path.exists():
@@ -92,6 +116,15 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
     if not tracked(ws):
         raise InvalidInput(f"artifact '{artifact}' is not tracked by git (git add and commit it first)")
     return ws
+
+
+def _work_tree(repo: pygit2.Repository, start: Path) -> Path:
+    if repo.workdir is None:
+        raise InvalidInput(f"{start}: a bare repository has no working tree to optimize")
+    root = Path(repo.workdir).resolve()
+    if repo.head_is_unborn:
+        raise InvalidInput(f"{root}: the repository has no commits yet; commit the artifact first")
+    return root
 
 
 def tracked(ws: Workspace) -> bool:
@@ -178,10 +211,10 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     search upwards), or by `git status --ignored --untracked-files=all` when libgit2 cannot read it: the
     candidates' checks run every cycle, and a git process was most of their time."""
     try:
-        repo = pygit2.Repository(str(ws.root), RepositoryOpenFlag.NO_SEARCH)
-        if _tracked_ignored(repo, common_dir(ws)):
-            return _porcelain_status(ws, "--ignored")
-        flags = repo.status(untracked_files="all", ignored=True)
+        with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
+            if _tracked_ignored(repo, common_dir(ws)):
+                return _porcelain_status(ws, "--ignored")
+            flags = repo.status(untracked_files="all", ignored=True)
     except pygit2.GitError:
         return _porcelain_status(ws, "--ignored")
     found: dict[str, str] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 
 import pytest
 
@@ -38,3 +39,15 @@ def test_the_file_has_no_name_in_its_folder(tmp_path):
     spilled.append(ITEMS[0])
     assert os.listdir(tmp_path) == [] and spilled[0] == ITEMS[0]
     spilled.close()
+
+
+@pytest.mark.parametrize("on_disk", [True, False])
+def test_a_read_interns_no_string(tmp_path, on_disk):
+    """pathlib interns each part of a path (a run's name): read back interned again, each item read left a
+    dead slot in the interpreter's one table of interned strings, which a long night built again and again."""
+    name = sys.intern("".join(["2026-11-29T01-31-33", "-c0001"]))
+    spilled: Spilled[tuple[str]] = Spilled(tmp_path if on_disk else None, lambda v: v)
+    spilled.append((name,))
+    (read,), (iterated,) = spilled[0], next(iter(spilled))
+    assert read == iterated == name
+    assert read is not name and iterated is not name  # a string of its own, not the interned one
