@@ -145,6 +145,8 @@ def main() -> None:
         pygit2.settings.enable_caching(False)
     heap.give_back = clock = TrimClock(not args.no_trim)
     session_module.CHART_INTERVAL_S = args.chart_interval
+    if args.chart_interval == 0:  # every cycle, however long a redraw takes against the cycle
+        session_module.CHART_SHARE = float("inf")
     marks = tuple(args.trace) if args.trace else None
     if marks:
         tracemalloc.start(8)
