@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 
@@ -60,6 +60,18 @@ class Folder:
     entries: dict[str, Stat]  # by name: its files and folders that `keep` keeps
 
 
+Changes = dict[str, set[str] | None]  # by folder (relative): the names whose entries changed; None: any
+
+
+def merge(changed: Changes, relative: str, names: set[str] | None) -> None:
+    """`names` of the folder `relative` added to `changed` (None, any name, takes in every other)."""
+    if relative in changed:
+        held = changed[relative]
+        changed[relative] = None if held is None or names is None else held | names
+    else:
+        changed[relative] = names
+
+
 class Listing:
     """The folders under `top` by path relative to it ("" is `top`), as of the last `update`."""
 
@@ -68,45 +80,102 @@ class Listing:
         self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are; asked
         # once for a name and the file under it (the mirror's depends on the name alone)
         self.folders: dict[str, Folder] = {}
+        self.read = 0  # entries read from disk so far: what a look costs grows with it
 
-    def update(self, stamp_ns: int, dirty: set[str] | None = None) -> list[str]:
+    def update(self, stamp_ns: int, dirty: Mapping[str, Collection[str]] | None = None) -> Changes:
         """List again the folders that changed since the last update (all of them the first time);
-        returns those whose entries changed, folders gone included (gone from `folders` too, with
-        everything below them). `stamp_ns`: the change time of a file touched before this call.
-        `dirty`: the only folders whose entries may have changed, when a watch says so
-        (autoresearch.optimizer.experiment.folderwatch): those are looked at, and below them only the
-        folders that are new, not every folder of the tree."""
-        changed: list[str] = []
-        stack: list[tuple[str, bool]] = [("", False)]  # (folder, looked at only if listed: it may be gone since)
-        everywhere = dirty is None or "" not in self.folders
-        if dirty is not None and not everywhere:
-            unsettled = [r for r, f in self.folders.items() if not f.settled]
-            stack = [(r, True) for r in sorted({*dirty, *unsettled}, key=_depth, reverse=True)]
+        returns the names whose entries changed, by folder (None: any of them), folders gone included
+        (gone from `folders` too, with everything below them). `stamp_ns`: the change time of a file
+        touched before this call. `dirty`: the only names added, removed or renamed since, by folder,
+        when a watch says so (autoresearch.optimizer.experiment.folderwatch): only those are read again,
+        and the folders they name are listed whole, not every folder of the tree, nor every entry of a
+        folder that grows by one a cycle."""
+        changed: Changes = {}
+        if dirty is None or "" not in self.folders:
+            self._walk([("", False, False)], stamp_ns, True, changed)
+            return changed
+        whole: list[tuple[str, bool, bool]] = []
+        for relative in sorted(dirty, key=_depth):
+            known = self.folders.get(relative)
+            if known is not None:  # else new to its parent (or gone with it): its parent's names say so
+                self._named(relative, known, dirty[relative], stamp_ns, changed, whole)
+        self._walk(whole[::-1], stamp_ns, False, changed)
+        return changed
+
+    def _walk(self, stack: list[tuple[str, bool, bool]], stamp_ns: int, everywhere: bool, changed: Changes) -> None:
+        """List the folders of `stack` (folder, looked at only if listed, read whatever its key) and, below
+        them, the folders that are new (all of them if `everywhere`) where they changed."""
         while stack:
-            relative, listed_only = stack.pop()
+            relative, listed_only, again = stack.pop()
             known = self.folders.get(relative)
             if known is None and listed_only:  # a folder new to its parent is reached from its parent
                 continue
-            folder = self._folder(relative, known, stamp_ns)
+            folder = self._folder(relative, None if again else known, stamp_ns)
             if folder is None:
                 if known is not None:
-                    changed += self._forget(relative)
+                    self._forget(relative, changed)
                 continue
             if folder is not known:
                 self.folders[relative] = folder
                 if known is None or _differ(known.entries, folder.entries):
-                    changed.append(relative)
+                    changed[relative] = None
                 if known is not None:
                     gone = [
                         n for n, st in known.entries.items() if stat.S_ISDIR(st.st_mode) and n not in folder.entries
                     ]
                     for name in gone:
-                        changed += self._forget(os.path.join(relative, name))
-            for name, st in folder.entries.items():
+                        self._forget(os.path.join(relative, name), changed)
+            for name, st in folder.entries.items():  # below one read whatever its key, every folder is too
                 below = os.path.join(relative, name)
-                if stat.S_ISDIR(st.st_mode) and (everywhere or _new(self.folders.get(below), st)):
-                    stack.append((below, False))
-        return changed
+                if stat.S_ISDIR(st.st_mode) and (everywhere or again or _new(self.folders.get(below), st)):
+                    stack.append((below, False, again))
+
+    def _named(
+        self,
+        relative: str,
+        known: Folder,
+        names: Collection[str],
+        stamp_ns: int,
+        changed: Changes,
+        whole: list[tuple[str, bool, bool]],
+    ) -> None:
+        """The entries `names` of the listed folder `relative` read again, each on its own; a folder among
+        them (made, moved or made again there, perhaps before its watch began) is put on `whole`, to be
+        listed whole. The folder itself gone or replaced: put there too, as listed only."""
+        path = os.path.join(self.top, relative) if relative else self.top
+        try:
+            st = os.lstat(path)
+        except OSError:
+            st = None
+        if st is None or not stat.S_ISDIR(st.st_mode) or st.st_ino != known.key[0]:
+            whole.append((relative, True, True))
+            return
+        entries = known.entries
+        for name in names:
+            was, now = entries.get(name), self._entry(relative, name)
+            if now is None:
+                entries.pop(name, None)
+            else:
+                entries[name] = now
+            if was is not None and stat.S_ISDIR(was.st_mode) and (now is None or identity(was) != identity(now)):
+                self._forget(os.path.join(relative, name), changed)
+            if now is not None and stat.S_ISDIR(now.st_mode):
+                whole.append((os.path.join(relative, name), False, True))
+        self.folders[relative] = Folder((st.st_ino, st.st_ctime_ns), st.st_ctime_ns < stamp_ns, entries)
+        if names:  # each, changed or not as listed: the other tree may differ there (a link put in its place)
+            merge(changed, relative, set(names))
+
+    def _entry(self, relative: str, name: str) -> Stat | None:
+        """What is listed under `name` in the folder `relative` now: None if nothing is."""
+        try:
+            st = os.lstat(os.path.join(self.top, relative, name))
+        except OSError:
+            return None
+        self.read += 1
+        kind = st.st_mode
+        if (stat.S_ISDIR(kind) or stat.S_ISREG(kind)) and self.keep(os.path.join(relative, name), st):
+            return small(st)
+        return None
 
     def below(self, relative: str) -> list[str]:
         """`relative` and the folders listed under it, outermost first."""
@@ -131,6 +200,7 @@ class Listing:
         except OSError:  # gone since
             return None
         was = known.entries if known is not None else {}
+        self.read += len(found)
         for entry in found:
             est: os.stat_result | Stat | None = was.get(entry.name)
             if est is not None and est.st_ino == entry.inode() and _same_kind(est, entry):
@@ -145,11 +215,10 @@ class Listing:
                 entries[entry.name] = small(est)
         return Folder(key, st.st_ctime_ns < stamp_ns, entries)
 
-    def _forget(self, relative: str) -> list[str]:
-        gone = self.below(relative)
-        for r in gone:
+    def _forget(self, relative: str, changed: Changes) -> None:
+        for r in self.below(relative):
             del self.folders[r]
-        return gone
+            changed[r] = None
 
 
 def _depth(relative: str) -> int:

@@ -101,7 +101,7 @@ def test_a_folder_unchanged_since_it_was_listed_is_not_read_again(tmp_path):
     read = dict(listing.folders)
     (source / "run-051").mkdir()
     settle(source)
-    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1) == ["", "run-051"]
+    assert list(listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1)) == ["", "run-051"]
     assert [r for r in read if listing.folders[r] is not read[r]] == [""]  # only the top, which changed
 
 
@@ -134,11 +134,11 @@ def test_a_folder_no_watch_names_is_not_looked_at_but_a_new_one_below_a_named_on
     (source / "run-009" / "deep").mkdir(parents=True)
     (source / "run-009" / "deep" / "index.jsonl").write_text("9\n")
     settle(source)
-    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1, dirty={""}) == [
-        "",
-        "run-009",
-        "run-009/deep",
-    ]
+    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1, dirty={"": {"run-009"}}) == {
+        "": {"run-009"},
+        "run-009": None,
+        "run-009/deep": None,
+    }
     assert "index.jsonl" in listing.folders["run-001"].entries
     assert "index.jsonl" in listing.folders["run-009/deep"].entries
 
@@ -205,4 +205,67 @@ def test_a_watched_mirror_sees_deletions_in_folders_made_renamed_or_made_again_s
     settle(source)
     (source / "run-002" / "index.jsonl").unlink()
     assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-002/index.jsonl"]
+    mirror.close()
+
+
+def test_a_watched_mirror_reads_the_new_run_directory_not_the_whole_top_folder(tmp_path):
+    """The top folder grows by a run directory a cycle: read whole at each look, a night of 1,000 cycles
+    read a million entries."""
+    source, root, mirror = watched(tmp_path, runs=200)
+    before = mirror.read
+    run = source / "run-200"
+    (run / "outside").mkdir(parents=True)
+    (run / "index.jsonl").write_text("200\n")
+    assert mirror.refresh()
+    assert mirror.restore() == []
+    assert files(root) == files(source)
+    assert mirror.read - before < 20, f"{mirror.read - before} entries read for one new run directory"
+    mirror.close()
+
+
+def test_a_watched_mirror_puts_back_a_folder_removed_and_made_again_between_two_looks(tmp_path):
+    """Made again at once (its inode perhaps the old one's), before its watch began: listed whole."""
+    source, _, mirror = watched(tmp_path)
+    before = files(source)
+    shutil.rmtree(source / "run-001")
+    (source / "run-001" / "outside").mkdir(parents=True)
+    back = {p.relative_to(source).as_posix() for p in mirror.restore()}
+    assert back == {"run-001/index.jsonl", "run-001/outside/note.txt"}
+    assert files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_puts_back_a_file_once_the_folder_or_link_in_its_place_is_gone(tmp_path):
+    source, _, mirror = watched(tmp_path)
+    before = files(source)
+    (source / "run-000" / "index.jsonl").unlink()
+    (source / "run-000" / "index.jsonl").mkdir()
+    (source / "run-001" / "index.jsonl").unlink()
+    (source / "run-001" / "index.jsonl").symlink_to(tmp_path / "elsewhere")
+    assert mirror.restore() == []  # something is there: not overwritten
+    (source / "run-000" / "index.jsonl").rmdir()
+    (source / "run-001" / "index.jsonl").unlink()
+    back = {p.relative_to(source).as_posix() for p in mirror.restore()}
+    assert back == {"run-000/index.jsonl", "run-001/index.jsonl"}
+    assert files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_leaves_out_the_names_it_never_mirrors_and_a_file_made_and_deleted_between(tmp_path):
+    source, root, mirror = watched(tmp_path)
+    before = files(source)
+    for name in ("lock", "run.tmp", ".link.mirror", "passing"):
+        (source / name).write_text("x\n")
+    assert mirror.refresh()
+    assert sorted(p.name for p in root.iterdir() if p.is_file()) == ["passing"]
+    for name in ("lock", "run.tmp", ".link.mirror", "passing"):
+        (source / name).unlink()
+    assert [p.name for p in mirror.restore()] == ["passing"]
+    (source / "passing").unlink()
+    assert mirror.refresh()
+    (source / "run-002" / "brief.txt").write_text("made and deleted between two looks\n")
+    (source / "run-002" / "brief.txt").unlink()
+    assert mirror.restore() == []
+    assert files(source) == before
+    assert files(root) == before
     mirror.close()
