@@ -14,6 +14,12 @@ holds what it held then, unless it changed in the same tick of the file system's
 own "now": a folder whose change time is not strictly before it is listed again on the next walk, so no
 change is missed, whatever the clock's granularity. A file changed in place keeps its inode: the mirror's
 link is that file, and needs nothing.
+
+Where inotify names the entries that changed (autoresearch.optimizer.experiment.folderwatch), even that
+walk is too much: the top folder gains a run directory a cycle, and its listing an entry for every file
+of each. Then a look reads only the names the events give, and the listing holds only what it listed at
+the last look; a folder no event named holds what it held when it was last looked at, and is read from
+disk when the mirror asks for it (`Listing.look`).
 """
 
 from __future__ import annotations
@@ -73,44 +79,75 @@ def merge(changed: Changes, relative: str, names: set[str] | None) -> None:
 
 
 class Listing:
-    """The folders under `top` by path relative to it ("" is `top`), as of the last `update`."""
+    """The folders under `top` by path relative to it ("" is `top`), as of the last `update`: all of them
+    after a walk, only those listed by the last look after a watch's names."""
 
     def __init__(self, top: str, keep: Callable[[str, os.stat_result | Stat], bool]) -> None:
         self.top = top
         self.keep = keep  # (relative path, lstat) -> listed; only folders and regular files ever are; asked
         # once for a name and the file under it (the mirror's depends on the name alone)
         self.folders: dict[str, Folder] = {}
+        self.listed = False  # walked whole once: from then on, a watch's names are enough
         self.read = 0  # entries read from disk so far: what a look costs grows with it
 
     def update(self, stamp_ns: int, dirty: Mapping[str, Collection[str]] | None = None) -> Changes:
         """List again the folders that changed since the last update (all of them the first time);
         returns the names whose entries changed, by folder (None: any of them), folders gone included
         (gone from `folders` too, with everything below them). `stamp_ns`: the change time of a file
-        touched before this call. `dirty`: the only names added, removed or renamed since, by folder,
-        when a watch says so (autoresearch.optimizer.experiment.folderwatch): only those are read again,
-        and the folders they name are listed whole, not every folder of the tree, nor every entry of a
-        folder that grows by one a cycle."""
+        touched before this call.
+
+        `dirty`: the only names added, removed or renamed since, by folder, when a watch says so
+        (autoresearch.optimizer.experiment.folderwatch). Those are returned as they are, and only the
+        folders they name are listed (whole, with every folder below them: made or moved there, perhaps
+        before their watch began); `folders` then holds those alone, and `look` reads the others from
+        disk when asked, so that neither the time of a look nor what the listing holds grows with the
+        night (a run directory a cycle, each in the top folder)."""
         changed: Changes = {}
-        if dirty is None or "" not in self.folders:
-            self._walk([("", False, False)], stamp_ns, True, changed)
+        if dirty is None or not self.listed:
+            self._walk([""], stamp_ns, changed)
+            self.listed = True
             return changed
-        whole: list[tuple[str, bool, bool]] = []
-        for relative in sorted(dirty, key=_depth):
-            known = self.folders.get(relative)
-            if known is not None:  # else new to its parent (or gone with it): its parent's names say so
-                self._named(relative, known, dirty[relative], stamp_ns, changed, whole)
-        self._walk(whole[::-1], stamp_ns, False, changed)
+        self.folders = {}  # what the last look listed: on disk as it was then, but where the watch names a change
+        for relative in sorted(filter(self._reached, dirty), key=_depth):
+            names = dirty[relative]
+            merge(changed, relative, set(names))
+            if relative not in self.folders:  # else listed whole below a folder its parent names
+                self._walk(
+                    [os.path.join(relative, n) for n in names if self._is_folder(relative, n)], stamp_ns, changed
+                )
         return changed
 
-    def _walk(self, stack: list[tuple[str, bool, bool]], stamp_ns: int, everywhere: bool, changed: Changes) -> None:
-        """List the folders of `stack` (folder, looked at only if listed, read whatever its key) and, below
-        them, the folders that are new (all of them if `everywhere`) where they changed."""
+    def look(self, relative: str, names: Collection[str] | None = None) -> dict[str, Stat] | None:
+        """The entries of the folder `relative` under `names` (None: all of them) as listed, or read now
+        where the last update did not list that folder (unchanged since an earlier look, what it holds now
+        is what it held then); None when there is no such folder."""
+        folder = self.folders.get(relative)
+        if folder is None and names is not None:
+            return self._named(relative, names)
+        if folder is None:
+            folder = self._folder(relative, None, 0)  # never settled: an update lists it again
+            if folder is None:
+                return None
+            self.folders[relative] = folder
+        entries = folder.entries
+        return entries if names is None else {n: entries[n] for n in names if n in entries}
+
+    def _named(self, relative: str, names: Collection[str]) -> dict[str, Stat] | None:
+        """The entries `names` of the folder `relative` read now, each on its own."""
+        try:
+            if not stat.S_ISDIR(os.lstat(os.path.join(self.top, relative) if relative else self.top).st_mode):
+                return None
+        except OSError:
+            return None
+        found = {n: self._entry(relative, n) for n in names}
+        return {n: st for n, st in found.items() if st is not None}
+
+    def _walk(self, stack: list[str], stamp_ns: int, changed: Changes) -> None:
+        """List the folders of `stack`, and every folder below them, where they changed since listed."""
         while stack:
-            relative, listed_only, again = stack.pop()
+            relative = stack.pop()
             known = self.folders.get(relative)
-            if known is None and listed_only:  # a folder new to its parent is reached from its parent
-                continue
-            folder = self._folder(relative, None if again else known, stamp_ns)
+            folder = self._folder(relative, known, stamp_ns)
             if folder is None:
                 if known is not None:
                     self._forget(relative, changed)
@@ -125,45 +162,16 @@ class Listing:
                     ]
                     for name in gone:
                         self._forget(os.path.join(relative, name), changed)
-            for name, st in folder.entries.items():  # below one read whatever its key, every folder is too
-                below = os.path.join(relative, name)
-                if stat.S_ISDIR(st.st_mode) and (everywhere or again or _new(self.folders.get(below), st)):
-                    stack.append((below, False, again))
+            stack += [os.path.join(relative, n) for n, st in folder.entries.items() if stat.S_ISDIR(st.st_mode)]
 
-    def _named(
-        self,
-        relative: str,
-        known: Folder,
-        names: Collection[str],
-        stamp_ns: int,
-        changed: Changes,
-        whole: list[tuple[str, bool, bool]],
-    ) -> None:
-        """The entries `names` of the listed folder `relative` read again, each on its own; a folder among
-        them (made, moved or made again there, perhaps before its watch began) is put on `whole`, to be
-        listed whole. The folder itself gone or replaced: put there too, as listed only."""
-        path = os.path.join(self.top, relative) if relative else self.top
-        try:
-            st = os.lstat(path)
-        except OSError:
-            st = None
-        if st is None or not stat.S_ISDIR(st.st_mode) or st.st_ino != known.key[0]:
-            whole.append((relative, True, True))
-            return
-        entries = known.entries
-        for name in names:
-            was, now = entries.get(name), self._entry(relative, name)
-            if now is None:
-                entries.pop(name, None)
-            else:
-                entries[name] = now
-            if was is not None and stat.S_ISDIR(was.st_mode) and (now is None or identity(was) != identity(now)):
-                self._forget(os.path.join(relative, name), changed)
-            if now is not None and stat.S_ISDIR(now.st_mode):
-                whole.append((os.path.join(relative, name), False, True))
-        self.folders[relative] = Folder((st.st_ino, st.st_ctime_ns), st.st_ctime_ns < stamp_ns, entries)
-        if names:  # each, changed or not as listed: the other tree may differ there (a link put in its place)
-            merge(changed, relative, set(names))
+    def _reached(self, relative: str) -> bool:
+        """A walk would reach the folder `relative`: neither it nor a folder above it is left out."""
+        parts = relative.split(os.sep) if relative else []
+        return all(self._is_folder(os.sep.join(parts[:n]), parts[n]) for n in range(len(parts)))
+
+    def _is_folder(self, relative: str, name: str) -> bool:
+        st = self._entry(relative, name)
+        return st is not None and stat.S_ISDIR(st.st_mode)
 
     def _entry(self, relative: str, name: str) -> Stat | None:
         """What is listed under `name` in the folder `relative` now: None if nothing is."""
@@ -223,11 +231,6 @@ class Listing:
 
 def _depth(relative: str) -> int:
     return relative.count(os.sep) + 1 if relative else 0
-
-
-def _new(known: Folder | None, st: os.stat_result | Stat) -> bool:
-    """A folder not listed yet, or another folder under a listed one's name: listed whole."""
-    return known is None or known.key[0] != st.st_ino
 
 
 def _same_kind(st: os.stat_result | Stat, entry: os.DirEntry[str]) -> bool:

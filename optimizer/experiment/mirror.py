@@ -85,8 +85,8 @@ class Mirror:
             for below in [*self._source.below(folder), *self._copy.below(folder)]:
                 changed[below] = None
         self._busy = skipped
-        if everything:
-            changed.update(dict.fromkeys([*self._source.folders, *self._copy.folders]))
+        if everything:  # the whole mirror dropped, from its top
+            changed[""] = None
         done: set[str] = set()
         for relative in sorted(changed, key=_depth):
             if not self._link(relative, changed[relative], skipped, everything, done):
@@ -123,20 +123,15 @@ class Mirror:
         if relative in done:
             return True
         done.add(relative)
-        listed = self._source.folders.get(relative)
+        listed = self._source.look(relative, names)
         if listed is None and relative:  # gone, or no longer a folder: its parent's copy was dropped
             return True
         source = os.path.join(str(self.source), relative)
         copies = os.path.join(str(self.root), relative)
-        held_folder = self._copy.folders.get(relative)
-        held = held_folder.entries if held_folder is not None else {}
+        held = self._copy.look(relative, names) or {}
         wanted = {}
         if listed is not None and not everything:
-            entries = listed.entries
-            looked = entries if names is None else {n: entries[n] for n in names if n in entries}
-            wanted = {n: st for n, st in looked.items() if not (os.path.join(relative, n) + os.sep).startswith(skipped)}
-        if names is not None:
-            held = {n: held[n] for n in names if n in held}
+            wanted = {n: st for n, st in listed.items() if not (os.path.join(relative, n) + os.sep).startswith(skipped)}
         for name, st in wanted.items():
             copy, was = os.path.join(copies, name), held.get(name)
             folder = stat.S_ISDIR(st.st_mode)
@@ -157,11 +152,10 @@ class Mirror:
     def _put_back(self, relative: str, names: set[str] | None, back: list[Path]) -> None:
         """Link back what the mirror's folder `relative` holds under `names` (None: all) and the
         experiment's no longer does."""
-        folder = self._copy.folders.get(relative)
-        if folder is None:
+        held = self._copy.look(relative, names)
+        if held is None:
             return
         target = os.path.join(str(self.source), relative)
-        held = folder.entries if names is None else {n: folder.entries[n] for n in names if n in folder.entries}
         for name, st in held.items():
             path = os.path.join(target, name)
             if os.path.lexists(path):

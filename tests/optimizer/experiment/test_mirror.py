@@ -125,22 +125,25 @@ def test_a_mirror_emptied_behind_its_back_is_filled_again(tmp_path):
     assert files(root) == files(source)
 
 
-def test_a_folder_no_watch_names_is_not_looked_at_but_a_new_one_below_a_named_one_is_read_whole(tmp_path):
+def test_a_watch_s_names_alone_are_read_and_a_folder_they_name_is_read_whole_with_all_below_it(tmp_path):
     source = experiment(tmp_path, 3)
     listing = Listing(str(source), lambda relative, st: True)
     settle(source)
     listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1)
-    (source / "run-001" / "index.jsonl").unlink()  # unseen: no watch names run-001
+    (source / "run-001" / "index.jsonl").unlink()  # unseen: no watch names it
     (source / "run-009" / "deep").mkdir(parents=True)
     (source / "run-009" / "deep" / "index.jsonl").write_text("9\n")
     settle(source)
+    read = listing.read
     assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1, dirty={"": {"run-009"}}) == {
         "": {"run-009"},
         "run-009": None,
         "run-009/deep": None,
     }
-    assert "index.jsonl" in listing.folders["run-001"].entries
-    assert "index.jsonl" in listing.folders["run-009/deep"].entries
+    assert listing.read - read == 3  # the name, and the one entry of each folder below it
+    assert sorted(listing.folders) == ["run-009", "run-009/deep"]  # nothing else is held
+    assert list(listing.look("run-009/deep") or {}) == ["index.jsonl"]
+    assert "index.jsonl" not in (listing.look("run-001") or {})  # the others read from disk when asked
 
 
 def watched(tmp_path: Path, runs: int = 3) -> tuple[Path, Path, Mirror]:
@@ -268,4 +271,17 @@ def test_a_watched_mirror_leaves_out_the_names_it_never_mirrors_and_a_file_made_
     assert mirror.restore() == []
     assert files(source) == before
     assert files(root) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_mirrors_nothing_below_a_folder_it_leaves_out(tmp_path):
+    source, root, mirror = watched(tmp_path)
+    (source / "scratch.tmp").mkdir()
+    settle(source)
+    assert mirror.refresh()
+    (source / "scratch.tmp" / "index.jsonl").write_text("made in a folder the mirror leaves out\n")
+    assert mirror.refresh()
+    assert not (root / "scratch.tmp").exists()
+    shutil.rmtree(source / "scratch.tmp")
+    assert mirror.restore() == []
     mirror.close()
