@@ -68,4 +68,4 @@ def test_a_watched_mirror_holds_nothing_of_the_files_of_the_run_directories_it_h
         [sys.executable, "-c", NIGHT, str(tmp_path), str(CYCLES)], capture_output=True, text=True, check=True
     )
     per_cycle = int(held.stdout) / CYCLES
-    assert per_cycle < 600, f"{per_cycle:.0f} bytes a cycle"  # main's: 2,854
+    assert per_cycle < 600, f"{per_cycle:.0f} bytes a cycle"  # main's: 2,700-2,800
