@@ -286,3 +286,19 @@ def test_a_watched_mirror_mirrors_nothing_below_a_folder_it_leaves_out(tmp_path)
     shutil.rmtree(source / "scratch.tmp")
     assert mirror.restore() == []
     mirror.close()
+
+
+def test_a_watched_mirror_that_must_walk_again_after_looks_by_name_still_finds_an_old_deletion(tmp_path):
+    """A rename makes the watch's paths stale: the next look walks, though the listings hold nothing of
+    the folders no event named since; a deletion in one of those, in the same window, is still found."""
+    source, _, mirror = watched(tmp_path)
+    (source / "run-003").mkdir()
+    assert mirror.refresh()
+    before = files(source)
+    (source / "run-000" / "outside" / "note.txt").unlink()
+    (source / "run-001").rename(source / "run-001-renamed")
+    back = put_back(mirror, source)
+    assert {"run-000/outside/note.txt", "run-001/index.jsonl", "run-001/outside/note.txt"} <= back
+    shutil.rmtree(source / "run-001-renamed")
+    assert files(source) == before
+    mirror.close()
