@@ -302,3 +302,16 @@ def test_a_watched_mirror_that_must_walk_again_after_looks_by_name_still_finds_a
     shutil.rmtree(source / "run-001-renamed")
     assert files(source) == before
     mirror.close()
+
+
+def test_a_watched_mirror_whose_queue_overflowed_after_looks_by_name_still_finds_an_old_deletion(tmp_path):
+    """The deletion's own event comes after the queue is full: lost, and only the walk finds it."""
+    source, _, mirror = watched(tmp_path)
+    flood = source / "_autoresearch" / "flood"
+    flood.mkdir()
+    assert mirror.refresh()  # watched: each file made in it is an event
+    for n in range(int(Path("/proc/sys/fs/inotify/max_queued_events").read_text()) + 1):
+        (flood / f"{n}.tmp").touch()
+    (source / "run-002" / "index.jsonl").unlink()
+    assert put_back(mirror, source) == {"run-002/index.jsonl"}
+    mirror.close()
