@@ -97,7 +97,8 @@ class Listing:
         touched before this call.
 
         `dirty`: the only names added, removed or renamed since, by folder, when a watch says so
-        (autoresearch.optimizer.experiment.folderwatch). Those are returned as they are, and only the
+        (autoresearch.optimizer.experiment.folderwatch). Those are returned as they are (changed or not as
+        listed: the other tree may differ there, a link put in a file's place), and only the
         folders they name are listed (whole, with every folder below them: made or moved there, perhaps
         before their watch began); `folders` then holds those alone, and `look` reads the others from
         disk when asked, so that neither the time of a look nor what the listing holds grows with the
