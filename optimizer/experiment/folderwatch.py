@@ -1,9 +1,10 @@
-"""Which folders of the mirror's two trees had an entry added, removed or renamed since the last look: inotify.
+"""Which entries of the mirror's two trees were added, removed or renamed since the last look: inotify.
 
 Without it the mirror (autoresearch.optimizer.experiment.mirror) `lstat`s every folder of the experiment
 and of its copy before and after each mutation, a cost that grows with the night (one or two run
 directories a cycle). The kernel queues an event before the call that caused it returns, so once the
-mutator has exited every name it added or removed is in the queue, and only those folders need a look.
+mutator has exited every name it added or removed is in the queue, and only those names need a look: the
+experiment's top folder, one entry a run directory, is not read whole each time a run directory is added.
 
 Only changes of names are watched (`IN_CREATE`, `IN_DELETE`, the moves): the mirror's links depend on
 which file a name is, never on what it holds. The answer is None, and the caller walks everything,
@@ -55,9 +56,10 @@ class FolderWatch:
         self._complete = False  # no watches yet: the first look walks, and watches everything first
         self._refused = False  # a watch refused (the `max_user_watches` limit): walked from then on
 
-    def dirty(self) -> set[str] | None:
-        """The folders whose entries changed since the last call, or None: walk everything (every watch
-        is in place again before this returns, so what changes during that walk is seen next time)."""
+    def dirty(self) -> dict[str, set[str]] | None:
+        """The names added, removed or renamed since the last call, by folder, or None: walk everything
+        (every watch is in place again before this returns, so what changes during that walk is seen next
+        time)."""
         if self._complete and self.fd >= 0:
             found = self._read()
             if found is not None:
@@ -105,10 +107,10 @@ class FolderWatch:
             self._complete, self._refused = False, True
         return False
 
-    def _read(self) -> set[str] | None:
-        """The folders named by the events queued so far; None when one of them says the answer may be
+    def _read(self) -> dict[str, set[str]] | None:
+        """The names of the events queued so far, by folder; None when one of them says the answer may be
         incomplete."""
-        found: set[str] = set()
+        found: dict[str, set[str]] = {}
         while True:
             try:
                 data = os.read(self.fd, 1 << 16)
@@ -117,7 +119,7 @@ class FolderWatch:
             for wd, mask, name in decoded(data):
                 self._event(wd, mask, name, found)
 
-    def _event(self, wd: int, mask: int, name: bytes, found: set[str]) -> None:
+    def _event(self, wd: int, mask: int, name: bytes, found: dict[str, set[str]]) -> None:
         if mask & (IN_Q_OVERFLOW | IN_MOVE_SELF) or mask & IN_ISDIR and mask & IN_MOVED_FROM:
             self._complete = False  # lost events, or a folder renamed: the paths below it are stale
             return
@@ -129,9 +131,10 @@ class FolderWatch:
             if folder in self.tops:  # no parent watched: made again, it would go unseen
                 self._complete = False
             return
-        path = os.path.join(folder, os.fsdecode(name))
+        entry = os.fsdecode(name)
+        path = os.path.join(folder, entry)
         if self.skip(path):
             return
-        found.add(folder)
+        found.setdefault(folder, set()).add(entry)
         if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):  # new: watched, and listed whole by the caller
             self._watch_tree(path)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from autoresearch.optimizer.experiment.folderwatch import FolderWatch
-from autoresearch.optimizer.experiment.listing import Listing, Stat, identity
+from autoresearch.optimizer.experiment.listing import Changes, Listing, Stat, identity, merge
 from autoresearch.optimizer.gitrepo.candidates import FOLDER as CANDIDATES
 from autoresearch.optimizer.guard.fswatch import Unavailable
 from autoresearch.plumbing.paths import META
@@ -44,7 +44,8 @@ def passing(name: str) -> bool:
 class Mirror:
     """The experiment's folder `source` and its mirror `root` in the vault, each listed where it changed
     since the last look (autoresearch.optimizer.experiment.listing): a session keeps one, so that a
-    refresh or a restore reads only the folders that changed, not every run directory of the night."""
+    refresh or a restore reads only the folders that changed, not every run directory of the night, and
+    where inotify names the entries that changed, only those."""
 
     def __init__(self, source: Path, root: Path, watched: bool = False) -> None:
         """`watched`: inotify says which folders changed (autoresearch.optimizer.experiment.folderwatch), for
@@ -59,6 +60,11 @@ class Mirror:
                 self._watch = FolderWatch([str(source), str(root)], _unwatched(str(source)))
             except Unavailable:
                 pass
+
+    @property
+    def read(self) -> int:
+        """Entries read from disk by both listings so far: what a look costs."""
+        return self._source.read + self._copy.read
 
     def close(self) -> None:
         if self._watch is not None:
@@ -75,13 +81,15 @@ class Mirror:
         changed = self._update()
         for prefix in {*skipped, *self._busy}:  # left out now or before: looked at again
             folder = prefix.rstrip(os.sep)
-            changed.update([os.path.dirname(folder), *self._source.below(folder), *self._copy.below(folder)])
+            merge(changed, os.path.dirname(folder), {os.path.basename(folder)})
+            for below in [*self._source.below(folder), *self._copy.below(folder)]:
+                changed[below] = None
         self._busy = skipped
-        if everything:
-            changed.update([*self._source.folders, *self._copy.folders])
+        if everything:  # the whole mirror dropped, from its top
+            changed[""] = None
         done: set[str] = set()
         for relative in sorted(changed, key=_depth):
-            if not self._link(relative, skipped, everything, done):
+            if not self._link(relative, changed[relative], skipped, everything, done):
                 return False
         if everything:  # nothing of it is mirrored now: the next refresh looks at all of it
             self._source = Listing(source, _kept)
@@ -94,38 +102,36 @@ class Mirror:
         changed = self._update()
         back: list[Path] = []
         for relative in sorted(changed, key=_depth):
-            self._put_back(relative, back)
+            self._put_back(relative, changed[relative], back)
         return back
 
-    def _update(self) -> set[str]:
-        """Both listings brought up to date: the folders whose entries changed (relative)."""
+    def _update(self) -> Changes:
+        """Both listings brought up to date: the names whose entries changed, by folder (relative)."""
         dirty = self._watch.dirty() if self._watch is not None else None
         stamp = self._stamp()
-        return {
-            *self._source.update(stamp, _under(dirty, str(self.source))),
-            *self._copy.update(stamp, _under(dirty, str(self.root))),
-        }
+        changed = self._source.update(stamp, _under(dirty, str(self.source)))
+        for relative, names in self._copy.update(stamp, _under(dirty, str(self.root))).items():
+            merge(changed, relative, names)
+        return changed
 
-    def _link(self, relative: str, skipped: tuple[str, ...], everything: bool, done: set[str]) -> bool:
-        """The mirror's folder `relative` made to hold what the experiment's holds now, and so every folder
-        whose copy it makes (those are new to the mirror, changed or not); `done`: those made so far."""
+    def _link(
+        self, relative: str, names: set[str] | None, skipped: tuple[str, ...], everything: bool, done: set[str]
+    ) -> bool:
+        """The entries `names` (None: all) of the mirror's folder `relative` made to hold what the
+        experiment's hold now, and so every folder whose copy it makes (those are new to the mirror, changed
+        or not, and made whole); `done`: those made so far."""
         if relative in done:
             return True
         done.add(relative)
-        listed = self._source.folders.get(relative)
+        listed = self._source.look(relative, names)
         if listed is None and relative:  # gone, or no longer a folder: its parent's copy was dropped
             return True
         source = os.path.join(str(self.source), relative)
         copies = os.path.join(str(self.root), relative)
-        held_folder = self._copy.folders.get(relative)
-        held = held_folder.entries if held_folder is not None else {}
+        held = self._copy.look(relative, names) or {}
         wanted = {}
         if listed is not None and not everything:
-            wanted = {
-                n: st
-                for n, st in listed.entries.items()
-                if not (os.path.join(relative, n) + os.sep).startswith(skipped)
-            }
+            wanted = {n: st for n, st in listed.items() if not (os.path.join(relative, n) + os.sep).startswith(skipped)}
         for name, st in wanted.items():
             copy, was = os.path.join(copies, name), held.get(name)
             folder = stat.S_ISDIR(st.st_mode)
@@ -135,7 +141,7 @@ class Mirror:
                 _drop(copy, was)
             if folder:
                 os.makedirs(copy, exist_ok=True)
-                if not self._link(os.path.join(relative, name), skipped, everything, done):
+                if not self._link(os.path.join(relative, name), None, skipped, everything, done):
                     return False
             elif not _link_anew(os.path.join(source, name), copy, was is None):
                 return False
@@ -143,20 +149,21 @@ class Mirror:
             _drop(os.path.join(copies, name), held[name])
         return True
 
-    def _put_back(self, relative: str, back: list[Path]) -> None:
-        """Link back what the mirror's folder `relative` holds and the experiment's no longer does."""
-        folder = self._copy.folders.get(relative)
-        if folder is None:
+    def _put_back(self, relative: str, names: set[str] | None, back: list[Path]) -> None:
+        """Link back what the mirror's folder `relative` holds under `names` (None: all) and the
+        experiment's no longer does."""
+        held = self._copy.look(relative, names)
+        if held is None:
             return
         target = os.path.join(str(self.source), relative)
-        for name, st in folder.entries.items():
+        for name, st in held.items():
             path = os.path.join(target, name)
             if os.path.lexists(path):
                 continue
             if stat.S_ISDIR(st.st_mode):
                 os.makedirs(path, exist_ok=True)
                 back.append(Path(path))
-                self._put_back(os.path.join(relative, name), back)
+                self._put_back(os.path.join(relative, name), None, back)
             else:
                 os.makedirs(target, exist_ok=True)
                 os.link(os.path.join(str(self.root), relative, name), path)
@@ -186,12 +193,12 @@ def _unwatched(source: str) -> Callable[[str], bool]:
     return lambda path: path == worktrees
 
 
-def _under(dirty: set[str] | None, top: str) -> set[str] | None:
-    """The folders of `dirty` under `top`, relative to it."""
+def _under(dirty: dict[str, set[str]] | None, top: str) -> dict[str, set[str]] | None:
+    """The folders of `dirty` under `top`, relative to it, with their names."""
     if dirty is None:
         return None
     prefix = top + os.sep
-    return {"" if d == top else d[len(prefix) :] for d in dirty if d == top or d.startswith(prefix)}
+    return {"" if d == top else d[len(prefix) :]: n for d, n in dirty.items() if d == top or d.startswith(prefix)}
 
 
 def _depth(relative: str) -> tuple[int, str]:

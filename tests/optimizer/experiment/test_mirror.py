@@ -101,7 +101,7 @@ def test_a_folder_unchanged_since_it_was_listed_is_not_read_again(tmp_path):
     read = dict(listing.folders)
     (source / "run-051").mkdir()
     settle(source)
-    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1) == ["", "run-051"]
+    assert list(listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1)) == ["", "run-051"]
     assert [r for r in read if listing.folders[r] is not read[r]] == [""]  # only the top, which changed
 
 
@@ -125,22 +125,25 @@ def test_a_mirror_emptied_behind_its_back_is_filled_again(tmp_path):
     assert files(root) == files(source)
 
 
-def test_a_folder_no_watch_names_is_not_looked_at_but_a_new_one_below_a_named_one_is_read_whole(tmp_path):
+def test_a_watch_s_names_alone_are_read_and_a_folder_they_name_is_read_whole_with_all_below_it(tmp_path):
     source = experiment(tmp_path, 3)
     listing = Listing(str(source), lambda relative, st: True)
     settle(source)
     listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1)
-    (source / "run-001" / "index.jsonl").unlink()  # unseen: no watch names run-001
+    (source / "run-001" / "index.jsonl").unlink()  # unseen: no watch names it
     (source / "run-009" / "deep").mkdir(parents=True)
     (source / "run-009" / "deep" / "index.jsonl").write_text("9\n")
     settle(source)
-    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1, dirty={""}) == [
-        "",
-        "run-009",
-        "run-009/deep",
-    ]
-    assert "index.jsonl" in listing.folders["run-001"].entries
-    assert "index.jsonl" in listing.folders["run-009/deep"].entries
+    read = listing.read
+    assert listing.update(os.stat(source.parent / "tick").st_ctime_ns + 1, dirty={"": {"run-009"}}) == {
+        "": {"run-009"},
+        "run-009": None,
+        "run-009/deep": None,
+    }
+    assert listing.read - read == 3  # the name, and the one entry of each folder below it
+    assert sorted(listing.folders) == ["run-009", "run-009/deep"]  # nothing else is held
+    assert list(listing.look("run-009/deep") or {}) == ["index.jsonl"]
+    assert "index.jsonl" not in (listing.look("run-001") or {})  # the others read from disk when asked
 
 
 def watched(tmp_path: Path, runs: int = 3) -> tuple[Path, Path, Mirror]:
@@ -205,4 +208,110 @@ def test_a_watched_mirror_sees_deletions_in_folders_made_renamed_or_made_again_s
     settle(source)
     (source / "run-002" / "index.jsonl").unlink()
     assert [p.relative_to(source).as_posix() for p in mirror.restore()] == ["run-002/index.jsonl"]
+    mirror.close()
+
+
+def put_back(mirror: Mirror, source: Path) -> set[str]:
+    return {p.relative_to(source).as_posix() for p in mirror.restore()}
+
+
+def test_a_watched_mirror_reads_the_new_run_directory_not_the_whole_top_folder(tmp_path):
+    """The top folder grows by a run directory a cycle: read whole at each look, a night of 1,000 cycles
+    read a million entries."""
+    source, root, mirror = watched(tmp_path, runs=200)
+    before = mirror.read
+    run = source / "run-200"
+    (run / "outside").mkdir(parents=True)
+    (run / "index.jsonl").write_text("200\n")
+    assert mirror.refresh()
+    assert mirror.restore() == []
+    assert files(root) == files(source)
+    assert mirror.read - before < 20, f"{mirror.read - before} entries read for one new run directory"
+    mirror.close()
+
+
+def test_a_watched_mirror_puts_back_a_folder_removed_and_made_again_between_two_looks(tmp_path):
+    """Made again at once (its inode perhaps the old one's), before its watch began: listed whole."""
+    source, _, mirror = watched(tmp_path)
+    before = files(source)
+    shutil.rmtree(source / "run-001")
+    (source / "run-001" / "outside").mkdir(parents=True)
+    assert put_back(mirror, source) == {"run-001/index.jsonl", "run-001/outside/note.txt"}
+    assert files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_puts_back_a_file_once_the_folder_or_link_in_its_place_is_gone(tmp_path):
+    source, _, mirror = watched(tmp_path)
+    before = files(source)
+    (source / "run-000" / "index.jsonl").unlink()
+    (source / "run-000" / "index.jsonl").mkdir()
+    (source / "run-001" / "index.jsonl").unlink()
+    (source / "run-001" / "index.jsonl").symlink_to(tmp_path / "elsewhere")
+    assert mirror.restore() == []  # something is there: not overwritten
+    (source / "run-000" / "index.jsonl").rmdir()
+    (source / "run-001" / "index.jsonl").unlink()
+    assert put_back(mirror, source) == {"run-000/index.jsonl", "run-001/index.jsonl"} and files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_leaves_out_the_names_it_never_mirrors_and_a_file_made_and_deleted_between(tmp_path):
+    source, root, mirror = watched(tmp_path)
+    before = files(source)
+    for name in ("lock", "run.tmp", ".link.mirror", "passing"):
+        (source / name).write_text("x\n")
+    assert mirror.refresh()
+    assert sorted(p.name for p in root.iterdir() if p.is_file()) == ["passing"]
+    for name in ("lock", "run.tmp", ".link.mirror", "passing"):
+        (source / name).unlink()
+    assert [p.name for p in mirror.restore()] == ["passing"]
+    (source / "passing").unlink()
+    assert mirror.refresh()
+    (source / "run-002" / "brief.txt").write_text("made and deleted between two looks\n")
+    (source / "run-002" / "brief.txt").unlink()
+    assert mirror.restore() == []
+    assert files(source) == before
+    assert files(root) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_mirrors_nothing_below_a_folder_it_leaves_out(tmp_path):
+    source, root, mirror = watched(tmp_path)
+    (source / "scratch.tmp").mkdir()
+    settle(source)
+    assert mirror.refresh()
+    (source / "scratch.tmp" / "index.jsonl").write_text("made in a folder the mirror leaves out\n")
+    assert mirror.refresh()
+    assert not (root / "scratch.tmp").exists()
+    shutil.rmtree(source / "scratch.tmp")
+    assert mirror.restore() == []
+    mirror.close()
+
+
+def test_a_watched_mirror_that_must_walk_again_after_looks_by_name_still_finds_an_old_deletion(tmp_path):
+    """A rename makes the watch's paths stale: the next look walks, though the listings hold nothing of
+    the folders no event named since; a deletion in one of those, in the same window, is still found."""
+    source, _, mirror = watched(tmp_path)
+    (source / "run-003").mkdir()
+    assert mirror.refresh()
+    before = files(source)
+    (source / "run-000" / "outside" / "note.txt").unlink()
+    (source / "run-001").rename(source / "run-001-renamed")
+    back = put_back(mirror, source)
+    assert {"run-000/outside/note.txt", "run-001/index.jsonl", "run-001/outside/note.txt"} <= back
+    shutil.rmtree(source / "run-001-renamed")
+    assert files(source) == before
+    mirror.close()
+
+
+def test_a_watched_mirror_whose_queue_overflowed_after_looks_by_name_still_finds_an_old_deletion(tmp_path):
+    """The deletion's own event comes after the queue is full: lost, and only the walk finds it."""
+    source, _, mirror = watched(tmp_path)
+    flood = source / "_autoresearch" / "flood"
+    flood.mkdir()
+    assert mirror.refresh()  # watched: each file made in it is an event
+    for n in range(int(Path("/proc/sys/fs/inotify/max_queued_events").read_text()) + 1):
+        (flood / f"{n}.tmp").touch()
+    (source / "run-002" / "index.jsonl").unlink()
+    assert put_back(mirror, source) == {"run-002/index.jsonl"}
     mirror.close()
