@@ -137,6 +137,8 @@ class Guard:
         self.nested: dict[str, Entry] = {}  # the paths with a `.git` component inside a directory artifact
         self.watcher: Watcher | None = None
         self.objects = ObjectFiles(self.scope.objects, folder)
+        self.journal = journal.Journal(folder)
+        self.unjournaled: set[tuple[str, str]] = set()  # ("m" or "n", path): entries moved since the last arm
 
     @classmethod
     def resume(cls, ws: Workspace, folder: Path) -> tuple[Guard, Path] | None:
@@ -158,11 +160,12 @@ class Guard:
         record = journal.Record(
             scope.roots, scope.excluded, scope.objects, run_dir, self.manifest, self.nested, scope.cache
         )
-        journal.write(self.folder, record)
+        self.journal.arm(record, self.unjournaled)
+        self.unjournaled.clear()
 
     def disarm(self) -> None:
         """After the mutation's changes are undone: nothing is left for a start to finish."""
-        journal.clear(self.folder)
+        self.journal.disarm()
 
     def open(self) -> None:
         """Watch first, then read everything: a change made during the first reading is still reported."""
@@ -236,7 +239,7 @@ class Guard:
             if before != after:
                 changes.append(Change(path, before, after))
             elif after is not None and before is not None and after.sig != before.sig:  # equal, not both None
-                self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
+                self._set(path, after)  # same bytes, new signature (touched, or rewritten alike)
         return sorted(changes, key=lambda c: c.path)
 
     def _walk_all(self) -> dict[str, Entry]:
@@ -284,11 +287,17 @@ class Guard:
         paths = sorted({*current, *self.nested})
         return [Change(p, self.nested.get(p), current.get(p)) for p in paths if self.nested.get(p) != current.get(p)]
 
-    def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
+    def _set(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> Entry | None:
+        """The entry `path` now has (None: gone), noted for the next arm's journal; returns the one it had."""
         manifest = self.manifest if manifest is None else manifest
         old = manifest.pop(path, None)
         if entry is not None:
             manifest[path] = entry
+        self.unjournaled.add(("m" if manifest is self.manifest else "n", path))
+        return old
+
+    def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
+        old = self._set(path, entry, manifest)
         if self.scope.disposable(path):
             return
         if entry is not None:
@@ -340,7 +349,7 @@ class Guard:
                 continue
             if change.before is not None and change.before.kind != "object" and change.path not in failed:
                 manifest = self.nested if change.path in self.nested else self.manifest
-                manifest[change.path] = entry_of(change.path, st, None, True)
+                self._set(change.path, entry_of(change.path, st, None, True), manifest)
         return failed
 
     def _put_back_logged(self, path: str, entry: Entry) -> bool:
