@@ -14,8 +14,9 @@ The file is a log, one JSON value a line, so that arming costs what changed
 since the last arm, not the whole manifest (which grows by a result-cache
 entry a cycle): the scope and the whole manifest once, then per arm the
 entries that changed (`["m" or "n", path, entry or null]`: the manifest, or
-the paths with a `.git` component inside a directory artifact) and
-`{"arm": run_dir}` in one synced append; `{"disarm": true}` once the
+the paths with a `.git` component inside a directory artifact; `["c", folder,
+count or null]`: a result-cache folder's count) and `{"arm": run_dir, "mark":
+ns}` (the cache's mark) in one synced append; `{"disarm": true}` once the
 mutation's changes are undone. It is armed when its last whole line is an arm
 (a kill during an append leaves a torn line, and the arm that would follow it
 unwritten: the mutator never started). It is written whole again, replacing
@@ -42,13 +43,23 @@ TAIL = 1 << 16  # an arm line is shorter: its run directory's path
 
 
 @dataclass(frozen=True)
+class Books:
+    """What the guard compares with: its manifest, the `.git` paths inside a directory artifact, and the
+    result cache's folders' counts with their mark (autoresearch.optimizer.guard.cachefolders)."""
+
+    manifest: dict[str, Entry]
+    nested: dict[str, Entry]
+    counts: dict[str, int]
+    mark: int
+
+
+@dataclass(frozen=True)
 class Record:
     roots: tuple[str, ...]
     excluded: frozenset[str]
     objects: str
     run_dir: Path
-    manifest: dict[str, Entry]
-    nested: dict[str, Entry]
+    books: Books
     cache: str = ""  # the result cache's root: its entries are removed, not put back (scope.Scope.disposable)
 
 
@@ -59,6 +70,13 @@ def _entry(entry: Entry | None) -> list[object] | None:
 def _loaded(row: list[Any]) -> Entry:  # a journal line read back, as JSON
     kind, mode, oid, size, sig, racy = row
     return Entry(kind, mode, oid, size, tuple(sig), racy)
+
+
+def _row(books: Books, book: str, path: str) -> object:
+    """What a journal line says `path` is now in `book` (null: not there)."""
+    if book == "c":
+        return books.counts.get(path)
+    return _entry((books.manifest if book == "m" else books.nested).get(path))
 
 
 def _line(value: object) -> bytes:
@@ -76,11 +94,11 @@ class Journal:
 
     def arm(self, record: Record, changed: Iterable[tuple[str, str]]) -> None:
         """On disk (synced) before the mutation starts: `changed` names the entries of `record` that moved
-        since the last arm, as ("m" or "n", path)."""
-        arm = _line({"arm": str(record.run_dir)})
+        since the last arm, as ("m", "n" or "c", path)."""
+        books = record.books
+        arm = _line({"arm": str(record.run_dir), "mark": books.mark})
         if self.left is not None and self._untouched():
-            books = {"m": record.manifest, "n": record.nested}
-            data = b"".join(_line([book, path, _entry(books[book].get(path))]) for book, path in changed) + arm
+            data = b"".join(_line([book, path, _row(books, book, path)]) for book, path in changed) + arm
             if self.left[1] + len(data) <= 2 * self.whole:
                 self._append(data, durable=True)
                 return
@@ -118,8 +136,9 @@ class Journal:
             "cache": record.cache,
         }
         books = {
-            "manifest": {path: _entry(e) for path, e in record.manifest.items()},
-            "nested": {path: _entry(e) for path, e in record.nested.items()},
+            "manifest": {path: _entry(e) for path, e in record.books.manifest.items()},
+            "nested": {path: _entry(e) for path, e in record.books.nested.items()},
+            "counts": record.books.counts,
         }
         data = _line(scope) + _line(books) + arm
         self.left = None
@@ -169,34 +188,35 @@ def _replayed(data: bytes) -> Record | None:
     lines = data.split(b"\n")[:-1]
     if not lines or not _is_arm(lines[-1]):
         return None
-    scope, books = json.loads(lines[0]), json.loads(lines[1])
-    manifest = {path: _loaded(row) for path, row in books["manifest"].items()}
-    nested = {path: _loaded(row) for path, row in books["nested"].items()}
+    scope, whole = json.loads(lines[0]), json.loads(lines[1])
+    manifest = {path: _loaded(row) for path, row in whole["manifest"].items()}
+    nested = {path: _loaded(row) for path, row in whole["nested"].items()}
+    counts: dict[str, int] = {path: int(n) for path, n in whole["counts"].items()}
+    tables: dict[str, dict[str, Any]] = {"m": manifest, "n": nested, "c": counts}
     for line in lines[2:-1]:
         value = json.loads(line)
         if isinstance(value, list):
             book, path, row = value
-            target = {"m": manifest, "n": nested}[book]
+            target = tables[book]
             target.pop(path, None)
             if row is not None:
-                target[path] = _loaded(row)
-    run_dir = json.loads(lines[-1])["arm"]
+                target[path] = int(row) if book == "c" else _loaded(row)
+    arm = json.loads(lines[-1])
     roots, excluded = tuple(scope["roots"]), frozenset(scope["excluded"])
-    return Record(roots, excluded, scope["objects"], Path(run_dir), manifest, nested, str(scope["cache"]))
+    books = Books(manifest, nested, counts, int(arm["mark"]))
+    return Record(roots, excluded, scope["objects"], Path(arm["arm"]), books, str(scope["cache"]))
 
 
 def _legacy(data: bytes) -> Record:
-    """A record an older version wrote whole before its mutation (a kill, then an upgrade)."""
+    """A record an older version wrote whole before its mutation (a kill, then an upgrade). It held the
+    cache's entries in its manifest (the guard leaves them out): they are left to their signatures
+    (autoresearch.runs.cache), with a mark no ctime reaches."""
     record = json.loads(data)
-    return Record(
-        tuple(record["roots"]),
-        frozenset(record["excluded"]),
-        record["objects"],
-        Path(record["run_dir"]),
-        {path: _loaded(row) for path, row in record["manifest"].items()},
-        {path: _loaded(row) for path, row in record["nested"].items()},
-        str(record.get("cache", "")),
-    )
+    manifest = {path: _loaded(row) for path, row in record["manifest"].items()}
+    nested = {path: _loaded(row) for path, row in record["nested"].items()}
+    books = Books(manifest, nested, {}, 1 << 63)
+    roots, excluded, objects = tuple(record["roots"]), frozenset(record["excluded"]), record["objects"]
+    return Record(roots, excluded, objects, Path(record["run_dir"]), books, str(record.get("cache", "")))
 
 
 def clear(folder: Path) -> None:

@@ -44,9 +44,11 @@ def test_an_arm_appends_only_what_changed_and_the_file_stays_within_twice_the_wh
     assert whole and after[-1][1] <= 2 * max(whole)  # written whole again as the appends outgrow it
     record = journal.read(tmp_path / "guard")
     assert record is not None and record.run_dir == tmp_path / "run-59"
-    assert {p: (e, e.sig, e.size) for p, e in record.manifest.items()} == {
+    assert {p: (e, e.sig, e.size) for p, e in record.books.manifest.items()} == {
         p: (e, e.sig, e.size) for p, e in guard.manifest.items()
     }
+    assert (record.books.counts, record.books.mark) == (guard.cache.counts, guard.cache.mark)
+    assert list(record.books.counts.values()) == [60]  # the cache's entries, by count alone
     guard.close()
 
 
