@@ -10,7 +10,8 @@ import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.guard import rescue, scope
-from tests.helpers.repos import make_repo
+from tests.helpers.repos import cli, make_repo
+from tests.helpers.scenario import iterations, scenario_repo, scores
 
 # In a process of its own: tracemalloc counts every thread's allocations, and a test worker may still run
 # threads an earlier test left, whose allocations would be counted as the guard's.
@@ -134,3 +135,19 @@ def test_an_old_file_renamed_over_an_entry_and_a_removal_are_found_after_a_kill(
     assert sorted(os.path.basename(c.path) for c in changes) == sorted([entries[0].name, folder.name])
     assert [p.name for p in folder.iterdir()] == [entries[2].name]
     assert (run_dir / "outside/files/.autoresearch/cache/eval-key" / entries[0].name).read_text() == '{"score": 1.0}\n'
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["inotify", "stat-walk"])
+def test_a_no_cache_run_drops_no_candidate_for_the_links_its_mirror_makes(tmp_path, monkeypatch, poll):
+    """With --no-cache the samples are kept among the experiment's files, which the mirror hard-links before
+    each mutation: a link moves the linked file's change time, so the guard settles after it."""
+    if poll:
+        monkeypatch.setenv("AUTORESEARCH_GUARD_POLL", "1")
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix a"},
+        3: {"write": {"prompt.md": scores(a=0, b=0)}, "summary": "worse"},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=1)}, plan)
+    done = cli(repo, "run", "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep", "drop"]
