@@ -56,6 +56,13 @@ class CacheFolders:
             return None
         return os.path.join(self.cache, path[len(self.cache) + 1 :].split(os.sep)[0])
 
+    def _narrowed(self, dirty: set[str] | None) -> set[str] | None:
+        """`dirty`, or None (look at everything) when it names the cache's root or a folder above it: a
+        folder inotify reports whole, made again since."""
+        if dirty is None or any(self.cache == p or self.cache.startswith(p + os.sep) for p in dirty):
+            return None
+        return dirty
+
     def _concerned(self, dirty: set[str] | None) -> set[str]:
         """The eval folders to look at: all of them (those settled, and those there now), or the dirty ones'."""
         if dirty is not None:
@@ -70,6 +77,7 @@ class CacheFolders:
     def changes(self, dirty: set[str] | None) -> Iterator[tuple[str, Entry | None, Entry | None]]:
         """(path, before, after): each path below a concerned folder written since the mark (as new), and
         the folder itself when fewer of the older paths are left than were settled."""
+        dirty = self._narrowed(dirty)
         for folder in sorted(self._concerned(dirty)):
             older = 0
             for path, st in _below(folder):
@@ -89,6 +97,7 @@ class CacheFolders:
         whose count moved (for the journal). With `dirty` (inotify's paths) only those are stat-ed: any
         other was written before the last mark, so its ctime is before the new one too."""
         moved = set()
+        dirty = self._narrowed(dirty)
         recent = [path for path in dirty or () if self.folder(path) not in (None, path)]
         for folder in self._concerned(dirty):
             if dirty is None:
@@ -111,18 +120,23 @@ class CacheFolders:
         deadline = time.monotonic() + WAIT_S
         while True:
             mark = self._now()
+            if mark is None:  # no probe (the cache's root gone): the old mark, later than nothing there now
+                return self.mark
             if max(map(_ctime, recent), default=0) < mark or time.monotonic() > deadline:
                 return mark
             time.sleep(0.001)
 
-    def _now(self) -> int:
+    def _now(self) -> int | None:
         """The ctime the filesystem gives a file made now: its probe's, made anew (whatever a mutator put
-        in its place goes)."""
-        if os.path.isdir(self.probe) and not os.path.islink(self.probe):
-            shutil.rmtree(self.probe)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.probe)
-        fd = os.open(self.probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        in its place goes); None when none can be made there."""
+        try:
+            if os.path.isdir(self.probe) and not os.path.islink(self.probe):
+                shutil.rmtree(self.probe)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.probe)
+            fd = os.open(self.probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            return None
         try:
             return os.fstat(fd).st_ctime_ns
         finally:

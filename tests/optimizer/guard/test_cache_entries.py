@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -151,3 +152,20 @@ def test_a_no_cache_run_drops_no_candidate_for_the_links_its_mirror_makes(tmp_pa
     done = cli(repo, "run", "--no-cache")
     assert done.returncode == 0, done.stderr
     assert [line["decision"] for line in iterations(repo)] == ["keep", "keep", "drop"]
+
+
+def test_a_cache_removed_between_mutations_is_settled_and_one_made_during_a_mutation_is_found(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    cache = repo / ".autoresearch" / "cache"
+    (cache / "eval-key").mkdir(parents=True)
+    (cache / "eval-key" / "entry").write_text("rows\n")
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
+    guard.open()
+    shutil.rmtree(repo / ".autoresearch")  # the user's, between two mutations
+    guard.settle()
+    assert guard.changes() == []
+    (cache / "eval-key").mkdir(parents=True)  # the mutation's
+    (cache / "eval-key" / "forged").write_text("rows\n")
+    found = {os.path.relpath(c.path, cache) for c in guard.changes()}
+    assert {".", "eval-key", "eval-key/forged"} <= found
+    guard.close()
