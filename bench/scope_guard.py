@@ -3,8 +3,8 @@
 Builds a repository with a git-ignored node_modules of 50,000 files (in 2,500
 directories) beside the artifact, and runs cycles of the real loop on it with an
 instant in-process eval and mutator (as bench/loop_overhead.py does), KEEPs and
-DROPs alternating. The guard's calls (`settle` before each mutation, `changes`
-after it) are timed inside the same run, so both figures see the same machine.
+DROPs alternating. The guard's calls (`settle` and `arm`, its journal, before
+each mutation, `changes` after it) are timed inside the same run, so both figures see the same machine.
 Reported per watch mode: inotify, and the stat-walk fallback
 (AUTORESEARCH_GUARD_POLL=1), with the one-time cost of opening the guard
 (reading every guarded file once). Goal: the guard under 10% of a cycle's
@@ -47,6 +47,11 @@ class TimedGuard(scope.Guard):
     def settle(self) -> None:
         started = time.perf_counter()
         super().settle()
+        TimedGuard.spent_s += time.perf_counter() - started
+
+    def arm(self, run_dir: Path) -> None:
+        started = time.perf_counter()
+        super().arm(run_dir)
         TimedGuard.spent_s += time.perf_counter() - started
 
     def changes(self):

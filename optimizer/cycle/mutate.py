@@ -238,7 +238,6 @@ def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) 
     kill), the experiment's files mirrored where no mutator reaches, and the records a decision reads
     back taken (see `records`). `run_dir` is where what the mutation changes outside is saved."""
     guard = session.scope_guard()
-    guard.settle()
     kept = trusted.take(records(session, evaluated))
     if session.mirrored and not session.mirror.refresh(tuple(filter(None, [evaluated]))):
         session.mirrored = False
@@ -246,6 +245,9 @@ def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) 
             "the experiment's files cannot be hard-linked under .git (another filesystem): "
             "a mutator that deletes them is reported, but what it deleted is not put back"
         )
+    # after the mirror's links, which move the change time of what they link (with --no-cache, the cache's
+    # entries are among the experiment's files): the guard takes a later one for the mutation's write
+    guard.settle()
     guard.arm(run_dir)
     return kept
 

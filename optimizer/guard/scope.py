@@ -43,6 +43,8 @@ from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.backups import Backups
+from autoresearch.optimizer.guard.cachefolders import KIND as COUNTED
+from autoresearch.optimizer.guard.cachefolders import CacheFolders, probe
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
@@ -73,7 +75,8 @@ class Scope:
 
     def disposable(self, path: str) -> bool:
         """A result-cache entry (anything inside one of the cache's eval folders; its `key` is not one): what
-        a mutation changed there is removed, never put back, so the guard keeps no copy of an entry's bytes.
+        a mutation changed there is removed, never put back, so the guard keeps no copy of an entry's bytes,
+        nor an entry in its manifest: only a count per folder (autoresearch.optimizer.guard.cachefolders).
         The cache can afford it: an entry that is absent is evaluated again. A night writes one a cycle, and
         a copy of each in the daemon's memory was held until the run ended."""
         if not self.cache or not path.startswith(self.cache + os.sep):
@@ -104,6 +107,8 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
     excluded = {str(ws.artifact_path), str(results_dir)}
     excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
     cache = str(cache_root) if cache_root is not None else ""
+    if cache:
+        excluded.add(probe(cache))
     return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"), cache)
 
 
@@ -137,6 +142,9 @@ class Guard:
         self.nested: dict[str, Entry] = {}  # the paths with a `.git` component inside a directory artifact
         self.watcher: Watcher | None = None
         self.objects = ObjectFiles(self.scope.objects, folder)
+        self.cache = CacheFolders(scope.cache)  # the cache's entries, held by count (not in the manifest)
+        self.journal = journal.Journal(folder)
+        self.unjournaled: set[tuple[str, str]] = set()  # ("m" or "n", path): entries moved since the last arm
 
     @classmethod
     def resume(cls, ws: Workspace, folder: Path) -> tuple[Guard, Path] | None:
@@ -148,21 +156,23 @@ class Guard:
             return None
         guard = cls.__new__(cls)
         guard._setup(ws, Scope(record.roots, record.excluded, record.objects, record.cache), folder)
-        guard.manifest.update(record.manifest)
-        guard.nested.update(record.nested)
+        books = record.books
+        guard.manifest.update((path, e) for path, e in books.manifest.items() if not guard.scope.disposable(path))
+        guard.nested.update(books.nested)
+        guard.cache = CacheFolders(record.cache, books.counts, books.mark)
         return guard, record.run_dir
 
     def arm(self, run_dir: Path) -> None:
         """Before a mutation (after `settle`): what is guarded and as what, on disk with the bytes to put back."""
         scope = self.scope
-        record = journal.Record(
-            scope.roots, scope.excluded, scope.objects, run_dir, self.manifest, self.nested, scope.cache
-        )
-        journal.write(self.folder, record)
+        books = journal.Books(self.manifest, self.nested, self.cache.counts, self.cache.mark)
+        record = journal.Record(scope.roots, scope.excluded, scope.objects, run_dir, books, scope.cache)
+        self.journal.arm(record, self.unjournaled)
+        self.unjournaled.clear()
 
     def disarm(self) -> None:
         """After the mutation's changes are undone: nothing is left for a start to finish."""
-        journal.clear(self.folder)
+        self.journal.disarm()
 
     def open(self) -> None:
         """Watch first, then read everything: a change made during the first reading is still reported."""
@@ -177,11 +187,20 @@ class Guard:
             get().info("scope guard: inotify unavailable, every path is stat-ed twice a cycle", reason=str(exc))
         self.objects.open()
         for root in self.scope.roots:
-            for path, st in walk(root, self.scope.skip):
+            for path, st in walk(root, self._skip):
                 self._adopt(path, entry_of(path, st, None, True))
         for path, entry in self._walk_nested().items():
             self._adopt(path, entry, self.nested)
+        self._settle_cache(None)
         self.backups.sweep()
+
+    def _skip(self, path: str) -> bool:
+        """Left out of the manifest: what the scope leaves alone, and the cache's entries (see `cache`)."""
+        return self.scope.skip(path) or self.scope.disposable(path)
+
+    def _settle_cache(self, dirty: set[str] | None) -> None:
+        if self.scope.cache:
+            self.unjournaled.update(("c", folder) for folder in self.cache.settle(dirty))
 
     def close(self) -> None:
         if self.watcher is not None:
@@ -189,28 +208,31 @@ class Guard:
 
     def settle(self) -> None:
         """Take the tree as it is now as the state to guard (before a mutation)."""
-        changes, objects = self._look()
+        changes, objects, dirty = self._look()
         for change in changes:
             self._adopt(change.path, change.after)
         for change in objects:
             self.objects.adopt(change.path, change.after)
         for change in self._look_nested():
             self._adopt(change.path, change.after, self.nested)
+        self._settle_cache(dirty)
 
     def changes(self) -> list[Change]:
         """What differs from the settled state (after a mutation). A rewritten index that stages exactly
         what it staged before (the user's `git status` refreshes it) is no change."""
         found = []
-        changes, objects = self._look()
+        changes, objects, dirty = self._look()
         for change in changes:
             if self._same_index(change):
                 self._adopt(change.path, change.after)
             else:
                 found.append(change)
-        return found + self._look_nested() + objects
+        cache = [Change(*c) for c in self.cache.changes(dirty)]
+        return found + cache + self._look_nested() + objects
 
-    def _look(self) -> tuple[list[Change], list[Change]]:
-        """What changed since the last look: in the guarded tree, and among git's object files."""
+    def _look(self) -> tuple[list[Change], list[Change], set[str] | None]:
+        """What changed since the last look: in the guarded tree, and among git's object files; and the
+        tree's paths inotify named (None: unknown, all are looked at)."""
         _reclaim(self.sentinel_dir.parent)
         dirty = self.watcher.changed() if self.watcher is not None else None
         objects_dirty: set[str] | None = None
@@ -219,7 +241,7 @@ class Guard:
             objects_dirty = {p for p in dirty if self.objects.covers(p)}
             tree_dirty = dirty - objects_dirty
         objects = [Change(*c) for c in self.objects.look(objects_dirty)]
-        return self._look_tree(tree_dirty), objects
+        return self._look_tree(tree_dirty), objects, tree_dirty
 
     def _look_tree(self, dirty: set[str] | None) -> list[Change]:
         paths: Iterable[str]
@@ -236,13 +258,13 @@ class Guard:
             if before != after:
                 changes.append(Change(path, before, after))
             elif after is not None and before is not None and after.sig != before.sig:  # equal, not both None
-                self.manifest[path] = after  # same bytes, new signature (touched, or rewritten alike)
+                self._set(path, after)  # same bytes, new signature (touched, or rewritten alike)
         return sorted(changes, key=lambda c: c.path)
 
     def _walk_all(self) -> dict[str, Entry]:
         current = {}
         for root in self.scope.roots:
-            for path, st in walk(root, self.scope.skip):
+            for path, st in walk(root, self._skip):
                 current[path] = entry_of(path, st, self.manifest.get(path), False)
         return current
 
@@ -252,7 +274,7 @@ class Guard:
         current: dict[str, Entry] = {}
         paths: set[str] = set()
         for top in dirty:
-            if not self.scope.covers(top):
+            if not self.scope.covers(top) or self.scope.disposable(top):
                 continue
             paths.add(top)
             old = self.manifest.get(top)
@@ -260,7 +282,7 @@ class Guard:
                 prefix = top + os.sep
                 paths |= {p for p in self.manifest if p.startswith(prefix)}
             # below a dirty directory, a file is read again only if its signature moved (its own write is its own event)
-            for path, st in walk(top, self.scope.skip):
+            for path, st in walk(top, self._skip):
                 current[path] = entry_of(path, st, self.manifest.get(path), path == top)
                 paths.add(path)
         return current, paths
@@ -284,13 +306,17 @@ class Guard:
         paths = sorted({*current, *self.nested})
         return [Change(p, self.nested.get(p), current.get(p)) for p in paths if self.nested.get(p) != current.get(p)]
 
-    def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
+    def _set(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> Entry | None:
+        """The entry `path` now has (None: gone), noted for the next arm's journal; returns the one it had."""
         manifest = self.manifest if manifest is None else manifest
         old = manifest.pop(path, None)
         if entry is not None:
             manifest[path] = entry
-        if self.scope.disposable(path):
-            return
+        self.unjournaled.add(("m" if manifest is self.manifest else "n", path))
+        return old
+
+    def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
+        old = self._set(path, entry, manifest)
         if entry is not None:
             self.backups.hold(path, entry)
         if old is not None:
@@ -327,7 +353,6 @@ class Guard:
         failed = []
         for change in sorted(changes, key=lambda c: c.path.count(os.sep)):
             if change.path in disposable:
-                self._adopt(change.path, None)
                 failed += [change.path] if os.path.lexists(change.path) else []
             elif change.before is not None and not self._put_back_logged(change.path, change.before):
                 failed.append(change.path)
@@ -338,9 +363,13 @@ class Guard:
                 st = os.lstat(change.path)
             except FileNotFoundError:
                 continue
-            if change.before is not None and change.before.kind != "object" and change.path not in failed:
+            if (
+                change.before is not None
+                and change.before.kind not in ("object", COUNTED)
+                and change.path not in failed
+            ):
                 manifest = self.nested if change.path in self.nested else self.manifest
-                manifest[change.path] = entry_of(change.path, st, None, True)
+                self._set(change.path, entry_of(change.path, st, None, True), manifest)
         return failed
 
     def _put_back_logged(self, path: str, entry: Entry) -> bool:
@@ -359,6 +388,9 @@ class Guard:
             return os.path.lexists(path)
         if entry.kind == "object":
             return self.objects.put_back(path, entry)
+        if entry.kind == COUNTED:  # entries removed from the cache: they stay removed (evaluated again)
+            self.cache.accept(path)
+            return True
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = os.path.join(
             os.path.dirname(path), f".autoresearch-restore.{os.getpid()}"

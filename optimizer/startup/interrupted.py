@@ -29,7 +29,7 @@ from autoresearch.plumbing.paths import ExperimentPaths
 
 def pending(vault: Vault) -> bool:
     """Whether a mutation's undo is left to finish (the artifact may then hold its candidate)."""
-    return (vault.guard / journal.NAME).exists()
+    return journal.armed(vault.guard)
 
 
 def restore_records(vault: Vault, paths: ExperimentPaths) -> list[Path]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -10,7 +11,8 @@ import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.guard import rescue, scope
-from tests.helpers.repos import make_repo
+from tests.helpers.repos import cli, make_repo
+from tests.helpers.scenario import iterations, scenario_repo, scores
 
 # In a process of its own: tracemalloc counts every thread's allocations, and a test worker may still run
 # threads an earlier test left, whose allocations would be counted as the guard's.
@@ -42,13 +44,14 @@ print((tracemalloc.get_traced_memory()[0] - before) / 500)
 
 def test_a_night_of_cache_entries_costs_the_guard_no_copy_of_their_bytes(tmp_path):
     """Each cycle's eval stores an entry (a few KiB of rows); the guard kept its bytes in the daemon's
-    memory, and a copy on disk, until the run ended: 3.8 KiB a cycle here, the manifest's entry 0.6 of it."""
+    memory, and a copy on disk, until the run ended: 3.8 KiB a cycle here, then its manifest's entry
+    alone, 0.6 KiB; now a count per folder."""
     repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
     guard = tmp_path / "guard"
     held = subprocess.run(
         [sys.executable, "-c", HELD, str(repo), str(guard)], capture_output=True, text=True, check=True
     )
-    assert float(held.stdout) < 1024, f"{float(held.stdout):.0f} bytes a cycle"
+    assert float(held.stdout) < 64, f"{float(held.stdout):.0f} bytes a cycle"
     entries = {p.read_bytes() for p in (repo / ".autoresearch/cache/eval-key").iterdir()}
     copies = {p.read_bytes() for p in (guard / "objects").rglob("*") if p.is_file()}
     assert len(entries) == 700 and not entries & copies  # nor a copy on disk
@@ -79,11 +82,90 @@ def test_cache_entries_a_mutation_wrote_or_deleted_are_saved_then_removed(tmp_pa
     (cache / "key").write_bytes(b"m" * 32)
     run_dir = tmp_path / "run"
     changes, _ = rescue.undo_all(guard, run_dir)
-    assert sorted(os.path.basename(c.path) for c in changes) == sorted(["key", edited.name, deleted.name, forged.name])
+    # a removed entry's name is not held: its folder is the change, one entry short
+    assert sorted(os.path.basename(c.path) for c in changes) == sorted(["key", edited.name, folder.name, forged.name])
     assert (cache / "key").read_bytes() == b"k" * 32  # the secret is put back
     assert not edited.exists() and not deleted.exists() and not forged.exists()
     assert kept.read_text() == '{"test_id": "t", "score": 0.1}\n'
     left = {p.name: p.read_text() for p in run_dir.rglob("*-sample-1.jsonl")}
     assert left == {edited.name: '{"test_id": "t", "score": 1.0}\n', forged.name: '{"test_id": "t", "score": 1.0}\n'}
     assert guard.changes() == []
+    guard.close()
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["inotify", "stat-walk"])
+def test_entries_the_eval_stores_just_before_the_settle_are_not_the_mutations(tmp_path, monkeypatch, poll):
+    """The settle's mark is past every entry's change time, however soon after the eval's write it comes."""
+    if poll:
+        monkeypatch.setenv("AUTORESEARCH_GUARD_POLL", "1")
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    folder = repo / ".autoresearch" / "cache" / "eval-key"
+    folder.mkdir(parents=True)
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", folder.parent, tmp_path / "guard")
+    guard.open()
+    for n in range(30):
+        (folder / f"{n:040x}-sample-1.jsonl").write_text("rows\n")
+        guard.settle()
+        assert guard.changes() == []
+    assert guard.cache.counts == {str(folder): 30}
+    guard.close()
+
+
+def test_an_old_file_renamed_over_an_entry_and_a_removal_are_found_after_a_kill(tmp_path):
+    """A file made before the settle and renamed over an entry during the mutation: a rename moves its
+    change time. A start after a kill finds it, and the removed entry, from the journal's count and mark."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    folder = repo / ".autoresearch" / "cache" / "eval-key"
+    folder.mkdir(parents=True)
+    entries = [folder / f"{n:040x}-sample-1.jsonl" for n in range(3)]
+    for entry in entries:
+        entry.write_text('{"score": 0.1}\n')
+    prepared = repo / ".autoresearch" / "forged.jsonl"  # the results directory: not guarded
+    prepared.write_text('{"score": 1.0}\n')
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", folder.parent, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    guard.arm(tmp_path / "run")
+    guard.close()  # killed during the mutation, which does this:
+    os.rename(prepared, entries[0])
+    entries[1].unlink()
+    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
+    assert resumed is not None
+    again, run_dir = resumed
+    changes, _ = rescue.undo_all(again, run_dir)
+    assert sorted(os.path.basename(c.path) for c in changes) == sorted([entries[0].name, folder.name])
+    assert [p.name for p in folder.iterdir()] == [entries[2].name]
+    assert (run_dir / "outside/files/.autoresearch/cache/eval-key" / entries[0].name).read_text() == '{"score": 1.0}\n'
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["inotify", "stat-walk"])
+def test_a_no_cache_run_drops_no_candidate_for_the_links_its_mirror_makes(tmp_path, monkeypatch, poll):
+    """With --no-cache the samples are kept among the experiment's files, which the mirror hard-links before
+    each mutation: a link moves the linked file's change time, so the guard settles after it."""
+    if poll:
+        monkeypatch.setenv("AUTORESEARCH_GUARD_POLL", "1")
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix a"},
+        3: {"write": {"prompt.md": scores(a=0, b=0)}, "summary": "worse"},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=1)}, plan)
+    done = cli(repo, "run", "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep", "drop"]
+
+
+def test_a_cache_removed_between_mutations_is_settled_and_one_made_during_a_mutation_is_found(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    cache = repo / ".autoresearch" / "cache"
+    (cache / "eval-key").mkdir(parents=True)
+    (cache / "eval-key" / "entry").write_text("rows\n")
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
+    guard.open()
+    shutil.rmtree(repo / ".autoresearch")  # the user's, between two mutations
+    guard.settle()
+    assert guard.changes() == []
+    (cache / "eval-key").mkdir(parents=True)  # the mutation's
+    (cache / "eval-key" / "forged").write_text("rows\n")
+    found = {os.path.relpath(c.path, cache) for c in guard.changes()}
+    assert {".", "eval-key", "eval-key/forged"} <= found
     guard.close()

@@ -1,0 +1,171 @@
+"""The result cache's eval folders under the scope guard, with nothing held per entry.
+
+A night's eval stores an entry a cycle, and the guard held each in its manifest
+(path, kind, mode, blob id, signature: 0.6 KiB a cycle, for good). An entry's
+bytes are never put back (see autoresearch.optimizer.guard.scope.Scope.disposable:
+what a mutation changed there is removed, and the sample evaluated again), so
+the guard needs only to see that something changed, and what is new. Per eval
+folder it holds the number of paths below it as settled, and for all of them
+one mark: the change time (ctime) a file of that filesystem would get at the
+settle. No process can set a ctime back, and every write, rename, link or chmod
+moves it to the clock's time: after the settle, a path whose ctime is at or
+past the mark was written since (new, edited, or put in place by a rename),
+and fewer older paths than settled means some were removed. The settle waits
+until the mark is past every path's ctime (a clock tick, a few ms at most on
+Linux filesystems), so that an entry written just before it is not taken for
+the mutation's. A removed entry's name is gone with it: the folder itself is
+the change reported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from collections.abc import Iterator
+
+from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
+
+KIND = "entries"  # a folder's count of paths, as a change's entry: what `Guard.undo` has nothing to put back for
+PROBE = ".guard-clock"
+WAIT_S = 3.0  # the coarsest timestamps (FAT's 2 s) pass in this
+
+
+def probe(cache: str) -> str:
+    """Where the clock is read: in the cache's root, on its filesystem (left out of the guard's scope)."""
+    return os.path.join(cache, PROBE)
+
+
+def counted(count: int) -> Entry:
+    return Entry(KIND, 0, str(count))
+
+
+class CacheFolders:
+    """The cache's eval folders: their settled counts and the mark, set by `settle`, compared by `changes`."""
+
+    def __init__(self, cache: str, counts: dict[str, int] | None = None, mark: int = 0):
+        self.cache = cache
+        self.probe = probe(cache)
+        self.counts: dict[str, int] = dict(counts or {})
+        self.mark = mark
+
+    def folder(self, path: str) -> str | None:
+        """The eval folder `path` is in or is, or None."""
+        if not self.cache or not path.startswith(self.cache + os.sep):
+            return None
+        return os.path.join(self.cache, path[len(self.cache) + 1 :].split(os.sep)[0])
+
+    def _narrowed(self, dirty: set[str] | None) -> set[str] | None:
+        """`dirty`, or None (look at everything) when it names the cache's root or a folder above it: a
+        folder inotify reports whole, made again since."""
+        if dirty is None or any(self.cache == p or self.cache.startswith(p + os.sep) for p in dirty):
+            return None
+        return dirty
+
+    def _concerned(self, dirty: set[str] | None) -> set[str]:
+        """The eval folders to look at: all of them (those settled, and those there now), or the dirty ones'."""
+        if dirty is not None:
+            return {folder for folder in map(self.folder, dirty) if folder is not None}
+        try:
+            with os.scandir(self.cache) as items:
+                present = {item.path for item in items if item.is_dir(follow_symlinks=False)}
+        except OSError:
+            present = set()
+        return present | set(self.counts)
+
+    def changes(self, dirty: set[str] | None) -> Iterator[tuple[str, Entry | None, Entry | None]]:
+        """(path, before, after): each path below a concerned folder written since the mark (as new), and
+        the folder itself when fewer of the older paths are left than were settled."""
+        dirty = self._narrowed(dirty)
+        for folder in sorted(self._concerned(dirty)):
+            older = 0
+            for path, st in _below(folder):
+                if st.st_ctime_ns >= self.mark:
+                    yield path, None, entry_of(path, st, None, True)
+                else:
+                    older += 1
+            if older < self.counts.get(folder, 0):
+                yield folder, counted(self.counts[folder]), counted(older)
+
+    def accept(self, folder: str) -> None:
+        """What is below `folder` now is its settled state (after an undo: removed entries stay removed)."""
+        self.counts[folder] = sum(1 for _ in _below(folder))
+
+    def settle(self, dirty: set[str] | None) -> set[str]:
+        """Take the folders as they are now, and a new mark past every path's ctime; returns the folders
+        whose count moved (for the journal). With `dirty` (inotify's paths) only those are stat-ed: any
+        other was written before the last mark, so its ctime is before the new one too."""
+        moved = set()
+        dirty = self._narrowed(dirty)
+        recent = [path for path in dirty or () if self.folder(path) not in (None, path)]
+        for folder in self._concerned(dirty):
+            if dirty is None:
+                below = list(_below(folder))
+                recent += [path for path, st in below if st.st_ctime_ns >= self.mark]
+                count = len(below)
+            else:
+                count = _count(folder)
+            if self.counts.get(folder) != count:
+                moved.add(folder)
+            if count or folder in self.counts:
+                self.counts[folder] = count
+        self.mark = self._past(recent)
+        return moved
+
+    def _past(self, recent: list[str]) -> int:
+        """A mark past the ctime of each of `recent`, from the filesystem's own clock. A ctime still ahead
+        of it after WAIT_S (a clock set back since) is left ahead: that path then reads as written during
+        the mutation, and is removed, never missed."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            mark = self._now()
+            if mark is None:  # no probe (the cache's root gone): the old mark, later than nothing there now
+                return self.mark
+            if max(map(_ctime, recent), default=0) < mark or time.monotonic() > deadline:
+                return mark
+            time.sleep(0.001)
+
+    def _now(self) -> int | None:
+        """The ctime the filesystem gives a file made now: its probe's, made anew (whatever a mutator put
+        in its place goes); None when none can be made there."""
+        try:
+            if os.path.isdir(self.probe) and not os.path.islink(self.probe):
+                shutil.rmtree(self.probe)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.probe)
+            fd = os.open(self.probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            return None
+        try:
+            return os.fstat(fd).st_ctime_ns
+        finally:
+            os.close(fd)
+
+
+def _below(folder: str) -> Iterator[tuple[str, os.stat_result]]:
+    for path, st in walk(folder, lambda _: False):
+        if path != folder:
+            yield path, st
+
+
+def _count(folder: str) -> int:
+    """The paths below `folder`, from its listings alone (no stat of each)."""
+    count, stack = 0, [folder]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as items:
+                for item in items:
+                    count += 1
+                    if item.is_dir(follow_symlinks=False):
+                        stack.append(item.path)
+        except OSError:
+            continue
+    return count
+
+
+def _ctime(path: str) -> int:
+    try:
+        return os.lstat(path).st_ctime_ns
+    except OSError:  # gone since: nothing of it to wait for
+        return 0
