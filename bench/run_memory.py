@@ -4,8 +4,9 @@ A fresh repository, a trivial eval command (one row, its score the artifact's li
 other candidate is kept) and a trivial command mutator (a line more on even cycles, a line less on
 odd ones); no stop rule but the cycle count. The run is the real CLI in the foreground, as cron
 starts it; this script reads its resident set (VmRSS, /proc) each time iterations.jsonl passes a
-hundred more lines. Goal: at most 1 MiB of growth from cycle 100 to the last (the first hundred
-cycles load what the loop uses once: modules, caches, the chart's template).
+hundred more lines, and stops the run (SIGTERM) after the last sample, taken while the loop still runs:
+a run that ends draws its final page, a peak of its own. Goal: at most 1 MiB of growth from cycle 100
+to the last (the first hundred cycles load what the loop uses once: modules, caches, the chart's template).
 
 Usage: python bench/run_memory.py [--cycles 1000] [--every 100] [--autoresearch PATH]
 """
@@ -72,15 +73,17 @@ def main() -> None:
     parser.add_argument("--autoresearch", default=str(Path(sys.executable).parent / "autoresearch"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        repo = make_repo(Path(tmp), args.cycles)
+        # Half a sampling interval more than the last sample: the run ends by drawing its final page, a peak
+        # of its own that the last sample would otherwise catch instead of the loop's growth.
+        repo = make_repo(Path(tmp), args.cycles + args.every // 2)
         log = (Path(tmp) / "run.log").open("w")
         proc = subprocess.Popen([args.autoresearch, "run"], cwd=repo, stdout=log, stderr=subprocess.STDOUT)
         try:
-            samples = watch(proc, repo, args.every)
+            samples = watch(proc, repo, args.every, args.cycles)
         finally:
             proc.terminate()  # a no-op once it has ended; else the run stops cleanly (SIGTERM)
             proc.wait()
-        if proc.returncode not in (0, 10):
+        if proc.returncode not in (0, 10, 130):  # 130: stopped (SIGTERM) after the last sample
             sys.exit(f"autoresearch run exited {proc.returncode}: {(Path(tmp) / 'run.log').read_text()[-2000:]}")
     if len(samples) >= 2:
         (first, a), (last, b) = samples[0], samples[-1]
@@ -89,10 +92,10 @@ def main() -> None:
         )
 
 
-def watch(proc: subprocess.Popen[bytes], repo: Path, every: int) -> list[tuple[int, int]]:
-    """(cycle, RSS KiB) each time `every` more cycles are recorded, until the run ends."""
+def watch(proc: subprocess.Popen[bytes], repo: Path, every: int, last: int) -> list[tuple[int, int]]:
+    """(cycle, RSS KiB) each time `every` more cycles are recorded, up to cycle `last`."""
     started, samples, mark = time.monotonic(), [], every
-    while proc.poll() is None:
+    while proc.poll() is None and mark <= last:
         if cycles_done(repo) >= mark:
             kib = rss_kib(proc.pid)
             if kib is not None:
