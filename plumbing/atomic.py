@@ -7,6 +7,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from autoresearch.plumbing import folders
+
 
 def write_text(path: Path, text: str, durable: bool = True) -> None:
     """`durable=False` skips the fsync: still atomic against a crash of the process, not a power cut."""
@@ -15,8 +17,9 @@ def write_text(path: Path, text: str, durable: bool = True) -> None:
 
 def write_bytes(path: Path, data: bytes, durable: bool = True, mode: int | None = None) -> None:
     """`mode`: the new file's (a login kept 0600), else as open() would make it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = folders.within(
+        path.parent, lambda: tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    )
     try:
         os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
         with os.fdopen(fd, "wb") as f:

@@ -26,6 +26,7 @@ from pydantic import (
     WrapValidator,
 )
 
+from autoresearch.plumbing import folders
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.redact import redact_tree
 
@@ -196,8 +197,7 @@ def append(path: Path, record: Iteration) -> None:
         json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False)
         + "\n"
     ).encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = folders.within(path.parent, lambda: os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644))
     try:
         _drop_partial_tail(fd, path)
         os.write(fd, line)

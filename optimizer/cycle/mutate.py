@@ -30,11 +30,11 @@ from autoresearch.optimizer.gitrepo.workspace import (
     artifact_modified,
     artifact_present,
     everything_changed,
-    head_moved,
-    head_ref,
+    head_state,
     inside,
     link_out,
     reattach,
+    switched_from,
 )
 from autoresearch.optimizer.guard import rescue, scope, trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
@@ -73,7 +73,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
     kept = open_window(session, log_dir)
-    head, branch = ws.head(), head_ref(ws)
+    branch, head = head_state(ws)
     faults.point("before-mutate")
     try:
         result = run_mutator(session, mutator.mutate, request)
@@ -87,8 +87,7 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
                 f"{exc}; it also changed files outside the artifact", "out-of-scope", exc.spent
             ) from exc
         raise
-    switched = head_moved(ws, branch, head) if head_ref(ws) != branch else None
-    moved_to = ws.head()
+    switched, moved_to = switched_from(ws, branch, head)
     outside = undo_outside(session, log_dir, kept)  # the guard puts .git back (HEAD, refs, index), saving it first
     reattach(ws, branch, head)  # and if it could not, HEAD goes back on the user's branch here
     if switched:  # the KEEPs would have gone off the user's branch; nothing needs the user's repair: exit 20

@@ -37,9 +37,9 @@ from autoresearch.optimizer.gitrepo import candidates as worktrees
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
 from autoresearch.optimizer.gitrepo.workspace import (
     candidate_patch,
-    head_moved,
-    head_ref,
+    head_state,
     reattach,
+    switched_from,
 )
 from autoresearch.optimizer.guard import trusted
 from autoresearch.plumbing.errors import SafetyStop
@@ -75,7 +75,7 @@ def start(session: Session, batch: Batch, evaluated: Path | None = None, redo: b
     kept = open_window(session, batch.run_dir, evaluated)
     held = ExitStack()
     held.enter_context(session.cache.held())
-    head, branch = ws.head(), head_ref(ws)
+    branch, head = head_state(ws)
     faults.point("before-mutate")
     for s in chosen if redo else ():  # a fresh worktree at HEAD for the second attempt
         s.ws, s.error = worktrees.add_tree(ws, session.paths.meta, batch.name, s.index, "HEAD^{tree}"), None
@@ -94,8 +94,7 @@ def finish(session: Session, m: Mutating) -> None:
     finally:
         m.pool.shutdown()
         try:
-            switched = head_moved(ws, m.branch, m.head) if head_ref(ws) != m.branch else None
-            moved_to = ws.head()  # before the guard puts .git back (HEAD, refs, index)
+            switched, moved_to = switched_from(ws, m.branch, m.head)  # before the guard puts .git back
             outside = undo_outside(session, m.batch.run_dir, m.kept)
             reattach(ws, m.branch, m.head)
         finally:

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from autoresearch.optimizer.daemonlog import get
+from autoresearch.plumbing import folders
 from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.jsontypes import JSONObject
@@ -40,8 +41,9 @@ def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journa
         journal = None  # for the next run's repair, whatever this command does
     with critical():
         if journal is not None:
-            journal.parent.mkdir(parents=True, exist_ok=True)  # a mutator may have deleted the results directory
-            journal.write_text(json.dumps({"git": list(args[:2]), "daemon": os.getpid()}) + "\n", encoding="utf-8")
+            note = json.dumps({"git": list(args[:2]), "daemon": os.getpid()}) + "\n"
+            # a mutator may have deleted the results directory
+            folders.within(journal.parent, lambda: journal.write_text(note, encoding="utf-8"))
         proc = subprocess.Popen(
             ["git", *ISOLATED, *args],
             cwd=root,

@@ -33,7 +33,7 @@ import pygit2
 from pygit2.enums import CheckoutStrategy
 
 from autoresearch.optimizer.gitrepo import candidates, linked
-from autoresearch.optimizer.gitrepo.workspace import Workspace, opened, release
+from autoresearch.optimizer.gitrepo.workspace import Workspace, release, with_repository
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0
 
@@ -63,14 +63,14 @@ class Throwaway:
         kept, self._kept = self._kept, None
         if kept is not None:
             release(kept.ws)  # the record made below has a workspace of its own
-        if kept is not None and self._put_back(kept, head):
-            self._kept = _record(kept.ws, kept.admin, head)
+        if kept is not None and (repo := self._put_back(kept, head)) is not None:
+            self._kept = _record(with_repository(kept.ws, repo), kept.admin, head)
             return self._kept.ws
         self.drop()
         ws = candidates.make(self.main, self.meta, NAME, 1)[0]
         admin = linked.admin_of(self.main, ws.root)
         if admin is not None and linked.plain(self.main, head):
-            self._kept = _record(ws, admin, head)
+            self._kept = _record(replace(ws), admin, head)  # a workspace of its own, as the put-back's
         return ws
 
     def drop(self) -> None:
@@ -80,26 +80,32 @@ class Throwaway:
         self._kept = None
         candidates.clear(self.main, self.meta, NAME)
 
-    def _put_back(self, kept: _Record, head: str) -> bool:
+    def _put_back(self, kept: _Record, head: str) -> pygit2.Repository | None:
+        """The checkout put back to `head`, and the repository that did it, kept open as the cycle's
+        workspace's (opening it again cost the configuration files and git's folder read anew); None when
+        the checkout must be made anew."""
         ws = kept.ws
         if not linked.plain(self.main, head) or not _only_artifact(self.main.lib, kept.commit, head, ws.artifact):
-            return False
+            return None
         if not _unchanged_but_the_artifact(kept, ws):
-            return False
+            return None
         target = ws.root / ws.artifact
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
         elif os.path.lexists(target):
             target.unlink()
+        repo = None
         try:
-            with opened(ws.root) as repo:
-                if head != kept.commit:
-                    (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
-                tree = repo[head].peel(pygit2.Tree)
-                repo.checkout_tree(tree, strategy=CheckoutStrategy.FORCE, paths=[ws.artifact])  # type: ignore[no-untyped-call]
+            repo = pygit2.Repository(str(ws.root))
+            if head != kept.commit:
+                (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
+            tree = repo[head].peel(pygit2.Tree)
+            repo.checkout_tree(tree, strategy=CheckoutStrategy.FORCE, paths=[ws.artifact])  # type: ignore[no-untyped-call]
         except (pygit2.GitError, OSError):
-            return False
-        return True
+            if repo is not None:
+                repo.free()
+            return None
+        return repo
 
 
 def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -> bool:
@@ -138,7 +144,7 @@ def _record(ws: Workspace, admin: Path, commit: str) -> _Record:
         for path, entry in entries.items()
         if entry[4] >= now and stat.S_ISREG(entry[0])
     }
-    return _Record(replace(ws), admin, commit, entries, digests)
+    return _Record(ws, admin, commit, entries, digests)
 
 
 def _walk(root: Path, admin: Path) -> dict[str, Entry]:

@@ -18,13 +18,13 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pygit2.enums import DiffOption, RepositoryOpenFlag
+from pygit2.enums import DiffOption, ReferenceType, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import gitcmd
 from autoresearch.plumbing.errors import InvalidInput
@@ -81,6 +81,14 @@ def release(ws: Workspace) -> None:
     repo = ws.__dict__.pop("lib", None)
     if repo is not None:
         repo.free()
+
+
+def with_repository(ws: Workspace, repo: pygit2.Repository) -> Workspace:
+    """`ws` anew, its `lib` the repository `repo` already opened at its root (the throwaway checkout's
+    put-back): one open a cycle fewer. `release` frees it with the workspace."""
+    fresh = replace(ws)
+    fresh.__dict__["lib"] = repo  # where cached_property keeps what it made
+    return fresh
 
 
 def common_dir(ws: Workspace) -> Path:
@@ -438,8 +446,19 @@ def _tree_bytes(tree: pygit2.Tree) -> int:
 
 
 def head_ref(ws: Workspace) -> str | None:
-    """The branch HEAD is on (`refs/heads/main`), or None when HEAD is detached."""
-    return None if ws.lib.head_is_detached else ws.lib.head.name
+    """The branch HEAD is on (`refs/heads/main`), or None when HEAD is detached: HEAD's file read once
+    (libgit2's `head_is_detached` then `head` read it twice and the branch's ref besides)."""
+    head = ws.lib.lookup_reference("HEAD")
+    return head.target if head.type == ReferenceType.SYMBOLIC else None  # type: ignore[return-value]
+
+
+def head_state(ws: Workspace) -> tuple[str | None, str]:
+    """The branch HEAD is on (None when detached) and its commit, from one read of HEAD and of the branch's
+    ref: `head_ref` then `ws.head()` read HEAD three times."""
+    head = ws.lib.lookup_reference("HEAD")
+    if head.type != ReferenceType.SYMBOLIC:
+        return None, str(head.target)
+    return str(head.target), str(head.resolve().target)
 
 
 def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
@@ -454,7 +473,17 @@ def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
 
 def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
     """What changed since HEAD was on `ref` at `sha` (None when nothing did), in words for the user."""
-    now_ref, now = head_ref(ws), ws.head()
+    return _moved_from(ws, ref, sha, *head_state(ws))
+
+
+def switched_from(ws: Workspace, ref: str | None, sha: str) -> tuple[str | None, str]:
+    """HEAD as a mutator left it, read once: the branch it switched to, in words (None when it is still on
+    `ref`: a commit on the branch is the caller's other check), and the commit it is at."""
+    now_ref, now = head_state(ws)
+    return (_moved_from(ws, ref, sha, now_ref, now) if now_ref != ref else None), now
+
+
+def _moved_from(ws: Workspace, ref: str | None, sha: str, now_ref: str | None, now: str) -> str | None:
     if now_ref != ref:
         return f"HEAD is {_on(now_ref)} at {now[:10]}, not {_on(ref)}"
     if now != sha:

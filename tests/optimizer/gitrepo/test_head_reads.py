@@ -1,0 +1,56 @@
+"""HEAD read once where a cycle needs its branch and commit together, yet read anew at every check: a HEAD
+the user or a mutator moves between two checks is still seen at the second."""
+
+from __future__ import annotations
+
+from autoresearch.optimizer.gitrepo.workspace import (
+    head_moved,
+    head_ref,
+    head_state,
+    open_workspace,
+    switched_from,
+)
+from tests.helpers.repos import git, make_repo
+
+
+def test_head_state_is_the_branch_and_commit_git_names(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    ws = open_workspace(repo, "prompt.md")
+    branch = git(repo, "symbolic-ref", "HEAD").strip()
+    assert head_state(ws) == (branch, git(repo, "rev-parse", "HEAD").strip())
+    assert head_ref(ws) == branch
+    git(repo, "checkout", "--quiet", "--detach")
+    assert head_state(ws) == (None, git(repo, "rev-parse", "HEAD").strip())
+    assert head_ref(ws) is None
+
+
+def test_a_commit_made_between_two_reads_is_seen_at_the_second(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    ws = open_workspace(repo, "prompt.md")
+    branch, before = head_state(ws)
+    (repo / "other.md").write_text("the user's\n")
+    git(repo, "add", "other.md")
+    git(repo, "commit", "--quiet", "-m", "the user's commit")
+    after = git(repo, "rev-parse", "HEAD").strip()
+    assert head_state(ws) == (branch, after)
+    assert switched_from(ws, branch, before) == (None, after)  # still on the branch: the commit is the caller's check
+    assert (
+        head_moved(ws, branch, before)
+        == f"on branch {branch.removeprefix('refs/heads/')} moved from {before[:10]} to {after[:10]} ('the user's commit')"
+    )
+
+
+def test_a_branch_switched_to_between_two_reads_is_seen_at_the_second(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    ws = open_workspace(repo, "prompt.md")
+    branch, sha = head_state(ws)
+    git(repo, "checkout", "--quiet", "-b", "elsewhere")
+    assert switched_from(ws, branch, sha) == (
+        f"HEAD is on branch elsewhere at {sha[:10]}, not on branch {branch.removeprefix('refs/heads/')}",
+        sha,
+    )
+    git(repo, "checkout", "--quiet", "--detach")
+    assert (
+        switched_from(ws, branch, sha)[0]
+        == f"HEAD is detached at {sha[:10]}, not on branch {branch.removeprefix('refs/heads/')}"
+    )
