@@ -52,6 +52,8 @@ class FolderWatch:
         self.tops, self.skip = tops, skip
         self._libc = libc()
         self.fd = -1
+        # each watch's folder, held short (one a run directory a cycle, in each tree, held for the night): the
+        # index of its top as one character, then the rest of its path (`_short`, `_folder`)
         self.dirs: dict[int, str] = {}
         self._complete = False  # no watches yet: the first look walks, and watches everything first
         self._refused = False  # a watch refused (the `max_user_watches` limit): walked from then on
@@ -81,16 +83,17 @@ class FolderWatch:
         self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         self._complete = self.fd >= 0
         self._refused = self.fd < 0  # `max_user_instances` reached
-        for top in self.tops:
+        for index, top in enumerate(self.tops):
             if not os.path.isdir(top) or os.path.islink(top):  # not there yet: watched once it is
                 self._complete = False
-            self._watch_tree(top)
+            self._watch_tree(index, top)
 
-    def _watch_tree(self, top: str) -> None:
+    def _watch_tree(self, index: int, top: str) -> None:
+        """`top` and every folder below it, all under `self.tops[index]`."""
         stack = [top]
         while stack and self._complete:
             path = stack.pop()
-            if self.skip(path) or not self._watch(path):
+            if self.skip(path) or not self._watch(path, index):
                 continue
             try:
                 with os.scandir(path) as entries:
@@ -98,10 +101,10 @@ class FolderWatch:
             except OSError:  # gone since it was watched: its parent's event says so
                 continue
 
-    def _watch(self, path: str) -> bool:
+    def _watch(self, path: str, index: int) -> bool:
         wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), _MASK | IN_EXCL_UNLINK)
         if wd >= 0:
-            self.dirs[wd] = path
+            self.dirs[wd] = chr(index) + path[len(self.tops[index]) :]
             return True
         if ctypes.get_errno() not in (errno.ENOENT, errno.ENOTDIR):  # gone or replaced: its parent says so
             self._complete, self._refused = False, True
@@ -123,9 +126,11 @@ class FolderWatch:
         if mask & (IN_Q_OVERFLOW | IN_MOVE_SELF) or mask & IN_ISDIR and mask & IN_MOVED_FROM:
             self._complete = False  # lost events, or a folder renamed: the paths below it are stale
             return
-        folder = self.dirs.get(wd)
-        if folder is None:
+        short = self.dirs.get(wd)
+        if short is None:
             return
+        index = ord(short[0])
+        folder = self.tops[index] + short[1:]
         if mask & (IN_DELETE_SELF | IN_IGNORED):  # removed (once empty): its parent's event names it
             del self.dirs[wd]
             if folder in self.tops:  # no parent watched: made again, it would go unseen
@@ -137,4 +142,4 @@ class FolderWatch:
             return
         found.setdefault(folder, set()).add(entry)
         if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):  # new: watched, and listed whole by the caller
-            self._watch_tree(path)
+            self._watch_tree(index, path)
