@@ -75,7 +75,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         # Half a sampling interval more than the last sample: the run ends by drawing its final page, a peak
         # of its own that the last sample would otherwise catch instead of the loop's growth.
-        repo = make_repo(Path(tmp), args.cycles + args.every // 2)
+        (Path(tmp) / "repo").mkdir()  # the run's output beside it, not in it: the scope guard would take the
+        # daemon's own writes to it during a mutation for the mutator's and undo them
+        repo = make_repo(Path(tmp) / "repo", args.cycles + args.every // 2)
         log = (Path(tmp) / "run.log").open("w")
         proc = subprocess.Popen([args.autoresearch, "run"], cwd=repo, stdout=log, stderr=subprocess.STDOUT)
         try:
