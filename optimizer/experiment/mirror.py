@@ -10,6 +10,9 @@ file itself: a log the daemon goes on appending to while it is deleted keeps
 every line. Bytes changed in place are another matter: the records a decision
 reads back are checked by content (autoresearch.optimizer.guard.trusted).
 
+A command mutator in the sandbox never sees the results directory: its run keeps
+no mirror (autoresearch.optimizer.experiment.session, `Session.mirroring`).
+
 Left out are the files the daemon itself removes while a mutation runs (a
 command's process-group file, an atomic write's temporary file, a pending
 journal) and the parallel candidates' worktrees (git's, made and removed by
