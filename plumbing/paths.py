@@ -84,11 +84,13 @@ class ExperimentPaths:
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
         name = f"{stamp}-c{cycle:04d}"
         path, attempt = self.root / name, 1
-        while path.exists():  # a redone cycle in the same second
-            attempt += 1
-            path = self.root / f"{name}-{attempt}"
-        path.mkdir(parents=True)
-        return path
+        while True:  # made without a look first: the name is nearly always free
+            try:
+                path.mkdir(parents=True)
+                return path
+            except FileExistsError:  # a redone cycle in the same second
+                attempt += 1
+                path = self.root / f"{name}-{attempt}"
 
     def run_dir(self, name: str) -> Path:
         return self.root / name

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from autoresearch.plumbing.folders import within
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import Row, parse_rows
 
@@ -127,12 +128,11 @@ class SampleCache:
                 self._held[(artifact, n)] = rows
                 return
         path = self._path(artifact, n)
-        path.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
         header = json.dumps({"format": HEADER, "mac": self._mac(artifact, n, body)}).encode()
         # one temporary file per writer: parallel candidates may store the same sample at once
         tmp = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(header + b"\n" + body)
+        within(self.root, lambda: tmp.write_bytes(header + b"\n" + body))  # the eval's folder: made at its first entry
         os.replace(tmp, path)
 
     def count(self, artifact: str, after: int = 0) -> int:

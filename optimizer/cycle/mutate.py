@@ -238,7 +238,7 @@ def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) 
     back taken (see `records`). `run_dir` is where what the mutation changes outside is saved."""
     guard = session.scope_guard()
     kept = trusted.take(records(session, evaluated))
-    if session.mirrored and not session.mirror.refresh(tuple(filter(None, [evaluated]))):
+    if session.mirroring and not session.mirror.refresh(tuple(filter(None, [evaluated]))):
         session.mirrored = False
         get().warning(
             "the experiment's files cannot be hard-linked under .git (another filesystem): "
@@ -260,7 +260,7 @@ def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> lis
     guard = session.scope_guard()
     aside = run_dir / "outside" / "records"
     with signals.critical():
-        back = [rescue.printable(str(p)) for p in session.mirror.restore()] if session.mirrored else []
+        back = [rescue.printable(str(p)) for p in session.mirror.restore()] if session.mirroring else []
         if session.lock.restore(session.config.experiment_name):
             back.append(rescue.printable(str(session.paths.lock)))
         forged = [rescue.printable(str(p)) for p in trusted.restore(kept, aside, session.paths.results_dir)]

@@ -10,6 +10,9 @@ file itself: a log the daemon goes on appending to while it is deleted keeps
 every line. Bytes changed in place are another matter: the records a decision
 reads back are checked by content (autoresearch.optimizer.guard.trusted).
 
+A command mutator in the sandbox never sees the results directory: its run keeps
+no mirror (autoresearch.optimizer.experiment.session, `Session.mirroring`).
+
 Left out are the files the daemon itself removes while a mutation runs (a
 command's process-group file, an atomic write's temporary file, a pending
 journal) and the parallel candidates' worktrees (git's, made and removed by
@@ -140,7 +143,7 @@ class Mirror:
             if was is not None and (folder or stat.S_ISDIR(was.st_mode)):  # a file is replaced by its new link
                 _drop(copy, was)
             if folder:
-                os.makedirs(copy, exist_ok=True)
+                _make_folder(copy)
                 if not self._link(os.path.join(relative, name), None, skipped, everything, done):
                     return False
             elif not _link_anew(os.path.join(source, name), copy, was is None):
@@ -215,30 +218,49 @@ def _drop(path: str, st: Stat) -> None:
             pass
 
 
+def _make_folder(path: str) -> None:
+    """The folder `path` made, its parent nearly always there: the mirror's folders are made outermost first."""
+    try:
+        os.mkdir(path)
+    except OSError:  # its parent missing (the mirror's top at its first refresh), or the folder made since listed
+        os.makedirs(path, exist_ok=True)
+
+
 def _link_anew(source: str, copy: str, new: bool) -> bool:
     """`copy` made a hard link to `source`, atomically; False when no hard link can be made here. A `new`
-    copy (none there when listed) is linked at once, the others through a temporary link and a rename."""
-    os.makedirs(os.path.dirname(copy), exist_ok=True)
+    copy (none there when listed) is linked at once, the others through a temporary link and a rename.
+    The copy's folder is nearly always there (made before the files in it): it is made only when a link
+    fails for want of it, not asked for before each link; so is a temporary link left by a refresh cut
+    short removed only when it is in the way."""
     if new:
         try:
             os.link(source, copy)
             return True
         except FileExistsError:  # there since it was listed: replaced below
             pass
-        except FileNotFoundError:  # removed by the daemon since it was listed
-            return True
+        except FileNotFoundError:
+            return _missing(source, copy, new)
         except OSError:
             return False
     tmp = os.path.join(os.path.dirname(copy), ".link.mirror")  # not the name plus a suffix: no room near the limit
     try:
-        os.unlink(tmp)
-    except FileNotFoundError:
-        pass
-    try:
         os.link(source, tmp)
-    except FileNotFoundError:  # removed by the daemon since it was listed
-        return True
+    except FileExistsError:
+        os.unlink(tmp)
+        return _link_anew(source, copy, False)
+    except FileNotFoundError:
+        return _missing(source, copy, new)
     except OSError:
         return False
     os.replace(tmp, copy)
     return True
+
+
+def _missing(source: str, copy: str, new: bool) -> bool:
+    """A link to `source` at `copy` failed for want of `source` (removed by the daemon since it was listed:
+    nothing to link) or of the copy's folder (made, and the link tried again)."""
+    folder = os.path.dirname(copy)
+    if os.path.isdir(folder) or not os.path.lexists(source):
+        return True
+    _make_folder(folder)
+    return _link_anew(source, copy, new)

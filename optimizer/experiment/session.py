@@ -130,6 +130,14 @@ class Session:
         return self.guard
 
     @property
+    def mirroring(self) -> bool:
+        """Whether the experiment's files are mirrored around each mutation: only where the mutator can reach
+        them. A sandboxed one never sees the results directory (autoresearch.optimizer.startup.sandbox), and
+        its mirror, a folder and a link a run directory and two listings a cycle, guarded nothing; the
+        session's opening removes the one an earlier run left (autoresearch.optimizer.startup.opening)."""
+        return self.mirrored and self.sandbox is None
+
+    @property
     def mirror(self) -> Mirror:
         """Hard links to the experiment's files, out of a mutator's reach (autoresearch.optimizer.experiment.mirror)."""
         if self._mirror is None:

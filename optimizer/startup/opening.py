@@ -6,6 +6,7 @@ baseline's results); HEAD must still hold the last KEEP's artifact.
 
 from __future__ import annotations
 
+import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -76,6 +77,9 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         baseline = _resume_baseline(ws, paths, history, stale) if history else []
         held = split.rows_of(history.best.run_dir) if split and history.best and not stale else []
         state = _state(config, ws, paths, history, at)
+        shield = sandbox.open_for(config, ws, paths, (cache.root.parent, vault.root.parent))
+        if shield is not None:  # no mirror (Session.mirroring): an earlier run's, stale, is never restored from
+            shutil.rmtree(vault.mirror, ignore_errors=True)
         return Session(
             config,
             ws,
@@ -94,7 +98,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
             holdout=split,
             baseline_holdout=held,
             stale_baseline=stale,
-            sandbox=sandbox.open_for(config, ws, paths, (cache.root.parent, vault.root.parent)),
+            sandbox=shield,
         )
     except BaseException:
         claim.release()

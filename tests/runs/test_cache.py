@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
+import textwrap
 import threading
 
 from autoresearch.runs.cache import SampleCache
@@ -107,3 +111,29 @@ def test_a_claim_serializes_one_artifacts_sample_and_is_forgotten_once_no_one_ho
         with cache.claimed(f"artifact-{n}", 1):
             pass
     assert cache._claims == {}
+
+
+def test_storing_into_the_eval_s_folder_makes_no_mkdir_and_one_removed_is_made_again(tmp_path):
+    """Counted by Python's audit events in a process of its own (`os.mkdir` is raised for every mkdir, one
+    that fails too): a sample stored a cycle into a folder that is there asks for no folder."""
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from pathlib import Path
+        from autoresearch.runs.cache import SampleCache
+        cache = SampleCache(Path({str(tmp_path)!r}), "eval1")
+        cache.put("first", 1, [{{"test_id": "a", "score": 0.5}}])
+        made = []
+        sys.addaudithook(lambda event, args: made.append(args[0]) if event == "os.mkdir" else None)
+        for n in range(3):
+            cache.put(f"artifact{{n}}", 1, [{{"test_id": "a", "score": 0.5}}])
+        print(len(made))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0"
+    cache = SampleCache(tmp_path, "eval1")
+    assert cache.get("artifact2", 1) == [{"test_id": "a", "score": 0.5}]
+    shutil.rmtree(tmp_path / "eval1")  # a `git clean -ffdx` between two runs
+    cache.put("abc", 1, ROWS)
+    assert cache.get("abc", 1) == ROWS
