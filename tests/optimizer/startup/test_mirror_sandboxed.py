@@ -15,7 +15,7 @@ from tests.helpers.scenario import iterations, scenario_repo, scores
 
 def test_a_sandboxed_run_keeps_no_mirror_and_removes_the_one_an_earlier_run_left(tmp_path):
     if why := sandbox.unavailable():
-        pytest.skip(why)
+        pytest.fail(f"the kernel sandbox is needed here: {why}")  # tests/run installs bubblewrap: never skipped
     plan = {2: {"write": {"prompt.md": scores(a=0.5)}, "summary": "up"}, 3: {"write": {"prompt.md": scores(a=1)}}}
     repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0)}, plan, config={"stop": {"max_cycles": 2}})
     done = cli(repo, "run")
