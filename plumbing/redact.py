@@ -95,7 +95,8 @@ class Masker:
 def _raw_environ() -> dict[bytes, bytes]:
     """The dict behind os.environ: CPython keeps each variable there encoded, as the process's
     environment holds it, and updates it with every change made through os.environ."""
-    return os.environ._data  # type: ignore[attr-defined]
+    raw: dict[bytes, bytes] = os.environ._data  # type: ignore[attr-defined]
+    return raw
 
 
 def _read_dotenv(path: Path) -> dict[str, str] | None:
