@@ -56,7 +56,7 @@ class ExperimentPaths:
 
     @property
     def git_journal(self) -> Path:
-        """Present while a git write of the daemon's is under way (see autoresearch.optimizer.gitrepo.gitcmd)."""
+        """Holds a note while a git write of the daemon's is under way (see autoresearch.optimizer.gitrepo.gitcmd)."""
         return self.meta / "git-write.json"
 
     @property

@@ -26,6 +26,7 @@ import json
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,17 @@ def secret_name(name: str) -> bool:
     return name.upper().endswith(SECRET_SUFFIXES)
 
 
+@dataclass(frozen=True)
+class _Found:
+    """`values()` as last computed, with what it was computed from: the environment's raw variables and
+    the very objects `learn` had set (it replaces them whole, never changes them in place)."""
+
+    environ: dict[bytes, bytes]
+    names: frozenset[str]
+    files: dict[Path, dict[str, str]]
+    forms: tuple[str, ...]
+
+
 class Masker:
     """What is masked: the environment's secret-looking variables (read at each use: the built-in runner
     loads `.env` into it later) and what `learn` was told."""
@@ -47,6 +59,7 @@ class Masker:
     def __init__(self) -> None:
         self._names: frozenset[str] = frozenset()  # named as keys by the config, whatever their names
         self._files: dict[Path, dict[str, str]] = {}  # each `.env` learned, as python-dotenv reads it
+        self._found: _Found | None = None
 
     def learn(self, names: Iterable[str] = (), dotenv_files: Iterable[Path] = ()) -> None:
         """Mask the values of these variables too, and those of these `.env` files (missing ones are skipped)."""
@@ -60,13 +73,30 @@ class Masker:
         return sorted(self._names), list(self._files)
 
     def values(self) -> tuple[str, ...]:
-        """Every form of every secret, longest first, so that a whole value is masked before its lines."""
-        names = self._names
-        # names first: decoding every value of the environment each time cost more than the rest
-        found = [os.environ[n] for n in os.environ if n in names or secret_name(n)]
-        for bindings in self._files.values():
-            found += [value for name, value in bindings.items() if name in names or secret_name(name)]
-        return _forms(frozenset(found))
+        """Every form of every secret, longest first, so that a whole value is masked before its lines.
+
+        Asked several times a cycle (every line, log record and message masked), and walking the
+        environment decodes each of its variables: the forms are kept with the environment's raw
+        variables they came from, and made again only once those (compared whole, at C speed) or what
+        `learn` was told differ. Code that sets os.environ (the built-in runner loading `.env`) is seen
+        at the next call, as before."""
+        found, raw = self._found, _raw_environ()
+        if found is not None and found.names is self._names and found.files is self._files and found.environ == raw:
+            return found.forms
+        environ, names, files = dict(raw), self._names, self._files  # copied first: what the forms come from
+        secrets = [os.environ[n] for n in os.environ if n in names or secret_name(n)]
+        for bindings in files.values():
+            secrets += [value for name, value in bindings.items() if name in names or secret_name(name)]
+        forms = _forms(frozenset(secrets))
+        self._found = _Found(environ, names, files, forms)  # one assignment: other threads read it meanwhile
+        return forms
+
+
+def _raw_environ() -> dict[bytes, bytes]:
+    """The dict behind os.environ: CPython keeps each variable there encoded, as the process's
+    environment holds it, and updates it with every change made through os.environ."""
+    raw: dict[bytes, bytes] = os.environ._data  # type: ignore[attr-defined]
+    return raw
 
 
 def _read_dotenv(path: Path) -> dict[str, str] | None:

@@ -3,10 +3,15 @@ line loses none of the line's fields.
 
 The line is only known whole at the decision (a parallel cycle's `candidates` and `strategy`, the
 significant rule's `samples` and p-value, the mutation's spend): rebuilt after a crash from the run
-directory alone, it would lack them. So the line goes to `pending-keep.json` (atomically) right before
+directory alone, it would lack them. So the line goes to `pending-keep.json` (fsync'd) right before
 the commit, with the commit's parent and message; a resume that finds HEAD to be exactly that commit
 (autoresearch.optimizer.startup.reconcile) writes the pending line with HEAD's sha. Any line appended
-makes the file stale, and it is removed then; a resume removes a stale one too.
+makes the file stale, and it is blanked then; a resume blanks a stale one too.
+
+The file is written over in place (autoresearch.plumbing.inplace), not replaced: a new file a KEEP and its
+removal after were most of the cost of this record. Only the daemon's next start reads it, and a record cut
+short by a kill during its write is never its commit's: the commit is made after the write returns, so the
+record names a parent that HEAD's commit does not have, or is not JSON, and the line is rebuilt.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from autoresearch.optimizer.cycle.tree import Candidate
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import folders, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.redact import redact_tree
 from autoresearch.trajectory.iterations import Iteration
@@ -40,21 +45,22 @@ def path(paths: ExperimentPaths) -> Path:
 def commit(paths: ExperimentPaths, cand: Candidate, line: Iteration, message: str) -> tuple[str, Iteration]:
     """Commit the candidate with its line written down first; returns (sha, the line with its commit)."""
     fields = redact_tree(line.model_dump(mode="json", exclude_none=True))  # as iterations.jsonl gets them
-    atomic.write_text(path(paths), json.dumps({"parent": cand.ws.head(), "message": message, "line": fields}))
+    record = json.dumps({"parent": cand.ws.head(), "message": message, "line": fields}).encode()
+    folders.within(paths.meta, lambda: inplace.write(path(paths), record, durable=True))
     sha = cand.commit(message)
     return sha, line.model_copy(update={"commit": sha})
 
 
 def clear(paths: ExperimentPaths) -> None:
-    path(paths).unlink(missing_ok=True)
+    inplace.blank(path(paths))
 
 
 def take(paths: ExperimentPaths, cycle: int, parent: str, message: str) -> Iteration | None:
     """The pending line of `cycle`, if it was written for the commit of `parent` with `message` (HEAD's, as
-    git keeps it: whitespace aside); the file is removed either way. An unreadable file is no line: the caller rebuilds one."""
+    git keeps it: whitespace aside); the file is blanked either way. An unreadable file is no line: the caller rebuilds one."""
     try:
-        pending = Pending.model_validate_json(path(paths).read_bytes())
-    except (OSError, ValueError):  # missing, or not what we write (pydantic's ValidationError is a ValueError)
+        pending = Pending.model_validate_json(inplace.read(path(paths)))
+    except (OSError, ValueError):  # missing, blank, or not what we write (pydantic's ValidationError is a ValueError)
         return None
     finally:
         clear(paths)

@@ -11,10 +11,14 @@
   `git maintenance run --auto`, a process more per KEEP, and once loose objects pile up a gc that
   detaches and packs and deletes them while the next mutation runs, under the scope guard's watch of
   git's object store (autoresearch.optimizer.guard.gitobjects). The user's own git does it as before.
-- A journal written before each write and removed once git has exited by
+- A journal written before each write and blanked once git has exited by
   itself: git killed mid-write (kill -9 of the whole service, the OOM killer)
   leaves its locks, and the journal lets the next run tell those from a lock a
-  user's git holds (`clear_stale_locks`).
+  user's git holds (`clear_stale_locks`). It is one file written over in place
+  (autoresearch.plumbing.inplace), not a file made and removed for each write:
+  that was two of the loop's file creations and removals a cycle. A write is
+  under way while the file holds a note (`under_way`); its modification time
+  is when the write began.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import time
 from pathlib import Path
 
 from autoresearch.optimizer.daemonlog import get
-from autoresearch.plumbing import folders
+from autoresearch.plumbing import folders, inplace
 from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.jsontypes import JSONObject
@@ -37,13 +41,13 @@ WAIT_FOR_GIT_S = 30.0
 
 def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journal: Path | None = None) -> str:
     """`git ARGS` in `root`; its stdout without the final newline. IntegrityError when git fails."""
-    if journal is not None and journal.exists():  # an earlier git was killed mid-write: its note stays
+    if journal is not None and under_way(journal):  # an earlier git was killed mid-write: its note stays
         journal = None  # for the next run's repair, whatever this command does
     with critical():
         if journal is not None:
-            note = json.dumps({"git": list(args[:2]), "daemon": os.getpid()}) + "\n"
+            note = json.dumps({"git": list(args[:2]), "daemon": os.getpid()}).encode() + b"\n"
             # a mutator may have deleted the results directory
-            folders.within(journal.parent, lambda: journal.write_text(note, encoding="utf-8"))
+            folders.within(journal.parent, lambda: inplace.write(journal, note))
         proc = subprocess.Popen(
             ["git", *ISOLATED, *args],
             cwd=root,
@@ -55,11 +59,16 @@ def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journa
         )
         out, err = proc.communicate()
         if journal is not None and proc.returncode >= 0:  # killed by a signal: its locks may be left
-            journal.unlink(missing_ok=True)
+            inplace.blank(journal)
     if proc.returncode:
         stderr = " ".join(err.decode(errors="replace").split())
         raise IntegrityError(f"git {' '.join(args[:2])} failed: {stderr or f'exit {proc.returncode}'}")
     return out.decode(errors="surrogateescape").removesuffix("\n")
+
+
+def under_way(journal: Path) -> bool:
+    """Whether the journal notes a git write that never finished (git, or the daemon, killed during it)."""
+    return bool(inplace.read(journal))
 
 
 def clear_stale_locks(root: Path, journal: Path) -> list[str]:
@@ -69,7 +78,7 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
     write began, and only once no git process works in this repository (a user's git, or ours
     still finishing its write after the daemon died: both are waited for, up to a bound).
     """
-    if not journal.exists():
+    if not under_way(journal):
         return []
     deadline = time.monotonic() + WAIT_FOR_GIT_S
     running = processes_in(root, "git")
@@ -83,7 +92,7 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
         time.sleep(0.05)
         running = processes_in(root, "git")
     since = journal.stat().st_mtime_ns
-    command = " ".join(json.loads(journal.read_text(encoding="utf-8") or "{}").get("git", ["git"]))
+    command = " ".join(json.loads(inplace.read(journal) or b"{}").get("git", ["git"]))
     removed = []
     for lock in _lock_files(root):
         if lock.stat().st_mtime_ns >= since:

@@ -38,8 +38,9 @@ class Workspace:
     mode: Literal["file", "directory"] = "file"  # fixed when the run starts
     journal: Path | None = None  # where a git write under way is recorded (see autoresearch.optimizer.gitrepo.gitcmd)
 
-    @property
+    @cached_property
     def artifact_path(self) -> Path:
+        """Made once a workspace (`root` and `artifact` never change): it was asked some fifteen times a cycle."""
         return self.root / self.artifact
 
     def git(self, *args: str, env: JSONObject | None = None) -> str:

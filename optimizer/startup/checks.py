@@ -19,6 +19,7 @@ from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.lockfile import holder, require_free
 from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo import worktree
+from autoresearch.optimizer.gitrepo.gitcmd import under_way
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
@@ -171,4 +172,4 @@ def crashed(paths: ExperimentPaths) -> bool:
     if holder(paths.lock) is not None:
         return False
     previous = state_file.load(paths.state)
-    return paths.git_journal.exists() or (previous is not None and previous.status == "running")
+    return under_way(paths.git_journal) or (previous is not None and previous.status == "running")

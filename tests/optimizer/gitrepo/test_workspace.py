@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,10 @@ def _applies_after_restore(repo: Path, patch: str, path: str) -> None:
     (repo / "candidate.patch").write_text(patch + "\n")
     git(repo, "apply", "candidate.patch")
     assert (repo / path).read_bytes() == wanted
+
+
+def test_the_artifact_path_is_made_once_a_workspace_and_anew_for_another(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n", "other.md": "x\n"})
+    ws = open_workspace(repo, "prompt.md")
+    assert ws.artifact_path is ws.artifact_path and ws.artifact_path == repo / "prompt.md"
+    assert replace(ws, artifact="other.md").artifact_path == repo / "other.md"

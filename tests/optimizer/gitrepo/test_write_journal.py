@@ -1,0 +1,45 @@
+"""The note made before each git write of the daemon's: one file written over in place, blank once git has
+exited by itself, and left as it is when an earlier write never finished (the next run's repair reads it)."""
+
+from __future__ import annotations
+
+import json
+
+from autoresearch.optimizer.gitrepo import gitcmd
+from tests.helpers.repos import git, make_repo
+
+
+def test_each_write_notes_itself_in_the_same_file_blanked_when_git_is_done(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    journal = tmp_path / "results" / "git-write.json"
+    inodes = set()
+    for text in ("two\n", "three is longer\n", "4\n"):
+        (repo / "prompt.md").write_text(text)
+        gitcmd.run(repo, ("commit", "-q", "-am", text.strip()), journal=journal)
+        assert journal.read_bytes().strip() == b"" and not gitcmd.under_way(journal)
+        inodes.add(journal.stat().st_ino)
+    assert len(inodes) == 1  # written over, not made anew
+    assert git(repo, "log", "--format=%s", "-1").strip() == "4"
+
+
+def test_a_note_left_by_a_killed_write_stays_for_the_repair_whatever_comes_after(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    journal = tmp_path / "git-write.json"
+    left = json.dumps({"git": ["commit", "-q"], "daemon": 1}).encode() + b"\n"
+    journal.write_bytes(left)  # as a daemon killed during its git commit leaves it
+    (repo / "prompt.md").write_text("two\n")
+    gitcmd.run(repo, ("commit", "-q", "-am", "two"), journal=journal)
+    assert journal.read_bytes() == left and gitcmd.under_way(journal)
+    assert gitcmd.clear_stale_locks(repo, journal) == []  # no lock of its was left: nothing to remove
+    assert not gitcmd.under_way(journal)
+
+
+def test_a_note_written_over_a_longer_blank_reads_whole_while_git_writes(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    journal, seen = tmp_path / "git-write.json", tmp_path / "seen.json"
+    journal.write_bytes(b" " * 300)  # blank: the last write finished; longer than any note
+    (repo / "prompt.md").write_text("two\n")
+    editor = f"cp '{journal}' '{seen}'; true"  # git's editor runs in the middle of the commit
+    gitcmd.run(repo, ("commit", "-e", "-q", "-am", "two"), env={"GIT_EDITOR": editor}, journal=journal)
+    assert json.loads(seen.read_bytes())["git"] == ["commit", "-e"] and len(seen.read_bytes()) == 300
+    assert not gitcmd.under_way(journal) and len(journal.read_bytes()) == 300
