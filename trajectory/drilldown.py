@@ -9,14 +9,14 @@ cycles picked (never as markup: it sets text).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.page_parts import run_href, score
-from autoresearch.trajectory.svg import esc
+from autoresearch.trajectory.svg import batches, esc, joined
 
-Scores = dict[int, dict[str, float]]  # cycle -> test_id -> score
+Scores = Mapping[int, Mapping[str, float]]  # cycle -> test_id -> score
 EPSILON = 1e-9
 INDEX = "index.jsonl"
 
@@ -32,7 +32,7 @@ class Change:
         return (self.after or 0.0) - (self.before or 0.0)
 
 
-def changes(before: dict[str, float], after: dict[str, float]) -> list[Change]:
+def changes(before: Mapping[str, float], after: Mapping[str, float]) -> list[Change]:
     """The tests whose score differs (or that ran in one cycle only), the biggest moves first."""
     out = []
     for test in sorted(before.keys() | after.keys()):
@@ -57,8 +57,8 @@ def section(records: Sequence[Drawn], scores: Scores) -> str:
     pair = default_pair(records, scores)
     if pair is None:
         return '<p class="empty">Per-test results appear here once two cycles have them.</p>'
-    runs = {r.cycle: r.run_dir for r in records if r.cycle in scores}
     a, b = pair
+    runs = {r.cycle: r.run_dir for r in records if r.cycle in pair}
     found = changes(scores[a], scores[b])
     pick = (
         '<form class="pick" id="drilldown-pick">Between cycle '
@@ -79,8 +79,12 @@ def summary(found: list[Change], total: int) -> str:
     return f"{len(found)} of {total} tests changed: {up} up, {len(found) - up} down or gone."
 
 
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def _select(name: str, records: Sequence[Drawn], scores: Scores, chosen: int) -> str:
-    options = "".join(
+    options = joined(
         f'<option value="{r.cycle}"{" selected" if r.cycle == chosen else ""}>'
         f"{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>"
         for r in records
@@ -102,10 +106,12 @@ def _row(c: Change, run_a: str, run_b: str) -> str:
 def payload(records: Sequence[Drawn], scores: Scores) -> str:
     """Every measured cycle's scores as JSON that cannot end the script element it sits in."""
     tests = sorted({t for s in scores.values() for t in s})
-    cycles = [
+    cycles = (
         {"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]}
         for r in records
         if r.cycle in scores
-    ]
-    text = json.dumps({"tests": tests, "cycles": cycles}, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    )
+    # written a few hundred cycles at a time (see svg.joined), as `json.dumps` writes the whole
+    listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles))
+    text = f'{{"tests":{_json(tests)},"cycles":[{listed}]}}'
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
