@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 
 from autoresearch.trajectory import charts
 from autoresearch.trajectory.chartdata import Pairs, series, summary
 from autoresearch.trajectory.iterations import Iteration
-from autoresearch.trajectory.svg import ticks
+from autoresearch.trajectory.svg import CHUNK, joined, ticks
 
 
 def _it(cycle, score, decision, **extra):
@@ -104,3 +105,24 @@ def test_a_line_is_cut_at_every_break_between_two_points_whatever_the_order_of_e
         for cycle, value in values:
             pairs.append(cycle, value)
         assert [list(run) for run in charts._split(pairs, breaks)] == [run for run in runs if run]
+
+
+def test_a_long_nights_series_hold_a_few_bytes_a_line():
+    """The live page draws the night every few seconds: a tuple and a float per line and per series (and
+    a point per line) made each redraw hold about a kilobyte a line more than the lines themselves."""
+    from tests.trajectory.sample import records
+
+    recs = records(2000, assertions=5)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    data = series(recs)
+    held = (tracemalloc.get_traced_memory()[0] - before) / len(recs)
+    tracemalloc.stop()
+    assert held < 200, f"{held:.0f} bytes a line"
+    assert len(data.best) == 2000 and len(data.assertions) == 5
+
+
+def test_markup_joined_a_chunk_at_a_time_is_the_same_markup():
+    for count in (0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7):
+        pieces = [f"<p{n}>" for n in range(count)]
+        assert joined(iter(pieces)) == "".join(pieces) and joined(pieces, " ") == " ".join(pieces)
