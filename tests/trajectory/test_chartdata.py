@@ -9,6 +9,7 @@ from autoresearch.trajectory import charts
 from autoresearch.trajectory.chartdata import Pairs, series, summary
 from autoresearch.trajectory.iterations import Iteration
 from autoresearch.trajectory.svg import CHUNK, joined, ticks
+from tests.trajectory import sample
 
 
 def _it(cycle, score, decision, **extra):
@@ -110,9 +111,7 @@ def test_a_line_is_cut_at_every_break_between_two_points_whatever_the_order_of_e
 def test_a_long_nights_series_hold_a_few_bytes_a_line():
     """The live page draws the night every few seconds: a tuple and a float per line and per series (and
     a point per line) made each redraw hold about a kilobyte a line more than the lines themselves."""
-    from tests.trajectory.sample import records
-
-    recs = records(2000, assertions=5)
+    recs = sample.records(2000, assertions=5)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     data = series(recs)
