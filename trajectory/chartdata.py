@@ -89,7 +89,8 @@ def number(record: Drawn, name: str) -> float | None:
 
 
 def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
-    best, eval_cost, mutation_cost, holdout = Pairs(), Pairs(), Pairs(), Pairs()
+    best, holdout = Pairs(), Pairs()
+    cycles, eval_cost, mutation_cost = array("q", [r.cycle for r in records]), array("d"), array("d")
     head: float | None = None
     spent_eval = spent_mutation = 0.0
     for r in records:
@@ -99,14 +100,22 @@ def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
             best.append(r.cycle, head)
         spent_eval += r.cost_usd
         spent_mutation += number(r, "mutation_cost_usd") or 0.0
-        eval_cost.append(r.cycle, spent_eval)
-        mutation_cost.append(r.cycle, spent_mutation)
+        eval_cost.append(spent_eval)
+        mutation_cost.append(spent_mutation)
         if (value := number(r, "holdout_score")) is not None:
             holdout.append(r.cycle, value)
     assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
     breaks = [r.cycle for r in records if r.rebaseline]
     return Series(
-        records, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading, breaks
+        records,
+        best,
+        assertions,
+        Pairs(cycles, eval_cost),
+        Pairs(cycles, mutation_cost),
+        holdout,
+        candidate_points(records),
+        reading,
+        breaks,
     )
 
 

@@ -45,7 +45,10 @@ def changes(before: Mapping[str, float], after: Mapping[str, float]) -> list[Cha
 def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | None:
     """The original against HEAD (the last KEEP), or against the last measured cycle while no
     KEEP followed the original: what the night changed."""
-    measured = [r for r in records if r.cycle in scores]
+    return _pair([r for r in records if r.cycle in scores])
+
+
+def _pair(measured: Sequence[Drawn]) -> tuple[int, int] | None:
     if len(measured) < 2:
         return None
     first = measured[0]
@@ -54,7 +57,8 @@ def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | 
 
 
 def section(records: Sequence[Drawn], scores: Scores) -> str:
-    pair = default_pair(records, scores)
+    measured = [r for r in records if r.cycle in scores]  # once: each part below reads the measured lines alone
+    pair = _pair(measured)
     if pair is None:
         return '<p class="empty">Per-test results appear here once two cycles have them.</p>'
     a, b = pair
@@ -62,7 +66,7 @@ def section(records: Sequence[Drawn], scores: Scores) -> str:
     found = changes(scores[a], scores[b])
     pick = (
         '<form class="pick" id="drilldown-pick">Between cycle '
-        f"{_select('from', records, scores, a)} and cycle {_select('to', records, scores, b)}</form>"
+        f"{_select('from', measured, a)} and cycle {_select('to', measured, b)}</form>"
     )
     rows = "".join(_row(c, runs[a], runs[b]) for c in found)
     return (
@@ -70,7 +74,7 @@ def section(records: Sequence[Drawn], scores: Scores) -> str:
         '<div class="table-wrap"><table id="drilldown"><thead><tr><th>test</th>'
         f'<th class="num" id="drilldown-a">cycle {a}</th><th class="num" id="drilldown-b">cycle {b}</th>'
         f'<th class="num">change</th><th>results</th></tr></thead><tbody>{rows}</tbody></table></div>'
-        f'<script type="application/json" id="test-scores">{payload(records, scores)}</script>'
+        f'<script type="application/json" id="test-scores">{_payload(measured, scores)}</script>'
     )
 
 
@@ -83,12 +87,11 @@ def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def _select(name: str, records: Sequence[Drawn], scores: Scores, chosen: int) -> str:
+def _select(name: str, measured: Sequence[Drawn], chosen: int) -> str:
     options = joined(
         f'<option value="{r.cycle}"{" selected" if r.cycle == chosen else ""}>'
         f"{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>"
-        for r in records
-        if r.cycle in scores
+        for r in measured
     )
     return f'<select id="drilldown-{name}" name="{name}">{options}</select>'
 
@@ -105,12 +108,12 @@ def _row(c: Change, run_a: str, run_b: str) -> str:
 
 def payload(records: Sequence[Drawn], scores: Scores) -> str:
     """Every measured cycle's scores as JSON that cannot end the script element it sits in."""
+    return _payload([r for r in records if r.cycle in scores], scores)
+
+
+def _payload(measured: Sequence[Drawn], scores: Scores) -> str:
     tests = sorted({t for s in scores.values() for t in s})
-    cycles = (
-        {"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]}
-        for r in records
-        if r.cycle in scores
-    )
+    cycles = ({"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]} for r in measured)
     # written a few hundred cycles at a time (see svg.joined), as `json.dumps` writes the whole
     listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles))
     text = f'{{"tests":{_json(tests)},"cycles":[{listed}]}}'

@@ -104,11 +104,12 @@ class Measured(Mapping[int, dict[str, float]]):
 
     def _item(self, cycle: object) -> int:
         """The last item of `cycle`, or -1."""
-        if not isinstance(cycle, int):
+        if type(cycle) is not int:  # (a cycle is an int: the lines' models say so)
             return -1
+        cycles = self._cycles
         if self._ascending:
-            at = bisect.bisect_left(self._cycles, cycle)
-            return at if at < len(self._cycles) and self._cycles[at] == cycle else -1
+            at = bisect.bisect_left(cycles, cycle)
+            return at if at < len(cycles) and cycles[at] == cycle else -1
         if self._order is None:
             self._order = array("q", sorted(range(len(self._cycles)), key=self._cycles.__getitem__))
         at = bisect.bisect_right(self._order, cycle, key=self._cycles.__getitem__) - 1
