@@ -43,10 +43,6 @@ class Pairs(Sequence[tuple[int, float]]):
         self.cycles = array("q") if cycles is None else cycles
         self.values = array("d") if values is None else values
 
-    def append(self, cycle: int, value: float) -> None:
-        self.cycles.append(cycle)
-        self.values.append(value)
-
     def __len__(self) -> int:
         return len(self.cycles)
 
@@ -97,13 +93,15 @@ def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
         if r.decision == "keep":
             head = r.score
         if head is not None:
-            best.append(r.cycle, head)
+            best.cycles.append(r.cycle)
+            best.values.append(head)
         spent_eval += r.cost_usd
         spent_mutation += number(r, "mutation_cost_usd") or 0.0
         eval_cost.append(spent_eval)
         mutation_cost.append(spent_mutation)
         if (value := number(r, "holdout_score")) is not None:
-            holdout.append(r.cycle, value)
+            holdout.cycles.append(r.cycle)
+            holdout.values.append(value)
     assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
     breaks = [r.cycle for r in records if r.rebaseline]
     return Series(
@@ -129,7 +127,8 @@ def _assertions(records: Sequence[Drawn]) -> dict[str, Pairs]:
             pairs = out.get(name)
             if pairs is None:
                 pairs = out[name] = Pairs()
-            pairs.append(r.cycle, rate)
+            pairs.cycles.append(r.cycle)
+            pairs.values.append(rate)
     return dict(sorted(out.items()))
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.page_parts import run_href, score
 from autoresearch.trajectory.svg import batches, esc, joined
+from autoresearch.trajectory.testscores import Measured
 
 Scores = Mapping[int, Mapping[str, float]]  # cycle -> test_id -> score
 EPSILON = 1e-9
@@ -112,7 +113,7 @@ def payload(records: Sequence[Drawn], scores: Scores) -> str:
 
 
 def _payload(measured: Sequence[Drawn], scores: Scores) -> str:
-    tests = sorted({t for s in scores.values() for t in s})
+    tests = sorted(scores.tests if isinstance(scores, Measured) else {t for s in scores.values() for t in s})
     cycles = ({"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]} for r in measured)
     # written a few hundred cycles at a time (see svg.joined), as `json.dumps` writes the whole
     listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles))

@@ -94,6 +94,7 @@ class Measured(Mapping[int, dict[str, float]]):
         self._cycles = array("q")
         self._ascending = True  # as the daemon writes them: then a cycle is found by bisection of `_cycles`
         self._order: array[int] | None = None  # else the items sorted by cycle, made when first needed
+        self.tests: set[str] = set()  # every test named: the page's payload lists them first
 
     def add(self, cycle: int, scores: Pairs) -> None:
         if self._cycles and cycle <= self._cycles[-1]:
@@ -101,6 +102,7 @@ class Measured(Mapping[int, dict[str, float]]):
         self._scores.append(scores)
         self._cycles.append(cycle)
         self._order = None
+        self.tests.update(test for test, _ in scores)
 
     def _item(self, cycle: object) -> int:
         """The last item of `cycle`, or -1."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import tracemalloc
+from array import array
 
 from autoresearch.trajectory import charts
 from autoresearch.trajectory.chartdata import Pairs, series, summary
@@ -102,9 +103,7 @@ def test_a_line_is_cut_at_every_break_between_two_points_whatever_the_order_of_e
             if runs[-1] and any(runs[-1][-1][0] < b <= cycle for b in breaks):
                 runs.append([])
             runs[-1].append((cycle, value))
-        pairs = Pairs()
-        for cycle, value in values:
-            pairs.append(cycle, value)
+        pairs = Pairs(array("q", [c for c, _ in values]), array("d", [v for _, v in values]))
         assert [list(run) for run in charts._split(pairs, breaks)] == [run for run in runs if run]
 
 
