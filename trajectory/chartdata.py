@@ -8,14 +8,15 @@ files and error cycles may lack it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import overload
 
 from autoresearch.trajectory.candidates import CandidatePoint
 from autoresearch.trajectory.candidates import points as candidate_points
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.goal import better
-from autoresearch.trajectory.iterations import Partial
 
 
 @dataclass(frozen=True)
@@ -31,23 +32,44 @@ class Reading:
         return f"metric ({better(self.goal)})" if self.metric else "score"
 
 
-@dataclass(frozen=True)
-class Point:
-    cycle: int
-    score: float
-    decision: str  # keep | drop | error
-    mutation: str
-    partial: Partial | None = None  # an early discard: its score is over some of the tests
+class Pairs(Sequence[tuple[int, float]]):
+    """(cycle, value) pairs as two arrays: the live page draws a long night's lines every few seconds, and a
+    tuple and a float per line and per series (HEAD's score, both costs, each assertion) made its peak, and
+    with it the free memory Python keeps, grow with the night. A pair is made as it is read."""
+
+    __slots__ = ("cycles", "values")
+
+    def __init__(self, cycles: array[int] | None = None, values: array[float] | None = None):
+        self.cycles = array("q") if cycles is None else cycles
+        self.values = array("d") if values is None else values
+
+    def __len__(self) -> int:
+        return len(self.cycles)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, float]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Pairs: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, float] | Pairs:
+        if isinstance(index, slice):
+            return Pairs(self.cycles[index], self.values[index])
+        return self.cycles[index], self.values[index]
+
+    def __iter__(self) -> Iterator[tuple[int, float]]:
+        return zip(self.cycles, self.values)
+
+    def __reversed__(self) -> Iterator[tuple[int, float]]:
+        return iter(self[::-1])
 
 
 @dataclass(frozen=True)
 class Series:
-    points: list[Point]
-    best: list[tuple[int, float]]  # (cycle, HEAD's score after that cycle); a step line
-    assertions: dict[str, list[tuple[int, float]]]  # name -> (cycle, pass rate)
-    eval_cost: list[tuple[int, float]]  # cumulative
-    mutation_cost: list[tuple[int, float]]  # cumulative
-    holdout: Sequence[tuple[int, float]] = ()  # (cycle, held-out score), when the experiment has a holdout
+    points: Sequence[Drawn]  # the lines themselves: the chart reads their cycle, score, decision, mutation, partial
+    best: Pairs  # (cycle, HEAD's score after that cycle); a step line
+    assertions: dict[str, Pairs]  # name -> (cycle, pass rate)
+    eval_cost: Pairs  # cumulative
+    mutation_cost: Pairs  # cumulative
+    holdout: Pairs = field(default_factory=Pairs)  # (cycle, held-out score), when the experiment has a holdout
     candidates: Sequence[CandidatePoint] = ()  # a cycle's parallel candidates, when it had several
     reading: Reading = Reading()
     # cycles that measured HEAD again because the eval changed: the scores before them are another eval's
@@ -63,35 +85,50 @@ def number(record: Drawn, name: str) -> float | None:
 
 
 def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
-    points, best, eval_cost, mutation_cost = [], [], [], []
+    best, holdout = Pairs(), Pairs()
+    cycles, eval_cost, mutation_cost = array("q", [r.cycle for r in records]), array("d"), array("d")
     head: float | None = None
     spent_eval = spent_mutation = 0.0
     for r in records:
-        points.append(Point(r.cycle, r.score, r.decision, r.mutation, r.partial))
         if r.decision == "keep":
             head = r.score
         if head is not None:
-            best.append((r.cycle, head))
+            best.cycles.append(r.cycle)
+            best.values.append(head)
         spent_eval += r.cost_usd
         spent_mutation += number(r, "mutation_cost_usd") or 0.0
-        eval_cost.append((r.cycle, spent_eval))
-        mutation_cost.append((r.cycle, spent_mutation))
-    holdout = [(r.cycle, value) for r in records if (value := number(r, "holdout_score")) is not None]
+        eval_cost.append(spent_eval)
+        mutation_cost.append(spent_mutation)
+        if (value := number(r, "holdout_score")) is not None:
+            holdout.cycles.append(r.cycle)
+            holdout.values.append(value)
     assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
     breaks = [r.cycle for r in records if r.rebaseline]
     return Series(
-        points, best, assertions, eval_cost, mutation_cost, holdout, candidate_points(records), reading, breaks
+        records,
+        best,
+        assertions,
+        Pairs(cycles, eval_cost),
+        Pairs(cycles, mutation_cost),
+        holdout,
+        candidate_points(records),
+        reading,
+        breaks,
     )
 
 
-def _assertions(records: Sequence[Drawn]) -> dict[str, list[tuple[int, float]]]:
+def _assertions(records: Sequence[Drawn]) -> dict[str, Pairs]:
     """Error cycles measured nothing: they leave a gap rather than a drop to zero."""
-    out: dict[str, list[tuple[int, float]]] = {}
+    out: dict[str, Pairs] = {}
     for r in records:
         if r.decision == "error":
             continue
         for name, rate in r.assertions.items():
-            out.setdefault(name, []).append((r.cycle, rate))
+            pairs = out.get(name)
+            if pairs is None:
+                pairs = out[name] = Pairs()
+            pairs.cycles.append(r.cycle)
+            pairs.values.append(rate)
     return dict(sorted(out.items()))
 
 

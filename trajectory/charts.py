@@ -10,11 +10,15 @@ so neither colour nor a line drawn over another hides a series.
 from __future__ import annotations
 
 import bisect
+import operator
+from array import array
 from collections.abc import Sequence
+from itertools import chain
 
 from autoresearch.trajectory import candidates
-from autoresearch.trajectory.chartdata import Point, Series
-from autoresearch.trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, open_svg
+from autoresearch.trajectory.chartdata import Pairs, Series
+from autoresearch.trajectory.drawn import Drawn
+from autoresearch.trajectory.svg import RIGHT, TOP, WIDTH, Frame, esc, fmt, joined, open_svg
 
 # Okabe & Ito (2008), "Color Universal Design": without black and yellow, which vanish on one of the themes.
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7")
@@ -46,28 +50,30 @@ def _radius(count: int) -> float:
     return 4.0 if count <= 60 else 3.0 if count <= 300 else 2.0
 
 
-def _value_range(values: list[float], metric: bool = False) -> tuple[float, float]:
+def _value_range(groups: Sequence[Sequence[float]], metric: bool = False) -> tuple[float, float]:
     """Scores in 0-1 get the whole 0-1 axis; a metric's axis fits its values (val_bpb 1.40-1.50 is not
-    drawn as a flat line at the top of 0-1.5), with a margin so no point sits on the frame."""
-    if not values:
+    drawn as a flat line at the top of 0-1.5), with a margin so no point sits on the frame. The values
+    come in groups (the scores, the held-out scores, the candidates'), each read where it lies."""
+    groups = [g for g in groups if len(g)]
+    if not groups:
         return 0.0, 1.0
-    lo, hi = min(values), max(values)
+    lo, hi = min(min(g) for g in groups), max(max(g) for g in groups)
     if not metric:
         return min(0.0, lo), max(1.0, hi)
     margin = (hi - lo) * 0.08 or abs(hi) * 0.05 or 1.0
     return lo - margin, hi + margin
 
 
-def _cycles(points: list[Point]) -> tuple[int, int]:
+def _cycles(points: Sequence[Drawn]) -> tuple[int, int]:
     return (points[0].cycle, points[-1].cycle) if points else (1, 1)
 
 
-def _title(p: Point) -> str:
+def _title(p: Drawn) -> str:
     value = "no score" if p.decision == "error" else f"{p.score:.4g}{f' {p.partial}' if p.partial else ''}"
     return f"cycle {p.cycle} · {value} · {p.decision.upper()} · {p.mutation}"
 
 
-def _marker(frame: Frame, p: Point, r: float) -> str:
+def _marker(frame: Frame, p: Drawn, r: float) -> str:
     """An error cycle measured nothing: a hollow mark on the bottom edge, never a point at its recorded
     0 (the best value a minimize goal could draw). An early discard's partial score is drawn faint."""
     if p.decision == "error":
@@ -78,8 +84,9 @@ def _marker(frame: Frame, p: Point, r: float) -> str:
 
 def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
-    evaluated = [(p.cycle, p.score) for p in data.points if p.decision != "error"]
-    values = [v for _, v in evaluated] + [v for _, v in data.holdout] + [c.score for c in data.candidates]
+    shown = [p for p in data.points if p.decision != "error"]
+    evaluated = Pairs(array("q", [p.cycle for p in shown]), array("d", [p.score for p in shown]))
+    values = (evaluated.values, data.holdout.values, [c.score for c in data.candidates])
     reach = candidates.REACH if data.candidates else 0.0
     frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric), reach)
     r = _radius(len(data.points))
@@ -100,13 +107,15 @@ def score_chart(data: Series, standalone: bool = False) -> str:
         )
     parts.append(candidates.svg(frame, list(data.candidates), r))
     parts.append('<g class="points">')
-    for p in data.points:
-        parts.append(
+    parts.append(
+        joined(
             f'<circle class="pt {esc(p.decision)}{" partial" if p.partial else ""}" data-cycle="{p.cycle}" '
             f'data-decision="{esc(p.decision)}" '
             f'cx="{frame.at(p.cycle)}" {_marker(frame, p, r)}>'
             f"<title>{esc(_title(p))}</title></circle>"
+            for p in data.points
         )
+    )
     parts.append("</g>")
     legend = [("KEEP", COLORS["keep"]), ("DROP", COLORS["drop"]), ("ERROR", COLORS["error"]), ("best (HEAD)", BEST)]
     legend += [("holdout", HOLDOUT)] if data.holdout else []
@@ -117,19 +126,18 @@ def score_chart(data: Series, standalone: bool = False) -> str:
     return "".join(parts)
 
 
-def _split(values: list[tuple[int, float]], breaks: Sequence[int]) -> list[list[tuple[int, float]]]:
+def _split(values: Pairs, breaks: Sequence[int]) -> list[Pairs]:
     """A line cut where the eval changed: scores of two evals are never joined as if comparable. A cut
     between two points is the first break after the earlier one, found by bisection: testing every
     break at every point made a night that re-baselines now and then quadratic in its length."""
-    cuts = sorted(breaks)
-    runs: list[list[tuple[int, float]]] = [[]]
-    for cycle, value in values:
-        if runs[-1]:
-            after = bisect.bisect_right(cuts, runs[-1][-1][0])
-            if after < len(cuts) and cuts[after] <= cycle:
-                runs.append([])
-        runs[-1].append((cycle, value))
-    return [run for run in runs if run]
+    cuts, cycles = sorted(breaks), values.cycles
+    starts = [0]
+    for i in range(1, len(cycles)):
+        after = bisect.bisect_right(cuts, cycles[i - 1])
+        if after < len(cuts) and cuts[after] <= cycles[i]:
+            starts.append(i)
+    ends = [*starts[1:], len(cycles)]
+    return [values[start:end] for start, end in zip(starts, ends) if end > start]
 
 
 def _break(frame: Frame, cycle: int) -> str:
@@ -142,13 +150,10 @@ def _break(frame: Frame, cycle: int) -> str:
     )
 
 
-def _step(frame: Frame, best: list[tuple[int, float]]) -> str:
+def _step(frame: Frame, best: Pairs) -> str:
     """HEAD holds its score until the next KEEP: horizontal, then vertical."""
     (c0, v0), rest = best[0], best[1:]
-    d = [f"M{frame.at(c0)} {frame.level(v0)}"]
-    for cycle, value in rest:
-        d.append(f"H{frame.at(cycle)}V{frame.level(value)}")
-    return "".join(d)
+    return f"M{frame.at(c0)} {frame.level(v0)}" + joined(f"H{frame.at(c)}V{frame.level(v)}" for c, v in rest)
 
 
 def _legend(items: list[tuple[str, str]], lines: bool = False) -> str:
@@ -192,25 +197,26 @@ def assertions_chart(data: Series) -> str:
 
 def cost_chart(data: Series) -> str:
     """Cumulative spend, eval below and mutation stacked on top."""
-    totals = [e + m for (_, e), (_, m) in zip(data.eval_cost, data.mutation_cost)]
+    spent = data.eval_cost
+    totals = array("d", map(operator.add, spent.values, data.mutation_cost.values))
     top = max(totals, default=0.0) or 1.0
     frame = Frame.of(_cycles(data.points), (0.0, top * 1.05))
-    stacked = [(c, e + m) for (c, e), (_, m) in zip(data.eval_cost, data.mutation_cost)]
+    stacked = Pairs(spent.cycles, totals)
     parts = [open_svg("cost-chart", "cumulative cost in US dollars", False)]
     parts.append(frame.axes("cost (USD)", lambda v: f"${v:.2f}" if top >= 0.1 else f"${v:.4f}"))
     if data.points:
-        floor = [(c, 0.0) for c, _ in reversed(data.eval_cost)]
-        parts.append(_area("eval", EVAL_COST, frame, data.eval_cost, floor))
-        parts.append(_area("mutation", MUTATION_COST, frame, stacked, list(reversed(data.eval_cost))))
+        floor = Pairs(spent.cycles[::-1], array("d", bytes(8 * len(spent))))  # zeros
+        parts.append(_area("eval", EVAL_COST, frame, spent, floor))
+        parts.append(_area("mutation", MUTATION_COST, frame, stacked, spent[::-1]))
     parts.append(_legend([("eval", EVAL_COST), ("mutation", MUTATION_COST)]))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _area(name: str, color: str, frame: Frame, upper: list[tuple[int, float]], lower: list[tuple[int, float]]) -> str:
+def _area(name: str, color: str, frame: Frame, upper: Pairs, lower: Pairs) -> str:
     return (
         f'<polygon class="area {name}" fill="{color}" fill-opacity="0.35" stroke="{color}" stroke-width="1.5" '
-        f'points="{frame.points(upper + lower)}"/>'
+        f'points="{frame.points(chain(upper, lower))}"/>'
     )
 
 
@@ -227,7 +233,7 @@ def compare_chart(named: list[tuple[str, Series]], standalone: bool = False) -> 
     KEEPs filled and its other cycles hollow, HEAD's score as its step line."""
     every = [p for _, data in named for p in data.points]
     cycles = (min((p.cycle for p in every), default=1), max((p.cycle for p in every), default=1))
-    frame = Frame.of(cycles, _value_range([p.score for p in every]))
+    frame = Frame.of(cycles, _value_range([[p.score for p in every]]))
     r = _radius(max((len(data.points) for _, data in named), default=0))
     label = "score per cycle of " + ", ".join(name for name, _ in named)
     parts = [open_svg("compare-chart", label, standalone), frame.axes("score")]

@@ -9,14 +9,15 @@ cycles picked (never as markup: it sets text).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.page_parts import run_href, score
-from autoresearch.trajectory.svg import esc
+from autoresearch.trajectory.svg import batches, esc, joined
+from autoresearch.trajectory.testscores import Measured
 
-Scores = dict[int, dict[str, float]]  # cycle -> test_id -> score
+Scores = Mapping[int, Mapping[str, float]]  # cycle -> test_id -> score
 EPSILON = 1e-9
 INDEX = "index.jsonl"
 
@@ -32,7 +33,7 @@ class Change:
         return (self.after or 0.0) - (self.before or 0.0)
 
 
-def changes(before: dict[str, float], after: dict[str, float]) -> list[Change]:
+def changes(before: Mapping[str, float], after: Mapping[str, float]) -> list[Change]:
     """The tests whose score differs (or that ran in one cycle only), the biggest moves first."""
     out = []
     for test in sorted(before.keys() | after.keys()):
@@ -45,7 +46,10 @@ def changes(before: dict[str, float], after: dict[str, float]) -> list[Change]:
 def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | None:
     """The original against HEAD (the last KEEP), or against the last measured cycle while no
     KEEP followed the original: what the night changed."""
-    measured = [r for r in records if r.cycle in scores]
+    return _pair([r for r in records if r.cycle in scores])
+
+
+def _pair(measured: Sequence[Drawn]) -> tuple[int, int] | None:
     if len(measured) < 2:
         return None
     first = measured[0]
@@ -54,15 +58,16 @@ def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | 
 
 
 def section(records: Sequence[Drawn], scores: Scores) -> str:
-    pair = default_pair(records, scores)
+    measured = [r for r in records if r.cycle in scores]  # once: each part below reads the measured lines alone
+    pair = _pair(measured)
     if pair is None:
         return '<p class="empty">Per-test results appear here once two cycles have them.</p>'
-    runs = {r.cycle: r.run_dir for r in records if r.cycle in scores}
     a, b = pair
+    runs = {r.cycle: r.run_dir for r in records if r.cycle in pair}
     found = changes(scores[a], scores[b])
     pick = (
         '<form class="pick" id="drilldown-pick">Between cycle '
-        f"{_select('from', records, scores, a)} and cycle {_select('to', records, scores, b)}</form>"
+        f"{_select('from', measured, a)} and cycle {_select('to', measured, b)}</form>"
     )
     rows = "".join(_row(c, runs[a], runs[b]) for c in found)
     return (
@@ -70,7 +75,7 @@ def section(records: Sequence[Drawn], scores: Scores) -> str:
         '<div class="table-wrap"><table id="drilldown"><thead><tr><th>test</th>'
         f'<th class="num" id="drilldown-a">cycle {a}</th><th class="num" id="drilldown-b">cycle {b}</th>'
         f'<th class="num">change</th><th>results</th></tr></thead><tbody>{rows}</tbody></table></div>'
-        f'<script type="application/json" id="test-scores">{payload(records, scores)}</script>'
+        f'<script type="application/json" id="test-scores">{_payload(measured, scores)}</script>'
     )
 
 
@@ -79,12 +84,15 @@ def summary(found: list[Change], total: int) -> str:
     return f"{len(found)} of {total} tests changed: {up} up, {len(found) - up} down or gone."
 
 
-def _select(name: str, records: Sequence[Drawn], scores: Scores, chosen: int) -> str:
-    options = "".join(
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _select(name: str, measured: Sequence[Drawn], chosen: int) -> str:
+    options = joined(
         f'<option value="{r.cycle}"{" selected" if r.cycle == chosen else ""}>'
         f"{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>"
-        for r in records
-        if r.cycle in scores
+        for r in measured
     )
     return f'<select id="drilldown-{name}" name="{name}">{options}</select>'
 
@@ -101,11 +109,13 @@ def _row(c: Change, run_a: str, run_b: str) -> str:
 
 def payload(records: Sequence[Drawn], scores: Scores) -> str:
     """Every measured cycle's scores as JSON that cannot end the script element it sits in."""
-    tests = sorted({t for s in scores.values() for t in s})
-    cycles = [
-        {"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]}
-        for r in records
-        if r.cycle in scores
-    ]
-    text = json.dumps({"tests": tests, "cycles": cycles}, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return _payload([r for r in records if r.cycle in scores], scores)
+
+
+def _payload(measured: Sequence[Drawn], scores: Scores) -> str:
+    tests = sorted(scores.tests if isinstance(scores, Measured) else {t for s in scores.values() for t in s})
+    cycles = ({"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]} for r in measured)
+    # written a few hundred cycles at a time (see svg.joined), as `json.dumps` writes the whole
+    listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles))
+    text = f'{{"tests":{_json(tests)},"cycles":[{listed}]}}'
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
@@ -38,12 +38,13 @@ class PageData:
     status: str = "running"
     live: bool = True
     state: JSONObject = field(default_factory=dict)  # state.json as a dict: status, stop_reason, started_at, ...
-    run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; `write` lists them when None
-    test_scores: drilldown.Scores | None = None  # cycle -> each test's score; `write` reads them when None
+    run_files: dict[str, list[str]] | None = None  # run_dir -> files to link; listed under `root` when None
+    test_scores: drilldown.Scores | None = None  # cycle -> each test's score; read under `root` when None
     kept_scores: testscores.Kept | None = None  # where `write` keeps what it read, for the next live page
     kept_rows: page_parts.KeptRows | None = None  # where the table keeps the rows it drew, for the same
     refresh_s: int = REFRESH_S  # while live
     reading: chartdata.Reading = chartdata.Reading()  # a metric (val_bpb, lower is better) or 0-1 scores
+    root: Path | None = None  # the experiment's folder, where its run directories are (set by `write`)
 
 
 @cache
@@ -117,18 +118,38 @@ def _body(data: PageData) -> str:
             cards
             + '<p class="empty">No cycle has finished yet: the first eval of the original artifact is running.</p>'
         )
+    score, assertions, cost = _charts(data)
+    return f"""{cards}
+<section><h2>{"Metric" if data.reading.metric else "Score"} per cycle</h2>{score}</section>
+{_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
+<section><h2>Tests that changed</h2>{drilldown.section(data.records, _test_scores(data))}</section>
+<section><h2>Cumulative cost</h2>{cost}</section>
+<section><h2>Cycles</h2>{page_parts.table(data.records, _run_files(data), data.kept_rows)}</section>"""
+
+
+def _charts(data: PageData) -> tuple[str, str, str]:
+    """The score, pass-rate and cost charts. Each part of the page reads what it draws from the lines and
+    drops it before the next part reads its own (the series here, each run's scores, each run's files): the
+    live page is drawn all night, and what a redraw holds at once is the free memory Python keeps after it."""
     series = chartdata.series(data.records, data.reading)
     assertions = (
         page_parts.legend(list(series.assertions)) + charts.assertions_chart(series)
         if series.assertions
         else f"<p>{'A metric has no pass rates: its value is charted above.' if data.reading.metric else 'No per-assertion pass rates were recorded.'}</p>"
     )
-    return f"""{cards}
-<section><h2>{"Metric" if data.reading.metric else "Score"} per cycle</h2>{charts.score_chart(series)}</section>
-{_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
-<section><h2>Tests that changed</h2>{drilldown.section(data.records, data.test_scores or {})}</section>
-<section><h2>Cumulative cost</h2>{charts.cost_chart(series)}</section>
-<section><h2>Cycles</h2>{page_parts.table(data.records, data.run_files, data.kept_rows)}</section>"""
+    return charts.score_chart(series), assertions, charts.cost_chart(series)
+
+
+def _test_scores(data: PageData) -> drilldown.Scores:
+    if data.test_scores is not None or data.root is None:
+        return data.test_scores or {}
+    return read_test_scores(data.root, data.records, data.kept_scores)
+
+
+def _run_files(data: PageData) -> Mapping[str, list[str]] | None:
+    if data.run_files is not None or data.root is None:
+        return data.run_files
+    return RunFiles(data.root, data.records)
 
 
 def _objectives(records: Sequence[Drawn]) -> str:
@@ -138,12 +159,7 @@ def _objectives(records: Sequence[Drawn]) -> str:
 
 def write(path: Path, data: PageData) -> None:
     """`path` is `<experiment>/_autoresearch/trajectory.html`; run directories are its siblings' parent's children."""
-    root = path.parent.parent
-    if data.run_files is None:
-        data = PageData(**{**data.__dict__, "run_files": list_run_files(root, data.records)})
-    if data.test_scores is None:
-        scores = read_test_scores(root, data.records, data.kept_scores)
-        data = PageData(**{**data.__dict__, "test_scores": scores})
+    data = PageData(**{**data.__dict__, "root": path.parent.parent})
     atomic.write_text(path, redact(render(data)), durable=False)  # a history written before masking, too
 
 
@@ -163,6 +179,34 @@ def list_run_files(root: Path, records: Sequence[Drawn]) -> dict[str, list[str]]
     return {r.run_dir: _linkable(d) for r, d in _run_dirs(root, records)}
 
 
+class RunFiles(Mapping[str, list[str]]):
+    """`list_run_files`'s mapping, each run listed when its row asks: a list per run of the night, held
+    while the table was drawn, grew what a redraw holds at once. The last few listings are kept, since a
+    row asks for its run's files and for its changelog's run, the row before's."""
+
+    KEEP = 4
+
+    def __init__(self, root: Path, records: Sequence[Drawn]):
+        self._top, self._records = os.fspath(root), records
+        self._listed: dict[str, list[str]] = {}
+
+    def __getitem__(self, run_dir: str) -> list[str]:
+        if not _names_a_run(run_dir):  # (any run is listed when asked: the table asks for its records' alone)
+            raise KeyError(run_dir)
+        files = self._listed.get(run_dir)
+        if files is None:
+            if len(self._listed) == self.KEEP:
+                del self._listed[next(iter(self._listed))]
+            files = self._listed[run_dir] = _linkable(os.path.join(self._top, run_dir))
+        return files
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(r.run_dir for r in self._records if _names_a_run(r.run_dir)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def _linkable(run: str) -> list[str]:
     """One listing of the directory rather than a stat per name: the live page asks it of every run each redraw."""
     try:
@@ -176,12 +220,12 @@ def _linkable(run: str) -> list[str]:
 def read_test_scores(root: Path, records: Sequence[Drawn], kept: testscores.Kept | None = None) -> drilldown.Scores:
     """Error cycles measured nothing worth comparing: they are left out. With `kept`, each line's scores
     are kept by the line's place in `records`."""
-    out, top = {}, os.fspath(root)
+    out, top = testscores.Measured(), os.fspath(root)
     for place, r in enumerate(records):
         if r.decision == "error" or not _names_a_run(r.run_dir):
             continue
         d = os.path.join(top, r.run_dir)
-        scores = testscores.read(d) if kept is None else kept.read(place, d)
+        scores = testscores.pairs(d) if kept is None else kept.pairs(place, d)
         if scores:
-            out[r.cycle] = scores
+            out.add(r.cycle, scores)
     return out

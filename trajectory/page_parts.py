@@ -6,7 +6,7 @@ Every value that comes from iterations.jsonl or state.json goes through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import cast
 from urllib.parse import quote
@@ -184,7 +184,7 @@ def _read_back(value: object) -> tuple[RowKey, str]:
     return cast(tuple[RowKey, str], value)  # marshal reads back the tuples it wrote
 
 
-def table(records: Sequence[Drawn], run_files: dict[str, list[str]] | None, kept: KeptRows | None = None) -> str:
+def table(records: Sequence[Drawn], run_files: Mapping[str, list[str]] | None, kept: KeptRows | None = None) -> str:
     """Newest cycle first: in the morning, and while watching, the latest is what you look for. With `kept`,
     a row whose line, run files and changelog are those it was drawn from is not drawn again."""
     changelogs = changelog_dirs(records)
@@ -194,7 +194,7 @@ def table(records: Sequence[Drawn], run_files: dict[str, list[str]] | None, kept
 
 
 def _kept_row(
-    place: int, r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None, kept: KeptRows | None
+    place: int, r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None, kept: KeptRows | None
 ) -> str:
     if kept is None:
         return _row(r, run_files, changelog)
@@ -206,7 +206,7 @@ def _kept_row(
     return html
 
 
-def _row_key(r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None) -> RowKey:
+def _row_key(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> RowKey:
     """Everything `_row` reads, as plain values: the line's fields, its run's files and its changelog's place."""
     partial = None if r.partial is None else (r.partial.scored, r.partial.total)
     numbers = tuple(number(r, k) for k in ("wins", "losses", "ties", "duration_s", "mutation_cost_usd"))
@@ -231,7 +231,7 @@ def changelog_dirs(records: Sequence[Drawn]) -> dict[int, str]:
     return out
 
 
-def _row(r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
+def _row(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> str:
     wlt = [number(r, k) for k in ("wins", "losses", "ties")]
     duration = number(r, "duration_s")
     mutation_cost = number(r, "mutation_cost_usd") or 0.0
@@ -265,12 +265,12 @@ def run_href(run_dir: str, name: str = "") -> str:
     return "../" + quote(run_dir, safe="") + "/" + quote(name)
 
 
-def _has(run_files: dict[str, list[str]] | None, run_dir: str, name: str) -> bool:
+def _has(run_files: Mapping[str, list[str]] | None, run_dir: str, name: str) -> bool:
     """Without a listing of the run directories, link what the daemon writes."""
     return run_files is None or name in run_files.get(run_dir, [])
 
 
-def _links(r: Drawn, run_files: dict[str, list[str]] | None, changelog: str | None) -> str:
+def _links(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> str:
     parts = []
     if r.run_dir:
         names = run_files.get(r.run_dir, []) if run_files is not None else _expected_files(r)

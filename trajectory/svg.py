@@ -8,13 +8,17 @@ one small file that renders offline, from disk, and with scripts disabled;
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape
+from itertools import islice
+from typing import TypeVar
 
 WIDTH, HEIGHT = 960, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34  # the plot area is what these margins leave
 PAD = 6  # pixels from the plot area's edge to a mark's centre at the end of a scale: the largest mark fits inside
+CHUNK = 256  # pieces of markup joined at a time (see `joined`)
+T = TypeVar("T")
 
 
 def esc(value: object) -> str:
@@ -25,6 +29,19 @@ def esc(value: object) -> str:
 def fmt(value: float) -> str:
     """Coordinates with one decimal: enough for the eye, small for 50,000 points."""
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def joined(pieces: Iterable[str], sep: str = "") -> str:
+    """`sep.join(pieces)`, holding at most `CHUNK` of the pieces at a time: a chart draws a piece per line
+    of the night (a point, a coordinate pair), and the live page, redrawn all night, held them all at once:
+    its peak of small objects, and with it the free memory Python keeps around what stays, grew with the night."""
+    return sep.join(sep.join(chunk) for chunk in batches(pieces))
+
+
+def batches(items: Iterable[T]) -> Iterator[list[T]]:
+    """The items, `CHUNK` at a time."""
+    rest = iter(items)
+    return iter(lambda: list(islice(rest, CHUNK)), [])
 
 
 @dataclass(frozen=True)
@@ -116,7 +133,7 @@ class Frame:
         return text
 
     def points(self, values: Iterable[tuple[int, float]]) -> str:
-        return " ".join(f"{self.at(c)},{self.level(v)}" for c, v in values)
+        return joined((f"{self.at(c)},{self.level(v)}" for c, v in values), " ")
 
 
 def open_svg(chart_id: str, label: str, standalone: bool) -> str:

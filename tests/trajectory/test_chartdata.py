@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
+from array import array
 
 from autoresearch.trajectory import charts
-from autoresearch.trajectory.chartdata import series, summary
+from autoresearch.trajectory.chartdata import Pairs, series, summary
 from autoresearch.trajectory.iterations import Iteration
-from autoresearch.trajectory.svg import ticks
+from autoresearch.trajectory.svg import CHUNK, joined, ticks
+from tests.trajectory import sample
 
 
 def _it(cycle, score, decision, **extra):
@@ -23,14 +26,17 @@ RECORDS = [
 
 
 def test_head_steps_only_on_keeps_and_a_drop_never_counts_as_best():
-    assert series(RECORDS).best == [(1, 0.4), (2, 0.4), (3, 0.4), (4, 0.6)]
+    assert list(series(RECORDS).best) == [(1, 0.4), (2, 0.4), (3, 0.4), (4, 0.6)]
     s = summary(RECORDS)
     assert (s.original, s.best, s.best_cycle, s.keeps, s.drops, s.errors) == (0.4, 0.6, 4, 2, 1, 1)
     assert round(s.improvement, 6) == 0.2
 
 
 def test_error_cycles_leave_gaps_in_pass_rates_and_late_assertions_start_late():
-    assert series(RECORDS).assertions == {"a": [(1, 0.0), (3, 1.0), (4, 0.5)], "b": [(4, 1.0)]}
+    assert {name: list(pairs) for name, pairs in series(RECORDS).assertions.items()} == {
+        "a": [(1, 0.0), (3, 1.0), (4, 0.5)],
+        "b": [(4, 1.0)],
+    }
 
 
 def test_costs_accumulate_and_a_missing_or_bad_mutation_cost_counts_as_zero():
@@ -55,7 +61,7 @@ def test_a_holdout_score_becomes_its_own_dashed_curve_beside_the_train_score():
     from autoresearch.trajectory.page import PageData, render
 
     records = [_it(1, 0.4, "keep", holdout_score=0.5), _it(2, 0.6, "keep", holdout_score=0.25), _it(3, 0.0, "error")]
-    assert series(records).holdout == [(1, 0.5), (2, 0.25)]
+    assert list(series(records).holdout) == [(1, 0.5), (2, 0.25)]
     page = render(PageData("exp", records))
     assert page.count('class="holdout"') == 1 and ">holdout</text>" in page
     assert 'class="holdout"' not in render(PageData("exp", RECORDS))
@@ -97,4 +103,24 @@ def test_a_line_is_cut_at_every_break_between_two_points_whatever_the_order_of_e
             if runs[-1] and any(runs[-1][-1][0] < b <= cycle for b in breaks):
                 runs.append([])
             runs[-1].append((cycle, value))
-        assert charts._split(values, breaks) == [run for run in runs if run]
+        pairs = Pairs(array("q", [c for c, _ in values]), array("d", [v for _, v in values]))
+        assert [list(run) for run in charts._split(pairs, breaks)] == [run for run in runs if run]
+
+
+def test_a_long_nights_series_hold_a_few_bytes_a_line():
+    """The live page draws the night every few seconds: a tuple and a float per line and per series (and
+    a point per line) made each redraw hold about a kilobyte a line more than the lines themselves."""
+    recs = sample.records(2000, assertions=5)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    data = series(recs)
+    held = (tracemalloc.get_traced_memory()[0] - before) / len(recs)
+    tracemalloc.stop()
+    assert held < 200, f"{held:.0f} bytes a line"
+    assert len(data.best) == 2000 and len(data.assertions) == 5
+
+
+def test_markup_joined_a_chunk_at_a_time_is_the_same_markup():
+    for count in (0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7):
+        pieces = [f"<p{n}>" for n in range(count)]
+        assert joined(iter(pieces)) == "".join(pieces) and joined(pieces, " ") == " ".join(pieces)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import tracemalloc
 
 from autoresearch.trajectory import drilldown, page, page_parts, testscores
@@ -136,3 +137,45 @@ def test_each_cycles_changelog_is_found_where_the_mutator_wrote_it():
         4: "run-c2",
         5: "run-c4",  # the last cycle: still where the mutator wrote it
     }
+
+
+def test_the_pages_scores_map_cycles_as_a_dict_would_in_order_or_not():
+    """Cycles as the daemon writes them, then out of order and twice (a file edited by hand): the last
+    scores of a cycle win, as assigning them to a dict in turn would."""
+    rng = random.Random(3)
+    for cycles in (list(range(1, 40)), [rng.randint(1, 25) for _ in range(60)], [5, 3, 5, 1]):
+        measured, expected = testscores.Measured(), {}
+        for n, cycle in enumerate(cycles):
+            pairs = tuple((f"t{t}", (n + t) / 7) for t in range(n % 3 + 1))
+            measured.add(cycle, pairs)
+            expected[cycle] = dict(pairs)
+        assert dict(measured) == expected and len(measured) == len(expected)
+        assert all(measured[c] == expected[c] and c in measured for c in expected)
+        assert 0 not in measured and 99 not in measured and "5" not in measured
+
+
+def test_the_pages_scores_hold_no_object_per_cycle():
+    """A dict per cycle, held while the live page was drawn, was a third of what a redraw held at once."""
+    pairs = (("t1", 0.5), ("t2", 1.0))
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    measured = testscores.Measured()
+    for cycle in range(1, 2001):
+        measured.add(cycle, pairs)
+    held = (tracemalloc.get_traced_memory()[0] - before) / 2000
+    tracemalloc.stop()
+    assert held < 80, f"{held:.0f} bytes a cycle"
+    assert measured[1234] == {"t1": 0.5, "t2": 1.0}
+
+
+def test_the_live_tables_run_files_are_those_listed_up_front(tmp_path):
+    root = tmp_path / "exp"
+    recs = [_rec(n, "drop", f"run-c{n}") for n in range(1, 13)] + [_rec(13, "keep", ".."), _rec(14, "keep")]
+    for n in range(1, 12):  # the last run has no directory
+        (root / f"run-c{n}").mkdir(parents=True)
+        for name in page_parts.RUN_FILES[: n % 4 + 1]:
+            (root / f"run-c{n}" / name).write_text("x")
+    listed = page.list_run_files(root, recs)
+    lazy = page.RunFiles(root, recs)
+    assert lazy == listed and len(lazy) == 13
+    assert [lazy.get(r.run_dir) for r in recs] == [listed.get(r.run_dir) for r in recs]
