@@ -47,6 +47,7 @@ from autoresearch.optimizer.guard.cachefolders import CacheFolders, probe
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
+from autoresearch.optimizer.guard.ownoutput import own_output
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError
 
@@ -104,7 +105,7 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
         roots += [os.path.join(common, name) for name in ("config", "hooks", "info")]
     if cache_root is not None:
         roots.append(str(cache_root))
-    excluded = {str(ws.artifact_path), str(results_dir)}
+    excluded = {str(ws.artifact_path), str(results_dir), *own_output()}  # (`own_output`: `run > run.log`)
     excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
     cache = str(cache_root) if cache_root is not None else ""
     if cache:
