@@ -29,9 +29,11 @@ def remove(path: str | os.PathLike[str], ignore_errors: bool = False) -> None:
 
 @contextmanager
 def temporary(prefix: str | None = None) -> Iterator[str]:
-    """A new private folder under the temporary directory, removed with all it holds on the way out."""
-    path = tempfile.mkdtemp(prefix=prefix)
+    """`tempfile.TemporaryDirectory(prefix)`'s folder (its removal makes what it cannot remove writable, and
+    tries again), removed with a signal meanwhile held back."""
+    folder = tempfile.TemporaryDirectory(prefix=prefix)  # noqa: TID251 (removed here, held)
     try:
-        yield path
+        yield folder.name
     finally:
-        remove(path, ignore_errors=True)
+        with critical():
+            folder.cleanup()
