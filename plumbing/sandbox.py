@@ -11,10 +11,11 @@ the daemon ends. bubblewrap stays in the process group `process.run` made for
 it (no `--new-session`), so that the daemon's SIGKILL of that group also
 reaches the namespace's init, whose death ends the namespace: a bwrap killed
 as it started left an init that had not yet asked for `--die-with-parent`'s
-signal, alive after the daemon. Its own session is no less: the group's
+signal, alive after the daemon. A session of its own would add nothing: the group's
 session, made by `process.run`, has no terminal (stdin is /dev/null, /dev the
-sandbox's own), so there is none to push keystrokes into (TIOCSTI). The tokens of the local services it could reach (a Ray
-cluster's, the control API's: see autoresearch.plumbing.service_secrets) are
+sandbox's own), so there is none to push keystrokes into (TIOCSTI). The
+tokens of the local services it could reach (a Ray cluster's, the control
+API's: see autoresearch.plumbing.service_secrets) are
 kept out of every sandbox, from its environment and its files, and so are
 the sockets of the services that would run a command for it outside.
 """
