@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +13,7 @@ from autoresearch.mutators.base import MutationRequest, MutationResult, summary_
 from autoresearch.mutators.config import CommandMutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutatorConfigError
 from autoresearch.mutators.instructions import render
-from autoresearch.plumbing import process
+from autoresearch.plumbing import process, trees
 from autoresearch.plumbing.program import missing_program
 
 
@@ -123,4 +122,4 @@ def _collect_outbox(request: MutationRequest) -> None:
     ):
         if written.is_file() and not written.is_symlink():
             written.replace(kept)
-    shutil.rmtree(request.outbox, ignore_errors=True)
+    trees.remove(request.outbox, ignore_errors=True)

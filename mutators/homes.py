@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, trees
 
 LOGIN_LIMIT = 1 << 20  # a login is a few KB: anything bigger is not one
 PREFIX = "autoresearch-homes-"
@@ -96,7 +96,7 @@ def throwaway() -> Iterator[tuple[tuple[Path, Path], ...]]:
             for c in copies:
                 _bring_back(c)
     finally:
-        shutil.rmtree(area, ignore_errors=True)
+        trees.remove(area, ignore_errors=True)
         os.close(lock)
 
 
@@ -115,7 +115,7 @@ def clear_leftovers() -> list[Path]:
                 continue
             for c in _recorded(area):
                 _bring_back(c)
-            shutil.rmtree(area, ignore_errors=True)
+            trees.remove(area, ignore_errors=True)
             removed.append(area)
         finally:
             os.close(fd)

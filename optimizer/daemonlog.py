@@ -29,7 +29,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from autoresearch.plumbing.errors import Interrupted
 from autoresearch.plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
@@ -142,28 +141,6 @@ def _local_time(stamp: str) -> str:
         return stamp
 
 
-def _passing_interruptions(error: BaseException | None) -> None:
-    """Re-raise the run's interruption where `logging` would swallow it. A handler's emit catches every
-    Exception and reports it on stderr instead; SIGTERM or Ctrl-C (autoresearch.optimizer.signals) raise
-    `Interrupted` from whatever the main thread is running, often a log line's formatting, and a swallowed
-    one left the run going on with every later signal taken for a repeat of it: a daemon nothing but
-    kill -9 could stop."""
-    if isinstance(error, Interrupted):
-        raise error
-
-
-class _ConsoleHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    def handleError(self, record: logging.LogRecord) -> None:
-        _passing_interruptions(sys.exc_info()[1])
-        super().handleError(record)
-
-
-class _FileHandler(logging.FileHandler):
-    def handleError(self, record: logging.LogRecord) -> None:
-        _passing_interruptions(sys.exc_info()[1])
-        super().handleError(record)
-
-
 def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> None:
     """Configure logging for one CLI invocation (never at import time)."""
     root = logging.getLogger("autoresearch")
@@ -174,7 +151,7 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
     root.setLevel(logging.INFO)
     root.propagate = False
     if console:  # a detached daemon has no console: its stderr is the log file itself
-        to_console = _ConsoleHandler(sys.stderr)
+        to_console = logging.StreamHandler(sys.stderr)
         to_console.setLevel(logging.WARNING if quiet else logging.INFO)
         to_console.setFormatter(_ConsoleFormatter())
         to_console.addFilter(lambda record: record.name != FILE_ONLY)
@@ -202,7 +179,7 @@ def write_to(log_file: Path) -> None:
     if any(getattr(h, "baseFilename", None) == path for h in root.handlers):
         return
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    to_file = _FileHandler(log_file, encoding="utf-8")
+    to_file = logging.FileHandler(log_file, encoding="utf-8")
     to_file.setFormatter(_JSONFormatter())
     to_file.addFilter(_OfRun(path))
     root.addHandler(to_file)

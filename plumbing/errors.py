@@ -2,7 +2,9 @@
 
 Exit codes are a public contract (DESIGN.md, README): cron jobs and scripts act on them.
 Every error we raise derives from `AutoresearchError` and carries its exit code, so the
-CLI's boundary maps any of them with `exit_code_for`, wherever it was raised. The domain
+CLI's boundary maps any of them with `exit_code_for`, wherever it was raised. `Interrupted`
+is no error but the user's stop: a `BaseException`, as the `KeyboardInterrupt` it stands for,
+with its exit code in the same table. The domain
 errors (`autoresearch.runs.errors`, `autoresearch.mutators.errors`, `autoresearch.providers.errors`) live beside their code and
 derive from this root: this module imports nothing of ours.
 """
@@ -49,8 +51,14 @@ class IntegrityError(AutoresearchError):
     exit_code = INTEGRITY
 
 
-class Interrupted(AutoresearchError):
-    """Ctrl-C or SIGTERM; raised from the signal handler so `finally` blocks restore the tree."""
+class Interrupted(BaseException):
+    """Ctrl-C or SIGTERM; raised from the signal handler so `finally` blocks restore the tree.
+
+    Not an `Exception`: it is raised from whatever frame the main thread runs, library code included, and the
+    first one makes the handler ignore the next (a second signal must not break the restore under way). Any
+    `except Exception` it met on the way (logging's emit, a library's fallback, a cleanup that logs and goes
+    on) swallowed it, and the daemon went on with SIGTERM ignored: only kill -9 could stop it. As with
+    `KeyboardInterrupt`, only `finally`, `except BaseException` and `except Interrupted` see it."""
 
     exit_code = INTERRUPTED
 
@@ -59,6 +67,6 @@ def exit_code_for(exc: BaseException) -> int | None:
     """The exit code for an error we know, or None for a bug (which should show its traceback)."""
     if isinstance(exc, KeyboardInterrupt):
         return INTERRUPTED
-    if isinstance(exc, AutoresearchError):
+    if isinstance(exc, (AutoresearchError, Interrupted)):
         return exc.exit_code
     return None

@@ -219,7 +219,11 @@ def refusing() -> Iterator[None]:
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the process group, then SIGKILL what is left after a grace period; the command reaped either way."""
+    """SIGTERM the process group, then SIGKILL what is left: after a grace period while the command runs, at once
+    when it has exited; the command reaped either way. A member that ignores SIGTERM outlived the command
+    otherwise, and the run: a sandbox's PID-namespace init does (its namespace's init takes no signal from
+    outside it but SIGKILL), and `--die-with-parent` did not end one whose bwrap died, SIGTERMed as it started,
+    before it had asked for that signal."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
@@ -227,6 +231,7 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
             return
         try:
             proc.wait(timeout=GRACE_S)
+            end_leftovers(proc)
             return
         except subprocess.TimeoutExpired:
             continue

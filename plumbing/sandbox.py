@@ -7,8 +7,15 @@ and only the `writable` paths, the `copies` (throwaway copies seen at real
 paths: a coding agent's homes) and the `work` folder (a throwaway checkout) can
 change. A PID namespace tied to the daemon (`--die-with-parent`) ends
 everything the command started, `setsid` or double fork, when the command or
-the daemon ends. The tokens of the local services it could reach (a Ray
-cluster's, the control API's: see autoresearch.plumbing.service_secrets) are
+the daemon ends. bubblewrap stays in the process group `process.run` made for
+it (no `--new-session`), so that the daemon's SIGKILL of that group also
+reaches the namespace's init, whose death ends the namespace: a bwrap killed
+as it started left an init that had not yet asked for `--die-with-parent`'s
+signal, alive after the daemon. A session of its own would add nothing: the group's
+session, made by `process.run`, has no terminal (stdin is /dev/null, /dev the
+sandbox's own), so there is none to push keystrokes into (TIOCSTI). The
+tokens of the local services it could reach (a Ray cluster's, the control
+API's: see autoresearch.plumbing.service_secrets) are
 kept out of every sandbox, from its environment and its files, and so are
 the sockets of the services that would run a command for it outside.
 """
@@ -85,7 +92,7 @@ class Sandbox:
         placed.sort(key=_depth)
         for at, path, access in placed:
             args += _mount(at, path, access)
-        args += ["--unshare-pid", "--die-with-parent", "--new-session"]
+        args += ["--unshare-pid", "--die-with-parent"]
         args += [] if self.network else ["--unshare-net"]
         args += [arg for name in SECRET_VARIABLES for arg in ("--unsetenv", name)]
         return [*args, "--chdir", str(cwd), "--", *command]

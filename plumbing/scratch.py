@@ -10,11 +10,12 @@ system calls. Anything else (a subfolder the command made, a file it made read-o
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from autoresearch.plumbing import trees
 
 
 @contextmanager
@@ -35,4 +36,4 @@ def remove(path: str) -> None:
                 os.unlink(entry.path)
         os.rmdir(path)
     except OSError:  # a subfolder (unlink says EISDIR), a file already gone, anything unusual: the careful walk
-        shutil.rmtree(path, ignore_errors=True)
+        trees.remove(path, ignore_errors=True)

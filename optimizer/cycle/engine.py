@@ -19,7 +19,6 @@ this cycle makes). Not when the next cycle is already known not to start
 
 from __future__ import annotations
 
-import shutil
 import time
 from dataclasses import replace
 
@@ -46,7 +45,7 @@ from autoresearch.optimizer.cycle.threads import all_at_once
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
-from autoresearch.plumbing import process
+from autoresearch.plumbing import process, trees
 
 
 def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | None:
@@ -115,7 +114,7 @@ def _several(session: Session, number: int) -> Batch:
 def exhausted(batch: Batch) -> None:
     """No cycle happens when every mutator has run out of mutations: no run directory is left behind."""
     if all(s.error and s.error[0] == "exhausted" for s in batch.siblings):
-        shutil.rmtree(batch.run_dir)
+        trees.remove(batch.run_dir)
         raise RunStopped("mutations-exhausted")
 
 

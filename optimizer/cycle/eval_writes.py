@@ -28,7 +28,7 @@ from pygit2.enums import DeltaStatus
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.gitrepo.workspace import Workspace
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, trees
 
 NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
 _TEMP = ".autoresearch-restoring-"  # a link being put back, renamed over its path once made
@@ -103,7 +103,7 @@ def _save(source: Path, target: Path) -> None:
 
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        trees.remove(path)
     else:
         path.unlink()
 

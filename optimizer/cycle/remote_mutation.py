@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import shutil
 import stat
 import tarfile
 from dataclasses import dataclass, replace
@@ -24,7 +23,7 @@ from autoresearch.mutators.config import CommandMutatorConfig, MutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted, MutatorUnusable
 from autoresearch.mutators.registry import build
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
-from autoresearch.plumbing import sandbox
+from autoresearch.plumbing import sandbox, trees
 from autoresearch.runs.executors.snapshot import pack_dir, unpack
 from autoresearch.runs.executors.worker import scratch
 
@@ -96,7 +95,7 @@ def mutate_in_tree(root: Path, config: MutatorConfig, request: MutationRequest, 
         changelog = moved.changelog.read_text(encoding="utf-8") if moved.changelog.is_file() else None
         return Outcome(result, failure, _artifact(moved), changelog, pack_dir(moved.log_dir), outside)
     finally:
-        shutil.rmtree(here, ignore_errors=True)
+        trees.remove(here, ignore_errors=True)
 
 
 def _run(config: MutatorConfig, request: MutationRequest) -> tuple[MutationResult | None, Failure | None]:
@@ -193,7 +192,7 @@ def put_back(outcome: Outcome, request: MutationRequest) -> None:
     """On the daemon: the artifact as the mutator left it, its changelog and its logs, where the request says."""
     path = request.artifact
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        trees.remove(path)
     else:
         path.unlink(missing_ok=True)
     if outcome.artifact is not None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from autoresearch.optimizer import faults, signals
 from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
+from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError
 
 
@@ -102,6 +103,6 @@ def remove(path: Path) -> None:
     """The file or folder at `path`; a symlink itself, never what it points at (a mutator's tree may hold a
     link to the experiment's runs, named as a tool cache that is removed after the mutation)."""
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        trees.remove(path)
     else:
         path.unlink(missing_ok=True)

@@ -93,9 +93,9 @@ class CheckoutClaim:
 
     def release(self) -> None:
         self._name.release()
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        fd, self._fd = self._fd, None  # forgotten first: a signal raised as os.close returns must not close it twice
+        if fd is not None:
+            os.close(fd)
 
 
 def _refusal(raw: bytes, experiment: str, results: Path) -> str:

@@ -73,9 +73,9 @@ class FolderWatch:
         return None
 
     def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+        fd, self.fd = self.fd, -1  # forgotten first: a signal raised as os.close returns must not close it twice
+        if fd >= 0:
+            os.close(fd)
 
     def _rewatch(self) -> None:
         self.close()

@@ -160,9 +160,9 @@ class Lock:
         if self.keep is None or self._fd is None or self.linked():
             return False
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self._apart is not None:
-            os.close(self._apart)
-            self._apart = None
+        apart, self._apart = self._apart, None  # forgotten first: a signal as os.close returns must not close it twice
+        if apart is not None:
+            os.close(apart)
         self.path.unlink(missing_ok=True)
         self._place(experiment)
         self._write()
@@ -170,10 +170,10 @@ class Lock:
 
     def release(self) -> None:
         self._name.release()
-        for fd in (self._fd, self._apart):
+        held, self._fd, self._apart = (self._fd, self._apart), None, None  # forgotten first, as in `restore`
+        for fd in held:
             if fd is not None:
                 os.close(fd)
-        self._fd = self._apart = None
 
     def __enter__(self) -> "Lock":
         return self

@@ -22,7 +22,6 @@ the daemon): linking one of those back would resurrect what is over.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +30,7 @@ from autoresearch.optimizer.experiment.folderwatch import FolderWatch
 from autoresearch.optimizer.experiment.listing import Changes, Listing, Stat, identity, merge
 from autoresearch.optimizer.gitrepo.candidates import FOLDER as CANDIDATES
 from autoresearch.optimizer.guard.fswatch import Unavailable
+from autoresearch.plumbing import trees
 from autoresearch.plumbing.paths import META
 from autoresearch.plumbing.process import PGID_SUFFIX
 
@@ -210,7 +210,7 @@ def _depth(relative: str) -> tuple[int, str]:
 
 def _drop(path: str, st: Stat) -> None:
     if stat.S_ISDIR(st.st_mode):
-        shutil.rmtree(path, ignore_errors=True)
+        trees.remove(path, ignore_errors=True)
     else:
         try:
             os.unlink(path)

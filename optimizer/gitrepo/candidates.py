@@ -16,6 +16,7 @@ from pathlib import Path
 
 from autoresearch.optimizer.gitrepo import linked
 from autoresearch.optimizer.gitrepo.workspace import Workspace, everything_changed, inside, open_workspace
+from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError
 
 FOLDER = "candidates"
@@ -69,7 +70,7 @@ def carry_artifact(source: Workspace, target: Workspace, changes: dict[str, str]
 def _carry(source: Path, target: Path) -> None:
     kind, was = _kind(source), _kind(target)
     if was == "dir" and kind != "dir":
-        shutil.rmtree(target)
+        trees.remove(target)
     elif was is not None and (was != kind or was == "link"):
         target.unlink()
     if kind in ("file", "link"):
@@ -94,7 +95,7 @@ def clear(main: Workspace, meta: Path, batch: str | None = None) -> list[str]:
     for path in _worktrees(top) if batch is None else sorted(top.iterdir()):
         whole = _remove(main, path) and whole
         removed.append(path.relative_to(root).as_posix())
-    shutil.rmtree(top, ignore_errors=True)
+    trees.remove(top, ignore_errors=True)
     if batch is None or not whole:  # git's record of a worktree removed some other way
         main.git("worktree", "prune")
     return removed
@@ -119,12 +120,12 @@ def _remove(main: Workspace, path: Path) -> bool:
         try:
             main.git("worktree", "remove", "--force", str(path))
         except IntegrityError:  # its .git file damaged (a mutator gone astray): removed below, git's record pruned
-            shutil.rmtree(path)
+            trees.remove(path)
             main.git("worktree", "prune")
     elif path.exists():
         whole = False
     if path.is_dir() and not path.is_symlink():  # never registered, or half made by a killed `git worktree add`
-        shutil.rmtree(path)
+        trees.remove(path)
     elif os.path.lexists(path):
         path.unlink()
     return whole

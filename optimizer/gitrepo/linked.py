@@ -20,7 +20,6 @@ file, then the files.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 from pathlib import Path
 
@@ -28,6 +27,7 @@ import pygit2
 from pygit2.enums import CheckoutStrategy
 
 from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir, opened, users_git_file
+from autoresearch.plumbing import trees
 
 _CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
 _plain_trees: set[pygit2.Oid] = set()  # the trees of the HEADs looked at, found plain
@@ -60,8 +60,8 @@ def add(main: Workspace, path: Path, commit: str) -> bool:
         (admin / "locked").unlink()
     except (pygit2.GitError, OSError, UnicodeError):  # made nothing, then: git does it
         if made:
-            shutil.rmtree(path, ignore_errors=True)
-        shutil.rmtree(admin, ignore_errors=True)
+            trees.remove(path, ignore_errors=True)
+        trees.remove(admin, ignore_errors=True)
         return False
     return True
 
@@ -72,8 +72,8 @@ def remove(main: Workspace, path: Path) -> bool:
     admin = admin_of(main, path)
     if admin is None:
         return False
-    shutil.rmtree(path)
-    shutil.rmtree(admin, ignore_errors=True)  # a `git worktree prune` meanwhile may have taken it already
+    trees.remove(path)
+    trees.remove(admin, ignore_errors=True)  # a `git worktree prune` meanwhile may have taken it already
     return True
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,6 +33,7 @@ from pygit2.enums import CheckoutStrategy
 
 from autoresearch.optimizer.gitrepo import candidates, linked
 from autoresearch.optimizer.gitrepo.workspace import Workspace, release, with_repository
+from autoresearch.plumbing import trees
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0
 
@@ -91,7 +91,7 @@ class Throwaway:
             return None
         target = ws.root / ws.artifact
         if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
+            trees.remove(target)
         elif os.path.lexists(target):
             target.unlink()
         repo = None

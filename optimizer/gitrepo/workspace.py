@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -27,6 +26,7 @@ import pygit2
 from pygit2.enums import DiffOption, ReferenceType, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import gitcmd
+from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 
@@ -389,7 +389,7 @@ def candidate_patch(ws: Workspace) -> str:
             pass
     if ws.mode == "file":
         return ws.git("diff", "--binary", "HEAD", "--", ws.artifact)
-    with tempfile.TemporaryDirectory() as tmp:
+    with trees.temporary() as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         ws.git("read-tree", "HEAD", env=env)
         ws.git("add", "-A", "--", ws.artifact, env=env)

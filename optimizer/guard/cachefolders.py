@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import time
 from collections.abc import Iterator
 
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
+from autoresearch.plumbing import trees
 
 KIND = "entries"  # a folder's count of paths, as a change's entry: what `Guard.undo` has nothing to put back for
 PROBE = ".guard-clock"
@@ -131,7 +131,7 @@ class CacheFolders:
         in its place goes); None when none can be made there."""
         try:
             if os.path.isdir(self.probe) and not os.path.islink(self.probe):
-                shutil.rmtree(self.probe)
+                trees.remove(self.probe)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.probe)
             fd = os.open(self.probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

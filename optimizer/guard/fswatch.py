@@ -98,9 +98,9 @@ class Watcher:
             raise
 
     def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+        fd, self.fd = self.fd, -1  # forgotten first: a signal raised as os.close returns must not close it twice
+        if fd >= 0:
+            os.close(fd)
 
     def _watch_roots(self, report: bool = True) -> None:
         """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent."""

@@ -31,7 +31,6 @@ Whatever the mutation window changed is saved in full before it is undone
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +47,8 @@ from autoresearch.optimizer.guard.cachefolders import CacheFolders, probe
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
+from autoresearch.optimizer.guard.ownoutput import own_output
+from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError
 
 
@@ -104,7 +105,7 @@ def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope
         roots += [os.path.join(common, name) for name in ("config", "hooks", "info")]
     if cache_root is not None:
         roots.append(str(cache_root))
-    excluded = {str(ws.artifact_path), str(results_dir)}
+    excluded = {str(ws.artifact_path), str(results_dir), *own_output()}  # (`own_output`: `run > run.log`)
     excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
     cache = str(cache_root) if cache_root is not None else ""
     if cache:
@@ -332,7 +333,7 @@ class Guard:
         data = self.backups.read(change.before.oid)
         if data is None:
             return False
-        with tempfile.TemporaryDirectory() as tmp:  # libgit2 reads an index from a file only
+        with trees.temporary() as tmp:  # libgit2 reads an index from a file only
             saved = os.path.join(tmp, "index")
             Path(saved).write_bytes(data)
             try:

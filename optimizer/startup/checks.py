@@ -67,7 +67,7 @@ def check(
         return ws, paths, *found
     try:
         return _check(config, cwd)
-    except Exception as exc:  # a run that cannot start takes back the worktree it just made
+    except BaseException as exc:  # a run that cannot start (or is interrupted) takes back the worktree it just made
         made.take_back()
         if exit_code_for(exc) != INVALID_INPUT:
             raise

@@ -6,7 +6,6 @@ baseline's results); HEAD must still hold the last KEEP's artifact.
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exc
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed
 from autoresearch.optimizer.startup.reconcile import reconcile
+from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, ExperimentPaths
@@ -79,7 +79,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         state = _state(config, ws, paths, history, at)
         shield = sandbox.open_for(config, ws, paths, (cache.root.parent, vault.root.parent))
         if shield is not None:  # no mirror (Session.mirroring): an earlier run's, stale, is never restored from
-            shutil.rmtree(vault.mirror, ignore_errors=True)
+            trees.remove(vault.mirror, ignore_errors=True)
         return Session(
             config,
             ws,

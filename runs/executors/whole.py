@@ -8,11 +8,11 @@ fails is; a lost cluster (`ClusterLost`) propagates and stops the run.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from autoresearch.plumbing import trees
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.executors import Executor, LostAttempts, TaskFailed
 from autoresearch.runs.executors.snapshot import pack_dir, unpack
@@ -42,4 +42,4 @@ def in_scratch_dir(root: Path, fn: Callable[..., T], *args: Any) -> tuple[bytes,
         value = fn(root, run_dir, *args)
         return pack_dir(run_dir), value
     finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+        trees.remove(run_dir, ignore_errors=True)

@@ -12,13 +12,13 @@ worker process on the node removes the folders of those that have ended.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from autoresearch.plumbing import trees
 from autoresearch.runs.executors.snapshot import unpack
 
 # the worker process's unpacked tree, by snapshot digest: a process runs one task at a time, and the next
@@ -41,7 +41,7 @@ def run_in_snapshot(
             unpack(data, root)
             return fn(root, *args)
         finally:
-            shutil.rmtree(root, ignore_errors=True)
+            trees.remove(root, ignore_errors=True)
 
 
 @contextmanager
@@ -72,7 +72,7 @@ def _environment(env: dict[str, str]) -> Iterator[None]:
 def _tree(data: bytes, digest: str) -> Path:
     if digest not in _trees:
         for old in _trees.values():
-            shutil.rmtree(old, ignore_errors=True)
+            trees.remove(old, ignore_errors=True)
         _trees.clear()
         root = scratch(f"tree-{digest[:12]}")
         unpack(data, root)
@@ -95,7 +95,7 @@ def home() -> Path:
             for path in Path(tempfile.gettempdir()).glob(f"{PREFIX}{namespace}-*"):
                 pid = path.name.removeprefix(f"{PREFIX}{namespace}-").split("-", 1)[0]
                 if pid.isdigit() and not _alive(int(pid)):
-                    shutil.rmtree(path, ignore_errors=True)
+                    trees.remove(path, ignore_errors=True)
         _home = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{namespace or 0}-{os.getpid()}-"))
     return _home
 

@@ -12,12 +12,11 @@ execution_error, and the check is not run again.
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from autoresearch.plumbing import process
+from autoresearch.plumbing import process, trees
 
 Render = Callable[[str, dict[str, str]], str]
 
@@ -57,7 +56,7 @@ class Healthcheck:
     def _command(self) -> str | None:
         config = self.config or {}
         cwd = self.eval_dir / config["cwd"] if config.get("cwd") else self.eval_dir
-        with tempfile.TemporaryDirectory(prefix="autoresearch-healthcheck-") as scratch:
+        with trees.temporary(prefix="autoresearch-healthcheck-") as scratch:
             prompt_file = Path(scratch) / "prompt.txt"
             prompt_file.write_text("", encoding="utf-8")
             values = {

@@ -12,10 +12,9 @@ the target answers on the host, as in AgentV.
 from __future__ import annotations
 
 import shlex
-import tempfile
 from pathlib import Path
 
-from autoresearch.plumbing import process
+from autoresearch.plumbing import process, trees
 from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Docker, Repo
 
@@ -28,7 +27,7 @@ class DockerFailed(StepFailed, OSError):
 
 
 def docker(args: list[str], timeout_s: float, stdin: str | None = None) -> process.Completed:
-    with tempfile.TemporaryDirectory(prefix="autoresearch-docker-") as scratch:
+    with trees.temporary(prefix="autoresearch-docker-") as scratch:
         command = shlex.join(["docker", *args])
         if stdin is not None:
             path = Path(scratch) / "stdin"

@@ -14,12 +14,11 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autoresearch.plumbing import process
+from autoresearch.plumbing import process, trees
 from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Hook
 
@@ -68,7 +67,7 @@ def run_hook(hook: Hook, ctx: HookContext, fatal: bool = True) -> str:
     argv = [VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), arg) for arg in hook.command]
     timeout_ms = hook.timeout_ms if hook.timeout_ms is not None else (FATAL_TIMEOUT_MS if fatal else WARN_TIMEOUT_MS)
     cwd = hook.cwd or ctx.file_dir or ctx.eval_dir
-    with tempfile.TemporaryDirectory(prefix="autoresearch-hook-") as scratch:
+    with trees.temporary(prefix="autoresearch-hook-") as scratch:
         stdin = Path(scratch) / "stdin.json"
         stdin.write_text(ctx.stdin(), encoding="utf-8")
         try:

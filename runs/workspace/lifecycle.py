@@ -29,6 +29,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from autoresearch.plumbing import trees
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
 from autoresearch.runs.workspace import docker, docker_environment, extensions, git, host
@@ -358,4 +359,4 @@ def _remove(root: Path) -> None:
     """The workspaces' directory removed, read-only directories (a hook's chmod) included; links are not followed."""
     for directory, _dirs, _files in os.walk(root):
         os.chmod(directory, 0o700)
-    shutil.rmtree(root, ignore_errors=True)
+    trees.remove(root, ignore_errors=True)

@@ -1,4 +1,6 @@
-"""One exception root (STYLE 2): every exception class of ours derives from `AutoresearchError`.
+"""One exception root (STYLE 2): every exception class of ours derives from `AutoresearchError`, but the
+user's stop: `Interrupted` is a `BaseException` as `KeyboardInterrupt` is, so that no `except Exception` on
+its way swallows it, with its exit code in the same table.
 
 Read from the sources rather than imported, so a class is found wherever it sits, in every package. A class may
 also be a built-in exception (`DockerFailed` is an `OSError` for the runner's except clause) when one of its
@@ -11,12 +13,13 @@ import ast
 import builtins
 from pathlib import Path
 
-from autoresearch.plumbing.errors import INTERRUPTED, exit_code_for
+from autoresearch.plumbing.errors import INTERRUPTED, Interrupted, exit_code_for
 from autoresearch.plumbing.process import Refused
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ["pyapi", "optimizer", "runs", "mutators", "policies", "trajectory", "providers", "plumbing"]
 ROOT = ("plumbing/errors.py", "AutoresearchError")
+STOP = ("plumbing/errors.py", "Interrupted")
 
 
 def builtin_rooted_classes(path: Path) -> list[str]:
@@ -41,7 +44,7 @@ def test_every_exception_class_of_ours_derives_from_the_one_root():
         for path in sorted((REPO / package).rglob("*.py"))
         for name in builtin_rooted_classes(path)
     ]
-    assert roots == [ROOT]
+    assert roots == [ROOT, STOP]
 
 
 def test_a_class_rooted_in_a_builtin_exception_is_found(tmp_path):
@@ -51,6 +54,11 @@ def test_a_class_rooted_in_a_builtin_exception_is_found(tmp_path):
         "class E(A, OSError): ...\n"
     )
     assert builtin_rooted_classes(source) == ["A", "C"]
+
+
+def test_the_users_stop_is_no_exception_but_has_its_exit_code():
+    assert not issubclass(Interrupted, Exception)
+    assert exit_code_for(Interrupted("interrupted by SIGTERM")) == INTERRUPTED
 
 
 def test_a_command_refused_while_the_run_ends_would_end_it_as_interrupted_not_as_a_bug():
