@@ -122,15 +122,16 @@ class Pack:
         self.left = (st.st_ino, st.st_size)
 
     def _write_whole(self, live: Mapping[str, bytes]) -> None:
+        """Not synced, as no copy ever was: a kill leaves the page cache to the next start."""
         self.left = None
         records: dict[str, Record] = {}
-        chunks, size = [], 0
+        size = 0
         for oid, data in live.items():
-            header = _header(oid, len(data), "")
-            records[oid] = Record(size + len(header), len(data), "")
-            chunks += [header, data]
-            size += len(header) + len(data)
-        atomic.write_bytes(self.path, b"".join(chunks))
+            size += len(_header(oid, len(data), ""))
+            records[oid] = Record(size, len(data), "")
+            size += len(data)
+        chunks = (part for oid, data in live.items() for part in (_header(oid, len(data), ""), data))
+        atomic.write_chunks(self.path, chunks, durable=False)
         st = os.stat(self.path)
         self.records, self.left = records, (st.st_ino, st.st_size)
 
