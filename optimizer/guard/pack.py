@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoresearch.optimizer.guard.manifest import bytes_oid
+from autoresearch.optimizer.guard.manifest import as_left, bytes_oid
 from autoresearch.plumbing import atomic
 
 NAME = "backups.pack"
@@ -70,7 +70,7 @@ class Pack:
 
     def flush(self, live: Mapping[str, bytes], live_bytes: int) -> None:
         """On disk before the journal arms: the pending records appended, or every live content written whole."""
-        if self.left is not None and not self._untouched():
+        if self.left is not None and not as_left(self.path, self.left):
             self.left = None
         if not self.pending and self.left is not None:
             return
@@ -97,13 +97,6 @@ class Pack:
             return None
         data = b"".join(reversed(parts))
         return data if not current and bytes_oid(data) == oid else None
-
-    def _untouched(self) -> bool:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return False
-        return (st.st_ino, st.st_size) == self.left
 
     def _append(self) -> None:
         assert self.left is not None and self.records is not None

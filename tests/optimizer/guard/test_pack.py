@@ -11,6 +11,7 @@ import pytest
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.guard import journal, pack, rescue, scope
 from autoresearch.plumbing.errors import IntegrityError
+from tests.helpers.guardcycles import armed_cycles, start_after_a_kill
 from tests.helpers.repos import git, make_repo
 
 
@@ -20,17 +21,12 @@ def night(tmp_path: Path, cycles: int) -> tuple[Path, scope.Guard, list[tuple[in
     repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "notes.txt": "n\n"})
     guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", None, tmp_path / "guard")
     guard.open()
-    after = []
-    for n in range(cycles):
+
+    def commit(n: int) -> None:
         (repo / "prompt.md").write_text(f"p {n}\n")
         git(repo, "commit", "-qam", f"candidate {n}")
-        guard.settle()
-        guard.arm(tmp_path / f"run-{n}")
-        st = os.stat(tmp_path / "guard" / pack.NAME)
-        after.append((st.st_ino, st.st_size))
-        if n < cycles - 1:
-            rescue.undo_all(guard, tmp_path / f"run-{n}")
-            guard.disarm()
+
+    after = armed_cycles(guard, tmp_path, cycles, commit, tmp_path / "guard" / pack.NAME)
     return repo, guard, after
 
 
@@ -51,16 +47,8 @@ def test_a_start_after_a_kill_puts_back_logs_a_mutator_rewrote_from_their_append
     (repo / ".git/logs/HEAD").write_bytes(logs["logs/HEAD"].split(b"\n", 3)[3])  # the log's head rewritten
     (repo / ".git/logs/refs/heads/main").write_bytes(logs["logs/refs/heads/main"] + b"forged line\n")
     (repo / ".git/COMMIT_EDITMSG").write_text("forged\n")
-    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
-    assert resumed is not None
-    again, run_dir = resumed
-    changes, _ = rescue.undo_all(again, run_dir)
-    again.disarm()
-    assert sorted(os.path.relpath(c.path, repo) for c in changes) == [
-        ".git/COMMIT_EDITMSG",
-        ".git/logs/HEAD",
-        ".git/logs/refs/heads/main",
-    ]
+    changed, _ = start_after_a_kill(repo, tmp_path / "guard")
+    assert changed == [".git/COMMIT_EDITMSG", ".git/logs/HEAD", ".git/logs/refs/heads/main"]
     assert {name: (repo / ".git" / name).read_bytes() for name in logs} == logs
     assert (repo / ".git/COMMIT_EDITMSG").read_text() == "candidate 11\n"
 
@@ -98,7 +86,5 @@ def test_a_pack_changed_behind_the_guard_is_written_whole_again(tmp_path):
     guard.close()
     assert os.stat(path).st_ino != after[-1][0]
     (repo / ".git/COMMIT_EDITMSG").write_text("forged\n")
-    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
-    assert resumed is not None
-    rescue.undo_all(*resumed)
+    assert start_after_a_kill(repo, tmp_path / "guard")[0] == [".git/COMMIT_EDITMSG"]
     assert (repo / ".git/COMMIT_EDITMSG").read_text() == "candidate 3\n"
