@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,13 +18,18 @@ def write_text(path: Path, text: str, durable: bool = True) -> None:
 
 def write_bytes(path: Path, data: bytes, durable: bool = True, mode: int | None = None) -> None:
     """`mode`: the new file's (a login kept 0600), else as open() would make it."""
+    write_chunks(path, (data,), durable, mode)
+
+
+def write_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True, mode: int | None = None) -> None:
+    """As `write_bytes`, the content given in parts (never joined in memory)."""
     fd, tmp = folders.within(
         path.parent, lambda: tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     )
     try:
         os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            f.writelines(chunks)
             f.flush()
             if durable:
                 os.fsync(f.fileno())

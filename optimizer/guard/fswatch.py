@@ -4,10 +4,11 @@ The scope guard would otherwise stat every file of the repository twice a
 cycle (50,000 in a node_modules). The kernel queues an inotify event before
 the write that caused it returns, so once the mutator has exited (or its
 in-process tool call has returned) every event it caused is in the queue.
-`changed()` still writes a sentinel file in a watched directory and reads
-until that file's own event arrives: the events are read in order, so
-everything before the sentinel has been seen, and a watch that silently
-stopped working (the sentinel never shows up) is noticed instead of trusted.
+`changed()` still opens a sentinel file in a watched directory for writing
+(its close is an event; nothing is written) and reads until that event
+arrives: the events are read in order, so everything before the sentinel has
+been seen, and a watch that silently stopped working (the sentinel never
+shows up) is noticed instead of trusted.
 
 `changed()` returns None whenever the answer might be incomplete: the queue
 overflowed, a watch could not be added (the `max_user_watches` limit), a
@@ -169,8 +170,8 @@ class Watcher:
         except Unavailable:
             self.complete = False
         sentinel = os.path.join(self.sentinel_dir, SENTINEL)
-        try:
-            os.close(os.open(sentinel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        try:  # opened for writing and closed, not truncated: its close is its event, and no inode is written
+            os.close(os.open(sentinel, os.O_WRONLY | os.O_CREAT, 0o600))
         except OSError:  # its directory was removed or replaced: watch a new one, and walk this time
             self._renew_sentinel_dir()
             self.complete = False

@@ -5,10 +5,13 @@ harmless and stays. But a mutator that runs `git stash drop` and then
 `git gc --prune=now` deletes the blob of what the user had staged, and the
 restored index would point at nothing. Object files are never written in
 place by git (they are created read-only and replaced by rename), so each is
-kept alive by a hard link under `<results_dir>/guard/git-objects/`, which
-costs no disk while the original exists; a removed file is linked back.
-Without hard links (another filesystem) the store is only watched, and a
-removal is reported rather than repaired.
+kept alive by a hard link under the guard's `git-objects/`, which costs no
+disk while the original exists; a removed file is linked back. The links lie
+flat in that one folder, named by the object's path with `/` written `%2F`:
+git's 256 fan-out folders would each cost the guard a mkdir of its own (~180 us)
+the first time an object lands there, most of them in a night's first hundred
+cycles. Without hard links (another filesystem) the store is only watched, and
+a removal is reported rather than repaired.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import time
 from pathlib import Path
 
 from autoresearch.optimizer.guard.manifest import Entry, walk
+from autoresearch.plumbing.folders import within
 
 PRUNE_AFTER_S = 14 * 24 * 3600
 
@@ -81,7 +85,7 @@ class ObjectFiles:
 
     def adopt(self, path: str, after: Entry | None) -> None:
         """Take a removal or rewrite as the new state (made between mutations: the user's own gc)."""
-        self._link(path).unlink(missing_ok=True)
+        _unlink(self._link(path))
         self._forget(path)
         if after is not None:
             self._keep(path, after.size << 64 | after.sig[1])
@@ -101,16 +105,28 @@ class ObjectFiles:
         return True
 
     def _sweep(self) -> None:
-        """Links to objects gone for longer than git's own prune delay are no one's any more."""
+        """Links to objects gone for longer than git's own prune delay are no one's any more. A link in a
+        folder of its own (as versions before the flat folder made them) goes to its place in the flat one."""
         cutoff = time.time() - PRUNE_AFTER_S
         known = _Known(self.by_dir)
+        folders = []
         for link, st in list(walk(str(self.links), lambda p: False)):
-            original = os.path.join(self.root, os.path.relpath(link, self.links))
-            if not os.path.isdir(link) and known.sig(original) is None and st.st_ctime < cutoff:
+            relative = os.path.relpath(link, self.links)
+            if os.path.isdir(link):
+                folders.append(link)
+            elif os.sep in relative:
+                _move(link, self._link(os.path.join(self.root, relative)))
+            elif known.sig(os.path.join(self.root, _unflat(relative))) is None and st.st_ctime < cutoff:
                 os.unlink(link)
+        for folder in reversed(folders[1:]):  # the deepest first, the links folder itself kept
+            try:
+                os.rmdir(folder)
+            except OSError:
+                pass
 
-    def _link(self, path: str) -> Path:
-        return self.links / os.path.relpath(path, self.root)
+    def _link(self, path: str) -> str:
+        """A str, not a Path: pathlib interns every part of a path, and each link's name is new."""
+        return os.path.join(self.links, _flat(os.path.relpath(path, self.root)))
 
     def _forget(self, path: str) -> None:
         folder, _, name = path.rpartition(os.sep)
@@ -128,18 +144,43 @@ class ObjectFiles:
         self.by_dir.setdefault(folder, bytearray()).extend(_record(name, sig))
 
     def _keep(self, path: str, sig: int) -> None:
-        link, new_folder = self._link(path), os.path.dirname(path) not in self.by_dir
+        link = self._link(path)
         self._remember(path, sig)
         try:
-            if new_folder:  # its link folder made once: a folder with records has one
-                link.parent.mkdir(parents=True, exist_ok=True)
             try:
-                os.link(path, link)
+                within(self.links, lambda: os.link(path, link))
             except FileExistsError:  # from an earlier run: the same object, or a stale one
-                link.unlink()
+                os.unlink(link)
                 os.link(path, link)
         except OSError:  # another filesystem, or gone already: watched only
             pass
+
+
+def _flat(relative: str) -> str:
+    """A path under the object store as one name: `%` and `/` escaped (each `%` starts an escape)."""
+    return relative.replace("%", "%25").replace(os.sep, "%2F")
+
+
+def _unflat(name: str) -> str:
+    return name.replace("%2F", os.sep).replace("%25", "%")
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _move(link: str, flat: str) -> None:
+    """A link from a folder of its own to its flat name, unless one is there already (made at this open)."""
+    try:
+        os.link(link, flat)
+    except FileExistsError:
+        pass
+    except OSError:
+        return
+    os.unlink(link)
 
 
 def _record(name: str, sig: int) -> bytes:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autoresearch.optimizer.guard.manifest import Entry
+from autoresearch.optimizer.guard.manifest import Entry, as_left
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.errors import IntegrityError
 
@@ -97,7 +97,7 @@ class Journal:
         since the last arm, as ("m", "n" or "c", path)."""
         books = record.books
         arm = _line({"arm": str(record.run_dir), "mark": books.mark})
-        if self.left is not None and self._untouched():
+        if self.left is not None and as_left(self.path, self.left):
             data = b"".join(_line([book, path, _row(books, book, path)]) for book, path in changed) + arm
             if self.left[1] + len(data) <= 2 * self.whole:
                 self._append(data, durable=True)
@@ -106,17 +106,10 @@ class Journal:
 
     def disarm(self) -> None:
         """After the mutation's changes are undone: nothing is left for a start to finish."""
-        if self.left is not None and self._untouched():
+        if self.left is not None and as_left(self.path, self.left):
             self._append(_line({"disarm": True}), durable=False)
         else:
             clear(self.path.parent)
-
-    def _untouched(self) -> bool:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return False
-        return (st.st_ino, st.st_size) == self.left
 
     def _append(self, data: bytes, durable: bool) -> None:
         self.left = None  # until the bytes are all there

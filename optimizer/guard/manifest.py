@@ -16,6 +16,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 RACY_NS = 2_000_000_000
 CHUNK = 1 << 20
@@ -29,6 +30,16 @@ class Entry:
     size: int = field(default=0, compare=False)
     sig: tuple[int, ...] = field(default=(), compare=False)  # (size, mtime_ns, ctime_ns, ino)
     racy: bool = field(default=False, compare=False)
+
+
+def as_left(path: Path, left: tuple[int, int] | None) -> bool:
+    """Whether the file at `path` is as this process left it, `left` being its (inode, size) then: a file
+    put in its place, or bytes appended or cut by anyone else, show."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return (st.st_ino, st.st_size) == left
 
 
 def blob_oid(path: str, size: int) -> str:

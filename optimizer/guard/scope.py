@@ -168,6 +168,7 @@ class Guard:
         scope = self.scope
         books = journal.Books(self.manifest, self.nested, self.cache.counts, self.cache.mark)
         record = journal.Record(scope.roots, scope.excluded, scope.objects, run_dir, books, scope.cache)
+        self.backups.flush()
         self.journal.arm(record, self.unjournaled)
         self.unjournaled.clear()
 
@@ -319,7 +320,7 @@ class Guard:
     def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
         old = self._set(path, entry, manifest)
         if entry is not None:
-            self.backups.hold(path, entry)
+            self.backups.hold(path, entry, old)
         if old is not None:
             self.backups.release(old)
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
-from autoresearch.optimizer.guard import rescue, scope
+from autoresearch.optimizer.guard import pack, rescue, scope
 from tests.helpers.repos import cli, make_repo
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -39,6 +39,7 @@ for n in range(200, 700):
     cycle(n)
 gc.collect()
 print((tracemalloc.get_traced_memory()[0] - before) / 500)
+guard.arm(Path(sys.argv[2]) / "run")  # the copies of what it holds in memory written down
 """
 
 
@@ -54,7 +55,9 @@ def test_a_night_of_cache_entries_costs_the_guard_no_copy_of_their_bytes(tmp_pat
     assert float(held.stdout) < 64, f"{float(held.stdout):.0f} bytes a cycle"
     entries = {p.read_bytes() for p in (repo / ".autoresearch/cache/eval-key").iterdir()}
     copies = {p.read_bytes() for p in (guard / "objects").rglob("*") if p.is_file()}
+    packed = (guard / pack.NAME).read_bytes()
     assert len(entries) == 700 and not entries & copies  # nor a copy on disk
+    assert packed and not any(entry in packed for entry in entries)
 
 
 @pytest.mark.parametrize("poll", [False, True], ids=["inotify", "stat-walk"])

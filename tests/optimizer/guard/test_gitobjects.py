@@ -67,3 +67,53 @@ def test_each_file_is_found_by_its_whole_name_among_names_that_begin_alike(tmp_p
     assert objects.put_back(path, before) and (store / "x").read_text() == "1"
     objects.adopt(str(store / "xy"), None)
     assert [os.path.relpath(c[0], store) for c in objects.look(None)] == []
+
+
+NEW_FOLDERS = """
+import os, sys
+from pathlib import Path
+from autoresearch.optimizer.guard.gitobjects import ObjectFiles
+store = Path(sys.argv[1])
+objects = ObjectFiles(str(store), Path(sys.argv[2]))
+objects.open()
+made = []
+guard = os.fsdecode(sys.argv[2])
+sys.addaudithook(lambda event, args: made.append(args[0]) if event == "os.mkdir" and guard in str(args[0]) else None)
+for n in range(40):  # git's objects landing in new fan-out folders, as a night's first cycles bring
+    os.makedirs(store / f"{n:02x}")
+    (store / f"{n:02x}" / ("%038x" % n)).write_text(str(n))
+    objects.look(None)
+print(len(made))
+"""
+
+
+def test_objects_in_new_fan_out_folders_cost_the_guard_no_mkdir(tmp_path):
+    """Counted by Python's audit events in a process of its own: each new fan-out folder of git's made one
+    of the guard's (a mkdir, ~180 us); the links now lie flat in one folder."""
+    store = tmp_path / "objects"
+    (store / "ff").mkdir(parents=True)
+    (store / "ff" / "0").write_text("the repository's first object")
+    out = subprocess.run(
+        [sys.executable, "-c", NEW_FOLDERS, str(store), str(tmp_path / "guard")], capture_output=True, text=True
+    )
+    assert out.stdout.strip() == "0", out.stderr
+    links = tmp_path / "guard" / "git-objects"
+    assert all(p.is_file() for p in links.iterdir()) and len(list(links.iterdir())) == 41
+
+
+def test_links_in_folders_of_their_own_move_flat_and_still_put_back_a_removed_object(tmp_path):
+    """Versions before the flat folder made a link folder per fan-out folder: an open moves each link to its
+    flat name, and an object removed between the runs (its link the only copy) is still put back."""
+    store, links = tmp_path / "objects", tmp_path / "guard" / "git-objects"
+    (store / "ab").mkdir(parents=True)
+    (links / "ab").mkdir(parents=True)
+    for name in ("kept", "gone"):
+        (store / "ab" / name).write_text(name)
+        os.link(store / "ab" / name, links / "ab" / name)
+    (store / "ab" / "gone").unlink()  # the user's gc between the runs: only the old link holds it
+    objects = ObjectFiles(str(store), tmp_path / "guard")
+    objects.open()
+    assert sorted(p.name for p in links.iterdir()) == ["ab%2Fgone", "ab%2Fkept"]
+    (store / "ab" / "kept").unlink()
+    [(path, before, after)] = objects.look(None)
+    assert after is None and objects.put_back(path, before) and (store / "ab" / "kept").read_text() == "kept"

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
-from autoresearch.optimizer.guard import journal, rescue, scope
+from autoresearch.optimizer.guard import journal, scope
 from autoresearch.plumbing.errors import IntegrityError
+from tests.helpers.guardcycles import armed_cycles, start_after_a_kill
 from tests.helpers.repos import make_repo
 
 
@@ -22,17 +23,12 @@ def night(tmp_path: Path, cycles: int) -> tuple[Path, scope.Guard, list[tuple[in
     (cache / "eval-key").mkdir(parents=True)
     guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
     guard.open()
-    after = []
-    for n in range(cycles):
+
+    def change(n: int) -> None:
         (cache / "eval-key" / f"{n:040x}-sample-1.jsonl").write_bytes(b"%d" % n * 100)
         (repo / f"note-{n}.txt").write_text(f"note {n}\n")
-        guard.settle()
-        guard.arm(tmp_path / f"run-{n}")
-        st = os.stat(tmp_path / "guard" / journal.NAME)
-        after.append((st.st_ino, st.st_size))
-        if n < cycles - 1:
-            rescue.undo_all(guard, tmp_path / f"run-{n}")
-            guard.disarm()
+
+    after = armed_cycles(guard, tmp_path, cycles, change, tmp_path / "guard" / journal.NAME)
     return repo, guard, after
 
 
@@ -59,13 +55,9 @@ def test_a_start_after_a_kill_undoes_the_mutation_against_entries_only_appended(
     (repo / "note-1.txt").write_text("forged\n")
     (repo / ".git/hooks/post-commit").write_text("#!/bin/sh\necho pwned\n")
     assert journal.armed(tmp_path / "guard")
-    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
-    assert resumed is not None
-    again, run_dir = resumed
+    changed, run_dir = start_after_a_kill(repo, tmp_path / "guard")
     assert run_dir == tmp_path / "run-4"
-    changes, _ = rescue.undo_all(again, run_dir)
-    again.disarm()
-    assert sorted(os.path.relpath(c.path, repo) for c in changes) == [
+    assert changed == [
         ".git/hooks/post-commit",
         "note-1.txt",
         "note-4.txt",

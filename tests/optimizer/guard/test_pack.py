@@ -1,0 +1,90 @@
+"""The scope guard's copies of what git rewrites each cycle: records appended to one file, a growing log
+kept as its new lines, and every record read back against its id by a start after a kill."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.guard import journal, pack, rescue, scope
+from autoresearch.plumbing.errors import IntegrityError
+from tests.helpers.guardcycles import armed_cycles, start_after_a_kill
+from tests.helpers.repos import git, make_repo
+
+
+def night(tmp_path: Path, cycles: int) -> tuple[Path, scope.Guard, list[tuple[int, int]]]:
+    """A guard through `cycles` cycles of a commit of the artifact (git rewrites the index, COMMIT_EDITMSG
+    and both logs), each settled and armed; the pack's (inode, size) after each arm."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "notes.txt": "n\n"})
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", None, tmp_path / "guard")
+    guard.open()
+
+    def commit(n: int) -> None:
+        (repo / "prompt.md").write_text(f"p {n}\n")
+        git(repo, "commit", "-qam", f"candidate {n}")
+
+    after = armed_cycles(guard, tmp_path, cycles, commit, tmp_path / "guard" / pack.NAME)
+    return repo, guard, after
+
+
+def test_each_cycle_appends_to_one_file_and_a_grown_log_costs_its_new_line(tmp_path):
+    repo, guard, after = night(tmp_path, 40)
+    guard.close()
+    assert {ino for ino, _ in after[1:]} == {after[0][0]}  # appended to, never a file made again
+    assert not (tmp_path / "guard" / "objects").exists()  # nor a copy of its own, nor a fan-out folder
+    grown = [b[1] - a[1] for a, b in zip(after, after[1:], strict=False)]
+    log = (repo / ".git/logs/HEAD").read_bytes()
+    assert len(log) > 5000 and max(grown[-10:]) < len(log) // 3  # the logs' new lines, not their whole
+
+
+def test_a_start_after_a_kill_puts_back_logs_a_mutator_rewrote_from_their_appended_lines(tmp_path):
+    repo, guard, _ = night(tmp_path, 12)
+    guard.close()  # the daemon is killed during the twelfth mutation, which does this:
+    logs = {name: (repo / ".git" / name).read_bytes() for name in ("logs/HEAD", "logs/refs/heads/main")}
+    (repo / ".git/logs/HEAD").write_bytes(logs["logs/HEAD"].split(b"\n", 3)[3])  # the log's head rewritten
+    (repo / ".git/logs/refs/heads/main").write_bytes(logs["logs/refs/heads/main"] + b"forged line\n")
+    (repo / ".git/COMMIT_EDITMSG").write_text("forged\n")
+    changed, _ = start_after_a_kill(repo, tmp_path / "guard")
+    assert changed == [".git/COMMIT_EDITMSG", ".git/logs/HEAD", ".git/logs/refs/heads/main"]
+    assert {name: (repo / ".git" / name).read_bytes() for name in logs} == logs
+    assert (repo / ".git/COMMIT_EDITMSG").read_text() == "candidate 11\n"
+
+
+def test_a_record_a_mutator_forged_in_the_pack_is_refused_never_restored(tmp_path):
+    repo, guard, _ = night(tmp_path, 6)
+    guard.close()
+    log = repo / ".git/logs/HEAD"
+    original = log.read_bytes()
+    log.write_bytes(b"")
+    path = tmp_path / "guard" / pack.NAME
+    data = path.read_bytes()
+    tail = original.split(b"\n")[-2] + b"\n"  # the last line, appended to the pack as the log's tail
+    assert data.count(tail) == 1
+    path.write_bytes(data.replace(tail, tail.replace(b"candidate", b"Candidate")))
+    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
+    assert resumed is not None
+    with pytest.raises(IntegrityError, match="could not restore"):
+        rescue.undo_all(*resumed)
+    assert log.read_bytes() == b""
+    assert journal.armed(tmp_path / "guard")
+
+
+def test_a_pack_changed_behind_the_guard_is_written_whole_again(tmp_path):
+    repo, guard, after = night(tmp_path, 3)
+    path = tmp_path / "guard" / pack.NAME
+    rescue.undo_all(guard, tmp_path / "run-2")
+    guard.disarm()
+    with open(path, "ab") as f:
+        f.write(b"0" * 40 + b" 99")  # a torn header: the next append would follow it
+    (repo / "prompt.md").write_text("p 3\n")
+    git(repo, "commit", "-qam", "candidate 3")
+    guard.settle()
+    guard.arm(tmp_path / "run-3")
+    guard.close()
+    assert os.stat(path).st_ino != after[-1][0]
+    (repo / ".git/COMMIT_EDITMSG").write_text("forged\n")
+    assert start_after_a_kill(repo, tmp_path / "guard")[0] == [".git/COMMIT_EDITMSG"]
+    assert (repo / ".git/COMMIT_EDITMSG").read_text() == "candidate 3\n"
