@@ -92,14 +92,23 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
         time.sleep(0.05)
         running = processes_in(root, "git")
     since = journal.stat().st_mtime_ns
-    command = " ".join(json.loads(inplace.read(journal) or b"{}").get("git", ["git"]))
+    command = _noted_command(journal)
     removed = []
     for lock in _lock_files(root):
         if lock.stat().st_mtime_ns >= since:
             lock.unlink(missing_ok=True)
             removed.append(f"removed {lock.relative_to(root) if lock.is_relative_to(root) else lock}")
     journal.unlink(missing_ok=True)
-    return [f"{', '.join(removed)}, left by `git {command}` killed mid-write"] if removed else []
+    return [f"{', '.join(removed)}, left by `{command}` killed mid-write"] if removed else []
+
+
+def _noted_command(journal: Path) -> str:
+    """The git command the journal notes ("git commit -q"); "git" when the note is not one of ours (bytes a
+    mutator wrote there): the daemon must still start, and the locks are cleared as for any note."""
+    try:
+        return " ".join(["git", *(str(arg) for arg in json.loads(inplace.read(journal))["git"])])
+    except (ValueError, TypeError, KeyError):
+        return "git"
 
 
 def _lock_files(root: Path) -> list[Path]:

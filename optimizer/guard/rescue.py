@@ -83,6 +83,8 @@ def _keep(path: str, copy: Path) -> None:
     """The path's state at `copy`, the path itself left in place: the undo then writes a new file there,
     and a file it cannot put back keeps the mutation's version in its place rather than vanishing. A hard
     link costs no copy: the undo replaces the path's directory entry, never the linked bytes."""
+    if os.path.lexists(copy):  # an earlier start's save of this mutation (its undo refused): that one stays
+        return
     copy.parent.mkdir(parents=True, exist_ok=True)
     if os.path.islink(path):
         os.symlink(os.readlink(path), copy)

@@ -43,3 +43,15 @@ def test_a_note_written_over_a_longer_blank_reads_whole_while_git_writes(tmp_pat
     gitcmd.run(repo, ("commit", "-e", "-q", "-am", "two"), env={"GIT_EDITOR": editor}, journal=journal)
     assert json.loads(seen.read_bytes())["git"] == ["commit", "-e"] and len(seen.read_bytes()) == 300
     assert not gitcmd.under_way(journal) and len(journal.read_bytes()) == 300
+
+
+def test_a_note_that_is_not_ours_still_lets_the_daemon_start_and_clears_the_locks(tmp_path):
+    """An unsandboxed mutator wrote bytes over the journal, then the daemon was killed: every later start
+    raised JSONDecodeError from the repair and the run could not resume until the file was removed by hand."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    for garbage in (b"garbage{{{", b"[1, 2]", b'{"git": 3}'):
+        journal = tmp_path / "git-write.json"
+        journal.write_bytes(garbage)
+        (repo / ".git" / "index.lock").write_bytes(b"")  # made after the note, as a killed git leaves it
+        assert gitcmd.clear_stale_locks(repo, journal) == ["removed .git/index.lock, left by `git` killed mid-write"]
+        assert not (repo / ".git" / "index.lock").exists() and not gitcmd.under_way(journal)

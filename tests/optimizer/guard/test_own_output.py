@@ -33,3 +33,24 @@ def test_the_daemons_own_output_in_the_repository_is_left_alone_by_the_guard(tmp
     assert done.returncode == 0, log
     assert [(r["decision"], r.get("error")) for r in iterations(repo)] == [("keep", None), ("keep", None)]
     assert NO_SPEND in log  # written during the mutation, and not undone
+
+
+def test_the_daemons_output_through_tee_into_the_repository_is_left_alone_by_the_guard(tmp_path):
+    """`autoresearch run 2>&1 | tee run.log`: the same lines reach run.log through a pipe and `tee`."""
+    repo = scenario_repo(tmp_path / "repo", {"prompt.md": scores(a=0.2)}, {2: {"write": {"prompt.md": scores(a=0.9)}}})
+    tee = subprocess.Popen(["tee", "run.log"], cwd=repo, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        stdout=tee.stdin,
+        stderr=subprocess.STDOUT,
+        timeout=120,
+        env={**os.environ, **GIT_ENV, "NO_COLOR": "1"},
+    )
+    assert tee.stdin is not None
+    tee.stdin.close()
+    tee.wait(timeout=30)
+    log = (repo / "run.log").read_text()
+    assert done.returncode == 0, log
+    assert [(r["decision"], r.get("error")) for r in iterations(repo)] == [("keep", None), ("keep", None)]
+    assert NO_SPEND in log

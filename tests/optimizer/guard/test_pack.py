@@ -88,3 +88,19 @@ def test_a_pack_changed_behind_the_guard_is_written_whole_again(tmp_path):
     (repo / ".git/COMMIT_EDITMSG").write_text("forged\n")
     assert start_after_a_kill(repo, tmp_path / "guard")[0] == [".git/COMMIT_EDITMSG"]
     assert (repo / ".git/COMMIT_EDITMSG").read_text() == "candidate 3\n"
+
+
+def test_a_start_again_after_a_refused_restore_refuses_again_and_keeps_the_first_save(tmp_path):
+    """Each start after the kill saves the mutation's files in the same run directory before its undo: the
+    second found the first's hard link there and failed with shutil.SameFileError (a traceback, exit 1)."""
+    repo, guard, _ = night(tmp_path, 6)
+    guard.close()
+    log = repo / ".git/logs/HEAD"
+    log.write_bytes(b"the mutator's log\n")
+    (tmp_path / "guard" / pack.NAME).write_bytes(b"")  # and its copies gone
+    for _ in range(2):
+        resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
+        assert resumed is not None
+        with pytest.raises(IntegrityError, match="could not restore"):
+            rescue.undo_all(*resumed)
+        assert (resumed[1] / "outside/git/.git/logs/HEAD").read_bytes() == b"the mutator's log\n"
