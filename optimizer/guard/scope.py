@@ -401,6 +401,12 @@ class Guard:
         if not self._put_bytes(entry, tmp):
             get().error("scope guard: no intact copy to restore from", path=path)
             return False
+        if entry.kind == "file" and entry.sig and any(map(is_git_name, path.split(os.sep))):
+            # git's own files with their times: git trusts an index entry whose file's stat matches unless the
+            # entry is as new as the index file itself ("racily clean"), so an index put back with a time of
+            # now made git take a same-size rewrite of the artifact, made within that second, for HEAD's:
+            # `git checkout HEAD -- <artifact>` then left the candidate in place, and `git status` saw nothing
+            os.utime(tmp, ns=(entry.sig[1], entry.sig[1]))
         if os.path.isdir(path) and not os.path.islink(path):
             os.rmdir(path)
         os.replace(tmp, path)

@@ -4,6 +4,7 @@ kept as its new lines, and every record read back against its id by a start afte
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,34 @@ def test_a_start_again_after_a_refused_restore_refuses_again_and_keeps_the_first
         with pytest.raises(IntegrityError, match="could not restore"):
             rescue.undo_all(*resumed)
         assert (resumed[1] / "outside/git/.git/logs/HEAD").read_bytes() == b"the mutator's log\n"
+
+
+def test_an_index_put_back_keeps_its_time_so_git_still_sees_a_same_second_rewrite_of_the_artifact(tmp_path):
+    """git trusts an index entry whose file's size and times match, unless the entry is as new as the index
+    file ("racily clean"). An index put back with a time of now made a rewrite of the artifact within the second
+    git recorded (same size, same inode) HEAD's for git: `git checkout HEAD -- prompt.md` left the candidate in
+    place and `git status` saw nothing (a start after a kill then refused the artifact as modified). The times
+    are set ten seconds back here, as a same-second rewrite leaves them; ctime, which a test cannot set, is left
+    out of git's comparison."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "notes.txt": "n\n"})
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", None, tmp_path / "guard")
+    guard.open()
+    artifact, index = repo / "prompt.md", repo / ".git/index"
+    past = time.time_ns() - 10 * 10**9
+
+    def commit(n: int) -> None:
+        artifact.write_text(f"p {n}\n")
+        os.utime(artifact, ns=(past, past))
+        git(repo, "commit", "-qam", f"candidate {n}")
+        os.utime(index, ns=(past, past))  # the artifact's entry as new as its index: racily clean
+
+    armed_cycles(guard, tmp_path, 1, commit, index)
+    guard.close()
+    with open(artifact, "r+") as f:  # the mutation: in place (the same inode), the same size, the same times
+        f.write("p X\n")
+    os.utime(artifact, ns=(past, past))
+    index.write_bytes(b"junk\n")
+    assert start_after_a_kill(repo, tmp_path / "guard")[0] == [".git/index"]
+    assert index.stat().st_mtime_ns == past
+    git(repo, "-c", "core.trustctime=false", "checkout", "HEAD", "--", "prompt.md")
+    assert artifact.read_text() == "p 0\n"
