@@ -27,7 +27,7 @@ from pygit2.enums import DiffOption, ReferenceType, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import gitcmd
 from autoresearch.plumbing import trees
-from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 
 
@@ -139,12 +139,17 @@ def _work_tree(repo: pygit2.Repository, start: Path) -> Path:
 def tracked(ws: Workspace) -> bool:
     """Whether the index holds the artifact (a file) or something under it (a directory): read by libgit2,
     or `git ls-files` when libgit2 cannot read the index (a split or sparse one). In-process, because a
-    throwaway checkout is opened every cycle."""
+    throwaway checkout is opened every cycle. An index git cannot read either (a mutator wrote over it and
+    its daemon was killed before the undo) is answered by HEAD's tree: the start that finishes the undo puts
+    the index back, and a start with nothing to undo stops at the next command that reads it."""
     try:
         index = ws.lib.index
         index.read(False)  # as the file is now, should this repository have read it before
     except pygit2.GitError:
-        return bool(ws.git("ls-files", "--", ws.artifact).strip())
+        try:
+            return bool(ws.git("ls-files", "--", ws.artifact).strip())
+        except IntegrityError:
+            return ws.artifact in ws.lib.head.peel(pygit2.Tree)
     if ws.artifact in index:
         return True
     prefix = ws.artifact + "/"

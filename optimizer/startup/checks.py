@@ -37,6 +37,8 @@ def locate(config: Config, cwd: Path, enter: bool = True) -> tuple[Workspace, Ex
     ws = open_workspace(cwd, config.artifact)
     paths = ExperimentPaths.of(ws.root, config.results_dir, config.experiment_name)
     _require_results_apart(ws, paths, config)
+    if not interrupted.pending(Vault.of(ws, paths)):  # else after the undo (opening): the index may be the mutator's
+        require_untracked_results(ws, config)
     if config.worktree and enter:
         ws = open_workspace(worktree.ensure(ws, config.results_dir, config.experiment_name), config.artifact)
     return replace(ws, journal=paths.git_journal), paths
@@ -104,16 +106,27 @@ def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     return evaluator, mutator
 
 
-def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:
-    """The results directory is excluded from git and from the scope guard, so it must hold nothing of
-    the repository's: no tracked file (`results_dir: evals` would let a mutator edit the eval unseen),
-    and, symlinks followed, neither `.git` nor the artifact (the config's spelling is checked at load)."""
-    field = f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
+def require_untracked_results(ws: Workspace, config: Config) -> None:
+    """The results directory is excluded from git and from the scope guard, so it must hold no tracked file
+    (`results_dir: evals` would let a mutator edit the eval unseen). It reads git's index: a daemon killed
+    during a mutation may have left the mutator's there, so a start with that mutation's undo pending checks
+    it after the undo (autoresearch.optimizer.startup.opening), not before, where it refused every start."""
     tracked = ws.git("--literal-pathspecs", "ls-files", "--", config.results_dir).splitlines()
     if tracked:
         raise InvalidInput(
-            f"{field} holds tracked files ({tracked[0]}, ...); choose a directory of its own, such as .autoresearch"
+            f"{_results_field(config)} holds tracked files ({tracked[0]}, ...); choose a directory of its own, "
+            "such as .autoresearch"
         )
+
+
+def _results_field(config: Config) -> str:
+    return f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
+
+
+def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:
+    """Neither `.git` nor the artifact lies in the results directory, symlinks followed (the config's
+    spelling is checked at load)."""
+    field = _results_field(config)
     real = paths.results_dir.resolve()
     git_dir = Path(ws.git("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
     artifact = ws.artifact_path.resolve()

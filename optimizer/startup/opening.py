@@ -25,7 +25,7 @@ from autoresearch.optimizer.experiment.vault import Vault, checkout_lock
 from autoresearch.optimizer.gitrepo import worktree
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
 from autoresearch.optimizer.startup import interrupted, sandbox
-from autoresearch.optimizer.startup.checks import check, crashed
+from autoresearch.optimizer.startup.checks import check, crashed, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
@@ -58,6 +58,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
             interrupted.finish(ws, vault, records)
+            require_untracked_results(ws, config)  # left by `check` until git's index was the daemon's again
             was_crashed = True
         if was_crashed:
             reconcile(config, ws, paths, _history(paths))

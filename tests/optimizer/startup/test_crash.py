@@ -242,3 +242,25 @@ def test_the_repairs_of_a_foreground_resume_are_in_daemon_log(tmp_path):
     events = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     repairs = [e for e in events if e["event"] == "recovered after a crash"]
     assert repairs and "saved the candidate" in repairs[0]["action"]
+
+
+def test_an_index_the_mutator_broke_before_a_kill_is_put_back_by_the_next_start(tmp_path):
+    """The mutator writes over git's index and its daemon is killed before the undo: the next start read the
+    index (the artifact tracked? the results directory untracked?) before the undo that puts it back, and
+    refused every start with git's `index file smaller than expected` (exit 50) until the user repaired it."""
+    plan = {**PLAN, 2: {**PLAN[2], "write": {**PLAN[2]["write"], ".git/index": "junk\n"}, "hold": True}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": ORIGINAL}, plan)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"], cwd=repo, env={**os.environ, **GIT_ENV}
+    )
+    wait_for(lambda: (repo / ".autoresearch/mutating").exists())  # the index written over, the mutator waiting
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert (repo / ".git/index").read_bytes() == b"junk\n"
+    (repo / ".autoresearch/go-on").touch()  # the orphaned mutator ends
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "recovered after a crash" in resumed.stderr and ".git/index" in resumed.stderr
+    assert git(repo, "status", "--porcelain").strip() == ""  # git reads its index again, as the daemon left it
+    assert git(repo, "diff", "--cached", "--name-only").strip() == ""
+    assert [r["cycle"] for r in lines_of(repo)] == [1, 2, 3, 4, 5]
