@@ -25,7 +25,8 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import State
 from autoresearch.optimizer.experiment.vault import Vault, checkout_lock
 from autoresearch.optimizer.gitrepo import worktree
-from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
+from autoresearch.optimizer.gitrepo.heads import head_ref
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, require_clean_artifact
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
