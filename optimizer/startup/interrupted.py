@@ -15,6 +15,7 @@ saved the same way and can be brought back with the printed command.
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from autoresearch.optimizer import signals
@@ -85,6 +86,6 @@ def _config_put_back(config_file: Path, saved: Path, copy: Path | None) -> str:
     return (
         f"{config_file.name} was changed after the interrupted mutation began (by the mutator or by you: the "
         f"recovery cannot tell) and is put back as it was then; the version found is saved in full as {copy}, and "
-        f"this run reads the config put back (to run with the version found: stop this run, `cp {copy} "
-        f"{config_file}`, start again)"
+        f"this run reads the config put back (to run with the version found: stop this run, "
+        f"`cp {shlex.quote(str(copy))} {shlex.quote(str(config_file))}`, start again)"
     )
