@@ -21,7 +21,7 @@ from autoresearch.optimizer.cycle.loop import Outcome
 from autoresearch.optimizer.experiment import overview
 from autoresearch.optimizer.experiment.settle import settle
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
-from autoresearch.optimizer.startup.opening import open_session
+from autoresearch.optimizer.startup.opening import ConfigSource, open_session
 from autoresearch.plumbing.errors import Interrupted
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
@@ -67,7 +67,10 @@ class Experiment:
         with _signals_held(), daemonlog.closing_run_log():
             for line in settle(self.paths.results_dir):  # a `rollback` or `promote` cut short, as `run` does
                 daemonlog.get().warning("settled an interrupted version command", action=line)
-            session = open_session(cfg, self.repo, restart=restart)  # its lines go to its daemon.log alone
+            source = ConfigSource(self.config_path.resolve(), lambda: config_file.load(self.config_path, overrides))
+            session = open_session(
+                cfg, self.repo, restart=restart, source=source
+            )  # its lines go to its daemon.log alone
             try:
                 return loop.run(session)
             except Interrupted:  # (Ctrl-C stops every run of this process: what they run ends with them)

@@ -38,7 +38,7 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
     from autoresearch.optimizer import notify, signals, tracking
     from autoresearch.optimizer.commands.summary import print_run_summary
     from autoresearch.optimizer.cycle import loop
-    from autoresearch.optimizer.startup.opening import open_session
+    from autoresearch.optimizer.startup.opening import ConfigSource, open_session
     from autoresearch.plumbing import collector
     from autoresearch.plumbing.errors import IntegrityError, Interrupted
 
@@ -46,11 +46,13 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
     signals.install()
     _settle_versions(cfg, config)
+    source = ConfigSource(config.resolve(), lambda: load(config, overrides))
     try:
-        session = open_session(cfg, config_dir(config), restart=restart)
+        session = open_session(cfg, config_dir(config), restart=restart, source=source)
     except (IntegrityError, Interrupted):  # the experiment is there but cannot go on: say where it stands
         print_run_summary(cfg, config_dir(config))
         raise
+    cfg = session.config  # read again when the repair of a crash put the file back
     setup_logging(session.paths.log, quiet=quiet, console=not daemon)
     notifier, error = notify.start(cfg.notify, cfg.experiment_name), None
     tracker = tracking.start(cfg.tracking, _tracked(session))

@@ -16,7 +16,7 @@ from autoresearch.optimizer.cycle.line import CycleSpend, EvalSpend, Failure
 from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
-from autoresearch.optimizer.gitrepo.workspace import head_moved
+from autoresearch.optimizer.gitrepo.heads import head_moved
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.redact import redact
 from autoresearch.trajectory.iterations import Candidate, Decision, Iteration

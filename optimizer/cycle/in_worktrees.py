@@ -24,7 +24,8 @@ from autoresearch.optimizer.cycle.threads import all_at_once
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
-from autoresearch.optimizer.gitrepo.workspace import Workspace, everything_changed, inside
+from autoresearch.optimizer.gitrepo.status import everything_changed
+from autoresearch.optimizer.gitrepo.workspace import Workspace, inside
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.errors import EvalFailed

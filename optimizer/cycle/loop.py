@@ -20,7 +20,7 @@ from autoresearch.optimizer.experiment.digest import Digest
 from autoresearch.optimizer.experiment.history import Past
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
-from autoresearch.optimizer.gitrepo.workspace import release
+from autoresearch.optimizer.gitrepo.handles import release
 from autoresearch.plumbing import heap
 from autoresearch.plumbing.errors import Interrupted
 from autoresearch.policies import gates

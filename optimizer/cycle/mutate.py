@@ -24,18 +24,10 @@ from autoresearch.optimizer.cycle.tree import Candidate
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
+from autoresearch.optimizer.gitrepo.heads import head_state, reattach, switched_from
+from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
-from autoresearch.optimizer.gitrepo.workspace import (
-    Workspace,
-    artifact_modified,
-    artifact_present,
-    everything_changed,
-    head_state,
-    inside,
-    link_out,
-    reattach,
-    switched_from,
-)
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_modified, artifact_present, inside, link_out
 from autoresearch.optimizer.guard import rescue, scope, trusted
 from autoresearch.optimizer.guard.scope import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop

@@ -34,13 +34,9 @@ from autoresearch.optimizer.cycle.threads import submit, wait_all
 from autoresearch.optimizer.daemonlog import bind, get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
+from autoresearch.optimizer.gitrepo.heads import head_state, reattach, switched_from
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
-from autoresearch.optimizer.gitrepo.workspace import (
-    candidate_patch,
-    head_state,
-    reattach,
-    switched_from,
-)
+from autoresearch.optimizer.gitrepo.workspace import candidate_patch
 from autoresearch.optimizer.guard import trusted
 from autoresearch.plumbing.errors import SafetyStop
 

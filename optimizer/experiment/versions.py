@@ -16,11 +16,11 @@ from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
 from autoresearch.optimizer.experiment.transaction import Entry, Outcome, told, transaction
 from autoresearch.optimizer.experiment.vault import Vault
+from autoresearch.optimizer.gitrepo.heads import head_ref
 from autoresearch.optimizer.gitrepo.workspace import (
     Workspace,
     artifact_id,
     commit_artifact,
-    head_ref,
     open_workspace,
     require_clean_artifact,
 )

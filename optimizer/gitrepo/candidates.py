@@ -15,7 +15,8 @@ import shutil
 from pathlib import Path
 
 from autoresearch.optimizer.gitrepo import linked
-from autoresearch.optimizer.gitrepo.workspace import Workspace, everything_changed, inside, open_workspace
+from autoresearch.optimizer.gitrepo.status import everything_changed
+from autoresearch.optimizer.gitrepo.workspace import Workspace, inside, open_workspace
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError
 

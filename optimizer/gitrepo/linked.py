@@ -26,7 +26,9 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import CheckoutStrategy
 
-from autoresearch.optimizer.gitrepo.workspace import Workspace, common_dir, opened, users_git_file
+from autoresearch.optimizer.gitrepo.handles import common_dir, opened
+from autoresearch.optimizer.gitrepo.status import users_git_file
+from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import trees
 
 _CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git

@@ -21,7 +21,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from autoresearch.optimizer.gitrepo import gitcmd
-from autoresearch.optimizer.gitrepo.workspace import opened
+from autoresearch.optimizer.gitrepo.handles import opened
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import SafetyStop
 

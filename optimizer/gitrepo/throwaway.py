@@ -32,7 +32,8 @@ import pygit2
 from pygit2.enums import CheckoutStrategy
 
 from autoresearch.optimizer.gitrepo import candidates, linked
-from autoresearch.optimizer.gitrepo.workspace import Workspace, release, with_repository
+from autoresearch.optimizer.gitrepo.handles import release, with_repository
+from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import trees
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0

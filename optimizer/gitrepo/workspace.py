@@ -6,26 +6,26 @@ only the daemon's own commits are ever recorded as its work.
 Writes go through the git command line (index extensions and reflogs behave
 exactly as the user's git makes them), run as autoresearch.optimizer.gitrepo.gitcmd says: in their
 own session, with no hooks, journaled. Reads that happen several times
-a cycle go through libgit2 in-process (pygit2): HEAD, object ids, sizes, the
-status behind the scope check, the candidate's patch. A git subprocess costs
-3-4 ms, which was most of the loop's own time (bench/loop_overhead.py).
+a cycle go through libgit2 in-process (pygit2): object ids, sizes, the
+candidate's patch here, HEAD in autoresearch.optimizer.gitrepo.heads, the status
+behind the scope check in autoresearch.optimizer.gitrepo.status. A git subprocess
+costs 3-4 ms, which was most of the loop's own time (bench/loop_overhead.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pygit2.enums import DiffOption, ReferenceType, RepositoryOpenFlag
+from pygit2.enums import DiffOption
 
 from autoresearch.optimizer.gitrepo import gitcmd
+from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
@@ -59,48 +59,6 @@ class Workspace:
 
     def head(self) -> str:
         return str(self.lib.head.target)
-
-
-@contextmanager
-def opened(path: Path, flags: RepositoryOpenFlag = RepositoryOpenFlag.DEFAULT) -> Iterator[pygit2.Repository]:
-    """The repository at `path`, for a read or two, its libgit2 memory released on the way out.
-
-    A pygit2.Repository refers to itself (its branches, references, remotes), so only Python's cyclic
-    collector frees it, and until then it holds libgit2's config, index, attribute cache and object cache
-    for the repository, 25 KiB on average: the two or three a cycle opens for the throwaway checkout waited
-    there by the dozen (bench/heap_probe.py)."""
-    repo = pygit2.Repository(str(path), flags)
-    try:
-        yield repo
-    finally:
-        repo.free()
-
-
-def release(ws: Workspace) -> None:
-    """Release libgit2's memory of `ws.lib` if it was opened, as `opened` does: a workspace the loop makes
-    anew each cycle (the throwaway checkout's) and drops."""
-    repo = ws.__dict__.pop("lib", None)
-    if repo is not None:
-        repo.free()
-
-
-def with_repository(ws: Workspace, repo: pygit2.Repository) -> Workspace:
-    """`ws` anew, its `lib` the repository `repo` already opened at its root (the throwaway checkout's
-    put-back): one open a cycle fewer. `release` frees it with the workspace."""
-    fresh = replace(ws)
-    fresh.__dict__["lib"] = repo  # where cached_property keeps what it made
-    return fresh
-
-
-def common_dir(ws: Workspace) -> Path:
-    """The repository's common git folder (`git rev-parse --git-common-dir`), resolved: the checkout's .git,
-    also when `ws` is a linked worktree (whose own git folder names it in its `commondir` file)."""
-    git_dir = Path(ws.lib.path)
-    try:
-        named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        return git_dir.resolve()
-    return (git_dir / named).resolve()
 
 
 def open_workspace(start: Path, artifact: str) -> Workspace:
@@ -174,116 +132,6 @@ def _relative_artifact(root: Path, artifact: str) -> str:
             f"artifact '{artifact}' must be a file or directory inside the repository, not its root or .git"
         )
     return relative
-
-
-def status(ws: Workspace) -> dict[str, str]:
-    """Every changed or untracked path of the working tree (not ignored ones) with its `git status
-    --porcelain` XY code. Read by libgit2; by `git status` when libgit2 cannot read the index
-    (a split or sparse index)."""
-    try:
-        flags = ws.lib.status(untracked_files="all")
-    except pygit2.GitError:
-        return _porcelain_status(ws)
-    return {path: _xy(int(flag)) for path, flag in flags.items()}
-
-
-_INDEX_CODES = ((1, "A"), (2, "M"), (4, "D"), (8, "R"), (16, "T"))  # pygit2.enums.FileStatus.INDEX_*
-_WORKTREE_CODES = ((256, "M"), (512, "D"), (1024, "T"), (2048, "R"))  # WT_MODIFIED, WT_DELETED, ...
-_UNTRACKED, _IGNORED, _CONFLICTED = 128, 16384, 32768
-
-
-def _xy(flag: int) -> str:
-    if flag & _CONFLICTED:
-        return "UU"
-    if flag == _UNTRACKED:
-        return "??"
-    x = next((c for bit, c in _INDEX_CODES if flag & bit), " ")
-    y = next((c for bit, c in _WORKTREE_CODES if flag & bit), " ")
-    return x + y
-
-
-def _porcelain_status(ws: Workspace, *more: str) -> dict[str, str]:
-    parts = ws.git("status", "--porcelain=v1", "-z", "--untracked-files=all", *more).split("\0")
-    entries: dict[str, str] = {}
-    i = 0
-    while i < len(parts):
-        item = parts[i]
-        i += 1
-        if len(item) < 4:
-            continue
-        code, path = item[:2], item[3:]
-        entries[path] = code
-        if code[0] in "RC":  # a rename's source path follows
-            entries[parts[i]] = code
-            i += 1
-    return entries
-
-
-def everything_changed(ws: Workspace) -> dict[str, str]:
-    """`status`, ignored files included (`!!`), each file of an ignored folder by name: in a fresh worktree
-    every one of them is new. Read by libgit2 from the worktree as it is now (its `.git` file read again, no
-    search upwards), or by `git status --ignored --untracked-files=all` when libgit2 cannot read it: the
-    candidates' checks run every cycle, and a git process was most of their time."""
-    try:
-        with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
-            if _tracked_ignored(repo, common_dir(ws)):
-                return _porcelain_status(ws, "--ignored")
-            flags = repo.status(untracked_files="all", ignored=True)
-    except pygit2.GitError:
-        return _porcelain_status(ws, "--ignored")
-    found: dict[str, str] = {}
-    for path, flag in flags.items():
-        if flag != _IGNORED:
-            found[path] = _xy(int(flag))
-        elif path.endswith("/"):  # libgit2 names an ignored folder, git each file in it
-            found.update(dict.fromkeys(_files_under(ws.root, path), "!!"))
-        else:
-            found[path] = "!!"
-    return found
-
-
-def users_git_file(name: str) -> Path:
-    """git's per-user file `name` (`ignore`, `attributes`): under $XDG_CONFIG_HOME/git, as git reads it."""
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git" / name
-
-
-_tracked_ignored_seen: dict[tuple[object, ...], bool] = {}  # the last HEAD tree and ignore files looked at
-
-
-def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
-    """Whether a tracked file matches an ignore rule (files added with `-f` in an ignored folder, or under a
-    `*`): libgit2's status then leaves out the new files beside it that git names `!!`, so git must say.
-    Asked once per HEAD tree and ignore files (each tracked file asked, 30 us apiece), not every cycle."""
-    excludes = [common / "info" / "exclude", users_git_file("ignore")]
-    excludes += [Path(str(e.value)).expanduser() for e in repo.config if e.name.lower() == "core.excludesfile"]
-    key = (repo.head.peel(pygit2.Tree).id, *(_stamp(f) for f in excludes))
-    if key not in _tracked_ignored_seen:
-        _tracked_ignored_seen.clear()
-        _tracked_ignored_seen[key] = any(repo.path_is_ignored(entry.path) for entry in repo.index)
-    return _tracked_ignored_seen[key]
-
-
-def _stamp(file: Path) -> tuple[int, int] | None:
-    try:
-        found = file.stat()
-    except OSError:
-        return None
-    return found.st_mtime_ns, found.st_size
-
-
-def _files_under(root: Path, folder: str) -> list[str]:
-    """The files and links under `folder` (repository-relative, ending in '/'), as `git status` names them:
-    a folder holding a repository of its own by its name, an empty one not at all."""
-    found = []
-    for directory, dirs, files in os.walk(root / folder):
-        relative = Path(directory).relative_to(root).as_posix()
-        if ".git" in dirs or ".git" in files:
-            found.append(relative + "/")
-            dirs.clear()
-            continue
-        found += [f"{relative}/{name}" for name in files]
-        found += [f"{relative}/{name}" for name in dirs if os.path.islink(os.path.join(directory, name))]
-    return found
 
 
 def inside(ws: Workspace, path: str) -> bool:
@@ -449,54 +297,3 @@ def _tree_bytes(tree: pygit2.Tree) -> int:
         for item in tree
         if isinstance(item, (pygit2.Tree, pygit2.Blob))
     )
-
-
-def head_ref(ws: Workspace) -> str | None:
-    """The branch HEAD is on (`refs/heads/main`), or None when HEAD is detached: HEAD's file read once
-    (libgit2's `head_is_detached` then `head` read it twice and the branch's ref besides)."""
-    head = ws.lib.lookup_reference("HEAD")
-    return head.target if head.type == ReferenceType.SYMBOLIC else None  # type: ignore[return-value]
-
-
-def head_state(ws: Workspace) -> tuple[str | None, str]:
-    """The branch HEAD is on (None when detached) and its commit, from one read of HEAD and of the branch's
-    ref: `head_ref` then `ws.head()` read HEAD three times."""
-    head = ws.lib.lookup_reference("HEAD")
-    if head.type != ReferenceType.SYMBOLIC:
-        return None, str(head.target)
-    return str(head.target), str(head.resolve().target)
-
-
-def reattach(ws: Workspace, ref: str | None, sha: str) -> None:
-    """Point HEAD at `ref` again (or detach it at `sha`) if it is elsewhere, touching neither the index nor the files."""
-    if head_ref(ws) == ref:
-        return
-    if ref is None:
-        ws.write("update-ref", "--no-deref", "HEAD", sha)
-    else:
-        ws.write("symbolic-ref", "HEAD", ref)
-
-
-def head_moved(ws: Workspace, ref: str | None, sha: str) -> str | None:
-    """What changed since HEAD was on `ref` at `sha` (None when nothing did), in words for the user."""
-    return _moved_from(ws, ref, sha, *head_state(ws))
-
-
-def switched_from(ws: Workspace, ref: str | None, sha: str) -> tuple[str | None, str]:
-    """HEAD as a mutator left it, read once: the branch it switched to, in words (None when it is still on
-    `ref`: a commit on the branch is the caller's other check), and the commit it is at."""
-    now_ref, now = head_state(ws)
-    return (_moved_from(ws, ref, sha, now_ref, now) if now_ref != ref else None), now
-
-
-def _moved_from(ws: Workspace, ref: str | None, sha: str, now_ref: str | None, now: str) -> str | None:
-    if now_ref != ref:
-        return f"HEAD is {_on(now_ref)} at {now[:10]}, not {_on(ref)}"
-    if now != sha:
-        subject = ws.lib.revparse_single(now).peel(pygit2.Commit).message.splitlines()[0][:60]
-        return f"{_on(ref)} moved from {sha[:10]} to {now[:10]} ('{subject}')"
-    return None
-
-
-def _on(ref: str | None) -> str:
-    return f"on branch {ref.removeprefix('refs/heads/')}" if ref else "detached"

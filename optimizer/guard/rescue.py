@@ -101,6 +101,13 @@ def restore_hint(guard: Guard, saved: Path) -> str:
     return f"{_restore_command(_base(guard), saved)}  (details in {saved / 'RESTORE.txt'})"
 
 
+def saved_copy(guard: Guard, saved: Path, path: Path) -> Path | None:
+    """Where `save` kept `path`'s full copy under `saved` (a file of the work tree, not git's own); None when
+    it kept none (the path was deleted, or lies outside the repository)."""
+    copy = saved / "files" / os.path.relpath(path, _base(guard))
+    return copy if os.path.lexists(copy) else None
+
+
 def _restore_command(base: Path, saved: Path) -> str:
     return f"cd {shlex.quote(str(base))} && cp -a {shlex.quote(str(saved / 'files'))}/. ./"
 

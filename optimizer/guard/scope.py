@@ -39,6 +39,7 @@ import pygit2
 
 from autoresearch.mutators.gitnames import is_git_name
 from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.gitrepo import indexfile
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.backups import Backups
@@ -338,8 +339,8 @@ class Guard:
             saved = os.path.join(tmp, "index")
             Path(saved).write_bytes(data)
             try:
-                staged = _staged(pygit2.Index(saved))
-                return staged is not None and staged == _staged(pygit2.Index(change.path))
+                staged = _staged(indexfile.read(saved))
+                return staged is not None and staged == _staged(indexfile.read(change.path))
             except (pygit2.GitError, OSError, ValueError):
                 return False
 

@@ -15,6 +15,7 @@ saved the same way and can be brought back with the printed command.
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from autoresearch.optimizer import signals
@@ -37,13 +38,15 @@ def restore_records(vault: Vault, paths: ExperimentPaths) -> list[Path]:
     return Mirror(paths.root, vault.mirror).restore() if pending(vault) else []
 
 
-def finish(ws: Workspace, vault: Vault, records: list[Path]) -> list[str]:
-    """Undo what the interrupted mutation changed outside the artifact (saved first); returns what was
-    done, one line each, also logged."""
+def finish(ws: Workspace, vault: Vault, records: list[Path], config_file: Path | None = None) -> bool:
+    """Undo what the interrupted mutation changed outside the artifact (saved first), saying what was done
+    in the log; whether the undo changed `config_file`, the run's config (then read again by the caller: the
+    run must not go on with a config the mutator may have written, nor with one the undo replaced)."""
     resumed = Guard.resume(ws, vault.guard)
     if resumed is None:
-        return []
+        return False
     guard, run_dir = resumed
+    found = _contents(config_file)
     with signals.critical():
         changes, saved = rescue.undo_all(guard, run_dir)
         guard.disarm()
@@ -56,6 +59,33 @@ def finish(ws: Workspace, vault: Vault, records: list[Path]) -> list[str]:
             f"undid {len(paths)} change(s) outside the artifact made during the interrupted mutation "
             f"({', '.join(paths[:5])}); saved first in {saved}: {rescue.restore_hint(guard, saved)}"
         )
+    put_back = False
+    if config_file is not None and saved is not None and _contents(config_file) != found:
+        done.append(_config_put_back(config_file, saved, rescue.saved_copy(guard, saved, config_file)))
+        put_back = True
     for action in done:
         get().warning("recovered after a crash", action=action)
-    return done
+    return put_back
+
+
+def _contents(file: Path | None) -> bytes | None:
+    try:
+        return file.read_bytes() if file is not None else None
+    except OSError:  # none there (deleted), or not a file: compared as such
+        return None
+
+
+def _config_put_back(config_file: Path, saved: Path, copy: Path | None) -> str:
+    """The line that tells the user their config is not the one they left (an edit of theirs since the crash
+    cannot be told from the mutator's), where the version found is, and which config this run reads."""
+    if copy is None:  # it had been deleted: RESTORE.txt says so
+        return (
+            f"{config_file.name} was deleted after the interrupted mutation began and is put back as it was then "
+            f"(see {saved / 'RESTORE.txt'}); this run reads the config put back"
+        )
+    return (
+        f"{config_file.name} was changed after the interrupted mutation began (by the mutator or by you: the "
+        f"recovery cannot tell) and is put back as it was then; the version found is saved in full as {copy}, and "
+        f"this run reads the config put back (to run with the version found: stop this run, "
+        f"`cp {shlex.quote(str(copy))} {shlex.quote(str(config_file))}`, start again)"
+    )

@@ -6,6 +6,8 @@ baseline's results); HEAD must still hold the last KEEP's artifact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -23,7 +25,8 @@ from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import State
 from autoresearch.optimizer.experiment.vault import Vault, checkout_lock
 from autoresearch.optimizer.gitrepo import worktree
-from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, head_ref, require_clean_artifact
+from autoresearch.optimizer.gitrepo.heads import head_ref
+from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, require_clean_artifact
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
@@ -37,11 +40,38 @@ from autoresearch.runs.results import index_path, load_rows, rows_digest
 from autoresearch.trajectory import iterations
 
 
-def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
-    """The experiment locked for this run, repaired if a daemon crashed in it, and its session."""
+@dataclass(frozen=True)
+class ConfigSource:
+    """The file the run's config was read from, and how to read it again (the command line's overrides applied):
+    a recovery that puts that file back has the run read it anew (`open_session`)."""
+
+    path: Path
+    read: Callable[[], Config]
+
+
+class _ConfigPutBack(Exception):
+    """The recovery of an interrupted mutation put the config file back: the experiment is opened again."""
+
+    def __init__(self, source: ConfigSource) -> None:
+        super().__init__(str(source.path))
+        self.source = source
+
+
+def open_session(config: Config, cwd: Path, restart: bool = False, source: ConfigSource | None = None) -> Session:
+    """The experiment locked for this run, repaired if a daemon crashed in it, and its session. When the
+    repair puts `source`'s file back (a change since the mutation began, the user's or the mutator's), the
+    locks are let go and everything is checked and opened again with the config now on disk: the run never
+    goes on with the one the repair undid."""
+    try:
+        return _open(config, cwd, restart, source)
+    except _ConfigPutBack as put_back:
+        return _open(put_back.source.read(), cwd, restart, None, recovered=True)
+
+
+def _open(config: Config, cwd: Path, restart: bool, source: ConfigSource | None, recovered: bool = False) -> Session:
     ws, paths, evaluator, mutator = check(config, cwd)
     vault = Vault.of(ws, paths)
-    was_crashed = crashed(paths)
+    was_crashed = recovered or crashed(paths)
     claim = CheckoutClaim(checkout_lock(ws))
     claim.take(config.experiment_name, paths.results_dir)  # before anything is written, where the other one guards
     lock = Lock(paths.lock, vault.lock)
@@ -57,7 +87,8 @@ def open_session(config: Config, cwd: Path, restart: bool = False) -> Session:
         for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
-            interrupted.finish(ws, vault, records)
+            if interrupted.finish(ws, vault, records, source.path if source else None) and source:
+                raise _ConfigPutBack(source)
             require_untracked_results(ws, config)  # left by `check` until git's index was the daemon's again
             was_crashed = True
         if was_crashed:

@@ -3,13 +3,8 @@ the user or a mutator moves between two checks is still seen at the second."""
 
 from __future__ import annotations
 
-from autoresearch.optimizer.gitrepo.workspace import (
-    head_moved,
-    head_ref,
-    head_state,
-    open_workspace,
-    switched_from,
-)
+from autoresearch.optimizer.gitrepo.heads import head_moved, head_ref, head_state, switched_from
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from tests.helpers.repos import git, make_repo
 
 

@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from autoresearch.optimizer.gitrepo import candidates, linked
-from autoresearch.optimizer.gitrepo.workspace import _porcelain_status, everything_changed, open_workspace
+from autoresearch.optimizer.gitrepo.status import _porcelain_status, everything_changed
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from tests.helpers.repos import cli, git, make_repo
 
 EVAL = """printf '{"test_id": "t", "score": %s}\\n' "$(awk 'END {print NR / 8}' prompt.md)" > {run_dir}/index.jsonl"""

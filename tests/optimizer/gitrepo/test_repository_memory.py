@@ -9,8 +9,9 @@ import gc
 import pygit2
 import pytest
 
+from autoresearch.optimizer.gitrepo.handles import opened
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
-from autoresearch.optimizer.gitrepo.workspace import open_workspace, opened
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from tests.helpers.repos import make_repo
 
 

@@ -1,4 +1,4 @@
-"""The in-process (libgit2) reads of autoresearch.optimizer.gitrepo.workspace and autoresearch.optimizer.guard.scope agree with git's command line."""
+"""The in-process (libgit2) reads of autoresearch.optimizer.gitrepo.workspace and .status and of autoresearch.optimizer.guard.scope agree with git's command line."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.optimizer.gitrepo.workspace import (
     artifact_id,
     artifact_modified,
     artifact_size,
     candidate_patch,
     open_workspace,
-    status,
 )
 from autoresearch.optimizer.guard import scope
 from tests.helpers.repos import cli, git, make_repo

@@ -1,0 +1,61 @@
+"""libgit2's handles on a repository: opened for a read or two, shared with a workspace, and freed.
+
+A pygit2.Repository is only freed by Python's cyclic collector unless it is freed by hand (see `opened`): every
+handle the loop opens a cycle goes back here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygit2
+from pygit2.enums import RepositoryOpenFlag
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.gitrepo.workspace import Workspace
+
+
+@contextmanager
+def opened(path: Path, flags: RepositoryOpenFlag = RepositoryOpenFlag.DEFAULT) -> Iterator[pygit2.Repository]:
+    """The repository at `path`, for a read or two, its libgit2 memory released on the way out.
+
+    A pygit2.Repository refers to itself (its branches, references, remotes), so only Python's cyclic
+    collector frees it, and until then it holds libgit2's config, index, attribute cache and object cache
+    for the repository, 25 KiB on average: the two or three a cycle opens for the throwaway checkout waited
+    there by the dozen (bench/heap_probe.py)."""
+    repo = pygit2.Repository(str(path), flags)
+    try:
+        yield repo
+    finally:
+        repo.free()
+
+
+def release(ws: Workspace) -> None:
+    """Release libgit2's memory of `ws.lib` if it was opened, as `opened` does: a workspace the loop makes
+    anew each cycle (the throwaway checkout's) and drops."""
+    repo = ws.__dict__.pop("lib", None)
+    if repo is not None:
+        repo.free()
+
+
+def with_repository(ws: Workspace, repo: pygit2.Repository) -> Workspace:
+    """`ws` anew, its `lib` the repository `repo` already opened at its root (the throwaway checkout's
+    put-back): one open a cycle fewer. `release` frees it with the workspace."""
+    fresh = replace(ws)
+    fresh.__dict__["lib"] = repo  # where cached_property keeps what it made
+    return fresh
+
+
+def common_dir(ws: Workspace) -> Path:
+    """The repository's common git folder (`git rev-parse --git-common-dir`), resolved: the checkout's .git,
+    also when `ws` is a linked worktree (whose own git folder names it in its `commondir` file)."""
+    git_dir = Path(ws.lib.path)
+    try:
+        named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return git_dir.resolve()
+    return (git_dir / named).resolve()

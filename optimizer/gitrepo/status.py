@@ -1,0 +1,130 @@
+"""The working tree's status as `git status --porcelain` gives it (XY codes by path), read by libgit2.
+
+In-process, because the scope check and the candidates' checks ask every cycle and a git process was most of
+their time; by `git status` itself where libgit2 cannot read the index (a split or sparse one) or would answer
+otherwise (a tracked file matching an ignore rule).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygit2
+from pygit2.enums import RepositoryOpenFlag
+
+from autoresearch.optimizer.gitrepo.handles import common_dir, opened
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.gitrepo.workspace import Workspace
+
+
+def status(ws: Workspace) -> dict[str, str]:
+    """Every changed or untracked path of the working tree (not ignored ones) with its `git status
+    --porcelain` XY code. Read by libgit2; by `git status` when libgit2 cannot read the index
+    (a split or sparse index)."""
+    try:
+        flags = ws.lib.status(untracked_files="all")
+    except pygit2.GitError:
+        return _porcelain_status(ws)
+    return {path: _xy(int(flag)) for path, flag in flags.items()}
+
+
+_INDEX_CODES = ((1, "A"), (2, "M"), (4, "D"), (8, "R"), (16, "T"))  # pygit2.enums.FileStatus.INDEX_*
+_WORKTREE_CODES = ((256, "M"), (512, "D"), (1024, "T"), (2048, "R"))  # WT_MODIFIED, WT_DELETED, ...
+_UNTRACKED, _IGNORED, _CONFLICTED = 128, 16384, 32768
+
+
+def _xy(flag: int) -> str:
+    if flag & _CONFLICTED:
+        return "UU"
+    if flag == _UNTRACKED:
+        return "??"
+    x = next((c for bit, c in _INDEX_CODES if flag & bit), " ")
+    y = next((c for bit, c in _WORKTREE_CODES if flag & bit), " ")
+    return x + y
+
+
+def _porcelain_status(ws: Workspace, *more: str) -> dict[str, str]:
+    parts = ws.git("status", "--porcelain=v1", "-z", "--untracked-files=all", *more).split("\0")
+    entries: dict[str, str] = {}
+    i = 0
+    while i < len(parts):
+        item = parts[i]
+        i += 1
+        if len(item) < 4:
+            continue
+        code, path = item[:2], item[3:]
+        entries[path] = code
+        if code[0] in "RC":  # a rename's source path follows
+            entries[parts[i]] = code
+            i += 1
+    return entries
+
+
+def everything_changed(ws: Workspace) -> dict[str, str]:
+    """`status`, ignored files included (`!!`), each file of an ignored folder by name: in a fresh worktree
+    every one of them is new. Read by libgit2 from the worktree as it is now (its `.git` file read again, no
+    search upwards), or by `git status --ignored --untracked-files=all` when libgit2 cannot read it: the
+    candidates' checks run every cycle, and a git process was most of their time."""
+    try:
+        with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
+            if _tracked_ignored(repo, common_dir(ws)):
+                return _porcelain_status(ws, "--ignored")
+            flags = repo.status(untracked_files="all", ignored=True)
+    except pygit2.GitError:
+        return _porcelain_status(ws, "--ignored")
+    found: dict[str, str] = {}
+    for path, flag in flags.items():
+        if flag != _IGNORED:
+            found[path] = _xy(int(flag))
+        elif path.endswith("/"):  # libgit2 names an ignored folder, git each file in it
+            found.update(dict.fromkeys(_files_under(ws.root, path), "!!"))
+        else:
+            found[path] = "!!"
+    return found
+
+
+def users_git_file(name: str) -> Path:
+    """git's per-user file `name` (`ignore`, `attributes`): under $XDG_CONFIG_HOME/git, as git reads it."""
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git" / name
+
+
+_tracked_ignored_seen: dict[tuple[object, ...], bool] = {}  # the last HEAD tree and ignore files looked at
+
+
+def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
+    """Whether a tracked file matches an ignore rule (files added with `-f` in an ignored folder, or under a
+    `*`): libgit2's status then leaves out the new files beside it that git names `!!`, so git must say.
+    Asked once per HEAD tree and ignore files (each tracked file asked, 30 us apiece), not every cycle."""
+    excludes = [common / "info" / "exclude", users_git_file("ignore")]
+    excludes += [Path(str(e.value)).expanduser() for e in repo.config if e.name.lower() == "core.excludesfile"]
+    key = (repo.head.peel(pygit2.Tree).id, *(_stamp(f) for f in excludes))
+    if key not in _tracked_ignored_seen:
+        _tracked_ignored_seen.clear()
+        _tracked_ignored_seen[key] = any(repo.path_is_ignored(entry.path) for entry in repo.index)
+    return _tracked_ignored_seen[key]
+
+
+def _stamp(file: Path) -> tuple[int, int] | None:
+    try:
+        found = file.stat()
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size
+
+
+def _files_under(root: Path, folder: str) -> list[str]:
+    """The files and links under `folder` (repository-relative, ending in '/'), as `git status` names them:
+    a folder holding a repository of its own by its name, an empty one not at all."""
+    found = []
+    for directory, dirs, files in os.walk(root / folder):
+        relative = Path(directory).relative_to(root).as_posix()
+        if ".git" in dirs or ".git" in files:
+            found.append(relative + "/")
+            dirs.clear()
+            continue
+        found += [f"{relative}/{name}" for name in files]
+        found += [f"{relative}/{name}" for name in dirs if os.path.islink(os.path.join(directory, name))]
+    return found
