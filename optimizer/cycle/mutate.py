@@ -28,8 +28,8 @@ from autoresearch.optimizer.gitrepo.heads import head_state, reattach, switched_
 from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_modified, artifact_present, inside, link_out
-from autoresearch.optimizer.guard import rescue, scope, trusted
-from autoresearch.optimizer.guard.scope import TOOL_CACHES
+from autoresearch.optimizer.guard import reach, rescue, trusted
+from autoresearch.optimizer.guard.reach import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 
@@ -246,7 +246,7 @@ def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) 
 def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> list[str]:
     """Put back the experiment's files and lock, save then undo every change outside the artifact since
     the guard settled, and every change to the experiment's records; returns the paths that make the
-    candidate out of scope: all of them, unless they are only new tool caches (see scope.byproduct).
+    candidate out of scope: all of them, unless they are only new tool caches (see reach.byproduct).
     Whoever made them, nothing is lost: see autoresearch.optimizer.guard.rescue and
     autoresearch.optimizer.guard.trusted."""
     guard = session.scope_guard()
@@ -272,7 +272,7 @@ def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> lis
     if saved is None:  # nothing changed outside
         return lost
     paths = [rescue.printable(os.path.relpath(c.path, session.ws.root)) for c in changes]
-    if all(scope.byproduct(c) for c in changes):
+    if all(reach.byproduct(c) for c in changes):
         get().info("removed tool caches the mutator created outside the artifact", paths=paths[:20], saved=str(saved))
         return lost
     get().warning(

@@ -22,7 +22,7 @@ from autoresearch.mutators.base import MutationRequest, MutationResult
 from autoresearch.mutators.config import CommandMutatorConfig, MutatorConfig
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted, MutatorUnusable
 from autoresearch.mutators.registry import build
-from autoresearch.optimizer.guard.scope import TOOL_CACHES
+from autoresearch.optimizer.guard.reach import TOOL_CACHES
 from autoresearch.plumbing import sandbox, trees
 from autoresearch.runs.executors.snapshot import pack_dir, unpack
 from autoresearch.runs.executors.worker import scratch

@@ -2,7 +2,7 @@
 
 A night's eval stores an entry a cycle, and the guard held each in its manifest
 (path, kind, mode, blob id, signature: 0.6 KiB a cycle, for good). An entry's
-bytes are never put back (see autoresearch.optimizer.guard.scope.Scope.disposable:
+bytes are never put back (see autoresearch.optimizer.guard.reach.Scope.disposable:
 what a mutation changed there is removed, and the sample evaluated again), so
 the guard needs only to see that something changed, and what is new. Per eval
 folder it holds the number of paths below it as settled, and for all of them

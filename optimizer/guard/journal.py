@@ -60,7 +60,7 @@ class Record:
     objects: str
     run_dir: Path
     books: Books
-    cache: str = ""  # the result cache's root: its entries are removed, not put back (scope.Scope.disposable)
+    cache: str = ""  # the result cache's root: its entries are removed, not put back (reach.Scope.disposable)
 
 
 def _entry(entry: Entry | None) -> list[object] | None:

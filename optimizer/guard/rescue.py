@@ -32,8 +32,9 @@ import pygit2
 from pygit2.enums import DiffOption
 
 from autoresearch.mutators.gitnames import is_git_name
-from autoresearch.optimizer.guard import scope
-from autoresearch.optimizer.guard.scope import Change, Guard
+from autoresearch.optimizer.guard.reach import Change
+from autoresearch.optimizer.guard.scope import Guard
+from autoresearch.plumbing.errors import IntegrityError
 
 if TYPE_CHECKING:
     from pygit2 import Tree
@@ -44,13 +45,13 @@ KIND = {(False, True): "created", (True, False): "deleted", (True, True): "chang
 def undo_all(guard: Guard, run_dir: Path) -> tuple[list[Change], Path | None]:
     """Every change since the guard settled (or was armed), saved under `run_dir`, then undone; the
     changes, and where they were saved (None when there were none). Stops the run (exit 50) when a
-    path could not be put back (see autoresearch.optimizer.guard.scope.verify)."""
+    path could not be put back (see `verify`)."""
     changes = guard.changes()
     if not changes:
         return [], None
     saved = save(guard, changes, run_dir)
     failed = guard.undo(changes)
-    scope.verify(guard, changes, failed, saved)
+    verify(guard, changes, failed, saved)
     return changes, saved
 
 
@@ -184,4 +185,41 @@ def _in_tree(tree: Tree, relative: str) -> bool:
         tree[relative]
     except KeyError:
         return False
+    return True
+
+
+def verify(guard: Guard, changes: list[Change], failed: list[str], saved: Path) -> None:
+    """After an undo nothing may differ any more; if something still does, stop rather than go on. A path
+    the undo could not put back counts even when no new event says so (the watcher reports writes, and a
+    failed restore writes nothing). The bytes it held before the mutation live only in the daemon's
+    memory: they are written down under `saved/before/` first."""
+    left = {c.path: c for c in changes if c.path in failed}
+    left |= {c.path: c for c in guard.changes()}
+    if not left:
+        return
+    before = saved / "before"
+    kept = [change.path for change in left.values() if _write_before(guard, change, before)]
+    first = sorted(left)[0]
+    where = f", what was there before in {before}" if kept else ""
+    raise IntegrityError(
+        f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {first}; "
+        f"what the mutation left is saved in {saved}{where}"
+    )
+
+
+def _write_before(guard: Guard, change: Change, before: Path) -> bool:
+    """Whether the bytes `change.path` held before the mutation are now under `before`."""
+    entry = change.before
+    if entry is None or entry.kind not in ("file", "link"):
+        return False
+    data = guard.backups.read(entry.oid)
+    if data is None:
+        return False
+    copy = before / os.path.relpath(change.path, guard.ws.root).replace(".." + os.sep, "")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    if entry.kind == "link":
+        os.symlink(os.fsdecode(data), copy)
+    else:
+        copy.write_bytes(data)
+        os.chmod(copy, entry.mode)
     return True

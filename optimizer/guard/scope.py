@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
@@ -44,87 +43,12 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.backups import Backups
 from autoresearch.optimizer.guard.cachefolders import KIND as COUNTED
-from autoresearch.optimizer.guard.cachefolders import CacheFolders, probe
+from autoresearch.optimizer.guard.cachefolders import CacheFolders
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
-from autoresearch.optimizer.guard.ownoutput import own_output
+from autoresearch.optimizer.guard.reach import Change, Scope, scope_of
 from autoresearch.plumbing import trees
-from autoresearch.plumbing.errors import IntegrityError
-
-
-@dataclass(frozen=True)
-class Change:
-    path: str  # absolute
-    before: Entry | None  # None: the path did not exist
-    after: Entry | None
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where the guard looks: its roots, and the paths under them it leaves alone."""
-
-    roots: tuple[str, ...]
-    excluded: frozenset[str]
-    objects: str  # git's object store, guarded apart (autoresearch.optimizer.guard.gitobjects)
-    cache: str = ""  # the result cache's root ("": none); see `disposable`
-
-    def skip(self, path: str) -> bool:
-        if path in self.excluded:
-            return True
-        # a nested repository's object store (a submodule's, a vendored repo's) is as append-only as ours
-        return path.endswith(_OBJECTS) and os.path.isfile(path[: -len("objects")] + "HEAD")
-
-    def disposable(self, path: str) -> bool:
-        """A result-cache entry (anything inside one of the cache's eval folders; its `key` is not one): what
-        a mutation changed there is removed, never put back, so the guard keeps no copy of an entry's bytes,
-        nor an entry in its manifest: only a count per folder (autoresearch.optimizer.guard.cachefolders).
-        The cache can afford it: an entry that is absent is evaluated again. A night writes one a cycle, and
-        a copy of each in the daemon's memory was held until the run ended."""
-        if not self.cache or not path.startswith(self.cache + os.sep):
-            return False
-        return os.sep in path[len(self.cache) + 1 :]
-
-    def covers(self, path: str) -> bool:
-        """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
-        for root in self.roots:
-            if path == root or path.startswith(root + os.sep):
-                below = path[len(root) :].split(os.sep)[1:]
-                if not any(self.skip(os.path.join(root, *below[:n])) for n in range(len(below) + 1)):
-                    return True
-        return False
-
-
-def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope:
-    root = str(ws.root)
-    git_dir = os.path.realpath(ws.lib.path)
-    common = os.path.realpath(os.path.join(root, ws.git("rev-parse", "--git-common-dir")))
-    roots = [root]
-    if not git_dir.startswith(root + os.sep):  # a worktree: its own git dir lives in the main repository
-        roots.append(git_dir)
-    if common != git_dir:  # what every worktree shares and that runs or configures git
-        roots += [os.path.join(common, name) for name in ("config", "hooks", "info")]
-    if cache_root is not None:
-        roots.append(str(cache_root))
-    excluded = {str(ws.artifact_path), str(results_dir), *own_output()}  # (`own_output`: `run > run.log`)
-    excluded |= {os.path.join(common, *name.split("/")) for name in _SHARED_BUSY}
-    cache = str(cache_root) if cache_root is not None else ""
-    if cache:
-        excluded.add(probe(cache))
-    return Scope(tuple(roots), frozenset(excluded), os.path.join(common, "objects"), cache)
-
-
-_OBJECTS = os.sep + "objects"
-# under the common git dir: objects (append-only), other worktrees, the experiments' branches, and the
-# experiments' own folders (autoresearch.optimizer.experiment.vault), where the daemons write
-_SHARED_BUSY = (
-    "objects",
-    "worktrees",
-    "lfs",
-    "refs/heads/autoresearch",
-    "logs/refs/heads/autoresearch",
-    "autoresearch",
-)
 
 
 class Guard:
@@ -441,16 +365,6 @@ def _staged_blobs(ws: Workspace) -> set[str]:
         return set()
 
 
-TOOL_CACHES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"})
-
-
-def byproduct(change: Change) -> bool:
-    """A file or folder created inside a tool's cache folder (Python byte code, pytest's cache): a coding
-    agent that runs the tests leaves these. Removed like any change, before the eval can read them, but
-    not held against the candidate. Changing or deleting one that existed is no byproduct."""
-    return change.before is None and bool(TOOL_CACHES.intersection(change.path.split(os.sep)))
-
-
 def _staged(index: pygit2.Index) -> tuple[tuple[str, str, int], ...] | None:
     """What an index stages, without its stat cache; None (never equal) while it holds a conflict."""
     if index.conflicts is not None:
@@ -475,40 +389,3 @@ def _unlink(path: str) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
-
-
-def verify(guard: Guard, changes: list[Change], failed: list[str], saved: Path) -> None:
-    """After an undo nothing may differ any more; if something still does, stop rather than go on. A path
-    the undo could not put back counts even when no new event says so (the watcher reports writes, and a
-    failed restore writes nothing). The bytes it held before the mutation live only in the daemon's
-    memory: they are written down under `saved/before/` first."""
-    left = {c.path: c for c in changes if c.path in failed}
-    left |= {c.path: c for c in guard.changes()}
-    if not left:
-        return
-    before = saved / "before"
-    kept = [change.path for change in left.values() if _write_before(guard, change, before)]
-    first = sorted(left)[0]
-    where = f", what was there before in {before}" if kept else ""
-    raise IntegrityError(
-        f"the scope guard could not restore {len(left)} path(s) outside the artifact, e.g. {first}; "
-        f"what the mutation left is saved in {saved}{where}"
-    )
-
-
-def _write_before(guard: Guard, change: Change, before: Path) -> bool:
-    """Whether the bytes `change.path` held before the mutation are now under `before`."""
-    entry = change.before
-    if entry is None or entry.kind not in ("file", "link"):
-        return False
-    data = guard.backups.read(entry.oid)
-    if data is None:
-        return False
-    copy = before / os.path.relpath(change.path, guard.ws.root).replace(".." + os.sep, "")
-    copy.parent.mkdir(parents=True, exist_ok=True)
-    if entry.kind == "link":
-        os.symlink(os.fsdecode(data), copy)
-    else:
-        copy.write_bytes(data)
-        os.chmod(copy, entry.mode)
-    return True
