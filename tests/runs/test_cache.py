@@ -137,3 +137,40 @@ def test_storing_into_the_eval_s_folder_makes_no_mkdir_and_one_removed_is_made_a
     shutil.rmtree(tmp_path / "eval1")  # a `git clean -ffdx` between two runs
     cache.put("abc", 1, ROWS)
     assert cache.get("abc", 1) == ROWS
+
+
+def test_an_entry_is_made_under_its_name_and_one_cut_short_reads_as_absent_and_is_replaced_whole(tmp_path):
+    """No temporary file renamed a new entry: Python's `os.rename` audit event (raised by os.replace too)
+    is counted in a process of its own. An entry a kill cut short in its write reads as absent, and the
+    next store replaces it whole; a link in an entry's place is never written through."""
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from pathlib import Path
+        from autoresearch.runs.cache import SampleCache
+        cache = SampleCache(Path({str(tmp_path)!r}), "eval1")
+        cache.put("first", 1, [{{"test_id": "a", "score": 0.5}}])
+        renamed = []
+        sys.addaudithook(lambda event, args: renamed.append(args[0]) if event == "os.rename" else None)
+        for n in range(3):
+            cache.put(f"artifact{{n}}", 1, [{{"test_id": "a", "score": 0.5}}])
+        print(len(renamed))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0"
+    cache = SampleCache(tmp_path, "eval1")
+    assert cache.get("artifact2", 1) == [{"test_id": "a", "score": 0.5}]
+    entry = tmp_path / "eval1/abc-sample-1.jsonl"
+    cache.put("abc", 1, ROWS)
+    whole = entry.read_bytes()
+    entry.write_bytes(whole[: len(whole) - 7])  # what a kill in the middle of the write leaves
+    assert cache.get("abc", 1) is None
+    cache.put("abc", 1, ROWS)
+    assert entry.read_bytes() == whole and cache.get("abc", 1) == ROWS
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious user data\n")
+    (tmp_path / "eval1/xyz-sample-1.jsonl").symlink_to(victim)
+    cache.put("xyz", 1, ROWS)
+    assert victim.read_text() == "precious user data\n" and cache.get("xyz", 1) == ROWS
+    assert sorted(p.name for p in (tmp_path / "eval1").iterdir() if p.name.endswith(".tmp")) == []
