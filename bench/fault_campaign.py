@@ -7,7 +7,8 @@ tracked file, an untracked one, a staged change. Then:
 
 - kill points (optimizer/faults.py) at every phase, each hit with SIGKILL, with
   SIGTERM, and with SIGINT to the daemon's whole process group (Ctrl-C in a
-  terminal, `timeout`, systemd);
+  terminal, `timeout`, systemd); the digest's write over its last bytes with the
+  mutator in the sandbox (where it is written in place);
 - git writes held open by a `git` wrapper on the daemon's PATH: inside a commit
   (the repository's prepare-commit-msg hook is let run for it and waits, index
   lock taken) and before a restore's checkout; the campaign then SIGKILLs the
@@ -105,6 +106,9 @@ POINTS = {
     "after-append": (2,),
     "after-state": (2,),
 }
+# the same, with the mutator in the sandbox: the digest is written over in place only where no mirror holds a
+# second name of it (autoresearch.plumbing.overwrite)
+SANDBOXED_POINTS = {"digest-overwritten": (1, 3)}
 SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:group"}
 LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}
 MAX_ATTEMPTS = 2  # tries per request in the LLM cases: the malformed reply is served this many times in a row
@@ -168,11 +172,12 @@ class Case:
 
 def kill_point_cases() -> list[Case]:
     cases = []
-    for point, passes in POINTS.items():
-        for n in passes:
-            for label, spec in SIGNALS.items():
-                code = -signal.SIGKILL if label == "SIGKILL" else 130
-                cases.append(Case(f"{point}-{n}-{label}", {ENV: f"{point}:{n}:{spec}"}, (code,)))
+    for points, sandbox in ((POINTS, "off"), (SANDBOXED_POINTS, "auto")):
+        for point, passes in points.items():
+            for n in passes:
+                for label, spec in SIGNALS.items():
+                    code = -signal.SIGKILL if label == "SIGKILL" else 130
+                    cases.append(Case(f"{point}-{n}-{label}", {ENV: f"{point}:{n}:{spec}"}, (code,), sandbox=sandbox))
     return cases
 
 

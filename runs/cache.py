@@ -2,8 +2,11 @@
 
 Each entry is a whole index.jsonl (one row per test, with its target), so a
 lookup by (eval definition, artifact content, target, test id, sample index)
-is a file read. Entries are written atomically and never changed: a crash
-leaves an entry whole or absent.
+is a file read. An entry is made under its own name and written once (a
+temporary file renamed into place cost a second creation a cycle): one that a
+crash or a reader in another daemon finds cut short fails its signature, so
+it reads as absent, as a missing one does, and the next store replaces it
+whole (a temporary file and a rename, as when two writers meet).
 
 A mutator must not be able to hand its candidate a score. A command mutator
 can compute its candidate's key (a git object id) and write a file where the
@@ -130,9 +133,12 @@ class SampleCache:
         path = self._path(artifact, n)
         body = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
         header = json.dumps({"format": HEADER, "mac": self._mac(artifact, n, body)}).encode()
+        entry = header + b"\n" + body
+        if within(self.root, lambda: _made(path, entry)):  # the eval's folder: made at its first entry
+            return
         # one temporary file per writer: parallel candidates may store the same sample at once
         tmp = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
-        within(self.root, lambda: tmp.write_bytes(header + b"\n" + body))  # the eval's folder: made at its first entry
+        tmp.write_bytes(entry)
         os.replace(tmp, path)
 
     def count(self, artifact: str, after: int = 0) -> int:
@@ -147,6 +153,18 @@ class SampleCache:
             return {e.name: _stamp(e.stat()) for e in os.scandir(self.root) if e.is_file(follow_symlinks=False)}
         except FileNotFoundError:
             return {}
+
+
+def _made(path: Path, entry: bytes) -> bool:
+    """`entry` written into a file made at `path`; False, having written nothing, when something is there
+    already (an entry cut short, another writer's, a link: never followed)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as f:
+        f.write(entry)
+    return True
 
 
 def _stamp(stat: os.stat_result) -> tuple[int, int]:

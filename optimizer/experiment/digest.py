@@ -19,8 +19,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from autoresearch.optimizer import faults
 from autoresearch.optimizer.experiment.history import Past
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, overwrite
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
 from autoresearch.runs.errors import BadResults
@@ -139,7 +140,10 @@ class Digest:
     _tail: Tail | None = None
 
     def write(self) -> None:
-        """The digest of iterations.jsonl as it is now (read from where the last write stopped)."""
+        """The digest of iterations.jsonl as it is now (read from where the last write stopped), written over
+        the last one's bytes (autoresearch.plumbing.overwrite): no mutator runs while the loop writes it, and
+        one a kill cut short is written whole again before the next start's first mutation. Made anew only
+        when the file is not the daemon's own (missing, a link, a second name of another file)."""
         if self._tail is None:
             self._tail = Tail(self.paths.iterations)
         records, restarted = self._tail.new()
@@ -147,7 +151,9 @@ class Digest:
             self._seen, self._blocks = Seen(), {}
         for record in records:
             self._seen.add(record)
-        atomic.write_bytes(self.paths.digest, self._render(self._seen).encode("utf-8"), durable=False)
+        text = self._render(self._seen).encode("utf-8")
+        if not overwrite.write(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
+            atomic.write_bytes(self.paths.digest, text, durable=False)
 
     def render(self, records: list[Iteration]) -> str:
         """The digest of these lines, made from nothing this writer kept."""

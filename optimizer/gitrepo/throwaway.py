@@ -13,8 +13,10 @@ provably holds what a fresh one would, but for the artifact:
   content changed, anywhere but under the artifact, and the checkout is removed and made anew;
 - so is it when HEAD's tree differs from the recorded commit's outside the artifact, or when libgit2 would
   not check it out as git does (autoresearch.optimizer.gitrepo.linked);
-- otherwise the artifact's paths are removed, written again from HEAD's tree by libgit2 (which updates
-  their index entries), and HEAD is written.
+- otherwise the artifact's paths are removed and written again from HEAD's tree by libgit2; after a KEEP
+  (HEAD moved) HEAD is written and their index entries updated, after a DROP the index is left as it was
+  (writing it was half of the put-back's time): its entries still name HEAD's blobs, and only the
+  artifact's cached times are stale, which makes git compare its content with the blob, not trust them.
 
 So a file, a link, a folder or a hook a mutator leaves, a `.git` file it edits or replaces, a mode it
 changes, all make the next cycle's checkout a fresh one.
@@ -101,7 +103,8 @@ class Throwaway:
             if head != kept.commit:
                 (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
             tree = repo[head].peel(pygit2.Tree)
-            repo.checkout_tree(tree, strategy=CheckoutStrategy.FORCE, paths=[ws.artifact])  # type: ignore[no-untyped-call]
+            strategy = CheckoutStrategy.FORCE | (CheckoutStrategy.DONT_UPDATE_INDEX if head == kept.commit else 0)
+            repo.checkout_tree(tree, strategy=strategy, paths=[ws.artifact])  # type: ignore[no-untyped-call]
         except (pygit2.GitError, OSError):
             if repo is not None:
                 repo.free()

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import overwrite, trees
 
 KIND = "entries"  # a folder's count of paths, as a change's entry: what `Guard.undo` has nothing to put back for
 PROBE = ".guard-clock"
@@ -127,8 +127,16 @@ class CacheFolders:
             time.sleep(0.001)
 
     def _now(self) -> int | None:
-        """The ctime the filesystem gives a file made now: its probe's, made anew (whatever a mutator put
-        in its place goes); None when none can be made there."""
+        """The ctime the filesystem gives a file changed now: its probe's, its times set to now (a change
+        time no process can set otherwise); made anew when it is not the daemon's own file (whatever a
+        mutator put in its place goes); None when none can be made there."""
+        fd = overwrite.owned(self.probe)
+        if fd is not None:
+            try:
+                os.utime(fd)
+                return os.fstat(fd).st_ctime_ns
+            finally:
+                os.close(fd)
         try:
             if os.path.isdir(self.probe) and not os.path.islink(self.probe):
                 trees.remove(self.probe)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
 
 from autoresearch.runs.cache import SampleCache
 
@@ -113,27 +114,54 @@ def test_a_claim_serializes_one_artifacts_sample_and_is_forgotten_once_no_one_ho
     assert cache._claims == {}
 
 
-def test_storing_into_the_eval_s_folder_makes_no_mkdir_and_one_removed_is_made_again(tmp_path):
-    """Counted by Python's audit events in a process of its own (`os.mkdir` is raised for every mkdir, one
-    that fails too): a sample stored a cycle into a folder that is there asks for no folder."""
+def _events_of_three_stores(root: Path, event: str) -> int:
+    """How many times storing three new samples (after a first) raises Python's audit `event`, counted in a
+    process of its own."""
     script = textwrap.dedent(
         f"""
         import sys
         from pathlib import Path
         from autoresearch.runs.cache import SampleCache
-        cache = SampleCache(Path({str(tmp_path)!r}), "eval1")
+        cache = SampleCache(Path({str(root)!r}), "eval1")
         cache.put("first", 1, [{{"test_id": "a", "score": 0.5}}])
-        made = []
-        sys.addaudithook(lambda event, args: made.append(args[0]) if event == "os.mkdir" else None)
+        seen = []
+        sys.addaudithook(lambda event, args: seen.append(args[0]) if event == {event!r} else None)
         for n in range(3):
             cache.put(f"artifact{{n}}", 1, [{{"test_id": "a", "score": 0.5}}])
-        print(len(made))
+        print(len(seen))
         """
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "0"
+    return int(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+
+
+def test_storing_into_the_eval_s_folder_makes_no_mkdir_and_one_removed_is_made_again(tmp_path):
+    """`os.mkdir` is raised for every mkdir, one that fails too: a sample stored a cycle into a folder that
+    is there asks for no folder."""
+    assert _events_of_three_stores(tmp_path, "os.mkdir") == 0
     cache = SampleCache(tmp_path, "eval1")
     assert cache.get("artifact2", 1) == [{"test_id": "a", "score": 0.5}]
     shutil.rmtree(tmp_path / "eval1")  # a `git clean -ffdx` between two runs
     cache.put("abc", 1, ROWS)
     assert cache.get("abc", 1) == ROWS
+
+
+def test_an_entry_is_made_under_its_name_and_one_cut_short_reads_as_absent_and_is_replaced_whole(tmp_path):
+    """No temporary file renamed a new entry (`os.rename` is raised by os.replace too). An entry a kill cut
+    short in its write reads as absent, and the next store replaces it whole; a link in an entry's place is
+    never written through."""
+    assert _events_of_three_stores(tmp_path, "os.rename") == 0
+    cache = SampleCache(tmp_path, "eval1")
+    assert cache.get("artifact2", 1) == [{"test_id": "a", "score": 0.5}]
+    entry = tmp_path / "eval1/abc-sample-1.jsonl"
+    cache.put("abc", 1, ROWS)
+    whole = entry.read_bytes()
+    entry.write_bytes(whole[: len(whole) - 7])  # what a kill in the middle of the write leaves
+    assert cache.get("abc", 1) is None
+    cache.put("abc", 1, ROWS)
+    assert entry.read_bytes() == whole and cache.get("abc", 1) == ROWS
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious user data\n")
+    (tmp_path / "eval1/xyz-sample-1.jsonl").symlink_to(victim)
+    cache.put("xyz", 1, ROWS)
+    assert victim.read_text() == "precious user data\n" and cache.get("xyz", 1) == ROWS
+    assert sorted(p.name for p in (tmp_path / "eval1").iterdir() if p.name.endswith(".tmp")) == []

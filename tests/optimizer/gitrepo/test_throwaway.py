@@ -178,3 +178,18 @@ def test_a_directory_artifact_is_put_back_whole_new_files_and_all(tmp_path):
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     assert (again.root / "docs" / "deep" / "c.md").read_text() == "kept\n"
     throwaway.drop()
+
+
+def test_put_back_after_a_drop_the_index_is_not_written_and_the_checkout_equals_a_fresh_one(tmp_path):
+    """After a DROP (HEAD as recorded) only the artifact is written again: git's index for the checkout,
+    whose entry already names HEAD's blob, is left as it was (writing it was half of the put-back)."""
+    main, throwaway, _ = setup(tmp_path)
+    ws = throwaway.take()
+    index = Path((ws.root / ".git").read_text().removeprefix("gitdir: ").strip()) / "index"
+    before = index.stat()
+    ws.artifact_path.write_text("a dropped candidate\n")
+    again = throwaway.take()
+    after = index.stat()
+    assert (after.st_ino, after.st_mtime_ns, after.st_size) == (before.st_ino, before.st_mtime_ns, before.st_size)
+    assert again.root == ws.root and (again.root / "prompt.md").read_text() == "p\n"
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
