@@ -158,6 +158,16 @@ class Ledger:
             self._copy_seen = status(self.copy)
 
 
+def append_beside(file: Path, copy: Path, record: Iteration) -> None:
+    """A line of a command's own (rollback's, with no daemon running): in the copy too where the copy holds
+    the file's lines, so that a start after a kill during a mutation never takes it for the mutator's."""
+    line = iterations.encoded(record)
+    if copy.is_file() and len({*_common(file, copy)}) == 1:
+        with copy.open("ab") as out:
+            out.write(line)
+    iterations.append_line(file, line)
+
+
 @dataclass(frozen=True)
 class Repair:
     """What a start put back: the file's lines added from the copy, or the file replaced by it (then

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autoresearch.optimizer.guard import trusted
-from autoresearch.optimizer.guard.ledger import Ledger, repair
+from autoresearch.optimizer.guard.ledger import Ledger, append_beside, repair
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.trajectory.iterations import Iteration, encoded
 from tests.optimizer.guard.test_trusted import TAMPER
@@ -90,7 +90,7 @@ STARTS = {
     "as the copy": (COPY, False, COPY, False),
     "killed between the copy's append and the file's": (COPY[: -len(LINES[2])], False, COPY, False),
     "cut mid-line": (COPY[:-20], True, COPY, False),
-    "a line changed": (COPY.replace(b"\"score\": 0.5", b"\"score\": 0.9", 1), True, COPY, True),
+    "a line changed": (COPY.replace(b'"score": 0.5', b'"score": 0.9', 1), True, COPY, True),
     "a line another command appended": (COPY + OTHER, False, COPY + OTHER, False),
     "a line the cut-short mutation appended": (COPY + OTHER, True, COPY, True),
     "a torn line after ours": (COPY + OTHER[:10], False, COPY, True),
@@ -130,3 +130,22 @@ def test_an_experiment_of_an_older_version_gets_its_copy_at_the_start(tmp_path):
     assert repair(file, copy, True) is None
     Ledger.open(file, copy).append(_record(4))
     assert copy.read_bytes() == file.read_bytes() == COPY + encoded(_record(4))
+
+
+def test_a_commands_line_goes_to_the_copy_too_so_that_no_start_takes_it_for_a_mutators(tmp_path):
+    file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
+    copy.parent.mkdir()
+    file.write_bytes(COPY)
+    copy.write_bytes(COPY)
+    append_beside(file, copy, _record(4))
+    assert copy.read_bytes() == file.read_bytes() == COPY + encoded(_record(4))
+    assert repair(file, copy, True) is None
+
+
+def test_a_commands_line_leaves_a_copy_that_differs_alone(tmp_path):
+    file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
+    copy.parent.mkdir()
+    file.write_bytes(COPY[:-20])
+    copy.write_bytes(COPY)
+    append_beside(file, copy, _record(4))
+    assert copy.read_bytes() == COPY
