@@ -98,12 +98,16 @@ class Ledger:
         if not file.is_file() or file.is_symlink():
             copy.unlink(missing_ok=True)
             return ledger
-        tmp = copy.with_name(copy.name + ".tmp")
-        with file.open("rb") as source, tmp.open("wb") as out:
-            ledger.size = _feed(source, ledger._hash, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, copy)
+        if copy.is_file() and len({*_common(file, copy)}) == 1:  # the copy holds the file's lines already
+            with file.open("rb") as source:
+                ledger.size = _feed(source, ledger._hash, None)
+        else:
+            tmp = copy.with_name(copy.name + ".tmp")
+            with file.open("rb") as source, tmp.open("wb") as out:
+                ledger.size = _feed(source, ledger._hash, out)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, copy)
         ledger._seen, ledger._copy_seen = status(file), status(copy)
         return ledger
 
@@ -259,11 +263,12 @@ def _ends_a_line(file: Path) -> bool:
         return f.read(1) == b"\n"
 
 
-def _feed(source: BinaryIO, digest: Hash, out: BinaryIO) -> int:
+def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None) -> int:
     size = 0
     while chunk := source.read(CHUNK):
         digest.update(chunk)
-        out.write(chunk)
+        if out is not None:
+            out.write(chunk)
         size += len(chunk)
     return size
 

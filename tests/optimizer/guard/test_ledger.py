@@ -149,3 +149,14 @@ def test_a_commands_line_leaves_a_copy_that_differs_alone(tmp_path):
     copy.write_bytes(COPY)
     append_beside(file, copy, _record(4))
     assert copy.read_bytes() == COPY
+
+
+def test_a_start_leaves_a_copy_that_holds_the_files_lines_as_it_is(tmp_path):
+    file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
+    file.write_bytes(COPY)
+    Ledger.open(file, copy)
+    inode = copy.stat().st_ino
+    ledger = Ledger.open(file, copy)
+    assert copy.stat().st_ino == inode and ledger.size == len(COPY)
+    ledger.append(_record(4))
+    assert copy.read_bytes() == file.read_bytes()
