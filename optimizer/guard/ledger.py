@@ -63,19 +63,26 @@ class Mark:
     digest: bytes
 
     def same_as(self, path: Path) -> bool:
-        """Whether `path` holds the daemon's lines; the copy, if changed meanwhile, is made again from it."""
+        """Whether `path` holds the daemon's lines; the copy, if changed meanwhile, is made again from it.
+        Where neither holds them, raised before anything is moved."""
         held = self.ledger.holds(path, self)
         self.ledger.check_copy(self, path if held else None)
+        if not held:
+            with self.ledger.copy.open("rb") as source:
+                self._require(_digest(source, self.size))
         return held
 
     def put(self, tmp: Path) -> None:
         """Write the daemon's lines to `tmp`, from the copy, which must still be them."""
         with self.ledger.copy.open("rb") as source, tmp.open("wb") as out:
-            if _digest(source, self.size, out) != self.digest:
-                raise IntegrityError(
-                    f"{self.ledger.file} and its copy {self.ledger.copy} were both changed during the mutation: "
-                    "neither can be trusted; put back the history, or use --restart"
-                )
+            self._require(_digest(source, self.size, out))
+
+    def _require(self, digest: bytes) -> None:
+        if digest != self.digest:
+            raise IntegrityError(
+                f"{self.ledger.file} and its copy {self.ledger.copy} were both changed during the mutation: "
+                "neither can be trusted; put back the history, or use --restart"
+            )
 
 
 class Ledger:

@@ -67,6 +67,7 @@ def test_a_history_and_its_copy_both_changed_are_refused(tmp_path):
     ledger.file.write_bytes(b"")
     with pytest.raises(IntegrityError, match="both changed"):
         trusted.restore(snapshot, tmp_path / "aside", tmp_path / "results")
+    assert ledger.file.exists() and not (tmp_path / "aside").exists()  # refused before anything moved
 
 
 def test_a_mutation_window_neither_copies_the_history_nor_holds_it_in_memory(tmp_path):
