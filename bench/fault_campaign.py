@@ -14,7 +14,9 @@ tracked file, an untracked one, a staged change. Then:
   daemon, the daemon and its git, or its git alone, or signals the group, and
   lets git go on;
 - command mutators that misbehave: writing outside the artifact, switching
-  branch, detaching HEAD, deleting the artifact, leaving a child running;
+  branch, detaching HEAD, deleting the artifact, leaving a child running,
+  cutting iterations.jsonl mid-line or rewriting it in place and then killing
+  the daemon (the next start puts the daemon's lines back from its copy);
 - hostile command mutators, each in the sandbox (`mutator.sandbox: auto`, with
   bubblewrap) and with `sandbox: off`: one deleting every lock file it finds in
   the repository while the campaign starts a second `run` of the experiment
