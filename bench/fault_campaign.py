@@ -15,7 +15,9 @@ tracked file, an untracked one, a staged change. Then:
   daemon, the daemon and its git, or its git alone, or signals the group, and
   lets git go on;
 - command mutators that misbehave: writing outside the artifact, switching
-  branch, detaching HEAD, deleting the artifact, leaving a child running;
+  branch, detaching HEAD, deleting the artifact, leaving a child running,
+  cutting iterations.jsonl mid-line or rewriting it in place and then killing
+  the daemon (the next start puts the daemon's lines back from its copy);
 - hostile command mutators, each in the sandbox (`mutator.sandbox: auto`, with
   bubblewrap) and with `sandbox: off`: one deleting every lock file it finds in
   the repository while the campaign starts a second `run` of the experiment
@@ -103,6 +105,7 @@ POINTS = {
     "after-commit": (1, 2),
     "after-patch": (1, 2),
     "before-append": (2,),
+    "between-appends": (2,),  # the line in the daemon's copy, not yet in iterations.jsonl
     "after-append": (2,),
     "after-state": (2,),
 }
@@ -149,6 +152,13 @@ elif bad == "child":
 elif bad == "clean":  # as coding agents tidy up: where it works, and in the user's checkout
     subprocess.run(["git", "clean", "-ffdx"], capture_output=True)
     subprocess.run(["git", "-C", str(repo), "clean", "-ffdx"], capture_output=True)
+elif bad in ("cut", "rewrite"):  # the history cut mid-line or rewritten in place, then the daemon killed
+    folder = repo / ".autoresearch/runs/exp/_autoresearch"
+    history = folder / "iterations.jsonl"
+    data = history.read_bytes()
+    history.write_bytes(data[:-20] if bad == "cut" else data.replace(b'"keep"', b'"drop"'))
+    import json
+    os.kill(json.loads((folder / "state.json").read_text())["pid"], 9)
 elif bad == "rm":  # everything but git's folder and the artifact, there and in the user's checkout
     for here in (Path(), repo):
         for entry in os.listdir(here):
@@ -214,6 +224,8 @@ def mutator_cases() -> list[Case]:
             decisions=GUARDED,
         ),
         Case("mutator-leaves-a-child", {"CAMPAIGN_BAD": "child"}, (0,)),
+        Case("mutator-cuts-the-history-then-the-daemon-dies", {"CAMPAIGN_BAD": "cut"}, (-signal.SIGKILL,)),
+        Case("mutator-rewrites-the-history-then-the-daemon-dies", {"CAMPAIGN_BAD": "rewrite"}, (-signal.SIGKILL,)),
     ]
 
 

@@ -182,26 +182,33 @@ class Iteration(BaseModel):
 
 
 def append(path: Path, record: Iteration) -> None:
-    """Append one line with a single write and fsync, so a crash leaves whole lines only.
+    """Append one line with a single write and fsync, so a crash leaves whole lines only."""
+    append_line(path, encoded(record))
 
-    The line is strict JSON (a NaN or an infinity is a bug upstream, raised here before anything
-    is written: other readers reject them) and carries no secret of the environment, whatever
-    text reached the record (a grader's name, an error, a summary).
-    """
+
+def encoded(record: Iteration) -> bytes:
+    """The record's line. Strict JSON (a NaN or an infinity is a bug upstream, raised here before anything
+    is written: other readers reject them), with no secret of the environment, whatever text reached the
+    record (a grader's name, an error, a summary)."""
     if not record.timestamp:
         record = record.model_copy(update={"timestamp": utc_now()})
     undeclared = unknown_fields(record)
     if undeclared:
-        raise ValueError(f"{path}: refusing to write fields no line declares: {', '.join(undeclared)}")
-    line = (
+        raise ValueError(f"refusing to write fields no line declares: {', '.join(undeclared)}")
+    return (
         json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False)
         + "\n"
     ).encode()
+
+
+def append_line(path: Path, line: bytes) -> os.stat_result:
+    """Append `line` (an `encoded` record) with a single write and fsync; returns the file's status after it."""
     fd = folders.within(path.parent, lambda: os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644))
     try:
         _drop_partial_tail(fd, path)
         os.write(fd, line)
         os.fsync(fd)
+        return os.fstat(fd)
     finally:
         os.close(fd)
 

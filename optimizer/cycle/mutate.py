@@ -221,7 +221,7 @@ def records(session: Session, evaluated: Path | None = None) -> trusted.Watched:
     if session.holdout is not None:
         folders.append((session.holdout.root, "*"))
         busy = (session.holdout.root / evaluated.name,) if evaluated is not None else ()
-    return trusted.Watched((paths.iterations, paths.holdout), tuple(folders), busy)
+    return trusted.Watched((paths.holdout,), tuple(folders), busy, session.ledger)
 
 
 def open_window(session: Session, run_dir: Path, evaluated: Path | None = None) -> trusted.Snapshot:

@@ -16,7 +16,7 @@ from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.results import rows_digest
-from autoresearch.trajectory import chartdata, iterations, page
+from autoresearch.trajectory import chartdata, page
 from autoresearch.trajectory.iterations import Iteration
 
 BUDGET_WARNINGS = (0.5, 0.8)
@@ -27,7 +27,7 @@ def record(session: Session, entry: Iteration) -> None:
     previous_spend = session.history.spent_usd
     entry = sealed(session.paths, entry)
     faults.point("before-append")
-    iterations.append(session.paths.iterations, entry)
+    session.ledger.append(entry)
     pending.clear(session.paths)  # a KEEP's line written before its commit is now written
     faults.point("after-append")
     session.recorded(entry)

@@ -26,6 +26,7 @@ from autoresearch.optimizer.experiment.state import Phase, State, Status
 from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.jsontypes import JSONObject
@@ -56,6 +57,7 @@ class Session:
     head: tuple[str | None, str]  # (branch, commit) where this run left HEAD; see cycle.conclude.require_head
     vault: Vault  # what no mutator reaches: the lock, the guard's state, the mirror of the experiment's files
     claim: CheckoutClaim  # this run's claim on the checkout it works in
+    ledger: Ledger  # appends the lines of iterations.jsonl, copied where they outlive the daemon
     baseline_rows: list[JSONObject] = field(
         default_factory=list
     )  # HEAD's train rows: what a candidate is compared with

@@ -75,7 +75,7 @@ def _rollback(ws: Workspace, paths: ExperimentPaths, entry: Entry) -> str:
     sha = entry.commit or head
     if entry.line is None or (entry.commit is None and not _made(ws, entry, head)):
         return f"left as it is: HEAD moved to {head[:10]} since, by another hand"
-    record = versions.log_rollback(paths, entry.line, sha)
+    record = versions.log_rollback(ws, paths, entry.line, sha)
     return f"was finished: commit {sha[:10]}, logged as cycle {record.cycle}"
 
 

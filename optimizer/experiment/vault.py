@@ -56,6 +56,11 @@ class Vault:
         return self.root / "eval-writes"
 
     @property
+    def iterations(self) -> Path:
+        """The copy of the lines the daemon appended to iterations.jsonl (see autoresearch.optimizer.guard.ledger)."""
+        return self.root / "records" / "iterations.jsonl"
+
+    @property
     def mirror(self) -> Path:
         """Hard links to the experiment's files (see autoresearch.optimizer.experiment.mirror)."""
         return self.root / "mirror"

@@ -24,6 +24,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
     open_workspace,
     require_clean_artifact,
 )
+from autoresearch.optimizer.guard.ledger import append_beside
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
@@ -131,13 +132,13 @@ def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, 
             faults.point("rollback-restored")
             sha = commit_artifact(ws, f"{ROLLBACK_PREFIX}{cycle}") or ws.head()
             faults.point("rollback-committed")
-        record = log_rollback(paths, line, sha)
+        record = log_rollback(ws, paths, line, sha)
         outcome.said = f"the rollback to cycle {cycle} was finished: commit {sha[:10]}, logged as cycle {record.cycle}"
         faults.point("rollback-logged")
     return Rollback(record, target)
 
 
-def log_rollback(paths: ExperimentPaths, planned: Iteration, sha: str) -> Iteration:
+def log_rollback(ws: Workspace, paths: ExperimentPaths, planned: Iteration, sha: str) -> Iteration:
     """The rollback's line `planned` for its commit `sha`, appended unless it is there already, and
     state.json brought up to date."""
     lines = iterations.read(paths.iterations)[0]
@@ -145,7 +146,7 @@ def log_rollback(paths: ExperimentPaths, planned: Iteration, sha: str) -> Iterat
     record = next((r for r in lines if r.commit == sha and r.cycle >= planned.cycle), None)
     if record is None:
         record = planned.model_copy(update={"cycle": past.last_cycle + 1, "commit": sha, "timestamp": utc_now()})
-        iterations.append(paths.iterations, record)
+        append_beside(paths.iterations, Vault.of(ws, paths).iterations, record)
         past.add(record)
     _refresh_state(paths, past)
     return record

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from autoresearch.optimizer.guard.ledger import Ledger, Mark
+
 SMALL = 64 * 1024  # a record up to this size is held in memory; a larger one is copied (see `Copy`)
 CHUNK = 64 * 1024  # what a copy or a comparison reads at a time
 
@@ -62,28 +64,31 @@ class Copy:
         return True
 
 
-Held = bytes | Copy | None  # a record's bytes, its copy, or None where there is no file
+Held = bytes | Copy | Mark | None  # a record's bytes, its copy, the ledger's mark, or None where there is no file
 
 
 @dataclass(frozen=True)
 class Watched:
     """Single files, and folders whose files matching `pattern` count (new ones included), but those under
     `busy`: where the daemon itself writes while the mutators run (the held-out results of the cycle
-    evaluated meanwhile, when mutations overlap it), which no later decision reads back from disk."""
+    evaluated meanwhile, when mutations overlap it), which no later decision reads back from disk; and the
+    file of `ledger`, held by its mark."""
 
     files: tuple[Path, ...]
     folders: tuple[tuple[Path, str], ...]
     busy: tuple[Path, ...] = ()
+    ledger: Ledger | None = None
 
     def paths(self) -> list[Path]:
-        found = list(self.files)
+        found = [*self.files, *([self.ledger.file] if self.ledger else [])]
         for folder, pattern in self.folders:
             if folder.is_dir() and not folder.is_symlink():
                 found += [path for path in folder.rglob(pattern) if not self._busy(path)]
         return found
 
     def current(self) -> dict[Path, Held]:
-        return {path: _hold(path) for path in self.paths()}
+        ledger = self.ledger
+        return {path: ledger.mark() if ledger and path == ledger.file else _hold(path) for path in self.paths()}
 
     def _busy(self, path: Path) -> bool:
         return any(path.is_relative_to(place) for place in self.busy)
@@ -131,12 +136,15 @@ def _same(path: Path, held: Held, listed: bool) -> bool:
     """Whether `path` holds what was held; a path no longer listed (its folder gone, or a symlink now) holds nothing."""
     if not listed:
         return held is None
-    return held.same_as(path) if isinstance(held, Copy) else _read(path) == held
+    return held.same_as(path) if isinstance(held, Copy | Mark) else _read(path) == held
 
 
-def _put(tmp: Path, held: bytes | Copy) -> None:
+def _put(tmp: Path, held: bytes | Copy | Mark) -> None:
     if isinstance(held, bytes):
         tmp.write_bytes(held)
+        return
+    if isinstance(held, Mark):
+        held.put(tmp)
         return
     held.file.seek(0)
     with tmp.open("wb") as out:

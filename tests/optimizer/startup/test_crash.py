@@ -41,6 +41,7 @@ POINTS = {
     "after-commit": 2,
     "after-patch": 2,
     "before-append": 5,
+    "between-appends": 5,  # the line in the daemon's copy, not yet in iterations.jsonl (optimizer.guard.ledger)
     "after-append": 5,
     "after-state": 5,
 }

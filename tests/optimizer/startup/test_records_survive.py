@@ -1,0 +1,83 @@
+"""The daemon's records outlive it: a kill -9 leaves a copy of every line it appended that the next start
+puts back (autoresearch.optimizer.guard.ledger), whatever an unsandboxed mutator did to iterations.jsonl."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from tests.helpers.repos import GIT_ENV, cli
+from tests.helpers.scenario import scenario_repo, wait_for
+from tests.optimizer.startup.test_crash import ORIGINAL, PLAN, assert_same_as_uninterrupted
+
+FOLDER = ".autoresearch/runs/exp/_autoresearch"
+
+
+def held_mutation(tmp_path, command: str):
+    """A repository whose third cycle's mutator runs `command` (at its first try only), then waits; the daemon
+    running it."""
+    once = f"test -e .autoresearch/done || {{ touch .autoresearch/done; {command}; }}"
+    plan = {**PLAN, 3: {**PLAN[3], "run": [once], "hold": True}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": ORIGINAL}, plan)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for(lambda: (repo / ".autoresearch/mutating").exists())
+    return repo, proc
+
+
+def kill_and_go_on(repo, proc) -> None:
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    (repo / ".autoresearch/go-on").touch()  # the orphaned mutator ends
+
+
+def test_a_history_cut_mid_line_by_a_mutator_then_a_kill_is_put_back_by_the_next_start(tmp_path):
+    repo, proc = held_mutation(tmp_path, f"truncate -s -20 {FOLDER}/iterations.jsonl")
+    kill_and_go_on(repo, proc)
+    damaged = (repo / FOLDER / "iterations.jsonl").read_bytes()
+    assert damaged.count(b"\n") == 1  # cut in place, mid-line: the mirror's hard links are cut with it
+
+    resumed = cli(repo, "run")
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert "put back iterations.jsonl" in resumed.stderr
+    assert_same_as_uninterrupted(repo)
+    assert (repo / FOLDER / "iterations.jsonl").read_bytes().startswith(damaged)  # the rest added to what was left
+    log = [json.loads(line) for line in (repo / FOLDER / "daemon.log").read_text().splitlines()]
+    assert any("put back iterations.jsonl" in e["event"] for e in log)
+
+
+def test_a_history_rewritten_by_a_mutator_then_a_kill_is_saved_then_put_back_by_the_next_start(tmp_path):
+    repo, proc = held_mutation(tmp_path, f'sed -i \'s/"keep"/"drop"/\' {FOLDER}/iterations.jsonl')
+    kill_and_go_on(repo, proc)
+    damaged = (repo / FOLDER / "iterations.jsonl").read_bytes()
+    assert b'"keep"' not in damaged  # a new file in its place: not one the mirror puts back
+
+    resumed = cli(repo, "run")
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert "put back iterations.jsonl" in resumed.stderr
+    assert_same_as_uninterrupted(repo)
+    saved = list((repo / FOLDER).glob("iterations.jsonl.damaged-*"))
+    assert [p.read_bytes() for p in saved] == [damaged]  # saved in full before the put-back
+
+
+def test_lines_a_mutator_appends_before_a_kill_are_not_taken_for_the_daemons(tmp_path):
+    forged = json.dumps({"cycle": 3, "score": 1, "decision": "drop", "cost_usd": 0, "mutation": "forged"})
+    repo, proc = held_mutation(tmp_path, f"echo '{forged}' >> {FOLDER}/iterations.jsonl")
+    kill_and_go_on(repo, proc)
+
+    resumed = cli(repo, "run")
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert_same_as_uninterrupted(repo)
+    assert "forged" not in (repo / FOLDER / "iterations.jsonl").read_text()
+    assert forged.encode() in b"".join(p.read_bytes() for p in (repo / FOLDER).glob("iterations.jsonl.damaged-*"))
