@@ -6,7 +6,8 @@ Every value that comes from iterations.jsonl or state.json goes through
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import cast
 from urllib.parse import quote
@@ -187,8 +188,9 @@ def _read_back(value: object) -> tuple[RowKey, str]:
 def table(records: Sequence[Drawn], run_files: Mapping[str, list[str]] | None, kept: KeptRows | None = None) -> str:
     """Newest cycle first: in the morning, and while watching, the latest is what you look for. With `kept`,
     a row whose line, run files and changelog are those it was drawn from is not drawn again."""
-    changelogs = changelog_dirs(records)
-    rows = [_kept_row(place, r, run_files, changelogs.get(r.cycle), kept) for place, r in enumerate(records)]
+    rows = [
+        _kept_row(place, r, run_files, changelog, kept) for place, (r, changelog) in enumerate(_changelogs(records))
+    ]
     body = "".join(reversed(rows))
     return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{body}</tbody></table></div>'
 
@@ -220,15 +222,30 @@ def changelog_dirs(records: Sequence[Drawn]) -> dict[int, str]:
     """cycle -> the run directory holding that cycle's mutation.md. The mutator writes its changelog into
     the run just decided (the last evaluated one before it: mutators.base.MutationRequest), not into its
     own; an error cycle's is moved into its own directory when the next cycle starts (cycle/mutate.py)."""
-    out: dict[int, str] = {}
+    return {r.cycle: changelog for r, changelog in _in_order(records) if changelog is not None}
+
+
+def _changelogs(records: Sequence[Drawn]) -> Iterator[tuple[Drawn, str | None]]:
+    """Each line with its `changelog_dirs` entry, found as the lines are read while their cycles ascend (as
+    a night's do): the live page reads its lines back from disk, and the mapping held a run's name a line."""
+    ascending = all(a.cycle < b.cycle for a, b in pairwise(records))
+    if ascending:
+        return _in_order(records)
+    changelogs = changelog_dirs(records)  # a cycle listed twice: its last line's entry, for both
+    return ((r, changelogs.get(r.cycle)) for r in records)
+
+
+def _in_order(records: Sequence[Drawn]) -> Iterator[tuple[Drawn, str | None]]:
     decided = None
+    last = len(records) - 1
     for i, r in enumerate(records):
+        changelog = None
         if decided is not None and r.run_dir:
-            moved = r.decision == "error" and i + 1 < len(records)
-            out[r.cycle] = r.run_dir if moved else decided
+            moved = r.decision == "error" and i < last
+            changelog = r.run_dir if moved else decided
         if r.decision != "error" and r.run_dir:
             decided = r.run_dir
-    return out
+        yield r, changelog
 
 
 def _row(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> str:
