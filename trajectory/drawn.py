@@ -13,6 +13,7 @@ tests), with the same HTML either way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, cast
@@ -93,7 +94,8 @@ class Drawn(Protocol):
     def partial(self) -> Partial | None: ...
 
 
-class CandidateRow(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class CandidateRow:
     index: int
     decision: str
     strategy: str
