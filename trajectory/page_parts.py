@@ -17,7 +17,7 @@ from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.spill import ByPlace
-from autoresearch.trajectory.svg import esc
+from autoresearch.trajectory.svg import batches, esc
 
 CHANGELOG = "mutation.md"  # written by the mutator into the run it started from: see changelog_dirs
 RUN_FILES = ("index.jsonl", "candidate.patch", CHANGELOG, "grading.json", "benchmark.json", "eval.stderr.log")
@@ -172,6 +172,7 @@ HEADER = (
 )
 
 
+TABLE_CHUNK = 32  # rows of the table joined at a time (a kilobyte each)
 RowKey = tuple[object, ...]  # what a row of the table is drawn from (see `_row_key`)
 KeptRows = ByPlace[RowKey, str]  # the live page's rows, each drawn once
 
@@ -188,10 +189,11 @@ def _read_back(value: object) -> tuple[RowKey, str]:
 def table(records: Sequence[Drawn], run_files: Mapping[str, list[str]] | None, kept: KeptRows | None = None) -> str:
     """Newest cycle first: in the morning, and while watching, the latest is what you look for. With `kept`,
     a row whose line, run files and changelog are those it was drawn from is not drawn again."""
-    rows = [
+    rows = (
         _kept_row(place, r, run_files, changelog, kept) for place, (r, changelog) in enumerate(_changelogs(records))
-    ]
-    body = "".join(reversed(rows))
+    )
+    # newest first, TABLE_CHUNK rows at a time (see svg.joined): a string a row, held until the last was drawn
+    body = "".join(reversed(["".join(reversed(batch)) for batch in batches(rows, TABLE_CHUNK)]))
     return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{body}</tbody></table></div>'
 
 
@@ -211,7 +213,9 @@ def _kept_row(
 def _row_key(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> RowKey:
     """Everything `_row` reads, as plain values: the line's fields, its run's files and its changelog's place."""
     partial = None if r.partial is None else (r.partial.scored, r.partial.total)
-    numbers = tuple(number(r, k) for k in ("wins", "losses", "ties", "duration_s", "mutation_cost_usd"))
+    # a list: `tuple()` of a generator resizes the tuple it guessed, and each freed 5-tuple went to CPython's
+    # free list of them, which a row per line filled (up to 2,000, 160 KiB) rather than drew from
+    numbers = [number(r, k) for k in ("wins", "losses", "ties", "duration_s", "mutation_cost_usd")]
     files = None if run_files is None else tuple(run_files.get(r.run_dir, ()))
     linked = bool(changelog) and _has(run_files, changelog or "", CHANGELOG)
     fields = (r.cycle, r.score, r.decision, r.mutation, r.error, r.cost_usd, r.timestamp, r.run_dir, r.commit)

@@ -17,7 +17,7 @@ from typing import TypeVar
 WIDTH, HEIGHT = 960, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34  # the plot area is what these margins leave
 PAD = 6  # pixels from the plot area's edge to a mark's centre at the end of a scale: the largest mark fits inside
-CHUNK = 256  # pieces of markup joined at a time (see `joined`)
+CHUNK = 64  # pieces of markup joined at a time (see `joined`)
 AT_WIDTH = 8  # bytes a whole cycle's x, as drawn, takes in `Frame`'s kept coordinates
 KEEP = 128  # of the other coordinates, how many a chart keeps drawn at most (see `Frame.level`)
 T = TypeVar("T")
