@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, NamedTuple, Protocol
 
 from autoresearch.trajectory.iterations import Candidate, Iteration, Partial, Tail, parsed
 from autoresearch.trajectory.spill import Spilled
@@ -169,13 +169,16 @@ def _candidate(c: Candidate) -> tuple[object, ...]:
     return (c.index, c.decision, c.strategy, c.summary, c.score, merge_of, c.parent)
 
 
-def _unpacked(value: object) -> Row:
-    """The row `_packed` wrote. No assertions read as one shared empty mapping."""
-    v = list(cast(tuple[Any, ...], value))
+def _unpacked(value: Any) -> Row:
+    """The row `_packed` wrote. No assertions read as one shared empty mapping. (Made for every line at
+    every pass of a redraw: `tuple.__new__` rather than `Row._make`, no `cast` call.)"""
+    v = list(value)
     v[4] = v[4] or NONE
-    v[19] = None if v[19] is None else tuple(CandidateRow(*c) for c in v[19])
-    v[22] = None if v[22] is None else Partial(*v[22])
-    return Row._make(v)
+    if v[19] is not None:
+        v[19] = tuple(CandidateRow(*c) for c in v[19])
+    if v[22] is not None:
+        v[22] = Partial(*v[22])
+    return tuple.__new__(Row, v)
 
 
 class Rows:

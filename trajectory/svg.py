@@ -19,6 +19,7 @@ LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34  # the plot area is what these margins
 PAD = 6  # pixels from the plot area's edge to a mark's centre at the end of a scale: the largest mark fits inside
 CHUNK = 64  # pieces of markup joined at a time (see `joined`)
 AT_WIDTH = 8  # bytes a whole cycle's x, as drawn, takes in `Frame`'s kept coordinates
+AT_CYCLES = 1 << 16  # of a cycle axis, how many cycles' x are kept at most (a line may name any cycle)
 KEEP = 128  # of the other coordinates, how many a chart keeps drawn at most (see `Frame.level`)
 T = TypeVar("T")
 
@@ -87,7 +88,7 @@ class Frame:
     x: Scale
     y: Scale
     first: int = 0  # the whole cycle whose x `_cycles` keeps first
-    _cycles: bytearray = field(default_factory=bytearray, compare=False, repr=False)  # see `at`
+    _cycles: bytearray = field(default_factory=bytearray, compare=False, repr=False)  # see `at`: of the axis's cycles
     _at: dict[float, str] = field(default_factory=dict, compare=False, repr=False)
     _level: dict[float, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -102,6 +103,7 @@ class Frame:
             Scale(c0 - reach, c1 + reach, LEFT + PAD, WIDTH - RIGHT - PAD),
             Scale(values[0], values[1], HEIGHT - BOTTOM - PAD, TOP + PAD),
             c0,
+            bytearray(AT_WIDTH * min(int(c1 - c0) + 1, AT_CYCLES)),
         )
 
     def axes(self, y_label: str, y_format: Callable[[float], str] = "{:g}".format) -> str:
@@ -126,16 +128,14 @@ class Frame:
         edges) draw the same cycles over and over, and formatting coordinates was a redraw's largest cost.
         A whole cycle's is kept as bytes, `AT_WIDTH` a cycle, not as a string in a mapping: the live page is
         redrawn all night, and a string and a number per cycle made its peak grow with the night."""
-        place = (cycle - self.first) * AT_WIDTH if type(cycle) is int else -1
-        if place < 0:
+        if type(cycle) is not int or cycle < self.first:
             return _kept(self._at, cycle, self.x)
-        if len(self._cycles) <= place:
-            self._cycles.extend(bytes(place + AT_WIDTH - len(self._cycles)))
+        place = (cycle - self.first) * AT_WIDTH
         kept = self._cycles[place : place + AT_WIDTH]
-        if kept[0]:
+        if kept and kept[0]:
             return kept.rstrip(b"\0").decode()
         text = fmt(self.x(cycle))
-        if len(text) <= AT_WIDTH:
+        if kept and len(text) <= AT_WIDTH:
             self._cycles[place : place + AT_WIDTH] = text.encode().ljust(AT_WIDTH, b"\0")
         return text
 
