@@ -197,7 +197,12 @@ def test_a_live_redraws_objects_at_their_peak_do_not_grow_with_the_night(tmp_pat
 
 
 def _peak_blocks(root, lines):
-    meta = write_experiment(root, records(lines, assertions=0))
+    """A night as `bench/run_memory.py` runs it: one test, no assertions, the objectives every cycle records."""
+    recs = [
+        r.model_copy(update={"objectives": {"correctness": r.score, "size": 100.0 + r.cycle}})
+        for r in records(lines, assertions=0)
+    ]
+    meta = write_experiment(root, recs)
     rows, kept, table = Rows(meta / "iterations.jsonl"), testscores.Kept(meta), page_parts.kept_rows(meta)
 
     def redraw():
