@@ -29,6 +29,7 @@ import hmac
 import json
 import os
 import secrets
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -102,12 +103,10 @@ class SampleCache:
                 return self._held[(artifact, n)]
             before = self._before
         path = self._path(artifact, n)
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-                stamp = _stamp(os.fstat(f.fileno()))
-        except OSError:
+        read = _read(path)
+        if read is None:
             return None
+        data, stamp = read
         if before is not None and before.get(path.name) != stamp:  # written since `held` began: not ours
             return None
         header, _, body = data.partition(b"\n")
@@ -153,6 +152,23 @@ class SampleCache:
             return {e.name: _stamp(e.stat()) for e in os.scandir(self.root) if e.is_file(follow_symlinks=False)}
         except FileNotFoundError:
             return {}
+
+
+def _read(path: Path) -> tuple[bytes, tuple[int, int]] | None:
+    """The bytes of the regular file at `path` and its `_stamp`; None for anything else there: missing, a
+    link (never followed), a FIFO a mutator running ahead put there (opening it never blocks)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            data = f.read()
+        except OSError:
+            return None
+        return data, _stamp(os.fstat(fd))  # taken after the read: a write meanwhile moves it
 
 
 def _made(path: Path, entry: bytes) -> bool:

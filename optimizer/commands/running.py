@@ -38,11 +38,15 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
     from autoresearch.optimizer import notify, signals, tracking
     from autoresearch.optimizer.commands.summary import print_run_summary
     from autoresearch.optimizer.cycle import loop
+    from autoresearch.optimizer.startup import interrupted
     from autoresearch.optimizer.startup.opening import ConfigSource, open_session
     from autoresearch.plumbing import collector
-    from autoresearch.plumbing.errors import IntegrityError, Interrupted
+    from autoresearch.plumbing.errors import IntegrityError, Interrupted, InvalidInput
 
-    cfg = load(config, overrides)
+    try:
+        cfg = load(config, overrides)
+    except InvalidInput as exc:  # a mutator killed mid-mutation may have deleted or written over it
+        raise interrupted.unreadable(exc, config_dir(config)) from None
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
     signals.install()
     _settle_versions(cfg, config)

@@ -21,16 +21,64 @@ from pathlib import Path
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.mirror import Mirror
-from autoresearch.optimizer.experiment.vault import Vault
+from autoresearch.optimizer.experiment.vault import FOLDER, Vault
+from autoresearch.optimizer.gitrepo.gitcmd import run
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal, rescue
 from autoresearch.optimizer.guard.scope import Guard
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.repo import git_root
 
 
 def pending(vault: Vault) -> bool:
     """Whether a mutation's undo is left to finish (the artifact may then hold its candidate)."""
     return journal.armed(vault.guard)
+
+
+def elsewhere(ws: Workspace, ours: Vault) -> list[Path]:
+    """The run directories of the other experiments (another name or results directory) whose mutation in
+    this checkout a kill cut short, its undo not done. A config the mutator rewrote to name another experiment
+    would otherwise have the start look for the interrupted mutation in that one's folder, find none, and run
+    in a checkout holding whatever the mutator left (an eval of its own among it). Called with this checkout
+    claimed: no run of another experiment is working in it, so an armed guard there is a dead one's."""
+    return left_undone(ws.root, ours.root.parent, ours.root)
+
+
+def left_undone(root: Path, vaults: Path, ours: Path | None = None) -> list[Path]:
+    """The run directories of the mutations in the checkout at `root` whose undo a kill left to a start, by
+    the experiments' folders under `vaults` (`<git-common-dir>/autoresearch`), but `ours`."""
+    real = os.path.realpath(root)
+    found = []
+    for folder in sorted(vaults.iterdir()) if vaults.is_dir() else ():
+        vault = Vault(folder)
+        if folder == ours or not pending(vault):
+            continue
+        record = journal.read(vault.guard)
+        if record is not None and real in (os.path.realpath(r) for r in record.roots):
+            found.append(record.run_dir)
+    return found
+
+
+def unreadable(error: InvalidInput, start: Path) -> InvalidInput:
+    """`error`, a config that cannot be read, with what the user must know when a mutation in the checkout was
+    cut short by a kill: its undo, which puts back a config its mutator deleted or wrote over, runs only at
+    the start of that experiment, which needs the config."""
+    root = git_root(start.resolve())
+    if root is None:
+        return error
+    try:
+        common = run(root, ("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    except IntegrityError:
+        return error
+    undone = left_undone(root, Path(common) / FOLDER)
+    if not undone:
+        return error
+    return InvalidInput(
+        f"{error}; a daemon was killed during a mutation in this checkout (run directory {undone[0]}), and what its "
+        "mutator changed outside the artifact, the config among it perhaps, is undone only at that experiment's "
+        "next start: put the config back as it was (`git diff`, `git checkout`, or your copy) and start again"
+    )
 
 
 def restore_records(vault: Vault, paths: ExperimentPaths) -> list[Path]:

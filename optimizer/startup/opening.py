@@ -79,6 +79,7 @@ def _open(
         claim.release()
         raise
     try:
+        _refuse_another_undo(ws, vault, paths)
         records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
         _put_back_history(paths, vault, interrupted.pending(vault))
@@ -154,6 +155,19 @@ def _put_back_history(paths: ExperimentPaths, vault: Vault, interrupted_mutation
         daemonlog.get().warning(
             f"put back iterations.jsonl from the daemon's copy {vault.iterations}; "
             f"the file as it was (changed since the daemon wrote it) is saved in full as {done.saved}"
+        )
+
+
+def _refuse_another_undo(ws: Workspace, vault: Vault, paths: ExperimentPaths) -> None:
+    """Refused while another experiment's mutation in this checkout is left undone (`interrupted.elsewhere`):
+    its mutator may have rewritten this very config to name this experiment."""
+    others = interrupted.elsewhere(ws, vault)
+    if others:
+        raise IntegrityError(
+            f"a daemon of another experiment in this checkout was killed during a mutation (run directory "
+            f"{others[0]}), and what its mutator changed outside the artifact is not undone yet; that mutator may "
+            f"have rewritten the config to name this experiment ({paths.root}): check the config (`git diff`), "
+            "put back the one that names the interrupted experiment, and start it: its start undoes the rest"
         )
 
 

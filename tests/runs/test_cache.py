@@ -165,3 +165,26 @@ def test_an_entry_is_made_under_its_name_and_one_cut_short_reads_as_absent_and_i
     cache.put("xyz", 1, ROWS)
     assert victim.read_text() == "precious user data\n" and cache.get("xyz", 1) == ROWS
     assert sorted(p.name for p in (tmp_path / "eval1").iterdir() if p.name.endswith(".tmp")) == []
+
+
+def test_a_fifo_or_a_link_in_an_entry_s_place_reads_as_absent_and_never_blocks(tmp_path):
+    """A mutator running ahead outside the sandbox (`search.overlap: on`) can put a FIFO where an entry of the
+    cycle being evaluated goes: opened to be read, it blocked the evaluation for good, no writer ever coming.
+    A link to a user's file is not read through either."""
+    script = textwrap.dedent(
+        f"""
+        import os
+        from pathlib import Path
+        from autoresearch.runs.cache import SampleCache
+        root = Path({str(tmp_path)!r})
+        cache = SampleCache(root, "eval1")
+        cache.put("abc", 1, {ROWS!r})
+        os.mkfifo(root / "eval1/abc-sample-2.jsonl")
+        (root / "user.txt").write_bytes((root / "eval1/abc-sample-1.jsonl").read_bytes())
+        os.symlink(root / "user.txt", root / "eval1/abc-sample-3.jsonl")
+        print(cache.get("abc", 2), cache.get("abc", 3), cache.count("abc"))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "None", "1"]
