@@ -105,13 +105,15 @@ class Ledger:
         if not file.is_file() or file.is_symlink():
             copy.unlink(missing_ok=True)
             return ledger
-        if copy.is_file() and len({*_common(file, copy)}) == 1:  # the copy holds the file's lines already
+        whole = _whole(file)  # a torn last line (a power cut) is not the daemon's: the next append cuts it
+        same, _, copy_size = _common(file, copy) if copy.is_file() else (0, 0, -1)
+        if same == copy_size == whole:  # the copy holds the file's lines already
             with file.open("rb") as source:
-                ledger.size = _feed(source, ledger._hash, None)
+                ledger.size = _feed(source, ledger._hash, None, whole)
         else:
             tmp = copy.with_name(copy.name + ".tmp")
             with file.open("rb") as source, tmp.open("wb") as out:
-                ledger.size = _feed(source, ledger._hash, out)
+                ledger.size = _feed(source, ledger._hash, out, whole)
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, copy)
@@ -125,12 +127,7 @@ class Ledger:
         copy's write made before it. A filesystem without that order may lose the copy's last line on a power
         cut: a start keeps it from the file, but after a cut during a mutation, when it drops it (saved)."""
         line = iterations.encoded(record)
-        fd = os.open(self.copy, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-            copied = os.fstat(fd)
-        finally:
-            os.close(fd)
+        copied = iterations.append_line(self.copy, line, sync=False)
         faults.point("between-appends")
         self._seen = _of(iterations.append_line(self.file, line))
         self._copy_seen = _of(copied)
@@ -177,8 +174,7 @@ def append_beside(file: Path, copy: Path, record: Iteration) -> None:
     the file's lines, so that a start after a kill during a mutation never takes it for the mutator's."""
     line = iterations.encoded(record)
     if copy.is_file() and len({*_common(file, copy)}) == 1:
-        with copy.open("ab") as out:
-            out.write(line)
+        iterations.append_line(copy, line, sync=False)
     iterations.append_line(file, line)
 
 
@@ -270,9 +266,12 @@ def _ends_a_line(file: Path) -> bool:
         return f.read(1) == b"\n"
 
 
-def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None) -> int:
+def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None, limit: int | None = None) -> int:
+    """The first `limit` bytes of `source` (all where None) fed to `digest`, written to `out` too; how many."""
     size = 0
-    while chunk := source.read(CHUNK):
+    while (limit is None or size < limit) and (
+        chunk := source.read(CHUNK if limit is None else min(CHUNK, limit - size))
+    ):
         digest.update(chunk)
         if out is not None:
             out.write(chunk)
@@ -280,12 +279,21 @@ def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None) -> int:
     return size
 
 
+def _whole(file: Path) -> int:
+    """How many first bytes of `file` are whole lines (up to and with its last newline)."""
+    with file.open("rb") as f:
+        at = f.seek(0, os.SEEK_END)
+        while at > 0:
+            start = max(0, at - CHUNK)
+            f.seek(start)
+            if (newline := f.read(at - start).rfind(b"\n")) >= 0:
+                return start + newline + 1
+            at = start
+    return 0
+
+
 def _digest(source: BinaryIO, size: int, out: BinaryIO | None = None) -> bytes:
     """The SHA-256 of the first `size` bytes of `source` (fewer where it ends first), written to `out` too."""
-    digest, left = hashlib.sha256(), size
-    while left and (chunk := source.read(min(CHUNK, left))):
-        digest.update(chunk)
-        if out is not None:
-            out.write(chunk)
-        left -= len(chunk)
+    digest = hashlib.sha256()
+    _feed(source, digest, out, size)
     return digest.digest()
