@@ -21,7 +21,11 @@ def put_back_history(paths: ExperimentPaths, vault: Vault) -> None:
     done = repair(paths.iterations, vault.iterations, journal.armed(vault.guard))
     if done is None:
         return
-    if done.saved is None:
+    if done.kept is not None:
+        daemonlog.get().warning(
+            f"iterations.jsonl is gone: a new experiment begins; the daemon's lines of the last one are kept in {done.kept}"
+        )
+    elif done.saved is None:
         daemonlog.get().warning(
             f"put back iterations.jsonl: {done.added} byte(s) of the daemon's lines it lacked, from {vault.iterations}"
         )

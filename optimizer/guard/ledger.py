@@ -185,6 +185,7 @@ class Repair:
 
     added: int  # bytes appended from the copy
     saved: Path | None
+    kept: Path | None = None  # the copy, moved aside: the file was removed while no mutation ran (a new experiment)
 
 
 def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
@@ -194,12 +195,15 @@ def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
     command's (rollback, adopt), a start's, kept; but `foreign_tail` (a mutation was cut short by the kill:
     nothing of the daemon's was appended since the copy) they are the mutator's, and go. Nothing to do
     without a copy (an experiment of an older version) or, unless a mutation was cut short, without the file
-    (removed by the user: a new experiment)."""
+    (removed by the user: a new experiment; but the copy is kept aside, for it may have been a process a mutator
+    left behind, or `git clean -ffdx`, as well)."""
     if not copy.is_file():
         return None
     if not os.path.lexists(file):
         if not foreign_tail:
-            return None
+            kept = copy.with_name(f"{copy.name}.removed-{_now()}")
+            os.replace(copy, kept)
+            return Repair(0, None, kept)
         _replace(file, copy)
         return Repair(copy.stat().st_size, None)
     same, file_size, copy_size = _common(file, copy)
@@ -215,10 +219,14 @@ def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
         return Repair(copy_size - same, None)
     if same == copy_size and not foreign_tail and _ends_a_line(file):
         return None  # another writer's whole lines after ours: `Ledger.open` copies them
-    saved = file.with_name(f"{file.name}.damaged-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S.%f')}")
+    saved = file.with_name(f"{file.name}.damaged-{_now()}")
     os.replace(file, saved)
     _replace(file, copy)
     return Repair(copy_size, saved)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%f")
 
 
 def _replace(file: Path, copy: Path) -> None:

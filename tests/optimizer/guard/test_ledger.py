@@ -114,13 +114,15 @@ def test_a_start_puts_back_what_the_history_lost_and_saves_what_it_replaces(tmp_
     assert copy.read_bytes() == after and ledger.size == len(after)
 
 
-def test_a_start_after_the_history_was_removed_forgets_the_copy_unless_a_mutation_removed_it(tmp_path):
+def test_a_start_after_the_history_was_removed_keeps_the_copy_aside_unless_a_mutation_removed_it(tmp_path):
     file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
     copy.parent.mkdir()
     copy.write_bytes(COPY)
     assert repair(file, copy, True) is not None and file.read_bytes() == COPY
-    file.unlink()
-    assert repair(file, copy, False) is None and not file.exists()
+    file.unlink()  # the user's, to begin again; or a process a mutator left, or `git clean -ffdx`, after the daemon
+    done = repair(file, copy, False)
+    assert done is not None and done.kept is not None and not file.exists()
+    assert done.kept.read_bytes() == COPY and done.kept.parent == copy.parent  # nothing lost
     Ledger.open(file, copy)
     assert not copy.exists()
 

@@ -96,3 +96,18 @@ def test_a_rollback_after_a_kill_between_the_two_appends_reads_and_keeps_the_dae
     assert [r["decision"] for r in lines][:5] == ["keep", "keep", "drop", "keep", "keep"]  # the 5th the rollback's
     assert lines[4]["commit"] == git(repo, "log", "--format=%H", "--grep", "rollback to cycle 2").strip()
     assert not list((repo / FOLDER).glob("iterations.jsonl.damaged-*"))
+
+
+def test_a_history_removed_while_no_daemon_ran_begins_a_new_experiment_and_keeps_the_last_ones_lines(tmp_path):
+    repo = make(tmp_path)
+    assert cli(repo, "run").returncode == 0
+    history = repo / FOLDER / "iterations.jsonl"
+    night = history.read_bytes()
+    subprocess.run(["git", "clean", "-ffdxq"], cwd=repo, check=True)  # a process a mutator left, or the user
+
+    again = cli(repo, "run")
+
+    assert again.returncode == 10, again.stderr  # a new experiment from the last one's best: no improvement
+    assert "a new experiment begins" in again.stderr
+    kept = list((repo / ".git/autoresearch").glob("*/records/iterations.jsonl.removed-*"))
+    assert [p.read_bytes() for p in kept] == [night]
