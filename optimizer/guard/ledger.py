@@ -107,7 +107,7 @@ class Ledger:
             return ledger
         whole = _whole(file)  # a torn last line (a power cut) is not the daemon's: the next append cuts it
         same, _, copy_size = _common(file, copy) if copy.is_file() else (0, 0, -1)
-        if same == copy_size == whole:  # the copy holds the file's lines already
+        if same == copy_size == whole and not os.path.samefile(file, copy):  # the copy holds the file's lines
             with file.open("rb") as source:
                 ledger.size = _feed(source, ledger._hash, None, whole)
         else:
@@ -142,8 +142,8 @@ class Ledger:
         now = status(path)
         if now is not None and now == self._seen:
             return True
-        if now is None or now[2] != mark.size or path.is_symlink():
-            return False
+        if now is None or now[2] != mark.size or path.is_symlink() or now[:2] == (status(self.copy) or ())[:2]:
+            return False  # a second name of the copy too: every append would go twice to the one file
         with path.open("rb") as f:
             if _digest(f, mark.size) != mark.digest:
                 return False

@@ -163,3 +163,27 @@ def test_a_start_leaves_a_copy_that_holds_the_files_lines_as_it_is(tmp_path):
     assert copy.stat().st_ino == inode and ledger.size == len(COPY)
     ledger.append(_record(4))
     assert copy.read_bytes() == file.read_bytes()
+
+
+def test_a_history_made_a_second_name_of_its_copy_is_put_back_as_a_file_of_its_own(tmp_path):
+    ledger = _night(tmp_path, 3)
+    snapshot = trusted.take(trusted.Watched((), (), (), ledger))
+    ledger.file.unlink()
+    os.link(ledger.copy, ledger.file)  # the same bytes, but every later append would go twice to one file
+    assert trusted.restore(snapshot, tmp_path / "aside", tmp_path / "results") == [ledger.file]
+    for cycle in (4, 5):
+        ledger.append(_record(cycle))
+        snapshot = trusted.take(trusted.Watched((), (), (), ledger))
+        assert trusted.restore(snapshot, tmp_path / f"aside{cycle}", tmp_path / "results") == []
+    assert ledger.file.read_bytes() == ledger.copy.read_bytes() == b"".join(encoded(_record(n)) for n in range(1, 6))
+
+
+def test_a_start_that_finds_the_history_a_second_name_of_its_copy_makes_the_copy_anew(tmp_path):
+    file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
+    copy.parent.mkdir()
+    copy.write_bytes(COPY)
+    os.link(copy, file)
+    assert repair(file, copy, False) is None
+    Ledger.open(file, copy).append(_record(4))
+    assert not os.path.samefile(file, copy)
+    assert file.read_bytes() == copy.read_bytes() == COPY + encoded(_record(4))
