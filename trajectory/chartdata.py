@@ -85,11 +85,15 @@ def number(record: Drawn, name: str) -> float | None:
 
 
 def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
+    """In one pass over the records: the live page's are read back from disk for each pass (trajectory.drawn)."""
     best, holdout = Pairs(), Pairs()
-    cycles, eval_cost, mutation_cost = array("q", [r.cycle for r in records]), array("d"), array("d")
+    cycles, eval_cost, mutation_cost = array("q"), array("d"), array("d")
+    assertions: dict[str, Pairs] = {}
+    breaks: list[int] = []
     head: float | None = None
     spent_eval = spent_mutation = 0.0
     for r in records:
+        cycles.append(r.cycle)
         if r.decision == "keep":
             head = r.score
         if head is not None:
@@ -102,12 +106,14 @@ def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
         if (value := number(r, "holdout_score")) is not None:
             holdout.cycles.append(r.cycle)
             holdout.values.append(value)
-    assertions = {} if reading.metric else _assertions(records)  # a metric's one "grader" is the value, not a rate
-    breaks = [r.cycle for r in records if r.rebaseline]
+        if not reading.metric:  # a metric's one "grader" is the value, not a rate
+            _add_assertions(assertions, r)
+        if r.rebaseline:
+            breaks.append(r.cycle)
     return Series(
         records,
         best,
-        assertions,
+        dict(sorted(assertions.items())),
         Pairs(cycles, eval_cost),
         Pairs(cycles, mutation_cost),
         holdout,
@@ -117,19 +123,16 @@ def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
     )
 
 
-def _assertions(records: Sequence[Drawn]) -> dict[str, Pairs]:
+def _add_assertions(out: dict[str, Pairs], r: Drawn) -> None:
     """Error cycles measured nothing: they leave a gap rather than a drop to zero."""
-    out: dict[str, Pairs] = {}
-    for r in records:
-        if r.decision == "error":
-            continue
-        for name, rate in r.assertions.items():
-            pairs = out.get(name)
-            if pairs is None:
-                pairs = out[name] = Pairs()
-            pairs.cycles.append(r.cycle)
-            pairs.values.append(rate)
-    return dict(sorted(out.items()))
+    if r.decision == "error":
+        return
+    for name, rate in r.assertions.items():
+        pairs = out.get(name)
+        if pairs is None:
+            pairs = out[name] = Pairs()
+        pairs.cycles.append(r.cycle)
+        pairs.values.append(rate)
 
 
 @dataclass(frozen=True)
@@ -162,23 +165,33 @@ class Summary:
         return self.eval_cost + self.mutation_cost
 
 
-def _count(records: Sequence[Drawn], decision: str) -> int:
-    return sum(r.decision == decision for r in records)
-
-
 def summary(records: Sequence[Drawn]) -> Summary:
-    """From the records, not state.json: the page must agree with its own table and charts."""
-    keeps = [r for r in records if r.decision == "keep"]
-    rebased = [(r.cycle, r.score) for r in records if r.rebaseline]
+    """From the records, not state.json: the page must agree with its own table and charts. In one pass (see
+    `series`), holding no record but the first and the last KEEP."""
+    first = last_keep = None
+    rebased: tuple[int, float] | None = None
+    cycles = keeps = drops = errors = 0
+    eval_cost, mutation_cost = array("d"), array("d")  # summed as `sum` sums them (compensated, from 3.12)
+    for r in records:
+        first = r if first is None else first
+        cycles += 1
+        if r.decision == "keep":
+            keeps, last_keep = keeps + 1, r
+        drops += r.decision == "drop"
+        errors += r.decision == "error"
+        eval_cost.append(r.cost_usd)
+        mutation_cost.append(number(r, "mutation_cost_usd") or 0.0)
+        if r.rebaseline:
+            rebased = (r.cycle, r.score)
     return Summary(
-        original=records[0].score if records else None,
-        best=keeps[-1].score if keeps else None,
-        best_cycle=keeps[-1].cycle if keeps else None,
-        cycles=len(records),
-        keeps=_count(records, "keep"),
-        drops=_count(records, "drop"),
-        errors=_count(records, "error"),
-        eval_cost=sum(r.cost_usd for r in records),
-        mutation_cost=sum(number(r, "mutation_cost_usd") or 0.0 for r in records),
-        rebased=rebased[-1] if rebased else None,
+        original=None if first is None else first.score,
+        best=None if last_keep is None else last_keep.score,
+        best_cycle=None if last_keep is None else last_keep.cycle,
+        cycles=cycles,
+        keeps=keeps,
+        drops=drops,
+        errors=errors,
+        eval_cost=sum(eval_cost),
+        mutation_cost=sum(mutation_cost),
+        rebased=rebased,
     )

@@ -9,7 +9,7 @@ cycles picked (never as markup: it sets text).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from autoresearch.trajectory.drawn import Drawn
@@ -20,6 +20,7 @@ from autoresearch.trajectory.testscores import Measured
 Scores = Mapping[int, Mapping[str, float]]  # cycle -> test_id -> score
 EPSILON = 1e-9
 INDEX = "index.jsonl"
+PAYLOAD_CHUNK = 32  # cycles of the payload written at a time
 
 
 @dataclass(frozen=True)
@@ -43,31 +44,48 @@ def changes(before: Mapping[str, float], after: Mapping[str, float]) -> list[Cha
     return sorted(out, key=lambda c: -abs(c.delta))
 
 
+class MeasuredLines(Iterable[Drawn]):
+    """The lines whose cycle has scores, found again at each pass: the live page's lines are read back from
+    disk for each pass (trajectory.drawn), and a list of them held every measured line's row at once."""
+
+    def __init__(self, records: Iterable[Drawn], scores: Scores):
+        self._records, self._scores = records, scores
+
+    def __iter__(self) -> Iterator[Drawn]:
+        return (r for r in self._records if r.cycle in self._scores)
+
+
 def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | None:
     """The original against HEAD (the last KEEP), or against the last measured cycle while no
     KEEP followed the original: what the night changed."""
-    return _pair([r for r in records if r.cycle in scores])
+    return _pair(MeasuredLines(records, scores))
 
 
-def _pair(measured: Sequence[Drawn]) -> tuple[int, int] | None:
-    if len(measured) < 2:
+def _pair(measured: Iterable[Drawn]) -> tuple[int, int] | None:
+    first = last = keep = None
+    for r in measured:
+        if first is None:
+            first = r.cycle
+        else:
+            last = r.cycle
+            keep = r.cycle if r.decision == "keep" else keep
+    if first is None or last is None:
         return None
-    first = measured[0]
-    keeps = [r for r in measured[1:] if r.decision == "keep"]
-    return first.cycle, (keeps[-1] if keeps else measured[-1]).cycle
+    return first, last if keep is None else keep
 
 
 def section(records: Sequence[Drawn], scores: Scores) -> str:
-    measured = [r for r in records if r.cycle in scores]  # once: each part below reads the measured lines alone
+    measured = MeasuredLines(records, scores)
     pair = _pair(measured)
     if pair is None:
         return '<p class="empty">Per-test results appear here once two cycles have them.</p>'
     a, b = pair
     runs = {r.cycle: r.run_dir for r in records if r.cycle in pair}
     found = changes(scores[a], scores[b])
+    options = _options(measured)
     pick = (
         '<form class="pick" id="drilldown-pick">Between cycle '
-        f"{_select('from', measured, a)} and cycle {_select('to', measured, b)}</form>"
+        f"{_select('from', options, a)} and cycle {_select('to', options, b)}</form>"
     )
     rows = "".join(_row(c, runs[a], runs[b]) for c in found)
     return (
@@ -88,13 +106,18 @@ def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def _select(name: str, measured: Sequence[Drawn], chosen: int) -> str:
-    options = joined(
-        f'<option value="{r.cycle}"{" selected" if r.cycle == chosen else ""}>'
-        f"{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>"
+def _options(measured: Iterable[Drawn]) -> str:
+    """Both pickers' options, none selected: drawn once, in one pass over the lines, for the two."""
+    return joined(
+        f'<option value="{r.cycle}">{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>'
         for r in measured
     )
-    return f'<select id="drilldown-{name}" name="{name}">{options}</select>'
+
+
+def _select(name: str, options: str, chosen: int) -> str:
+    """Every option of the chosen cycle selected (a cycle listed twice, twice)."""
+    chosen_options = options.replace(f'<option value="{chosen}">', f'<option value="{chosen}" selected>')
+    return f'<select id="drilldown-{name}" name="{name}">{chosen_options}</select>'
 
 
 def _row(c: Change, run_a: str, run_b: str) -> str:
@@ -109,13 +132,14 @@ def _row(c: Change, run_a: str, run_b: str) -> str:
 
 def payload(records: Sequence[Drawn], scores: Scores) -> str:
     """Every measured cycle's scores as JSON that cannot end the script element it sits in."""
-    return _payload([r for r in records if r.cycle in scores], scores)
+    return _payload(MeasuredLines(records, scores), scores)
 
 
-def _payload(measured: Sequence[Drawn], scores: Scores) -> str:
+def _payload(measured: Iterable[Drawn], scores: Scores) -> str:
     tests = sorted(scores.tests if isinstance(scores, Measured) else {t for s in scores.values() for t in s})
     cycles = ({"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]} for r in measured)
-    # written a few hundred cycles at a time (see svg.joined), as `json.dumps` writes the whole
-    listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles))
+    # written PAYLOAD_CHUNK cycles at a time (see svg.joined), as `json.dumps` writes the whole: a batch's
+    # objects were what a redraw held most of at once
+    listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles, PAYLOAD_CHUNK))
     text = f'{{"tests":{_json(tests)},"cycles":[{listed}]}}'
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

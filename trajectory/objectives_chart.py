@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from autoresearch.trajectory.chartdata import Pairs
 from autoresearch.trajectory.charts import series_color
 from autoresearch.trajectory.drawn import Drawn
-from autoresearch.trajectory.svg import LEFT, TOP, Frame, esc, fmt, open_svg
+from autoresearch.trajectory.svg import LEFT, TOP, Frame, esc, fmt, joined, open_svg
 
 GATE = "#bc4c00"
 LINE = tuple[str, list[tuple[int, float, float]]]  # (objective, [(cycle, relative value, value)])
@@ -21,42 +22,52 @@ LINE = tuple[str, list[tuple[int, float, float]]]  # (objective, [(cycle, relati
 
 def trajectories(records: Sequence[Drawn]) -> list[LINE]:
     """Per objective, its (cycle, value relative to the first non-zero one, value) over the cycles that measured it."""
-    by_name: dict[str, list[tuple[int, float]]] = {}
+    return [(name, [(c, v / base, v) for c, v in values]) for name, values, base in _measured(records)]
+
+
+def _measured(records: Sequence[Drawn]) -> list[tuple[str, Pairs, float]]:
+    """Per objective, its (cycle, value) pairs as two arrays and the value it is drawn relative to, in one pass:
+    the live page reads its lines back from disk for each pass, and a tuple per line and objective, held while
+    the chart was drawn, made a redraw's peak grow with the night."""
+    by_name: dict[str, Pairs] = {}
     for r in records:
         for name, value in (r.objectives or {}).items():
-            by_name.setdefault(name, []).append((r.cycle, value))
-    lines = []
-    for name, values in by_name.items():
-        base = next((abs(v) for _, v in values if v), 0.0) or 1.0
-        lines.append((name, [(c, v / base, v) for c, v in values]))
-    return lines
+            pairs = by_name.get(name)
+            if pairs is None:
+                pairs = by_name[name] = Pairs()
+            pairs.cycles.append(r.cycle)
+            pairs.values.append(value)
+    return [(name, pairs, next((abs(v) for v in pairs.values if v), 0.0) or 1.0) for name, pairs in by_name.items()]
 
 
 def objectives_chart(records: Sequence[Drawn]) -> str | None:
     """The chart, or None when no cycle recorded objectives (a history written before them)."""
-    lines = trajectories(records)
+    lines = _measured(records)
     if not lines:
         return None
     gated = [r for r in records if r.gate]
-    cycles = [c for _, points in lines for c, _, _ in points] + [r.cycle for r in gated]
-    relative = [rel for _, points in lines for _, rel, _ in points]
-    frame = Frame.of((min(cycles), max(cycles)), (min(0.0, *relative), max(1.0, *relative) * 1.1))
+    first = min(min(pairs.cycles) for _, pairs, _ in lines)
+    last = max(max(pairs.cycles) for _, pairs, _ in lines)
+    cycles = (min([first, *(r.cycle for r in gated)]), max([last, *(r.cycle for r in gated)]))
+    low = min(0.0, *(min(pairs.values) / base for _, pairs, base in lines))  # as each value / base: it is positive
+    high = max(1.0, *(max(pairs.values) / base for _, pairs, base in lines))
+    frame = Frame.of(cycles, (low, high * 1.1))
     parts = [open_svg("objectives-chart", f"{len(lines)} objectives per cycle, relative to the original", False)]
     parts.append(frame.axes("relative to the original", lambda v: f"{v:g}×"))
-    for i, (name, points) in enumerate(lines):
+    for i, (name, pairs, base) in enumerate(lines):
         color = series_color(i)
-        dots = "".join(
-            f'<circle cx="{frame.at(c)}" cy="{frame.level(rel)}" r="2.5">'
-            f"<title>{esc(f'cycle {c} · {name} {value:.4g}')}</title></circle>"
-            for c, rel, value in points
+        dots = joined(
+            f'<circle cx="{frame.at(c)}" cy="{frame.level(v / base)}" r="2.5">'
+            f"<title>{esc(f'cycle {c} · {name} {v:.4g}')}</title></circle>"
+            for c, v in pairs
         )
         parts.append(
             f'<g class="objective" data-objective="{esc(name)}" stroke="{color}" fill="{color}">'
-            f'<polyline fill="none" stroke-width="1.8" points="{frame.points((c, rel) for c, rel, _ in points)}"/>'
+            f'<polyline fill="none" stroke-width="1.8" points="{frame.points((c, v / base) for c, v in pairs)}"/>'
             f"{dots}</g>"
         )
     parts.append(_gate_marks(frame, gated))
-    parts.append(_legend([(name, series_color(i)) for i, (name, _) in enumerate(lines)] + [("gate-blocked", GATE)]))
+    parts.append(_legend([(name, series_color(i)) for i, (name, _, _) in enumerate(lines)] + [("gate-blocked", GATE)]))
     parts.append("</svg>")
     return "".join(parts)
 

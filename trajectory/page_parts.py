@@ -6,7 +6,8 @@ Every value that comes from iterations.jsonl or state.json goes through
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import cast
 from urllib.parse import quote
@@ -16,7 +17,7 @@ from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.spill import ByPlace
-from autoresearch.trajectory.svg import esc
+from autoresearch.trajectory.svg import batches, esc
 
 CHANGELOG = "mutation.md"  # written by the mutator into the run it started from: see changelog_dirs
 RUN_FILES = ("index.jsonl", "candidate.patch", CHANGELOG, "grading.json", "benchmark.json", "eval.stderr.log")
@@ -171,6 +172,7 @@ HEADER = (
 )
 
 
+TABLE_CHUNK = 32  # rows of the table joined at a time (a kilobyte each)
 RowKey = tuple[object, ...]  # what a row of the table is drawn from (see `_row_key`)
 KeptRows = ByPlace[RowKey, str]  # the live page's rows, each drawn once
 
@@ -187,9 +189,11 @@ def _read_back(value: object) -> tuple[RowKey, str]:
 def table(records: Sequence[Drawn], run_files: Mapping[str, list[str]] | None, kept: KeptRows | None = None) -> str:
     """Newest cycle first: in the morning, and while watching, the latest is what you look for. With `kept`,
     a row whose line, run files and changelog are those it was drawn from is not drawn again."""
-    changelogs = changelog_dirs(records)
-    rows = [_kept_row(place, r, run_files, changelogs.get(r.cycle), kept) for place, r in enumerate(records)]
-    body = "".join(reversed(rows))
+    rows = (
+        _kept_row(place, r, run_files, changelog, kept) for place, (r, changelog) in enumerate(_changelogs(records))
+    )
+    # newest first, TABLE_CHUNK rows at a time (see svg.joined): a string a row, held until the last was drawn
+    body = "".join(reversed(["".join(reversed(batch)) for batch in batches(rows, TABLE_CHUNK)]))
     return f'<div class="table-wrap"><table id="cycles"><thead>{HEADER}</thead><tbody>{body}</tbody></table></div>'
 
 
@@ -209,7 +213,9 @@ def _kept_row(
 def _row_key(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> RowKey:
     """Everything `_row` reads, as plain values: the line's fields, its run's files and its changelog's place."""
     partial = None if r.partial is None else (r.partial.scored, r.partial.total)
-    numbers = tuple(number(r, k) for k in ("wins", "losses", "ties", "duration_s", "mutation_cost_usd"))
+    # a list: `tuple()` of a generator resizes the tuple it guessed, and each freed 5-tuple went to CPython's
+    # free list of them, which a row per line filled (up to 2,000, 160 KiB) rather than drew from
+    numbers = [number(r, k) for k in ("wins", "losses", "ties", "duration_s", "mutation_cost_usd")]
     files = None if run_files is None else tuple(run_files.get(r.run_dir, ()))
     linked = bool(changelog) and _has(run_files, changelog or "", CHANGELOG)
     fields = (r.cycle, r.score, r.decision, r.mutation, r.error, r.cost_usd, r.timestamp, r.run_dir, r.commit)
@@ -220,15 +226,30 @@ def changelog_dirs(records: Sequence[Drawn]) -> dict[int, str]:
     """cycle -> the run directory holding that cycle's mutation.md. The mutator writes its changelog into
     the run just decided (the last evaluated one before it: mutators.base.MutationRequest), not into its
     own; an error cycle's is moved into its own directory when the next cycle starts (cycle/mutate.py)."""
-    out: dict[int, str] = {}
+    return {r.cycle: changelog for r, changelog in _in_order(records) if changelog is not None}
+
+
+def _changelogs(records: Sequence[Drawn]) -> Iterator[tuple[Drawn, str | None]]:
+    """Each line with its `changelog_dirs` entry, found as the lines are read while their cycles ascend (as
+    a night's do): the live page reads its lines back from disk, and the mapping held a run's name a line."""
+    ascending = all(a.cycle < b.cycle for a, b in pairwise(records))
+    if ascending:
+        return _in_order(records)
+    changelogs = changelog_dirs(records)  # a cycle listed twice: its last line's entry, for both
+    return ((r, changelogs.get(r.cycle)) for r in records)
+
+
+def _in_order(records: Sequence[Drawn]) -> Iterator[tuple[Drawn, str | None]]:
     decided = None
+    last = len(records) - 1
     for i, r in enumerate(records):
+        changelog = None
         if decided is not None and r.run_dir:
-            moved = r.decision == "error" and i + 1 < len(records)
-            out[r.cycle] = r.run_dir if moved else decided
+            moved = r.decision == "error" and i < last
+            changelog = r.run_dir if moved else decided
         if r.decision != "error" and r.run_dir:
             decided = r.run_dir
-    return out
+        yield r, changelog
 
 
 def _row(r: Drawn, run_files: Mapping[str, list[str]] | None, changelog: str | None) -> str:

@@ -17,7 +17,10 @@ from typing import TypeVar
 WIDTH, HEIGHT = 960, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 30, 34  # the plot area is what these margins leave
 PAD = 6  # pixels from the plot area's edge to a mark's centre at the end of a scale: the largest mark fits inside
-CHUNK = 256  # pieces of markup joined at a time (see `joined`)
+CHUNK = 64  # pieces of markup joined at a time (see `joined`)
+AT_WIDTH = 8  # bytes a whole cycle's x, as drawn, takes in `Frame`'s kept coordinates
+AT_CYCLES = 1 << 16  # of a cycle axis, how many cycles' x are kept at most (a line may name any cycle)
+KEEP = 128  # of the other coordinates, how many a chart keeps drawn at most (see `Frame.level`)
 T = TypeVar("T")
 
 
@@ -38,10 +41,10 @@ def joined(pieces: Iterable[str], sep: str = "") -> str:
     return sep.join(sep.join(chunk) for chunk in batches(pieces))
 
 
-def batches(items: Iterable[T]) -> Iterator[list[T]]:
-    """The items, `CHUNK` at a time."""
+def batches(items: Iterable[T], size: int = CHUNK) -> Iterator[list[T]]:
+    """The items, `size` at a time."""
     rest = iter(items)
-    return iter(lambda: list(islice(rest, CHUNK)), [])
+    return iter(lambda: list(islice(rest, size)), [])
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,9 @@ class Frame:
 
     x: Scale
     y: Scale
-    _at: dict[float, str] = field(default_factory=dict, compare=False, repr=False)  # see `at`
+    first: int = 0  # the whole cycle whose x `_cycles` keeps first
+    _cycles: bytearray = field(default_factory=bytearray, compare=False, repr=False)  # see `at`: of the axis's cycles
+    _at: dict[float, str] = field(default_factory=dict, compare=False, repr=False)
     _level: dict[float, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -97,6 +102,8 @@ class Frame:
         return cls(
             Scale(c0 - reach, c1 + reach, LEFT + PAD, WIDTH - RIGHT - PAD),
             Scale(values[0], values[1], HEIGHT - BOTTOM - PAD, TOP + PAD),
+            c0,
+            bytearray(AT_WIDTH * min(int(c1 - c0) + 1, AT_CYCLES)),
         )
 
     def axes(self, y_label: str, y_format: Callable[[float], str] = "{:g}".format) -> str:
@@ -118,22 +125,38 @@ class Frame:
 
     def at(self, cycle: float) -> str:
         """A cycle's x as drawn, formatted once per chart: its series (five assertions, the cost's four
-        edges) draw the same cycles over and over, and formatting coordinates was a redraw's largest cost."""
-        text = self._at.get(cycle)
-        if text is None:
-            text = self._at[cycle] = fmt(self.x(cycle))
+        edges) draw the same cycles over and over, and formatting coordinates was a redraw's largest cost.
+        A whole cycle's is kept as bytes, `AT_WIDTH` a cycle, not as a string in a mapping: the live page is
+        redrawn all night, and a string and a number per cycle made its peak grow with the night."""
+        if type(cycle) is not int or cycle < self.first:
+            return _kept(self._at, cycle, self.x)
+        place = (cycle - self.first) * AT_WIDTH
+        kept = self._cycles[place : place + AT_WIDTH]
+        if kept and kept[0]:
+            return kept.rstrip(b"\0").decode()
+        text = fmt(self.x(cycle))
+        if kept and len(text) <= AT_WIDTH:
+            self._cycles[place : place + AT_WIDTH] = text.encode().ljust(AT_WIDTH, b"\0")
         return text
 
     def level(self, value: float) -> str:
         """A value's y as drawn, formatted once per chart, like `at`: pass rates of two decimals repeat, and so
         does each cumulative cost (the top of one area, the bottom of the next)."""
-        text = self._level.get(value)
-        if text is None:
-            text = self._level[value] = fmt(self.y(value))
-        return text
+        return _kept(self._level, value, self.y)
 
     def points(self, values: Iterable[tuple[int, float]]) -> str:
         return joined((f"{self.at(c)},{self.level(v)}" for c, v in values), " ")
+
+
+def _kept(drawn: dict[float, str], value: float, scale: Scale) -> str:
+    """`value` as `scale` draws it, from `drawn` when it is there; at most `KEEP` kept, so that a night of
+    values that never repeat (each cycle's cumulative cost) does not make a redraw's peak grow with it."""
+    text = drawn.get(value)
+    if text is None:
+        if len(drawn) >= KEEP:
+            drawn.clear()
+        text = drawn[value] = fmt(scale(value))
+    return text
 
 
 def open_svg(chart_id: str, label: str, standalone: bool) -> str:

@@ -26,12 +26,11 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import CheckoutStrategy
 
+from autoresearch.optimizer.gitrepo import gitconfig
 from autoresearch.optimizer.gitrepo.handles import common_dir, opened
-from autoresearch.optimizer.gitrepo.status import users_git_file
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import trees
 
-_CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
 _plain_trees: set[pygit2.Oid] = set()  # the trees of the HEADs looked at, found plain
 _REMEMBERED = 20_000  # trees at most (about 2 MiB); a KEEP adds the few on its path
 
@@ -121,22 +120,7 @@ def plain(main: Workspace, commit: str) -> bool:
 def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:
     """Whether libgit2 checks `tree` out as git would: no filter driver or sparse checkout configured, and
     no attributes file (the tree's, the repository's, the user's) naming a filter or an encoding."""
-    files = [common / "info" / "attributes", users_git_file("attributes")]
-    for entry in repo.config:
-        name, value = entry.name.lower(), entry.value or ""
-        if name.startswith("filter.") and name.endswith((".smudge", ".process")):
-            return False
-        if name == "core.sparsecheckout" and value.lower() not in ("false", "no", "off", "0"):
-            return False
-        if name == "core.attributesfile":
-            files.append(Path(value).expanduser())
-    for file in files:
-        try:
-            if any(word in file.read_bytes() for word in _CONVERTING):
-                return False
-        except OSError:  # none there
-            continue
-    return _plain_tree(tree)
+    return not gitconfig.settings(repo, common).converts and _plain_tree(tree)
 
 
 def _plain_tree(tree: pygit2.Tree) -> bool:
@@ -159,7 +143,7 @@ def _walk(tree: pygit2.Tree, known: set[pygit2.Oid], seen: set[pygit2.Oid]) -> b
         return True
     for entry in tree:
         if entry.name == ".gitattributes" and isinstance(entry, pygit2.Blob):
-            if any(word in entry.data for word in _CONVERTING):
+            if any(word in entry.data for word in gitconfig.CONVERTING):
                 return False
         elif isinstance(entry, pygit2.Tree) and not _walk(entry, known, seen):
             return False

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import RepositoryOpenFlag
 
+from autoresearch.optimizer.gitrepo import gitconfig
+from autoresearch.optimizer.gitrepo.gitconfig import users_git_file
 from autoresearch.optimizer.gitrepo.handles import common_dir, opened
 
 if TYPE_CHECKING:
@@ -86,11 +88,6 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     return found
 
 
-def users_git_file(name: str) -> Path:
-    """git's per-user file `name` (`ignore`, `attributes`): under $XDG_CONFIG_HOME/git, as git reads it."""
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git" / name
-
-
 _tracked_ignored_seen: dict[tuple[object, ...], bool] = {}  # the last HEAD tree and ignore files looked at
 
 
@@ -98,8 +95,7 @@ def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
     """Whether a tracked file matches an ignore rule (files added with `-f` in an ignored folder, or under a
     `*`): libgit2's status then leaves out the new files beside it that git names `!!`, so git must say.
     Asked once per HEAD tree and ignore files (each tracked file asked, 30 us apiece), not every cycle."""
-    excludes = [common / "info" / "exclude", users_git_file("ignore")]
-    excludes += [Path(str(e.value)).expanduser() for e in repo.config if e.name.lower() == "core.excludesfile"]
+    excludes = [common / "info" / "exclude", users_git_file("ignore"), *gitconfig.settings(repo, common).excludes_files]
     key = (repo.head.peel(pygit2.Tree).id, *(_stamp(f) for f in excludes))
     if key not in _tracked_ignored_seen:
         _tracked_ignored_seen.clear()

@@ -51,26 +51,22 @@ class ConfigSource:
     read: Callable[[], Config]
 
 
-class _ConfigPutBack(Exception):
-    """The recovery of an interrupted mutation put the config file back: the experiment is opened again."""
-
-    def __init__(self, source: ConfigSource) -> None:
-        super().__init__(str(source.path))
-        self.source = source
-
-
 def open_session(config: Config, cwd: Path, restart: bool = False, source: ConfigSource | None = None) -> Session:
     """The experiment locked for this run, repaired if a daemon crashed in it, and its session. When the
     repair puts `source`'s file back (a change since the mutation began, the user's or the mutator's), the
     locks are let go and everything is checked and opened again with the config now on disk: the run never
     goes on with the one the repair undid."""
-    try:
-        return _open(config, cwd, restart, source)
-    except _ConfigPutBack as put_back:
-        return _open(put_back.source.read(), cwd, restart, None, recovered=True)
+    opened = _open(config, cwd, restart, source)
+    while isinstance(opened, ConfigSource):  # (once at most: the second opening is given no source)
+        opened = _open(opened.read(), cwd, restart, None, recovered=True)
+    return opened
 
 
-def _open(config: Config, cwd: Path, restart: bool, source: ConfigSource | None, recovered: bool = False) -> Session:
+def _open(
+    config: Config, cwd: Path, restart: bool, source: ConfigSource | None, recovered: bool = False
+) -> Session | ConfigSource:
+    """The session; or, when the repair of a crash put `source`'s file back, `source`, to be read and opened
+    again, with this opening's locks let go."""
     ws, paths, evaluator, mutator = check(config, cwd)
     vault = Vault.of(ws, paths)
     was_crashed = recovered or crashed(paths)
@@ -91,7 +87,9 @@ def _open(config: Config, cwd: Path, restart: bool, source: ConfigSource | None,
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
             if interrupted.finish(ws, vault, records, source.path if source else None) and source:
-                raise _ConfigPutBack(source)
+                claim.release()
+                lock.release()
+                return source
             require_untracked_results(ws, config)  # left by `check` until git's index was the daemon's again
             was_crashed = True
         if was_crashed:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+import sys
 import tracemalloc
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from autoresearch.trajectory import iterations, page, page_parts, testscores
 from autoresearch.trajectory.chartdata import Reading
 from autoresearch.trajectory.drawn import Rows
-from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, varied
+from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, varied, write_experiment
 
 CANDIDATES = [
     {"index": 0, "decision": "drop", "strategy": "fix-failing", "summary": XSS, "score": 0.45},
@@ -183,3 +185,45 @@ def test_a_row_read_back_is_the_record_as_the_page_draws_it(tmp_path):
         )
     with pytest.raises(IndexError):
         drawn[len(drawn)]
+
+
+def test_a_live_redraws_objects_at_their_peak_do_not_grow_with_the_night(tmp_path):
+    """The most objects a live redraw holds at once (counted at every return of a function while it draws):
+    the free memory Python keeps after a redraw is that peak's, and the loop's objects made meanwhile pin it,
+    so a peak that grew with the night grew the daemon with it. Held rows, lists of the measured lines, a
+    mapping of the changelogs, a chart's formatted coordinates: each was an object or more a line."""
+    peaks = [_peak_blocks(tmp_path / f"n{n}", n) for n in (400, 1600)]
+    assert peaks[1] - peaks[0] < 300, peaks  # main: about 12 objects a line more (14,000)
+
+
+def _peak_blocks(root, lines):
+    """A night as `bench/run_memory.py` runs it: one test, no assertions, the objectives every cycle records."""
+    recs = [
+        r.model_copy(update={"objectives": {"correctness": r.score, "size": 100.0 + r.cycle}})
+        for r in records(lines, assertions=0)
+    ]
+    meta = write_experiment(root, recs)
+    rows, kept, table = Rows(meta / "iterations.jsonl"), testscores.Kept(meta), page_parts.kept_rows(meta)
+
+    def redraw():
+        drawn, bad = rows.read()
+        data = page.PageData("exp", drawn, bad, state=state(lines), kept_scores=kept, kept_rows=table)
+        page.write(meta / "trajectory.html", data)
+
+    redraw()  # the night so far drawn: what the session keeps between two redraws is on disk
+    gc.collect()
+    start, peak = sys.getallocatedblocks(), [0]
+
+    def count(frame, event, arg):
+        if event in ("return", "c_return"):
+            peak[0] = max(peak[0], sys.getallocatedblocks())
+
+    sys.setprofile(count)
+    try:
+        redraw()
+    finally:
+        sys.setprofile(None)
+    rows.close()
+    kept.close()
+    table.close()
+    return peak[0] - start

@@ -75,6 +75,8 @@ def test_lines_of_an_older_version_without_a_key_are_measured_again_from_the_cac
     path = repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl"
     old = [{k: v for k, v in r.items() if k != "eval_key"} for r in iterations(repo)]
     path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    for copy in (repo / ".git/autoresearch").glob("*/records/iterations.jsonl"):  # an older version kept none
+        copy.unlink()
 
     done = cli(repo, "run")
 

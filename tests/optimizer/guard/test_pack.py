@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.guard import journal, pack, rescue, scope
+from autoresearch.optimizer.guard.manifest import bytes_oid
 from autoresearch.plumbing.errors import IntegrityError
 from tests.helpers.guardcycles import armed_cycles, start_after_a_kill
 from tests.helpers.repos import git, make_repo
@@ -136,3 +138,42 @@ def test_an_index_put_back_keeps_its_time_so_git_still_sees_a_same_second_rewrit
     assert index.stat().st_mtime_ns == past
     git(repo, "-c", "core.trustctime=false", "checkout", "HEAD", "--", "prompt.md")
     assert artifact.read_text() == "p 0\n"
+
+
+def test_the_index_of_a_long_nights_records_holds_under_64_bytes_a_record(tmp_path):
+    """The daemon keeps the index all night, a few records a cycle: a dict of objects held ~220 bytes each."""
+    kept = pack.Pack(tmp_path)
+    kept.flush({}, 0)  # the pack written whole (empty): appends follow
+    contents = [b"content %d\n" % n for n in range(4000)]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        previous: tuple[str, bytes] | None = None
+        for data in contents:
+            oid = bytes_oid(data)
+            kept.add(oid, data, previous)
+            kept.flush({}, 0)
+            previous = (oid, data)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 64 * len(contents), held
+    assert kept.read(bytes_oid(contents[7])) == contents[7]
+    assert kept.has(previous[0]) and not kept.has(bytes_oid(b"never held\n"))
+
+
+def test_a_forged_header_in_a_resumed_pack_leaves_the_records_after_it_readable(tmp_path):
+    kept = pack.Pack(tmp_path)
+    kept.flush({}, 0)
+    first, second = b"log line 1\n", b"log line 1\nlog line 2\n"
+    kept.add(bytes_oid(first), first, None)
+    kept.flush({}, 0)
+    with open(tmp_path / pack.NAME, "ab") as f:
+        f.write(b"not-an-id 4 -\nabcd")  # what a mutator's append would leave
+    kept.left = None  # the guard has not seen it: a start after a kill reads the headers from the file
+    resumed = pack.Pack(tmp_path)
+    assert resumed.read(bytes_oid(first)) == first
+    with open(tmp_path / pack.NAME, "ab") as f:
+        f.write(b"%s %d %s\n%s" % (bytes_oid(second).encode(), 11, bytes_oid(first).encode(), second[11:]))
+    assert pack.Pack(tmp_path).read(bytes_oid(second)) == second
+    assert pack.Pack(tmp_path).read("not-an-id") is None

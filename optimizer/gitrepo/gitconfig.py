@@ -1,0 +1,135 @@
+"""What the loop needs from git's configuration and attributes files, read again only when one has changed.
+
+Every cycle the throwaway checkout's put-back asks whether libgit2 may check out as git would (no filter
+driver or sparse checkout configured, no attributes file naming a filter or an encoding), and the
+candidates' check which ignore files the configuration names: a walk over every configuration entry (each
+a few microseconds through pygit2, and a user's configuration has dozens) and three files read, with the
+paths built to find them. The answers come from a few files (the system's, the user's two, the
+repository's and the worktree's configuration, the repository's and the user's attributes, and any
+`core.attributesFile`), so they are kept with the signature of each (inode, size, modification and change
+times, kind; or absent) and found again when one differs. A file written in the same clock tick as it was
+read would keep its times: the answers are kept only when every file's change time is at least `_SETTLED`
+before the clock read before the signatures were taken, so that a later write gives a later change time.
+A configuration that includes other files (`include.path`, `includeIf`) is read every time: the files it
+names are not watched.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+from pygit2.enums import ConfigLevel
+
+CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
+_USERS = ((ConfigLevel.SYSTEM, "gitconfig"), (ConfigLevel.XDG, "config"), (ConfigLevel.GLOBAL, ".gitconfig"))
+_SETTLED = 1_000_000_000  # ns: more than the file system's clock lags the system's (a tick: 1-10 ms)
+
+Signature = tuple[tuple[int, int, int, int, int] | None, ...]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the configuration and the attributes files say now."""
+
+    converts: bool  # a filter driver or a sparse checkout configured, or an attributes file naming a
+    # filter or a `working-tree-encoding`: libgit2 would not check out as git does
+    excludes_files: tuple[Path, ...]  # `core.excludesFile`, the user's home expanded
+
+
+@dataclass(frozen=True)
+class _Kept:
+    files: tuple[str, ...]
+    signature: Signature
+    settings: Settings
+
+
+_seen: dict[tuple[str, str], _Kept] = {}  # by (git folder, common folder)
+_REMEMBERED = 64
+
+
+def settings(repo: pygit2.Repository, common: Path) -> Settings:
+    """The `Settings` of `repo`, whose common git folder is `common`: as last found when none of the files
+    they come from has changed since (see the module's docstring)."""
+    key = (repo.path, str(common))
+    started = time.time_ns()
+    kept = _seen.get(key)
+    if kept is not None and _signature(kept.files, started) == kept.signature:
+        return kept.settings
+    configs = _config_files(repo.path, common)
+    attributes = [str(common / "info" / "attributes"), str(users_git_file("attributes"))]
+    before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
+    converts, excludes, named, includes = _walk(repo.config)
+    after = _signature(named, started)
+    found = Settings(converts or any(_converting(file) for file in attributes + named), excludes)
+    if len(_seen) >= _REMEMBERED:  # the candidates' worktrees come and go
+        _seen.clear()
+    if before is None or after is None or includes:
+        _seen.pop(key, None)
+    else:
+        _seen[key] = _Kept((*configs, *attributes, *named), before + after, found)
+    return found
+
+
+def users_git_file(name: str) -> Path:
+    """git's per-user file `name` (`ignore`, `attributes`): under $XDG_CONFIG_HOME/git, as git reads it."""
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git" / name
+
+
+def _config_files(git_dir: str, common: Path) -> list[str]:
+    """Every file libgit2 reads the configuration from, or would if it were there."""
+    files = [os.path.join(common, "config"), os.path.join(git_dir, "config.worktree")]
+    for level, name in _USERS:
+        folders = pygit2.settings.search_path[level]
+        files += [os.path.join(folder, name) for folder in folders.split(os.pathsep) if folder]
+    return files
+
+
+def _signature(files: list[str] | tuple[str, ...], started: int) -> Signature | None:
+    """Each file's (inode, size, modification and change times, kind), or None when absent; None for the
+    whole when a file changed too recently for its times to tell a later write."""
+    found: list[tuple[int, int, int, int, int] | None] = []
+    for file in files:
+        try:
+            st = os.stat(file)
+        except OSError:
+            found.append(None)
+            continue
+        if st.st_ctime_ns >= started - _SETTLED:
+            return None
+        found.append((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode))
+    return tuple(found)
+
+
+def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], bool]:
+    """Whether a filter driver or sparse checkout is configured, the excludes files, the attributes files,
+    and whether the configuration includes other files."""
+    converts, includes = False, False
+    excludes: list[Path] = []
+    attributes: list[str] = []
+    for entry in config:
+        name, value = entry.name.lower(), entry.value or ""
+        if name.startswith("filter.") and name.endswith((".smudge", ".process")):
+            converts = True
+        elif name == "core.sparsecheckout" and value.lower() not in ("false", "no", "off", "0"):
+            converts = True
+        elif name == "core.attributesfile":
+            attributes.append(str(Path(value).expanduser()))
+        elif name == "core.excludesfile":
+            excludes.append(Path(str(entry.value)).expanduser())
+        elif name.startswith(("include.", "includeif.")):
+            includes = True
+    return converts, tuple(excludes), attributes, includes
+
+
+def _converting(file: str) -> bool:
+    """Whether the attributes file `file` names a filter or an encoding (not when there is none)."""
+    try:
+        with open(file, "rb") as read:
+            text = read.read()
+    except OSError:
+        return False
+    return any(word in text for word in CONVERTING)

@@ -1,0 +1,62 @@
+"""The configuration's and attributes files' answers the loop asks each cycle (autoresearch.optimizer.gitrepo.
+gitconfig) are kept while their files are unchanged, and found again as soon as one changes."""
+
+from __future__ import annotations
+
+import pygit2
+import pytest
+
+from autoresearch.optimizer.gitrepo import gitconfig
+from tests.helpers.repos import git, make_repo
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Files written by the test count as settled at once (they are seconds old in a real run)."""
+    monkeypatch.setattr(gitconfig, "_SETTLED", 0)
+
+
+def _settings(repo):
+    return gitconfig.settings(pygit2.Repository(str(repo)), repo / ".git")
+
+
+def test_the_answers_are_kept_until_the_configuration_changes(tmp_path, settled):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    first = _settings(repo)
+    assert not first.converts
+    assert _settings(repo) is first  # nothing read again
+    git(repo, "config", "filter.lfs.smudge", "git-lfs smudge -- %f")
+    assert _settings(repo).converts
+    git(repo, "config", "--unset", "filter.lfs.smudge")
+    git(repo, "config", "core.excludesFile", str(tmp_path / "ignored"))
+    assert _settings(repo) == gitconfig.Settings(False, (tmp_path / "ignored",))
+
+
+def test_an_attributes_file_written_after_is_read(tmp_path, settled):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    git(repo, "config", "core.attributesFile", str(tmp_path / "attributes"))
+    assert not _settings(repo).converts
+    (tmp_path / "attributes").write_text("*.md filter=lfs\n")
+    assert _settings(repo).converts
+    (tmp_path / "attributes").unlink()
+    assert not _settings(repo).converts
+    (repo / ".git" / "info" / "attributes").write_text("*.md working-tree-encoding=UTF-16\n")
+    assert _settings(repo).converts
+
+
+def test_an_included_file_is_read_every_time(tmp_path, settled):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    (tmp_path / "included").write_text("[core]\n\tbare = false\n")
+    git(repo, "config", "include.path", str(tmp_path / "included"))
+    assert not _settings(repo).converts
+    with open(tmp_path / "included", "a") as included:
+        included.write('[filter "lfs"]\n\tprocess = git-lfs filter-process\n')
+    assert _settings(repo).converts
+
+
+def test_a_file_changed_within_the_last_second_is_read_again(tmp_path):
+    """Its times may not move at a write in the same clock tick: its answers are not kept."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    first = _settings(repo)
+    assert _settings(repo) is not first
+    assert _settings(repo) == first
