@@ -201,13 +201,23 @@ def encoded(record: Iteration) -> bytes:
     ).encode()
 
 
-def append_line(path: Path, line: bytes) -> os.stat_result:
-    """Append `line` (an `encoded` record) with a single write and fsync; returns the file's status after it."""
+def append_line(path: Path, line: bytes, sync: bool = True) -> os.stat_result:
+    """Append `line` (an `encoded` record) with a single write, and fsync unless not `sync`; returns the
+    file's status after it. A write the disk takes only in part (full: the kernel writes what fits and
+    says how many bytes, with no error) is cut off again and raised: no torn line is left for the next
+    append to write after."""
     fd = folders.within(path.parent, lambda: os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644))
     try:
-        _drop_partial_tail(fd, path)
-        os.write(fd, line)
-        os.fsync(fd)
+        size = _drop_partial_tail(fd, path)
+        try:
+            done = os.write(fd, line)
+            while done < len(line):  # the next write raises (ENOSPC, EFBIG) where nothing more fits
+                done += os.write(fd, line[done:])
+        except OSError:
+            os.ftruncate(fd, size)
+            raise
+        if sync:
+            os.fsync(fd)
         return os.fstat(fd)
     finally:
         os.close(fd)
@@ -221,14 +231,17 @@ def unknown_fields(record: Iteration) -> list[str]:
     return names
 
 
-def _drop_partial_tail(fd: int, path: Path) -> None:
-    """A power cut can leave a final line without its newline; cut it before appending after it."""
+def _drop_partial_tail(fd: int, path: Path) -> int:
+    """A power cut can leave a final line without its newline; cut it before appending after it. Returns
+    the size left."""
     size = os.fstat(fd).st_size
     if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return
+        return size
     with open(path, "rb") as f:
         data = f.read()
-    os.ftruncate(fd, data.rfind(b"\n") + 1)
+    size = data.rfind(b"\n") + 1
+    os.ftruncate(fd, size)
+    return size
 
 
 def read(path: Path) -> tuple[list[Iteration], int]:

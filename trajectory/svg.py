@@ -103,7 +103,7 @@ class Frame:
             Scale(c0 - reach, c1 + reach, LEFT + PAD, WIDTH - RIGHT - PAD),
             Scale(values[0], values[1], HEIGHT - BOTTOM - PAD, TOP + PAD),
             c0,
-            bytearray(AT_WIDTH * min(int(c1 - c0) + 1, AT_CYCLES)),
+            bytearray(AT_WIDTH * min(max(int(c1 - c0) + 1, 0), AT_CYCLES)),  # none where the last is below the first
         )
 
     def axes(self, y_label: str, y_format: Callable[[float], str] = "{:g}".format) -> str:

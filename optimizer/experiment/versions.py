@@ -14,6 +14,7 @@ from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.putback import put_back_history
 from autoresearch.optimizer.experiment.transaction import Entry, Outcome, told, transaction
 from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo.heads import head_ref
@@ -102,6 +103,7 @@ def rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int) -
 
 def _rollback(cfg: Config, main: Workspace, paths: ExperimentPaths, cycle: int, outcome: Outcome) -> Rollback:
     name = cfg.experiment_name
+    put_back_history(paths, Vault.of(main, paths))  # before the history is read: its line numbered after the daemon's
     lines = records(paths, name)
     past, target = History(lines), keep_of(lines, cycle, name)
     ws = replace(workspace(cfg, main, paths), journal=paths.git_journal)

@@ -105,13 +105,15 @@ class Ledger:
         if not file.is_file() or file.is_symlink():
             copy.unlink(missing_ok=True)
             return ledger
-        if copy.is_file() and len({*_common(file, copy)}) == 1:  # the copy holds the file's lines already
+        whole = _whole(file)  # a torn last line (a power cut) is not the daemon's: the next append cuts it
+        same, _, copy_size = _common(file, copy) if copy.is_file() else (0, 0, -1)
+        if same == copy_size == whole and not os.path.samefile(file, copy):  # the copy holds the file's lines
             with file.open("rb") as source:
-                ledger.size = _feed(source, ledger._hash, None)
+                ledger.size = _feed(source, ledger._hash, None, whole)
         else:
             tmp = copy.with_name(copy.name + ".tmp")
             with file.open("rb") as source, tmp.open("wb") as out:
-                ledger.size = _feed(source, ledger._hash, out)
+                ledger.size = _feed(source, ledger._hash, out, whole)
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, copy)
@@ -125,12 +127,7 @@ class Ledger:
         copy's write made before it. A filesystem without that order may lose the copy's last line on a power
         cut: a start keeps it from the file, but after a cut during a mutation, when it drops it (saved)."""
         line = iterations.encoded(record)
-        fd = os.open(self.copy, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-            copied = os.fstat(fd)
-        finally:
-            os.close(fd)
+        copied = iterations.append_line(self.copy, line, sync=False)
         faults.point("between-appends")
         self._seen = _of(iterations.append_line(self.file, line))
         self._copy_seen = _of(copied)
@@ -145,8 +142,8 @@ class Ledger:
         now = status(path)
         if now is not None and now == self._seen:
             return True
-        if now is None or now[2] != mark.size or path.is_symlink():
-            return False
+        if now is None or now[2] != mark.size or path.is_symlink() or now[:2] == (status(self.copy) or ())[:2]:
+            return False  # a second name of the copy too: every append would go twice to the one file
         with path.open("rb") as f:
             if _digest(f, mark.size) != mark.digest:
                 return False
@@ -177,8 +174,7 @@ def append_beside(file: Path, copy: Path, record: Iteration) -> None:
     the file's lines, so that a start after a kill during a mutation never takes it for the mutator's."""
     line = iterations.encoded(record)
     if copy.is_file() and len({*_common(file, copy)}) == 1:
-        with copy.open("ab") as out:
-            out.write(line)
+        iterations.append_line(copy, line, sync=False)
     iterations.append_line(file, line)
 
 
@@ -189,6 +185,7 @@ class Repair:
 
     added: int  # bytes appended from the copy
     saved: Path | None
+    kept: Path | None = None  # the copy, moved aside: the file was removed while no mutation ran (a new experiment)
 
 
 def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
@@ -198,12 +195,15 @@ def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
     command's (rollback, adopt), a start's, kept; but `foreign_tail` (a mutation was cut short by the kill:
     nothing of the daemon's was appended since the copy) they are the mutator's, and go. Nothing to do
     without a copy (an experiment of an older version) or, unless a mutation was cut short, without the file
-    (removed by the user: a new experiment)."""
+    (removed by the user: a new experiment; but the copy is kept aside, for it may have been a process a mutator
+    left behind, or `git clean -ffdx`, as well)."""
     if not copy.is_file():
         return None
     if not os.path.lexists(file):
         if not foreign_tail:
-            return None
+            kept = copy.with_name(f"{copy.name}.removed-{_now()}")
+            os.replace(copy, kept)
+            return Repair(0, None, kept)
         _replace(file, copy)
         return Repair(copy.stat().st_size, None)
     same, file_size, copy_size = _common(file, copy)
@@ -219,10 +219,14 @@ def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
         return Repair(copy_size - same, None)
     if same == copy_size and not foreign_tail and _ends_a_line(file):
         return None  # another writer's whole lines after ours: `Ledger.open` copies them
-    saved = file.with_name(f"{file.name}.damaged-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S.%f')}")
+    saved = file.with_name(f"{file.name}.damaged-{_now()}")
     os.replace(file, saved)
     _replace(file, copy)
     return Repair(copy_size, saved)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%f")
 
 
 def _replace(file: Path, copy: Path) -> None:
@@ -270,9 +274,12 @@ def _ends_a_line(file: Path) -> bool:
         return f.read(1) == b"\n"
 
 
-def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None) -> int:
+def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None, limit: int | None = None) -> int:
+    """The first `limit` bytes of `source` (all where None) fed to `digest`, written to `out` too; how many."""
     size = 0
-    while chunk := source.read(CHUNK):
+    while (limit is None or size < limit) and (
+        chunk := source.read(CHUNK if limit is None else min(CHUNK, limit - size))
+    ):
         digest.update(chunk)
         if out is not None:
             out.write(chunk)
@@ -280,12 +287,21 @@ def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None) -> int:
     return size
 
 
+def _whole(file: Path) -> int:
+    """How many first bytes of `file` are whole lines (up to and with its last newline)."""
+    with file.open("rb") as f:
+        at = f.seek(0, os.SEEK_END)
+        while at > 0:
+            start = max(0, at - CHUNK)
+            f.seek(start)
+            if (newline := f.read(at - start).rfind(b"\n")) >= 0:
+                return start + newline + 1
+            at = start
+    return 0
+
+
 def _digest(source: BinaryIO, size: int, out: BinaryIO | None = None) -> bytes:
     """The SHA-256 of the first `size` bytes of `source` (fewer where it ends first), written to `out` too."""
-    digest, left = hashlib.sha256(), size
-    while left and (chunk := source.read(min(CHUNK, left))):
-        digest.update(chunk)
-        if out is not None:
-            out.write(chunk)
-        left -= len(chunk)
+    digest = hashlib.sha256()
+    _feed(source, digest, out, size)
     return digest.digest()

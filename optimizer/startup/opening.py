@@ -21,13 +21,14 @@ from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.busy import CheckoutClaim
 from autoresearch.optimizer.experiment.history import History
 from autoresearch.optimizer.experiment.lockfile import Lock
+from autoresearch.optimizer.experiment.putback import put_back_history
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import State
 from autoresearch.optimizer.experiment.vault import Vault, checkout_lock
 from autoresearch.optimizer.gitrepo import worktree
 from autoresearch.optimizer.gitrepo.heads import head_ref
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, require_clean_artifact
-from autoresearch.optimizer.guard.ledger import Ledger, repair
+from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
@@ -82,7 +83,7 @@ def _open(
         _refuse_another_undo(ws, vault, paths)
         records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
-        _put_back_history(paths, vault, interrupted.pending(vault))
+        put_back_history(paths, vault)
         for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
@@ -139,23 +140,6 @@ def _open(
         claim.release()
         lock.release()
         raise
-
-
-def _put_back_history(paths: ExperimentPaths, vault: Vault, interrupted_mutation: bool) -> None:
-    """What iterations.jsonl lost of the daemon's lines since the last run (see autoresearch.optimizer.guard.ledger),
-    put back before anything reads it, and said."""
-    done = repair(paths.iterations, vault.iterations, interrupted_mutation)
-    if done is None:
-        return
-    if done.saved is None:
-        daemonlog.get().warning(
-            f"put back iterations.jsonl: {done.added} byte(s) of the daemon's lines it lacked, from {vault.iterations}"
-        )
-    else:
-        daemonlog.get().warning(
-            f"put back iterations.jsonl from the daemon's copy {vault.iterations}; "
-            f"the file as it was (changed since the daemon wrote it) is saved in full as {done.saved}"
-        )
 
 
 def _refuse_another_undo(ws: Workspace, vault: Vault, paths: ExperimentPaths) -> None:

@@ -227,3 +227,16 @@ def _peak_blocks(root, lines):
     kept.close()
     table.close()
     return peak[0] - start
+
+
+@pytest.mark.parametrize("first", [3, 5])
+def test_a_history_whose_last_cycle_is_below_its_first_is_drawn_live_as_from_scratch(tmp_path, first):
+    """Cycles the daemon never wrote in that order (another writer's lines appended after its own, a hand
+    edit): the page is still drawn, the same both ways; a chart's cycles laid out for a negative span raised."""
+    recs = records(6)
+    lines = [json.dumps(r.model_dump(mode="json", exclude_none=True)) for r in recs[first - 1 :] + recs[:1]]
+    meta = _experiment(tmp_path, lines)
+    path = meta / "iterations.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    drawn, bad = Rows(path).read()
+    assert _page(meta, drawn, bad, Reading(), True) == _page(meta, *iterations.read(path), Reading(), True)

@@ -114,13 +114,15 @@ def test_a_start_puts_back_what_the_history_lost_and_saves_what_it_replaces(tmp_
     assert copy.read_bytes() == after and ledger.size == len(after)
 
 
-def test_a_start_after_the_history_was_removed_forgets_the_copy_unless_a_mutation_removed_it(tmp_path):
+def test_a_start_after_the_history_was_removed_keeps_the_copy_aside_unless_a_mutation_removed_it(tmp_path):
     file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
     copy.parent.mkdir()
     copy.write_bytes(COPY)
     assert repair(file, copy, True) is not None and file.read_bytes() == COPY
-    file.unlink()
-    assert repair(file, copy, False) is None and not file.exists()
+    file.unlink()  # the user's, to begin again; or a process a mutator left, or `git clean -ffdx`, after the daemon
+    done = repair(file, copy, False)
+    assert done is not None and done.kept is not None and not file.exists()
+    assert done.kept.read_bytes() == COPY and done.kept.parent == copy.parent  # nothing lost
     Ledger.open(file, copy)
     assert not copy.exists()
 
@@ -161,3 +163,27 @@ def test_a_start_leaves_a_copy_that_holds_the_files_lines_as_it_is(tmp_path):
     assert copy.stat().st_ino == inode and ledger.size == len(COPY)
     ledger.append(_record(4))
     assert copy.read_bytes() == file.read_bytes()
+
+
+def test_a_history_made_a_second_name_of_its_copy_is_put_back_as_a_file_of_its_own(tmp_path):
+    ledger = _night(tmp_path, 3)
+    snapshot = trusted.take(trusted.Watched((), (), (), ledger))
+    ledger.file.unlink()
+    os.link(ledger.copy, ledger.file)  # the same bytes, but every later append would go twice to one file
+    assert trusted.restore(snapshot, tmp_path / "aside", tmp_path / "results") == [ledger.file]
+    for cycle in (4, 5):
+        ledger.append(_record(cycle))
+        snapshot = trusted.take(trusted.Watched((), (), (), ledger))
+        assert trusted.restore(snapshot, tmp_path / f"aside{cycle}", tmp_path / "results") == []
+    assert ledger.file.read_bytes() == ledger.copy.read_bytes() == b"".join(encoded(_record(n)) for n in range(1, 6))
+
+
+def test_a_start_that_finds_the_history_a_second_name_of_its_copy_makes_the_copy_anew(tmp_path):
+    file, copy = tmp_path / "iterations.jsonl", tmp_path / "vault" / "iterations.jsonl"
+    copy.parent.mkdir()
+    copy.write_bytes(COPY)
+    os.link(copy, file)
+    assert repair(file, copy, False) is None
+    Ledger.open(file, copy).append(_record(4))
+    assert not os.path.samefile(file, copy)
+    assert file.read_bytes() == copy.read_bytes() == COPY + encoded(_record(4))

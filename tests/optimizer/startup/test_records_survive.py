@@ -9,9 +9,10 @@ import signal
 import subprocess
 import sys
 
-from tests.helpers.repos import GIT_ENV, cli
+from autoresearch.optimizer.faults import ENV
+from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import scenario_repo, wait_for
-from tests.optimizer.startup.test_crash import ORIGINAL, PLAN, assert_same_as_uninterrupted
+from tests.optimizer.startup.test_crash import ORIGINAL, PLAN, assert_same_as_uninterrupted, make
 
 FOLDER = ".autoresearch/runs/exp/_autoresearch"
 
@@ -81,3 +82,32 @@ def test_lines_a_mutator_appends_before_a_kill_are_not_taken_for_the_daemons(tmp
     assert_same_as_uninterrupted(repo)
     assert "forged" not in (repo / FOLDER / "iterations.jsonl").read_text()
     assert forged.encode() in b"".join(p.read_bytes() for p in (repo / FOLDER).glob("iterations.jsonl.damaged-*"))
+
+
+def test_a_rollback_after_a_kill_between_the_two_appends_reads_and_keeps_the_daemons_last_line(tmp_path):
+    repo = make(tmp_path)
+    assert cli(repo, "run", env={ENV: "between-appends:4"}).returncode == -signal.SIGKILL  # cycle 4's KEEP
+    assert cli(repo, "rollback", "--to", "2").returncode == 0
+
+    resumed = cli(repo, "run")
+
+    assert resumed.returncode == 0, resumed.stderr
+    lines = [json.loads(line) for line in (repo / FOLDER / "iterations.jsonl").read_text().splitlines()]
+    assert [r["decision"] for r in lines][:5] == ["keep", "keep", "drop", "keep", "keep"]  # the 5th the rollback's
+    assert lines[4]["commit"] == git(repo, "log", "--format=%H", "--grep", "rollback to cycle 2").strip()
+    assert not list((repo / FOLDER).glob("iterations.jsonl.damaged-*"))
+
+
+def test_a_history_removed_while_no_daemon_ran_begins_a_new_experiment_and_keeps_the_last_ones_lines(tmp_path):
+    repo = make(tmp_path)
+    assert cli(repo, "run").returncode == 0
+    history = repo / FOLDER / "iterations.jsonl"
+    night = history.read_bytes()
+    subprocess.run(["git", "clean", "-ffdxq"], cwd=repo, check=True)  # a process a mutator left, or the user
+
+    again = cli(repo, "run")
+
+    assert again.returncode == 10, again.stderr  # a new experiment from the last one's best: no improvement
+    assert "a new experiment begins" in again.stderr
+    kept = list((repo / ".git/autoresearch").glob("*/records/iterations.jsonl.removed-*"))
+    assert [p.read_bytes() for p in kept] == [night]
