@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 from autoresearch.plumbing import folders
 
@@ -45,3 +46,12 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def fresh(path: Path) -> BinaryIO:
+    """A new, empty file at `path`, open for writing, made there by this call: whatever had that name (a
+    leftover of a kill, or a symbolic link an unsandboxed mutator put at a name it can foresee, such as a
+    restore's temporary file beside a record) is removed first, and the name is never followed, so the
+    bytes never reach the file a link names (a link made again in between: FileExistsError, nothing written)."""
+    path.unlink(missing_ok=True)
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644), "wb")

@@ -205,8 +205,9 @@ def append_line(path: Path, line: bytes, sync: bool = True) -> os.stat_result:
     """Append `line` (an `encoded` record) with a single write, and fsync unless not `sync`; returns the
     file's status after it. A write the disk takes only in part (full: the kernel writes what fits and
     says how many bytes, with no error) is cut off again and raised: no torn line is left for the next
-    append to write after."""
-    fd = folders.within(path.parent, lambda: os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644))
+    append to write after. A symbolic link in the file's place (an unsandboxed mutator's, or a process it
+    left behind) is not written through: OSError (ELOOP), and the file the link names is untouched."""
+    fd = folders.within(path.parent, lambda: os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644))
     try:
         size = _drop_partial_tail(fd, path)
         try:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from autoresearch.optimizer import faults
+from autoresearch.plumbing import atomic
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.trajectory import iterations
 from autoresearch.trajectory.iterations import Iteration
@@ -74,7 +76,7 @@ class Mark:
 
     def put(self, tmp: Path) -> None:
         """Write the daemon's lines to `tmp`, from the copy, which must still be them."""
-        with self.ledger.copy.open("rb") as source, tmp.open("wb") as out:
+        with self.ledger.copy.open("rb") as source, atomic.fresh(tmp) as out:
             self._require(_digest(source, self.size, out))
 
     def _require(self, digest: bytes) -> None:
@@ -106,13 +108,13 @@ class Ledger:
             copy.unlink(missing_ok=True)
             return ledger
         whole = _whole(file)  # a torn last line (a power cut) is not the daemon's: the next append cuts it
-        same, _, copy_size = _common(file, copy) if copy.is_file() else (0, 0, -1)
+        same, _, copy_size = _common(file, copy) if _regular(copy) else (0, 0, -1)
         if same == copy_size == whole and not os.path.samefile(file, copy):  # the copy holds the file's lines
             with file.open("rb") as source:
                 ledger.size = _feed(source, ledger._hash, None, whole)
         else:
             tmp = copy.with_name(copy.name + ".tmp")
-            with file.open("rb") as source, tmp.open("wb") as out:
+            with file.open("rb") as source, atomic.fresh(tmp) as out:
                 ledger.size = _feed(source, ledger._hash, out, whole)
                 out.flush()
                 os.fsync(out.fileno())
@@ -163,7 +165,7 @@ class Ledger:
                     return
         if whole is not None:
             tmp = self.copy.with_name(self.copy.name + ".tmp")
-            with whole.open("rb") as source, tmp.open("wb") as out:
+            with whole.open("rb") as source, atomic.fresh(tmp) as out:
                 _digest(source, mark.size, out)
             os.replace(tmp, self.copy)
             self._copy_seen = status(self.copy)
@@ -173,7 +175,7 @@ def append_beside(file: Path, copy: Path, record: Iteration) -> None:
     """A line of a command's own (rollback's, with no daemon running): in the copy too where the copy holds
     the file's lines, so that a start after a kill during a mutation never takes it for the mutator's."""
     line = iterations.encoded(record)
-    if copy.is_file() and len({*_common(file, copy)}) == 1:
+    if _regular(copy) and len({*_common(file, copy)}) == 1:
         iterations.append_line(copy, line, sync=False)
     iterations.append_line(file, line)
 
@@ -197,7 +199,7 @@ def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
     without a copy (an experiment of an older version) or, unless a mutation was cut short, without the file
     (removed by the user: a new experiment; but the copy is kept aside, for it may have been a process a mutator
     left behind, or `git clean -ffdx`, as well)."""
-    if not copy.is_file():
+    if not _regular(copy):  # none, or a link a mutator put there (to another experiment's copy): never read
         return None
     if not os.path.lexists(file):
         if not foreign_tail:
@@ -225,13 +227,21 @@ def repair(file: Path, copy: Path, foreign_tail: bool) -> Repair | None:
     return Repair(copy_size, saved)
 
 
+def _regular(path: Path) -> bool:
+    """A regular file itself, not a symbolic link to one."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%f")
 
 
 def _replace(file: Path, copy: Path) -> None:
     tmp = file.with_name(file.name + ".autoresearch-restore")
-    with copy.open("rb") as source, tmp.open("wb") as out:
+    with copy.open("rb") as source, atomic.fresh(tmp) as out:
         _feed(source, hashlib.sha256(), out)
         out.flush()
         os.fsync(out.fileno())

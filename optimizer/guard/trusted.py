@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from autoresearch.optimizer.guard.ledger import Ledger, Mark
+from autoresearch.plumbing import atomic
 
 SMALL = 64 * 1024  # a record up to this size is held in memory; a larger one is copied (see `Copy`)
 CHUNK = 64 * 1024  # what a copy or a comparison reads at a time
@@ -141,13 +142,14 @@ def _same(path: Path, held: Held, listed: bool) -> bool:
 
 def _put(tmp: Path, held: bytes | Copy | Mark) -> None:
     if isinstance(held, bytes):
-        tmp.write_bytes(held)
+        with atomic.fresh(tmp) as out:
+            out.write(held)
         return
     if isinstance(held, Mark):
         held.put(tmp)
         return
     held.file.seek(0)
-    with tmp.open("wb") as out:
+    with atomic.fresh(tmp) as out:
         shutil.copyfileobj(held.file, out, CHUNK)
 
 

@@ -111,3 +111,38 @@ def test_a_history_removed_while_no_daemon_ran_begins_a_new_experiment_and_keeps
     assert "a new experiment begins" in again.stderr
     kept = list((repo / ".git/autoresearch").glob("*/records/iterations.jsonl.removed-*"))
     assert [p.read_bytes() for p in kept] == [night]
+
+
+def links_to(victim, folders: str, *names: str) -> str:
+    """A mutator's command putting a symbolic link to `victim` at each of `names` in each of `folders` (a glob)."""
+    return f"for d in {folders}; do " + "".join(f"ln -sfn {victim} $d/{name}; " for name in names) + "done"
+
+
+def test_a_link_at_the_restores_temporary_name_leads_no_write_to_the_file_it_names(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file\n")
+    plant = links_to(victim, FOLDER, "iterations.jsonl.autoresearch-restore")
+    repo, proc = held_mutation(tmp_path, f'{plant}; sed -i \'s/"keep"/"drop"/\' {FOLDER}/iterations.jsonl')
+    (repo / ".autoresearch/go-on").touch()  # the daemon lives: it puts the history back after the mutation
+
+    assert proc.wait(timeout=120) == 0
+    assert victim.read_text() == "the user's own file\n"  # was truncated and given the night's lines
+    lines = [json.loads(line) for line in (repo / FOLDER / "iterations.jsonl").read_text().splitlines()]
+    decisions = [(r["cycle"], r["decision"]) for r in lines]
+    assert decisions == [(1, "keep"), (2, "keep"), (3, "error"), (4, "keep"), (5, "drop")]  # cycle 3: the records'
+    assert not (repo / FOLDER / "iterations.jsonl").is_symlink()
+
+
+def test_links_in_place_of_the_copy_and_at_its_temporary_name_lead_no_write_to_the_file_they_name(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file\n")
+    plant = links_to(victim, ".git/autoresearch/*/records", "iterations.jsonl.tmp", "iterations.jsonl")
+    repo, proc = held_mutation(tmp_path, plant)
+    (repo / ".autoresearch/go-on").touch()  # the daemon makes its copy again from the file, which is whole
+
+    assert proc.wait(timeout=120) == 0
+    assert victim.read_text() == "the user's own file\n"
+    assert_same_as_uninterrupted(repo)
+    copies = list((repo / ".git/autoresearch").glob("*/records/iterations.jsonl"))
+    assert [p.read_bytes() for p in copies] == [(repo / FOLDER / "iterations.jsonl").read_bytes()]
+    assert not any(p.is_symlink() for p in copies)
