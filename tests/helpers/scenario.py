@@ -15,11 +15,14 @@ file named `gate` in the repository root).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
 
-from tests.helpers.repos import make_repo
+from tests.helpers.repos import GIT_ENV, make_repo
 
 # For an eval script to write its rows as json.dumps does without importing json: json, pathlib and subprocess
 # load re and enum, 20-30 ms of CPU in each of the many eval and mutator processes the tests start.
@@ -176,3 +179,16 @@ def wait_for(condition, timeout: float = 120.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         time.sleep(0.02)
+
+
+def held_in_a_mutation(repo: Path) -> subprocess.Popen:
+    """`run` started in `repo` (quiet), returned once a planned step's `hold` has its mutator waiting."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for(lambda: (repo / ".autoresearch/mutating").exists())
+    return proc

@@ -4,17 +4,14 @@ found in full (named on the console), and runs with the config on disk after it,
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
-from tests.helpers.repos import GIT_ENV, cli, git
-from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import held_in_a_mutation, iterations, scenario_repo, scores
 
 PLAN = {
     2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a", "hold": True},
@@ -24,14 +21,7 @@ PLAN = {
 
 
 def killed_during_a_mutation(repo: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "autoresearch.optimizer", "run"],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_for(lambda: (repo / ".autoresearch/mutating").exists())
+    proc = held_in_a_mutation(repo)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     (repo / ".autoresearch/go-on").touch()  # the orphaned mutator ends

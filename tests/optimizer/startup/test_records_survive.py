@@ -4,14 +4,12 @@ puts back (autoresearch.optimizer.guard.ledger), whatever an unsandboxed mutator
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 
 from autoresearch.optimizer.faults import ENV
-from tests.helpers.repos import GIT_ENV, cli, git
-from tests.helpers.scenario import scenario_repo, wait_for
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import held_in_a_mutation, scenario_repo
 from tests.optimizer.startup.test_crash import ORIGINAL, PLAN, assert_same_as_uninterrupted, make
 
 FOLDER = ".autoresearch/runs/exp/_autoresearch"
@@ -23,14 +21,7 @@ def held_mutation(tmp_path, command: str):
     once = f"test -e .autoresearch/done || {{ touch .autoresearch/done; {command}; }}"
     plan = {**PLAN, 3: {**PLAN[3], "run": [once], "hold": True}}
     repo = scenario_repo(tmp_path / "r", {"prompt.md": ORIGINAL}, plan)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "autoresearch.optimizer", "run"],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_for(lambda: (repo / ".autoresearch/mutating").exists())
+    proc = held_in_a_mutation(repo)
     return repo, proc
 
 
