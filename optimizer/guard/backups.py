@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
 from autoresearch.optimizer.guard.pack import Pack
+from autoresearch.plumbing import atomic
 
 if TYPE_CHECKING:
     from pygit2 import Odb
@@ -68,7 +69,8 @@ class Backups:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
         try:
-            shutil.copyfile(path, tmp)
+            with open(path, "rb") as source, atomic.fresh(tmp) as out:  # (a link at `tmp` is not followed)
+                shutil.copyfileobj(source, out)
         except FileNotFoundError:  # gone since it was read: its next event says so
             return
         os.replace(tmp, target)
@@ -114,18 +116,23 @@ class Backups:
                     item.unlink(missing_ok=True)
 
     def write_to(self, oid: str, dest: str) -> bool:
-        """Write the bytes with this id to `dest` (a new file); False when no intact copy has them. A copy
-        on disk goes file to file, so a large one is never held in memory."""
+        """Write the bytes with this id to `dest`, a file made anew (never through a link a process the mutator
+        left put at that name: see atomic.fresh); False when no intact copy has them. A copy on disk goes file
+        to file, so a large one is never held in memory."""
         data = self._held(oid)
-        if data is not None:
-            Path(dest).write_bytes(data)
-            return True
-        try:
-            shutil.copyfile(self._path(oid), dest)
-            if blob_oid(dest, os.path.getsize(dest)) == oid:
+        with atomic.fresh(Path(dest)) as out:
+            if data is not None:
+                out.write(data)
                 return True
-        except OSError:
-            pass
+            try:
+                with open(self._path(oid), "rb") as source:
+                    shutil.copyfileobj(source, out)
+            except OSError:
+                pass
+            else:
+                out.flush()
+                if blob_oid(dest, os.path.getsize(dest)) == oid:
+                    return True
         Path(dest).unlink(missing_ok=True)
         return False
 
