@@ -35,7 +35,8 @@ _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 def owned(path: Path | str) -> int | None:
     """A descriptor open for writing on `path` when it is a regular file of one name, not a link; else None
     (missing, or anything else in its place). The caller closes it."""
-    return _opened(path, os.O_WRONLY)
+    opened = _opened(path, os.O_WRONLY)
+    return None if opened is None else opened[0]
 
 
 def cut(path: Path, data: bytes, between: Callable[[], None] = lambda: None) -> bool:
@@ -57,11 +58,9 @@ def cut(path: Path, data: bytes, between: Callable[[], None] = lambda: None) -> 
 def write(path: Path, data: bytes, durable: bool = False) -> None:
     """`data` at the start of `path`, the rest of the file blanked; fsync'd if `durable`. Where `path` is
     not `owned` (missing, or not the daemon's: see the module), a file of the daemon's own is made there."""
-    fd = owned(path)
-    if fd is None:
-        fd = _anew(path)
+    opened = _opened(path, os.O_WRONLY)
+    fd, size = opened if opened is not None else (_anew(path), 0)
     try:
-        size = os.fstat(fd).st_size
         if size > max(MOST, len(data)):
             os.ftruncate(fd, 0)  # a kill before the write leaves no record: what a missing file says
             size = 0
@@ -75,13 +74,13 @@ def write(path: Path, data: bytes, durable: bool = False) -> None:
 def blank(path: Path) -> None:
     """`path` made blank (no record) in place; nothing when it is missing; removed when it is not the
     daemon's own file (a link, a second name of another file: never blanked through)."""
-    fd = owned(path)
-    if fd is None:
+    opened = _opened(path, os.O_WRONLY)
+    if opened is None:
         if os.path.lexists(path) and not os.path.isdir(path):
             os.unlink(path)
         return
+    fd, size = opened
     try:
-        size = os.fstat(fd).st_size
         if size > MOST:
             os.ftruncate(fd, 0)
         else:
@@ -94,21 +93,22 @@ def read(path: Path) -> bytes:
     """The record in `path`: b"" when the file is missing or blank, or not the daemon's own (a link, a
     second name of another file, a FIFO: never opened to block). At most MOST bytes and one are read: a
     longer file is no record a reader can parse."""
-    fd = _opened(path, os.O_RDONLY)
-    if fd is None:
+    opened = _opened(path, os.O_RDONLY)
+    if opened is None:
         return b""
-    with os.fdopen(fd, "rb") as f:
+    with os.fdopen(opened[0], "rb") as f:
         return f.read(MOST + 1).strip()
 
 
-def _opened(path: Path | str, flags: int) -> int | None:
+def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:
+    """`owned`'s descriptor (opened with `flags`) and the file's size, from one fstat."""
     try:
         fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
     st = os.fstat(fd)
     if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
-        return fd
+        return fd, st.st_size
     os.close(fd)
     return None
 
