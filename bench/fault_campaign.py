@@ -110,7 +110,7 @@ POINTS = {
     "after-state": (2,),
 }
 # the same, with the mutator in the sandbox: the digest is written over in place only where no mirror holds a
-# second name of it (autoresearch.plumbing.overwrite)
+# second name of it (autoresearch.plumbing.inplace.cut)
 SANDBOXED_POINTS = {"digest-overwritten": (1, 3)}
 SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:group"}
 LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}

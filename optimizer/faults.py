@@ -6,7 +6,10 @@ exact places (between a commit and its log line, say) and then checks that a
 restart reconciles. `<point>:<n>:SIGTERM` sends that signal instead, to check
 that a signal the daemon handles never splits a decision; `<point>:<n>:SIGINT:group`
 sends it to the daemon's whole process group, as Ctrl-C in a terminal, `timeout`
-or systemd do (bench/fault_campaign.py). Nothing else reads the variable.
+or systemd do (bench/fault_campaign.py). `<point>:<n>:SIGSTOP` stops it there
+until the test sends SIGCONT: two processes held each at its point act in the
+order the test chooses, with no sleep (tests/optimizer/startup/test_config_reread.py).
+Nothing else reads the variable.
 """
 
 from __future__ import annotations

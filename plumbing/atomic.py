@@ -7,7 +7,6 @@ import tempfile
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
 
 from autoresearch.plumbing import folders
 
@@ -24,9 +23,7 @@ def write_bytes(path: Path, data: bytes, durable: bool = True, mode: int | None 
 
 def write_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True, mode: int | None = None) -> None:
     """As `write_bytes`, the content given in parts (never joined in memory)."""
-    fd, tmp = folders.within(
-        path.parent, lambda: tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    )
+    fd, tmp = folders.within(path.parent, lambda: made_beside(path))
     try:
         os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
         with os.fdopen(fd, "wb") as f:
@@ -40,18 +37,20 @@ def write_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True, mode
         raise
 
 
+def made_beside(path: Path) -> tuple[int, str]:
+    """A new file (mode 0600) in `path`'s folder, open for writing: its descriptor and name. The name is
+    unforeseeable and the file made there by this call (O_EXCL: a symbolic link an unsandboxed mutator put
+    at any name is never followed, the next name tried), so the bytes written to it reach no other file. A
+    name near the kernel's limit is shortened in the temporary's (the suffixes must fit)."""
+    return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:NAME_PART]}.", suffix=".tmp")
+
+
+NAME_PART = 200  # characters of the file's name in its temporary's: with the rest, under NAME_MAX (255)
+
+
 @lru_cache(maxsize=1)
 def _umask() -> int:
     """The process's umask, read once: reading it means setting it, so not on every write."""
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
-
-
-def fresh(path: Path) -> BinaryIO:
-    """A new, empty file at `path`, open for writing, made there by this call: whatever had that name (a
-    leftover of a kill, or a symbolic link an unsandboxed mutator put at a name it can foresee, such as a
-    restore's temporary file beside a record) is removed first, and the name is never followed, so the
-    bytes never reach the file a link names (a link made again in between: FileExistsError, nothing written)."""
-    path.unlink(missing_ok=True)
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644), "wb")

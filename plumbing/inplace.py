@@ -1,75 +1,134 @@
-"""Small record files rewritten in place: the same file, its old bytes written over.
+"""A file of the daemon's own written over in place, rather than made anew, when it is still its own.
 
-A file the daemon rewrites every cycle (a note made before each git write, a KEEP's pending line) cost a
-new file each time: creating or replacing one is 100-500 us of CPU on an ext4 disk (an inode and a
-directory entry, journaled by the kernel), a write over an existing file's bytes ~3 us. A record written
-this way is JSON followed by blanks (the rest of a longer record before it), which every JSON reader takes
-as it is; blank alone is no record. It is not atomic against readers in other processes, nor against a
-kill -9 in the middle of a write of several pages: only for files whose readers are the daemon's own next
-start and whose record is checked for what it claims before it is trusted.
+Creating a file (a temporary one renamed over the old, or a probe made and unlinked) costs 100-500 us of
+CPU on an ext4 disk: an inode and a directory entry, journaled by the kernel. Writing over an existing
+file's bytes costs some 3-10 us, setting its times 2 us. Only for files that no reader reads while the
+daemon writes them, and whose content is made whole again, or checked for what it claims, before any
+reader trusts it after a kill. Two endings:
 
-A mutator that is not sandboxed can put anything in the record's place. A symbolic link is never followed
-(the daemon would write its record over, then blank, whatever file it names: a user's file the scope guard
-has already checked): it is no record, and a write replaces it with a file of the daemon's own. A file far
-larger than any record (a sparse one of a terabyte) is cut to nothing before the write rather than
-blanked byte by byte in memory.
+- `cut`: the new bytes, then the file cut to their length (the digest: a kill before the cut leaves the old
+  text's tail, and the next start writes the digest whole again). False where the file is not `owned`: the
+  caller makes it anew (atomic.write_bytes).
+- `write`: the new bytes, then the rest blanked (the small records: a note made before each git write, a
+  KEEP's pending line). A record is JSON followed by blanks, which every JSON reader takes as it is; blank
+  alone is no record (`blank`, `read`). A file far larger than any record (a sparse one of a terabyte) is
+  cut to nothing before the write rather than blanked byte by byte in memory.
+
+A mutator that is not sandboxed can put anything at the file's path. What is written over is only a
+regular file with no other name (`owned`): never what a symbolic link names (not followed), nor a user's
+file that a hard link made a second name of, nor a FIFO (opening one never blocks: it is not a regular
+file). Anything else is no record of the daemon's: `write` removes the name and makes its file anew there
+(O_EXCL: a link put back in between is not followed either), `blank` removes the name, `read` finds nothing.
 """
 
 from __future__ import annotations
 
-import errno
 import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 
 MOST = 1 << 20  # bytes: far above any record (a pending line of a parallel cycle is some kB)
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def owned(path: Path | str) -> int | None:
+    """A descriptor open for writing on `path` when it is a regular file of one name, not a link; else None
+    (missing, or anything else in its place). The caller closes it."""
+    opened = _opened(path, os.O_WRONLY)
+    return None if opened is None else opened[0]
+
+
+def cut(path: Path, data: bytes, between: Callable[[], None] = lambda: None) -> bool:
+    """`data` written over the start of `path`, then the file cut to its length; False, having written
+    nothing, when `path` is not `owned`. A kill before the cut leaves `data` followed by the old text's
+    tail (`between` runs there: the kill tests' point)."""
+    fd = owned(path)
+    if fd is None:
+        return False
+    try:
+        _over(fd, data)
+        between()
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
+    return True
 
 
 def write(path: Path, data: bytes, durable: bool = False) -> None:
-    """`data` at the start of `path` (made if missing), the rest of the file blanked; fsync'd if `durable`."""
-    _write(path, data, os.O_WRONLY | os.O_CREAT, durable)
-
-
-def blank(path: Path) -> None:
-    """`path` made blank (no record) in place; nothing when it is missing."""
+    """`data` at the start of `path`, the rest of the file blanked; fsync'd if `durable`. Where `path` is
+    not `owned` (missing, or not the daemon's: see the module), a file of the daemon's own is made there."""
+    opened = _opened(path, os.O_WRONLY)
+    fd, size = opened if opened is not None else (_anew(path), 0)
     try:
-        _write(path, b"", os.O_WRONLY, durable=False)
-    except FileNotFoundError:
-        pass
-
-
-def read(path: Path) -> bytes:
-    """The record in `path`: b"" when the file is missing or blank, or a link (not the daemon's record).
-    At most MOST bytes and one are read: a longer file is no record a reader can parse."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError as e:
-        if isinstance(e, FileNotFoundError) or e.errno == errno.ELOOP:
-            return b""
-        raise
-    with os.fdopen(fd, "rb") as f:
-        return f.read(MOST + 1).strip()
-
-
-def _write(path: Path, data: bytes, flags: int, durable: bool) -> None:
-    try:
-        fd = os.open(path, flags | os.O_NOFOLLOW, 0o666)
-    except OSError as e:
-        if e.errno != errno.ELOOP:
-            raise
-        path.unlink()  # a link in the record's place is no record; the record goes in a file of its own
-        if not flags & os.O_CREAT:
-            return
-        fd = os.open(path, flags | os.O_NOFOLLOW, 0o666)
-    try:
-        size = os.fstat(fd).st_size
         if size > max(MOST, len(data)):
             os.ftruncate(fd, 0)  # a kill before the write leaves no record: what a missing file says
             size = 0
-        data = data.ljust(size, b" ")
-        done = 0
-        while done < len(data):  # a short write (a full disk) raises on the next try
-            done += os.pwrite(fd, memoryview(data)[done:], done)
+        _over(fd, data.ljust(size, b" "))
         if durable:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def blank(path: Path) -> None:
+    """`path` made blank (no record) in place; nothing when it is missing; removed when it is not the
+    daemon's own file (a link, a second name of another file: never blanked through)."""
+    opened = _opened(path, os.O_WRONLY)
+    if opened is None:
+        if os.path.lexists(path) and not os.path.isdir(path):
+            os.unlink(path)
+        return
+    fd, size = opened
+    try:
+        if size > MOST:
+            os.ftruncate(fd, 0)
+        else:
+            _over(fd, b" " * size)
+    finally:
+        os.close(fd)
+
+
+def read(path: Path) -> bytes:
+    """The record in `path`: b"" when the file is missing or blank, or not the daemon's own (a link, a
+    second name of another file, a FIFO: never opened to block). At most MOST bytes and one are read: a
+    longer file is no record a reader can parse."""
+    opened = _opened(path, os.O_RDONLY)
+    if opened is None:
+        return b""
+    with os.fdopen(opened[0], "rb") as f:
+        return f.read(MOST + 1).strip()
+
+
+def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:
+    """`owned`'s descriptor (opened with `flags`) and the file's size, from one fstat."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+        return fd, st.st_size
+    os.close(fd)
+    return None
+
+
+def _anew(path: Path) -> int:
+    """A new empty file at `path`, made there by this call: whatever had the name is removed first (a
+    folder raises: IsADirectoryError)."""
+    for _ in range(3):  # a name put back in between (a process the mutator left): removed again
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        try:
+            return os.open(path, _NEW, 0o666)
+        except FileExistsError:
+            continue
+    return os.open(path, _NEW, 0o666)
+
+
+def _over(fd: int, data: bytes) -> None:
+    done = 0
+    while done < len(data):  # a short write (a full disk) raises on the next try
+        done += os.pwrite(fd, memoryview(data)[done:], done)

@@ -21,8 +21,9 @@ from autoresearch.optimizer.cycle.loop import Outcome
 from autoresearch.optimizer.experiment import overview
 from autoresearch.optimizer.experiment.settle import settle
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.startup import interrupted
 from autoresearch.optimizer.startup.opening import ConfigSource, open_session
-from autoresearch.plumbing.errors import Interrupted
+from autoresearch.plumbing.errors import Interrupted, InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.repo import git_root
@@ -43,7 +44,7 @@ class Experiment:
     def __init__(self, config: str | Path = "autoresearch.yaml", overrides: JSONObject | None = None):
         self.config_path = Path(config).resolve()
         self.overrides = dict(overrides or {})
-        self.config: Config = config_file.load(self.config_path, self.overrides)
+        self.config: Config = _load(self.config_path, self.overrides)
 
     @property
     def repo(self) -> Path:
@@ -62,7 +63,7 @@ class Experiment:
         stop. Warnings go to stderr and everything to the experiment's daemon.log. Ctrl-C (in the main thread)
         restores the artifact and raises `Interrupted`, as `run` does."""
         overrides = {**self.overrides, "stop.max_cycles": cycles}
-        cfg = config_file.load(self.config_path, overrides)
+        cfg = _load(self.config_path, overrides)
         daemonlog.for_library(quiet=True)
         with _signals_held(), daemonlog.closing_run_log():
             for line in settle(self.paths.results_dir):  # a `rollback` or `promote` cut short, as `run` does
@@ -86,6 +87,16 @@ class Experiment:
     def status(self) -> JSONObject:
         """What `autoresearch status NAME --json` prints: running or not, state.json, the last decisions."""
         return overview.experiment(self.paths.results_dir, self.config.experiment_name).as_dict()
+
+
+def _load(path: Path, overrides: JSONObject) -> Config:
+    """The config, or InvalidInput saying why not: with, as `autoresearch run` says it, the mutation whose undo
+    is pending in this checkout where there is one (its mutator may have deleted or written over the config,
+    and only its experiment's start, which needs the config, undoes that)."""
+    try:
+        return config_file.load(path, overrides)
+    except InvalidInput as exc:
+        raise interrupted.unreadable(exc, path.parent) from None
 
 
 @contextmanager

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from autoresearch.plumbing import atomic
 from autoresearch.plumbing.folders import within
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import Row, parse_rows
@@ -135,10 +136,7 @@ class SampleCache:
         entry = header + b"\n" + body
         if within(self.root, lambda: _made(path, entry)):  # the eval's folder: made at its first entry
             return
-        # one temporary file per writer: parallel candidates may store the same sample at once
-        tmp = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(entry)
-        os.replace(tmp, path)
+        atomic.write_bytes(path, entry, durable=False)  # a temporary file of its own: parallel candidates too
 
     def count(self, artifact: str, after: int = 0) -> int:
         """How many consecutive valid samples of this artifact are stored from index `after + 1` on."""
@@ -199,8 +197,8 @@ def _secret(root: Path) -> bytes:
     except FileNotFoundError:
         pass
     root.mkdir(parents=True, exist_ok=True)
-    tmp = root / f"key.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd, name = atomic.made_beside(path)  # 0600, a name no link was put at
+    tmp = Path(name)
     with os.fdopen(fd, "wb") as f:
         f.write(secrets.token_bytes(32))
     try:

@@ -8,10 +8,10 @@ tools read it as one run) plus `samples`, the per-sample scores in order.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from autoresearch.plumbing import atomic
 from autoresearch.runs.results import INDEX, Row
 
 
@@ -74,6 +74,4 @@ def _key(grader: dict[str, Any]) -> tuple[object, object]:
 def write_index(run_dir: Path, rows: list[Row]) -> None:
     """Replace run_dir/index.jsonl atomically: a crash leaves the old file or the new, never half."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = run_dir / (INDEX + ".tmp")
-    tmp.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    os.replace(tmp, run_dir / INDEX)
+    atomic.write_text(run_dir / INDEX, "".join(json.dumps(row) + "\n" for row in rows), durable=False)

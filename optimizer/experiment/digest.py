@@ -21,7 +21,7 @@ from itertools import accumulate
 
 from autoresearch.optimizer import faults
 from autoresearch.optimizer.experiment.history import Past
-from autoresearch.plumbing import atomic, overwrite
+from autoresearch.plumbing import atomic, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
 from autoresearch.runs.errors import BadResults
@@ -141,7 +141,7 @@ class Digest:
 
     def write(self) -> None:
         """The digest of iterations.jsonl as it is now (read from where the last write stopped), written over
-        the last one's bytes (autoresearch.plumbing.overwrite): no mutator runs while the loop writes it, and
+        the last one's bytes (autoresearch.plumbing.inplace.cut): no mutator runs while the loop writes it, and
         one a kill cut short is written whole again before the next start's first mutation. Made anew only
         when the file is not the daemon's own (missing, a link, a second name of another file)."""
         if self._tail is None:
@@ -152,7 +152,7 @@ class Digest:
         for record in records:
             self._seen.add(record)
         text = self._render(self._seen).encode("utf-8")
-        if not overwrite.write(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
+        if not inplace.cut(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
             atomic.write_bytes(self.paths.digest, text, durable=False)
 
     def render(self, records: list[Iteration]) -> str:

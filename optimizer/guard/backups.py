@@ -24,7 +24,7 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
 from autoresearch.optimizer.guard.pack import Pack
@@ -33,6 +33,7 @@ from autoresearch.plumbing import atomic
 if TYPE_CHECKING:
     from pygit2 import Odb
 
+CHUNK = 1 << 20  # what a copy to disk reads at a time
 SMALL = 8 << 20  # at most this size, kept in memory while the total allows
 MEMORY = 128 << 20
 
@@ -66,14 +67,11 @@ class Backups:
         target = self._path(entry.oid)
         if target.exists():
             return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
-        try:
-            with open(path, "rb") as source, atomic.fresh(tmp) as out:  # (a link at `tmp` is not followed)
-                shutil.copyfileobj(source, out)
+        try:  # through a temporary file of an unforeseeable name (atomic.write_chunks): no link is followed
+            with open(path, "rb") as source:
+                atomic.write_chunks(target, iter(lambda: source.read(CHUNK), b""), durable=False)
         except FileNotFoundError:  # gone since it was read: its next event says so
             return
-        os.replace(tmp, target)
 
     def _keep_in_memory(self, path: str, entry: Entry) -> bytes | None:
         if entry.size > SMALL or self.memory_bytes + entry.size > MEMORY:
@@ -117,10 +115,10 @@ class Backups:
 
     def write_to(self, oid: str, dest: str) -> bool:
         """Write the bytes with this id to `dest`, a file made anew (never through a link a process the mutator
-        left put at that name: see atomic.fresh); False when no intact copy has them. A copy on disk goes file
+        left put at that name: see `_made_anew`); False when no intact copy has them. A copy on disk goes file
         to file, so a large one is never held in memory."""
         data = self._held(oid)
-        with atomic.fresh(Path(dest)) as out:
+        with _made_anew(Path(dest)) as out:
             if data is not None:
                 out.write(data)
                 return True
@@ -154,3 +152,12 @@ class Backups:
         except OSError:
             return None
         return data if bytes_oid(data) == oid else None
+
+
+def _made_anew(path: Path) -> BinaryIO:
+    """A new, empty file at `path`, open for writing, made there by this call. The put-back names it (a
+    short name beside the file, which a process the mutator left can foresee): whatever had that name (a
+    leftover of a kill, or a symbolic link) is removed first, and the name is never followed, so the bytes
+    never reach the file a link names (a link made again in between: FileExistsError, nothing written)."""
+    path.unlink(missing_ok=True)
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644), "wb")

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
-from autoresearch.plumbing import overwrite, trees
+from autoresearch.plumbing import inplace, trees
 
 KIND = "entries"  # a folder's count of paths, as a change's entry: what `Guard.undo` has nothing to put back for
 PROBE = ".guard-clock"
@@ -130,7 +130,7 @@ class CacheFolders:
         """The ctime the filesystem gives a file changed now: its probe's, its times set to now (a change
         time no process can set otherwise); made anew when it is not the daemon's own file (whatever a
         mutator put in its place goes); None when none can be made there."""
-        fd = overwrite.owned(self.probe)
+        fd = inplace.owned(self.probe)
         if fd is not None:
             try:
                 os.utime(fd)

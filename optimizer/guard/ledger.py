@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -74,10 +75,17 @@ class Mark:
                 self._require(_digest(source, self.size))
         return held
 
-    def put(self, tmp: Path) -> None:
-        """Write the daemon's lines to `tmp`, from the copy, which must still be them."""
-        with self.ledger.copy.open("rb") as source, atomic.fresh(tmp) as out:
-            self._require(_digest(source, self.size, out))
+    def put(self, path: Path) -> None:
+        """Put the daemon's lines at `path` (whole, through a temporary file: atomic.write_chunks), from the
+        copy, which must still be them: raised, nothing at `path` changed, where it is not."""
+        with self.ledger.copy.open("rb") as source:
+            atomic.write_chunks(path, self._checked(source), durable=False)
+
+    def _checked(self, source: BinaryIO) -> Iterator[bytes]:
+        """`source`'s first `size` bytes; raised after the last where they are not the daemon's."""
+        feed = _Feed(source, hashlib.sha256(), self.size)
+        yield from feed
+        self._require(feed.digest.digest())
 
     def _require(self, digest: bytes) -> None:
         if digest != self.digest:
@@ -111,14 +119,12 @@ class Ledger:
         same, _, copy_size = _common(file, copy) if _regular(copy) else (0, 0, -1)
         if same == copy_size == whole and not os.path.samefile(file, copy):  # the copy holds the file's lines
             with file.open("rb") as source:
-                ledger.size = _feed(source, ledger._hash, None, whole)
+                ledger.size = _Feed(source, ledger._hash, whole).drain()
         else:
-            tmp = copy.with_name(copy.name + ".tmp")
-            with file.open("rb") as source, atomic.fresh(tmp) as out:
-                ledger.size = _feed(source, ledger._hash, out, whole)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, copy)
+            with file.open("rb") as source:
+                feed = _Feed(source, ledger._hash, whole)
+                atomic.write_chunks(copy, feed)
+            ledger.size = feed.size
         ledger._seen, ledger._copy_seen = status(file), status(copy)
         return ledger
 
@@ -164,10 +170,8 @@ class Ledger:
                     self._copy_seen = now
                     return
         if whole is not None:
-            tmp = self.copy.with_name(self.copy.name + ".tmp")
-            with whole.open("rb") as source, atomic.fresh(tmp) as out:
-                _digest(source, mark.size, out)
-            os.replace(tmp, self.copy)
+            with whole.open("rb") as source:
+                atomic.write_chunks(self.copy, _Feed(source, hashlib.sha256(), mark.size), durable=False)
             self._copy_seen = status(self.copy)
 
 
@@ -240,12 +244,8 @@ def _now() -> str:
 
 
 def _replace(file: Path, copy: Path) -> None:
-    tmp = file.with_name(file.name + ".autoresearch-restore")
-    with copy.open("rb") as source, atomic.fresh(tmp) as out:
-        _feed(source, hashlib.sha256(), out)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, file)
+    with copy.open("rb") as source:
+        atomic.write_chunks(file, _Feed(source, hashlib.sha256()))
 
 
 def _common(file: Path, copy: Path) -> tuple[int, int, int]:
@@ -284,17 +284,27 @@ def _ends_a_line(file: Path) -> bool:
         return f.read(1) == b"\n"
 
 
-def _feed(source: BinaryIO, digest: Hash, out: BinaryIO | None, limit: int | None = None) -> int:
-    """The first `limit` bytes of `source` (all where None) fed to `digest`, written to `out` too; how many."""
-    size = 0
-    while (limit is None or size < limit) and (
-        chunk := source.read(CHUNK if limit is None else min(CHUNK, limit - size))
-    ):
-        digest.update(chunk)
-        if out is not None:
-            out.write(chunk)
-        size += len(chunk)
-    return size
+class _Feed:
+    """The first `limit` bytes of `source` (all where None), a chunk at a time, fed to `digest` on the way;
+    `size`: how many so far. Given to atomic.write_chunks, the copy is written and hashed in one read."""
+
+    def __init__(self, source: BinaryIO, digest: Hash, limit: int | None = None) -> None:
+        self.source, self.digest, self.limit, self.size = source, digest, limit, 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        limit = self.limit
+        while (limit is None or self.size < limit) and (
+            chunk := self.source.read(CHUNK if limit is None else min(CHUNK, limit - self.size))
+        ):
+            self.digest.update(chunk)
+            self.size += len(chunk)
+            yield chunk
+
+    def drain(self) -> int:
+        """Read to the end (or the limit) and hashed, nothing written: how many bytes."""
+        for _ in self:
+            pass
+        return self.size
 
 
 def _whole(file: Path) -> int:
@@ -310,8 +320,8 @@ def _whole(file: Path) -> int:
     return 0
 
 
-def _digest(source: BinaryIO, size: int, out: BinaryIO | None = None) -> bytes:
-    """The SHA-256 of the first `size` bytes of `source` (fewer where it ends first), written to `out` too."""
-    digest = hashlib.sha256()
-    _feed(source, digest, out, size)
-    return digest.digest()
+def _digest(source: BinaryIO, size: int) -> bytes:
+    """The SHA-256 of the first `size` bytes of `source` (fewer where it ends first)."""
+    feed = _Feed(source, hashlib.sha256(), size)
+    feed.drain()
+    return feed.digest.digest()

@@ -125,9 +125,7 @@ def restore(snapshot: Snapshot, aside: Path, base: Path) -> list[Path]:
             held = before.get(path)
             if held is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_name(path.name + ".autoresearch-restore")
-                _put(tmp, held)
-                os.replace(tmp, path)
+                _put(path, held)
         return changed
     finally:
         snapshot.close()
@@ -140,17 +138,16 @@ def _same(path: Path, held: Held, listed: bool) -> bool:
     return held.same_as(path) if isinstance(held, Copy | Mark) else _read(path) == held
 
 
-def _put(tmp: Path, held: bytes | Copy | Mark) -> None:
-    if isinstance(held, bytes):
-        with atomic.fresh(tmp) as out:
-            out.write(held)
-        return
+def _put(path: Path, held: bytes | Copy | Mark) -> None:
+    """`held` put at `path` through a temporary file of an unforeseeable name (atomic.write_chunks): a link a
+    mutator planted beside the record is never written through."""
     if isinstance(held, Mark):
-        held.put(tmp)
-        return
-    held.file.seek(0)
-    with atomic.fresh(tmp) as out:
-        shutil.copyfileobj(held.file, out, CHUNK)
+        held.put(path)
+    elif isinstance(held, bytes):
+        atomic.write_bytes(path, held, durable=False)
+    else:
+        held.file.seek(0)
+        atomic.write_chunks(path, iter(lambda: held.file.read(CHUNK), b""), durable=False)
 
 
 def _hold(path: Path) -> Held:

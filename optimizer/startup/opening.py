@@ -12,7 +12,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from autoresearch.mutators import homes
-from autoresearch.optimizer import daemonlog
+from autoresearch.mutators.base import Mutator
+from autoresearch.optimizer import daemonlog, faults
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.measure import open_cache
 from autoresearch.optimizer.deadline import deadline
@@ -30,7 +31,7 @@ from autoresearch.optimizer.gitrepo.heads import head_ref
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_id, exclude, require_clean_artifact
 from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.optimizer.startup import interrupted, sandbox
-from autoresearch.optimizer.startup.checks import check, crashed, require_untracked_results
+from autoresearch.optimizer.startup.checks import check, crashed, locate, preflight, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
@@ -38,6 +39,7 @@ from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, ExperimentPaths
 from autoresearch.policies.stop import continues_run
 from autoresearch.runs.errors import BadResults
+from autoresearch.runs.evaluators import Evaluator
 from autoresearch.runs.results import index_path, load_rows, rows_digest
 from autoresearch.trajectory import iterations
 
@@ -54,22 +56,12 @@ class ConfigSource:
 def open_session(config: Config, cwd: Path, restart: bool = False, source: ConfigSource | None = None) -> Session:
     """The experiment locked for this run, repaired if a daemon crashed in it, and its session. When the
     repair puts `source`'s file back (a change since the mutation began, the user's or the mutator's), the
-    locks are let go and everything is checked and opened again with the config now on disk: the run never
-    goes on with the one the repair undid."""
-    opened = _open(config, cwd, restart, source)
-    while isinstance(opened, ConfigSource):  # (once at most: the second opening is given no source)
-        opened = _open(opened.read(), cwd, restart, None, recovered=True)
-    return opened
-
-
-def _open(
-    config: Config, cwd: Path, restart: bool, source: ConfigSource | None, recovered: bool = False
-) -> Session | ConfigSource:
-    """The session; or, when the repair of a crash put `source`'s file back, `source`, to be read and opened
-    again, with this opening's locks let go."""
+    run reads it again and goes on with the config now on disk, never with the one the repair undid; the
+    locks are kept meanwhile (`_reread`)."""
     ws, paths, evaluator, mutator = check(config, cwd)
+    faults.point("before-lock")  # the tests' point: a start that read the config, stopped before the lock
     vault = Vault.of(ws, paths)
-    was_crashed = recovered or crashed(paths)
+    was_crashed = crashed(paths)
     claim = CheckoutClaim(checkout_lock(ws))
     claim.take(config.experiment_name, paths.results_dir)  # before anything is written, where the other one guards
     lock = Lock(paths.lock, vault.lock)
@@ -88,9 +80,8 @@ def _open(
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
         if interrupted.pending(vault):  # the last daemon died during a mutation
             if interrupted.finish(ws, vault, records, source.path if source else None) and source:
-                claim.release()
-                lock.release()
-                return source
+                faults.point("config-put-back")
+                config, ws, evaluator, mutator = _reread(config, paths, cwd, source)
             require_untracked_results(ws, config)  # left by `check` until git's index was the daemon's again
             was_crashed = True
         if was_crashed:
@@ -140,6 +131,26 @@ def _open(
         claim.release()
         lock.release()
         raise
+
+
+def _reread(
+    config: Config, paths: ExperimentPaths, cwd: Path, source: ConfigSource
+) -> tuple[Config, Workspace, Evaluator, Mutator]:
+    """The config the repair put back, read again, and what the start's checks make of it, with this start's
+    locks kept: let go and taken again, they let a second start that read the config before the repair (the
+    mutator's) reach them in between and run with it. One that names another experiment or results
+    directory, or another worktree setting, is refused: its locks are not these (its own start reads it)."""
+    again = source.read()
+    ws, where = locate(again, cwd)
+    if where.root != paths.root or again.worktree != config.worktree:
+        raise IntegrityError(
+            f"{source.path}: the config the recovery put back (as it was when the interrupted mutation began) names "
+            f"experiment {again.experiment_name!r} in {again.results_dir!r}"
+            f"{', with --worktree' if again.worktree else ''}, not the one this start opened "
+            f"({config.experiment_name!r} in {config.results_dir!r}); start again: the next start runs with it"
+        )
+    evaluator, mutator = preflight(again, ws.root)
+    return again, ws, evaluator, mutator
 
 
 def _refuse_another_undo(ws: Workspace, vault: Vault, paths: ExperimentPaths) -> None:

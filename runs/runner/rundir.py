@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from autoresearch.plumbing import atomic
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.graders.scoring import DEFAULT_THRESHOLD
 from autoresearch.runs.results import INDEX, safe_segment
@@ -219,6 +220,4 @@ def _json(value: Any) -> str:
 
 
 def _write_json(path: Path, value: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(_json(value), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic.write_text(path, _json(value), durable=False)

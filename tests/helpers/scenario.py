@@ -181,10 +181,10 @@ def wait_for(condition, timeout: float = 120.0) -> None:
         time.sleep(0.02)
 
 
-def held_in_a_mutation(repo: Path) -> subprocess.Popen:
-    """`run` started in `repo` (quiet), returned once a planned step's `hold` has its mutator waiting."""
+def held_in_a_mutation(repo: Path, *args: str) -> subprocess.Popen:
+    """`run ARGS` started in `repo` (quiet), returned once a planned step's `hold` has its mutator waiting."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "autoresearch.optimizer", "run"],
+        [sys.executable, "-m", "autoresearch.optimizer", "run", *args],
         cwd=repo,
         env={**os.environ, **GIT_ENV},
         stdout=subprocess.DEVNULL,

@@ -1,19 +1,77 @@
-"""Records written in place (the git write journal, a KEEP's pending line) against what an unsandboxed
-mutator can put in their place: a link to a user's file is never written through, a sparse file of a
-terabyte is not blanked in memory."""
+"""Files of the daemon's own written over in place (autoresearch.plumbing.inplace): the digest and the guard's
+clock probe (`cut`), the git write journal and a KEEP's pending line (`write`, `blank`), against what an
+unsandboxed mutator can put in their place: a link or a second name of a user's file is never written
+through, a FIFO never blocks the daemon, a sparse file of a terabyte is not blanked in memory."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+
+import pytest
 
 from autoresearch.optimizer.cycle import pending
 from autoresearch.plumbing import inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 
+USERS = "precious user data\n"
+
+
+def test_a_file_of_its_own_is_written_over_and_cut_to_the_new_length(tmp_path):
+    path = tmp_path / "digest.md"
+    path.write_bytes(b"a much longer text of the last write\n")
+    inode = path.stat().st_ino
+    assert inplace.cut(path, b"shorter\n")
+    assert path.read_bytes() == b"shorter\n" and path.stat().st_ino == inode
+
+
+def test_a_record_of_its_own_is_written_over_and_blanked_after(tmp_path):
+    path = tmp_path / "git-write.json"
+    inplace.write(path, b'{"git": ["commit", "--message", "a long one"]}\n')
+    inode = path.stat().st_ino
+    inplace.write(path, b'{"git": ["reset"]}\n')
+    assert inplace.read(path) == b'{"git": ["reset"]}' and path.stat().st_ino == inode
+    inplace.blank(path)
+    assert inplace.read(path) == b"" and path.stat().st_ino == inode
+
+
+def _not_the_daemons(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
+    """A user's file, and a link to it, a second name of it and a FIFO, each where a record could be."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text(USERS)
+    places = {name: tmp_path / name for name in ("linked", "named", "fifo")}
+    places["linked"].symlink_to(victim)
+    os.link(victim, places["named"])
+    os.mkfifo(places["fifo"])
+    return victim, places
+
+
+def test_a_link_a_second_name_or_a_fifo_in_its_place_is_not_cut(tmp_path):
+    victim, places = _not_the_daemons(tmp_path)
+    for path in (*places.values(), tmp_path / "missing", tmp_path):
+        assert inplace.owned(path) is None
+        assert not inplace.cut(path, b"the daemon's text\n")
+    assert victim.read_text() == USERS
+
+
+@pytest.mark.parametrize("place", ["linked", "named", "fifo"])
+def test_a_record_in_place_of_a_link_a_second_name_or_a_fifo_is_a_file_of_its_own(tmp_path, place):
+    victim, places = _not_the_daemons(tmp_path)
+    path = places[place]
+    assert inplace.read(path) == b""  # not the daemon's record (and a FIFO's open never blocks)
+    inplace.blank(path)  # never blanked through: the name goes
+    assert not os.path.lexists(path)
+    os.symlink(victim, path) if place == "linked" else os.link(victim, path) if place == "named" else os.mkfifo(path)
+
+    inplace.write(path, b'{"git": ["commit"]}\n')
+
+    assert inplace.owned(path) is not None and inplace.read(path) == b'{"git": ["commit"]}'
+    assert victim.read_text() == USERS
+
 
 def test_a_link_in_the_records_place_leaves_its_target_as_it_was(tmp_path):
     victim = tmp_path / "victim.txt"
-    victim.write_text("precious user data\n")
+    victim.write_text(USERS)
     paths = ExperimentPaths(tmp_path / "exp")
     paths.meta.mkdir(parents=True)
     pending.path(paths).symlink_to(victim)
@@ -24,7 +82,7 @@ def test_a_link_in_the_records_place_leaves_its_target_as_it_was(tmp_path):
     journal.symlink_to(victim)
     inplace.write(journal, b'{"git": ["commit"]}\n')
     assert not journal.is_symlink() and inplace.read(journal) == b'{"git": ["commit"]}'
-    assert victim.read_text() == "precious user data\n"
+    assert victim.read_text() == USERS
 
 
 def test_a_huge_sparse_file_in_the_records_place_is_cut_not_blanked_in_memory(tmp_path):
@@ -34,3 +92,7 @@ def test_a_huge_sparse_file_in_the_records_place_is_cut_not_blanked_in_memory(tm
     inplace.write(record, b'{"git": ["commit"]}\n')
     assert record.stat().st_size == len(b'{"git": ["commit"]}\n')
     assert inplace.read(record) == b'{"git": ["commit"]}'
+    with open(record, "wb") as f:
+        os.truncate(f.fileno(), 1 << 40)
+    inplace.blank(record)
+    assert record.stat().st_size == 0

@@ -18,6 +18,7 @@ from autoresearch import Experiment
 from autoresearch.plumbing.errors import Interrupted, InvalidInput
 from tests.helpers.repos import git
 from tests.helpers.scenario import scenario_repo, scores, wait_for
+from tests.optimizer.startup.test_config_after_crash import killed_during_a_mutation
 
 PLAN = {
     2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "a passes"},
@@ -147,3 +148,24 @@ def test_a_run_settles_a_rollback_killed_before_its_commit_first(tmp_path):
     assert outcome.cycles == 1 and experiment.iterations()[-1].mutation == "worse"
     assert git(repo, "rev-parse", "HEAD") == head and (repo / "prompt.md").read_text() == scores(a=1, b=0)
     assert git(repo, "status", "--porcelain", "--untracked-files=no") == ""
+
+
+def test_an_unreadable_config_names_the_mutation_whose_undo_is_pending(tmp_path):
+    """As `autoresearch run` says it (tests/optimizer/startup/test_config_renamed_after_crash.py): a daemon killed
+    during a mutation whose mutator deleted or broke the config; its undo waits for that experiment's start."""
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"hold": True}, 3: {}})
+    experiment = Experiment(repo / "autoresearch.yaml")
+    killed_during_a_mutation(repo)
+    original = (repo / "autoresearch.yaml").read_text()
+    for damage in ("deleted", "stop: [\n"):
+        if damage == "deleted":
+            (repo / "autoresearch.yaml").unlink()
+        else:
+            (repo / "autoresearch.yaml").write_text(damage)
+
+        for read in (lambda: Experiment(repo / "autoresearch.yaml"), lambda: experiment.run(cycles=1)):
+            with pytest.raises(InvalidInput, match="killed during a mutation in this checkout") as raised:
+                read()
+            assert "/.autoresearch/runs/exp/" in str(raised.value)  # the interrupted run's directory
+    (repo / "autoresearch.yaml").write_text(original)
+    assert experiment.run(cycles=1).cycles == 1

@@ -20,8 +20,8 @@ PLAN = {
 }
 
 
-def killed_during_a_mutation(repo: Path) -> None:
-    proc = held_in_a_mutation(repo)
+def killed_during_a_mutation(repo: Path, *args: str) -> None:
+    proc = held_in_a_mutation(repo, *args)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     (repo / ".autoresearch/go-on").touch()  # the orphaned mutator ends

@@ -105,7 +105,9 @@ def test_a_history_removed_while_no_daemon_ran_begins_a_new_experiment_and_keeps
 
 
 def links_to(victim, folders: str, *names: str) -> str:
-    """A mutator's command putting a symbolic link to `victim` at each of `names` in each of `folders` (a glob)."""
+    """A mutator's command putting a symbolic link to `victim` at each of `names` in each of `folders` (a glob).
+    The names an older version wrote through; the daemon's temporary files now have names no mutator can
+    foresee (atomic.write_chunks), which tests/plumbing/test_fresh.py plants links at by making them foreseen."""
     return f"for d in {folders}; do " + "".join(f"ln -sfn {victim} $d/{name}; " for name in names) + "done"
 
 
