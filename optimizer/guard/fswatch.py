@@ -231,10 +231,13 @@ class Watcher:
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            if not made and path in self.pending:  # a write's later events (modify, close): asked about once
+                continue
             if self.skip(path):
                 continue
             self.pending.add(path)
-            if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):
+            if made:
                 try:  # a new directory: watch it, and report it whole (files may predate its watch)
                     self._watch_tree(path)
                 except Unavailable:
