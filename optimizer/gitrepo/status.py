@@ -100,7 +100,7 @@ def _common_dir(git_dir: str) -> Path:
 
 
 # the ignore files' stamps last looked at: the HEAD commit then, and the answer
-_tracked_ignored_seen: dict[tuple[object, ...], tuple[pygit2.Oid, bool]] = {}
+_tracked_ignored_seen: dict[tuple[object, ...], tuple[pygit2.Oid | str, bool]] = {}
 
 
 def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
@@ -122,7 +122,7 @@ def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
     return answer
 
 
-def _contents_only(repo: pygit2.Repository, before: pygit2.Oid, after: pygit2.Oid) -> bool:
+def _contents_only(repo: pygit2.Repository, before: pygit2.Oid | str, after: pygit2.Oid | str) -> bool:
     """Whether the commit `after` tracks the paths `before` does, each of the same kind, with the same
     `.gitignore` files: only other files' bytes (or modes) differ, so the same tracked files match the same
     ignore rules."""
