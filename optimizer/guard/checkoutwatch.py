@@ -16,8 +16,11 @@ import os
 import stat
 from pathlib import Path
 
+import pygit2
+
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
+from autoresearch.plumbing.errors import InvalidInput
 
 
 class CheckoutWatch:
@@ -35,16 +38,19 @@ class CheckoutWatch:
         self.armed = False
         if self.unavailable:
             return
-        where = (str(ws.root), os.path.realpath(ws.lib.path))
-        if self.watcher is None or self.watched != where:
+        try:  # the guard's window is open: nothing here may end the mutation before it starts
+            where = (str(ws.root), ws.lib.path.rstrip(os.sep))
+            if self.watcher is None or self.watched != where:
+                self.close()
+                try:
+                    self.watcher = Watcher(list(where), lambda _: False, str(self.sentinel_dir))
+                except Unavailable:
+                    self.unavailable = True  # (the scope guard's watch, made before, keeps what the limit allows)
+                    return
+                self.watched = where
+            self.armed = self.watcher.changed() is not None
+        except (OSError, pygit2.GitError, InvalidInput):  # git's status says, this time (a broken .git, say)
             self.close()
-            try:
-                self.watcher = Watcher(list(where), lambda _: False, str(self.sentinel_dir))
-            except (Unavailable, OSError):
-                self.unavailable = True  # (the scope guard's watch, made before, keeps what the limit allows)
-                return
-            self.watched = where
-        self.armed = self.watcher.changed() is not None
 
     def artifact_alone(self, ws: Workspace) -> dict[str, str] | None:
         """After the mutator: what `everything_changed(ws)` would say when inotify named the artifact alone,

@@ -89,11 +89,14 @@ class Watcher:
         self.pending: set[str] = set()
         self.complete = True
         self.sentinel_dir = sentinel_dir
-        os.makedirs(sentinel_dir, exist_ok=True)
         self.roots = roots
         try:
+            os.makedirs(sentinel_dir, exist_ok=True)
             self._watch_dir(sentinel_dir)
             self._watch_roots(report=False)
+        except OSError as exc:  # no folder for the sentinel (a file in the way): its descriptor is not left open
+            self.close()
+            raise Unavailable(f"no folder for the sentinel at {sentinel_dir}: {exc}") from None
         except Unavailable:
             self.close()
             raise

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 
 import pygit2
 import pytest
@@ -133,4 +134,29 @@ def test_without_inotify_git_says(sandboxed, monkeypatch):
     work, head = _taken(main, throwaway, watch)
     (work.root / "prompt.md").write_text("changed\n")
     assert watch.artifact_alone(work) is None
+    assert check_worktree(work, head, RESULT, watch) == {"prompt.md": " M"}
+
+
+def test_a_watch_that_cannot_start_leaves_the_check_to_git(sandboxed):
+    """git's folder for the checkout cannot be opened (its `.git` file broken before the check): the watch
+    does not start, nothing is raised inside the guard's window, and the check reads git's status."""
+    main, throwaway, watch = sandboxed
+    work = replace(throwaway.take())  # a workspace whose repository is not open yet
+    git_file = work.root / ".git"
+    named = git_file.read_text()
+    git_file.write_text("gitdir: /nowhere\n")
+    watch.start(work)
+    assert not watch.armed
+    git_file.write_text(named)
+    (work.root / "prompt.md").write_text("changed\n")
+    assert watch.artifact_alone(work) is None
+
+
+def test_a_watch_without_a_sentinel_folder_leaves_the_check_to_git(sandboxed, tmp_path):
+    main, throwaway, _ = sandboxed
+    (tmp_path / "blocked").write_text("a file where the folder would be\n")
+    watch = CheckoutWatch(tmp_path / "blocked" / "checkout-watch")
+    work, head = _taken(main, throwaway, watch)
+    assert watch.unavailable
+    (work.root / "prompt.md").write_text("changed\n")
     assert check_worktree(work, head, RESULT, watch) == {"prompt.md": " M"}

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 
-from autoresearch.optimizer.guard.fswatch import Watcher
+import pytest
+
+from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 
 
 def _watch(tmp_path) -> tuple[Watcher, str]:
@@ -96,3 +98,11 @@ def test_a_file_replaced_by_a_folder_within_one_look_has_the_folder_watched(tmp_
         f.write("then a file in the folder\n")
     assert watcher.changed() == {inner}
     watcher.close()
+
+
+def test_a_sentinel_folder_that_cannot_be_made_is_unavailable_and_leaves_no_descriptor(tmp_path):
+    (tmp_path / "blocked").write_text("a file where the folder would be\n")
+    before = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(Unavailable):
+        Watcher([str(tmp_path)], lambda path: False, str(tmp_path / "blocked" / "sentinel"))
+    assert len(os.listdir("/proc/self/fd")) == before
