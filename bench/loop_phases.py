@@ -24,6 +24,7 @@ PHASES = (
     ("    the throwaway checkout's put-back", "optimizer/gitrepo/throwaway.py", "take"),
     ("      of it linked.plain", "optimizer/gitrepo/linked.py", "plain"),
     ("  the mutator (the bench's, and its raw git)", "optimizer/cycle/mutate.py", "run_mutator"),
+    ("  the checkout's watch started", "optimizer/cycle/mutate.py", "_watch"),
     ("  the checkout's check (its status)", "optimizer/cycle/mutate.py", "check_worktree"),
     ("  the guard's look after the mutation", "optimizer/cycle/mutate.py", "undo_outside"),
     ("  the eval and the comparison", "optimizer/cycle/engine.py", "_judge"),

@@ -29,6 +29,7 @@ from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_modified, artifact_present, inside, link_out
 from autoresearch.optimizer.guard import reach, rescue, trusted
+from autoresearch.optimizer.guard.checkoutwatch import CheckoutWatch
 from autoresearch.optimizer.guard.reach import TOOL_CACHES
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
@@ -65,12 +66,13 @@ def _mutate_in(session: Session, cycle: int, candidate: Candidate, work: Workspa
     get().info("mutating")
     _set_aside_changelog(session, request.changelog)
     kept = open_window(session, log_dir)
+    watch = _watch(session, work) if work is not ws else None  # after the guard's: its watches come first
     branch, head = head_state(ws)
     faults.point("before-mutate")
     try:
         result = run_mutator(session, mutator.mutate, request)
         if work is not ws:  # only the artifact comes back from the throwaway checkout
-            worktrees.carry_artifact(work, ws, check_worktree(work, head, result))
+            worktrees.carry_artifact(work, ws, check_worktree(work, head, result, watch))
     except (MutationFailed, Interrupted) as exc:  # however the mutator ended, what it wrote outside goes
         outside = undo_outside(session, log_dir, kept)
         reattach(ws, branch, head)
@@ -110,15 +112,19 @@ def run_mutator(
     return result
 
 
-def check_worktree(ws: Workspace, head: str, result: MutationResult) -> dict[str, str]:
+def check_worktree(
+    ws: Workspace, head: str, result: MutationResult, watch: CheckoutWatch | None = None
+) -> dict[str, str]:
     """The scope guard of a candidate's worktree, or of a sandboxed mutator's throwaway checkout: only its
     artifact changed (ignored files included: the worktree had none), and HEAD did not move. New files in a
     tool's cache folder (a coding agent that ran the tests) are removed, as the checkout's guard does, and
-    not held against it. Returns what changed (read once: a git process)."""
+    not held against it. Returns what changed: read once (libgit2's status), unless `watch` (the throwaway
+    checkout's, started before the mutation) saw the artifact alone move."""
     if ws.head() != head:
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
+    changes = watch.artifact_alone(ws) if watch is not None else None
     try:
-        changes = everything_changed(ws)
+        changes = everything_changed(ws) if changes is None else changes
     except IntegrityError as exc:  # git no longer reads it as a worktree
         raise MutationFailed(f"the mutator changed its worktree's .git ({exc})", "out-of-scope", result) from exc
     outside = []
@@ -135,6 +141,14 @@ def check_worktree(ws: Workspace, head: str, result: MutationResult) -> dict[str
         )
     check_artifact(ws, result)
     return changes
+
+
+def _watch(session: Session, work: Workspace) -> CheckoutWatch:
+    """The throwaway checkout's watch, started (see autoresearch.optimizer.guard.checkoutwatch)."""
+    if session.checkout_watch is None:
+        session.checkout_watch = CheckoutWatch(session.vault.root / "checkout-watch")
+    session.checkout_watch.start(work)
+    return session.checkout_watch
 
 
 def head_moved_error(head: str, moved_to: str) -> IntegrityError:

@@ -26,6 +26,7 @@ from autoresearch.optimizer.experiment.state import Phase, State, Status
 from autoresearch.optimizer.experiment.vault import Vault
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.guard.checkoutwatch import CheckoutWatch
 from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.clock import utc_now
@@ -83,6 +84,7 @@ class Session:
     _saying: threading.Lock = field(default_factory=threading.Lock)  # parallel candidates mutate in threads
     _mirror: Mirror | None = None  # made on first use, and kept: it remembers what it listed
     throwaway: Throwaway | None = None  # a sandboxed mutator's checkout, kept between cycles; removed at close
+    checkout_watch: CheckoutWatch | None = None  # its inotify watch (autoresearch.optimizer.guard.checkoutwatch)
 
     def __post_init__(self) -> None:
         self.state_writer = state_file.Writer(self.paths.state)
@@ -100,6 +102,8 @@ class Session:
             get().warning(message)
 
     def close(self) -> None:
+        if self.checkout_watch is not None:
+            self.checkout_watch.close()
         if self.throwaway is not None:
             self.throwaway.drop()
         if self.guard is not None:

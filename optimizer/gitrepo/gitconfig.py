@@ -16,6 +16,7 @@ names are not watched.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass
@@ -75,8 +76,14 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
 
 
 def users_git_file(name: str) -> Path:
-    """git's per-user file `name` (`ignore`, `attributes`): under $XDG_CONFIG_HOME/git, as git reads it."""
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git" / name
+    """git's per-user file `name` (`ignore`, `attributes`): under $XDG_CONFIG_HOME/git, as git reads it.
+    Found again only when $XDG_CONFIG_HOME or $HOME differs: the candidates' check asks every cycle."""
+    return _users_git_file(name, os.environ.get("XDG_CONFIG_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=16)
+def _users_git_file(name: str, config_home: str | None, home: str | None) -> Path:
+    return Path(config_home or Path.home() / ".config") / "git" / name
 
 
 def _config_files(git_dir: str, common: Path) -> list[str]:

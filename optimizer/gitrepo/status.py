@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygit2
-from pygit2.enums import RepositoryOpenFlag
+from pygit2.enums import DeltaStatus, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import gitconfig
 from autoresearch.optimizer.gitrepo.gitconfig import users_git_file
-from autoresearch.optimizer.gitrepo.handles import common_dir, opened
+from autoresearch.optimizer.gitrepo.handles import opened
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.gitrepo.workspace import Workspace
@@ -72,7 +72,7 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     candidates' checks run every cycle, and a git process was most of their time."""
     try:
         with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
-            if _tracked_ignored(repo, common_dir(ws)):
+            if _tracked_ignored(repo, _common_dir(repo.path)):
                 return _porcelain_status(ws, "--ignored")
             flags = repo.status(untracked_files="all", ignored=True)
     except pygit2.GitError:
@@ -88,24 +88,57 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     return found
 
 
-_tracked_ignored_seen: dict[tuple[object, ...], bool] = {}  # the last HEAD tree and ignore files looked at
+def _common_dir(git_dir: str) -> Path:
+    """The common git folder of the repository whose git folder is `git_dir` (its `commondir` file names it in a
+    linked worktree), not resolved: the kernel follows its `..` and links as `Path.resolve` would, and a
+    resolve (a system call per component) was a fifth of the candidates' check a cycle."""
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as named:
+            return Path(git_dir, named.read().strip())
+    except FileNotFoundError:
+        return Path(git_dir)
+
+
+# the ignore files' stamps last looked at: the HEAD commit then, and the answer
+_tracked_ignored_seen: dict[tuple[object, ...], tuple[pygit2.Oid | str, bool]] = {}
 
 
 def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
     """Whether a tracked file matches an ignore rule (files added with `-f` in an ignored folder, or under a
     `*`): libgit2's status then leaves out the new files beside it that git names `!!`, so git must say.
-    Asked once per HEAD tree and ignore files (each tracked file asked, 30 us apiece), not every cycle."""
+    Asked again only when the ignore files outside the tree changed, or a commit since the last answer
+    did more than change files' content (each tracked file asked, 30 us apiece): a KEEP that only
+    rewrote the artifact keeps the answer."""
     excludes = [common / "info" / "exclude", users_git_file("ignore"), *gitconfig.settings(repo, common).excludes_files]
-    key = (repo.head.peel(pygit2.Tree).id, *(_stamp(f) for f in excludes))
-    if key not in _tracked_ignored_seen:
-        _tracked_ignored_seen.clear()
-        _tracked_ignored_seen[key] = any(repo.path_is_ignored(entry.path) for entry in repo.index)
-    return _tracked_ignored_seen[key]
+    stamps = tuple(_stamp(f) for f in excludes)
+    commit = repo.head.target
+    seen = _tracked_ignored_seen.get(stamps)
+    if seen is not None and (seen[0] == commit or _contents_only(repo, seen[0], commit)):
+        _tracked_ignored_seen[stamps] = (commit, seen[1])
+        return seen[1]
+    _tracked_ignored_seen.clear()
+    answer = any(repo.path_is_ignored(entry.path) for entry in repo.index)
+    _tracked_ignored_seen[stamps] = (commit, answer)
+    return answer
+
+
+def _contents_only(repo: pygit2.Repository, before: pygit2.Oid | str, after: pygit2.Oid | str) -> bool:
+    """Whether the commit `after` tracks the paths `before` does, each of the same kind, with the same
+    `.gitignore` files: only other files' bytes (or modes) differ, so the same tracked files match the same
+    ignore rules."""
+    try:
+        trees = repo[before].peel(pygit2.Tree), repo[after].peel(pygit2.Tree)
+    except (KeyError, ValueError, pygit2.GitError):  # not a commit of this repository
+        return False
+    return all(
+        delta.status == DeltaStatus.MODIFIED and os.path.basename(delta.new_file.path) != ".gitignore"
+        for delta in trees[0].diff_to_tree(trees[1]).deltas
+    )
 
 
 def _stamp(file: Path) -> tuple[int, int] | None:
     try:
-        found = file.stat()
+        found = os.stat(file)
     except OSError:
         return None
     return found.st_mtime_ns, found.st_size

@@ -89,11 +89,14 @@ class Watcher:
         self.pending: set[str] = set()
         self.complete = True
         self.sentinel_dir = sentinel_dir
-        os.makedirs(sentinel_dir, exist_ok=True)
         self.roots = roots
         try:
+            os.makedirs(sentinel_dir, exist_ok=True)
             self._watch_dir(sentinel_dir)
             self._watch_roots(report=False)
+        except OSError as exc:  # no folder for the sentinel (a file in the way): its descriptor is not left open
+            self.close()
+            raise Unavailable(f"no folder for the sentinel at {sentinel_dir}: {exc}") from None
         except Unavailable:
             self.close()
             raise
@@ -231,10 +234,13 @@ class Watcher:
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            if not made and path in self.pending:  # a write's later events (modify, close): asked about once
+                continue
             if self.skip(path):
                 continue
             self.pending.add(path)
-            if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO):
+            if made:
                 try:  # a new directory: watch it, and report it whole (files may predate its watch)
                     self._watch_tree(path)
                 except Unavailable:

@@ -51,13 +51,23 @@ class Scope:
         return os.sep in path[len(self.cache) + 1 :]
 
     def covers(self, path: str) -> bool:
-        """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down)."""
+        """Whether a walk from one of the roots reaches `path` (nothing excluded on the way down). Each folder
+        on the way is built from the one above it: the guard asks of every path inotify names, twice a cycle."""
         for root in self.roots:
             if path == root or path.startswith(root + os.sep):
-                below = path[len(root) :].split(os.sep)[1:]
-                if not any(self.skip(os.path.join(root, *below[:n])) for n in range(len(below) + 1)):
+                if self._reached(root, path[len(root) :].split(os.sep)[1:]):
                     return True
         return False
+
+    def _reached(self, root: str, below: list[str]) -> bool:
+        place = root
+        if self.skip(place):
+            return False
+        for name in below:
+            place = os.path.join(place, name)
+            if self.skip(place):
+                return False
+        return True
 
 
 def scope_of(ws: Workspace, results_dir: Path, cache_root: Path | None) -> Scope:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 
-from autoresearch.optimizer.guard.fswatch import Watcher
+import pytest
+
+from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 
 
 def _watch(tmp_path) -> tuple[Watcher, str]:
@@ -62,3 +64,45 @@ def test_a_look_writes_nothing_to_its_sentinel_and_still_sees_every_write(tmp_pa
         assert _sees(watcher, path)
     assert os.stat(sentinel).st_mtime_ns == 1
     watcher.close()
+
+
+def test_a_path_written_many_times_is_asked_about_once_a_look(tmp_path):
+    """Each write of a file is several events (open, modify, close); whether the guard leaves the path out is
+    asked of the first only."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    asked: list[str] = []
+    watcher = Watcher([str(root)], lambda path: asked.append(path) or False, str(tmp_path / "sentinel"))
+    assert watcher.changed() == set()
+    path = os.path.join(root, "f.txt")
+    for n in range(5):
+        with open(path, "w") as f:
+            f.write(f"write {n}\n")
+    assert watcher.changed() == {path}
+    assert asked.count(path) == 1
+    watcher.close()
+
+
+def test_a_file_replaced_by_a_folder_within_one_look_has_the_folder_watched(tmp_path):
+    """The path was already named (a file's write) when a folder came under its name: its creation is still
+    followed, and what is written in the folder later is seen."""
+    watcher, root = _watch(tmp_path)
+    path = os.path.join(root, "x")
+    with open(path, "w") as f:
+        f.write("a file first\n")
+    os.unlink(path)
+    os.mkdir(path)
+    assert _sees(watcher, path)
+    inner = os.path.join(path, "y.txt")
+    with open(inner, "w") as f:
+        f.write("then a file in the folder\n")
+    assert watcher.changed() == {inner}
+    watcher.close()
+
+
+def test_a_sentinel_folder_that_cannot_be_made_is_unavailable_and_leaves_no_descriptor(tmp_path):
+    (tmp_path / "blocked").write_text("a file where the folder would be\n")
+    before = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(Unavailable):
+        Watcher([str(tmp_path)], lambda path: False, str(tmp_path / "blocked" / "sentinel"))
+    assert len(os.listdir("/proc/self/fd")) == before
