@@ -82,8 +82,9 @@ class Throwaway:
                 release(kept.ws)
                 raise
             if put is not None:
-                self._kept = _record(*put, kept.admin, head)
-                return put[0]
+                ws, settings, before = put
+                self._kept = _record(ws, settings, kept.admin, head, before)
+                return ws
             release(kept.ws)
         self.drop()
         ws = candidates.make(self.main, self.meta, NAME, 1)[0]
@@ -100,15 +101,18 @@ class Throwaway:
         self._kept = None
         candidates.clear(self.main, self.meta, NAME)
 
-    def _put_back(self, kept: _Record, head: str) -> tuple[Workspace, gitconfig.Settings] | None:
+    def _put_back(
+        self, kept: _Record, head: str
+    ) -> tuple[Workspace, gitconfig.Settings, dict[str, Entry]] | None:
         """The checkout put back to `head`: its workspace, whose repository did it (kept open, see the
-        module's docstring), and the settings found before that was opened; None when the checkout must be
-        made anew."""
+        module's docstring), the settings found before that was opened, and its paths as the check before
+        found them; None when the checkout must be made anew."""
         ws = kept.ws
         settings = linked.plain(self.main, head, common_dir(self.main))
         if settings is None or not _only_artifact(self.main.lib, kept.commit, head, ws.artifact):
             return None
-        if not _unchanged_but_the_artifact(kept, ws):
+        before = _unchanged_but_the_artifact(kept, ws)
+        if before is None:
             return None
         renewed = head != kept.commit or settings is not kept.settings  # the index written, not only the files
         if renewed:
@@ -132,7 +136,7 @@ class Throwaway:
         except (pygit2.GitError, OSError):
             release(ws)
             return None
-        return ws, settings
+        return ws, settings, before
 
 
 def _write_blob(repo: pygit2.Repository, tree: pygit2.Tree, artifact: str, target: Path) -> bool:
@@ -188,23 +192,43 @@ def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -
     return True
 
 
-def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> bool:
-    """Every path under the checkout and git's folder for it, but the artifact's, as recorded."""
+def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> dict[str, Entry] | None:
+    """Every path under the checkout and git's folder for it, but the artifact's, as recorded: what they
+    all are now; None when one differs."""
     now = _walk(ws.root, kept.admin)
     artifact = "w/" + ws.artifact
     for path in now.keys() | kept.entries.keys():
-        if path == artifact or path.startswith(artifact + "/"):
+        if _inside(path, artifact):
             continue
         if now.get(path) != kept.entries.get(path):
-            return False
+            return None
         digest = kept.digests.get(path)
         if digest is not None and digest != _digest(ws.root, kept.admin, path):
-            return False
-    return True
+            return None
+    return now
 
 
-def _record(ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: str) -> _Record:
-    entries = _walk(ws.root, admin)
+def _record(
+    ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: str, before: dict[str, Entry] | None = None
+) -> _Record:
+    """The record of the checkout as it is. `before`: its paths as the check before the put-back found
+    them, taken for those outside the artifact (the put-back wrote none): only the artifact and git's
+    folder are walked again. A path outside changed since the check is not taken in as it is now, as a
+    walk would have taken it: it differs from the record at the next check."""
+    if before is None:
+        entries = _walk(ws.root, admin)
+    else:
+        artifact = "w/" + ws.artifact
+        entries = {path: entry for path, entry in before.items() if path[0] == "w" and not _inside(path, artifact)}
+        top = ws.root / ws.artifact
+        try:
+            entries[artifact] = _entry(os.lstat(top))
+        except FileNotFoundError:
+            pass
+        else:
+            if stat.S_ISDIR(entries[artifact][0]):
+                _walk_below(entries, top, artifact)
+        _walk_below(entries, admin, "a")
     os.utime(ws.root.parent)  # the stamp: its folder's change time is now the file system's "now"
     now = os.stat(ws.root.parent).st_ctime_ns
     digests = {
@@ -215,21 +239,33 @@ def _record(ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: st
     return _Record(ws, admin, commit, entries, digests, settings)
 
 
+def _inside(path: str, artifact: str) -> bool:
+    return path == artifact or path.startswith(artifact + "/")
+
+
 def _walk(root: Path, admin: Path) -> dict[str, Entry]:
     found: dict[str, Entry] = {}
-    for prefix, top in (("w", root), ("a", admin)):
-        stack = [(str(top), prefix)]
-        while stack:
-            folder, under = stack.pop()
-            for entry in os.scandir(folder):
-                st = entry.stat(follow_symlinks=False)
-                key = f"{under}/{entry.name}"
-                if stat.S_ISDIR(st.st_mode):  # what it holds is walked: its own times are not git's
-                    found[key] = (st.st_mode, st.st_ino, 0, 0, 0)
-                    stack.append((entry.path, key))
-                else:
-                    found[key] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    _walk_below(found, root, "w")
+    _walk_below(found, admin, "a")
     return found
+
+
+def _walk_below(found: dict[str, Entry], top: Path, prefix: str) -> None:
+    """Every path below `top` into `found`, by `prefix`/<its path under top>."""
+    stack = [(str(top), prefix)]
+    while stack:
+        folder, under = stack.pop()
+        for item in os.scandir(folder):
+            key = f"{under}/{item.name}"
+            found[key] = entry = _entry(item.stat(follow_symlinks=False))
+            if stat.S_ISDIR(entry[0]):
+                stack.append((item.path, key))
+
+
+def _entry(st: os.stat_result) -> Entry:
+    if stat.S_ISDIR(st.st_mode):  # what it holds is walked: its own times are not git's
+        return (st.st_mode, st.st_ino, 0, 0, 0)
+    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _digest(root: Path, admin: Path, path: str) -> str:

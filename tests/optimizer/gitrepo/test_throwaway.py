@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
+from autoresearch.optimizer.gitrepo import throwaway as throwaway_module
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
 from tests.helpers.repos import cli, git, make_repo
@@ -251,5 +252,22 @@ def test_after_a_drop_an_executable_artifact_is_written_as_a_new_program(tmp_pat
     ws.artifact_path.chmod(0o644)
     again = _dropped(throwaway, ws, "echo candidate\n")
     assert again is ws and os.access(again.artifact_path, os.X_OK)
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkout_is_fresh(tmp_path, settled):
+    """The record after a put-back takes the paths outside the artifact as the check before it found
+    them: a process the mutator left that writes one meanwhile is seen at the next check, where walking
+    the checkout again would have recorded its write as the checkout's state."""
+    main, throwaway, _ = setup(tmp_path)
+    ws = throwaway.take()
+    kept = throwaway._kept
+    assert kept is not None
+    before = throwaway_module._unchanged_but_the_artifact(kept, ws)  # the put-back's check
+    (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
+    throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, before)
+    again = throwaway.take()
+    assert again is not ws  # made anew
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     throwaway.drop()
