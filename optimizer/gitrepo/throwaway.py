@@ -87,11 +87,11 @@ class Throwaway:
                 return ws
             release(kept.ws)
         self.drop()
+        found = linked.plain(self.main, head, common_dir(self.main))  # before the checkout's repository opens
         ws = candidates.make(self.main, self.meta, NAME, 1)[0]
         admin = linked.admin_of(self.main, ws.root)
-        settings = linked.plain(self.main, head, common_dir(self.main))
-        if admin is not None and settings is not None:
-            self._kept = _record(ws, settings, admin, head)
+        if admin is not None and found is not None:
+            self._kept = _record(ws, found, admin, head)
         return ws
 
     def drop(self) -> None:
@@ -101,9 +101,7 @@ class Throwaway:
         self._kept = None
         candidates.clear(self.main, self.meta, NAME)
 
-    def _put_back(
-        self, kept: _Record, head: str
-    ) -> tuple[Workspace, gitconfig.Settings, dict[str, Entry]] | None:
+    def _put_back(self, kept: _Record, head: str) -> tuple[Workspace, gitconfig.Settings, dict[str, Entry]] | None:
         """The checkout put back to `head`: its workspace, whose repository did it (kept open, see the
         module's docstring), the settings found before that was opened, and its paths as the check before
         found them; None when the checkout must be made anew."""

@@ -37,7 +37,9 @@ def test_a_repository_opened_for_a_read_gives_its_object_cache_back(tmp_path, no
     assert cached() == before
 
 
-def test_the_throwaway_checkout_of_the_cycle_before_a_keep_gives_its_object_cache_back(tmp_path, no_collector, monkeypatch):
+def test_the_throwaway_checkout_of_the_cycle_before_a_keep_gives_its_object_cache_back(
+    tmp_path, no_collector, monkeypatch
+):
     """After a DROP the put-back keeps its repository open (HEAD's objects, read again each cycle, are
     cached once); after a KEEP it opens one anew, and the one before gives back what the cycle read."""
     monkeypatch.setattr(gitconfig, "_SETTLED", 0)  # the configuration files as a real run's: seconds old
