@@ -209,30 +209,23 @@ def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> dict[str, Entry
 def _record(
     ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: str, before: dict[str, Entry] | None = None
 ) -> _Record:
-    """The record of the checkout as it is. `before`: its paths as the check before the put-back found
-    them, taken for those outside the artifact (the put-back wrote none): only the artifact and git's
-    folder are walked again. A path outside changed since the check is not taken in as it is now, as a
-    walk would have taken it: it differs from the record at the next check."""
+    """The record of the checkout as it is (the artifact's paths, never checked, are neither read nor
+    recorded). `before`: its paths as the check before the put-back found them, taken for the checkout's
+    (the put-back wrote none of them but the artifact's): only git's folder is walked again. A path changed
+    since the check is not taken in as it is now, as a walk would have taken it: it differs from the
+    record at the next check."""
+    artifact = "w/" + ws.artifact
     if before is None:
         entries = _walk(ws.root, admin)
     else:
-        artifact = "w/" + ws.artifact
         entries = {path: entry for path, entry in before.items() if path[0] == "w" and not _inside(path, artifact)}
-        top = ws.root / ws.artifact
-        try:
-            entries[artifact] = _entry(os.lstat(top))
-        except FileNotFoundError:
-            pass
-        else:
-            if stat.S_ISDIR(entries[artifact][0]):
-                _walk_below(entries, top, artifact)
         _walk_below(entries, admin, "a")
     os.utime(ws.root.parent)  # the stamp: its folder's change time is now the file system's "now"
     now = os.stat(ws.root.parent).st_ctime_ns
     digests = {
         path: _digest(ws.root, admin, path)
         for path, entry in entries.items()
-        if entry[4] >= now and stat.S_ISREG(entry[0])
+        if entry[4] >= now and stat.S_ISREG(entry[0]) and not _inside(path, artifact)
     }
     return _Record(ws, admin, commit, entries, digests, settings)
 

@@ -271,3 +271,20 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     assert again is not ws  # made anew
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     throwaway.drop()
+
+
+def test_the_record_after_a_put_back_neither_reads_nor_holds_the_artifact(tmp_path, settled):
+    """The check never looks at the artifact's paths: the record keeps none of them, and no content of the
+    artifact just written (the one file a put-back always leaves racily clean) is read for it."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    for cycle in ("drop", "keep"):
+        if cycle == "keep":
+            (repo / "prompt.md").write_text("kept\n")
+            git(repo, "commit", "-qam", "keep")
+        ws = _dropped(throwaway, ws)
+        kept = throwaway._kept
+        assert kept is not None and kept.ws is ws
+        assert [p for p in [*kept.entries, *kept.digests] if p.startswith("w/prompt.md")] == []
+        assert kept.entries["w/docs/a.md"]  # the rest of the checkout is recorded
+    throwaway.drop()
