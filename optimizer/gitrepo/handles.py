@@ -52,8 +52,19 @@ def with_repository(ws: Workspace, repo: pygit2.Repository) -> Workspace:
 
 def common_dir(ws: Workspace) -> Path:
     """The repository's common git folder (`git rev-parse --git-common-dir`), resolved: the checkout's .git,
-    also when `ws` is a linked worktree (whose own git folder names it in its `commondir` file)."""
-    git_dir = Path(ws.lib.path)
+    also when `ws` is a linked worktree (whose own git folder names it in its `commondir` file). Found once
+    a workspace, as its repository is opened once (the resolving was some 25 us, asked a few times a
+    cycle); a throwaway checkout whose `commondir` file changes is made anew, with a workspace of its own."""
+    found = ws.__dict__.get(_COMMON)
+    if found is None:
+        found = ws.__dict__[_COMMON] = _common_dir(Path(ws.lib.path))
+    return found
+
+
+_COMMON = "common_dir"  # where `common_dir` keeps what it found, in the workspace's own dictionary
+
+
+def _common_dir(git_dir: Path) -> Path:
     try:
         named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
     except FileNotFoundError:

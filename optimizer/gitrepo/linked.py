@@ -111,10 +111,13 @@ def _new_admin(common: Path, name: str) -> Path | None:
     return None
 
 
-def plain(main: Workspace, commit: str) -> bool:
-    """Whether libgit2 checks `commit` out as git would (see `_plain`)."""
+def plain(main: Workspace, commit: str, common: Path | None = None) -> gitconfig.Settings | None:
+    """The configuration's settings when libgit2 checks `commit` out as git would (see `_plain`), None
+    otherwise; `common` is `main`'s common git folder, when known. The settings are the same object for as
+    long as none of the files they come from changes (see autoresearch.optimizer.gitrepo.gitconfig)."""
     repo = main.lib
-    return _plain(repo, common_dir(main), repo[commit].peel(pygit2.Tree))
+    found = gitconfig.settings(repo, common or common_dir(main))
+    return found if not found.converts and _plain_tree(repo[commit].peel(pygit2.Tree)) else None
 
 
 def _plain(repo: pygit2.Repository, common: Path, tree: pygit2.Tree) -> bool:

@@ -17,6 +17,16 @@ provably holds what a fresh one would, but for the artifact:
   (HEAD moved) HEAD is written and their index entries updated, after a DROP the index is left as it was
   (writing it was half of the put-back's time): its entries still name HEAD's blobs, and only the
   artifact's cached times are stale, which makes git compare its content with the blob, not trust them.
+  After a DROP a file artifact libgit2 would write unfiltered (no end-of-line conversion, no `ident`:
+  libgit2's own filter list for it is empty) is written from its blob here, a new file as libgit2 makes
+  one: libgit2's checkout read the index, the configuration and the attributes to write those bytes.
+
+The repository a put-back opens is the cycle's workspace's; after a DROP it is kept for the next cycle
+(opening one read the configuration files and git's folder anew), unless a configuration or attributes
+file changed since it was opened (libgit2 keeps what it read of the configuration, `core.autocrlf`
+among it, for as long as the repository is open; autoresearch.optimizer.gitrepo.gitconfig watches those
+files) or HEAD moved (its object cache would keep each KEEP's commit and trees: one opened anew gives
+them back).
 
 So a file, a link, a folder or a hook a mutator leaves, a `.git` file it edits or replaces, a mode it
 changes, all make the next cycle's checkout a fresh one.
@@ -31,10 +41,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygit2
-from pygit2.enums import CheckoutStrategy
+from pygit2.enums import CheckoutStrategy, FileMode, FilterMode
 
-from autoresearch.optimizer.gitrepo import candidates, linked
-from autoresearch.optimizer.gitrepo.handles import release, with_repository
+from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
+from autoresearch.optimizer.gitrepo.handles import common_dir, release, with_repository
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import trees
 
@@ -51,6 +61,7 @@ class _Record:
     commit: str
     entries: dict[str, Entry]  # by path: "w/<relative>" in the checkout, "a/<relative>" in git's folder
     digests: dict[str, str]  # the racily clean files' contents
+    settings: gitconfig.Settings  # as found when `ws.lib` was opened (or before: it opens lazily)
 
 
 class Throwaway:
@@ -65,15 +76,22 @@ class Throwaway:
         head = self.main.head()
         kept, self._kept = self._kept, None
         if kept is not None:
-            release(kept.ws)  # the record made below has a workspace of its own
-        if kept is not None and (repo := self._put_back(kept, head)) is not None:
-            self._kept = _record(with_repository(kept.ws, repo), kept.admin, head)
-            return self._kept.ws
+            try:
+                put = self._put_back(kept, head)
+            except BaseException:
+                release(kept.ws)
+                raise
+            if put is not None:
+                ws, settings, before = put
+                self._kept = _record(ws, settings, kept.admin, head, before)
+                return ws
+            release(kept.ws)
         self.drop()
+        found = linked.plain(self.main, head, common_dir(self.main))  # before the checkout's repository opens
         ws = candidates.make(self.main, self.meta, NAME, 1)[0]
         admin = linked.admin_of(self.main, ws.root)
-        if admin is not None and linked.plain(self.main, head):
-            self._kept = _record(replace(ws), admin, head)  # a workspace of its own, as the put-back's
+        if admin is not None and found is not None:
+            self._kept = _record(ws, found, admin, head)
         return ws
 
     def drop(self) -> None:
@@ -83,33 +101,81 @@ class Throwaway:
         self._kept = None
         candidates.clear(self.main, self.meta, NAME)
 
-    def _put_back(self, kept: _Record, head: str) -> pygit2.Repository | None:
-        """The checkout put back to `head`, and the repository that did it, kept open as the cycle's
-        workspace's (opening it again cost the configuration files and git's folder read anew); None when
-        the checkout must be made anew."""
+    def _put_back(self, kept: _Record, head: str) -> tuple[Workspace, gitconfig.Settings, dict[str, Entry]] | None:
+        """The checkout put back to `head`: its workspace, whose repository did it (kept open, see the
+        module's docstring), the settings found before that was opened, and its paths as the check before
+        found them; None when the checkout must be made anew."""
         ws = kept.ws
-        if not linked.plain(self.main, head) or not _only_artifact(self.main.lib, kept.commit, head, ws.artifact):
+        settings = linked.plain(self.main, head, common_dir(self.main))
+        if settings is None or not _only_artifact(self.main.lib, kept.commit, head, ws.artifact):
             return None
-        if not _unchanged_but_the_artifact(kept, ws):
+        before = _unchanged_but_the_artifact(kept, ws)
+        if before is None:
             return None
+        renewed = head != kept.commit or settings is not kept.settings  # the index written, not only the files
+        if renewed:
+            release(ws)
+            ws = replace(ws)
         target = ws.root / ws.artifact
         if target.is_dir() and not target.is_symlink():
             trees.remove(target)
         elif os.path.lexists(target):
             target.unlink()
-        repo = None
         try:
-            repo = pygit2.Repository(str(ws.root))
+            if "lib" not in ws.__dict__:
+                ws = with_repository(ws, pygit2.Repository(str(ws.root)))
+            repo = ws.lib
             if head != kept.commit:
-                (kept.admin / "HEAD").write_text(head + "\n", encoding="utf-8")
+                _write_head(kept.admin / "HEAD", head)
             tree = repo[head].peel(pygit2.Tree)
-            strategy = CheckoutStrategy.FORCE | (CheckoutStrategy.DONT_UPDATE_INDEX if head == kept.commit else 0)
-            repo.checkout_tree(tree, strategy=strategy, paths=[ws.artifact])  # type: ignore[no-untyped-call]
+            if renewed or not _write_blob(repo, tree, ws.artifact, target):
+                strategy = CheckoutStrategy.FORCE | (0 if renewed else CheckoutStrategy.DONT_UPDATE_INDEX)
+                repo.checkout_tree(tree, strategy=strategy, paths=[ws.artifact])  # type: ignore[no-untyped-call]
         except (pygit2.GitError, OSError):
-            if repo is not None:
-                repo.free()
+            release(ws)
             return None
-        return repo
+        return ws, settings, before
+
+
+def _write_blob(repo: pygit2.Repository, tree: pygit2.Tree, artifact: str, target: Path) -> bool:
+    """The artifact, a file in `tree`, written from its blob as libgit2's checkout would (a new file, its
+    permissions those of a new file or program under the umask); False, having written nothing, when it is
+    no plain or executable file there, or when libgit2 would filter it on the way out (an end-of-line
+    conversion, an `ident`): the checkout writes it then."""
+    try:
+        entry = tree[artifact]
+    except KeyError:
+        return False
+    if entry.filemode not in (FileMode.BLOB, FileMode.BLOB_EXECUTABLE) or not isinstance(entry, pygit2.Blob):
+        return False
+    if repo.load_filter_list(artifact, FilterMode.TO_WORKTREE) is not None:
+        return False
+    data = entry.data
+    permissions = 0o777 if entry.filemode == FileMode.BLOB_EXECUTABLE else 0o666
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, permissions)
+    try:
+        done = 0
+        while done < len(data):
+            done += os.write(fd, memoryview(data)[done:])
+    finally:
+        os.close(fd)
+    return True
+
+
+def _write_head(path: Path, head: str) -> None:
+    """The checkout's HEAD (a file of git's folder, as recorded: no link, see `_unchanged_but_the_artifact`)
+    written over in place when it has the length it had, as it always has: a new file, or one cut short and
+    written again, is some hundreds of microseconds of an ext4 disk's journal."""
+    data = (head + "\n").encode("ascii")
+    fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        if os.fstat(fd).st_size != len(data):
+            os.ftruncate(fd, 0)
+        done = 0
+        while done < len(data):
+            done += os.pwrite(fd, data[done:], done)
+    finally:
+        os.close(fd)
 
 
 def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -> bool:
@@ -124,48 +190,73 @@ def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -
     return True
 
 
-def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> bool:
-    """Every path under the checkout and git's folder for it, but the artifact's, as recorded."""
+def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> dict[str, Entry] | None:
+    """Every path under the checkout and git's folder for it, but the artifact's, as recorded: what they
+    all are now; None when one differs."""
     now = _walk(ws.root, kept.admin)
     artifact = "w/" + ws.artifact
     for path in now.keys() | kept.entries.keys():
-        if path == artifact or path.startswith(artifact + "/"):
+        if _inside(path, artifact):
             continue
         if now.get(path) != kept.entries.get(path):
-            return False
+            return None
         digest = kept.digests.get(path)
         if digest is not None and digest != _digest(ws.root, kept.admin, path):
-            return False
-    return True
+            return None
+    return now
 
 
-def _record(ws: Workspace, admin: Path, commit: str) -> _Record:
-    entries = _walk(ws.root, admin)
+def _record(
+    ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: str, before: dict[str, Entry] | None = None
+) -> _Record:
+    """The record of the checkout as it is (the artifact's paths, never checked, are neither read nor
+    recorded). `before`: its paths as the check before the put-back found them, taken for the checkout's
+    (the put-back wrote none of them but the artifact's): only git's folder is walked again. A path changed
+    since the check is not taken in as it is now, as a walk would have taken it: it differs from the
+    record at the next check."""
+    artifact = "w/" + ws.artifact
+    if before is None:
+        entries = _walk(ws.root, admin)
+    else:
+        entries = {path: entry for path, entry in before.items() if path[0] == "w" and not _inside(path, artifact)}
+        _walk_below(entries, admin, "a")
     os.utime(ws.root.parent)  # the stamp: its folder's change time is now the file system's "now"
     now = os.stat(ws.root.parent).st_ctime_ns
     digests = {
         path: _digest(ws.root, admin, path)
         for path, entry in entries.items()
-        if entry[4] >= now and stat.S_ISREG(entry[0])
+        if entry[4] >= now and stat.S_ISREG(entry[0]) and not _inside(path, artifact)
     }
-    return _Record(ws, admin, commit, entries, digests)
+    return _Record(ws, admin, commit, entries, digests, settings)
+
+
+def _inside(path: str, artifact: str) -> bool:
+    return path == artifact or path.startswith(artifact + "/")
 
 
 def _walk(root: Path, admin: Path) -> dict[str, Entry]:
     found: dict[str, Entry] = {}
-    for prefix, top in (("w", root), ("a", admin)):
-        stack = [(str(top), prefix)]
-        while stack:
-            folder, under = stack.pop()
-            for entry in os.scandir(folder):
-                st = entry.stat(follow_symlinks=False)
-                key = f"{under}/{entry.name}"
-                if stat.S_ISDIR(st.st_mode):  # what it holds is walked: its own times are not git's
-                    found[key] = (st.st_mode, st.st_ino, 0, 0, 0)
-                    stack.append((entry.path, key))
-                else:
-                    found[key] = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    _walk_below(found, root, "w")
+    _walk_below(found, admin, "a")
     return found
+
+
+def _walk_below(found: dict[str, Entry], top: Path, prefix: str) -> None:
+    """Every path below `top` into `found`, by `prefix`/<its path under top>."""
+    stack = [(str(top), prefix)]
+    while stack:
+        folder, under = stack.pop()
+        for item in os.scandir(folder):
+            key = f"{under}/{item.name}"
+            found[key] = entry = _entry(item.stat(follow_symlinks=False))
+            if stat.S_ISDIR(entry[0]):
+                stack.append((item.path, key))
+
+
+def _entry(st: os.stat_result) -> Entry:
+    if stat.S_ISDIR(st.st_mode):  # what it holds is walked: its own times are not git's
+        return (st.st_mode, st.st_ino, 0, 0, 0)
+    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _digest(root: Path, admin: Path, path: str) -> str:

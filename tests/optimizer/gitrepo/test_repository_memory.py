@@ -9,10 +9,11 @@ import gc
 import pygit2
 import pytest
 
+from autoresearch.optimizer.gitrepo import gitconfig
 from autoresearch.optimizer.gitrepo.handles import opened
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
-from tests.helpers.repos import make_repo
+from tests.helpers.repos import git, make_repo
 
 
 @pytest.fixture
@@ -36,14 +37,22 @@ def test_a_repository_opened_for_a_read_gives_its_object_cache_back(tmp_path, no
     assert cached() == before
 
 
-def test_the_throwaway_checkout_of_the_cycle_before_gives_its_object_cache_back(tmp_path, no_collector):
+def test_the_throwaway_checkout_of_the_cycle_before_a_keep_gives_its_object_cache_back(
+    tmp_path, no_collector, monkeypatch
+):
+    """After a DROP the put-back keeps its repository open (HEAD's objects, read again each cycle, are
+    cached once); after a KEEP it opens one anew, and the one before gives back what the cycle read."""
+    monkeypatch.setattr(gitconfig, "_SETTLED", 0)  # the configuration files as a real run's: seconds old
     root = make_repo(tmp_path / "r", {"prompt.md": "p\n", "docs/a.md": "a\n"})
     throwaway = Throwaway(open_workspace(root, "prompt.md"), root / "results" / ".exp")
-    throwaway.take()
-    first = throwaway.take()  # put back: the workspace a cycle uses, made anew every cycle
-    before = cached()
+    first = throwaway.take()
     first.lib.revparse_single("HEAD:docs").peel(pygit2.Tree)  # what a cycle reads through it, besides the put-back
     read = cached()
+    assert read > 0
+    first.artifact_path.write_text("dropped\n")
+    assert throwaway.take() is first and cached() == read  # a DROP: the same objects, held once
+    (root / "prompt.md").write_text("kept\n")
+    git(root, "commit", "-qam", "keep")
     second = throwaway.take()
-    assert second is not first and read > before and cached() < read
+    assert second is not first and "lib" not in first.__dict__  # its repository freed (handles.release)
     throwaway.drop()

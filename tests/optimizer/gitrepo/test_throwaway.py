@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from autoresearch.optimizer.gitrepo import candidates, linked
+from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
+from autoresearch.optimizer.gitrepo import throwaway as throwaway_module
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
 from tests.helpers.repos import cli, git, make_repo
@@ -180,7 +181,7 @@ def test_a_directory_artifact_is_put_back_whole_new_files_and_all(tmp_path):
     throwaway.drop()
 
 
-def test_put_back_after_a_drop_the_index_is_not_written_and_the_checkout_equals_a_fresh_one(tmp_path):
+def test_put_back_after_a_drop_the_index_is_not_written_and_the_checkout_equals_a_fresh_one(tmp_path, settled):
     """After a DROP (HEAD as recorded) only the artifact is written again: git's index for the checkout,
     whose entry already names HEAD's blob, is left as it was (writing it was half of the put-back)."""
     main, throwaway, _ = setup(tmp_path)
@@ -193,3 +194,97 @@ def test_put_back_after_a_drop_the_index_is_not_written_and_the_checkout_equals_
     assert (after.st_ino, after.st_mtime_ns, after.st_size) == (before.st_ino, before.st_mtime_ns, before.st_size)
     assert again.root == ws.root and (again.root / "prompt.md").read_text() == "p\n"
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+
+
+@pytest.fixture
+def settled(monkeypatch):
+    """Configuration files written by the test count as settled at once (they are seconds old in a real run):
+    until they are, autoresearch.optimizer.gitrepo.gitconfig reads them again, and the put-back opens its
+    repository anew every cycle."""
+    monkeypatch.setattr(gitconfig, "_SETTLED", 0)
+
+
+def _dropped(throwaway: Throwaway, ws: Workspace, candidate: str = "a dropped candidate\n") -> Workspace:
+    ws.artifact_path.write_text(candidate)
+    return throwaway.take()
+
+
+def test_after_a_drop_the_same_workspace_and_repository_are_kept_and_equal_a_fresh_one(tmp_path, settled):
+    main, throwaway, _ = setup(tmp_path)
+    ws = throwaway.take()
+    repo = ws.lib
+    again = _dropped(throwaway, ws)
+    assert again is ws and again.lib is repo  # not opened anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_a_configuration_changed_between_cycles_opens_the_repository_anew_and_is_checked_out_by(tmp_path, settled):
+    """libgit2 keeps what it read of the configuration while a repository is open: the put-back of a
+    repository kept open would write the artifact without the end-of-line conversion set since."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    git(repo, "config", "core.autocrlf", "true")
+    again = _dropped(throwaway, ws)
+    assert (again.root / "prompt.md").read_bytes() == b"p\r\n"
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("attributes", ["prompt.md eol=crlf\n", "prompt.md ident\n"], ids=["eol", "ident"])
+def test_after_a_drop_an_artifact_libgit2_filters_is_written_as_it_would(tmp_path, settled, attributes):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p $Id$\n", ".gitattributes": attributes})
+    main = open_workspace(repo, "prompt.md")
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = throwaway.take()
+    again = _dropped(throwaway, ws)
+    assert again is ws
+    assert (again.root / "prompt.md").read_bytes() != b"p $Id$\n"  # converted, as a fresh checkout has it
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_after_a_drop_an_executable_artifact_is_written_as_a_new_program(tmp_path, settled):
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "run.sh")
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = throwaway.take()
+    ws.artifact_path.chmod(0o644)
+    again = _dropped(throwaway, ws, "echo candidate\n")
+    assert again is ws and os.access(again.artifact_path, os.X_OK)
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkout_is_fresh(tmp_path, settled):
+    """The record after a put-back takes the paths outside the artifact as the check before it found
+    them: a process the mutator left that writes one meanwhile is seen at the next check, where walking
+    the checkout again would have recorded its write as the checkout's state."""
+    main, throwaway, _ = setup(tmp_path)
+    ws = throwaway.take()
+    kept = throwaway._kept
+    assert kept is not None
+    before = throwaway_module._unchanged_but_the_artifact(kept, ws)  # the put-back's check
+    (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
+    throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, before)
+    again = throwaway.take()
+    assert again is not ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_the_record_after_a_put_back_neither_reads_nor_holds_the_artifact(tmp_path, settled):
+    """The check never looks at the artifact's paths: the record keeps none of them, and no content of the
+    artifact just written (the one file a put-back always leaves racily clean) is read for it."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    for cycle in ("drop", "keep"):
+        if cycle == "keep":
+            (repo / "prompt.md").write_text("kept\n")
+            git(repo, "commit", "-qam", "keep")
+        ws = _dropped(throwaway, ws)
+        kept = throwaway._kept
+        assert kept is not None and kept.ws is ws
+        assert [p for p in [*kept.entries, *kept.digests] if p.startswith("w/prompt.md")] == []
+        assert kept.entries["w/docs/a.md"]  # the rest of the checkout is recorded
+    throwaway.drop()
