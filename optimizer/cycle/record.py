@@ -50,9 +50,10 @@ def record(session: Session, entry: Iteration) -> None:
 def _compared(entry: Iteration) -> dict[str, Any]:
     """The comparison's figures the line has, as `model_dump(include=..., exclude_none=True)` gave them (a
     mean delta that is not a finite number as None) without its cost a line."""
-    figures = {"wins": entry.wins, "losses": entry.losses, "ties": entry.ties, "mean_delta": entry.mean_delta}
-    shown = {name: value for name, value in figures.items() if value is not None}
-    if "mean_delta" in shown and not math.isfinite(shown["mean_delta"]):
+    delta = entry.mean_delta
+    figures = {"wins": entry.wins, "losses": entry.losses, "ties": entry.ties, "mean_delta": delta}
+    shown: dict[str, Any] = {name: value for name, value in figures.items() if value is not None}
+    if delta is not None and not math.isfinite(delta):
         shown["mean_delta"] = None
     return shown
 
