@@ -31,7 +31,8 @@ def record(session: Session, entry: Iteration) -> None:
     entry = sealed(session.paths, entry)
     faults.point("before-append")
     session.ledger.append(entry)
-    pending.clear(session.paths)  # a KEEP's line written before its commit is now written
+    if entry.decision == "keep":  # only a KEEP's line is written down before its commit (`pending.commit`):
+        pending.clear(session.paths)  # now written; a DROP or an error writes nothing over the blank file
     faults.point("after-append")
     session.recorded(entry)
     faults.point("after-state")
