@@ -148,6 +148,19 @@ def redact(text: str, secrets: Iterable[str] | None = None) -> str:
     return text
 
 
+def shown_in_json(text: str) -> bool:
+    """Whether `text`, JSON written with `ensure_ascii=False`, may show a secret: a string that holds one of
+    its forms holds it escaped as JSON escapes a string, a character at a time. When not, `redact_tree` of
+    what `text` encodes would change nothing, and the walk through every string of it (the most of writing
+    an iterations line) is not needed."""
+    return any(form in text for form in _json_forms(_masker.values()))
+
+
+@lru_cache(maxsize=16)
+def _json_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(json.dumps(form, ensure_ascii=False)[1:-1] for form in forms)
+
+
 def redact_tree(value: Any, secrets: list[str] | None = None) -> Any:
     """A JSON-like value with every string in it, keys included, passed through `redact`."""
     secrets = secret_values() if secrets is None else secrets

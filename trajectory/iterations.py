@@ -28,9 +28,10 @@ from pydantic import (
 
 from autoresearch.plumbing import folders
 from autoresearch.plumbing.clock import utc_now
-from autoresearch.plumbing.redact import redact_tree
+from autoresearch.plumbing.redact import redact_tree, shown_in_json
 
 Decision = Literal["keep", "drop", "error"]
+_LINE = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # json.dumps with these made an encoder a line
 
 
 def _or_none(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -190,15 +191,16 @@ def encoded(record: Iteration) -> bytes:
     """The record's line. Strict JSON (a NaN or an infinity is a bug upstream, raised here before anything
     is written: other readers reject them), with no secret of the environment, whatever text reached the
     record (a grader's name, an error, a summary)."""
-    if not record.timestamp:
-        record = record.model_copy(update={"timestamp": utc_now()})
     undeclared = unknown_fields(record)
     if undeclared:
         raise ValueError(f"refusing to write fields no line declares: {', '.join(undeclared)}")
-    return (
-        json.dumps(redact_tree(record.model_dump(mode="json", exclude_none=True)), ensure_ascii=False, allow_nan=False)
-        + "\n"
-    ).encode()
+    data = record.model_dump(mode="json", exclude_none=True)
+    if not record.timestamp:  # "" is dumped in its place among the fields: stamped there
+        data["timestamp"] = utc_now()
+    line = _LINE.encode(data)
+    if shown_in_json(line):  # masked only where a secret may show: the walk is most of a line's writing
+        line = _LINE.encode(redact_tree(data))
+    return (line + "\n").encode()
 
 
 def append_line(path: Path, line: bytes, sync: bool = True) -> os.stat_result:

@@ -9,6 +9,9 @@ that a signal never waits on a page render.
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from autoresearch.optimizer import faults, notify, tracking
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
@@ -28,7 +31,8 @@ def record(session: Session, entry: Iteration) -> None:
     entry = sealed(session.paths, entry)
     faults.point("before-append")
     session.ledger.append(entry)
-    pending.clear(session.paths)  # a KEEP's line written before its commit is now written
+    if entry.decision == "keep":  # only a KEEP's line is written down before its commit (`pending.commit`):
+        pending.clear(session.paths)  # now written; a DROP or an error writes nothing over the blank file
     faults.point("after-append")
     session.recorded(entry)
     faults.point("after-state")
@@ -37,11 +41,22 @@ def record(session: Session, entry: Iteration) -> None:
         entry.decision,
         score=round(entry.score, 4),
         **({"partial": f"score {entry.partial}"} if entry.partial else {}),
-        **entry.model_dump(include={"wins", "losses", "ties", "mean_delta"}, exclude_none=True),
+        **_compared(entry),
         mutation=entry.mutation,
     )
     notify.kept(entry)
     tracking.cycle(entry)  # queued: no wait inside the critical block
+
+
+def _compared(entry: Iteration) -> dict[str, Any]:
+    """The comparison's figures the line has, as `model_dump(include=..., exclude_none=True)` gave them (a
+    mean delta that is not a finite number as None) without its cost a line."""
+    delta = entry.mean_delta
+    figures = {"wins": entry.wins, "losses": entry.losses, "ties": entry.ties, "mean_delta": delta}
+    shown: dict[str, Any] = {name: value for name, value in figures.items() if value is not None}
+    if delta is not None and not math.isfinite(delta):
+        shown["mean_delta"] = None
+    return shown
 
 
 def sealed(paths: ExperimentPaths, entry: Iteration) -> Iteration:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -91,8 +91,26 @@ class Past:
         )
 
     def packed(self) -> tuple[object, ...]:
-        """Its fields as the plain values a `Spilled` list writes (`unpacked` reads them back)."""
-        return astuple(self)
+        """Its fields, in their order, as the plain values a `Spilled` list writes (`unpacked` reads them back).
+        Written out field by field: `dataclasses.astuple` deep-copies each value through a recursive walk, a
+        sixth of a line's recording (bench/loop_phases.py)."""
+        a = self.ahead
+        return (
+            self.cycle,
+            self.score,
+            self.decision,
+            self.cost_usd,
+            self.duration_s,
+            self.measures_head,
+            self.rebaseline,
+            self.run_dir,
+            self.commit,
+            self.eval_key,
+            self.error_reason,
+            self.gate,
+            self.many,
+            None if a is None else (a.edits, a.carried, a.lost_usd, a.lost_tokens_in, a.lost_tokens_out),
+        )
 
 
 def _unpacked(value: object) -> Past:
@@ -145,7 +163,9 @@ class History:
         self.best: Iteration | None = None  # the last KEEP: the artifact at HEAD and the next comparison's baseline
         self.last_evaluated: Iteration | None = None  # the newest line that is not an error
         self.spent_usd = 0.0  # the eval and mutation spend of every line, summed in their order
-        self.commits: list[str] = []  # the KEEPs' commits that are edits (not the original, not a re-baseline)
+        # the KEEPs' commits that are edits (not the original, not a re-baseline): state.json's list too, the same
+        # list (autoresearch.optimizer.experiment.state.summarize), held once and never copied a cycle
+        self.commits: list[str] = []
         self._decisions: Counter[str] = Counter()
         self._run: _RunCounts | None = None  # the last run `progress` was asked about
         for record in records:

@@ -168,9 +168,9 @@ class Session:
         self.holdout, self.baseline_holdout = holdout, held
 
     def kept(self, sha: str, rows: list[JSONObject], held: list[JSONObject]) -> None:
-        """A KEEP committed as `sha`: the new HEAD, and its results the new baseline."""
+        """A KEEP committed as `sha`: the new HEAD, and its results the new baseline (state.json's commits
+        are the history's, `sha` among them once its line is `recorded`)."""
         self.head = (self.head[0], sha)
-        self.state.commits.append(sha)
         self.baseline_rows, self.baseline_holdout = rows, held
 
     def adopt(self, entry: Iteration) -> None:

@@ -66,7 +66,7 @@ def summarize(state: State, history: History) -> None:
     best, original = history.best, history.original
     state.cycle = history.last_cycle
     state.keeps, state.drops, state.errors = history.count("keep"), history.count("drop"), history.count("error")
-    state.commits = list(history.commits)  # a copy: the session appends a new KEEP's to the state's own
+    state.commits = history.commits  # the history's own list, not a copy: a KEEP's commit joins it with its line
     state.original_score = original.score if original else None
     state.best_score, state.best_cycle = (best.score, best.cycle) if best else (None, None)
     state.baseline_run = best.run_dir if best else None
@@ -75,6 +75,10 @@ def summarize(state: State, history: History) -> None:
 
 def _render(state: State) -> str:
     state.updated_at = utc_now()
+    return _text(state)
+
+
+def _text(state: State) -> str:
     return state.model_dump_json(indent=2) + "\n"
 
 
@@ -92,18 +96,23 @@ class Writer:
     (bench/loop_overhead.py). `now` writes at once and drops what is pending; the
     loop uses it when it starts and when it ends. A kill in between loses at most
     `delay_s` of this view, which a restart rebuilds from the history anyway.
+
+    `soon` keeps a copy of the state as it was (its fields' values, and how many commits its list held: the
+    list, which only grows, is shared) and the timer renders the copy it writes: rendering at every `soon`,
+    four times a cycle, was a sixth of a line's recording, and most of those texts were never written.
     """
 
     def __init__(self, path: Path, delay_s: float = 0.25):
         self.path, self.delay_s = path, delay_s
         self._lock = threading.Lock()  # one write at a time, in the order they were asked for
-        self._pending: str | None = None  # the state as it was when `soon` was called
+        self._pending: tuple[State, int] | None = None  # the state as it was when `soon` was called, its commits
         self._timer: threading.Timer | None = None
 
     def soon(self, state: State) -> None:
-        text = _render(state)
+        state.updated_at = utc_now()
+        kept = (state.model_copy(), len(state.commits))
         with self._lock:
-            self._pending = text
+            self._pending = kept
             if self._timer is None:
                 self._timer = threading.Timer(self.delay_s, self._write_pending)
                 self._timer.daemon = True
@@ -120,9 +129,12 @@ class Writer:
 
     def _write_pending(self) -> None:
         with self._lock:
-            text, self._pending, self._timer = self._pending, None, None
-            if text is not None:  # None: `now` came first and wrote a newer state
-                _write(self.path, text)
+            kept, self._pending, self._timer = self._pending, None, None
+            if kept is not None:  # None: `now` came first and wrote a newer state
+                state, commits = kept
+                if len(state.commits) > commits:  # a KEEP's commit joined the list since
+                    state = state.model_copy(update={"commits": state.commits[:commits]})
+                _write(self.path, _text(state))
 
 
 def load(path: Path) -> State | None:

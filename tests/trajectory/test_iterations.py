@@ -136,3 +136,64 @@ def test_lines_read_and_dropped_leave_nothing_behind(tmp_path):
     path.write_text("".join(record.model_dump_json() + "\n" for record in lines))
     done = subprocess.run([sys.executable, "-c", READ_AND_DROP, str(path)], capture_output=True, text=True, check=True)
     assert int(done.stdout) < 40_000, f"{int(done.stdout)} bytes kept after reading 2,000 lines"
+
+
+def _reference(record: Iteration) -> bytes:
+    """A line as `encoded` wrote it before it masked only where a secret may show: the whole record walked."""
+    from autoresearch.plumbing.redact import redact_tree
+
+    data = record.model_dump(mode="json", exclude_none=True)
+    return (json.dumps(redact_tree(data), ensure_ascii=False, allow_nan=False) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [None, "sk-live-0123456789abcdef", 'quote"and\\back-slash', "line one of it\nline two of it", "ünïcødé-sëcret-1"],
+)
+def test_a_line_is_the_bytes_of_the_whole_record_masked_whatever_secret_reaches_it(monkeypatch, secret):
+    """`encoded` masks a line only where its JSON may show a secret (escaped as JSON escapes it, or one of its
+    lines): every line comes out byte for byte as masking every string of the record made it."""
+    from tests.trajectory.sample import varied
+
+    if secret is not None:
+        monkeypatch.setenv("ACME_API_KEY", secret)
+    lines = varied(40)
+    shown = secret or "nothing"
+    lines += [
+        Iteration(cycle=41, score=0.5, decision="drop", mutation=f"used {shown} here", timestamp="t"),
+        Iteration(cycle=42, score=0.5, decision="keep", assertions={f"auth {shown}": 1.0}, timestamp="t"),
+        Iteration(cycle=43, score=0.5, decision="error", error=shown.splitlines()[-1], timestamp="t"),
+        Iteration(
+            cycle=44,
+            score=0.5,
+            decision="drop",
+            timestamp="t",
+            candidates=[Candidate(index=0, decision="drop", summary=shown)],
+        ),
+    ]
+    for record in lines:
+        stamped = record if record.timestamp else record.model_copy(update={"timestamp": "2026-11-29T00:00:00Z"})
+        assert iterations.encoded(stamped) == _reference(stamped)
+    if secret is not None:
+        assert all(s not in iterations.encoded(lines[-1]).decode() for s in (secret, json.dumps(secret)[1:-1]))
+
+
+def test_a_line_no_secret_reaches_is_not_walked_to_mask_it(monkeypatch):
+    """The walk through every string was most of writing a line: a line that shows no secret is not walked."""
+    from autoresearch.plumbing import redact
+
+    monkeypatch.setenv("ACME_API_KEY", "sk-live-0123456789abcdef")
+    walked = []
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code is redact.redact_tree.__code__:
+            walked.append(frame)
+
+    record = Iteration(cycle=2, score=1.0, decision="drop", mutation="a shorter prompt", reason="wins 0 < losses 1")
+    sys.setprofile(count)
+    try:
+        line = iterations.encoded(record)
+    finally:
+        sys.setprofile(None)
+    assert not walked and json.loads(line)["mutation"] == "a shorter prompt" and json.loads(line)["timestamp"]
+    assert list(json.loads(line)) == list(json.loads(_reference(record.model_copy(update={"timestamp": "t"}))))

@@ -207,3 +207,18 @@ def test_every_stop_is_one_of_our_errors_and_only_the_failures_carry_an_exit_cod
     assert issubclass(RunStopped, AutoresearchError)
     assert issubclass(ErrorsStop, KeepsFailing) and issubclass(OutOfScopeStop, SafetyStop)
     assert (ErrorsStop.exit_code, OutOfScopeStop.exit_code, RunStopped.exit_code) == (KEEPS_FAILING, SAFETY_GATE, None)
+
+
+def test_only_a_keeps_line_clears_the_pending_file_a_drop_writes_nothing_to_it(tmp_path):
+    """A KEEP's line is written down before its commit and blanked once written; a DROP has none: its cycle
+    leaves the blank file as it was (it was written over with blanks every cycle)."""
+    session = started(
+        experiment(tmp_path, scores(a=0), {2: write(scores(a=1), "fix a"), 3: write(scores(a=0), "break a")})
+    )
+    engine.cycle(session, 2)
+    path = session.paths.meta / "pending-keep.json"
+    assert lines(session)[-1]["decision"] == "keep" and path.read_text().strip() == ""
+    before = path.stat()
+    engine.cycle(session, 3)
+    assert lines(session)[-1]["decision"] == "drop"
+    assert path.stat().st_mtime_ns == before.st_mtime_ns and path.read_text().strip() == ""

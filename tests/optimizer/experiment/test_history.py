@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import tracemalloc
 from collections.abc import Callable
+from dataclasses import astuple
 
 import pytest
 
@@ -148,3 +149,17 @@ def test_the_counts_kept_line_by_line_are_those_of_the_history_read_from_the_fil
             ) == _progress_counted_again(read, start)
     assert live.count("error") and live.progress(40).out_of_scope_total and live.commits  # the history has them all
     live.close()
+
+
+def test_a_row_is_packed_as_its_fields_in_their_order_and_read_back_whole():
+    """`Past.packed` writes the fields out one by one (astuple's deep copy was a sixth of a line's recording):
+    it must stay what astuple gives, whatever fields a line has (a batch made ahead among them)."""
+    lines = [
+        *varied(60),
+        Iteration(cycle=61, score=0.5, decision="drop", made_ahead=3, carried=1, overlap_lost_usd=0.2),
+    ]
+    history = History(lines)
+    for line, row in zip(lines, history.rows, strict=True):
+        assert Past.of(line).packed() == astuple(Past.of(line))
+        assert row == Past.of(line)
+    assert history.rows[-1].ahead is not None and history.rows[-1].ahead.edits == 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 
 from autoresearch.optimizer.experiment.history import History
@@ -83,3 +84,48 @@ def test_a_keep_line_without_its_commit_leaves_no_null_that_state_json_cannot_re
     path = tmp_path / "state.json"
     Writer(path, delay_s=3600).now(state)
     assert load(path).commits == ["b" * 40]
+
+
+def test_soon_renders_no_text_the_timer_does_not_write(tmp_path):
+    """A cycle changes phase four times: `soon` keeps a copy of the state, and only the write renders it."""
+    rendered = []
+
+    def count(frame, event, arg):
+        if event == "c_call" and getattr(arg, "__name__", "") == "to_json":
+            rendered.append(arg)
+
+    path = tmp_path / "state.json"
+    writer = Writer(path, delay_s=3600)
+    sys.setprofile(count)
+    try:
+        for phase in ("mutate", "eval", "decide", "idle"):
+            writer.soon(make_state(phase))
+    finally:
+        sys.setprofile(None)
+    assert not rendered and not path.exists()
+    writer.now(make_state("done"))
+    join_timers()
+
+
+def test_a_commit_that_joins_the_list_after_soon_is_not_in_the_state_it_kept(tmp_path):
+    """The commits' list is the history's, shared with the copy `soon` keeps: the write shows the commits
+    the state had when it was kept, the next `soon` the new one."""
+    history = History(
+        [
+            Iteration(cycle=1, score=0.5, decision="keep"),
+            Iteration(cycle=2, score=0.6, decision="keep", commit="a" * 40),
+        ]
+    )
+    state = make_state("decide")
+    summarize(state, history)
+    assert state.commits is history.commits  # held once, not copied every cycle
+    path = tmp_path / "state.json"
+    writer = Writer(path, delay_s=0.05)
+    writer.soon(state)
+    history.add(Iteration(cycle=3, score=0.7, decision="keep", commit="b" * 40))
+    wait_for(path.exists)
+    join_timers()
+    assert load(path).commits == ["a" * 40] and load(path).keeps == 2
+    summarize(state, history)
+    writer.now(state)
+    assert load(path).commits == ["a" * 40, "b" * 40]
