@@ -46,28 +46,35 @@ class CandidatePoint:
 
 def points(records: Sequence[Drawn]) -> list[CandidatePoint]:
     """Every candidate that has a score; an errored or unscored one (or a hand-edited NaN) has nothing to place."""
-    out = []
+    out: list[CandidatePoint] = []
     for r in records:
-        cands = r.candidates or []
-        for place, c in enumerate(cands):
-            if c.score is None or not math.isfinite(c.score):
-                continue
-            merge = tuple(c.merge_of or ())
-            out.append(
-                CandidatePoint(
-                    r.cycle,
-                    c.index,
-                    place,
-                    len(cands),
-                    c.score,
-                    c.decision,
-                    c.strategy,
-                    c.summary,
-                    merge,
-                    c.parent or "",
-                )
-            )
+        add_points(out, r)
     return out
+
+
+def add_points(out: list[CandidatePoint], r: Drawn) -> None:
+    """`points` of one line, appended to `out` (chartdata.series finds them in its one pass over the lines)."""
+    cands = r.candidates
+    if not cands:
+        return
+    for place, c in enumerate(cands):
+        if c.score is None or not math.isfinite(c.score):
+            continue
+        merge = tuple(c.merge_of or ())
+        out.append(
+            CandidatePoint(
+                r.cycle,
+                c.index,
+                place,
+                len(cands),
+                c.score,
+                c.decision,
+                c.strategy,
+                c.summary,
+                merge,
+                c.parent or "",
+            )
+        )
 
 
 @dataclass(frozen=True)

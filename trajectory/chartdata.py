@@ -13,8 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
-from autoresearch.trajectory.candidates import CandidatePoint
-from autoresearch.trajectory.candidates import points as candidate_points
+from autoresearch.trajectory.candidates import CandidatePoint, add_points
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.goal import better
 
@@ -74,6 +73,10 @@ class Series:
     reading: Reading = Reading()
     # cycles that measured HEAD again because the eval changed: the scores before them are another eval's
     breaks: Sequence[int] = ()
+    evaluated: Pairs = field(default_factory=Pairs)  # (cycle, score) of the cycles that measured one (no error)
+    summary: Summary | None = None  # the cards' figures, found in the same pass (see `summary`)
+    objectives: dict[str, Pairs] = field(default_factory=dict)  # name -> (cycle, value), in the order first met
+    gated: Sequence[Drawn] = ()  # the lines a promotion gate blocked
 
 
 def number(record: Drawn, name: str) -> float | None:
@@ -85,17 +88,26 @@ def number(record: Drawn, name: str) -> float | None:
 
 
 def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
-    """In one pass over the records: the live page's are read back from disk for each pass (trajectory.drawn)."""
-    best, holdout = Pairs(), Pairs()
+    """In one pass over the records, with their `summary` and candidates: the live page's are read back from
+    disk for each pass (trajectory.drawn)."""
+    best, holdout, evaluated = Pairs(), Pairs(), Pairs()
     cycles, eval_cost, mutation_cost = array("q"), array("d"), array("d")
     assertions: dict[str, Pairs] = {}
     breaks: list[int] = []
+    candidates: list[CandidatePoint] = []
+    objectives: dict[str, Pairs] = {}
+    gated: list[Drawn] = []
+    tally = _Tally()
     head: float | None = None
     spent_eval = spent_mutation = 0.0
     for r in records:
+        tally.add(r)
         cycles.append(r.cycle)
         if r.decision == "keep":
             head = r.score
+        if r.decision != "error":
+            evaluated.cycles.append(r.cycle)
+            evaluated.values.append(r.score)
         if head is not None:
             best.cycles.append(r.cycle)
             best.values.append(head)
@@ -110,6 +122,10 @@ def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
             _add_assertions(assertions, r)
         if r.rebaseline:
             breaks.append(r.cycle)
+        add_points(candidates, r)
+        add_objectives(objectives, r)
+        if r.gate:
+            gated.append(r)
     return Series(
         records,
         best,
@@ -117,10 +133,23 @@ def series(records: Sequence[Drawn], reading: Reading = Reading()) -> Series:
         Pairs(cycles, eval_cost),
         Pairs(cycles, mutation_cost),
         holdout,
-        candidate_points(records),
+        candidates,
         reading,
         breaks,
+        evaluated,
+        tally.summary(),
+        objectives,
+        gated,
     )
+
+
+def add_objectives(out: dict[str, Pairs], r: Drawn) -> None:
+    for name, value in (r.objectives or {}).items():
+        pairs = out.get(name)
+        if pairs is None:
+            pairs = out[name] = Pairs()
+        pairs.cycles.append(r.cycle)
+        pairs.values.append(value)
 
 
 def _add_assertions(out: dict[str, Pairs], r: Drawn) -> None:
@@ -167,31 +196,46 @@ class Summary:
 
 def summary(records: Sequence[Drawn]) -> Summary:
     """From the records, not state.json: the page must agree with its own table and charts. In one pass (see
-    `series`), holding no record but the first and the last KEEP."""
-    first = last_keep = None
-    rebased: tuple[int, float] | None = None
-    cycles = keeps = drops = errors = 0
-    eval_cost, mutation_cost = array("d"), array("d")  # summed as `sum` sums them (compensated, from 3.12)
+    `series`, which finds it in its own), holding no record but the first and the last KEEP."""
+    tally = _Tally()
     for r in records:
-        first = r if first is None else first
-        cycles += 1
+        tally.add(r)
+    return tally.summary()
+
+
+class _Tally:
+    """`summary`'s figures, a line at a time."""
+
+    def __init__(self) -> None:
+        self.first: Drawn | None = None
+        self.last_keep: Drawn | None = None
+        self.rebased: tuple[int, float] | None = None
+        self.cycles = self.keeps = self.drops = self.errors = 0
+        self.eval_cost, self.mutation_cost = array("d"), array("d")  # summed as `sum` sums them (compensated)
+
+    def add(self, r: Drawn) -> None:
+        self.first = r if self.first is None else self.first
+        self.cycles += 1
         if r.decision == "keep":
-            keeps, last_keep = keeps + 1, r
-        drops += r.decision == "drop"
-        errors += r.decision == "error"
-        eval_cost.append(r.cost_usd)
-        mutation_cost.append(number(r, "mutation_cost_usd") or 0.0)
+            self.keeps, self.last_keep = self.keeps + 1, r
+        self.drops += r.decision == "drop"
+        self.errors += r.decision == "error"
+        self.eval_cost.append(r.cost_usd)
+        self.mutation_cost.append(number(r, "mutation_cost_usd") or 0.0)
         if r.rebaseline:
-            rebased = (r.cycle, r.score)
-    return Summary(
-        original=None if first is None else first.score,
-        best=None if last_keep is None else last_keep.score,
-        best_cycle=None if last_keep is None else last_keep.cycle,
-        cycles=cycles,
-        keeps=keeps,
-        drops=drops,
-        errors=errors,
-        eval_cost=sum(eval_cost),
-        mutation_cost=sum(mutation_cost),
-        rebased=rebased,
-    )
+            self.rebased = (r.cycle, r.score)
+
+    def summary(self) -> Summary:
+        first, last_keep = self.first, self.last_keep
+        return Summary(
+            original=None if first is None else first.score,
+            best=None if last_keep is None else last_keep.score,
+            best_cycle=None if last_keep is None else last_keep.cycle,
+            cycles=self.cycles,
+            keeps=self.keeps,
+            drops=self.drops,
+            errors=self.errors,
+            eval_cost=sum(self.eval_cost),
+            mutation_cost=sum(self.mutation_cost),
+            rebased=self.rebased,
+        )

@@ -84,11 +84,7 @@ def _marker(frame: Frame, p: Drawn, r: float) -> str:
 
 def score_chart(data: Series, standalone: bool = False) -> str:
     """Each cycle's score, coloured by decision, over HEAD's score drawn as a step line."""
-    evaluated = Pairs()  # the cycles that measured a score (an error's is none)
-    for p in data.points:
-        if p.decision != "error":
-            evaluated.cycles.append(p.cycle)
-            evaluated.values.append(p.score)
+    evaluated = data.evaluated  # the cycles that measured a score (an error's is none)
     values = (evaluated.values, data.holdout.values, [c.score for c in data.candidates])
     reach = candidates.REACH if data.candidates else 0.0
     frame = Frame.of(_cycles(data.points), _value_range(values, data.reading.metric), reach)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, cast
 
 from autoresearch.trajectory.iterations import Candidate, Iteration, Partial, Tail, parsed
 from autoresearch.trajectory.spill import Spilled
@@ -181,6 +181,31 @@ def _unpacked(value: Any) -> Row:
     return tuple.__new__(Row, v)
 
 
+class Night(Spilled[Row]):
+    """The rows `Rows` read, and whether their cycles ascend (as a night's do), kept as they are appended:
+    the table finds each line's changelog as it reads them when they do (page_parts), and checking it on
+    the rows was a pass over the night, read back from disk, at every redraw."""
+
+    def __init__(self, folder: Path):
+        super().__init__(folder, _unpacked)
+        self.ascending = True
+        self._last: int | None = None
+
+    def append(self, values: object) -> None:
+        cycle = cast(tuple[int, ...], values)[0]
+        super().append(values)
+        self.ascending = self.ascending and (self._last is None or self._last < cycle)
+        self._last = cycle
+
+    def clear(self) -> None:
+        super().clear()
+        self.ascending, self._last = True, None
+
+    def close(self) -> None:
+        super().close()
+        self.ascending, self._last = True, None
+
+
 class Rows:
     """The live page's rows of iterations.jsonl: each line read once, as it is appended (`Tail`), and what
     the page draws of it kept on disk (`Spilled`), so the daemon holds eight bytes a line and a redraw one
@@ -190,10 +215,10 @@ class Rows:
 
     def __init__(self, path: Path):
         self._tail = Tail(path)
-        self._rows = Spilled(path.parent, _unpacked)
+        self._rows = Night(path.parent)
         self._bad = 0
 
-    def read(self) -> tuple[Sequence[Row], int]:
+    def read(self) -> tuple[Night, int]:
         """(every line's row so far, how many lines did not parse). The rows are not held: each pass over
         them reads their bytes back from disk and makes each row as it comes, so a redraw holds one row at
         a time, not the night's (about 520 bytes a line, the largest part of the peak that grew with the

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.page_parts import run_href, score
-from autoresearch.trajectory.svg import batches, esc, joined
+from autoresearch.trajectory.svg import esc
 from autoresearch.trajectory.testscores import Measured
 
 Scores = Mapping[int, Mapping[str, float]]  # cycle -> test_id -> score
@@ -58,34 +58,78 @@ class MeasuredLines(Iterable[Drawn]):
 def default_pair(records: Sequence[Drawn], scores: Scores) -> tuple[int, int] | None:
     """The original against HEAD (the last KEEP), or against the last measured cycle while no
     KEEP followed the original: what the night changed."""
-    return _pair(MeasuredLines(records, scores))
+    return _drawn(records, scores).pair
 
 
-def _pair(measured: Iterable[Drawn]) -> tuple[int, int] | None:
+@dataclass
+class _Drawn:
+    """What the section draws of the lines, from one pass over the measured ones (the live page's are read
+    back from disk at each pass: finding the pair, its runs, the options and the payload were four)."""
+
+    pair: tuple[int, int] | None  # None: fewer than two measured lines
+    runs: dict[int, str]  # the pair's cycles -> the run of the last line of that cycle
+    options: str  # both pickers' options, none selected
+    payload: str  # every measured cycle's scores as JSON (see `payload`)
+
+
+def _drawn(records: Iterable[Drawn], scores: Scores) -> _Drawn:
+    """The pair is the first measured cycle against the last KEEP after
+    it, or the last measured cycle when none; the options and the payload are written PAYLOAD_CHUNK lines at
+    a time (see svg.joined), as `json.dumps` writes the whole: a batch's objects were what a redraw held most
+    of at once."""
+    tests = sorted(scores.tests if isinstance(scores, Measured) else {t for s in scores.values() for t in s})
     first = last = keep = None
-    for r in measured:
+    run_first = run_last = run_keep = ""
+    options: list[str] = []
+    listed: list[str] = []
+    batch: list[Drawn] = []
+    for r in MeasuredLines(records, scores):
+        cycle = r.cycle
         if first is None:
-            first = r.cycle
+            first = cycle
         else:
-            last = r.cycle
-            keep = r.cycle if r.decision == "keep" else keep
+            last, run_last = cycle, r.run_dir
+            if r.decision == "keep":
+                keep = cycle
+            if cycle == keep:
+                run_keep = r.run_dir
+        if cycle == first:
+            run_first = r.run_dir
+        batch.append(r)
+        if len(batch) == PAYLOAD_CHUNK:
+            _flush(batch, scores, tests, options, listed)
+    _flush(batch, scores, tests, options, listed)
+    payload = f'{{"tests":{_json(tests)},"cycles":[{",".join(listed)}]}}'
     if first is None or last is None:
-        return None
-    return first, last if keep is None else keep
+        return _Drawn(None, {}, "".join(options), payload)
+    pair, run_b = ((first, last), run_last) if keep is None else ((first, keep), run_keep)
+    # a cycle whose lines are both of the pair: run_b is its last line's run, as run_first is
+    return _Drawn(pair, {first: run_first, pair[1]: run_b}, "".join(options), payload)
+
+
+def _flush(batch: list[Drawn], scores: Scores, tests: list[str], options: list[str], listed: list[str]) -> None:
+    if not batch:
+        return
+    options.append(
+        "".join(
+            f'<option value="{r.cycle}">{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>'
+            for r in batch
+        )
+    )
+    cycles = [{"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]} for r in batch]
+    listed.append(_json(cycles)[1:-1])
+    batch.clear()
 
 
 def section(records: Sequence[Drawn], scores: Scores) -> str:
-    measured = MeasuredLines(records, scores)
-    pair = _pair(measured)
-    if pair is None:
+    drawn = _drawn(records, scores)
+    if drawn.pair is None:
         return '<p class="empty">Per-test results appear here once two cycles have them.</p>'
-    a, b = pair
-    runs = {r.cycle: r.run_dir for r in records if r.cycle in pair}
+    (a, b), runs = drawn.pair, drawn.runs
     found = changes(scores[a], scores[b])
-    options = _options(measured)
     pick = (
         '<form class="pick" id="drilldown-pick">Between cycle '
-        f"{_select('from', options, a)} and cycle {_select('to', options, b)}</form>"
+        f"{_select('from', drawn.options, a)} and cycle {_select('to', drawn.options, b)}</form>"
     )
     rows = "".join(_row(c, runs[a], runs[b]) for c in found)
     return (
@@ -93,7 +137,7 @@ def section(records: Sequence[Drawn], scores: Scores) -> str:
         '<div class="table-wrap"><table id="drilldown"><thead><tr><th>test</th>'
         f'<th class="num" id="drilldown-a">cycle {a}</th><th class="num" id="drilldown-b">cycle {b}</th>'
         f'<th class="num">change</th><th>results</th></tr></thead><tbody>{rows}</tbody></table></div>'
-        f'<script type="application/json" id="test-scores">{_payload(measured, scores)}</script>'
+        f'<script type="application/json" id="test-scores">{_escaped(drawn.payload)}</script>'
     )
 
 
@@ -104,14 +148,6 @@ def summary(found: list[Change], total: int) -> str:
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def _options(measured: Iterable[Drawn]) -> str:
-    """Both pickers' options, none selected: drawn once, in one pass over the lines, for the two."""
-    return joined(
-        f'<option value="{r.cycle}">{r.cycle} · {esc(r.decision.upper())} · {esc(score(r.score))}</option>'
-        for r in measured
-    )
 
 
 def _select(name: str, options: str, chosen: int) -> str:
@@ -132,14 +168,8 @@ def _row(c: Change, run_a: str, run_b: str) -> str:
 
 def payload(records: Sequence[Drawn], scores: Scores) -> str:
     """Every measured cycle's scores as JSON that cannot end the script element it sits in."""
-    return _payload(MeasuredLines(records, scores), scores)
+    return _escaped(_drawn(records, scores).payload)
 
 
-def _payload(measured: Iterable[Drawn], scores: Scores) -> str:
-    tests = sorted(scores.tests if isinstance(scores, Measured) else {t for s in scores.values() for t in s})
-    cycles = ({"cycle": r.cycle, "run": r.run_dir, "scores": [scores[r.cycle].get(t) for t in tests]} for r in measured)
-    # written PAYLOAD_CHUNK cycles at a time (see svg.joined), as `json.dumps` writes the whole: a batch's
-    # objects were what a redraw held most of at once
-    listed = ",".join(_json(batch)[1:-1] for batch in batches(cycles, PAYLOAD_CHUNK))
-    text = f'{{"tests":{_json(tests)},"cycles":[{listed}]}}'
+def _escaped(text: str) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

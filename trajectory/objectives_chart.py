@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from autoresearch.trajectory.chartdata import Pairs
+from autoresearch.trajectory.chartdata import Pairs, Series, add_objectives
 from autoresearch.trajectory.charts import series_color
 from autoresearch.trajectory.drawn import Drawn
 from autoresearch.trajectory.svg import LEFT, TOP, Frame, esc, fmt, joined, open_svg
@@ -31,21 +31,24 @@ def _measured(records: Sequence[Drawn]) -> list[tuple[str, Pairs, float]]:
     the chart was drawn, made a redraw's peak grow with the night."""
     by_name: dict[str, Pairs] = {}
     for r in records:
-        for name, value in (r.objectives or {}).items():
-            pairs = by_name.get(name)
-            if pairs is None:
-                pairs = by_name[name] = Pairs()
-            pairs.cycles.append(r.cycle)
-            pairs.values.append(value)
+        add_objectives(by_name, r)
+    return _relative(by_name)
+
+
+def _relative(by_name: dict[str, Pairs]) -> list[tuple[str, Pairs, float]]:
     return [(name, pairs, next((abs(v) for v in pairs.values if v), 0.0) or 1.0) for name, pairs in by_name.items()]
 
 
-def objectives_chart(records: Sequence[Drawn]) -> str | None:
-    """The chart, or None when no cycle recorded objectives (a history written before them)."""
-    lines = _measured(records)
+def objectives_chart(records: Sequence[Drawn], series: Series | None = None) -> str | None:
+    """The chart, or None when no cycle recorded objectives (a history written before them). With the
+    records' `series`, its objectives and gated lines (found in its pass over the lines) rather than two
+    passes of its own."""
+    if series is None:
+        lines, gated = _measured(records), [r for r in records if r.gate]
+    else:
+        lines, gated = _relative(series.objectives), list(series.gated)
     if not lines:
         return None
-    gated = [r for r in records if r.gate]
     first = min(min(pairs.cycles) for _, pairs, _ in lines)
     last = max(max(pairs.cycles) for _, pairs, _ in lines)
     cycles = (min([first, *(r.cycle for r in gated)]), max([last, *(r.cycle for r in gated)]))

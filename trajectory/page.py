@@ -110,7 +110,9 @@ def _warning(bad_lines: int) -> str:
 
 
 def _body(data: PageData) -> str:
-    summary = chartdata.summary(data.records)
+    # the charts' series and the cards' figures in one pass over the lines (the live page reads them from disk)
+    series = chartdata.series(data.records, data.reading)
+    summary = series.summary or chartdata.summary(data.records)  # (series always finds it)
     cards = page_parts.cards(summary, data.status, data.state, data.live, data.records, data.reading)
     cards = f'<section class="cards">{cards}</section>'
     if not data.records:
@@ -118,20 +120,19 @@ def _body(data: PageData) -> str:
             cards
             + '<p class="empty">No cycle has finished yet: the first eval of the original artifact is running.</p>'
         )
-    score, assertions, cost = _charts(data)
+    score, assertions, cost = _charts(data, series)
     return f"""{cards}
 <section><h2>{"Metric" if data.reading.metric else "Score"} per cycle</h2>{score}</section>
-{_objectives(data.records)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
+{_objectives(data.records, series)}<section><h2>Pass rate per assertion</h2>{assertions}</section>
 <section><h2>Tests that changed</h2>{drilldown.section(data.records, _test_scores(data))}</section>
 <section><h2>Cumulative cost</h2>{cost}</section>
 <section><h2>Cycles</h2>{page_parts.table(data.records, _run_files(data), data.kept_rows)}</section>"""
 
 
-def _charts(data: PageData) -> tuple[str, str, str]:
+def _charts(data: PageData, series: chartdata.Series) -> tuple[str, str, str]:
     """The score, pass-rate and cost charts. Each part of the page reads what it draws from the lines and
     drops it before the next part reads its own (the series here, each run's scores, each run's files): the
     live page is drawn all night, and what a redraw holds at once is the free memory Python keeps after it."""
-    series = chartdata.series(data.records, data.reading)
     assertions = (
         page_parts.legend(list(series.assertions)) + charts.assertions_chart(series)
         if series.assertions
@@ -152,8 +153,8 @@ def _run_files(data: PageData) -> Mapping[str, list[str]] | None:
     return RunFiles(data.root, data.records)
 
 
-def _objectives(records: Sequence[Drawn]) -> str:
-    chart = objectives_chart(records)
+def _objectives(records: Sequence[Drawn], series: chartdata.Series) -> str:
+    chart = objectives_chart(records, series)
     return f"<section><h2>Objectives and gates</h2>{chart}</section>\n" if chart else ""
 
 

@@ -15,7 +15,7 @@ from urllib.parse import quote
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory.chartdata import Reading, Summary, number
 from autoresearch.trajectory.charts import dash_attr, series_color
-from autoresearch.trajectory.drawn import Drawn
+from autoresearch.trajectory.drawn import Drawn, Night
 from autoresearch.trajectory.spill import ByPlace
 from autoresearch.trajectory.svg import batches, esc
 
@@ -231,8 +231,10 @@ def changelog_dirs(records: Sequence[Drawn]) -> dict[int, str]:
 
 def _changelogs(records: Sequence[Drawn]) -> Iterator[tuple[Drawn, str | None]]:
     """Each line with its `changelog_dirs` entry, found as the lines are read while their cycles ascend (as
-    a night's do): the live page reads its lines back from disk, and the mapping held a run's name a line."""
-    ascending = all(a.cycle < b.cycle for a, b in pairwise(records))
+    a night's do): the live page reads its lines back from disk, and the mapping held a run's name a line. The live page's rows say whether they ascend (`Night`): no pass to check it."""
+    ascending = (
+        records.ascending if isinstance(records, Night) else all(a.cycle < b.cycle for a, b in pairwise(records))
+    )
     if ascending:
         return _in_order(records)
     changelogs = changelog_dirs(records)  # a cycle listed twice: its last line's entry, for both

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygit2
 from pygit2.enums import RepositoryOpenFlag
@@ -31,7 +31,32 @@ def opened(path: Path, flags: RepositoryOpenFlag = RepositoryOpenFlag.DEFAULT) -
     try:
         yield repo
     finally:
-        repo.free()
+        free(repo)
+
+
+CYCLE = ("branches", "references", "remotes", "submodules")  # each refers back to the repository it was made by
+
+
+def free(repo: pygit2.Repository) -> None:
+    """libgit2's memory of `repo` released, and the cycle through its collections broken: freed by hand, the
+    Python objects of a repository (with its branches', references', remotes' and submodules' collections,
+    each referring back to it) still waited for a full collection as garbage, 60-odd repositories and their
+    240 collections every 100 cycles, which the collector's youngest generation never reached (it had
+    passed them up before the cycle's end). `repo` is not to be used again."""
+    repo.free()
+    for name in CYCLE:
+        repo.__dict__.pop(name, None)
+
+
+def checkout_tree(repo: pygit2.Repository, treeish: pygit2.Object, **options: Any) -> None:
+    """`repo.checkout_tree(treeish, **options)`, with no garbage left for the cyclic collector: pygit2's
+    options for it keep their callbacks object, which refers to itself through the handle libgit2 is given
+    (and, holding it, the list of paths made for libgit2), each checkout's until a full collection."""
+    callbacks = pygit2.CheckoutCallbacks()
+    try:
+        repo.checkout_tree(treeish, callbacks=callbacks, **options)  # type: ignore[no-untyped-call]
+    finally:
+        callbacks.__dict__.clear()  # its options, the handle, the paths: the cycle broken
 
 
 def release(ws: Workspace) -> None:
@@ -39,7 +64,7 @@ def release(ws: Workspace) -> None:
     anew each cycle (the throwaway checkout's) and drops."""
     repo = ws.__dict__.pop("lib", None)
     if repo is not None:
-        repo.free()
+        free(repo)
 
 
 def with_repository(ws: Workspace, repo: pygit2.Repository) -> Workspace:

@@ -27,7 +27,7 @@ import pygit2
 from pygit2.enums import CheckoutStrategy
 
 from autoresearch.optimizer.gitrepo import gitconfig
-from autoresearch.optimizer.gitrepo.handles import common_dir, opened
+from autoresearch.optimizer.gitrepo.handles import checkout_tree, common_dir, opened
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import trees
 
@@ -57,7 +57,7 @@ def add(main: Workspace, path: Path, commit: str) -> bool:
         made = True
         (path / ".git").write_text(f"gitdir: {admin}\n", encoding="utf-8")
         with opened(path) as checkout:
-            checkout.checkout_tree(checkout[tree.id], strategy=CheckoutStrategy.FORCE)  # type: ignore[no-untyped-call]
+            checkout_tree(checkout, checkout[tree.id], strategy=CheckoutStrategy.FORCE)
         (admin / "locked").unlink()
     except (pygit2.GitError, OSError, UnicodeError):  # made nothing, then: git does it
         if made:

@@ -44,7 +44,7 @@ import pygit2
 from pygit2.enums import CheckoutStrategy, FileMode, FilterMode
 
 from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
-from autoresearch.optimizer.gitrepo.handles import common_dir, release, with_repository
+from autoresearch.optimizer.gitrepo.handles import checkout_tree, common_dir, release, with_repository
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import trees
 
@@ -130,7 +130,7 @@ class Throwaway:
             tree = repo[head].peel(pygit2.Tree)
             if renewed or not _write_blob(repo, tree, ws.artifact, target):
                 strategy = CheckoutStrategy.FORCE | (0 if renewed else CheckoutStrategy.DONT_UPDATE_INDEX)
-                repo.checkout_tree(tree, strategy=strategy, paths=[ws.artifact])  # type: ignore[no-untyped-call]
+                checkout_tree(repo, tree, strategy=strategy, paths=[ws.artifact])
         except (pygit2.GitError, OSError):
             release(ws)
             return None

@@ -25,6 +25,7 @@ import pygit2
 from pygit2.enums import DiffOption
 
 from autoresearch.optimizer.gitrepo import gitcmd
+from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
@@ -75,7 +76,7 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
     try:
         root = _work_tree(repo, start)
     finally:
-        repo.free()  # as `opened` does: a candidate's checkout is opened every cycle
+        free(repo)  # as `opened` does: a candidate's checkout is opened every cycle
     relative = _relative_artifact(root, artifact)
     ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file")
     if not ws.artifact_path.exists():

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -84,7 +86,7 @@ class Watched:
         found = [*self.files, *([self.ledger.file] if self.ledger else [])]
         for folder, pattern in self.folders:
             if folder.is_dir() and not folder.is_symlink():
-                found += [path for path in folder.rglob(pattern) if not self._busy(path)]
+                found += [path for path in _matching(folder, pattern) if not self._busy(path)]
         return found
 
     def current(self) -> dict[Path, Held]:
@@ -93,6 +95,74 @@ class Watched:
 
     def _busy(self, path: Path) -> bool:
         return any(path.is_relative_to(place) for place in self.busy)
+
+
+SETTLED_NS = 3_000_000_000  # a folder changed this recently is listed again each time (see `_matching`)
+KEEP = 4  # listings kept: the best run's folder and the held-out results', with room for a new best
+
+
+Stamp = tuple[int, int, int]  # a folder's device, inode and change time
+
+
+@dataclass(frozen=True)
+class _Listing:
+    paths: tuple[Path, ...]
+    folders: tuple[tuple[str, Stamp], ...]  # each folder listed, and its `_stamp`
+
+
+_listings: dict[tuple[Path, str], _Listing] = {}  # (folder, pattern) -> its listing, the oldest first
+
+
+def _matching(folder: Path, pattern: str) -> list[Path]:
+    """`folder.rglob(pattern)`, listed again only when a folder in it changed since: the best run's folder
+    was listed twice a cycle (about 150 us each), and changes only when a run is kept. Any name made,
+    removed or renamed in a folder moves the folder's change time to the clock's (no process can set it
+    back), so a listing is kept only while each folder's change time is as it was, and only when each was
+    SETTLED_NS old when listed: a change made later, in the same tick of the filesystem's clock, would
+    leave it as it was. A symbolic link below `folder` (which rglob may follow) keeps none."""
+    key = (folder, pattern)
+    kept = _listings.get(key)
+    if kept is not None and all(_stamp(path) == stamp for path, stamp in kept.folders):
+        return list(kept.paths)
+    _listings.pop(key, None)
+    settled = time.time_ns() - SETTLED_NS
+    folders = _folders(os.fspath(folder))  # before the listing: a change made during it moves a stamp
+    found = list(folder.rglob(pattern))
+    if folders is not None and all(stamp[2] < settled for _, stamp in folders):
+        if len(_listings) >= KEEP:
+            del _listings[next(iter(_listings))]
+        _listings[key] = _Listing(tuple(found), folders)
+    return found
+
+
+def _folders(top: str) -> tuple[tuple[str, Stamp], ...] | None:
+    """Each folder from `top` down with its `_stamp`; None when a symbolic link or anything unreadable is there."""
+    found, stack = [], [top]
+    while stack:
+        path = stack.pop()
+        stamp = _stamp(path)
+        if stamp is None:
+            return None
+        found.append((path, stamp))
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    if entry.is_symlink():
+                        return None
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            return None
+    return tuple(found)
+
+
+def _stamp(path: str) -> Stamp | None:
+    """A folder's device, inode and change time; None when it is no folder now."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_ctime_ns) if stat.S_ISDIR(st.st_mode) else None
 
 
 @dataclass(frozen=True)

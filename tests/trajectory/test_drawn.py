@@ -13,6 +13,7 @@ import pytest
 from autoresearch.trajectory import iterations, page, page_parts, testscores
 from autoresearch.trajectory.chartdata import Reading
 from autoresearch.trajectory.drawn import Rows
+from autoresearch.trajectory.spill import Spilled
 from tests.trajectory.sample import SCRIPT_XSS, XSS, records, state, varied, write_experiment
 
 CANDIDATES = [
@@ -240,3 +241,34 @@ def test_a_history_whose_last_cycle_is_below_its_first_is_drawn_live_as_from_scr
     path.write_text("".join(line + "\n" for line in lines))
     drawn, bad = Rows(path).read()
     assert _page(meta, drawn, bad, Reading(), True) == _page(meta, *iterations.read(path), Reading(), True)
+
+
+def test_a_live_redraw_reads_the_night_back_from_disk_five_times(tmp_path):
+    """Each pass over the live page's rows reads the night back from disk and makes each row again: the
+    series, the cards' figures, the candidates, the objectives and the gated lines are one pass, the
+    table's check that the cycles ascend none, the drill-down's pair, runs, options and payload one (13
+    passes before). The others: the score chart's points, each run's scores, the table."""
+    lines = night()
+    meta = _experiment(tmp_path, lines)
+    path = meta / "iterations.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    rows, kept, table = Rows(path), testscores.Kept(meta), page_parts.kept_rows(meta)
+
+    def redraw():
+        drawn, bad = rows.read()
+        data = page.PageData("exp", drawn, bad, state=state(len(drawn)), kept_scores=kept, kept_rows=table)
+        page.write(meta / "trajectory.html", data)
+
+    redraw()
+    passes: list[object] = []  # each pass's generator frame (held: a frame's id may be reused once freed)
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code is Spilled.__iter__.__code__ and all(f is not frame for f in passes):
+            passes.append(frame)
+
+    sys.setprofile(count)
+    try:
+        redraw()
+    finally:
+        sys.setprofile(None)
+    assert len(passes) == 5

@@ -179,3 +179,23 @@ def test_the_live_tables_run_files_are_those_listed_up_front(tmp_path):
     lazy = page.RunFiles(root, recs)
     assert lazy == listed and len(lazy) == 13
     assert [lazy.get(r.run_dir) for r in recs] == [listed.get(r.run_dir) for r in recs]
+
+
+def test_a_cycle_listed_twice_links_its_last_lines_run_and_the_payload_is_the_whole_json():
+    """The section's pair, its runs, the options and the payload come from one pass over the lines: a cycle of
+    the pair listed again later links the run of its last line, as a mapping of every line made it, and the
+    payload, written a batch at a time, is `json.dumps` of the whole."""
+    recs = [_rec(1, "keep", "a"), _rec(2, "keep", "b"), _rec(1, "drop", "c"), _rec(2, "drop", "d")]
+    recs += [_rec(n, "drop") for n in range(3, 3 + 2 * drilldown.PAYLOAD_CHUNK)]
+    scores = {r.cycle: {"t": r.cycle / 100, "u": 1.0} for r in recs}
+    html = drilldown.section(recs, scores)
+    assert "../c/index.jsonl" in html and "../d/index.jsonl" in html
+    assert "../a/" not in html and "../b/" not in html
+    whole = {
+        "tests": ["t", "u"],
+        "cycles": [{"cycle": r.cycle, "run": r.run_dir, "scores": [r.cycle / 100, 1.0]} for r in recs],
+    }
+    assert drilldown.payload(recs, scores) == json.dumps(whole, separators=(",", ":"))
+    assert html.count("<option ") == 2 * len(recs) and html.count(" selected>") == 4  # cycles 1 and 2, twice each
+    keep_first = [_rec(1, "drop", "a"), _rec(1, "keep", "b"), _rec(1, "drop", "c")]
+    assert drilldown.default_pair(keep_first, scores) == (1, 1)

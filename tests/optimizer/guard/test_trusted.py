@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -79,3 +80,64 @@ def test_a_long_nights_record_is_not_held_in_memory_while_the_mutators_run(tmp_p
     tracemalloc.stop()
     assert held < 16 * 1024, f"{held} bytes held of a {size}-byte record"
     assert peak < 512 * 1024, f"a peak of {peak} bytes for a {size}-byte record"
+
+
+def _rglobs(run) -> int:
+    """How many times `run` listed a folder through Path.rglob (each call seen, nothing replaced)."""
+    calls: list[object] = []  # each listing's generator frame, held (an id may be reused once it is freed)
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code is Path.rglob.__code__ and all(f is not frame for f in calls):
+            calls.append(frame)
+
+    sys.setprofile(count)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return len(calls)
+
+
+def _past_the_tick(*folders: Path) -> None:
+    """Until the filesystem's clock is past each folder's change time (a tick, a few ms at most): a name made
+    within the tick a folder was last changed in would leave its change time as it was."""
+    probe = folders[0].parent / "clock-probe"
+    probe.touch()
+    while os.stat(probe).st_ctime_ns <= max(os.stat(f).st_ctime_ns for f in folders):
+        os.utime(probe)
+
+
+def test_a_settled_folder_is_listed_once_and_a_name_made_in_it_is_still_found(tmp_path, monkeypatch):
+    """The best run's folder was listed twice a cycle (about 150 us each); it is listed again only when a
+    folder in it changed since (its change time, which no process can set back, moved), here after
+    SETTLED_NS of 0 rather than the 3 s a folder must be old before its listing is kept."""
+    monkeypatch.setattr(trusted, "SETTLED_NS", 0)
+    meta = tmp_path / "results" / "_autoresearch"
+    watched = _night(meta, 3)
+    (meta / "base" / "sub").mkdir()
+    _past_the_tick(meta / "base", meta / "base" / "sub")
+    aside, results = tmp_path / "aside", tmp_path / "results"
+    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 1
+    for place in (meta / "base", meta / "base" / "sub"):
+        _past_the_tick(meta / "base", meta / "base" / "sub")
+        snapshot = trusted.take(watched)
+        (place / "forged.jsonl").write_bytes(b'{"test_id": "a", "score": 0.0}\n')
+        assert trusted.restore(snapshot, aside, results) == [place / "forged.jsonl"]
+        assert not (place / "forged.jsonl").exists()
+    _past_the_tick(meta / "base", meta / "base" / "sub")
+    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 1  # listed anew, then kept
+    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 0
+
+
+def test_a_folder_changed_just_before_or_holding_a_link_is_listed_each_time(tmp_path, monkeypatch):
+    """A folder changed within SETTLED_NS of its listing, or with a symbolic link in it (which rglob may
+    follow into a folder whose changes move no change time of ours), is listed again at every look."""
+    meta = tmp_path / "results" / "_autoresearch"
+    watched = _night(meta, 3)
+    aside, results = tmp_path / "aside", tmp_path / "results"
+    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 2  # changed just now
+    monkeypatch.setattr(trusted, "SETTLED_NS", 0)
+    (tmp_path / "elsewhere").mkdir()
+    (meta / "base" / "link").symlink_to(tmp_path / "elsewhere")
+    _past_the_tick(meta / "base", tmp_path / "elsewhere")
+    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 2
