@@ -68,15 +68,27 @@ def _porcelain_status(ws: Workspace, *more: str) -> dict[str, str]:
 def everything_changed(ws: Workspace) -> dict[str, str]:
     """`status`, ignored files included (`!!`), each file of an ignored folder by name: in a fresh worktree
     every one of them is new. Read by libgit2 from the worktree as it is now (its `.git` file read again, no
-    search upwards), or by `git status --ignored --untracked-files=all` when libgit2 cannot read it: the
-    candidates' checks run every cycle, and a git process was most of their time."""
+    search upwards), or by `git status --ignored --untracked-files=all` when libgit2 cannot read it, or
+    would leave out what git names (see `_tracked_ignored`), or the worktree holds ignore rules of its
+    own (a `.gitignore` changed, added or removed): the candidates' checks run every cycle, and a git
+    process was most of their time."""
     try:
         with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
-            if _tracked_ignored(repo, _common_dir(repo.path)):
-                return _porcelain_status(ws, "--ignored")
-            flags = repo.status(untracked_files="all", ignored=True)
+            asked, answer = _tracked_ignored(repo, _common_dir(repo.path))
+            flags = None if answer else repo.status(untracked_files="all", ignored=True)
     except pygit2.GitError:
         return _porcelain_status(ws, "--ignored")
+    found = _porcelain_status(ws, "--ignored") if flags is None else _named(ws, flags)
+    if any(os.path.basename(path.rstrip("/")) == ".gitignore" for path in found):
+        # its rules are not HEAD's: the answer kept may not be this worktree's, nor is this one's kept
+        return found if flags is None else _porcelain_status(ws, "--ignored")
+    if asked is not None:  # asked under HEAD's rules alone: kept for the next check
+        _tracked_ignored_seen.clear()
+        _tracked_ignored_seen[asked[0]] = (asked[1], answer)
+    return found
+
+
+def _named(ws: Workspace, flags: dict[str, int]) -> dict[str, str]:
     found: dict[str, str] = {}
     for path, flag in flags.items():
         if flag != _IGNORED:
@@ -99,27 +111,29 @@ def _common_dir(git_dir: str) -> Path:
         return Path(git_dir)
 
 
-# the ignore files' stamps last looked at: the HEAD commit then, and the answer
+# the ignore files outside the worktree, with their signatures, last looked at: the HEAD commit then, and the answer
 _tracked_ignored_seen: dict[tuple[object, ...], tuple[pygit2.Oid | str, bool]] = {}
+_Asked = tuple[tuple[object, ...], pygit2.Oid | str]  # what an answer is kept by, and its commit
 
 
-def _tracked_ignored(repo: pygit2.Repository, common: Path) -> bool:
+def _tracked_ignored(repo: pygit2.Repository, common: Path) -> tuple[_Asked | None, bool]:
     """Whether a tracked file matches an ignore rule (files added with `-f` in an ignored folder, or under a
     `*`): libgit2's status then leaves out the new files beside it that git names `!!`, so git must say.
-    Asked again only when the ignore files outside the tree changed, or a commit since the last answer
-    did more than change files' content (each tracked file asked, 30 us apiece): a KEEP that only
-    rewrote the artifact keeps the answer."""
+    Asked again only when the ignore files outside the tree changed (each one's inode, size and times: a
+    change time is never set back), or a commit since the last answer did more than change files' content
+    (each tracked file asked, 30 us apiece): a KEEP that only rewrote the artifact keeps the answer. An
+    answer asked now comes with what to keep it by, kept by the caller only once the worktree's status shows
+    its own `.gitignore` files are HEAD's: one a mutator wrote would answer for its worktree alone."""
     excludes = [common / "info" / "exclude", users_git_file("ignore"), *gitconfig.settings(repo, common).excludes_files]
-    stamps = tuple(_stamp(f) for f in excludes)
+    signature = gitconfig.signature([str(f) for f in excludes])
     commit = repo.head.target
-    seen = _tracked_ignored_seen.get(stamps)
+    key = signature or ()  # (by their signatures alone: the paths differ from worktree to worktree)
+    seen = _tracked_ignored_seen.get(key) if signature is not None else None
     if seen is not None and (seen[0] == commit or _contents_only(repo, seen[0], commit)):
-        _tracked_ignored_seen[stamps] = (commit, seen[1])
-        return seen[1]
-    _tracked_ignored_seen.clear()
+        _tracked_ignored_seen[key] = (commit, seen[1])
+        return None, seen[1]
     answer = any(repo.path_is_ignored(entry.path) for entry in repo.index)
-    _tracked_ignored_seen[stamps] = (commit, answer)
-    return answer
+    return ((key, commit) if signature is not None else None), answer
 
 
 def _contents_only(repo: pygit2.Repository, before: pygit2.Oid | str, after: pygit2.Oid | str) -> bool:
@@ -134,14 +148,6 @@ def _contents_only(repo: pygit2.Repository, before: pygit2.Oid | str, after: pyg
         delta.status == DeltaStatus.MODIFIED and os.path.basename(delta.new_file.path) != ".gitignore"
         for delta in trees[0].diff_to_tree(trees[1]).deltas
     )
-
-
-def _stamp(file: Path) -> tuple[int, int] | None:
-    try:
-        found = os.stat(file)
-    except OSError:
-        return None
-    return found.st_mtime_ns, found.st_size
 
 
 def _files_under(root: Path, folder: str) -> list[str]:
