@@ -17,6 +17,7 @@ from pygit2.enums import DeltaStatus, RepositoryOpenFlag
 from autoresearch.optimizer.gitrepo import gitconfig
 from autoresearch.optimizer.gitrepo.gitconfig import users_git_file
 from autoresearch.optimizer.gitrepo.handles import opened
+from autoresearch.plumbing.errors import IntegrityError
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.gitrepo.workspace import Workspace
@@ -74,9 +75,12 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     process was most of their time."""
     try:
         with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
+            _same_git_dir(ws, repo.path)
             asked, answer = _tracked_ignored(repo, _common_dir(repo.path))
             flags = None if answer else repo.status(untracked_files="all", ignored=True)
     except pygit2.GitError:
+        if ws.git_dir:  # (a `.git` libgit2 cannot open, git may: git says which folder it reads)
+            _same_git_dir(ws, ws.git("rev-parse", "--absolute-git-dir").strip())
         return _porcelain_status(ws, "--ignored")
     found = _porcelain_status(ws, "--ignored") if flags is None else _named(ws, flags)
     if any(os.path.basename(path.rstrip("/")) == ".gitignore" for path in found):
@@ -86,6 +90,15 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
         _tracked_ignored_seen.clear()
         _tracked_ignored_seen[asked[0]] = (asked[1], answer)
     return found
+
+
+def _same_git_dir(ws: Workspace, git_dir: str) -> None:
+    """The worktree's `.git` still leads to the git folder it had when it was opened: a mutator that points
+    it at a repository of its own (a commit holding the files it added, an index to match) would have that
+    repository's status say the artifact alone changed."""
+    found = git_dir.rstrip(os.sep)
+    if ws.git_dir and found != ws.git_dir and os.path.realpath(found) != os.path.realpath(ws.git_dir):
+        raise IntegrityError(f"its .git leads to {found}, not to its own git folder {ws.git_dir}")
 
 
 def _named(ws: Workspace, flags: dict[str, int]) -> dict[str, str]:
