@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import DeltaStatus, RepositoryOpenFlag
 
-from autoresearch.optimizer.gitrepo import gitconfig
+from autoresearch.optimizer.gitrepo import gitconfig, indexflags
 from autoresearch.optimizer.gitrepo.gitconfig import users_git_file
 from autoresearch.optimizer.gitrepo.handles import opened
 from autoresearch.plumbing.errors import IntegrityError
@@ -76,19 +76,36 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     try:
         with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
             _same_git_dir(ws, repo.path)
+            unlooked = indexflags.unlooked(repo.path, len(str(repo.head.target)) // 2)
             asked, answer = _tracked_ignored(repo, _common_dir(repo.path))
             flags = None if answer else repo.status(untracked_files="all", ignored=True)
-    except pygit2.GitError:
-        if ws.git_dir:  # (a `.git` libgit2 cannot open, git may: git says which folder it reads)
-            _same_git_dir(ws, ws.git("rev-parse", "--absolute-git-dir").strip())
-        return _porcelain_status(ws, "--ignored")
+    except pygit2.GitError:  # (a `.git` libgit2 cannot open, git may: git says which folder it reads)
+        git_dir = ws.git("rev-parse", "--absolute-git-dir").strip()
+        _same_git_dir(ws, git_dir)
+        id_size = len(ws.git("rev-parse", "HEAD").strip()) // 2
+        return _looked_at(ws, _porcelain_status(ws, "--ignored"), indexflags.unlooked(git_dir, id_size))
     found = _porcelain_status(ws, "--ignored") if flags is None else _named(ws, flags)
+    found = _looked_at(ws, found, unlooked)
     if any(os.path.basename(path.rstrip("/")) == ".gitignore" for path in found):
         # its rules are not HEAD's: the answer kept may not be this worktree's, nor is this one's kept
-        return found if flags is None else _porcelain_status(ws, "--ignored")
+        return found if flags is None else _looked_at(ws, _porcelain_status(ws, "--ignored"), unlooked)
     if asked is not None:  # asked under HEAD's rules alone: kept for the next check
         _tracked_ignored_seen.clear()
         _tracked_ignored_seen[asked[0]] = (asked[1], answer)
+    return found
+
+
+def _looked_at(ws: Workspace, found: dict[str, str], unlooked: list[tuple[str, bool]] | None) -> dict[str, str]:
+    """`found`, and the files the status never looked at (autoresearch.optimizer.gitrepo.indexflags) as
+    modified, or deleted when marked assume-unchanged (a sparse checkout's skip-worktree files are absent):
+    a fresh worktree marks none, so whatever lies there now is not vouched for."""
+    if unlooked is None:
+        raise IntegrityError("its index is in a format this check cannot read")
+    for path, valid in unlooked:
+        if path not in found and os.path.lexists(ws.root / path):
+            found[path] = " M"
+        elif path not in found and valid:
+            found[path] = " D"
     return found
 
 

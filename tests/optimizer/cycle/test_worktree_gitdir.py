@@ -50,3 +50,35 @@ def test_a_worktree_whose_git_folder_was_replaced_is_out_of_scope(tmp_path, how)
         check_worktree(ws, head, RESULT)
     assert failed.value.reason == "out-of-scope"
     assert ".git" in str(failed.value)
+
+
+@pytest.mark.parametrize("mark", ["--assume-unchanged", "--skip-worktree"])
+@pytest.mark.parametrize("version", ["2", "4"])
+def test_a_tracked_file_marked_in_the_worktree_s_index_is_out_of_scope(tmp_path, mark, version):
+    """A mutator without a sandbox may write its worktree's index (under .git/worktrees, which the scope
+    guard leaves alone): a test it edited and marked there is one git's status never reads again."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "tests/test_a.py": "def test(): assert False\n"})
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "w"))
+    ws = open_workspace(tmp_path / "w", "prompt.md")
+    head = ws.head()
+    git(ws.root, "update-index", "--index-version", version)
+    (ws.root / "tests" / "test_a.py").write_text("def test(): assert True\n")
+    git(ws.root, "update-index", mark, "tests/test_a.py")
+    (ws.root / "prompt.md").write_text("a candidate\n")
+    with pytest.raises(MutationFailed) as failed:
+        check_worktree(ws, head, RESULT)
+    assert failed.value.reason == "out-of-scope"
+    assert "tests/test_a.py" in str(failed.value)
+
+
+def test_a_marked_file_deleted_is_out_of_scope_and_an_unmarked_worktree_is_not(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "tests/test_a.py": "def test(): assert False\n"})
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "w"))
+    ws = open_workspace(tmp_path / "w", "prompt.md")
+    head = ws.head()
+    (ws.root / "prompt.md").write_text("a candidate\n")
+    assert check_worktree(ws, head, RESULT) == {"prompt.md": " M"}
+    git(ws.root, "update-index", "--assume-unchanged", "tests/test_a.py")
+    (ws.root / "tests" / "test_a.py").unlink()
+    with pytest.raises(MutationFailed, match="tests/test_a.py"):
+        check_worktree(ws, head, RESULT)
