@@ -12,17 +12,26 @@ from __future__ import annotations
 
 import os
 import struct
+from typing import NamedTuple
 
 _VALID, _EXTENDED = 0x8000, 0x4000  # an entry's flags
 _SKIP_WORKTREE = 0x4000  # its extended flags (version 3 and later)
-_STAT = 40  # ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 each): before the object id
+_STAT = 40  # ctime, mtime (8 bytes each), dev, ino, mode (at 24), uid, gid, size (4 each): before the object id
 
 
-def unlooked(git_dir: str, id_size: int) -> list[tuple[str, bool]] | None:
+class Unlooked(NamedTuple):
+    """An index entry git's status does not compare with its file."""
+
+    path: str
+    valid: bool  # marked assume-unchanged (else skip-worktree)
+    mode: int  # as the index records it (0o100644, 0o120000, ...)
+    oid: bytes  # the blob the index names
+
+
+def unlooked(git_dir: str, id_size: int) -> list[Unlooked] | None:
     """The index entries git's status does not compare with their file (see the module's docstring), in the
-    index of the git folder `git_dir`, whose object ids are `id_size` bytes: each path, and whether it is
-    marked assume-unchanged (else skip-worktree). None when the index cannot be read here (another format):
-    then nothing is vouched for."""
+    index of the git folder `git_dir`, whose object ids are `id_size` bytes. None when the index cannot be
+    read here (another format): then nothing is vouched for."""
     try:
         with open(os.path.join(git_dir, "index"), "rb") as index:
             data = index.read()
@@ -41,10 +50,11 @@ def unlooked(git_dir: str, id_size: int) -> list[tuple[str, bool]] | None:
         return None
 
 
-def _walk(data: bytes, version: int, count: int, id_size: int) -> list[tuple[str, bool]]:
-    found: list[tuple[str, bool]] = []
+def _walk(data: bytes, version: int, count: int, id_size: int) -> list[Unlooked]:
+    found: list[Unlooked] = []
     offset, previous = 12, b""
     for _ in range(count):
+        offset_of_entry = offset
         at = offset + _STAT + id_size
         (flags,) = struct.unpack_from(">H", data, at)
         at += 2
@@ -67,7 +77,9 @@ def _walk(data: bytes, version: int, count: int, id_size: int) -> list[tuple[str
             offset = end + 1
         previous = path
         if flags & _VALID or extended & _SKIP_WORKTREE:
-            found.append((os.fsdecode(path), bool(flags & _VALID)))
+            (mode,) = struct.unpack_from(">I", data, offset_of_entry + 24)
+            oid = data[offset_of_entry + _STAT : offset_of_entry + _STAT + id_size]
+            found.append(Unlooked(os.fsdecode(path), bool(flags & _VALID), mode, oid))
     return found
 
 

@@ -8,6 +8,7 @@ otherwise (a tracked file matching an ignore rule).
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -95,18 +96,40 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     return found
 
 
-def _looked_at(ws: Workspace, found: dict[str, str], unlooked: list[tuple[str, bool]] | None) -> dict[str, str]:
-    """`found`, and the files the status never looked at (autoresearch.optimizer.gitrepo.indexflags) as
-    modified, or deleted when marked assume-unchanged (a sparse checkout's skip-worktree files are absent):
-    a fresh worktree marks none, so whatever lies there now is not vouched for."""
+def _looked_at(ws: Workspace, found: dict[str, str], unlooked: list[indexflags.Unlooked] | None) -> dict[str, str]:
+    """`found`, and the files the status never looked at (autoresearch.optimizer.gitrepo.indexflags) that
+    are not their index entry's blob: modified, or deleted when marked assume-unchanged (a sparse checkout's
+    skip-worktree files are absent). Normally there are none; `core.ignoreStat` marks every file git writes."""
     if unlooked is None:
         raise IntegrityError("its index is in a format this check cannot read")
-    for path, valid in unlooked:
-        if path not in found and os.path.lexists(ws.root / path):
-            found[path] = " M"
-        elif path not in found and valid:
-            found[path] = " D"
+    for entry in unlooked:
+        if entry.path in found:
+            continue
+        if not os.path.lexists(ws.root / entry.path):
+            if entry.valid:
+                found[entry.path] = " D"
+        elif not _as_indexed(ws, entry):
+            found[entry.path] = " M"
     return found
+
+
+def _as_indexed(ws: Workspace, entry: indexflags.Unlooked) -> bool:
+    """The file at the entry's path is its blob: a link to the same target, or a file of the same bytes (as
+    git would store them: through its filters, asked of git when the raw bytes differ)."""
+    path = ws.root / entry.path
+    link = stat.S_ISLNK(os.lstat(path).st_mode)
+    if link != (stat.S_IFMT(entry.mode) == stat.S_IFLNK):
+        return False
+    if link:
+        return pygit2.hash(os.fsencode(os.readlink(path))).raw == entry.oid
+    if not path.is_file():  # a folder, a FIFO, where the file was
+        return False
+    if pygit2.hashfile(str(path)).raw == entry.oid:
+        return True
+    try:
+        return ws.git("hash-object", "--path", entry.path, str(path)).strip() == entry.oid.hex()
+    except IntegrityError:
+        return False
 
 
 def _same_git_dir(ws: Workspace, git_dir: str) -> None:

@@ -5,6 +5,7 @@ alone; the candidate would then be evaluated in its worktree beside a `conftest.
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -80,5 +81,24 @@ def test_a_marked_file_deleted_is_out_of_scope_and_an_unmarked_worktree_is_not(t
     assert check_worktree(ws, head, RESULT) == {"prompt.md": " M"}
     git(ws.root, "update-index", "--assume-unchanged", "tests/test_a.py")
     (ws.root / "tests" / "test_a.py").unlink()
+    with pytest.raises(MutationFailed, match="tests/test_a.py"):
+        check_worktree(ws, head, RESULT)
+
+
+def test_with_core_ignorestat_every_file_is_marked_and_only_a_changed_one_is_out_of_scope(tmp_path):
+    """`core.ignoreStat` has `git worktree add` mark every file it writes assume-unchanged: those still
+    HEAD's blob (a link to its target too) are no change; one the mutator edited is."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "tests/test_a.py": "def test(): assert False\n"})
+    os.symlink("tests/test_a.py", repo / "link")
+    git(repo, "add", "link")
+    git(repo, "commit", "-qm", "a link")
+    git(repo, "config", "core.ignoreStat", "true")
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "w"))
+    ws = open_workspace(tmp_path / "w", "prompt.md")
+    head = ws.head()
+    assert "h link" in git(ws.root, "ls-files", "-v")  # marked
+    (ws.root / "prompt.md").write_text("a candidate\n")
+    assert check_worktree(ws, head, RESULT) == {"prompt.md": " M"}
+    (ws.root / "tests" / "test_a.py").write_text("def test(): assert True\n")
     with pytest.raises(MutationFailed, match="tests/test_a.py"):
         check_worktree(ws, head, RESULT)
