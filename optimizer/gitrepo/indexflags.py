@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Callable
 from typing import NamedTuple
 
 _VALID, _EXTENDED = 0x8000, 0x4000  # an entry's flags
@@ -28,10 +29,11 @@ class Unlooked(NamedTuple):
     oid: bytes  # the blob the index names
 
 
-def unlooked(git_dir: str, id_size: int) -> list[Unlooked] | None:
+def unlooked(git_dir: str, id_size: int, listing: Callable[[], str]) -> list[Unlooked] | None:
     """The index entries git's status does not compare with their file (see the module's docstring), in the
-    index of the git folder `git_dir`, whose object ids are `id_size` bytes. None when the index cannot be
-    read here (another format): then nothing is vouched for."""
+    index of the git folder `git_dir`, whose object ids are `id_size` bytes; a split index (`core.splitIndex`:
+    its entries partly in a shared file, named by position) from `listing()`, git's `ls-files -v -s -z`. None
+    when the index cannot be read here (another format): then nothing is vouched for."""
     try:
         with open(os.path.join(git_dir, "index"), "rb") as index:
             data = index.read()
@@ -45,12 +47,38 @@ def unlooked(git_dir: str, id_size: int) -> list[Unlooked] | None:
     if version not in (2, 3, 4):
         return None
     try:
-        return _walk(data, version, count, id_size)
+        found, offset = _walk(data, version, count, id_size)
+        if _split(data, offset, id_size):
+            return _listed(listing())
     except (struct.error, ValueError, IndexError):  # cut short, or not what its header says
         return None
+    return found
 
 
-def _walk(data: bytes, version: int, count: int, id_size: int) -> list[Unlooked]:
+def _split(data: bytes, offset: int, id_size: int) -> bool:
+    """Whether the extensions after the entries (each a signature and a size) name a shared index (`link`)."""
+    while offset + 8 <= len(data) - id_size:
+        signature, (size,) = data[offset : offset + 4], struct.unpack_from(">I", data, offset + 4)
+        if signature == b"link":
+            return True
+        offset += 8 + size
+    return False
+
+
+def _listed(listing: str) -> list[Unlooked]:
+    """The marked entries `git ls-files -v -s -z` lists: `<tag> <mode> <object> <stage>\t<path>`, the tag
+    lower-case when assume-unchanged, `S` (or `s`) when skip-worktree."""
+    found = []
+    for record in filter(None, listing.split("\0")):
+        fields, path = record.split("\t", 1)
+        tag, mode, oid, _ = fields.split(" ")
+        if tag.islower() or tag.upper() == "S":
+            found.append(Unlooked(path, tag.islower(), int(mode, 8), bytes.fromhex(oid)))
+    return found
+
+
+def _walk(data: bytes, version: int, count: int, id_size: int) -> tuple[list[Unlooked], int]:
+    """The marked entries, and where the entries end."""
     found: list[Unlooked] = []
     offset, previous = 12, b""
     for _ in range(count):
@@ -80,7 +108,7 @@ def _walk(data: bytes, version: int, count: int, id_size: int) -> list[Unlooked]
             (mode,) = struct.unpack_from(">I", data, offset_of_entry + 24)
             oid = data[offset_of_entry + _STAT : offset_of_entry + _STAT + id_size]
             found.append(Unlooked(os.fsdecode(path), bool(flags & _VALID), mode, oid))
-    return found
+    return found, offset
 
 
 def _varint(data: bytes, at: int) -> tuple[int, int]:

@@ -77,14 +77,15 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
     try:
         with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
             _same_git_dir(ws, repo.path)
-            unlooked = indexflags.unlooked(repo.path, len(str(repo.head.target)) // 2)
+            unlooked = indexflags.unlooked(repo.path, len(str(repo.head.target)) // 2, lambda: _listing(ws))
             asked, answer = _tracked_ignored(repo, _common_dir(repo.path))
             flags = None if answer else repo.status(untracked_files="all", ignored=True)
     except pygit2.GitError:  # (a `.git` libgit2 cannot open, git may: git says which folder it reads)
         git_dir = ws.git("rev-parse", "--absolute-git-dir").strip()
         _same_git_dir(ws, git_dir)
         id_size = len(ws.git("rev-parse", "HEAD").strip()) // 2
-        return _looked_at(ws, _porcelain_status(ws, "--ignored"), indexflags.unlooked(git_dir, id_size))
+        unlooked = indexflags.unlooked(git_dir, id_size, lambda: _listing(ws))
+        return _looked_at(ws, _porcelain_status(ws, "--ignored"), unlooked)
     found = _porcelain_status(ws, "--ignored") if flags is None else _named(ws, flags)
     found = _looked_at(ws, found, unlooked)
     if any(os.path.basename(path.rstrip("/")) == ".gitignore" for path in found):
@@ -111,6 +112,10 @@ def _looked_at(ws: Workspace, found: dict[str, str], unlooked: list[indexflags.U
         elif not _as_indexed(ws, entry):
             found[entry.path] = " M"
     return found
+
+
+def _listing(ws: Workspace) -> str:
+    return ws.git("ls-files", "-v", "-s", "-z")
 
 
 def _as_indexed(ws: Workspace, entry: indexflags.Unlooked) -> bool:

@@ -102,3 +102,18 @@ def test_with_core_ignorestat_every_file_is_marked_and_only_a_changed_one_is_out
     (ws.root / "tests" / "test_a.py").write_text("def test(): assert True\n")
     with pytest.raises(MutationFailed, match="tests/test_a.py"):
         check_worktree(ws, head, RESULT)
+
+
+def test_a_file_marked_in_a_split_index_is_out_of_scope(tmp_path):
+    """A split index (`git update-index --split-index`) keeps the marked entry in a shared file, where the
+    worktree's index names it by position only: git lists it."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "tests/test_a.py": "def test(): assert False\n"})
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "w"))
+    ws = open_workspace(tmp_path / "w", "prompt.md")
+    head = ws.head()
+    git(ws.root, "update-index", "--assume-unchanged", "tests/test_a.py")
+    git(ws.root, "update-index", "--split-index")
+    (ws.root / "tests" / "test_a.py").write_text("def test(): assert True\n")
+    (ws.root / "prompt.md").write_text("a candidate\n")
+    with pytest.raises(MutationFailed, match="tests/test_a.py"):
+        check_worktree(ws, head, RESULT)
