@@ -95,6 +95,12 @@ def _config_files(git_dir: str, common: Path) -> list[str]:
     return files
 
 
+def signature(files: list[str]) -> Signature | None:
+    """The files' signatures as `settings` keeps them; None when one changed too recently to tell a later
+    write by its times (see the module's docstring)."""
+    return _signature(files, time.time_ns())
+
+
 def _signature(files: list[str] | tuple[str, ...], started: int) -> Signature | None:
     """Each file's (inode, size, modification and change times, kind), or None when absent; None for the
     whole when a file changed too recently for its times to tell a later write."""

@@ -38,6 +38,9 @@ class Workspace:
     artifact: str  # relative to root, posix
     mode: Literal["file", "directory"] = "file"  # fixed when the run starts
     journal: Path | None = None  # where a git write under way is recorded (see autoresearch.optimizer.gitrepo.gitcmd)
+    # git's folder for it as found when it was opened (no trailing separator): a candidate's worktree is checked
+    # through that one, whatever its `.git` names after a mutator ran (autoresearch.optimizer.gitrepo.status)
+    git_dir: str = ""
 
     @cached_property
     def artifact_path(self) -> Path:
@@ -74,11 +77,11 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
             f"{start}: not inside a git repository (run `git init` and commit the artifact first)"
         ) from None
     try:
-        root = _work_tree(repo, start)
+        root, git_dir = _work_tree(repo, start), repo.path.rstrip(os.sep)
     finally:
         free(repo)  # as `opened` does: a candidate's checkout is opened every cycle
     relative = _relative_artifact(root, artifact)
-    ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file")
+    ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file", git_dir=git_dir)
     if not ws.artifact_path.exists():
         raise InvalidInput(f"artifact '{artifact}': no such file or directory in {root}")
     if not tracked(ws):

@@ -72,6 +72,7 @@ def test_the_users_ignore_file_is_found_once_until_the_environment_changes(tmp_p
 
 
 def test_a_keep_that_only_rewrites_a_file_asks_no_tracked_file_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(gitconfig, "_SETTLED", 0)  # the ignore files `git init` just wrote count as settled
     repo, ws = _worktree(tmp_path)
     asked = _asked(monkeypatch)
     everything_changed(ws)
