@@ -132,8 +132,9 @@ class Writer:
             kept, self._pending, self._timer = self._pending, None, None
             if kept is not None:  # None: `now` came first and wrote a newer state
                 state, commits = kept
-                if len(state.commits) > commits:  # a KEEP's commit joined the list since
-                    state = state.model_copy(update={"commits": state.commits[:commits]})
+                # the commits as kept, copied in one step: a KEEP's commit may join the shared list at any moment,
+                # between a look at its length and the render too (the loop records a line meanwhile)
+                state = state.model_copy(update={"commits": state.commits[:commits]})
                 _write(self.path, _text(state))
 
 
