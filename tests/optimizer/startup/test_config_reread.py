@@ -105,3 +105,26 @@ def test_a_start_that_read_the_undone_config_before_another_start_put_it_back_an
     assert not planted.exists(), done.stderr  # the mutator's eval command never ran
     assert (repo / "autoresearch.yaml").read_text() == original
     assert {r.get("eval_key") for r in iterations(repo)} == {iterations(repo)[0]["eval_key"]}, done.stderr
+
+
+def test_a_start_killed_between_the_put_back_and_the_read_leaves_the_next_start_the_config_on_disk(tmp_path):
+    """kill -9 after the recovery put the config back (the mutator's, with its own eval command, undone) and
+    before the start read it again: the next start finds no undo left, and runs with the config on disk."""
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, PLAN, config={"stop": {"max_cycles": 4}})
+    original = (repo / "autoresearch.yaml").read_text()
+    killed_during_a_mutation(repo)
+    planted = tmp_path / "planted-eval-ran"
+    settings = yaml.safe_load(original)
+    settings["eval"]["command"] = f"touch '{planted}'; {settings['eval']['command']}"
+    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))  # as a mutator would
+    killed = stopped_at(repo, "config-put-back")
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.communicate(timeout=60)
+
+    resumed = cli(repo, "run")
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert not planted.exists(), resumed.stderr
+    assert (repo / "autoresearch.yaml").read_text() == original
+    assert [r["cycle"] for r in iterations(repo)] == [1, 2, 3, 4]
+    assert git(repo, "status", "--porcelain").strip() == ""
