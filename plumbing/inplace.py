@@ -29,7 +29,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
 MOST = 1 << 20  # bytes: far above any record (a pending line of a parallel cycle is some kB)
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -101,6 +101,23 @@ def read(path: Path) -> bytes:
         return b""
     with os.fdopen(opened[0], "rb") as f:
         return f.read(MOST + 1).strip()
+
+
+def whole(path: Path, what: str) -> bytes | None:
+    """A file the daemon replaces whole (state.json), read whole by anyone; None when it is missing. Opened
+    without blocking: anything but a regular file there (a folder; a FIFO, on which a plain read waits for
+    a writer forever, `status` with it) is InvalidInput naming it. A link is followed: its reader only reads."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: {what} cannot be read ({exc.strerror}); move it away to start over") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InvalidInput(f"{path}: {what} is not a file; move it away to start over")
+    with os.fdopen(fd, "rb") as file:
+        return file.read()
 
 
 def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:

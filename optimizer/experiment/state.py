@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, inplace
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.stop import StopReason
@@ -140,9 +140,8 @@ class Writer:
 
 def load(path: Path) -> State | None:
     try:
-        return State.model_validate_json(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
+        data = inplace.whole(path, "experiment state")
+        return None if data is None else State.model_validate_json(data)
     except ValueError as exc:
         raise InvalidInput(
             f"{path}: experiment state is unreadable ({exc.__class__.__name__}); move it away to start over"
