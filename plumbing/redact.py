@@ -166,12 +166,17 @@ def redact_tree(value: Any, secrets: list[str] | None = None) -> Any:
     as the list JSON writes it; a value JSON cannot write (a path, an exception: a log line writes its
     repr) becomes its repr, masked."""
     secrets = secret_values() if secrets is None else secrets
+    if type(value) in _PLAIN:  # most of a line's values: its figures
+        return value
     if isinstance(value, str):
         return redact(value, secrets)
     if isinstance(value, dict):
         return {redact(str(k), secrets): redact_tree(v, secrets) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact_tree(v, secrets) for v in value]
-    if value is None or isinstance(value, (int, float)):  # bool is an int
+    if value is None or isinstance(value, (int, float)):  # an int's or a float's subclass: bool, an enum
         return value
     return redact(repr(value), secrets)
+
+
+_PLAIN = frozenset({int, float, bool, type(None)})
