@@ -80,8 +80,8 @@ class Logger:
 
 def _event_of(record: logging.LogRecord) -> dict[str, Any]:
     """The event of a record, ours or a plain `logging` one (providers' retries), with this context's bound
-    values, its level and a UTC timestamp; every string masked, inside lists and mappings too (the paths
-    the guard undid)."""
+    values, its level and a UTC timestamp; every string masked, inside lists, tuples and mappings too (the
+    paths the guard undid), and the repr of a value JSON cannot write."""
     event = dict(getattr(record, _EVENT, None) or {"event": record.getMessage()})
     for key, value in _bound.get().items():
         event.setdefault(key, value)
@@ -90,7 +90,7 @@ def _event_of(record: logging.LogRecord) -> dict[str, Any]:
     secrets = secret_values()
     if secrets:
         for key, value in event.items():
-            event[key] = redact_tree(list(value) if isinstance(value, tuple) else value, secrets)
+            event[key] = redact_tree(value, secrets)
     return event
 
 

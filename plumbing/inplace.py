@@ -18,7 +18,8 @@ A mutator that is not sandboxed can put anything at the file's path. What is wri
 regular file with no other name (`owned`): never what a symbolic link names (not followed), nor a user's
 file that a hard link made a second name of, nor a FIFO (opening one never blocks: it is not a regular
 file). Anything else is no record of the daemon's: `write` removes the name and makes its file anew there
-(O_EXCL: a link put back in between is not followed either), `blank` removes the name, `read` finds nothing.
+(O_EXCL: a link put back in between is not followed either), `blank` removes the name, `read` finds nothing;
+a folder there is never removed: `write` raises IntegrityError (exit 50), naming it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
+
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
 MOST = 1 << 20  # bytes: far above any record (a pending line of a parallel cycle is some kB)
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -100,6 +103,23 @@ def read(path: Path) -> bytes:
         return f.read(MOST + 1).strip()
 
 
+def whole(path: Path, what: str) -> bytes | None:
+    """A file the daemon replaces whole (state.json), read whole by anyone; None when it is missing. Opened
+    without blocking: anything but a regular file there (a folder; a FIFO, on which a plain read waits for
+    a writer forever, `status` with it) is InvalidInput naming it. A link is followed: its reader only reads."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: {what} cannot be read ({exc.strerror}); move it away to start over") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InvalidInput(f"{path}: {what} is not a file; move it away to start over")
+    with os.fdopen(fd, "rb") as file:
+        return file.read()
+
+
 def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:
     """`owned`'s descriptor (opened with `flags`) and the file's size, from one fstat."""
     try:
@@ -114,13 +134,17 @@ def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:
 
 
 def _anew(path: Path) -> int:
-    """A new empty file at `path`, made there by this call: whatever had the name is removed first (a
-    folder raises: IsADirectoryError)."""
+    """A new empty file at `path`, made there by this call: whatever had the name is removed first. A folder
+    is not removed (what is in it is someone's): IntegrityError, which says so, rather than a traceback."""
     for _ in range(3):  # a name put back in between (a process the mutator left): removed again
         try:
             os.unlink(path)
         except FileNotFoundError:
             pass
+        except IsADirectoryError:
+            raise IntegrityError(
+                f"{path}: a folder where autoresearch keeps a record of its own; move it away and start again"
+            ) from None
         try:
             return os.open(path, _NEW, 0o666)
         except FileExistsError:

@@ -162,12 +162,21 @@ def _json_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def redact_tree(value: Any, secrets: list[str] | None = None) -> Any:
-    """A JSON-like value with every string in it, keys included, passed through `redact`."""
+    """A JSON-like value with every string in it, keys included, passed through `redact`. A tuple is walked
+    as the list JSON writes it; a value JSON cannot write (a path, an exception: a log line writes its
+    repr) becomes its repr, masked."""
     secrets = secret_values() if secrets is None else secrets
+    if type(value) in _PLAIN:  # most of a line's values: its figures
+        return value
     if isinstance(value, str):
         return redact(value, secrets)
     if isinstance(value, dict):
         return {redact(str(k), secrets): redact_tree(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [redact_tree(v, secrets) for v in value]
-    return value
+    if value is None or isinstance(value, (int, float)):  # an int's or a float's subclass: bool, an enum
+        return value
+    return redact(repr(value), secrets)
+
+
+_PLAIN = frozenset({int, float, bool, type(None)})

@@ -63,12 +63,11 @@ class Experiment:
         stop. Warnings go to stderr and everything to the experiment's daemon.log. Ctrl-C (in the main thread)
         restores the artifact and raises `Interrupted`, as `run` does."""
         overrides = {**self.overrides, "stop.max_cycles": cycles}
-        cfg = _load(self.config_path, overrides)
+        cfg, source = ConfigSource.reading(self.config_path, lambda: _load(self.config_path, overrides))
         daemonlog.for_library(quiet=True)
         with _signals_held(), daemonlog.closing_run_log():
             for line in settle(self.paths.results_dir):  # a `rollback` or `promote` cut short, as `run` does
                 daemonlog.get().warning("settled an interrupted version command", action=line)
-            source = ConfigSource(self.config_path.resolve(), lambda: config_file.load(self.config_path, overrides))
             session = open_session(
                 cfg, self.repo, restart=restart, source=source
             )  # its lines go to its daemon.log alone

@@ -43,14 +43,13 @@ def _run_here(config: Path, overrides: JSONObject, restart: bool, quiet: bool, d
     from autoresearch.plumbing import collector
     from autoresearch.plumbing.errors import IntegrityError, Interrupted, InvalidInput
 
-    try:
-        cfg = load(config, overrides)
+    try:  # the config, and its bytes as read: a start finding them changed once it holds the locks reads it again
+        cfg, source = ConfigSource.reading(config, lambda: load(config, overrides))
     except InvalidInput as exc:  # a mutator killed mid-mutation may have deleted or written over it
         raise interrupted.unreadable(exc, config_dir(config)) from None
     setup_logging(quiet=quiet, console=not daemon)  # (a daemon's console is its log file: no line twice)
     signals.install()
     _settle_versions(cfg, config)
-    source = ConfigSource(config.resolve(), lambda: load(config, overrides))
     try:
         session = open_session(cfg, config_dir(config), restart=restart, source=source)
     except (IntegrityError, Interrupted):  # the experiment is there but cannot go on: say where it stands

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from autoresearch.optimizer.experiment.lockfile import holder
+from autoresearch.plumbing import inplace
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, RUNS, SCHEDULE_STATE, SCHEDULES, ExperimentPaths, SchedulePaths
@@ -54,9 +55,10 @@ def _configured_results_dir(config: Path) -> str | None:
 
 def read_json(path: Path) -> JSONObject | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
+        text = inplace.whole(path, "the state file")  # a folder or a FIFO there: InvalidInput, never a wait
+        if text is None:
+            return None
+        data = json.loads(text)
     except ValueError:
         raise InvalidInput(f"{path}: not valid JSON; move it away to start over") from None
     return data if isinstance(data, dict) else None

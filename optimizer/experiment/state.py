@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, inplace
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.policies.stop import StopReason
@@ -132,16 +132,16 @@ class Writer:
             kept, self._pending, self._timer = self._pending, None, None
             if kept is not None:  # None: `now` came first and wrote a newer state
                 state, commits = kept
-                if len(state.commits) > commits:  # a KEEP's commit joined the list since
-                    state = state.model_copy(update={"commits": state.commits[:commits]})
+                # the commits as kept, copied in one step: a KEEP's commit may join the shared list at any moment,
+                # between a look at its length and the render too (the loop records a line meanwhile)
+                state = state.model_copy(update={"commits": state.commits[:commits]})
                 _write(self.path, _text(state))
 
 
 def load(path: Path) -> State | None:
     try:
-        return State.model_validate_json(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
+        data = inplace.whole(path, "experiment state")
+        return None if data is None else State.model_validate_json(data)
     except ValueError as exc:
         raise InvalidInput(
             f"{path}: experiment state is unreadable ({exc.__class__.__name__}); move it away to start over"

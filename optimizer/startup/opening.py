@@ -46,18 +46,39 @@ from autoresearch.trajectory import iterations
 
 @dataclass(frozen=True)
 class ConfigSource:
-    """The file the run's config was read from, and how to read it again (the command line's overrides applied):
-    a recovery that puts that file back has the run read it anew (`open_session`)."""
+    """The file the run's config was read from, how to read it again (the command line's overrides applied), and
+    its bytes just before that read (None: there was no file to read): a file that differs from them once the
+    start holds its locks (a recovery's put-back, this start's or another's) is read anew (`open_session`)."""
 
     path: Path
     read: Callable[[], Config]
+    text: bytes | None
+
+    @classmethod
+    def reading(cls, path: Path, read: Callable[[], Config]) -> tuple[Config, ConfigSource]:
+        """The config `read` returns, and its source. The bytes are taken before the read: a file written in
+        between then differs from them, and is read again; taken after, it would pass for the one read."""
+        text = _contents(path)
+        return read(), cls(path.resolve(), read, text)
+
+    def changed(self) -> bool:
+        """Whether the file is no longer the one the config was read from."""
+        return _contents(self.path) != self.text
+
+
+def _contents(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:  # none there, or not a file: compared as such (reading it says what is wrong)
+        return None
 
 
 def open_session(config: Config, cwd: Path, restart: bool = False, source: ConfigSource | None = None) -> Session:
     """The experiment locked for this run, repaired if a daemon crashed in it, and its session. When the
     repair puts `source`'s file back (a change since the mutation began, the user's or the mutator's), the
     run reads it again and goes on with the config now on disk, never with the one the repair undid; the
-    locks are kept meanwhile (`_reread`)."""
+    locks are kept meanwhile (`_reread`). So it does when the file changed since it was read for any other
+    reason: another start's repair put it back, and that start ended, between this one's read and its lock."""
     ws, paths, evaluator, mutator = check(config, cwd)
     faults.point("before-lock")  # the tests' point: a start that read the config, stopped before the lock
     vault = Vault.of(ws, paths)
@@ -78,10 +99,12 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         put_back_history(paths, vault)
         for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
-        if interrupted.pending(vault):  # the last daemon died during a mutation
-            if interrupted.finish(ws, vault, records, source.path if source else None) and source:
-                faults.point("config-put-back")
-                config, ws, evaluator, mutator = _reread(config, paths, cwd, source)
+        undone = interrupted.pending(vault)  # the last daemon died during a mutation
+        if undone and interrupted.finish(ws, vault, records, source.path if source else None) and source:
+            faults.point("config-put-back")
+        if source is not None and source.changed():  # put back, by this start's repair or by another start's
+            config, ws, evaluator, mutator = _reread(config, paths, cwd, source)
+        if undone:
             require_untracked_results(ws, config)  # left by `check` until git's index was the daemon's again
             was_crashed = True
         if was_crashed:
@@ -136,15 +159,17 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
 def _reread(
     config: Config, paths: ExperimentPaths, cwd: Path, source: ConfigSource
 ) -> tuple[Config, Workspace, Evaluator, Mutator]:
-    """The config the repair put back, read again, and what the start's checks make of it, with this start's
-    locks kept: let go and taken again, they let a second start that read the config before the repair (the
-    mutator's) reach them in between and run with it. One that names another experiment or results
-    directory, or another worktree setting, is refused: its locks are not these (its own start reads it)."""
+    """The config on disk (the repair put it back, or it changed since this start read it), read again, and what
+    the start's checks make of it, with this start's locks kept: let go and taken again, they let a second start
+    that read the config before the repair (the mutator's) reach them in between and run with it. One that names
+    another experiment or results directory, or another worktree setting, is refused: its locks are not these
+    (its own start reads it)."""
     again = source.read()
     ws, where = locate(again, cwd)
     if where.root != paths.root or again.worktree != config.worktree:
         raise IntegrityError(
-            f"{source.path}: the config the recovery put back (as it was when the interrupted mutation began) names "
+            f"{source.path}: the config now on disk (put back by a recovery as it was when an interrupted mutation "
+            "began, or changed since this start read it) names "
             f"experiment {again.experiment_name!r} in {again.results_dir!r}"
             f"{', with --worktree' if again.worktree else ''}, not the one this start opened "
             f"({config.experiment_name!r} in {config.results_dir!r}); start again: the next start runs with it"

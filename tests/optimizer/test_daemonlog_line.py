@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -75,3 +76,16 @@ def test_the_lines_log_event_has_its_comparison_as_model_dump_gave_it(figures):
     assert list(record_module._compared(entry)) == list(
         entry.model_dump(include={"wins", "losses", "ties", "mean_delta"}, exclude_none=True)
     )
+
+
+def test_a_secret_in_a_tuple_inside_a_value_or_in_a_value_json_cannot_encode_is_masked(log_file, monkeypatch):
+    """Values masked through every container a line may hold, and those JSON writes through their repr (a
+    path, an exception) masked as that repr: neither reached daemon.log as it was."""
+    secret = "sk-live-0123456789abcdef"
+    monkeypatch.setenv("ACME_API_KEY", secret)
+    daemonlog.get().warning("undid", moved=[("a", f"{secret}/b")], where=Path(f"/tmp/{secret}"), why=OSError(secret))
+    text = log_file.read_text()
+    assert secret not in text, text
+    line = _lines(log_file)[-1]
+    assert line["moved"] == [["a", "***/b"]] and line["where"] == "PosixPath('/tmp/***')", line
+    assert line["why"] == "OSError('***')", line

@@ -12,7 +12,10 @@ import pytest
 
 from autoresearch.optimizer.cycle import pending
 from autoresearch.plumbing import inplace
+from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.paths import ExperimentPaths
+from tests.helpers.repos import cli, git
+from tests.helpers.scenario import iterations, scenario_repo, scores
 
 USERS = "precious user data\n"
 
@@ -96,3 +99,42 @@ def test_a_huge_sparse_file_in_the_records_place_is_cut_not_blanked_in_memory(tm
         os.truncate(f.fileno(), 1 << 40)
     inplace.blank(record)
     assert record.stat().st_size == 0
+
+
+def test_a_folder_in_the_records_place_is_named_and_kept_not_a_traceback(tmp_path):
+    """A folder at a record's name (a KEEP's pending line, the git write journal) is someone's: never removed,
+    and the write that meets it says which, as an IntegrityError (exit 50), not an OSError's traceback."""
+    record = tmp_path / "pending-keep.json"
+    record.mkdir()
+    (record / "mine").write_text(USERS)
+
+    with pytest.raises(IntegrityError, match="pending-keep.json: a folder where autoresearch keeps a record"):
+        inplace.write(record, b'{"line": 1}')
+
+    assert (record / "mine").read_text() == USERS
+    inplace.blank(record)  # blanking or reading it leaves it be
+    assert inplace.read(record) == b"" and (record / "mine").read_text() == USERS
+
+
+def test_a_run_whose_keep_meets_a_folder_at_its_pending_line_stops_with_its_name_and_nothing_changed(tmp_path):
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0)},
+        {2: {"write": {"prompt.md": scores(a=1, b=0)}, "summary": "fix a"}},
+        config={"stop": {"max_cycles": 2}},
+    )
+    assert cli(repo, "run", "--max-cycles", "1").returncode == 10  # the original alone: no improvement
+    record = repo / ".autoresearch/runs/exp/_autoresearch/pending-keep.json"
+    record.unlink(missing_ok=True)
+    record.mkdir()
+    (record / "mine").write_text(USERS)
+    head = git(repo, "rev-parse", "HEAD")
+
+    stopped = cli(repo, "run")
+
+    assert stopped.returncode == 50, stopped.stderr
+    assert f"{record}: a folder where autoresearch keeps a record of its own" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert (record / "mine").read_text() == USERS
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain").strip() == ""
+    assert [r["cycle"] for r in iterations(repo)] == [1]

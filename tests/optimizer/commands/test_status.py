@@ -116,3 +116,22 @@ def test_an_unknown_experiment_exits_30_naming_the_known_ones(repo):
     done = cli(repo, "status", "nope")
     assert done.returncode == 30
     assert "no experiment 'nope'" in done.stderr and "known: exp" in done.stderr
+
+
+@pytest.mark.parametrize("planted", ["folder", "fifo"])
+def test_a_folder_or_a_fifo_at_state_json_is_named_by_status_report_and_run_never_waited_on(tmp_path, planted):
+    """A FIFO at state.json made `status` wait forever for a writer (a plain read); a folder there was a
+    traceback in every command. Each command now names the file in one line (exit 30) at once."""
+    repo = scenario_repo(
+        tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": scores(a=1, b=0)}}}
+    )
+    assert cli(repo, "run", "--max-cycles", "1").returncode == 10
+    path = repo / ".autoresearch/runs/exp/_autoresearch/state.json"
+    path.unlink()
+    path.mkdir() if planted == "folder" else os.mkfifo(path)
+
+    for args in (["status"], ["status", "exp"], ["report"], ["run"]):
+        done = cli(repo, *args)
+        assert done.returncode == 30, (args, done.stderr)  # InvalidInput
+        assert f"{path}: " in done.stderr and "move it away" in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr, (args, done.stderr)

@@ -129,3 +129,35 @@ def test_a_commit_that_joins_the_list_after_soon_is_not_in_the_state_it_kept(tmp
     summarize(state, history)
     writer.now(state)
     assert load(path).commits == ["a" * 40, "b" * 40]
+
+
+def test_a_commit_that_joins_the_list_while_the_timer_renders_is_not_in_the_state_it_kept(tmp_path):
+    """The KEEP's commit joins the shared list between the timer's look at its length and its render (the loop
+    records a line while the timer thread writes): the state written is still the one `soon` kept, without it.
+    The interleaving is made exact by a profile hook in the timer's thread, at the render's call."""
+    history = History(
+        [
+            Iteration(cycle=1, score=0.5, decision="keep"),
+            Iteration(cycle=2, score=0.6, decision="keep", commit="a" * 40),
+        ]
+    )
+    state = make_state("decide")
+    summarize(state, history)
+    joined = []
+
+    def keep_lands(frame, event, arg):
+        if event == "c_call" and getattr(arg, "__name__", "") == "to_json" and not joined:
+            joined.append(True)
+            history.add(Iteration(cycle=3, score=0.7, decision="keep", commit="b" * 40))
+
+    path = tmp_path / "state.json"
+    writer = Writer(path, delay_s=0.01)
+    threading.setprofile(keep_lands)  # the timer's thread, started by `soon`, takes it
+    try:
+        writer.soon(state)
+    finally:
+        threading.setprofile(None)
+    wait_for(path.exists)
+    join_timers()
+    assert joined
+    assert load(path).commits == ["a" * 40] and load(path).keeps == 2
