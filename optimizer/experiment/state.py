@@ -6,6 +6,7 @@ from it alone; the experiment's lock is in `autoresearch.optimizer.experiment.lo
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from autoresearch.plumbing import atomic, inplace
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.redact import redact_tree, shown_in_json
 from autoresearch.policies.stop import StopReason
 
 if TYPE_CHECKING:
@@ -79,7 +81,12 @@ def _render(state: State) -> str:
 
 
 def _text(state: State) -> str:
-    return state.model_dump_json(indent=2) + "\n"
+    """The state's JSON with no secret of the environment (its warning, say, may quote a grader or an
+    error); masked only where one may show, as an iterations line is (`redact.shown_in_json`)."""
+    text = state.model_dump_json(indent=2)
+    if shown_in_json(text):
+        text = json.dumps(redact_tree(state.model_dump(mode="json")), indent=2, ensure_ascii=False)
+    return text + "\n"
 
 
 def _write(path: Path, text: str) -> None:

@@ -161,3 +161,29 @@ def test_a_commit_that_joins_the_list_while_the_timer_renders_is_not_in_the_stat
     join_timers()
     assert joined
     assert load(path).commits == ["a" * 40] and load(path).keeps == 2
+
+
+def test_a_secret_that_reaches_the_state_is_masked_on_disk_by_now_and_by_the_timer(tmp_path, monkeypatch):
+    secret = 'sk-live-"quoted"\\and-long'
+    monkeypatch.setenv("STATE_TEST_API_KEY", secret)
+    for name, write in (("now", lambda w, s: w.now(s)), ("soon", lambda w, s: w.soon(s))):
+        path = tmp_path / f"{name}.json"
+        state = make_state("eval")
+        state.warning = f"grader failed: bad key {secret}"
+        state.commits.append("a" * 40)
+        write(Writer(path, delay_s=0), state)
+        join_timers()
+        text = path.read_text(encoding="utf-8")
+        assert "sk-live" not in text and "and-long" not in text
+        back = load(path)
+        assert back.warning == "grader failed: bad key ***"
+        assert (back.commits, back.phase, back.experiment) == (["a" * 40], "eval", "exp")
+
+
+def test_a_state_no_secret_reaches_is_written_as_pydantic_writes_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_TEST_API_KEY", "sk-live-not-in-this-state")
+    path = tmp_path / "state.json"
+    state = make_state("mutate")
+    state.warning = "ünïcode stays as it is"
+    Writer(path, delay_s=3600).now(state)
+    assert path.read_text(encoding="utf-8") == state.model_dump_json(indent=2) + "\n"
