@@ -117,6 +117,7 @@ class Iteration(BaseModel):
     eval_key: Text = None  # absent on lines of older versions: unknown
     rebaseline: Flag = None
     rows_sha256: Text = None  # a KEEP's index.jsonl as decided: the next run's baseline, checked at resume
+    holdout_rows_sha256: Text = None  # a KEEP's held-out index.jsonl as decided (with a holdout): the same
     # the comparison with HEAD's results, as `agentv compare` summarizes it
     wins: Count = None
     losses: Count = None

@@ -16,6 +16,7 @@ from autoresearch.optimizer import faults, notify, tracking
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
 from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment import holdout
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.results import rows_digest
@@ -60,10 +61,14 @@ def _compared(entry: Iteration) -> dict[str, Any]:
 
 
 def sealed(paths: ExperimentPaths, entry: Iteration) -> Iteration:
-    """A KEEP's line with its rows' digest: they are the next run's baseline, which a resume checks unchanged."""
+    """A KEEP's line with its rows' digest, and its held-out rows' when there are some: they are the next run's
+    baselines, which a resume checks unchanged."""
     if entry.decision != "keep":
         return entry
-    return entry.model_copy(update={"rows_sha256": rows_digest(paths.run_dir(entry.run_dir))})
+    held = rows_digest(holdout.root(paths.results_dir, paths.root.name) / entry.run_dir) if entry.run_dir else None
+    return entry.model_copy(
+        update={"rows_sha256": rows_digest(paths.run_dir(entry.run_dir)), "holdout_rows_sha256": held}
+    )
 
 
 def _warn_budget(session: Session, before: float) -> None:

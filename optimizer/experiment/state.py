@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from autoresearch.plumbing import atomic, inplace
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import InvalidInput
-from autoresearch.plumbing.redact import redact_tree, shown_in_json
+from autoresearch.plumbing.redact import redact, redact_tree, secret_values, shown_in_json
 from autoresearch.policies.stop import StopReason
 
 if TYPE_CHECKING:
@@ -80,12 +80,26 @@ def _render(state: State) -> str:
     return _text(state)
 
 
+# written from the daemon's own words and git's ids, never from text it was given, and read back: masked where
+# a secret happened to match (a secret "minimize", a run of hex in a commit), state.json was unreadable (the next
+# start refused) or named no commit (`finalize`, the review)
+OWN = frozenset(
+    {"status", "stop_reason", "phase", "goal", "initial_sha", "commits", "branch"}
+    | {"phase_started_at", "started_at", "updated_at", "deadline"}
+)
+
+
 def _text(state: State) -> str:
     """The state's JSON with no secret of the environment (its warning, say, may quote a grader or an
-    error); masked only where one may show, as an iterations line is (`redact.shown_in_json`)."""
+    error); masked only where one may show, as an iterations line is (`redact.shown_in_json`), never in
+    the fields of `OWN` nor in the schema's names (a field of another version's, kept, is masked whole)."""
     text = state.model_dump_json(indent=2)
     if shown_in_json(text):
-        text = json.dumps(redact_tree(state.model_dump(mode="json")), indent=2, ensure_ascii=False)
+        secrets = secret_values()
+        fields = {k: v if k in OWN else redact_tree(v, secrets) for k, v in state.model_dump(mode="json").items()}
+        # the schema's names are no secret (one matched, `"***": ...`, the file lacked a field): only another's
+        names = {k: k if k in State.model_fields else redact(k, secrets) for k in fields}
+        text = json.dumps({names[k]: v for k, v in fields.items()}, indent=2, ensure_ascii=False)
     return text + "\n"
 
 

@@ -124,7 +124,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         head = (head_ref(ws), ws.head())
         stale = bool(history) and _eval_changed(history, cache.eval_key)
         baseline = _resume_baseline(ws, paths, history, stale) if history else []
-        held = split.rows_of(history.best.run_dir) if split and history.best and not stale else []
+        held = _resume_holdout(split, history, stale)
         state = _state(config, ws, paths, history, at)
         shield = sandbox.open_for(config, ws, paths, (cache.root.parent, vault.root.parent))
         if shield is not None:  # no mirror (Session.mirroring): an earlier run's, stale, is never restored from
@@ -262,6 +262,19 @@ def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History, st
         raise IntegrityError(
             f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart"
         ) from None
+
+
+def _resume_holdout(split: holdout.Holdout | None, history: History, stale: bool) -> list[JSONObject]:
+    """The last KEEP's held-out rows (the holdout's baseline), checked as `_resume_baseline` checks its rows."""
+    best = history.best
+    if split is None or best is None or stale:
+        return []
+    if best.holdout_rows_sha256 and rows_digest(split.root / best.run_dir) != best.holdout_rows_sha256:
+        raise IntegrityError(
+            f"{index_path(split.root / best.run_dir)}: the held-out results of the last KEEP (cycle {best.cycle}) "
+            "changed after it was decided (not by autoresearch); put them back, or use --restart"
+        )
+    return split.rows_of(best.run_dir)
 
 
 def _archive(paths: ExperimentPaths) -> None:

@@ -187,3 +187,43 @@ def test_a_state_no_secret_reaches_is_written_as_pydantic_writes_it(tmp_path, mo
     state.warning = "ünïcode stays as it is"
     Writer(path, delay_s=3600).now(state)
     assert path.read_text(encoding="utf-8") == state.model_dump_json(indent=2) + "\n"
+
+
+def test_a_secret_that_is_one_of_the_states_own_words_leaves_the_state_readable(tmp_path, monkeypatch):
+    """A secret whose value is a word of the state's own (its goal, its stop reason) or part of a commit it names
+    masked the field too: `goal: "***"` made state.json unreadable, the next start refused ("move it away"), and a
+    masked `initial_sha` or branch was a git error in `finalize`. The daemon writes those fields from its own
+    vocabulary and git's ids, never from text it was given: the warning, which quotes text from outside, is
+    still masked."""
+    sha = "0123456789abcdef" * 2 + "01234567"
+    for secret, field in (("minimize", "goal"), ("stop-requested", "stop_reason"), (sha[8:24], "initial_sha")):
+        monkeypatch.setenv("STATE_TEST_API_KEY", secret)
+        for name, write in (("now", lambda w, s: w.now(s)), ("soon", lambda w, s: w.soon(s))):
+            path = tmp_path / f"{field}-{name}.json"
+            state = State(experiment="exp", artifact="prompt.md", initial_sha=sha, phase="done", status="stopped")
+            state.goal, state.stop_reason, state.branch = "minimize", "stop-requested", f"autoresearch/{sha[:20]}"
+            state.commits.append(sha)
+            state.warning = f"the grader said {secret}"
+            write(Writer(path, delay_s=0), state)
+            join_timers()
+            back = load(path)
+            assert back is not None, field
+            assert back.warning == "the grader said ***", field
+            kept = ("goal", "stop_reason", "status", "phase", "initial_sha", "commits", "branch", "started_at")
+            assert {f: getattr(back, f) for f in kept} == {f: getattr(state, f) for f in kept}, field
+
+
+def test_a_secret_in_a_fields_name_masks_another_versions_name_only(tmp_path, monkeypatch):
+    """A field of another version's, kept (extra="allow"), named with a secret is written under a masked name; a
+    name of the schema's that a secret matched ("original_score") stays, or state.json lacked the field."""
+    secret = "sk-live-in-a-name"
+    monkeypatch.setenv("STATE_TEST_API_KEY", secret)
+    monkeypatch.setenv("STATE_TEST_OTHER_KEY", "original_score")
+    path = tmp_path / "state.json"
+    state = State.model_validate({**make_state("eval").model_dump(), f"from_{secret}": f"said {secret}"})
+    state.original_score = 0.5
+    Writer(path, delay_s=0).now(state)
+    text = path.read_text(encoding="utf-8")
+    assert "sk-live" not in text
+    back = load(path)
+    assert back is not None and back.original_score == 0.5 and back.model_extra == {"from_***": "said ***"}

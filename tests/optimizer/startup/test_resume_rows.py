@@ -49,3 +49,49 @@ def test_a_resume_refuses_the_last_keeps_rows_rewritten_after_the_run(tmp_path):
     assert_one_line_error(resumed, 50, forged, "changed after it was decided")
     assert (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text() == lines
     assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
+
+
+FORGE_HELD = r"""
+import json, time
+from pathlib import Path
+
+meta = Path(".autoresearch/runs/exp/_autoresearch")
+while json.loads((meta / "state.json").read_text()).get("status") == "running":  # until the run has ended
+    time.sleep(0.05)
+last = json.loads((meta / "iterations.jsonl").read_text().splitlines()[-1])
+index = Path(".autoresearch/holdout/exp", last["run_dir"], "index.jsonl")
+rows = [json.loads(line) for line in index.read_text().splitlines()]
+index.write_text("".join(json.dumps({**row, "score": 0.0}) + "\n" for row in rows))
+Path(".autoresearch/forged").write_text(str(index))
+"""
+
+
+def test_a_resume_refuses_the_last_keeps_held_out_rows_rewritten_after_the_run(tmp_path):
+    """The held-out rows of the last KEEP are the next run's holdout baseline (a candidate that lowers the
+    held-out tests is vetoed against them): rewritten to zeros after the run, every regression passed. Each
+    KEEP's line holds their digest too, and a resume that finds them changed refuses, naming the file."""
+    start = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 0, "g": 0, "h": 0, "i": 0, "j": 0}
+    plan = {
+        2: {
+            "write": {"prompt.md": scores(**(start | {"f": 1, "g": 1, "h": 1, "i": 1, "j": 1}))},
+            "summary": "better",
+            "run": ["setsid -f python3 tools/forge.py </dev/null >/dev/null 2>&1"],
+        },
+        3: {"write": {"prompt.md": scores(**start)}, "summary": "worse"},
+    }
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(**start)},
+        plan,
+        config={"stop": {"max_cycles": 2, "max_convergence": 10}, "eval": {"holdout": 0.4}},
+        extra_files={"tools/forge.py": FORGE_HELD},
+    )
+    assert cli(repo, "run").returncode == 0
+    wait_for(lambda: (repo / ".autoresearch/forged").exists(), timeout=60)
+    forged = (repo / ".autoresearch/forged").read_text()
+    lines = (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text()
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
+
+    resumed = cli(repo, "run")
+    assert_one_line_error(resumed, 50, forged, "changed after it was decided")
+    assert (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text() == lines
