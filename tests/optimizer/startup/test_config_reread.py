@@ -84,10 +84,9 @@ def test_a_config_put_back_that_names_another_experiment_is_refused_and_the_next
     assert [r["cycle"] for r in iterations(repo)] == [1, 2, 3, 4]
 
 
-def test_a_start_that_read_the_undone_config_before_another_start_put_it_back_and_ended_runs_the_one_on_disk(tmp_path):
-    """The second start read the mutator's config (its own eval command) before the first start's recovery put
-    the file back; the first then ran to its end and let the locks go before the second took them. The second
-    finds no undo left to do: it must still run with the config on disk, never with the one it read."""
+def undone_with_a_planted_eval(tmp_path: Path) -> tuple[Path, str, Path]:
+    """A repository whose daemon was killed during a mutation, and whose config then names an eval command of
+    the mutator's (one that touches the returned path): the repository, its config as it was, that path."""
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, PLAN, config={"stop": {"max_cycles": 4}})
     original = (repo / "autoresearch.yaml").read_text()
     killed_during_a_mutation(repo)
@@ -95,6 +94,14 @@ def test_a_start_that_read_the_undone_config_before_another_start_put_it_back_an
     settings = yaml.safe_load(original)
     settings["eval"]["command"] = f"touch '{planted}'; {settings['eval']['command']}"
     (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))  # as a mutator would
+    return repo, original, planted
+
+
+def test_a_start_that_read_the_undone_config_before_another_start_put_it_back_and_ended_runs_the_one_on_disk(tmp_path):
+    """The second start read the mutator's config (its own eval command) before the first start's recovery put
+    the file back; the first then ran to its end and let the locks go before the second took them. The second
+    finds no undo left to do: it must still run with the config on disk, never with the one it read."""
+    repo, original, planted = undone_with_a_planted_eval(tmp_path)
     second = stopped_at(repo, "before-lock")  # it read the mutator's config, and is about to lock
 
     first = cli(repo, "run")  # puts the config back, runs its four cycles, lets the locks go
@@ -110,13 +117,7 @@ def test_a_start_that_read_the_undone_config_before_another_start_put_it_back_an
 def test_a_start_killed_between_the_put_back_and_the_read_leaves_the_next_start_the_config_on_disk(tmp_path):
     """kill -9 after the recovery put the config back (the mutator's, with its own eval command, undone) and
     before the start read it again: the next start finds no undo left, and runs with the config on disk."""
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, PLAN, config={"stop": {"max_cycles": 4}})
-    original = (repo / "autoresearch.yaml").read_text()
-    killed_during_a_mutation(repo)
-    planted = tmp_path / "planted-eval-ran"
-    settings = yaml.safe_load(original)
-    settings["eval"]["command"] = f"touch '{planted}'; {settings['eval']['command']}"
-    (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))  # as a mutator would
+    repo, original, planted = undone_with_a_planted_eval(tmp_path)
     killed = stopped_at(repo, "config-put-back")
     os.kill(killed.pid, signal.SIGKILL)
     killed.communicate(timeout=60)

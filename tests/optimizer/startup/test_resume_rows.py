@@ -17,11 +17,16 @@ meta = Path(".autoresearch/runs/exp/_autoresearch")
 while json.loads((meta / "state.json").read_text()).get("status") == "running":  # until the run has ended
     time.sleep(0.05)
 last = json.loads((meta / "iterations.jsonl").read_text().splitlines()[-1])
-index = Path(".autoresearch/runs/exp", last["run_dir"], "index.jsonl")
+index = Path(".autoresearch/{folder}/exp", last["run_dir"], "index.jsonl")
 rows = [json.loads(line) for line in index.read_text().splitlines()]
 index.write_text("".join(json.dumps({**row, "score": 0.0}) + "\n" for row in rows))
 Path(".autoresearch/forged").write_text(str(index))
 """
+
+
+def forge(folder: str) -> str:
+    """A script that waits for the run's end, then rewrites the last KEEP's rows under `folder` to zeros."""
+    return FORGE.replace("{folder}", folder)
 
 
 def test_a_resume_refuses_the_last_keeps_rows_rewritten_after_the_run(tmp_path):
@@ -38,7 +43,7 @@ def test_a_resume_refuses_the_last_keeps_rows_rewritten_after_the_run(tmp_path):
         {"prompt.md": scores(a=0, b=0)},
         plan,
         config={"stop": {"max_cycles": 2, "max_convergence": 10}},
-        extra_files={"tools/forge.py": FORGE},
+        extra_files={"tools/forge.py": forge("runs")},
     )
     assert cli(repo, "run").returncode == 0
     wait_for(lambda: (repo / ".autoresearch/forged").exists(), timeout=60)
@@ -49,21 +54,6 @@ def test_a_resume_refuses_the_last_keeps_rows_rewritten_after_the_run(tmp_path):
     assert_one_line_error(resumed, 50, forged, "changed after it was decided")
     assert (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").read_text() == lines
     assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
-
-
-FORGE_HELD = r"""
-import json, time
-from pathlib import Path
-
-meta = Path(".autoresearch/runs/exp/_autoresearch")
-while json.loads((meta / "state.json").read_text()).get("status") == "running":  # until the run has ended
-    time.sleep(0.05)
-last = json.loads((meta / "iterations.jsonl").read_text().splitlines()[-1])
-index = Path(".autoresearch/holdout/exp", last["run_dir"], "index.jsonl")
-rows = [json.loads(line) for line in index.read_text().splitlines()]
-index.write_text("".join(json.dumps({**row, "score": 0.0}) + "\n" for row in rows))
-Path(".autoresearch/forged").write_text(str(index))
-"""
 
 
 def test_a_resume_refuses_the_last_keeps_held_out_rows_rewritten_after_the_run(tmp_path):
@@ -84,7 +74,7 @@ def test_a_resume_refuses_the_last_keeps_held_out_rows_rewritten_after_the_run(t
         {"prompt.md": scores(**start)},
         plan,
         config={"stop": {"max_cycles": 2, "max_convergence": 10}, "eval": {"holdout": 0.4}},
-        extra_files={"tools/forge.py": FORGE_HELD},
+        extra_files={"tools/forge.py": forge("holdout")},
     )
     assert cli(repo, "run").returncode == 0
     wait_for(lambda: (repo / ".autoresearch/forged").exists(), timeout=60)
