@@ -118,6 +118,7 @@ class Iteration(BaseModel):
     rebaseline: Flag = None
     rows_sha256: Text = None  # a KEEP's index.jsonl as decided: the next run's baseline, checked at resume
     holdout_rows_sha256: Text = None  # a KEEP's held-out index.jsonl as decided (with a holdout): the same
+    holdout_sha256: Text = None  # the split (holdout.json) the KEEP was decided with: checked at resume the same
     # the comparison with HEAD's results, as `agentv compare` summarizes it
     wins: Count = None
     losses: Count = None

@@ -29,7 +29,7 @@ BUDGET_WARNINGS = (0.5, 0.8)
 def record(session: Session, entry: Iteration) -> None:
     """Write the decision down before moving on: the line, then the state (the chart is the loop's, after)."""
     previous_spend = session.history.spent_usd
-    entry = sealed(session.paths, entry)
+    entry = sealed(session.paths, entry, session.holdout.sha256 if session.holdout else None)
     faults.point("before-append")
     session.ledger.append(entry)
     if entry.decision == "keep":  # only a KEEP's line is written down before its commit (`pending.commit`):
@@ -60,14 +60,19 @@ def _compared(entry: Iteration) -> dict[str, Any]:
     return shown
 
 
-def sealed(paths: ExperimentPaths, entry: Iteration) -> Iteration:
-    """A KEEP's line with its rows' digest, and its held-out rows' when there are some: they are the next run's
-    baselines, which a resume checks unchanged."""
+def sealed(paths: ExperimentPaths, entry: Iteration, split: str | None) -> Iteration:
+    """A KEEP's line with its rows' digest, and with a holdout its held-out rows' and the split's (`split`, the
+    digest of holdout.json as the daemon holds it, never the file read again): the next run's baselines and
+    which tests it hides, which a resume checks unchanged."""
     if entry.decision != "keep":
         return entry
     held = rows_digest(holdout.root(paths.results_dir, paths.root.name) / entry.run_dir) if entry.run_dir else None
     return entry.model_copy(
-        update={"rows_sha256": rows_digest(paths.run_dir(entry.run_dir)), "holdout_rows_sha256": held}
+        update={
+            "rows_sha256": rows_digest(paths.run_dir(entry.run_dir)),
+            "holdout_rows_sha256": held,
+            "holdout_sha256": split,
+        }
     )
 
 

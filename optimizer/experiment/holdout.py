@@ -2,7 +2,8 @@
 
 The split is drawn once per experiment from the original's results (seeded by
 the experiment's name, stratified by pass/fail) and kept in
-`_autoresearch/holdout.json`. After every evaluation the held-out rows (and
+`_autoresearch/holdout.json`, whose SHA-256 each KEEP's line holds (`holdout_sha256`): a resume
+refuses a split rewritten since (autoresearch.optimizer.startup.opening). After every evaluation the held-out rows (and
 the built-in runner's per-test directories) move from the run directory to
 `<results_dir>/holdout/<experiment>/`, a place the mutator's tools refuse to
 read, so neither the run directory nor the pass rates mention them. The
@@ -13,11 +14,13 @@ autoresearch.optimizer.cycle.holdout.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.policies.holdout import split
 from autoresearch.runs.results import INDEX, load_rows, safe_segment
@@ -30,6 +33,7 @@ WHOLE_RUN_FILES = ("eval.stdout.log", "eval.stderr.log", "benchmark.json", "timi
 class Holdout:
     tests: frozenset[str]
     root: Path  # <results_dir>/holdout/<experiment>
+    sha256: str  # of holdout.json's bytes, as drawn (or as read at a resume, checked against the last KEEP's line)
 
     def partition(self, rows: list[JSONObject]) -> tuple[list[JSONObject], list[JSONObject]]:
         """(train rows, held-out rows)."""
@@ -70,17 +74,23 @@ def root(results_dir: Path, experiment: str) -> Path:
 
 def load(state_file: Path, results_dir: Path, experiment: str) -> Holdout | None:
     try:
-        data = json.loads(state_file.read_text(encoding="utf-8"))
+        text = state_file.read_bytes()
     except FileNotFoundError:
         return None
-    return Holdout(frozenset(data["tests"]), root(results_dir, experiment))
+    try:
+        tests = frozenset(json.loads(text.decode("utf-8"))["tests"])
+    except (ValueError, KeyError, TypeError) as exc:  # not JSON, no list of tests (UnicodeDecodeError: a ValueError)
+        raise IntegrityError(
+            f"{state_file}: not a held-out split as autoresearch writes it ({type(exc).__name__}); "
+            "put it back, or use --restart"
+        ) from None
+    return Holdout(tests, root(results_dir, experiment), hashlib.sha256(text).hexdigest())
 
 
 def create(state_file: Path, results_dir: Path, experiment: str, rows: list[JSONObject], fraction: float) -> Holdout:
     """Draw the split from the original's rows and keep it with the experiment."""
     scores = {r["test_id"]: float(r["score"]) for r in rows}
     tests = split(scores, fraction, seed=experiment)
-    state_file.write_text(
-        json.dumps({"fraction": fraction, "seed": experiment, "tests": sorted(tests)}, indent=2) + "\n"
-    )
-    return Holdout(frozenset(tests), root(results_dir, experiment))
+    text = (json.dumps({"fraction": fraction, "seed": experiment, "tests": sorted(tests)}, indent=2) + "\n").encode()
+    state_file.write_bytes(text)
+    return Holdout(frozenset(tests), root(results_dir, experiment), hashlib.sha256(text).hexdigest())

@@ -119,6 +119,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         at = deadline(config.stop.until, config.stop.max_hours, datetime.now().astimezone())
         cache = open_cache(config, ws, paths)
         split = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
+        _check_split(paths, split, history)
         if config.eval.holdout and split is None and history:
             raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
         head = (head_ref(ws), ws.head())
@@ -262,6 +263,20 @@ def _resume_baseline(ws: Workspace, paths: ExperimentPaths, history: History, st
         raise IntegrityError(
             f"the baseline results of cycle {best.cycle} are gone or damaged ({exc}); use --restart"
         ) from None
+
+
+def _check_split(paths: ExperimentPaths, split: holdout.Holdout | None, history: History) -> None:
+    """The split (holdout.json) must be the one the last KEEP was decided with: rewritten since (by hand, or by a
+    process an unsandboxed mutator left running), it would show the mutator tests it never saw, against a
+    baseline split the old way; removed, every test. Lines of older versions hold no digest: not checked."""
+    best = history.best
+    if best is None or not best.holdout_sha256 or (split is not None and split.sha256 == best.holdout_sha256):
+        return
+    what = "is gone" if split is None else "changed"
+    raise IntegrityError(
+        f"{paths.holdout}: the held-out split of the last KEEP (cycle {best.cycle}) {what} after it was decided "
+        "(not by autoresearch); put it back, or use --restart"
+    )
 
 
 def _resume_holdout(split: holdout.Holdout | None, history: History, stale: bool) -> list[JSONObject]:

@@ -106,7 +106,8 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     if prepared is not None:  # the line as the cycle wrote it down before the commit
         reason = "; ".join(filter(None, [prepared.reason, RECOVERED]))
         iterations.append(
-            paths.iterations, sealed(paths, prepared.model_copy(update={"commit": sha, "reason": reason}))
+            paths.iterations,
+            sealed(paths, prepared.model_copy(update={"commit": sha, "reason": reason}), best.holdout_sha256),
         )
         return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
     run_dirs = sorted(paths.root.glob(f"*-c{cycle:04d}*"))
@@ -116,7 +117,7 @@ def _log_unlogged_keep(config: Config, ws: Workspace, paths: ExperimentPaths, hi
     except (IndexError, BadResults):
         return []  # the resume check reports the inconsistency with its own message
     record = _keep_record(config, cycle, run_dirs[-1], rows, baseline, head, best.eval_key)
-    iterations.append(paths.iterations, sealed(paths, record))
+    iterations.append(paths.iterations, sealed(paths, record, best.holdout_sha256))
     return [f"logged cycle {cycle}, committed as {sha[:10]} just before the crash"]
 
 

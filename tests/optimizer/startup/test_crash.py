@@ -8,6 +8,7 @@ and requires the same decisions, commits and artifact as a run never killed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -265,3 +266,19 @@ def test_an_index_the_mutator_broke_before_a_kill_is_put_back_by_the_next_start(
     assert git(repo, "status", "--porcelain").strip() == ""  # git reads its index again, as the daemon left it
     assert git(repo, "diff", "--cached", "--name-only").strip() == ""
     assert [r["cycle"] for r in lines_of(repo)] == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("pending", ["kept", "forged"])
+def test_a_keep_logged_after_a_crash_holds_the_split_digest(tmp_path, pending):
+    """With a holdout, the line of a KEEP committed just before a kill -9, from the line written down before the
+    commit or rebuilt from the run, holds the split's digest as every KEEP's line does: the next resume checks it."""
+    repo = make(tmp_path, eval={"holdout": 0.4})
+    assert cli(repo, "run", env={ENV: "after-commit:1"}).returncode == -signal.SIGKILL
+    if pending == "forged":
+        (repo / ".autoresearch/runs/exp/_autoresearch/pending-keep.json").write_text("{not json")
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    split = (repo / ".autoresearch/runs/exp/_autoresearch/holdout.json").read_bytes()
+    keeps = [line for line in lines_of(repo) if line["decision"] == "keep"]
+    assert any("recovered" in line["reason"] for line in keeps)
+    assert {line.get("holdout_sha256") for line in keeps} == {hashlib.sha256(split).hexdigest()}
