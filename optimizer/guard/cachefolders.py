@@ -155,13 +155,13 @@ class CacheFolders:
             try:
                 st = os.lstat(path)
             except FileNotFoundError:
-                updates.append((self._print(path), False))
+                updates.append((self._print(os.path.basename(path)), False))
                 continue
             except OSError:
                 return self._list(folder)
             if stat.S_ISDIR(st.st_mode):
                 return self._list(folder)
-            updates.append((self._print(path), True))
+            updates.append((self._print(os.path.basename(path)), True))
         if names is None:
             return self._list(folder)
         for fingerprint, there in updates:
@@ -186,7 +186,7 @@ class CacheFolders:
                             stack.append(item.path)
                             flat = False
                         elif flat:
-                            prints.append(self._print(item.path))
+                            prints.append(self._print(item.name))
             except OSError:
                 flat = flat and not os.path.lexists(folder)  # a folder gone holds nothing; one unreadable, unknown
                 continue
@@ -197,9 +197,9 @@ class CacheFolders:
             self._names.pop(folder, None)
         return count
 
-    def _print(self, path: str) -> int:
-        """A name's fingerprint: keyed, so a mutator cannot choose a name that shares one."""
-        digest = hashlib.blake2b(os.fsencode(path), digest_size=8, key=self._key).digest()
+    def _print(self, name: str) -> int:
+        """The fingerprint of a name in a folder: keyed, so a mutator cannot choose a name that shares one."""
+        digest = hashlib.blake2b(os.fsencode(name), digest_size=8, key=self._key).digest()
         return int.from_bytes(digest, "little")
 
     def _past(self, recent: list[str]) -> int:
