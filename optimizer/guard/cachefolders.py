@@ -15,14 +15,28 @@ until the mark is past every path's ctime (a clock tick, a few ms at most on
 Linux filesystems), so that an entry written just before it is not taken for
 the mutation's. A removed entry's name is gone with it: the folder itself is
 the change reported.
+
+With inotify, a settle does not list a folder again (a night's listing grows
+by an entry a cycle): it holds, per folder, the names below it as settled,
+each as a keyed 64-bit fingerprint in a sorted array (8 bytes an entry, not
+the name), and sets each name inotify reported since the last settle (in the
+mutation's window and the eval's) to what it is now: there or not. The rule
+is the same whichever window a path came in, and however often it comes (an
+undo's removals, an `accept` meanwhile), so nothing is counted twice. A folder
+inotify reports whole, one holding a sub-folder, one whose names are not held
+(after a walk, a start, a resume) is listed as before.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import hashlib
 import os
+import stat
 import time
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterable, Iterator
 
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
 from autoresearch.plumbing import inplace, trees
@@ -49,6 +63,9 @@ class CacheFolders:
         self.probe = probe(cache)
         self.counts: dict[str, int] = dict(counts or {})
         self.mark = mark
+        self._names: dict[str, array[int]] = {}  # a folder's names as settled, fingerprinted (see `_print`)
+        self._seen: set[str] = set()  # the paths inotify named since the last settle, in the mutation's window
+        self._key = os.urandom(16)  # unknown to a mutator: it cannot make two names share a fingerprint
 
     def folder(self, path: str) -> str | None:
         """The eval folder `path` is in or is, or None."""
@@ -78,6 +95,7 @@ class CacheFolders:
         """(path, before, after): each path below a concerned folder written since the mark (as new), and
         the folder itself when fewer of the older paths are left than were settled."""
         dirty = self._narrowed(dirty)
+        self._note(dirty)
         for folder in sorted(self._concerned(dirty)):
             older = 0
             for path, st in _below(folder):
@@ -90,7 +108,7 @@ class CacheFolders:
 
     def accept(self, folder: str) -> None:
         """What is below `folder` now is its settled state (after an undo: removed entries stay removed)."""
-        self.counts[folder] = sum(1 for _ in _below(folder))
+        self.counts[folder] = self._list(folder)
 
     def settle(self, dirty: set[str] | None) -> set[str]:
         """Take the folders as they are now, and a new mark past every path's ctime; returns the folders
@@ -99,19 +117,90 @@ class CacheFolders:
         moved = set()
         dirty = self._narrowed(dirty)
         recent = [path for path in dirty or () if self.folder(path) not in (None, path)]
-        for folder in self._concerned(dirty):
+        self._note(dirty)
+        named: dict[str, list[str]] = {}
+        for path in self._seen:
+            named.setdefault(self.folder(path) or "", []).append(path)
+        self._seen = set()
+        for folder in self._concerned(dirty) | (set(named) if dirty is not None else set()):
             if dirty is None:
                 below = list(_below(folder))
                 recent += [path for path, st in below if st.st_ctime_ns >= self.mark]
                 count = len(below)
             else:
-                count = _count(folder)
+                count = self._update(folder, named.get(folder, ()))
             if self.counts.get(folder) != count:
                 moved.add(folder)
             if count or folder in self.counts:
                 self.counts[folder] = count
         self.mark = self._past(recent)
         return moved
+
+    def _note(self, dirty: set[str] | None) -> None:
+        """Keep the cache's paths inotify named for the next settle; without them (a walk) no names are held."""
+        if dirty is None:
+            self._names.clear()
+            self._seen = set()
+        else:
+            self._seen.update(path for path in dirty if self.folder(path) is not None)
+
+    def _update(self, folder: str, paths: Iterable[str]) -> int:
+        """The paths below `folder` now: its names as settled, each of `paths` set to whether it is there;
+        listed again when its names are not held, or a path is the folder, a sub-folder or below one."""
+        names = self._names.get(folder)
+        updates = []
+        for path in paths:
+            if names is None or os.path.dirname(path) != folder:
+                return self._list(folder)
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                updates.append((self._print(os.path.basename(path)), False))
+                continue
+            except OSError:
+                return self._list(folder)
+            if stat.S_ISDIR(st.st_mode):
+                return self._list(folder)
+            updates.append((self._print(os.path.basename(path)), True))
+        if names is None:
+            return self._list(folder)
+        for fingerprint, there in updates:
+            at = bisect.bisect_left(names, fingerprint)
+            held = at < len(names) and names[at] == fingerprint
+            if there and not held:
+                names.insert(at, fingerprint)
+            elif held and not there:
+                names.pop(at)
+        return len(names)
+
+    def _list(self, folder: str) -> int:
+        """The paths below `folder`, from its listings alone (no stat of each); its names held when it
+        has no sub-folder (`_update` sets them from then on)."""
+        count, stack, flat, prints = 0, [folder], True, array("Q")
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as items:
+                    for item in items:
+                        count += 1
+                        if item.is_dir(follow_symlinks=False):
+                            stack.append(item.path)
+                            flat = False
+                        elif flat:
+                            prints.append(self._print(item.name))
+            except OSError:
+                flat = flat and not os.path.lexists(folder)  # a folder gone holds nothing; one unreadable, unknown
+                continue
+        held = sorted(set(prints))
+        if flat and len(held) == count:  # two names with one fingerprint (not made on purpose): listed each time
+            self._names[folder] = array("Q", held)
+        else:
+            self._names.pop(folder, None)
+        return count
+
+    def _print(self, name: str) -> int:
+        """The fingerprint of a name in a folder: keyed, so a mutator cannot choose a name that shares one."""
+        digest = hashlib.blake2b(os.fsencode(name), digest_size=8, key=self._key).digest()
+        return int.from_bytes(digest, "little")
 
     def _past(self, recent: list[str]) -> int:
         """A mark past the ctime of each of `recent`, from the filesystem's own clock. A ctime still ahead
@@ -155,21 +244,6 @@ def _below(folder: str) -> Iterator[tuple[str, os.stat_result]]:
     for path, st in walk(folder, lambda _: False):
         if path != folder:
             yield path, st
-
-
-def _count(folder: str) -> int:
-    """The paths below `folder`, from its listings alone (no stat of each)."""
-    count, stack = 0, [folder]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as items:
-                for item in items:
-                    count += 1
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-        except OSError:
-            continue
-    return count
 
 
 def _ctime(path: str) -> int:
