@@ -46,7 +46,7 @@ from pygit2.enums import CheckoutStrategy, FileMode, FilterMode
 from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
 from autoresearch.optimizer.gitrepo.handles import checkout_tree, common_dir, release, with_repository
 from autoresearch.optimizer.gitrepo.workspace import Workspace
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import inplace, trees
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0
 
@@ -125,8 +125,11 @@ class Throwaway:
             if "lib" not in ws.__dict__:
                 ws = with_repository(ws, pygit2.Repository(str(ws.root)))
             repo = ws.lib
-            if head != kept.commit:
-                _write_head(kept.admin / "HEAD", head)
+            # HEAD written over in place (a new file is some hundreds of microseconds of an ext4 journal); one
+            # that is not the checkout's own plain file (a link, a second name) is never written: made anew
+            if head != kept.commit and not inplace.cut(kept.admin / "HEAD", (head + "\n").encode("ascii")):
+                release(ws)
+                return None
             tree = repo[head].peel(pygit2.Tree)
             if renewed or not _write_blob(repo, tree, ws.artifact, target):
                 strategy = CheckoutStrategy.FORCE | (0 if renewed else CheckoutStrategy.DONT_UPDATE_INDEX)
@@ -160,22 +163,6 @@ def _write_blob(repo: pygit2.Repository, tree: pygit2.Tree, artifact: str, targe
     finally:
         os.close(fd)
     return True
-
-
-def _write_head(path: Path, head: str) -> None:
-    """The checkout's HEAD (a file of git's folder, as recorded: no link, see `_unchanged_but_the_artifact`)
-    written over in place when it has the length it had, as it always has: a new file, or one cut short and
-    written again, is some hundreds of microseconds of an ext4 disk's journal."""
-    data = (head + "\n").encode("ascii")
-    fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    try:
-        if os.fstat(fd).st_size != len(data):
-            os.ftruncate(fd, 0)
-        done = 0
-        while done < len(data):
-            done += os.pwrite(fd, data[done:], done)
-    finally:
-        os.close(fd)
 
 
 def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -> bool:
