@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -63,12 +63,15 @@ def run(
     log_prefix: Path | None,
     timeout_s: float | None = None,
     env: dict[str, str] | None = None,
+    stdin: bytes | None = None,
 ) -> Completed:
     """Run `command` (a shell string or an argv list); stdout/stderr go to `<log_prefix>.stdout.log`/`.stderr.log`.
 
     Without a `log_prefix` they go to files in memory and no `.pgid` file is written: for a command run in a
     scratch folder removed after it (a `cli` target's, once per test), whose logs no one reads and whose pid
     file no restarted daemon would look for, three files made and removed in the temporary directory a test.
+
+    `stdin`: the command's input, from a file in memory as its logs (a hook's JSON), else /dev/null.
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
@@ -79,17 +82,17 @@ def run(
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
     out_path, err_path, pgid_path = _log_paths(log_prefix)
-    with _log_file(out_path, "stdout") as out, _log_file(err_path, "stderr") as err:
+    with _log_file(out_path, "stdout") as out, _log_file(err_path, "stderr") as err, _input(stdin) as given:
         try:
             with critical():  # a signal between the fork and here waits: the child is never left unowned
                 if _refusing.is_set():
                     raise Refused(f"not started, the run is ending: {redact(str(command))[:200]}")
                 reaper.ready()
                 environ = {**os.environ, **env} if env else None  # None: inherited, not copied for each command
-                argv = _gated(command, cwd, environ)
+                argv = _gated(command, cwd, environ, given)
                 gate, go = os.pipe()
                 try:
-                    proc = _start(argv, cwd, environ, gate, out, err)
+                    proc = _start(argv, cwd, environ, (gate, given), out, err)
                     faults.point("process.started")
                     with _running_lock:
                         _running.add(proc.pid)
@@ -122,19 +125,20 @@ def run(
 
 # Run first in the command's shell: wait for the daemon's go on stdin (the gate), then give the command /dev/null.
 # EOF without a go: the daemon died (or failed) before its watcher heard of the group, so the command never runs.
-_GATE = "IFS= read -r _ || exit 137; exec </dev/null\n"
+_GATE = "IFS= read -r _ || exit 137; exec <{}\n"
 
 
-def _gated(command: str | list[str], cwd: Path, env: dict[str, str] | None) -> list[str]:
+def _gated(command: str | list[str], cwd: Path, env: dict[str, str] | None, given: BinaryIO | None) -> list[str]:
     """`command` as a `sh -c` that starts it only once the daemon has told its watcher of the group.
 
     Between `Popen` and `reaper.watch` the group runs unwatched: a SIGKILL there (Ray ends a worker 100 ms after
     its SIGTERM) left the command and its children running for good. A shell command gets the gate before its
     text (the same `/bin/sh -c` as `shell=True`, no process more); a program is exec'd by the gate, found on the
     PATH here first, so that a missing one is still the `FileNotFoundError` its caller reports."""
+    gate = _GATE.format("/dev/null" if given is None else f"/dev/fd/{given.fileno()}")  # dash: no &N past 9
     if isinstance(command, str):
-        return ["/bin/sh", "-c", _GATE + command]
-    return ["/bin/sh", "-c", _GATE + 'exec "$@"', "sh", _program(command[0], cwd, env), *command[1:]]
+        return ["/bin/sh", "-c", gate + command]
+    return ["/bin/sh", "-c", gate + 'exec "$@"', "sh", _program(command[0], cwd, env), *command[1:]]
 
 
 def _program(name: str, cwd: Path, env: dict[str, str] | None) -> str:
@@ -149,13 +153,39 @@ def _program(name: str, cwd: Path, env: dict[str, str] | None) -> str:
 
 
 def _start(
-    argv: list[str], cwd: Path, env: dict[str, str] | None, gate: int, out: BinaryIO, err: BinaryIO
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str] | None,
+    inputs: tuple[int, BinaryIO | None],
+    out: BinaryIO,
+    err: BinaryIO,
 ) -> subprocess.Popen[bytes]:
-    """The gated command started in a session of its own, reading the gate; our copy of the gate closed."""
+    """The gated command started in a session of its own, reading the gate (then its input, passed by its
+    number: see `_gated`); our copy of the gate closed."""
+    gate, given = inputs
     try:
-        return subprocess.Popen(argv, cwd=cwd, env=env, stdin=gate, stdout=out, stderr=err, start_new_session=True)
+        return subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=gate,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            pass_fds=() if given is None else (given.fileno(),),
+        )
     finally:
         os.close(gate)
+
+
+def _input(data: bytes | None) -> AbstractContextManager[BinaryIO | None]:
+    """A command's input in a file in memory, read from its start; nullcontext when it has none."""
+    if data is None:
+        return nullcontext()
+    given = _log_file(None, "stdin")
+    given.write(data)
+    given.seek(0)
+    return given
 
 
 def _open(go: int) -> None:

@@ -214,6 +214,34 @@ def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path)
             shutil.rmtree(Path(workspace).parent, ignore_errors=True)  # what a killed run leaves in the temp directory
 
 
+def test_kill_9_of_the_runner_mid_hook_leaves_no_hook_folder_in_the_temporary_directory(tmp_path):
+    """A hook's input and output are files in memory: a kill -9 mid-hook, which runs no cleanup, leaves no
+    `autoresearch-hook-*` folder behind (one a kill, run after run)."""
+    pid_file, temporary = tmp_path / "child.pid", tmp_path / "tmp"
+    temporary.mkdir()
+    repo, eval_file = project(
+        tmp_path,
+        {"template": "./template", "hooks": {"before_all": {"command": [sys.executable, "hang.py", str(pid_file)]}}},
+    )
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "autoresearch.optimizer", "eval", str(eval_file), "--output", str(tmp_path / "out")],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_for(lambda: pid_file.is_file() and pid_file.read_text().endswith("\n")), "the hook never started"
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(timeout=30)
+        assert sorted(p.name for p in temporary.glob("autoresearch-hook-*")) == []
+    finally:
+        if pid_file.is_file():
+            pid = int(pid_file.read_text().split()[0])
+            if pid_alive(pid):
+                os.killpg(os.getpgid(pid), signal.SIGKILL)
+
+
 def bare_repo(tmp_path: Path) -> tuple[Path, list[str]]:
     """A bare repository with two commits of lib.txt (v1, v2); returns it and the commits' shas, oldest first."""
     source = make_repo(tmp_path / "lib-src", {"lib.txt": "v1\n", "keep/a.txt": "a\n", "drop/b.txt": "b\n"})
