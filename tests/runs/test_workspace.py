@@ -185,44 +185,15 @@ def test_a_hook_that_never_ends_is_killed_with_what_it_started_at_its_timeout(tm
 
 
 def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path):
-    pid_file = tmp_path / "child.pid"
-    repo, eval_file = project(
-        tmp_path,
-        {"template": "./template", "hooks": {"before_all": {"command": [sys.executable, "hang.py", str(pid_file)]}}},
-    )
-    before = status(repo)
-    runner = subprocess.Popen(
-        [sys.executable, "-m", "autoresearch.optimizer", "eval", str(eval_file), "--output", str(tmp_path / "out")],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for(lambda: pid_file.is_file() and pid_file.read_text().endswith("\n")), "the hook never started"
-        runner.send_signal(signal.SIGKILL)
-        runner.wait(timeout=30)
-        assert status(repo) == before
-        assert (repo / "secret.txt").read_text() == "original\n" and sorted(
-            p.name for p in (repo / "template").iterdir()
-        ) == ["app.txt"]
-    finally:
-        if pid_file.is_file():
-            pid, workspace = pid_file.read_text().split()
-            if pid_alive(int(pid)):
-                os.killpg(os.getpgid(int(pid)), signal.SIGKILL)  # the orphaned hook this test's runner started
-            shutil.rmtree(Path(workspace).parent, ignore_errors=True)  # what a killed run leaves in the temp directory
-
-
-def test_kill_9_of_the_runner_mid_hook_leaves_no_hook_folder_in_the_temporary_directory(tmp_path):
-    """A hook's input and output are files in memory: a kill -9 mid-hook, which runs no cleanup, leaves no
-    `autoresearch-hook-*` folder behind (one a kill, run after run)."""
+    """And no `autoresearch-hook-*` folder in the temporary directory: a hook's input and output are files in
+    memory, which a kill -9 (running no cleanup) cannot leave behind."""
     pid_file, temporary = tmp_path / "child.pid", tmp_path / "tmp"
     temporary.mkdir()
     repo, eval_file = project(
         tmp_path,
         {"template": "./template", "hooks": {"before_all": {"command": [sys.executable, "hang.py", str(pid_file)]}}},
     )
+    before = status(repo)
     runner = subprocess.Popen(
         [sys.executable, "-m", "autoresearch.optimizer", "eval", str(eval_file), "--output", str(tmp_path / "out")],
         cwd=repo,
@@ -235,11 +206,16 @@ def test_kill_9_of_the_runner_mid_hook_leaves_no_hook_folder_in_the_temporary_di
         runner.send_signal(signal.SIGKILL)
         runner.wait(timeout=30)
         assert sorted(p.name for p in temporary.glob("autoresearch-hook-*")) == []
+        assert status(repo) == before
+        assert (repo / "secret.txt").read_text() == "original\n" and sorted(
+            p.name for p in (repo / "template").iterdir()
+        ) == ["app.txt"]
     finally:
         if pid_file.is_file():
-            pid = int(pid_file.read_text().split()[0])
-            if pid_alive(pid):
-                os.killpg(os.getpgid(pid), signal.SIGKILL)
+            pid, workspace = pid_file.read_text().split()
+            if pid_alive(int(pid)):
+                os.killpg(os.getpgid(int(pid)), signal.SIGKILL)  # the orphaned hook this test's runner started
+            shutil.rmtree(Path(workspace).parent, ignore_errors=True)  # what a killed run leaves in the temp directory
 
 
 def bare_repo(tmp_path: Path) -> tuple[Path, list[str]]:
