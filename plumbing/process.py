@@ -123,7 +123,8 @@ def run(
     return Completed(returncode, outputs[0], outputs[1], time.monotonic() - started)
 
 
-# Run first in the command's shell: wait for the daemon's go on stdin (the gate), then give the command /dev/null.
+# Run first in the command's shell: wait for the daemon's go on stdin (the gate), then give the command its input
+# (the file in memory `stdin` filled, else /dev/null).
 # EOF without a go: the daemon died (or failed) before its watcher heard of the group, so the command never runs.
 _GATE = "IFS= read -r _ || exit 137; exec <{}\n"
 
