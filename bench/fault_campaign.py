@@ -108,6 +108,7 @@ POINTS = {
     "between-appends": (2,),  # the line in the daemon's copy, not yet in iterations.jsonl
     "after-append": (2,),
     "after-state": (2,),
+    "process.started": (1, 3),  # a command started, its group not yet told to the watcher: the eval, a mutator
 }
 # the same, with the mutator in the sandbox: the digest is written over in place only where no mirror holds a
 # second name of it (autoresearch.plumbing.inplace.cut)

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from autoresearch.plumbing import folders
+from autoresearch.plumbing.errors import writing
 
 
 def write_text(path: Path, text: str, durable: bool = True) -> None:
@@ -23,18 +24,19 @@ def write_bytes(path: Path, data: bytes, durable: bool = True, mode: int | None 
 
 def write_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True, mode: int | None = None) -> None:
     """As `write_bytes`, the content given in parts (never joined in memory)."""
-    fd, tmp = folders.within(path.parent, lambda: made_beside(path))
-    try:
-        os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
-        with os.fdopen(fd, "wb") as f:
-            f.writelines(chunks)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with writing(path):
+        fd, tmp = folders.within(path.parent, lambda: made_beside(path))
+        try:
+            os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
+            with os.fdopen(fd, "wb") as f:
+                f.writelines(chunks)
+                f.flush()
+                if durable:
+                    os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
 
 def made_beside(path: Path) -> tuple[int, str]:

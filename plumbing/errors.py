@@ -11,6 +11,11 @@ derive from this root: this module imports nothing of ours.
 
 from __future__ import annotations
 
+import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 OK = 0
 REGRESSION = 1
 NO_IMPROVEMENT = 10
@@ -49,6 +54,31 @@ class IntegrityError(AutoresearchError):
     """The repository or the experiment state is not what the daemon recorded."""
 
     exit_code = INTEGRITY
+
+
+class NoRoom(IntegrityError, OSError):
+    """A record could not be written: the disk is full, a quota or a file-size limit is reached, or the disk
+    failed. The run stops as after a crash (HEAD the last decision, whole lines only); the next `run`, with
+    room again, resumes. Exit 50: the experiment's records are not all the daemon meant to write. An OSError
+    too (with the errno it stands for), so that a caller that went on after a failed write still does."""
+
+
+# full (ENOSPC), over a quota (EDQUOT) or a file-size limit (EFBIG), the disk failing (EIO), mounted read-only
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """Within the block, an OSError of a disk with no room for `path` becomes `NoRoom` naming it: one line and
+    exit 50 at the CLI, not a traceback (a write on a descriptor names no file of its own)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in NO_ROOM:
+            raise
+        no_room = NoRoom(f"cannot write {path}: {exc.strerror}; free some space, then `run` resumes")
+        no_room.errno = exc.errno
+        raise no_room from exc
 
 
 class Interrupted(BaseException):

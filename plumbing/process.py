@@ -6,20 +6,22 @@ full pipe, and so the logs stay in the run directory for the user to read.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import select
+import shutil
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from autoresearch.plumbing import reaper
+from autoresearch.plumbing import faults, reaper
 from autoresearch.plumbing.critical import critical
 from autoresearch.plumbing.errors import INTERRUPTED, AutoresearchError
 from autoresearch.plumbing.redact import redact
@@ -61,12 +63,15 @@ def run(
     log_prefix: Path | None,
     timeout_s: float | None = None,
     env: dict[str, str] | None = None,
+    stdin: bytes | None = None,
 ) -> Completed:
     """Run `command` (a shell string or an argv list); stdout/stderr go to `<log_prefix>.stdout.log`/`.stderr.log`.
 
     Without a `log_prefix` they go to files in memory and no `.pgid` file is written: for a command run in a
     scratch folder removed after it (a `cli` target's, once per test), whose logs no one reads and whose pid
     file no restarted daemon would look for, three files made and removed in the temporary directory a test.
+
+    `stdin`: the command's input, from a file in memory as its logs (a hook's JSON), else /dev/null.
 
     Any exception while waiting (Ctrl-C, SIGTERM turned into an exception, a
     timeout) kills the whole process group before it propagates, so no eval
@@ -77,27 +82,26 @@ def run(
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
     out_path, err_path, pgid_path = _log_paths(log_prefix)
-    with _log_file(out_path, "stdout") as out, _log_file(err_path, "stderr") as err:
+    with _log_file(out_path, "stdout") as out, _log_file(err_path, "stderr") as err, _input(stdin) as given:
         try:
             with critical():  # a signal between the fork and here waits: the child is never left unowned
                 if _refusing.is_set():
                     raise Refused(f"not started, the run is ending: {redact(str(command))[:200]}")
                 reaper.ready()
-                proc = subprocess.Popen(
-                    command,
-                    shell=isinstance(command, str),
-                    cwd=cwd,
-                    env={**os.environ, **env} if env else None,  # None: inherited, not copied for each command
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=err,
-                    start_new_session=True,
-                )
-                with _running_lock:
-                    _running.add(proc.pid)
-                reaper.watch(proc.pid, _groups)  # not under the lock: every thread's start and end takes it
-                if pgid_path is not None:  # lets a restarted daemon end what a crashed one left running
-                    pgid_path.write_text(str(proc.pid))
+                environ = {**os.environ, **env} if env else None  # None: inherited, not copied for each command
+                argv = _gated(command, cwd, environ, given)
+                gate, go = os.pipe()
+                try:
+                    proc = _start(argv, cwd, environ, (gate, given), out, err)
+                    faults.point("process.started")
+                    with _running_lock:
+                        _running.add(proc.pid)
+                    reaper.watch(proc.pid, _groups)  # not under the lock: every thread's start and end takes it
+                    if pgid_path is not None:  # lets a restarted daemon end what a crashed one left running
+                        pgid_path.write_text(str(proc.pid))
+                    _open(go)
+                finally:
+                    os.close(go)
             returncode: int | None = wait(proc, timeout_s)
             end_leftovers(proc)
         except subprocess.TimeoutExpired:
@@ -117,6 +121,80 @@ def run(
                 reaper.forget(proc.pid, _groups)
         outputs = [_output(f, path) for f, path in ((out, out_path), (err, err_path))]
     return Completed(returncode, outputs[0], outputs[1], time.monotonic() - started)
+
+
+# Run first in the command's shell: wait for the daemon's go on stdin (the gate), then give the command its input
+# (the file in memory `stdin` filled, else /dev/null).
+# EOF without a go: the daemon died (or failed) before its watcher heard of the group, so the command never runs.
+_GATE = "IFS= read -r _ || exit 137; exec <{}\n"
+
+
+def _gated(command: str | list[str], cwd: Path, env: dict[str, str] | None, given: BinaryIO | None) -> list[str]:
+    """`command` as a `sh -c` that starts it only once the daemon has told its watcher of the group.
+
+    Between `Popen` and `reaper.watch` the group runs unwatched: a SIGKILL there (Ray ends a worker 100 ms after
+    its SIGTERM) left the command and its children running for good. A shell command gets the gate before its
+    text (the same `/bin/sh -c` as `shell=True`, no process more); a program is exec'd by the gate, found on the
+    PATH here first, so that a missing one is still the `FileNotFoundError` its caller reports."""
+    gate = _GATE.format("/dev/null" if given is None else f"/dev/fd/{given.fileno()}")  # dash: no &N past 9
+    if isinstance(command, str):
+        return ["/bin/sh", "-c", gate + command]
+    return ["/bin/sh", "-c", gate + 'exec "$@"', "sh", _program(command[0], cwd, env), *command[1:]]
+
+
+def _program(name: str, cwd: Path, env: dict[str, str] | None) -> str:
+    """The file `name` runs, as `Popen` would find it (the PATH of the command's environment, or `cwd` for a path)."""
+    if os.sep in name:
+        found = name if os.access(cwd / name, os.X_OK) and not (cwd / name).is_dir() else None
+    else:
+        found = shutil.which(name, path=(env if env is not None else os.environ).get("PATH", os.defpath))
+    if found is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+    return found
+
+
+def _start(
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str] | None,
+    inputs: tuple[int, BinaryIO | None],
+    out: BinaryIO,
+    err: BinaryIO,
+) -> subprocess.Popen[bytes]:
+    """The gated command started in a session of its own, reading the gate (then its input, passed by its
+    number: see `_gated`); our copy of the gate closed."""
+    gate, given = inputs
+    try:
+        return subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=gate,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            pass_fds=() if given is None else (given.fileno(),),
+        )
+    finally:
+        os.close(gate)
+
+
+def _input(data: bytes | None) -> AbstractContextManager[BinaryIO | None]:
+    """A command's input in a file in memory, read from its start; nullcontext when it has none."""
+    if data is None:
+        return nullcontext()
+    given = _log_file(None, "stdin")
+    given.write(data)
+    given.seek(0)
+    return given
+
+
+def _open(go: int) -> None:
+    """Let the gated command start. It may have died already (killed from outside): its exit code says so."""
+    try:
+        os.write(go, b"\n")
+    except BrokenPipeError:
+        pass
 
 
 def wait(proc: subprocess.Popen[bytes], timeout_s: float | None) -> int:

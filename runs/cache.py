@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from autoresearch.plumbing import atomic
+from autoresearch.plumbing.errors import writing
 from autoresearch.plumbing.folders import within
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import Row, parse_rows
@@ -176,7 +177,7 @@ def _made(path: Path, entry: bytes) -> bool:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     except FileExistsError:
         return False
-    with os.fdopen(fd, "wb") as f:
+    with os.fdopen(fd, "wb") as f, writing(path):
         f.write(entry)
     return True
 

@@ -28,6 +28,7 @@ from pydantic import (
 
 from autoresearch.plumbing import folders
 from autoresearch.plumbing.clock import utc_now
+from autoresearch.plumbing.errors import writing
 from autoresearch.plumbing.redact import redact_tree, shown_in_json
 
 Decision = Literal["keep", "drop", "error"]
@@ -214,15 +215,16 @@ def append_line(path: Path, line: bytes, sync: bool = True) -> os.stat_result:
     fd = folders.within(path.parent, lambda: os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644))
     try:
         size = _drop_partial_tail(fd, path)
-        try:
-            done = os.write(fd, line)
-            while done < len(line):  # the next write raises (ENOSPC, EFBIG) where nothing more fits
-                done += os.write(fd, line[done:])
-        except OSError:
-            os.ftruncate(fd, size)
-            raise
-        if sync:
-            os.fsync(fd)
+        with writing(path):
+            try:
+                done = os.write(fd, line)
+                while done < len(line):  # the next write raises (ENOSPC, EFBIG) where nothing more fits
+                    done += os.write(fd, line[done:])
+            except OSError:
+                os.ftruncate(fd, size)
+                raise
+            if sync:
+                os.fsync(fd)
         return os.fstat(fd)
     finally:
         os.close(fd)

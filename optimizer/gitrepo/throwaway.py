@@ -37,13 +37,14 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import CheckoutStrategy, FileMode, FilterMode
 
-from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
+from autoresearch.optimizer.gitrepo import candidates, gitconfig, indexfile, indexflags, linked
 from autoresearch.optimizer.gitrepo.handles import checkout_tree, common_dir, release, with_repository
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import inplace, trees
@@ -109,7 +110,7 @@ class Throwaway:
         settings = linked.plain(self.main, head, common_dir(self.main))
         if settings is None or not _only_artifact(self.main.lib, kept.commit, head, ws.artifact):
             return None
-        before = _unchanged_but_the_artifact(kept, ws)
+        before = _unchanged_but_the_artifact(kept, ws, self.main.lib)
         if before is None:
             return None
         renewed = head != kept.commit or settings is not kept.settings  # the index written, not only the files
@@ -177,7 +178,7 @@ def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -
     return True
 
 
-def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> dict[str, Entry] | None:
+def _unchanged_but_the_artifact(kept: _Record, ws: Workspace, repo: pygit2.Repository) -> dict[str, Entry] | None:
     """Every path under the checkout and git's folder for it, but the artifact's, as recorded: what they
     all are now; None when one differs."""
     now = _walk(ws.root, kept.admin)
@@ -186,11 +187,46 @@ def _unchanged_but_the_artifact(kept: _Record, ws: Workspace) -> dict[str, Entry
         if _inside(path, artifact):
             continue
         if now.get(path) != kept.entries.get(path):
+            if path == _INDEX and path in now and _names_only(ws, kept, repo):
+                continue
             return None
         digest = kept.digests.get(path)
         if digest is not None and digest != _digest(ws.root, kept.admin, path):
             return None
     return now
+
+
+_INDEX = "a/index"  # the checkout's index, in git's folder for it
+
+
+def _names_only(ws: Workspace, kept: _Record, repo: pygit2.Repository) -> bool:
+    """The checkout's index, written since the record, names what it named: the recorded commit's tree, every
+    entry unmarked, none in conflict. After a DROP the artifact's entry keeps the dropped candidate's cached
+    times (the index is not written); a mutator's `git status` refreshes them and writes the index, which
+    then differed from the record by its times alone, and the checkout was made anew for it every cycle."""
+    try:
+        index = indexfile.read(kept.admin / "index")
+        if index.conflicts is not None:
+            return False
+        marked = indexflags.unlooked(str(kept.admin), len(repo[kept.commit].id.raw), lambda: _listing(ws))
+        tree = repo[kept.commit].peel(pygit2.Tree)
+    except (pygit2.GitError, OSError):
+        return False
+    return marked == [] and {e.path: (e.mode, e.id) for e in index} == dict(_blobs(tree, ""))
+
+
+def _listing(ws: Workspace) -> str:
+    """A split index's entries, with their flags, as git lists them (libgit2 reads no split index)."""
+    return ws.git("ls-files", "-v", "-s", "-z")
+
+
+def _blobs(tree: pygit2.Tree, prefix: str) -> Iterator[tuple[str, tuple[int, pygit2.Oid]]]:
+    """Every entry of `tree` but its folders, by path, as an index names it: (mode, object id)."""
+    for entry in tree:
+        if isinstance(entry, pygit2.Tree):
+            yield from _blobs(entry, f"{prefix}{entry.name}/")
+        else:
+            yield f"{prefix}{entry.name}", (entry.filemode, entry.id)
 
 
 def _record(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autoresearch.plumbing import process, trees
+from autoresearch.plumbing import process
 from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Hook
 
@@ -67,18 +67,16 @@ def run_hook(hook: Hook, ctx: HookContext, fatal: bool = True) -> str:
     argv = [VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), arg) for arg in hook.command]
     timeout_ms = hook.timeout_ms if hook.timeout_ms is not None else (FATAL_TIMEOUT_MS if fatal else WARN_TIMEOUT_MS)
     cwd = hook.cwd or ctx.file_dir or ctx.eval_dir
-    with trees.temporary(prefix="autoresearch-hook-") as scratch:
-        stdin = Path(scratch) / "stdin.json"
-        stdin.write_text(ctx.stdin(), encoding="utf-8")
-        try:
-            done = process.run(
-                f"exec {shlex.join(argv)} < {shlex.quote(str(stdin))}",
-                cwd=cwd,
-                log_prefix=Path(scratch) / "hook",
-                timeout_s=timeout_ms / 1000,
-            )
-        except OSError as exc:
-            raise HookFailed(f"Script failed: {exc}") from None
+    try:  # input and output in memory: no folder for a kill -9 to leave in the temporary directory
+        done = process.run(
+            f"exec {shlex.join(argv)}",
+            cwd=cwd,
+            log_prefix=None,
+            timeout_s=timeout_ms / 1000,
+            stdin=ctx.stdin().encode("utf-8"),
+        )
+    except OSError as exc:
+        raise HookFailed(f"Script failed: {exc}") from None
     if done.timed_out:
         raise HookFailed(f"Process timed out after {timeout_ms:g}ms")
     if done.returncode != 0:

@@ -12,7 +12,8 @@ import threading
 import pytest
 
 from autoresearch.plumbing import process
-from tests.helpers.procs import ended
+from autoresearch.plumbing.faults import ENV
+from tests.helpers.procs import ended, running
 from tests.helpers.scenario import wait_for
 
 # Runs the helper with a handler that honours held blocks (as the daemon's does). The helper's
@@ -245,3 +246,22 @@ def test_a_command_run_without_a_log_prefix_keeps_its_output_in_memory_and_write
     done = process.run("echo out; echo err >&2", cwd=tmp_path, log_prefix=None)
     assert (done.returncode, done.stdout, done.stderr) == (0, "out\n", "err\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_process_killed_between_a_commands_start_and_its_watch_leaves_nothing_run(tmp_path):
+    """SIGKILL after `Popen`, before the watcher hears of the group (Ray ends a worker 100 ms after its SIGTERM):
+    the command waits at its gate for the daemon's go, sees the gate close instead, and never runs."""
+    ran = tmp_path / "ran"
+    command = f"touch {ran}; sleep 600 & wait"
+    script = "import sys; from pathlib import Path; from autoresearch.plumbing.process import run\n"
+    script += f"run({command!r}, cwd=Path(sys.argv[1]), log_prefix=Path(sys.argv[1]) / 'target')"
+    helper = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], env={**os.environ, ENV: "process.started:1"}
+    )
+    try:
+        assert helper.wait(timeout=60) == -signal.SIGKILL
+        wait_for(lambda: not running(str(ran)), timeout=15)
+        assert not ran.exists()
+    finally:
+        for pid in running(str(ran)):
+            os.killpg(pid, signal.SIGKILL)

@@ -185,7 +185,10 @@ def test_a_hook_that_never_ends_is_killed_with_what_it_started_at_its_timeout(tm
 
 
 def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path):
-    pid_file = tmp_path / "child.pid"
+    """And no `autoresearch-hook-*` folder in the temporary directory: a hook's input and output are files in
+    memory, which a kill -9 (running no cleanup) cannot leave behind."""
+    pid_file, temporary = tmp_path / "child.pid", tmp_path / "tmp"
+    temporary.mkdir()
     repo, eval_file = project(
         tmp_path,
         {"template": "./template", "hooks": {"before_all": {"command": [sys.executable, "hang.py", str(pid_file)]}}},
@@ -194,7 +197,7 @@ def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path)
     runner = subprocess.Popen(
         [sys.executable, "-m", "autoresearch.optimizer", "eval", str(eval_file), "--output", str(tmp_path / "out")],
         cwd=repo,
-        env={**os.environ, **GIT_ENV},
+        env={**os.environ, **GIT_ENV, "TMPDIR": str(temporary)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -202,6 +205,7 @@ def test_kill_9_of_the_runner_mid_hook_leaves_the_repository_as_it_was(tmp_path)
         assert wait_for(lambda: pid_file.is_file() and pid_file.read_text().endswith("\n")), "the hook never started"
         runner.send_signal(signal.SIGKILL)
         runner.wait(timeout=30)
+        assert sorted(p.name for p in temporary.glob("autoresearch-hook-*")) == []
         assert status(repo) == before
         assert (repo / "secret.txt").read_text() == "original\n" and sorted(
             p.name for p in (repo / "template").iterdir()

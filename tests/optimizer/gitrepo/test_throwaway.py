@@ -264,7 +264,7 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     ws = throwaway.take()
     kept = throwaway._kept
     assert kept is not None
-    before = throwaway_module._unchanged_but_the_artifact(kept, ws)  # the put-back's check
+    before = throwaway_module._unchanged_but_the_artifact(kept, ws, main.lib)  # the put-back's check
     (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
     throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, before)
     again = throwaway.take()
@@ -287,4 +287,44 @@ def test_the_record_after_a_put_back_neither_reads_nor_holds_the_artifact(tmp_pa
         assert kept is not None and kept.ws is ws
         assert [p for p in [*kept.entries, *kept.digests] if p.startswith("w/prompt.md")] == []
         assert kept.entries["w/docs/a.md"]  # the rest of the checkout is recorded
+    throwaway.drop()
+
+
+def test_a_mutators_git_status_after_a_drop_makes_no_checkout_anew(tmp_path, settled):
+    """After a DROP the index keeps the dropped candidate's cached times for the artifact: the next mutator's
+    `git status` refreshes them and writes the index, which names the same blobs. Each cycle's checkout is
+    still the one put back, never made anew, and equal to a fresh one."""
+    main, throwaway, _ = setup(tmp_path)
+    ws = _dropped(throwaway, throwaway.take())
+    kept_inode = os.stat(ws.root / "docs" / "a.md").st_ino
+    remade = 0
+    for cycle in range(3):
+        git(ws.root, "status", "--porcelain")  # the mutator looks first: the index is written
+        again = _dropped(throwaway, ws, f"candidate {cycle}\n")
+        remade += again is not ws or os.stat(again.root / "docs" / "a.md").st_ino != kept_inode
+        ws = again
+    assert remade == 0
+    assert state(ws.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+STAGED = {
+    "the artifact staged": ["add", "prompt.md"],
+    "a file marked skip-worktree": ["update-index", "--skip-worktree", "docs/a.md"],
+    "a file marked assume-unchanged": ["update-index", "--assume-unchanged", "docs/a.md"],
+    "a mode staged": ["update-index", "--chmod=+x", "docs/a.md"],
+    "a file staged for removal": ["rm", "-q", "--cached", "docs/a.md"],
+}
+
+
+@pytest.mark.parametrize("command", STAGED.values(), ids=list(STAGED))
+def test_an_index_a_mutator_staged_or_marked_in_makes_the_checkout_anew(tmp_path, settled, command):
+    main, throwaway, _ = setup(tmp_path)
+    ws = _dropped(throwaway, throwaway.take())
+    ws.artifact_path.write_text("a candidate\n")
+    git(ws.root, *command)
+    again = throwaway.take()
+    assert again is not ws
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    assert "S " not in git(again.root, "ls-files", "-t") and git(again.root, "ls-files", "-v").startswith("H ")
     throwaway.drop()
