@@ -15,7 +15,7 @@ from autoresearch.optimizer.faults import ENV
 from autoresearch.optimizer.gitrepo import direct
 from autoresearch.optimizer.gitrepo.workspace import commit_artifact, open_workspace, restore_artifact
 from tests.helpers.repos import GIT_ENV, cli, git, make_repo
-from tests.optimizer.startup.test_crash import assert_consistent_after_crash, assert_same_as_uninterrupted, make
+from tests.optimizer.startup.test_crash import assert_same_as_uninterrupted, kill_at_then_resume, make
 
 FILES = {"d/p.md": "one\n", "x.txt": "x\n", "e/f.txt": "f\n", "z.txt": "z\n"}
 MESSAGE = "autoresearch cycle 2:  fix   a "
@@ -199,12 +199,7 @@ POINTS = [
 @pytest.mark.parametrize("point, n", POINTS, ids=[f"{p}-{n}" for p, n in POINTS])
 def test_a_kill_inside_an_in_process_write_is_repaired_by_the_next_run(tmp_path, point, n):
     repo = make(tmp_path)
-    crashed = cli(repo, "run", env={ENV: f"{point}:{n}"})
-    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
-    assert_consistent_after_crash(repo)
-    resumed = cli(repo, "run")
-    assert resumed.returncode == 0, resumed.stderr
-    assert_same_as_uninterrupted(repo)
+    kill_at_then_resume(repo, point, n)
     assert git(repo, "fsck", "--no-dangling").strip() == ""
     assert not list((repo / ".git").rglob("*.lock")) or all(
         "autoresearch" in p.parts for p in (repo / ".git").rglob("*.lock")
