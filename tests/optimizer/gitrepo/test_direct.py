@@ -232,3 +232,16 @@ def test_a_run_commits_in_process_with_no_git_commit_and_no_hook(tmp_path):
     assert not (repo / "hook-ran").exists()
     started = log.read_text() if log.exists() else ""
     assert " commit " not in f" {started} " and "checkout HEAD" not in started
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo"])
+def test_an_artifact_that_is_no_longer_a_regular_file_is_committed_by_git_not_read_through(tmp_path, kind):
+    repo = make_repo(tmp_path / "r", FILES)
+    ws = open_workspace(repo, "d/p.md")  # as the run opened it
+    (repo / "d/p.md").unlink()
+    if kind == "link":
+        (repo / "d/p.md").symlink_to("../x.txt")
+    else:
+        os.mkfifo(repo / "d/p.md")  # opening it for reading never blocks the daemon
+    assert direct.commit(ws, "kept") is None
+    assert git(repo, "log", "--format=%s") == "initial\n" and git(repo, "status", "--porcelain", "x.txt") == ""
