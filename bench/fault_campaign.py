@@ -9,7 +9,11 @@ tracked file, an untracked one, a staged change. Then:
   SIGTERM, and with SIGINT to the daemon's whole process group (Ctrl-C in a
   terminal, `timeout`, systemd); the digest's write over its last bytes with the
   mutator in the sandbox (where it is written in place);
-- git writes held open by a `git` wrapper on the daemon's PATH: inside a commit
+- the decision's in-process git writes (optimizer/gitrepo/direct.py) killed or signalled at each of their
+  points (the kill points above: its objects written, its index written, its branch moved; a DROP's file
+  written beside the artifact, then renamed in);
+- git writes held open by a `git` wrapper on the daemon's PATH (the repository set with core.autocrlf, which
+  leaves the decision's commit and restore to git): inside a commit
   (the repository's prepare-commit-msg hook is let run for it and waits, index
   lock taken) and before a restore's checkout; the campaign then SIGKILLs the
   daemon, the daemon and its git, or its git alone, or signals the group, and
@@ -109,6 +113,14 @@ POINTS = {
     "after-append": (2,),
     "after-state": (2,),
     "process.started": (1, 3),  # a command started, its group not yet told to the watcher: the eval, a mutator
+    # inside the decision's in-process git writes (autoresearch.optimizer.gitrepo.direct): a KEEP's commit with its
+    # objects written (index.lock held), its index written (the branch not yet moved), its branch moved (the
+    # journal's note not yet blanked); a DROP's file written beside the artifact, then renamed over it
+    "direct-objects-written": (1, 2),
+    "direct-index-written": (1, 2),
+    "direct-ref-updated": (1,),
+    "direct-scratch-written": (1, 2),
+    "direct-file-written": (1,),
 }
 # the same, with the mutator in the sandbox: the digest is written over in place only where no mirror holds a
 # second name of it (autoresearch.plumbing.inplace.cut)
@@ -323,6 +335,8 @@ class Campaign:
             (repo / "autoresearch.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))
             git(repo, "commit", "-qam", "an LLM mutator")
             serve(self.llm, bad)
+        if case.outside:  # a git held open: the commit and restore left to git (see gitrepo.direct)
+            git(repo, "config", "core.autocrlf", "input")
         add_user_work(repo)
         return repo, self.harness.env(root)
 

@@ -113,6 +113,8 @@ def run_version_case(harness: Harness, case: VersionCase) -> list[str]:
         config=settings,
         extra_files=USER_FILES,
     )
+    if case.outside:  # the commit and restore left to git, to hold it (see autoresearch.optimizer.gitrepo.direct)
+        git(repo, "config", "core.autocrlf", "input")
     first = run(repo, env, ["run"])
     if first.returncode != 0:
         return [f"the first run exited {first.returncode}: {last_line(first.stderr)}"]

@@ -4,7 +4,9 @@ The profiler makes each Python call dearer (a cycle's CPU is about 2.4 times its
 phases compare with each other and with the same phase on another build, not with loop_overhead's CPU.
 Each phase is a function's cumulative time over the run divided by the cycles (a KEEP's commit and a DROP's
 restore each happen on half of them); nested phases are indented, and the guard's window holds the put-back.
-Usage: python bench/loop_phases.py [--cycles N] [--save FILE]
+With `--wall` the profile's clock is the wall clock: a git process's time (not the daemon's CPU) shows in the
+phase that waits for it, where the process time leaves it out.
+Usage: python bench/loop_phases.py [--cycles N] [--save FILE] [--wall]
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=300)
     parser.add_argument("--save", type=Path, help="the profile, for pstats")
+    parser.add_argument("--wall", action="store_true", help="wall-clock time, not process time")
     args = parser.parse_args()
     bench = Path(__file__).resolve().parent / "loop_overhead.py"
     sys.argv = [str(bench), "--cycles", str(args.cycles), "--rounds", "1"]
-    profile = cProfile.Profile(time.process_time)
+    profile = cProfile.Profile(time.perf_counter if args.wall else time.process_time)
     profile.enable()
     try:
         runpy.run_path(str(bench), run_name="__main__")

@@ -27,6 +27,8 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from autoresearch.optimizer.daemonlog import get
@@ -45,9 +47,7 @@ def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journa
         journal = None  # for the next run's repair, whatever this command does
     with critical():
         if journal is not None:
-            note = json.dumps({"git": list(args[:2]), "daemon": os.getpid()}).encode() + b"\n"
-            # a mutator may have deleted the results directory
-            folders.within(journal.parent, lambda: inplace.write(journal, note))
+            _note(journal, args[:2])
         proc = subprocess.Popen(
             ["git", *ISOLATED, *args],
             cwd=root,
@@ -64,6 +64,28 @@ def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journa
         stderr = " ".join(err.decode(errors="replace").split())
         raise IntegrityError(f"git {' '.join(args[:2])} failed: {stderr or f'exit {proc.returncode}'}")
     return out.decode(errors="surrogateescape").removesuffix("\n")
+
+
+@contextmanager
+def journaled(journal: Path | None, what: tuple[str, ...]) -> Iterator[None]:
+    """A write the daemon makes in-process (autoresearch.optimizer.gitrepo.direct), journaled as a git command is:
+    noted as `git WHAT` before it begins, in a critical block, and blanked once it has ended, done or raised
+    (its locks released on the way out); a kill leaves the note, and the locks it took, for the next run."""
+    if journal is not None and under_way(journal):
+        journal = None
+    with critical():
+        if journal is not None:
+            _note(journal, what)
+        try:
+            yield
+        finally:
+            if journal is not None:
+                inplace.blank(journal)
+
+
+def _note(journal: Path, what: tuple[str, ...]) -> None:
+    note = json.dumps({"git": list(what), "daemon": os.getpid()}).encode() + b"\n"
+    folders.within(journal.parent, lambda: inplace.write(journal, note))  # a mutator may have deleted the folder
 
 
 def under_way(journal: Path) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygit2
@@ -39,6 +39,21 @@ class Settings:
     converts: bool  # a filter driver or a sparse checkout configured, or an attributes file naming a
     # filter or a `working-tree-encoding`: libgit2 would not check out as git does
     excludes_files: tuple[Path, ...]  # `core.excludesFile`, the user's home expanded
+    writes: dict[str, str | None] = field(
+        default_factory=dict, compare=False
+    )  # the `WRITES` keys set, by lower-case name (the last value: git's; None: a
+    # bare key, true), the system's file left out as git leaves it under GIT_CONFIG_NOSYSTEM
+
+
+# what the decision's in-process git writes (autoresearch.optimizer.gitrepo.direct) must know of the configuration
+WRITES = frozenset(
+    {
+        *(f"{who}.{what}" for who in ("user", "author", "committer") for what in ("name", "email")),
+        *("commit.gpgsign", "commit.cleanup", "i18n.commitencoding", "core.autocrlf", "core.eol", "core.filemode"),
+        *("core.sharedrepository", "core.fsync", "core.fsyncobjectfiles", "core.fsyncmethod", "core.splitindex"),
+        *("extensions.objectformat", "extensions.refstorage", "core.attributesfile"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -48,14 +63,14 @@ class _Kept:
     settings: Settings
 
 
-_seen: dict[tuple[str, str], _Kept] = {}  # by (git folder, common folder)
+_seen: dict[tuple[str, str, bool], _Kept] = {}  # by (git folder, common folder, GIT_CONFIG_NOSYSTEM)
 _REMEMBERED = 64
 
 
 def settings(repo: pygit2.Repository, common: Path) -> Settings:
     """The `Settings` of `repo`, whose common git folder is `common`: as last found when none of the files
     they come from has changed since (see the module's docstring)."""
-    key = (repo.path, str(common))
+    key = (repo.path, str(common), _no_system())
     started = time.time_ns()
     kept = _seen.get(key)
     if kept is not None and _signature(kept.files, started) == kept.signature:
@@ -63,9 +78,9 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
     configs = _config_files(repo.path, common)
     attributes = [str(common / "info" / "attributes"), str(users_git_file("attributes"))]
     before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
-    converts, excludes, named, includes = _walk(repo.config)
+    converts, excludes, named, includes, writes = _walk(repo.config)
     after = _signature(named, started)
-    found = Settings(converts or any(_converting(file) for file in attributes + named), excludes)
+    found = Settings(converts or any(_converting(file) for file in attributes + named), excludes, writes)
     if len(_seen) >= _REMEMBERED:  # the candidates' worktrees come and go
         _seen.clear()
     if before is None or after is None or includes:
@@ -117,14 +132,22 @@ def _signature(files: list[str] | tuple[str, ...], started: int) -> Signature | 
     return tuple(found)
 
 
-def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], bool]:
+def _no_system() -> bool:
+    return os.environ.get("GIT_CONFIG_NOSYSTEM", "").lower() not in ("", "0", "false", "no", "off")
+
+
+def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], bool, dict[str, str | None]]:
     """Whether a filter driver or sparse checkout is configured, the excludes files, the attributes files,
-    and whether the configuration includes other files."""
+    whether the configuration includes other files, and the `WRITES` keys set."""
     converts, includes = False, False
     excludes: list[Path] = []
     attributes: list[str] = []
+    writes: dict[str, str | None] = {}
+    skip = ConfigLevel.SYSTEM if _no_system() else None
     for entry in config:
         name, value = entry.name.lower(), entry.value or ""
+        if name in WRITES and entry.level != skip:
+            writes[name] = entry.value
         if name.startswith("filter.") and name.endswith((".smudge", ".process")):
             converts = True
         elif name == "core.sparsecheckout" and value.lower() not in ("false", "no", "off", "0"):
@@ -135,7 +158,7 @@ def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], boo
             excludes.append(Path(str(entry.value)).expanduser())
         elif name.startswith(("include.", "includeif.")):
             includes = True
-    return converts, tuple(excludes), attributes, includes
+    return converts, tuple(excludes), attributes, includes, writes
 
 
 def _converting(file: str) -> bool:

@@ -80,6 +80,19 @@ def _listed(listing: str) -> list[Unlooked]:
 def _walk(data: bytes, version: int, count: int, id_size: int) -> tuple[list[Unlooked], int]:
     """The marked entries, and where the entries end."""
     found: list[Unlooked] = []
+    listed, end = walk(data, version, count, id_size)
+    for offset, flags, extended, path in listed:
+        if flags & _VALID or extended & _SKIP_WORKTREE:
+            (mode,) = struct.unpack_from(">I", data, offset + 24)
+            oid = data[offset + _STAT : offset + _STAT + id_size]
+            found.append(Unlooked(os.fsdecode(path), bool(flags & _VALID), mode, oid))
+    return found, end
+
+
+def walk(data: bytes, version: int, count: int, id_size: int) -> tuple[list[tuple[int, int, int, bytes]], int]:
+    """Each entry of an index file's bytes as (its offset, flags, extended flags, path), and where the entries
+    end; raises struct.error, ValueError or IndexError where the bytes are not what the header says."""
+    found = []
     offset, previous = 12, b""
     for _ in range(count):
         offset_of_entry = offset
@@ -92,8 +105,8 @@ def _walk(data: bytes, version: int, count: int, id_size: int) -> tuple[list[Unl
                 raise ValueError("an extended entry in a version 2 index")
             (extended,) = struct.unpack_from(">H", data, at)
             at += 2
-        end = data.index(b"\0", at) if version < 4 else 0
         if version < 4:
+            end = data.index(b"\0", at)
             path = data[at:end]
             offset += (end - offset + 8) & ~7  # padded with 1 to 8 NULs to a multiple of 8 bytes
         else:
@@ -104,10 +117,7 @@ def _walk(data: bytes, version: int, count: int, id_size: int) -> tuple[list[Unl
             path = previous[: len(previous) - strip] + data[at:end]
             offset = end + 1
         previous = path
-        if flags & _VALID or extended & _SKIP_WORKTREE:
-            (mode,) = struct.unpack_from(">I", data, offset_of_entry + 24)
-            oid = data[offset_of_entry + _STAT : offset_of_entry + _STAT + id_size]
-            found.append(Unlooked(os.fsdecode(path), bool(flags & _VALID), mode, oid))
+        found.append((offset_of_entry, flags, extended, path))
     return found, offset
 
 

@@ -3,7 +3,9 @@
 Every function here stages, commits or restores only the artifact path, and
 only the daemon's own commits are ever recorded as its work.
 
-Writes go through the git command line (index extensions and reflogs behave
+The decision's writes (a KEEP's commit, a DROP's restore of a file artifact) are made in-process where that
+gives what git's command would (autoresearch.optimizer.gitrepo.direct says what is kept, and when git is
+left to do it); every other write goes through the git command line (index extensions and reflogs behave
 exactly as the user's git makes them), run as autoresearch.optimizer.gitrepo.gitcmd says: in their
 own session, with no hooks, journaled. Reads that happen several times
 a cycle go through libgit2 in-process (pygit2): object ids, sizes, the
@@ -24,7 +26,7 @@ from typing import Literal
 import pygit2
 from pygit2.enums import DiffOption
 
-from autoresearch.optimizer.gitrepo import gitcmd
+from autoresearch.optimizer.gitrepo import direct, gitcmd
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import trees
@@ -229,6 +231,9 @@ def commit_artifact(ws: Workspace, message: str) -> str | None:
     """Commit the artifact path only; None (and no commit) when it has no changes."""
     if not artifact_modified(ws) or not artifact_present(ws):
         return None
+    sha = direct.commit(ws, message)
+    if sha is not None:
+        return sha
     if ws.mode == "directory":  # new files must be added; a tracked file commits in one call
         ws.write("add", "-A", "--", ws.artifact)
     ws.write("commit", "--quiet", "--no-verify", "-m", message, "--only", "--", ws.artifact)
@@ -273,7 +278,7 @@ def _same_kind_as_head(ws: Workspace) -> bool:
 
 def restore_artifact(ws: Workspace) -> None:
     """Put the artifact path back as it is at HEAD: modified files restored, new files removed."""
-    if not artifact_modified(ws):
+    if not artifact_modified(ws) or direct.restore(ws):
         return
     ws.write("checkout", "HEAD", "--", ws.artifact)
     if ws.mode == "directory":

@@ -35,7 +35,11 @@ fi
 
 
 def gated_repo(tmp_path):
+    """A repository whose commits go through a `git` process (core.autocrlf set: the in-process commit of
+    autoresearch.optimizer.gitrepo.direct leaves it to git; the artifact has no carriage return, so git's commit is
+    the same), held by the gate."""
     repo = make(tmp_path)
+    git(repo, "config", "core.autocrlf", "input")
     (repo / ".git/info/exclude").write_text("armed\nin-commit\ngate\n")
     hook = repo / ".git/hooks/prepare-commit-msg"
     hook.write_text(GATE_HOOK)

@@ -1,0 +1,301 @@
+"""The decision's git writes in the user's checkout made in-process (libgit2 and the index entry written as git
+writes it), where that gives what git's command would: a git process was 3-4 ms of the loop's own time a
+cycle, the whole of what bench/loop_overhead.py allows it.
+
+- A KEEP (`commit`), as `git commit --only -- ARTIFACT`: the artifact's blob and HEAD's trees with it
+  written, the commit (the identity, dates and message as git would make them: gitident), the user's index
+  entry for the artifact set to the new blob and the file's status (indexentry; the user's other staged
+  changes stay staged and out of the commit), then the branch (or a detached HEAD) moved with git's lock
+  file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`.
+  The index is written before the branch: a kill between leaves the candidate staged on the old HEAD, which
+  the next start saves as a patch and puts back (autoresearch.optimizer.startup.reconcile), as for a kill
+  before the commit; the other order would leave HEAD's new artifact unstaged-back in the index.
+- A DROP (`restore`), as `git checkout HEAD -- ARTIFACT`: the file made anew from HEAD's blob (its mode's
+  executable bit, the umask's permissions) under git's folder and renamed over the artifact: never written
+  through a link or a second name, never missing (see `_write`). The index
+  entry is rewritten only when it names other content than HEAD's; when it already names HEAD's blob (the
+  usual DROP: the candidate was never staged) it is left as it was, its status fields those of the file
+  before: `git status` and libgit2's status hash the file once and call it clean (git's status then writes
+  the fresh status itself), where git's checkout would have written the index anew.
+
+Each is journaled as the git command it replaces (autoresearch.optimizer.gitrepo.gitcmd.journaled): a kill
+leaves the note and the locks it took (`index.lock`, the branch's `.lock`), which the next start clears.
+Anything here that is not as simple is left to git (None or False, having written nothing the user sees):
+a directory artifact; any GIT_* variable but the identity's and a few that change nothing written; a
+configuration git would act on differently (commit.gpgSign, commit.cleanup, i18n.commitEncoding,
+core.autocrlf, core.eol, core.fileMode false, core.sharedRepository, core.fsync*, core.splitIndex, a SHA-256
+or reftable repository); an attribute that converts the artifact (filter, eol, crlf, ident,
+working-tree-encoding; `text` too where the artifact holds a carriage return); an identity git would guess
+or clean, a date in another form, GIT_COMMITTER_DATE; a merge, cherry-pick or revert under way; HEAD not
+on a branch's own ref nor detached; the artifact not a regular file (a link, a folder) at HEAD or in the
+tree, or under a folder that is a link; an index or entry indexentry does not write; `index.lock` held.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygit2
+from pygit2.enums import FileMode, ReferenceType
+
+from autoresearch.optimizer import faults
+from autoresearch.optimizer.gitrepo import gitcmd, gitconfig, gitident, indexentry
+from autoresearch.optimizer.gitrepo.handles import common_dir
+from autoresearch.plumbing.errors import IntegrityError
+
+if TYPE_CHECKING:
+    from autoresearch.optimizer.gitrepo.workspace import Workspace
+
+# GIT_* variables that change nothing git writes here (the identity's and the reflog's are read as git reads
+# them); and the prefixes of those for the network, the prompts and the editors. Any other is git's to read.
+QUIET_ENV = frozenset(
+    {
+        *(f"GIT_{who}_{what}" for who in ("AUTHOR", "COMMITTER") for what in ("NAME", "EMAIL", "DATE")),
+        *("GIT_REFLOG_ACTION", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT", "GIT_PAGER", "GIT_EDITOR"),
+        *("GIT_SEQUENCE_EDITOR", "GIT_ASKPASS", "GIT_CEILING_DIRECTORIES", "GIT_ALLOW_PROTOCOL", "GIT_PROTOCOL"),
+    }
+)
+QUIET_PREFIXES = ("GIT_SSL_", "GIT_HTTP_", "GIT_SSH", "GIT_PROXY_", "GIT_CURL_", "GIT_LFS_")
+CONVERTING = ("filter", "eol", "crlf", "ident", "working-tree-encoding")  # attributes git converts a file by
+REGULAR = (FileMode.BLOB, FileMode.BLOB_EXECUTABLE)
+SCRATCH = "autoresearch-checkout"  # under git's folder: where a DROP's file is written before it is renamed in
+UNDER_WAY = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD")  # git refuses a partial commit during these
+
+
+def commit(ws: Workspace, message: str) -> str | None:
+    """The artifact committed as `git commit --only` would (see the module); its sha, or None where git must."""
+    writes = _settings(ws)
+    if writes is None or _on(writes, "commit.gpgsign") or _off(writes, "core.filemode"):
+        return None
+    if any(writes.get(key) is not None for key in ("commit.cleanup", "i18n.commitencoding")):
+        return None
+    text, signed, head = gitident.cleaned(message), gitident.signatures(writes), _head(ws)
+    if text is None or signed is None or head is None or _busy(ws) or _at_head(ws, head[1].tree) is None:
+        return None
+    read = _read(ws)
+    if read is None or (b"\r" in read[0] and _attribute(ws, "text") not in (None, False)):
+        return None
+    data, st = read
+    mode = FileMode.BLOB_EXECUTABLE if st.st_mode & 0o100 else FileMode.BLOB
+    author, committer = (pygit2.Signature(w.name, w.email, w.seconds, w.offset_minutes) for w in signed)
+    ref, parent = head
+    with gitcmd.journaled(ws.journal, ("commit", "--only")):
+        lock = indexentry.Lock(ws.lib.path)
+        try:
+            index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
+            if index is None:
+                return None
+            blob = ws.lib.create_blob(data)
+            tree = _tree_with(ws.lib, parent.tree, ws.artifact.split("/"), blob, mode)
+            sha = ws.lib.create_commit(None, author, committer, text, tree, [parent.id])
+            faults.point("direct-objects-written")
+            lock.commit(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
+            faults.point("direct-index-written")
+            ws.lib.set_ident(committer.name, committer.email)  # the reflog's, as git signs it
+            ref.set_target(sha, gitident.reflog_message(text))
+            faults.point("direct-ref-updated")
+        except (OSError, pygit2.GitError) as exc:
+            raise IntegrityError(f"git commit failed: {exc}") from None
+        finally:
+            lock.release()
+    return str(sha)
+
+
+def restore(ws: Workspace) -> bool:
+    """The artifact put back from HEAD as `git checkout HEAD --` would (see the module); False where git must."""
+    if _settings(ws) is None:
+        return False
+    entry = _at_head(ws, ws.lib.head.peel(pygit2.Commit).tree)
+    if entry is None or _folder_in_the_way(ws.artifact_path):
+        return False
+    index = indexentry.read(ws.lib.path, ws.artifact)
+    if index is None:
+        return False
+    same = (index.entry.oid, index.entry.mode) == (entry.id.raw, entry.filemode)
+    data = ws.lib[entry.id].read_raw()
+    with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
+        lock = None if same else indexentry.Lock(ws.lib.path)
+        try:
+            if lock is not None:
+                index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
+                if index is None:
+                    return False
+            st = _write(ws.artifact_path, data, entry.filemode, ws.lib.path)
+            if st is None:
+                return False
+            faults.point("direct-file-written")
+            if lock is not None:
+                lock.commit(indexentry.patched(index, ws.artifact, entry.id.raw, entry.filemode, st))
+        except OSError as exc:
+            raise IntegrityError(f"git checkout failed: {exc}") from None
+        finally:
+            if lock is not None:
+                lock.release()
+    return True
+
+
+def _settings(ws: Workspace) -> dict[str, str | None] | None:
+    """The configuration's `gitconfig.WRITES` keys when nothing in the environment, the configuration or the
+    artifact's attributes asks for git itself (see the module), else None."""
+    if ws.mode != "file" or any(_heard(key) for key in os.environ):
+        return None
+    writes = gitconfig.settings(ws.lib, common_dir(ws)).writes
+    if not _off(writes, "core.autocrlf", absent=True) or _on(writes, "core.splitindex"):
+        return None
+    if any(writes.get(key) is not None for key in ("core.eol", "core.sharedrepository", "extensions.refstorage")):
+        return None
+    if any(key in writes for key in ("core.fsync", "core.fsyncobjectfiles", "core.fsyncmethod")):
+        return None
+    if (writes.get("extensions.objectformat") or "sha1").lower() != "sha1" or _folders_linked(ws):
+        return None
+    if _attributed(ws, writes) and any(_attribute(ws, name) not in (None, False) for name in CONVERTING):
+        return None
+    return writes
+
+
+def _heard(key: str) -> bool:
+    """Whether git would act on the environment variable `key` in a way this module does not."""
+    return key.startswith("GIT_") and key not in QUIET_ENV and not key.startswith(QUIET_PREFIXES)
+
+
+def _on(writes: dict[str, str | None], key: str) -> bool:
+    if key not in writes:
+        return False
+    value = writes[key]
+    return (
+        value is None or value.lower() in ("true", "yes", "on", "1") or value.lstrip("-").isdigit() and int(value) != 0
+    )
+
+
+def _off(writes: dict[str, str | None], key: str, absent: bool = False) -> bool:
+    """Whether `key` is set false (or, with `absent`, not set at all)."""
+    if key not in writes:
+        return absent
+    return (writes[key] or "true").lower() in ("false", "no", "off", "0", "")
+
+
+def _attributed(ws: Workspace, writes: dict[str, str | None]) -> bool:
+    """Whether any attributes file could name the artifact: a `.gitattributes` in its folder or one above,
+    the repository's info/attributes, the user's, core.attributesFile. Asking libgit2 is 30-40 us a name."""
+    folders = Path(ws.artifact).parents
+    files = [ws.root / folder / ".gitattributes" for folder in folders]
+    files += [common_dir(ws) / "info" / "attributes", gitconfig.users_git_file("attributes")]
+    named = writes.get("core.attributesfile")
+    files += [Path(named).expanduser()] if named else []
+    return any(os.path.lexists(file) for file in files)
+
+
+def _attribute(ws: Workspace, name: str) -> object:
+    return ws.lib.get_attr(ws.artifact, name)
+
+
+def _folders_linked(ws: Workspace) -> bool:
+    """Whether a folder on the artifact's path is not a plain folder (a link: git refuses to go through it)."""
+    for folder in list(Path(ws.artifact).parents)[:-1]:
+        try:
+            if not stat.S_ISDIR(os.lstat(ws.root / folder).st_mode):
+                return True
+        except FileNotFoundError:
+            return True
+    return False
+
+
+def _folder_in_the_way(path: Path) -> bool:
+    """A folder where the artifact was (git would remove it and all it holds: left to git)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def _head(ws: Workspace) -> tuple[pygit2.Reference, pygit2.Commit] | None:
+    """The ref a commit moves (the branch HEAD is on, or HEAD detached) and the commit it names; None when HEAD
+    names a ref that is not a branch's own."""
+    head = ws.lib.lookup_reference("HEAD")
+    if head.type == ReferenceType.SYMBOLIC:
+        name = str(head.target)
+        if not name.startswith("refs/heads/"):
+            return None
+        try:
+            head = ws.lib.lookup_reference(name)
+        except KeyError:
+            return None
+        if head.type != ReferenceType.DIRECT:
+            return None
+    return head, ws.lib[head.target].peel(pygit2.Commit)
+
+
+def _busy(ws: Workspace) -> bool:
+    return any(os.path.exists(os.path.join(ws.lib.path, name)) for name in UNDER_WAY)
+
+
+def _at_head(ws: Workspace, tree: pygit2.Tree) -> pygit2.Object | None:
+    """The artifact's entry in `tree`, when it is a regular file's."""
+    try:
+        entry = tree[ws.artifact]
+    except KeyError:
+        return None
+    return entry if entry.filemode in REGULAR else None
+
+
+def _read(ws: Workspace) -> tuple[bytes, os.stat_result] | None:
+    """The artifact's bytes and status, read through no link; None when it is not a regular file."""
+    try:
+        fd = os.open(ws.artifact_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+def _tree_with(repo: pygit2.Repository, tree: pygit2.Tree, parts: list[str], blob: pygit2.Oid, mode: int) -> pygit2.Oid:
+    """`tree` with the file at `parts` naming `blob`: each tree on the path written anew, the rest as it was."""
+    builder = repo.TreeBuilder(tree)
+    if len(parts) == 1:
+        builder.insert(parts[0], blob, mode)
+    else:
+        below = repo[tree[parts[0]].id].peel(pygit2.Tree)
+        builder.insert(parts[0], _tree_with(repo, below, parts[1:], blob, mode), FileMode.TREE)
+    return builder.write()
+
+
+def _write(path: Path, data: bytes, mode: int, git_dir: str) -> os.stat_result | None:
+    """The file at `path` made anew as git's checkout makes it (a new file, 0777 or 0666 less the umask), but
+    written first under git's folder and renamed over `path`: a kill never leaves the artifact missing or cut
+    short (git's checkout, a process of its own, finishes when the daemon is killed; this write would not),
+    and a link or a second name at `path` is replaced, never written through. Its status after the rename
+    (which changes its change time); None, nothing changed, when git's folder is on another file system."""
+    scratch = os.path.join(git_dir, SCRATCH)
+    try:
+        os.unlink(scratch)  # one a kill left
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(scratch, flags, 0o777 if mode & 0o100 else 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        faults.point("direct-scratch-written")
+        try:
+            os.rename(scratch, path)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            os.unlink(scratch)
+            return None
+        return os.fstat(fd)
+    finally:
+        os.close(fd)

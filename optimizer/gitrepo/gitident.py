@@ -1,0 +1,86 @@
+"""What `git commit -m MESSAGE` would write for who and what, worked out as git does, or None where only git can say.
+
+The author and committer (`GIT_AUTHOR_NAME` ... in the environment, else `author.name` / `committer.name`, else
+`user.name` in the configuration; likewise the email), their date (now in the local time zone, or
+`GIT_AUTHOR_DATE` in git's own `<seconds> <+hhmm>` form), the message as git's default clean-up for `-m` leaves it
+(`commit.cleanup` unset: trailing blanks of each line and blank lines at either end dropped, runs of blank lines
+made one), and the reflog's line (`commit: <first line>`, whitespace collapsed as git's refs.c does). None
+wherever git would look further (the EMAIL variable, the system's user and host names), clean an identity's
+characters, parse another date format, or refuse: the caller then leaves the commit to git itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+_CRUD = frozenset(" \t\n\r,:;<>\"\\'.")  # what git's ident.c strips from either end (and more: '.' to be safe)
+_RAW_DATE = re.compile(r"@?(\d+) ([+-])(\d\d)(\d\d)")  # git's internal date form, which it keeps as it is
+_SPACE = " \t\n\r"  # git's isspace()
+
+
+@dataclass(frozen=True)
+class Who:
+    name: str
+    email: str
+    seconds: int
+    offset_minutes: int
+
+
+def signatures(config: Mapping[str, str | None], env: Mapping[str, str] = os.environ) -> tuple[Who, Who] | None:
+    """(author, committer) as git would sign a commit made now; None where git's answer is not this simple."""
+    if "GIT_COMMITTER_DATE" in env:  # the reflog's line would carry it too, which libgit2 does not write
+        return None
+    now = int(time.time())
+    today = (now, time.localtime(now).tm_gmtoff // 60)
+    author_date = _date(env["GIT_AUTHOR_DATE"]) if "GIT_AUTHOR_DATE" in env else today
+    author, committer = _person("AUTHOR", config, env), _person("COMMITTER", config, env)
+    if author is None or committer is None or author_date is None:
+        return None
+    return Who(*author, *author_date), Who(*committer, *today)
+
+
+def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str]) -> tuple[str, str] | None:
+    found = []
+    for field in ("name", "email"):
+        value = env.get(f"GIT_{kind}_{field.upper()}")
+        if value is None:
+            value = config.get(f"{kind.lower()}.{field}") or config.get(f"user.{field}")
+        if not value or value[0] in _CRUD or value[-1] in _CRUD or any(c in value for c in "<>\n\0"):
+            return None  # missing (git guesses from the system), or git would clean it
+        found.append(value)
+    return found[0], found[1]
+
+
+def _date(text: str) -> tuple[int, int] | None:
+    match = _RAW_DATE.fullmatch(text)
+    if match is None:
+        return None
+    seconds, sign, hours, minutes = match.groups()
+    offset = int(hours) * 60 + int(minutes)
+    return int(seconds), -offset if sign == "-" else offset
+
+
+def cleaned(message: str) -> str | None:
+    """The message as `git commit -m` stores it (the default clean-up, "whitespace"); None when git would
+    refuse it (empty) or it cannot pass as an argument (a NUL)."""
+    if "\0" in message:
+        return None
+    lines: list[str] = []
+    for line in message.split("\n"):
+        line = line.rstrip(_SPACE)
+        if line or (lines and lines[-1]):
+            lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else None
+
+
+def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str:
+    """The reflog's line for a commit of `message` (cleaned): `commit: <first line>`, or GIT_REFLOG_ACTION's
+    word in place of `commit`, whitespace collapsed and trimmed as git's copy_reflog_msg does."""
+    text = f"{env.get('GIT_REFLOG_ACTION') or 'commit'}: {message.split(chr(10), 1)[0]}"
+    return re.sub(r"[ \t\n\r]+", " ", text).strip(" ")
