@@ -188,6 +188,22 @@ class Watcher:
             seen = self._read(sentinel)
         return self._drain()
 
+    def forget(self) -> bool:
+        """Drop what is queued now, without the sentinel's round trip (an open, a close, a wait): enough for
+        this process's own writes, whose events the kernel queued before each returned. True when nothing
+        was missed (no overflow, no watch lost), so that the next `changed()` names what came after alone;
+        that one still waits for its sentinel, and so notices a watch that stopped working."""
+        if self.fd < 0:
+            return False
+        try:
+            self._watch_roots()
+        except Unavailable:
+            self.complete = False
+        sentinel = os.path.join(self.sentinel_dir, SENTINEL)
+        while select.select([self.fd], [], [], 0)[0]:
+            self._read(sentinel)
+        return self._drain() is not None
+
     def _renew_sentinel_dir(self) -> None:
         """The sentinel's folder lies in the results directory, where a mutator can write: whatever it
         put in its place (a file, a link) goes, so the next look has a sentinel again."""
@@ -214,6 +230,7 @@ class Watcher:
             data = os.read(self.fd, 1 << 20)
         except BlockingIOError:
             return False
+        named: set[tuple[str, bytes]] = set()  # (folder, name) seen in this read
         for wd, mask, name in decoded(data):
             if mask & IN_Q_OVERFLOW:
                 self.complete = False
@@ -230,12 +247,16 @@ class Watcher:
                 if self.wds.get(directory) == wd:
                     del self.wds[directory]
                 continue
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            key = (directory, name)
+            if not made and key in named:  # a write's later events (modify, close), before any decoding
+                continue
+            named.add(key)
             path = directory + os.sep + os.fsdecode(name)
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue
-            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
-            if not made and path in self.pending:  # a write's later events (modify, close): asked about once
+            if not made and path in self.pending:  # named by an earlier read: asked about once
                 continue
             if self.skip(path):
                 continue
