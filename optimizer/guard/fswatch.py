@@ -230,7 +230,6 @@ class Watcher:
             data = os.read(self.fd, 1 << 20)
         except BlockingIOError:
             return False
-        named: set[tuple[str, bytes]] = set()  # (folder, name) seen in this read
         for wd, mask, name in decoded(data):
             if mask & IN_Q_OVERFLOW:
                 self.complete = False
@@ -247,16 +246,12 @@ class Watcher:
                 if self.wds.get(directory) == wd:
                     del self.wds[directory]
                 continue
-            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
-            key = (directory, name)
-            if not made and key in named:  # a write's later events (modify, close), before any decoding
-                continue
-            named.add(key)
             path = directory + os.sep + os.fsdecode(name)
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue
-            if not made and path in self.pending:  # named by an earlier read: asked about once
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            if not made and path in self.pending:  # a write's later events (modify, close): asked about once
                 continue
             if self.skip(path):
                 continue
