@@ -191,7 +191,7 @@ class Watcher:
     def forget(self) -> bool:
         """Drop what is queued now, without the sentinel's round trip (an open, a close, a wait): enough for
         this process's own writes, whose events the kernel queued before each returned. True when nothing
-        was missed (no overflow, no watch lost), so that the next `changed()` names what came after alone;
+        was missed (no overflow, no folder left unwatched), so that the next `changed()` names what came after alone;
         that one still waits for its sentinel, and so notices a watch that stopped working."""
         if self.fd < 0:
             return False

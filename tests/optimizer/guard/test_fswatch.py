@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -130,7 +131,7 @@ def test_forget_after_the_queue_overflowed_says_the_watch_missed_something(tmp_p
     names = [os.path.join(root, "a", "one"), os.path.join(root, "a", "two")]  # alternated: never merged
     for name in names:
         open(name, "w").close()
-    limit = int(open("/proc/sys/fs/inotify/max_queued_events").read())
+    limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
     for n in range(limit + 10):
         os.utime(names[n % 2])
     assert watcher.forget() is False
