@@ -48,7 +48,7 @@ class CheckoutWatch:
                     self.unavailable = True  # (the scope guard's watch, made before, keeps what the limit allows)
                     return
                 self.watched = where
-            self.armed = self.watcher.changed() is not None
+            self.armed = self.watcher.forget()  # the put-back's writes, this process's own
         except (OSError, pygit2.GitError, InvalidInput):  # git's status says, this time (a broken .git, say)
             self.close()
 

@@ -188,6 +188,22 @@ class Watcher:
             seen = self._read(sentinel)
         return self._drain()
 
+    def forget(self) -> bool:
+        """Drop what is queued now, without the sentinel's round trip (an open, a close, a wait): enough for
+        this process's own writes, whose events the kernel queued before each returned. True when nothing
+        was missed (no overflow, no folder left unwatched), so that the next `changed()` names what came after alone;
+        that one still waits for its sentinel, and so notices a watch that stopped working."""
+        if self.fd < 0:
+            return False
+        try:
+            self._watch_roots()
+        except Unavailable:
+            self.complete = False
+        sentinel = os.path.join(self.sentinel_dir, SENTINEL)
+        while select.select([self.fd], [], [], 0)[0]:
+            self._read(sentinel)
+        return self._drain() is not None
+
     def _renew_sentinel_dir(self) -> None:
         """The sentinel's folder lies in the results directory, where a mutator can write: whatever it
         put in its place (a file, a link) goes, so the next look has a sentinel again."""

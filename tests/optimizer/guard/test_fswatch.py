@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,32 @@ def test_a_sentinel_folder_that_cannot_be_made_is_unavailable_and_leaves_no_desc
     with pytest.raises(Unavailable):
         Watcher([str(tmp_path)], lambda path: False, str(tmp_path / "blocked" / "sentinel"))
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_forget_drops_this_process_writes_without_the_sentinel_and_the_next_look_names_what_followed(tmp_path):
+    """The throwaway checkout's put-back is this process's own writing: `forget` drops its events without
+    the sentinel's round trip, and the look after the mutation names the mutation's writes alone."""
+    watcher, root = _watch(tmp_path)
+    put_back = os.path.join(root, "a", "put-back.txt")
+    with open(put_back, "w") as f:
+        f.write("the put-back's\n")
+    assert watcher.forget() is True
+    mutated = os.path.join(root, "a", "sub", "mutated.txt")
+    with open(mutated, "w") as f:
+        f.write("a mutator's\n")
+    assert watcher.changed() == {mutated}
+    watcher.close()
+
+
+def test_forget_after_the_queue_overflowed_says_the_watch_missed_something(tmp_path):
+    """Events lost to an overflowed queue: `forget` says so (False), and the check after the mutation reads
+    git's status instead of trusting inotify."""
+    watcher, root = _watch(tmp_path)
+    names = [os.path.join(root, "a", "one"), os.path.join(root, "a", "two")]  # alternated: never merged
+    for name in names:
+        open(name, "w").close()
+    limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
+    for n in range(limit + 10):
+        os.utime(names[n % 2])
+    assert watcher.forget() is False
+    watcher.close()
