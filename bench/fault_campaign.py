@@ -5,7 +5,7 @@ Each case runs the real CLI on a fresh repository (the crash tests' scenario:
 five cycles, two KEEPs, two DROPs) holding some of the user's own work: a
 tracked file, an untracked one, a staged change. Then:
 
-- kill points (optimizer/faults.py) at every phase, each hit with SIGKILL, with
+- kill points (plumbing/faults.py) at every phase, each hit with SIGKILL, with
   SIGTERM, and with SIGINT to the daemon's whole process group (Ctrl-C in a
   terminal, `timeout`, systemd); the digest's write over its last bytes with the
   mutator in the sandbox (where it is written in place);
@@ -67,7 +67,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autoresearch.optimizer.faults import ENV  # noqa: E402
+from autoresearch.plumbing.faults import ENV  # noqa: E402
 from bench.fault_harness import (  # noqa: E402
     PLAN,
     TIMEOUT_S,

@@ -3,7 +3,7 @@
 Each case runs the scenario's five cycles (in a worktree for `promote`), then the version command:
 `rollback --to 2` in the user's checkout, or `promote` as a fast-forward, as a merge commit (the user
 committed a file of their own meanwhile), or conflicting (the user committed their own artifact). The
-command is struck at one of its kill points (optimizer/faults.py) by SIGKILL, SIGTERM, or SIGINT to its
+command is struck at one of its kill points (plumbing/faults.py) by SIGKILL, SIGTERM, or SIGINT to its
 group, or while a git of its is held by the campaign's wrapper (the rollback's restore and commit, the
 promote's merge) by a SIGKILL of the command alone (git goes on), of its git alone, or a SIGINT to the
 group. Then the next command (the same one again, `status`, or `run`) and a `run` resuming the
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autoresearch.optimizer.faults import ENV  # noqa: E402
+from autoresearch.plumbing.faults import ENV  # noqa: E402
 from bench.fault_harness import (  # noqa: E402
     PLAN,
     RECORDS,

@@ -1,4 +1,4 @@
-"""Kill points for the crash-safety tests, off unless the tests turn them on (optimizer/faults.py re-exports them).
+"""Kill points for the crash-safety tests, off unless the tests turn them on.
 
 `AUTORESEARCH_TEST_KILL_AT=<point>:<n>` makes the daemon SIGKILL itself the
 n-th time it reaches `<point>`: the test harness uses it to crash the loop at

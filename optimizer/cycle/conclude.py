@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer import signals
 from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.batch import Batch, Sibling, best_of, settle
 from autoresearch.optimizer.cycle.gating import Rows
@@ -17,6 +17,7 @@ from autoresearch.optimizer.cycle.record import record
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.heads import head_moved
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.redact import redact
 from autoresearch.trajectory.iterations import Candidate, Decision, Iteration

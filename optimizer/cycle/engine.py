@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer import signals
 from autoresearch.optimizer.cycle import (
     ahead,
     carryrate,
@@ -45,7 +45,7 @@ from autoresearch.optimizer.cycle.threads import all_at_once
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo import candidates as worktrees
-from autoresearch.plumbing import process, trees
+from autoresearch.plumbing import faults, process, trees
 
 
 def cycle(session: Session, number: int, ahead: Batch | None = None) -> Batch | None:

@@ -25,10 +25,9 @@ from pathlib import Path
 import pygit2
 from pygit2.enums import DeltaStatus
 
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle.keys import artifact_key
 from autoresearch.optimizer.gitrepo.workspace import Workspace
-from autoresearch.plumbing import atomic, trees
+from autoresearch.plumbing import atomic, faults, trees
 
 NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
 _TEMP = ".autoresearch-restoring-"  # a link being put back, renamed over its path once made

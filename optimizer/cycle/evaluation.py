@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle.decide import rule_of
 from autoresearch.optimizer.cycle.early import EarlyDiscard
 from autoresearch.optimizer.cycle.gating import Sizes
@@ -16,6 +15,7 @@ from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.sequential import Place, decide_significant
 from autoresearch.optimizer.cycle.verdict import Assessment, assess
 from autoresearch.optimizer.experiment.session import Session
+from autoresearch.plumbing import faults
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.samples import merge
 

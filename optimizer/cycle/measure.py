@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
 from autoresearch.optimizer.cycle.eval_writes import ADVICE, note, undo_eval_writes
@@ -19,6 +18,7 @@ from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.errors import EvalFailed

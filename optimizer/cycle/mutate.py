@@ -16,7 +16,7 @@ from typing import Any
 
 from autoresearch.mutators.base import MutationRequest, MutationResult, Mutator
 from autoresearch.mutators.errors import MutationFailed
-from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer import signals
 from autoresearch.optimizer.config import DEFAULT_PATH, Config
 from autoresearch.optimizer.cycle import tree
 from autoresearch.optimizer.cycle.holdout import hidden_from_mutator
@@ -31,6 +31,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_modifie
 from autoresearch.optimizer.guard import reach, rescue, trusted
 from autoresearch.optimizer.guard.checkoutwatch import CheckoutWatch
 from autoresearch.optimizer.guard.reach import TOOL_CACHES
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from autoresearch.optimizer import faults, notify, tracking
+from autoresearch.optimizer import notify, tracking
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle import pending
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment import holdout
 from autoresearch.optimizer.experiment.session import Session
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.results import rows_digest
 from autoresearch.trajectory import chartdata, page

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from autoresearch.optimizer import faults, signals
+from autoresearch.optimizer import signals
 from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import faults, trees
 from autoresearch.plumbing.errors import IntegrityError
 
 

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from autoresearch.mutators.base import MutationResult
 from autoresearch.mutators.errors import MutationFailed, MutationsExhausted
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.cycle import parents
 from autoresearch.optimizer.cycle.batch import CONFLICT, Batch, Sibling, save_patches
 from autoresearch.optimizer.cycle.line import Carry, MutationSpend
@@ -38,6 +37,7 @@ from autoresearch.optimizer.gitrepo.heads import head_state, reattach, switched_
 from autoresearch.optimizer.gitrepo.merge import UnsafePatch, rebase_patch
 from autoresearch.optimizer.gitrepo.workspace import candidate_patch
 from autoresearch.optimizer.guard import trusted
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import SafetyStop
 
 

@@ -19,9 +19,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.experiment.history import Past
-from autoresearch.plumbing import atomic, inplace
+from autoresearch.plumbing import atomic, faults, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
 from autoresearch.runs.errors import BadResults

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
@@ -26,6 +25,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
     require_clean_artifact,
 )
 from autoresearch.optimizer.guard.ledger import append_beside
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths

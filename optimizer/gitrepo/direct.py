@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import FileMode, ReferenceType
 
-from autoresearch.optimizer import faults
 from autoresearch.optimizer.gitrepo import gitcmd, gitconfig, gitident, indexentry
 from autoresearch.optimizer.gitrepo.handles import common_dir
+from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
 
 if TYPE_CHECKING:

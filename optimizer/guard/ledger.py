@@ -31,8 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from autoresearch.optimizer import faults
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, faults
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.trajectory import iterations
 from autoresearch.trajectory.iterations import Iteration

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from autoresearch.mutators import homes
 from autoresearch.mutators.base import Mutator
-from autoresearch.optimizer import daemonlog, faults
+from autoresearch.optimizer import daemonlog
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.measure import open_cache
 from autoresearch.optimizer.deadline import deadline
@@ -33,7 +33,7 @@ from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed, locate, preflight, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import faults, trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, ExperimentPaths

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for
 

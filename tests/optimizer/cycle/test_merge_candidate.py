@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import signal
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo
 

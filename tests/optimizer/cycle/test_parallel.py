@@ -12,7 +12,7 @@ import signal
 import pytest
 import yaml
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.lines import comparable
 from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores, state

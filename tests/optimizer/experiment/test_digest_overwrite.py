@@ -9,8 +9,8 @@ import signal
 import pytest
 
 from autoresearch.optimizer.experiment.digest import Digest
-from autoresearch.optimizer.faults import ENV
 from autoresearch.plumbing import sandbox
+from autoresearch.plumbing.faults import ENV
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.trajectory.iterations import Iteration, append
 from tests.helpers.repos import cli

@@ -1,7 +1,7 @@
 """`rollback` and `promote` as transactions: a kill or a signal at any point inside them is finished or
 undone (by the next command, or by the command itself), and says which; refused while another experiment
 runs in the checkout they would commit in. Real repositories, the real CLI, kills at named points
-(autoresearch.optimizer.faults)."""
+(autoresearch.plumbing.faults)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.procs import daemon, ended
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, copy_of, git, made_once
 from tests.helpers.scenario import iterations, scenario_repo, scores, wait_for

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from autoresearch.optimizer.faults import ENV
 from autoresearch.optimizer.gitrepo import direct
 from autoresearch.optimizer.gitrepo.workspace import commit_artifact, open_workspace, restore_artifact
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git, make_repo
 from tests.optimizer.startup.test_crash import assert_same_as_uninterrupted, kill_at_then_resume, make
 

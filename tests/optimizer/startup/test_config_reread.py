@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 from tests.optimizer.startup.test_config_after_crash import PLAN, killed_during_a_mutation

@@ -1,7 +1,7 @@
 """kill -9 at many points: a restart always reconciles to what an uninterrupted run gives.
 
 Each case crashes the daemon with SIGKILL at one exact place (a kill point
-that only tests turn on, see optimizer/faults.py), or from outside while its
+that only tests turn on, see plumbing/faults.py), or from outside while its
 eval runs, then checks the invariants on disk, runs `autoresearch run` again,
 and requires the same decisions, commits and artifact as a run never killed.
 """
@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.lines import comparable
 from tests.helpers.procs import ended
 from tests.helpers.repos import GIT_ENV, cli, git

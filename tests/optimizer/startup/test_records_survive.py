@@ -7,7 +7,7 @@ import json
 import signal
 import subprocess
 
-from autoresearch.optimizer.faults import ENV
+from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import held_in_a_mutation, scenario_repo
 from tests.optimizer.startup.test_crash import ORIGINAL, PLAN, assert_same_as_uninterrupted, make
