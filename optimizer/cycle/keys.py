@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+
+import pygit2
 
 from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, inside
+from autoresearch.plumbing import trees
 from autoresearch.runs.config import EvalConfig
 
 
@@ -19,16 +21,17 @@ def artifact_key(ws: Workspace) -> str:
     """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed."""
     if ws.mode == "file":
         return blob_id(ws.artifact_path)
-    fd, index = tempfile.mkstemp(prefix="autoresearch-index-")
-    os.close(fd)
-    try:  # a throwaway index, so the user's staging area is never touched
+    with trees.temporary(prefix="autoresearch-index-") as folder:
+        index = os.path.join(folder, "index")  # a throwaway index: the user's staging area is never touched
+        # HEAD's entries written in-process (a `git read-tree` each, twice a cycle), so that a file HEAD tracks
+        # though it is ignored stays in the tree as `add -A` keeps it in a commit; the artifact's own tree
+        # written at once (`write-tree --prefix`, not the whole tree and a `rev-parse` of the artifact in it)
+        head = pygit2.Index(index)
+        head.read_tree(ws.lib.revparse_single("HEAD^{tree}").peel(pygit2.Tree))
+        head.write()
         env = {"GIT_INDEX_FILE": index}
-        ws.git("read-tree", "HEAD", env=env)
         ws.git("add", "-A", "--", ws.artifact, env=env)
-        tree = ws.git("write-tree", env=env)
-        return ws.git("rev-parse", f"{tree}:{ws.artifact}")
-    finally:
-        os.unlink(index)
+        return ws.git("write-tree", f"--prefix={ws.artifact}/", env=env)
 
 
 def eval_key(ws: Workspace, config: EvalConfig) -> str:
