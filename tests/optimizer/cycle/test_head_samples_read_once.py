@@ -10,7 +10,8 @@ import sys
 import textwrap
 
 from tests.helpers.repos import GIT_ENV, git
-from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.helpers.scenario import iterations
+from tests.optimizer.cycle.test_decisions import keep_then_drop
 
 # `run` in this process, every open of a result-cache entry for reading noted (Python's audit events: os.open
 # raises "open" with the path and the flags), the names written to a file when the run ends
@@ -31,15 +32,7 @@ DRIVER = textwrap.dedent(
 
 
 def test_a_cycle_reads_each_of_head_s_stored_samples_once(tmp_path):
-    repo = scenario_repo(
-        tmp_path / "r",
-        {"prompt.md": scores(a=0, b=0, c=1)},
-        {
-            2: {"write": {"prompt.md": scores(a=1, b=0, c=1)}, "summary": "fix a"},
-            3: {"write": {"prompt.md": scores(a=0, b=0, c=0)}, "summary": "break everything"},
-        },
-        config={"policy": {"rule": "significant"}},
-    )
+    repo = keep_then_drop(tmp_path / "r")
     report = tmp_path / "opened.json"
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, str(report)],
