@@ -14,6 +14,7 @@ import pygit2
 
 from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, inside
 from autoresearch.plumbing import trees
+from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.runs.config import EvalConfig
 
 
@@ -23,15 +24,23 @@ def artifact_key(ws: Workspace) -> str:
         return blob_id(ws.artifact_path)
     with trees.temporary(prefix="autoresearch-index-") as folder:
         index = os.path.join(folder, "index")  # a throwaway index: the user's staging area is never touched
-        # HEAD's entries written in-process (a `git read-tree` each, twice a cycle), so that a file HEAD tracks
-        # though it is ignored stays in the tree as `add -A` keeps it in a commit; the artifact's own tree
-        # written at once (`write-tree --prefix`, not the whole tree and a `rev-parse` of the artifact in it)
+        # Only `git add` runs as a process (it runs the repository's clean filters, which libgit2 does not: the
+        # key must be the tree git commits). HEAD's entries, so that a file HEAD tracks though it is ignored
+        # stays as `add -A` keeps it in a commit, and the tree are written by libgit2 (they were three more git
+        # processes a key, a key twice a cycle). The index git writes is kept to what libgit2 reads.
         head = pygit2.Index(index)
         head.read_tree(ws.lib.revparse_single("HEAD^{tree}").peel(pygit2.Tree))
         head.write()
-        env = {"GIT_INDEX_FILE": index}
-        ws.git("add", "-A", "--", ws.artifact, env=env)
-        return ws.git("write-tree", f"--prefix={ws.artifact}/", env=env)
+        ws.git(*_READABLE, "add", "-A", "--", ws.artifact, env={"GIT_INDEX_FILE": index})
+        tree = ws.lib[pygit2.Index(index).write_tree(ws.lib)].peel(pygit2.Tree)
+        try:
+            return str(tree[ws.artifact].id)
+        except KeyError:
+            raise IntegrityError(f"{ws.artifact}: the artifact is no longer in the working tree") from None
+
+
+_READABLE = ("-c", "core.splitIndex=false", "-c", "index.sparse=false", "-c", "index.skipHash=false")
+"""A split or sparse index has extensions libgit2 refuses; a skipped checksum, one its older versions refuse."""
 
 
 def eval_key(ws: Workspace, config: EvalConfig) -> str:
