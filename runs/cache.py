@@ -139,12 +139,13 @@ class SampleCache:
             return
         atomic.write_bytes(path, entry, durable=False)  # a temporary file of its own: parallel candidates too
 
-    def count(self, artifact: str, after: int = 0) -> int:
-        """How many consecutive valid samples of this artifact are stored from index `after + 1` on."""
-        n = 0
-        while self.get(artifact, after + n + 1) is not None:
-            n += 1
-        return n
+    def stored(self, artifact: str, after: int = 0) -> list[list[Row]]:
+        """The consecutive valid samples of this artifact stored from index `after + 1` on, each read once
+        (a sequential rule's HEAD samples were counted, then read again, every cycle)."""
+        samples: list[list[Row]] = []
+        while (rows := self.get(artifact, after + len(samples) + 1)) is not None:
+            samples.append(rows)
+        return samples
 
     def _listing(self) -> dict[str, tuple[int, int]]:
         try:

@@ -17,7 +17,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_size
 from autoresearch.policies import gates
 from autoresearch.policies.gates import Blocked
 from autoresearch.policies.objectives import OBJECTIVES, composite
-from autoresearch.runs.objectives import PASS_AT, of_row, per_test
+from autoresearch.runs.objectives import PASS_AT, of_row, overall, per_test
 from autoresearch.runs.results import assertion_rates, mean_score
 
 Row = dict[str, Any]  # a result row as the evaluators write it: a JSON object (the edge where JSON comes in)
@@ -67,15 +67,20 @@ def scored_pair(config: Config, sizes: Sizes, head_rows: Rows, rows: Rows) -> tu
 
 
 def blocked_by(
-    config: Config, head: tuple[Rows, dict[str, float], Rows], cand: tuple[Rows, dict[str, float], Rows]
+    config: Config, head: tuple[Rows, int, Rows], cand: tuple[Rows, dict[str, float], Rows]
 ) -> Blocked | None:
-    """The gate that blocks a candidate the rule kept, or None. Each side is (its rows, its objectives, its rows
-    as the rule scored them)."""
+    """The gate that blocks a candidate the rule kept, or None. HEAD's side is (its rows, its artifact's size, its
+    rows as the rule scored them), the candidate's (its rows, its objectives, its rows as the rule scored them):
+    HEAD's objectives are worked out only when a gate is set (most runs set none, and a KEEP is half the cycles)."""
     limits = config.gates.limits()
     if not limits.any:
         return None
     sign = -1.0 if config.eval.goal == "minimize" else 1.0
-    sides = [_side(rows, objectives, sign * mean_score(scored)) for rows, objectives, scored in (head, cand)]
+    head_rows, head_size, head_scored = head
+    sides = [
+        _side(rows, objectives, sign * mean_score(scored))
+        for rows, objectives, scored in ((head_rows, overall(head_rows, head_size), head_scored), cand)
+    ]
     blocked = gates.check(limits, sides[0], sides[1], PASS_AT)
     if blocked is not None:
         get().info("gate blocked", gate=blocked.gate, reason=blocked.reason)

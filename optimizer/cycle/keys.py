@@ -9,9 +9,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+
+import pygit2
 
 from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, inside
+from autoresearch.plumbing import trees
+from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.runs.config import EvalConfig
 
 
@@ -19,16 +22,25 @@ def artifact_key(ws: Workspace) -> str:
     """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed."""
     if ws.mode == "file":
         return blob_id(ws.artifact_path)
-    fd, index = tempfile.mkstemp(prefix="autoresearch-index-")
-    os.close(fd)
-    try:  # a throwaway index, so the user's staging area is never touched
-        env = {"GIT_INDEX_FILE": index}
-        ws.git("read-tree", "HEAD", env=env)
-        ws.git("add", "-A", "--", ws.artifact, env=env)
-        tree = ws.git("write-tree", env=env)
-        return ws.git("rev-parse", f"{tree}:{ws.artifact}")
-    finally:
-        os.unlink(index)
+    with trees.temporary(prefix="autoresearch-index-") as folder:
+        index = os.path.join(folder, "index")  # a throwaway index: the user's staging area is never touched
+        # Only `git add` runs as a process (it runs the repository's clean filters, which libgit2 does not: the
+        # key must be the tree git commits). HEAD's entries, so that a file HEAD tracks though it is ignored
+        # stays as `add -A` keeps it in a commit, and the tree are written by libgit2 (they were three more git
+        # processes a key, a key twice a cycle). The index git writes is kept to what libgit2 reads.
+        head = pygit2.Index(index)
+        head.read_tree(ws.lib.revparse_single("HEAD^{tree}").peel(pygit2.Tree))
+        head.write()
+        ws.git(*_READABLE, "add", "-A", "--", ws.artifact, env={"GIT_INDEX_FILE": index})
+        tree = ws.lib[pygit2.Index(index).write_tree(ws.lib)].peel(pygit2.Tree)
+        try:
+            return str(tree[ws.artifact].id)
+        except KeyError:
+            raise IntegrityError(f"{ws.artifact}: the artifact is no longer in the working tree") from None
+
+
+_READABLE = ("-c", "core.splitIndex=false", "-c", "index.sparse=false", "-c", "index.skipHash=false")
+"""A split or sparse index has extensions libgit2 refuses; a skipped checksum, one its older versions refuse."""
 
 
 def eval_key(ws: Workspace, config: EvalConfig) -> str:

@@ -69,11 +69,10 @@ def decide_significant(
     ws = place.ws if place else session.ws
     offset = head_offset(session)
     head_key = artifact_id(ws)
-    stored = session.cache.count(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
-    head = [session.cache.get(head_key, n) or [] for n in range(offset + 1, offset + 1 + stored)]
+    head = session.cache.stored(head_key, after=offset)  # accumulated by earlier cycles, or a resumed run
     cand: list[Rows] = []
     beside = place is not None and place.head is not None
-    more = first_round(stored, beside)  # (candidate runs, HEAD runs): this round's
+    more = first_round(len(head), beside)  # (candidate runs, HEAD runs): this round's
     keys = (artifact_key(ws), head_key)
     while True:
         drawn = _draw(

@@ -119,7 +119,7 @@ def assess(
         keep, reason = False, replace(reason, holdout_vetoed=True)
     objectives = overall(rows, sizes.candidate)
     if keep:
-        blocked = blocked_by(config, (baseline, overall(baseline, sizes.head), head_scored), (rows, objectives, scored))
+        blocked = blocked_by(config, (baseline, sizes.head, head_scored), (rows, objectives, scored))
         if blocked is not None:
             keep, reason = False, replace(reason, gate=blocked)
     return Assessment(

@@ -19,7 +19,7 @@ def test_a_stored_sample_comes_back_and_its_secret_is_private(tmp_path):
     cache = SampleCache(tmp_path, "eval1")
     cache.put("abc", 1, ROWS)
     assert cache.get("abc", 1) == ROWS
-    assert cache.count("abc") == 1
+    assert len(cache.stored("abc")) == 1
     assert (tmp_path / "key").stat().st_mode & 0o077 == 0
     assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS  # a later run reads it with the same secret
 
@@ -30,7 +30,7 @@ def test_an_edited_or_unsigned_or_moved_entry_reads_as_absent(tmp_path):
     entry = tmp_path / "eval1/abc-sample-1.jsonl"
     header = entry.read_text().splitlines()[0]
     entry.write_text(header + "\n" + "".join(json.dumps({**r, "score": 1.0}) + "\n" for r in ROWS))
-    assert cache.get("abc", 1) is None and cache.count("abc") == 0
+    assert cache.get("abc", 1) is None and len(cache.stored("abc")) == 0
     entry.write_text("".join(json.dumps({**r, "score": 1.0}) + "\n" for r in ROWS))  # the old, unsigned format
     assert cache.get("abc", 1) is None
     cache.put("abc", 1, ROWS)
@@ -73,7 +73,7 @@ def test_samples_stored_while_held_are_read_back_at_once_and_written_when_the_ho
     cache = SampleCache(tmp_path, "eval1")
     with cache.held():
         cache.put("abc", 1, ROWS)
-        assert cache.get("abc", 1) == ROWS and cache.count("abc") == 1
+        assert cache.get("abc", 1) == ROWS and len(cache.stored("abc")) == 1
         assert not (tmp_path / "eval1").exists()  # nothing on disk while a mutator is watched
     assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS
 
@@ -182,7 +182,7 @@ def test_a_fifo_or_a_link_in_an_entry_s_place_reads_as_absent_and_never_blocks(t
         os.mkfifo(root / "eval1/abc-sample-2.jsonl")
         (root / "user.txt").write_bytes((root / "eval1/abc-sample-1.jsonl").read_bytes())
         os.symlink(root / "user.txt", root / "eval1/abc-sample-3.jsonl")
-        print(cache.get("abc", 2), cache.get("abc", 3), cache.count("abc"))
+        print(cache.get("abc", 2), cache.get("abc", 3), len(cache.stored("abc")))
         """
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)

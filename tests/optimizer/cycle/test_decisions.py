@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
 EXP = ".autoresearch/runs/exp"
 
 
-def test_significant_draws_runs_until_sure_and_compares_with_fresh_head_runs_after_a_keep(tmp_path):
-    repo = scenario_repo(
-        tmp_path / "r",
+def keep_then_drop(root: Path) -> Path:
+    """Under the significant rule: the original, a fix (kept), a break (dropped)."""
+    return scenario_repo(
+        root,
         {"prompt.md": scores(a=0, b=0, c=1)},
         {
             2: {"write": {"prompt.md": scores(a=1, b=0, c=1)}, "summary": "fix a"},
@@ -18,6 +21,10 @@ def test_significant_draws_runs_until_sure_and_compares_with_fresh_head_runs_aft
         },
         config={"policy": {"rule": "significant"}},
     )
+
+
+def test_significant_draws_runs_until_sure_and_compares_with_fresh_head_runs_after_a_keep(tmp_path):
+    repo = keep_then_drop(tmp_path / "r")
     done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     lines = iterations(repo)
