@@ -265,3 +265,10 @@ def test_a_process_killed_between_a_commands_start_and_its_watch_leaves_nothing_
     finally:
         for pid in running(str(ran)):
             os.killpg(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("make", [lambda p: p.write_text("echo ran\n"), lambda p: p.mkdir()], ids=["no-x", "folder"])
+def test_a_program_path_that_is_not_executable_is_refused_as_exec_refused_it_not_as_missing(tmp_path, make):
+    make(tmp_path / "tool")
+    with pytest.raises(PermissionError, match="Permission denied"):
+        process.run(["./tool"], cwd=tmp_path, log_prefix=None)
