@@ -151,8 +151,9 @@ def _program(name: str, cwd: Path, env: dict[str, str] | None) -> str:
         if path.exists() and (path.is_dir() or not os.access(path, os.X_OK)):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), name)
         found = name if path.exists() else None
-    else:
-        found = shutil.which(name, path=(env if env is not None else os.environ).get("PATH", os.defpath))
+    else:  # a relative folder on the PATH (`node_modules/.bin`, an empty entry) is the command's, in `cwd`
+        folders = (env if env is not None else os.environ).get("PATH", os.defpath).split(os.pathsep)
+        found = shutil.which(name, path=os.pathsep.join(os.path.join(cwd, folder) for folder in folders))
     if found is None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
     return found

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -272,3 +273,12 @@ def test_a_program_path_that_is_not_executable_is_refused_as_exec_refused_it_not
     make(tmp_path / "tool")
     with pytest.raises(PermissionError, match="Permission denied"):
         process.run(["./tool"], cwd=tmp_path, log_prefix=None)
+
+
+def test_a_program_on_a_relative_folder_of_the_path_is_found_in_the_commands_folder_not_the_daemons(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin/tool").write_text("#!/bin/sh\necho found\n")
+    (tmp_path / "bin/tool").chmod(0o755)
+    assert not (Path.cwd() / "bin/tool").exists()  # the daemon's own folder holds none
+    done = process.run(["tool"], cwd=tmp_path, log_prefix=None, env={"PATH": f"bin{os.pathsep}{os.defpath}"})
+    assert (done.returncode, done.stdout) == (0, "found\n")
