@@ -29,6 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from autoresearch.plumbing.errors import NO_ROOM
 from autoresearch.plumbing.redact import redact_tree, secret_values
 
 FILE_ONLY = "autoresearch.file"
@@ -186,10 +187,31 @@ def write_to(log_file: Path) -> None:
     if any(getattr(h, "baseFilename", None) == path for h in root.handlers):
         return
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    to_file = logging.FileHandler(log_file, encoding="utf-8")
+    to_file = _LogFile(log_file, encoding="utf-8")
     to_file.setFormatter(_JSONFormatter())
     to_file.addFilter(_OfRun(path))
     root.addHandler(to_file)
+
+
+class _LogFile(logging.FileHandler):
+    """daemon.log, whose lines a disk with no room loses: `logging` printed a traceback for each one (`--- Logging
+    error ---`) and closing the file raised one (exit 1). The run's records find no room too, and stop it with one
+    line and exit 50 (a log line is said, not recorded: nothing the run resumes from is lost with it)."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if not _no_room(sys.exc_info()[1]):
+            super().handleError(record)
+
+    def close(self) -> None:
+        try:
+            super().close()  # the file is closed even when its last flush fails
+        except OSError as exc:
+            if not _no_room(exc):
+                raise
+
+
+def _no_room(exc: BaseException | None) -> bool:
+    return isinstance(exc, OSError) and exc.errno in NO_ROOM
 
 
 @contextmanager

@@ -143,11 +143,17 @@ def _gated(command: str | list[str], cwd: Path, env: dict[str, str] | None, give
 
 
 def _program(name: str, cwd: Path, env: dict[str, str] | None) -> str:
-    """The file `name` runs, as `Popen` would find it (the PATH of the command's environment, or `cwd` for a path)."""
+    """The file `name` runs, as `Popen` would find it (the PATH of the command's environment, or `cwd` for a path),
+    else the error `Popen` raised: a path that is a folder or not executable is a `PermissionError`, as its exec's
+    EACCES was, not a missing file."""
     if os.sep in name:
-        found = name if os.access(cwd / name, os.X_OK) and not (cwd / name).is_dir() else None
-    else:
-        found = shutil.which(name, path=(env if env is not None else os.environ).get("PATH", os.defpath))
+        path = cwd / name
+        if path.exists() and (path.is_dir() or not os.access(path, os.X_OK)):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), name)
+        found = name if path.exists() else None
+    else:  # a relative folder on the PATH (`node_modules/.bin`, an empty entry) is the command's, in `cwd`
+        folders = (env if env is not None else os.environ).get("PATH", os.defpath).split(os.pathsep)
+        found = shutil.which(name, path=os.pathsep.join(os.path.join(cwd, folder) for folder in folders))
     if found is None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
     return found

@@ -201,9 +201,9 @@ def _secret(root: Path) -> bytes:
     root.mkdir(parents=True, exist_ok=True)
     fd, name = atomic.made_beside(path)  # 0600, a name no link was put at
     tmp = Path(name)
-    with os.fdopen(fd, "wb") as f:
-        f.write(secrets.token_bytes(32))
     try:
+        with writing(path), os.fdopen(fd, "wb") as f:
+            f.write(secrets.token_bytes(32))
         if path.exists():  # damaged (wrong length): replaced; its entries read as absent
             os.replace(tmp, path)
         else:

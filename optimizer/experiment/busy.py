@@ -16,7 +16,7 @@ from pathlib import Path
 from autoresearch.optimizer.experiment.lockfile import held_by
 from autoresearch.optimizer.experiment.overview import experiments, read_json
 from autoresearch.plumbing.clock import utc_now
-from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.errors import InvalidInput, writing
 from autoresearch.plumbing.namelock import NameLock
 from autoresearch.plumbing.paths import ExperimentPaths
 
@@ -87,9 +87,14 @@ class CheckoutClaim:
                 "deleted (by a mutator without the sandbox?); wait for it or stop it"
             )
         claim = {"pid": os.getpid(), "since": utc_now(), "experiment": experiment, "results_dir": str(results)}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(claim).encode(), 0)
         self._fd = fd
+        try:
+            with writing(self.path):  # a full disk: one line and exit 50, the checkout free again
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, json.dumps(claim).encode(), 0)
+        except BaseException:
+            self.release()
+            raise
 
     def release(self) -> None:
         self._name.release()

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from autoresearch.plumbing.clock import utc_now
-from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.errors import InvalidInput, writing
 from autoresearch.plumbing.namelock import NameLock
 
 
@@ -123,8 +123,9 @@ class Lock:
     def _write(self) -> None:
         for held in (self._fd, self._apart):
             if held is not None:
-                os.ftruncate(held, 0)
-                os.pwrite(held, self._info, 0)
+                with writing(self.path):
+                    os.ftruncate(held, 0)
+                    os.pwrite(held, self._info, 0)
 
     def _place(self, experiment: str) -> None:
         """`path` made the same file as `keep` (another experiment's daemon of an older version may hold

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from autoresearch.plumbing import atomic, inplace
 from autoresearch.plumbing.clock import utc_now
-from autoresearch.plumbing.errors import InvalidInput
+from autoresearch.plumbing.errors import InvalidInput, NoRoom
 from autoresearch.plumbing.redact import redact, redact_tree, secret_values, shown_in_json
 from autoresearch.policies.stop import StopReason
 
@@ -128,11 +128,13 @@ class Writer:
         self._lock = threading.Lock()  # one write at a time, in the order they were asked for
         self._pending: tuple[State, int] | None = None  # the state as it was when `soon` was called, its commits
         self._timer: threading.Timer | None = None
+        self._failed: NoRoom | None = None  # the timer's write found no room: the loop's next call raises it
 
     def soon(self, state: State) -> None:
         state.updated_at = utc_now()
         kept = (state.model_copy(), len(state.commits))
         with self._lock:
+            self._raise_failed()
             self._pending = kept
             if self._timer is None:
                 self._timer = threading.Timer(self.delay_s, self._write_pending)
@@ -142,6 +144,7 @@ class Writer:
     def now(self, state: State) -> None:
         text = _render(state)
         with self._lock:
+            self._raise_failed()
             self._pending = None
             if self._timer is not None:
                 self._timer.cancel()
@@ -156,7 +159,15 @@ class Writer:
                 # the commits as kept, copied in one step: a KEEP's commit may join the shared list at any moment,
                 # between a look at its length and the render too (the loop records a line meanwhile)
                 state = state.model_copy(update={"commits": state.commits[:commits]})
-                _write(self.path, _text(state))
+                try:
+                    _write(self.path, _text(state))
+                except NoRoom as exc:  # raised in the timer's thread it was a traceback, and the loop went on
+                    self._failed = exc
+
+    def _raise_failed(self) -> None:
+        failed, self._failed = self._failed, None
+        if failed is not None:
+            raise failed
 
 
 def load(path: Path) -> State | None:

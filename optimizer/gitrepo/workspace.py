@@ -30,7 +30,7 @@ from autoresearch.optimizer.gitrepo import direct, gitcmd
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import trees
-from autoresearch.plumbing.errors import IntegrityError, InvalidInput
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput, writing
 from autoresearch.plumbing.jsontypes import JSONObject
 
 
@@ -223,7 +223,7 @@ def exclude(root: Path, relative: str) -> None:
     existing = exclude_file.read_text(encoding="utf-8").splitlines() if exclude_file.exists() else []
     if entry not in existing:
         exclude_file.parent.mkdir(parents=True, exist_ok=True)
-        with open(exclude_file, "a", encoding="utf-8") as f:
+        with writing(exclude_file), open(exclude_file, "a", encoding="utf-8") as f:
             f.write(("" if not existing or existing[-1] == "" else "\n") + entry + "\n")
 
 

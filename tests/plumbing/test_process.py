@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -265,3 +266,19 @@ def test_a_process_killed_between_a_commands_start_and_its_watch_leaves_nothing_
     finally:
         for pid in running(str(ran)):
             os.killpg(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("make", [lambda p: p.write_text("echo ran\n"), lambda p: p.mkdir()], ids=["no-x", "folder"])
+def test_a_program_path_that_is_not_executable_is_refused_as_exec_refused_it_not_as_missing(tmp_path, make):
+    make(tmp_path / "tool")
+    with pytest.raises(PermissionError, match="Permission denied"):
+        process.run(["./tool"], cwd=tmp_path, log_prefix=None)
+
+
+def test_a_program_on_a_relative_folder_of_the_path_is_found_in_the_commands_folder_not_the_daemons(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin/tool").write_text("#!/bin/sh\necho found\n")
+    (tmp_path / "bin/tool").chmod(0o755)
+    assert not (Path.cwd() / "bin/tool").exists()  # the daemon's own folder holds none
+    done = process.run(["tool"], cwd=tmp_path, log_prefix=None, env={"PATH": f"bin{os.pathsep}{os.defpath}"})
+    assert (done.returncode, done.stdout) == (0, "found\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import threading
 
@@ -227,3 +228,33 @@ def test_a_secret_in_a_fields_name_masks_another_versions_name_only(tmp_path, mo
     assert "sk-live" not in text
     back = load(path)
     assert back is not None and back.original_score == 0.5 and back.model_extra == {"from_***": "said ***"}
+
+
+NO_ROOM_FOR_A_LONG_STATE = """
+import resource, signal, sys, threading
+from pathlib import Path
+from autoresearch.optimizer.experiment.state import State, Writer
+from autoresearch.plumbing.errors import NoRoom
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, as a full disk's ENOSPC
+resource.setrlimit(resource.RLIMIT_FSIZE, (4000, 4000))
+def state(warning):
+    return State(experiment="exp", artifact="prompt.md", initial_sha="0" * 40, warning=warning)
+writer = Writer(Path(sys.argv[1]), delay_s=0.0)
+writer.soon(state("x" * 8000))  # the timer's write finds no room
+for thread in threading.enumerate():
+    if isinstance(thread, threading.Timer):
+        thread.join()
+try:
+    writer.now(state(None))  # it fits, but the state the timer lost must not pass unseen
+except NoRoom as exc:
+    print(exc)
+"""
+
+
+def test_a_state_the_timer_found_no_room_for_stops_the_loop_at_its_next_write_without_a_traceback(tmp_path):
+    path = tmp_path / "state.json"
+    done = subprocess.run(
+        [sys.executable, "-c", NO_ROOM_FOR_A_LONG_STATE, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.stderr == ""  # the timer's thread printed its traceback ("Exception in thread")
+    assert done.stdout.startswith(f"cannot write {path}: File too large"), done.stdout

@@ -25,7 +25,7 @@ def _limited(limit: int):
     return limit_file_size
 
 
-@pytest.mark.parametrize("limit", [3_000, 25_000])  # the first chart; a cycle later, the guard's backups
+@pytest.mark.parametrize("limit", [200, 3_000, 25_000])  # .git/info/exclude; the first chart; the guard's backups
 def test_a_disk_with_no_room_for_a_record_is_one_line_and_exit_50_and_run_resumes(tmp_path, limit):
     repo = make(tmp_path)
     first = git(repo, "rev-parse", "HEAD")
