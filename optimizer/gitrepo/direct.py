@@ -28,9 +28,11 @@ core.splitIndex, a SHA-256 or reftable repository, an `includeIf` libgit2 may no
 gitconfig.unjudged); an attribute that converts the artifact (filter, eol, crlf, ident, working-tree-encoding;
 `text` too where the artifact holds a carriage return), from any attributes file git reads (the tree's, the
 index's, the repository's, the user's, the system's); an identity git would guess or clean, a message that
-is not UTF-8, a date in another form or one git reads otherwise, GIT_COMMITTER_DATE; a merge, cherry-pick or revert under way; HEAD not
-on a branch's own ref nor detached; the artifact not a regular file (a link, a folder) at HEAD or in the
-tree, or under a folder that is a link; an index or entry indexentry does not write; `index.lock` held.
+is not UTF-8, a date in another form or one git reads otherwise, GIT_COMMITTER_DATE; a DROP where the
+artifact's folder would give the file another group or default ACL than git's folder; a merge, cherry-pick or
+revert under way; HEAD not on a branch's own ref nor detached; the artifact not a regular file (a link, a
+folder) at HEAD or in the tree, or under a folder that is a link; an index or entry indexentry does not
+write; `index.lock` held.
 """
 
 from __future__ import annotations
@@ -279,7 +281,10 @@ def _write(path: Path, data: bytes, mode: int, git_dir: str) -> os.stat_result |
     written first under git's folder and renamed over `path`: a kill never leaves the artifact missing or cut
     short (git's checkout, a process of its own, finishes when the daemon is killed; this write would not),
     and a link or a second name at `path` is replaced, never written through. Its status after the rename
-    (which changes its change time); None, nothing changed, when git's folder is on another file system."""
+    (which changes its change time); None, nothing changed, when git's folder is on another file system or
+    would make the file otherwise than the artifact's folder (another group, or default ACL)."""
+    if _made(path.parent) != _made(git_dir):
+        return None
     scratch = os.path.join(git_dir, SCRATCH)
     try:
         os.unlink(scratch)  # one a kill left
@@ -304,3 +309,15 @@ def _write(path: Path, data: bytes, mode: int, git_dir: str) -> os.stat_result |
         return os.fstat(fd)
     finally:
         os.close(fd)
+
+
+def _made(folder: str | Path) -> tuple[int, bytes | None]:
+    """What a file made in `folder` takes from it: its group (the folder's when set-group-ID, else this
+    process's), and its default ACL. git's checkout makes the artifact in its own folder: a shared project
+    folder (`chmod g+s`, `setfacl -d`) gives it the team's group and rights, which git's folder may not."""
+    st = os.stat(folder)
+    try:
+        acl: bytes | None = os.getxattr(folder, "system.posix_acl_default")
+    except OSError:  # none (ENODATA), or a file system without ACLs
+        acl = None
+    return (st.st_gid if st.st_mode & stat.S_ISGID else os.getegid()), acl

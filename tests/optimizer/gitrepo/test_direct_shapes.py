@@ -4,6 +4,7 @@ workspace leaves the write to git)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -132,3 +133,17 @@ def test_an_author_date_is_taken_only_as_git_reads_it(date, signed):
 def test_the_reflog_line_takes_git_reflog_action_as_git_does(action, line):
     env = {} if action is None else {"GIT_REFLOG_ACTION": action}
     assert gitident.reflog_message("kept\n", env) == line
+
+
+def test_a_drop_in_a_shared_folder_gives_the_artifact_the_folders_group_as_gits_checkout(tmp_path):
+    ours, gits = repos = twins(tmp_path)
+    team = next((gid for gid in os.getgroups() if gid != os.getegid()), os.getegid() + 1)  # root may take any
+    ws = open_workspace(ours, "d/p.md")
+    for repo in repos:
+        os.chown(repo / "d", -1, team)
+        (repo / "d").chmod(0o2775)  # set-group-ID: what is made in it takes its group
+        (repo / "d/p.md").write_text("candidate\n")
+    restore_artifact(ws)
+    git(gits, "checkout", "HEAD", "--", "d/p.md")
+    assert (ours / "d/p.md").stat().st_gid == (gits / "d/p.md").stat().st_gid == team
+    assert (ours / "d/p.md").read_text() == "one\n" and git(ours, "status", "--porcelain") == ""
