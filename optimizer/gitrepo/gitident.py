@@ -20,6 +20,7 @@ from dataclasses import dataclass
 _CRUD = frozenset(" \t\n\r,:;<>\"\\'.")  # what git's ident.c strips from either end (and more: '.' to be safe)
 _RAW_DATE = re.compile(r"@?(\d+) ([+-])(\d\d)(\d\d)")  # git's internal date form, which it keeps as it is
 _SPACE = " \t\n\r"  # git's isspace()
+_SURROGATE = re.compile("[\ud800-\udfff]")  # the only characters a str holds that UTF-8 cannot
 _SECONDS, _Y2100 = 100_000_000, 4_102_444_800  # where git's date parser reads a number as seconds (date.c)
 
 
@@ -74,7 +75,7 @@ def cleaned(message: str) -> str | None:
     """The message as `git commit -m` stores it (the default clean-up, "whitespace"); None when git would
     refuse it (empty), it cannot pass as an argument (a NUL), or it is not UTF-8 (a lone surrogate: git stores
     the bytes as given, libgit2 takes only UTF-8)."""
-    if "\0" in message or not message.isascii() and _surrogate(message):
+    if "\0" in message or _SURROGATE.search(message):
         return None
     lines: list[str] = []
     for line in message.split("\n"):
@@ -84,14 +85,6 @@ def cleaned(message: str) -> str | None:
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n" if lines else None
-
-
-def _surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str:
