@@ -147,3 +147,24 @@ def test_a_drop_in_a_shared_folder_gives_the_artifact_the_folders_group_as_gits_
     git(gits, "checkout", "HEAD", "--", "d/p.md")
     assert (ours / "d/p.md").stat().st_gid == (gits / "d/p.md").stat().st_gid == team
     assert (ours / "d/p.md").read_text() == "one\n" and git(ours, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("how", ["separate-git-dir", "linked-git-dir"])
+def test_a_checkout_whose_git_folder_lies_elsewhere_is_worked_on_where_it_is(tmp_path, how):
+    (tmp_path / "p.md").write_text("the git folder's neighbour: never the artifact\n")
+    repo = tmp_path / "work"
+    if how == "separate-git-dir":
+        subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "gitdir"), str(repo)], check=True)
+    else:
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        (repo / ".git").rename(tmp_path / "gitdir")
+        (repo / ".git").symlink_to(tmp_path / "gitdir")
+    (repo / "p.md").write_text("one\n")
+    git(repo, "add", "p.md")
+    git(repo, "commit", "-q", "-m", "initial")
+    ws = open_workspace(repo, "p.md")
+    assert ws.root == repo.resolve()
+    (repo / "p.md").write_text("candidate\n")
+    restore_artifact(ws)
+    assert (repo / "p.md").read_text() == "one\n"
+    assert (tmp_path / "p.md").read_text() == "the git folder's neighbour: never the artifact\n"
