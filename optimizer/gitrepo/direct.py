@@ -151,7 +151,7 @@ def _settings(ws: Workspace) -> dict[str, str | None] | None:
         return None
     if (writes.get("extensions.objectformat") or "sha1").lower() != "sha1" or _folders_linked(ws):
         return None
-    if any(gitconfig.unjudged(key) for key in writes):  # an included file libgit2 may not read as git does
+    if any(key.startswith("includeif.") for key in writes):  # one libgit2 may not judge as git (gitconfig.unjudged)
         return None
     if _attributed(ws, writes) and any(_attribute(ws, name) not in (None, False) for name in CONVERTING):
         return None
