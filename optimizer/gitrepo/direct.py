@@ -12,23 +12,27 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   before the commit; the other order would leave HEAD's new artifact unstaged-back in the index.
 - A DROP (`restore`), as `git checkout HEAD -- ARTIFACT`: the file made anew from HEAD's blob (its mode's
   executable bit, the umask's permissions) under git's folder and renamed over the artifact: never written
-  through a link or a second name, never missing (see `_write`). The index
-  entry is rewritten only when it names other content than HEAD's; when it already names HEAD's blob (the
-  usual DROP: the candidate was never staged) it is left as it was, its status fields those of the file
-  before: `git status` and libgit2's status hash the file once and call it clean (git's status then writes
-  the fresh status itself), where git's checkout would have written the index anew.
+  through a link or a second name, never missing (see `_write`). The index entry is then written under
+  `index.lock` as git's checkout writes it: HEAD's blob and the new file's status, also when it named HEAD's
+  blob already (the usual DROP): left with the old file's status, git's plumbing (`git diff-index --quiet
+  HEAD`, `git diff-files`), which never refreshes the index, called the artifact changed until a `git
+  status` wrote the index.
 
 Each is journaled as the git command it replaces (autoresearch.optimizer.gitrepo.gitcmd.journaled): a kill
 leaves the note and the locks it took (`index.lock`, the branch's `.lock`), which the next start clears.
 Anything here that is not as simple is left to git (None or False, having written nothing the user sees):
 a directory artifact; any GIT_* variable but the identity's and a few that change nothing written; a
 configuration git would act on differently (commit.gpgSign, commit.cleanup, i18n.commitEncoding,
-core.autocrlf, core.eol, core.fileMode false, core.sharedRepository, core.fsync*, core.splitIndex, a SHA-256
-or reftable repository); an attribute that converts the artifact (filter, eol, crlf, ident,
-working-tree-encoding; `text` too where the artifact holds a carriage return); an identity git would guess
-or clean, a date in another form, GIT_COMMITTER_DATE; a merge, cherry-pick or revert under way; HEAD not
-on a branch's own ref nor detached; the artifact not a regular file (a link, a folder) at HEAD or in the
-tree, or under a folder that is a link; an index or entry indexentry does not write; `index.lock` held.
+core.autocrlf, core.eol, core.fileMode false, core.logAllRefUpdates false, core.sharedRepository, core.fsync*,
+core.splitIndex, a SHA-256 or reftable repository, an `includeIf` libgit2 may not judge as git does:
+gitconfig.unjudged); an attribute that converts the artifact (filter, eol, crlf, ident, working-tree-encoding;
+`text` too where the artifact holds a carriage return), from any attributes file git reads (the tree's, the
+index's, the repository's, the user's, the system's); an identity git would guess or clean, a message that
+is not UTF-8, a date in another form or one git reads otherwise, GIT_COMMITTER_DATE; a DROP where the
+artifact's folder would give the file another group or default ACL than git's folder; a merge, cherry-pick or
+revert under way; HEAD not on a branch's own ref nor detached; the artifact not a regular file (a link, a
+folder) at HEAD or in the tree, or under a folder that is a link; an index or entry indexentry does not
+write; `index.lock` held.
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ def commit(ws: Workspace, message: str) -> str | None:
     writes = _settings(ws)
     if writes is None or _on(writes, "commit.gpgsign") or _off(writes, "core.filemode"):
         return None
+    if _off(writes, "core.logallrefupdates"):  # git still appends to a reflog that exists, libgit2 never does
+        return None
     if any(writes.get(key) is not None for key in ("commit.cleanup", "i18n.commitencoding")):
         return None
     text, signed, head = gitident.cleaned(message), gitident.signatures(writes), _head(ws)
@@ -112,29 +118,22 @@ def restore(ws: Workspace) -> bool:
     entry = _at_head(ws, ws.lib.head.peel(pygit2.Commit).tree)
     if entry is None or _folder_in_the_way(ws.artifact_path):
         return False
-    index = indexentry.read(ws.lib.path, ws.artifact)
-    if index is None:
-        return False
-    same = (index.entry.oid, index.entry.mode) == (entry.id.raw, entry.filemode)
     data = ws.lib[entry.id].read_raw()
     with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
-        lock = None if same else indexentry.Lock(ws.lib.path)
+        lock = indexentry.Lock(ws.lib.path)
         try:
-            if lock is not None:
-                index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
-                if index is None:
-                    return False
+            index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
+            if index is None:
+                return False
             st = _write(ws.artifact_path, data, entry.filemode, ws.lib.path)
             if st is None:
                 return False
             faults.point("direct-file-written")
-            if lock is not None:
-                lock.commit(indexentry.patched(index, ws.artifact, entry.id.raw, entry.filemode, st))
+            lock.commit(indexentry.patched(index, ws.artifact, entry.id.raw, entry.filemode, st))
         except OSError as exc:
             raise IntegrityError(f"git checkout failed: {exc}") from None
         finally:
-            if lock is not None:
-                lock.release()
+            lock.release()
     return True
 
 
@@ -151,6 +150,8 @@ def _settings(ws: Workspace) -> dict[str, str | None] | None:
     if any(key in writes for key in ("core.fsync", "core.fsyncobjectfiles", "core.fsyncmethod")):
         return None
     if (writes.get("extensions.objectformat") or "sha1").lower() != "sha1" or _folders_linked(ws):
+        return None
+    if any(key.startswith("includeif.") for key in writes):  # one libgit2 may not judge as git (gitconfig.unjudged)
         return None
     if _attributed(ws, writes) and any(_attribute(ws, name) not in (None, False) for name in CONVERTING):
         return None
@@ -179,14 +180,18 @@ def _off(writes: dict[str, str | None], key: str, absent: bool = False) -> bool:
 
 
 def _attributed(ws: Workspace, writes: dict[str, str | None]) -> bool:
-    """Whether any attributes file could name the artifact: a `.gitattributes` in its folder or one above,
-    the repository's info/attributes, the user's, core.attributesFile. Asking libgit2 is 30-40 us a name."""
-    folders = Path(ws.artifact).parents
-    files = [ws.root / folder / ".gitattributes" for folder in folders]
-    files += [common_dir(ws) / "info" / "attributes", gitconfig.users_git_file("attributes")]
+    """Whether any attributes file could name the artifact: a `.gitattributes` in its folder or one above, in
+    the tree or, deleted there or left out of a sparse checkout, at HEAD (git then reads the index's); the
+    repository's info/attributes, the user's, the system's, core.attributesFile. Asking libgit2 is 30-40 us a
+    name."""
+    names = [(folder / ".gitattributes").as_posix() for folder in Path(ws.artifact).parents]
+    files = [*(ws.root / name for name in names), *map(Path, gitconfig.attribute_files(common_dir(ws)))]
     named = writes.get("core.attributesfile")
     files += [Path(named).expanduser()] if named else []
-    return any(os.path.lexists(file) for file in files)
+    if any(os.path.lexists(file) for file in files):
+        return True
+    head = ws.lib.head.peel(pygit2.Tree)
+    return any(name in head for name in names)
 
 
 def _attribute(ws: Workspace, name: str) -> object:
@@ -276,12 +281,17 @@ def _write(path: Path, data: bytes, mode: int, git_dir: str) -> os.stat_result |
     written first under git's folder and renamed over `path`: a kill never leaves the artifact missing or cut
     short (git's checkout, a process of its own, finishes when the daemon is killed; this write would not),
     and a link or a second name at `path` is replaced, never written through. Its status after the rename
-    (which changes its change time); None, nothing changed, when git's folder is on another file system."""
+    (which changes its change time); None, nothing changed, when git's folder is on another file system or
+    would make the file otherwise than the artifact's folder (another group, or default ACL)."""
+    if _made(path.parent) != _made(git_dir):
+        return None
     scratch = os.path.join(git_dir, SCRATCH)
     try:
         os.unlink(scratch)  # one a kill left
     except FileNotFoundError:
         pass
+    except OSError:
+        return None  # not a file a kill left (a folder, say): git's checkout has no use for it
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(scratch, flags, 0o777 if mode & 0o100 else 0o666)
     try:
@@ -299,3 +309,15 @@ def _write(path: Path, data: bytes, mode: int, git_dir: str) -> os.stat_result |
         return os.fstat(fd)
     finally:
         os.close(fd)
+
+
+def _made(folder: str | Path) -> tuple[int, bytes | None]:
+    """What a file made in `folder` takes from it: its group (the folder's when set-group-ID, else this
+    process's), and its default ACL. git's checkout makes the artifact in its own folder: a shared project
+    folder (`chmod g+s`, `setfacl -d`) gives it the team's group and rights, which git's folder may not."""
+    st = os.stat(folder)
+    try:
+        acl: bytes | None = os.getxattr(folder, "system.posix_acl_default")
+    except OSError:  # none (ENODATA), or a file system without ACLs
+        acl = None
+    return (st.st_gid if st.st_mode & stat.S_ISGID else os.getegid()), acl

@@ -42,7 +42,8 @@ class Settings:
     writes: dict[str, str | None] = field(
         default_factory=dict, compare=False
     )  # the `WRITES` keys set, by lower-case name (the last value: git's; None: a
-    # bare key, true), the system's file left out as git leaves it under GIT_CONFIG_NOSYSTEM
+    # bare key, true), the system's file left out as git leaves it under GIT_CONFIG_NOSYSTEM; and each
+    # `includeIf.<condition>.path` libgit2 may not judge as git does (`unjudged`): what it includes is git's alone
 
 
 # what the decision's in-process git writes (autoresearch.optimizer.gitrepo.direct) must know of the configuration
@@ -51,7 +52,7 @@ WRITES = frozenset(
         *(f"{who}.{what}" for who in ("user", "author", "committer") for what in ("name", "email")),
         *("commit.gpgsign", "commit.cleanup", "i18n.commitencoding", "core.autocrlf", "core.eol", "core.filemode"),
         *("core.sharedrepository", "core.fsync", "core.fsyncobjectfiles", "core.fsyncmethod", "core.splitindex"),
-        *("extensions.objectformat", "extensions.refstorage", "core.attributesfile"),
+        *("extensions.objectformat", "extensions.refstorage", "core.attributesfile", "core.logallrefupdates"),
     }
 )
 
@@ -76,7 +77,7 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
     if kept is not None and _signature(kept.files, started) == kept.signature:
         return kept.settings
     configs = _config_files(repo.path, common)
-    attributes = [str(common / "info" / "attributes"), str(users_git_file("attributes"))]
+    attributes = attribute_files(common)
     before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
     converts, excludes, named, includes, writes = _walk(repo.config)
     after = _signature(named, started)
@@ -88,6 +89,28 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
     else:
         _seen[key] = _Kept((*configs, *attributes, *named), before + after, found)
     return found
+
+
+def attribute_files(common: Path) -> list[str]:
+    """The attributes files git and libgit2 read whatever the configuration says: the repository's
+    info/attributes, the user's, and the system's (`gitattributes` in libgit2's system folder: /etc, where
+    git's is too)."""
+    system = pygit2.settings.search_path[ConfigLevel.SYSTEM]
+    found = [str(common / "info" / "attributes"), str(users_git_file("attributes"))]
+    return found + [os.path.join(folder, "gitattributes") for folder in system.split(os.pathsep) if folder]
+
+
+def unjudged(name: str) -> bool:
+    """Whether the configuration entry `name` is an `includeIf.<condition>.path` libgit2 may not judge as git
+    does: it knows `onbranch:` and `gitdir:` but not `hasconfig:`, and a relative `gitdir:` pattern it
+    matches where git does not (git 2.39, libgit2 1.9). The condition is as written (git's are case-sensitive)."""
+    if not (name.lower().startswith("includeif.") and name.lower().endswith(".path")):
+        return False
+    condition = name[len("includeif.") : -len(".path")]
+    if condition.startswith("onbranch:"):
+        return False
+    pattern = condition.removeprefix("gitdir:").removeprefix("gitdir/i:")
+    return pattern == condition or not pattern.startswith(("/", "~/"))
 
 
 def users_git_file(name: str) -> Path:
@@ -146,7 +169,7 @@ def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], boo
     skip = ConfigLevel.SYSTEM if _no_system() else None
     for entry in config:
         name, value = entry.name.lower(), entry.value or ""
-        if name in WRITES and entry.level != skip:
+        if (name in WRITES or unjudged(entry.name)) and entry.level != skip:
             writes[name] = entry.value
         if name.startswith("filter.") and name.endswith((".smudge", ".process")):
             converts = True

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 _CRUD = frozenset(" \t\n\r,:;<>\"\\'.")  # what git's ident.c strips from either end (and more: '.' to be safe)
 _RAW_DATE = re.compile(r"@?(\d+) ([+-])(\d\d)(\d\d)")  # git's internal date form, which it keeps as it is
 _SPACE = " \t\n\r"  # git's isspace()
+_SURROGATE = re.compile("[\ud800-\udfff]")  # the only characters a str holds that UTF-8 cannot
+_SECONDS, _Y2100 = 100_000_000, 4_102_444_800  # where git's date parser reads a number as seconds (date.c)
 
 
 @dataclass(frozen=True)
@@ -56,18 +58,24 @@ def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str])
 
 
 def _date(text: str) -> tuple[int, int] | None:
+    """`<seconds> <+hhmm>` as git reads it: after `@` as it is; without, only where git's date parser takes
+    the number for seconds (nine digits or more, before 2100) and the zone for one (under 24 hours, under 60
+    minutes): git refuses other numbers and puts the local zone for another offset."""
     match = _RAW_DATE.fullmatch(text)
     if match is None:
         return None
     seconds, sign, hours, minutes = match.groups()
+    if not text.startswith("@") and not (_SECONDS <= int(seconds) < _Y2100 and int(hours) < 24 and int(minutes) < 60):
+        return None
     offset = int(hours) * 60 + int(minutes)
     return int(seconds), -offset if sign == "-" else offset
 
 
 def cleaned(message: str) -> str | None:
     """The message as `git commit -m` stores it (the default clean-up, "whitespace"); None when git would
-    refuse it (empty) or it cannot pass as an argument (a NUL)."""
-    if "\0" in message:
+    refuse it (empty), it cannot pass as an argument (a NUL), or it is not UTF-8 (a lone surrogate: git stores
+    the bytes as given, libgit2 takes only UTF-8)."""
+    if "\0" in message or _SURROGATE.search(message):
         return None
     lines: list[str] = []
     for line in message.split("\n"):
@@ -81,6 +89,7 @@ def cleaned(message: str) -> str | None:
 
 def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str:
     """The reflog's line for a commit of `message` (cleaned): `commit: <first line>`, or GIT_REFLOG_ACTION's
-    word in place of `commit`, whitespace collapsed and trimmed as git's copy_reflog_msg does."""
-    text = f"{env.get('GIT_REFLOG_ACTION') or 'commit'}: {message.split(chr(10), 1)[0]}"
+    word in place of `commit` (set and empty too, as git's builtin/commit.c takes it), whitespace collapsed and
+    trimmed as git's copy_reflog_msg does."""
+    text = f"{env.get('GIT_REFLOG_ACTION', 'commit')}: {message.split(chr(10), 1)[0]}"
     return re.sub(r"[ \t\n\r]+", " ", text).strip(" ")

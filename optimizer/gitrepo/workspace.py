@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pygit2.enums import DiffOption
+from pygit2.enums import DiffOption, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import direct, gitcmd
 from autoresearch.optimizer.gitrepo.handles import free
@@ -68,10 +68,13 @@ class Workspace:
 
 
 def open_workspace(start: Path, artifact: str) -> Workspace:
-    """The repository containing `start`, checked for everything a run needs (exit 30 otherwise)."""
-    found = pygit2.discover_repository(str(start), True) if start.exists() else None
+    """The repository containing `start`, checked for everything a run needs (exit 30 otherwise). Opened from
+    `start` itself, not from the git folder found above it: libgit2 then takes the working tree from the
+    `.git` file or link it came through, where the git folder alone (`git init --separate-git-dir`, a `.git`
+    link) made the git folder's parent the working tree, whose files the run would have committed and
+    restored."""
     try:
-        repo = pygit2.Repository(found) if found else None
+        repo = pygit2.Repository(str(start), RepositoryOpenFlag.CROSS_FS) if start.exists() else None
     except pygit2.GitError:
         repo = None
     if repo is None:
