@@ -34,6 +34,7 @@ tree, or under a folder that is a link; an index or entry indexentry does not wr
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from pathlib import Path
@@ -42,7 +43,7 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import FileMode, ReferenceType
 
-from autoresearch.optimizer.gitrepo import gitcmd, gitconfig, gitident, indexentry
+from autoresearch.optimizer.gitrepo import attributes, gitcmd, gitconfig, gitident, indexentry
 from autoresearch.optimizer.gitrepo.handles import common_dir
 from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
@@ -141,7 +142,7 @@ def restore(ws: Workspace) -> bool:
 def _settings(ws: Workspace) -> dict[str, str | None] | None:
     """The configuration's `gitconfig.WRITES` keys when nothing in the environment, the configuration or the
     artifact's attributes asks for git itself (see the module), else None."""
-    if ws.mode != "file" or any(_heard(key) for key in os.environ):
+    if ws.mode != "file" or any(key.startswith("GIT_") and _heard(key) for key in os.environ):
         return None
     writes = gitconfig.settings(ws.lib, common_dir(ws)).writes
     if not _off(writes, "core.autocrlf", absent=True) or _on(writes, "core.splitindex"):
@@ -152,7 +153,8 @@ def _settings(ws: Workspace) -> dict[str, str | None] | None:
         return None
     if (writes.get("extensions.objectformat") or "sha1").lower() != "sha1" or _folders_linked(ws):
         return None
-    if _attributed(ws, writes) and any(_attribute(ws, name) not in (None, False) for name in CONVERTING):
+    asks = functools.partial(_converting, ws)
+    if attributes.converts(ws.lib, ws.root, common_dir(ws), ws.artifact, writes.get("core.attributesfile"), asks):
         return None
     return writes
 
@@ -178,15 +180,9 @@ def _off(writes: dict[str, str | None], key: str, absent: bool = False) -> bool:
     return (writes[key] or "true").lower() in ("false", "no", "off", "0", "")
 
 
-def _attributed(ws: Workspace, writes: dict[str, str | None]) -> bool:
-    """Whether any attributes file could name the artifact: a `.gitattributes` in its folder or one above,
-    the repository's info/attributes, the user's, core.attributesFile. Asking libgit2 is 30-40 us a name."""
-    folders = Path(ws.artifact).parents
-    files = [ws.root / folder / ".gitattributes" for folder in folders]
-    files += [common_dir(ws) / "info" / "attributes", gitconfig.users_git_file("attributes")]
-    named = writes.get("core.attributesfile")
-    files += [Path(named).expanduser()] if named else []
-    return any(os.path.lexists(file) for file in files)
+def _converting(ws: Workspace) -> bool:
+    """Whether an attribute converts the artifact: libgit2 asked, 30-40 us a name."""
+    return any(_attribute(ws, name) not in (None, False) for name in CONVERTING)
 
 
 def _attribute(ws: Workspace, name: str) -> object:
