@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 
+import pygit2
 import pytest
+from pygit2.enums import ConfigLevel
 
 from autoresearch.optimizer.gitrepo import attributes, direct, gitconfig
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
@@ -88,3 +90,21 @@ def test_an_attribute_written_mid_run_hands_the_next_keep_to_git(tmp_path, settl
     assert direct.commit(ws, "kept again") is None  # git's: `ident` converts it
     assert git(repo, "rev-parse", "HEAD") == before
     assert os.path.exists(repo / "d/p.md")
+
+
+@pytest.fixture
+def system_folder(tmp_path):
+    """libgit2's system folder (where it finds the system's `gitattributes`) a folder of the test's."""
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    was = pygit2.settings.search_path[ConfigLevel.SYSTEM]
+    pygit2.settings.search_path[ConfigLevel.SYSTEM] = str(folder)
+    yield folder
+    pygit2.settings.search_path[ConfigLevel.SYSTEM] = was
+
+
+def test_the_systems_attributes_file_alone_hands_the_keep_to_git(tmp_path, system_folder):
+    (system_folder / "gitattributes").write_text("*.md ident\n")
+    repo = make_repo(tmp_path / "r", {"d/p.md": "one\n"})
+    (repo / "d/p.md").write_text("two\n")
+    assert direct.commit(open_workspace(repo, "d/p.md"), "kept") is None
