@@ -7,7 +7,8 @@ share included) over `--times` repetitions on a temporary repository:
 - digest: a line appended to a 300-line iterations.jsonl, then the digest written (its text made too);
 - clock: the scope guard's settle of the result cache after a cycle's entry (its clock probe read);
 - cache: a new result cache entry stored;
-- put-back: the sandboxed mutator's throwaway checkout put back to HEAD after a DROP.
+- put-back: the sandboxed mutator's throwaway checkout put back to HEAD after a DROP;
+- put-back-keep: the same after a KEEP (HEAD moved: the artifact's file and its index entry written).
 
 Usage: python bench/cycle_files.py [--times N]
 """
@@ -79,29 +80,48 @@ def cache(root: Path, times: int) -> float:
     return per_call(times, lambda n: None, lambda n: store.put(f"{n + 1:040x}", 1, ROWS))
 
 
-def put_back(root: Path, times: int) -> float:
+IDENTITY = ["-c", "user.name=b", "-c", "user.email=b@b"]
+COMMIT = [*IDENTITY, "commit", "-qm", "x"]
+
+
+def put_back(root: Path, times: int, kept: bool = False) -> float:
     repo = root / "repo"
     repo.mkdir()
     (repo / "prompt.md").write_text("the artifact\n")
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "x"]):
+    for args in (["init", "-q"], ["add", "-A"], COMMIT):
         subprocess.run(["git", *args], cwd=repo, check=True)
     throwaway = Throwaway(open_workspace(repo, "prompt.md"), root / "meta")
     work = throwaway.take()
+
+    def candidate(n: int) -> None:
+        (work.root / "prompt.md").write_text(f"candidate {n}\n")
+        if kept:  # the KEEP, in the user's checkout
+            (repo / "prompt.md").write_text(f"kept {n}\n")
+            subprocess.run(["git", *IDENTITY, "commit", "-qam", f"keep {n}"], cwd=repo, check=True)
+
     try:
-        return per_call(
-            times, lambda n: (work.root / "prompt.md").write_text(f"candidate {n}\n"), lambda n: throwaway.take()
-        )
+        return per_call(times, candidate, lambda n: throwaway.take())
     finally:
         throwaway.drop()
+
+
+def put_back_keep(root: Path, times: int) -> float:
+    return put_back(root, times, kept=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--times", type=int, default=300)
     times = parser.parse_args().times
-    for name, measure in (("digest", digest), ("clock", clock), ("cache", cache), ("put-back", put_back)):
+    for name, measure in (
+        ("digest", digest),
+        ("clock", clock),
+        ("cache", cache),
+        ("put-back", put_back),
+        ("put-back-keep", put_back_keep),
+    ):
         with tempfile.TemporaryDirectory() as folder:
-            print(f"{name:10} {measure(Path(folder), times):8.0f} us of CPU a cycle")
+            print(f"{name:13} {measure(Path(folder), times):8.0f} us of CPU a cycle")
 
 
 if __name__ == "__main__":

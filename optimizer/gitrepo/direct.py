@@ -38,6 +38,7 @@ write; `index.lock` held.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from pathlib import Path
@@ -46,7 +47,7 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import FileMode, ReferenceType
 
-from autoresearch.optimizer.gitrepo import gitcmd, gitconfig, gitident, indexentry
+from autoresearch.optimizer.gitrepo import attributes, gitcmd, gitconfig, gitident, indexentry
 from autoresearch.optimizer.gitrepo.handles import common_dir
 from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
@@ -140,7 +141,7 @@ def restore(ws: Workspace) -> bool:
 def _settings(ws: Workspace) -> dict[str, str | None] | None:
     """The configuration's `gitconfig.WRITES` keys when nothing in the environment, the configuration or the
     artifact's attributes asks for git itself (see the module), else None."""
-    if ws.mode != "file" or any(_heard(key) for key in os.environ):
+    if ws.mode != "file" or any(key.startswith("GIT_") and _heard(key) for key in os.environ):
         return None
     writes = gitconfig.settings(ws.lib, common_dir(ws)).writes
     if not _off(writes, "core.autocrlf", absent=True) or _on(writes, "core.splitindex"):
@@ -153,7 +154,8 @@ def _settings(ws: Workspace) -> dict[str, str | None] | None:
         return None
     if any(key.startswith("includeif.") for key in writes):  # one libgit2 may not judge as git (gitconfig.unjudged)
         return None
-    if _attributed(ws, writes) and any(_attribute(ws, name) not in (None, False) for name in CONVERTING):
+    asks = functools.partial(_converting, ws)
+    if attributes.converts(ws.lib, ws.root, common_dir(ws), ws.artifact, writes.get("core.attributesfile"), asks):
         return None
     return writes
 
@@ -179,19 +181,9 @@ def _off(writes: dict[str, str | None], key: str, absent: bool = False) -> bool:
     return (writes[key] or "true").lower() in ("false", "no", "off", "0", "")
 
 
-def _attributed(ws: Workspace, writes: dict[str, str | None]) -> bool:
-    """Whether any attributes file could name the artifact: a `.gitattributes` in its folder or one above, in
-    the tree or, deleted there or left out of a sparse checkout, at HEAD (git then reads the index's); the
-    repository's info/attributes, the user's, the system's, core.attributesFile. Asking libgit2 is 30-40 us a
-    name."""
-    names = [(folder / ".gitattributes").as_posix() for folder in Path(ws.artifact).parents]
-    files = [*(ws.root / name for name in names), *map(Path, gitconfig.attribute_files(common_dir(ws)))]
-    named = writes.get("core.attributesfile")
-    files += [Path(named).expanduser()] if named else []
-    if any(os.path.lexists(file) for file in files):
-        return True
-    head = ws.lib.head.peel(pygit2.Tree)
-    return any(name in head for name in names)
+def _converting(ws: Workspace) -> bool:
+    """Whether an attribute converts the artifact: libgit2 asked, 30-40 us a name."""
+    return any(_attribute(ws, name) not in (None, False) for name in CONVERTING)
 
 
 def _attribute(ws: Workspace, name: str) -> object:

@@ -133,7 +133,7 @@ def _config_files(git_dir: str, common: Path) -> list[str]:
     return files
 
 
-def signature(files: list[str]) -> Signature | None:
+def signature(files: list[str] | tuple[str, ...]) -> Signature | None:
     """The files' signatures as `settings` keeps them; None when one changed too recently to tell a later
     write by its times (see the module's docstring)."""
     return _signature(files, time.time_ns())

@@ -1,0 +1,71 @@
+"""Whether an attribute would make git convert the artifact as it writes it (autoresearch.optimizer.gitrepo.
+direct asks at every KEEP and DROP), kept from one cycle to the next while nothing it is read from changed.
+
+libgit2's answer for five attribute names is about 100-200 us a cycle where a `.gitattributes` exists, and it
+comes from a few files: the `.gitattributes` of the artifact's folder and of each one above, the
+repository's `info/attributes`, the user's, `core.attributesFile`, the system's, and the index (libgit2
+reads a folder's `.gitattributes` from the index when the file is not in the tree; where no file is there and
+HEAD has none on the artifact's path, the answer is no without asking). It is kept with the
+signature of each (gitconfig.signature: inode, size, modification and change times, kind; or absent) and
+asked again when one differs; not kept when one changed within the last second (its times could not show a
+later write in the same clock tick), as after a KEEP, which writes the index.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pygit2
+
+from autoresearch.optimizer.gitrepo import gitconfig
+
+_kept: dict[tuple[str, str, str | None], tuple[tuple[str, ...], gitconfig.Signature, bool]] = {}
+_REMEMBERED = 64  # the candidates' worktrees come and go
+
+
+def converts(
+    repo: pygit2.Repository, root: Path, common: Path, artifact: str, named: str | None, asks: Callable[[], bool]
+) -> bool:
+    """`asks()` (libgit2's answer for the artifact at `root`, under `repo` whose common git folder is
+        `common`, `named` the `core.attributesFile`), or False without asking when no attributes file is there
+    and HEAD has none on the artifact's path;
+        as last found while none of the files has changed (see the module)."""
+    files = _files(repo.path, common, root, artifact, named)
+    if not any(os.path.lexists(file) for file in files[:-1]) and not _at_head(repo, artifact):
+        return False
+    key, signature = (repo.path, artifact, named), gitconfig.signature(files)
+    kept = _kept.get(key)
+    if kept is not None and signature is not None and (kept[0], kept[1]) == (files, signature):
+        return kept[2]
+    found = asks()
+    if len(_kept) >= _REMEMBERED:
+        _kept.clear()
+    if signature is None:
+        _kept.pop(key, None)
+    else:
+        _kept[key] = (files, signature, found)
+    return found
+
+
+def _at_head(repo: pygit2.Repository, artifact: str) -> bool:
+    """Whether HEAD has a `.gitattributes` on the artifact's path: deleted from the tree or left out of a
+    sparse checkout, git reads the index's."""
+    head = repo.head.peel(pygit2.Tree)
+    return any((folder / ".gitattributes").as_posix() in head for folder in Path(artifact).parents)
+
+
+def _files(git_dir: str, common: Path, root: Path, artifact: str, named: str | None) -> tuple[str, ...]:
+    """The files the answer is read from, the index last."""
+    named = str(Path(named).expanduser()) if named else None  # (as $HOME is now)
+    return _listed(git_dir, root, artifact, named, tuple(gitconfig.attribute_files(common)))
+
+
+@functools.lru_cache(maxsize=16)
+def _listed(git_dir: str, root: Path, artifact: str, named: str | None, shared: tuple[str, ...]) -> tuple[str, ...]:
+    """`_files`, made once for each place the files can be (a path made is some microseconds a name); `shared`
+    the repository's, the user's and the system's (gitconfig.attribute_files)."""
+    files = [os.path.join(root, folder, ".gitattributes") for folder in Path(artifact).parents]
+    return (*files, *shared, *([named] if named else []), os.path.join(git_dir, "index"))
