@@ -17,7 +17,9 @@ from tests.optimizer.guard.test_trusted import TAMPER
 
 
 def _record(cycle: int) -> Iteration:
-    return Iteration(cycle=cycle, score=0.5, decision="drop", run_dir=f"2026-11-29T04-00-00-c{cycle:04d}")
+    """Stamped: a line left to `encoded` to stamp differs from the one appended when a second passes between."""
+    run_dir, stamp = f"2026-11-29T04-00-00-c{cycle:04d}", "2026-11-29T04:00:00Z"
+    return Iteration(cycle=cycle, score=0.5, decision="drop", run_dir=run_dir, timestamp=stamp)
 
 
 def _night(tmp_path: Path, cycles: int) -> Ledger:
