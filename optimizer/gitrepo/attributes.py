@@ -5,7 +5,7 @@ libgit2's answer for five attribute names is about 100-200 us a cycle where a `.
 comes from a few files: the `.gitattributes` of the artifact's folder and of each one above, the
 repository's `info/attributes`, the user's, `core.attributesFile`, the system's, and the index (libgit2
 reads a folder's `.gitattributes` from the index when the file is not in the tree; where no file is there and
-HEAD has none on the artifact's path, the answer is no without asking). It is kept with the
+neither HEAD nor the index has one on the artifact's path, the answer is no without asking). It is kept with the
 signature of each (gitconfig.signature: inode, size, modification and change times, kind; or absent) and
 asked again when one differs; not kept when one changed within the last second (its times could not show a
 later write in the same clock tick), as after a KEEP, which writes the index.
@@ -23,6 +23,7 @@ import pygit2
 from autoresearch.optimizer.gitrepo import gitconfig
 
 _kept: dict[tuple[str, str, str | None], tuple[tuple[str, ...], gitconfig.Signature, bool]] = {}
+_indexed: dict[tuple[str, str], tuple[gitconfig.Signature, bool]] = {}  # _in_index's, by (index, artifact)
 _REMEMBERED = 64  # the candidates' worktrees come and go
 
 
@@ -31,11 +32,12 @@ def converts(
 ) -> bool:
     """`asks()` (libgit2's answer for the artifact at `root`, under `repo` whose common git folder is
         `common`, `named` the `core.attributesFile`), or False without asking when no attributes file is there
-    and HEAD has none on the artifact's path;
+    and neither HEAD nor the index has one on the artifact's path;
         as last found while none of the files has changed (see the module)."""
     files = _files(repo.path, common, root, artifact, named)
     if not any(os.path.lexists(file) for file in files[:-1]) and not _at_head(repo, artifact):
-        return False
+        if not _in_index(repo, files[-1], artifact):
+            return False
     key, signature = (repo.path, artifact, named), gitconfig.signature(files)
     kept = _kept.get(key)
     if kept is not None and signature is not None and (kept[0], kept[1]) == (files, signature):
@@ -55,6 +57,26 @@ def _at_head(repo: pygit2.Repository, artifact: str) -> bool:
     sparse checkout, git reads the index's."""
     head = repo.head.peel(pygit2.Tree)
     return any((folder / ".gitattributes").as_posix() in head for folder in Path(artifact).parents)
+
+
+def _in_index(repo: pygit2.Repository, index: str, artifact: str) -> bool:
+    """Whether the index has a `.gitattributes` on the artifact's path (staged, then deleted from the tree:
+    git's commit and checkout read it); as last found while the index is unchanged (a read is ~50 us and
+    more with the repository's size)."""
+    signature, kept = gitconfig.signature([index]), _indexed.get((index, artifact))
+    if kept is not None and signature is not None and kept[0] == signature:
+        return kept[1]
+    try:
+        entries = repo.index  # (pygit2.Index(path) that fails leaves a warning for its garbage collection)
+        entries.read(True)
+    except pygit2.GitError:  # one libgit2 cannot read (a split index): libgit2 is asked, as before
+        return True
+    found = any((folder / ".gitattributes").as_posix() in entries for folder in Path(artifact).parents)
+    if len(_indexed) >= _REMEMBERED:
+        _indexed.clear()
+    if signature is not None:
+        _indexed[(index, artifact)] = (signature, found)
+    return found
 
 
 def _files(git_dir: str, common: Path, root: Path, artifact: str, named: str | None) -> tuple[str, ...]:

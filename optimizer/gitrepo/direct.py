@@ -7,9 +7,12 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   entry for the artifact set to the new blob and the file's status (indexentry; the user's other staged
   changes stay staged and out of the commit), then the branch (or a detached HEAD) moved with git's lock
   file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`.
-  The index is written before the branch: a kill between leaves the candidate staged on the old HEAD, which
-  the next start saves as a patch and puts back (autoresearch.optimizer.startup.reconcile), as for a kill
-  before the commit; the other order would leave HEAD's new artifact unstaged-back in the index.
+  As git's commit: the new index written to `index.lock`, the branch moved, then the lock renamed over the
+  index; the lock held throughout, so a user's `git commit` meanwhile is refused (it would take the staged
+  candidate). A kill before the branch moved leaves the candidate in the tree on the old HEAD, which the next
+  start saves as a patch and puts back (autoresearch.optimizer.startup.reconcile); a kill after it leaves the
+  new index in the lock, which the next start renames over the index (gitcmd.clear_stale_locks, by the
+  parent the journal notes): removed, the old index would stage the artifact's old text against HEAD.
 - A DROP (`restore`), as `git checkout HEAD -- ARTIFACT`: the file made anew from HEAD's blob (its mode's
   executable bit, the umask's permissions) under git's folder and renamed over the artifact: never written
   through a link or a second name, never missing (see `_write`). The index entry is then written under
@@ -90,7 +93,7 @@ def commit(ws: Workspace, message: str) -> str | None:
     mode = FileMode.BLOB_EXECUTABLE if st.st_mode & 0o100 else FileMode.BLOB
     author, committer = (pygit2.Signature(w.name, w.email, w.seconds, w.offset_minutes) for w in signed)
     ref, parent = head
-    with gitcmd.journaled(ws.journal, ("commit", "--only")):
+    with gitcmd.journaled(ws.journal, ("commit", "--only"), str(parent.id)):
         lock = indexentry.Lock(ws.lib.path)
         try:
             index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
@@ -100,11 +103,12 @@ def commit(ws: Workspace, message: str) -> str | None:
             tree = _tree_with(ws.lib, parent.tree, ws.artifact.split("/"), blob, mode)
             sha = ws.lib.create_commit(None, author, committer, text, tree, [parent.id])
             faults.point("direct-objects-written")
-            lock.commit(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
+            lock.write(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
             faults.point("direct-index-written")
             ws.lib.set_ident(committer.name, committer.email)  # the reflog's, as git signs it
             ref.set_target(sha, gitident.reflog_message(text))
             faults.point("direct-ref-updated")
+            lock.commit()
         except (OSError, pygit2.GitError) as exc:
             raise IntegrityError(f"git commit failed: {exc}") from None
         finally:
@@ -182,8 +186,14 @@ def _off(writes: dict[str, str | None], key: str, absent: bool = False) -> bool:
 
 
 def _converting(ws: Workspace) -> bool:
-    """Whether an attribute converts the artifact: libgit2 asked, 30-40 us a name."""
-    return any(_attribute(ws, name) not in (None, False) for name in CONVERTING)
+    """Whether an attribute converts the artifact: libgit2 asked, 30-40 us a name. Its cache of the files
+    read is dropped first (~150 us, only when attributes.converts asks): it keeps a file by its modification
+    time, size and inode, which a rewrite can keep (`cp -p`, `rsync -t`); git reads the file every time."""
+    ws.lib.free()
+    try:
+        return any(_attribute(ws, name) not in (None, False) for name in CONVERTING)
+    except pygit2.GitError:  # an index libgit2 cannot read (a split or sparse index): git's to read
+        return True
 
 
 def _attribute(ws: Workspace, name: str) -> object:

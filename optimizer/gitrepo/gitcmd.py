@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -67,15 +68,16 @@ def run(root: Path, args: tuple[str, ...], env: JSONObject | None = None, journa
 
 
 @contextmanager
-def journaled(journal: Path | None, what: tuple[str, ...]) -> Iterator[None]:
+def journaled(journal: Path | None, what: tuple[str, ...], parent: str | None = None) -> Iterator[None]:
     """A write the daemon makes in-process (autoresearch.optimizer.gitrepo.direct), journaled as a git command is:
     noted as `git WHAT` before it begins, in a critical block, and blanked once it has ended, done or raised
-    (its locks released on the way out); a kill leaves the note, and the locks it took, for the next run."""
+    (its locks released on the way out); a kill leaves the note, and the locks it took, for the next run. A
+    commit notes its `parent`: killed once HEAD moved, its `index.lock` holds the index to finish with."""
     if journal is not None and under_way(journal):
         journal = None
     with critical():
         if journal is not None:
-            _note(journal, what)
+            _note(journal, what, parent)
         try:
             yield
         finally:
@@ -83,8 +85,9 @@ def journaled(journal: Path | None, what: tuple[str, ...]) -> Iterator[None]:
                 inplace.blank(journal)
 
 
-def _note(journal: Path, what: tuple[str, ...]) -> None:
-    note = json.dumps({"git": list(what), "daemon": os.getpid()}).encode() + b"\n"
+def _note(journal: Path, what: tuple[str, ...], parent: str | None = None) -> None:
+    noted: dict[str, object] = {"git": list(what), "daemon": os.getpid(), **({"parent": parent} if parent else {})}
+    note = json.dumps(noted).encode() + b"\n"
     folders.within(journal.parent, lambda: inplace.write(journal, note))  # a mutator may have deleted the folder
 
 
@@ -114,12 +117,17 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
         time.sleep(0.05)
         running = processes_in(root, "git")
     since = journal.stat().st_mtime_ns
-    command = _noted_command(journal)
+    command, parent = _noted_command(journal), _noted_parent(journal)
     removed = []
     for lock in _lock_files(root):
         if lock.stat().st_mtime_ns >= since:
+            shown = lock.relative_to(root) if lock.is_relative_to(root) else lock
+            if lock.name == "index.lock" and parent is not None and _finishes(root, lock, parent):
+                lock.rename(lock.with_name("index"))
+                removed.append(f"finished {shown.with_name('index')}")
+                continue
             lock.unlink(missing_ok=True)
-            removed.append(f"removed {lock.relative_to(root) if lock.is_relative_to(root) else lock}")
+            removed.append(f"removed {shown}")
     journal.unlink(missing_ok=True)
     return [f"{', '.join(removed)}, left by `{command}` killed mid-write"] if removed else []
 
@@ -131,6 +139,29 @@ def _noted_command(journal: Path) -> str:
         return " ".join(["git", *(str(arg) for arg in json.loads(inplace.read(journal))["git"])])
     except (ValueError, TypeError, KeyError):
         return "git"
+
+
+def _noted_parent(journal: Path) -> str | None:
+    """The parent an in-process commit noted (see `journaled`), or None."""
+    try:
+        parent = json.loads(inplace.read(journal)).get("parent")
+    except (ValueError, AttributeError):
+        return None
+    return parent if isinstance(parent, str) else None
+
+
+def _finishes(root: Path, lock: Path, parent: str) -> bool:
+    """Whether an in-process commit killed after moving HEAD left `lock` (git's order: the index written to
+    its lock, HEAD moved, the lock renamed over the index): HEAD is a child of the noted parent, and the lock
+    holds a whole index (its checksum right). Then the lock is the index git would have left."""
+    try:
+        shas = run(root, ("rev-parse", "HEAD", "HEAD^@")).split()
+    except IntegrityError:  # HEAD unborn or broken since: not the commit's
+        return False
+    if shas[:1] == [parent] or parent not in shas[1:]:
+        return False
+    data = lock.read_bytes()
+    return len(data) > 32 and data[:4] == b"DIRC" and hashlib.sha1(data[:-20]).digest() == data[-20:]
 
 
 def _lock_files(root: Path) -> list[Path]:

@@ -147,24 +147,33 @@ class Lock:
             self.fd: int | None = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         except FileExistsError:
             self.fd = None
+        self.held = self.fd is not None
 
     @property
     def taken(self) -> bool:
-        return self.fd is not None
+        return self.held
 
-    def commit(self, data: bytes) -> None:
-        """`data` written to the lock, renamed over the index."""
+    def write(self, data: bytes) -> None:
+        """`data` written to the lock, still held (git's commit holds it until its branch has moved)."""
         assert self.fd is not None
         view = memoryview(data)
         while view:
             view = view[os.write(self.fd, view) :]
         os.close(self.fd)
         self.fd = None
+
+    def commit(self, data: bytes | None = None) -> None:
+        """`data` (or what `write` wrote) written to the lock, renamed over the index."""
+        if data is not None:
+            self.write(data)
         os.rename(self.path, self.index)
+        self.held = False
 
     def release(self) -> None:
         """The lock removed, nothing written (a no-op once committed)."""
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+        if self.held:
+            self.held = False
             os.unlink(self.path)

@@ -108,3 +108,44 @@ def test_the_systems_attributes_file_alone_hands_the_keep_to_git(tmp_path, syste
     repo = make_repo(tmp_path / "r", {"d/p.md": "one\n"})
     (repo / "d/p.md").write_text("two\n")
     assert direct.commit(open_workspace(repo, "d/p.md"), "kept") is None
+
+
+def test_an_attributes_file_only_in_the_index_hands_the_keep_and_the_drop_to_git(tmp_path, settled):
+    """Staged and deleted from the tree, not at HEAD: git reads the index's `.gitattributes` (`ident` here
+    writes the blob with `$Id$` and checks it out with HEAD's sha in it)."""
+    repo = make_repo(tmp_path / "r", {"d/p.md": "one\n"})
+    (repo / "d/.gitattributes").write_text("*.md ident\n")
+    git(repo, "add", "d/.gitattributes")
+    (repo / "d/.gitattributes").unlink()
+    (repo / "d/p.md").write_text("$Id: 0123 $\n")
+    ws = open_workspace(repo, "d/p.md")
+    assert direct.commit(ws, "kept") is None
+    assert not direct.restore(ws)
+    assert (repo / "d/p.md").read_text() == "$Id: 0123 $\n"
+
+
+def test_a_rewrite_keeping_the_size_modification_time_and_inode_is_read_anew(tmp_path, settled):
+    """libgit2 keeps an attributes file it read by its modification time, size and inode (`cp -p`, `rsync
+    -t` over it keep all three): asked again, it reads the file anew as git does."""
+    repo = make_repo(tmp_path / "r", {"d/p.md": "one\n", ".gitattributes": "*.md -text\n"})
+    ws = open_workspace(repo, "d/p.md")
+    (repo / "d/p.md").write_text("two\n")
+    assert direct.commit(ws, "kept") is not None
+    was = os.stat(repo / ".gitattributes")
+    with open(repo / ".gitattributes", "r+") as file:
+        file.write("*.md ident\n")
+    os.utime(repo / ".gitattributes", ns=(was.st_atime_ns, was.st_mtime_ns))
+    (repo / "d/p.md").write_text("$Id: 0123 $\n")
+    assert direct.commit(ws, "kept again") is None
+
+
+def test_an_index_libgit2_cannot_read_hands_the_keep_and_the_drop_to_git(tmp_path, settled):
+    """A split index (`git update-index --split-index`) with a `.gitattributes` in the tree: libgit2's answer
+    fails on the index (it raised out of the KEEP, a traceback), and git's commit and checkout read it."""
+    repo = make_repo(tmp_path / "r", {"d/p.md": "one\n", ".gitattributes": "*.md -text\n"})
+    git(repo, "update-index", "--split-index")
+    (repo / "d/p.md").write_text("two\n")
+    ws = open_workspace(repo, "d/p.md")
+    assert direct.commit(ws, "kept") is None
+    assert not direct.restore(ws)
+    assert (repo / "d/p.md").read_text() == "two\n"

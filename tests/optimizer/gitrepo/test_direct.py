@@ -15,6 +15,7 @@ from autoresearch.optimizer.gitrepo import direct
 from autoresearch.optimizer.gitrepo.workspace import commit_artifact, open_workspace, restore_artifact
 from autoresearch.plumbing.faults import ENV
 from tests.helpers.repos import GIT_ENV, cli, git, make_repo
+from tests.optimizer.startup.test_config_reread import go_on, stopped_at
 from tests.optimizer.startup.test_crash import assert_same_as_uninterrupted, kill_at_then_resume, make
 
 FILES = {"d/p.md": "one\n", "x.txt": "x\n", "e/f.txt": "f\n", "z.txt": "z\n"}
@@ -214,6 +215,34 @@ def test_an_index_lock_left_by_a_killed_in_process_commit_is_cleared_by_the_next
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
     assert "removed .git/index.lock, left by `git commit --only` killed mid-write" in resumed.stderr
+    assert_same_as_uninterrupted(repo)
+
+
+def test_a_users_commit_while_the_keep_moves_the_branch_fails_on_the_index_lock(tmp_path):
+    """The in-process KEEP holds `index.lock` until the branch has moved, as git's commit does: a user's
+    `git commit` meanwhile is refused (it took the staged candidate, and the run then ended with exit 50)."""
+    repo = make(tmp_path)
+    run = stopped_at(repo, "direct-index-written")
+    users = subprocess.run(
+        ["git", "commit", "-q", "-m", "mine"], cwd=repo, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+    )
+    resumed = go_on(run)
+    assert users.returncode != 0 and "index.lock" in users.stderr
+    assert resumed.returncode == 0, resumed.stderr
+    assert_same_as_uninterrupted(repo)
+
+
+def test_a_kill_once_the_keep_moved_the_branch_finishes_its_index(tmp_path):
+    """Killed between the branch's move and the index's rename: the next start renames the lock, which holds
+    the new index, over the index (removed, the index would stage the artifact's old text against HEAD)."""
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: "direct-ref-updated:1"})
+    assert crashed.returncode == -signal.SIGKILL
+    assert (repo / ".git/index.lock").exists()
+    assert git(repo, "diff", "--cached", "--name-only").strip() == "prompt.md"  # the old index against HEAD
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "finished .git/index, left by `git commit --only` killed mid-write" in resumed.stderr
     assert_same_as_uninterrupted(repo)
 
 
