@@ -5,7 +5,7 @@ libgit2's answer for five attribute names is about 100-200 us a cycle where a `.
 comes from a few files: the `.gitattributes` of the artifact's folder and of each one above, the
 repository's `info/attributes`, the user's, `core.attributesFile`, the system's, and the index (libgit2
 reads a folder's `.gitattributes` from the index when the file is not in the tree; where no file is there and
-neither HEAD nor the index has one on the artifact's path, the answer is no without asking). It is kept with the
+the index has none on the artifact's path, the answer is no without asking). It is kept with the
 signature of each (gitconfig.signature: inode, size, modification and change times, kind; or absent) and
 asked again when one differs; not kept when one changed within the last second (its times could not show a
 later write in the same clock tick), as after a KEEP, which writes the index.
@@ -31,13 +31,12 @@ def converts(
     repo: pygit2.Repository, root: Path, common: Path, artifact: str, named: str | None, asks: Callable[[], bool]
 ) -> bool:
     """`asks()` (libgit2's answer for the artifact at `root`, under `repo` whose common git folder is
-        `common`, `named` the `core.attributesFile`), or False without asking when no attributes file is there
-    and neither HEAD nor the index has one on the artifact's path;
-        as last found while none of the files has changed (see the module)."""
+    `common`, `named` the `core.attributesFile`), or False without asking when no attributes file is there
+    and the index has none on the artifact's path; as last found while none of the files has changed (see
+    the module)."""
     files = _files(repo.path, common, root, artifact, named)
-    if not any(os.path.lexists(file) for file in files[:-1]) and not _at_head(repo, artifact):
-        if not _in_index(repo, files[-1], artifact):
-            return False
+    if not any(os.path.lexists(file) for file in files[:-1]) and not _in_index(repo, files[-1], artifact):
+        return False
     key, signature = (repo.path, artifact, named), gitconfig.signature(files)
     kept = _kept.get(key)
     if kept is not None and signature is not None and (kept[0], kept[1]) == (files, signature):
@@ -52,16 +51,10 @@ def converts(
     return found
 
 
-def _at_head(repo: pygit2.Repository, artifact: str) -> bool:
-    """Whether HEAD has a `.gitattributes` on the artifact's path: deleted from the tree or left out of a
-    sparse checkout, git reads the index's."""
-    head = repo.head.peel(pygit2.Tree)
-    return any((folder / ".gitattributes").as_posix() in head for folder in Path(artifact).parents)
-
-
 def _in_index(repo: pygit2.Repository, index: str, artifact: str) -> bool:
-    """Whether the index has a `.gitattributes` on the artifact's path (staged, then deleted from the tree:
-    git's commit and checkout read it); as last found while the index is unchanged (a read is ~50 us and
+    """Whether the index has a `.gitattributes` on the artifact's path (deleted from the tree, or left out of
+    a sparse checkout: git's commit and checkout read the index's; one at HEAD alone, removed from the index
+    too, git does not read); as last found while the index is unchanged (a read is ~50 us and
     more with the repository's size)."""
     signature, kept = gitconfig.signature([index]), _indexed.get((index, artifact))
     if kept is not None and signature is not None and kept[0] == signature:
