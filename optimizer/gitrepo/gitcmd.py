@@ -160,8 +160,18 @@ def _finishes(root: Path, lock: Path, parent: str) -> bool:
         return False
     if shas[:1] == [parent] or parent not in shas[1:]:
         return False
-    data = lock.read_bytes()
-    return len(data) > 32 and data[:4] == b"DIRC" and hashlib.sha1(data[:-20]).digest() == data[-20:]
+    return _whole_index(lock.read_bytes())
+
+
+def _whole_index(data: bytes) -> bool:
+    """Whether git would read `data` as an index, as read-cache.c's do_read_index and verify_hdr check it: a
+    header and a trailer at least, the signature, a version git reads (2 to 4), and the trailer the SHA-1 of
+    all before it, or all zero: what git >= 2.40 writes with `index.skipHash=true`, which verify_hdr takes
+    unchecked (the resume would otherwise remove a whole index in that setting, and stop)."""
+    if len(data) < 12 + 20 or data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3, 4):
+        return False
+    trailer = data[-20:]
+    return trailer == bytes(20) or hashlib.sha1(data[:-20]).digest() == trailer
 
 
 def _lock_files(root: Path) -> list[Path]:
