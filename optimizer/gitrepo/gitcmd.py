@@ -171,7 +171,29 @@ def _whole_index(data: bytes) -> bool:
     if len(data) < 12 + 20 or data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3, 4):
         return False
     trailer = data[-20:]
-    return trailer == bytes(20) or hashlib.sha1(data[:-20]).digest() == trailer
+    return _filled(data) if trailer == bytes(20) else hashlib.sha1(data[:-20]).digest() == trailer
+
+
+def _filled(data: bytes) -> bool:
+    """Whether the entries the header counts, then whole extensions, end exactly at the trailer. With no
+    checksum to vouch for it, a lock cut short whose last bytes read zero (a write torn by a crash of the
+    machine, a file's tail never written) is told so apart from a whole index: git would read such a lock
+    past its entries' end (do_read_index trusts the header's count)."""
+    version, count, end, at = int.from_bytes(data[4:8], "big"), int.from_bytes(data[8:12], "big"), len(data) - 20, 12
+    for _ in range(count):
+        flags = int.from_bytes(data[at + 60 : at + 62], "big")  # after the stat fields (40 bytes) and the id (20)
+        name = at + 62 + (2 if version >= 3 and flags & 0x4000 else 0)  # the extended flags
+        if version == 4:  # the length of the previous name to strip (a varint), then the rest, NUL-ended
+            while name < end and data[name] & 0x80:
+                name += 1
+            name += 1
+        nul = data.find(b"\0", name, end)
+        if nul < 0:
+            return False
+        at = nul + 1 if version == 4 else at + ((nul - at + 8) & ~7)  # v2 and v3 pad the entry to 8 bytes
+    while at + 8 <= end:  # extensions: a signature, a length, the data
+        at += 8 + int.from_bytes(data[at + 4 : at + 8], "big")
+    return at == end
 
 
 def _lock_files(root: Path) -> list[Path]:

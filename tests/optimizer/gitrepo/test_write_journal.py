@@ -79,3 +79,28 @@ def test_a_commits_index_lock_with_git_s_skip_hash_trailer_is_finished_as_git_wo
     assert gitcmd.clear_stale_locks(repo, journal) == [f"{done}, left by `git commit --only` killed mid-write"]
     assert not (repo / ".git/index.lock").exists()
     assert ((repo / ".git/index").read_bytes() == written) == (trailer == bytes(20))
+
+
+@pytest.mark.parametrize(
+    "version, cut, done",
+    [(4, 0, "finished .git/index"), (2, 0, "finished .git/index"), (4, 40, "removed .git/index.lock")]
+    + [(2, 40, "removed .git/index.lock"), (2, 90, "removed .git/index.lock")],
+    ids=["v4", "v2", "v4-cut", "v2-cut", "v2-header-cut"],
+)
+def test_a_skip_hash_lock_is_finished_only_when_its_entries_fill_it(tmp_path, version, cut, done):
+    """An all-zero trailer vouches for nothing: a lock cut short whose last 20 bytes read zero (a torn write's
+    tail) was finished as the index, which git reads past its entries' end. The entries and extensions must
+    end exactly at the trailer, in version 4's prefix-compressed names as in version 2's padded ones."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n", "a/b.txt": "b\n", "a/c.txt": "c\n"})
+    git(repo, "update-index", "--index-version", str(version))
+    journal = tmp_path / "git-write.json"
+    parent = git(repo, "rev-parse", "HEAD").strip()
+    journal.write_bytes(json.dumps({"git": ["commit", "--only"], "daemon": 1, "parent": parent}).encode() + b"\n")
+    (repo / "prompt.md").write_text("two\n")
+    git(repo, "commit", "-q", "-am", "two")
+    index = (repo / ".git/index").read_bytes()
+    assert int.from_bytes(index[4:8], "big") == version
+    written = index[: len(index) - 20 - cut] + bytes(20)
+    (repo / ".git/index.lock").write_bytes(written)
+    assert gitcmd.clear_stale_locks(repo, journal) == [f"{done}, left by `git commit --only` killed mid-write"]
+    assert ((repo / ".git/index").read_bytes() == written) == (cut == 0)
