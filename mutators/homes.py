@@ -30,7 +30,7 @@ from autoresearch.plumbing import atomic, owned, trees
 
 LOGIN_LIMIT = 1 << 20  # a login is a few KB: anything bigger is not one
 PREFIX = "autoresearch-homes-"
-_STAGING = ".autoresearch-homes-new-"  # not PREFIX: no sweep takes a folder before its lock is held
+_STAGING = ".autoresearch-homes-new-"  # not PREFIX: a sweep takes a folder by this name only once its maker died
 _RECORD = "logins.json"  # what a sweep needs to bring a dead owner's renewed logins back
 
 
@@ -102,7 +102,7 @@ def clear_leftovers() -> list[Path]:
     """The copies' folders whose owner died (their lock is free), each removed after the logins renewed in it are
     brought back as its owner would have; a folder of another user, one whose owner lives, or an older version's
     (its daemon may live: it took no lock), is left alone."""
-    return owned.sweep(PREFIX, _recording, _bring_back_all)
+    return owned.sweep(PREFIX, _STAGING, _recording, _bring_back_all)
 
 
 def _bring_back_all(area: Path) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from autoresearch.plumbing import trees
 
 PREFIX = "autoresearch-owned-"
-_STAGING = ".autoresearch-owned-new-"  # not PREFIX: no sweep takes a folder before its lock is held
+_STAGING = ".autoresearch-owned-new-"  # not PREFIX: a sweep takes a folder by this name only once its maker died
 
 _lock = threading.Lock()
 # this process's folder by temporary directory (a Ray worker's tasks switch it), and the descriptor holding its
@@ -40,14 +40,25 @@ def temporary(prefix: str) -> Iterator[str]:
 def clear_leftovers() -> list[Path]:
     """The folders of ended processes in the temporary directory (their lock is free), each removed; a folder
     of another user, or of a process alive, is left alone."""
-    return sweep(PREFIX)
+    return sweep(PREFIX, _STAGING)
 
 
-def claim(prefix: str, staging: str, marked: Callable[[Path], None] = lambda folder: None) -> tuple[Path, int]:
+def _any(fd: int) -> bool:
+    """Every folder of the name is of its kind (and one under a staging name: its maker had not used it yet)."""
+    return True
+
+
+def _nothing(folder: Path) -> None:
+    """Nothing to do before a folder's removal (nor in one under a staging name: its maker had not used it)."""
+
+
+def claim(prefix: str, staging: str, marked: Callable[[Path], None] = _nothing) -> tuple[Path, int]:
     """A new private folder (0700) named `prefix`..., and the descriptor holding its lock (the caller closes
-    it once the folder is gone). It is made and locked under the `staging` name (which no sweep takes), marked
-    there (`marked`: what a sweep of its kind checks for), then renamed: a sweep never sees it unlocked."""
-    folder = Path(tempfile.mkdtemp(prefix=staging))
+    it once the folder is gone). It is made and locked under the `staging` name, marked there (`marked`: what
+    a sweep of its kind checks for), then renamed: a sweep never sees it unlocked by its own name. The staging
+    name carries the maker's process id: a folder left there by a maker killed before the rename is swept
+    once that process is gone (while it lives, the folder may be about to be locked)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{staging}{os.getpid()}-"))
     lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     fcntl.flock(lock, fcntl.LOCK_EX)
     marked(folder)
@@ -55,26 +66,50 @@ def claim(prefix: str, staging: str, marked: Callable[[Path], None] = lambda fol
 
 
 def sweep(
-    prefix: str, ours: Callable[[int], bool] = lambda fd: True, before: Callable[[Path], None] = lambda folder: None
+    prefix: str,
+    staging: str,
+    ours: Callable[[int], bool] = _any,
+    before: Callable[[Path], None] = _nothing,
 ) -> list[Path]:
     """The folders named `prefix`... in the temporary directory whose owner died (their lock is free, and taken
     here), each removed after `before(folder)`; one of another user, one whose owner lives, or one that is not
-    `ours` (given its descriptor), is left alone."""
-    removed = []
-    for folder in sorted(Path(tempfile.gettempdir()).glob(prefix + "*")):
-        try:
-            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:  # gone meanwhile, a link, not ours to read
-            continue
-        try:
-            if os.fstat(fd).st_uid != os.getuid() or not ours(fd) or not _free(fd):
-                continue
-            before(folder)
-            trees.remove(folder, ignore_errors=True)
-            removed.append(folder)
-        finally:
-            os.close(fd)
-    return removed
+    `ours` (given its descriptor), is left alone. So are the folders still under their `staging` name (`claim`)
+    whose maker died, with nothing to bring back: the maker had not used them yet."""
+    temp = Path(tempfile.gettempdir())
+    removed = [f for f in sorted(temp.glob(prefix + "*")) if _removed(f, ours, before)]
+    return removed + [
+        f for f in sorted(temp.glob(staging + "*")) if _maker_dead(f, staging) and _removed(f, _any, _nothing)
+    ]
+
+
+def _removed(folder: Path, ours: Callable[[int], bool], before: Callable[[Path], None]) -> bool:
+    """Whether `folder` was removed: a folder of this user (not a link), `ours`, whose lock was free."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:  # gone meanwhile, a link, not ours to read
+        return False
+    try:
+        if os.fstat(fd).st_uid != os.getuid() or not ours(fd) or not _free(fd):
+            return False
+        before(folder)
+        trees.remove(folder, ignore_errors=True)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _maker_dead(folder: Path, staging: str) -> bool:
+    """Whether the process whose id the staging name carries has ended (a name without one: not known)."""
+    pid, dash, _ = folder.name.removeprefix(staging).partition("-")
+    if not (dash and pid.isdigit()):
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: alive
+        pass
+    return False
 
 
 def _folder() -> Path:

@@ -68,3 +68,37 @@ def test_a_live_processs_folder_is_never_swept(tmp_path, monkeypatch):
     assert [p.name.startswith(owned.PREFIX) for p in temp.iterdir()] == [True]  # the process's own, now free
     assert owned.clear_leftovers() == [held.parent]
     assert list(temp.iterdir()) == []
+
+
+STAGED = """\
+import os, signal
+from autoresearch.plumbing import owned
+owned.claim(owned.PREFIX, owned._STAGING, lambda folder: os.kill(os.getpid(), signal.SIGKILL))
+"""
+
+
+def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_path, monkeypatch):
+    """A process killed between making its folder and renaming it (a window of a few system calls) left it
+    under a name no sweep took: it stayed for good. A live maker's folder, not locked yet between mkdtemp and
+    flock, one with no maker's id, and a link planted at either name (to a folder that is no scratch) stay."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    killed = subprocess.run([sys.executable, "-c", STAGED], env=env, capture_output=True, text=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    (left,) = temp.iterdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{os.getpid()}-"))
+    unknown = Path(tempfile.mkdtemp(prefix=owned._STAGING))
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep").write_text("x")
+    links = [
+        temp / f"{owned.PREFIX}planted",
+        temp / f"{owned._STAGING}{left.name.removeprefix(owned._STAGING).partition('-')[0]}-planted",
+    ]
+    for link in links:
+        link.symlink_to(victim)
+    assert owned.clear_leftovers() == [left]
+    assert making.is_dir() and unknown.is_dir() and (victim / "keep").read_text() == "x"
+    assert sorted(temp.iterdir()) == sorted([making, unknown, *links])
