@@ -6,10 +6,14 @@ the target's answer), stayed in the temporary directory for good. So these are m
 process's own, locked (flock) for as long as it lives. The kernel drops a dead process's lock: the next process
 to make one of these folders, or a daemon's start, removes the folders whose lock is free, and never one of a
 process running beside (its lock is held), as the agents' home copies are swept (autoresearch.mutators.homes).
+A process that exits normally removes its folders itself. A child forked without exec drops its parent's
+folders (its copy of the lock's descriptor closed): the parent's death frees them whatever the child does,
+and the child's exit removes none of them; it makes its own on first use.
 """
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import os
 import tempfile
@@ -33,7 +37,7 @@ _held: dict[str, tuple[Path, int]] = {}
 def temporary(prefix: str) -> Iterator[str]:
     """`trees.temporary(prefix)`, made in this process's folder: removed on the way out, and by the next
     sweep if the process is killed first."""
-    with trees.temporary(prefix, within=str(_folder())) as path:
+    with trees.temporary(prefix, within=str(folder())) as path:
         yield path
 
 
@@ -112,8 +116,9 @@ def _maker_dead(folder: Path, staging: str) -> bool:
     return False
 
 
-def _folder() -> Path:
-    """This process's folder in the current temporary directory; made, after a sweep, by its first use."""
+def folder() -> Path:
+    """This process's folder in the current temporary directory; made, after a sweep, by its first use. A
+    folder made in it (`tempfile.mkdtemp(dir=folder())`) is removed by the sweep once the process is killed."""
     where = tempfile.gettempdir()
     with _lock:
         if where in _held and _held[where][0].is_dir():
@@ -132,3 +137,26 @@ def _free(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+@atexit.register
+def _release() -> None:
+    """This process's folders removed at its normal exit: what a sweep would otherwise do later."""
+    with _lock:
+        for path, fd in _held.values():
+            trees.remove(path, ignore_errors=True)
+            os.close(fd)
+        _held.clear()
+
+
+def _forked() -> None:
+    """In a child forked without exec: its parent's folders dropped (the descriptors closed, the lock stays
+    the parent's alone), and a lock of its own (another thread may have held the parent's at the fork)."""
+    global _lock
+    _lock = threading.Lock()
+    for _, fd in _held.values():
+        os.close(fd)
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_forked)

@@ -21,6 +21,16 @@ from autoresearch.runs.runner.run import RunOptions
 root = Path(sys.argv[1])
 execute(prepare(root / "evals/suite.eval.yaml", root), root / "out", RunOptions(workers=1), show_progress=False)
 """
+FORK = """\
+import os, sys
+from autoresearch.plumbing import owned
+with owned.temporary("held-") as path:
+    print(path, flush=True)
+    if os.fork() == 0:  # a child forked without exec, alive after its parent is killed
+        sys.stdin.read()
+        os._exit(0)
+    os.kill(os.getpid(), 9)
+"""
 HOLD = """\
 import sys
 from autoresearch.plumbing import owned
@@ -64,10 +74,8 @@ def test_a_live_processs_folder_is_never_swept(tmp_path, monkeypatch):
     assert owned.clear_leftovers() == []
     assert held.is_dir()
     holder.stdin.close()
-    assert holder.wait() == 0 and not held.exists()
-    assert [p.name.startswith(owned.PREFIX) for p in temp.iterdir()] == [True]  # the process's own, now free
-    assert owned.clear_leftovers() == [held.parent]
-    assert list(temp.iterdir()) == []
+    assert holder.wait() == 0
+    assert list(temp.iterdir()) == []  # a normal exit removes the process's own folder too
 
 
 STAGED = """\
@@ -102,3 +110,21 @@ def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_p
     assert owned.clear_leftovers() == [left]
     assert making.is_dir() and unknown.is_dir() and (victim / "keep").read_text() == "x"
     assert sorted(temp.iterdir()) == sorted([making, unknown, *links])
+
+
+def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_lives(tmp_path, monkeypatch):
+    """A child forked without exec shared its parent's lock (one open file): the folder of a killed parent
+    stayed locked, and never swept, for as long as the child lived."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    maker = subprocess.Popen(
+        [sys.executable, "-c", FORK], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert maker.stdout is not None and maker.stdin is not None
+    held = Path(maker.stdout.readline().strip())
+    assert maker.wait() == -signal.SIGKILL
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    assert owned.clear_leftovers() == [held.parent]
+    maker.stdin.close()  # the child reads its end and exits
+    assert list(temp.iterdir()) == []
