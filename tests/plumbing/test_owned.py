@@ -27,6 +27,7 @@ from autoresearch.plumbing import owned
 with owned.temporary("held-") as path:
     print(path, flush=True)
     if os.fork() == 0:  # a child forked without exec, alive after its parent is killed
+        print("forked", flush=True)
         sys.stdin.read()
         os._exit(0)
     os.kill(os.getpid(), 9)
@@ -59,6 +60,33 @@ def test_a_code_graders_scratch_left_by_a_sigkill_is_removed_by_the_next_process
     with owned.temporary("next-") as path:  # the next process's first scratch folder sweeps
         assert Path(path).is_dir()
     assert leftovers(temp) == []
+
+
+def test_a_cli_targets_scratch_left_by_a_sigkill_is_removed_by_the_next_process(tmp_path, monkeypatch):
+    """The other scratch folders (a `cli` target's, one a test, with the prompt and the answer; the cycle's
+    index, the workspaces, docker's and the hooks' input) are made the same way: a kill -9 mid-target left
+    `autoresearch-test-*` behind for good."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    killer = [
+        {
+            "name": "canned",
+            "provider": "cli",
+            "command": f"kill -9 $(cat {tmp_path}/pid) {{OUTPUT_FILE}}",
+            "timeout_seconds": 30,
+        }
+    ]
+    write_tree(
+        tmp_path, [{"id": "c", "input": "x", "assertions": [{"type": "contains", "value": "x"}]}], {}, targets=killer
+    )
+    env = {**os.environ, "TMPDIR": str(temp)}
+    grade = f"import os; open({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\n{GRADE}"
+    killed = subprocess.run([sys.executable, "-c", grade, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert sorted(temp.rglob("autoresearch-test-*"))  # the target's folder, its owner gone
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    assert owned.clear_leftovers()
+    assert list(temp.iterdir()) == []
 
 
 def test_a_live_processs_folder_is_never_swept(tmp_path, monkeypatch):
@@ -123,7 +151,7 @@ def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_liv
     )
     assert maker.stdout is not None and maker.stdin is not None
     held = Path(maker.stdout.readline().strip())
-    assert maker.wait() == -signal.SIGKILL
+    assert maker.wait() == -signal.SIGKILL and maker.stdout.readline() == "forked\n"
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     assert owned.clear_leftovers() == [held.parent]
     maker.stdin.close()  # the child reads its end and exits
