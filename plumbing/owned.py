@@ -60,9 +60,9 @@ def claim(prefix: str, staging: str, marked: Callable[[Path], None] = _nothing) 
     """A new private folder (0700) named `prefix`..., and the descriptor holding its lock (the caller closes
     it once the folder is gone). It is made and locked under the `staging` name, marked there (`marked`: what
     a sweep of its kind checks for), then renamed: a sweep never sees it unlocked by its own name. The staging
-    name carries the maker's process id: a folder left there by a maker killed before the rename is swept
-    once that process is gone (while it lives, the folder may be about to be locked)."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{staging}{os.getpid()}-"))
+    name carries the maker's PID namespace and process id: a folder left there by a maker killed before the
+    rename is swept once that process is gone (while it lives, the folder may be about to be locked)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{staging}{namespace() or 0}-{os.getpid()}-"))
     lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     fcntl.flock(lock, fcntl.LOCK_EX)
     marked(folder)
@@ -103,17 +103,31 @@ def _removed(folder: Path, ours: Callable[[int], bool], before: Callable[[Path],
 
 
 def _maker_dead(folder: Path, staging: str) -> bool:
-    """Whether the process whose id the staging name carries has ended (a name without one: not known)."""
-    pid, dash, _ = folder.name.removeprefix(staging).partition("-")
-    if not (dash and pid.isdigit()):
-        return False
+    """Whether the process whose PID namespace and id the staging name carries has ended: not known (False)
+    for a name without them, or of another namespace (a container sharing the temporary directory, say)."""
+    space, _, rest = folder.name.removeprefix(staging).partition("-")
+    pid, dash, _ = rest.partition("-")
+    here = namespace()
+    return here is not None and space == str(here) and bool(dash) and pid.isdigit() and not alive(int(pid))
+
+
+def namespace() -> int | None:
+    """This process's PID namespace (its /proc inode), which a process id is one of; None without /proc."""
     try:
-        os.kill(int(pid), 0)
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return None
+
+
+def alive(pid: int) -> bool:
+    """Whether a process of this id exists (one of another user's too)."""
+    try:
+        os.kill(pid, 0)
     except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
         return True
-    except OSError:  # another user's process: alive
-        pass
-    return False
+    return True
 
 
 def folder() -> Path:

@@ -116,7 +116,8 @@ owned.claim(owned.PREFIX, owned._STAGING, lambda folder: os.kill(os.getpid(), si
 def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_path, monkeypatch):
     """A process killed between making its folder and renaming it (a window of a few system calls) left it
     under a name no sweep took: it stayed for good. A live maker's folder, not locked yet between mkdtemp and
-    flock, one with no maker's id, and a link planted at either name (to a folder that is no scratch) stay."""
+    flock, one with no maker's id, one of another PID namespace (its ids are not ours to judge), and a link
+    planted at either name (to a folder that is no scratch) stay."""
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
@@ -124,20 +125,22 @@ def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_p
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     (left,) = temp.iterdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{os.getpid()}-"))
+    space, dead = left.name.removeprefix(owned._STAGING).split("-")[:2]
+    making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{space}-{os.getpid()}-"))
     unknown = Path(tempfile.mkdtemp(prefix=owned._STAGING))
+    elsewhere = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{int(space) + 1}-{dead}-"))  # another namespace
     victim = tmp_path / "victim"
     victim.mkdir()
     (victim / "keep").write_text("x")
     links = [
         temp / f"{owned.PREFIX}planted",
-        temp / f"{owned._STAGING}{left.name.removeprefix(owned._STAGING).partition('-')[0]}-planted",
+        temp / f"{owned._STAGING}{space}-{dead}-planted",
     ]
     for link in links:
         link.symlink_to(victim)
     assert owned.clear_leftovers() == [left]
-    assert making.is_dir() and unknown.is_dir() and (victim / "keep").read_text() == "x"
-    assert sorted(temp.iterdir()) == sorted([making, unknown, *links])
+    assert (victim / "keep").read_text() == "x"
+    assert sorted(temp.iterdir()) == sorted([making, unknown, elsewhere, *links])
 
 
 def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_lives(tmp_path, monkeypatch):
