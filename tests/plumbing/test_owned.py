@@ -3,12 +3,15 @@ that makes one (or a daemon's start), never while their owner lives."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import pytest
 
 from autoresearch.plumbing import owned
 from tests.runs.evaltree import write_tree
@@ -159,3 +162,18 @@ def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_liv
     assert owned.clear_leftovers() == [held.parent]
     maker.stdin.close()  # the child reads its end and exits
     assert list(temp.iterdir()) == []
+
+
+def test_a_claim_that_fails_leaves_no_folder_and_no_descriptor(tmp_path, monkeypatch):
+    """No room for the mark (the agents' homes write their record there): the staging folder stayed, and its
+    descriptor stayed open, holding the lock, for the process's life."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    before = sorted(os.listdir("/proc/self/fd"))
+
+    def full(folder: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
+        owned.claim(owned.PREFIX, owned._STAGING, full)
+    assert list(tmp_path.iterdir()) == []
+    assert sorted(os.listdir("/proc/self/fd")) == before
