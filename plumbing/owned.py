@@ -63,17 +63,17 @@ def claim(prefix: str, staging: str, marked: Callable[[Path], None] = _nothing) 
     name carries the maker's PID namespace and process id: a folder left there by a maker killed before the
     rename is swept once that process is gone (while it lives, the folder may be about to be locked). One
     that fails (no room for the mark, no descriptor left) is removed and its descriptor closed."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{staging}{namespace() or 0}-{os.getpid()}-"))
+    made = Path(tempfile.mkdtemp(prefix=f"{staging}{namespace() or 0}-{os.getpid()}-"))
     lock = None
     try:
-        lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        lock = os.open(made, os.O_RDONLY | os.O_DIRECTORY)
         fcntl.flock(lock, fcntl.LOCK_EX)
-        marked(folder)
-        return folder.rename(folder.with_name(prefix + folder.name.removeprefix(staging))), lock
+        marked(made)
+        return made.rename(made.with_name(prefix + made.name.removeprefix(staging))), lock
     except BaseException:
         if lock is not None:
             os.close(lock)
-        trees.remove(folder, ignore_errors=True)
+        trees.remove(made, ignore_errors=True)
         raise
 
 
