@@ -16,23 +16,21 @@ and removes it, and never touches the folder of a daemon running beside.
 from __future__ import annotations
 
 import base64
-import fcntl
 import fnmatch
 import json
 import os
 import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoresearch.plumbing import atomic, trees
+from autoresearch.plumbing import atomic, owned, trees
 
 LOGIN_LIMIT = 1 << 20  # a login is a few KB: anything bigger is not one
 PREFIX = "autoresearch-homes-"
-_STAGING = ".autoresearch-homes-new-"  # not PREFIX: no sweep takes a folder before its lock is held
+_STAGING = ".autoresearch-homes-new-"  # not PREFIX: a sweep takes a folder by this name only once its maker died
 _RECORD = "logins.json"  # what a sweep needs to bring a dead owner's renewed logins back
 
 
@@ -104,34 +102,18 @@ def clear_leftovers() -> list[Path]:
     """The copies' folders whose owner died (their lock is free), each removed after the logins renewed in it are
     brought back as its owner would have; a folder of another user, one whose owner lives, or an older version's
     (its daemon may live: it took no lock), is left alone."""
-    removed = []
-    for area in sorted(Path(tempfile.gettempdir()).glob(PREFIX + "*")):
-        try:
-            fd = os.open(area, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:  # gone meanwhile, a link, not ours to read
-            continue
-        try:
-            if os.fstat(fd).st_uid != os.getuid() or not _recording(fd) or not _free(fd):
-                continue
-            for c in _recorded(area):
-                _bring_back(c)
-            trees.remove(area, ignore_errors=True)
-            removed.append(area)
-        finally:
-            os.close(fd)
-    return removed
+    return owned.sweep(PREFIX, _STAGING, _recording, _bring_back_all)
+
+
+def _bring_back_all(area: Path) -> None:
+    for c in _recorded(area):
+        _bring_back(c)
 
 
 def _claimed() -> tuple[Path, int]:
-    """A new private folder (0700: the copies hold the user's logins) and the descriptor holding its lock. It is
-    made and locked under another name, then renamed: a sweep never sees it unlocked."""
-    staging = Path(tempfile.mkdtemp(prefix=_STAGING))
-    lock = os.open(staging, os.O_RDONLY | os.O_DIRECTORY)
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    _record(staging, [])  # what marks it as locked while in use
-    area = staging.with_name(PREFIX + staging.name.removeprefix(_STAGING))
-    os.rename(staging, area)
-    return area, lock
+    """A new private folder (0700: the copies hold the user's logins) and the descriptor holding its lock,
+    marked as locked while in use by its record."""
+    return owned.claim(PREFIX, _STAGING, lambda staging: _record(staging, []))
 
 
 def _recording(fd: int) -> bool:
@@ -141,15 +123,6 @@ def _recording(fd: int) -> bool:
         return stat.S_ISREG(os.stat(_RECORD, dir_fd=fd, follow_symlinks=False).st_mode)
     except OSError:
         return False
-
-
-def _free(fd: int) -> bool:
-    """Whether no live process holds the folder's lock (taking it: a sweep then owns the folder)."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
 
 
 def _record(area: Path, copies: list[_Copy]) -> None:

@@ -60,7 +60,17 @@ class NoRoom(IntegrityError, OSError):
     """A record could not be written: the disk is full, a quota or a file-size limit is reached, or the disk
     failed. The run stops as after a crash (HEAD the last decision, whole lines only); the next `run`, with
     room again, resumes. Exit 50: the experiment's records are not all the daemon meant to write. An OSError
-    too (with the errno it stands for), so that a caller that went on after a failed write still does."""
+    too (with the errno it stands for), so that a caller that went on after a failed write still does.
+
+    Its message ends with what to do once there is room: by default `run` resumes; a run that a stop rule had
+    already ended does not resume, and says what does instead (`ending`, autoresearch.optimizer.cycle.loop)."""
+
+    path: Path
+    cause: str  # the system's words: "No space left on device"
+
+    def ending(self, then: str) -> NoRoom:
+        """The same error, its message ending with `then` instead."""
+        return _no_room(self.path, self.cause, self.errno, then)
 
 
 # full (ENOSPC), over a quota (EDQUOT) or a file-size limit (EFBIG), the disk failing (EIO), mounted read-only
@@ -76,9 +86,13 @@ def writing(path: Path) -> Iterator[None]:
     except OSError as exc:
         if exc.errno not in NO_ROOM:
             raise
-        no_room = NoRoom(f"cannot write {path}: {exc.strerror}; free some space, then `run` resumes")
-        no_room.errno = exc.errno
-        raise no_room from exc
+        raise _no_room(path, str(exc.strerror), exc.errno, "then `run` resumes") from exc
+
+
+def _no_room(path: Path, cause: str, number: int | None, then: str) -> NoRoom:
+    no_room = NoRoom(f"cannot write {path}: {cause}; free some space, {then}")
+    no_room.errno, no_room.path, no_room.cause = number, path, cause  # not strerror: OSError's str would show it
+    return no_room
 
 
 class Interrupted(BaseException):

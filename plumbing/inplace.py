@@ -62,7 +62,7 @@ def write(path: Path, data: bytes, durable: bool = False) -> None:
     """`data` at the start of `path`, the rest of the file blanked; fsync'd if `durable`. Where `path` is
     not `owned` (missing, or not the daemon's: see the module), a file of the daemon's own is made there."""
     opened = _opened(path, os.O_WRONLY)
-    fd, size = opened if opened is not None else (_anew(path), 0)
+    fd, size = opened if opened is not None else (anew(path), 0)
     try:
         if size > max(MOST, len(data)):
             os.ftruncate(fd, 0)  # a kill before the write leaves no record: what a missing file says
@@ -133,9 +133,12 @@ def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:
     return None
 
 
-def _anew(path: Path) -> int:
-    """A new empty file at `path`, made there by this call: whatever had the name is removed first. A folder
-    is not removed (what is in it is someone's): IntegrityError, which says so, rather than a traceback."""
+def anew(path: Path | str) -> int:
+    """A descriptor open for writing on a new empty file at `path`, made there by this call: whatever had the
+    name (a leftover of a kill, a symbolic link a process the mutator left put at a name it can foresee) is
+    removed first, and the name is never followed (O_EXCL: a link put back in between is removed again, then
+    FileExistsError), so the bytes never reach a file a link names. A folder is not removed (what is in it is
+    someone's): IntegrityError, which says so, rather than a traceback. The caller closes the descriptor."""
     for _ in range(3):  # a name put back in between (a process the mutator left): removed again
         try:
             os.unlink(path)

@@ -15,13 +15,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned, trees
 
 
 @contextmanager
 def scratch(prefix: str) -> Iterator[Path]:
-    """A new private folder under the temporary directory, removed with all it holds on the way out."""
-    path = tempfile.mkdtemp(prefix=prefix)
+    """A new private folder under the temporary directory (in this process's own, swept once it is killed:
+    autoresearch.plumbing.owned), removed with all it holds on the way out."""
+    path = tempfile.mkdtemp(prefix=prefix, dir=owned.folder())
     try:
         yield Path(path)
     finally:

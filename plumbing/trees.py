@@ -28,10 +28,10 @@ def remove(path: str | os.PathLike[str], ignore_errors: bool = False) -> None:
 
 
 @contextmanager
-def temporary(prefix: str | None = None) -> Iterator[str]:
-    """`tempfile.TemporaryDirectory(prefix)`'s folder (its removal makes what it cannot remove writable, and
-    tries again), removed with a signal meanwhile held back."""
-    folder = tempfile.TemporaryDirectory(prefix=prefix)  # noqa: TID251 (removed here, held)
+def temporary(prefix: str | None = None, within: str | None = None) -> Iterator[str]:
+    """`tempfile.TemporaryDirectory(prefix, dir=within)`'s folder (its removal makes what it cannot remove
+    writable, and tries again), removed with a signal meanwhile held back."""
+    folder = tempfile.TemporaryDirectory(prefix=prefix, dir=within)  # noqa: TID251 (removed here, held)
     try:
         yield folder.name
     finally:

@@ -13,7 +13,7 @@ import os
 import pygit2
 
 from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, inside
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.runs.config import EvalConfig
 
@@ -22,7 +22,7 @@ def artifact_key(ws: Workspace) -> str:
     """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed."""
     if ws.mode == "file":
         return blob_id(ws.artifact_path)
-    with trees.temporary(prefix="autoresearch-index-") as folder:
+    with owned.temporary("autoresearch-index-") as folder:
         index = os.path.join(folder, "index")  # a throwaway index: the user's staging area is never touched
         # Only `git add` runs as a process (it runs the repository's clean filters, which libgit2 does not: the
         # key must be the tree git commits). HEAD's entries, so that a file HEAD tracks though it is ignored

@@ -21,10 +21,10 @@ from autoresearch.optimizer.experiment.history import Past
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.experiment.state import Status
 from autoresearch.optimizer.gitrepo.handles import release
-from autoresearch.plumbing import heap
-from autoresearch.plumbing.errors import Interrupted
+from autoresearch.plumbing import faults, heap
+from autoresearch.plumbing.errors import Interrupted, NoRoom
 from autoresearch.policies import gates
-from autoresearch.policies.stop import StopReason
+from autoresearch.policies.stop import INTERRUPTIONS, StopReason
 from autoresearch.runs.evaluators.registry import kind_of, unread_files
 from autoresearch.runs.results import INDEX
 
@@ -180,5 +180,16 @@ def _improved(session: Session) -> bool:
 
 
 def _finish(session: Session, reason: StopReason) -> None:
-    session.finish(STATUS_AT_END.get(reason, "finished"), reason)
-    write_chart(session, live=False)
+    """The run's end on disk, then its final page. A disk with no room for them, once a stop rule ended the
+    run, says so: that run does not resume. Without its end on disk, `run` finds it running and ends it (the
+    same rule stops it before any cycle); with it, `run` would start a new run: `chart` writes the page."""
+    finished = reason not in INTERRUPTIONS
+    faults.point("before-finish")
+    try:
+        session.finish(STATUS_AT_END.get(reason, "finished"), reason)
+    except NoRoom as exc:
+        raise exc.ending(f"then `run` records the end of the run, which had finished ({reason})") if finished else exc
+    try:
+        write_chart(session, live=False)
+    except NoRoom as exc:
+        raise exc.ending(f"then `chart` writes the page of the run, which has finished ({reason})") if finished else exc

@@ -160,8 +160,40 @@ def _finishes(root: Path, lock: Path, parent: str) -> bool:
         return False
     if shas[:1] == [parent] or parent not in shas[1:]:
         return False
-    data = lock.read_bytes()
-    return len(data) > 32 and data[:4] == b"DIRC" and hashlib.sha1(data[:-20]).digest() == data[-20:]
+    return _whole_index(lock.read_bytes())
+
+
+def _whole_index(data: bytes) -> bool:
+    """Whether git would read `data` as an index, as read-cache.c's do_read_index and verify_hdr check it: a
+    header and a trailer at least, the signature, a version git reads (2 to 4), and the trailer the SHA-1 of
+    all before it, or all zero: what git >= 2.40 writes with `index.skipHash=true`, which verify_hdr takes
+    unchecked (the resume would otherwise remove a whole index in that setting, and stop)."""
+    if len(data) < 12 + 20 or data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3, 4):
+        return False
+    trailer = data[-20:]
+    return _filled(data) if trailer == bytes(20) else hashlib.sha1(data[:-20]).digest() == trailer
+
+
+def _filled(data: bytes) -> bool:
+    """Whether the entries the header counts, then whole extensions, end exactly at the trailer. With no
+    checksum to vouch for it, a lock cut short whose last bytes read zero (a write torn by a crash of the
+    machine, a file's tail never written) is told so apart from a whole index: git would read such a lock
+    past its entries' end (do_read_index trusts the header's count)."""
+    version, count, end, at = int.from_bytes(data[4:8], "big"), int.from_bytes(data[8:12], "big"), len(data) - 20, 12
+    for _ in range(count):
+        flags = int.from_bytes(data[at + 60 : at + 62], "big")  # after the stat fields (40 bytes) and the id (20)
+        name = at + 62 + (2 if version >= 3 and flags & 0x4000 else 0)  # the extended flags
+        if version == 4:  # the length of the previous name to strip (a varint), then the rest, NUL-ended
+            while name < end and data[name] & 0x80:
+                name += 1
+            name += 1
+        nul = data.find(b"\0", name, end)
+        if nul < 0:
+            return False
+        at = nul + 1 if version == 4 else at + ((nul - at + 8) & ~7)  # v2 and v3 pad the entry to 8 bytes
+    while at + 8 <= end:  # extensions: a signature, a length, the data
+        at += 8 + int.from_bytes(data[at + 4 : at + 8], "big")
+    return at == end
 
 
 def _lock_files(root: Path) -> list[Path]:

@@ -22,7 +22,7 @@ from pygit2.enums import FileMode
 
 from autoresearch.optimizer.gitrepo import gitcmd
 from autoresearch.optimizer.gitrepo.handles import opened
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned
 from autoresearch.plumbing.errors import SafetyStop
 
 _REFUSED_MODES = {FileMode.LINK: "a symlink", FileMode.COMMIT: "a submodule"}
@@ -90,7 +90,7 @@ def tree_patch(root: Path, head: str, tree: str) -> str:
 
 
 def _patched_tree(root: Path, repo: pygit2.Repository, base: pygit2.Tree, patch: str, scope: str) -> pygit2.Tree:
-    with trees.temporary(prefix="autoresearch-merge-") as tmp:
+    with owned.temporary("autoresearch-merge-") as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         patch_file = Path(tmp) / "candidate.patch"
         patch_file.write_text(_terminated(patch), encoding="utf-8", errors="surrogateescape")

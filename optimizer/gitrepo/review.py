@@ -8,7 +8,6 @@ be, and a branch that changed since it was read is not overwritten.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -85,31 +84,37 @@ def make(ws: Workspace, ref: str, base: str, steps: list[Step], force: bool) -> 
     replaced = str(old.peel(pygit2.Commit).id) if old is not None else None
     if replaced is not None and not force:
         raise InvalidInput(f"finalize: branch {ref.removeprefix('refs/heads/')} exists: --force replaces it")
-    me = _identity(repo)
+    author, committer = _identity(ws, "GIT_AUTHOR_IDENT"), _identity(ws, "GIT_COMMITTER_IDENT")
     parent = repo[base].peel(pygit2.Commit)
     made: list[str] = []
     for step in steps:
         source = repo.revparse_single(step.source).peel(pygit2.Commit)
         tree = _with_artifact(repo, parent.tree, source.tree, ws.artifact)
-        author, message = (source.author, source.message) if step.message is None else (me, step.message)
-        commit_id = repo.create_commit(None, author, me, message, tree, [parent.id])
+        by, message = (source.author, source.message) if step.message is None else (author, step.message)
+        commit_id = repo.create_commit(None, by, committer, message, tree, [parent.id])
         parent = repo[commit_id].peel(pygit2.Commit)
         made.append(str(commit_id))
     ws.write("update-ref", "-m", "autoresearch finalize", ref, made[-1], replaced or "")
     return Made(ref.removeprefix("refs/heads/"), base, tuple(made), replaced)
 
 
-def _identity(repo: pygit2.Repository) -> pygit2.Signature:
-    """Who commits, as git would say: $GIT_COMMITTER_NAME and _EMAIL, else user.name and user.email."""
-    name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
-    if name and email:
-        return pygit2.Signature(name, email)
+def _identity(ws: Workspace, which: str) -> pygit2.Signature:
+    """Who signs, as `git commit` would now (`which` is GIT_AUTHOR_IDENT or GIT_COMMITTER_IDENT): git's own
+    answer, `git var`, which reads every source git reads (the environment, author.* and committer.*, user.*,
+    EMAIL, the system's names, a date in any of git's forms) and refuses as git's commit does. The KEEP works
+    it out in-process (autoresearch.optimizer.gitrepo.gitident), where a git process more a cycle costs; it
+    answers only where git's answer is simple. finalize runs once: git itself says it, every time."""
     try:
-        return repo.default_signature
-    except (KeyError, pygit2.GitError):
+        ident = ws.git("var", which)
+    except IntegrityError:
         raise InvalidInput(
             'finalize: git has no identity to commit with: git config user.name "..." and user.email "..."'
         ) from None
+    person, _, when = ident.rpartition("> ")
+    name, _, email = person.partition(" <")
+    seconds, zone = when.split()
+    offset = int(zone[1:3]) * 60 + int(zone[3:5])
+    return pygit2.Signature(name, email, int(seconds), -offset if zone[0] == "-" else offset)
 
 
 def _with_artifact(repo: pygit2.Repository, base: pygit2.Tree, source: pygit2.Tree, artifact: str) -> pygit2.Oid:

@@ -29,7 +29,7 @@ from pygit2.enums import DiffOption, RepositoryOpenFlag
 from autoresearch.optimizer.gitrepo import direct, gitcmd
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput, writing
 from autoresearch.plumbing.jsontypes import JSONObject
 
@@ -254,7 +254,7 @@ def candidate_patch(ws: Workspace) -> str:
             pass
     if ws.mode == "file":
         return ws.git("diff", "--binary", "HEAD", "--", ws.artifact)
-    with trees.temporary() as tmp:
+    with owned.temporary("autoresearch-diff-") as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         ws.git("read-tree", "HEAD", env=env)
         ws.git("add", "-A", "--", ws.artifact, env=env)

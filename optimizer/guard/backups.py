@@ -24,11 +24,11 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
 from autoresearch.optimizer.guard.pack import Pack
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, inplace
 
 if TYPE_CHECKING:
     from pygit2 import Odb
@@ -115,10 +115,10 @@ class Backups:
 
     def write_to(self, oid: str, dest: str) -> bool:
         """Write the bytes with this id to `dest`, a file made anew (never through a link a process the mutator
-        left put at that name: see `_made_anew`); False when no intact copy has them. A copy on disk goes file
+        left put at that name: see `inplace.anew`); False when no intact copy has them. A copy on disk goes file
         to file, so a large one is never held in memory."""
         data = self._held(oid)
-        with _made_anew(Path(dest)) as out:
+        with os.fdopen(inplace.anew(dest), "wb") as out:
             if data is not None:
                 out.write(data)
                 return True
@@ -152,12 +152,3 @@ class Backups:
         except OSError:
             return None
         return data if bytes_oid(data) == oid else None
-
-
-def _made_anew(path: Path) -> BinaryIO:
-    """A new, empty file at `path`, open for writing, made there by this call. The put-back names it (a
-    short name beside the file, which a process the mutator left can foresee): whatever had that name (a
-    leftover of a kill, or a symbolic link) is removed first, and the name is never followed, so the bytes
-    never reach the file a link names (a link made again in between: FileExistsError, nothing written)."""
-    path.unlink(missing_ok=True)
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644), "wb")

@@ -48,7 +48,7 @@ from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
 from autoresearch.optimizer.guard.reach import Change, Scope, scope_of
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned
 
 
 class Guard:
@@ -259,7 +259,7 @@ class Guard:
         data = self.backups.read(change.before.oid)
         if data is None:
             return False
-        with trees.temporary() as tmp:  # libgit2 reads an index from a file only
+        with owned.temporary("autoresearch-staged-") as tmp:  # libgit2 reads an index from a file only
             saved = os.path.join(tmp, "index")
             Path(saved).write_bytes(data)
             try:

@@ -33,7 +33,7 @@ from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.optimizer.startup import interrupted, sandbox
 from autoresearch.optimizer.startup.checks import check, crashed, locate, preflight, require_untracked_results
 from autoresearch.optimizer.startup.reconcile import reconcile
-from autoresearch.plumbing import faults, trees
+from autoresearch.plumbing import faults, owned, trees
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, ExperimentPaths
@@ -99,6 +99,8 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         put_back_history(paths, vault)
         for area in homes.clear_leftovers():  # a daemon killed mid-mutation, of this experiment or another
             daemonlog.get().info("removed a dead daemon's copies of the coding agents' homes", folder=str(area))
+        for area in owned.clear_leftovers():  # a process killed while a code grader ran, of any experiment
+            daemonlog.get().info("removed a dead process's scratch folders", folder=str(area))
         undone = interrupted.pending(vault)  # the last daemon died during a mutation
         if undone and interrupted.finish(ws, vault, records, source.path if source else None) and source:
             faults.point("config-put-back")

@@ -20,7 +20,7 @@ from typing import TextIO
 from mlflow.entities import Metric, Param
 from mlflow.tracking import MlflowClient
 
-from autoresearch.plumbing import redact, trees
+from autoresearch.plumbing import owned, redact
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory import chartdata, image, iterations
 
@@ -115,7 +115,7 @@ class Worker:
             return
         records, _ = iterations.read(source)
         reading = chartdata.Reading(**self.opening.get("reading", {}))
-        with trees.temporary(prefix="autoresearch-chart-") as folder:
+        with owned.temporary("autoresearch-chart-") as folder:
             chart = Path(folder, "chart.png")
             chart.write_bytes(image.png(image.score_svg(records, reading)))
             self.client.log_artifact(self.run_id, str(chart))

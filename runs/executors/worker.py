@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned, trees
 from autoresearch.runs.executors.snapshot import unpack
 
 # the worker process's unpacked tree, by snapshot digest: a process runs one task at a time, and the next
@@ -90,28 +90,12 @@ def home() -> Path:
     this namespace's ended processes) by its first task."""
     global _home
     if _home is None:
-        namespace = _namespace()
+        namespace = owned.namespace()
         if namespace is not None:  # without /proc nothing says which folders are this namespace's
             for path in Path(tempfile.gettempdir()).glob(f"{PREFIX}{namespace}-*"):
                 pid = path.name.removeprefix(f"{PREFIX}{namespace}-").split("-", 1)[0]
-                if pid.isdigit() and not _alive(int(pid)):
+                if pid.isdigit() and not owned.alive(int(pid)):
                     trees.remove(path, ignore_errors=True)
         _home = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{namespace or 0}-{os.getpid()}-"))
     return _home
-
-
-def _namespace() -> int | None:
-    try:
-        return os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's
-        return True
     return True

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import ConfigDict, Field
 
-from autoresearch.plumbing import process, trees
+from autoresearch.plumbing import owned, process
 from autoresearch.plumbing.redact import redact
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.evalfile.workspace import Docker, Repo
@@ -83,7 +83,7 @@ def run_grader(
 ) -> Score:
     """The command fed AgentV's code-grader payload on stdin (and the workspace in `AGENTV_WORKSPACE_PATH`),
     its output read as AgentV reads it."""
-    with trees.temporary(prefix="autoresearch-grader-") as scratch:
+    with owned.temporary("autoresearch-grader-") as scratch:
         stdin = _payload(ctx, config, scratch)
         env = {"AGENTV_WORKSPACE_PATH": str(ctx.workspace_path)} if ctx.workspace_path else None
         done = _finished(command, stdin, cwd, timeout_s, env)
@@ -103,7 +103,7 @@ def in_container(
     name: str = "code-grader",
 ) -> Score:
     """The grader run in a container of its own (`workspace.docker`), fed the payload it gets on the host."""
-    with trees.temporary(prefix="autoresearch-grader-") as scratch:
+    with owned.temporary("autoresearch-grader-") as scratch:
         try:
             done = docker.run_grader(container, argv, _payload(ctx, config, scratch), repos)
         except docker.DockerFailed as exc:
@@ -127,7 +127,7 @@ def _finished(
     command: str, stdin: str, cwd: Path, timeout_s: float | None, env: dict[str, str] | None
 ) -> process.Completed | str:
     """The command run by the shell with `stdin` as its input (killed at `timeout_s`), or why it could not start."""
-    with trees.temporary(prefix="autoresearch-grader-") as scratch:
+    with owned.temporary("autoresearch-grader-") as scratch:
         path = Path(scratch) / "input.json"
         path.write_text(stdin, encoding="utf-8")
         try:

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from autoresearch.plumbing import process, trees
+from autoresearch.plumbing import owned, process
 
 Render = Callable[[str, dict[str, str]], str]
 
@@ -56,7 +56,7 @@ class Healthcheck:
     def _command(self) -> str | None:
         config = self.config or {}
         cwd = self.eval_dir / config["cwd"] if config.get("cwd") else self.eval_dir
-        with trees.temporary(prefix="autoresearch-healthcheck-") as scratch:
+        with owned.temporary("autoresearch-healthcheck-") as scratch:
             prompt_file = Path(scratch) / "prompt.txt"
             prompt_file.write_text("", encoding="utf-8")
             values = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from autoresearch.plumbing import process, trees
+from autoresearch.plumbing import owned, process
 from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.evalfile.workspace import Docker, Repo
 
@@ -27,7 +27,7 @@ class DockerFailed(StepFailed, OSError):
 
 
 def docker(args: list[str], timeout_s: float, stdin: str | None = None) -> process.Completed:
-    with trees.temporary(prefix="autoresearch-docker-") as scratch:
+    with owned.temporary("autoresearch-docker-") as scratch:
         command = shlex.join(["docker", *args])
         if stdin is not None:
             path = Path(scratch) / "stdin"

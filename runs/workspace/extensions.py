@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autoresearch.plumbing import process, trees
+from autoresearch.plumbing import owned, process
 from autoresearch.runs.evalfile.extensions import Extension
 from autoresearch.runs.workspace.hooks import HookFailed
 
@@ -82,7 +82,7 @@ def _module(module: Path, hook: str, call: HookCall) -> None:
     node = shutil.which("node")
     if node is None:
         raise HookFailed(f"extension file://{module}:{hook} needs Node.js (`node` on PATH)")
-    with trees.temporary(prefix="autoresearch-extension-") as scratch:
+    with owned.temporary("autoresearch-extension-") as scratch:
         stdin = Path(scratch) / "context.json"
         stdin.write_text(json.dumps(call.context(hook)), encoding="utf-8")
         argv = [node, "--input-type=module", "-e", RUNNER, str(module), hook]

@@ -29,7 +29,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import owned, trees
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.workspace import Hook, Workspace
 from autoresearch.runs.workspace import docker, docker_environment, extensions, git, host
@@ -73,7 +73,7 @@ class SuiteWorkspaces:
     def open(self) -> None:
         if not self.active:
             return
-        self.root = Path(tempfile.mkdtemp(prefix="autoresearch-workspaces-"))
+        self.root = Path(tempfile.mkdtemp(prefix="autoresearch-workspaces-", dir=owned.folder()))  # swept if killed
         cfg = self.config
         if cfg is None:
             return

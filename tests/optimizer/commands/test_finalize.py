@@ -95,6 +95,20 @@ def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path, the_
     assert git(repo, "rev-parse", "review/series^{tree}") == git(repo, "rev-parse", "main^{tree}")
 
 
+def test_the_net_change_is_signed_by_the_author_and_committer_git_would_sign_with(tmp_path, the_night):
+    """The author is git's author, not the committer, and its date git's (finalize signed both with the
+    committer's identity, now; and libgit2's default one read user.* alone: author.*, committer.*, EMAIL and
+    the system's names went unread)."""
+    repo = copy_of(the_night, tmp_path / "repo")
+    author = {"GIT_AUTHOR_NAME": "Ann", "GIT_AUTHOR_EMAIL": "ann@example.com", "GIT_AUTHOR_DATE": "@1700000000 +0130"}
+    committer = {"GIT_COMMITTER_NAME": "Cid", "GIT_COMMITTER_EMAIL": "cid@example.com"}
+    done = cli(repo, "finalize", "--json", env={**author, **committer})
+    assert done.returncode == 0, done.stderr
+    review = json.loads(done.stdout)["commits"][0]
+    signed = git(repo, "log", "-1", "--format=%an <%ae> %ad|%cn <%ce>", "--date=raw", review)
+    assert signed.strip() == "Ann <ann@example.com> 1700000000 +0130|Cid <cid@example.com>"
+
+
 def test_a_directory_artifact_in_a_worktree_night(tmp_path):
     artifact = "skill"
     repo = night(tmp_path, worktree=True, artifact=f"{artifact}/rules.md")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from autoresearch.optimizer.gitrepo import gitcmd
 from tests.helpers.repos import git, make_repo
 
@@ -55,3 +57,50 @@ def test_a_note_that_is_not_ours_still_lets_the_daemon_start_and_clears_the_lock
         (repo / ".git" / "index.lock").write_bytes(b"")  # made after the note, as a killed git leaves it
         assert gitcmd.clear_stale_locks(repo, journal) == ["removed .git/index.lock, left by `git` killed mid-write"]
         assert not (repo / ".git" / "index.lock").exists() and not gitcmd.under_way(journal)
+
+
+@pytest.mark.parametrize(
+    "trailer, done",
+    [(bytes(20), "finished .git/index"), (b"\x01" * 20, "removed .git/index.lock")],
+    ids=["skip-hash", "torn"],
+)
+def test_a_commits_index_lock_with_git_s_skip_hash_trailer_is_finished_as_git_would_read_it(tmp_path, trailer, done):
+    """git >= 2.40 with `index.skipHash=true` writes an all-zero trailer, which its verify_hdr reads unchecked:
+    such a lock, left by a commit killed once HEAD moved, is the index to finish with (the repair removed it,
+    and the resume stopped); any other trailer but the checksum is a torn index, removed."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    journal = tmp_path / "git-write.json"
+    parent = git(repo, "rev-parse", "HEAD").strip()
+    journal.write_bytes(json.dumps({"git": ["commit", "--only"], "daemon": 1, "parent": parent}).encode() + b"\n")
+    (repo / "prompt.md").write_text("two\n")
+    git(repo, "commit", "-q", "-am", "two")  # HEAD moved to the parent's child, as the killed commit left it
+    written = (repo / ".git/index").read_bytes()[:-20] + trailer
+    (repo / ".git/index.lock").write_bytes(written)
+    assert gitcmd.clear_stale_locks(repo, journal) == [f"{done}, left by `git commit --only` killed mid-write"]
+    assert not (repo / ".git/index.lock").exists()
+    assert ((repo / ".git/index").read_bytes() == written) == (trailer == bytes(20))
+
+
+@pytest.mark.parametrize(
+    "version, cut, done",
+    [(4, 0, "finished .git/index"), (2, 0, "finished .git/index"), (4, 40, "removed .git/index.lock")]
+    + [(2, 40, "removed .git/index.lock"), (2, 90, "removed .git/index.lock")],
+    ids=["v4", "v2", "v4-cut", "v2-cut", "v2-header-cut"],
+)
+def test_a_skip_hash_lock_is_finished_only_when_its_entries_fill_it(tmp_path, version, cut, done):
+    """An all-zero trailer vouches for nothing: a lock cut short whose last 20 bytes read zero (a torn write's
+    tail) was finished as the index, which git reads past its entries' end. The entries and extensions must
+    end exactly at the trailer, in version 4's prefix-compressed names as in version 2's padded ones."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n", "a/b.txt": "b\n", "a/c.txt": "c\n"})
+    git(repo, "update-index", "--index-version", str(version))
+    journal = tmp_path / "git-write.json"
+    parent = git(repo, "rev-parse", "HEAD").strip()
+    journal.write_bytes(json.dumps({"git": ["commit", "--only"], "daemon": 1, "parent": parent}).encode() + b"\n")
+    (repo / "prompt.md").write_text("two\n")
+    git(repo, "commit", "-q", "-am", "two")
+    index = (repo / ".git/index").read_bytes()
+    assert int.from_bytes(index[4:8], "big") == version
+    written = index[: len(index) - 20 - cut] + bytes(20)
+    (repo / ".git/index.lock").write_bytes(written)
+    assert gitcmd.clear_stale_locks(repo, journal) == [f"{done}, left by `git commit --only` killed mid-write"]
+    assert ((repo / ".git/index").read_bytes() == written) == (cut == 0)
