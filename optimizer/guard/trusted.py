@@ -24,6 +24,7 @@ import stat
 import tempfile
 import time
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import BinaryIO
 
@@ -126,24 +127,29 @@ def _matching(folder: Path, pattern: str) -> list[Path]:
         return list(kept.paths)
     _listings.pop(key, None)
     settled = time.time_ns() - SETTLED_NS
-    folders = _folders(os.fspath(folder))  # before the listing: a change made during it moves a stamp
-    found = list(folder.rglob(pattern))
-    if folders is not None and all(stamp[2] < settled for _, stamp in folders):
+    scanned = _scan(os.fspath(folder), pattern)
+    if scanned is None:  # a symbolic link below, or a folder that went: as rglob finds them, and not kept
+        return list(folder.rglob(pattern))
+    folders, found = scanned
+    if all(stamp[2] < settled for _, stamp in folders):
         if len(_listings) >= KEEP:
             del _listings[next(iter(_listings))]
         _listings[key] = _Listing(tuple(found), folders)
     return found
 
 
-def _folders(top: str) -> tuple[tuple[str, Stamp], ...] | None:
-    """Each folder from `top` down with its `_stamp`; None when a symbolic link or anything unreadable is there."""
-    found, stack = [], [top]
+def _scan(top: str, pattern: str) -> tuple[tuple[tuple[str, Stamp], ...], list[Path]] | None:
+    """Each folder from `top` down with its `_stamp` (taken before the folder is listed: a change made during
+    the listing moves it), and what in them matches `pattern` (as `rglob` matches it: folders too, hidden
+    names too), from one listing of each folder (a second, rglob's own, was most of a fresh listing's
+    time); None when a symbolic link or anything unreadable is there."""
+    folders, found, stack = [], [], [top]
     while stack:
         path = stack.pop()
         stamp = _stamp(path)
         if stamp is None:
             return None
-        found.append((path, stamp))
+        folders.append((path, stamp))
         try:
             with os.scandir(path) as entries:
                 for entry in entries:
@@ -151,9 +157,11 @@ def _folders(top: str) -> tuple[tuple[str, Stamp], ...] | None:
                         return None
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
+                    if fnmatchcase(entry.name, pattern):
+                        found.append(Path(entry.path))
         except OSError:
             return None
-    return tuple(found)
+    return tuple(folders), found
 
 
 def _stamp(path: str) -> Stamp | None:
@@ -222,7 +230,7 @@ def _put(path: Path, held: bytes | Copy | Mark) -> None:
 
 def _hold(path: Path) -> Held:
     """`_read`, but a large regular file is copied rather than read (see `Copy`)."""
-    if path.is_symlink() or path.is_dir():
+    if _kind(path) != "file":
         return _read(path)
     try:
         with path.open("rb") as f:
@@ -235,11 +243,22 @@ def _hold(path: Path) -> Held:
 
 def _read(path: Path) -> bytes | None:
     """A regular file's bytes; anything else there (a symlink, a folder) reads as a change, never as its target's."""
-    if path.is_symlink():
+    kind = _kind(path)
+    if kind == "link":
         return b"\0symlink:" + os.fsencode(os.readlink(path))
-    if path.is_dir():
+    if kind == "folder":
         return b"\0folder"
     try:
         return path.read_bytes()
     except FileNotFoundError:
         return None
+
+
+def _kind(path: Path) -> str:
+    """What is at `path`, from one `lstat`: a link, a folder, or a file (whatever else, or nothing). Pathlib's
+    `is_symlink` then `is_dir` were two, for each record before and after every mutation."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "file"
+    return "link" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode) else "file"
