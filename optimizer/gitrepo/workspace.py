@@ -178,6 +178,8 @@ def link_out(ws: Workspace) -> str | None:
     top = str(ws.artifact_path)
     if os.path.islink(top):
         return ws.artifact
+    if ws.mode == "file":  # a file has no entries (one a directory now is no file: `artifact_present`)
+        return None
     for directory, dirs, files in os.walk(top):
         for name in (*dirs, *files):
             path = os.path.join(directory, name)
