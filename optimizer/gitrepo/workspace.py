@@ -202,8 +202,17 @@ def _committed_link(ws: Workspace, relative: str, target: bytes) -> bool:
 def blob_id(path: Path) -> str:
     """The object id git gives a file's bytes, computed in-process (a clean/smudge filter could make
     git's differ; that only ever reads as "changed", never the other way round)."""
-    data = path.read_bytes()
+    return blob_of(path.read_bytes())
+
+
+def blob_of(data: bytes) -> str:
+    """The object id git gives these bytes as a file's."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def artifact_bytes(ws: Workspace) -> bytes | None:
+    """A file artifact's bytes (None for a directory), read once where a cycle takes its size and its key."""
+    return ws.artifact_path.read_bytes() if ws.mode == "file" else None
 
 
 def artifact_id(ws: Workspace, rev: str = "HEAD") -> str:
@@ -330,9 +339,12 @@ def restore_artifact(ws: Workspace) -> None:
         ws.write("clean", "-f", "-d", "--quiet", "--", ws.artifact)
 
 
-def artifact_size(ws: Workspace, rev: str | None = None) -> int:
+def artifact_size(ws: Workspace, rev: str | None = None, data: bytes | None = None) -> int:
     """Lines for a file artifact, bytes for a directory: the simplicity measure of the keep rule.
-    Read in-process (the working tree, or HEAD's objects): no git subprocess per cycle."""
+    Read in-process (the working tree, or HEAD's objects): no git subprocess per cycle. `data`: the
+    file's bytes in the working tree, when the caller has read them (`artifact_bytes`)."""
+    if data is not None:
+        return len(data.splitlines())
     if rev is None:
         path = ws.artifact_path
         if path.is_dir():
