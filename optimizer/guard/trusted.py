@@ -18,18 +18,22 @@ allocation, growing with the night.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from autoresearch.optimizer.guard.ledger import Ledger, Mark
 from autoresearch.plumbing import atomic
+
+T = TypeVar("T")
 
 SMALL = 64 * 1024  # a record up to this size is held in memory; a larger one is copied (see `Copy`)
 CHUNK = 64 * 1024  # what a copy or a comparison reads at a time
@@ -53,18 +57,15 @@ class Copy:
 
     def same_as(self, path: Path) -> bool:
         """Whether `path` is a regular file of these bytes."""
-        if path.is_symlink() or not path.is_file():
+        return _opened(path, self._same) is True
+
+    def _same(self, f: BinaryIO, size: int) -> bool:
+        if size != self.size:
             return False
         self.file.seek(0)
-        try:
-            with path.open("rb") as f:
-                if os.fstat(f.fileno()).st_size != self.size:
-                    return False
-                while chunk := f.read(CHUNK):
-                    if chunk != self.file.read(len(chunk)):
-                        return False
-        except FileNotFoundError:
-            return False
+        while chunk := f.read(CHUNK):
+            if chunk != self.file.read(len(chunk)):
+                return False
         return True
 
 
@@ -230,35 +231,34 @@ def _put(path: Path, held: bytes | Copy | Mark) -> None:
 
 def _hold(path: Path) -> Held:
     """`_read`, but a large regular file is copied rather than read (see `Copy`)."""
-    if _kind(path) != "file":
-        return _read(path)
-    try:
-        with path.open("rb") as f:
-            if os.fstat(f.fileno()).st_size <= SMALL:
-                return f.read()
-            return Copy.of(f, path.parent)
-    except FileNotFoundError:
-        return None
+    return _opened(path, lambda f, size: f.read() if size <= SMALL else Copy.of(f, path.parent))
 
 
 def _read(path: Path) -> bytes | None:
-    """A regular file's bytes; anything else there (a symlink, a folder) reads as a change, never as its target's."""
-    kind = _kind(path)
-    if kind == "link":
-        return b"\0symlink:" + os.fsencode(os.readlink(path))
-    if kind == "folder":
-        return b"\0folder"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+    """A regular file's bytes; anything else there (a symlink, a folder, a pipe) reads as a change, never as its target's."""
+    return _opened(path, lambda f, _: f.read())
 
 
-def _kind(path: Path) -> str:
-    """What is at `path`, from one `lstat`: a link, a folder, or a file (whatever else, or nothing). Pathlib's
-    `is_symlink` then `is_dir` were two, for each record before and after every mutation."""
+def _opened(path: Path, use: Callable[[BinaryIO, int], T]) -> T | bytes | None:
+    """`use(file, size)` on the regular file at `path`; a mark of what else is there (a symlink, a folder, a
+    pipe or a socket: a change), None where nothing is. One open that follows no link and waits for no
+    writer, then `fstat`: a named pipe a mutator left in a record's place held the daemon in its open until
+    some process wrote to it, and a link swapped in after an `lstat` was read as its target."""
     try:
-        mode = os.lstat(path).st_mode
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):
-        return "file"
-    return "link" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode) else "file"
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the path is a symbolic link (O_NOFOLLOW)
+            return b"\0symlink:" + os.fsencode(os.readlink(path))
+        if exc.errno == errno.ENXIO:  # a socket
+            return b"\0special"
+        raise
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode):
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                return use(f, st.st_size)
+        return b"\0folder" if stat.S_ISDIR(st.st_mode) else b"\0special"
+    finally:
+        os.close(fd)

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -142,3 +144,29 @@ def test_a_folder_changed_just_before_or_holding_a_link_is_listed_each_time(tmp_
     (meta / "base" / "link").symlink_to(tmp_path / "elsewhere")
     _past_the_tick(meta / "base", tmp_path / "elsewhere")
     assert _listings(look, meta / "base", monkeypatch) >= 4  # at each look, the scan that meets the link, then rglob
+
+
+@pytest.mark.parametrize("cycles", [3, 3000])  # held in memory, and copied
+def test_a_fifo_planted_in_a_records_place_reads_as_a_change_without_waiting_for_a_writer(tmp_path, cycles):
+    """A mutator without the sandbox that leaves a named pipe where a record was (or a new one matching a
+    watched folder's pattern) held the daemon in the pipe's open until some process wrote to it."""
+    meta = tmp_path / "results" / "_autoresearch"
+    watched = _night(meta, cycles)
+    before = _contents(meta)
+    snapshot = trusted.take(watched)
+    for path in (meta / "iterations.jsonl", meta / "base" / "index.jsonl", meta / "base" / "planted.jsonl"):
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+    outcome: list[list[Path]] = []
+    look = threading.Thread(target=lambda: outcome.append(trusted.restore(snapshot, tmp_path / "aside", meta.parent)))
+    look.start()
+    look.join(timeout=30)  # a failure detector: the look takes milliseconds, or waits for a writer for ever
+    blocked = look.is_alive()
+    while look.is_alive():  # a writer that comes and goes lets a waiting open return, and the thread end
+        for path in meta.rglob("*.jsonl"):
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        look.join(timeout=1)
+    assert not blocked, "the look waited for a writer of the pipe"
+    assert outcome == [[meta / "base" / "index.jsonl", meta / "base" / "planted.jsonl", meta / "iterations.jsonl"]]
+    assert _contents(meta) == before
