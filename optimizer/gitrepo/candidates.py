@@ -72,10 +72,14 @@ def carry_artifact(source: Workspace, target: Workspace, changes: dict[str, str]
 
 
 def _carry(source: Path, target: Path) -> None:
+    """`source` put at `target` as a new file (or link), never written into the file there: a hard link of
+    the user's (the artifact linked to a copy they deploy) took the candidate's bytes, and kept a dropped
+    one's once the restore had made the artifact a new file; a named pipe there held the carry up."""
     kind, was = _kind(source), _kind(target)
-    if was == "dir" and kind != "dir":
-        trees.remove(target)
-    elif was is not None and (was != kind or was == "link"):
+    if was == "dir":
+        if kind != "dir":
+            trees.remove(target)
+    elif was is not None:
         target.unlink()
     if kind in ("file", "link"):  # its folder made only when missing (a new folder of a directory artifact)
         within(target.parent, lambda: shutil.copy2(source, target, follow_symlinks=False))
