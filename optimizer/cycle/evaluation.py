@@ -15,6 +15,7 @@ from autoresearch.optimizer.cycle.measure import Spend, measure
 from autoresearch.optimizer.cycle.sequential import Place, decide_significant
 from autoresearch.optimizer.cycle.verdict import Assessment, assess
 from autoresearch.optimizer.experiment.session import Session
+from autoresearch.optimizer.gitrepo.workspace import artifact_bytes
 from autoresearch.plumbing import faults
 from autoresearch.runs.errors import EvalFailed
 from autoresearch.runs.samples import merge
@@ -26,7 +27,8 @@ def judge_candidate(session: Session, run_dir: Path, draft: Draft, place: Place 
     A parallel candidate's `place` says where it is and how it is evaluated (the checkout's otherwise); it is
     evaluated once, a sequential rule saying only whether it may be picked (its test comes if it is)."""
     ws = place.ws if place else session.ws
-    spend, sequential, sizes = Spend(), None, Sizes.of(ws)
+    data = artifact_bytes(ws)  # read once for its size and its key: nothing writes the artifact in between
+    spend, sequential, sizes = Spend(), None, Sizes.of(ws, data)
     try:
         if rule_of(session.config).sequential and not place:
             sequential = decide_significant(session, run_dir, spend, sizes)
@@ -34,7 +36,7 @@ def judge_candidate(session: Session, run_dir: Path, draft: Draft, place: Place 
         else:
             baseline, evaluator = session.baseline_rows, place.evaluator if place else None
             watch = early_discard(session, sizes)
-            rows = measure(session, ws, run_dir, artifact_key(ws), 1, spend, watch, evaluator)
+            rows = measure(session, ws, run_dir, artifact_key(ws, data), 1, spend, watch, evaluator)
     except EvalFailed:
         draft.spend = EvalSpend.before_failing(spend)
         raise

@@ -51,8 +51,9 @@ class Sizes:
     candidate: int
 
     @classmethod
-    def of(cls, ws: Workspace) -> Sizes:
-        return cls(artifact_size(ws, "HEAD"), artifact_size(ws))
+    def of(cls, ws: Workspace, data: bytes | None = None) -> Sizes:
+        """`data`: a file artifact's bytes, when the caller has read them (`artifact_bytes`)."""
+        return cls(artifact_size(ws, "HEAD"), artifact_size(ws, data=data))
 
     @property
     def simpler(self) -> bool:

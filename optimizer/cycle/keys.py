@@ -12,16 +12,17 @@ import os
 
 import pygit2
 
-from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, inside
+from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, blob_of, inside
 from autoresearch.plumbing import owned
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.runs.config import EvalConfig
 
 
-def artifact_key(ws: Workspace) -> str:
-    """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed."""
+def artifact_key(ws: Workspace, data: bytes | None = None) -> str:
+    """The object id of the artifact in the working tree: equal to `git rev-parse <commit>:<artifact>` once committed.
+    `data`: a file artifact's bytes, when the caller has read them (`artifact_bytes`)."""
     if ws.mode == "file":
-        return blob_id(ws.artifact_path)
+        return blob_id(ws.artifact_path) if data is None else blob_of(data)
     with owned.temporary("autoresearch-index-") as folder:
         index = os.path.join(folder, "index")  # a throwaway index: the user's staging area is never touched
         # Only `git add` runs as a process (it runs the repository's clean filters, which libgit2 does not: the

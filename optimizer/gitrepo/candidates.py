@@ -10,8 +10,10 @@ made) removes whatever is there, so a resumed run starts the cycle afresh from H
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from autoresearch.optimizer.gitrepo import linked
@@ -19,6 +21,7 @@ from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.workspace import Workspace, inside, open_workspace
 from autoresearch.plumbing import trees
 from autoresearch.plumbing.errors import IntegrityError
+from autoresearch.plumbing.folders import within
 
 FOLDER = "candidates"
 
@@ -69,20 +72,31 @@ def carry_artifact(source: Workspace, target: Workspace, changes: dict[str, str]
 
 
 def _carry(source: Path, target: Path) -> None:
+    """`source` put at `target` as a new file (or link), never written into the file there: a hard link of
+    the user's (the artifact linked to a copy they deploy) took the candidate's bytes, and kept a dropped
+    one's once the restore had made the artifact a new file; a named pipe there held the carry up."""
     kind, was = _kind(source), _kind(target)
-    if was == "dir" and kind != "dir":
-        trees.remove(target)
-    elif was is not None and (was != kind or was == "link"):
+    if was == "dir":
+        if kind != "dir":
+            trees.remove(target)
+    elif was is not None:
         target.unlink()
-    if kind in ("file", "link"):
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target, follow_symlinks=False)
+    if kind in ("file", "link"):  # its folder made only when missing (a new folder of a directory artifact)
+        within(target.parent, lambda: shutil.copy2(source, target, follow_symlinks=False))
 
 
 def _kind(path: Path) -> str | None:
-    if path.is_symlink():
-        return "link"
-    return ("dir" if path.is_dir() else "file") if path.exists() else None
+    """What is at `path`, from one `lstat` (its three pathlib questions were three system calls a side)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        if exc.errno in _ABSENT:
+            return None
+        raise
+    return "link" if stat.S_ISLNK(mode) else "dir" if stat.S_ISDIR(mode) else "file"
+
+
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # what pathlib's `exists` reads as nothing there
 
 
 def clear(main: Workspace, meta: Path, batch: str | None = None) -> list[str]:

@@ -153,14 +153,15 @@ def artifact_changes(ws: Workspace) -> list[str]:
     return [f"{code} {path}" for path, code in sorted(status(ws).items()) if inside(ws, path)]
 
 
-def artifact_modified(ws: Workspace) -> bool:
-    """Whether the artifact differs from HEAD. A file is compared by its blob id."""
+def artifact_modified(ws: Workspace, head: str | None = None) -> bool:
+    """Whether the artifact differs from HEAD (`head`: the commit the caller has just read HEAD at, so that
+    it is not read again). A file is compared by its blob id."""
     if ws.mode == "directory":
         return bool(artifact_changes(ws))
     path = ws.artifact_path
     if not path.is_file() or path.is_symlink():
         return True
-    return blob_id(path) != artifact_id(ws)
+    return blob_id(path) != head_entry(ws, head).id
 
 
 def artifact_present(ws: Workspace) -> bool:
@@ -177,6 +178,8 @@ def link_out(ws: Workspace) -> str | None:
     top = str(ws.artifact_path)
     if os.path.islink(top):
         return ws.artifact
+    if ws.mode == "file":  # a file has no entries (one a directory now is no file: `artifact_present`)
+        return None
     for directory, dirs, files in os.walk(top):
         for name in (*dirs, *files):
             path = os.path.join(directory, name)
@@ -199,13 +202,59 @@ def _committed_link(ws: Workspace, relative: str, target: bytes) -> bool:
 def blob_id(path: Path) -> str:
     """The object id git gives a file's bytes, computed in-process (a clean/smudge filter could make
     git's differ; that only ever reads as "changed", never the other way round)."""
-    data = path.read_bytes()
+    return blob_of(path.read_bytes())
+
+
+def blob_of(data: bytes) -> str:
+    """The object id git gives these bytes as a file's."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def artifact_bytes(ws: Workspace) -> bytes | None:
+    """A file artifact's bytes (None for a directory), read once where a cycle takes its size and its key."""
+    return ws.artifact_path.read_bytes() if ws.mode == "file" else None
 
 
 def artifact_id(ws: Workspace, rev: str = "HEAD") -> str:
     """The object id of the artifact at a revision (`git rev-parse <rev>:<artifact>`): equal ids mean equal content."""
+    if rev == "HEAD":
+        return head_entry(ws).id
     return str(ws.lib.revparse_single(f"{rev}:{ws.artifact}").id)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The artifact's entry in a commit's tree."""
+
+    id: str
+    filemode: int
+    tree: bool  # a directory; a file (or a link) otherwise
+
+
+_ENTRIES: dict[tuple[str, str], Entry] = {}
+"""Entries read, by (commit id, artifact path). A commit and its tree never change (their ids are hashes of
+their bytes), so an entry held here is never stale: HEAD's ref is still read every time, only the commit's and
+the tree's objects are not read again (`HEAD:<artifact>` was resolved five times a cycle, and libgit2 read the
+objects of each new commit, and of each newly opened throwaway checkout, from disk)."""
+_KEPT_ENTRIES = 64
+
+
+def head_entry(ws: Workspace, head: str | None = None) -> Entry:
+    """The artifact's entry at HEAD (or at `head`, the commit the caller has just read HEAD at); KeyError when
+    HEAD's tree has no artifact, as `git rev-parse HEAD:<artifact>` fails."""
+    commit = head or ws.head()
+    entry = _ENTRIES.get((commit, ws.artifact))
+    if entry is None:
+        item = ws.lib[commit].peel(pygit2.Commit).tree[ws.artifact]
+        entry = Entry(str(item.id), item.filemode, isinstance(item, pygit2.Tree))
+        if len(_ENTRIES) >= _KEPT_ENTRIES:
+            _ENTRIES.clear()
+        _ENTRIES[(commit, ws.artifact)] = entry
+    return entry
+
+
+_LINES: dict[str, int] = {}
+"""A file's lines at HEAD, by its blob id (content addressed, so never stale): it was read and split twice a cycle."""
 
 
 def require_clean_artifact(ws: Workspace) -> None:
@@ -247,9 +296,10 @@ def candidate_patch(ws: Workspace) -> str:
     """The candidate's diff against HEAD, new files included, without touching the user's index.
     A file that is still a regular file of the same mode is diffed in-process (unless libgit2 cannot
     read the index it consults for attributes: a split or sparse one); git does the rest."""
-    if ws.mode == "file" and _same_kind_as_head(ws):
+    head = _same_kind_at_head(ws) if ws.mode == "file" else None
+    if head is not None:
         try:
-            return _file_patch(ws)
+            return _file_patch(ws, head)
         except pygit2.GitError:
             pass
     if ws.mode == "file":
@@ -261,22 +311,23 @@ def candidate_patch(ws: Workspace) -> str:
         return ws.git("diff", "--cached", "--binary", "HEAD", "--", ws.artifact, env=env)
 
 
-def _file_patch(ws: Workspace) -> str:
-    head = ws.lib.revparse_single(f"HEAD:{ws.artifact}").peel(pygit2.Blob)  # a file at HEAD (_same_kind_as_head)
+def _file_patch(ws: Workspace, head: Entry) -> str:
+    blob = ws.lib[head.id].peel(pygit2.Blob)  # a file at HEAD (_same_kind_at_head)
     # the patch's lines point into `new`, which pygit2 does not keep alive as it keeps a blob: held in a
     # local until `.text` is read (freed before, its memory went to the text being written, and one patch in
     # seven came out mangled)
     new = ws.artifact_path.read_bytes()
-    patch = pygit2.Patch.create_from(head, new, ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
+    patch = pygit2.Patch.create_from(blob, new, ws.artifact, ws.artifact, flag=DiffOption.SHOW_BINARY)
     return (patch.text or "").removesuffix("\n")  # as git's output reads through ws.git (no change: "")
 
 
-def _same_kind_as_head(ws: Workspace) -> bool:
+def _same_kind_at_head(ws: Workspace) -> Entry | None:
+    """HEAD's entry of the artifact, when the artifact is still a regular file of the mode it has there."""
     path = ws.artifact_path
     if path.is_symlink() or not path.is_file():
-        return False
-    head_mode = ws.lib.revparse_single("HEAD").tree[ws.artifact].filemode
-    return head_mode == (0o100755 if os.access(path, os.X_OK) else 0o100644)
+        return None
+    head = head_entry(ws)
+    return head if head.filemode == (0o100755 if os.access(path, os.X_OK) else 0o100644) else None
 
 
 def restore_artifact(ws: Workspace) -> None:
@@ -288,18 +339,35 @@ def restore_artifact(ws: Workspace) -> None:
         ws.write("clean", "-f", "-d", "--quiet", "--", ws.artifact)
 
 
-def artifact_size(ws: Workspace, rev: str | None = None) -> int:
+def artifact_size(ws: Workspace, rev: str | None = None, data: bytes | None = None) -> int:
     """Lines for a file artifact, bytes for a directory: the simplicity measure of the keep rule.
-    Read in-process (the working tree, or HEAD's objects): no git subprocess per cycle."""
+    Read in-process (the working tree, or HEAD's objects): no git subprocess per cycle. `data`: the
+    file's bytes in the working tree, when the caller has read them (`artifact_bytes`)."""
+    if data is not None:
+        return len(data.splitlines())
     if rev is None:
         path = ws.artifact_path
         if path.is_dir():
             return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and ".git" not in p.parts)
         return len(path.read_bytes().splitlines())
+    if rev == "HEAD":
+        return _size_at_head(ws)
     entry = ws.lib.revparse_single(f"{rev}:{ws.artifact}")
     if isinstance(entry, pygit2.Tree):
         return _tree_bytes(entry)
     return len(entry.read_raw().splitlines())  # a blob's raw data is its content
+
+
+def _size_at_head(ws: Workspace) -> int:
+    head = head_entry(ws)
+    if head.tree:
+        return _tree_bytes(ws.lib[head.id].peel(pygit2.Tree))
+    lines = _LINES.get(head.id)
+    if lines is None:
+        if len(_LINES) >= _KEPT_ENTRIES:
+            _LINES.clear()
+        lines = _LINES[head.id] = len(ws.lib[head.id].read_raw().splitlines())  # a blob's raw data is its content
+    return lines
 
 
 def _tree_bytes(tree: pygit2.Tree) -> int:

@@ -18,17 +18,22 @@ allocation, growing with the night.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from autoresearch.optimizer.guard.ledger import Ledger, Mark
 from autoresearch.plumbing import atomic
+
+T = TypeVar("T")
 
 SMALL = 64 * 1024  # a record up to this size is held in memory; a larger one is copied (see `Copy`)
 CHUNK = 64 * 1024  # what a copy or a comparison reads at a time
@@ -52,18 +57,15 @@ class Copy:
 
     def same_as(self, path: Path) -> bool:
         """Whether `path` is a regular file of these bytes."""
-        if path.is_symlink() or not path.is_file():
+        return _opened(path, self._same) is True
+
+    def _same(self, f: BinaryIO, size: int) -> bool:
+        if size != self.size:
             return False
         self.file.seek(0)
-        try:
-            with path.open("rb") as f:
-                if os.fstat(f.fileno()).st_size != self.size:
-                    return False
-                while chunk := f.read(CHUNK):
-                    if chunk != self.file.read(len(chunk)):
-                        return False
-        except FileNotFoundError:
-            return False
+        while chunk := f.read(CHUNK):
+            if chunk != self.file.read(len(chunk)):
+                return False
         return True
 
 
@@ -126,24 +128,29 @@ def _matching(folder: Path, pattern: str) -> list[Path]:
         return list(kept.paths)
     _listings.pop(key, None)
     settled = time.time_ns() - SETTLED_NS
-    folders = _folders(os.fspath(folder))  # before the listing: a change made during it moves a stamp
-    found = list(folder.rglob(pattern))
-    if folders is not None and all(stamp[2] < settled for _, stamp in folders):
+    scanned = _scan(os.fspath(folder), pattern)
+    if scanned is None:  # a symbolic link below, or a folder that went: as rglob finds them, and not kept
+        return list(folder.rglob(pattern))
+    folders, found = scanned
+    if all(stamp[2] < settled for _, stamp in folders):
         if len(_listings) >= KEEP:
             del _listings[next(iter(_listings))]
         _listings[key] = _Listing(tuple(found), folders)
     return found
 
 
-def _folders(top: str) -> tuple[tuple[str, Stamp], ...] | None:
-    """Each folder from `top` down with its `_stamp`; None when a symbolic link or anything unreadable is there."""
-    found, stack = [], [top]
+def _scan(top: str, pattern: str) -> tuple[tuple[tuple[str, Stamp], ...], list[Path]] | None:
+    """Each folder from `top` down with its `_stamp` (taken before the folder is listed: a change made during
+    the listing moves it), and what in them matches `pattern` (as `rglob` matches it: folders too, hidden
+    names too), from one listing of each folder (a second, rglob's own, was most of a fresh listing's
+    time); None when a symbolic link or anything unreadable is there."""
+    folders, found, stack = [], [], [top]
     while stack:
         path = stack.pop()
         stamp = _stamp(path)
         if stamp is None:
             return None
-        found.append((path, stamp))
+        folders.append((path, stamp))
         try:
             with os.scandir(path) as entries:
                 for entry in entries:
@@ -151,9 +158,11 @@ def _folders(top: str) -> tuple[tuple[str, Stamp], ...] | None:
                         return None
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
+                    if fnmatchcase(entry.name, pattern):
+                        found.append(Path(entry.path))
         except OSError:
             return None
-    return tuple(found)
+    return tuple(folders), found
 
 
 def _stamp(path: str) -> Stamp | None:
@@ -222,24 +231,34 @@ def _put(path: Path, held: bytes | Copy | Mark) -> None:
 
 def _hold(path: Path) -> Held:
     """`_read`, but a large regular file is copied rather than read (see `Copy`)."""
-    if path.is_symlink() or path.is_dir():
-        return _read(path)
-    try:
-        with path.open("rb") as f:
-            if os.fstat(f.fileno()).st_size <= SMALL:
-                return f.read()
-            return Copy.of(f, path.parent)
-    except FileNotFoundError:
-        return None
+    return _opened(path, lambda f, size: f.read() if size <= SMALL else Copy.of(f, path.parent))
 
 
 def _read(path: Path) -> bytes | None:
-    """A regular file's bytes; anything else there (a symlink, a folder) reads as a change, never as its target's."""
-    if path.is_symlink():
-        return b"\0symlink:" + os.fsencode(os.readlink(path))
-    if path.is_dir():
-        return b"\0folder"
+    """A regular file's bytes; anything else there (a symlink, a folder, a pipe) reads as a change, never as its target's."""
+    return _opened(path, lambda f, _: f.read())
+
+
+def _opened(path: Path, use: Callable[[BinaryIO, int], T]) -> T | bytes | None:
+    """`use(file, size)` on the regular file at `path`; a mark of what else is there (a symlink, a folder, a
+    pipe or a socket: a change), None where nothing is. One open that follows no link and waits for no
+    writer, then `fstat`: a named pipe a mutator left in a record's place held the daemon in its open until
+    some process wrote to it, and a link swapped in after an `lstat` was read as its target."""
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the path is a symbolic link (O_NOFOLLOW)
+            return b"\0symlink:" + os.fsencode(os.readlink(path))
+        if exc.errno == errno.ENXIO:  # a socket
+            return b"\0special"
+        raise
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode):
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                return use(f, st.st_size)
+        return b"\0folder" if stat.S_ISDIR(st.st_mode) else b"\0special"
+    finally:
+        os.close(fd)

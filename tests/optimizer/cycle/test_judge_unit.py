@@ -7,8 +7,9 @@ import pytest
 from autoresearch.optimizer.config import load
 from autoresearch.optimizer.cycle.decide import compare_for_goal, is_better, judge, rule_of
 from autoresearch.optimizer.cycle.gating import Sizes
-from autoresearch.optimizer.gitrepo.workspace import open_workspace
-from tests.helpers.repos import make_repo
+from autoresearch.optimizer.cycle.keys import artifact_key
+from autoresearch.optimizer.gitrepo.workspace import artifact_bytes, open_workspace
+from tests.helpers.repos import git, make_repo
 from tests.optimizer.unit import CONFIG
 
 
@@ -52,3 +53,12 @@ def test_a_metric_is_judged_by_the_score_rule_in_the_goals_direction(tmp_path):
 def test_each_rule_is_looked_up_in_the_policies_registry(tmp_path, rule, sequential, early):
     config, _ = setup(tmp_path, f"policy: {{rule: {rule}}}\n")
     assert (rule_of(config).sequential, rule_of(config).early_discard) == (sequential, early)
+
+
+def test_the_candidates_bytes_read_once_give_its_size_and_key_as_two_reads_do(tmp_path):
+    """A judge reads a file artifact once for its size and its result cache key (both were read apart)."""
+    _, ws = setup(tmp_path)
+    ws.artifact_path.write_text("one\ntwo\nthree\n")
+    data = artifact_bytes(ws)
+    assert Sizes.of(ws, data) == Sizes.of(ws) == Sizes(head=2, candidate=3)
+    assert artifact_key(ws, data) == artifact_key(ws) == git(ws.root, "hash-object", "prompt.md").strip()

@@ -3,8 +3,10 @@ the user or a mutator moves between two checks is still seen at the second."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from autoresearch.optimizer.gitrepo.heads import head_moved, head_ref, head_state, switched_from
-from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_modified, artifact_size, open_workspace
 from tests.helpers.repos import git, make_repo
 
 
@@ -49,3 +51,29 @@ def test_a_branch_switched_to_between_two_reads_is_seen_at_the_second(tmp_path):
         switched_from(ws, branch, sha)[0]
         == f"HEAD is detached at {sha[:10]}, not on branch {branch.removeprefix('refs/heads/')}"
     )
+
+
+def test_heads_artifact_entry_is_read_once_a_commit_but_head_every_time(tmp_path):
+    """The artifact's entry at HEAD is held by the commit's id (a commit never changes): a fresh handle on the
+    repository answers with the commit's and the tree's objects gone, while HEAD itself is read every time."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n", "other.md": "x\n"})
+    ws = open_workspace(repo, "prompt.md")
+    assert (artifact_id(ws), artifact_size(ws, "HEAD")) == (git(repo, "rev-parse", "HEAD:prompt.md").strip(), 1)
+    (repo / "prompt.md").write_text("one\ntwo\n")
+    git(repo, "commit", "--quiet", "-am", "two lines")
+    assert (artifact_id(ws), artifact_size(ws, "HEAD")) == (git(repo, "rev-parse", "HEAD:prompt.md").strip(), 2)
+    assert not artifact_modified(ws)
+    objects = [_loose(repo, git(repo, "rev-parse", rev).strip()) for rev in ("HEAD", "HEAD^{tree}")]
+    kept = [(path, path.read_bytes()) for path in objects]
+    for path in objects:
+        path.unlink()
+    try:
+        fresh = open_workspace(repo, "prompt.md")
+        assert (artifact_id(fresh), artifact_size(fresh, "HEAD")) == (artifact_id(ws), 2)
+    finally:
+        for path, data in kept:
+            path.write_bytes(data)
+
+
+def _loose(repo: Path, oid: str) -> Path:
+    return repo / ".git" / "objects" / oid[:2] / oid[2:]

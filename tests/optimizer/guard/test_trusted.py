@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-import sys
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -82,20 +83,19 @@ def test_a_long_nights_record_is_not_held_in_memory_while_the_mutators_run(tmp_p
     assert peak < 512 * 1024, f"a peak of {peak} bytes for a {size}-byte record"
 
 
-def _rglobs(run) -> int:
-    """How many times `run` listed a folder through Path.rglob (each call seen, nothing replaced)."""
-    calls: list[object] = []  # each listing's generator frame, held (an id may be reused once it is freed)
+def _listings(run, folder: Path, monkeypatch) -> int:
+    """How many times `run` listed `folder` (os.scandir, which both rglob and the guard's own scan list with)."""
+    listed: list[str] = []
+    scandir = os.scandir
 
-    def count(frame, event, arg):
-        if event == "call" and frame.f_code is Path.rglob.__code__ and all(f is not frame for f in calls):
-            calls.append(frame)
+    def counted(path=".", /):
+        listed.append(os.fspath(path))
+        return scandir(path)
 
-    sys.setprofile(count)
-    try:
+    with monkeypatch.context() as m:
+        m.setattr(os, "scandir", counted)
         run()
-    finally:
-        sys.setprofile(None)
-    return len(calls)
+    return listed.count(os.fspath(folder))
 
 
 def _past_the_tick(*folders: Path) -> None:
@@ -117,7 +117,8 @@ def test_a_settled_folder_is_listed_once_and_a_name_made_in_it_is_still_found(tm
     (meta / "base" / "sub").mkdir()
     _past_the_tick(meta / "base", meta / "base" / "sub")
     aside, results = tmp_path / "aside", tmp_path / "results"
-    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 1
+    base = meta / "base"
+    assert _listings(lambda: trusted.restore(trusted.take(watched), aside, results), base, monkeypatch) == 1
     for place in (meta / "base", meta / "base" / "sub"):
         _past_the_tick(meta / "base", meta / "base" / "sub")
         snapshot = trusted.take(watched)
@@ -125,8 +126,9 @@ def test_a_settled_folder_is_listed_once_and_a_name_made_in_it_is_still_found(tm
         assert trusted.restore(snapshot, aside, results) == [place / "forged.jsonl"]
         assert not (place / "forged.jsonl").exists()
     _past_the_tick(meta / "base", meta / "base" / "sub")
-    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 1  # listed anew, then kept
-    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 0
+    look = lambda: trusted.restore(trusted.take(watched), aside, results)  # noqa: E731
+    assert _listings(look, base, monkeypatch) == 1  # listed anew (once: the scan that stamps it lists it), then kept
+    assert _listings(look, base, monkeypatch) == 0
 
 
 def test_a_folder_changed_just_before_or_holding_a_link_is_listed_each_time(tmp_path, monkeypatch):
@@ -135,9 +137,36 @@ def test_a_folder_changed_just_before_or_holding_a_link_is_listed_each_time(tmp_
     meta = tmp_path / "results" / "_autoresearch"
     watched = _night(meta, 3)
     aside, results = tmp_path / "aside", tmp_path / "results"
-    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 2  # changed just now
+    look = lambda: trusted.restore(trusted.take(watched), aside, results)  # noqa: E731
+    assert _listings(look, meta / "base", monkeypatch) == 2  # changed just now: at each look, one listing
     monkeypatch.setattr(trusted, "SETTLED_NS", 0)
     (tmp_path / "elsewhere").mkdir()
     (meta / "base" / "link").symlink_to(tmp_path / "elsewhere")
     _past_the_tick(meta / "base", tmp_path / "elsewhere")
-    assert _rglobs(lambda: trusted.restore(trusted.take(watched), aside, results)) == 2
+    assert _listings(look, meta / "base", monkeypatch) >= 4  # at each look, the scan that meets the link, then rglob
+
+
+@pytest.mark.parametrize("cycles", [3, 3000])  # held in memory, and copied
+def test_a_fifo_planted_in_a_records_place_reads_as_a_change_without_waiting_for_a_writer(tmp_path, cycles):
+    """A mutator without the sandbox that leaves a named pipe where a record was (or a new one matching a
+    watched folder's pattern) held the daemon in the pipe's open until some process wrote to it."""
+    meta = tmp_path / "results" / "_autoresearch"
+    watched = _night(meta, cycles)
+    before = _contents(meta)
+    snapshot = trusted.take(watched)
+    for path in (meta / "iterations.jsonl", meta / "base" / "index.jsonl", meta / "base" / "planted.jsonl"):
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+    outcome: list[list[Path]] = []
+    look = threading.Thread(target=lambda: outcome.append(trusted.restore(snapshot, tmp_path / "aside", meta.parent)))
+    look.start()
+    look.join(timeout=30)  # a failure detector: the look takes milliseconds, or waits for a writer for ever
+    blocked = look.is_alive()
+    while look.is_alive():  # a writer that comes and goes lets a waiting open return, and the thread end
+        for path in meta.rglob("*.jsonl"):
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        look.join(timeout=1)
+    assert not blocked, "the look waited for a writer of the pipe"
+    assert outcome == [[meta / "base" / "index.jsonl", meta / "base" / "planted.jsonl", meta / "iterations.jsonl"]]
+    assert _contents(meta) == before
