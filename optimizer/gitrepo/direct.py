@@ -42,8 +42,10 @@ from __future__ import annotations
 
 import errno
 import functools
+import hashlib
 import os
 import stat
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,8 +76,19 @@ SCRATCH = "autoresearch-checkout"  # under git's folder: where a DROP's file is 
 UNDER_WAY = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD")  # git refuses a partial commit during these
 
 
-def commit(ws: Workspace, message: str) -> str | None:
-    """The artifact committed as `git commit --only` would (see the module); its sha, or None where git must."""
+class Unchanged(Enum):
+    """The artifact is HEAD's already: nothing to commit (git's commit would refuse). Found from the bytes the
+    commit reads anyway: the caller no longer reads the file and resolves HEAD a second time to ask first."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = Unchanged.UNCHANGED
+
+
+def commit(ws: Workspace, message: str) -> str | Unchanged | None:
+    """The artifact committed as `git commit --only` would (see the module): its sha; UNCHANGED when it is HEAD's
+    (nothing written); or None where git must (nothing written, the artifact not looked at more)."""
     writes = _settings(ws)
     if writes is None or _on(writes, "commit.gpgsign") or _off(writes, "core.filemode"):
         return None
@@ -84,12 +97,17 @@ def commit(ws: Workspace, message: str) -> str | None:
     if any(writes.get(key) is not None for key in ("commit.cleanup", "i18n.commitencoding")):
         return None
     text, signed, head = gitident.cleaned(message), gitident.signatures(writes), _head(ws)
-    if text is None or signed is None or head is None or _busy(ws) or _at_head(ws, head[1].tree) is None:
+    entry = None if head is None else _at_head(ws, head[1].tree)
+    if text is None or signed is None or head is None or entry is None or _busy(ws):
         return None
     read = _read(ws)
-    if read is None or (b"\r" in read[0] and _attribute(ws, "text") not in (None, False)):
+    if read is None:
         return None
     data, st = read
+    if hashlib.sha1(b"blob %d\0" % len(data) + data).digest() == entry.id.raw:  # as workspace.blob_id
+        return UNCHANGED
+    if b"\r" in data and _attribute(ws, "text") not in (None, False):
+        return None
     mode = FileMode.BLOB_EXECUTABLE if st.st_mode & 0o100 else FileMode.BLOB
     author, committer = (pygit2.Signature(w.name, w.email, w.seconds, w.offset_minutes) for w in signed)
     ref, parent = head

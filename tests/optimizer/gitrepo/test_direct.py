@@ -274,3 +274,15 @@ def test_an_artifact_that_is_no_longer_a_regular_file_is_committed_by_git_not_re
         os.mkfifo(repo / "d/p.md")  # opening it for reading never blocks the daemon
     assert direct.commit(ws, "kept") is None
     assert git(repo, "log", "--format=%s") == "initial\n" and git(repo, "status", "--porcelain", "x.txt") == ""
+
+
+def test_an_artifact_that_is_heads_already_is_not_committed(tmp_path):
+    """Found unchanged from the bytes the KEEP reads (workspace.commit_artifact no longer asks first): nothing
+    written, HEAD and the index as they were; git's `commit --only` would refuse it (nothing to commit)."""
+    repo = make_repo(tmp_path / "r", FILES)
+    (repo / "d/p.md").write_text("one\n")  # rewritten with HEAD's bytes: a new file status, the same blob
+    ws = open_workspace(repo, "d/p.md")
+    head, index = git(repo, "rev-parse", "HEAD"), (repo / ".git/index").read_bytes()
+    assert direct.commit(ws, "kept") is direct.UNCHANGED
+    assert commit_artifact(ws, "kept") is None
+    assert (git(repo, "rev-parse", "HEAD"), (repo / ".git/index").read_bytes()) == (head, index)
