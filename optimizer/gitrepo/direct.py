@@ -77,8 +77,9 @@ UNDER_WAY = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD")  # git refuses a p
 
 
 class Unchanged(Enum):
-    """The artifact is HEAD's already: nothing to commit (git's commit would refuse). Found from the bytes the
-    commit reads anyway: the caller no longer reads the file and resolves HEAD a second time to ask first."""
+    """The artifact is HEAD's already: nothing to commit (git's commit would refuse) or put back. Found from
+    HEAD's entry and the file's bytes the write reads: the caller no longer reads the file and resolves HEAD
+    a second time to ask first (workspace.artifact_modified, now asked only where git is to write)."""
 
     UNCHANGED = "unchanged"
 
@@ -104,7 +105,7 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
     if read is None:
         return None
     data, st = read
-    if hashlib.sha1(b"blob %d\0" % len(data) + data).digest() == entry.id.raw:  # as workspace.blob_id
+    if _blob_id(data) == entry.id.raw:
         return UNCHANGED
     if b"\r" in data and _attribute(ws, "text") not in (None, False):
         return None
@@ -134,13 +135,17 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
     return str(sha)
 
 
-def restore(ws: Workspace) -> bool:
-    """The artifact put back from HEAD as `git checkout HEAD --` would (see the module); False where git must."""
+def restore(ws: Workspace) -> bool | Unchanged:
+    """The artifact put back from HEAD as `git checkout HEAD --` would (see the module): True; UNCHANGED when it
+    is HEAD's (nothing written); False where git must."""
     if _settings(ws) is None:
         return False
     entry = _at_head(ws, ws.lib.head.peel(pygit2.Commit).tree)
     if entry is None or _folder_in_the_way(ws.artifact_path):
         return False
+    read = _read(ws)
+    if read is not None and _blob_id(read[0]) == entry.id.raw:
+        return UNCHANGED
     data = ws.lib[entry.id].read_raw()
     with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
         lock = indexentry.Lock(ws.lib.path)
@@ -283,6 +288,11 @@ def _read(ws: Workspace) -> tuple[bytes, os.stat_result] | None:
         return b"".join(chunks), st
     finally:
         os.close(fd)
+
+
+def _blob_id(data: bytes) -> bytes:
+    """The object id git gives a file of `data` (as workspace.blob_id), raw."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest()
 
 
 def _tree_with(repo: pygit2.Repository, tree: pygit2.Tree, parts: list[str], blob: pygit2.Oid, mode: int) -> pygit2.Oid:

@@ -250,9 +250,10 @@ def candidate_patch(ws: Workspace) -> str:
     """The candidate's diff against HEAD, new files included, without touching the user's index.
     A file that is still a regular file of the same mode is diffed in-process (unless libgit2 cannot
     read the index it consults for attributes: a split or sparse one); git does the rest."""
-    if ws.mode == "file" and _same_kind_as_head(ws):
+    head = _same_kind_at_head(ws) if ws.mode == "file" else None
+    if head is not None:
         try:
-            return _file_patch(ws)
+            return _file_patch(ws, head)
         except pygit2.GitError:
             pass
     if ws.mode == "file":
@@ -264,8 +265,8 @@ def candidate_patch(ws: Workspace) -> str:
         return ws.git("diff", "--cached", "--binary", "HEAD", "--", ws.artifact, env=env)
 
 
-def _file_patch(ws: Workspace) -> str:
-    head = ws.lib.revparse_single(f"HEAD:{ws.artifact}").peel(pygit2.Blob)  # a file at HEAD (_same_kind_as_head)
+def _file_patch(ws: Workspace, entry: pygit2.Object) -> str:
+    head = ws.lib[entry.id].peel(pygit2.Blob)  # a file at HEAD (_same_kind_at_head)
     # the patch's lines point into `new`, which pygit2 does not keep alive as it keeps a blob: held in a
     # local until `.text` is read (freed before, its memory went to the text being written, and one patch in
     # seven came out mangled)
@@ -274,17 +275,21 @@ def _file_patch(ws: Workspace) -> str:
     return (patch.text or "").removesuffix("\n")  # as git's output reads through ws.git (no change: "")
 
 
-def _same_kind_as_head(ws: Workspace) -> bool:
+def _same_kind_at_head(ws: Workspace) -> pygit2.Object | None:
+    """HEAD's entry of the artifact when the file in the tree is a regular file of the same mode, else None:
+    HEAD resolved once for the mode and the blob (twice before, with `HEAD:<artifact>`)."""
     path = ws.artifact_path
     if path.is_symlink() or not path.is_file():
-        return False
-    head_mode = ws.lib.revparse_single("HEAD").tree[ws.artifact].filemode
-    return head_mode == (0o100755 if os.access(path, os.X_OK) else 0o100644)
+        return None
+    entry = ws.lib.revparse_single("HEAD").tree[ws.artifact]
+    return entry if entry.filemode == (0o100755 if os.access(path, os.X_OK) else 0o100644) else None
 
 
 def restore_artifact(ws: Workspace) -> None:
-    """Put the artifact path back as it is at HEAD: modified files restored, new files removed."""
-    if not artifact_modified(ws) or direct.restore(ws):
+    """Put the artifact path back as it is at HEAD: modified files restored, new files removed. In-process
+    first (which finds an unchanged file from the bytes it reads), else asked here and left to git."""
+    done = direct.restore(ws)
+    if done is direct.UNCHANGED or done is True or not artifact_modified(ws):
         return
     ws.write("checkout", "HEAD", "--", ws.artifact)
     if ws.mode == "directory":

@@ -286,3 +286,16 @@ def test_an_artifact_that_is_heads_already_is_not_committed(tmp_path):
     assert direct.commit(ws, "kept") is direct.UNCHANGED
     assert commit_artifact(ws, "kept") is None
     assert (git(repo, "rev-parse", "HEAD"), (repo / ".git/index").read_bytes()) == (head, index)
+
+
+def test_a_drop_of_an_artifact_that_is_heads_already_writes_nothing(tmp_path):
+    """Found unchanged from the bytes the DROP reads (workspace.restore_artifact no longer asks first): the file
+    and the index untouched, as when restore_artifact asked first."""
+    repo = make_repo(tmp_path / "r", FILES)
+    (repo / "d/p.md").write_text("one\n")
+    ws = open_workspace(repo, "d/p.md")
+    file, index = os.stat(repo / "d/p.md"), (repo / ".git/index").read_bytes()
+    assert direct.restore(ws) is direct.UNCHANGED
+    restore_artifact(ws)
+    assert os.stat(repo / "d/p.md").st_ino == file.st_ino
+    assert (repo / ".git/index").read_bytes() == index
