@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import FileMode, ReferenceType
 
-from autoresearch.optimizer.gitrepo import attributes, gitcmd, gitconfig, gitident, indexentry
+from autoresearch.optimizer.gitrepo import attributes, branchmove, gitcmd, gitconfig, gitident, indexentry
 from autoresearch.optimizer.gitrepo.handles import common_dir
 from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
@@ -124,8 +124,7 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
             faults.point("direct-objects-written")
             lock.write(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
             faults.point("direct-index-written")
-            ws.lib.set_ident(committer.name, committer.email)  # the reflog's, as git signs it
-            ref.set_target(sha, gitident.reflog_message(text))
+            _move(ws, ref, parent.id, sha, signed[1], gitident.reflog_message(text))
             faults.point("direct-ref-updated")
             lock.commit()
         except (OSError, pygit2.GitError) as exc:
@@ -257,6 +256,17 @@ def _head(ws: Workspace) -> tuple[pygit2.Reference, pygit2.Commit] | None:
         if head.type != ReferenceType.DIRECT:
             return None
     return head, ws.lib[head.target].peel(pygit2.Commit)
+
+
+def _move(
+    ws: Workspace, ref: pygit2.Reference, parent: pygit2.Oid, sha: pygit2.Oid, who: gitident.Who, line: str
+) -> None:
+    """The ref moved from `parent` to `sha`, its reflog and HEAD's given `line` signed by `who` (the committer,
+    as git signs it): by branchmove where a branch's files are the plain case, else by libgit2."""
+    if ref.name.startswith("refs/heads/") and branchmove.move(ws.lib.path, ref.name, str(parent), str(sha), who, line):
+        return
+    ws.lib.set_ident(who.name, who.email)
+    ref.set_target(sha, line)
 
 
 def _busy(ws: Workspace) -> bool:

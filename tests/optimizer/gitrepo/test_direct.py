@@ -5,8 +5,10 @@ on the same edit, the identity git would sign with, git itself wherever in-proce
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -299,3 +301,46 @@ def test_a_drop_of_an_artifact_that_is_heads_already_writes_nothing(tmp_path):
     restore_artifact(ws)
     assert os.stat(repo / "d/p.md").st_ino == file.st_ino
     assert (repo / ".git/index").read_bytes() == index
+
+
+@pytest.fixture
+def west_of_utc(monkeypatch):
+    """A local time zone three and a half hours behind UTC, for this process and the git it runs."""
+    monkeypatch.setenv("TZ", "ABC+03:30")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def last_reflog_line(repo: Path, name: str) -> tuple[int, str]:
+    """A reflog file's lines counted, and its last one with its commits named as HEAD~1 and HEAD and its seconds
+    left out (the twins' commits are made at other moments)."""
+    lines = (repo / ".git/logs" / name).read_text().splitlines(keepends=True)
+    old, new = git(repo, "rev-parse", "HEAD~1", "HEAD").split()
+    return len(lines), re.sub(r"> \d+ ", "> SECONDS ", lines[-1]).replace(old, "OLD").replace(new, "NEW")
+
+
+@pytest.mark.parametrize("state", ["plain", "packed", "branch-log-missing", "head-log-missing"])
+def test_a_keep_moves_the_branch_and_writes_the_reflogs_byte_for_byte_as_git(tmp_path, west_of_utc, state):
+    """branchmove writes the plain case (the loose ref, both reflogs there); libgit2 the others, as git would:
+    the ref, the packed refs and both reflogs' bytes the same as git's commit leaves them, but the seconds."""
+    ours, gits = twins(tmp_path)
+    for repo in (ours, gits):
+        if state == "packed":
+            git(repo, "pack-refs", "--all")
+        elif state != "plain":
+            (repo / ".git/logs" / ("refs/heads/main" if state == "branch-log-missing" else "HEAD")).unlink()
+    assert direct.commit(open_workspace(ours, "d/p.md"), MESSAGE) is not None
+    git(gits, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--only", "-m", MESSAGE, "--", "d/p.md")
+    assert git(ours, "rev-parse", "HEAD^{tree}") == git(gits, "rev-parse", "HEAD^{tree}")
+    for name in ("HEAD", "refs/heads/main"):
+        assert last_reflog_line(ours, name) == last_reflog_line(gits, name), name
+        assert (
+            last_reflog_line(ours, name)[1]
+            == "OLD NEW Test <test@example.com> SECONDS -0330\tcommit: autoresearch cycle 2: fix a\n"
+        )
+    for repo in (ours, gits):
+        assert (repo / ".git/refs/heads/main").read_text() == git(repo, "rev-parse", "HEAD")
+    assert not (ours / ".git/refs/heads/main.lock").exists()
+    assert ((ours / ".git/packed-refs").exists(), (gits / ".git/packed-refs").exists()) == (state == "packed",) * 2
