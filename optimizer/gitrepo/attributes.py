@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pygit2
 
-from autoresearch.optimizer.gitrepo import gitconfig
+from autoresearch.optimizer.gitrepo import gitconfig, rawread
 
 _kept: dict[tuple[str, str, str | None], tuple[tuple[str, ...], gitconfig.Signature, bool]] = {}
 _indexed: dict[tuple[str, str], tuple[gitconfig.Signature, bool]] = {}  # _in_index's, by (index, artifact)
@@ -82,12 +82,8 @@ def _named_nowhere(index: str) -> bool:
     is a fraction of libgit2's read of it. False (libgit2 to read it) for another version, where a path is
     written as the part after the previous entry's; for a split or a sparse index (its `link` or `sdir`
     extension), whose entries are not all in these bytes; and for bytes that hold any of these words by chance."""
-    try:
-        with open(index, "rb") as file:
-            data = file.read()
-    except OSError:
-        return False
-    if data[:4] != b"DIRC" or data[4:8] not in (b"\0\0\0\2", b"\0\0\0\3"):
+    data = rawread.whole(index)
+    if data is None or data[:4] != b"DIRC" or data[4:8] not in (b"\0\0\0\2", b"\0\0\0\3"):
         return False
     return not any(word in data for word in _HIDING)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from autoresearch.optimizer.gitrepo import rawread
 from autoresearch.optimizer.gitrepo.gitident import Who
 
 
@@ -32,7 +33,7 @@ def move(git_dir: str, branch: str, old: str, new: str, who: Who, message: str) 
         return False  # held (by git, or a kill's): libgit2 refuses it as before
     moved = False
     try:
-        if _read(ref) != f"{old}\n".encode():
+        if rawread.whole(ref) != f"{old}\n".encode():
             return False
         line = f"{old} {new} {who.name} <{who.email}> {who.seconds} {_zone(who.offset_minutes)}\t{message}\n"
         for log in logs:
@@ -48,14 +49,6 @@ def move(git_dir: str, branch: str, old: str, new: str, who: Who, message: str) 
         if not moved:
             os.unlink(lock)
     return True
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as file:
-            return file.read(128)
-    except OSError:
-        return None
 
 
 def _append(path: str, data: bytes) -> None:

@@ -18,7 +18,7 @@ import os
 import struct
 from dataclasses import dataclass
 
-from autoresearch.optimizer.gitrepo import indexflags
+from autoresearch.optimizer.gitrepo import indexflags, rawread
 
 KEPT = (b"TREE", b"REUC")  # the extensions written back (the cache tree's path invalidated), all others git's
 ID = 20  # SHA-1: an index of another object format is git's
@@ -45,12 +45,8 @@ class Index:
 
 def read(git_dir: str, path: str) -> Index | None:
     """The index of `git_dir` with `path`'s entry, if it is one written here (see the module); else None."""
-    try:
-        with open(os.path.join(git_dir, "index"), "rb") as file:
-            data = file.read()
-    except OSError:
-        return None
-    return parse(data, os.fsencode(path))
+    data = rawread.whole(os.path.join(git_dir, "index"))
+    return None if data is None else parse(data, os.fsencode(path))
 
 
 def parse(data: bytes, path: bytes) -> Index | None:
