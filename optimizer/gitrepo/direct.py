@@ -145,7 +145,7 @@ def restore(ws: Workspace) -> bool | Unchanged:
     read = _read(ws)
     if read is not None and _blob_id(read[0]) == entry.id.raw:
         return UNCHANGED
-    data = ws.lib[entry.id].read_raw()
+    data = entry.data  # the blob read once (`ws.lib[entry.id].read_raw()` read it twice)
     with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
         lock = indexentry.Lock(ws.lib.path)
         try:
@@ -273,13 +273,13 @@ def _busy(ws: Workspace) -> bool:
     return any(os.path.exists(os.path.join(ws.lib.path, name)) for name in UNDER_WAY)
 
 
-def _at_head(ws: Workspace, tree: pygit2.Tree) -> pygit2.Object | None:
-    """The artifact's entry in `tree`, when it is a regular file's."""
+def _at_head(ws: Workspace, tree: pygit2.Tree) -> pygit2.Blob | None:
+    """The artifact's entry in `tree`, when it is a regular file's (its blob not read until asked)."""
     try:
         entry = tree[ws.artifact]
     except KeyError:
         return None
-    return entry if entry.filemode in REGULAR else None
+    return entry if isinstance(entry, pygit2.Blob) and entry.filemode in REGULAR else None
 
 
 def _read(ws: Workspace) -> tuple[bytes, os.stat_result] | None:

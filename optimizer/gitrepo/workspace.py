@@ -265,8 +265,7 @@ def candidate_patch(ws: Workspace) -> str:
         return ws.git("diff", "--cached", "--binary", "HEAD", "--", ws.artifact, env=env)
 
 
-def _file_patch(ws: Workspace, entry: pygit2.Object) -> str:
-    head = ws.lib[entry.id].peel(pygit2.Blob)  # a file at HEAD (_same_kind_at_head)
+def _file_patch(ws: Workspace, head: pygit2.Blob) -> str:
     # the patch's lines point into `new`, which pygit2 does not keep alive as it keeps a blob: held in a
     # local until `.text` is read (freed before, its memory went to the text being written, and one patch in
     # seven came out mangled)
@@ -275,14 +274,16 @@ def _file_patch(ws: Workspace, entry: pygit2.Object) -> str:
     return (patch.text or "").removesuffix("\n")  # as git's output reads through ws.git (no change: "")
 
 
-def _same_kind_at_head(ws: Workspace) -> pygit2.Object | None:
-    """HEAD's entry of the artifact when the file in the tree is a regular file of the same mode, else None:
-    HEAD resolved once for the mode and the blob (twice before, with `HEAD:<artifact>`)."""
+def _same_kind_at_head(ws: Workspace) -> pygit2.Blob | None:
+    """HEAD's blob of the artifact when the file in the tree is a regular file of the same mode, else None:
+    HEAD resolved once for the mode and the blob (twice before, with `HEAD:<artifact>`), the blob read once
+    (`ws.lib[id]` reads it twice)."""
     path = ws.artifact_path
     if path.is_symlink() or not path.is_file():
         return None
     entry = ws.lib.revparse_single("HEAD").tree[ws.artifact]
-    return entry if entry.filemode == (0o100755 if os.access(path, os.X_OK) else 0o100644) else None
+    mode = 0o100755 if os.access(path, os.X_OK) else 0o100644
+    return entry if isinstance(entry, pygit2.Blob) and entry.filemode == mode else None
 
 
 def restore_artifact(ws: Workspace) -> None:
