@@ -6,7 +6,8 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   written, the commit (the identity, dates and message as git would make them: gitident), the user's index
   entry for the artifact set to the new blob and the file's status (indexentry; the user's other staged
   changes stay staged and out of the commit), then the branch (or a detached HEAD) moved with git's lock
-  file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`.
+  file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`
+  (by branchmove where the branch's loose ref and both reflogs are there, by libgit2 otherwise).
   As git's commit: the new index written to `index.lock`, the branch moved, then the lock renamed over the
   index; the lock held throughout, so a user's `git commit` meanwhile is refused (it would take the staged
   candidate). A kill before the branch moved leaves the candidate in the tree on the old HEAD, which the next
