@@ -3,13 +3,14 @@ DROP (`Candidate.discard`: the candidate's patch saved, then restore_artifact) o
 as in bench/loop_overhead.py, on a repository of FILES files. Prints the CPU a KEEP and a DROP, in the
 process (user) and in the kernel (system: the file system's work, which swings with the machine's load), the
 median of ROUNDS rounds of CYCLES each. Run it from two checkouts in turn (A B A B) to compare them: the
-machine's speed drifts. Usage: python bench/decision_writes.py [--cycles N] [--rounds R] [--files F] [--profile F]
+machine's speed drifts. Usage: python bench/decision_writes.py [--cycles N] [--rounds R] [--files F] [--profile F] [--marks]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import resource
 import statistics
 import subprocess
@@ -30,6 +31,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--files", type=int, default=20)
     parser.add_argument("--profile", help="save a cProfile of the last round here")
+    parser.add_argument("--marks", action="store_true", help="mark each KEEP and DROP on stderr (decision_syscalls.py)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         repo, runs = Path(folder) / "r", Path(folder) / "runs"
@@ -56,12 +58,16 @@ def main() -> None:
                 candidate = Candidate(ws, runs)
                 if profile:
                     profile.enable()
+                if args.marks:
+                    os.write(2, b"=== DROP\n" if cycle % 2 else b"=== KEEP\n")
                 started = resource.getrusage(resource.RUSAGE_SELF)
                 if cycle % 2:
                     candidate.discard()
                 else:
                     candidate.commit(f"cycle {cycle}: kept")
                 ended = resource.getrusage(resource.RUSAGE_SELF)
+                if args.marks:
+                    os.write(2, b"=== end\n")
                 spent = drop if cycle % 2 else keep
                 spent[0] += ended.ru_utime - started.ru_utime
                 spent[1] += ended.ru_stime - started.ru_stime
