@@ -6,7 +6,7 @@ The author and committer (`GIT_AUTHOR_NAME` ... in the environment, else `author
 (`commit.cleanup` unset: trailing blanks of each line and blank lines at either end dropped, runs of blank lines
 made one), and the reflog's line (`commit: <first line>`, whitespace collapsed as git's refs.c does). None
 wherever git would look further (the EMAIL variable, the system's user and host names), clean an identity's
-characters, parse another date format, or refuse: the caller then leaves the commit to git itself.
+characters, sign with bytes that are not UTF-8, parse another date format, or refuse: the caller then leaves the commit to git itself.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str])
             value = config.get(f"{kind.lower()}.{field}") or config.get(f"user.{field}")
         if not value or value[0] in _CRUD or value[-1] in _CRUD or any(c in value for c in "<>\n\0"):
             return None  # missing (git guesses from the system), or git would clean it
+        if _SURROGATE.search(value):  # bytes that are not UTF-8: git signs with them as given, libgit2 cannot
+            return None
         found.append(value)
     return found[0], found[1]
 

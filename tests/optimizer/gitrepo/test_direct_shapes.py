@@ -104,6 +104,20 @@ def test_a_message_that_is_not_utf8_is_committed_by_git_as_given(tmp_path):
     assert raw.endswith(b"autoresearch cycle 2: caf\xc3\xa9\n")  # git's: the byte taken as Latin-1, made UTF-8
 
 
+def test_an_identity_that_is_not_utf8_is_signed_by_git_as_given(tmp_path, monkeypatch):
+    """A committer's name in Latin-1 (its bytes reach Python as surrogates): libgit2 takes only UTF-8, and the
+    in-process KEEP raised out of the loop before it wrote anything; git signs the reflog with the bytes as
+    given and the commit with them read as Latin-1."""
+    repo = make_repo(tmp_path / "r", FILES)
+    monkeypatch.setenv("GIT_COMMITTER_NAME", os.fsdecode(b"J\xe9r\xf4me"))
+    (repo / "d/p.md").write_text("two\n")
+    sha = commit_artifact(open_workspace(repo, "d/p.md"), "kept")
+    assert sha == git(repo, "rev-parse", "HEAD").strip()
+    raw = subprocess.run(["git", "cat-file", "commit", "HEAD"], cwd=repo, capture_output=True).stdout
+    assert b"\ncommitter J\xc3\xa9r\xc3\xb4me <test@example.com> " in raw  # git's: taken as Latin-1, made UTF-8
+    assert b" J\xe9r\xf4me <test@example.com> " in (repo / ".git/logs/HEAD").read_bytes().splitlines()[-1]
+
+
 def test_a_folder_where_the_drops_scratch_file_goes_leaves_the_restore_to_git(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     ws = open_workspace(repo, "d/p.md")
