@@ -137,14 +137,15 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
 
 def restore(ws: Workspace) -> bool | Unchanged:
     """The artifact put back from HEAD as `git checkout HEAD --` would (see the module): True; UNCHANGED when it
-    is HEAD's (nothing written); False where git must."""
-    if _settings(ws) is None:
+    is HEAD's, its bytes and its executable bit (nothing written); False where git must."""
+    writes = _settings(ws)
+    if writes is None:
         return False
     entry = _at_head(ws, ws.lib.head.peel(pygit2.Commit).tree)
     if entry is None or _folder_in_the_way(ws.artifact_path):
         return False
     read = _read(ws)
-    if read is not None and _blob_id(read[0]) == entry.id.raw:
+    if read is not None and _blob_id(read[0]) == entry.id.raw and _same_mode(writes, read[1], entry.filemode):
         return UNCHANGED
     data = entry.data  # the blob read once (`ws.lib[entry.id].read_raw()` read it twice)
     with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
@@ -299,6 +300,13 @@ def _read(ws: Workspace) -> tuple[bytes, os.stat_result] | None:
         return b"".join(chunks), st
     finally:
         os.close(fd)
+
+
+def _same_mode(writes: dict[str, str | None], st: os.stat_result, mode: int) -> bool:
+    """Whether git's checkout would leave a file of HEAD's bytes and status `st` as it is: its executable bit
+    is HEAD's `mode`'s, or core.fileMode is false (git then ignores the bit). A candidate that only ran `chmod
+    +x` is put back to HEAD's mode, as git's checkout puts it back."""
+    return _off(writes, "core.filemode") or bool(st.st_mode & 0o100) == (mode == FileMode.BLOB_EXECUTABLE)
 
 
 def _blob_id(data: bytes) -> bytes:

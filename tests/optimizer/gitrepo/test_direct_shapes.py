@@ -95,6 +95,24 @@ def test_after_a_drop_gits_plumbing_finds_the_artifact_unchanged_as_after_gits_c
         assert git(repo, "diff-files", "--name-only") == ""
 
 
+@pytest.mark.parametrize("filemode", ["true", "false"])
+def test_a_drop_of_a_candidate_that_only_made_the_artifact_executable_leaves_the_mode_as_gits_checkout(
+    tmp_path, filemode
+):
+    """HEAD's bytes with the executable bit set (a mutator's `chmod +x`): git's checkout puts HEAD's mode back
+    (unless core.fileMode is false); the in-process DROP took the file for HEAD's by its bytes alone."""
+    ours, gits = repos = twins(tmp_path)
+    both(repos, "config", "core.fileMode", filemode)
+    ws = open_workspace(ours, "d/p.md")
+    for repo in repos:
+        (repo / "d/p.md").chmod(0o755)
+    restore_artifact(ws)
+    git(gits, "checkout", "HEAD", "--", "d/p.md")
+    assert os.stat(ours / "d/p.md").st_mode == os.stat(gits / "d/p.md").st_mode
+    assert git(ours, "status", "--porcelain") == git(gits, "status", "--porcelain")
+    assert (os.stat(ours / "d/p.md").st_mode & 0o111 == 0) == (filemode == "true")
+
+
 def test_a_message_that_is_not_utf8_is_committed_by_git_as_given(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     (repo / "d/p.md").write_text("two\n")
