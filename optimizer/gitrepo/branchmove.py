@@ -16,6 +16,7 @@ import os
 
 from autoresearch.optimizer.gitrepo import rawread
 from autoresearch.optimizer.gitrepo.gitident import Who
+from autoresearch.plumbing import faults
 
 
 def move(git_dir: str, branch: str, old: str, new: str, who: Who, message: str) -> bool:
@@ -38,6 +39,7 @@ def move(git_dir: str, branch: str, old: str, new: str, who: Who, message: str) 
         line = f"{old} {new} {who.name} <{who.email}> {who.seconds} {_zone(who.offset_minutes)}\t{message}\n"
         for log in logs:
             _append(log, line.encode())
+        faults.point("branchmove-logged")
         _write(fd, f"{new}\n".encode())
         os.close(fd)
         fd = -1

@@ -193,6 +193,7 @@ POINTS = [
     ("direct-objects-written", 1),
     ("direct-index-written", 1),
     ("direct-index-written", 2),
+    ("branchmove-logged", 1),
     ("direct-ref-updated", 1),
     ("direct-scratch-written", 1),
     ("direct-file-written", 1),
@@ -218,6 +219,22 @@ def test_an_index_lock_left_by_a_killed_in_process_commit_is_cleared_by_the_next
     assert resumed.returncode == 0, resumed.stderr
     assert "removed .git/index.lock, left by `git commit --only` killed mid-write" in resumed.stderr
     assert_same_as_uninterrupted(repo)
+
+
+def test_a_kill_after_the_reflog_lines_before_the_branch_moved_is_cleared_by_the_next_run(tmp_path):
+    """Killed with both reflog lines appended and the branch's lock not yet renamed (git's files backend
+    appends them at the same place): the branch still names the parent, the next start removes both locks,
+    and the reflogs keep the line of a commit the branch never named, as git's would."""
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: "branchmove-logged:1"})
+    assert crashed.returncode == -signal.SIGKILL
+    logged = (repo / ".git/logs/HEAD").read_text().splitlines()[-1].split()[1]
+    assert (repo / ".git/refs/heads/main.lock").exists() and logged != git(repo, "rev-parse", "HEAD").strip()
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "removed .git/refs/heads/main.lock" in resumed.stderr
+    assert_same_as_uninterrupted(repo)
+    assert logged in git(repo, "reflog", "--format=%H") and git(repo, "fsck", "--no-dangling").strip() == ""
 
 
 def test_a_users_commit_while_the_keep_moves_the_branch_fails_on_the_index_lock(tmp_path):
