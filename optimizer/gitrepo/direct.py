@@ -99,8 +99,9 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
     if any(writes.get(key) is not None for key in ("commit.cleanup", "i18n.commitencoding")):
         return None
     text, signed, head = gitident.cleaned(message), gitident.signatures(writes), _head(ws)
+    line = None if text is None else gitident.reflog_message(text)
     entry = None if head is None else _at_head(ws, head[1].tree)
-    if text is None or signed is None or head is None or entry is None or _busy(ws):
+    if text is None or line is None or signed is None or head is None or entry is None or _busy(ws):
         return None
     read = _read(ws)
     if read is None:
@@ -125,7 +126,7 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
             faults.point("direct-objects-written")
             lock.write(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
             faults.point("direct-index-written")
-            _move(ws, ref, parent.id, sha, signed[1], gitident.reflog_message(text))
+            _move(ws, ref, parent.id, sha, signed[1], line)
             faults.point("direct-ref-updated")
             lock.commit()
         except (OSError, pygit2.GitError) as exc:

@@ -89,9 +89,12 @@ def cleaned(message: str) -> str | None:
     return "\n".join(lines) + "\n" if lines else None
 
 
-def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str:
+def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str | None:
     """The reflog's line for a commit of `message` (cleaned): `commit: <first line>`, or GIT_REFLOG_ACTION's
     word in place of `commit` (set and empty too, as git's builtin/commit.c takes it), whitespace collapsed and
-    trimmed as git's copy_reflog_msg does."""
+    trimmed as git's copy_reflog_msg does. None when GIT_REFLOG_ACTION's bytes are not UTF-8 (git writes
+    them as given; the line could not be written here)."""
     text = f"{env.get('GIT_REFLOG_ACTION', 'commit')}: {message.split(chr(10), 1)[0]}"
+    if _SURROGATE.search(text):
+        return None
     return re.sub(r"[ \t\n\r]+", " ", text).strip(" ")

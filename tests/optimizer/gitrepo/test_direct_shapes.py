@@ -136,6 +136,18 @@ def test_an_identity_that_is_not_utf8_is_signed_by_git_as_given(tmp_path, monkey
     assert b" J\xe9r\xf4me <test@example.com> " in (repo / ".git/logs/HEAD").read_bytes().splitlines()[-1]
 
 
+def test_a_reflog_action_that_is_not_utf8_is_written_by_git_as_given(tmp_path, monkeypatch):
+    """GIT_REFLOG_ACTION in Latin-1: the in-process KEEP raised out of the loop with its objects written and
+    nothing moved (the reflog's line could not be encoded); git writes the bytes as given."""
+    repo = make_repo(tmp_path / "r", FILES)
+    monkeypatch.setenv("GIT_REFLOG_ACTION", os.fsdecode(b"caf\xe9"))
+    (repo / "d/p.md").write_text("two\n")
+    sha = commit_artifact(open_workspace(repo, "d/p.md"), "kept")
+    assert sha == git(repo, "rev-parse", "HEAD").strip()
+    for log in ("logs/HEAD", "logs/refs/heads/main"):
+        assert (repo / ".git" / log).read_bytes().endswith(b"\tcaf\xe9: kept\n")
+
+
 def test_a_folder_where_the_drops_scratch_file_goes_leaves_the_restore_to_git(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     ws = open_workspace(repo, "d/p.md")
