@@ -136,6 +136,23 @@ def test_an_identity_that_is_not_utf8_is_signed_by_git_as_given(tmp_path, monkey
     assert b" J\xe9r\xf4me <test@example.com> " in (repo / ".git/logs/HEAD").read_bytes().splitlines()[-1]
 
 
+def test_a_configured_name_that_is_not_utf8_is_signed_by_git_and_the_drop_still_in_process(tmp_path, monkeypatch):
+    """`user.name` in Latin-1 in the configuration: reading it raised out of the in-process KEEP and DROP (and
+    the loop with them); the DROP is made in-process, the KEEP left to git, which signs as it always did."""
+    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.delenv(key)
+    repo = make_repo(tmp_path / "r", FILES)
+    with open(repo / ".git/config", "ab") as config:
+        config.write(b"[user]\n\tname = J\xe9r\xf4me\n")
+    ws = open_workspace(repo, "d/p.md")
+    (repo / "d/p.md").write_text("candidate\n")
+    assert direct.restore(ws) is True and (repo / "d/p.md").read_text() == "one\n"
+    (repo / "d/p.md").write_text("two\n")
+    assert commit_artifact(ws, "kept") == git(repo, "rev-parse", "HEAD").strip()
+    raw = subprocess.run(["git", "cat-file", "commit", "HEAD"], cwd=repo, capture_output=True).stdout
+    assert b"\ncommitter J\xc3\xa9r\xc3\xb4me <test@example.com> " in raw
+
+
 def test_a_reflog_action_that_is_not_utf8_is_written_by_git_as_given(tmp_path, monkeypatch):
     """GIT_REFLOG_ACTION in Latin-1: the in-process KEEP raised out of the loop with its objects written and
     nothing moved (the reflog's line could not be encoded); git writes the bytes as given."""
