@@ -138,7 +138,9 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
 
 def restore(ws: Workspace) -> bool | Unchanged:
     """The artifact put back from HEAD as `git checkout HEAD --` would (see the module): True; UNCHANGED when it
-    is HEAD's, its bytes and its executable bit (nothing written); False where git must."""
+    is HEAD's, its bytes and its executable bit, and its index entry has its status (nothing written: a file of
+    HEAD's bytes written anew, by a mutator that changed nothing, gets its entry's status, as git's checkout
+    writes it); False where git must."""
     writes = _settings(ws)
     if writes is None:
         return False
@@ -146,19 +148,23 @@ def restore(ws: Workspace) -> bool | Unchanged:
     if entry is None or _folder_in_the_way(ws.artifact_path):
         return False
     read = _read(ws)
-    if read is not None and _blob_id(read[0]) == entry.id.raw and _same_mode(writes, read[1], entry.filemode):
+    kept = read[1] if read is not None and _blob_id(read[0]) == entry.id.raw else None
+    if kept is not None and not _same_mode(writes, kept, entry.filemode):
+        kept = None
+    if kept is not None and indexentry.current(ws.lib.path, ws.artifact, entry.id.raw, entry.filemode, kept):
         return UNCHANGED
-    data = entry.data  # the blob read once (`ws.lib[entry.id].read_raw()` read it twice)
     with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
         lock = indexentry.Lock(ws.lib.path)
         try:
             index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
             if index is None:
                 return False
-            st = _write(ws.artifact_path, data, entry.filemode, ws.lib.path)
-            if st is None:
-                return False
-            faults.point("direct-file-written")
+            st = kept
+            if st is None:  # the blob read once (`ws.lib[entry.id].read_raw()` read it twice)
+                st = _write(ws.artifact_path, entry.data, entry.filemode, ws.lib.path)
+                if st is None:
+                    return False
+                faults.point("direct-file-written")
             lock.commit(indexentry.patched(index, ws.artifact, entry.id.raw, entry.filemode, st))
         except OSError as exc:
             raise IntegrityError(f"git checkout failed: {exc}") from None

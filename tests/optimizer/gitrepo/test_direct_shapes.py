@@ -113,6 +113,24 @@ def test_a_drop_of_a_candidate_that_only_made_the_artifact_executable_leaves_the
     assert (os.stat(ours / "d/p.md").st_mode & 0o111 == 0) == (filemode == "true")
 
 
+def test_a_drop_of_the_same_bytes_written_anew_leaves_gits_plumbing_finding_the_artifact_unchanged(tmp_path):
+    """A mutator that wrote HEAD's bytes back (a "no change" cycle) gives the file new times: git's checkout
+    writes it and its entry anew, and `git diff-index --quiet HEAD` then finds nothing; the in-process DROP
+    took it for HEAD's by its bytes, wrote nothing, and left the entry's old status (the artifact changed to
+    git's plumbing until a `git status`)."""
+    ours, gits = repos = twins(tmp_path)
+    ws = open_workspace(ours, "d/p.md")
+    for repo in repos:
+        (repo / "d/p.md").write_text("one\n")
+        os.utime(repo / "d/p.md", ns=(1_600_000_000_000_000_000,) * 2)  # as a write at another moment leaves it
+    assert direct.restore(ws) is True
+    git(gits, "checkout", "HEAD", "--", "d/p.md")
+    for repo in repos:
+        assert subprocess.run(["git", "diff-index", "--quiet", "HEAD"], cwd=repo).returncode == 0
+        assert git(repo, "diff-files", "--name-only") == ""
+    assert direct.restore(ws) is direct.UNCHANGED  # the entry has the file's status now: nothing to write
+
+
 def test_a_message_that_is_not_utf8_is_committed_by_git_as_given(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     (repo / "d/p.md").write_text("two\n")
