@@ -31,12 +31,12 @@ core.autocrlf, core.eol, core.fileMode false, core.logAllRefUpdates false, core.
 core.splitIndex, a SHA-256 or reftable repository, an `includeIf` libgit2 may not judge as git does:
 gitconfig.unjudged); an attribute that converts the artifact (filter, eol, crlf, ident, working-tree-encoding;
 `text` too where the artifact holds a carriage return), from any attributes file git reads (the tree's, the
-index's, the repository's, the user's, the system's); an identity git would guess or clean, a message that
-is not UTF-8, a date in another form or one git reads otherwise, GIT_COMMITTER_DATE; a DROP where the
-artifact's folder would give the file another group or default ACL than git's folder; a merge, cherry-pick or
-revert under way; HEAD not on a branch's own ref nor detached; the artifact not a regular file (a link, a
-folder) at HEAD or in the tree, or under a folder that is a link; an index or entry indexentry does not
-write; `index.lock` held.
+index's, the repository's, the user's, the system's); an identity git would guess or clean, a message, an
+identity or GIT_REFLOG_ACTION that is not UTF-8, a date in another form or one git reads otherwise,
+GIT_COMMITTER_DATE; a DROP where the artifact's folder would give the file another group or default ACL than
+git's folder; a merge, cherry-pick or revert under way; HEAD not on a branch's own ref nor detached; the
+artifact not a regular file (a link, a folder) at HEAD or in the tree, or under a folder that is a link; an
+index or entry indexentry does not write; `index.lock` held.
 """
 
 from __future__ import annotations

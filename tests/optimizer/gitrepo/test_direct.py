@@ -308,10 +308,10 @@ def test_an_artifact_that_is_heads_already_is_not_committed(tmp_path):
 
 
 def test_a_drop_of_an_artifact_that_is_heads_already_writes_nothing(tmp_path):
-    """Found unchanged from the bytes the DROP reads (workspace.restore_artifact no longer asks first): the file
-    and the index untouched, as when restore_artifact asked first."""
+    """Found unchanged from the bytes the DROP reads (workspace.restore_artifact no longer asks first) and the
+    index entry's status: the file and the index untouched, as by git's checkout. (HEAD's bytes written anew:
+    tests/optimizer/gitrepo/test_direct_shapes.py, the entry's status written as git writes it.)"""
     repo = make_repo(tmp_path / "r", FILES)
-    (repo / "d/p.md").write_text("one\n")
     ws = open_workspace(repo, "d/p.md")
     file, index = os.stat(repo / "d/p.md"), (repo / ".git/index").read_bytes()
     assert direct.restore(ws) is direct.UNCHANGED
