@@ -20,11 +20,12 @@ from pathlib import Path
 
 import pygit2
 
-from autoresearch.optimizer.gitrepo import gitconfig
+from autoresearch.optimizer.gitrepo import gitconfig, rawread
 
 _kept: dict[tuple[str, str, str | None], tuple[tuple[str, ...], gitconfig.Signature, bool]] = {}
 _indexed: dict[tuple[str, str], tuple[gitconfig.Signature, bool]] = {}  # _in_index's, by (index, artifact)
 _REMEMBERED = 64  # the candidates' worktrees come and go
+_HIDING = (b".gitattributes\0", b"link", b"sdir")  # an attributes file's entry; a split and a sparse index's
 
 
 def converts(
@@ -59,6 +60,8 @@ def _in_index(repo: pygit2.Repository, index: str, artifact: str) -> bool:
     signature, kept = gitconfig.signature([index]), _indexed.get((index, artifact))
     if kept is not None and signature is not None and kept[0] == signature:
         return kept[1]
+    if _named_nowhere(index):
+        return False
     try:
         entries = repo.index  # (pygit2.Index(path) that fails leaves a warning for its garbage collection)
         entries.read(True)
@@ -70,6 +73,19 @@ def _in_index(repo: pygit2.Repository, index: str, artifact: str) -> bool:
     if signature is not None:
         _indexed[(index, artifact)] = (signature, found)
     return found
+
+
+def _named_nowhere(index: str) -> bool:
+    """Whether the index, of version 2 or 3, has no entry named `.gitattributes` in any folder: each entry's
+    path is written whole there and ended by a NUL, so the bytes then hold no `.gitattributes` and a NUL. The
+    index is rewritten by every KEEP and DROP, so its signature never settles in a loop: this scan of its bytes
+    is a fraction of libgit2's read of it. False (libgit2 to read it) for another version, where a path is
+    written as the part after the previous entry's; for a split or a sparse index (its `link` or `sdir`
+    extension), whose entries are not all in these bytes; and for bytes that hold any of these words by chance."""
+    data = rawread.whole(index)
+    if data is None or data[:4] != b"DIRC" or data[4:8] not in (b"\0\0\0\2", b"\0\0\0\3"):
+        return False
+    return not any(word in data for word in _HIDING)
 
 
 def _files(git_dir: str, common: Path, root: Path, artifact: str, named: str | None) -> tuple[str, ...]:

@@ -6,7 +6,8 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   written, the commit (the identity, dates and message as git would make them: gitident), the user's index
   entry for the artifact set to the new blob and the file's status (indexentry; the user's other staged
   changes stay staged and out of the commit), then the branch (or a detached HEAD) moved with git's lock
-  file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`.
+  file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`
+  (by branchmove where the branch's loose ref and both reflogs are there, by libgit2 otherwise).
   As git's commit: the new index written to `index.lock`, the branch moved, then the lock renamed over the
   index; the lock held throughout, so a user's `git commit` meanwhile is refused (it would take the staged
   candidate). A kill before the branch moved leaves the candidate in the tree on the old HEAD, which the next
@@ -30,27 +31,29 @@ core.autocrlf, core.eol, core.fileMode false, core.logAllRefUpdates false, core.
 core.splitIndex, a SHA-256 or reftable repository, an `includeIf` libgit2 may not judge as git does:
 gitconfig.unjudged); an attribute that converts the artifact (filter, eol, crlf, ident, working-tree-encoding;
 `text` too where the artifact holds a carriage return), from any attributes file git reads (the tree's, the
-index's, the repository's, the user's, the system's); an identity git would guess or clean, a message that
-is not UTF-8, a date in another form or one git reads otherwise, GIT_COMMITTER_DATE; a DROP where the
-artifact's folder would give the file another group or default ACL than git's folder; a merge, cherry-pick or
-revert under way; HEAD not on a branch's own ref nor detached; the artifact not a regular file (a link, a
-folder) at HEAD or in the tree, or under a folder that is a link; an index or entry indexentry does not
-write; `index.lock` held.
+index's, the repository's, the user's, the system's); an identity git would guess or clean, a message, an
+identity or GIT_REFLOG_ACTION that is not UTF-8, a date in another form or one git reads otherwise,
+GIT_COMMITTER_DATE; a DROP where the artifact's folder would give the file another group or default ACL than
+git's folder; a merge, cherry-pick or revert under way; HEAD not on a branch's own ref nor detached; the
+artifact not a regular file (a link, a folder) at HEAD or in the tree, or under a folder that is a link; an
+index or entry indexentry does not write; `index.lock` held.
 """
 
 from __future__ import annotations
 
 import errno
 import functools
+import hashlib
 import os
 import stat
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygit2
 from pygit2.enums import FileMode, ReferenceType
 
-from autoresearch.optimizer.gitrepo import attributes, gitcmd, gitconfig, gitident, indexentry
+from autoresearch.optimizer.gitrepo import attributes, branchmove, gitcmd, gitconfig, gitident, indexentry
 from autoresearch.optimizer.gitrepo.handles import common_dir
 from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
@@ -74,8 +77,20 @@ SCRATCH = "autoresearch-checkout"  # under git's folder: where a DROP's file is 
 UNDER_WAY = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD")  # git refuses a partial commit during these
 
 
-def commit(ws: Workspace, message: str) -> str | None:
-    """The artifact committed as `git commit --only` would (see the module); its sha, or None where git must."""
+class Unchanged(Enum):
+    """The artifact is HEAD's already: nothing to commit (git's commit would refuse) or put back. Found from
+    HEAD's entry and the file's bytes the write reads: the caller no longer reads the file and resolves HEAD
+    a second time to ask first (workspace.artifact_modified, now asked only where git is to write)."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = Unchanged.UNCHANGED
+
+
+def commit(ws: Workspace, message: str) -> str | Unchanged | None:
+    """The artifact committed as `git commit --only` would (see the module): its sha; UNCHANGED when it is HEAD's
+    (nothing written); or None where git must (nothing written, the artifact not looked at more)."""
     writes = _settings(ws)
     if writes is None or _on(writes, "commit.gpgsign") or _off(writes, "core.filemode"):
         return None
@@ -84,12 +99,18 @@ def commit(ws: Workspace, message: str) -> str | None:
     if any(writes.get(key) is not None for key in ("commit.cleanup", "i18n.commitencoding")):
         return None
     text, signed, head = gitident.cleaned(message), gitident.signatures(writes), _head(ws)
-    if text is None or signed is None or head is None or _busy(ws) or _at_head(ws, head[1].tree) is None:
+    line = None if text is None else gitident.reflog_message(text)
+    entry = None if head is None else _at_head(ws, head[1].tree)
+    if text is None or line is None or signed is None or head is None or entry is None or _busy(ws):
         return None
     read = _read(ws)
-    if read is None or (b"\r" in read[0] and _attribute(ws, "text") not in (None, False)):
+    if read is None:
         return None
     data, st = read
+    if _blob_id(data) == entry.id.raw:
+        return UNCHANGED
+    if b"\r" in data and _attribute(ws, "text") not in (None, False):
+        return None
     mode = FileMode.BLOB_EXECUTABLE if st.st_mode & 0o100 else FileMode.BLOB
     author, committer = (pygit2.Signature(w.name, w.email, w.seconds, w.offset_minutes) for w in signed)
     ref, parent = head
@@ -105,8 +126,7 @@ def commit(ws: Workspace, message: str) -> str | None:
             faults.point("direct-objects-written")
             lock.write(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
             faults.point("direct-index-written")
-            ws.lib.set_ident(committer.name, committer.email)  # the reflog's, as git signs it
-            ref.set_target(sha, gitident.reflog_message(text))
+            _move(ws, ref, parent.id, sha, signed[1], line)
             faults.point("direct-ref-updated")
             lock.commit()
         except (OSError, pygit2.GitError) as exc:
@@ -116,24 +136,35 @@ def commit(ws: Workspace, message: str) -> str | None:
     return str(sha)
 
 
-def restore(ws: Workspace) -> bool:
-    """The artifact put back from HEAD as `git checkout HEAD --` would (see the module); False where git must."""
-    if _settings(ws) is None:
+def restore(ws: Workspace) -> bool | Unchanged:
+    """The artifact put back from HEAD as `git checkout HEAD --` would (see the module): True; UNCHANGED when it
+    is HEAD's, its bytes and its executable bit, and its index entry has its status (nothing written: a file of
+    HEAD's bytes written anew, by a mutator that changed nothing, gets its entry's status, as git's checkout
+    writes it); False where git must."""
+    writes = _settings(ws)
+    if writes is None:
         return False
     entry = _at_head(ws, ws.lib.head.peel(pygit2.Commit).tree)
     if entry is None or _folder_in_the_way(ws.artifact_path):
         return False
-    data = ws.lib[entry.id].read_raw()
+    read = _read(ws)
+    kept = read[1] if read is not None and _blob_id(read[0]) == entry.id.raw else None
+    if kept is not None and not _same_mode(writes, kept, entry.filemode):
+        kept = None
+    if kept is not None and indexentry.current(ws.lib.path, ws.artifact, entry.id.raw, entry.filemode, kept):
+        return UNCHANGED
     with gitcmd.journaled(ws.journal, ("checkout", "HEAD")):
         lock = indexentry.Lock(ws.lib.path)
         try:
             index = indexentry.read(ws.lib.path, ws.artifact) if lock.taken else None
             if index is None:
                 return False
-            st = _write(ws.artifact_path, data, entry.filemode, ws.lib.path)
-            if st is None:
-                return False
-            faults.point("direct-file-written")
+            st = kept
+            if st is None:  # the blob read once (`ws.lib[entry.id].read_raw()` read it twice)
+                st = _write(ws.artifact_path, entry.data, entry.filemode, ws.lib.path)
+                if st is None:
+                    return False
+                faults.point("direct-file-written")
             lock.commit(indexentry.patched(index, ws.artifact, entry.id.raw, entry.filemode, st))
         except OSError as exc:
             raise IntegrityError(f"git checkout failed: {exc}") from None
@@ -236,17 +267,28 @@ def _head(ws: Workspace) -> tuple[pygit2.Reference, pygit2.Commit] | None:
     return head, ws.lib[head.target].peel(pygit2.Commit)
 
 
+def _move(
+    ws: Workspace, ref: pygit2.Reference, parent: pygit2.Oid, sha: pygit2.Oid, who: gitident.Who, line: str
+) -> None:
+    """The ref moved from `parent` to `sha`, its reflog and HEAD's given `line` signed by `who` (the committer,
+    as git signs it): by branchmove where a branch's files are the plain case, else by libgit2."""
+    if ref.name.startswith("refs/heads/") and branchmove.move(ws.lib.path, ref.name, str(parent), str(sha), who, line):
+        return
+    ws.lib.set_ident(who.name, who.email)
+    ref.set_target(sha, line)
+
+
 def _busy(ws: Workspace) -> bool:
     return any(os.path.exists(os.path.join(ws.lib.path, name)) for name in UNDER_WAY)
 
 
-def _at_head(ws: Workspace, tree: pygit2.Tree) -> pygit2.Object | None:
-    """The artifact's entry in `tree`, when it is a regular file's."""
+def _at_head(ws: Workspace, tree: pygit2.Tree) -> pygit2.Blob | None:
+    """The artifact's entry in `tree`, when it is a regular file's (its blob not read until asked)."""
     try:
         entry = tree[ws.artifact]
     except KeyError:
         return None
-    return entry if entry.filemode in REGULAR else None
+    return entry if isinstance(entry, pygit2.Blob) and entry.filemode in REGULAR else None
 
 
 def _read(ws: Workspace) -> tuple[bytes, os.stat_result] | None:
@@ -265,6 +307,18 @@ def _read(ws: Workspace) -> tuple[bytes, os.stat_result] | None:
         return b"".join(chunks), st
     finally:
         os.close(fd)
+
+
+def _same_mode(writes: dict[str, str | None], st: os.stat_result, mode: int) -> bool:
+    """Whether git's checkout would leave a file of HEAD's bytes and status `st` as it is: its executable bit
+    is HEAD's `mode`'s, or core.fileMode is false (git then ignores the bit). A candidate that only ran `chmod
+    +x` is put back to HEAD's mode, as git's checkout puts it back."""
+    return _off(writes, "core.filemode") or bool(st.st_mode & 0o100) == (mode == FileMode.BLOB_EXECUTABLE)
+
+
+def _blob_id(data: bytes) -> bytes:
+    """The object id git gives a file of `data` (as workspace.blob_id), raw."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest()
 
 
 def _tree_with(repo: pygit2.Repository, tree: pygit2.Tree, parts: list[str], blob: pygit2.Oid, mode: int) -> pygit2.Oid:

@@ -168,9 +168,10 @@ def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], boo
     writes: dict[str, str | None] = {}
     skip = ConfigLevel.SYSTEM if _no_system() else None
     for entry in config:
-        name, value = entry.name.lower(), entry.value or ""
+        text = _text(entry.raw_value)
+        name, value = entry.name.lower(), text or ""
         if (name in WRITES or unjudged(entry.name)) and entry.level != skip:
-            writes[name] = entry.value
+            writes[name] = text
         if name.startswith("filter.") and name.endswith((".smudge", ".process")):
             converts = True
         elif name == "core.sparsecheckout" and value.lower() not in ("false", "no", "off", "0"):
@@ -178,10 +179,16 @@ def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], boo
         elif name == "core.attributesfile":
             attributes.append(str(Path(value).expanduser()))
         elif name == "core.excludesfile":
-            excludes.append(Path(str(entry.value)).expanduser())
+            excludes.append(Path(str(text)).expanduser())
         elif name.startswith(("include.", "includeif.")):
             includes = True
     return converts, tuple(excludes), attributes, includes, writes
+
+
+def _text(raw: bytes | None) -> str | None:
+    """A value as git takes it, bytes: one that is not UTF-8 (a `user.name` in Latin-1) keeps them as
+    surrogates, as Python keeps a file name's (pygit2's `value` raised, and the loop with it, at every DROP)."""
+    return None if raw is None else raw.decode("utf-8", "surrogateescape")
 
 
 def _converting(file: str) -> bool:

@@ -6,7 +6,7 @@ The author and committer (`GIT_AUTHOR_NAME` ... in the environment, else `author
 (`commit.cleanup` unset: trailing blanks of each line and blank lines at either end dropped, runs of blank lines
 made one), and the reflog's line (`commit: <first line>`, whitespace collapsed as git's refs.c does). None
 wherever git would look further (the EMAIL variable, the system's user and host names), clean an identity's
-characters, parse another date format, or refuse: the caller then leaves the commit to git itself.
+characters, sign with bytes that are not UTF-8, parse another date format, or refuse: the caller then leaves the commit to git itself.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str])
             value = config.get(f"{kind.lower()}.{field}") or config.get(f"user.{field}")
         if not value or value[0] in _CRUD or value[-1] in _CRUD or any(c in value for c in "<>\n\0"):
             return None  # missing (git guesses from the system), or git would clean it
+        if _SURROGATE.search(value):  # bytes that are not UTF-8: git signs with them as given, libgit2 cannot
+            return None
         found.append(value)
     return found[0], found[1]
 
@@ -87,9 +89,12 @@ def cleaned(message: str) -> str | None:
     return "\n".join(lines) + "\n" if lines else None
 
 
-def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str:
+def reflog_message(message: str, env: Mapping[str, str] = os.environ) -> str | None:
     """The reflog's line for a commit of `message` (cleaned): `commit: <first line>`, or GIT_REFLOG_ACTION's
     word in place of `commit` (set and empty too, as git's builtin/commit.c takes it), whitespace collapsed and
-    trimmed as git's copy_reflog_msg does."""
+    trimmed as git's copy_reflog_msg does. None when GIT_REFLOG_ACTION's bytes are not UTF-8 (git writes
+    them as given; the line could not be written here)."""
     text = f"{env.get('GIT_REFLOG_ACTION', 'commit')}: {message.split(chr(10), 1)[0]}"
+    if _SURROGATE.search(text):
+        return None
     return re.sub(r"[ \t\n\r]+", " ", text).strip(" ")

@@ -18,7 +18,7 @@ import os
 import struct
 from dataclasses import dataclass
 
-from autoresearch.optimizer.gitrepo import indexflags
+from autoresearch.optimizer.gitrepo import indexflags, rawread
 
 KEPT = (b"TREE", b"REUC")  # the extensions written back (the cache tree's path invalidated), all others git's
 ID = 20  # SHA-1: an index of another object format is git's
@@ -45,12 +45,8 @@ class Index:
 
 def read(git_dir: str, path: str) -> Index | None:
     """The index of `git_dir` with `path`'s entry, if it is one written here (see the module); else None."""
-    try:
-        with open(os.path.join(git_dir, "index"), "rb") as file:
-            data = file.read()
-    except OSError:
-        return None
-    return parse(data, os.fsencode(path))
+    data = rawread.whole(os.path.join(git_dir, "index"))
+    return None if data is None else parse(data, os.fsencode(path))
 
 
 def parse(data: bytes, path: bytes) -> Index | None:
@@ -85,10 +81,35 @@ def _extensions(data: bytes, end: int) -> list[tuple[bytes, bytes]] | None:
     return found if at == stop else None
 
 
+def current(git_dir: str, path: str, oid: bytes, mode: int, st: os.stat_result) -> bool:
+    """Whether the index of `git_dir` has `path`'s entry as `patched` would write it for `oid`, `mode` and the
+    file's status `st`: git's checkout of a file that is HEAD's by its bytes then writes nothing; otherwise it
+    writes the file and the entry anew (git's plumbing, which never refreshes the index, would call the file
+    changed by its status alone). False for an index written by git alone (see `read`)."""
+    index = read(git_dir, path)
+    return (
+        index is not None and index.data[index.entry.offset : index.entry.offset + 40 + ID] == _status(st, mode) + oid
+    )
+
+
 def patched(index: Index, path: str, oid: bytes, mode: int, st: os.stat_result) -> bytes:
-    """The index's bytes with `path`'s entry naming `oid` and `mode`, its status fields from `st` (as git's
-    fill_stat_cache_info takes them, each cut to 32 bits); the cache tree invalidated on the path when the
-    entry names other content than before."""
+    """The index's bytes with `path`'s entry naming `oid` and `mode`, its status fields from `st` (`_status`);
+    the cache tree invalidated on the path when the entry names other content than before."""
+    at = index.entry.offset
+    body = index.data[:at] + _status(st, mode) + oid + index.data[at + 40 + ID : index.end]
+    extensions = _extensions(index.data, index.end) or []
+    same = (index.entry.oid, index.entry.mode) == (oid, mode)
+    for signature, content in extensions:
+        if signature == b"TREE" and not same:
+            content = _invalidated(content, os.fsencode(path).split(b"/")[:-1])
+        body += signature + struct.pack(">I", len(content)) + content
+    trailer = index.data[-ID:]
+    return body + (trailer if trailer == bytes(ID) else hashlib.sha1(body).digest())  # index.skipHash kept
+
+
+def _status(st: os.stat_result, mode: int) -> bytes:
+    """An entry's status fields for a file of status `st` and `mode`, as git's fill_stat_cache_info takes
+    them, each cut to 32 bits."""
     fields = (
         int(st.st_ctime),
         st.st_ctime_ns % 1_000_000_000,
@@ -101,17 +122,7 @@ def patched(index: Index, path: str, oid: bytes, mode: int, st: os.stat_result) 
         st.st_gid,
         st.st_size,
     )
-    stat = struct.pack(">10I", *(value & 0xFFFFFFFF for value in fields))
-    at = index.entry.offset
-    body = index.data[:at] + stat + oid + index.data[at + 40 + ID : index.end]
-    extensions = _extensions(index.data, index.end) or []
-    same = (index.entry.oid, index.entry.mode) == (oid, mode)
-    for signature, content in extensions:
-        if signature == b"TREE" and not same:
-            content = _invalidated(content, os.fsencode(path).split(b"/")[:-1])
-        body += signature + struct.pack(">I", len(content)) + content
-    trailer = index.data[-ID:]
-    return body + (trailer if trailer == bytes(ID) else hashlib.sha1(body).digest())  # index.skipHash kept
+    return struct.pack(">10I", *(value & 0xFFFFFFFF for value in fields))
 
 
 def _invalidated(tree: bytes, folders: list[bytes]) -> bytes:

@@ -280,12 +280,15 @@ def exclude(root: Path, relative: str) -> None:
 
 
 def commit_artifact(ws: Workspace, message: str) -> str | None:
-    """Commit the artifact path only; None (and no commit) when it has no changes."""
+    """Commit the artifact path only; None (and no commit) when it has no changes. In-process first (which
+    finds an unchanged file from the bytes it reads), else asked here and left to git."""
+    made = direct.commit(ws, message)
+    if made is direct.UNCHANGED:
+        return None
+    if isinstance(made, str):
+        return made
     if not artifact_modified(ws) or not artifact_present(ws):
         return None
-    sha = direct.commit(ws, message)
-    if sha is not None:
-        return sha
     if ws.mode == "directory":  # new files must be added; a tracked file commits in one call
         ws.write("add", "-A", "--", ws.artifact)
     ws.write("commit", "--quiet", "--no-verify", "-m", message, "--only", "--", ws.artifact)
@@ -331,8 +334,10 @@ def _same_kind_at_head(ws: Workspace) -> Entry | None:
 
 
 def restore_artifact(ws: Workspace) -> None:
-    """Put the artifact path back as it is at HEAD: modified files restored, new files removed."""
-    if not artifact_modified(ws) or direct.restore(ws):
+    """Put the artifact path back as it is at HEAD: modified files restored, new files removed. In-process
+    first (which finds an unchanged file from the bytes it reads), else asked here and left to git."""
+    done = direct.restore(ws)
+    if done is direct.UNCHANGED or done is True or not artifact_modified(ws):
         return
     ws.write("checkout", "HEAD", "--", ws.artifact)
     if ws.mode == "directory":

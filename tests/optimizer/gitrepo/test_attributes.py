@@ -149,3 +149,31 @@ def test_an_index_libgit2_cannot_read_hands_the_keep_and_the_drop_to_git(tmp_pat
     assert direct.commit(ws, "kept") is None
     assert not direct.restore(ws)
     assert (repo / "d/p.md").read_text() == "two\n"
+
+
+@pytest.mark.parametrize("hidden", ["split", "v4"])
+def test_an_attributes_file_only_in_a_split_or_v4_index_is_found(tmp_path, settled, hidden):
+    """The index's bytes are scanned for an entry's `.gitattributes` (attributes._named_nowhere): not those of a
+    split index, whose entries are in the shared index, nor of a version 4 one, whose paths are written as the
+    part after the previous entry's (`d/.gitattr` before it: `ibutes` alone)."""
+    repo = make_repo(tmp_path / "r", {"d/p.md": "one\n", "d/.gitattr": "x\n"})
+    (repo / "d/.gitattributes").write_text("*.md ident\n")
+    git(repo, "add", "d/.gitattributes")
+    (repo / "d/.gitattributes").unlink()
+    git(repo, *(["update-index", "--split-index"] if hidden == "split" else ["update-index", "--index-version", "4"]))
+    assert b".gitattributes\0" not in (repo / ".git/index").read_bytes()
+    (repo / "d/p.md").write_text("$Id: 0123 $\n")
+    ws = open_workspace(repo, "d/p.md")
+    assert direct.commit(ws, "kept") is None
+    assert not direct.restore(ws)
+    assert (repo / "d/p.md").read_text() == "$Id: 0123 $\n"
+
+
+def test_an_index_without_an_attributes_entry_is_answered_from_its_bytes(tmp_path):
+    """The index rewritten within the second (by every KEEP and DROP, so in every cycle): no `.gitattributes`
+    in its bytes, the answer is no without libgit2's read of it."""
+    repo = make_repo(tmp_path / "r", {"d/p.md": "one\n"})
+    index = str(repo / ".git/index")
+    assert attributes._named_nowhere(index)
+    git(repo, "update-index", "--split-index")
+    assert not attributes._named_nowhere(index)

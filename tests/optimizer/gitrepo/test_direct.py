@@ -5,8 +5,10 @@ on the same edit, the identity git would sign with, git itself wherever in-proce
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -191,6 +193,7 @@ POINTS = [
     ("direct-objects-written", 1),
     ("direct-index-written", 1),
     ("direct-index-written", 2),
+    ("branchmove-logged", 1),
     ("direct-ref-updated", 1),
     ("direct-scratch-written", 1),
     ("direct-file-written", 1),
@@ -216,6 +219,22 @@ def test_an_index_lock_left_by_a_killed_in_process_commit_is_cleared_by_the_next
     assert resumed.returncode == 0, resumed.stderr
     assert "removed .git/index.lock, left by `git commit --only` killed mid-write" in resumed.stderr
     assert_same_as_uninterrupted(repo)
+
+
+def test_a_kill_after_the_reflog_lines_before_the_branch_moved_is_cleared_by_the_next_run(tmp_path):
+    """Killed with both reflog lines appended and the branch's lock not yet renamed (git's files backend
+    appends them at the same place): the branch still names the parent, the next start removes both locks,
+    and the reflogs keep the line of a commit the branch never named, as git's would."""
+    repo = make(tmp_path)
+    crashed = cli(repo, "run", env={ENV: "branchmove-logged:1"})
+    assert crashed.returncode == -signal.SIGKILL
+    logged = (repo / ".git/logs/HEAD").read_text().splitlines()[-1].split()[1]
+    assert (repo / ".git/refs/heads/main.lock").exists() and logged != git(repo, "rev-parse", "HEAD").strip()
+    resumed = cli(repo, "run")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "removed .git/refs/heads/main.lock" in resumed.stderr
+    assert_same_as_uninterrupted(repo)
+    assert logged in git(repo, "reflog", "--format=%H") and git(repo, "fsck", "--no-dangling").strip() == ""
 
 
 def test_a_users_commit_while_the_keep_moves_the_branch_fails_on_the_index_lock(tmp_path):
@@ -274,3 +293,71 @@ def test_an_artifact_that_is_no_longer_a_regular_file_is_committed_by_git_not_re
         os.mkfifo(repo / "d/p.md")  # opening it for reading never blocks the daemon
     assert direct.commit(ws, "kept") is None
     assert git(repo, "log", "--format=%s") == "initial\n" and git(repo, "status", "--porcelain", "x.txt") == ""
+
+
+def test_an_artifact_that_is_heads_already_is_not_committed(tmp_path):
+    """Found unchanged from the bytes the KEEP reads (workspace.commit_artifact no longer asks first): nothing
+    written, HEAD and the index as they were; git's `commit --only` would refuse it (nothing to commit)."""
+    repo = make_repo(tmp_path / "r", FILES)
+    (repo / "d/p.md").write_text("one\n")  # rewritten with HEAD's bytes: a new file status, the same blob
+    ws = open_workspace(repo, "d/p.md")
+    head, index = git(repo, "rev-parse", "HEAD"), (repo / ".git/index").read_bytes()
+    assert direct.commit(ws, "kept") is direct.UNCHANGED
+    assert commit_artifact(ws, "kept") is None
+    assert (git(repo, "rev-parse", "HEAD"), (repo / ".git/index").read_bytes()) == (head, index)
+
+
+def test_a_drop_of_an_artifact_that_is_heads_already_writes_nothing(tmp_path):
+    """Found unchanged from the bytes the DROP reads (workspace.restore_artifact no longer asks first) and the
+    index entry's status: the file and the index untouched, as by git's checkout. (HEAD's bytes written anew:
+    tests/optimizer/gitrepo/test_direct_shapes.py, the entry's status written as git writes it.)"""
+    repo = make_repo(tmp_path / "r", FILES)
+    ws = open_workspace(repo, "d/p.md")
+    file, index = os.stat(repo / "d/p.md"), (repo / ".git/index").read_bytes()
+    assert direct.restore(ws) is direct.UNCHANGED
+    restore_artifact(ws)
+    assert os.stat(repo / "d/p.md").st_ino == file.st_ino
+    assert (repo / ".git/index").read_bytes() == index
+
+
+@pytest.fixture
+def west_of_utc(monkeypatch):
+    """A local time zone three and a half hours behind UTC, for this process and the git it runs."""
+    monkeypatch.setenv("TZ", "ABC+03:30")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def last_reflog_line(repo: Path, name: str) -> tuple[int, str]:
+    """A reflog file's lines counted, and its last one with its commits named as HEAD~1 and HEAD and its seconds
+    left out (the twins' commits are made at other moments)."""
+    lines = (repo / ".git/logs" / name).read_text().splitlines(keepends=True)
+    old, new = git(repo, "rev-parse", "HEAD~1", "HEAD").split()
+    return len(lines), re.sub(r"> \d+ ", "> SECONDS ", lines[-1]).replace(old, "OLD").replace(new, "NEW")
+
+
+@pytest.mark.parametrize("state", ["plain", "packed", "branch-log-missing", "head-log-missing"])
+def test_a_keep_moves_the_branch_and_writes_the_reflogs_byte_for_byte_as_git(tmp_path, west_of_utc, state):
+    """branchmove writes the plain case (the loose ref, both reflogs there); libgit2 the others, as git would:
+    the ref, the packed refs and both reflogs' bytes the same as git's commit leaves them, but the seconds."""
+    ours, gits = twins(tmp_path)
+    for repo in (ours, gits):
+        if state == "packed":
+            git(repo, "pack-refs", "--all")
+        elif state != "plain":
+            (repo / ".git/logs" / ("refs/heads/main" if state == "branch-log-missing" else "HEAD")).unlink()
+    assert direct.commit(open_workspace(ours, "d/p.md"), MESSAGE) is not None
+    git(gits, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--only", "-m", MESSAGE, "--", "d/p.md")
+    assert git(ours, "rev-parse", "HEAD^{tree}") == git(gits, "rev-parse", "HEAD^{tree}")
+    for name in ("HEAD", "refs/heads/main"):
+        assert last_reflog_line(ours, name) == last_reflog_line(gits, name), name
+        assert (
+            last_reflog_line(ours, name)[1]
+            == "OLD NEW Test <test@example.com> SECONDS -0330\tcommit: autoresearch cycle 2: fix a\n"
+        )
+    for repo in (ours, gits):
+        assert (repo / ".git/refs/heads/main").read_text() == git(repo, "rev-parse", "HEAD")
+    assert not (ours / ".git/refs/heads/main.lock").exists()
+    assert ((ours / ".git/packed-refs").exists(), (gits / ".git/packed-refs").exists()) == (state == "packed",) * 2

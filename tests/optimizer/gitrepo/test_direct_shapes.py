@@ -95,6 +95,42 @@ def test_after_a_drop_gits_plumbing_finds_the_artifact_unchanged_as_after_gits_c
         assert git(repo, "diff-files", "--name-only") == ""
 
 
+@pytest.mark.parametrize("filemode", ["true", "false"])
+def test_a_drop_of_a_candidate_that_only_made_the_artifact_executable_leaves_the_mode_as_gits_checkout(
+    tmp_path, filemode
+):
+    """HEAD's bytes with the executable bit set (a mutator's `chmod +x`): git's checkout puts HEAD's mode back
+    (unless core.fileMode is false); the in-process DROP took the file for HEAD's by its bytes alone."""
+    ours, gits = repos = twins(tmp_path)
+    both(repos, "config", "core.fileMode", filemode)
+    ws = open_workspace(ours, "d/p.md")
+    for repo in repos:
+        (repo / "d/p.md").chmod(0o755)
+    restore_artifact(ws)
+    git(gits, "checkout", "HEAD", "--", "d/p.md")
+    assert os.stat(ours / "d/p.md").st_mode == os.stat(gits / "d/p.md").st_mode
+    assert git(ours, "status", "--porcelain") == git(gits, "status", "--porcelain")
+    assert (os.stat(ours / "d/p.md").st_mode & 0o111 == 0) == (filemode == "true")
+
+
+def test_a_drop_of_the_same_bytes_written_anew_leaves_gits_plumbing_finding_the_artifact_unchanged(tmp_path):
+    """A mutator that wrote HEAD's bytes back (a "no change" cycle) gives the file new times: git's checkout
+    writes it and its entry anew, and `git diff-index --quiet HEAD` then finds nothing; the in-process DROP
+    took it for HEAD's by its bytes, wrote nothing, and left the entry's old status (the artifact changed to
+    git's plumbing until a `git status`)."""
+    ours, gits = repos = twins(tmp_path)
+    ws = open_workspace(ours, "d/p.md")
+    for repo in repos:
+        (repo / "d/p.md").write_text("one\n")
+        os.utime(repo / "d/p.md", ns=(1_600_000_000_000_000_000,) * 2)  # as a write at another moment leaves it
+    assert direct.restore(ws) is True
+    git(gits, "checkout", "HEAD", "--", "d/p.md")
+    for repo in repos:
+        assert subprocess.run(["git", "diff-index", "--quiet", "HEAD"], cwd=repo).returncode == 0
+        assert git(repo, "diff-files", "--name-only") == ""
+    assert direct.restore(ws) is direct.UNCHANGED  # the entry has the file's status now: nothing to write
+
+
 def test_a_message_that_is_not_utf8_is_committed_by_git_as_given(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     (repo / "d/p.md").write_text("two\n")
@@ -102,6 +138,49 @@ def test_a_message_that_is_not_utf8_is_committed_by_git_as_given(tmp_path):
     assert sha == git(repo, "rev-parse", "HEAD").strip()
     raw = subprocess.run(["git", "cat-file", "commit", "HEAD"], cwd=repo, capture_output=True).stdout
     assert raw.endswith(b"autoresearch cycle 2: caf\xc3\xa9\n")  # git's: the byte taken as Latin-1, made UTF-8
+
+
+def test_an_identity_that_is_not_utf8_is_signed_by_git_as_given(tmp_path, monkeypatch):
+    """A committer's name in Latin-1 (its bytes reach Python as surrogates): libgit2 takes only UTF-8, and the
+    in-process KEEP raised out of the loop before it wrote anything; git signs the reflog with the bytes as
+    given and the commit with them read as Latin-1."""
+    repo = make_repo(tmp_path / "r", FILES)
+    monkeypatch.setenv("GIT_COMMITTER_NAME", os.fsdecode(b"J\xe9r\xf4me"))
+    (repo / "d/p.md").write_text("two\n")
+    sha = commit_artifact(open_workspace(repo, "d/p.md"), "kept")
+    assert sha == git(repo, "rev-parse", "HEAD").strip()
+    raw = subprocess.run(["git", "cat-file", "commit", "HEAD"], cwd=repo, capture_output=True).stdout
+    assert b"\ncommitter J\xc3\xa9r\xc3\xb4me <test@example.com> " in raw  # git's: taken as Latin-1, made UTF-8
+    assert b" J\xe9r\xf4me <test@example.com> " in (repo / ".git/logs/HEAD").read_bytes().splitlines()[-1]
+
+
+def test_a_configured_name_that_is_not_utf8_is_signed_by_git_and_the_drop_still_in_process(tmp_path, monkeypatch):
+    """`user.name` in Latin-1 in the configuration: reading it raised out of the in-process KEEP and DROP (and
+    the loop with them); the DROP is made in-process, the KEEP left to git, which signs as it always did."""
+    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.delenv(key)
+    repo = make_repo(tmp_path / "r", FILES)
+    with open(repo / ".git/config", "ab") as config:
+        config.write(b"[user]\n\tname = J\xe9r\xf4me\n")
+    ws = open_workspace(repo, "d/p.md")
+    (repo / "d/p.md").write_text("candidate\n")
+    assert direct.restore(ws) is True and (repo / "d/p.md").read_text() == "one\n"
+    (repo / "d/p.md").write_text("two\n")
+    assert commit_artifact(ws, "kept") == git(repo, "rev-parse", "HEAD").strip()
+    raw = subprocess.run(["git", "cat-file", "commit", "HEAD"], cwd=repo, capture_output=True).stdout
+    assert b"\ncommitter J\xc3\xa9r\xc3\xb4me <test@example.com> " in raw
+
+
+def test_a_reflog_action_that_is_not_utf8_is_written_by_git_as_given(tmp_path, monkeypatch):
+    """GIT_REFLOG_ACTION in Latin-1: the in-process KEEP raised out of the loop with its objects written and
+    nothing moved (the reflog's line could not be encoded); git writes the bytes as given."""
+    repo = make_repo(tmp_path / "r", FILES)
+    monkeypatch.setenv("GIT_REFLOG_ACTION", os.fsdecode(b"caf\xe9"))
+    (repo / "d/p.md").write_text("two\n")
+    sha = commit_artifact(open_workspace(repo, "d/p.md"), "kept")
+    assert sha == git(repo, "rev-parse", "HEAD").strip()
+    for log in ("logs/HEAD", "logs/refs/heads/main"):
+        assert (repo / ".git" / log).read_bytes().endswith(b"\tcaf\xe9: kept\n")
 
 
 def test_a_folder_where_the_drops_scratch_file_goes_leaves_the_restore_to_git(tmp_path):
