@@ -333,11 +333,21 @@ def _same_kind_at_head(ws: Workspace) -> Entry | None:
     return head if head.filemode == (0o100755 if os.access(path, os.X_OK) else 0o100644) else None
 
 
+def _mode_differs(ws: Workspace) -> bool:
+    """Whether a file artifact of HEAD's bytes has an executable bit HEAD's mode has not, or lacks one it has
+    (a mutator's `chmod +x`): `artifact_modified` compares the bytes only, and git's checkout puts the mode back
+    (with core.fileMode false it leaves it, and running it is harmless)."""
+    path = ws.artifact_path
+    if ws.mode != "file" or not path.is_file() or path.is_symlink():
+        return False
+    return os.access(path, os.X_OK) != (head_entry(ws).filemode == 0o100755)
+
+
 def restore_artifact(ws: Workspace) -> None:
     """Put the artifact path back as it is at HEAD: modified files restored, new files removed. In-process
     first (which finds an unchanged file from the bytes it reads), else asked here and left to git."""
     done = direct.restore(ws)
-    if done is direct.UNCHANGED or done is True or not artifact_modified(ws):
+    if done is direct.UNCHANGED or done is True or not (artifact_modified(ws) or _mode_differs(ws)):
         return
     ws.write("checkout", "HEAD", "--", ws.artifact)
     if ws.mode == "directory":

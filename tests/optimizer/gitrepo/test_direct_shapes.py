@@ -113,6 +113,22 @@ def test_a_drop_of_a_candidate_that_only_made_the_artifact_executable_leaves_the
     assert (os.stat(ours / "d/p.md").st_mode & 0o111 == 0) == (filemode == "true")
 
 
+def test_a_drop_left_to_git_of_a_candidate_that_only_made_the_artifact_executable_puts_heads_mode_back(tmp_path):
+    """The same candidate where git itself makes the DROP (core.eol set: a case left to git): the check before
+    git's checkout compared the bytes alone, found HEAD's, and left the file executable."""
+    ours, gits = repos = twins(tmp_path)
+    both(repos, "config", "core.eol", "lf")
+    ws = open_workspace(ours, "d/p.md")
+    for repo in repos:
+        (repo / "d/p.md").chmod(0o755)
+    assert direct.restore(ws) is False  # left to git
+    restore_artifact(ws)
+    git(gits, "checkout", "HEAD", "--", "d/p.md")
+    assert os.stat(ours / "d/p.md").st_mode == os.stat(gits / "d/p.md").st_mode
+    assert os.stat(ours / "d/p.md").st_mode & 0o111 == 0
+    assert git(ours, "status", "--porcelain") == ""
+
+
 def test_a_drop_of_the_same_bytes_written_anew_leaves_gits_plumbing_finding_the_artifact_unchanged(tmp_path):
     """A mutator that wrote HEAD's bytes back (a "no change" cycle) gives the file new times: git's checkout
     writes it and its entry anew, and `git diff-index --quiet HEAD` then finds nothing; the in-process DROP
