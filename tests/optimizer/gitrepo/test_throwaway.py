@@ -266,7 +266,8 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     assert kept is not None
     before = throwaway_module._unchanged_but_the_artifact(kept, ws, main.lib)  # the put-back's check
     (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
-    throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, before)
+    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, git_folder_kept=False)
+    throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
     assert again is not ws  # made anew
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
@@ -327,4 +328,93 @@ def test_an_index_a_mutator_staged_or_marked_in_makes_the_checkout_anew(tmp_path
     assert again is not ws
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     assert "S " not in git(again.root, "ls-files", "-t") and git(again.root, "ls-files", "-v").startswith("H ")
+    throwaway.drop()
+
+
+def _entries(root: Path) -> list[list[str]]:
+    """The index's entries as git lists them, but the status fields a new file's write decides (times,
+    device, inode): mode, object, stage, path, owner, size, flags."""
+    lines = git(root, "ls-files", "--stage", "--debug").splitlines()
+    return [
+        [line for line in lines[at : at + 6] if not line.lstrip().startswith(("ctime", "mtime", "dev"))]
+        for at in range(0, len(lines), 6)
+    ]
+
+
+@pytest.mark.parametrize("artifact", ["prompt.md", "docs/deep/b.md", "run.sh"])
+def test_after_a_keep_the_artifact_s_entry_is_written_in_place_as_git_s_checkout_would(tmp_path, settled, artifact):
+    """After a KEEP only the artifact's file and index entry are written, by the put-back itself, no repository
+    opened for it (libgit2's checkout and the repository it needed were most of its time): the index names
+    what `git checkout` of the new HEAD names, status fields and all, git sees the checkout clean, and the
+    cache tree a mutator's `git write-tree` put in the index is invalidated on the artifact's path (else the
+    next `write-tree` or commit in the checkout would name the old tree)."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, artifact)
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = _dropped(throwaway, throwaway.take())
+    old, kept_inode = main.head(), os.stat(ws.root / "docs" / "a.md").st_ino
+    git(ws.root, "write-tree")  # the mutator's: the index gets a cache tree
+    ws.artifact_path.write_text("a candidate\n")
+    (repo / artifact).write_text("kept\n")  # the cycle's KEEP
+    git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert os.stat(again.root / "docs" / "a.md").st_ino == kept_inode  # put back, not made anew
+    assert "lib" not in again.__dict__  # no repository opened (a new one is, if the cycle asks for it)
+    assert git(again.root, "status", "--porcelain") == ""
+    assert git(again.root, "write-tree") == git(repo, "rev-parse", "HEAD^{tree}")
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "twin"), old)
+    git(tmp_path / "twin", "checkout", "-q", "--detach", main.head())
+    assert _entries(again.root) == _entries(tmp_path / "twin")
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_in_a_repository_opened_anew(tmp_path, settled):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", ".gitattributes": "prompt.md eol=crlf\n"})
+    main = open_workspace(repo, "prompt.md")
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = _dropped(throwaway, throwaway.take())
+    (repo / "prompt.md").write_text("kept\n")
+    git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert again.root == ws.root and again is not ws
+    assert (again.root / "prompt.md").read_bytes() == b"kept\r\n"
+    assert git(again.root, "status", "--porcelain") == ""
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_a_file_written_in_git_s_folder_during_a_drop_s_put_back_is_not_taken_in(tmp_path, settled):
+    """After a DROP the put-back writes nothing in git's folder for the checkout: the record takes that as
+    the check before found it too, not walked again (a walk would take in what a process the mutator left
+    wrote there meanwhile, and cost a tenth of the put-back)."""
+    main, throwaway, _ = setup(tmp_path)
+    ws = _dropped(throwaway, throwaway.take())
+    kept = throwaway._kept
+    assert kept is not None
+    ws.artifact_path.write_text("a dropped candidate\n")
+    put = throwaway._put_back(kept, kept.commit)
+    assert put is not None and put.git_folder_kept
+    (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
+    throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, kept.commit, put)
+    again = throwaway.take()
+    assert again is not ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["drop", "keep"])
+def test_an_attribute_set_since_the_last_put_back_makes_the_artifact_written_converted(tmp_path, settled, keep):
+    """The put-back remembers that libgit2 writes the artifact unfiltered only while what decides it is as it
+    was: an end-of-line attribute set in the repository's info/attributes since is taken."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = _dropped(throwaway, throwaway.take())
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("*.md eol=crlf\n")
+    if keep:
+        (repo / "prompt.md").write_text("kept\n")
+        git(repo, "commit", "-qam", "keep")
+    again = _dropped(throwaway, ws)
+    assert (again.root / "prompt.md").read_bytes() == (b"kept\r\n" if keep else b"p\r\n")
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     throwaway.drop()
