@@ -53,7 +53,7 @@ from pygit2.enums import CheckoutStrategy, FileMode, FilterMode
 from autoresearch.optimizer.gitrepo import candidates, gitconfig, indexentry, indexfile, indexflags, linked
 from autoresearch.optimizer.gitrepo.handles import checkout_tree, common_dir, release, with_repository
 from autoresearch.optimizer.gitrepo.workspace import Workspace
-from autoresearch.plumbing import inplace, trees
+from autoresearch.plumbing import faults, inplace, trees
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0
 
@@ -198,16 +198,32 @@ class _Entry:
         return _Entry(kept.admin, path, index, blob)
 
     def write(self, target: Path) -> bool:
-        """The entry written for `target`, the index written over in place (git's way, a lock made and renamed
-        over it, was most of the put-back's time: two new names in an ext4 journal); False, having written
-        nothing, when a git holds `index.lock` or the index is no file of the checkout's alone. No reader
-        reads it meanwhile: the mutator is done, and a kill mid-write leaves a checkout the next start
-        removes; a process a mutator left that writes it since makes the next check find it changed."""
+        """The entry written for `target`; False, having written nothing, when a git holds `index.lock` or the
+        index is no file of the checkout's alone. New bytes of the index's length are written over it in
+        place (git's way, a lock made and renamed over it, was most of the put-back's time: two new names in
+        an ext4 journal): a kill or a reader meanwhile finds every entry and extension where it was, the
+        artifact's fields and the checksum old or new (git checks the checksum only in `fsck`); a process a
+        mutator left that writes the index since makes the next check find it changed. Shorter bytes (the
+        cache tree invalidated on the artifact's path, once after a mutator's `git write-tree` or commit) are
+        written git's way: cut short of their length by a kill, they left the old tail, which the user's
+        `git gc` (it reads every worktree's index) took for an unknown extension and failed on, until the
+        next start removed the checkout."""
         if os.path.lexists(os.path.join(self.admin, "index.lock")):
             return False
         blob = self.blob
         data = indexentry.patched(self.index, self.path, blob.id.raw, blob.filemode, os.lstat(target))
-        return inplace.cut(self.admin / "index", data)
+        if len(data) == len(self.index.data):
+            return inplace.cut(self.admin / "index", data, lambda: faults.point("putback-index-written"))
+        lock = indexentry.Lock(str(self.admin))
+        if not lock.taken:
+            return False
+        try:
+            lock.write(data)
+            faults.point("putback-index-written")
+            lock.commit()
+        finally:
+            lock.release()
+        return True
 
 
 _ATTRIBUTES = ".gitattributes"  # whose content decides how it is itself checked out

@@ -4,8 +4,12 @@ files, links, folders, a `.git` file edited or replaced, a hook, a mode, a file 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,11 +18,13 @@ from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
 from autoresearch.optimizer.gitrepo import throwaway as throwaway_module
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
+from autoresearch.plumbing import faults
 from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import iterations
 from tests.optimizer.startup.test_reconcile_unit import crashed, repair
 from tests.optimizer.startup.test_sandbox import RESULTS, hostile_repo
 
+ROOT = Path(__file__).resolve().parents[3]  # where `tests.helpers` is found by a child
 FILES = {
     "prompt.md": "p\n",
     "docs/a.md": "a\n",
@@ -417,4 +423,47 @@ def test_an_attribute_set_since_the_last_put_back_makes_the_artifact_written_con
     again = _dropped(throwaway, ws)
     assert (again.root / "prompt.md").read_bytes() == (b"kept\r\n" if keep else b"p\r\n")
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+KILLED_TAKE = """
+import sys
+from pathlib import Path
+from autoresearch.optimizer.gitrepo import gitconfig
+from autoresearch.optimizer.gitrepo.throwaway import Throwaway
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from tests.helpers.repos import git
+gitconfig._SETTLED = 0
+repo = Path(sys.argv[1])
+throwaway = Throwaway(open_workspace(repo, "prompt.md"), repo / "results" / ".exp")
+ws = throwaway.take()
+ws.artifact_path.write_text("a dropped candidate\\n")
+ws = throwaway.take()  # a DROP's: git's folder is not written, its index no more racily clean
+if sys.argv[2] == "cache tree":
+    git(ws.root, "write-tree")  # the mutator's: the index gets a cache tree, which the KEEP's entry invalidates
+ws.artifact_path.write_text("a candidate\\n")
+(repo / "prompt.md").write_text("kept\\n")
+git(repo, "commit", "-qam", "keep")
+throwaway.take()
+"""
+
+
+@pytest.mark.parametrize("index", ["cache tree", "no cache tree"])
+def test_a_kill_while_a_keep_s_index_entry_is_written_leaves_the_user_s_git_working_and_the_next_start_remakes_it(
+    tmp_path, index
+):
+    """The checkout's index lies in the user's `.git/worktrees`, where the user's `git gc` reads it (the
+    objects it names are kept). A kill in the middle of its write must leave it whole: an index written over
+    in place and cut short of its new length (the cache tree invalidated: fewer bytes) left the old tail,
+    and every `git gc` of the user's repository failed until the daemon started again."""
+    repo = make_repo(tmp_path / "r", FILES)
+    env = {**os.environ, faults.ENV: "putback-index-written:1"}
+    code = subprocess.run([sys.executable, "-c", KILLED_TAKE, str(repo), index], env=env, cwd=ROOT).returncode
+    assert code == -signal.SIGKILL
+    written = (repo / ".git" / "worktrees" / "0" / "index").read_bytes()
+    assert hashlib.sha1(written[:-20]).digest() == written[-20:]  # whole: old or new, no old tail after the new
+    assert subprocess.run(["git", "gc", "-q"], cwd=repo, capture_output=True).returncode == 0
+    main = open_workspace(repo, "prompt.md")
+    throwaway = Throwaway(main, repo / "results" / ".exp")  # the next start's
+    assert state(throwaway.take().root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     throwaway.drop()
