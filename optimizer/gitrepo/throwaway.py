@@ -76,13 +76,13 @@ class _Record:
 class _Put:
     """A put-back done: the checkout's workspace (its repository, if the put-back opened one, kept open: see
     the module's docstring), the settings found before, its paths as the check before found them, whether
-    it wrote the artifact from its blob, and whether it wrote nothing in git's folder (a DROP's)."""
+    it wrote the artifact from its blob, and which files of git's folder it may have written."""
 
     ws: Workspace
     settings: gitconfig.Settings
     before: dict[str, Entry]
     unfiltered: bool  # never for an attributes file, whose own content decides it
-    git_folder_kept: bool
+    written: tuple[str, ...]  # HEAD and the index after a KEEP, the index with a configuration changed; else none
 
 
 class Throwaway:
@@ -168,7 +168,7 @@ class Throwaway:
             release(ws)
             return None
         unfiltered = blob is not None and os.path.basename(ws.artifact) != _ATTRIBUTES
-        return _Put(ws, settings, before, unfiltered, blob is not None and not moved)
+        return _Put(ws, settings, before, unfiltered, _WRITTEN if renewed else ())
 
 
 @dataclass(frozen=True)
@@ -304,6 +304,7 @@ def _unchanged_but_the_artifact(kept: _Record, ws: Workspace, repo: pygit2.Repos
 
 
 _INDEX = "a/index"  # the checkout's index, in git's folder for it
+_WRITTEN = ("a/HEAD", _INDEX)  # what a put-back may write in git's folder: HEAD after a KEEP, the index
 
 
 def _names_only(ws: Workspace, kept: _Record, repo: pygit2.Repository) -> bool:
@@ -339,16 +340,19 @@ def _blobs(tree: pygit2.Tree, prefix: str) -> Iterator[tuple[str, tuple[int, pyg
 def _record(ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: str, put: _Put | None = None) -> _Record:
     """The record of the checkout as it is (the artifact's paths, never checked, are neither read nor
     recorded). `put`: the put-back's, whose paths as the check before it found them are taken for the
-    checkout's (it wrote none of them but the artifact's), and for git's folder's when it wrote nothing
-    there either; else that is walked again. A path changed since the check is not taken in as it is now,
-    as a walk would have taken it: it differs from the record at the next check."""
+    checkout's and git's folder's (it wrote none of them but the artifact's and the files of git's folder
+    it names, found again). A path changed since the check is not taken in as it is now, as a walk would
+    have taken it: it differs from the record at the next check (after a KEEP, a walk of git's folder took
+    in what a process the mutator left wrote there meanwhile)."""
     if put is None:
         entries = _walk(ws.root, admin, ws.artifact)
-    elif put.git_folder_kept:
-        entries = dict(put.before)
     else:
-        entries = {path: entry for path, entry in put.before.items() if path[0] == "w"}
-        _walk_below(entries, str(admin), "a", "")
+        entries = dict(put.before)
+        for path in put.written:
+            try:
+                entries[path] = _entry(os.lstat(os.path.join(admin, path[2:])))
+            except FileNotFoundError:
+                entries.pop(path, None)
     stamp = os.path.dirname(ws.root)
     os.utime(stamp)  # the stamp: its folder's change time is now the file system's "now"
     now = os.stat(stamp).st_ctime_ns

@@ -272,7 +272,7 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     assert kept is not None
     before = throwaway_module._unchanged_but_the_artifact(kept, ws, main.lib)  # the put-back's check
     (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
-    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, git_folder_kept=False)
+    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, written=())
     throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
     assert again is not ws  # made anew
@@ -400,7 +400,7 @@ def test_a_file_written_in_git_s_folder_during_a_drop_s_put_back_is_not_taken_in
     assert kept is not None
     ws.artifact_path.write_text("a dropped candidate\n")
     put = throwaway._put_back(kept, kept.commit)
-    assert put is not None and put.git_folder_kept
+    assert put is not None and put.written == ()
     (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
     throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
@@ -466,4 +466,28 @@ def test_a_kill_while_a_keep_s_index_entry_is_written_leaves_the_user_s_git_work
     main = open_workspace(repo, "prompt.md")
     throwaway = Throwaway(main, repo / "results" / ".exp")  # the next start's
     assert state(throwaway.take().root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("artifact", ["prompt.md", "docs/deep/b.md"])
+def test_a_file_written_in_git_s_folder_during_a_keep_s_put_back_is_not_taken_in(tmp_path, settled, artifact):
+    """After a KEEP the put-back writes HEAD and the index in git's folder for the checkout, nothing else:
+    the record takes the rest as the check before found it, the two files as they are now. A walk of the
+    folder took in what a process the mutator left wrote there meanwhile (here a worktree configuration
+    that turns on a sparse checkout), and the checkout was kept with it."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, artifact)
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    _dropped(throwaway, throwaway.take())
+    kept = throwaway._kept
+    assert kept is not None
+    (repo / artifact).write_text("kept\n")
+    git(repo, "commit", "-qam", "keep")
+    put = throwaway._put_back(kept, main.head())
+    assert put is not None
+    (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
+    throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, main.head(), put)
+    again = throwaway.take()
+    assert again is not put.ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     throwaway.drop()
