@@ -20,8 +20,8 @@ provably holds what a fresh one would, but for the artifact:
   A file artifact libgit2 would write unfiltered (no end-of-line conversion, no `ident`: libgit2's own
   filter list for it is empty) is written from its blob here, a new file as libgit2 makes one (libgit2's
   checkout read the index, the configuration and the attributes to write those bytes), and after a KEEP
-  its one index entry is written here too, in place (`_Entry`: libgit2's checkout, the index's lock and
-  its rename were three quarters of a KEEP's put-back). Anything else, a folder artifact, one filtered,
+  its one index entry is written here too, in place when the index keeps its length, else under git's lock
+  (`_Entry`: libgit2's checkout, the index's lock and its rename were three quarters of a KEEP's put-back). Anything else, a folder artifact, one filtered,
   an index with more than the entry names (a split index, an entry marked), is libgit2's checkout's.
   That the filter list is empty is remembered from one put-back to the next while what it comes from
   holds (`_unfiltered`).
