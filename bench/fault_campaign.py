@@ -125,8 +125,9 @@ POINTS = {
     "direct-file-written": (1,),
 }
 # the same, with the mutator in the sandbox: the digest is written over in place only where no mirror holds a
-# second name of it (autoresearch.plumbing.inplace.cut)
-SANDBOXED_POINTS = {"digest-overwritten": (1, 3)}
+# second name of it (autoresearch.plumbing.inplace.cut); the throwaway checkout's index, after a KEEP, written
+# (in place, or to index.lock) and not yet cut to its length or renamed
+SANDBOXED_POINTS = {"digest-overwritten": (1, 3), "putback-index-written": (1,)}
 SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:group"}
 LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}
 MAX_ATTEMPTS = 2  # tries per request in the LLM cases: the malformed reply is served this many times in a row

@@ -4,8 +4,12 @@ files, links, folders, a `.git` file edited or replaced, a hook, a mode, a file 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,11 +18,13 @@ from autoresearch.optimizer.gitrepo import candidates, gitconfig, linked
 from autoresearch.optimizer.gitrepo import throwaway as throwaway_module
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace
+from autoresearch.plumbing import faults
 from tests.helpers.repos import cli, git, make_repo
 from tests.helpers.scenario import iterations
 from tests.optimizer.startup.test_reconcile_unit import crashed, repair
 from tests.optimizer.startup.test_sandbox import RESULTS, hostile_repo
 
+ROOT = Path(__file__).resolve().parents[3]  # where `tests.helpers` is found by a child
 FILES = {
     "prompt.md": "p\n",
     "docs/a.md": "a\n",
@@ -266,7 +272,8 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     assert kept is not None
     before = throwaway_module._unchanged_but_the_artifact(kept, ws, main.lib)  # the put-back's check
     (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
-    throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, before)
+    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, written=())
+    throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
     assert again is not ws  # made anew
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
@@ -327,4 +334,160 @@ def test_an_index_a_mutator_staged_or_marked_in_makes_the_checkout_anew(tmp_path
     assert again is not ws
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     assert "S " not in git(again.root, "ls-files", "-t") and git(again.root, "ls-files", "-v").startswith("H ")
+    throwaway.drop()
+
+
+def _entries(root: Path) -> list[list[str]]:
+    """The index's entries as git lists them, but the status fields a new file's write decides (times,
+    device, inode): mode, object, stage, path, owner, size, flags."""
+    lines = git(root, "ls-files", "--stage", "--debug").splitlines()
+    return [
+        [line for line in lines[at : at + 6] if not line.lstrip().startswith(("ctime", "mtime", "dev"))]
+        for at in range(0, len(lines), 6)
+    ]
+
+
+@pytest.mark.parametrize("artifact", ["prompt.md", "docs/deep/b.md", "run.sh"])
+def test_after_a_keep_the_artifact_s_entry_is_written_in_place_as_git_s_checkout_would(tmp_path, settled, artifact):
+    """After a KEEP only the artifact's file and index entry are written, by the put-back itself, no repository
+    opened for it (libgit2's checkout and the repository it needed were most of its time): the index names
+    what `git checkout` of the new HEAD names, status fields and all, git sees the checkout clean, and the
+    cache tree a mutator's `git write-tree` put in the index is invalidated on the artifact's path (else the
+    next `write-tree` or commit in the checkout would name the old tree)."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, artifact)
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = _dropped(throwaway, throwaway.take())
+    old, kept_inode = main.head(), os.stat(ws.root / "docs" / "a.md").st_ino
+    git(ws.root, "write-tree")  # the mutator's: the index gets a cache tree
+    ws.artifact_path.write_text("a candidate\n")
+    (repo / artifact).write_text("kept\n")  # the cycle's KEEP
+    git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert os.stat(again.root / "docs" / "a.md").st_ino == kept_inode  # put back, not made anew
+    assert "lib" not in again.__dict__  # no repository opened (a new one is, if the cycle asks for it)
+    assert git(again.root, "status", "--porcelain") == ""
+    assert git(again.root, "write-tree") == git(repo, "rev-parse", "HEAD^{tree}")
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "twin"), old)
+    git(tmp_path / "twin", "checkout", "-q", "--detach", main.head())
+    assert _entries(again.root) == _entries(tmp_path / "twin")
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_in_a_repository_opened_anew(tmp_path, settled):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", ".gitattributes": "prompt.md eol=crlf\n"})
+    main = open_workspace(repo, "prompt.md")
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    ws = _dropped(throwaway, throwaway.take())
+    (repo / "prompt.md").write_text("kept\n")
+    git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert again.root == ws.root and again is not ws
+    assert (again.root / "prompt.md").read_bytes() == b"kept\r\n"
+    assert git(again.root, "status", "--porcelain") == ""
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+def test_a_file_written_in_git_s_folder_during_a_drop_s_put_back_is_not_taken_in(tmp_path, settled):
+    """After a DROP the put-back writes nothing in git's folder for the checkout: the record takes that as
+    the check before found it too, not walked again (a walk would take in what a process the mutator left
+    wrote there meanwhile, and cost a tenth of the put-back)."""
+    main, throwaway, _ = setup(tmp_path)
+    ws = _dropped(throwaway, throwaway.take())
+    kept = throwaway._kept
+    assert kept is not None
+    ws.artifact_path.write_text("a dropped candidate\n")
+    put = throwaway._put_back(kept, kept.commit)
+    assert put is not None and put.written == ()
+    (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
+    throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, kept.commit, put)
+    again = throwaway.take()
+    assert again is not ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["drop", "keep"])
+def test_an_attribute_set_since_the_last_put_back_makes_the_artifact_written_converted(tmp_path, settled, keep):
+    """The put-back remembers that libgit2 writes the artifact unfiltered only while what decides it is as it
+    was: an end-of-line attribute set in the repository's info/attributes since is taken."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = _dropped(throwaway, throwaway.take())
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("*.md eol=crlf\n")
+    if keep:
+        (repo / "prompt.md").write_text("kept\n")
+        git(repo, "commit", "-qam", "keep")
+    again = _dropped(throwaway, ws)
+    assert (again.root / "prompt.md").read_bytes() == (b"kept\r\n" if keep else b"p\r\n")
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+KILLED_TAKE = """
+import sys
+from pathlib import Path
+from autoresearch.optimizer.gitrepo import gitconfig
+from autoresearch.optimizer.gitrepo.throwaway import Throwaway
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from tests.helpers.repos import git
+gitconfig._SETTLED = 0
+repo = Path(sys.argv[1])
+throwaway = Throwaway(open_workspace(repo, "prompt.md"), repo / "results" / ".exp")
+ws = throwaway.take()
+ws.artifact_path.write_text("a dropped candidate\\n")
+ws = throwaway.take()  # a DROP's: git's folder is not written, its index no more racily clean
+if sys.argv[2] == "cache tree":
+    git(ws.root, "write-tree")  # the mutator's: the index gets a cache tree, which the KEEP's entry invalidates
+ws.artifact_path.write_text("a candidate\\n")
+(repo / "prompt.md").write_text("kept\\n")
+git(repo, "commit", "-qam", "keep")
+throwaway.take()
+"""
+
+
+@pytest.mark.parametrize("index", ["cache tree", "no cache tree"])
+def test_a_kill_while_a_keep_s_index_entry_is_written_leaves_the_user_s_git_working_and_the_next_start_remakes_it(
+    tmp_path, index
+):
+    """The checkout's index lies in the user's `.git/worktrees`, where the user's `git gc` reads it (the
+    objects it names are kept). A kill in the middle of its write must leave it whole: an index written over
+    in place and cut short of its new length (the cache tree invalidated: fewer bytes) left the old tail,
+    and every `git gc` of the user's repository failed until the daemon started again."""
+    repo = make_repo(tmp_path / "r", FILES)
+    env = {**os.environ, faults.ENV: "putback-index-written:1"}
+    code = subprocess.run([sys.executable, "-c", KILLED_TAKE, str(repo), index], env=env, cwd=ROOT).returncode
+    assert code == -signal.SIGKILL
+    written = (repo / ".git" / "worktrees" / "0" / "index").read_bytes()
+    assert hashlib.sha1(written[:-20]).digest() == written[-20:]  # whole: old or new, no old tail after the new
+    assert subprocess.run(["git", "gc", "-q"], cwd=repo, capture_output=True).returncode == 0
+    main = open_workspace(repo, "prompt.md")
+    throwaway = Throwaway(main, repo / "results" / ".exp")  # the next start's
+    assert state(throwaway.take().root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("artifact", ["prompt.md", "docs/deep/b.md"])
+def test_a_file_written_in_git_s_folder_during_a_keep_s_put_back_is_not_taken_in(tmp_path, settled, artifact):
+    """After a KEEP the put-back writes HEAD and the index in git's folder for the checkout, nothing else:
+    the record takes the rest as the check before found it, the two files as they are now. A walk of the
+    folder took in what a process the mutator left wrote there meanwhile (here a worktree configuration
+    that turns on a sparse checkout), and the checkout was kept with it."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, artifact)
+    throwaway = Throwaway(main, repo / "results" / ".exp")
+    _dropped(throwaway, throwaway.take())
+    kept = throwaway._kept
+    assert kept is not None
+    (repo / artifact).write_text("kept\n")
+    git(repo, "commit", "-qam", "keep")
+    put = throwaway._put_back(kept, main.head())
+    assert put is not None
+    (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
+    throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, main.head(), put)
+    again = throwaway.take()
+    assert again is not put.ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
     throwaway.drop()
