@@ -330,7 +330,7 @@ def _same_kind_at_head(ws: Workspace) -> Entry | None:
     if path.is_symlink() or not path.is_file():
         return None
     head = head_entry(ws)
-    return head if head.filemode == (0o100755 if os.access(path, os.X_OK) else 0o100644) else None
+    return head if head.filemode == _file_mode(path) else None
 
 
 def _mode_differs(ws: Workspace) -> bool:
@@ -340,7 +340,12 @@ def _mode_differs(ws: Workspace) -> bool:
     path = ws.artifact_path
     if ws.mode != "file" or not path.is_file() or path.is_symlink():
         return False
-    return os.access(path, os.X_OK) != (head_entry(ws).filemode == 0o100755)
+    return _file_mode(path) != head_entry(ws).filemode
+
+
+def _file_mode(path: Path) -> int:
+    """The mode git records for a regular file at `path`: a program's or a plain file's."""
+    return 0o100755 if os.access(path, os.X_OK) else 0o100644
 
 
 def restore_artifact(ws: Workspace) -> None:
