@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from autoresearch.optimizer.experiment.history import Past
+from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.plumbing import atomic, faults, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
@@ -134,18 +135,18 @@ class Digest:
     written, and making the blocks again for every write was most of the digest's cost a cycle."""
 
     paths: ExperimentPaths
+    ledger: Ledger | None = None  # the daemon's appends: the lines written since the last write, unread
     _blocks: dict[int, str] = field(default_factory=dict)  # cycle -> its detailed block
     _seen: Seen = field(default_factory=Seen)
     _tail: Tail | None = None
+    _kept: tuple[str, dict[str, float] | None] | None = None  # the newest KEEP's run directory read, its scores
 
     def write(self) -> None:
         """The digest of iterations.jsonl as it is now (read from where the last write stopped), written over
         the last one's bytes (autoresearch.plumbing.inplace.cut): no mutator runs while the loop writes it, and
         one a kill cut short is written whole again before the next start's first mutation. Made anew only
         when the file is not the daemon's own (missing, a link, a second name of another file)."""
-        if self._tail is None:
-            self._tail = Tail(self.paths.iterations)
-        records, restarted = self._tail.new()
+        records, restarted = self._new()
         if restarted:  # the file was replaced: its cycles may be other lines now
             self._seen, self._blocks = Seen(), {}
         for record in records:
@@ -153,6 +154,18 @@ class Digest:
         text = self._render(self._seen).encode("utf-8")
         if not inplace.cut(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
             atomic.write_bytes(self.paths.digest, text, durable=False)
+
+    def _new(self) -> tuple[list[Iteration], bool]:
+        """The lines appended since the last write, and whether they start the file again: as the ledger
+        appended them where the file holds exactly those since (`Ledger.appended`: its status as the last append
+        left it, the bytes past the last read theirs), else read from the file."""
+        if self._tail is None:
+            self._tail = Tail(self.paths.iterations)
+        if self.ledger is not None:
+            lines, now = self.ledger.appended()
+            if now is not None and self._tail.skip(now[1], now[2], sum(len(line.text) for line in lines)):
+                return [line.read_back or Iteration.model_validate_json(line.text) for line in lines], False
+        return self._tail.new()
 
     def render(self, records: list[Iteration]) -> str:
         """The digest of these lines, made from nothing this writer kept."""
@@ -209,7 +222,9 @@ class Digest:
     def _read_effect(self, record: Iteration, head: Past | None) -> Effect | None:
         if record.decision == "error" or head is None or not record.run_dir or not head.run_dir:
             return None
-        ours, theirs = self._scores(record.run_dir), self._scores(head.run_dir)
+        ours, theirs = self._scores(record.run_dir), self._head_scores(head.run_dir)
+        if record.decision == "keep":  # the next cycles' HEAD
+            self._kept = (record.run_dir, ours)
         if ours is None or theirs is None:
             return None
         both = sorted(ours.keys() & theirs.keys())
@@ -217,6 +232,13 @@ class Digest:
             helped=[t for t in both if ours[t] > theirs[t] + EPSILON],
             hurt=[t for t in both if ours[t] < theirs[t] - EPSILON],
         )
+
+    def _head_scores(self, run_dir: str) -> dict[str, float] | None:
+        """HEAD's scores, read once while it is HEAD: every cycle's block is against them (a run directory's
+        results never change once its line is written)."""
+        if self._kept is None or self._kept[0] != run_dir:
+            self._kept = (run_dir, self._scores(run_dir))
+        return self._kept[1]
 
     def _scores(self, run_dir: str) -> dict[str, float] | None:
         """Each test's score in a run directory's results (the last row of a test, as compare reads them);
