@@ -89,6 +89,17 @@ def test_a_line_another_writer_appended_or_a_file_replaced_is_read_from_the_file
     assert "another history" in paths.digest.read_text() and "idea 4" not in paths.digest.read_text()
 
 
+def test_a_summary_quoting_a_unicode_line_separator_is_shown_as_a_whole_read_shows_it(night):
+    """The ledger's record and a read of its line are one record: a read split the line at U+2028 (JSON leaves
+    it unescaped), the cycle the digest took from the ledger was lost to the next start's."""
+    paths, ledger, digest = night
+    ledger.append(_record(2, mutation="first half\u2028second half\x85end"))
+    ledger.append(_record(3))
+    digest.write()
+    assert paths.digest.read_text() == digest.render(read(paths.iterations)[0])
+    assert Digest(paths).render(read(paths.iterations)[0]).count("first half") == 1
+
+
 def test_heads_results_are_read_once_while_it_is_head(night):
     paths, ledger, digest = night
     head = _run_dir(paths, "r4", {"a": 1, "b": 1})
