@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timezone
@@ -83,11 +83,31 @@ class Logger:
         if handlers is None:
             logger.handle(_record(logger.name, level, fields))
             return
-        done: dict[str, Any] | None = None
+        line = _Line(logger.name, level, fields)
         for handler in handlers:
             if level >= handler.level and handler.takes(logger.name):
-                done = done or _completed(dict(fields), logging.getLevelName(level))
-                handler.put(done, lambda: _record(logger.name, level, fields))
+                handler.put(line)
+
+
+class _Line:
+    """A line on its way to our handlers: its event completed once, by the first handler that writes it and
+    inside that handler's error handling, as its `format` was: a value whose repr raises is `logging`'s error
+    to print (`--- Logging error ---`), the line lost, not an exception out of the caller's `info` (a cycle
+    cut short for a log line). The record is made only for `handleError`."""
+
+    __slots__ = ("_event", "fields", "level", "name")
+
+    def __init__(self, name: str, level: int, fields: dict[str, Any]) -> None:
+        self.name, self.level, self.fields = name, level, fields
+        self._event: dict[str, Any] | None = None
+
+    def event(self) -> dict[str, Any]:
+        if self._event is None:  # one that raised is tried again by the next handler, which reports it too
+            self._event = _completed(dict(self.fields), logging.getLevelName(self.level))
+        return self._event
+
+    def record(self) -> logging.LogRecord:
+        return _record(self.name, self.level, self.fields)
 
 
 def _record(name: str, level: int, fields: dict[str, Any]) -> logging.LogRecord:
@@ -150,11 +170,10 @@ class _Ours(logging.StreamHandler):  # type: ignore[type-arg]
     def format(self, record: logging.LogRecord) -> str:
         return self.text(_event_of(record))
 
-    def put(self, event: dict[str, Any], record: Callable[[], logging.LogRecord]) -> None:
-        """`logging.StreamHandler.emit` of the event's text, under the handler's lock; `record` made only for
-        `handleError`."""
+    def put(self, line: _Line) -> None:
+        """`logging.StreamHandler.emit` of the line's text, under the handler's lock."""
         try:
-            text = self.text(event)
+            text = self.text(line.event())
             with self.lock:  # type: ignore[union-attr]
                 if self._ready():
                     self.stream.write(text + self.terminator)
@@ -162,7 +181,7 @@ class _Ours(logging.StreamHandler):  # type: ignore[type-arg]
         except RecursionError:
             raise
         except Exception:
-            self.handleError(record())
+            self.handleError(line.record())
 
     def _ready(self) -> bool:
         return True

@@ -159,3 +159,33 @@ def test_a_handler_not_ours_gets_the_record_and_daemon_log_the_same_line(log_fil
         root.removeHandler(theirs)
     assert [r.__dict__[daemonlog._EVENT] for r in got] == [{"score": 0.75, "event": "keep"}]
     assert _lines(log_file)[-1]["event"] == "keep" and _lines(log_file)[-1]["score"] == 0.75
+
+
+UNWRITABLE_VALUE = """
+import sys
+from pathlib import Path
+from autoresearch.optimizer import daemonlog
+
+
+class NoRepr:
+    def __repr__(self):
+        raise ValueError("no repr for this value")
+
+
+daemonlog.setup(Path(sys.argv[1]), quiet=False)
+daemonlog.get().info("drop", value=NoRepr())
+daemonlog.get().info("the next line")
+daemonlog.setup(None, console=False)
+print("the caller went on")
+"""
+
+
+def test_a_value_whose_repr_raises_is_a_logging_error_not_the_callers(tmp_path):
+    """Masked, such a value is its repr: the line is lost with `logging`'s report of it on stderr, once for each
+    handler, as when each formatted the record; the caller (a cycle) goes on and so do the lines after it."""
+    log = tmp_path / "daemon.log"
+    env = {**os.environ, "ACME_API_KEY": "sk-live-0123456789abcdef"}
+    done = subprocess.run([sys.executable, "-c", UNWRITABLE_VALUE, str(log)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stdout == "the caller went on\n", done.stderr
+    assert done.stderr.count("--- Logging error ---") == 2 and "no repr for this value" in done.stderr
+    assert [line["event"] for line in _lines(log)] == ["the next line"]
