@@ -194,31 +194,16 @@ def encoded(record: Iteration) -> bytes:
     """The record's line. Strict JSON (a NaN or an infinity is a bug upstream, raised here before anything
     is written: other readers reject them), with no secret of the environment, whatever text reached the
     record (a grader's name, an error, a summary)."""
-    return encoded_line(record).text
-
-
-@dataclass(frozen=True)
-class Line:
-    """A record's line (`encoded`), and the record a read of it gives where that is known without reading it:
-    the record with the time `encoded` stamped; None where a secret was masked in the line."""
-
-    text: bytes
-    read_back: Iteration | None
-
-
-def encoded_line(record: Iteration) -> Line:
-    """`encoded`, with what a read of the line gives (a line's fields dumped and read again are the same)."""
     undeclared = unknown_fields(record)
     if undeclared:
         raise ValueError(f"refusing to write fields no line declares: {', '.join(undeclared)}")
     data = record.model_dump(mode="json", exclude_none=True)
     if not record.timestamp:  # "" is dumped in its place among the fields: stamped there
         data["timestamp"] = utc_now()
-        record = record.model_copy(update={"timestamp": data["timestamp"]})
     line = _LINE.encode(data)
     if shown_in_json(line):  # masked only where a secret may show: the walk is most of a line's writing
-        return Line((_LINE.encode(redact_tree(data)) + "\n").encode(), None)
-    return Line((line + "\n").encode(), record)
+        line = _LINE.encode(redact_tree(data))
+    return (line + "\n").encode()
 
 
 def append_line(path: Path, line: bytes, sync: bool = True) -> os.stat_result:
@@ -308,15 +293,6 @@ class Tail:
     def __init__(self, path: Path):
         self.path = path
         self._at: tuple[int, int] = (0, 0)  # (inode, offset of the first byte not read)
-
-    def skip(self, inode: int, size: int, added: int) -> bool:
-        """Whether the file last read (`inode`, now `size` bytes) holds exactly `added` bytes more: then they are
-        taken as read, and the next call reads from its end."""
-        at, offset = self._at
-        if at == 0 or at != inode or offset + added != size:
-            return False
-        self._at = (inode, size)
-        return True
 
     def new(self) -> tuple[list[Iteration], bool]:
         """(the records appended since, whether they start from the file's beginning after all)."""

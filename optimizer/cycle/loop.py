@@ -100,7 +100,7 @@ def _cycle_until_stop(session: Session) -> None:
     the run stops.
     Before each cycle the digest of what was tried is written anew: the mutators are handed it."""
     limits = stops.limits_of(session)
-    memory = Digest(session.paths, session.ledger)
+    memory = Digest(session.paths)
     ahead: Batch | None = None
     try:
         while True:

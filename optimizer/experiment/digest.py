@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from itertools import accumulate, islice
 
 from autoresearch.optimizer.experiment.history import Past
-from autoresearch.optimizer.guard.ledger import Ledger
 from autoresearch.plumbing import atomic, faults, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.text import cut
@@ -156,7 +155,6 @@ class Digest:
     written, and making the blocks again for every write was most of the digest's cost a cycle."""
 
     paths: ExperimentPaths
-    ledger: Ledger | None = None  # the daemon's appends: the lines written since the last write, unread
     _blocks: dict[int, tuple[str, int]] = field(default_factory=dict)  # cycle -> its detailed block, its size
     _seen: Seen = field(default_factory=Seen)
     _tail: Tail | None = None
@@ -167,7 +165,9 @@ class Digest:
         the last one's bytes (autoresearch.plumbing.inplace.cut): no mutator runs while the loop writes it, and
         one a kill cut short is written whole again before the next start's first mutation. Made anew only
         when the file is not the daemon's own (missing, a link, a second name of another file)."""
-        records, restarted = self._new()
+        if self._tail is None:
+            self._tail = Tail(self.paths.iterations)
+        records, restarted = self._tail.new()
         if restarted:  # the file was replaced: its cycles may be other lines now
             self._seen, self._blocks = Seen(), {}
         for record in records:
@@ -175,18 +175,6 @@ class Digest:
         text = self._render(self._seen).encode("utf-8")
         if not inplace.cut(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
             atomic.write_bytes(self.paths.digest, text, durable=False)
-
-    def _new(self) -> tuple[list[Iteration], bool]:
-        """The lines appended since the last write, and whether they start the file again: as the ledger
-        appended them where the file holds exactly those since (`Ledger.appended`: its status as the last append
-        left it, the bytes past the last read theirs), else read from the file."""
-        if self._tail is None:
-            self._tail = Tail(self.paths.iterations)
-        if self.ledger is not None:
-            lines, now = self.ledger.appended()
-            if now is not None and self._tail.skip(now[1], now[2], sum(len(line.text) for line in lines)):
-                return [line.read_back or Iteration.model_validate_json(line.text) for line in lines], False
-        return self._tail.new()
 
     def render(self, records: list[Iteration]) -> str:
         """The digest of these lines, made from nothing this writer kept."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -35,13 +34,12 @@ from typing import TYPE_CHECKING, BinaryIO
 from autoresearch.plumbing import atomic, faults
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.trajectory import iterations
-from autoresearch.trajectory.iterations import Iteration, Line
+from autoresearch.trajectory.iterations import Iteration
 
 if TYPE_CHECKING:
     from hashlib import _Hash as Hash
 
 CHUNK = 64 * 1024  # what a comparison or a copy reads at a time: memory never grows with the night
-FRESH = 64  # lines kept for `Ledger.appended`: a reader that missed more reads the file
 
 Status = tuple[int, int, int, int, int]  # device, inode, size, modification and change times (ns)
 
@@ -105,7 +103,6 @@ class Ledger:
         self.size, self._hash = 0, hashlib.sha256()
         self._seen: Status | None = None
         self._copy_seen: Status | None = None
-        self._fresh: deque[Line] = deque(maxlen=FRESH)  # appended since `appended`: bounded, if nobody asks
 
     @classmethod
     def open(cls, file: Path, copy: Path) -> Ledger:
@@ -136,23 +133,13 @@ class Ledger:
         (4 ms of wall time a cycle here): on ext4 (data=ordered, the default) the file's fsync commits the
         copy's write made before it. A filesystem without that order may lose the copy's last line on a power
         cut: a start keeps it from the file, but after a cut during a mutation, when it drops it (saved)."""
-        line = iterations.encoded_line(record)
-        copied = iterations.append_line(self.copy, line.text, sync=False)
+        line = iterations.encoded(record)
+        copied = iterations.append_line(self.copy, line, sync=False)
         faults.point("between-appends")
-        self._seen = _of(iterations.append_line(self.file, line.text))
+        self._seen = _of(iterations.append_line(self.file, line))
         self._copy_seen = _of(copied)
-        self.size += len(line.text)
-        self._hash.update(line.text)
-        self._fresh.append(line)
-
-    def appended(self) -> tuple[list[Line], Status | None]:
-        """The lines appended since the last call (the newest `FRESH` of them), and the file's status where the
-        file is as the last append left it (None where it changed since, or nothing was appended): the digest
-        takes them from here rather than read and parse again what was just written."""
-        lines = list(self._fresh)
-        self._fresh.clear()
-        now = status(self.file)
-        return lines, now if now is not None and now == self._seen else None
+        self.size += len(line)
+        self._hash.update(line)
 
     def mark(self) -> Mark:
         return Mark(self, self.size, self._hash.digest())

@@ -1,6 +1,6 @@
-"""The digest takes the lines the daemon just appended from its ledger, with no read and no parse of
-iterations.jsonl, and says what a whole read of the file says: a masked secret, a line another writer
-appended, a file replaced, all as read. HEAD's results are read once while it is HEAD."""
+"""The digest written after each of the ledger's appends, from where its last read stopped, says what a whole
+read of iterations.jsonl says: a masked secret, a line another writer appended, a file replaced, all as read.
+HEAD's results are read once while it is HEAD."""
 
 from __future__ import annotations
 
@@ -54,44 +54,43 @@ def night(tmp_path, monkeypatch):
     paths.iterations.parent.mkdir(parents=True)
     ledger = Ledger.open(paths.iterations, tmp_path / "vault" / "iterations.jsonl")
     ledger.append(_record(1, _run_dir(paths, "r1", {"a": 0, "b": 1})))
-    digest = Digest(paths, ledger)
-    digest.write()  # the first write reads the file
+    digest = Digest(paths)
+    digest.write()
     return paths, ledger, digest
 
 
-def test_the_lines_just_appended_are_taken_unread_and_the_text_is_a_whole_reads(night):
+def test_the_text_written_after_each_append_is_a_whole_reads(night):
     paths, ledger, digest = night
     for cycle in range(2, 40):
         mutation = f"quoted {SECRET} by mistake" if cycle == 7 else ""
         run_dir = _run_dir(paths, f"r{cycle}", {"a": cycle % 2, "b": (cycle // 2) % 2})
         ledger.append(_record(cycle, run_dir, mutation))
-        assert not _opened_during(digest.write, paths.iterations)
+        digest.write()
         assert paths.digest.read_text() == digest.render(read(paths.iterations)[0])
     text = paths.digest.read_text()
     assert SECRET not in text and "quoted *** by mistake" in text and "Helped: a; hurt: none" in text
 
 
-def test_a_line_another_writer_appended_or_a_file_replaced_is_read_from_the_file(night):
+def test_a_line_another_writer_appended_or_a_file_replaced_is_shown_as_read(night):
     paths, ledger, digest = night
     ledger.append(_record(2))
-    append(paths.iterations, _record(3))  # not the ledger's: the file is not as its last append left it
-    assert _opened_during(digest.write, paths.iterations)
+    append(paths.iterations, _record(3))  # not the ledger's
+    digest.write()
     assert paths.digest.read_text() == digest.render(read(paths.iterations)[0]) and "idea 3" in paths.digest.read_text()
     ledger.append(_record(4))
-    assert not _opened_during(digest.write, paths.iterations)
+    digest.write()
     other = paths.iterations.with_name("other.jsonl")
     append(other, _record(1))
     append(other, _record(2, mutation="another history"))
     other.replace(paths.iterations)
     ledger.append(_record(3))  # appended to the new file: the digest must read it from its start
-    assert _opened_during(digest.write, paths.iterations)
+    digest.write()
     assert paths.digest.read_text() == digest.render(read(paths.iterations)[0])
     assert "another history" in paths.digest.read_text() and "idea 4" not in paths.digest.read_text()
 
 
 def test_a_summary_quoting_a_unicode_line_separator_is_shown_as_a_whole_read_shows_it(night):
-    """The ledger's record and a read of its line are one record: a read split the line at U+2028 (JSON leaves
-    it unescaped), the cycle the digest took from the ledger was lost to the next start's."""
+    """A read split the line at U+2028 or U+0085 (JSON leaves them unescaped): the cycle was lost."""
     paths, ledger, digest = night
     ledger.append(_record(2, mutation="first half\u2028second half\x85end"))
     ledger.append(_record(3))
