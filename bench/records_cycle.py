@@ -5,7 +5,7 @@ Timed by the main thread's CPU time (`time.thread_time`: no other thread's, unli
 over `--cycles` cycles after a night of `--night` lines, every fourth a KEEP, each with a run directory of
 `--tests` results, as the loop makes them; the median of `--rounds` rounds. Run it with another build's Python
 (`/path/to/other/.venv/bin/python bench/records_cycle.py`) to time that build: it uses the autoresearch the
-running Python has installed, and a build whose digest reads iterations.jsonl again is timed that way.
+running Python has installed.
 
 Usage: python bench/records_cycle.py [--cycles N] [--night N] [--tests N] [--rounds N]
 """
@@ -13,7 +13,6 @@ Usage: python bench/records_cycle.py [--cycles N] [--night N] [--tests N] [--rou
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import statistics
 import tempfile
@@ -44,8 +43,7 @@ def _round(folder: Path, cycles: int, night: int, tests: int) -> float:
     paths = ExperimentPaths(folder / "results" / "runs" / "exp")
     paths.meta.mkdir(parents=True)
     ledger = Ledger.open(paths.iterations, folder / "vault" / "iterations.jsonl")
-    takes_ledger = "ledger" in {f.name for f in dataclasses.fields(Digest)}
-    memory = Digest(paths, ledger) if takes_ledger else Digest(paths)  # type: ignore[call-arg, unused-ignore]
+    memory = Digest(paths)
     daemonlog.setup(None, quiet=True)
     daemonlog.write_to(paths.log)
     log = daemonlog.get()
