@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.providers.prices import cost_usd
 
@@ -108,7 +109,7 @@ def _configured_model(env: Mapping[str, str]) -> str | None:
 
 def _events(stdout: str) -> Iterator[JSONObject]:
     """The JSON objects of the output, one a line; anything else (a warning Codex printed) is passed over."""
-    for line in stdout.splitlines():
+    for line in jsonlines.lines(stdout):
         if not line.startswith("{"):
             continue
         try:

@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autoresearch.mutators import codex_spend
+from autoresearch.plumbing import jsonlines
 from autoresearch.plumbing.errors import AutoresearchError
 from autoresearch.plumbing.jsontypes import JSONObject
 
@@ -113,7 +114,7 @@ def from_codex(report: Report) -> Spend | None:
 
 def _last_result(stdout: str) -> JSONObject | None:
     """Claude Code's last `{"type": "result", ...}` line in the output (`json` prints only that one)."""
-    for line in reversed(stdout.splitlines()):
+    for line in reversed(jsonlines.lines(stdout)):
         if not line.lstrip().startswith("{"):
             continue
         try:

@@ -70,23 +70,82 @@ class Logger:
         self._log(logging.ERROR, event, values)
 
     def _log(self, level: int, event: str, values: dict[str, Any]) -> None:
-        """The record made as `logging.Logger.log` makes it, but for the caller's file and line, which no
-        line of ours shows: finding them walked the stack, a fifth of a line's cost (bench/loop_phases.py)."""
+        """Where every handler the line reaches is one of ours (the daemon's console and daemon.log), the event
+        made once and written by each: the record `logging` makes and hands from logger to handler to formatter,
+        each formatting it again, was half a line's cost (bench/loop_phases.py), for the same text. Any other
+        handler (a test's, a library user's) gets the record as `logging.Logger.log` makes it, but for the
+        caller's file and line, which no line of ours shows: finding them walked the stack."""
         logger = self._logger
-        if logger.isEnabledFor(level):
-            record = logging.getLogRecordFactory()(logger.name, level, _NO_FILE, 0, event, None, None, _NO_FUNCTION)
-            record.__dict__[_EVENT] = {**self._values, **values, "event": event}
-            logger.handle(record)
+        if not logger.isEnabledFor(level):
+            return
+        fields = {**self._values, **values, "event": event}
+        handlers = _ours(logger)
+        if handlers is None:
+            logger.handle(_record(logger.name, level, fields))
+            return
+        line = _Line(logger.name, level, fields)
+        for handler in handlers:
+            if level >= handler.level and handler.takes(logger.name):
+                handler.put(line)
+
+
+class _Line:
+    """A line on its way to our handlers: its event completed once, by the first handler that writes it and
+    inside that handler's error handling, as its `format` was: a value whose repr raises is `logging`'s error
+    to print (`--- Logging error ---`), the line lost, not an exception out of the caller's `info` (a cycle
+    cut short for a log line). The record is made only for `handleError`."""
+
+    __slots__ = ("_event", "fields", "level", "name")
+
+    def __init__(self, name: str, level: int, fields: dict[str, Any]) -> None:
+        self.name, self.level, self.fields = name, level, fields
+        self._event: dict[str, Any] | None = None
+
+    def event(self) -> dict[str, Any]:
+        if self._event is None:  # one that raised is tried again by the next handler, which reports it too
+            self._event = _completed(dict(self.fields), logging.getLevelName(self.level))
+        return self._event
+
+    def record(self) -> logging.LogRecord:
+        return _record(self.name, self.level, self.fields)
+
+
+def _record(name: str, level: int, fields: dict[str, Any]) -> logging.LogRecord:
+    record = logging.getLogRecordFactory()(name, level, _NO_FILE, 0, fields["event"], None, None, _NO_FUNCTION)
+    record.__dict__[_EVENT] = fields
+    return record
+
+
+def _ours(logger: logging.Logger) -> list[_Ours] | None:
+    """The handlers a line of `logger` reaches, as `logging.Logger.callHandlers` walks to them, where all are ours
+    and nothing filters but they: else None (the line goes through `logging`)."""
+    handlers: list[_Ours] = []
+    current: logging.Logger | None = logger
+    while current is not None:
+        if current.disabled or current.filters:
+            return None
+        for handler in current.handlers:
+            if not isinstance(handler, _Ours) or handler.filters:
+                return None
+            handlers.append(handler)
+        if not current.propagate:
+            break
+        current = current.parent
+    return handlers or None  # none: `logging`'s last resort says it
 
 
 def _event_of(record: logging.LogRecord) -> dict[str, Any]:
     """The event of a record, ours or a plain `logging` one (providers' retries), with this context's bound
     values, its level and a UTC timestamp; every string masked, inside lists, tuples and mappings too (the
     paths the guard undid), and the repr of a value JSON cannot write."""
-    event = dict(getattr(record, _EVENT, None) or {"event": record.getMessage()})
+    return _completed(dict(getattr(record, _EVENT, None) or {"event": record.getMessage()}), record.levelname)
+
+
+def _completed(event: dict[str, Any], level_name: str) -> dict[str, Any]:
+    """`event` with this context's bound values, its level, the time, and every secret masked."""
     for key, value in _bound.get().items():
         event.setdefault(key, value)
-    event["level"] = record.levelname.lower()
+    event["level"] = level_name.lower()
     event["timestamp"] = datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
     secrets = secret_values()
     if secrets:
@@ -95,14 +154,47 @@ def _event_of(record: logging.LogRecord) -> dict[str, Any]:
     return event
 
 
-class _ConsoleFormatter(logging.Formatter):
+class _Ours(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler of ours: which loggers' lines it takes, and an event's text. `Logger` writes its events with
+    `put`; a plain `logging` record (a provider's retry) goes through `emit` as any handler's, to the same text."""
+
+    def takes(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def text(self, event: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return self.takes(record.name) and bool(super().filter(record))
+
     def format(self, record: logging.LogRecord) -> str:
-        return format_event(_event_of(record))
+        return self.text(_event_of(record))
+
+    def put(self, line: _Line) -> None:
+        """`logging.StreamHandler.emit` of the line's text, under the handler's lock."""
+        try:
+            text = self.text(line.event())
+            with self.lock:  # type: ignore[union-attr]
+                if self._ready():
+                    self.stream.write(text + self.terminator)
+                    self.flush()
+        except RecursionError:
+            raise
+        except Exception:
+            self.handleError(line.record())
+
+    def _ready(self) -> bool:
+        return True
 
 
-class _JSONFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        return _JSON.encode(_event_of(record))
+class _Console(_Ours):
+    """stderr, but for the lines of `file_only`."""
+
+    def takes(self, name: str) -> bool:
+        return name != FILE_ONLY
+
+    def text(self, event: dict[str, Any]) -> str:
+        return format_event(event)
 
 
 def format_event(event: Mapping[str, Any]) -> str:
@@ -159,10 +251,8 @@ def setup(log_file: Path | None, quiet: bool = False, console: bool = True) -> N
     root.setLevel(logging.INFO)
     root.propagate = False
     if console:  # a detached daemon has no console: its stderr is the log file itself
-        to_console = logging.StreamHandler(sys.stderr)
+        to_console = _Console(sys.stderr)
         to_console.setLevel(logging.WARNING if quiet else logging.INFO)
-        to_console.setFormatter(_ConsoleFormatter())
-        to_console.addFilter(lambda record: record.name != FILE_ONLY)
         to_console.set_name(CONSOLE)
         root.addHandler(to_console)
     if log_file is not None:
@@ -187,16 +277,33 @@ def write_to(log_file: Path) -> None:
     if any(getattr(h, "baseFilename", None) == path for h in root.handlers):
         return
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    to_file = _LogFile(log_file, encoding="utf-8")
-    to_file.setFormatter(_JSONFormatter())
-    to_file.addFilter(_OfRun(path))
-    root.addHandler(to_file)
+    root.addHandler(_LogFile(log_file, path))
 
 
-class _LogFile(logging.FileHandler):
+class _LogFile(logging.FileHandler, _Ours):
     """daemon.log, whose lines a disk with no room loses: `logging` printed a traceback for each one (`--- Logging
     error ---`) and closing the file raised one (exit 1). The run's records find no room too, and stop it with one
-    line and exit 50 (a log line is said, not recorded: nothing the run resumes from is lost with it)."""
+    line and exit 50 (a log line is said, not recorded: nothing the run resumes from is lost with it).
+
+    A line belongs to the file its context named (`write_to`), told in the thread that logs, which sees that
+    context."""
+
+    def __init__(self, log_file: Path, owner: str) -> None:
+        super().__init__(log_file, encoding="utf-8")
+        self.owner = owner
+
+    def takes(self, name: str) -> bool:
+        named = _log_file.get()
+        return named is None or named == self.owner
+
+    def text(self, event: dict[str, Any]) -> str:
+        return _JSON.encode(event)
+
+    def _ready(self) -> bool:
+        """As `logging.FileHandler.emit` in append mode: a file closed meanwhile is opened again."""
+        if self.stream is None:
+            self.stream = self._open()
+        return self.stream is not None
 
     def handleError(self, record: logging.LogRecord) -> None:
         if not _no_room(sys.exc_info()[1]):
@@ -228,18 +335,6 @@ def closing_run_log() -> Iterator[None]:
                 root.removeHandler(handler)
                 handler.close()
             _log_file.set(None)
-
-
-class _OfRun(logging.Filter):
-    """A record belongs to the file its context named; run in the thread that logs, so it sees that context."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        owner = _log_file.get()
-        return owner is None or owner == self.path
 
 
 def get() -> Logger:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.plumbing.redact import redact, secret_values
 from autoresearch.runs.errors import BadResults, RunsError
 
@@ -69,8 +70,8 @@ def read_bytes(path: Path) -> bytes:
 
 
 def result_text(path: Path, data: bytes) -> str:
-    """The file's text, its line ends as written: `str.splitlines` ends a line at `\\r\\n` and `\\r` alike, so the
-    lines are those that reading in text mode (universal newlines) would give."""
+    """The file's text, its line ends as written: `autoresearch.plumbing.jsonlines` ends a line at `\\n`, `\\r\\n`
+    and `\\r` alike, the lines that reading in text mode (universal newlines) would give."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -79,7 +80,7 @@ def result_text(path: Path, data: bytes) -> str:
 
 def parse_rows(path: Path, text: str) -> list[Row]:
     """The rows of a result file's text (`path` names it in errors)."""
-    return list(_each_row(path, text.splitlines()))
+    return list(_each_row(path, jsonlines.lines(text)))
 
 
 def _each_row(path: Path, lines: list[str]) -> Iterator[Row]:

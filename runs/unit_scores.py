@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import TestScore, index_path, out_of_unit, parse_row, read_bytes, result_text
 
@@ -49,7 +50,7 @@ def _lines(path: Path) -> tuple[list[str], bool]:
     doubtful = _may_hold_a_huge_number(data)
     text = result_text(path, data)
     del data
-    return text.splitlines(), doubtful
+    return jsonlines.lines(text), doubtful
 
 
 _Unit = Annotated[float, msgspec.Meta(ge=0, le=1)]

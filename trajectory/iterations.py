@@ -272,8 +272,10 @@ def _parse(text: str) -> tuple[list[Iteration], int]:
 
 def parsed(text: str) -> Iterator[Iteration | None]:
     """Each non-blank line's record, or None for a line that does not parse, one at a time: a reader that
-    keeps less than the record holds one whole record at a time, not the file's."""
-    for line in text.splitlines():
+    keeps less than the record holds one whole record at a time, not the file's. Lines end at "\\n" alone, as
+    `append` ends them: `str.splitlines` also ends one at U+2028, U+2029 or U+0085, which a line's text holds
+    as written (JSON escapes none of them), and the cycle of a mutation summary quoting one was lost."""
+    for line in text.split("\n"):
         if not line.strip():
             continue
         try:

@@ -23,6 +23,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import cast
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.trajectory.spill import ByPlace, Spilled
 
 INDEX = "index.jsonl"
@@ -153,7 +154,7 @@ def _from_file(path: str) -> tuple[tuple[str, float], ...]:
             text = f.read()
     except OSError:
         return ()
-    for line in text.splitlines():
+    for line in jsonlines.lines(text):
         row = _row(line)
         if row:
             sums.setdefault(row[0], []).append(row[1])

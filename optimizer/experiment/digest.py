@@ -14,10 +14,10 @@ rows were moved out of its sight (autoresearch.optimizer.cycle.holdout).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from autoresearch.optimizer.experiment.history import Past
 from autoresearch.plumbing import atomic, faults, inplace
@@ -54,7 +54,10 @@ class Budget:
     parts: list[str] = field(default_factory=list)
 
     def add(self, part: str) -> bool:
-        size = len(part.encode("utf-8"))
+        return self.put(part, len(part.encode("utf-8")))
+
+    def put(self, part: str, size: int) -> bool:
+        """`add` of a part whose size in bytes is known."""
         if size > self.left:
             return False
         self.parts.append(part)
@@ -63,7 +66,7 @@ class Budget:
 
     def add_sized(self, parts: list[tuple[str, int]]) -> int:
         """`add` each of `parts` (a text and its size in bytes) up to the first that does not fit; returns how
-        many were added. The older cycles' lines are a hundred or more a write: summed at C speed."""
+        many were added."""
         ends = list(accumulate(size for _, size in parts))
         taken = bisect_right(ends, self.left)
         self.parts += [part for part, _ in parts[:taken]]
@@ -91,8 +94,11 @@ class Seen:
     keeps: int = 0
     errors: int = 0
     recent: deque[tuple[Iteration, Past | None]] = field(default_factory=lambda: deque(maxlen=DETAILED))
-    older: deque[tuple[str, int]] = field(default_factory=deque)  # one-line entries and their sizes, oldest first
-    older_bytes: int = 0
+    older: deque[str] = field(default_factory=deque)  # one-line entries, oldest first
+    # where each of `older` starts, and where the newest ends, in bytes of all the entries ever pushed: the
+    # newest that fit in a size are found by halving, not by summing a few hundred sizes every write
+    older_starts: deque[int] = field(default_factory=deque)
+    older_end: int = 0
     kept: deque[Past] = field(default_factory=lambda: deque(maxlen=DETAILED + 1))  # the newest KEEPs
 
     @classmethod
@@ -119,11 +125,26 @@ class Seen:
         """HEAD as the cycle found it: the last KEEP before it."""
         return next((p for p in reversed(self.kept) if p.cycle <= cycle - 1), None)
 
+    @property
+    def older_bytes(self) -> int:
+        return self.older_end - self.older_starts[0] if self.older else 0
+
     def _push_older(self, line: str) -> None:
-        self.older.append(_sized(line))
-        self.older_bytes += self.older[-1][1]
+        self.older.append(line)
+        self.older_starts.append(self.older_end)
+        self.older_end += len(line.encode("utf-8"))
         while self.older_bytes > LIMIT:  # these could never fit: the text is at most LIMIT bytes
-            self.older_bytes -= self.older.popleft()[1]
+            self.older.popleft()
+            self.older_starts.popleft()
+
+    def newest_older(self, left: int) -> tuple[str, int, int]:
+        """The newest one-line entries whose sizes sum to at most `left` bytes, newest first, as one text; its
+        size in bytes; how many."""
+        first = bisect_left(self.older_starts, self.older_end - left)
+        if first == len(self.older):
+            return "", 0, 0
+        text = "".join(reversed(list(islice(self.older, first, None))))
+        return text, self.older_end - self.older_starts[first], len(self.older) - first
 
 
 @dataclass
@@ -134,9 +155,10 @@ class Digest:
     written, and making the blocks again for every write was most of the digest's cost a cycle."""
 
     paths: ExperimentPaths
-    _blocks: dict[int, str] = field(default_factory=dict)  # cycle -> its detailed block
+    _blocks: dict[int, tuple[str, int]] = field(default_factory=dict)  # cycle -> its detailed block, its size
     _seen: Seen = field(default_factory=Seen)
     _tail: Tail | None = None
+    _kept: tuple[str, dict[str, float] | None] | None = None  # the newest KEEP's run directory read, its scores
 
     def write(self) -> None:
         """The digest of iterations.jsonl as it is now (read from where the last write stopped), written over
@@ -166,20 +188,25 @@ class Digest:
         shown = 0
         if newest and text.add("\n## The latest cycles, newest first\n"):
             for record, head in newest:
-                if not text.add(self._detailed(record, head)):
+                if not text.put(*self._detailed(record, head)):
                     break
                 shown += 1
         self._forget_older_than([record for record, _ in newest])
-        older = [_sized(_one_line(record)) for record, _ in newest[shown:]] + list(reversed(seen.older))
-        if older and text.add("\n## Earlier cycles, one line each\n\n"):
-            shown += text.add_sized(older)
+        cut = [_sized(_one_line(record)) for record, _ in newest[shown:]]  # the newest that had no room in full
+        if (cut or seen.older) and text.add("\n## Earlier cycles, one line each\n\n"):
+            taken = text.add_sized(cut)
+            shown += taken
+            if taken == len(cut):
+                older, size, count = seen.newest_older(text.left)
+                shown += count
+                text.put(older, size)
         if shown < seen.decided:
             text.parts.append(CLOSING.format(count=seen.decided - shown))
         return "".join(text.parts)
 
-    def _detailed(self, record: Iteration, head: Past | None) -> str:
+    def _detailed(self, record: Iteration, head: Past | None) -> tuple[str, int]:
         if record.cycle not in self._blocks:
-            self._blocks[record.cycle] = self._block(record, head)
+            self._blocks[record.cycle] = _sized(self._block(record, head))
         return self._blocks[record.cycle]
 
     def _block(self, record: Iteration, head: Past | None) -> str:
@@ -209,7 +236,9 @@ class Digest:
     def _read_effect(self, record: Iteration, head: Past | None) -> Effect | None:
         if record.decision == "error" or head is None or not record.run_dir or not head.run_dir:
             return None
-        ours, theirs = self._scores(record.run_dir), self._scores(head.run_dir)
+        ours, theirs = self._scores(record.run_dir), self._head_scores(head.run_dir)
+        if record.decision == "keep":  # the next cycles' HEAD
+            self._kept = (record.run_dir, ours)
         if ours is None or theirs is None:
             return None
         both = sorted(ours.keys() & theirs.keys())
@@ -217,6 +246,13 @@ class Digest:
             helped=[t for t in both if ours[t] > theirs[t] + EPSILON],
             hurt=[t for t in both if ours[t] < theirs[t] - EPSILON],
         )
+
+    def _head_scores(self, run_dir: str) -> dict[str, float] | None:
+        """HEAD's scores, read once while it is HEAD: every cycle's block is against them (a run directory's
+        results never change once its line is written)."""
+        if self._kept is None or self._kept[0] != run_dir:
+            self._kept = (run_dir, self._scores(run_dir))
+        return self._kept[1]
 
     def _scores(self, run_dir: str) -> dict[str, float] | None:
         """Each test's score in a run directory's results (the last row of a test, as compare reads them);

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import yaml
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.evalfile.interpolate import interpolate
 from autoresearch.runs.evalfile.problems import Problems, one_line
 from autoresearch.runs.evalfile.yamlload import load_yaml
@@ -75,7 +76,7 @@ def _file(path: Path, name: str, problems: Problems, where: str = "tests") -> li
     text = path.read_text(encoding="utf-8")
     try:
         loaded = (
-            [json.loads(line) for line in text.splitlines() if line.strip()]
+            [json.loads(line) for line in jsonlines.lines(text) if line.strip()]
             if path.suffix == ".jsonl"
             else load_yaml(text)
         )

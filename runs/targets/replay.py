@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.evalfile.model import Case
 from autoresearch.runs.targets import Answer, TargetFailed, cli_output
 from autoresearch.runs.targets.specs import TargetSpec
@@ -56,7 +57,7 @@ class ReplayTarget:
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = jsonlines.lines(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise TargetFailed(f"Replay fixture file not found or unreadable: {path}: {exc}") from None
     records = []

@@ -77,3 +77,12 @@ def test_a_model_missing_from_the_table_is_priced_from_the_mutators_prices():
     )
     spend = read((CAPTURED / "exec-json.jsonl").read_text(), "house-model", config.price_table())
     assert spend is not None and spend.cost_usd == (300 * 1 + 60 * 2) / 1_000_000
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_an_event_whose_text_holds_a_unicode_line_separator_is_one_event(separator):
+    """Codex writes U+2028, U+2029 and U+0085 raw in its JSON (JSON escapes none of them): the event that holds
+    one is read whole, its usage counted and its message the reply."""
+    captured = (CAPTURED / "exec-json.jsonl").read_text()
+    stdout = captured.replace("All done: read a.md", f"All done:{separator}read a.md").replace("\n", "\r\n")
+    assert read(stdout, "gpt-6.2-sol") == CodexSpend("gpt-6.2-sol", 972e-6, 300, 60, f"All done:{separator}read a.md")

@@ -114,3 +114,12 @@ def test_an_agent_that_ends_without_a_message_has_no_summary_not_its_json(tmp_pa
         ("edited the scores", 0),
         ("(no summary)", 0.1),
     ]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_claudes_result_whose_text_holds_a_unicode_line_separator_is_read_as_its_spend(tmp_path, separator):
+    """Claude Code (JavaScript's JSON.stringify) writes U+2028 and U+2029 raw: the result line is one line."""
+    result = json.dumps({**CLAUDE_RESULT, "result": f"Tightened{separator}the rules"}, ensure_ascii=False)
+    reading = spend.read(spend.Report('{"type": "system"}\r\n' + result + "\n", tmp_path / "mutator-cost.json"))
+    assert reading.spend is not None and reading.spend.cost_usd == 0.25
+    assert reading.reply is not None and reading.reply.startswith("Tightened")

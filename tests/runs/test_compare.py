@@ -277,3 +277,23 @@ def test_the_fast_reader_gives_what_the_exact_reader_gives(tmp_path, text):
         assert str(fast.value) == str(exc)
     else:
         assert load_unit_scores(path) == [(row["test_id"], row["score"]) for row in exact]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_row_whose_text_holds_a_unicode_line_separator_is_compared_as_agentv_compares_it(tmp_path, separator):
+    """JSON leaves U+2028, U+2029 and U+0085 raw in a string (JavaScript's JSON.stringify writes them so): a row
+    holding one is one row, not two halves refused as invalid JSON; a line may still end at \\r\\n."""
+    for side, score in (("base", 0.25), ("run", 0.75)):
+        (tmp_path / side).mkdir()
+        row = {"test_id": "a", "score": score, "output": f"one{separator}two"}
+        text = json.dumps(row, ensure_ascii=False) + "\r\n" + json.dumps({"test_id": "b", "score": 1}) + "\n"
+        (tmp_path / side / "index.jsonl").write_text(text, newline="")
+    args = ["compare", "base/index.jsonl", "run/index.jsonl"]
+    theirs = subprocess.run(
+        [str(agentv_binary()), *args], cwd=tmp_path, capture_output=True, env=agentv_env(tmp_path / "home")
+    )
+    ours = cli(tmp_path, *args)
+    assert ours.returncode == theirs.returncode == 0, ours.stderr
+    assert theirs.stdout.decode() == ours.stdout and "✓ win" in ours.stdout
+    assert load_unit_scores(tmp_path / "run") == [("a", 0.75), ("b", 1)]
+    assert load_rows(tmp_path / "run")[0]["output"] == f"one{separator}two"

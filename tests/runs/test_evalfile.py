@@ -283,3 +283,17 @@ def test_a_suite_without_a_name_is_named_after_its_file_as_agentv_names_it(tmp_p
     eval_file = tmp_path / file_name
     eval_file.write_text(yaml.safe_dump({"tests": [{"id": "t", "input": "x", "criteria": "y"}]}))
     assert load(eval_file).name == suite_name
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_jsonl_test_whose_text_holds_a_unicode_line_separator_is_one_test(tmp_path, separator):
+    """JSON leaves U+2028, U+2029 and U+0085 raw in a string: the test that holds one is not cut in two."""
+    eval_file = write_tree(tmp_path, [], {"a": "ok", "b": "ok"})
+    cases = [{"id": i, "input": f"one{separator}two", "assertions": [{"type": "equals", "value": "ok"}]} for i in "ab"]
+    text = "\r\n".join(json.dumps(case, ensure_ascii=False) for case in cases)
+    (eval_file.parent / "cases.jsonl").write_text(text, newline="")
+    body = yaml.safe_load(eval_file.read_text())
+    body["tests"] = "cases.jsonl"
+    eval_file.write_text(yaml.safe_dump(body))
+    suite = load(eval_file)
+    assert [case.prompt_text() for case in suite.cases] == [f"one{separator}two"] * 2

@@ -258,3 +258,15 @@ def test_a_skill_trigger_without_a_skill_is_dropped_and_odd_tool_inputs_are_read
     rows = rows_of(tmp_path, [{"id": "t", "input": "x", "assertions": checks}], {"t": {"output": [odd]}})
     assert [(s["name"], s["score"]) for s in rows["t"]["scores"]] == [("skill-trigger-csv", 1.0)] * 2
     assert rows["t"]["scores"][0]["assertions"][0]["text"] == 'Skill tool invoked with skill="1,true,,csv-tool"'
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_replay_fixture_whose_text_holds_a_unicode_line_separator_is_one_record(tmp_path, separator):
+    """JSON leaves U+2028, U+2029 and U+0085 raw in a string: the record that holds one is not refused."""
+    from autoresearch.runs.targets.replay import read_records
+
+    answer = [{"role": "assistant", "content": f"one{separator}two"}]
+    lines = [json.loads(fixture(name, output=answer)) for name in ("a", "b")]
+    path = tmp_path / "fixtures.jsonl"
+    path.write_text("\r\n".join(json.dumps(line, ensure_ascii=False) for line in lines), newline="")
+    assert [record["test_id"] for record in read_records(path)] == ["a", "b"]

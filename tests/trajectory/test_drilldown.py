@@ -7,6 +7,8 @@ import os
 import random
 import tracemalloc
 
+import pytest
+
 from autoresearch.trajectory import drilldown, page, page_parts, testscores
 from autoresearch.trajectory.iterations import Iteration
 
@@ -199,3 +201,13 @@ def test_a_cycle_listed_twice_links_its_last_lines_run_and_the_payload_is_the_wh
     assert html.count("<option ") == 2 * len(recs) and html.count(" selected>") == 4  # cycles 1 and 2, twice each
     keep_first = [_rec(1, "drop", "a"), _rec(1, "keep", "b"), _rec(1, "drop", "c")]
     assert drilldown.default_pair(keep_first, scores) == (1, 1)
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_row_whose_text_holds_a_unicode_line_separator_is_charted(tmp_path, separator):
+    """JSON leaves U+2028, U+2029 and U+0085 raw in a string: the row is one line, not two that do not parse."""
+    run = tmp_path / "run"
+    run.mkdir()
+    text = json.dumps({"test_id": "a", "score": 0.5, "output": f"one{separator}two"}, ensure_ascii=False) + "\r\n"
+    (run / "index.jsonl").write_text(text + '{"test_id": "b", "score": 1}\n', newline="")
+    assert testscores.read(run) == {"a": 0.5, "b": 1.0}

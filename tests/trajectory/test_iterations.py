@@ -22,6 +22,19 @@ def test_append_then_read_round_trips_extra_fields(tmp_path):
     assert records[0].wins == 0
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_line_whose_text_holds_a_unicode_line_separator_is_read_whole(tmp_path, separator):
+    """JSON escapes none of them: `str.splitlines` cut the line there, and the cycle was lost to every reader
+    (a resume's history, the digest, status) but the daemon that had just written it."""
+    path = tmp_path / "iterations.jsonl"
+    append(path, Iteration(cycle=1, score=0.5, decision="keep", mutation="original"))
+    append(path, Iteration(cycle=2, score=0.25, decision="drop", mutation=f"one{separator}two", reason=separator))
+    append(path, Iteration(cycle=3, score=0.75, decision="keep", mutation="three"))
+    records, bad = read(path)
+    assert bad == 0 and [r.mutation for r in records] == ["original", f"one{separator}two", "three"]
+    assert [r.cycle for r in Tail(path).new()[0]] == [1, 2, 3]
+
+
 def test_a_torn_last_line_is_cut_before_the_next_append(tmp_path):
     path = tmp_path / "iterations.jsonl"
     append(path, Iteration(cycle=1, score=0.5, decision="keep"))
