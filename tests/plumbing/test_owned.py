@@ -95,15 +95,11 @@ def test_a_cli_targets_scratch_left_by_a_sigkill_is_removed_by_the_next_process(
 def test_a_live_processs_folder_is_never_swept(tmp_path, monkeypatch):
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = {**os.environ, "TMPDIR": str(temp)}
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdout is not None and holder.stdin is not None
-    held = Path(holder.stdout.readline().strip())
+    holder, held = _holding(HOLD, temp)
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     assert owned.clear_leftovers() == []
     assert held.is_dir()
+    assert holder.stdin is not None
     holder.stdin.close()
     assert holder.wait() == 0
     assert list(temp.iterdir()) == []  # a normal exit removes the process's own folder too
@@ -151,12 +147,8 @@ def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_liv
     stayed locked, and never swept, for as long as the child lived."""
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = {**os.environ, "TMPDIR": str(temp)}
-    maker = subprocess.Popen(
-        [sys.executable, "-c", FORK], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
+    maker, held = _holding(FORK, temp)
     assert maker.stdout is not None and maker.stdin is not None
-    held = Path(maker.stdout.readline().strip())
     assert maker.wait() == -signal.SIGKILL and maker.stdout.readline() == "forked\n"
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     assert owned.clear_leftovers() == [held.parent]
@@ -177,3 +169,16 @@ def test_a_claim_that_fails_leaves_no_folder_and_no_descriptor(tmp_path, monkeyp
         owned.claim(owned.PREFIX, owned._STAGING, full)
     assert list(tmp_path.iterdir()) == []
     assert sorted(os.listdir("/proc/self/fd")) == before
+
+
+def _holding(code: str, temp: Path) -> tuple[subprocess.Popen[str], Path]:
+    """A process running `code` with its temporary directory at `temp`, and the folder it printed first."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        env={**os.environ, "TMPDIR": str(temp)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    return process, Path(process.stdout.readline().strip())
