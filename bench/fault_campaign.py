@@ -128,6 +128,9 @@ POINTS = {
 # second name of it (autoresearch.plumbing.inplace.cut); the throwaway checkout's index, after a KEEP, written
 # (in place, or to index.lock) and not yet cut to its length or renamed
 SANDBOXED_POINTS = {"digest-overwritten": (1, 3), "putback-index-written": (1,)}
+# reached only once the configuration files are settled (the put-back's own write after a KEEP: `settle`)
+SETTLED_POINTS = {"putback-index-written"}
+SETTLED_S = 1.1  # gitconfig._SETTLED, and a margin for the file system's clock
 SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:group"}
 LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}
 MAX_ATTEMPTS = 2  # tries per request in the LLM cases: the malformed reply is served this many times in a row
@@ -194,6 +197,7 @@ class Case:
     llm: tuple[str, bool, Reply] | None = None  # an LLM mutator (protocol, stream) whose first mutation gets this reply
     sandbox: str = "off"  # the command mutator's `mutator.sandbox`
     second: bool = False  # a second `run` is started once the mutator has deleted the lock files
+    settled: bool = False  # the faulted run starts once the repository's configuration is settled (`settle`)
 
 
 def kill_point_cases() -> list[Case]:
@@ -203,7 +207,15 @@ def kill_point_cases() -> list[Case]:
             for n in passes:
                 for label, spec in SIGNALS.items():
                     code = -signal.SIGKILL if label == "SIGKILL" else 130
-                    cases.append(Case(f"{point}-{n}-{label}", {ENV: f"{point}:{n}:{spec}"}, (code,), sandbox=sandbox))
+                    cases.append(
+                        Case(
+                            f"{point}-{n}-{label}",
+                            {ENV: f"{point}:{n}:{spec}"},
+                            (code,),
+                            sandbox=sandbox,
+                            settled=point in SETTLED_POINTS,
+                        )
+                    )
     return cases
 
 
@@ -341,6 +353,8 @@ class Campaign:
         if case.outside:  # a git held open: the commit and restore left to git (see gitrepo.direct)
             git(repo, "config", "core.autocrlf", "input")
         add_user_work(repo)
+        if case.settled:
+            settle(repo)
         return repo, self.harness.env(root)
 
     def run_case(self, case: Case) -> list[str]:
@@ -395,6 +409,17 @@ class Campaign:
                 pass  # still running: the first is let go on beside it (its processes are then left, and said)
         (hand / "go").touch()
         return finish(daemon), second
+
+
+def settle(repo: Path) -> None:
+    """Wait until the repository's configuration and attributes files changed more than a second ago. The
+    throwaway checkout's put-back trusts what it read of them only then (a write in the same clock tick would
+    keep their times: autoresearch.optimizer.gitrepo.gitconfig), and otherwise leaves the put-back to
+    libgit2's checkout: a run started right after the repository was made never reached its own write, and the
+    case's kill point was hit or missed by how fast the machine ran."""
+    files = [repo / ".git" / "config", repo / ".git" / "info" / "attributes", repo / ".gitattributes"]
+    changed = max((f.stat().st_ctime for f in files if f.exists()), default=0.0)
+    time.sleep(max(0.0, changed + SETTLED_S - time.time()))
 
 
 def resume(repo: Path) -> str:
