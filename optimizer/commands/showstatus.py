@@ -54,7 +54,7 @@ def show(experiment: str | None, config: Path, as_json: bool) -> int:
 
 
 def _liveness(view: ExperimentView) -> str:
-    from autoresearch.optimizer.experiment.overview import pid_alive, seconds_since
+    from autoresearch.optimizer.experiment.overview import seconds_since
 
     st = view.state or {}
     if view.running:
@@ -62,7 +62,9 @@ def _liveness(view: ExperimentView) -> str:
         elapsed = seconds_since(st.get("phase_started_at"))
         return f"running (pid {view.holder}), cycle {cycle} {phase} for {duration(elapsed)}"
     if view.stale_pid:
-        why = "is gone" if not pid_alive(view.stale_pid) else "no longer holds the lock"
+        from autoresearch.plumbing.owned import alive  # only here: it brings tempfile (ms of every `status`)
+
+        why = "is gone" if not alive(view.stale_pid) else "no longer holds the lock"
         return f"not running (stale: pid {view.stale_pid} {why})"
     if not st:
         return "not running (no state yet)"

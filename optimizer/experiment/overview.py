@@ -161,13 +161,3 @@ def seconds_since(stamp: str | None, now: datetime | None = None) -> float | Non
         return None
     at = at if at.tzinfo else at.astimezone()
     return ((now or datetime.now(timezone.utc)) - at).total_seconds()
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
