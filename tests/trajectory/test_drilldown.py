@@ -96,9 +96,7 @@ def test_scores_kept_for_the_live_page_read_as_the_file_does_and_again_when_it_m
 def test_the_live_pages_test_scores_are_kept_on_disk_not_in_memory(tmp_path):
     """Each run's scores held for good were most of what the chart kept per cycle: now a few bytes a run.
     Measured after three thousand reads: Python keeps freed tuples for reuse (up to 2,000 of each size), which
-    tracemalloc counts where they were first made, so what it keeps grows for a while, then stays. Only what
-    the trajectory's code made is counted: a thread an earlier test in the same worker left running allocates
-    meanwhile, and the whole process's figure failed the test in a full run."""
+    tracemalloc counts where they were first made, so what it keeps grows for a while, then stays."""
     kept = testscores.Kept(tmp_path)
     runs = []
     for n in range(10):
@@ -108,13 +106,13 @@ def test_the_live_pages_test_scores_are_kept_on_disk_not_in_memory(tmp_path):
             "".join(json.dumps({"test_id": f"test-{t}", "score": (n + t) % 3 / 2}) + "\n" for t in range(5))
         )
         runs.append(run)
-    tracemalloc.start(8)
+    tracemalloc.start()
     for place in range(3000):
         kept.read(place, runs[place % 10])
-    before = _made_by_the_trajectory()
+    before = tracemalloc.get_traced_memory()[0]
     for place in range(3000, 4000):
         kept.read(place, runs[place % 10])
-    held = (_made_by_the_trajectory() - before) / 1000
+    held = (tracemalloc.get_traced_memory()[0] - before) / 1000
     tracemalloc.stop()
     assert held < 32, f"{held:.0f} bytes a run"
     assert kept.read(3999, runs[9]) == testscores.read(runs[9]) and kept.read(5, runs[5]) == testscores.read(runs[5])
@@ -213,9 +211,3 @@ def test_a_row_whose_text_holds_a_unicode_line_separator_is_charted(tmp_path, se
     text = json.dumps({"test_id": "a", "score": 0.5, "output": f"one{separator}two"}, ensure_ascii=False) + "\r\n"
     (run / "index.jsonl").write_text(text + '{"test_id": "b", "score": 1}\n', newline="")
     assert testscores.read(run) == {"a": 0.5, "b": 1.0}
-
-
-def _made_by_the_trajectory() -> int:
-    """Bytes traced now whose allocation has a frame in the trajectory package (the reads under test)."""
-    traced = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, "*trajectory*", all_frames=True)])
-    return sum(stat.size for stat in traced.statistics("filename"))

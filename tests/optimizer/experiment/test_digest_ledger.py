@@ -15,15 +15,17 @@ from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.trajectory.iterations import Iteration, append, read
 
 SECRET = "sk-live-0123456789abcdef"
-_opened: list[str] = []
+_watching: list[list[str]] = []  # the files opened during the `_opened_during` under way, if one is
 
 
 def _watch(event: str, args: tuple) -> None:
-    if event == "open" and isinstance(args[0], (str, Path)):
-        _opened.append(str(args[0]))
+    if _watching and event == "open" and isinstance(args[0], (str, Path)):
+        _watching[-1].append(str(args[0]))
 
 
-sys.addaudithook(_watch)  # a hook cannot be removed: it only lists what was opened
+# A hook cannot be removed, and it stays for every later test of the worker: it lists nothing outside
+# `_opened_during` (listing every open for good grew the process's memory under later tests that measure it)
+sys.addaudithook(_watch)
 
 
 def _record(cycle: int, run_dir: str = "", mutation: str = "") -> Iteration:
@@ -42,9 +44,12 @@ def _run_dir(paths: ExperimentPaths, name: str, scores: dict[str, float]) -> str
 
 
 def _opened_during(action, path: Path) -> list[str]:
-    start = len(_opened)
-    action()
-    return [p for p in _opened[start:] if Path(p) == path]
+    _watching.append([])
+    try:
+        action()
+    finally:
+        opened = _watching.pop()
+    return [p for p in opened if Path(p) == path]
 
 
 @pytest.fixture
