@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import hashlib
 import os
 import stat
 from enum import Enum
@@ -53,7 +52,7 @@ from typing import TYPE_CHECKING
 import pygit2
 from pygit2.enums import FileMode, ReferenceType
 
-from autoresearch.optimizer.gitrepo import attributes, branchmove, gitcmd, gitconfig, gitident, indexentry
+from autoresearch.optimizer.gitrepo import attributes, branchmove, gitcmd, gitconfig, gitident, indexentry, oids
 from autoresearch.optimizer.gitrepo.handles import common_dir
 from autoresearch.plumbing import faults
 from autoresearch.plumbing.errors import IntegrityError
@@ -107,7 +106,7 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
     if read is None:
         return None
     data, st = read
-    if _blob_id(data) == entry.id.raw:
+    if oids.blob(data) == entry.id.raw:
         return UNCHANGED
     if b"\r" in data and _attribute(ws, "text") not in (None, False):
         return None
@@ -148,7 +147,7 @@ def restore(ws: Workspace) -> bool | Unchanged:
     if entry is None or _folder_in_the_way(ws.artifact_path):
         return False
     read = _read(ws)
-    kept = read[1] if read is not None and _blob_id(read[0]) == entry.id.raw else None
+    kept = read[1] if read is not None and oids.blob(read[0]) == entry.id.raw else None
     if kept is not None and not _same_mode(writes, kept, entry.filemode):
         kept = None
     if kept is not None and indexentry.current(ws.lib.path, ws.artifact, entry.id.raw, entry.filemode, kept):
@@ -314,11 +313,6 @@ def _same_mode(writes: dict[str, str | None], st: os.stat_result, mode: int) -> 
     is HEAD's `mode`'s, or core.fileMode is false (git then ignores the bit). A candidate that only ran `chmod
     +x` is put back to HEAD's mode, as git's checkout puts it back."""
     return _off(writes, "core.filemode") or bool(st.st_mode & 0o100) == (mode == FileMode.BLOB_EXECUTABLE)
-
-
-def _blob_id(data: bytes) -> bytes:
-    """The object id git gives a file of `data` (as workspace.blob_id), raw."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest()
 
 
 def _tree_with(repo: pygit2.Repository, tree: pygit2.Tree, parts: list[str], blob: pygit2.Oid, mode: int) -> pygit2.Oid:

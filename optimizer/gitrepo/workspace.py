@@ -16,7 +16,6 @@ costs 3-4 ms, which was most of the loop's own time (bench/loop_overhead.py).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,7 +25,7 @@ from typing import Literal
 import pygit2
 from pygit2.enums import DiffOption, RepositoryOpenFlag
 
-from autoresearch.optimizer.gitrepo import direct, gitcmd
+from autoresearch.optimizer.gitrepo import direct, gitcmd, oids
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import owned
@@ -207,7 +206,7 @@ def blob_id(path: Path) -> str:
 
 def blob_of(data: bytes) -> str:
     """The object id git gives these bytes as a file's."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    return oids.blob(data).hex()
 
 
 def artifact_bytes(ws: Workspace) -> bytes | None:

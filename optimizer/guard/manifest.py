@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autoresearch.optimizer.gitrepo import oids
+
 RACY_NS = 2_000_000_000
 CHUNK = 1 << 20
 
@@ -56,7 +58,7 @@ def blob_oid(path: str, size: int) -> str:
 
 
 def bytes_oid(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    return oids.blob(data).hex()
 
 
 def entry_of(path: str, st: os.stat_result, previous: Entry | None, reread: bool) -> Entry:
