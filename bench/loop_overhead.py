@@ -14,6 +14,8 @@ rounds. Goal (issue 34): the daemon's time per cycle at most 1.5x the raw git op
 The daemon's CPU per cycle (process time inside the loop less the eval's and the
 mutator's) is printed beside it: on a loaded machine the wall time is mostly
 waiting, for the disk and for a core, and the CPU is what a change can compare.
+It is split into user and system (kernel) time, which getrusage accounts: the
+kernel's share is the system calls' work (files made, paths walked).
 Usage: python bench/loop_overhead.py [--cycles N] [--rounds R]
 """
 
@@ -21,12 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,20 +43,28 @@ from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
 from autoresearch.runs.evaluators import EvalOutcome  # noqa: E402
 
 
+def _user_sys() -> tuple[float, float]:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
+
+
 class Stopwatch:
     """Time spent inside the eval and the mutator: not the daemon's."""
 
     def __init__(self):
-        self.outside_s = self.outside_cpu_s = 0.0
+        self.outside_s = self.outside_cpu_s = self.outside_user_s = self.outside_sys_s = 0.0
 
     @contextmanager
     def outside(self):
-        started, cpu = time.perf_counter(), time.process_time()
+        started, cpu, (user, system) = time.perf_counter(), time.process_time(), _user_sys()
         try:
             yield
         finally:
             self.outside_s += time.perf_counter() - started
             self.outside_cpu_s += time.process_time() - cpu
+            now_user, now_system = _user_sys()
+            self.outside_user_s += now_user - user
+            self.outside_sys_s += now_system - system
 
 
 class InstantEval:
@@ -136,8 +148,24 @@ class RawGit:
             self.checkouts += 1
 
 
-def time_round(root: Path, cycles: int) -> tuple[float, float, RawGit]:
-    """The daemon's own seconds for `cycles` cycles (wall, CPU), and the raw git run beside them."""
+@dataclass(frozen=True)
+class Round:
+    """The daemon's own seconds for a round's cycles, and the raw git run beside them."""
+
+    wall_s: float
+    cpu_s: float
+    user_s: float
+    sys_s: float
+    raw: RawGit
+
+    def ratio(self, cycles: int) -> float:
+        """The daemon's wall time a cycle over raw git's a cycle (one raw operation a cycle the mutator saw)."""
+        raw = self.raw
+        return (self.wall_s / cycles) / ((raw.commit_s + raw.checkout_s) / (raw.commits + raw.checkouts))
+
+
+def time_round(root: Path, cycles: int) -> Round:
+    """`cycles` cycles of the loop on a new repository under `root`, with the raw git beside them."""
     repo, raw_repo = make_repo(root / "loop"), make_repo(root / "raw")
     config = load(repo / "autoresearch.yaml", {"stop.max_cycles": cycles})
     daemonlog.setup(None, quiet=True)
@@ -145,11 +173,18 @@ def time_round(root: Path, cycles: int) -> tuple[float, float, RawGit]:
     watch = Stopwatch()
     session.evaluator = InstantEval(repo / "prompt.md", watch)
     session.mutator = mutator = InstantMutator(repo / "prompt.md", raw_repo, watch)
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu, (user, system) = time.perf_counter(), time.process_time(), _user_sys()
     loop.run(session)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    now_user, now_system = _user_sys()
     session.close()
-    return elapsed - watch.outside_s, cpu - watch.outside_cpu_s, mutator.raw
+    return Round(
+        elapsed - watch.outside_s,
+        cpu - watch.outside_cpu_s,
+        now_user - user - watch.outside_user_s,
+        now_system - system - watch.outside_sys_s,
+        mutator.raw,
+    )
 
 
 def main() -> None:
@@ -158,21 +193,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     print(f"{args.cycles} cycles per round; eval and mutation are instant; times per cycle in ms")
-    print(f"{'round':>5}  {'daemon':>7}  {'commit':>7}  {'checkout':>8}  {'raw git':>7}  {'ratio':>6}  {'CPU':>6}")
+    print(
+        f"{'round':>5}  {'daemon':>7}  {'commit':>7}  {'checkout':>8}  {'raw git':>7}  {'ratio':>6}  {'CPU':>6}"
+        f"  {'user':>5}  {'sys':>5}"
+    )
     ratios, cpus = [], []
     for n in range(1, args.rounds + 1):
         with tempfile.TemporaryDirectory() as tmp:
-            loop_s, cpu_s, raw = time_round(Path(tmp), args.cycles)
-        steps = raw.commits + raw.checkouts  # one raw operation per cycle the mutator saw
-        per_cycle = loop_s / args.cycles
-        git_per_cycle = (raw.commit_s + raw.checkout_s) / steps
-        ratios.append(per_cycle / git_per_cycle)
+            got = time_round(Path(tmp), args.cycles)
+        raw, per_cycle = got.raw, 1000 / args.cycles
+        ratios.append(got.ratio(args.cycles))
         print(
-            f"{n:>5}  {per_cycle * 1000:7.1f}  {raw.commit_s / raw.commits * 1000:7.1f}"
-            f"  {raw.checkout_s / raw.checkouts * 1000:8.1f}  {git_per_cycle * 1000:7.1f}  {ratios[-1]:5.2f}x"
-            f"  {cpu_s / args.cycles * 1000:6.1f}"
+            f"{n:>5}  {got.wall_s * per_cycle:7.1f}  {raw.commit_s / raw.commits * 1000:7.1f}"
+            f"  {raw.checkout_s / raw.checkouts * 1000:8.1f}"
+            f"  {(raw.commit_s + raw.checkout_s) / (raw.commits + raw.checkouts) * 1000:7.1f}  {ratios[-1]:5.2f}x"
+            f"  {got.cpu_s * per_cycle:6.1f}  {got.user_s * per_cycle:5.1f}  {got.sys_s * per_cycle:5.1f}"
         )
-        cpus.append(cpu_s / args.cycles)
+        cpus.append(got.cpu_s / args.cycles)
     print(
         f"overhead ratio (median)    {statistics.median(ratios):.2f}x  (goal: <= 1.5x; spread {min(ratios):.2f}-{max(ratios):.2f}x)"
     )
