@@ -88,3 +88,17 @@ def test_a_changelog_with_a_nul_an_escape_sequence_and_a_line_separator_is_one_s
     assert git(repo, "log", "-1", "--format=%s", "HEAD") == f"autoresearch cycle 2: {summary}\n"
     shown = cli(repo, "log").stdout
     assert summary in shown and "\x1b" not in shown and "\x00" not in shown
+
+
+def test_an_evals_stderr_quoted_on_the_console_has_its_escape_sequences_shown_not_obeyed(tmp_path):
+    """The console's log lines and the last error quote an eval's stderr (which may quote a model): its ESC
+    cleared the terminal or set the clipboard (OSC 52), a carriage return wrote over the line."""
+    failing = 'import sys\nsys.stderr.write("bad \\x1b]52;c;aGk=\\x07 \\x1b[2J\\rspoofed\\x00"); sys.exit(2)\n'
+    repo = rows_repo(tmp_path / "r", "", eval={"command": "python3 evals/fail.py"})
+    (repo / "evals/fail.py").write_text(failing)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a failing eval")
+    done = cli(repo, "run")
+    assert done.returncode == 40
+    assert done.stderr.splitlines()[-1].endswith("eval exited 2: bad \\x1b]52;c;aGk=\\x07 \\x1b[2J spoofed\\x00")
+    assert not {"\x1b", "\r", "\x00", "\x07"} & set(done.stdout + done.stderr)
