@@ -102,3 +102,14 @@ def test_an_evals_stderr_quoted_on_the_console_has_its_escape_sequences_shown_no
     assert done.returncode == 40
     assert done.stderr.splitlines()[-1].endswith("eval exited 2: bad \\x1b]52;c;aGk=\\x07 \\x1b[2J spoofed\\x00")
     assert not {"\x1b", "\r", "\x00", "\x07"} & set(done.stdout + done.stderr)
+
+
+def test_finalize_describes_a_night_whose_test_ids_hold_a_lone_surrogate(tmp_path):
+    """The review's description quotes the tests a KEEP won: its write raised UnicodeEncodeError (a traceback,
+    exit 1) after the review branch was made, and the next finalize refused that branch."""
+    repo = rows_repo(tmp_path / "r", ROWS)
+    assert cli(repo, "run").returncode == 0
+    done = cli(repo, "finalize")
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    described = (repo / ".autoresearch/runs/exp/review/description.md").read_bytes().decode("utf-8")
+    assert "a\\ud800" in described and "\ufffd" not in described
