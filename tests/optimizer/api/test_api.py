@@ -113,10 +113,14 @@ def test_a_record_quoting_a_lone_surrogate_is_answered_with_its_escape(tmp_path,
         tmp_path / "r", '{"test_id": "a", "score": @SCORE@, "scores": [{"name": "n\\ud800", "score": @SCORE@}]}\n'
     )
     assert cli(repo, "run").returncode == 0
-    answer = api_of(repo).http.get("/v1/experiments/exp/iterations")
+    api = api_of(repo)
+    answer = api.http.get("/v1/experiments/exp/iterations")
     assert answer.status_code == 200
     assert b'"assertions":{"n\\ud800":' in answer.content
     assert [cycle["assertions"] for cycle in answer.json()] == [{"n\ud800": s} for s in (0.5, 1.0, 0.0)]
+    done = api.http.post("/v1/experiments/exp/rollback", json={"cycle": 1}, headers=api.auth())
+    assert done.status_code == 200, done.text
+    assert done.json()["record"]["assertions"] == {"n\ud800": 0.5}  # pydantic's JSON mode made the name "n���"
 
 
 def test_the_token_is_made_once_and_never_shows_as_an_untracked_file(tmp_path, api_of):
