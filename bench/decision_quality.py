@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from autoresearch.plumbing import jsonlines  # noqa: E402
 from tests.helpers.repos import GIT_ENV, make_repo  # noqa: E402
 
 TESTS = 20
@@ -92,8 +93,8 @@ def experiment(root: Path, rule: str, seed: str) -> list[dict]:
     )
     if done.returncode not in (0, 10):
         raise SystemExit(f"the loop failed ({done.returncode}): {done.stderr[-2000:]}")
-    lines = (repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text().splitlines()
-    return [json.loads(line) for line in lines][1:]
+    lines = jsonlines.lines((repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text())
+    return [json.loads(line) for line in lines if line][1:]  # ended as the product ends them, not at U+2028
 
 
 def tally(lines: list[dict]) -> dict:

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.optimizer.gitrepo.gitcmd import processes_in  # noqa: E402
+from autoresearch.plumbing import jsonlines  # noqa: E402
 from tests.helpers.repos import GIT_ENV, git  # noqa: E402
 from tests.helpers.scenario import scores  # noqa: E402
 
@@ -221,7 +222,7 @@ def read_lines(repo: Path, problems: list[str] | None = None) -> list[dict]:
     if text and not text.endswith("\n") and problems is not None:
         problems.append("iterations.jsonl ends in a torn line")
     records = []
-    for line in text.splitlines():
+    for line in filter(None, jsonlines.lines(text)):  # as the product reads it: a row may hold U+2028
         try:
             records.append(json.loads(line))
         except ValueError:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import yaml
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.config import EvalConfig
 from autoresearch.runs.evaluators.builtin import BuiltinEvaluator
 from autoresearch.runs.executors.cluster import RayExecutor
@@ -151,8 +152,8 @@ def cycle_seconds(root: Path, args: argparse.Namespace, slots: int) -> float:
     command = [sys.executable, "-m", "autoresearch.optimizer", "run", "--max-cycles", "2"]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     assert done.returncode in (0, 10), done.stderr[-3000:]
-    [lines] = [p.read_text().splitlines() for p in (root / ".autoresearch").rglob("iterations.jsonl")]
-    last = json.loads(lines[-1])
+    [text] = [p.read_text() for p in (root / ".autoresearch").rglob("iterations.jsonl")]
+    last = json.loads([line for line in jsonlines.lines(text) if line][-1])  # ended as the product ends them
     assert last["cycle"] == 2 and len(last.get("candidates") or []) == args.candidates, last
     return float(last["duration_s"])
 

@@ -62,6 +62,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from autoresearch.plumbing import jsonlines  # noqa: E402
 from tests.helpers.repos import cli, git, make_repo  # noqa: E402
 
 TESTS = 12
@@ -270,8 +271,8 @@ def run(root: Path, land: dict, setting: Setting, args: argparse.Namespace, repe
     # and its last HEAD holds to the end of the budget
     if done.returncode not in (0, 10, 40):
         raise SystemExit(f"{label}: the loop failed ({done.returncode}): {done.stderr[-2000:]}")
-    lines = (repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text().splitlines()
-    return tally(label, [json.loads(line) for line in lines], land, repo, started)
+    lines = jsonlines.lines((repo / ".autoresearch/runs/bench/_autoresearch/iterations.jsonl").read_text())
+    return tally(label, [json.loads(line) for line in lines if line], land, repo, started)  # not cut at U+2028
 
 
 def tally(label: str, lines: list[dict], land: dict, repo: Path, started: float) -> Outcome:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.plumbing.redact import redact
 from autoresearch.plumbing.sandbox import Sandbox
 from autoresearch.plumbing.text import cut
@@ -120,22 +121,28 @@ CLOSING = re.compile(
     r"\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:\s*|\s+)(?=#\d|gh-\d|[\w.-]+/[\w.-]+#\d|https?://)", re.IGNORECASE
 )
 """GitHub's closing keyword before an issue reference, in any of the forms it reads."""
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""What no commit message nor terminal takes from a mutator: a NUL (git's arguments end at one), an escape
+sequence's ESC (a terminal that `log` prints to obeys it), any other control, and a lone surrogate (no UTF-8)."""
 
 
 def one_line(text: str) -> str:
     """A summary as it goes into the commit message and iterations.jsonl: one line, no secrets, and no
     closing reference: "Fixes #12" in a KEEP's commit would close the user's issue 12 once the branch is
-    pushed, on a model's word. A zero-width space before the reference keeps the text and disarms it."""
+    pushed, on a model's word. A zero-width space before the reference keeps the text and disarms it.
+    An `UNPRINTABLE` character is shown as U+FFFD: a NUL in a changelog ended the night at the commit."""
     line = " ".join(redact(text).split())  # masked first: a key of several lines is masked whole
+    line = UNPRINTABLE.sub("\ufffd", line)
     line = CLOSING.sub("\\1\\2\u200b", line)
     return cut(line, SUMMARY_LIMIT)
 
 
 def summary_from(changelog: Path, fallback_output: str) -> str:
-    """The first line of mutation.md if the mutator wrote one, else the last non-empty output line."""
+    """The first line of mutation.md if the mutator wrote one, else the last non-empty output line. Lines end
+    at a newline alone: `str.splitlines` also ended one at U+2028 or U+0085, and cut a summary there."""
     if changelog.is_file():
-        for line in changelog.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in jsonlines.lines(changelog.read_text(encoding="utf-8", errors="replace")):
             if line.strip():
                 return one_line(line.lstrip("# ").strip())
-    lines = [ln for ln in fallback_output.splitlines() if ln.strip()]
+    lines = [ln for ln in jsonlines.lines(fallback_output) if ln.strip()]
     return one_line(lines[-1]) if lines else "(no summary)"

@@ -18,17 +18,20 @@ from autoresearch.optimizer.commands import quick
 from autoresearch.plumbing import collector
 from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
 from autoresearch.plumbing.redact import redact
+from autoresearch.plumbing.surrogates import replaced
+from autoresearch.plumbing.text import inert
 
 
 class MaskedStream:
     """The console, masked: whatever the process prints (a summary, `--json`, a log line, a traceback)
-    leaves through `write`, so no print anywhere can show a key the masker knows."""
+    leaves through `write`, so no print anywhere can show a key the masker knows, nor raise on a lone
+    surrogate it quotes (a test id, a file name): U+FFFD in its place, as Node prints one."""
 
     def __init__(self, stream: TextIO):
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(redact(text) if isinstance(text, str) else text)
+        self._stream.write(redact(replaced(text)) if isinstance(text, str) else text)
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -91,7 +94,7 @@ def _known(exc: BaseException) -> int | None:
     code = exit_code_for(exc)
     if code is None:
         return None
-    message = redact(str(exc)) or exc.__class__.__name__
+    message = inert(redact(str(exc))) or exc.__class__.__name__  # it may quote an eval's stderr
     if not isinstance(exc, KeyboardInterrupt):
         print(f"autoresearch: {message}", file=sys.stderr)
     else:

@@ -31,6 +31,7 @@ from typing import Any
 
 from autoresearch.plumbing.errors import NO_ROOM
 from autoresearch.plumbing.redact import redact_tree, secret_values
+from autoresearch.plumbing.text import inert
 
 FILE_ONLY = "autoresearch.file"
 CONSOLE = "autoresearch.console"
@@ -211,7 +212,8 @@ def format_event(event: Mapping[str, Any]) -> str:
     prefix = f"cycle {cycle:<3} {phase or '':<8}" if cycle else f"{phase or '':<14}"
     extras = " ".join(f"{k}={v}" for k, v in event.items() if not k.startswith("_"))
     marker = {"warning": "WARNING: ", "error": "ERROR: "}.get(level, "")
-    return f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
+    line = f"{prefix} {marker}{message}{' ' + extras if extras else ''}".rstrip()
+    return inert(line)  # an eval's stderr quoted in an error
 
 
 def render_line(line: str, quiet: bool = False, with_time: bool = False) -> str | None:

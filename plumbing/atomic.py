@@ -10,11 +10,13 @@ from pathlib import Path
 
 from autoresearch.plumbing import folders
 from autoresearch.plumbing.errors import writing
+from autoresearch.plumbing.surrogates import utf8
 
 
 def write_text(path: Path, text: str, durable: bool = True) -> None:
-    """`durable=False` skips the fsync: still atomic against a crash of the process, not a power cut."""
-    write_bytes(path, text.encode("utf-8"), durable)
+    """`durable=False` skips the fsync: still atomic against a crash of the process, not a power cut. A lone
+    surrogate in `text` (a test id or a file name quoted) is written as its escape (plumbing.surrogates)."""
+    write_bytes(path, utf8(text), durable)
 
 
 def write_bytes(path: Path, data: bytes, durable: bool = True, mode: int | None = None) -> None:

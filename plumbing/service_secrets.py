@@ -39,7 +39,7 @@ def register(path: Path) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         kept = [p for p in _listed() if p != path and p.is_file()]
-        atomic.write_text(listing, "".join(f"{p}\n" for p in (*kept, path)))
+        atomic.write_bytes(listing, b"".join(os.fsencode(p) + b"\n" for p in (*kept, path)))  # a name as its bytes
     finally:
         os.close(fd)  # the lock with it
 
@@ -53,11 +53,13 @@ def files() -> tuple[Path, ...]:
 
 
 def _listed() -> list[Path]:
+    """The listed paths, each as its bytes: a folder's name that is not UTF-8 (`\\udcff` in a str) is the same folder
+    read back, where text in UTF-8 held its escape, a path that does not exist, and left that token unhidden."""
     try:
-        text = registry().read_text(encoding="utf-8", errors="replace")
+        data = registry().read_bytes()
     except OSError:
         return []
-    return [Path(line) for line in text.splitlines() if line.startswith("/")]
+    return [Path(os.fsdecode(line)) for line in data.split(b"\n") if line.startswith(b"/")]
 
 
 def doors() -> tuple[Path, ...]:

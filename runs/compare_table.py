@@ -35,7 +35,7 @@ def js_fixed(value: float, digits: int) -> str:
 
 def js_len(text: str) -> int:
     """A string's JavaScript `.length`: UTF-16 code units, so a character outside the BMP counts two."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is one unit, as in JS
 
 
 class _Paint:

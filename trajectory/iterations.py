@@ -30,6 +30,7 @@ from autoresearch.plumbing import folders
 from autoresearch.plumbing.clock import utc_now
 from autoresearch.plumbing.errors import writing
 from autoresearch.plumbing.redact import redact_tree, shown_in_json
+from autoresearch.plumbing.surrogates import utf8, validate_json
 
 Decision = Literal["keep", "drop", "error"]
 _LINE = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # json.dumps with these made an encoder a line
@@ -193,17 +194,25 @@ def append(path: Path, record: Iteration) -> None:
 def encoded(record: Iteration) -> bytes:
     """The record's line. Strict JSON (a NaN or an infinity is a bug upstream, raised here before anything
     is written: other readers reject them), with no secret of the environment, whatever text reached the
-    record (a grader's name, an error, a summary)."""
+    record (a grader's name, an error, a summary), and UTF-8 whatever that text holds (a lone surrogate is
+    written as its escape: autoresearch.plumbing.surrogates)."""
     undeclared = unknown_fields(record)
     if undeclared:
         raise ValueError(f"refusing to write fields no line declares: {', '.join(undeclared)}")
-    data = record.model_dump(mode="json", exclude_none=True)
+    data = fields(record)
     if not record.timestamp:  # "" is dumped in its place among the fields: stamped there
         data["timestamp"] = utc_now()
     line = _LINE.encode(data)
     if shown_in_json(line):  # masked only where a secret may show: the walk is most of a line's writing
         line = _LINE.encode(redact_tree(data))
-    return (line + "\n").encode()
+    return utf8(line + "\n")
+
+
+def fields(record: Iteration) -> dict[str, Any]:
+    """The record's fields as its line holds them. Dumped as Python values, which are JSON's here: pydantic's
+    JSON mode wrote a key holding a lone surrogate (an assertion's name) as three U+FFFD, and two such names
+    became one."""
+    return record.model_dump(exclude_none=True)
 
 
 def append_line(path: Path, line: bytes, sync: bool = True) -> os.stat_result:
@@ -279,7 +288,7 @@ def parsed(text: str) -> Iterator[Iteration | None]:
         if not line.strip():
             continue
         try:
-            yield Iteration.model_validate_json(line)
+            yield validate_json(Iteration, line)
         except ValueError:
             yield None
 

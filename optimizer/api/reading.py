@@ -27,10 +27,15 @@ def show(name: str, here: ServedHere) -> JSONObject:
     return {**overview.experiment(here.results_dir, name).as_dict(), "scheduler": sched.as_dict() if sched else None}
 
 
-@router.get("/v1/experiments/{name}/iterations", summary="Every cycle's iterations.jsonl record")
-def cycles(name: str, here: ServedHere) -> list[JSONObject]:
+@router.get(
+    "/v1/experiments/{name}/iterations",
+    summary="Every cycle's iterations.jsonl record",
+    response_model=list[JSONObject],
+)
+def cycles(name: str, here: ServedHere) -> Response:
+    # answered as written: fastapi's dump by the return type raised on a lone surrogate in a grader's name
     records, _ = iterations.read(experiment_paths(here, name).iterations)
-    return [r.model_dump(mode="json", exclude_none=True) for r in records]
+    return MaskedJSONResponse([iterations.fields(r) for r in records])
 
 
 @router.get(

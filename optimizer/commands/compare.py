@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from autoresearch.plumbing.errors import OK, REGRESSION
+from autoresearch.plumbing.surrogates import escaped
 
 if TYPE_CHECKING:
     from autoresearch.runs.compare import Comparison
@@ -36,7 +37,7 @@ def command(
 
     result = compare_scores(_scores(Path(baseline)), _scores(Path(candidate)), threshold)
     if as_json:
-        typer.echo(json_text(result))
+        typer.echo(escaped(json_text(result)))  # a lone surrogate as JSON.stringify writes it
     else:  # the paths as typed, as AgentV prints them; colours only where AgentV uses them
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         typer.echo(table(result, baseline, candidate, color))

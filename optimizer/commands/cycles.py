@@ -25,11 +25,12 @@ def command(
     A KEEP's commit is a version you can return to with `autoresearch rollback --to CYCLE`.
     """
     from autoresearch.optimizer.experiment import versions
+    from autoresearch.trajectory import iterations
 
     cfg, _, paths = find_experiment(experiment, config)
     records = versions.records(paths, cfg.experiment_name)
     if as_json:
-        print(json.dumps([r.model_dump(mode="json", exclude_none=True) for r in records], indent=2))
+        print(json.dumps([iterations.fields(r) for r in records], indent=2))  # fields(): names kept whole
         return 0
     print("\n".join(table(records)))
     return 0

@@ -25,6 +25,8 @@ from autoresearch.optimizer.cycle.tree import Candidate
 from autoresearch.plumbing import folders, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.redact import redact_tree
+from autoresearch.plumbing.surrogates import validate_json
+from autoresearch.trajectory import iterations
 from autoresearch.trajectory.iterations import Iteration
 
 FILE = "pending-keep.json"
@@ -44,8 +46,8 @@ def path(paths: ExperimentPaths) -> Path:
 
 def commit(paths: ExperimentPaths, cand: Candidate, line: Iteration, message: str) -> tuple[str, Iteration]:
     """Commit the candidate with its line written down first; returns (sha, the line with its commit)."""
-    fields = redact_tree(line.model_dump(mode="json", exclude_none=True))  # as iterations.jsonl gets them
-    record = json.dumps({"parent": cand.ws.head(), "message": message, "line": fields}).encode()
+    written = redact_tree(iterations.fields(line))  # as iterations.jsonl gets them
+    record = json.dumps({"parent": cand.ws.head(), "message": message, "line": written}).encode()
     folders.within(paths.meta, lambda: inplace.write(path(paths), record, durable=True))
     sha = cand.commit(message)
     return sha, line.model_copy(update={"commit": sha})
@@ -59,7 +61,7 @@ def take(paths: ExperimentPaths, cycle: int, parent: str, message: str) -> Itera
     """The pending line of `cycle`, if it was written for the commit of `parent` with `message` (HEAD's, as
     git keeps it: whitespace aside); the file is blanked either way. An unreadable file is no line: the caller rebuilds one."""
     try:
-        pending = Pending.model_validate_json(inplace.read(path(paths)))
+        pending = validate_json(Pending, inplace.read(path(paths)))
     except (OSError, ValueError):  # missing, blank, or not what we write (pydantic's ValidationError is a ValueError)
         return None
     finally:

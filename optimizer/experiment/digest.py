@@ -22,6 +22,7 @@ from itertools import accumulate, islice
 from autoresearch.optimizer.experiment.history import Past
 from autoresearch.plumbing import atomic, faults, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
+from autoresearch.plumbing.surrogates import utf8
 from autoresearch.plumbing.text import cut
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import load_rows
@@ -54,7 +55,7 @@ class Budget:
     parts: list[str] = field(default_factory=list)
 
     def add(self, part: str) -> bool:
-        return self.put(part, len(part.encode("utf-8")))
+        return self.put(part, len(utf8(part)))
 
     def put(self, part: str, size: int) -> bool:
         """`add` of a part whose size in bytes is known."""
@@ -132,7 +133,7 @@ class Seen:
     def _push_older(self, line: str) -> None:
         self.older.append(line)
         self.older_starts.append(self.older_end)
-        self.older_end += len(line.encode("utf-8"))
+        self.older_end += len(utf8(line))
         while self.older_bytes > LIMIT:  # these could never fit: the text is at most LIMIT bytes
             self.older.popleft()
             self.older_starts.popleft()
@@ -172,7 +173,7 @@ class Digest:
             self._seen, self._blocks = Seen(), {}
         for record in records:
             self._seen.add(record)
-        text = self._render(self._seen).encode("utf-8")
+        text = utf8(self._render(self._seen))
         if not inplace.cut(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
             atomic.write_bytes(self.paths.digest, text, durable=False)
 
@@ -295,7 +296,7 @@ def _verdict(record: Iteration, head: Past | None) -> str:
 
 
 def _sized(text: str) -> tuple[str, int]:
-    return text, len(text.encode("utf-8"))
+    return text, len(utf8(text))
 
 
 def _one_line(record: Iteration) -> str:

@@ -119,6 +119,25 @@ sys.exit(step.get("exit", 0))
 """
 
 
+ROWS_EVAL = r"""
+import os, sys  # only modules Python has loaded at start (JSON_WRITING says why)
+score = open(sys.argv[2]).read().split()[0].encode()
+with open("evals/rows.jsonl", "rb") as rows, open(os.path.join(sys.argv[1], "index.jsonl"), "wb") as out:
+    out.write(rows.read().replace(b"@SCORE@", score))
+"""
+
+
+def rows_repo(root: Path, rows: str, plan: dict[int, dict] | None = None, **config) -> Path:
+    """A repository whose eval writes `rows` (JSON text, as a test spells it) with "@SCORE@" replaced by the
+    artifact's one number: 0.5 at first, then the plan's (by default a KEEP at 1, then a DROP at 0)."""
+    plan = plan or {
+        2: {"write": {"prompt.md": "1\n"}, "summary": "up"},
+        3: {"write": {"prompt.md": "0\n"}, "summary": "down"},
+    }
+    files = {"evals/score.py": ROWS_EVAL, "evals/rows.jsonl": rows}
+    return scenario_repo(root, {"prompt.md": "0.5\n"}, plan, config=config or None, extra_files=files)
+
+
 def scenario_repo(
     root: Path,
     artifact: dict[str, str],

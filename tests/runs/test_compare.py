@@ -7,8 +7,10 @@ first position kept), plain float deltas, JavaScript Math.round for the means.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -297,3 +299,26 @@ def test_a_row_whose_text_holds_a_unicode_line_separator_is_compared_as_agentv_c
     assert theirs.stdout.decode() == ours.stdout and "✓ win" in ours.stdout
     assert load_unit_scores(tmp_path / "run") == [("a", 0.75), ("b", 1)]
     assert load_rows(tmp_path / "run")[0]["output"] == f"one{separator}two"
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "table"])
+def test_a_test_id_holding_a_lone_surrogate_is_compared_and_printed_as_agentv_prints_it(tmp_path, as_json):
+    """JavaScript keeps half of a UTF-16 pair that a cut left alone; its `--json` writes the escape `\\ud800`
+    and its table U+FFFD. Ours raised UnicodeEncodeError at the table's widths and at the print."""
+    for side, score in (("base", 0.25), ("run", 0.75)):
+        (tmp_path / side).mkdir()
+        rows = '{"test_id": "a\\ud800", "score": %s}\n{"test_id": "b\\udc00c", "score": 1}\n' % score
+        (tmp_path / side / "index.jsonl").write_text(rows)
+    args = ["compare", "base/index.jsonl", "run/index.jsonl", *(["--json"] if as_json else [])]
+    theirs = subprocess.run(
+        [str(agentv_binary()), *args], cwd=tmp_path, capture_output=True, env=agentv_env(tmp_path / "home")
+    )
+    ours = subprocess.run(
+        [sys.executable, "-m", "autoresearch.optimizer", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert (ours.returncode, ours.stderr) == (theirs.returncode, b"") == (0, b"")
+    assert ours.stdout == theirs.stdout
+    assert (b"a\\ud800" if as_json else "a\ufffd".encode()) in ours.stdout

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.helpers.repos import GIT_ENV, cli, copy_of, git, made_once
-from tests.helpers.scenario import iterations, scenario_repo, scores, state, wait_for
+from tests.helpers.scenario import iterations, rows_repo, scenario_repo, scores, state, wait_for
 
 PLAN = {
     2: {"write": {"prompt.md": scores(a=1, b=0.5)}, "summary": "raise a"},
@@ -105,6 +105,22 @@ def test_reads_experiments_their_cycles_and_best_artifact_and_describes_itself(t
     assert api.http.get("/runs/exp/_autoresearch/trajectory.html").status_code == 200  # the chart beside the API
     assert api.http.get("/runs/exp/_autoresearch/state.json").status_code == 404  # the page has it drawn in
     assert api.http.get("/v1/experiments", headers={"Host": "attacker.example"}).status_code == 403
+
+
+def test_a_record_quoting_a_lone_surrogate_is_answered_with_its_escape(tmp_path, api_of):
+    """A grader's name of the eval's rows holding half a UTF-16 pair: starlette's encoding raised, a 500."""
+    repo = rows_repo(
+        tmp_path / "r", '{"test_id": "a", "score": @SCORE@, "scores": [{"name": "n\\ud800", "score": @SCORE@}]}\n'
+    )
+    assert cli(repo, "run").returncode == 0
+    api = api_of(repo)
+    answer = api.http.get("/v1/experiments/exp/iterations")
+    assert answer.status_code == 200
+    assert b'"assertions":{"n\\ud800":' in answer.content
+    assert [cycle["assertions"] for cycle in answer.json()] == [{"n\ud800": s} for s in (0.5, 1.0, 0.0)]
+    done = api.http.post("/v1/experiments/exp/rollback", json={"cycle": 1}, headers=api.auth())
+    assert done.status_code == 200, done.text
+    assert done.json()["record"]["assertions"] == {"n\ud800": 0.5}  # pydantic's JSON mode made the name "n���"
 
 
 def test_the_token_is_made_once_and_never_shows_as_an_untracked_file(tmp_path, api_of):

@@ -1,0 +1,20 @@
+"""The list of the control API's token files, which every sandbox hides (autoresearch.plumbing.service_secrets)."""
+
+from __future__ import annotations
+
+import os
+
+from autoresearch.plumbing import service_secrets
+
+
+def test_a_token_file_under_a_folder_whose_name_is_not_utf8_is_listed_as_it_is_named(tmp_path, monkeypatch):
+    """A repository in a folder named in Latin-1: the list held the name's `\\udcff` escape as text (a path that does
+    not exist), so no sandbox hid the token of that repository's `serve`."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    folder = tmp_path / os.fsdecode(b"caf\xe9")
+    folder.mkdir()
+    token = folder / "token"
+    token.write_text("secret")
+    service_secrets.register(token)
+    service_secrets.register(tmp_path / "other")  # the first is kept when the list is written again
+    assert token in service_secrets.files()
