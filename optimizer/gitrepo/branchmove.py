@@ -8,15 +8,48 @@ of a KEEP's own CPU in bench/decision_writes.py). Here: the lock made, the ref r
 compare-and-swap: it must name the parent), the two lines appended, the lock renamed. Anything else (a
 detached HEAD, a linked worktree, a branch only in `packed-refs`, a reflog missing, which git would make) is
 left to libgit2, with nothing written: `move` says False.
+
+Around either (`head_locked`), `HEAD.lock` is held as git's commit holds it: its files backend locks HEAD for
+HEAD's reflog line (split into an update of its own, refs/files-backend.c's split_head_update) before the
+branch's lock, writes HEAD's line and the branch's, renames the branch's lock and removes HEAD's last. A `git
+reflog expire` of HEAD (a `git gc`) takes the same lock to rewrite `logs/HEAD`: without it, the KEEP's line
+appended after the expiry read the reflog was lost when the expiry renamed its rewrite over it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from autoresearch.optimizer.gitrepo import rawread
 from autoresearch.optimizer.gitrepo.gitident import Who
 from autoresearch.plumbing import faults
+from autoresearch.plumbing.errors import IntegrityError
+
+
+@contextmanager
+def head_locked(git_dir: str, branch: str) -> Iterator[None]:
+    """`HEAD.lock` of the repository at `git_dir` held while `branch`, the branch HEAD names, is moved (see the
+    module), and HEAD found under it still naming `branch`, as git checks it ("HEAD has been racily updated");
+    removed on the way out, whatever happened. Held by another (a git at work, or one killed): IntegrityError
+    with git's words, nothing written; a kill while it is held leaves it to the next start
+    (gitcmd.clear_stale_locks: made since the write's note, no git at work in the repository)."""
+    lock = os.path.join(git_dir, "HEAD.lock")
+    try:
+        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+    except FileExistsError:
+        raise IntegrityError(
+            f"git commit failed: cannot lock ref 'HEAD': Unable to create '{lock}': File exists. Another git process "
+            "seems to be running in this repository (a `git gc` expires HEAD's reflog under it); if none is, remove it"
+        ) from None
+    try:
+        faults.point("head-locked")
+        if rawread.whole(os.path.join(git_dir, "HEAD")) != f"ref: {branch}\n".encode():
+            raise IntegrityError(f"git commit failed: HEAD has been racily updated (it no longer names {branch})")
+        yield
+    finally:
+        os.unlink(lock)
 
 
 def move(git_dir: str, branch: str, old: str, new: str, who: Who, message: str) -> bool:
@@ -24,7 +57,7 @@ def move(git_dir: str, branch: str, old: str, new: str, who: Who, message: str) 
     moved from `old` to `new` with reflog lines signed by `who` now, as git writes them; False (nothing
     written) where this is not the plain case (see the module)."""
     ref = os.path.join(git_dir, *branch.split("/"))
-    logs = (os.path.join(git_dir, "logs", *branch.split("/")), os.path.join(git_dir, "logs", "HEAD"))
+    logs = (os.path.join(git_dir, "logs", "HEAD"), os.path.join(git_dir, "logs", *branch.split("/")))  # git's order
     if not all(os.path.isfile(log) for log in logs):
         return False
     lock = ref + ".lock"

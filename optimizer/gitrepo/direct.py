@@ -7,7 +7,9 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   entry for the artifact set to the new blob and the file's status (indexentry; the user's other staged
   changes stay staged and out of the commit), then the branch (or a detached HEAD) moved with git's lock
   file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`
-  (by branchmove where the branch's loose ref and both reflogs are there, by libgit2 otherwise).
+  (by branchmove where the branch's loose ref and both reflogs are there, by libgit2 otherwise), with
+  `HEAD.lock` held meanwhile as git's commit holds it (branchmove.head_locked; held by another git: the
+  commit fails as git's would, nothing moved).
   As git's commit: the new index written to `index.lock`, the branch moved, then the lock renamed over the
   index; the lock held throughout, so a user's `git commit` meanwhile is refused (it would take the staged
   candidate). A kill before the branch moved leaves the candidate in the tree on the old HEAD, which the next
@@ -23,7 +25,8 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   status` wrote the index.
 
 Each is journaled as the git command it replaces (autoresearch.optimizer.gitrepo.gitcmd.journaled): a kill
-leaves the note and the locks it took (`index.lock`, the branch's `.lock`), which the next start clears.
+leaves the note and the locks it took (`index.lock`, `HEAD.lock`, the branch's `.lock`), which the next start
+clears.
 Anything here that is not as simple is left to git (None or False, having written nothing the user sees):
 a directory artifact; any GIT_* variable but the identity's and a few that change nothing written; a
 configuration git would act on differently (commit.gpgSign, commit.cleanup, i18n.commitEncoding,
@@ -41,6 +44,7 @@ index or entry indexentry does not write; `index.lock` held.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
@@ -270,11 +274,15 @@ def _move(
     ws: Workspace, ref: pygit2.Reference, parent: pygit2.Oid, sha: pygit2.Oid, who: gitident.Who, line: str
 ) -> None:
     """The ref moved from `parent` to `sha`, its reflog and HEAD's given `line` signed by `who` (the committer,
-    as git signs it): by branchmove where a branch's files are the plain case, else by libgit2."""
-    if ref.name.startswith("refs/heads/") and branchmove.move(ws.lib.path, ref.name, str(parent), str(sha), who, line):
-        return
-    ws.lib.set_ident(who.name, who.email)
-    ref.set_target(sha, line)
+    as git signs it): by branchmove where a branch's files are the plain case, else by libgit2; a branch with
+    `HEAD.lock` held throughout, as git's commit holds it (branchmove.head_locked: libgit2 takes none for
+    HEAD's line), a detached HEAD by libgit2, which locks HEAD itself to move it."""
+    branch = ref.name.startswith("refs/heads/")
+    with branchmove.head_locked(ws.lib.path, ref.name) if branch else contextlib.nullcontext():
+        if branch and branchmove.move(ws.lib.path, ref.name, str(parent), str(sha), who, line):
+            return
+        ws.lib.set_ident(who.name, who.email)
+        ref.set_target(sha, line)
 
 
 def _busy(ws: Workspace) -> bool:
