@@ -45,7 +45,8 @@ def head_locked(git_dir: str, branch: str) -> Iterator[None]:
         ) from None
     try:
         faults.point("head-locked")
-        if rawread.whole(os.path.join(git_dir, "HEAD")) != f"ref: {branch}\n".encode():
+        head = rawread.whole(os.path.join(git_dir, "HEAD")) or b""
+        if not head.startswith(b"ref:") or head[4:].strip() != os.fsencode(branch):  # as git parses a symref
             raise IntegrityError(f"git commit failed: HEAD has been racily updated (it no longer names {branch})")
         yield
     finally:

@@ -128,6 +128,9 @@ def test_head_lock_is_removed_when_the_move_fails_and_head_must_still_name_the_b
     with pytest.raises(OSError), branchmove.head_locked(str(repo / ".git"), "refs/heads/main"):
         raise OSError("a full disk")
     assert not (repo / ".git/HEAD.lock").exists()
+    (repo / ".git/HEAD").write_text("ref:  refs/heads/main")  # a hand edit git reads as the same symref
+    with branchmove.head_locked(str(repo / ".git"), "refs/heads/main"):
+        assert (repo / ".git/HEAD.lock").exists()
     git(repo, "checkout", "-q", "-b", "other")  # HEAD names another branch than the KEEP's
     with pytest.raises(IntegrityError, match="HEAD has been racily updated"):
         with branchmove.head_locked(str(repo / ".git"), "refs/heads/main"):
