@@ -8,11 +8,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
 from autoresearch.optimizer.gitrepo import branchmove, direct
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.plumbing.critical import critical, hold
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.faults import ENV
 from tests.helpers.procs import daemon
@@ -136,3 +139,138 @@ def test_head_lock_is_removed_when_the_move_fails_and_head_must_still_name_the_b
         with branchmove.head_locked(str(repo / ".git"), "refs/heads/main"):
             pytest.fail("moved under a HEAD that names another branch")
     assert not (repo / ".git/HEAD.lock").exists()
+
+
+class Sleeps:
+    """time.sleep as the lock's waits call it: each wait noted (ms), none slept; the lock another held removed
+    at the `release`-th (that git done), so that the KEEP's next try finds it free."""
+
+    def __init__(self, lock=None, release=0):
+        self.lock, self.release, self.waits = lock, release, []
+
+    def __call__(self, seconds):
+        self.waits.append(round(seconds * 1000))
+        if len(self.waits) == self.release:
+            self.lock.unlink()
+
+
+LOCKS = {  # what holds the lock, how the KEEP moves the ref: HEAD.lock or the branch's, by branchmove or libgit2
+    "head-branchmove": ("HEAD.lock", ()),
+    "head-libgit2": ("HEAD.lock", ("pack-refs", "--all")),
+    "head-detached": ("HEAD.lock", ("checkout", "-q", "--detach")),
+    "branch-branchmove": ("refs/heads/main.lock", ()),
+    "branch-libgit2": ("refs/heads/main.lock", ("pack-refs", "--all")),
+}
+
+
+def keep_with_a_lock_held(tmp_path, case, timeout=None):
+    """A repository whose artifact is changed, the lock of `case` held by another; the KEEP's workspace."""
+    name, setup = LOCKS[case]
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    if setup:
+        git(repo, *setup)
+    if timeout is not None:
+        git(repo, "config", "core.filesRefLockTimeout", timeout)
+    (repo / "a.txt").write_text("b\n")
+    os.close(os.open(repo / ".git" / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    return repo, repo / ".git" / name
+
+
+@pytest.mark.parametrize("case", LOCKS)
+def test_a_ref_lock_another_releases_within_core_filesreflocktimeout_is_waited_for_as_git_waits(
+    tmp_path, monkeypatch, case
+):
+    repo, lock = keep_with_a_lock_held(tmp_path, case)
+    sleeps = Sleeps(lock, release=5)
+    monkeypatch.setattr(time, "sleep", sleeps)
+    sha = direct.commit(open_workspace(repo, "a.txt"), "kept")
+    assert len(sleeps.waits) == 5 and sleeps.waits[-1] >= 12  # the fifth of git's waits: 25 ms, give or take a quarter
+    assert git(repo, "rev-parse", "HEAD").strip() == sha and not list((repo / ".git").rglob("*.lock"))
+    assert git(repo, "reflog", "-1", "--format=%H %gs", "HEAD") == f"{sha} commit: kept\n"
+
+
+@pytest.mark.parametrize("case", LOCKS)
+def test_a_ref_lock_held_past_core_filesreflocktimeout_stops_the_keep_with_nothing_written(tmp_path, monkeypatch, case):
+    repo, lock = keep_with_a_lock_held(tmp_path, case)
+    sleeps = Sleeps()
+    monkeypatch.setattr(time, "sleep", sleeps)
+    before = [(repo / ".git" / name).read_bytes() for name in ("logs/HEAD", "index", "HEAD")]
+    with pytest.raises(IntegrityError, match=f"cannot lock ref '.*': Unable to create '{lock}': File exists"):
+        direct.commit(open_workspace(repo, "a.txt"), "kept")
+    assert 100 <= sum(sleeps.waits) < 100 + sleeps.waits[-1] + 1  # git's default: 100 ms of waits, then no more
+    assert [(repo / ".git" / name).read_bytes() for name in ("logs/HEAD", "index", "HEAD")] == before
+    assert [p.relative_to(repo / ".git") for p in (repo / ".git").rglob("*.lock")] == [lock.relative_to(repo / ".git")]
+
+
+@pytest.mark.parametrize(("timeout", "waits"), [("0", 0), ("2k", 2048), ("0x20", 32)])
+def test_core_filesreflocktimeout_is_read_as_git_reads_it(tmp_path, monkeypatch, timeout, waits):
+    repo, _ = keep_with_a_lock_held(tmp_path, "head-branchmove", timeout)
+    sleeps = Sleeps()
+    monkeypatch.setattr(time, "sleep", sleeps)
+    with pytest.raises(IntegrityError, match="cannot lock ref 'HEAD'"):
+        direct.commit(open_workspace(repo, "a.txt"), "kept")
+    assert waits <= sum(sleeps.waits) <= waits + max(sleeps.waits, default=0)
+    assert max(sleeps.waits, default=0) <= 1250  # git's longest wait: a second, give or take a quarter
+
+
+@pytest.mark.parametrize("timeout", ["abc", "08", "1 ", "3g"])
+def test_a_core_filesreflocktimeout_git_refuses_leaves_the_commit_to_git(tmp_path, timeout):
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    git(repo, "config", "core.filesRefLockTimeout", timeout)
+    (repo / "a.txt").write_text("b\n")
+    assert direct.commit(open_workspace(repo, "a.txt"), "kept") is None  # git says "bad numeric config value"
+    assert git(repo, "rev-list", "--count", "HEAD") == "1\n" and (repo / "a.txt").read_text() == "b\n"
+
+
+def test_a_stop_set_aside_ends_an_endless_wait_for_a_lock(tmp_path, monkeypatch):
+    repo, _ = keep_with_a_lock_held(tmp_path, "head-branchmove", "-1")  # git: try until the lock is free
+    sleeps = Sleeps()
+    monkeypatch.setattr(time, "sleep", sleeps)
+    monkeypatch.setattr(signal, "getsignal", lambda signum: signal.SIG_IGN)  # the set-aside signal is not raised
+    with critical(), pytest.raises(IntegrityError, match="cannot lock ref 'HEAD'"):
+        hold(signal.SIGTERM)  # a `kill` of the daemon while it waits
+        direct.commit(open_workspace(repo, "a.txt"), "kept")
+    assert sleeps.waits == []
+
+
+def test_a_head_that_is_a_link_is_left_to_git_which_writes_the_branchs_reflog_too(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    (repo / ".git/HEAD").unlink()
+    (repo / ".git/HEAD").symlink_to("refs/heads/main")  # core.preferSymlinkRefs: git reads it as naming main
+    (repo / "a.txt").write_text("b\n")
+    logs = [(repo / ".git" / name).read_bytes() for name in ("logs/HEAD", "logs/refs/heads/main")]
+    assert direct.commit(open_workspace(repo, "a.txt"), "kept") is None  # libgit2 would log HEAD's line alone
+    assert [(repo / ".git" / name).read_bytes() for name in ("logs/HEAD", "logs/refs/heads/main")] == logs
+    assert git(repo, "rev-list", "--count", "HEAD") == "1\n"
+
+
+HOLDER = """
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+print("held", flush=True)
+sys.stdin.read()
+os.unlink(sys.argv[1])
+os.close(fd)
+"""
+
+
+def test_a_lock_a_program_not_named_git_holds_open_from_elsewhere_after_a_kill_is_never_removed(tmp_path):
+    repo = make(tmp_path)
+    assert cli(repo, "run", env={ENV: "direct-index-written:1"}).returncode == -signal.SIGKILL  # the write noted
+    ide = subprocess.Popen(  # libgit2 keeps its lock open until it renames it; its process is not `git`
+        [sys.executable, "-c", HOLDER, str(repo / ".git/HEAD.lock")],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert ide.stdout.readline() == "held\n"
+    resumed = daemon(repo, "run")
+    log = repo / ".autoresearch/runs/exp/_autoresearch/daemon.log"
+    wait_for(lambda: log.exists() and "holding its locks open" in log.read_text())
+    assert (repo / ".git/HEAD.lock").exists()  # still the program's: waited for, not taken
+    ide.communicate("")  # its write done: the lock renamed away
+    _, stderr = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, stderr
+    assert "HEAD.lock" not in stderr
+    assert_same_as_uninterrupted(repo)
