@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from autoresearch.optimizer.gitrepo import rawread
 from autoresearch.optimizer.gitrepo.gitident import Who
@@ -94,7 +94,8 @@ def head_locked(git_dir: str, branch: str, timeout_ms: int = DEFAULT_TIMEOUT_MS)
             raise IntegrityError(f"git commit failed: HEAD has been racily updated (it no longer names {branch})")
         yield
     finally:
-        os.unlink(path)
+        with suppress(FileNotFoundError):  # removed by hand meanwhile: git's rollback ignores it too
+            os.unlink(path)
 
 
 def move(

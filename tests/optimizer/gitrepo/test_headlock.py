@@ -274,3 +274,10 @@ def test_a_lock_a_program_not_named_git_holds_open_from_elsewhere_after_a_kill_i
     assert resumed.returncode == 0, stderr
     assert "HEAD.lock" not in stderr
     assert_same_as_uninterrupted(repo)
+
+
+def test_a_head_lock_removed_by_hand_while_held_does_not_fail_the_moved_branch(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    with branchmove.head_locked(str(repo / ".git"), "refs/heads/main"):
+        (repo / ".git/HEAD.lock").unlink()  # `rm .git/HEAD.lock` of a user who thought it stale
+    assert not (repo / ".git/HEAD.lock").exists()
