@@ -14,7 +14,7 @@ import time
 import pytest
 
 from autoresearch.optimizer.gitrepo import branchmove, direct
-from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.gitrepo.workspace import commit_artifact, open_workspace
 from autoresearch.plumbing.critical import critical, hold
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.faults import ENV
@@ -242,6 +242,11 @@ def test_a_head_that_is_a_link_is_left_to_git_which_writes_the_branchs_reflog_to
     assert direct.commit(open_workspace(repo, "a.txt"), "kept") is None  # libgit2 would log HEAD's line alone
     assert [(repo / ".git" / name).read_bytes() for name in ("logs/HEAD", "logs/refs/heads/main")] == logs
     assert git(repo, "rev-list", "--count", "HEAD") == "1\n"
+    sha = commit_artifact(open_workspace(repo, "a.txt"), "kept")  # by git, then
+    assert all(
+        git(repo, "reflog", "-1", "--format=%H %gs", name) == f"{sha} commit: kept\n" for name in ("HEAD", "main")
+    )
+    assert (repo / ".git/HEAD").is_symlink()
 
 
 HOLDER = """
