@@ -114,11 +114,13 @@ POINTS = {
     "after-state": (2,),
     "process.started": (1, 3),  # a command started, its group not yet told to the watcher: the eval, a mutator
     # inside the decision's in-process git writes (autoresearch.optimizer.gitrepo.direct): a KEEP's commit with its
-    # objects written (index.lock held), its index written (the branch not yet moved), the two reflog lines
-    # appended under the branch's lock (the branch not yet moved: branchmove), its branch moved (the journal's
-    # note not yet blanked); a DROP's file written beside the artifact, then renamed over it
+    # objects written (index.lock held), its index written (the branch not yet moved), HEAD.lock taken (before the
+    # branch's lock, as git's commit takes it), the two reflog lines appended under both locks (the branch not yet
+    # moved: branchmove), its branch moved (the journal's note not yet blanked); a DROP's file written beside the
+    # artifact, then renamed over it
     "direct-objects-written": (1, 2),
     "direct-index-written": (1, 2),
+    "head-locked": (1, 2),
     "branchmove-logged": (1,),
     "direct-ref-updated": (1,),
     "direct-scratch-written": (1, 2),

@@ -26,6 +26,12 @@ def hold(signum: int) -> bool:
     return False
 
 
+def stopping() -> bool:
+    """Whether a signal is set aside until the current block ends: a wait inside the block (a lock another
+    holds, retried as git retries it) gives up rather than hold the stop back."""
+    return bool(_held)
+
+
 @contextmanager
 def critical() -> Iterator[None]:
     global _depth

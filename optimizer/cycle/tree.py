@@ -30,7 +30,14 @@ class Candidate:
         self.settled = False
 
     def commit(self, message: str) -> str:
-        sha = commit_artifact(self.ws, message)
+        """The candidate committed; a commit git refuses (a lock another git holds: `HEAD.lock` during a `git
+        gc`, a branch's, the index's) ends the run with the candidate's diff saved first, as a DROP saves it:
+        the way out of the cycle then puts the artifact back at HEAD, and the next run makes the cycle again."""
+        try:
+            sha = commit_artifact(self.ws, message)
+        except IntegrityError as exc:
+            saved = self._save()
+            raise IntegrityError(f"{exc}; the candidate's diff is saved in {saved}" if saved else str(exc)) from None
         if sha is None:
             raise IntegrityError("the candidate vanished before its commit")
         self.settled = True
@@ -43,12 +50,19 @@ class Candidate:
             self.settled = True
             return
         with signals.critical():
-            patch = candidate_patch(self.ws)
-            if patch.strip():
-                (self.run_dir / "candidate.patch").write_text(patch + "\n", encoding="utf-8")
+            self._save()
             faults.point("after-patch")
             restore_artifact(self.ws)
         self.settled = True
+
+    def _save(self) -> Path | None:
+        """The candidate's diff against HEAD written to its run directory; where, or None when there is none."""
+        patch = candidate_patch(self.ws)
+        if not patch.strip():
+            return None
+        saved = self.run_dir / "candidate.patch"
+        saved.write_text(patch + "\n", encoding="utf-8")
+        return saved
 
     def close(self) -> None:
         """On the way out of its cycle: the artifact back at HEAD unless it was committed or settled."""

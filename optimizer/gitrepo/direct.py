@@ -7,7 +7,9 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   entry for the artifact set to the new blob and the file's status (indexentry; the user's other staged
   changes stay staged and out of the commit), then the branch (or a detached HEAD) moved with git's lock
   file, only if it still names the parent (compare-and-swap), its reflog and HEAD's given `commit: <subject>`
-  (by branchmove where the branch's loose ref and both reflogs are there, by libgit2 otherwise).
+  (by branchmove where the branch's loose ref and both reflogs are there, by libgit2 otherwise), with
+  `HEAD.lock` held meanwhile as git's commit holds it (branchmove.head_locked; held by another git: the
+  commit fails as git's would, nothing moved).
   As git's commit: the new index written to `index.lock`, the branch moved, then the lock renamed over the
   index; the lock held throughout, so a user's `git commit` meanwhile is refused (it would take the staged
   candidate). A kill before the branch moved leaves the candidate in the tree on the old HEAD, which the next
@@ -23,7 +25,8 @@ cycle, the whole of what bench/loop_overhead.py allows it.
   status` wrote the index.
 
 Each is journaled as the git command it replaces (autoresearch.optimizer.gitrepo.gitcmd.journaled): a kill
-leaves the note and the locks it took (`index.lock`, the branch's `.lock`), which the next start clears.
+leaves the note and the locks it took (`index.lock`, `HEAD.lock`, the branch's `.lock`), which the next start
+clears.
 Anything here that is not as simple is left to git (None or False, having written nothing the user sees):
 a directory artifact; any GIT_* variable but the identity's and a few that change nothing written; a
 configuration git would act on differently (commit.gpgSign, commit.cleanup, i18n.commitEncoding,
@@ -34,13 +37,14 @@ gitconfig.unjudged); an attribute that converts the artifact (filter, eol, crlf,
 index's, the repository's, the user's, the system's); an identity git would guess or clean, a message, an
 identity or GIT_REFLOG_ACTION that is not UTF-8, a date in another form or one git reads otherwise,
 GIT_COMMITTER_DATE; a DROP where the artifact's folder would give the file another group or default ACL than
-git's folder; a merge, cherry-pick or revert under way; HEAD not on a branch's own ref nor detached; the
+git's folder; a merge, cherry-pick or revert under way; HEAD not on a branch's own ref nor detached, or a link; the
 artifact not a regular file (a link, a folder) at HEAD or in the tree, or under a folder that is a link; an
 index or entry indexentry does not write; `index.lock` held.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
@@ -97,6 +101,9 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
         return None
     if any(writes.get(key) is not None for key in ("commit.cleanup", "i18n.commitencoding")):
         return None
+    timeout = gitconfig.integer(writes.get("core.filesreflocktimeout", str(branchmove.DEFAULT_TIMEOUT_MS)))
+    if timeout is None:  # git stops at it ("bad numeric config value"): its words, not ours
+        return None
     text, signed, head = gitident.cleaned(message), gitident.signatures(writes), _head(ws)
     line = None if text is None else gitident.reflog_message(text)
     entry = None if head is None else _at_head(ws, head[1].tree)
@@ -125,7 +132,7 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
             faults.point("direct-objects-written")
             lock.write(indexentry.patched(index, ws.artifact, blob.raw, mode, st))
             faults.point("direct-index-written")
-            _move(ws, ref, parent.id, sha, signed[1], line)
+            _move(ws, ref, parent.id, sha, signed[1], line, timeout)
             faults.point("direct-ref-updated")
             lock.commit()
         except (OSError, pygit2.GitError) as exc:
@@ -251,7 +258,11 @@ def _folder_in_the_way(path: Path) -> bool:
 
 def _head(ws: Workspace) -> tuple[pygit2.Reference, pygit2.Commit] | None:
     """The ref a commit moves (the branch HEAD is on, or HEAD detached) and the commit it names; None when HEAD
-    names a ref that is not a branch's own."""
+    names a ref that is not a branch's own, or is a link (`core.preferSymlinkRefs`): git reads it as naming the
+    branch, takes `HEAD.lock` and writes both reflogs, where libgit2 reads it as detached and, through the
+    link, would move the branch with HEAD's reflog line alone."""
+    if os.path.islink(os.path.join(ws.lib.path, "HEAD")):
+        return None
     head = ws.lib.lookup_reference("HEAD")
     if head.type == ReferenceType.SYMBOLIC:
         name = str(head.target)
@@ -267,14 +278,35 @@ def _head(ws: Workspace) -> tuple[pygit2.Reference, pygit2.Commit] | None:
 
 
 def _move(
-    ws: Workspace, ref: pygit2.Reference, parent: pygit2.Oid, sha: pygit2.Oid, who: gitident.Who, line: str
+    ws: Workspace,
+    ref: pygit2.Reference,
+    parent: pygit2.Oid,
+    sha: pygit2.Oid,
+    who: gitident.Who,
+    line: str,
+    timeout_ms: int,
 ) -> None:
     """The ref moved from `parent` to `sha`, its reflog and HEAD's given `line` signed by `who` (the committer,
-    as git signs it): by branchmove where a branch's files are the plain case, else by libgit2."""
-    if ref.name.startswith("refs/heads/") and branchmove.move(ws.lib.path, ref.name, str(parent), str(sha), who, line):
-        return
-    ws.lib.set_ident(who.name, who.email)
-    ref.set_target(sha, line)
+    as git signs it): by branchmove where a branch's files are the plain case, else by libgit2; a branch with
+    `HEAD.lock` held throughout, as git's commit holds it (branchmove.head_locked: libgit2 takes none for
+    HEAD's line), a detached HEAD by libgit2, which locks HEAD itself to move it. Each lock is waited for as
+    git waits (`timeout_ms`, branchmove.attempts): libgit2 tries its own once, so it is tried again while the
+    lock it failed at is there."""
+    branch = ref.name.startswith("refs/heads/")
+    with branchmove.head_locked(ws.lib.path, ref.name, timeout_ms) if branch else contextlib.nullcontext():
+        if branch and branchmove.move(ws.lib.path, ref.name, str(parent), str(sha), who, line, timeout_ms):
+            return
+        ws.lib.set_ident(who.name, who.email)
+        held = os.path.join(common_dir(ws) if branch else ws.lib.path, *ref.name.split("/")) + ".lock"
+        for last in branchmove.attempts(timeout_ms):
+            try:
+                ref.set_target(sha, line)
+                return
+            except (OSError, pygit2.GitError):  # pygit2 raises either for a lock file it cannot make
+                if not os.path.exists(held):
+                    raise
+                if last:
+                    raise branchmove.held(held, ref.name) from None
 
 
 def _busy(ws: Workspace) -> bool:

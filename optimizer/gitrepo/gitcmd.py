@@ -101,25 +101,32 @@ def clear_stale_locks(root: Path, journal: Path) -> list[str]:
 
     Only when the journal says a write of ours never finished, only lock files made since that
     write began, and only once no git process works in this repository (a user's git, or ours
-    still finishing its write after the daemon died: both are waited for, up to a bound).
+    still finishing its write after the daemon died: both are waited for, up to a bound) and no
+    process holds one of them open (a libgit2 or JGit program's, wherever it works: `holding`).
     """
     if not under_way(journal):
         return []
     deadline = time.monotonic() + WAIT_FOR_GIT_S
-    running = processes_in(root, "git")
+    locks = _lock_files(root)
+    running = processes_in(root, "git") + holding(locks)
     if running:
         get().info(
-            "waiting for the git processes working in this repository before looking for stale locks", pids=running
+            "waiting for the git processes working in this repository, and those holding its locks open, before "
+            "looking for stale locks",
+            pids=running,
         )
     while running:
         if time.monotonic() > deadline:
             return []  # a git still works here: its locks are not ours to take
         time.sleep(0.05)
-        running = processes_in(root, "git")
+        running = processes_in(root, "git") + holding(locks)
+    locks = _lock_files(root)  # as they are now: a git waited for may have left one
+    if holding(locks):
+        return []  # taken meanwhile by a program that holds it open: not ours to take
     since = journal.stat().st_mtime_ns
     command, parent = _noted_command(journal), _noted_parent(journal)
     removed = []
-    for lock in _lock_files(root):
+    for lock in locks:
         if lock.stat().st_mtime_ns >= since:
             shown = lock.relative_to(root) if lock.is_relative_to(root) else lock
             if lock.name == "index.lock" and parent is not None and _finishes(root, lock, parent):
@@ -203,6 +210,30 @@ def _lock_files(root: Path) -> list[Path]:
     found = [git_dir / "index.lock", git_dir / "HEAD.lock", common / "packed-refs.lock"]
     found += [*git_dir.glob("next-index-*.lock"), *(common / "refs").rglob("*.lock")]
     return [p for p in dict.fromkeys(found) if p.is_file()]
+
+
+def holding(files: list[Path]) -> list[int]:
+    """Live processes other than this one with one of `files` open: a program that writes a lock with libgit2
+    (which keeps the lock open until it renames it) or JGit, named otherwise than `git` or working from
+    another folder, which `processes_in` does not see. git itself closes a ref's lock once written: that
+    check stays the one for git."""
+    wanted = {os.path.realpath(file) for file in files}
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(entry / "fd")
+        except OSError:  # gone, or another user's
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(entry / "fd" / fd) in wanted:
+                    found.append(int(entry.name))
+                    break
+            except OSError:
+                continue
+    return found
 
 
 def processes_in(root: Path, name: str | None = None) -> list[int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,8 +54,12 @@ WRITES = frozenset(
         *("commit.gpgsign", "commit.cleanup", "i18n.commitencoding", "core.autocrlf", "core.eol", "core.filemode"),
         *("core.sharedrepository", "core.fsync", "core.fsyncobjectfiles", "core.fsyncmethod", "core.splitindex"),
         *("extensions.objectformat", "extensions.refstorage", "core.attributesfile", "core.logallrefupdates"),
+        "core.filesreflocktimeout",
     }
 )
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+_INTEGER = re.compile(r"[ \t\n\v\f\r]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([kKmMgG]?)")  # strtoimax's
+_INT_MAX = (1 << 31) - 1
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,19 @@ def attribute_files(common: Path) -> list[str]:
     system = pygit2.settings.search_path[ConfigLevel.SYSTEM]
     found = [str(common / "info" / "attributes"), str(users_git_file("attributes"))]
     return found + [os.path.join(folder, "gitattributes") for folder in system.split(os.pathsep) if folder]
+
+
+def integer(value: str | None) -> int | None:
+    """A configuration value as git's `git_config_int` reads it (parse.c's git_parse_signed: C's base prefixes
+    `0x` and `0`, a unit `k`, `m` or `g`, within an int); None where git would stop with "bad numeric config
+    value" (a bare key, a word, out of range)."""
+    found = _INTEGER.fullmatch(value or "")
+    if found is None:
+        return None
+    sign, digits, unit = found.groups()
+    base = 16 if digits[1:2] in ("x", "X") else 8 if digits.startswith("0") else 10
+    number = (-1 if sign == "-" else 1) * int(digits, base) * _UNITS[unit.lower()]
+    return number if -_INT_MAX - 1 <= number <= _INT_MAX else None
 
 
 def unjudged(name: str) -> bool:

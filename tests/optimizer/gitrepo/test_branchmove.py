@@ -3,8 +3,11 @@ and only with its lock its own: otherwise nothing written, for libgit2 (which re
 
 from __future__ import annotations
 
+import pytest
+
 from autoresearch.optimizer.gitrepo import branchmove
 from autoresearch.optimizer.gitrepo.gitident import Who
+from autoresearch.plumbing.errors import IntegrityError
 from tests.helpers.repos import git, make_repo
 
 WHO = Who("Test", "test@example.com", 1_700_000_000, 90)
@@ -23,12 +26,13 @@ def test_a_branch_that_moved_since_the_commit_was_made_is_not_moved(tmp_path):
     assert _state(repo) == before and not (repo / ".git/refs/heads/main.lock").exists()
 
 
-def test_a_branch_whose_lock_is_held_is_not_moved(tmp_path):
+def test_a_branch_whose_lock_is_held_is_not_moved_and_git_says_why(tmp_path):
     repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
     old = git(repo, "rev-parse", "HEAD").strip()
     (repo / ".git/refs/heads/main.lock").write_text("a git at work\n")
     before = _state(repo)
-    assert not branchmove.move(str(repo / ".git"), "refs/heads/main", old, "1" * 40, WHO, "commit: kept")
+    with pytest.raises(IntegrityError, match="cannot lock ref 'refs/heads/main': Unable to create '.*main.lock'"):
+        branchmove.move(str(repo / ".git"), "refs/heads/main", old, "1" * 40, WHO, "commit: kept", timeout_ms=0)
     assert _state(repo) == before
     assert (repo / ".git/refs/heads/main.lock").read_text() == "a git at work\n"
 
