@@ -3,8 +3,11 @@ gitconfig) are kept while their files are unchanged, and found again as soon as 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygit2
 import pytest
+from pygit2.enums import ConfigLevel
 
 from autoresearch.optimizer.gitrepo import gitconfig
 from tests.helpers.repos import git, make_repo
@@ -60,3 +63,20 @@ def test_a_file_changed_within_the_last_second_is_read_again(tmp_path):
     first = _settings(repo)
     assert _settings(repo) is not first
     assert _settings(repo) == first
+
+
+def test_names_that_are_not_utf8_are_read_as_git_takes_them(tmp_path, settled):
+    """A section's name in Latin-1, in the user's file and the repository's: pygit2's iterator raised on it
+    (and the loop with it, at its first DROP); git takes the name as it is, and so does a filter driver's."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".gitconfig").write_bytes(b'[branch "caf\xe9"]\n\tremote = origin\n')
+    was = pygit2.settings.search_path[ConfigLevel.GLOBAL]
+    pygit2.settings.search_path[ConfigLevel.GLOBAL] = str(tmp_path / "home")  # where libgit2 reads ~/.gitconfig
+    try:
+        assert _settings(repo) == gitconfig.Settings(False, ())
+        with open(repo / ".git" / "config", "ab") as config:
+            config.write(b'[filter "d\xe9j\xe0"]\n\tsmudge = cat\n[core]\n\texcludesFile = /x\n')
+        assert _settings(repo) == gitconfig.Settings(True, (Path("/x"),))
+    finally:
+        pygit2.settings.search_path[ConfigLevel.GLOBAL] = was
