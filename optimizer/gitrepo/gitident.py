@@ -21,6 +21,7 @@ _CRUD = frozenset(" \t\n\r,:;<>\"\\'.")  # what git's ident.c strips from either
 _RAW_DATE = re.compile(r"@?(\d+) ([+-])(\d\d)(\d\d)")  # git's internal date form, which it keeps as it is
 _SPACE = " \t\n\r"  # git's isspace()
 _SURROGATE = re.compile("[\ud800-\udfff]")  # the only characters a str holds that UTF-8 cannot
+_ESCAPED = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape keeps it
 _SECONDS, _Y2100 = 100_000_000, 4_102_444_800  # where git's date parser reads a number as seconds (date.c)
 
 
@@ -57,6 +58,12 @@ def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str])
             return None
         found.append(value)
     return found[0], found[1]
+
+
+def as_commit_writes(text: str) -> str:
+    """`text` as git's commit object stores it: each byte that is not UTF-8 (a surrogate here, as Python keeps
+    a file name's) read as Latin-1, as commit.c's verify_utf8 does to the whole object before writing it."""
+    return _ESCAPED.sub(lambda byte: chr(ord(byte[0]) - 0xDC00), text)
 
 
 def _date(text: str) -> tuple[int, int] | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pygit2
 from pygit2.enums import FileMode
 
+from autoresearch.optimizer.gitrepo import gitident
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
@@ -114,6 +115,7 @@ def _identity(ws: Workspace, which: str) -> pygit2.Signature:
     name, _, email = person.partition(" <")
     seconds, zone = when.split()
     offset = int(zone[1:3]) * 60 + int(zone[3:5])
+    name, email = gitident.as_commit_writes(name), gitident.as_commit_writes(email)  # a Latin-1 user.name
     return pygit2.Signature(name, email, int(seconds), -offset if zone[0] == "-" else offset)
 
 

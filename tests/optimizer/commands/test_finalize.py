@@ -5,6 +5,8 @@ chart beside it."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 import pytest
 
@@ -255,3 +257,15 @@ def test_a_metrics_description_says_which_way_is_better_and_has_no_per_test_tabl
     text = cli(repo, "report", "--markdown").stdout
     assert "Score **1.5 → 1.25** (lower is better)" in text and "Per test" not in text
     assert "| 2 | 1.25 | smaller lr |" in text
+
+
+def test_names_that_are_not_utf8_are_signed_as_gits_commit_writes_them(tmp_path, the_night):
+    """A Latin-1 name (`git var` prints its bytes as given): finalize ended in a traceback making the
+    signature; git's commit takes each byte that is not UTF-8 as Latin-1 and writes it in UTF-8."""
+    repo = copy_of(the_night, tmp_path / "repo")
+    names = {"GIT_AUTHOR_NAME": os.fsdecode(b"Jos\xe9"), "GIT_COMMITTER_NAME": os.fsdecode(b"J\xe9r\xf4me")}
+    done = cli(repo, "finalize", "--json", env=names)
+    assert done.returncode == 0, done.stderr
+    review = json.loads(done.stdout)["commits"][0]
+    raw = subprocess.run(["git", "cat-file", "commit", review], cwd=repo, capture_output=True, check=True).stdout
+    assert b"\nauthor Jos\xc3\xa9 <" in raw and b"\ncommitter J\xc3\xa9r\xc3\xb4me <" in raw
