@@ -142,6 +142,24 @@ def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_p
     assert sorted(temp.iterdir()) == sorted([making, unknown, elsewhere, *links])
 
 
+def test_a_folder_left_under_its_staging_name_is_swept_though_its_makers_id_was_given_again(tmp_path, monkeypatch):
+    """The maker killed before the rename and its process id given to another process (here, this one): the
+    folder stayed for as long as that process lived. The name carries the maker's start time too: a live
+    maker's folder (this process's id and start time) stays."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    killed = subprocess.run([sys.executable, "-c", STAGED], env=env, capture_output=True, text=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    (left,) = temp.iterdir()
+    space, _, start, letters = left.name.removeprefix(owned._STAGING).split("-")
+    reused = left.rename(left.with_name(f"{owned._STAGING}{space}-{os.getpid()}-{start}-{letters}"))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{space}-{os.getpid()}-{owned.started()}-"))
+    assert owned.clear_leftovers() == [reused]
+    assert list(temp.iterdir()) == [making]
+
+
 def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_lives(tmp_path, monkeypatch):
     """A child forked without exec shared its parent's lock (one open file): the folder of a killed parent
     stayed locked, and never swept, for as long as the child lived."""
