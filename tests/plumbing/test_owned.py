@@ -112,17 +112,23 @@ owned.claim(owned.PREFIX, owned._STAGING, lambda folder: os.kill(os.getpid(), si
 """
 
 
-def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_path, monkeypatch):
-    """A process killed between making its folder and renaming it (a window of a few system calls) left it
-    under a name no sweep took: it stayed for good. A live maker's folder, not locked yet between mkdtemp and
-    flock, one with no maker's id, one of another PID namespace (its ids are not ours to judge), and a link
-    planted at either name (to a folder that is no scratch) stay."""
+def _left_by_a_killed_maker(tmp_path: Path) -> tuple[Path, Path]:
+    """A temporary directory, and the folder a process killed before its rename left there under its staging name."""
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     killed = subprocess.run([sys.executable, "-c", STAGED], env=env, capture_output=True, text=True)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     (left,) = temp.iterdir()
+    return temp, left
+
+
+def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_path, monkeypatch):
+    """A process killed between making its folder and renaming it (a window of a few system calls) left it
+    under a name no sweep took: it stayed for good. A live maker's folder, not locked yet between mkdtemp and
+    flock, one with no maker's id, one of another PID namespace (its ids are not ours to judge), and a link
+    planted at either name (to a folder that is no scratch) stay."""
+    temp, left = _left_by_a_killed_maker(tmp_path)
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     space, dead = left.name.removeprefix(owned._STAGING).split("-")[:2]
     making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{space}-{os.getpid()}-"))
@@ -146,12 +152,7 @@ def test_a_folder_left_under_its_staging_name_is_swept_though_its_makers_id_was_
     """The maker killed before the rename and its process id given to another process (here, this one): the
     folder stayed for as long as that process lived. The name carries the maker's start time too: a live
     maker's folder (this process's id and start time) stays."""
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    env = {**os.environ, "TMPDIR": str(temp)}
-    killed = subprocess.run([sys.executable, "-c", STAGED], env=env, capture_output=True, text=True)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
-    (left,) = temp.iterdir()
+    temp, left = _left_by_a_killed_maker(tmp_path)
     space, _, start, letters = left.name.removeprefix(owned._STAGING).split("-")
     reused = left.rename(left.with_name(f"{owned._STAGING}{space}-{os.getpid()}-{start}-{letters}"))
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
