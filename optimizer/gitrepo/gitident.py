@@ -14,8 +14,10 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
 _CRUD = frozenset(" \t\n\r,:;<>\"\\'.")  # what git's ident.c strips from either end (and more: '.' to be safe)
 _RAW_DATE = re.compile(r"@?(\d+) ([+-])(\d\d)(\d\d)")  # git's internal date form, which it keeps as it is
@@ -50,6 +52,22 @@ def signatures(config: Mapping[str, str | None], env: Mapping[str, str] = os.env
     if author is None or committer is None or author_date is None:
         return None
     return Who(*author, *author_date), Who(*committer, *today)
+
+
+def gits(git: Callable[..., str], which: str) -> str:
+    """Who signs as `git commit` would now (`which`: GIT_AUTHOR_IDENT or GIT_COMMITTER_IDENT), in git's own
+    line: `git var`, which reads every source git reads (the environment, author.* and committer.*, user.*,
+    EMAIL, the system's names, a date in any of git's forms) and refuses as git's commit does (an empty name,
+    one of only `.`): then InvalidInput with git's words and the fix. The KEEP works it out in-process
+    (`signatures`), where a git process more a cycle costs, and answers only where git's answer is simple."""
+    try:
+        return git("var", which)
+    except IntegrityError as exc:
+        kind = which.split("_")[1]
+        raise InvalidInput(
+            f"git cannot sign a commit ({exc}): set user.name and user.email with git config, or the "
+            f"GIT_{kind}_NAME and GIT_{kind}_EMAIL variables"
+        ) from None
 
 
 def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str]) -> tuple[str, str] | None:

@@ -85,7 +85,9 @@ def make(ws: Workspace, ref: str, base: str, steps: list[Step], force: bool) -> 
     replaced = str(old.peel(pygit2.Commit).id) if old is not None else None
     if replaced is not None and not force:
         raise InvalidInput(f"finalize: branch {ref.removeprefix('refs/heads/')} exists: --force replaces it")
-    author, committer = _identity(ws, "GIT_AUTHOR_IDENT"), _identity(ws, "GIT_COMMITTER_IDENT")
+    # git's own lines (gitident.gits), each written as it is (`_commit`): finalize runs once, a git process is
+    # nothing to it, and libgit2 would refuse an identity git takes (an empty email: `user.email = ""`)
+    author, committer = gitident.gits(ws.git, "GIT_AUTHOR_IDENT"), gitident.gits(ws.git, "GIT_COMMITTER_IDENT")
     parent = repo[base].peel(pygit2.Commit)
     made: list[str] = []
     for step in steps:
@@ -97,21 +99,6 @@ def make(ws: Workspace, ref: str, base: str, steps: list[Step], force: bool) -> 
         made.append(str(commit_id))
     ws.write("update-ref", "-m", "autoresearch finalize", ref, made[-1], replaced or "")
     return Made(ref.removeprefix("refs/heads/"), base, tuple(made), replaced)
-
-
-def _identity(ws: Workspace, which: str) -> str:
-    """Who signs, as `git commit` would now (`which` is GIT_AUTHOR_IDENT or GIT_COMMITTER_IDENT): git's own
-    answer, `git var`, which reads every source git reads (the environment, author.* and committer.*, user.*,
-    EMAIL, the system's names, a date in any of git's forms) and refuses as git's commit does. The KEEP works
-    it out in-process (autoresearch.optimizer.gitrepo.gitident), where a git process more a cycle costs; it
-    answers only where git's answer is simple. finalize runs once: git itself says it, every time, and its line
-    is written as it is (`_commit`): libgit2 would refuse an empty email (`user.email = ""`), which git takes."""
-    try:
-        return ws.git("var", which)
-    except IntegrityError:
-        raise InvalidInput(
-            'finalize: git has no identity to commit with: git config user.name "..." and user.email "..."'
-        ) from None
 
 
 def _author(commit: pygit2.Commit) -> str:
