@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from pygit2.ffi import C, ffi
 
 CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
 _USERS = ((ConfigLevel.SYSTEM, "gitconfig"), (ConfigLevel.XDG, "config"), (ConfigLevel.GLOBAL, ".gitconfig"))
+_READS = 5  # a configuration read at most so many times while a file is replaced as it is read (`_read`)
 _SETTLED = 1_000_000_000  # ns: more than the file system's clock lags the system's (a tick: 1-10 ms)
 
 Signature = tuple[tuple[int, int, int, int, int] | None, ...]
@@ -82,7 +84,7 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
     configs = _config_files(repo.path, common)
     attributes = attribute_files(common)
     before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
-    converts, excludes, named, includes, writes = _walk(_entries(repo.path))
+    converts, excludes, named, includes, writes = _walk(_read(repo.path, configs))
     after = _signature(named, started)
     found = Settings(converts or any(_converting(file) for file in attributes + named), excludes, writes)
     if len(_seen) >= _REMEMBERED:  # the candidates' worktrees come and go
@@ -160,6 +162,23 @@ def _signature(files: list[str] | tuple[str, ...], started: int) -> Signature | 
 
 def _no_system() -> bool:
     return os.environ.get("GIT_CONFIG_NOSYSTEM", "").lower() not in ("", "0", "false", "no", "off")
+
+
+def _read(git_dir: str, files: list[str]) -> list[tuple[str, bytes | None, int]]:
+    """`_entries`, read again while one of the configuration `files` changed during the read or the read
+    failed, up to `_READS` times. libgit2 takes a file's size from stat(2), then opens it by name and reads that
+    many bytes: a file replaced between the two (`git config`, the user's or a hook's, renames its new file
+    in) failed the read ("could not read (expected 1121 bytes, read 21)") and the KEEP or the put-back that
+    asked with it, or, the new file longer, read the new file cut short: a configuration without its last
+    entries (a `commit.gpgSign`, a filter driver), which git never reads, or one ending mid-line (a parse
+    error). The last read is taken as it is."""
+    for _ in range(_READS - 1):
+        stamps = _signature(files, sys.maxsize)  # whatever their age: only whether one changed meanwhile
+        with contextlib.suppress(pygit2.GitError):
+            found = _entries(git_dir)
+            if _signature(files, sys.maxsize) == stamps:
+                return found
+    return _entries(git_dir)
 
 
 def _entries(git_dir: str) -> list[tuple[str, bytes | None, int]]:

@@ -3,6 +3,9 @@ gitconfig) are kept while their files are unchanged, and found again as soon as 
 
 from __future__ import annotations
 
+import itertools
+import os
+import threading
 from pathlib import Path
 
 import pygit2
@@ -80,3 +83,37 @@ def test_names_that_are_not_utf8_are_read_as_git_takes_them(tmp_path, settled):
         assert _settings(repo) == gitconfig.Settings(True, (Path("/x"),))
     finally:
         pygit2.settings.search_path[ConfigLevel.GLOBAL] = was
+
+
+def test_a_configuration_replaced_while_read_is_read_again(tmp_path):
+    """`git config` renames its new file in: libgit2, which takes a file's size from stat(2) and then opens it
+    by name, failed the read of one replaced between the two ("could not read (expected 1121 bytes, read 21)"),
+    and the KEEP or the put-back that asked, or read the new file cut short: without its last entries, or
+    ending mid-line ("missing ']' in section header"), a few reads in a thousand here. Each read finds one
+    configuration whole: its last entry there."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    config = repo / ".git" / "config"
+    base = config.read_text()
+    lib, done = pygit2.Repository(str(repo)), threading.Event()
+
+    def rewrite(n: int) -> None:  # each of another size than the one before: a stat tells them apart
+        (tmp_path / "config.new").write_text(
+            base + "[x]\n\ty = 1\n" * (n % 99 + 1) + f"[core]\n\texcludesFile = /{n}\n"
+        )
+        os.replace(tmp_path / "config.new", config)
+
+    def rewriting() -> None:
+        for n in itertools.count(1):
+            if done.is_set():
+                return
+            rewrite(n)
+
+    rewrite(0)
+    writer = threading.Thread(target=rewriting)
+    writer.start()
+    try:
+        found = [gitconfig.settings(lib, repo / ".git").excludes_files for _ in range(6000)]
+    finally:
+        done.set()
+        writer.join()
+    assert [files for files in found if len(files) != 1] == []
