@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import fcntl
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -26,6 +27,8 @@ from autoresearch.plumbing import trees
 
 PREFIX = "autoresearch-owned-"
 _STAGING = ".autoresearch-owned-new-"  # not PREFIX: a sweep takes a folder by this name only once its maker died
+
+_PID = re.compile("[1-9][0-9]{0,6}", re.ASCII)  # a process id as a staging name writes it
 
 _lock = threading.Lock()
 # this process's folder by temporary directory (a Ray worker's tasks switch it), and the descriptor holding its
@@ -118,7 +121,9 @@ def _maker_dead(folder: Path, staging: str) -> bool:
     it was written there) is judged by the id alone."""
     *ids, _ = folder.name.removeprefix(staging).split("-")  # mkdtemp's letters hold no dash
     here = namespace()
-    if here is None or len(ids) not in (2, 3) or ids[0] != str(here) or not ids[1].isdigit():
+    # any user may name a folder in the temporary directory so: a number int() or the system refuses ("²",
+    # twenty digits) ended the sweep, and every scratch folder with it; a process id is 1 to 2**22 (pid_max)
+    if here is None or len(ids) not in (2, 3) or ids[0] != str(here) or not _PID.fullmatch(ids[1]):
         return False
     if ids[2:] not in ([], ["0"]):
         return started(int(ids[1])) != ids[2]

@@ -161,6 +161,20 @@ def test_a_folder_left_under_its_staging_name_is_swept_though_its_makers_id_was_
     assert list(temp.iterdir()) == [making]
 
 
+def test_staging_names_any_user_may_craft_neither_end_the_sweep_nor_are_taken(tmp_path, monkeypatch):
+    """Any user may make a folder in the temporary directory under the staging name: one whose process id
+    int() refuses (a superscript digit) or the system does (twenty digits) ended the sweep with a traceback,
+    and with it every scratch folder's making. They stay, and the killed maker's folder is swept still."""
+    temp, left = _left_by_a_killed_maker(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    space = left.name.removeprefix(owned._STAGING).split("-")[0]
+    crafted = [temp / f"{owned._STAGING}{space}-{pid}-x" for pid in ("\u00b2", "9" * 20, "0", "-1")]
+    for folder in crafted:
+        folder.mkdir()
+    assert owned.clear_leftovers() == [left]
+    assert sorted(temp.iterdir()) == sorted(crafted)
+
+
 def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_lives(tmp_path, monkeypatch):
     """A child forked without exec shared its parent's lock (one open file): the folder of a killed parent
     stayed locked, and never swept, for as long as the child lived."""
