@@ -69,8 +69,11 @@ class NoRoom(IntegrityError, OSError):
     cause: str  # the system's words: "No space left on device"
 
     def ending(self, then: str) -> NoRoom:
-        """The same error, its message ending with `then` instead."""
-        return _no_room(self.path, self.cause, self.errno, then)
+        """The same error, its message ending with `then` instead, and its cause the same failed write: a
+        traceback or a log of it shows which write failed and how."""
+        again = _no_room(self.path, self.cause, self.errno, then)
+        again.__cause__ = self.__cause__
+        return again
 
 
 # full (ENOSPC), over a quota (EDQUOT) or a file-size limit (EFBIG), the disk failing (EIO), mounted read-only

@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import fcntl
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -26,6 +27,8 @@ from autoresearch.plumbing import trees
 
 PREFIX = "autoresearch-owned-"
 _STAGING = ".autoresearch-owned-new-"  # not PREFIX: a sweep takes a folder by this name only once its maker died
+
+_PID = re.compile("[1-9][0-9]{0,6}", re.ASCII)  # a process id as a staging name writes it
 
 _lock = threading.Lock()
 # this process's folder by temporary directory (a Ray worker's tasks switch it), and the descriptor holding its
@@ -60,10 +63,11 @@ def claim(prefix: str, staging: str, marked: Callable[[Path], None] = _nothing) 
     """A new private folder (0700) named `prefix`..., and the descriptor holding its lock (the caller closes
     it once the folder is gone). It is made and locked under the `staging` name, marked there (`marked`: what
     a sweep of its kind checks for), then renamed: a sweep never sees it unlocked by its own name. The staging
-    name carries the maker's PID namespace and process id: a folder left there by a maker killed before the
-    rename is swept once that process is gone (while it lives, the folder may be about to be locked). One
-    that fails (no room for the mark, no descriptor left) is removed and its descriptor closed."""
-    made = Path(tempfile.mkdtemp(prefix=f"{staging}{namespace() or 0}-{os.getpid()}-"))
+    name carries the maker's PID namespace, process id and start time: a folder left there by a maker killed
+    before the rename is swept once that process is gone (while it lives, the folder may be about to be
+    locked), also when its id was given to another process since. One that fails (no room for the mark, no
+    descriptor left) is removed and its descriptor closed."""
+    made = Path(tempfile.mkdtemp(prefix=f"{staging}{namespace() or 0}-{os.getpid()}-{started() or 0}-"))
     lock = None
     try:
         lock = os.open(made, os.O_RDONLY | os.O_DIRECTORY)
@@ -111,12 +115,19 @@ def _removed(folder: Path, ours: Callable[[int], bool], before: Callable[[Path],
 
 
 def _maker_dead(folder: Path, staging: str) -> bool:
-    """Whether the process whose PID namespace and id the staging name carries has ended: not known (False)
-    for a name without them, or of another namespace (a container sharing the temporary directory, say)."""
-    space, _, rest = folder.name.removeprefix(staging).partition("-")
-    pid, dash, _ = rest.partition("-")
+    """Whether the process whose PID namespace, id and start time the staging name carries has ended (an id
+    the system gave again names a later start): not known (False) for a name without them, or of another
+    namespace (a container sharing the temporary directory, say). A name without the start time (made before
+    it was written there) is judged by the id alone."""
+    *ids, _ = folder.name.removeprefix(staging).split("-")  # mkdtemp's letters hold no dash
     here = namespace()
-    return here is not None and space == str(here) and bool(dash) and pid.isdigit() and not alive(int(pid))
+    # any user may name a folder in the temporary directory so: a number int() or the system refuses ("²",
+    # twenty digits) ended the sweep, and every scratch folder with it; a process id is 1 to 2**22 (pid_max)
+    if here is None or len(ids) not in (2, 3) or ids[0] != str(here) or not _PID.fullmatch(ids[1]):
+        return False
+    if ids[2:] not in ([], ["0"]):
+        return started(int(ids[1])) != ids[2]
+    return not alive(int(ids[1]))
 
 
 def namespace() -> int | None:
@@ -125,6 +136,18 @@ def namespace() -> int | None:
         return os.stat("/proc/self/ns/pid").st_ino
     except OSError:
         return None
+
+
+def started(pid: int | None = None) -> str | None:
+    """When the process `pid` (this one by default) started, in clock ticks since boot (/proc/PID/stat's 22nd
+    field): with its id, it names one process, where the id alone may be given again once it ends. None when
+    it is gone, or without /proc."""
+    try:
+        with open(f"/proc/{pid or 'self'}/stat", "rb") as stat:
+            fields = stat.read().rpartition(b")")[2].split()  # after the name, which may hold spaces: the 3rd on
+    except OSError:
+        return None
+    return fields[19].decode() if len(fields) > 19 else None
 
 
 def alive(pid: int) -> bool:

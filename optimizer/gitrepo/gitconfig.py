@@ -16,18 +16,23 @@ names are not watched.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import ConfigLevel
+from pygit2.errors import check_error
+from pygit2.ffi import C, ffi
 
 CONVERTING = (b"filter", b"working-tree-encoding")  # attribute names whose checkout libgit2 cannot do as git
 _USERS = ((ConfigLevel.SYSTEM, "gitconfig"), (ConfigLevel.XDG, "config"), (ConfigLevel.GLOBAL, ".gitconfig"))
+_READS = 5  # a configuration read at most so many times while a file is replaced as it is read (`_read`)
 _SETTLED = 1_000_000_000  # ns: more than the file system's clock lags the system's (a tick: 1-10 ms)
 
 Signature = tuple[tuple[int, int, int, int, int] | None, ...]
@@ -84,7 +89,7 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
     configs = _config_files(repo.path, common)
     attributes = attribute_files(common)
     before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
-    converts, excludes, named, includes, writes = _walk(repo.config)
+    converts, excludes, named, includes, writes = _walk(_read(repo.path, configs))
     after = _signature(named, started)
     found = Settings(converts or any(_converting(file) for file in attributes + named), excludes, writes)
     if len(_seen) >= _REMEMBERED:  # the candidates' worktrees come and go
@@ -177,7 +182,50 @@ def _no_system() -> bool:
     return os.environ.get("GIT_CONFIG_NOSYSTEM", "").lower() not in ("", "0", "false", "no", "off")
 
 
-def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], bool, dict[str, str | None]]:
+def _read(git_dir: str, files: list[str]) -> list[tuple[str, bytes | None, int]]:
+    """`_entries`, read again while one of the configuration `files` changed during the read or the read
+    failed, up to `_READS` times. libgit2 takes a file's size from stat(2), then opens it by name and reads that
+    many bytes: a file replaced between the two (`git config`, the user's or a hook's, renames its new file
+    in) failed the read ("could not read (expected 1121 bytes, read 21)") and the KEEP or the put-back that
+    asked with it, or, the new file longer, read the new file cut short: a configuration without its last
+    entries (a `commit.gpgSign`, a filter driver), which git never reads, or one ending mid-line (a parse
+    error). The last read is taken as it is."""
+    for _ in range(_READS - 1):
+        stamps = _signature(files, sys.maxsize)  # whatever their age: only whether one changed meanwhile
+        with contextlib.suppress(pygit2.GitError):
+            found = _entries(git_dir)
+            if _signature(files, sys.maxsize) == stamps:
+                return found
+    return _entries(git_dir)
+
+
+def _entries(git_dir: str) -> list[tuple[str, bytes | None, int]]:
+    """Every configuration entry libgit2 reads for the repository at `git_dir`: (name as `_text` keeps it,
+    value's bytes or None for a bare key, level). pygit2's own iterator decodes each name as UTF-8 and raised
+    on one git takes as it is (`[branch "caf\xe9"]` in Latin-1), which ended the loop at its first DROP; so the
+    entries are read here through libgit2's calls, from a snapshot of a handle of our own."""
+    handle, config, walk = ffi.new("git_repository **"), ffi.new("git_config **"), ffi.new("git_config_iterator **")
+    entry, found = ffi.new("git_config_entry **"), []
+    with contextlib.ExitStack() as held:
+        # 1: GIT_REPOSITORY_OPEN_NO_SEARCH, the folder as it is
+        check_error(C.git_repository_open_ext(handle, os.fsencode(git_dir), 1, ffi.NULL))
+        held.callback(C.git_repository_free, handle[0])
+        check_error(C.git_repository_config_snapshot(config, handle[0]))
+        held.callback(C.git_config_free, config[0])
+        check_error(C.git_config_iterator_new(walk, config[0]))
+        held.callback(C.git_config_iterator_free, walk[0])
+        while (error := C.git_config_next(entry, walk[0])) != C.GIT_ITEROVER:
+            check_error(error)  # the entry's buffer is reused by the next call: copied out at once
+            raw = entry[0].value
+            value = None if raw == ffi.NULL else ffi.string(raw)
+            name = ffi.string(entry[0].name).decode("utf-8", "surrogateescape")
+            found.append((name, value, int(entry[0].level)))
+    return found
+
+
+def _walk(
+    entries: list[tuple[str, bytes | None, int]],
+) -> tuple[bool, tuple[Path, ...], list[str], bool, dict[str, str | None]]:
     """Whether a filter driver or sparse checkout is configured, the excludes files, the attributes files,
     whether the configuration includes other files, and the `WRITES` keys set."""
     converts, includes = False, False
@@ -185,10 +233,10 @@ def _walk(config: pygit2.Config) -> tuple[bool, tuple[Path, ...], list[str], boo
     attributes: list[str] = []
     writes: dict[str, str | None] = {}
     skip = ConfigLevel.SYSTEM if _no_system() else None
-    for entry in config:
-        text = _text(entry.raw_value)
-        name, value = entry.name.lower(), text or ""
-        if (name in WRITES or unjudged(entry.name)) and entry.level != skip:
+    for written, raw, level in entries:
+        text = _text(raw)
+        name, value = written.lower(), text or ""
+        if (name in WRITES or unjudged(written)) and level != skip:
             writes[name] = text
         if name.startswith("filter.") and name.endswith((".smudge", ".process")):
             converts = True

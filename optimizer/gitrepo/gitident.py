@@ -14,13 +14,22 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
 _CRUD = frozenset(" \t\n\r,:;<>\"\\'.")  # what git's ident.c strips from either end (and more: '.' to be safe)
 _RAW_DATE = re.compile(r"@?(\d+) ([+-])(\d\d)(\d\d)")  # git's internal date form, which it keeps as it is
 _SPACE = " \t\n\r"  # git's isspace()
 _SURROGATE = re.compile("[\ud800-\udfff]")  # the only characters a str holds that UTF-8 cannot
+# what git's commit does not take for UTF-8 (utf8.c's find_invalid_utf8): bytes that are not (surrogates here, as
+# surrogateescape keeps them) and the noncharacters U+FDD0-U+FDEF and U+xxFFFE-U+xxFFFF, valid to Python and libgit2
+_NOT_GITS_UTF8 = re.compile(
+    "[\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"{chr(plane | 0xFFFE)}{chr(plane | 0xFFFF)}" for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
 _SECONDS, _Y2100 = 100_000_000, 4_102_444_800  # where git's date parser reads a number as seconds (date.c)
 
 
@@ -45,6 +54,22 @@ def signatures(config: Mapping[str, str | None], env: Mapping[str, str] = os.env
     return Who(*author, *author_date), Who(*committer, *today)
 
 
+def gits(git: Callable[..., str], which: str) -> str:
+    """Who signs as `git commit` would now (`which`: GIT_AUTHOR_IDENT or GIT_COMMITTER_IDENT), in git's own
+    line: `git var`, which reads every source git reads (the environment, author.* and committer.*, user.*,
+    EMAIL, the system's names, a date in any of git's forms) and refuses as git's commit does (an empty name,
+    one of only `.`): then InvalidInput with git's words and the fix. The KEEP works it out in-process
+    (`signatures`), where a git process more a cycle costs, and answers only where git's answer is simple."""
+    try:
+        return git("var", which)
+    except IntegrityError as exc:
+        kind = which.split("_")[1]
+        raise InvalidInput(
+            f"git cannot sign a commit ({exc}): set user.name and user.email with git config, or the "
+            f"GIT_{kind}_NAME and GIT_{kind}_EMAIL variables"
+        ) from None
+
+
 def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str]) -> tuple[str, str] | None:
     found = []
     for field in ("name", "email"):
@@ -53,10 +78,17 @@ def _person(kind: str, config: Mapping[str, str | None], env: Mapping[str, str])
             value = config.get(f"{kind.lower()}.{field}") or config.get(f"user.{field}")
         if not value or value[0] in _CRUD or value[-1] in _CRUD or any(c in value for c in "<>\n\0"):
             return None  # missing (git guesses from the system), or git would clean it
-        if _SURROGATE.search(value):  # bytes that are not UTF-8: git signs with them as given, libgit2 cannot
-            return None
+        if _NOT_GITS_UTF8.search(value):  # bytes that are not UTF-8 (git's commit reads them as Latin-1,
+            return None  # its reflog writes them as given: libgit2 cannot) or a noncharacter (git's commit: as bytes)
         found.append(value)
     return found[0], found[1]
+
+
+def as_commit_writes(text: str) -> str:
+    """`text` as git's commit object stores it: each byte of what git does not take for UTF-8 (a byte that is
+    not, a surrogate here as Python keeps a file name's; a noncharacter's) read as Latin-1, as commit.c's
+    verify_utf8 does to the whole object before writing it."""
+    return _NOT_GITS_UTF8.sub(lambda found: found[0].encode("utf-8", "surrogateescape").decode("latin-1"), text)
 
 
 def _date(text: str) -> tuple[int, int] | None:
@@ -75,9 +107,9 @@ def _date(text: str) -> tuple[int, int] | None:
 
 def cleaned(message: str) -> str | None:
     """The message as `git commit -m` stores it (the default clean-up, "whitespace"); None when git would
-    refuse it (empty), it cannot pass as an argument (a NUL), or it is not UTF-8 (a lone surrogate: git stores
-    the bytes as given, libgit2 takes only UTF-8)."""
-    if "\0" in message or _SURROGATE.search(message):
+    refuse it (empty), it cannot pass as an argument (a NUL), or git's commit does not take it for UTF-8 (a
+    lone surrogate, a noncharacter: git writes each byte read as Latin-1, libgit2 as given or not at all)."""
+    if "\0" in message or _NOT_GITS_UTF8.search(message):
         return None
     lines: list[str] = []
     for line in message.split("\n"):

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pygit2
-from pygit2.enums import FileMode
+from pygit2.enums import FileMode, ObjectType
 
+from autoresearch.optimizer.gitrepo import gitident
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
@@ -84,37 +85,40 @@ def make(ws: Workspace, ref: str, base: str, steps: list[Step], force: bool) -> 
     replaced = str(old.peel(pygit2.Commit).id) if old is not None else None
     if replaced is not None and not force:
         raise InvalidInput(f"finalize: branch {ref.removeprefix('refs/heads/')} exists: --force replaces it")
-    author, committer = _identity(ws, "GIT_AUTHOR_IDENT"), _identity(ws, "GIT_COMMITTER_IDENT")
+    # git's own lines (gitident.gits), each written as it is (`_commit`): finalize runs once, a git process is
+    # nothing to it, and libgit2 would refuse an identity git takes (an empty email: `user.email = ""`)
+    author, committer = gitident.gits(ws.git, "GIT_AUTHOR_IDENT"), gitident.gits(ws.git, "GIT_COMMITTER_IDENT")
     parent = repo[base].peel(pygit2.Commit)
     made: list[str] = []
     for step in steps:
         source = repo.revparse_single(step.source).peel(pygit2.Commit)
         tree = _with_artifact(repo, parent.tree, source.tree, ws.artifact)
-        by, message = (source.author, source.message) if step.message is None else (author, step.message)
-        commit_id = repo.create_commit(None, by, committer, message, tree, [parent.id])
+        by, message = (_author(source), source.message) if step.message is None else (author, step.message)
+        commit_id = _commit(repo, tree, parent.id, by, committer, message)
         parent = repo[commit_id].peel(pygit2.Commit)
         made.append(str(commit_id))
     ws.write("update-ref", "-m", "autoresearch finalize", ref, made[-1], replaced or "")
     return Made(ref.removeprefix("refs/heads/"), base, tuple(made), replaced)
 
 
-def _identity(ws: Workspace, which: str) -> pygit2.Signature:
-    """Who signs, as `git commit` would now (`which` is GIT_AUTHOR_IDENT or GIT_COMMITTER_IDENT): git's own
-    answer, `git var`, which reads every source git reads (the environment, author.* and committer.*, user.*,
-    EMAIL, the system's names, a date in any of git's forms) and refuses as git's commit does. The KEEP works
-    it out in-process (autoresearch.optimizer.gitrepo.gitident), where a git process more a cycle costs; it
-    answers only where git's answer is simple. finalize runs once: git itself says it, every time."""
-    try:
-        ident = ws.git("var", which)
-    except IntegrityError:
-        raise InvalidInput(
-            'finalize: git has no identity to commit with: git config user.name "..." and user.email "..."'
-        ) from None
-    person, _, when = ident.rpartition("> ")
-    name, _, email = person.partition(" <")
-    seconds, zone = when.split()
-    offset = int(zone[1:3]) * 60 + int(zone[3:5])
-    return pygit2.Signature(name, email, int(seconds), -offset if zone[0] == "-" else offset)
+def _author(commit: pygit2.Commit) -> str:
+    """The commit's author line as it is written (its bytes that are not UTF-8 as surrogates, as `ws.git`'s)."""
+    headers = commit.read_raw().partition(b"\n\n")[0].split(b"\n")
+    return (
+        next(line for line in headers if line.startswith(b"author "))
+        .removeprefix(b"author ")
+        .decode("utf-8", "surrogateescape")
+    )
+
+
+def _commit(
+    repo: pygit2.Repository, tree: pygit2.Oid, parent: pygit2.Oid, author: str, committer: str, message: str
+) -> pygit2.Oid:
+    """The commit git's `commit-tree` writes of these: its lines as given, the whole object as git's commit
+    takes it (gitident.as_commit_writes: what git does not take for UTF-8, a Latin-1 `user.name`'s bytes
+    say, written as each byte read as Latin-1)."""
+    text = f"tree {tree}\nparent {parent}\nauthor {author}\ncommitter {committer}\n\n{message}"
+    return repo.odb.write(ObjectType.COMMIT, gitident.as_commit_writes(text).encode())
 
 
 def _with_artifact(repo: pygit2.Repository, base: pygit2.Tree, source: pygit2.Tree, artifact: str) -> pygit2.Oid:

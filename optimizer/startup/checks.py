@@ -18,7 +18,7 @@ from autoresearch.optimizer.experiment import busy
 from autoresearch.optimizer.experiment import state as state_file
 from autoresearch.optimizer.experiment.lockfile import holder, require_free
 from autoresearch.optimizer.experiment.vault import Vault
-from autoresearch.optimizer.gitrepo import worktree
+from autoresearch.optimizer.gitrepo import gitcmd, gitident, worktree
 from autoresearch.optimizer.gitrepo.gitcmd import under_way
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
 from autoresearch.optimizer.startup import interrupted, sandbox
@@ -92,8 +92,12 @@ def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalu
 
 def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:
     """Whatever costs nothing to check before a run (and before anything detaches): the eval's program,
-    file, targets and their keys; the mutator's program, file or key, and its price under a budget.
-    The masker learns the secrets the eval and the mutator may see in the checkout at `root`."""
+    file, targets and their keys; the mutator's program, file or key, and its price under a budget; that git
+    can sign a KEEP's commit in the checkout at `root` (a refused identity stopped the run at its first KEEP,
+    after a mutation and an eval were paid for, with exit 50). The masker learns the secrets the eval and the
+    mutator may see in the checkout at `root`."""
+    for which in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):
+        gitident.gits(lambda *args: gitcmd.run(root, args), which)
     masking.learn(config, root)
     evaluator = build_evaluator(config.eval, root, config.executor_at(root))
     evaluator.check()

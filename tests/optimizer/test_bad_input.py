@@ -320,3 +320,20 @@ def test_an_unknown_key_with_no_near_one_lists_the_known_keys(tmp_path):
     assert_one_line_error(
         cli(repo, "validate"), 30, "field 'stop.zzz': unknown key", "known keys: max_cycles, max_convergence"
     )
+
+
+@pytest.mark.parametrize(
+    "who, said",
+    [
+        ({"GIT_COMMITTER_NAME": "."}, "GIT_COMMITTER_IDENT failed: fatal: name consists only of disallowed characters"),
+        ({"GIT_AUTHOR_NAME": ""}, "GIT_AUTHOR_IDENT failed: fatal: empty ident name"),
+    ],
+)
+def test_an_identity_git_refuses_is_refused_before_the_first_cycle(tmp_path, who, said):
+    """The run stopped at its first KEEP, git's commit refused, with exit 50, after a mutation and an eval were
+    paid for; `validate` said nothing. git's own check (`git var`) now refuses it at the start."""
+    repo = plain_repo(tmp_path)
+    head = git(repo, "rev-parse", "HEAD")
+    for command in ("run", "validate"):
+        assert_one_line_error(cli(repo, command, env=who), 30, "git cannot sign a commit", said, "user.name")
+    assert_untouched(repo, head)

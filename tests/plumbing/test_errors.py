@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import errno
 from pathlib import Path
 
-from autoresearch.plumbing.errors import INTERRUPTED, Interrupted, exit_code_for
+import pytest
+
+from autoresearch.plumbing.errors import INTERRUPTED, Interrupted, NoRoom, exit_code_for, writing
 from autoresearch.plumbing.process import Refused
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -63,3 +66,16 @@ def test_the_users_stop_is_no_exception_but_has_its_exit_code():
 
 def test_a_command_refused_while_the_run_ends_would_end_it_as_interrupted_not_as_a_bug():
     assert exit_code_for(Refused("not started, the run is ending")) == INTERRUPTED
+
+
+def test_no_room_said_with_another_ending_keeps_the_failed_write_as_its_cause():
+    """`ending` (a finished run's end with no room) made a new error without the system's: a traceback or a
+    log of it showed the NoRoom alone, not which write failed and how."""
+    with pytest.raises(NoRoom) as raised, writing(Path("/dev/full")), open("/dev/full", "wb", buffering=0) as full:
+        full.write(b"x")  # /dev/full: every write fails with ENOSPC, as on a full disk
+    again = raised.value.ending("then `chart` writes the page")
+    assert (
+        str(again) == "cannot write /dev/full: No space left on device; free some space, then `chart` writes the page"
+    )
+    assert again.errno == errno.ENOSPC and again.__cause__ is raised.value.__cause__
+    assert isinstance(again.__cause__, OSError) and again.__cause__.errno == errno.ENOSPC

@@ -112,17 +112,23 @@ owned.claim(owned.PREFIX, owned._STAGING, lambda folder: os.kill(os.getpid(), si
 """
 
 
-def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_path, monkeypatch):
-    """A process killed between making its folder and renaming it (a window of a few system calls) left it
-    under a name no sweep took: it stayed for good. A live maker's folder, not locked yet between mkdtemp and
-    flock, one with no maker's id, one of another PID namespace (its ids are not ours to judge), and a link
-    planted at either name (to a folder that is no scratch) stay."""
+def _left_by_a_killed_maker(tmp_path: Path) -> tuple[Path, Path]:
+    """A temporary directory, and the folder a process killed before its rename left there under its staging name."""
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     killed = subprocess.run([sys.executable, "-c", STAGED], env=env, capture_output=True, text=True)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     (left,) = temp.iterdir()
+    return temp, left
+
+
+def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_path, monkeypatch):
+    """A process killed between making its folder and renaming it (a window of a few system calls) left it
+    under a name no sweep took: it stayed for good. A live maker's folder, not locked yet between mkdtemp and
+    flock, one with no maker's id, one of another PID namespace (its ids are not ours to judge), and a link
+    planted at either name (to a folder that is no scratch) stay."""
+    temp, left = _left_by_a_killed_maker(tmp_path)
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     space, dead = left.name.removeprefix(owned._STAGING).split("-")[:2]
     making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{space}-{os.getpid()}-"))
@@ -140,6 +146,33 @@ def test_a_folder_left_under_its_staging_name_is_swept_once_its_maker_died(tmp_p
     assert owned.clear_leftovers() == [left]
     assert (victim / "keep").read_text() == "x"
     assert sorted(temp.iterdir()) == sorted([making, unknown, elsewhere, *links])
+
+
+def test_a_folder_left_under_its_staging_name_is_swept_though_its_makers_id_was_given_again(tmp_path, monkeypatch):
+    """The maker killed before the rename and its process id given to another process (here, this one): the
+    folder stayed for as long as that process lived. The name carries the maker's start time too: a live
+    maker's folder (this process's id and start time) stays."""
+    temp, left = _left_by_a_killed_maker(tmp_path)
+    space, _, start, letters = left.name.removeprefix(owned._STAGING).split("-")
+    reused = left.rename(left.with_name(f"{owned._STAGING}{space}-{os.getpid()}-{start}-{letters}"))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    making = Path(tempfile.mkdtemp(prefix=f"{owned._STAGING}{space}-{os.getpid()}-{owned.started()}-"))
+    assert owned.clear_leftovers() == [reused]
+    assert list(temp.iterdir()) == [making]
+
+
+def test_staging_names_any_user_may_craft_neither_end_the_sweep_nor_are_taken(tmp_path, monkeypatch):
+    """Any user may make a folder in the temporary directory under the staging name: one whose process id
+    int() refuses (a superscript digit) or the system does (twenty digits) ended the sweep with a traceback,
+    and with it every scratch folder's making. They stay, and the killed maker's folder is swept still."""
+    temp, left = _left_by_a_killed_maker(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    space = left.name.removeprefix(owned._STAGING).split("-")[0]
+    crafted = [temp / f"{owned._STAGING}{space}-{pid}-x" for pid in ("\u00b2", "9" * 20, "0", "-1")]
+    for folder in crafted:
+        folder.mkdir()
+    assert owned.clear_leftovers() == [left]
+    assert sorted(temp.iterdir()) == sorted(crafted)
 
 
 def test_a_folder_is_swept_once_its_maker_is_killed_though_a_child_it_forked_lives(tmp_path, monkeypatch):

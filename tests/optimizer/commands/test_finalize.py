@@ -5,10 +5,12 @@ chart beside it."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 import pytest
 
-from tests.helpers.repos import assert_one_line_error, cli, copy_of, git, made_once
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, copy_of, git, made_once
 from tests.helpers.scenario import scenario_repo, scores
 
 ARTIFACT = "prompts/p.md"
@@ -255,3 +257,32 @@ def test_a_metrics_description_says_which_way_is_better_and_has_no_per_test_tabl
     text = cli(repo, "report", "--markdown").stdout
     assert "Score **1.5 → 1.25** (lower is better)" in text and "Per test" not in text
     assert "| 2 | 1.25 | smaller lr |" in text
+
+
+@pytest.mark.parametrize(
+    "who",
+    [
+        {"GIT_AUTHOR_NAME": os.fsdecode(b"Jos\xe9"), "GIT_COMMITTER_NAME": os.fsdecode(b"J\xe9r\xf4me \xef\xbf\xbe")},
+        {"GIT_AUTHOR_EMAIL": "", "GIT_COMMITTER_EMAIL": ""},
+    ],
+    ids=["latin-1-and-a-noncharacter", "empty-email"],
+)
+def test_odd_identities_are_signed_as_gits_commit_tree_signs_them(tmp_path, the_night, who):
+    """A name in Latin-1 (`git var` prints its bytes as given) ended finalize in a traceback making the
+    signature, and so did an empty email (`user.email = ""`), which git takes and libgit2 refused: the commit
+    is now the very one `git commit-tree` makes of the same tree, parent, message, identities and dates."""
+    repo = copy_of(the_night, tmp_path / "repo")
+    env = {**who, "GIT_AUTHOR_DATE": "@1700000000 +0130", "GIT_COMMITTER_DATE": "@1700000001 -0200"}
+    done = cli(repo, "finalize", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    review = json.loads(done.stdout)["commits"][0]
+    tree, parent, message = (git(repo, "log", "-1", f"--format={part}", review) for part in ("%T", "%P", "%B"))
+    same = subprocess.run(
+        ["git", "commit-tree", tree.strip(), "-p", parent.strip(), "-F", "-"],
+        cwd=repo,
+        input=message.removesuffix("\n").encode(),
+        capture_output=True,
+        env={**os.environ, **GIT_ENV, **env},
+        check=True,
+    )
+    assert same.stdout.decode().strip() == review

@@ -171,3 +171,21 @@ def test_an_original_whose_eval_always_fails_stops_with_40_after_three_attempts(
     assert "attempt 2 of 3" in done.stderr and "attempt 3 of 3" not in done.stderr
     assert len(list((repo / ".autoresearch/runs/exp").glob("*-c0001*"))) == 3  # each attempt's output is kept
     assert not (repo / ".autoresearch/runs/exp/_autoresearch/iterations.jsonl").exists()  # no cycle was decided
+
+
+def test_configuration_names_that_are_not_utf8_do_not_stop_the_run(tmp_path):
+    """A branch's section in Latin-1 in the repository's configuration and one in the user's ~/.gitconfig,
+    as git takes them: the run ended in a traceback at its first DROP (pygit2 decoded each name)."""
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0)},
+        {2: {"write": {"prompt.md": scores(a=1)}}, 3: {"write": {"prompt.md": scores(a=0)}}},
+    )
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".gitconfig").write_bytes(b'[branch "d\xe9j\xe0"]\n\tremote = origin\n')
+    with open(repo / ".git" / "config", "ab") as config:
+        config.write(b'[branch "caf\xe9"]\n\tremote = origin\n')
+    done = cli(repo, "run", env={"HOME": str(tmp_path / "home")})
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]
+    assert (repo / "prompt.md").read_text() == scores(a=1) and git(repo, "status", "--porcelain") == ""

@@ -156,6 +156,40 @@ def test_a_message_that_is_not_utf8_is_committed_by_git_as_given(tmp_path):
     assert raw.endswith(b"autoresearch cycle 2: caf\xc3\xa9\n")  # git's: the byte taken as Latin-1, made UTF-8
 
 
+def test_noncharacters_in_a_message_and_a_name_are_written_as_gits_commit_writes_them(tmp_path, monkeypatch):
+    """U+FFFE and U+FDD0 are valid UTF-8 to Python and libgit2, which wrote them as given; git's commit takes
+    them for bytes that are not UTF-8 and writes each byte read as Latin-1, so the KEEP leaves them to git."""
+    ours, gits = repos = twins(tmp_path)
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Ann\ufdd0")
+    for repo in repos:
+        (repo / "d/p.md").write_text("two\n")
+    commit_artifact(open_workspace(ours, "d/p.md"), "kept \ufffe")
+    subprocess.run(["git", "commit", "-q", "--only", "-m", "kept \ufffe", "--", "d/p.md"], cwd=gits, check=True)
+    show = ("log", "-1", "--format=%B|%cn")
+    assert git(ours, *show) == git(gits, *show) == "kept \u00ef\u00bf\u00be\n|Ann\u00ef\u00b7\u0090\n"
+
+
+@pytest.mark.parametrize(
+    "variable, value",
+    [
+        ("GIT_COMMITTER_NAME", "a\nb"),  # git drops the newline: `ab`
+        ("GIT_COMMITTER_NAME", "x<y>z"),  # and the brackets: `xyz`
+        ("GIT_COMMITTER_NAME", " .Ann, "),  # and the crud at either end: `Ann`
+        ("GIT_COMMITTER_EMAIL", ""),  # git signs `<>`
+        ("GIT_COMMITTER_EMAIL", "a\nb@c"),
+    ],
+)
+def test_an_identity_git_cleans_is_signed_as_git_signs_it(tmp_path, monkeypatch, variable, value):
+    ours, gits = repos = twins(tmp_path)
+    monkeypatch.setenv(variable, value)
+    for repo in repos:
+        (repo / "d/p.md").write_text("two\n")
+    commit_artifact(open_workspace(ours, "d/p.md"), "kept")
+    subprocess.run(["git", "commit", "-q", "--only", "-m", "kept", "--", "d/p.md"], cwd=gits, check=True)
+    show = ("log", "-1", "--format=%cn <%ce>")
+    assert git(ours, *show) == git(gits, *show)
+
+
 def test_an_identity_that_is_not_utf8_is_signed_by_git_as_given(tmp_path, monkeypatch):
     """A committer's name in Latin-1 (its bytes reach Python as surrogates): libgit2 takes only UTF-8, and the
     in-process KEEP raised out of the loop before it wrote anything; git signs the reflog with the bytes as

@@ -3,8 +3,14 @@ gitconfig) are kept while their files are unchanged, and found again as soon as 
 
 from __future__ import annotations
 
+import itertools
+import os
+import threading
+from pathlib import Path
+
 import pygit2
 import pytest
+from pygit2.enums import ConfigLevel
 
 from autoresearch.optimizer.gitrepo import gitconfig
 from tests.helpers.repos import git, make_repo
@@ -60,3 +66,54 @@ def test_a_file_changed_within_the_last_second_is_read_again(tmp_path):
     first = _settings(repo)
     assert _settings(repo) is not first
     assert _settings(repo) == first
+
+
+def test_names_that_are_not_utf8_are_read_as_git_takes_them(tmp_path, settled):
+    """A section's name in Latin-1, in the user's file and the repository's: pygit2's iterator raised on it
+    (and the loop with it, at its first DROP); git takes the name as it is, and so does a filter driver's."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".gitconfig").write_bytes(b'[branch "caf\xe9"]\n\tremote = origin\n')
+    was = pygit2.settings.search_path[ConfigLevel.GLOBAL]
+    pygit2.settings.search_path[ConfigLevel.GLOBAL] = str(tmp_path / "home")  # where libgit2 reads ~/.gitconfig
+    try:
+        assert _settings(repo) == gitconfig.Settings(False, ())
+        with open(repo / ".git" / "config", "ab") as config:
+            config.write(b'[filter "d\xe9j\xe0"]\n\tsmudge = cat\n[core]\n\texcludesFile = /x\n')
+        assert _settings(repo) == gitconfig.Settings(True, (Path("/x"),))
+    finally:
+        pygit2.settings.search_path[ConfigLevel.GLOBAL] = was
+
+
+def test_a_configuration_replaced_while_read_is_read_again(tmp_path):
+    """`git config` renames its new file in: libgit2, which takes a file's size from stat(2) and then opens it
+    by name, failed the read of one replaced between the two ("could not read (expected 1121 bytes, read 21)"),
+    and the KEEP or the put-back that asked, or read the new file cut short: without its last entries, or
+    ending mid-line ("missing ']' in section header"), a few reads in a thousand here. Each read finds one
+    configuration whole: its last entry there."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    config = repo / ".git" / "config"
+    base = config.read_text()
+    lib, done = pygit2.Repository(str(repo)), threading.Event()
+
+    def rewrite(n: int) -> None:  # each of another size than the one before: a stat tells them apart
+        (tmp_path / "config.new").write_text(
+            base + "[x]\n\ty = 1\n" * (n % 99 + 1) + f"[core]\n\texcludesFile = /{n}\n"
+        )
+        os.replace(tmp_path / "config.new", config)
+
+    def rewriting() -> None:
+        for n in itertools.count(1):
+            if done.is_set():
+                return
+            rewrite(n)
+
+    rewrite(0)
+    writer = threading.Thread(target=rewriting)
+    writer.start()
+    try:
+        found = [gitconfig.settings(lib, repo / ".git").excludes_files for _ in range(6000)]
+    finally:
+        done.set()
+        writer.join()
+    assert [files for files in found if len(files) != 1] == []
