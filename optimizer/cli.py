@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.commands import quick
 from autoresearch.plumbing import collector
-from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
+from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for, no_room
 from autoresearch.plumbing.redact import redact
 
 
@@ -91,7 +91,7 @@ def _known(exc: BaseException) -> int | None:
     code = exit_code_for(exc)
     if code is None:
         return None
-    message = redact(str(exc)) or exc.__class__.__name__
+    message = redact(str(no_room(exc) or exc)) or exc.__class__.__name__
     if not isinstance(exc, KeyboardInterrupt):
         print(f"autoresearch: {message}", file=sys.stderr)
     else:
