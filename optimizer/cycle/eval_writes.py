@@ -1,11 +1,13 @@
-"""What an eval wrote inside a directory artifact while it ran, undone.
+"""What an eval wrote inside the artifact while it ran, undone.
 
 An eval may write inside the artifact it measures (an AgentV 5 host `workdir` inside the skill it tests: its
 `setup` and the target write there). That is neither the mutator's edit nor measured as one, and it may hold a
 secret from the environment: committed by a KEEP (which stages the whole artifact), or carried into the next
 mutation's diff, it would break "nothing outside the mutator's edit reaches a commit". So after every eval run
-the artifact is put back as it was evaluated (its key, the git tree written before the run), and what the eval
-wrote is saved in full under the run's directory, never in git.
+the artifact is put back as it was evaluated (its key, the git tree written before the run; a file artifact's
+blob, stored before the run), and what the eval wrote is saved in full under the run's directory, never in git.
+A file artifact is as exposed as a directory: an eval that appends to the prompt it scores (or an edit of the
+user's while the eval runs) was committed by the KEEP, unevaluated.
 
 A daemon killed during the eval or the undo leaves the undo to the next start: a note written before the eval
 (under git's folder, beside the guard's records) says which run and which tree, and every step can be taken
@@ -26,7 +28,7 @@ import pygit2
 from pygit2.enums import DeltaStatus
 
 from autoresearch.optimizer.cycle.keys import artifact_key
-from autoresearch.optimizer.gitrepo.workspace import Workspace
+from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_id, blob_of
 from autoresearch.plumbing import atomic, faults, trees
 
 NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
@@ -37,16 +39,23 @@ ADVICE = (
 )
 
 
-def note(folder: Path, ws: Workspace, key: str, run_dir: Path) -> Path | None:
+def note(folder: Path, ws: Workspace, key: str, run_dir: Path) -> Path:
     """Before an eval in the experiment's checkout (not a parallel candidate's worktree, which the next start
     removes), the note in `folder` (the vault's: out of any mutator's reach, and of the mirror that would
     put back a note the daemon removes while a mutation runs ahead) that lets the next start finish the undo
-    if the daemon dies (None: nothing to note)."""
-    if ws.mode != "directory":
-        return None
+    if the daemon dies."""
     path = folder / NOTES.replace("*", hashlib.sha256(str(run_dir).encode()).hexdigest()[:16])
     atomic.write_text(path, json.dumps({"key": key, "run_dir": str(run_dir)}))
     return path
+
+
+def stored(ws: Workspace, key: str) -> None:
+    """A file artifact's bytes as they are evaluated, in git's object store (a harmless new object): what the undo
+    puts back. Bytes that no longer have this key were changed already: nothing to put back to."""
+    if ws.mode == "file" and key not in ws.lib:
+        data = ws.artifact_path.read_bytes()
+        if blob_of(data) == key:
+            ws.lib.create_blob(data)
 
 
 def finish(ws: Workspace, folder: Path) -> list[str]:
@@ -65,9 +74,10 @@ def finish(ws: Workspace, folder: Path) -> list[str]:
 def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
     """The artifact-relative paths the eval changed inside the directory artifact, each saved under
     `run_dir/eval-writes/` as the eval left it and put back as the tree `key` has it ([] when none: a file
-    artifact, whose key is no object of the repository, is left to the scope checks). Taken again after a
-    kill at any step, it finishes the same undo."""
-    if ws.mode != "directory" or not ws.artifact_path.is_dir():
+    artifact, `stored` before the eval). Taken again after a kill at any step, it finishes the same undo."""
+    if ws.mode == "file":
+        return _undo_file(ws, key, run_dir)
+    if not ws.artifact_path.is_dir():
         return []
     now = artifact_key(ws)
     if now == key:
@@ -88,6 +98,22 @@ def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
             _prune(ws.artifact_path, target.parent)
         changed.append(relative)
     return changed
+
+
+def _undo_file(ws: Workspace, key: str, run_dir: Path) -> list[str]:
+    """A file artifact the eval rewrote, saved under `run_dir/eval-writes/` and written back as the blob `key`."""
+    path = ws.artifact_path
+    if path.is_symlink() or not path.is_file() or key not in ws.lib or blob_id(path) == key:
+        return []  # (a deletion, or a link in its place, is the scope checks' and the restore's to see)
+    _save(path, run_dir / "eval-writes" / path.name)
+    faults.point("eval-writes-saved")
+    executable = os.stat(path).st_mode & 0o100
+    _write(
+        ws.lib[key].read_raw(),
+        pygit2.enums.FileMode.BLOB_EXECUTABLE if executable else pygit2.enums.FileMode.BLOB,
+        path,
+    )
+    return [path.name]
 
 
 def _save(source: Path, target: Path) -> None:

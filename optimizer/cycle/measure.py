@@ -12,7 +12,7 @@ from pathlib import Path
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
-from autoresearch.optimizer.cycle.eval_writes import ADVICE, note, undo_eval_writes
+from autoresearch.optimizer.cycle.eval_writes import ADVICE, note, stored, undo_eval_writes
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
@@ -90,6 +90,7 @@ def measure(
             spend.hits += 1
             get().info("cache hit", sample=n)
             return cached
+        stored(ws, key)
         noted = note(session.vault.eval_notes, ws, key, run_dir) if ws.root == session.ws.root else None
         try:
             outcome = evaluate(session, run_dir, watch, evaluator)

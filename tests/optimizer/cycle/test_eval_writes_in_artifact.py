@@ -147,3 +147,44 @@ def test_a_kill_during_the_eval_or_its_undo_is_finished_by_the_next_start(tmp_pa
     for run_dir in evaluated:  # what each eval wrote, saved whole
         assert (run_dir / "eval-writes/work/ready.txt").read_text() == "token=s3cr3t\n", run_dir
         assert (run_dir / "eval-writes/b.md").read_text() == "\neval was here\n", run_dir
+
+
+APPENDS_THEN_SCORE = r"""
+import os, sys, time
+from pathlib import Path
+with open("prompt.md", "a") as artifact:  # a file artifact, written by the eval that scores it
+    artifact.write("eval was here\n")
+if os.environ.get("HOLD") and sys.argv[1].endswith(os.environ["HOLD"]):  # until the test kills the daemon
+    Path(sys.argv[1]).mkdir(parents=True, exist_ok=True)
+    (Path(sys.argv[1]) / "held").write_text("")
+    time.sleep(600)
+os.execvp("python3", ["python3", "evals/score.py", *sys.argv[1:]])
+"""
+
+
+@pytest.mark.parametrize("hold", [None, "-c0002"])
+def test_what_the_eval_writes_into_a_file_artifact_is_never_committed_even_after_a_kill(tmp_path, hold):
+    """A file artifact was left to the scope checks, which do not look at the artifact: the eval's line (or an
+    edit of the user's during the eval) was committed by the KEEP though never evaluated."""
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0.5, b=0.5)},
+        {2: {"write": {"prompt.md": scores(a=1.0, b=1.0)}, "summary": "better"}},
+        config={"eval": {"command": "python3 evals/appends.py {run_dir} prompt.md"}},
+        extra_files={"evals/appends.py": APPENDS_THEN_SCORE},
+    )
+    if hold:
+        env = {**os.environ, **GIT_ENV, "HOLD": hold}
+        daemon = subprocess.Popen([sys.executable, "-m", "autoresearch.optimizer", "run"], cwd=repo, env=env)
+        wait_for(lambda: any((repo / RUNS).glob("*/held")), timeout=120)
+        daemon.kill()
+        daemon.wait(timeout=30)
+
+    run(repo)
+
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert (repo / "prompt.md").read_text() == scores(a=1.0, b=1.0)
+    assert "eval was here" not in git(repo, "log", "-p", "--", "prompt.md")
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    copies = [p.read_text() for p in (repo / RUNS).rglob("eval-writes/prompt.md")]
+    assert len(copies) >= 2 and all(c.endswith("eval was here\n") for c in copies)  # saved, outside git
