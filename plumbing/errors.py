@@ -90,6 +90,11 @@ def writing(path: Path) -> Iterator[None]:
         raise _no_room(path, str(exc.strerror), exc.errno, "then `run` resumes") from exc
 
 
+def read_only(path: Path) -> NoRoom:
+    """What the first write in `path`, on a mount that is read-only, raises: for a check made before any write."""
+    return _no_room(path, os.strerror(errno.EROFS), errno.EROFS, "then `run` resumes")
+
+
 def _no_room(path: Path, cause: str, number: int | None, then: str) -> NoRoom:
     fix = "make it writable again" if number == errno.EROFS else "free some space"
     no_room = NoRoom(f"cannot write {path}: {cause}; {fix}, {then}")

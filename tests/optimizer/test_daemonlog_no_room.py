@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -32,9 +34,11 @@ def test_log_lines_a_full_disk_has_no_room_for_are_lost_without_a_traceback_and_
     assert 0 < log.stat().st_size <= 2000
 
 
-def test_a_results_directory_mounted_read_only_stops_run_with_one_line_and_exit_50(tmp_path):
-    """Opening daemon.log there was a traceback and exit 1. bubblewrap mounts the folder read-only (EROFS), as a
-    remount or a failing disk does; the tests run as root, whom a mode of 0555 does not stop."""
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_a_results_directory_mounted_read_only_stops_run_with_one_line_and_exit_50(tmp_path, command):
+    """Opening daemon.log there was a traceback and exit 1; `validate`, which makes run's checks, passed it.
+    bubblewrap mounts the folder read-only (EROFS), as a remount or a failing disk does; the tests run as root,
+    whom a mode of 0555 does not stop."""
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {}}, config={"stop": {"max_cycles": 1}})
     assert cli(repo, "run").returncode == 10
     results = str(repo / ".autoresearch")
@@ -52,7 +56,7 @@ def test_a_results_directory_mounted_read_only_stops_run_with_one_line_and_exit_
             sys.executable,
             "-m",
             "autoresearch.optimizer",
-            "run",
+            command,
         ],
         cwd=repo,
         env={**os.environ, **GIT_ENV},
