@@ -191,7 +191,7 @@ def test_what_the_eval_writes_into_a_file_artifact_is_never_committed_even_after
 
 
 PUTS_IN_ITS_PLACE = r"""
-import os, sys
+import os, sys, time
 from pathlib import Path
 what, prompt = os.environ["WHAT"], Path("prompt.md")
 scored = Path(sys.argv[1]) / "scored.md"  # what is scored: the artifact as it was given
@@ -213,6 +213,9 @@ elif what == "chmod":  # its mode alone: a KEEP commits the executable bit
 else:  # a line appended to the user's private prompt
     with open(prompt, "a") as artifact:
         artifact.write("eval was here\n")
+if os.environ.get("HOLD") and sys.argv[1].endswith(os.environ["HOLD"]):  # until the test kills the daemon
+    (Path(sys.argv[1]) / "held").write_text("")
+    time.sleep(600)
 os.execvp("python3", ["python3", "evals/score.py", sys.argv[1], str(scored)])
 """
 
@@ -222,6 +225,7 @@ os.execvp("python3", ["python3", "evals/score.py", sys.argv[1], str(scored)])
     [
         ("link", None),
         ("folder", None),
+        ("folder", "-c0001"),  # killed while the folder is there: the next start took it for a directory artifact
         ("fifo", None),
         ("chmod", None),
         ("append", None),
@@ -230,8 +234,8 @@ os.execvp("python3", ["python3", "evals/score.py", sys.argv[1], str(scored)])
 )
 def test_anything_the_eval_puts_in_a_file_artifacts_place_is_undone_its_mode_kept(tmp_path, what, kill_at):
     """The undo of a file artifact put back its bytes only when a regular file was left there, with the mode of
-    what the eval left: a link (which the next mutator wrote through, out of the checkout), a folder or a FIFO
-    (on which the next mutation blocked for good) stayed; a `chmod +x` was committed by the KEEP; a private
+    what the eval left: a link (which the next mutator wrote through, out of the checkout), a folder (a kill
+    then made every start a traceback) or a FIFO (on which the next mutation blocked for good) stayed; a `chmod +x` was committed by the KEEP; a private
     prompt (0600) was made readable by all."""
     outside = tmp_path / "outside.md"
     outside.write_text("the user's\n")
@@ -244,7 +248,16 @@ def test_anything_the_eval_puts_in_a_file_artifacts_place_is_undone_its_mode_kep
     )
     (repo / "prompt.md").chmod(0o600)
     env = {"WHAT": what, "OUTSIDE": str(outside)}
-    if kill_at:
+    if kill_at and kill_at.startswith("-c"):
+        daemon = subprocess.Popen(
+            [sys.executable, "-m", "autoresearch.optimizer", "run"],
+            cwd=repo,
+            env={**os.environ, **GIT_ENV, **env, "HOLD": kill_at},
+        )
+        wait_for(lambda: any((repo / RUNS).glob("*/held")), timeout=120)
+        daemon.kill()
+        daemon.wait(timeout=30)
+    elif kill_at:
         assert cli(repo, "run", env={**env, ENV: kill_at}, timeout=120).returncode == -signal.SIGKILL
     done = cli(repo, "run", env=env, timeout=120)
 
