@@ -272,3 +272,34 @@ def test_anything_the_eval_puts_in_a_file_artifacts_place_is_undone_its_mode_kep
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
     saved = list((repo / RUNS).rglob("eval-writes/prompt.md"))
     assert len(saved) >= (2 if what != "fifo" else 0)  # the baseline's eval and the candidate's: kept outside git
+
+
+@pytest.mark.parametrize(
+    ("what", "setting"),
+    [
+        ("link", {"search": {"candidates": 2}, "stop": {"max_cycles": 2, "max_convergence": 10}}),
+        ("folder", {"mutator": {"sandbox": "auto"}}),
+        ("append", {"worktree": True}),
+    ],
+)
+def test_a_file_artifacts_undo_holds_with_parallel_candidates_the_sandbox_and_a_worktree(tmp_path, what, setting):
+    """Evaluated in a parallel candidate's worktree, after a sandboxed mutation, or in the experiment's worktree:
+    the same undo, and nothing of the eval's committed on any branch."""
+    outside = tmp_path / "outside.md"
+    outside.write_text("the user's\n")
+    better = {"write": {"prompt.md": scores(a=1.0, b=1.0)}, "summary": "better"}
+    worse = {"write": {"prompt.md": scores(a=0.1, b=0.1)}, "summary": "worse"}
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0.5, b=0.5)},
+        {"2.0": better, "2.1": worse} if "search" in setting else {2: better},
+        config={"eval": {"command": "python3 evals/puts.py {run_dir}", "timeout_s": 60}, **setting},
+        extra_files={"evals/puts.py": PUTS_IN_ITS_PLACE},
+    )
+    done = cli(repo, "run", env={"WHAT": what, "OUTSIDE": str(outside)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert outside.read_text() == "the user's\n"
+    assert "eval was here" not in git(repo, "log", "-p", "--all", "--", "prompt.md")
+    assert git(repo, "ls-tree", "HEAD", "prompt.md").startswith("100644 blob")
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
