@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.commands import quick
 from autoresearch.plumbing import collector
-from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for
+from autoresearch.plumbing.errors import INTERRUPTED, INVALID_INPUT, OK, exit_code_for, no_room
 from autoresearch.plumbing.redact import redact
 from autoresearch.plumbing.surrogates import replaced
 from autoresearch.plumbing.text import inert
@@ -94,7 +94,7 @@ def _known(exc: BaseException) -> int | None:
     code = exit_code_for(exc)
     if code is None:
         return None
-    message = inert(redact(str(exc))) or exc.__class__.__name__  # it may quote an eval's stderr
+    message = inert(redact(str(no_room(exc) or exc))) or exc.__class__.__name__  # it may quote an eval's stderr
     if not isinstance(exc, KeyboardInterrupt):
         print(f"autoresearch: {message}", file=sys.stderr)
     else:

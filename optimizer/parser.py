@@ -7,6 +7,7 @@ of a small command's start-up.
 
 from __future__ import annotations
 
+import inspect
 import os
 
 import typer
@@ -47,5 +48,14 @@ def build(argv: list[str]) -> typer.Typer:
     named = next((arg for arg in argv if not arg.startswith("-")), None)
     wanted = [named] if named in COMMANDS and not os.environ.get("_AUTORESEARCH_COMPLETE") else list(COMMANDS)
     for name in wanted:
-        app.command(name)(load(name))
+        command = load(name)
+        app.command(name, help=flowed(command.__doc__))(command)
     return app
+
+
+def flowed(doc: str | None) -> str | None:
+    """A docstring as `--help` shows it: each paragraph one line, for rich to wrap to the terminal. typer's rich
+    help keeps the docstring's own line breaks, which cut its sentences where the source was wrapped."""
+    if doc is None:
+        return None
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in inspect.cleandoc(doc).split("\n\n"))

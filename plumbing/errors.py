@@ -12,6 +12,7 @@ derive from this root: this module imports nothing of ours.
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -92,8 +93,14 @@ def writing(path: Path) -> Iterator[None]:
         raise _no_room(path, str(exc.strerror), exc.errno, "then `run` resumes") from exc
 
 
+def read_only(path: Path) -> NoRoom:
+    """What the first write in `path`, on a mount that is read-only, raises: for a check made before any write."""
+    return _no_room(path, os.strerror(errno.EROFS), errno.EROFS, "then `run` resumes")
+
+
 def _no_room(path: Path, cause: str, number: int | None, then: str) -> NoRoom:
-    no_room = NoRoom(f"cannot write {path}: {cause}; free some space, {then}")
+    fix = "make it writable again" if number == errno.EROFS else "free some space"
+    no_room = NoRoom(f"cannot write {path}: {cause}; {fix}, {then}")
     no_room.errno, no_room.path, no_room.cause = number, path, cause  # not strerror: OSError's str would show it
     return no_room
 
@@ -116,4 +123,15 @@ def exit_code_for(exc: BaseException) -> int | None:
         return INTERRUPTED
     if isinstance(exc, (AutoresearchError, Interrupted)):
         return exc.exit_code
-    return None
+    return INTEGRITY if no_room(exc) else None
+
+
+def no_room(exc: BaseException) -> NoRoom | None:
+    """An OSError of a disk with no room, or mounted read-only, for the file it names, as `NoRoom`; None for
+    any other. The loop's writes are wrapped in `writing`; this is for the boundary, so that one a start makes
+    before its loop (a lock, daemon.log in a read-only results directory) is one line and exit 50 too."""
+    if isinstance(exc, NoRoom) or not isinstance(exc, OSError) or exc.errno not in NO_ROOM:
+        return None
+    if not isinstance(exc.filename, (str, bytes)) or not exc.filename:  # a descriptor's write names no file
+        return None
+    return _no_room(Path(os.fsdecode(exc.filename)), str(exc.strerror), exc.errno, "then `run` resumes")

@@ -63,12 +63,19 @@ class Side:
 
     def rows(self) -> list[JSONObject]:
         from autoresearch.plumbing.errors import InvalidInput
+        from autoresearch.runs.errors import BadResults
         from autoresearch.runs.results import load_rows
 
         name = self.record.run_dir
         if not name or "/" in name or name in (".", ".."):
             raise InvalidInput(f"{self.label}: its record names no run directory ({name!r}) in {self.paths.iterations}")
-        return load_rows(self.paths.run_dir(name))
+        try:
+            return load_rows(self.paths.run_dir(name))
+        except BadResults:
+            if self.record.decision != "error":
+                raise
+            why = self.record.error_reason or "failed"  # a mutator's failure never ran the eval: no rows to read
+            raise InvalidInput(f"{self.label} was an error cycle ({why}): it has no results to compare") from None
 
     def as_dict(self) -> JSONObject:
         return {
@@ -101,8 +108,10 @@ def _side(spec: str, default: str | None, config: Path) -> Side:
 
 def _artifact_diff(left: Side, right: Side) -> str:
     """`git diff` of the two commits over both artifact paths; a side that was not a KEEP has none."""
+    from autoresearch.optimizer.experiment.versions import a_decision
+
     missing = [s for s in (left, right) if not s.record.commit]
     if missing:
-        return "\n".join(f"artifact: {s.label} was a {s.record.decision}, never committed" for s in missing)
+        return "\n".join(f"artifact: {s.label} was {a_decision(s.record.decision)}, never committed" for s in missing)
     paths = sorted({left.ws.artifact, right.ws.artifact})
     return left.ws.git("diff", left.record.commit or "", right.record.commit or "", "--", *paths)

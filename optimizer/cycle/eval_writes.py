@@ -1,35 +1,46 @@
-"""What an eval wrote inside a directory artifact while it ran, undone.
+"""What an eval wrote inside the artifact while it ran, undone.
 
 An eval may write inside the artifact it measures (an AgentV 5 host `workdir` inside the skill it tests: its
 `setup` and the target write there). That is neither the mutator's edit nor measured as one, and it may hold a
 secret from the environment: committed by a KEEP (which stages the whole artifact), or carried into the next
 mutation's diff, it would break "nothing outside the mutator's edit reaches a commit". So after every eval run
-the artifact is put back as it was evaluated (its key, the git tree written before the run), and what the eval
-wrote is saved in full under the run's directory, never in git.
+the artifact is put back as it was evaluated (its key, the git tree written before the run; a file artifact's
+blob, stored before the run), and what the eval wrote is saved in full under the run's directory, never in git.
+A file artifact is as exposed as a directory: an eval that appends to the prompt it scores (or an edit of the
+user's while the eval runs) was committed by the KEEP, unevaluated.
 
 A daemon killed during the eval or the undo leaves the undo to the next start: a note written before the eval
-(under git's folder, beside the guard's records) says which run and which tree, and every step can be taken
-again: each file is saved before it is removed (a save cut short is made again from it), and put back by a
-rename, so that no kill leaves a file half-restored or unsaved.
+(under git's folder, beside the guard's records) says which run and which tree (a file artifact's bytes and
+permissions too), and every step can be taken again: each file is saved before it is removed (a save cut short is
+made again from it), and put back by a rename, so that no kill leaves a file half-restored or unsaved.
+
+The cycle's hot path pays for this with no new file: the note is one file per sample index, written over in
+place (autoresearch.plumbing.inplace) and blanked after the run; a file artifact's bytes are those its key was
+taken from (in memory, and in the note for a kill: no blob is stored for a candidate that may be dropped), and
+after the run they are compared with the file's (size first) before anything is saved or written.
 """
 
 from __future__ import annotations
 
-import hashlib
+import base64
 import json
 import os
 import shutil
+import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
 from pygit2.enums import DeltaStatus
 
 from autoresearch.optimizer.cycle.keys import artifact_key
-from autoresearch.optimizer.gitrepo.workspace import Workspace
-from autoresearch.plumbing import atomic, faults, trees
+from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_of
+from autoresearch.plumbing import atomic, faults, folders, inplace, trees
 
-NOTES = "eval-writes-*.json"  # one per eval running in the experiment's checkout
+NOTES = "eval-writes-*.json"  # one per sample index: the evals running at once in the checkout are of distinct ones
+# a file artifact's bytes at most kept in its note (base64 makes them 4/3); a larger one is stored as a blob
+IN_NOTE = inplace.MOST // 2
 _TEMP = ".autoresearch-restoring-"  # a link being put back, renamed over its path once made
 ADVICE = (
     "the eval writes inside the artifact while it runs (its files are undone after each run, kept under the"
@@ -37,38 +48,83 @@ ADVICE = (
 )
 
 
-def note(folder: Path, ws: Workspace, key: str, run_dir: Path) -> Path | None:
-    """Before an eval in the experiment's checkout (not a parallel candidate's worktree, which the next start
-    removes), the note in `folder` (the vault's: out of any mutator's reach, and of the mirror that would
-    put back a note the daemon removes while a mutation runs ahead) that lets the next start finish the undo
-    if the daemon dies (None: nothing to note)."""
-    if ws.mode != "directory":
-        return None
-    path = folder / NOTES.replace("*", hashlib.sha256(str(run_dir).encode()).hexdigest()[:16])
-    atomic.write_text(path, json.dumps({"key": key, "run_dir": str(run_dir)}))
+@dataclass(frozen=True)
+class Evaluated:
+    """The artifact as the eval is given it, what the undo puts back: its key (the tree, for a directory, which
+    `artifact_key` wrote); a file artifact's bytes (None: not known, nothing put back) and permission bits."""
+
+    key: str
+    data: bytes | None = None
+    mode: int = 0o644
+
+
+def given(ws: Workspace, key: str, data: bytes | None = None) -> Evaluated:
+    """The artifact with this key as it is about to be evaluated; `data`: a file artifact's bytes the caller read
+    for its key (else read here). Bytes that no longer have the key (changed since it was taken) are replaced by
+    the key's blob where git holds one (HEAD's), else unknown."""
+    if ws.mode != "file":
+        return Evaluated(key)
+    st = os.lstat(ws.artifact_path)
+    if data is None and stat.S_ISREG(st.st_mode):
+        data = ws.artifact_path.read_bytes()
+    if data is None or blob_of(data) != key:
+        data = ws.lib[key].read_raw() if key in ws.lib else None
+    return Evaluated(key, data, stat.S_IMODE(st.st_mode))
+
+
+def note(folder: Path, ws: Workspace, before: Evaluated, run_dir: Path, n: int) -> Path:
+    """Before an eval (sample `n`) in the experiment's checkout (not a parallel candidate's worktree, which the
+    next start removes), the note in `folder` (the vault's: out of any mutator's reach, and of the mirror that
+    would put back a note the daemon removes while a mutation runs ahead) that lets the next start finish the
+    undo if the daemon dies; blanked (`done`) after the run. A file artifact's bytes go in it, or into git's
+    object store when they are too many for a note (and git does not hold them yet)."""
+    path = folder / NOTES.replace("*", str(n))
+    record: dict[str, object] = {"key": before.key, "run_dir": str(run_dir)}
+    if before.data is not None:
+        record["mode"] = before.mode
+        if len(before.data) <= IN_NOTE:
+            record["data"] = base64.b64encode(before.data).decode()
+        elif before.key not in ws.lib:
+            ws.lib.create_blob(before.data)
+    folders.within(folder, lambda: inplace.write(path, json.dumps(record).encode()))
     return path
+
+
+def done(note_path: Path) -> None:
+    """The eval's undo finished: its note blanked (kept, to be written over by the next eval's)."""
+    inplace.blank(note_path)
 
 
 def finish(ws: Workspace, folder: Path) -> list[str]:
     """At a start after a crash: the undo of each eval the dead daemon noted in `folder`, done now (what it
     wrote saved under that run's eval-writes/ first), so that nothing the eval wrote is taken for the candidate."""
-    done = []
+    finished = []
     for path in sorted(folder.glob(NOTES)):
-        noted = json.loads(path.read_text(encoding="utf-8"))
+        record = inplace.read(path)
+        if not record:
+            continue  # blank: no eval was running
+        noted = json.loads(record)
         run_dir = Path(noted["run_dir"])
-        if undo_eval_writes(ws, noted["key"], run_dir):
-            done.append(f"undid what the eval of {run_dir.name} wrote inside the artifact (saved in its eval-writes/)")
-        path.unlink()
-    return done
+        data = base64.b64decode(noted["data"]) if "data" in noted else None
+        if data is None and "mode" in noted and noted["key"] in ws.lib:
+            data = ws.lib[noted["key"]].read_raw()
+        if undo_eval_writes(ws, Evaluated(noted["key"], data, noted.get("mode", 0o644)), run_dir):
+            finished.append(
+                f"undid what the eval of {run_dir.name} wrote inside the artifact (saved in its eval-writes/)"
+            )
+        done(path)
+    return finished
 
 
-def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
-    """The artifact-relative paths the eval changed inside the directory artifact, each saved under
-    `run_dir/eval-writes/` as the eval left it and put back as the tree `key` has it ([] when none: a file
-    artifact, whose key is no object of the repository, is left to the scope checks). Taken again after a
-    kill at any step, it finishes the same undo."""
-    if ws.mode != "directory" or not ws.artifact_path.is_dir():
+def undo_eval_writes(ws: Workspace, evaluated: Evaluated, run_dir: Path) -> list[str]:
+    """The artifact-relative paths the eval changed inside the artifact, each saved under `run_dir/eval-writes/`
+    as the eval left it and put back as `evaluated` has it ([] when none). Taken again after a kill at any step,
+    it finishes the same undo."""
+    if ws.mode == "file":
+        return _undo_file(ws, evaluated, run_dir)
+    if not ws.artifact_path.is_dir():
         return []
+    key = evaluated.key
     now = artifact_key(ws)
     if now == key:
         return []
@@ -90,14 +146,61 @@ def undo_eval_writes(ws: Workspace, key: str, run_dir: Path) -> list[str]:
     return changed
 
 
+def _undo_file(ws: Workspace, before: Evaluated, run_dir: Path) -> list[str]:
+    """A file artifact the eval changed (its bytes, its permissions, or anything else put in its place: a link,
+    which the next mutator would write through, a folder, a FIFO it would block on), saved under
+    `run_dir/eval-writes/` and written back as `before` has it."""
+    path, data = ws.artifact_path, before.data
+    if data is None:
+        return []
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        found = None
+    if found is not None and _same(path, found, before):
+        return []
+    if found is not None and not _is_special(found.st_mode):  # (a FIFO holds no bytes to save)
+        _save(path, run_dir / "eval-writes" / path.name)
+        faults.point("eval-writes-saved")
+        if stat.S_ISDIR(found.st_mode):  # the rename below replaces anything but a folder
+            trees.remove(path)
+            faults.point("eval-writes-removed")
+    atomic.write_bytes(path, data, durable=False, mode=before.mode)
+    return [path.name]
+
+
+def _same(path: Path, found: os.stat_result, before: Evaluated) -> bool:
+    """The file as it was evaluated: a regular file of its permissions, size and bytes (read last, and never
+    blocking or following a link that took its place meanwhile)."""
+    if not stat.S_ISREG(found.st_mode) or stat.S_IMODE(found.st_mode) != before.mode:
+        return False
+    if before.data is None or found.st_size != len(before.data):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as file:
+        return stat.S_ISREG(os.fstat(file.fileno()).st_mode) and file.read(len(before.data) + 1) == before.data
+
+
 def _save(source: Path, target: Path) -> None:
     """`source` copied to `target`, over what an undo a kill cut short copied there (its source is still in place,
     whole: it is removed only once copied)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     if source.is_dir() and not source.is_symlink():
-        shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
+        shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True, ignore=_special)
     else:
         shutil.copy2(source, target, follow_symlinks=False)
+
+
+def _special(folder: str, names: list[str]) -> list[str]:
+    """A FIFO, a socket or a device in a folder saved: nothing to copy (a copy of a FIFO would block)."""
+    return [name for name in names if _is_special(os.lstat(os.path.join(folder, name)).st_mode)]
+
+
+def _is_special(mode: int) -> bool:
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
 
 
 def _remove(path: Path) -> None:

@@ -36,7 +36,7 @@ def judge_candidate(session: Session, run_dir: Path, draft: Draft, place: Place 
         else:
             baseline, evaluator = session.baseline_rows, place.evaluator if place else None
             watch = early_discard(session, sizes)
-            rows = measure(session, ws, run_dir, artifact_key(ws, data), 1, spend, watch, evaluator)
+            rows = measure(session, ws, run_dir, artifact_key(ws, data), 1, spend, watch, evaluator, data)
     except EvalFailed:
         draft.spend = EvalSpend.before_failing(spend)
         raise

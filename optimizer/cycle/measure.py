@@ -12,7 +12,7 @@ from pathlib import Path
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
-from autoresearch.optimizer.cycle.eval_writes import ADVICE, note, undo_eval_writes
+from autoresearch.optimizer.cycle.eval_writes import ADVICE, done, given, note, undo_eval_writes
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
@@ -77,11 +77,13 @@ def measure(
     spend: Spend,
     watch: EarlyDiscard | None = None,
     evaluator: Evaluator | None = None,
+    data: bytes | None = None,
 ) -> Rows:
     """Sample `n` of the artifact with this key (in `ws`, where `evaluator` runs), into `run_dir`: from the
     cache, or evaluated and stored (unless it was stopped early: a partial run is no sample), what the eval
-    wrote inside the artifact undone (autoresearch.optimizer.cycle.eval_writes). One thread at a time
-    measures a sample, so that another asking for it meanwhile reads it from the cache."""
+    wrote inside the artifact undone (autoresearch.optimizer.cycle.eval_writes; `data`: a file artifact's bytes
+    its key was taken from, when the caller read them). One thread at a time measures a sample, so that another
+    asking for it meanwhile reads it from the cache."""
     with session.cache.claimed(key, n):
         cached = session.cache.get(key, n)
         if cached is not None:
@@ -90,17 +92,18 @@ def measure(
             spend.hits += 1
             get().info("cache hit", sample=n)
             return cached
-        noted = note(session.vault.eval_notes, ws, key, run_dir) if ws.root == session.ws.root else None
+        before = given(ws, key, data)
+        noted = note(session.vault.eval_notes, ws, before, run_dir, n) if ws.root == session.ws.root else None
         try:
             outcome = evaluate(session, run_dir, watch, evaluator)
         except EvalFailed as exc:
             spend.lost += exc.lost_attempts
             raise
         finally:
-            if undo_eval_writes(ws, key, run_dir):
+            if undo_eval_writes(ws, before, run_dir):
                 session.warn_once(ADVICE)
             if noted is not None:
-                noted.unlink()
+                done(noted)
         if not outcome.notes.get("stopped"):
             session.cache.put(key, n, outcome.rows)
     spend.skipped += int(outcome.notes.get("skipped_tests", 0))

@@ -56,12 +56,19 @@ def cycle_of(lines: list[Iteration], cycle: int, name: str) -> Iteration:
     raise InvalidInput(f"cycle {cycle}: experiment '{name}' has no such cycle (it has cycles 1-{last})")
 
 
+def a_decision(decision: str) -> str:
+    """`a keep`, `a drop`, `an error`: the decision with its article, for the lines that name one."""
+    return f"{'an' if decision[:1] in 'aeiou' else 'a'} {decision}"
+
+
 def keep_of(lines: list[Iteration], cycle: int, name: str) -> Iteration:
     """The KEEP of `cycle` with its commit; a drop or an error names the KEEPs one may pick instead."""
     record = cycle_of(lines, cycle, name)
     if record.decision != "keep" or not record.commit:
         keeps = ", ".join(str(r.cycle) for r in lines if r.decision == "keep" and r.commit)
-        raise InvalidInput(f"cycle {cycle} of '{name}' was a {record.decision}, not a KEEP (its KEEPs: cycles {keeps})")
+        raise InvalidInput(
+            f"cycle {cycle} of '{name}' was {a_decision(record.decision)}, not a KEEP (its KEEPs: cycles {keeps})"
+        )
     return record
 
 

@@ -82,15 +82,25 @@ def open_workspace(start: Path, artifact: str) -> Workspace:
         ) from None
     try:
         root, git_dir = _work_tree(repo, start), repo.path.rstrip(os.sep)
+        relative = _relative_artifact(root, artifact)
+        kind = _kind(repo, root, relative)
     finally:
         free(repo)  # as `opened` does: a candidate's checkout is opened every cycle
-    relative = _relative_artifact(root, artifact)
-    ws = Workspace(root, relative, "directory" if (root / relative).is_dir() else "file", git_dir=git_dir)
+    ws = Workspace(root, relative, kind, git_dir=git_dir)
     if not ws.artifact_path.exists():
         raise InvalidInput(f"artifact '{artifact}': no such file or directory in {root}")
     if not tracked(ws):
         raise InvalidInput(f"artifact '{artifact}' is not tracked by git (git add and commit it first)")
     return ws
+
+
+def _kind(repo: pygit2.Repository, root: Path, relative: str) -> Literal["file", "directory"]:
+    """The artifact's kind as HEAD has it, else as the disk does: a folder an eval put in a file artifact's place
+    (its undo left to this start by a kill) does not make it a directory artifact, whose undo it then failed."""
+    try:
+        return "directory" if isinstance(repo.head.peel(pygit2.Tree)[relative], pygit2.Tree) else "file"
+    except (KeyError, pygit2.GitError):
+        return "directory" if (root / relative).is_dir() else "file"
 
 
 def _work_tree(repo: pygit2.Repository, start: Path) -> Path:

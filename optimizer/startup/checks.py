@@ -6,6 +6,7 @@ an exit code; nothing in the user's repository is changed by a refusal.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from autoresearch.optimizer.gitrepo import gitcmd, gitident, worktree
 from autoresearch.optimizer.gitrepo.gitcmd import under_way
 from autoresearch.optimizer.gitrepo.workspace import Workspace, open_workspace, require_clean_artifact
 from autoresearch.optimizer.startup import interrupted, sandbox
-from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for
+from autoresearch.plumbing.errors import INVALID_INPUT, InvalidInput, exit_code_for, read_only
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.providers.prices import price_of
 from autoresearch.runs.evaluators import Evaluator
@@ -66,6 +67,7 @@ def check(
     if not make_worktree:
         ws, paths = locate(config, cwd, enter=False)
         require_free(paths.lock, config.experiment_name)
+        _require_writable(paths)
         return ws, paths, *found
     try:
         return _check(config, cwd)
@@ -82,12 +84,23 @@ def check(
 def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evaluator, Mutator]:
     ws, paths = locate(config, cwd)
     require_free(paths.lock, config.experiment_name)
+    _require_writable(paths)
     if not config.worktree:
         busy.require_no_other(paths.results_dir, config.experiment_name)
     if not crashed(paths) and not interrupted.pending(Vault.of(ws, paths)):
         require_clean_artifact(ws)
     evaluator, mutator = preflight(config, ws.root)
     return ws, paths, evaluator, mutator
+
+
+def _require_writable(paths: ExperimentPaths) -> None:
+    """The results directory (or the folder it is to be made in) on a read-only mount is refused here, so that
+    `validate` sees it too: `run`'s first write there stops it with the same line and exit 50."""
+    folder = paths.meta
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if os.statvfs(folder).f_flag & os.ST_RDONLY:
+        raise read_only(folder)
 
 
 def preflight(config: Config, root: Path) -> tuple[Evaluator, Mutator]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.experiment import lockfile
 from autoresearch.optimizer.experiment.mirror import Mirror
 from autoresearch.optimizer.experiment.vault import FOLDER, Vault
 from autoresearch.optimizer.gitrepo.gitcmd import run
@@ -47,12 +48,13 @@ def elsewhere(ws: Workspace, ours: Vault) -> list[Path]:
 
 def left_undone(root: Path, vaults: Path, ours: Path | None = None) -> list[Path]:
     """The run directories of the mutations in the checkout at `root` whose undo a kill left to a start, by
-    the experiments' folders under `vaults` (`<git-common-dir>/autoresearch`), but `ours`."""
+    the experiments' folders under `vaults` (`<git-common-dir>/autoresearch`), but `ours`. A guard armed by a
+    daemon that still holds its lock is a mutation running now, not one a kill cut short."""
     real = os.path.realpath(root)
     found = []
     for folder in sorted(vaults.iterdir()) if vaults.is_dir() else ():
         vault = Vault(folder)
-        if folder == ours or not pending(vault):
+        if folder == ours or not pending(vault) or lockfile.holder(vault.lock) is not None:
             continue
         record = journal.read(vault.guard)
         if record is not None and real in (os.path.realpath(r) for r in record.roots):
@@ -77,7 +79,9 @@ def unreadable(error: InvalidInput, start: Path) -> InvalidInput:
     return InvalidInput(
         f"{error}; a daemon was killed during a mutation in this checkout (run directory {undone[0]}), and what its "
         "mutator changed outside the artifact, the config among it perhaps, is undone only at that experiment's "
-        "next start: put the config back as it was (`git diff`, `git checkout`, or your copy) and start again"
+        "next start: put the config back as it was (`git diff`, `git checkout`, or your copy) and start again "
+        "(lost? any valid config naming the same experiment and results directory will do: that start puts back "
+        "the one the mutator changed, yours saved beside it)"
     )
 
 

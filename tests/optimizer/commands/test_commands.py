@@ -240,3 +240,13 @@ def test_init_points_an_eval_file_at_the_built_in_runner(tmp_path):
     assert cli(repo, "init").returncode == 0
     config = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     assert config["artifact"] == "SKILL.md" and config["eval"] == {"file": "evals/evals.json", "timeout_s": 1800}
+
+
+def test_help_flows_each_paragraph_instead_of_breaking_it_where_the_docstring_was_wrapped(tmp_path):
+    """typer's rich help kept the docstrings' line breaks: sentences were cut mid-line on any terminal."""
+    wide = {"COLUMNS": "300"}
+    overview = cli(tmp_path, "--help", env=wide).stdout
+    rollback = cli(tmp_path, "rollback", "--help", env=wide).stdout
+
+    assert "print the URL; the page refreshes itself while the loop runs." in overview
+    assert "so the next `run` resumes from the restored version. Refuses (exit 30)" in rollback

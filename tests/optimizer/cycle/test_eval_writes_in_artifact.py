@@ -147,3 +147,159 @@ def test_a_kill_during_the_eval_or_its_undo_is_finished_by_the_next_start(tmp_pa
     for run_dir in evaluated:  # what each eval wrote, saved whole
         assert (run_dir / "eval-writes/work/ready.txt").read_text() == "token=s3cr3t\n", run_dir
         assert (run_dir / "eval-writes/b.md").read_text() == "\neval was here\n", run_dir
+
+
+APPENDS_THEN_SCORE = r"""
+import os, sys, time
+from pathlib import Path
+with open("prompt.md", "a") as artifact:  # a file artifact, written by the eval that scores it
+    artifact.write("eval was here\n")
+if os.environ.get("HOLD") and sys.argv[1].endswith(os.environ["HOLD"]):  # until the test kills the daemon
+    Path(sys.argv[1]).mkdir(parents=True, exist_ok=True)
+    (Path(sys.argv[1]) / "held").write_text("")
+    time.sleep(600)
+os.execvp("python3", ["python3", "evals/score.py", *sys.argv[1:]])
+"""
+
+
+@pytest.mark.parametrize("hold", [None, "-c0002"])
+def test_what_the_eval_writes_into_a_file_artifact_is_never_committed_even_after_a_kill(tmp_path, hold):
+    """A file artifact was left to the scope checks, which do not look at the artifact: the eval's line (or an
+    edit of the user's during the eval) was committed by the KEEP though never evaluated."""
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0.5, b=0.5)},
+        {2: {"write": {"prompt.md": scores(a=1.0, b=1.0)}, "summary": "better"}},
+        config={"eval": {"command": "python3 evals/appends.py {run_dir} prompt.md"}},
+        extra_files={"evals/appends.py": APPENDS_THEN_SCORE},
+    )
+    if hold:
+        env = {**os.environ, **GIT_ENV, "HOLD": hold}
+        daemon = subprocess.Popen([sys.executable, "-m", "autoresearch.optimizer", "run"], cwd=repo, env=env)
+        wait_for(lambda: any((repo / RUNS).glob("*/held")), timeout=120)
+        daemon.kill()
+        daemon.wait(timeout=30)
+
+    run(repo)
+
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert (repo / "prompt.md").read_text() == scores(a=1.0, b=1.0)
+    assert "eval was here" not in git(repo, "log", "-p", "--", "prompt.md")
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    copies = [p.read_text() for p in (repo / RUNS).rglob("eval-writes/prompt.md")]
+    assert len(copies) >= 2 and all(c.endswith("eval was here\n") for c in copies)  # saved, outside git
+
+
+PUTS_IN_ITS_PLACE = r"""
+import os, sys, time
+from pathlib import Path
+what, prompt = os.environ["WHAT"], Path("prompt.md")
+scored = Path(sys.argv[1]) / "scored.md"  # what is scored: the artifact as it was given
+scored.parent.mkdir(parents=True, exist_ok=True)
+scored.write_bytes(prompt.read_bytes())
+if what == "link":  # to a file outside the checkout, that the next mutator would write through
+    prompt.unlink()
+    prompt.symlink_to(os.environ["OUTSIDE"])
+elif what == "folder":
+    prompt.unlink()
+    prompt.mkdir()
+    (prompt / "x.md").write_text("eval was here\n")
+    os.mkfifo(prompt / "pipe")
+elif what == "fifo":  # the next mutator, and the daemon, would block on it
+    prompt.unlink()
+    os.mkfifo(prompt)
+elif what == "chmod":  # its mode alone: a KEEP commits the executable bit
+    prompt.chmod(0o755)
+else:  # a line appended to the user's private prompt
+    with open(prompt, "a") as artifact:
+        artifact.write("eval was here\n")
+if os.environ.get("HOLD") and sys.argv[1].endswith(os.environ["HOLD"]):  # until the test kills the daemon
+    (Path(sys.argv[1]) / "held").write_text("")
+    time.sleep(600)
+os.execvp("python3", ["python3", "evals/score.py", sys.argv[1], str(scored)])
+"""
+
+
+@pytest.mark.parametrize(
+    ("what", "kill_at"),
+    [
+        ("link", None),
+        ("folder", None),
+        ("folder", "-c0001"),  # killed while the folder is there: the next start took it for a directory artifact
+        ("fifo", None),
+        ("chmod", None),
+        ("append", None),
+        ("append", "eval-writes-saved:2"),  # the candidate's writes saved, the file not yet put back
+    ],
+)
+def test_anything_the_eval_puts_in_a_file_artifacts_place_is_undone_its_mode_kept(tmp_path, what, kill_at):
+    """The undo of a file artifact put back its bytes only when a regular file was left there, with the mode of
+    what the eval left: a link (which the next mutator wrote through, out of the checkout), a folder (a kill
+    then made every start a traceback) or a FIFO (on which the next mutation blocked for good) stayed; a `chmod +x` was committed by the KEEP; a private
+    prompt (0600) was made readable by all."""
+    outside = tmp_path / "outside.md"
+    outside.write_text("the user's\n")
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0.5, b=0.5)},
+        {2: {"write": {"prompt.md": scores(a=1.0, b=1.0)}, "summary": "better"}},
+        config={"eval": {"command": "python3 evals/puts.py {run_dir}", "timeout_s": 60}},
+        extra_files={"evals/puts.py": PUTS_IN_ITS_PLACE},
+    )
+    (repo / "prompt.md").chmod(0o600)
+    env = {"WHAT": what, "OUTSIDE": str(outside)}
+    if kill_at and kill_at.startswith("-c"):
+        daemon = subprocess.Popen(
+            [sys.executable, "-m", "autoresearch.optimizer", "run"],
+            cwd=repo,
+            env={**os.environ, **GIT_ENV, **env, "HOLD": kill_at},
+        )
+        wait_for(lambda: any((repo / RUNS).glob("*/held")), timeout=120)
+        daemon.kill()
+        daemon.wait(timeout=30)
+    elif kill_at:
+        assert cli(repo, "run", env={**env, ENV: kill_at}, timeout=120).returncode == -signal.SIGKILL
+    done = cli(repo, "run", env=env, timeout=120)
+
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert outside.read_text() == "the user's\n"
+    assert (repo / "prompt.md").read_text() == scores(a=1.0, b=1.0)
+    if not kill_at:  # (the restore of a candidate the kill left, as a DROP's, writes the file as git does)
+        assert os.lstat(repo / "prompt.md").st_mode == 0o100600
+    assert git(repo, "ls-tree", "HEAD", "prompt.md").startswith("100644 blob")
+    assert "eval was here" not in git(repo, "log", "-p", "--", "prompt.md")
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    saved = list((repo / RUNS).rglob("eval-writes/prompt.md"))
+    assert len(saved) >= (2 if what != "fifo" else 0)  # the baseline's eval and the candidate's: kept outside git
+
+
+@pytest.mark.parametrize(
+    ("what", "setting"),
+    [
+        ("link", {"search": {"candidates": 2}, "stop": {"max_cycles": 2, "max_convergence": 10}}),
+        ("folder", {"mutator": {"sandbox": "auto"}}),
+        ("append", {"worktree": True}),
+    ],
+)
+def test_a_file_artifacts_undo_holds_with_parallel_candidates_the_sandbox_and_a_worktree(tmp_path, what, setting):
+    """Evaluated in a parallel candidate's worktree, after a sandboxed mutation, or in the experiment's worktree:
+    the same undo, and nothing of the eval's committed on any branch."""
+    outside = tmp_path / "outside.md"
+    outside.write_text("the user's\n")
+    better = {"write": {"prompt.md": scores(a=1.0, b=1.0)}, "summary": "better"}
+    worse = {"write": {"prompt.md": scores(a=0.1, b=0.1)}, "summary": "worse"}
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0.5, b=0.5)},
+        {"2.0": better, "2.1": worse} if "search" in setting else {2: better},
+        config={"eval": {"command": "python3 evals/puts.py {run_dir}", "timeout_s": 60}, **setting},
+        extra_files={"evals/puts.py": PUTS_IN_ITS_PLACE},
+    )
+    done = cli(repo, "run", env={"WHAT": what, "OUTSIDE": str(outside)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert outside.read_text() == "the user's\n"
+    assert "eval was here" not in git(repo, "log", "-p", "--all", "--", "prompt.md")
+    assert git(repo, "ls-tree", "HEAD", "prompt.md").startswith("100644 blob")
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""

@@ -260,6 +260,17 @@ def test_diff_of_unknown_cycles_or_experiments_is_one_line_exit_30(tmp_path, the
     assert_one_line_error(cli(repo, "diff", "2", "../x"), 30)
 
 
+def test_an_error_cycle_is_named_as_one_by_rollback_and_diff_which_has_no_results_to_compare(tmp_path):
+    plan = {2: {"exit": 1}, 3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "raise both"}}
+    repo = ran(tmp_path, plan)
+    before = snapshot(repo)
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "error", "keep"]
+
+    assert_one_line_error(cli(repo, "rollback", "--to", "2"), 30, "cycle 2", "was an error, not a KEEP", "cycles 1, 3")
+    assert_one_line_error(cli(repo, "diff", "2", "3"), 30, "exp:2 was an error cycle (mutator-failed)", "no results")
+    assert snapshot(repo) == before
+
+
 HOLD = """\
 import sys
 from pathlib import Path

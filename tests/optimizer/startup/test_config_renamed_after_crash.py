@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import yaml
 
-from tests.helpers.repos import cli, git
-from tests.helpers.scenario import EVAL, iterations, scenario_repo, scores
+from tests.helpers.repos import assert_one_line_error, cli, git
+from tests.helpers.scenario import EVAL, held_in_a_mutation, iterations, scenario_repo, scores
 from tests.optimizer.startup.test_config_after_crash import killed_during_a_mutation
 
 FORGED = "import sys, pathlib\npathlib.Path(sys.argv[1], 'scores.txt').write_text('a 1\\nb 1\\n')\n"
@@ -73,3 +73,45 @@ def test_a_config_the_mutator_deleted_or_broke_is_refused_with_what_to_do(tmp_pa
     resumed = cli(repo, "run")
     assert resumed.returncode == 0, resumed.stderr
     assert (repo / "evals/score.py").read_text() == EVAL
+
+
+def test_a_config_not_found_while_a_daemon_mutates_names_no_killed_daemon(tmp_path):
+    """A guard armed by a daemon that is alive is a mutation under way: `run` from a folder without the config
+    must not send the user to recover from a kill that never happened."""
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"hold": True, "summary": "wait"}})
+    proc = held_in_a_mutation(repo)
+    try:
+        started = cli(repo / "evals", "run")
+    finally:
+        (repo / ".autoresearch/go-on").touch()
+        proc.wait(timeout=120)
+
+    assert_one_line_error(started, 30, "no such config file")
+    assert "killed" not in started.stderr, started.stderr
+
+
+def test_a_lost_untracked_config_comes_back_at_a_start_with_any_config_of_the_experiment(tmp_path):
+    """An untracked config (as `init` leaves it) that the mutator deleted has no `git checkout` to bring it back:
+    the message says what does, and doing it brings back the user's own config, the stand-in saved."""
+    plan = {
+        2: {"delete": ["autoresearch.yaml"], "hold": True, "summary": "lose the config"},
+        3: {"write": {"prompt.md": scores(a=1, b=1)}, "summary": "fix both"},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, plan)
+    original = (repo / "autoresearch.yaml").read_text()
+    git(repo, "rm", "-q", "--cached", "autoresearch.yaml")
+    git(repo, "commit", "-qm", "untrack the config")
+    killed_during_a_mutation(repo)
+
+    refused = cli(repo, "run")
+
+    assert_one_line_error(refused, 30, "no such config file", "any valid config naming the same experiment")
+    stand_in = original.replace("max_cycles: 3", "max_cycles: 2")
+    assert stand_in != original
+    (repo / "autoresearch.yaml").write_text(stand_in)
+
+    resumed = cli(repo, "run")
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert (repo / "autoresearch.yaml").read_text() == original
+    assert [r["cycle"] for r in iterations(repo)][-1] == 3
