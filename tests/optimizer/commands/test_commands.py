@@ -181,6 +181,15 @@ def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_
     assert cli(repo, "init").returncode == 30  # never overwrites without --force
 
 
+def test_init_sends_you_to_validate_then_eval_then_run_as_the_readme_does(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "hi\n", "evals/score.py": "print(1)\n"})
+    done = cli(repo, "init")
+    steps = [line.split("#")[0].strip() for line in done.stdout.splitlines()[1:]]
+    assert steps == ["autoresearch validate", "autoresearch eval", "autoresearch run"]
+    elsewhere = cli(repo, "init", "--config", "my config.yaml")
+    assert "autoresearch validate --config 'my config.yaml'" in elsewhere.stdout
+
+
 def test_init_writes_a_search_section_of_one_candidate_with_the_strategies_to_uncomment(tmp_path):
     repo = make_repo(tmp_path / "r", {"prompt.md": "hi\n", "evals/score.py": "print(1)\n"})
     assert cli(repo, "init").returncode == 0
