@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 import glob
-import shlex
 import inspect
 import json
+import shlex
 import textwrap
 from pathlib import Path
 

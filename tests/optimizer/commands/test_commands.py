@@ -35,6 +35,15 @@ def test_demo_runs_the_whole_loop_without_any_key_and_exits_0_as_it_improves(dem
     assert git(root, "status", "--porcelain").strip() == ""
 
 
+def test_demo_shows_no_cycle_after_its_last_one(demo):
+    """It ends with its last recorded edit: no line starts a seventh cycle, on the console or in the log."""
+    done, root = demo
+    shown = [line.split()[1] for line in done.stderr.splitlines() if line.startswith("cycle ")]
+    assert shown and max(map(int, shown)) == 6, done.stderr
+    log = (root / ".autoresearch/runs/demo/_autoresearch/daemon.log").read_text()
+    assert '"cycle": 7' not in log
+
+
 def test_demo_prints_where_the_results_and_the_chart_are(demo):
     done, root = demo
     results = root.resolve() / ".autoresearch/runs/demo"
@@ -47,10 +56,9 @@ def test_every_daemon_log_line_names_the_experiment_and_finished_carries_the_las
     _, root = demo
     events = [json.loads(line) for line in (root / ".autoresearch/runs/demo/_autoresearch/daemon.log").open()]
     assert events and all(event["experiment"] == "demo" for event in events)
-    # the replayed edits run out while cycle 7 is being made: that cycle was never recorded
     assert events[-1] | {"timestamp": None} == {
         "event": "finished",
-        "stop_reason": "mutations-exhausted",
+        "stop_reason": "max_cycles",
         "cycle": 6,
         "phase": "done",
         "experiment": "demo",
