@@ -164,3 +164,27 @@ def test_a_mutators_stash_of_ignored_files_takes_nothing_away(tmp_path):
     assert (repo / ".env").read_text() == "SECRET_KEY=kept\n"
     assert (repo / "notes.txt").read_text() == "my untracked notes\n"
     assert git(repo, "stash", "list") == ""
+
+
+def test_status_after_a_clean_and_a_kill_during_the_mutation_says_the_undo_is_pending(tmp_path):
+    """The mutator's `git clean -ffdx` took the whole results folder; the guard's record under .git/autoresearch/
+    is what says a run was cut short, and what puts the folder back."""
+    step = {"write": {"prompt.md": scores(a=1)}, "run": ["git clean -ffdx", "mkdir -p .autoresearch"]}
+    repo = held_repo(tmp_path, step)
+    first = daemon(repo, "run")
+    try:
+        wait_for(lambda: (repo / RESULTS / "mutating").exists())
+    finally:
+        first.kill()
+        first.communicate(timeout=30)
+    wait_for(lambda: not mutators_in(repo))
+    (repo / RESULTS / "mutating").unlink()
+    (repo / "sub").mkdir()
+    shown = cli(repo / "sub", "status")
+    assert shown.returncode == 0, shown.stderr
+    assert "no experiments yet" not in shown.stdout
+    assert "a run of 'exp' was killed during a mutation in this checkout and its undo is pending" in shown.stdout
+    assert "`autoresearch run`" in shown.stdout
+    resumed = cli(repo, "run", "--max-cycles", "1")
+    assert resumed.returncode in (0, 10), resumed.stderr
+    assert "exp: not running" in cli(repo, "status").stdout
