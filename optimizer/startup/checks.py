@@ -6,6 +6,8 @@ an exit code; nothing in the user's repository is changed by a refusal.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -121,6 +123,23 @@ def require_untracked_results(ws: Workspace, config: Config) -> None:
             f"{_results_field(config)} holds tracked files ({tracked[0]}, ...); choose a directory of its own, "
             "such as .autoresearch"
         )
+
+
+def require_writable_results(paths: ExperimentPaths, config: Config) -> None:
+    """`validate`'s check that a run can write its records: an empty file made and removed in the experiment's
+    folder, or in the nearest folder above it that exists (the run makes the rest). A mount that is
+    read-only, or a folder the user may not write to, otherwise passed `validate` and stopped `run` at its
+    first record."""
+    folder = next(p for p in (paths.root, *paths.root.parents) if p.is_dir())
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".autoresearch-probe-", dir=folder)
+    except OSError as exc:
+        raise InvalidInput(
+            f"{_results_field(config)}: cannot write in {folder} ({exc.strerror}); make it writable, or choose "
+            "another results_dir"
+        ) from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def _results_field(config: Config) -> str:
