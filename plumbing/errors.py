@@ -12,6 +12,7 @@ derive from this root: this module imports nothing of ours.
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,6 +91,26 @@ def writing(path: Path) -> Iterator[None]:
         if exc.errno not in NO_ROOM:
             raise
         raise _no_room(path, str(exc.strerror), exc.errno, "then `run` resumes") from exc
+
+
+ROOM_PROBE = 64 * 1024  # bytes: more than a failed command's last words, less than any disk with room to work
+
+
+def require_room(folder: Path, then: str) -> None:
+    """`NoRoom` naming `folder` when `ROOM_PROBE` bytes cannot be written there (the probe removed): after a
+    command whose output goes there failed, whether the full disk is why. A command cut short by a full disk
+    fails as any other would (its output, the reason included, with no room to be written), and counting that
+    as its own failure ended the run as if it kept failing (exit 40) instead of for want of room (50)."""
+    probe = folder / f".autoresearch-room-{os.getpid()}"
+    try:
+        with writing(folder), open(probe, "wb") as file:
+            file.write(bytes(ROOM_PROBE))
+    except NoRoom as exc:
+        raise _no_room(folder, exc.cause, exc.errno, then) from None
+    except FileNotFoundError:  # the folder is gone: nothing to tell about its disk
+        return
+    finally:
+        probe.unlink(missing_ok=True)
 
 
 def _no_room(path: Path, cause: str, number: int | None, then: str) -> NoRoom:
