@@ -114,6 +114,17 @@ def mutators_in(repo: Path) -> list[int]:
     return found
 
 
+def killed_in_the_mutation(repo: Path) -> None:
+    """`run` killed with SIGKILL while its cycle-2 mutator holds, and that mutator ended after it."""
+    first = daemon(repo, "run")
+    try:
+        wait_for(lambda: (repo / RESULTS / "mutating").exists())
+    finally:
+        first.kill()
+        first.communicate(timeout=30)
+    wait_for(lambda: not mutators_in(repo))  # its watcher ends it when the daemon dies
+
+
 def test_a_start_after_a_kill_during_a_mutation_undoes_what_it_wrote_outside_and_says_so(tmp_path):
     hook = "#!/bin/sh\necho pwned\n"
     step = {
@@ -122,13 +133,7 @@ def test_a_start_after_a_kill_during_a_mutation_undoes_what_it_wrote_outside_and
     }
     repo = held_repo(tmp_path, step)
     config_before = (repo / ".git/config").read_text()
-    first = daemon(repo, "run")
-    try:
-        wait_for(lambda: (repo / RESULTS / "mutating").exists())
-    finally:
-        first.kill()
-        first.communicate(timeout=30)
-    wait_for(lambda: not mutators_in(repo))  # its watcher ends it when the daemon dies
+    killed_in_the_mutation(repo)
     assert (repo / ".git/hooks/post-commit").exists() and not (repo / ".env").exists()  # as the kill left them
     assert not (repo / META / "iterations.jsonl").exists()  # removed by its `git clean`
 
@@ -171,13 +176,7 @@ def test_status_after_a_clean_and_a_kill_during_the_mutation_says_the_undo_is_pe
     is what says a run was cut short, and what puts the folder back."""
     step = {"write": {"prompt.md": scores(a=1)}, "run": ["git clean -ffdx", "mkdir -p .autoresearch"]}
     repo = held_repo(tmp_path, step)
-    first = daemon(repo, "run")
-    try:
-        wait_for(lambda: (repo / RESULTS / "mutating").exists())
-    finally:
-        first.kill()
-        first.communicate(timeout=30)
-    wait_for(lambda: not mutators_in(repo))
+    killed_in_the_mutation(repo)
     (repo / RESULTS / "mutating").unlink()
     (repo / "sub").mkdir()
     shown = cli(repo / "sub", "status")
