@@ -184,6 +184,8 @@ def test_status_after_a_clean_and_a_kill_during_the_mutation_says_the_undo_is_pe
     assert "no experiments yet" not in shown.stdout
     assert "a run of 'exp' was killed during a mutation in this checkout and its undo is pending" in shown.stdout
     assert "`autoresearch run`" in shown.stdout
+    listed = json.loads(cli(repo, "status", "--json").stdout)
+    assert listed["experiments"] == [] and len(listed["interrupted_mutations"]) == 1
     resumed = cli(repo, "run", "--max-cycles", "1")
     assert resumed.returncode in (0, 10), resumed.stderr
     assert "exp: not running" in cli(repo, "status").stdout
