@@ -21,12 +21,20 @@ def demo(tmp_path_factory):
     return finished(tmp_path_factory.mktemp("sub") / "demo")
 
 
-@pytest.mark.parametrize("command", [["log"], ["diff", "2", "4"], ["logs", "-n", "1"], ["chart"], ["report"]])
+@pytest.mark.parametrize(
+    "command", [["log"], ["diff", "2", "4"], ["logs", "-n", "1"], ["chart"], ["report"], ["status"], ["status", "demo"]]
+)
 def test_the_reading_commands_answer_from_a_subfolder_as_from_the_root(demo, command):
     repo = demo
     from_root, from_sub = cli(repo, *command), cli(repo / "evals" / "deeper", *command)
     assert from_sub.returncode == from_root.returncode == 0, from_sub.stderr
     assert from_sub.stdout == from_root.stdout
+
+
+def test_validate_from_a_subfolder_checks_the_repositorys_config(demo):
+    done = cli(demo / "evals" / "deeper", "validate")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{demo / 'autoresearch.yaml'}: ok")
 
 
 def test_rollback_from_a_subfolder_rolls_the_repositorys_experiment_back(tmp_path):
