@@ -107,7 +107,7 @@ def require_room(folder: Path, then: str) -> None:
             file.write(bytes(ROOM_PROBE))
     except NoRoom as exc:
         raise _no_room(folder, exc.cause, exc.errno, then) from None
-    except FileNotFoundError:  # the folder is gone: nothing to tell about its disk
+    except OSError:  # the folder gone, or not ours to write: nothing to tell about its disk (the eval's error stands)
         return
     finally:
         probe.unlink(missing_ok=True)
