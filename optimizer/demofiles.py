@@ -64,13 +64,13 @@ CONFIG = """# autoresearch demo: a prompt, a deterministic eval, and recorded ed
 experiment: demo
 artifact: prompt.md
 eval:
-  command: python3 evals/score.py {run_dir}
+  command: python3 evals/score.py {{run_dir}}
   timeout_s: 60
 mutator:
   provider: replay
   file: edits/replay.yaml
 stop:
-  max_cycles: 10
+  max_cycles: {cycles}  # the original's and one per recorded edit
   max_convergence: 3
 """
 
@@ -82,7 +82,9 @@ def files() -> dict[str, str]:
         "prompt.md": PROMPT,
         "evals/score.py": EVAL,
         "edits/replay.yaml": replay + "\n",
-        "autoresearch.yaml": CONFIG,
+        # the run ends with the last edit's cycle: a cycle after it would be shown starting its mutation
+        # (`cycle 7 mutate mutating`) before the replay found it had none, a cycle that never happens
+        "autoresearch.yaml": CONFIG.format(cycles=len(EDITS) + 1),
     }
     tree.update({f"edits/v{i + 2}.md": text for i, (_, text) in enumerate(EDITS)})
     return tree

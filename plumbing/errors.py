@@ -98,6 +98,26 @@ def read_only(path: Path) -> NoRoom:
     return _no_room(path, os.strerror(errno.EROFS), errno.EROFS, "then `run` resumes")
 
 
+ROOM_PROBE = 64 * 1024  # bytes: more than a failed command's last words, less than any disk with room to work
+
+
+def require_room(folder: Path, then: str) -> None:
+    """`NoRoom` naming `folder` when `ROOM_PROBE` bytes cannot be written there (the probe removed): after a
+    command whose output goes there failed, whether the full disk is why. A command cut short by a full disk
+    fails as any other would (its output, the reason included, with no room to be written), and counting that
+    as its own failure ended the run as if it kept failing (exit 40) instead of for want of room (50)."""
+    probe = folder / f".autoresearch-room-{os.getpid()}"
+    try:
+        with writing(folder), open(probe, "wb") as file:
+            file.write(bytes(ROOM_PROBE))
+    except NoRoom as exc:
+        raise _no_room(folder, exc.cause, exc.errno, then) from None
+    except OSError:  # the folder gone, or not ours to write: nothing to tell about its disk (the eval's error stands)
+        return
+    finally:
+        probe.unlink(missing_ok=True)
+
+
 def _no_room(path: Path, cause: str, number: int | None, then: str) -> NoRoom:
     fix = "make it writable again" if number == errno.EROFS else "free some space"
     no_room = NoRoom(f"cannot write {path}: {cause}; {fix}, {then}")

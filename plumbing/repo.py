@@ -16,6 +16,22 @@ def git_root(start: Path) -> Path | None:
     return None
 
 
+def find_config(path: Path) -> Path:
+    """`path` as given when it is there or absolute; else the same relative path in the nearest folder above
+    the current directory, up to its repository's root, that holds it: every command finds the repository's
+    `autoresearch.yaml` from a subfolder, as git finds `.git` (none there: `path` as given, for the error)."""
+    if path.is_absolute() or path.exists():
+        return path
+    here = Path.cwd()
+    root = git_root(here)
+    for directory in (here, *here.parents) if root is not None else ():
+        if (directory / path).is_file():
+            return directory / path
+        if directory == root:
+            break
+    return path
+
+
 def find_repo_root(start: Path) -> Path:
     """The repository root above `start`; outside any repository, the working directory when it
     contains `start`, else `start` (an eval file kept outside git still has a base for its paths)."""

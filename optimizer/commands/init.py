@@ -6,6 +6,7 @@ import ast
 import glob
 import inspect
 import json
+import shlex
 import textwrap
 from pathlib import Path
 
@@ -41,8 +42,19 @@ def command(
     root = path.resolve().parent
     artifact = _first_match(root, ARTIFACT_GUESSES) or "path/to/artifact.md"
     path.write_text(render(artifact, _eval_lines(root, artifact)), encoding="utf-8")
-    print(f"wrote {path} (artifact: {artifact}); check the eval and mutator sections, then run `autoresearch run`")
+    print(f"wrote {path} (artifact: {artifact}); check the eval and mutator sections, then, as the docs go:")
+    print("\n".join(_next_steps(path)))
     return 0
+
+
+def _next_steps(path: Path) -> list[str]:
+    """The README's and getting-started's order: what `run` would refuse, then the baseline, then the loop."""
+    config = "" if path == Path("autoresearch.yaml") else f" --config {shlex.quote(str(path))}"
+    return [
+        f"  autoresearch validate{config}   # every check `run` makes before it starts, nothing written",
+        f"  autoresearch eval{config}       # runs the eval once: is the baseline what you expect?",
+        f"  autoresearch run{config}        # the loop, one line per phase, a summary at the end",
+    ]
 
 
 def _first_match(root: Path, patterns: tuple[str, ...]) -> str | None:

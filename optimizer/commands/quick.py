@@ -12,6 +12,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from autoresearch.plumbing.repo import find_config
+
 DEFAULT_CONFIG = "autoresearch.yaml"  # also autoresearch.optimizer.commands.common.DEFAULT_CONFIG
 
 
@@ -25,7 +27,7 @@ def command(args: list[str]) -> Callable[[], int] | None:
     if args in (["validate"], ["validate", "--json"]):  # everything run checks, for the config here
         from autoresearch.optimizer.commands.validating import configured
 
-        return partial(configured, Path(DEFAULT_CONFIG), None, args[1:] == ["--json"])
+        return partial(configured, find_config(Path(DEFAULT_CONFIG)), None, args[1:] == ["--json"])
     if not args or args[0] != "status":
         return None
     name: str | None = None
@@ -47,4 +49,4 @@ def command(args: list[str]) -> Callable[[], int] | None:
             name = arg
     from autoresearch.optimizer.commands.showstatus import show
 
-    return partial(show, name, config, as_json)
+    return partial(show, name, find_config(config), as_json)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from autoresearch.optimizer.commands.common import DEFAULT_CONFIG, config_dir, load, settle_versions, setup_logging
 from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
 from autoresearch.plumbing.jsontypes import JSONObject
+from autoresearch.plumbing.repo import find_config
 
 if TYPE_CHECKING:
     from autoresearch.optimizer import tracking
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 def plain() -> int:
     """`autoresearch run` with no option: the config in the current directory, nothing overridden."""
-    return run(Path(DEFAULT_CONFIG), {}, restart=False, quiet=False, detach=False, daemon=False)
+    return run(find_config(Path(DEFAULT_CONFIG)), {}, restart=False, quiet=False, detach=False, daemon=False)
 
 
 def run(config: Path, overrides: JSONObject, *, restart: bool, quiet: bool, detach: bool, daemon: bool) -> int:

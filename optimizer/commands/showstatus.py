@@ -37,20 +37,42 @@ def show(experiment: str | None, config: Path, as_json: bool) -> int:
         return OK
     views = [overview.experiment(results, name) for name in overview.experiments(results)]
     scheds = [s for s in (overview.schedule(results, name) for name in overview.schedules(results)) if s]
+    undone = [] if views or scheds else _left_undone(results)
     if as_json:
-        print(
-            json.dumps(
-                {"experiments": [v.as_dict() for v in views], "schedulers": [s.as_dict() for s in scheds]}, indent=2
-            )
-        )
+        listed: JSONObject = {"experiments": [v.as_dict() for v in views], "schedulers": [s.as_dict() for s in scheds]}
+        if undone:
+            listed["interrupted_mutations"] = [str(run_dir) for run_dir in undone]
+        print(json.dumps(listed, indent=2))
         return OK
     if not views and not scheds:
-        print(f"no experiments yet under {results}")
+        print(_nothing_under(results, undone))
     for view in views:
         print(_summary(view))
     for sched in scheds:
         print(_schedule_line(sched))
     return OK
+
+
+def _left_undone(results: Path) -> list[Path]:
+    """With no experiment here, or none left: an unsandboxed mutator's `git clean -ffdx` deletes the results
+    folder, and a kill during that mutation leaves its undo (which puts the folder back) to the next start,
+    recorded under `.git/autoresearch/` (the records only the daemon trusts; git is asked where they are only
+    then, so that `status` stays fast)."""
+    from autoresearch.optimizer.startup.interrupted import left_undone_at
+
+    return left_undone_at(results.parent)
+
+
+def _nothing_under(results: Path, undone: list[Path]) -> str:
+    if not undone:
+        return f"no experiments yet under {results}"
+    names = ", ".join(sorted({repr(run_dir.parent.name) for run_dir in undone}))
+    return (
+        f"no experiments under {results}, but a run of {names} was killed during a mutation in this checkout and "
+        f"its undo is pending ({undone[0]}): the mutator may have deleted the experiment's files. Start that "
+        "experiment again (`autoresearch run`, with its config): its start puts them back and undoes what the "
+        "mutator changed outside the artifact, before anything else"
+    )
 
 
 def _liveness(view: ExperimentView) -> str:

@@ -29,7 +29,7 @@ def configured(config: Path, target: str | None, as_json: bool) -> int:
 
     cfg = load(config, {"eval.target": target})
     try:
-        ws = checks.check(cfg, config_dir(config), make_worktree=False)[0]
+        ws, paths, *_ = checks.check(cfg, config_dir(config), make_worktree=False)
     except _eval_file_errors(cfg) as exc:
         return refused(str(cfg.eval.file), exc, as_json)
     except AutoresearchError as exc:

@@ -42,9 +42,10 @@ NOTES = "eval-writes-*.json"  # one per sample index: the evals running at once 
 # a file artifact's bytes at most kept in its note (base64 makes them 4/3); a larger one is stored as a blob
 IN_NOTE = inplace.MOST // 2
 _TEMP = ".autoresearch-restoring-"  # a link being put back, renamed over its path once made
-ADVICE = (
-    "the eval writes inside the artifact while it runs (its files are undone after each run, kept under the"
-    " run's eval-writes/ folder, never committed): move its working directory out of the artifact"
+ADVICE = (  # only the tree is compared: whether the eval wrote, or the user, cannot be told
+    "the artifact changed during the eval (the eval or someone else wrote it; what was written is undone after"
+    " each run, kept under the run's eval-writes/ folder, never committed): if it is the eval, move its working"
+    " directory out of the artifact; if it is you, leave the artifact alone while a run is on"
 )
 
 

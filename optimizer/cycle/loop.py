@@ -59,6 +59,7 @@ def run(session: Session) -> Outcome:
     session.state_writer.now(session.state)  # "running" is on disk before the artifact is ever touched
     reason: StopReason = "failed"
     ended: stops.RunStopped | None = None
+    no_room: NoRoom | None = None  # the first write a full disk refused: what the user is told, not the next one
     try:
         unread = _warn_unread_files(session)
         if not session.history:
@@ -74,10 +75,15 @@ def run(session: Session) -> Outcome:
         reason = "interrupted"
         raise
     except Exception as exc:  # logged, not handled: daemon.log must say why a run ended, whoever reads it later
+        no_room = exc if isinstance(exc, NoRoom) else None
         file_only().error("run failed", error=str(exc) or type(exc).__name__)
         raise
     finally:
-        _finish(session, reason)
+        try:
+            _finish(session, reason)
+        except NoRoom:
+            if no_room is None:
+                raise
     log.info("finished", stop_reason=reason, cycle=session.history.last_cycle or None, phase="done")
     if ended is not None and ended.exit_code is not None:  # a stop that is a failure: its exit code
         raise ended

@@ -19,6 +19,7 @@ from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.experiment.session import Session
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import faults
+from autoresearch.plumbing.errors import require_room
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.runs.cache import SampleCache
 from autoresearch.runs.errors import EvalFailed
@@ -63,9 +64,13 @@ def evaluate(
     session.set_phase("eval")
     get().info("evaluating")
     evaluator = evaluator or session.evaluator
-    if watch is not None and supports_watch(evaluator):  # a capability of some evaluators
-        return evaluator.run(run_dir, watch=watch)
-    return evaluator.run(run_dir)
+    try:
+        if watch is not None and supports_watch(evaluator):  # a capability of some evaluators
+            return evaluator.run(run_dir, watch=watch)
+        return evaluator.run(run_dir)
+    except EvalFailed:
+        require_room(run_dir, "then `run` resumes (the eval failed with no room for its output, cut short there)")
+        raise
 
 
 def measure(

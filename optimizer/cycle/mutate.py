@@ -31,7 +31,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_modifie
 from autoresearch.optimizer.guard import reach, rescue, trusted
 from autoresearch.optimizer.guard.checkoutwatch import CheckoutWatch
 from autoresearch.optimizer.guard.reach import TOOL_CACHES
-from autoresearch.plumbing import faults
+from autoresearch.plumbing import atomic, faults
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 
@@ -275,9 +275,11 @@ def undo_outside(session: Session, run_dir: Path, kept: trusted.Snapshot) -> lis
         forged = [rescue.printable(str(p)) for p in trusted.restore(kept, aside, session.paths.results_dir)]
         changes, saved = rescue.undo_all(guard, run_dir)
         guard.disarm()
-    if back:
+    if back:  # a `git clean -ffdx` each cycle deletes the whole results folder, a run directory more each time
+        listed = run_dir / "outside" / "put-back.txt"
+        atomic.write_text(listed, "".join(f"{path}\n" for path in back), durable=False)
         get().warning(
-            f"put back {len(back)} of the experiment's own files deleted during the mutation", paths=back[:20]
+            f"put back {len(back)} of the experiment's own files deleted during the mutation (listed in {listed})"
         )
     if forged:
         get().warning(

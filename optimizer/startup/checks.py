@@ -94,8 +94,9 @@ def _check(config: Config, cwd: Path) -> tuple[Workspace, ExperimentPaths, Evalu
 
 
 def _require_writable(paths: ExperimentPaths) -> None:
-    """The results directory (or the folder it is to be made in) on a read-only mount is refused here, so that
-    `validate` sees it too: `run`'s first write there stops it with the same line and exit 50."""
+    """The results directory (or the nearest folder above it that exists: the run makes the rest) on a
+    read-only mount is refused here, so that `validate` sees it too: `run`'s first write there stops it with
+    the same line and exit 50. Nothing is written to find out."""
     folder = paths.meta
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent

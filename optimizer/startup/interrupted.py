@@ -62,18 +62,24 @@ def left_undone(root: Path, vaults: Path, ours: Path | None = None) -> list[Path
     return found
 
 
+def left_undone_at(start: Path) -> list[Path]:
+    """The run directories of the mutations in the checkout holding `start` whose undo a kill left to a start
+    (none outside a repository, or where git cannot say where its folder is)."""
+    root = git_root(start.resolve())
+    if root is None:
+        return []
+    try:
+        common = run(root, ("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    except IntegrityError:
+        return []
+    return left_undone(root, Path(common) / FOLDER)
+
+
 def unreadable(error: InvalidInput, start: Path) -> InvalidInput:
     """`error`, a config that cannot be read, with what the user must know when a mutation in the checkout was
     cut short by a kill: its undo, which puts back a config its mutator deleted or wrote over, runs only at
     the start of that experiment, which needs the config."""
-    root = git_root(start.resolve())
-    if root is None:
-        return error
-    try:
-        common = run(root, ("rev-parse", "--path-format=absolute", "--git-common-dir"))
-    except IntegrityError:
-        return error
-    undone = left_undone(root, Path(common) / FOLDER)
+    undone = left_undone_at(start)
     if not undone:
         return error
     return InvalidInput(

@@ -35,6 +35,15 @@ def test_demo_runs_the_whole_loop_without_any_key_and_exits_0_as_it_improves(dem
     assert git(root, "status", "--porcelain").strip() == ""
 
 
+def test_demo_shows_no_cycle_after_its_last_one(demo):
+    """It ends with its last recorded edit: no line starts a seventh cycle, on the console or in the log."""
+    done, root = demo
+    shown = [line.split()[1] for line in done.stderr.splitlines() if line.startswith("cycle ")]
+    assert shown and max(map(int, shown)) == 6, done.stderr
+    log = (root / ".autoresearch/runs/demo/_autoresearch/daemon.log").read_text()
+    assert '"cycle": 7' not in log
+
+
 def test_demo_prints_where_the_results_and_the_chart_are(demo):
     done, root = demo
     results = root.resolve() / ".autoresearch/runs/demo"
@@ -47,10 +56,9 @@ def test_every_daemon_log_line_names_the_experiment_and_finished_carries_the_las
     _, root = demo
     events = [json.loads(line) for line in (root / ".autoresearch/runs/demo/_autoresearch/daemon.log").open()]
     assert events and all(event["experiment"] == "demo" for event in events)
-    # the replayed edits run out while cycle 7 is being made: that cycle was never recorded
     assert events[-1] | {"timestamp": None} == {
         "event": "finished",
-        "stop_reason": "mutations-exhausted",
+        "stop_reason": "max_cycles",
         "cycle": 6,
         "phase": "done",
         "experiment": "demo",
@@ -179,6 +187,15 @@ def test_init_guesses_artifact_and_eval_and_writes_a_valid_commented_config(tmp_
     assert "# Stop after this many cycles in a row without a KEEP" in text
     assert config["stop"] == {"max_cycles": 10, "max_convergence": 3, "target_score": 1.0}  # a perfect score ends a run
     assert cli(repo, "init").returncode == 30  # never overwrites without --force
+
+
+def test_init_sends_you_to_validate_then_eval_then_run_as_the_readme_does(tmp_path):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "hi\n", "evals/score.py": "print(1)\n"})
+    done = cli(repo, "init")
+    steps = [line.split("#")[0].strip() for line in done.stdout.splitlines()[1:]]
+    assert steps == ["autoresearch validate", "autoresearch eval", "autoresearch run"]
+    elsewhere = cli(repo, "init", "--config", "my config.yaml")
+    assert "autoresearch validate --config 'my config.yaml'" in elsewhere.stdout
 
 
 def test_init_writes_a_search_section_of_one_candidate_with_the_strategies_to_uncomment(tmp_path):

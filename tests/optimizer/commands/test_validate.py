@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 import yaml
 
-from tests.helpers.repos import assert_one_line_error, cli, git, make_repo
+from tests.helpers.repos import GIT_ENV, assert_one_line_error, cli, git, make_repo
 from tests.helpers.scenario import scenario_repo, scores
 from tests.optimizer.startup.test_preflight import BROKEN as PREFLIGHT
 from tests.optimizer.startup.test_preflight import EVAL_FILE
 
 ENV = {"PREFLIGHT_MODEL": "claude-sonnet-4-5", "OPENAI_API_KEY": "sk-test"}  # for the preflight table, an LLM mutator
+
+BWRAP = ["bwrap", "--dev-bind", "/", "/"]
 
 
 def configure(repo, **changes) -> None:
@@ -205,3 +209,23 @@ def test_after_init_validate_names_what_is_still_to_fill_in_one_thing_at_a_time_
         assert "autoresearch.yaml: ok, `run` can start" in checked.stdout
     else:
         assert refusal(checked) == refusal(cli(repo, "run")) and "'mutator.command'" in refusal(checked)[1]
+
+
+@pytest.mark.parametrize("mounted", [".autoresearch", ".autoresearch/runs/exp"])
+def test_validate_refuses_a_results_directory_it_cannot_write_to_and_leaves_nothing_there(tmp_path, mounted):
+    """bubblewrap mounts it read-only (EROFS), as a remount or a failing disk does; the tests run as root, whom a
+    mode of 0555 does not stop. `validate` says what `run`'s first write there would (exit 50); writable, it
+    passes, and leaves no file behind."""
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {2: {}}, config={"stop": {"max_cycles": 1}})
+    assert cli(repo, "run").returncode == 10
+    folder = repo / mounted
+    before = sorted(p.name for p in folder.iterdir())
+    command = [*BWRAP, "--ro-bind", str(folder), str(folder), sys.executable, "-m", "autoresearch.optimizer"]
+    done = subprocess.run(
+        [*command, "validate"], cwd=repo, env={**os.environ, **GIT_ENV}, capture_output=True, text=True
+    )
+    assert_one_line_error(
+        done, 50, f"cannot write {repo}/.autoresearch/runs/exp/", "Read-only file system; make it writable again"
+    )
+    assert cli(repo, "validate").returncode == 0
+    assert sorted(p.name for p in folder.iterdir()) == before

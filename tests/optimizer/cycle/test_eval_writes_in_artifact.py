@@ -28,7 +28,7 @@ os.execvp("python3", ["python3", "evals/score.py", *sys.argv[1:]])
 
 
 RUNS = ".autoresearch/runs/exp"
-ADVICE = "the eval writes inside the artifact while it runs"
+ADVICE = "the artifact changed during the eval (the eval or someone else wrote it;"
 
 
 def make(tmp_path, plan: dict, **config: dict):

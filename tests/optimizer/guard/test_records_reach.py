@@ -114,6 +114,17 @@ def mutators_in(repo: Path) -> list[int]:
     return found
 
 
+def killed_in_the_mutation(repo: Path) -> None:
+    """`run` killed with SIGKILL while its cycle-2 mutator holds, and that mutator ended after it."""
+    first = daemon(repo, "run")
+    try:
+        wait_for(lambda: (repo / RESULTS / "mutating").exists())
+    finally:
+        first.kill()
+        first.communicate(timeout=30)
+    wait_for(lambda: not mutators_in(repo))  # its watcher ends it when the daemon dies
+
+
 def test_a_start_after_a_kill_during_a_mutation_undoes_what_it_wrote_outside_and_says_so(tmp_path):
     hook = "#!/bin/sh\necho pwned\n"
     step = {
@@ -122,13 +133,7 @@ def test_a_start_after_a_kill_during_a_mutation_undoes_what_it_wrote_outside_and
     }
     repo = held_repo(tmp_path, step)
     config_before = (repo / ".git/config").read_text()
-    first = daemon(repo, "run")
-    try:
-        wait_for(lambda: (repo / RESULTS / "mutating").exists())
-    finally:
-        first.kill()
-        first.communicate(timeout=30)
-    wait_for(lambda: not mutators_in(repo))  # its watcher ends it when the daemon dies
+    killed_in_the_mutation(repo)
     assert (repo / ".git/hooks/post-commit").exists() and not (repo / ".env").exists()  # as the kill left them
     assert not (repo / META / "iterations.jsonl").exists()  # removed by its `git clean`
 
@@ -164,3 +169,23 @@ def test_a_mutators_stash_of_ignored_files_takes_nothing_away(tmp_path):
     assert (repo / ".env").read_text() == "SECRET_KEY=kept\n"
     assert (repo / "notes.txt").read_text() == "my untracked notes\n"
     assert git(repo, "stash", "list") == ""
+
+
+def test_status_after_a_clean_and_a_kill_during_the_mutation_says_the_undo_is_pending(tmp_path):
+    """The mutator's `git clean -ffdx` took the whole results folder; the guard's record under .git/autoresearch/
+    is what says a run was cut short, and what puts the folder back."""
+    step = {"write": {"prompt.md": scores(a=1)}, "run": ["git clean -ffdx", "mkdir -p .autoresearch"]}
+    repo = held_repo(tmp_path, step)
+    killed_in_the_mutation(repo)
+    (repo / RESULTS / "mutating").unlink()
+    (repo / "sub").mkdir()
+    shown = cli(repo / "sub", "status")
+    assert shown.returncode == 0, shown.stderr
+    assert "no experiments yet" not in shown.stdout
+    assert "a run of 'exp' was killed during a mutation in this checkout and its undo is pending" in shown.stdout
+    assert "`autoresearch run`" in shown.stdout
+    listed = json.loads(cli(repo, "status", "--json").stdout)
+    assert listed["experiments"] == [] and len(listed["interrupted_mutations"]) == 1
+    resumed = cli(repo, "run", "--max-cycles", "1")
+    assert resumed.returncode in (0, 10), resumed.stderr
+    assert "exp: not running" in cli(repo, "status").stdout
