@@ -19,7 +19,7 @@ from pathlib import Path
 from autoresearch.optimizer.gitrepo import linked
 from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.workspace import Workspace, inside, open_workspace
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import faults, inplace, trees
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.folders import within
 
@@ -72,10 +72,13 @@ def carry_artifact(source: Workspace, target: Workspace, changes: dict[str, str]
 
 
 def _carry(source: Path, target: Path) -> None:
-    """`source` put at `target` as a new file (or link), never written into the file there: a hard link of
-    the user's (the artifact linked to a copy they deploy) took the candidate's bytes, and kept a dropped
-    one's once the restore had made the artifact a new file; a named pipe there held the carry up."""
+    """`source` put at `target`: written over the file there in place when that is a regular file of one name,
+    else as a new file (or link), never written into another: a hard link of the user's (the artifact linked
+    to a copy they deploy) took the candidate's bytes, and kept a dropped one's once the restore had made the
+    artifact a new file; a named pipe there held the carry up."""
     kind, was = _kind(source), _kind(target)
+    if kind == was == "file" and _over(source, target):
+        return
     if was == "dir":
         if kind != "dir":
             trees.remove(target)
@@ -83,6 +86,35 @@ def _carry(source: Path, target: Path) -> None:
         target.unlink()
     if kind in ("file", "link"):  # its folder made only when missing (a new folder of a directory artifact)
         within(target.parent, lambda: shutil.copy2(source, target, follow_symlinks=False))
+
+
+def _over(source: Path, target: Path) -> bool:
+    """`source`'s bytes written over `target`'s in place, then its permissions and times set to `source`'s, as
+    `shutil.copy2` gives a new file; False, having written nothing, when `target` is not a regular file of one
+    name that this process may set the permissions of, or `source` is not a regular file. A new file was an
+    inode made and one freed a cycle, which an ext4 without a journal pays for in every later creation
+    (docs/benchmarks.md, the fourteenth round). Only the one name: a name linked to the file after the check
+    is a name of the artifact's own file, made while it was being carried (as one made right after)."""
+    fd = inplace.owned(target)
+    if fd is None:
+        return False
+    try:
+        if os.fstat(fd).st_uid != os.geteuid():  # copy2 makes the file this process's: its permissions ours to set
+            return False
+        try:
+            read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return False
+        with os.fdopen(read, "rb") as file:
+            st = os.fstat(read)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > inplace.MOST:  # a FIFO: copy2 refuses it, as before;
+                return False  # a large file of a folder artifact: copied by copy2, never held in memory whole
+            inplace.overwrite(fd, file.read(), lambda: faults.point("carry-written"))
+        os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
+        os.fchmod(fd, stat.S_IMODE(st.st_mode))
+    finally:
+        os.close(fd)
+    return True
 
 
 def _kind(path: Path) -> str | None:

@@ -1,16 +1,25 @@
-"""The artifact carried out of a sandboxed mutator's checkout into the user's: a new file at the artifact's
-path, whatever the user had there (a hard link to a file of theirs, a named pipe), never written into it."""
+"""The artifact carried out of a sandboxed mutator's checkout into the user's: written over the user's artifact
+only where that is a file of one name (as a copy of the candidate would be made), else a new file at the
+artifact's path, whatever the user had there (a hard link to a file of theirs, a link, a named pipe), never
+written into it."""
 
 from __future__ import annotations
 
 import os
+import signal
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from autoresearch.optimizer.gitrepo.candidates import carry_artifact
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.plumbing import faults
 from tests.helpers.repos import git, make_repo
+
+ROOT = Path(__file__).resolve().parents[3]  # where `tests.helpers` is found by a child
 
 
 def _mutated(tmp_path: Path):
@@ -39,3 +48,59 @@ def test_a_named_pipe_at_the_artifact_is_replaced_not_opened(tmp_path):
     os.mkfifo(user.artifact_path)
     carry_artifact(work, user)
     assert user.artifact_path.read_text() == "two\n"
+
+
+def test_a_link_at_the_artifact_is_replaced_and_the_file_it_names_keeps_its_bytes(tmp_path):
+    user, work = _mutated(tmp_path)
+    theirs = tmp_path / "theirs.md"
+    theirs.write_text("x\n")
+    user.artifact_path.unlink()
+    os.symlink(theirs, user.artifact_path)
+    carry_artifact(work, user)
+    assert not user.artifact_path.is_symlink() and user.artifact_path.read_text() == "two\n"
+    assert theirs.read_text() == "x\n"
+
+
+@pytest.mark.parametrize("permissions", [0o755, 0o600], ids=["a program", "private"])
+def test_the_artifact_carried_has_the_candidate_s_permissions_and_times_as_a_copy_of_it_would(tmp_path, permissions):
+    """Written over in place (the user's artifact a file of one name), it ends as `shutil.copy2` makes a new file:
+    the candidate's bytes, permissions and modification time (git reads the executable bit from it)."""
+    user, work = _mutated(tmp_path)
+    work.artifact_path.write_text("a longer candidate than the user's one line\n")
+    work.artifact_path.chmod(permissions)
+    os.utime(work.artifact_path, ns=(1_000_000_007, 2_000_000_009))
+    carry_artifact(work, user)
+    carried, source = os.stat(user.artifact_path), os.stat(work.artifact_path)
+    assert user.artifact_path.read_text() == "a longer candidate than the user's one line\n"
+    assert (stat.S_IMODE(carried.st_mode), carried.st_mtime_ns) == (permissions, source.st_mtime_ns)
+    (user.artifact_path).write_text("one\n")  # and back to a shorter one: cut to its length
+    carry_artifact(work, user)
+    assert user.artifact_path.read_text() == "a longer candidate than the user's one line\n"
+
+
+CARRY = """
+import sys
+from pathlib import Path
+from autoresearch.optimizer.gitrepo.candidates import carry_artifact
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+carry_artifact(open_workspace(Path(sys.argv[1]), "prompt.md"), open_workspace(Path(sys.argv[2]), "prompt.md"))
+"""
+
+
+def test_a_name_linked_to_the_artifact_during_the_carry_names_the_candidate_and_a_reader_finds_it_there(tmp_path):
+    """Between the check that the user's artifact has one name and the end of the write, a second name made
+    (by the user: a sandboxed mutator's processes are gone) is a name of the artifact's own file, as one made
+    right after: it holds the candidate. No other file of the user's is written, and a reader meanwhile (an
+    editor) finds the file there, the candidate's bytes first, never a missing file."""
+    user, work = _mutated(tmp_path)
+    user.artifact_path.write_text("the user's artifact, longer than the candidate\n")
+    env = {**os.environ, faults.ENV: "carry-written:1:SIGSTOP"}
+    proc = subprocess.Popen([sys.executable, "-c", CARRY, str(work.root), str(user.root)], env=env, cwd=ROOT)
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    assert user.artifact_path.read_text().startswith("two\n")  # the old text's tail after it, until the cut
+    os.link(user.artifact_path, tmp_path / "linked.md")
+    os.kill(proc.pid, signal.SIGCONT)
+    assert proc.wait(timeout=60) == 0
+    assert user.artifact_path.read_text() == (tmp_path / "linked.md").read_text() == "two\n"
+    assert (user.root / "other.md").read_text() == "x\n"
