@@ -99,7 +99,8 @@ def _over(source: Path, target: Path) -> bool:
     if fd is None:
         return False
     try:
-        if os.fstat(fd).st_uid != os.geteuid():  # copy2 makes the file this process's: its permissions ours to set
+        was = os.fstat(fd)
+        if was.st_uid != os.geteuid():  # copy2 makes the file this process's: its permissions ours to set
             return False
         try:
             read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -110,7 +111,11 @@ def _over(source: Path, target: Path) -> bool:
             if not stat.S_ISREG(st.st_mode) or st.st_size > inplace.MOST:  # a FIFO: copy2 refuses it, as before;
                 return False  # a large file of a folder artifact: copied by copy2, never held in memory whole
             inplace.overwrite(fd, file.read(), lambda: faults.point("carry-written"))
-        os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
+        # the old file's modification time set again (a mutator can give its file any) would leave the file's
+        # status as git's index has it, inode and all: with core.trustctime off, git took the candidate for
+        # the old text (copy2's new file had a new inode). The write's time, now, is left then
+        if st.st_mtime_ns != was.st_mtime_ns:
+            os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
         os.fchmod(fd, stat.S_IMODE(st.st_mode))
     finally:
         os.close(fd)

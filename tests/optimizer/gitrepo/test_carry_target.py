@@ -104,3 +104,19 @@ def test_a_name_linked_to_the_artifact_during_the_carry_names_the_candidate_and_
     assert proc.wait(timeout=60) == 0
     assert user.artifact_path.read_text() == (tmp_path / "linked.md").read_text() == "two\n"
     assert (user.root / "other.md").read_text() == "x\n"
+
+
+def test_a_candidate_given_the_artifact_s_time_is_still_seen_changed_by_git_that_does_not_trust_change_times(tmp_path):
+    """Written over in place, the artifact keeps its inode; a candidate of the same size whose time a mutator
+    set to the artifact's would have left the file's status as git's index records it, and git with
+    core.trustctime off took the candidate for HEAD's text (copy2's new file had a new inode)."""
+    user, work = _mutated(tmp_path)
+    git(user.root, "config", "core.trustctime", "false")
+    os.utime(user.artifact_path, ns=(10**18, 10**18))  # older than the index: not racily clean
+    git(user.root, "update-index", "--refresh")  # the index records the artifact's status
+    work.artifact_path.write_text("owt\n")  # as many bytes as the user's "one\n"
+    was = os.stat(user.artifact_path)
+    os.utime(work.artifact_path, ns=(was.st_atime_ns, was.st_mtime_ns))
+    carry_artifact(work, user)
+    assert user.artifact_path.read_text() == "owt\n"
+    assert git(user.root, "status", "--porcelain") == " M prompt.md\n"
