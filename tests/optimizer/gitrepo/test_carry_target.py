@@ -120,3 +120,23 @@ def test_a_candidate_given_the_artifact_s_time_is_still_seen_changed_by_git_that
     carry_artifact(work, user)
     assert user.artifact_path.read_text() == "owt\n"
     assert git(user.root, "status", "--porcelain") == " M prompt.md\n"
+
+
+def test_a_folder_artifact_s_files_are_carried_each_by_the_same_rule(tmp_path):
+    repo = make_repo(tmp_path / "r", {"docs/a.md": "a\n", "docs/b.md": "b\n", "docs/c.md": "c\n"})
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "work"), "HEAD")
+    work, user = open_workspace(tmp_path / "work", "docs"), open_workspace(repo, "docs")
+    (work.artifact_path / "a.md").write_text("A, longer\n")
+    (work.artifact_path / "b.md").write_text("B\n")
+    (work.artifact_path / "c.md").unlink()
+    (work.artifact_path / "new" / "d.md").parent.mkdir()
+    (work.artifact_path / "new" / "d.md").write_text("d\n")
+    theirs = tmp_path / "deployed-b.md"
+    os.link(user.artifact_path / "b.md", theirs)
+    carry_artifact(work, user)
+    assert {p.relative_to(user.artifact_path).as_posix(): p.read_text() for p in user.artifact_path.rglob("*.md")} == {
+        "a.md": "A, longer\n",
+        "b.md": "B\n",
+        "new/d.md": "d\n",
+    }
+    assert theirs.read_text() == "b\n" and os.stat(theirs).st_nlink == 1
