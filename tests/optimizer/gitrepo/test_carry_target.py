@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from autoresearch.optimizer.gitrepo.candidates import carry_artifact
+from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.plumbing import faults
 from tests.helpers.repos import git, make_repo
@@ -82,6 +83,7 @@ CARRY = """
 import sys
 from pathlib import Path
 from autoresearch.optimizer.gitrepo.candidates import carry_artifact
+from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 carry_artifact(open_workspace(Path(sys.argv[1]), "prompt.md"), open_workspace(Path(sys.argv[2]), "prompt.md"))
 """
@@ -106,6 +108,25 @@ def test_a_name_linked_to_the_artifact_during_the_carry_names_the_candidate_and_
     assert (user.root / "other.md").read_text() == "x\n"
 
 
+def test_a_link_put_at_the_artifact_while_it_is_made_anew_is_removed_not_written_through(tmp_path):
+    """The user's artifact not written over in place (a second name of it elsewhere), its name is removed and a
+    new file made: a symbolic link put at the name in between (by the user, or a process of theirs) is not
+    followed into the file it names, which keeps its bytes."""
+    user, work = _mutated(tmp_path)
+    os.link(user.artifact_path, tmp_path / "deployed.md")
+    theirs = tmp_path / "theirs.md"
+    theirs.write_text("x\n")
+    env = {**os.environ, faults.ENV: "carry-removed:1:SIGSTOP"}
+    proc = subprocess.Popen([sys.executable, "-c", CARRY, str(work.root), str(user.root)], env=env, cwd=ROOT)
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), status
+    os.symlink(theirs, user.artifact_path)
+    os.kill(proc.pid, signal.SIGCONT)
+    assert proc.wait(timeout=60) == 0
+    assert not user.artifact_path.is_symlink() and user.artifact_path.read_text() == "two\n"
+    assert theirs.read_text() == "x\n" and (tmp_path / "deployed.md").read_text() == "one\n"
+
+
 def test_a_candidate_given_the_artifact_s_time_is_still_seen_changed_by_git_that_does_not_trust_change_times(tmp_path):
     """Written over in place, the artifact keeps its inode; a candidate of the same size whose time a mutator
     set to the artifact's would have left the file's status as git's index records it, and git with
@@ -120,6 +141,39 @@ def test_a_candidate_given_the_artifact_s_time_is_still_seen_changed_by_git_that
     carry_artifact(work, user)
     assert user.artifact_path.read_text() == "owt\n"
     assert git(user.root, "status", "--porcelain") == " M prompt.md\n"
+
+
+# a candidate's time that git reads as the old file's: git (built without USE_NSEC, as Debian's) compares whole
+# seconds alone, and git and libgit2 keep 32 bits of them in the index
+AS_GIT_READS_IT = {"the same second": 5, "2**32 seconds later": 2**32 * 10**9}
+
+
+@pytest.mark.parametrize("later", AS_GIT_READS_IT.values(), ids=list(AS_GIT_READS_IT))
+@pytest.mark.parametrize("check_stat", ["default", "minimal"])
+@pytest.mark.parametrize("elsewhere", [False, True], ids=["in place", "made anew"])
+def test_a_candidate_given_a_time_git_reads_as_the_artifact_s_is_still_seen_changed(
+    tmp_path, later, check_stat, elsewhere
+):
+    """As above, for a time other than the old file's to the nanosecond that git's index still takes for it: the
+    same whole second, or one 2**32 seconds away; written in place, or made anew (the artifact a second name of
+    a file elsewhere: git with core.checkStat minimal compares no inode). git's status, its checkout (a DROP's
+    fallback), and libgit2's status (what a candidate's checks are carried by) must all see the candidate."""
+    user, work = _mutated(tmp_path)
+    if elsewhere:
+        os.link(user.artifact_path, tmp_path / "deployed.md")
+    git(user.root, "config", "core.trustctime", "false")
+    git(user.root, "config", "core.checkStat", check_stat)
+    os.utime(user.artifact_path, ns=(10**18, 10**18))  # older than the index: not racily clean
+    git(user.root, "update-index", "--refresh")
+    work.artifact_path.write_text("owt\n")
+    was = os.stat(user.artifact_path).st_mtime_ns + later
+    os.utime(work.artifact_path, ns=(was, was))
+    carry_artifact(work, user)
+    assert user.artifact_path.read_text() == "owt\n"
+    assert git(user.root, "status", "--porcelain") == " M prompt.md\n"
+    assert everything_changed(user) == {"prompt.md": " M"}
+    git(user.root, "checkout", "HEAD", "--", "prompt.md")
+    assert user.artifact_path.read_text() == "one\n"
 
 
 def test_a_folder_artifact_s_files_are_carried_each_by_the_same_rule(tmp_path):
