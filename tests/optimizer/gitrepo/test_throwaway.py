@@ -262,6 +262,24 @@ def test_after_a_drop_an_executable_artifact_is_written_as_a_new_program(tmp_pat
     throwaway.drop()
 
 
+@pytest.mark.parametrize("keep", [False, True], ids=["drop", "keep"])
+def test_the_checkout_s_own_artifact_is_put_back_in_place_not_made_anew(tmp_path, settled, keep):
+    """A candidate longer than HEAD's text, left as the mutator wrote it (the checkout's own plain file), is
+    written over with HEAD's bytes and cut to their length: its inode kept (a new file was an inode a cycle,
+    issue 34), the checkout as a fresh one would be."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    inode = os.stat(ws.artifact_path).st_ino
+    ws.artifact_path.write_text("a candidate far longer than the artifact's text at HEAD\n" * 4)
+    if keep:
+        (repo / "prompt.md").write_text("kept\n")
+        git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert again.root == ws.root and os.stat(again.artifact_path).st_ino == inode
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
 AT_THE_ARTIFACT = {
     "a second name of a file elsewhere": lambda path, elsewhere: path.unlink() or os.link(elsewhere, path),
     "a link to a file elsewhere": lambda path, elsewhere: path.unlink() or os.symlink(elsewhere, path),
