@@ -8,7 +8,8 @@ share included) over `--times` repetitions on a temporary repository:
 - clock: the scope guard's settle of the result cache after a cycle's entry (its clock probe read);
 - cache: a new result cache entry stored;
 - put-back: the sandboxed mutator's throwaway checkout put back to HEAD after a DROP;
-- put-back-keep: the same after a KEEP (HEAD moved: the artifact's file and its index entry written).
+- put-back-keep: the same after a KEEP (HEAD moved: the artifact's file and its index entry written);
+- carry: the sandboxed mutator's candidate carried from its throwaway checkout into the user's artifact.
 
 Usage: python bench/cycle_files.py [--times N]
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.optimizer.experiment.digest import Digest  # noqa: E402
+from autoresearch.optimizer.gitrepo.candidates import carry_artifact  # noqa: E402
 from autoresearch.optimizer.gitrepo.throwaway import Throwaway  # noqa: E402
 from autoresearch.optimizer.gitrepo.workspace import open_workspace  # noqa: E402
 from autoresearch.optimizer.guard.cachefolders import CacheFolders  # noqa: E402
@@ -109,6 +111,26 @@ def put_back_keep(root: Path, times: int) -> float:
     return put_back(root, times, kept=True)
 
 
+def carry(root: Path, times: int) -> float:
+    repo = root / "repo"
+    repo.mkdir()
+    (repo / "prompt.md").write_text("the artifact\n")
+    for args in (["init", "-q"], ["add", "-A"], COMMIT):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    user = open_workspace(repo, "prompt.md")
+    throwaway = Throwaway(user, root / "meta")
+    work = throwaway.take()
+    changed = {"prompt.md": " M"}  # what the check of the throwaway checkout found: the artifact alone
+
+    def candidate(n: int) -> None:
+        (work.root / "prompt.md").write_text(f"candidate {n}\n")
+
+    try:
+        return per_call(times, candidate, lambda n: carry_artifact(work, user, changed))
+    finally:
+        throwaway.drop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--times", type=int, default=300)
@@ -119,6 +141,7 @@ def main() -> None:
         ("cache", cache),
         ("put-back", put_back),
         ("put-back-keep", put_back_keep),
+        ("carry", carry),
     ):
         with tempfile.TemporaryDirectory() as folder:
             print(f"{name:13} {measure(Path(folder), times):8.0f} us of CPU a cycle")

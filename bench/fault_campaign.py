@@ -128,10 +128,16 @@ POINTS = {
 }
 # the same, with the mutator in the sandbox: the digest is written over in place only where no mirror holds a
 # second name of it (autoresearch.plumbing.inplace.cut); the throwaway checkout's index, after a KEEP, written
-# (in place, or to index.lock) and not yet cut to its length or renamed
-SANDBOXED_POINTS = {"digest-overwritten": (1, 3), "putback-index-written": (1,)}
-# reached only once the configuration files are settled (the put-back's own write after a KEEP: `settle`)
-SETTLED_POINTS = {"putback-index-written"}
+# (in place, or to index.lock) and not yet cut to its length or renamed; the checkout's artifact written over in
+# place by the put-back, and the candidate over the user's artifact by the carry, neither yet cut to its length
+SANDBOXED_POINTS = {
+    "digest-overwritten": (1, 3),
+    "putback-index-written": (1,),
+    "putback-artifact-written": (1, 2),
+    "carry-written": (1, 2),
+}
+# reached only once the configuration files are settled (the put-back's own writes: `settle`)
+SETTLED_POINTS = {"putback-index-written", "putback-artifact-written"}
 SETTLED_S = 1.1  # gitconfig._SETTLED, and a margin for the file system's clock
 SIGNALS = {"SIGKILL": "SIGKILL", "SIGTERM": "SIGTERM", "SIGINT-group": "SIGINT:group"}
 LLM_KEY = {"CAMPAIGN_LLM_KEY": "sk-campaign-not-a-real-key"}

@@ -29,7 +29,7 @@ def write_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True, mode
     with writing(path):
         fd, tmp = folders.within(path.parent, lambda: made_beside(path))
         try:
-            os.fchmod(fd, 0o666 & ~_umask() if mode is None else mode)  # mkstemp makes 0600
+            os.fchmod(fd, 0o666 & ~umask() if mode is None else mode)  # mkstemp makes 0600
             with os.fdopen(fd, "wb") as f:
                 f.writelines(chunks)
                 f.flush()
@@ -53,7 +53,7 @@ NAME_PART = 200  # characters of the file's name in its temporary's: with the re
 
 
 @lru_cache(maxsize=1)
-def _umask() -> int:
+def umask() -> int:
     """The process's umask, read once: reading it means setting it, so not on every write."""
     mask = os.umask(0o022)
     os.umask(mask)

@@ -50,12 +50,20 @@ def cut(path: Path, data: bytes, between: Callable[[], None] = lambda: None) -> 
     if fd is None:
         return False
     try:
-        _over(fd, data)
-        between()
-        os.ftruncate(fd, len(data))
+        overwrite(fd, data, between)
     finally:
         os.close(fd)
     return True
+
+
+def overwrite(fd: int, data: bytes, between: Callable[[], None] = lambda: None) -> None:
+    """`data` written over the start of the file open at `fd`, then the file cut to its length (`cut`, for a
+    descriptor the caller opened and checked: `owned`). Never cut to nothing first: a file cut to zero and
+    written again is flushed to the disk at its close by ext4 (its `auto_da_alloc`), which the caller's
+    new file never was."""
+    _over(fd, data)
+    between()
+    os.ftruncate(fd, len(data))
 
 
 def write(path: Path, data: bytes, durable: bool = False) -> None:

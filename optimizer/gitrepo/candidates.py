@@ -19,7 +19,7 @@ from pathlib import Path
 from autoresearch.optimizer.gitrepo import linked
 from autoresearch.optimizer.gitrepo.status import everything_changed
 from autoresearch.optimizer.gitrepo.workspace import Workspace, inside, open_workspace
-from autoresearch.plumbing import trees
+from autoresearch.plumbing import faults, inplace, trees
 from autoresearch.plumbing.errors import IntegrityError
 from autoresearch.plumbing.folders import within
 
@@ -72,17 +72,92 @@ def carry_artifact(source: Workspace, target: Workspace, changes: dict[str, str]
 
 
 def _carry(source: Path, target: Path) -> None:
-    """`source` put at `target` as a new file (or link), never written into the file there: a hard link of
-    the user's (the artifact linked to a copy they deploy) took the candidate's bytes, and kept a dropped
-    one's once the restore had made the artifact a new file; a named pipe there held the carry up."""
+    """`source` put at `target`: written over the file there in place when that is a regular file of one name,
+    else as a new file (or link), never written into another: a hard link of the user's (the artifact linked
+    to a copy they deploy) took the candidate's bytes, and kept a dropped one's once the restore had made the
+    artifact a new file; a named pipe there held the carry up."""
     kind, was = _kind(source), _kind(target)
+    if kind == was == "file" and _over(source, target):
+        return
+    old = _git_seconds(os.lstat(target).st_mtime_ns) if was == "file" else None
     if was == "dir":
         if kind != "dir":
             trees.remove(target)
     elif was is not None:
         target.unlink()
-    if kind in ("file", "link"):  # its folder made only when missing (a new folder of a directory artifact)
+    faults.point("carry-removed")
+    if kind == "file":  # its folder made only when missing (a new folder of a directory artifact)
+        within(target.parent, lambda: _anew(source, target, old))
+    elif kind == "link":  # made by symlink(2), which never follows one put there meanwhile
         within(target.parent, lambda: shutil.copy2(source, target, follow_symlinks=False))
+
+
+def _anew(source: Path, target: Path, old: int | None) -> None:
+    """`source` copied to a new file at `target` with its permissions and times (`_stamped`), as `shutil.copy2`
+    made it, but never through a link put at `target` after the old file went: copy2 opened the name to write,
+    following one (a user's, or a process's), and wrote the candidate into the file it names. Whatever is there
+    is removed again and the file made with O_EXCL and O_NOFOLLOW (`inplace.anew`). `old`: the old file's
+    modification time as git reads it (a new file may be given the freed one's inode number). A named pipe
+    at `source` is refused, never opened to block, as copy2 refused it."""
+    read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(read, "rb") as file:
+        st = os.fstat(read)
+        if not stat.S_ISREG(st.st_mode):
+            raise shutil.SpecialFileError(f"`{source}` is not a regular file")
+        fd = inplace.anew(target)
+        try:
+            with os.fdopen(os.dup(fd), "wb") as out:
+                shutil.copyfileobj(file, out)
+            _stamped(fd, st, old)
+        finally:
+            os.close(fd)
+
+
+def _over(source: Path, target: Path) -> bool:
+    """`source`'s bytes written over `target`'s in place, then its permissions and times set to `source`'s, as
+    `shutil.copy2` gives a new file; False, having written nothing, when `target` is not a regular file of one
+    name that this process may set the permissions of, or `source` is not a regular file. A new file was an
+    inode made and one freed a cycle, which an ext4 without a journal pays for in every later creation
+    (docs/benchmarks.md, the fourteenth round). Only the one name: a name linked to the file after the check
+    is a name of the artifact's own file, made while it was being carried (as one made right after)."""
+    fd = inplace.owned(target)
+    if fd is None:
+        return False
+    try:
+        was = os.fstat(fd)
+        if was.st_uid != os.geteuid():  # copy2 makes the file this process's: its permissions ours to set
+            return False
+        try:
+            read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return False
+        with os.fdopen(read, "rb") as file:
+            st = os.fstat(read)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > inplace.MOST:  # a FIFO: copy2 refuses it, as before;
+                return False  # a large file of a folder artifact: copied by copy2, never held in memory whole
+            inplace.overwrite(fd, file.read(), lambda: faults.point("carry-written"))
+        _stamped(fd, st, _git_seconds(was.st_mtime_ns))
+    finally:
+        os.close(fd)
+    return True
+
+
+def _stamped(fd: int, st: os.stat_result, old: int | None) -> None:
+    """The file at `fd`, just written, given the candidate's permissions and times (`st`), as copy2 gave them,
+    but for a modification time git reads as the old file's (`old`, `_git_seconds`), a mutator can give its
+    file any: that left the file's status as git's index has it (the inode kept in place, or the freed one's
+    number given to a new file), and with core.trustctime off git took the candidate for the old text, its
+    status, its checkout (a DROP's) and libgit2's status (a check's carry) alike. As git reads it: the whole
+    seconds alone (a git built without USE_NSEC, Debian's; core.checkStat minimal), 32 bits of them (the
+    index's, libgit2's too). The write's time, now, is left then: later than the index, or racily clean."""
+    if _git_seconds(st.st_mtime_ns) != old:
+        os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+
+
+def _git_seconds(ns: int) -> int:
+    """A modification time as git's index keeps and compares it: whole seconds, their low 32 bits."""
+    return ns // 1_000_000_000 % (1 << 32)
 
 
 def _kind(path: Path) -> str | None:

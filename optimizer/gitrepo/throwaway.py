@@ -18,8 +18,9 @@ provably holds what a fresh one would, but for the artifact:
   (writing it was half of the put-back's time): its entries still name HEAD's blobs, and only the
   artifact's cached times are stale, which makes git compare its content with the blob, not trust them.
   A file artifact libgit2 would write unfiltered (no end-of-line conversion, no `ident`: libgit2's own
-  filter list for it is empty) is written from its blob here, a new file as libgit2 makes one (libgit2's
-  checkout read the index, the configuration and the attributes to write those bytes), and after a KEEP
+  filter list for it is empty) is written from its blob here, as libgit2 makes it (libgit2's checkout read the
+  index, the configuration and the attributes to write those bytes): over the file there, in place, while that
+  is still the checkout's own with a new file's permissions, else a new file (`_write_blob`), and after a KEEP
   its one index entry is written here too, in place when the index keeps its length, else under git's lock
   (`_Entry`: libgit2's checkout, the index's lock and its rename were three quarters of a KEEP's put-back). Anything else, a folder artifact, one filtered,
   an index with more than the entry names (a split index, an entry marked), is libgit2's checkout's.
@@ -53,7 +54,7 @@ from pygit2.enums import CheckoutStrategy, FileMode, FilterMode
 from autoresearch.optimizer.gitrepo import candidates, gitconfig, indexentry, indexfile, indexflags, linked
 from autoresearch.optimizer.gitrepo.handles import checkout_tree, common_dir, release, with_repository
 from autoresearch.optimizer.gitrepo.workspace import Workspace
-from autoresearch.plumbing import faults, inplace, trees
+from autoresearch.plumbing import atomic, faults, inplace, trees
 
 NAME = "sandboxed"  # the cycle folder of the throwaway checkout: candidates/sandboxed/0
 
@@ -137,10 +138,6 @@ class Throwaway:
             ws = replace(ws)
         tree = self.main.lib[head].peel(pygit2.Tree)
         target = ws.artifact_path
-        if target.is_dir() and not target.is_symlink():
-            trees.remove(target)
-        elif os.path.lexists(target):
-            target.unlink()
         try:
             # HEAD written over in place (a new file is some hundreds of microseconds of an ext4 journal); one
             # that is not the checkout's own plain file (a link, a second name) is never written: made anew
@@ -161,6 +158,7 @@ class Throwaway:
                 release(ws)
                 return None
             if blob is None:
+                _remove(target)
                 ws = _opened(ws)
                 strategy = CheckoutStrategy.FORCE | (0 if renewed else CheckoutStrategy.DONT_UPDATE_INDEX)
                 checkout_tree(ws.lib, ws.lib[tree.id], strategy=strategy, paths=[ws.artifact])
@@ -261,17 +259,32 @@ def _unfiltered(tree: pygit2.Tree, artifact: str, repo: pygit2.Repository | None
 
 
 def _write_blob(blob: pygit2.Blob, target: Path) -> None:
-    """`blob` written at `target` as libgit2's checkout writes it: a new file, its permissions those of a new
-    file or program under the umask."""
-    data = blob.data
-    permissions = 0o777 if blob.filemode == FileMode.BLOB_EXECUTABLE else 0o666
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, permissions)
+    """`blob` written at `target` as libgit2's checkout writes it: a file with the permissions of a new file or
+    program under the umask. Written over in place when the checkout's file there is already that (a regular
+    file of one name, not a link, with those permissions: `inplace.owned`): a new file was an inode a cycle,
+    which an ext4 without a journal searches for past every inode deleted in the last minutes (docs/benchmarks
+    .md, the fourteenth round). Anything else there (a folder, a link, a FIFO, a second name, another mode) is
+    removed and the file made anew, never followed (O_EXCL, O_NOFOLLOW)."""
+    permissions = (0o777 if blob.filemode == FileMode.BLOB_EXECUTABLE else 0o666) & ~atomic.umask()
+    fd = inplace.owned(target)
+    if fd is not None and stat.S_IMODE(os.fstat(fd).st_mode) != permissions:
+        os.close(fd)
+        fd = None
+    if fd is None:
+        _remove(target)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, permissions)
     try:
-        done = 0
-        while done < len(data):
-            done += os.write(fd, memoryview(data)[done:])
+        inplace.overwrite(fd, blob.data, lambda: faults.point("putback-artifact-written"))
     finally:
         os.close(fd)
+
+
+def _remove(target: Path) -> None:
+    """Whatever is at the artifact's path in the checkout, gone (a folder with what is in it)."""
+    if target.is_dir() and not target.is_symlink():
+        trees.remove(target)
+    elif os.path.lexists(target):
+        target.unlink()
 
 
 def _only_artifact(repo: pygit2.Repository, old: str, new: str, artifact: str) -> bool:

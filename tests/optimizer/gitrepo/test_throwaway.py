@@ -262,6 +262,57 @@ def test_after_a_drop_an_executable_artifact_is_written_as_a_new_program(tmp_pat
     throwaway.drop()
 
 
+@pytest.mark.parametrize("keep", [False, True], ids=["drop", "keep"])
+def test_the_checkout_s_own_artifact_is_put_back_in_place_not_made_anew(tmp_path, settled, keep):
+    """A candidate longer than HEAD's text, left as the mutator wrote it (the checkout's own plain file), is
+    written over with HEAD's bytes and cut to their length: its inode kept (a new file was an inode a cycle,
+    issue 34), the checkout as a fresh one would be."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    inode = os.stat(ws.artifact_path).st_ino
+    ws.artifact_path.write_text("a candidate far longer than the artifact's text at HEAD\n" * 4)
+    if keep:
+        (repo / "prompt.md").write_text("kept\n")
+        git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert again.root == ws.root and os.stat(again.artifact_path).st_ino == inode
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+AT_THE_ARTIFACT = {
+    "a second name of a file elsewhere": lambda path, elsewhere: path.unlink() or os.link(elsewhere, path),
+    "a link to a file elsewhere": lambda path, elsewhere: path.unlink() or os.symlink(elsewhere, path),
+    "a fifo": lambda path, elsewhere: path.unlink() or os.mkfifo(path),
+    "a folder": lambda path, elsewhere: path.unlink() or path.mkdir() or (path / "x").write_text("x\n"),
+    "another mode": lambda path, elsewhere: path.chmod(0o600),
+}
+
+
+@pytest.mark.parametrize("leave", AT_THE_ARTIFACT, ids=list(AT_THE_ARTIFACT))
+@pytest.mark.parametrize("keep", [False, True], ids=["drop", "keep"])
+def test_whatever_stands_at_the_artifact_the_put_back_writes_head_s_file_there_and_nothing_through_it(
+    tmp_path, settled, leave, keep
+):
+    """The put-back writes the checkout's artifact over in place only when it is still the checkout's own file:
+    a regular file of one name, with a new file's permissions. Anything else there is removed and the file
+    made anew: a file elsewhere that the artifact is a second name of, or that a link there names, keeps its
+    bytes."""
+    main, throwaway, repo = setup(tmp_path)
+    ws = throwaway.take()
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("someone's\n")
+    AT_THE_ARTIFACT[leave](ws.artifact_path, elsewhere)
+    if keep:
+        (repo / "prompt.md").write_text("kept\n")
+        git(repo, "commit", "-qam", "keep")
+    again = throwaway.take()
+    assert again is ws or keep  # kept, put back (a KEEP opens its repository anew)
+    assert elsewhere.read_text() == "someone's\n" and os.stat(elsewhere).st_nlink == 1
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
 def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkout_is_fresh(tmp_path, settled):
     """The record after a put-back takes the paths outside the artifact as the check before it found
     them: a process the mutator left that writes one meanwhile is seen at the next check, where walking
