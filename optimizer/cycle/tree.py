@@ -15,9 +15,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from autoresearch.optimizer import signals
+from autoresearch.optimizer.cycle.eval_writes import Evaluated, undo_eval_writes
+from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
 from autoresearch.plumbing import faults, trees
 from autoresearch.plumbing.errors import IntegrityError
+
+LATE = "late-writes"  # under a run's directory: what was written into the artifact after its evaluation
 
 
 class Candidate:
@@ -29,12 +33,25 @@ class Candidate:
         self.touched = touched  # False: the checkout of a cycle whose candidates were all in worktrees
         self.settled = False
 
-    def commit(self, message: str) -> str:
-        """The candidate committed; a commit git refuses (a lock another git holds: `HEAD.lock` during a `git
-        gc`, a branch's, the index's) ends the run with the candidate's diff saved first, as a DROP saves it:
-        the way out of the cycle then puts the artifact back at HEAD, and the next run makes the cycle again."""
+    def commit(self, message: str, evaluated: Evaluated | None = None) -> str:
+        """The candidate committed, as it was `evaluated`: a write after its evaluation (a process the eval left
+        running, the user's editor) is saved under `late-writes/` and undone first, as an eval's own writes are,
+        so that only measured bytes reach the branch and nothing written is lost (one written in the instant
+        between that undo and the commit's own read of the file is refused by the commit). A commit git refuses (a lock
+        another git holds: `HEAD.lock` during a `git gc`, a branch's, the index's) ends the run with the
+        candidate's diff saved first, as a DROP saves it: the way out of the cycle then puts the artifact back at
+        HEAD, and the next run makes the cycle again."""
+        late = undo_eval_writes(self.ws, evaluated, self.run_dir, LATE) if evaluated is not None else []
+        if late:
+            get().warning(
+                "the artifact changed after it was evaluated: what was evaluated is committed, the change is saved",
+                saved=str(self.run_dir / LATE),
+                paths=late[:5],
+            )
+        faults.point("late-writes-checked")
+        expected = evaluated.key if evaluated is not None and self.ws.mode == "file" else None
         try:
-            sha = commit_artifact(self.ws, message)
+            sha = commit_artifact(self.ws, message, expected)
         except IntegrityError as exc:
             saved = self._save()
             raise IntegrityError(f"{exc}; the candidate's diff is saved in {saved}" if saved else str(exc)) from None
