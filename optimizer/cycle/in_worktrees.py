@@ -102,7 +102,7 @@ class Worktrees:
         if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
             write_index(session.holdout.root / run_dir.name, kept.held)
         with tree.in_tree(session.ws, run_dir) as cand:
-            tree.replace_artifact(shown.ws.artifact_path, session.ws.artifact_path)
+            tree.replace_artifact(shown.ws.artifact_path, session.ws, run_dir)
             conclude(session, cand, decided.line, kept)
 
     def close(self, session: Session, batch: Batch) -> None:

@@ -54,14 +54,19 @@ def test_a_file_written_into_a_directory_artifact_after_the_eval_is_not_committe
     assert (run / "late-writes/new/late.md").read_text() == LATE
 
 
-def test_the_pick_of_parallel_candidates_written_after_the_eval_commits_what_was_evaluated(tmp_path):
-    better = scores(a=1, b=1)
-    repo = scenario_repo(
+def two_candidates(tmp_path, better: str):
+    """A repository whose cycle 2 has two candidates in worktrees, the first `better` (the pick)."""
+    return scenario_repo(
         tmp_path / "r",
         {"prompt.md": scores(a=0, b=0)},
         {"2.0": {"write": {"prompt.md": better}}, "2.1": {"write": {"prompt.md": scores(a=0, b=0.5)}}},
         config={"search": {"candidates": 2}, "stop": {"max_cycles": 2, "max_convergence": 10}},
     )
+
+
+def test_the_pick_of_parallel_candidates_written_after_the_eval_commits_what_was_evaluated(tmp_path):
+    better = scores(a=1, b=1)
+    repo = two_candidates(tmp_path, better)
     held = stopped_at(repo, "before-commit")
     with (repo / "prompt.md").open("a") as file:
         file.write(LATE)
@@ -89,3 +94,18 @@ def test_a_write_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path)
     (patch,) = (repo / RUNS).rglob("candidate.patch")
     assert LATE in patch.read_text()
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_an_edit_to_the_checkout_during_a_cycle_of_parallel_candidates_is_saved_before_the_pick_replaces_it(tmp_path):
+    """The candidates are in worktrees; the checkout's artifact, HEAD's all along, is replaced by the pick at its
+    KEEP: an edit made there meanwhile (the user's) was removed unsaved."""
+    better, edited = scores(a=1, b=1), scores(a=0, b=0) + "# my own edit\n"
+    repo = two_candidates(tmp_path, better)
+    held = stopped_at(repo, "after-mutate")
+    (repo / "prompt.md").write_text(edited)
+    done = go_on(held)
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "show", "HEAD:prompt.md") == better
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == edited
+    assert "changed during the cycle" in done.stderr
