@@ -106,6 +106,7 @@ POINTS = {
     "before-mutate": (1,),
     "after-mutate": (1,),
     "before-commit": (1, 2),
+    "late-writes-checked": (1, 2),  # a write since the eval undone (its KEEP's line written down), not committed
     "after-commit": (1, 2),
     "after-patch": (1, 2),
     "before-append": (2,),

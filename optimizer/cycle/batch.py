@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from autoresearch.mutators.base import Mutator
 from autoresearch.mutators.strategies import Strategy
 from autoresearch.optimizer.cycle.decide import is_better
+from autoresearch.optimizer.cycle.eval_writes import Evaluated
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.line import Carry, Draft, MutationSpend, Selected
 from autoresearch.optimizer.cycle.sequential import Place
@@ -46,7 +47,7 @@ class Sibling:
     rows: Rows | None = None  # its train rows, once evaluated
     held: Rows | None = None
     keep: bool = False
-    key: str = ""  # its artifact's key when its evaluation began
+    evaluated: Evaluated | None = None  # its artifact as its evaluation began: what a KEEP commits
     paid: MutationSpend = MutationSpend()  # its mutations' spend already on a line (`settle`)
     merge_of: list[int] | None = None  # a merge candidate: the siblings whose patches it combines
     parents: str = ""  # and their strategies, for its commit message

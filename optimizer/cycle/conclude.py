@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.cycle import pending, tree
 from autoresearch.optimizer.cycle.batch import Batch, Sibling, best_of, settle
+from autoresearch.optimizer.cycle.eval_writes import Evaluated
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.line import CycleSpend, EvalSpend, Failure
 from autoresearch.optimizer.cycle.record import record
@@ -27,11 +28,13 @@ COMMIT_PREFIX = "autoresearch cycle "
 
 @dataclass(frozen=True)
 class Kept:
-    """A KEEP's commit message and the rows it becomes HEAD's results with (train, held-out)."""
+    """A KEEP's commit message, the rows it becomes HEAD's results with (train, held-out), and the artifact
+    they were measured on (what is committed)."""
 
     message: str
     rows: Rows
     held: Rows
+    evaluated: Evaluated | None
 
 
 def conclude(session: Session, cand: tree.Candidate, line: Iteration, kept: Kept | None) -> None:
@@ -44,7 +47,7 @@ def conclude(session: Session, cand: tree.Candidate, line: Iteration, kept: Kept
         require_head(session, cand)
         if kept is not None:
             faults.point("before-commit")
-            sha, line = pending.commit(session.paths, cand, line, kept.message)
+            sha, line = pending.commit(session.paths, cand, line, kept.message, kept.evaluated)
             faults.point("after-commit")
             session.kept(sha, kept.rows, kept.held)
         record(session, line)
@@ -127,7 +130,7 @@ def _kept(batch: Batch, winner: Sibling | None) -> Kept | None:
         how = f"merge of strategies {winner.parents}" if winner.merge_of else f"strategy {winner.strategy.name}"
         how += f", from candidate {winner.parent}" if winner.parent else ""
         summary = f"{summary} ({how})"
-    return Kept(commit_message(batch.number, summary), winner.rows, winner.held)
+    return Kept(commit_message(batch.number, summary), winner.rows, winner.held, winner.evaluated)
 
 
 def _totals(siblings: list[Sibling], ahead: list[Sibling]) -> CycleSpend:

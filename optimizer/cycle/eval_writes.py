@@ -117,12 +117,13 @@ def finish(ws: Workspace, folder: Path) -> list[str]:
     return finished
 
 
-def undo_eval_writes(ws: Workspace, evaluated: Evaluated, run_dir: Path) -> list[str]:
-    """The artifact-relative paths the eval changed inside the artifact, each saved under `run_dir/eval-writes/`
+def undo_eval_writes(ws: Workspace, evaluated: Evaluated, run_dir: Path, folder: str = "eval-writes") -> list[str]:
+    """The artifact-relative paths the eval changed inside the artifact, each saved under `run_dir/<folder>/`
     as the eval left it and put back as `evaluated` has it ([] when none). Taken again after a kill at any step,
-    it finishes the same undo."""
+    it finishes the same undo. (A write after the evaluation, before its KEEP's commit, is undone the same way
+    into `late-writes/`: autoresearch.optimizer.cycle.tree.Candidate.commit.)"""
     if ws.mode == "file":
-        return _undo_file(ws, evaluated, run_dir)
+        return _undo_file(ws, evaluated, run_dir / folder)
     if not ws.artifact_path.is_dir():
         return []
     key = evaluated.key
@@ -130,7 +131,7 @@ def undo_eval_writes(ws: Workspace, evaluated: Evaluated, run_dir: Path) -> list
     if now == key:
         return []
     before, after = ws.lib[key].peel(pygit2.Tree), ws.lib[now].peel(pygit2.Tree)
-    saved, changed = run_dir / "eval-writes", []
+    saved, changed = run_dir / folder, []
     for delta in before.diff_to_tree(after).deltas:
         relative = delta.new_file.path if delta.status != DeltaStatus.DELETED else delta.old_file.path
         target = ws.artifact_path / relative
@@ -147,10 +148,10 @@ def undo_eval_writes(ws: Workspace, evaluated: Evaluated, run_dir: Path) -> list
     return changed
 
 
-def _undo_file(ws: Workspace, before: Evaluated, run_dir: Path) -> list[str]:
+def _undo_file(ws: Workspace, before: Evaluated, saved: Path) -> list[str]:
     """A file artifact the eval changed (its bytes, its permissions, or anything else put in its place: a link,
-    which the next mutator would write through, a folder, a FIFO it would block on), saved under
-    `run_dir/eval-writes/` and written back as `before` has it."""
+    which the next mutator would write through, a folder, a FIFO it would block on), saved in the folder `saved`
+    and written back as `before` has it."""
     path, data = ws.artifact_path, before.data
     if data is None:
         return []
@@ -161,7 +162,7 @@ def _undo_file(ws: Workspace, before: Evaluated, run_dir: Path) -> list[str]:
     if found is not None and _same(path, found, before):
         return []
     if found is not None and not _is_special(found.st_mode):  # (a FIFO holds no bytes to save)
-        _save(path, run_dir / "eval-writes" / path.name)
+        _save(path, saved / path.name)
         faults.point("eval-writes-saved")
         if stat.S_ISDIR(found.st_mode):  # the rename below replaces anything but a folder
             trees.remove(path)

@@ -49,7 +49,7 @@ class Checkout:
             if s.error is not None:
                 continue
             try:
-                assessed = judge_candidate(session, s.run_dir, s.draft)
+                assessed = judge_candidate(session, s)
             except EvalFailed as exc:
                 s.error = ("eval-failed", str(exc))
                 continue
@@ -65,7 +65,9 @@ class Checkout:
         """Nothing: `close` puts the artifact back at HEAD."""
 
     def intact(self, winner: Sibling | None) -> Sibling | None:
-        return winner  # nothing else runs in the checkout between its evaluation and its commit
+        """The winner: a write to the artifact after its evaluation (until the commit's last moment) is undone
+        and saved by the commit itself (`tree.Candidate.commit`), which then commits what was evaluated."""
+        return winner
 
     def conclude(self, session: Session, batch: Batch, decided: Decided) -> None:
         conclude(session, self.candidate, decided.line, decided.kept)

@@ -79,7 +79,7 @@ class Worktrees:
                 for path, code in everything_changed(winner.ws).items()
                 if code not in ("??", "!!") and not inside(winner.ws, path)
             ]
-            if artifact_key(winner.ws) != winner.key:
+            if winner.evaluated is None or artifact_key(winner.ws) != winner.evaluated.key:
                 changed.insert(0, winner.ws.artifact)
         except IntegrityError:  # git no longer reads it as a worktree: its .git file was changed
             changed = [".git"]
@@ -102,7 +102,7 @@ class Worktrees:
         if session.holdout is not None:  # and its held-out rows, where a resume reads HEAD's
             write_index(session.holdout.root / run_dir.name, kept.held)
         with tree.in_tree(session.ws, run_dir) as cand:
-            tree.replace_artifact(shown.ws.artifact_path, session.ws.artifact_path)
+            tree.replace_artifact(shown.ws.artifact_path, session.ws, run_dir)
             conclude(session, cand, decided.line, kept)
 
     def close(self, session: Session, batch: Batch) -> None:
@@ -133,10 +133,9 @@ def evaluator(session: Session, ws: Workspace, eval_config: EvalConfig) -> Evalu
 
 
 def _evaluate_one(session: Session, s: Sibling, eval_config: EvalConfig) -> None:
-    s.place = place = Place(s.ws, evaluator(session, s.ws, eval_config))
-    s.key = artifact_key(s.ws)
+    s.place = Place(s.ws, evaluator(session, s.ws, eval_config))
     try:
-        assessed = judge_candidate(session, s.run_dir, s.draft, place)
+        assessed = judge_candidate(session, s)
         s.rows, s.held, s.keep = assessed.rows, assessed.held, assessed.keep
     except EvalFailed as exc:
         s.error = ("eval-failed", str(exc))

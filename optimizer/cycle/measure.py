@@ -12,7 +12,7 @@ from pathlib import Path
 
 from autoresearch.optimizer.config import Config
 from autoresearch.optimizer.cycle.early import EarlyDiscard
-from autoresearch.optimizer.cycle.eval_writes import ADVICE, done, given, note, undo_eval_writes
+from autoresearch.optimizer.cycle.eval_writes import ADVICE, Evaluated, done, given, note, undo_eval_writes
 from autoresearch.optimizer.cycle.gating import Rows
 from autoresearch.optimizer.cycle.keys import eval_key
 from autoresearch.optimizer.daemonlog import get
@@ -82,12 +82,12 @@ def measure(
     spend: Spend,
     watch: EarlyDiscard | None = None,
     evaluator: Evaluator | None = None,
-    data: bytes | None = None,
+    before: Evaluated | None = None,
 ) -> Rows:
     """Sample `n` of the artifact with this key (in `ws`, where `evaluator` runs), into `run_dir`: from the
     cache, or evaluated and stored (unless it was stopped early: a partial run is no sample), what the eval
-    wrote inside the artifact undone (autoresearch.optimizer.cycle.eval_writes; `data`: a file artifact's bytes
-    its key was taken from, when the caller read them). One thread at a time measures a sample, so that another
+    wrote inside the artifact undone (autoresearch.optimizer.cycle.eval_writes; `before`: the artifact as the
+    caller took its key, when it did). One thread at a time measures a sample, so that another
     asking for it meanwhile reads it from the cache."""
     with session.cache.claimed(key, n):
         cached = session.cache.get(key, n)
@@ -97,7 +97,7 @@ def measure(
             spend.hits += 1
             get().info("cache hit", sample=n)
             return cached
-        before = given(ws, key, data)
+        before = before or given(ws, key)
         noted = note(session.vault.eval_notes, ws, before, run_dir, n) if ws.root == session.ws.root else None
         try:
             outcome = evaluate(session, run_dir, watch, evaluator)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from autoresearch.optimizer.cycle.eval_writes import Evaluated
 from autoresearch.optimizer.cycle.tree import Candidate
 from autoresearch.plumbing import folders, inplace
 from autoresearch.plumbing.paths import ExperimentPaths
@@ -44,12 +45,15 @@ def path(paths: ExperimentPaths) -> Path:
     return paths.meta / FILE
 
 
-def commit(paths: ExperimentPaths, cand: Candidate, line: Iteration, message: str) -> tuple[str, Iteration]:
-    """Commit the candidate with its line written down first; returns (sha, the line with its commit)."""
+def commit(
+    paths: ExperimentPaths, cand: Candidate, line: Iteration, message: str, evaluated: Evaluated | None = None
+) -> tuple[str, Iteration]:
+    """Commit the candidate (as it was `evaluated`: `Candidate.commit`) with its line written down first;
+    returns (sha, the line with its commit)."""
     written = redact_tree(iterations.fields(line))  # as iterations.jsonl gets them
     record = json.dumps({"parent": cand.ws.head(), "message": message, "line": written}).encode()
     folders.within(paths.meta, lambda: inplace.write(path(paths), record, durable=True))
-    sha = cand.commit(message)
+    sha = cand.commit(message, evaluated)
     return sha, line.model_copy(update={"commit": sha})
 
 

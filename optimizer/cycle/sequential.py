@@ -57,14 +57,21 @@ class Sequential:
 
 
 def decide_significant(
-    session: Session, run_dir: Path, spend: Spend, sizes: Sizes, place: Place | None = None, first: int = 1
+    session: Session,
+    run_dir: Path,
+    spend: Spend,
+    sizes: Sizes,
+    place: Place | None = None,
+    first: int = 1,
+    key: str | None = None,
 ) -> Sequential:
     """Draw candidate and HEAD samples until the rule decides; the candidate's merged rows go to run_dir.
     What the runs cost goes into the caller's `spend` as they end, so that a test failing on a later run
     still has its earlier runs on the line (and in the budget).
     A parallel candidate's `place` names its worktree and its evaluator (and for a pick, HEAD's beside it).
     The candidate's samples are drawn from `first` on: a candidate picked from several on its sample 1 is
-    tested on samples that did not pick it (autoresearch.optimizer.cycle.confirm)."""
+    tested on samples that did not pick it (autoresearch.optimizer.cycle.confirm). `key`: the candidate's, when
+    the caller took it."""
     policy = session.config.policy
     ws = place.ws if place else session.ws
     offset = head_offset(session)
@@ -73,7 +80,7 @@ def decide_significant(
     cand: list[Rows] = []
     beside = place is not None and place.head is not None
     more = first_round(len(head), beside)  # (candidate runs, HEAD runs): this round's
-    keys = (artifact_key(ws), head_key)
+    keys = (key or artifact_key(ws), head_key)
     while True:
         drawn = _draw(
             session, run_dir, place, keys, (first + len(cand), more[0]), (offset + len(head) + 1, more[1]), spend

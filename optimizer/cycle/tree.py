@@ -9,15 +9,27 @@ artifact put back at HEAD on the way out.
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from autoresearch.optimizer import signals
-from autoresearch.optimizer.gitrepo.workspace import Workspace, candidate_patch, commit_artifact, restore_artifact
+from autoresearch.optimizer.cycle.eval_writes import Evaluated, undo_eval_writes
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.gitrepo.workspace import (
+    Workspace,
+    artifact_id,
+    candidate_patch,
+    commit_artifact,
+    restore_artifact,
+)
 from autoresearch.plumbing import faults, trees
 from autoresearch.plumbing.errors import IntegrityError
+
+LATE = "late-writes"  # under a run's directory: what was written into the artifact after its evaluation
 
 
 class Candidate:
@@ -29,12 +41,24 @@ class Candidate:
         self.touched = touched  # False: the checkout of a cycle whose candidates were all in worktrees
         self.settled = False
 
-    def commit(self, message: str) -> str:
-        """The candidate committed; a commit git refuses (a lock another git holds: `HEAD.lock` during a `git
-        gc`, a branch's, the index's) ends the run with the candidate's diff saved first, as a DROP saves it:
-        the way out of the cycle then puts the artifact back at HEAD, and the next run makes the cycle again."""
+    def commit(self, message: str, evaluated: Evaluated | None = None) -> str:
+        """The candidate committed, as it was `evaluated`: a write after its evaluation (a process the eval left
+        running, the user's editor) is saved under `late-writes/` and undone first, as an eval's own writes are,
+        so that only measured bytes reach the branch and nothing written is lost (one written in the instant
+        between that undo and the commit's own read of the file is refused by the commit). A commit git refuses (a lock
+        another git holds: `HEAD.lock` during a `git gc`, a branch's, the index's) ends the run with the
+        candidate's diff saved first, as a DROP saves it: the way out of the cycle then puts the artifact back at
+        HEAD, and the next run makes the cycle again."""
+        if evaluated is not None:
+            _late(
+                undo_eval_writes(self.ws, evaluated, self.run_dir, LATE),
+                self.run_dir,
+                "the artifact changed after it was evaluated",
+            )
+        faults.point("late-writes-checked")
+        expected = evaluated.key if evaluated is not None and self.ws.mode == "file" else None
         try:
-            sha = commit_artifact(self.ws, message)
+            sha = commit_artifact(self.ws, message, expected)
         except IntegrityError as exc:
             saved = self._save()
             raise IntegrityError(f"{exc}; the candidate's diff is saved in {saved}" if saved else str(exc)) from None
@@ -100,10 +124,36 @@ def head_in_tree(ws: Workspace, run_dir: Path) -> Iterator[None]:
             remove(aside)
 
 
-def replace_artifact(source: Path, target: Path) -> None:
-    """Put a candidate's artifact (from its worktree) in place of the checkout's."""
+def replace_artifact(source: Path, ws: Workspace, run_dir: Path) -> None:
+    """Put a candidate's artifact (from its worktree) in place of the checkout's, which is HEAD's unless something
+    wrote it during the cycle (the user's editor): that is saved whole under `run_dir/late-writes/` first, never
+    lost (as a write after a lone candidate's evaluation is: `Candidate.commit`)."""
+    target = ws.artifact_path
+    if ws.mode == "file":
+        try:
+            mode = stat.S_IMODE(os.lstat(target).st_mode)  # (the bytes and the kind count: it is replaced anyway)
+        except FileNotFoundError:
+            mode = None
+        head = artifact_id(ws)
+        at_head = Evaluated(head, ws.lib[head].read_raw(), mode) if mode is not None else None
+    else:
+        at_head = Evaluated(artifact_id(ws))
+    if at_head is not None:
+        _late(
+            undo_eval_writes(ws, at_head, run_dir, LATE),
+            run_dir,
+            "the artifact in your checkout changed during the cycle",
+        )
     remove(target)
     _copy(source, target)
+
+
+def _late(paths: list[str], run_dir: Path, what: str) -> None:
+    """A warning naming what was written into the artifact when it should not have been, and where it is saved."""
+    if paths:
+        get().warning(
+            f"{what}: what was evaluated is committed, the change is saved", saved=str(run_dir / LATE), paths=paths[:5]
+        )
 
 
 def _copy(source: Path, target: Path) -> None:

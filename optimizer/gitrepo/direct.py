@@ -91,9 +91,11 @@ class Unchanged(Enum):
 UNCHANGED = Unchanged.UNCHANGED
 
 
-def commit(ws: Workspace, message: str) -> str | Unchanged | None:
+def commit(ws: Workspace, message: str, expected: str | None = None) -> str | Unchanged | None:
     """The artifact committed as `git commit --only` would (see the module): its sha; UNCHANGED when it is HEAD's
-    (nothing written); or None where git must (nothing written, the artifact not looked at more)."""
+    (nothing written); or None where git must (nothing written, the artifact not looked at more). `expected`: the
+    blob id the bytes must have (what was evaluated); other bytes, written since the caller checked, are refused
+    (IntegrityError, nothing written), by the id the commit works out anyway."""
     writes = _settings(ws)
     if writes is None or _on(writes, "commit.gpgsign") or _off(writes, "core.filemode"):
         return None
@@ -113,7 +115,10 @@ def commit(ws: Workspace, message: str) -> str | Unchanged | None:
     if read is None:
         return None
     data, st = read
-    if oids.blob(data) == entry.id.raw:
+    blob_id = oids.blob(data)
+    if expected is not None and blob_id.hex() != expected:
+        raise IntegrityError(f"{ws.artifact}: written during its commit, after it was evaluated: not committed")
+    if blob_id == entry.id.raw:
         return UNCHANGED
     if b"\r" in data and _attribute(ws, "text") not in (None, False):
         return None

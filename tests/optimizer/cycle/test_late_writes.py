@@ -1,0 +1,111 @@
+"""A write to the artifact after its evaluation and before its KEEP's commit (a `setsid` child the eval left
+behind, an editor of the user's): the commit takes the bytes that were evaluated, never the late ones, which are
+saved under the run's late-writes/ folder and named in the log. The daemon is held at its fault point right
+before the commit (SIGSTOP) while the test writes."""
+
+from __future__ import annotations
+
+from tests.helpers.repos import git
+from tests.helpers.scenario import iterations, scenario_repo, scores
+from tests.optimizer.startup.test_config_reread import go_on, stopped_at
+
+RUNS = ".autoresearch/runs/exp"
+LATE = "# written after the eval\n"
+
+
+def test_a_write_after_the_eval_is_not_committed_but_saved(tmp_path):
+    better = scores(a=1, b=1)
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": better}}})
+    held = stopped_at(repo, "before-commit")
+    with (repo / "prompt.md").open("a") as file:
+        file.write(LATE)
+    done = go_on(held)
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert git(repo, "show", "HEAD:prompt.md") == better
+    assert (repo / "prompt.md").read_text() == better
+    assert git(repo, "status", "--porcelain") == ""
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == better + LATE
+    assert "changed after it was evaluated" in done.stderr
+
+
+def test_a_file_written_into_a_directory_artifact_after_the_eval_is_not_committed_but_saved(tmp_path):
+    better = scores(a=1, b=1)
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt/a.md": scores(a=0, b=0), "prompt/b.md": "\n"},
+        {2: {"write": {"prompt/a.md": better}}},
+    )
+    held = stopped_at(repo, "before-commit")
+    (repo / "prompt/new").mkdir()
+    (repo / "prompt/new/late.md").write_text(LATE)
+    with (repo / "prompt/a.md").open("a") as file:
+        file.write(LATE)
+    done = go_on(held)
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["prompt/a.md"]
+    assert git(repo, "show", "HEAD:prompt/a.md") == better
+    assert not (repo / "prompt/new").exists()
+    assert git(repo, "status", "--porcelain") == ""
+    (run,) = {p.parent for p in (repo / RUNS).rglob("late-writes")}
+    assert (run / "late-writes/a.md").read_text() == better + LATE
+    assert (run / "late-writes/new/late.md").read_text() == LATE
+
+
+def two_candidates(tmp_path, better: str):
+    """A repository whose cycle 2 has two candidates in worktrees, the first `better` (the pick)."""
+    return scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0)},
+        {"2.0": {"write": {"prompt.md": better}}, "2.1": {"write": {"prompt.md": scores(a=0, b=0.5)}}},
+        config={"search": {"candidates": 2}, "stop": {"max_cycles": 2, "max_convergence": 10}},
+    )
+
+
+def test_the_pick_of_parallel_candidates_written_after_the_eval_commits_what_was_evaluated(tmp_path):
+    better = scores(a=1, b=1)
+    repo = two_candidates(tmp_path, better)
+    held = stopped_at(repo, "before-commit")
+    with (repo / "prompt.md").open("a") as file:
+        file.write(LATE)
+    done = go_on(held)
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "show", "HEAD:prompt.md") == better
+    assert git(repo, "status", "--porcelain") == ""
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == better + LATE
+
+
+def test_a_write_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path):
+    """Written in the instant between the commit's check and its read of the file: the commit refuses the bytes
+    (their blob id is not the evaluated one), the run ends with the candidate's diff saved, HEAD where it was."""
+    better = scores(a=1, b=1)
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": better}}})
+    head = git(repo, "rev-parse", "HEAD")
+    held = stopped_at(repo, "late-writes-checked")
+    with (repo / "prompt.md").open("a") as file:
+        file.write(LATE)
+    done = go_on(held)
+    assert done.returncode != 0
+    assert "written during its commit, after it was evaluated" in done.stderr
+    assert git(repo, "rev-parse", "HEAD") == head
+    (patch,) = (repo / RUNS).rglob("candidate.patch")
+    assert LATE in patch.read_text()
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_an_edit_to_the_checkout_during_a_cycle_of_parallel_candidates_is_saved_before_the_pick_replaces_it(tmp_path):
+    """The candidates are in worktrees; the checkout's artifact, HEAD's all along, is replaced by the pick at its
+    KEEP: an edit made there meanwhile (the user's) was removed unsaved."""
+    better, edited = scores(a=1, b=1), scores(a=0, b=0) + "# my own edit\n"
+    repo = two_candidates(tmp_path, better)
+    held = stopped_at(repo, "after-mutate")
+    (repo / "prompt.md").write_text(edited)
+    done = go_on(held)
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "show", "HEAD:prompt.md") == better
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == edited
+    assert "changed during the cycle" in done.stderr
