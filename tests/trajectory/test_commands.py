@@ -119,7 +119,7 @@ def test_the_index_is_styled_like_the_chart_and_lists_comparisons(demo, serve, b
         failed = index.locator('#experiments tr[data-experiment="demo2"]')
         assert failed.locator(".status.failed").inner_text() == "stopped"
         assert "cycles kept failing" in failed.inner_text()
-        assert "the mutator had no change left" in index.locator('tr[data-experiment="demo"]').inner_text()
+        assert "made the cycles it was given" in index.locator('tr[data-experiment="demo"]').inner_text()
         link = index.locator("#comparisons a", has_text="demo-vs-demo2")
         assert link.get_attribute("href") == "/compare/demo-vs-demo2.html"
         context.close()

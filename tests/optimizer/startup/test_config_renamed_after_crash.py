@@ -76,12 +76,13 @@ def test_a_config_the_mutator_deleted_or_broke_is_refused_with_what_to_do(tmp_pa
 
 
 def test_a_config_not_found_while_a_daemon_mutates_names_no_killed_daemon(tmp_path):
-    """A guard armed by a daemon that is alive is a mutation under way: `run` from a folder without the config
-    must not send the user to recover from a kill that never happened."""
+    """A guard armed by a daemon that is alive is a mutation under way: `run` with a config that is nowhere (a
+    subfolder finds the checkout's own, so a name no folder holds) must not send the user to recover from a kill
+    that never happened."""
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"hold": True, "summary": "wait"}})
     proc = held_in_a_mutation(repo)
     try:
-        started = cli(repo / "evals", "run")
+        started = cli(repo / "evals", "run", "--config", "renamed.yaml")
     finally:
         (repo / ".autoresearch/go-on").touch()
         proc.wait(timeout=120)
