@@ -80,19 +80,21 @@ def test_the_pick_of_parallel_candidates_written_after_the_eval_commits_what_was
 
 def test_a_write_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path):
     """Written in the instant between the commit's check and its read of the file: the commit refuses the bytes
-    (their blob id is not the evaluated one), the run ends with the candidate's diff saved, HEAD where it was."""
+    (their blob id is not the evaluated one), the run ends with exit 50, HEAD where it was, the late write saved
+    whole under late-writes/ and the evaluated candidate's diff (not the late write's, which replaced it) saved."""
     better = scores(a=1, b=1)
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": better}}})
     head = git(repo, "rev-parse", "HEAD")
     held = stopped_at(repo, "late-writes-checked")
-    with (repo / "prompt.md").open("a") as file:
-        file.write(LATE)
+    (repo / "prompt.md").write_text(LATE)
     done = go_on(held)
-    assert done.returncode != 0
+    assert done.returncode == 50, done.stderr
     assert "written during its commit, after it was evaluated" in done.stderr
     assert git(repo, "rev-parse", "HEAD") == head
     (patch,) = (repo / RUNS).rglob("candidate.patch")
-    assert LATE in patch.read_text()
+    assert "+" + better.splitlines()[0] in patch.read_text().splitlines()
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == LATE
     assert git(repo, "status", "--porcelain") == ""
 
 
