@@ -5,7 +5,7 @@ before the commit (SIGSTOP) while the test writes."""
 
 from __future__ import annotations
 
-from tests.helpers.repos import git
+from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 from tests.optimizer.startup.test_config_reread import go_on, stopped_at
 
@@ -96,6 +96,10 @@ def test_a_write_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path)
     (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
     assert saved.read_text() == LATE
     assert git(repo, "status", "--porcelain") == ""
+    again = cli(repo, "run", timeout=300)  # the next run makes the cycle again
+    assert again.returncode == 0, again.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert git(repo, "show", "HEAD:prompt.md") == better
 
 
 def test_an_edit_to_the_checkout_during_a_cycle_of_parallel_candidates_is_saved_before_the_pick_replaces_it(tmp_path):
