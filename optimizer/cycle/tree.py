@@ -52,7 +52,7 @@ class Candidate:
         HEAD, and the next run makes the cycle again."""
         self._undo_late(evaluated)
         faults.point("late-writes-checked")
-        expected = evaluated.key if evaluated is not None and self.ws.mode == "file" else None
+        expected = (evaluated.key, evaluated.mode) if evaluated is not None and self.ws.mode == "file" else None
         try:
             sha = commit_artifact(self.ws, message, expected)
         except IntegrityError as exc:

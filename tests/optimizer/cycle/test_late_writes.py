@@ -115,3 +115,19 @@ def test_an_edit_to_the_checkout_during_a_cycle_of_parallel_candidates_is_saved_
     (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
     assert saved.read_text() == edited
     assert "changed during the cycle" in done.stderr
+
+
+def test_a_chmod_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path):
+    """An executable bit set in the same instant (what git records of a file's permissions) is refused as bytes
+    are: the evaluated mode is committed or nothing; the chmod'd file is saved under late-writes/."""
+    better = scores(a=1, b=1)
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": better}}})
+    head = git(repo, "rev-parse", "HEAD")
+    held = stopped_at(repo, "late-writes-checked")
+    (repo / "prompt.md").chmod(0o755)
+    done = go_on(held)
+    assert done.returncode == 50, done.stderr
+    assert git(repo, "rev-parse", "HEAD") == head
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == better
+    assert git(repo, "status", "--porcelain") == ""
