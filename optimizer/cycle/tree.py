@@ -45,27 +45,33 @@ class Candidate:
         """The candidate committed, as it was `evaluated`: a write after its evaluation (a process the eval left
         running, the user's editor) is saved under `late-writes/` and undone first, as an eval's own writes are,
         so that only measured bytes reach the branch and nothing written is lost (one written in the instant
-        between that undo and the commit's own read of the file is refused by the commit). A commit git refuses (a lock
+        between that undo and the commit's own read of the file is refused by the commit, and saved and undone too,
+        so that the diff saved is the evaluated candidate's, not the late write's). A commit git refuses (a lock
         another git holds: `HEAD.lock` during a `git gc`, a branch's, the index's) ends the run with the
         candidate's diff saved first, as a DROP saves it: the way out of the cycle then puts the artifact back at
         HEAD, and the next run makes the cycle again."""
-        if evaluated is not None:
-            _late(
-                undo_eval_writes(self.ws, evaluated, self.run_dir, LATE),
-                self.run_dir,
-                "the artifact changed after it was evaluated",
-            )
+        self._undo_late(evaluated)
         faults.point("late-writes-checked")
-        expected = evaluated.key if evaluated is not None and self.ws.mode == "file" else None
+        expected = (evaluated.key, evaluated.mode) if evaluated is not None and self.ws.mode == "file" else None
         try:
             sha = commit_artifact(self.ws, message, expected)
         except IntegrityError as exc:
+            self._undo_late(evaluated)  # a write the commit refused: saved, so that the diff is the evaluated one
             saved = self._save()
             raise IntegrityError(f"{exc}; the candidate's diff is saved in {saved}" if saved else str(exc)) from None
         if sha is None:
             raise IntegrityError("the candidate vanished before its commit")
         self.settled = True
         return sha
+
+    def _undo_late(self, evaluated: Evaluated | None) -> None:
+        """A write since the evaluation saved under `late-writes/` and undone (nothing when it is not known)."""
+        if evaluated is not None:
+            _late(
+                undo_eval_writes(self.ws, evaluated, self.run_dir, LATE),
+                self.run_dir,
+                "the artifact changed after it was evaluated",
+            )
 
     def discard(self) -> None:
         """Save the candidate's diff in its run directory, then put the artifact back to HEAD (nothing to do for

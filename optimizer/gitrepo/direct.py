@@ -91,11 +91,12 @@ class Unchanged(Enum):
 UNCHANGED = Unchanged.UNCHANGED
 
 
-def commit(ws: Workspace, message: str, expected: str | None = None) -> str | Unchanged | None:
+def commit(ws: Workspace, message: str, expected: tuple[str, int] | None = None) -> str | Unchanged | None:
     """The artifact committed as `git commit --only` would (see the module): its sha; UNCHANGED when it is HEAD's
     (nothing written); or None where git must (nothing written, the artifact not looked at more). `expected`: the
-    blob id the bytes must have (what was evaluated); other bytes, written since the caller checked, are refused
-    (IntegrityError, nothing written), by the id the commit works out anyway."""
+    blob id and the permission bits the file must have (what was evaluated); other bytes or another executable
+    bit (what git records of the bits), written since the caller checked, are refused (IntegrityError, nothing
+    written), by the id the commit works out anyway and the status it reads with the bytes."""
     writes = _settings(ws)
     if writes is None or _on(writes, "commit.gpgsign") or _off(writes, "core.filemode"):
         return None
@@ -116,7 +117,7 @@ def commit(ws: Workspace, message: str, expected: str | None = None) -> str | Un
         return None
     data, st = read
     blob_id = oids.blob(data)
-    if expected is not None and blob_id.hex() != expected:
+    if expected is not None and (blob_id.hex() != expected[0] or bool(st.st_mode & 0o100) != bool(expected[1] & 0o100)):
         raise IntegrityError(f"{ws.artifact}: written during its commit, after it was evaluated: not committed")
     if blob_id == entry.id.raw:
         return UNCHANGED

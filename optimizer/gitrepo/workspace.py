@@ -288,9 +288,9 @@ def exclude(root: Path, relative: str) -> None:
             f.write(("" if not existing or existing[-1] == "" else "\n") + entry + "\n")
 
 
-def commit_artifact(ws: Workspace, message: str, expected: str | None = None) -> str | None:
+def commit_artifact(ws: Workspace, message: str, expected: tuple[str, int] | None = None) -> str | None:
     """Commit the artifact path only; None (and no commit) when it has no changes. In-process first (which
-    finds an unchanged file from the bytes it reads, and refuses bytes other than the `expected` blob's), else
+    finds an unchanged file from the bytes it reads, and refuses a file other than the `expected` one: its blob id and permission bits), else
     asked here and left to git."""
     made = direct.commit(ws, message, expected)
     if made is direct.UNCHANGED:

@@ -5,7 +5,7 @@ before the commit (SIGSTOP) while the test writes."""
 
 from __future__ import annotations
 
-from tests.helpers.repos import git
+from tests.helpers.repos import cli, git
 from tests.helpers.scenario import iterations, scenario_repo, scores
 from tests.optimizer.startup.test_config_reread import go_on, stopped_at
 
@@ -80,20 +80,26 @@ def test_the_pick_of_parallel_candidates_written_after_the_eval_commits_what_was
 
 def test_a_write_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path):
     """Written in the instant between the commit's check and its read of the file: the commit refuses the bytes
-    (their blob id is not the evaluated one), the run ends with the candidate's diff saved, HEAD where it was."""
+    (their blob id is not the evaluated one), the run ends with exit 50, HEAD where it was, the late write saved
+    whole under late-writes/ and the evaluated candidate's diff (not the late write's, which replaced it) saved."""
     better = scores(a=1, b=1)
     repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": better}}})
     head = git(repo, "rev-parse", "HEAD")
     held = stopped_at(repo, "late-writes-checked")
-    with (repo / "prompt.md").open("a") as file:
-        file.write(LATE)
+    (repo / "prompt.md").write_text(LATE)
     done = go_on(held)
-    assert done.returncode != 0
+    assert done.returncode == 50, done.stderr
     assert "written during its commit, after it was evaluated" in done.stderr
     assert git(repo, "rev-parse", "HEAD") == head
     (patch,) = (repo / RUNS).rglob("candidate.patch")
-    assert LATE in patch.read_text()
+    assert "+" + better.splitlines()[0] in patch.read_text().splitlines()
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == LATE
     assert git(repo, "status", "--porcelain") == ""
+    again = cli(repo, "run", timeout=300)  # the next run makes the cycle again
+    assert again.returncode == 0, again.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert git(repo, "show", "HEAD:prompt.md") == better
 
 
 def test_an_edit_to_the_checkout_during_a_cycle_of_parallel_candidates_is_saved_before_the_pick_replaces_it(tmp_path):
@@ -109,3 +115,19 @@ def test_an_edit_to_the_checkout_during_a_cycle_of_parallel_candidates_is_saved_
     (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
     assert saved.read_text() == edited
     assert "changed during the cycle" in done.stderr
+
+
+def test_a_chmod_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path):
+    """An executable bit set in the same instant (what git records of a file's permissions) is refused as bytes
+    are: the evaluated mode is committed or nothing; the chmod'd file is saved under late-writes/."""
+    better = scores(a=1, b=1)
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0, b=0)}, {2: {"write": {"prompt.md": better}}})
+    head = git(repo, "rev-parse", "HEAD")
+    held = stopped_at(repo, "late-writes-checked")
+    (repo / "prompt.md").chmod(0o755)
+    done = go_on(held)
+    assert done.returncode == 50, done.stderr
+    assert git(repo, "rev-parse", "HEAD") == head
+    (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
+    assert saved.read_text() == better
+    assert git(repo, "status", "--porcelain") == ""
