@@ -35,7 +35,7 @@ import pygit2
 from pygit2.enums import DeltaStatus
 
 from autoresearch.optimizer.cycle.keys import artifact_key
-from autoresearch.optimizer.gitrepo.workspace import Workspace, blob_of
+from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing import atomic, faults, folders, inplace, trees
 
 NOTES = "eval-writes-*.json"  # one per sample index: the evals running at once in the checkout are of distinct ones
@@ -61,14 +61,17 @@ class Evaluated:
 
 def given(ws: Workspace, key: str, data: bytes | None = None) -> Evaluated:
     """The artifact with this key as it is about to be evaluated; `data`: a file artifact's bytes the caller read
-    for its key (else read here). Bytes that no longer have the key (changed since it was taken) are replaced by
-    the key's blob where git holds one (HEAD's), else unknown."""
+    for its key (else read here). The bytes in the checkout are what the eval reads and what its undo puts back,
+    even where their id is not the key: HEAD's key names the blob git stores, and a checkout that converts it
+    (`eol=crlf`, a smudge filter) holds other bytes, which putting the stored blob back would rewrite after
+    every baseline eval. Only where no regular file is there is the key's blob (HEAD's, when git holds it)
+    what is put back."""
     if ws.mode != "file":
         return Evaluated(key)
     st = os.lstat(ws.artifact_path)
     if data is None and stat.S_ISREG(st.st_mode):
         data = ws.artifact_path.read_bytes()
-    if data is None or blob_of(data) != key:
+    if data is None:
         data = ws.lib[key].read_raw() if key in ws.lib else None
     return Evaluated(key, data, stat.S_IMODE(st.st_mode))
 

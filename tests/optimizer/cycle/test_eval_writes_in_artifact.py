@@ -303,3 +303,26 @@ def test_a_file_artifacts_undo_holds_with_parallel_candidates_the_sandbox_and_a_
     assert "eval was here" not in git(repo, "log", "-p", "--all", "--", "prompt.md")
     assert git(repo, "ls-tree", "HEAD", "prompt.md").startswith("100644 blob")
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_a_checkout_that_converts_the_artifact_is_left_as_it_is_by_an_eval_that_writes_nothing(tmp_path):
+    """With `eol=crlf` the checkout's bytes are not the blob git stores, HEAD's key: the baseline's eval, which
+    writes nothing, was taken for one that wrote the artifact, and the undo rewrote it with the stored bytes."""
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0.5, b=0.5)},
+        {},
+        config={"stop": {"max_cycles": 1}},
+        extra_files={".gitattributes": "prompt.md text eol=crlf\n"},
+    )
+    (repo / "prompt.md").unlink()
+    git(repo, "checkout", "--", "prompt.md")
+    checked_out = (repo / "prompt.md").read_bytes()
+    assert b"\r\n" in checked_out
+
+    done = cli(repo, "run")
+
+    assert done.returncode == 10, done.stderr
+    assert ADVICE not in done.stderr
+    assert (repo / "prompt.md").read_bytes() == checked_out
+    assert list((repo / RUNS).rglob("eval-writes")) == []
