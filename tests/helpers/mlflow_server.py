@@ -38,6 +38,8 @@ class MlflowServer:
             + ["--backend-store-uri", f"sqlite:///{self.store / 'mlflow.db'}"]
             + ["--artifacts-destination", str(self.store / "artifacts")],
             cwd=self.store,
+            # no job runner: its huey store is a folder MLflow makes in /dev/shm and never removes, one a run
+            env={**os.environ, "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"},
             stdout=(self.store / "server.log").open("ab"),
             stderr=subprocess.STDOUT,
             start_new_session=True,
