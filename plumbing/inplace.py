@@ -128,6 +128,20 @@ def whole(path: Path, what: str) -> bytes | None:
         return file.read()
 
 
+def contents(path: Path | str, most: int) -> tuple[bytes, os.stat_result] | None:
+    """The bytes of the regular file at `path` and its status, read without following a link or blocking on a
+    FIFO put in its place; None when anything else is there, or it holds more than `most` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > most:
+            return None
+        return file.read(), st
+
+
 def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:
     """`owned`'s descriptor (opened with `flags`) and the file's size, from one fstat."""
     try:

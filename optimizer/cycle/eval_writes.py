@@ -181,12 +181,8 @@ def _same(path: Path, found: os.stat_result, before: Evaluated) -> bool:
         return False
     if before.data is None or found.st_size != len(before.data):
         return False
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return False
-    with os.fdopen(fd, "rb") as file:
-        return stat.S_ISREG(os.fstat(file.fileno()).st_mode) and file.read(len(before.data) + 1) == before.data
+    read = inplace.contents(path, len(before.data))
+    return read is not None and read[0] == before.data
 
 
 def _save(source: Path, target: Path) -> None:

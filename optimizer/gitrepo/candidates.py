@@ -127,15 +127,12 @@ def _over(source: Path, target: Path) -> bool:
         was = os.fstat(fd)
         if was.st_uid != os.geteuid():  # copy2 makes the file this process's: its permissions ours to set
             return False
-        try:
-            read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
+        # a FIFO: copy2 refuses it, as before; a large file of a folder artifact: copied by copy2, never held whole
+        read = inplace.contents(source, inplace.MOST)
+        if read is None:
             return False
-        with os.fdopen(read, "rb") as file:
-            st = os.fstat(read)
-            if not stat.S_ISREG(st.st_mode) or st.st_size > inplace.MOST:  # a FIFO: copy2 refuses it, as before;
-                return False  # a large file of a folder artifact: copied by copy2, never held in memory whole
-            inplace.overwrite(fd, file.read(), lambda: faults.point("carry-written"))
+        data, st = read
+        inplace.overwrite(fd, data, lambda: faults.point("carry-written"))
         _stamped(fd, st, _git_seconds(was.st_mtime_ns))
     finally:
         os.close(fd)
