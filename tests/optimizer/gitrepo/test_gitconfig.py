@@ -94,7 +94,8 @@ def test_a_configuration_replaced_while_read_is_read_again(tmp_path):
     repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
     config = repo / ".git" / "config"
     base = config.read_text()
-    lib, done = pygit2.Repository(str(repo)), threading.Event()
+    lib, done, writing = pygit2.Repository(str(repo)), threading.Event(), threading.Lock()
+    allowed = [0]  # replacements the writer may still make in the read under way
 
     def rewrite(n: int) -> None:  # each of another size than the one before: a stat tells them apart
         (tmp_path / "config.new").write_text(
@@ -103,16 +104,30 @@ def test_a_configuration_replaced_while_read_is_read_again(tmp_path):
         os.replace(tmp_path / "config.new", config)
 
     def rewriting() -> None:
+        """Replacements one after another, as fast as they come, but no more in one read than it may meet
+        (`_READS` - 1): each lands in one of its tries at most, so its last try finds the file as left. A
+        writer that never stops would outlast any bounded read, and failed it now and then."""
         for n in itertools.count(1):
             if done.is_set():
                 return
-            rewrite(n)
+            with writing:
+                if allowed[0] > 0:
+                    allowed[0] -= 1
+                    rewrite(n)
+
+    def read() -> tuple[Path, ...]:
+        with writing:  # no replacement left over from the read before
+            allowed[0] = gitconfig._READS - 1
+        files = gitconfig.settings(lib, repo / ".git").excludes_files
+        with writing:
+            allowed[0] = 0
+        return files
 
     rewrite(0)
     writer = threading.Thread(target=rewriting)
     writer.start()
     try:
-        found = [gitconfig.settings(lib, repo / ".git").excludes_files for _ in range(6000)]
+        found = [read() for _ in range(6000)]
     finally:
         done.set()
         writer.join()
