@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from autoresearch.plumbing.text import inert
 from autoresearch.trajectory.goal import better
 
 
@@ -33,5 +34,5 @@ class EvalReport(BaseModel):
             head = f"metric {self.score:.6g} ({better(self.goal)}), cost ${self.cost_usd:.4f}"
         else:
             head = f"score {self.score:.4f} over {self.tests} test(s), cost ${self.cost_usd:.4f}"
-        rates = [f"  {rate:6.1%}  {name}" for name, rate in self.assertions.items()]
+        rates = [f"  {rate:6.1%}  {inert(name)}" for name, rate in self.assertions.items()]  # names an eval gave
         return "\n".join([head, *rates, f"results: {self.results}"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+from autoresearch.plumbing.text import inert
 from autoresearch.runs.compare import Comparison
 
 ANSI = {
@@ -65,14 +66,15 @@ OUTCOMES = {"win": ("green", "✓ win"), "loss": ("red", "✗ loss"), "tie": ("g
 def _rows(result: Comparison, paint: _Paint) -> list[str]:
     if not result.matched:
         return [paint("yellow", "No matching test IDs found between files.")]
-    width = max([7, *(js_len(m.test_id) for m in result.matched)])
+    ids = [inert(m.test_id) for m in result.matched]  # an eval's ids: a terminal sequence in one is shown, not acted on
+    width = max([7, *(js_len(test_id) for test_id in ids)])
     header = f"  {_pad_right('Test ID', width)}  {'Baseline':>8}  {'Candidate':>9}  {'Delta':>8}  Result"
     rule = f"  {'─' * width}  {'─' * 8}  {'─' * 9}  {'─' * 8}  {'─' * 8}"
     lines = [paint("dim", header), paint("dim", rule)]
-    for m in result.matched:
+    for m, test_id in zip(result.matched, ids, strict=True):
         outcome = paint(*OUTCOMES[m.outcome])
         lines.append(
-            f"  {_pad_right(m.test_id, width)}  {_pad_left(js_fixed(m.score1, 2), 8)}"
+            f"  {_pad_right(test_id, width)}  {_pad_left(js_fixed(m.score1, 2), 8)}"
             f"  {_pad_left(js_fixed(m.score2, 2), 9)}  {_pad_left(paint.signed(m.delta, 2), 8)}  {outcome}"
         )
     return lines
@@ -99,7 +101,11 @@ def _summary(result: Comparison, paint: _Paint) -> str:
 def table(result: Comparison, baseline: str, candidate: str, color: bool = False) -> str:
     """The text `agentv compare BASE CAND` prints (without console.log's closing newline)."""
     paint = _Paint(color)
-    lines = ["", f"{paint('bold', 'Comparing:')} {paint('cyan', baseline)} → {paint('cyan', candidate)}", ""]
+    lines = [
+        "",
+        f"{paint('bold', 'Comparing:')} {paint('cyan', inert(baseline))} → {paint('cyan', inert(candidate))}",
+        "",
+    ]
     lines += _rows(result, paint)
     u = result.unmatched
     if u["file1"] > 0 or u["file2"] > 0:

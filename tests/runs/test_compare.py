@@ -322,3 +322,15 @@ def test_a_test_id_holding_a_lone_surrogate_is_compared_and_printed_as_agentv_pr
     assert (ours.returncode, ours.stderr) == (theirs.returncode, b"") == (0, b"")
     assert ours.stdout == theirs.stdout
     assert (b"a\\ud800" if as_json else "a\ufffd".encode()) in ours.stdout
+
+
+def test_cli_text_shows_a_test_ids_terminal_sequences_without_acting_on_them(tmp_path):
+    """A test id is the eval's text: an OSC sequence in one (a window title, OSC 52's clipboard write) or a
+    carriage return reached the terminal as it was; each control character now prints as `\\xNN`."""
+    hostile = "t\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\rok"
+    base = write(tmp_path / "b.jsonl", rows((hostile, 0.0), ("u", 1.0)))
+    cand = write(tmp_path / "c.jsonl", rows((hostile, 1.0), ("u", 1.0)))
+    done = cli(tmp_path, "compare", base, cand)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"[\x00-\x09\x0b-\x1f\x7f]", done.stdout) == []
+    assert "t\\x1b]52;c;cm0gLXJmIH4=\\x07\\x1b[2J\\x0dok" in done.stdout

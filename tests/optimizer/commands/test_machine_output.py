@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import xml.etree.ElementTree as ET
 from importlib.metadata import version
 from pathlib import Path
@@ -148,3 +149,16 @@ def test_status_names_a_metric_and_which_way_is_better(metric_run):
     text = cli(metric_run, "status", "exp").stdout
     assert "  metric:    original 1.5, best 1.4 (cycle 2), lower is better" in text
     assert "score:" not in text
+
+
+def test_eval_shows_a_graders_terminal_sequences_without_acting_on_them(tmp_path):
+    """A pass-rate line's name is the eval's text (a grader's name, an assertion's): printed with each control
+    character as `\\xNN`, not as the sequence a terminal would act on."""
+    row = {"test_id": "a", "score": 1.0, "scores": [{"name": "n\x1b]0;title\x07\x1b[2J", "score": 1.0}]}
+    script = f"import pathlib, sys\npathlib.Path(sys.argv[1], 'index.jsonl').write_text({json.dumps(row)!r} + '\\n')\n"
+    config = {"eval": {"command": f"{sys.executable} ev.py {{run_dir}}"}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": "p\n"}, {}, config=config, extra_files={"ev.py": script})
+    done = cli(repo, "eval")
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"[\x00-\x09\x0b-\x1f\x7f]", done.stdout) == []
+    assert "100.0%  n\\x1b]0;title\\x07\\x1b[2J" in done.stdout
