@@ -20,7 +20,7 @@ from autoresearch.optimizer.experiment.state import State
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.plumbing.paths import ExperimentPaths
 from autoresearch.plumbing.redact import redact
-from autoresearch.plumbing.text import cut
+from autoresearch.plumbing.text import cut, inert
 from autoresearch.trajectory import iterations, testscores
 from autoresearch.trajectory.iterations import Iteration
 
@@ -198,7 +198,8 @@ def _duration(records: list[Iteration]) -> str:
 
 def _cell(text: str) -> str:
     """Masked, on one line, and inert in a Markdown table: no `|` ends the cell, no HTML renders, and no `@name`
-    or `#123` pings a person or links (or, after "fixes", closes) an issue: a zero-width space follows each."""
-    flat = " ".join(redact(text).split())
-    inert = html.escape(flat, quote=False).replace("|", "\\|").replace("`", "'")
-    return inert.replace("#", "#&#8203;").replace("@", "@&#8203;") or "–"
+    or `#123` pings a person or links (or, after "fixes", closes) an issue: a zero-width space follows each. Nor
+    in a terminal (`report --markdown` prints it): a control character left shows as `\\xNN`."""
+    flat = inert(" ".join(redact(text).split()))
+    cell = html.escape(flat, quote=False).replace("|", "\\|").replace("`", "'")
+    return cell.replace("#", "#&#8203;").replace("@", "@&#8203;") or "–"

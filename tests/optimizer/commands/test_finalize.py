@@ -85,6 +85,18 @@ def test_a_summary_pings_no_one_and_closes_no_issue(tmp_path):
     assert "@octocat" not in text and "#1" not in text
 
 
+def test_a_test_ids_terminal_sequences_are_shown_not_obeyed(tmp_path):
+    """The per-test table's ids are the eval's text, and `report --markdown` prints to the terminal: an escape
+    sequence in one (a window title, a clear screen) reached it raw. Each control character is shown as `\\xNN`."""
+    hostile = "t\x1b]0;x\x07\x1b[2J"
+    plan = {2: {"write": {ARTIFACT: scores(**{hostile: 1})}, "summary": "raised it"}}
+    repo = scenario_repo(tmp_path / "repo", {ARTIFACT: scores(**{hostile: 0})}, plan)
+    assert cli(repo, "run").returncode == 0
+    text = cli(repo, "report", "--markdown").stdout
+    assert "| t\\x1b]0;x\\x07\\x1b[2J |" in text
+    assert "\x1b" not in text and "\x07" not in text
+
+
 def test_the_series_replays_each_keep_with_its_message_and_author(tmp_path, the_night):
     repo = copy_of(the_night, tmp_path / "repo")
     start = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
