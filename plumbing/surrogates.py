@@ -15,9 +15,10 @@ Readers of our records (pydantic's, msgspec's) refuse the escape that Python's j
 
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING, TypeVar
+
+from autoresearch.plumbing import jsonlines
 
 if TYPE_CHECKING:  # not imported at run time: the console's writer uses this module, and `status` starts fast
     from pydantic import BaseModel
@@ -49,7 +50,7 @@ def replaced(text: str) -> str:
 def validate_json(model: type[Model], data: str | bytes) -> Model:
     """`model.model_validate_json(data)`, and also of JSON holding an escaped lone surrogate, which pydantic's
     parser refuses ("unexpected end of hex escape") and Python's json reads; a NaN or an infinity is refused
-    either way (pydantic's parser refuses them, Python's json does not)."""
+    on this second way (pydantic's parser reads them, and refuses them where the model says so)."""
     try:
         return model.model_validate_json(data)
     except ValueError as refused:  # pydantic's ValidationError
@@ -57,11 +58,7 @@ def validate_json(model: type[Model], data: str | bytes) -> Model:
         if not _ESCAPED.search(text):
             raise
         try:
-            value = json.loads(text, parse_constant=_no_constant)
+            value = jsonlines.strict(text)
         except ValueError:
             raise refused from None
         return model.model_validate(value)
-
-
-def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON")

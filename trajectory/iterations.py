@@ -24,6 +24,7 @@ from pydantic import (
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_validator,
 )
 
 from autoresearch.plumbing import folders
@@ -61,10 +62,20 @@ Measure = Annotated[
 ]
 
 
+def _finite(model: BaseModel) -> BaseModel:
+    """A line's fields of another tool's (or a hand's) hold no NaN or infinity: `log --json` printed them as
+    they came, which no strict JSON reader (jq, JavaScript's JSON.parse) takes. Declared numbers refuse them
+    (`allow_inf_nan`); the line is then one that does not parse, as with any other bad field."""
+    if model.model_extra:
+        json.dumps(model.model_extra, allow_nan=False)  # ValueError at the first non-finite number
+    return model
+
+
 class Candidate(BaseModel):
     """One of a cycle's candidates when `search.candidates` > 1; the cycle's own fields describe its outcome."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
+    finite_extras = model_validator(mode="after")(_finite)
 
     index: int = Field(ge=0)  # the sibling index; merge candidates are numbered after the siblings
     decision: Decision
@@ -97,7 +108,8 @@ class Iteration(BaseModel):
     # pydantic keeps the strings it reads in a cache of 16,384 shared by every model: a night's run
     # directories, timestamps and commits filled it (about 150 bytes a line read, held for good); field
     # names repeat and are worth caching, values never repeat
-    model_config = ConfigDict(extra="allow", cache_strings="keys")
+    model_config = ConfigDict(extra="allow", cache_strings="keys", allow_inf_nan=False)
+    finite_extras = model_validator(mode="after")(_finite)
 
     cycle: int = Field(ge=1)
     score: float

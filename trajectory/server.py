@@ -7,10 +7,10 @@ Which files are served at all is `served.py`'s allow-list; the control API's ser
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from urllib.parse import quote
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.trajectory import page, page_parts, served
 from autoresearch.trajectory.svg import esc
@@ -28,7 +28,7 @@ def experiments(results_dir: Path) -> list[tuple[str, JSONObject]]:
     out = []
     for meta in sorted(runs.glob("*/_autoresearch")):
         try:
-            state = json.loads((meta / "state.json").read_text(encoding="utf-8"))
+            state = jsonlines.strict((meta / "state.json").read_text(encoding="utf-8"))  # NaN: none
         except (OSError, ValueError):
             state = {}
         out.append((meta.parent.name, state if isinstance(state, dict) else {}))

@@ -9,14 +9,13 @@ even when its pid has been reused.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from autoresearch.optimizer.experiment.lockfile import holder
-from autoresearch.plumbing import inplace
+from autoresearch.plumbing import inplace, jsonlines
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
 from autoresearch.plumbing.paths import META, RUNS, SCHEDULE_STATE, SCHEDULES, ExperimentPaths, SchedulePaths
@@ -58,7 +57,7 @@ def read_json(path: Path) -> JSONObject | None:
         text = inplace.whole(path, "the state file")  # a folder or a FIFO there: InvalidInput, never a wait
         if text is None:
             return None
-        data = json.loads(text)
+        data = jsonlines.strict(text)  # a NaN a hand wrote reached `status --json`
     except ValueError:
         raise InvalidInput(f"{path}: not valid JSON; move it away to start over") from None
     return data if isinstance(data, dict) else None
@@ -76,9 +75,9 @@ def last_decisions(iterations: Path, count: int = LAST_DECISIONS) -> list[JSONOb
     records = []
     for raw in tail[-count - 1 :]:
         try:
-            record = json.loads(raw)
+            record = jsonlines.strict(raw)
         except ValueError:
-            continue  # the first line of the window may be cut, a crash may leave a partial last line
+            continue  # the first line of the window may be cut, a crash may leave a partial last line; a NaN
         if isinstance(record, dict) and "cycle" in record:
             records.append(record)
     return records[-count:]

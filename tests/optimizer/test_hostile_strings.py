@@ -113,3 +113,27 @@ def test_finalize_describes_a_night_whose_test_ids_hold_a_lone_surrogate(tmp_pat
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     described = (repo / ".autoresearch/runs/exp/review/description.md").read_bytes().decode("utf-8")
     assert "a\\ud800" in described and "\ufffd" not in described
+
+
+def strict(text: str):
+    """JSON as jq or JavaScript's JSON.parse reads it: no NaN, no Infinity."""
+    return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in strict JSON"))
+
+
+def test_a_hand_written_line_with_nan_or_infinity_does_not_reach_the_json_readers(tmp_path):
+    """A line another tool or a hand appended may hold NaN or Infinity, which Python's JSON reads and no strict
+    reader does: `log --json` and `status --json` printed them on. Such a line is one that does not parse (a
+    declared number's NaN, or one in a field of its own), or a measure it holds reads as absent."""
+    repo = rows_repo(tmp_path / "r", ROWS.replace("\\ud800", ""), {2: {"write": {"prompt.md": "1\n"}, "summary": "up"}})
+    assert cli(repo, "run", "--max-cycles", "2").returncode == 0
+    with open(meta(repo) / "iterations.jsonl", "a") as f:
+        f.write('{"cycle": 3, "score": NaN, "decision": "drop"}\n')
+        f.write('{"cycle": 4, "score": 0.5, "decision": "drop", "theirs": {"spread": [Infinity]}}\n')
+        f.write('{"cycle": 5, "score": 0.5, "decision": "drop", "holdout_z": -Infinity}\n')
+    shown = cli(repo, "log", "--json")
+    assert shown.returncode == 0, shown.stderr
+    records = strict(shown.stdout)
+    assert [(r["cycle"], r.get("holdout_z")) for r in records] == [(1, None), (2, None), (5, None)]
+    status = cli(repo, "status", "--json")
+    assert status.returncode == 0, status.stderr
+    strict(status.stdout)
