@@ -22,7 +22,7 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pygit2
@@ -76,6 +76,7 @@ class _Kept:
 
 _seen: dict[tuple[str, str, bool], _Kept] = {}  # by (git folder, common folder, GIT_CONFIG_NOSYSTEM)
 _REMEMBERED = 64
+_REDIRECTING = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS"})  # see `redirected`
 
 
 def settings(repo: pygit2.Repository, common: Path) -> Settings:
@@ -85,7 +86,7 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
     started = time.time_ns()
     kept = _seen.get(key)
     if kept is not None and _signature(kept.files, started) == kept.signature:
-        return kept.settings
+        return _as_git_reads(kept.settings)
     configs = _config_files(repo.path, common)
     attributes = attribute_files(common)
     before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
@@ -98,7 +99,21 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
         _seen.pop(key, None)
     else:
         _seen[key] = _Kept((*configs, *attributes, *named), before + after, found)
-    return found
+    return _as_git_reads(found)
+
+
+def redirected() -> bool:
+    """Whether git reads a configuration libgit2 does not: another user's or system's file
+    (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`), or entries given in the environment (`GIT_CONFIG_COUNT` with
+    its `GIT_CONFIG_KEY_<n>`s, `GIT_CONFIG_PARAMETERS`: what `git -c` hands down to a hook, what a CI step
+    sets). libgit2 reads the usual files alone: a filter driver or an ignore file named there only is git's."""
+    count = os.environ.get("GIT_CONFIG_COUNT", "").strip()
+    return bool(_REDIRECTING & os.environ.keys()) or count not in ("", "0")
+
+
+def _as_git_reads(found: Settings) -> Settings:
+    """`found`, taken as converting (libgit2 does not check out as git does) when git reads another configuration."""
+    return replace(found, converts=True) if not found.converts and redirected() else found
 
 
 def attribute_files(common: Path) -> list[str]:

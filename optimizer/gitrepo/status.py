@@ -16,7 +16,7 @@ import pygit2
 from pygit2.enums import DeltaStatus, RepositoryOpenFlag
 
 from autoresearch.optimizer.gitrepo import gitconfig, indexflags
-from autoresearch.optimizer.gitrepo.gitconfig import users_git_file
+from autoresearch.optimizer.gitrepo.gitconfig import redirected, users_git_file
 from autoresearch.optimizer.gitrepo.handles import opened
 from autoresearch.plumbing.errors import IntegrityError
 
@@ -78,7 +78,8 @@ def everything_changed(ws: Workspace) -> dict[str, str]:
         with opened(ws.root, RepositoryOpenFlag.NO_SEARCH) as repo:
             _same_git_dir(ws, repo.path)
             unlooked = indexflags.unlooked(repo.path, len(str(repo.head.target)) // 2, lambda: _listing(ws))
-            asked, answer = _tracked_ignored(repo, _common_dir(repo.path))
+            # libgit2 reads the usual configuration files alone: an ignore file git is told of elsewhere is git's
+            asked, answer = (None, True) if redirected() else _tracked_ignored(repo, _common_dir(repo.path))
             flags = None if answer else repo.status(untracked_files="all", ignored=True)
     except pygit2.GitError:  # (a `.git` libgit2 cannot open, git may: git says which folder it reads)
         git_dir = ws.git("rev-parse", "--absolute-git-dir").strip()

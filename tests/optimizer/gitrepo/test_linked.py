@@ -64,6 +64,21 @@ def test_a_filter_or_an_encoding_leaves_the_checkout_to_git(tmp_path):
     assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
+def test_a_filter_configured_in_a_file_named_by_the_environment_leaves_the_checkout_to_git(tmp_path, monkeypatch):
+    """`GIT_CONFIG_GLOBAL` names the user's configuration file for git, not for libgit2, which read only
+    ~/.gitconfig: a filter driver configured there (git-lfs's, as CI steps install it) was not seen, and the
+    worktree was checked out in-process without it."""
+    repo = make_repo(tmp_path / "r", FILES)
+    main = open_workspace(repo, "prompt.md")
+    told = tmp_path / "told.gitconfig"
+    told.write_text('[filter "lfs"]\n\tsmudge = git-lfs smudge -- %f\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(told))
+    assert linked.plain(main, main.head()) is None
+    assert not linked.add(main, tmp_path / "w" / "0", main.head())
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL")
+    assert linked.plain(main, main.head()) is not None
+
+
 def test_a_worktree_whose_git_file_was_changed_is_left_to_git(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     main = open_workspace(repo, "prompt.md")

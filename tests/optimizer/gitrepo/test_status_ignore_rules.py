@@ -65,3 +65,26 @@ def test_an_ignore_file_rewritten_with_its_size_and_times_is_read_again(tmp_path
     os.utime(ignore, ns=(before.st_atime_ns, before.st_mtime_ns))
     (ws.root / "sub" / "conftest.py").write_text("forged = True\n")
     assert everything_changed(ws) == _porcelain_status(ws, "--ignored") == {"sub/conftest.py": "!!"}
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        lambda config: {"GIT_CONFIG_GLOBAL": str(config)},
+        lambda config: {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "include.path", "GIT_CONFIG_VALUE_0": str(config)},
+    ],
+    ids=["GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT"],
+)
+def test_an_ignore_file_git_is_told_of_in_the_environment_is_read_as_git_reads_it(tmp_path, monkeypatch, told):
+    """The user's configuration may come from the environment (a CI step's `GIT_CONFIG_GLOBAL`, `git -c` down
+    to a hook), which libgit2 does not read: its status named a new file beside a tracked one that git
+    ignores under the `core.excludesFile` given there, as new (`??`), where git names it ignored (`!!`)."""
+    ignore, config = tmp_path / "excludes", tmp_path / "told.gitconfig"
+    ignore.write_text("/sub/\n")
+    config.write_text(f"[core]\n\texcludesFile = {ignore}\n")
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "sub/tracked": "t\n"})
+    ws = _sibling(repo, tmp_path / "w")
+    (ws.root / "sub" / "conftest.py").write_text("forged = True\n")
+    for name, value in told(config).items():
+        monkeypatch.setenv(name, value)
+    assert everything_changed(ws) == _porcelain_status(ws, "--ignored") == {"sub/conftest.py": "!!"}
