@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pygit2
+
 from autoresearch.optimizer import signals
 from autoresearch.optimizer.cycle.eval_writes import Evaluated, undo_eval_writes
 from autoresearch.optimizer.daemonlog import get
@@ -26,7 +28,7 @@ from autoresearch.optimizer.gitrepo.workspace import (
     commit_artifact,
     restore_artifact,
 )
-from autoresearch.plumbing import faults, trees
+from autoresearch.plumbing import faults, inplace, trees
 from autoresearch.plumbing.errors import IntegrityError
 
 LATE = "late-writes"  # under a run's directory: what was written into the artifact after its evaluation
@@ -140,8 +142,7 @@ def replace_artifact(source: Path, ws: Workspace, run_dir: Path) -> None:
             mode = stat.S_IMODE(os.lstat(target).st_mode)  # (the bytes and the kind count: it is replaced anyway)
         except FileNotFoundError:
             mode = None
-        head = artifact_id(ws)
-        at_head = Evaluated(head, ws.lib[head].read_raw(), mode) if mode is not None else None
+        at_head = Evaluated(head := artifact_id(ws), _as_checked_out(ws, head), mode) if mode is not None else None
     else:
         at_head = Evaluated(artifact_id(ws))
     if at_head is not None:
@@ -152,6 +153,20 @@ def replace_artifact(source: Path, ws: Workspace, run_dir: Path) -> None:
         )
     remove(target)
     _copy(source, target)
+
+
+def _as_checked_out(ws: Workspace, head: str) -> bytes:
+    """HEAD's artifact as the checkout may hold it: the bytes git stores, or those bytes through the checkout's
+    conversions (`eol=crlf`, `core.autocrlf`: libgit2's filters, as `git checkout` writes them) where the file
+    holds those. Either is HEAD's to git; the stored bytes alone made every KEEP of parallel candidates in such
+    a checkout take its file for an edit made during the cycle (saved under late-writes/, with a warning)."""
+    blob = ws.lib[head]
+    stored = blob.read_raw()
+    found = inplace.contents(ws.artifact_path, len(stored) * 2 + 1)  # a conversion at most doubles it (LF to CRLF)
+    if found is None or found[0] == stored or not isinstance(blob, pygit2.Blob):
+        return stored
+    with pygit2.BlobIO(blob, as_path=ws.artifact) as converted:
+        return found[0] if converted.read() == found[0] else stored
 
 
 def _late(paths: list[str], run_dir: Path, what: str) -> None:

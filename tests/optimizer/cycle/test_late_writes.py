@@ -131,3 +131,26 @@ def test_a_chmod_after_the_late_check_ends_the_run_and_commits_nothing(tmp_path)
     (saved,) = (repo / RUNS).rglob("late-writes/prompt.md")
     assert saved.read_text() == better
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_checkout_that_converts_the_artifact_is_not_taken_for_a_late_write_at_the_picks_keep(tmp_path):
+    """With `eol=crlf` the checkout holds HEAD's artifact with CRLF line ends, not the bytes git stores: the
+    pick's KEEP took the difference for an edit made during the cycle, saved it under late-writes/ and warned,
+    at every KEEP of parallel candidates."""
+    better = scores(a=1, b=1)
+    repo = scenario_repo(
+        tmp_path / "r",
+        {"prompt.md": scores(a=0, b=0)},
+        {"2.0": {"write": {"prompt.md": better}}, "2.1": {"write": {"prompt.md": scores(a=0, b=0.5)}}},
+        config={"search": {"candidates": 2}, "stop": {"max_cycles": 2, "max_convergence": 10}},
+        extra_files={".gitattributes": "prompt.md eol=crlf\n"},
+    )
+    (repo / "prompt.md").unlink()
+    git(repo, "checkout", "--", "prompt.md")  # as git writes it: CRLF
+    assert (repo / "prompt.md").read_bytes() == scores(a=0, b=0).replace("\n", "\r\n").encode()
+    done = cli(repo, "run", timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [r["decision"] for r in iterations(repo)] == ["keep", "keep"]
+    assert git(repo, "show", "HEAD:prompt.md") == better
+    assert list((repo / RUNS).rglob("late-writes")) == []
+    assert "changed during the cycle" not in done.stderr
