@@ -27,7 +27,7 @@ import os
 import sys
 
 SCOPES_ABI = 6  # LANDLOCK_SCOPE_* came with ABI 6 (Linux 6.12)
-_CREATE_RULESET, _RESTRICT_SELF = 444, 446  # the same number on every architecture (the unified table)
+_CREATE_RULESET, _RESTRICT_SELF = 444, 446  # the same numbers on every architecture but alpha (the unified table)
 _CREATE_RULESET_VERSION = 1
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1, 2
 _PR_SET_NO_NEW_PRIVS = 38
@@ -65,12 +65,15 @@ def abi() -> int:
     """The kernel's Landlock ABI version, 0 without Landlock (not Linux, too old, turned off, a seccomp filter
     that refuses it); asked once per process."""
     if not _abi:
-        try:
-            found = _syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
-        except (OSError, AttributeError):  # AttributeError: no `syscall` in this libc (not Linux)
-            found = 0
-        _abi.append(found)
+        _abi.append(_asked() if sys.platform == "linux" else 0)  # elsewhere the number is another call
     return _abi[0]
+
+
+def _asked() -> int:
+    try:
+        return _syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
+    except OSError:  # ENOSYS (too old), EOPNOTSUPP (turned off at boot), EPERM (a seccomp filter)
+        return 0
 
 
 def missing() -> str | None:
@@ -104,6 +107,9 @@ def restrict() -> None:
 
 def main(argv: list[str]) -> int:
     """Enter the domain and exec `argv`; on failure one line on stderr and 126 (not run) or 127 (not found)."""
+    if not argv:
+        print("usage: python -I -S landlock.py PROGRAM [ARG ...]", file=sys.stderr)
+        return 2
     try:
         restrict()
     except OSError as exc:

@@ -30,6 +30,15 @@ except OSError as exc:
     print("refused", exc.errno)
 """
 
+SEND = """
+import socket, sys
+try:
+    socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"hello", sys.argv[1].replace("@", "\\0", 1))
+    print("SENT")
+except OSError as exc:
+    print("refused", exc.errno)
+"""
+
 OWN_PAIR = """
 import socket
 server = socket.socket(socket.AF_UNIX)
@@ -103,6 +112,17 @@ def test_an_abstract_socket_made_outside_cannot_be_reached_from_a_sandbox_with_t
     assert done.stdout == "refused 1\n"  # EPERM: Landlock's refusal, not a socket missing (ECONNREFUSED)
 
 
+def test_a_datagram_to_an_abstract_socket_made_outside_is_refused_too(tmp_path):
+    name = f"autoresearch-test-{uuid.uuid4().hex}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind("\0" + name)
+        server.setblocking(False)
+        done = sandboxed(tmp_path, SEND, "@" + name)
+        assert done.stdout == "refused 1\n", done.stderr
+        with pytest.raises(BlockingIOError):
+            server.recv(10)
+
+
 def test_outside_a_sandbox_the_same_socket_answers(tmp_path, abstract_server):
     done = process.run([sys.executable, "-c", CONNECT, abstract_server], cwd=tmp_path, log_prefix=None)
     assert done.stdout == "CONNECTED outside\n", done.stderr
@@ -150,3 +170,8 @@ def test_a_program_the_domain_cannot_start_is_one_line_and_127(tmp_path):
     done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "PATH": "/usr/bin"})
     assert done.returncode == 127
     assert done.stderr == f"autoresearch: cannot run {tmp_path / 'missing'}: No such file or directory\n"
+
+
+def test_without_a_program_it_says_how_to_call_it():
+    done = subprocess.run(landlock.wrapped([]), capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (2, "usage: python -I -S landlock.py PROGRAM [ARG ...]\n")
