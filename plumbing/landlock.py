@@ -22,7 +22,6 @@ checkout. It costs one interpreter start per sandboxed command.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 
@@ -34,21 +33,17 @@ _PR_SET_NO_NEW_PRIVS = 38
 _REFUSED = 126  # the shell's "cannot execute": the domain could not be entered, the command never ran
 
 
-class _RulesetAttr(ctypes.Structure):
-    _fields_ = [  # noqa: RUF012 (ctypes reads it from the class)
-        ("handled_access_fs", ctypes.c_uint64),
-        ("handled_access_net", ctypes.c_uint64),
-        ("scoped", ctypes.c_uint64),
-    ]
-
-
 def _syscall(number: int, *args: object) -> int:
     """The system call's result; OSError with its errno when it fails."""
+    import ctypes  # here, not at the top: a Python built without libffi has none (see `missing`)
+
     return _libc("syscall", ctypes.c_long(number), *args)
 
 
 def _libc(function: str, *args: object) -> int:
     """The C library function's result; OSError with its errno when it fails."""
+    import ctypes
+
     call = getattr(ctypes.CDLL(None, use_errno=True), function)
     call.restype = ctypes.c_long
     result = int(call(*args))
@@ -70,6 +65,8 @@ def abi() -> int:
 
 
 def _asked() -> int:
+    import ctypes
+
     try:
         return _syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
     except OSError:  # ENOSYS (too old), EOPNOTSUPP (turned off at boot), EPERM (a seccomp filter)
@@ -78,11 +75,15 @@ def _asked() -> int:
 
 def missing() -> str | None:
     """Why no command can be started in the scoped domain here, or None."""
+    if not sys.executable or not os.path.isfile(__file__):  # an embedded Python, a zip
+        return "no Python interpreter and file to enter the Landlock domain with"
+    try:
+        import ctypes  # noqa: F401 (only whether it is there)
+    except ImportError:
+        return f"this Python ({sys.executable}) has no ctypes (built without libffi) to enter the Landlock domain with"
     if abi() < SCOPES_ABI:
         found = f"ABI {abi()}" if abi() else "none"
         return f"the kernel's Landlock ({found}) has no scopes (ABI {SCOPES_ABI}, Linux 6.12)"
-    if not sys.executable:
-        return "no Python interpreter to enter the Landlock domain with"
     return None
 
 
@@ -96,7 +97,16 @@ def restrict() -> None:
 
     No file or network access is handled: the mount namespace does that, and a domain that handled files
     would refuse bubblewrap its mounts."""
-    attr = _RulesetAttr(0, 0, _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL)
+    import ctypes
+
+    class RulesetAttr(ctypes.Structure):  # struct landlock_ruleset_attr, as ABI 6 has it
+        _fields_ = [  # noqa: RUF012 (ctypes reads it from the class)
+            ("handled_access_fs", ctypes.c_uint64),
+            ("handled_access_net", ctypes.c_uint64),
+            ("scoped", ctypes.c_uint64),
+        ]
+
+    attr = RulesetAttr(0, 0, _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL)
     ruleset = _syscall(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), ctypes.c_uint32(0))
     try:
         _libc("prctl", ctypes.c_int(_PR_SET_NO_NEW_PRIVS), *(ctypes.c_ulong(n) for n in (1, 0, 0, 0)))

@@ -175,3 +175,21 @@ def test_a_program_the_domain_cannot_start_is_one_line_and_127(tmp_path):
 def test_without_a_program_it_says_how_to_call_it():
     done = subprocess.run(landlock.wrapped([]), capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (2, "usage: python -I -S landlock.py PROGRAM [ARG ...]\n")
+
+
+def test_a_python_without_ctypes_sandboxes_without_the_domain_and_says_why():
+    """A Python built without libffi (pyenv on a machine lacking its headers) has no ctypes: the sandbox
+    works as before, the domain is said missing, and nothing fails at import."""
+    code = (
+        "import sys; sys.modules['ctypes'] = None\n"
+        "from autoresearch.plumbing import sandbox\n"
+        "from pathlib import Path\n"
+        "print(sandbox.unscoped('bwrap'))\n"
+        "print(sandbox.Sandbox().argv(['true'], Path('/'))[0])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"this Python ({sys.executable}) has no ctypes (built without libffi) to enter the Landlock domain with",
+        "bwrap",
+    ]
