@@ -91,5 +91,5 @@ def say_unscoped(config: Config) -> None:
     if why := sandbox.unscoped(sandbox.program() or sandbox.PROGRAM):
         get().bind(experiment=config.experiment_name).warning(
             f"the sandbox shares your network and with it the abstract Unix sockets (an X server's, "
-            f"some D-Bus buses): {why}; `mutator.sandbox.network: false` closes them for the mutator"
+            f"some D-Bus buses): {why}; `mutator.sandbox.network: false` closes them for a command mutator"
         )
