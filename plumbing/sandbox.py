@@ -17,18 +17,23 @@ sandbox's own), so there is none to push keystrokes into (TIOCSTI). The
 tokens of the local services it could reach (a Ray cluster's, the control
 API's: see autoresearch.plumbing.service_secrets) are
 kept out of every sandbox, from its environment and its files, and so are
-the sockets of the services that would run a command for it outside.
+the sockets of the services that would run a command for it outside. Those
+in the abstract namespace, which a mount cannot hide and the host's network
+(`network: true`) shares, are closed by a Landlock domain bubblewrap starts in
+(autoresearch.plumbing.landlock), where the kernel has one with scopes.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from autoresearch.plumbing import service_secrets
+from autoresearch.plumbing import landlock, service_secrets
 
 PROGRAM = "bwrap"
 WORK = Path("/tmp/autoresearch-sandbox/work")  # where the `work` folder is seen: out of the user's tree
@@ -77,7 +82,13 @@ class Sandbox:
         return WORK / path.relative_to(self.work)
 
     def argv(self, command: list[str], cwd: Path) -> list[str]:
-        """`command` run in the sandbox, in `cwd` (as the command sees it)."""
+        """`command` run in the sandbox, in `cwd` (as the command sees it), held in the Landlock domain that
+        closes the abstract Unix sockets made outside where this kernel has one (see `unscoped`)."""
+        bare = self.bare(command, cwd)
+        return bare if unscoped(self.program) else landlock.wrapped(bare)
+
+    def bare(self, command: list[str], cwd: Path) -> list[str]:
+        """`command` run by bubblewrap alone: the mounts and namespaces, no Landlock domain."""
         mounts: list[tuple[Path, Access]] = [
             (p, "hidden") for p in (*self.hidden, *service_secrets.files(), *service_secrets.doors())
         ]
@@ -112,6 +123,17 @@ def _mount(at: Path, path: Path, access: Access) -> list[str]:
     return ["--ro-bind-try" if access == "read" else "--bind-try", str(path), str(at)]
 
 
+def unscoped(bwrap: str) -> str | None:
+    """Why a sandbox made with `bwrap` leaves the abstract Unix sockets made outside it reachable (with the
+    host's network; `network: false`'s own namespace has none of them), or None where they are closed."""
+    if why := landlock.missing():
+        return why
+    found = shutil.which(bwrap)
+    if found is not None and os.stat(found).st_mode & stat.S_ISUID:  # the domain's no-new-privileges: no root
+        return f"{found} is setuid, and a Landlock domain would take its privileges away"
+    return None
+
+
 def program() -> str | None:
     """bubblewrap's path, if it is installed."""
     return shutil.which(PROGRAM)
@@ -137,7 +159,7 @@ def works(bwrap: str, timeout_s: float = _PROBE_TIMEOUT_S) -> bool | None:
     program): a probe that timed out on a loaded machine says nothing, and the next call asks again."""
     if bwrap in _known:
         return _known[bwrap]
-    probe = Sandbox(program=bwrap).argv(["true"], Path("/"))
+    probe = Sandbox(program=bwrap).bare(["true"], Path("/"))  # bubblewrap's answer alone: `unscoped` is asked apart
     for _ in range(2):
         try:
             answer = subprocess.run(probe, capture_output=True, timeout=timeout_s).returncode == 0

@@ -130,6 +130,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         held = _resume_holdout(split, history, stale)
         state = _state(config, ws, paths, history, at)
         shield = sandbox.open_for(config, ws, paths, (cache.root.parent, vault.root.parent))
+        sandbox.say_unscoped(config)
         if shield is not None:  # no mirror (Session.mirroring): an earlier run's, stale, is never restored from
             trees.remove(vault.mirror, ignore_errors=True)
         return Session(

@@ -3,7 +3,9 @@
 `auto` sandboxes where bubblewrap works and says once at start when it does
 not; `on` refuses to start without it (exit 30); `off` warns once per run.
 Without a sandbox the scope guard alone holds the mutator to its scope; with
-one, the guard stays as the second line.
+one, the guard stays as the second line. A sandbox that shares the host's
+network leaves the abstract Unix sockets made outside it reachable where the
+kernel cannot close them (no Landlock scopes): said once at start too.
 """
 
 from __future__ import annotations
@@ -74,3 +76,20 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
         network=m.sandbox.network,
         program=sandbox.program() or sandbox.PROGRAM,
     )
+
+
+def say_unscoped(config: Config) -> None:
+    """Said once at start when a sandbox this run makes with the host's network (the command mutator's with
+    `network: true`, `eval.sandbox`'s, a check's) leaves the abstract Unix sockets made outside it reachable
+    (an X server's, some D-Bus buses, which may run commands for whoever connects): the kernel cannot close
+    them. Nothing is said where no sandbox is made: that is said already."""
+    m = config.mutator
+    shared = [isinstance(m, CommandMutatorConfig) and m.sandbox.mode != "off" and m.sandbox.network]
+    shared += [config.eval.sandbox, *(check.sandbox != "off" for check in config.gates.checks)]
+    if not any(shared) or sandbox.unavailable():
+        return
+    if why := sandbox.unscoped(sandbox.program() or sandbox.PROGRAM):
+        get().bind(experiment=config.experiment_name).warning(
+            f"the sandbox shares your network and with it the abstract Unix sockets (an X server's, "
+            f"some D-Bus buses): {why}; `mutator.sandbox.network: false` closes them for a command mutator"
+        )

@@ -84,6 +84,12 @@ for action in actions:
             print("CONNECTED")
         except OSError as exc:
             print("no network:", exc)
+    if action.startswith("abstract:"):  # a service of the test's on an abstract Unix socket, as an X server's
+        try:
+            socket.socket(socket.AF_UNIX).connect("\0" + action[len("abstract:"):])
+            print("ABSTRACT CONNECTED")
+        except OSError as exc:
+            print("no abstract socket:", exc)
 artifact = Path(os.environ["AUTORESEARCH_ARTIFACT"])
 if artifact.is_dir():
     (artifact / "b.md").unlink()
@@ -215,6 +221,36 @@ def test_the_network_is_shared_unless_turned_off(tmp_path, network):
         done = cli(repo, "run")
     assert done.returncode == 0, done.stderr
     assert ("CONNECTED" in mutator_output(repo)) is network
+
+
+def test_with_the_network_an_abstract_socket_outside_is_refused_and_the_mutation_goes_on(tmp_path):
+    """The host's network shares its abstract Unix namespace (an X server's socket, some D-Bus buses): the
+    sandbox's Landlock domain refuses the connection, and nothing else changes."""
+    name = f"autoresearch-test-{uuid.uuid4().hex}"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind("\0" + name)
+        server.listen()
+        repo, _ = hostile_repo(tmp_path, f"abstract:{name}", sandbox={"mode": "on", "network": True})
+        done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    assert "no abstract socket: [Errno 1] Operation not permitted" in mutator_output(repo)
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
+    assert "abstract Unix sockets" not in done.stderr  # this kernel closes them: nothing to say
+
+
+def test_where_the_sandbox_cannot_close_abstract_sockets_it_says_so_once_at_start(tmp_path):
+    """A setuid bubblewrap (older distributions') would lose its root in the domain: the run goes on without
+    it and says so once, as the sandbox's other limits."""
+    repo, _ = hostile_repo(tmp_path, "none")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    shutil.copy2(shutil.which("bwrap"), folder / "bwrap")
+    (folder / "bwrap").chmod(0o4755)
+    done = cli(repo, "run", env={"PATH": f"{folder}:/usr/bin:/bin"})  # the sandbox's commands: /tmp is not there
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("the abstract Unix sockets") == 1
+    assert "is setuid" in done.stderr
+    assert [line["decision"] for line in iterations(repo)] == ["keep", "keep"]
 
 
 def test_the_mutators_variables_point_where_it_can_read_and_write_them_in_the_sandbox(tmp_path):
