@@ -22,6 +22,7 @@ checkout. It costs one interpreter start per sandboxed command.
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # `signal`'s C module, loaded at start: `signal` adds enum's 3 ms
 import os
 import sys
 
@@ -31,6 +32,7 @@ _CREATE_RULESET_VERSION = 1
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1, 2
 _PR_SET_NO_NEW_PRIVS = 38
 _REFUSED = 126  # the shell's "cannot execute": the domain could not be entered, the command never ran
+_IGNORED_AT_START = ("SIGPIPE", "SIGXFSZ")  # what Python ignores as it starts (and `subprocess` restores)
 
 
 def _syscall(number: int, *args: object) -> int:
@@ -115,6 +117,14 @@ def restrict() -> None:
         os.close(ruleset)
 
 
+def _restore_signals() -> None:
+    """The signals Python ignored at its start back to their default: an ignored signal stays ignored across
+    exec, so bubblewrap and the command would inherit it (a `seq | head` in the sandbox wrote "Broken pipe" and
+    failed under `pipefail`), where `subprocess`'s `restore_signals` gives a command the default."""
+    for name in _IGNORED_AT_START:
+        _signal.signal(getattr(_signal, name), _signal.SIG_DFL)
+
+
 def main(argv: list[str]) -> int:
     """Enter the domain and exec `argv`; on failure one line on stderr and 126 (not run) or 127 (not found)."""
     if not argv:
@@ -125,6 +135,7 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"autoresearch: cannot enter the sandbox's Landlock domain: {exc.strerror}", file=sys.stderr)
         return _REFUSED
+    _restore_signals()
     try:
         os.execvp(argv[0], argv)
     except OSError as exc:

@@ -165,6 +165,21 @@ def test_the_domain_alone_refuses_a_signal_to_a_process_outside_it(tmp_path):
         outside.wait()
 
 
+def test_a_sandboxed_command_gets_the_signals_bubblewrap_alone_leaves_it(tmp_path):
+    """The wrapper's Python ignores SIGPIPE and SIGXFSZ at its start, and an ignored signal stays ignored across
+    exec: `seq 1 1000000 | head -1` in the sandbox wrote `seq: write error: Broken pipe` and, under
+    `set -o pipefail`, failed, where bubblewrap alone (and `subprocess`'s `restore_signals`) killed `seq` quietly."""
+    command = ["/bin/bash", "-c", "grep SigIgn /proc/self/status; set -o pipefail; seq 1 1000000 | head -1"]
+    box = Sandbox()
+    wrapped, bare = (
+        process.run(argv, cwd=tmp_path, log_prefix=None, timeout_s=60)
+        for argv in (box.argv(command, Path("/")), box.bare(command, Path("/")))
+    )
+    assert box.argv(command, Path("/"))[0] == sys.executable  # in the domain
+    assert (wrapped.returncode, wrapped.stdout, wrapped.stderr) == (bare.returncode, bare.stdout, bare.stderr)
+    assert (bare.returncode, bare.stderr) == (141, "")
+
+
 def test_a_program_the_domain_cannot_start_is_one_line_and_127(tmp_path):
     argv = landlock.wrapped([str(tmp_path / "missing")])
     done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "PATH": "/usr/bin"})
