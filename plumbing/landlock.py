@@ -125,6 +125,18 @@ def _restore_signals() -> None:
         _signal.signal(getattr(_signal, name), _signal.SIG_DFL)
 
 
+def _as_given() -> dict[bytes, bytes]:
+    """The environment this program was started with, as the kernel holds it: Python's start may have added
+    LC_CTYPE (PEP 538 coerces a C locale to C.UTF-8, and `-I` ignores the PYTHONCOERCECLOCALE=0 that turns
+    it off), which bubblewrap and the command would otherwise inherit. Python's own where /proc cannot tell."""
+    try:
+        with open("/proc/self/environ", "rb") as given:
+            entries = given.read().split(b"\0")
+    except OSError:
+        return dict(os.environb)
+    return dict(entry.split(b"=", 1) for entry in entries if b"=" in entry)
+
+
 def main(argv: list[str]) -> int:
     """Enter the domain and exec `argv`; on failure one line on stderr and 126 (not run) or 127 (not found)."""
     if not argv:
@@ -137,7 +149,7 @@ def main(argv: list[str]) -> int:
         return _REFUSED
     _restore_signals()
     try:
-        os.execvp(argv[0], argv)
+        os.execvpe(argv[0], argv, _as_given())
     except OSError as exc:
         print(f"autoresearch: cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
         return 127 if isinstance(exc, FileNotFoundError) else _REFUSED

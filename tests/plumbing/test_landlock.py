@@ -180,6 +180,22 @@ def test_a_sandboxed_command_gets_the_signals_bubblewrap_alone_leaves_it(tmp_pat
     assert (bare.returncode, bare.stderr) == (141, "")
 
 
+def test_a_sandboxed_command_gets_the_environment_it_was_given(tmp_path):
+    """The wrapper's Python coerces a C locale to C.UTF-8 as it starts (PEP 538), setting LC_CTYPE in its
+    environment, and `-I` keeps PYTHONCOERCECLOCALE=0 from turning that off: the command saw an LC_CTYPE
+    its user had asked not to get, which bubblewrap alone never gave it."""
+    command = ["/usr/bin/env"]
+    given = {"PATH": os.environ["PATH"], "LANG": "C", "PYTHONCOERCECLOCALE": "0"}
+    box = Sandbox()
+    wrapped, bare = (
+        subprocess.run(argv, capture_output=True, text=True, env=given, cwd=tmp_path)
+        for argv in (box.argv(command, Path("/")), box.bare(command, Path("/")))
+    )
+    assert box.argv(command, Path("/"))[0] == sys.executable  # in the domain
+    assert sorted(wrapped.stdout.splitlines()) == sorted(bare.stdout.splitlines()), wrapped.stderr
+    assert "LC_CTYPE" not in bare.stdout
+
+
 def test_a_program_the_domain_cannot_start_is_one_line_and_127(tmp_path):
     argv = landlock.wrapped([str(tmp_path / "missing")])
     done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "PATH": "/usr/bin"})
