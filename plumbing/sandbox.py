@@ -131,7 +131,29 @@ def unscoped(bwrap: str) -> str | None:
     found = shutil.which(bwrap)
     if found is not None and os.stat(found).st_mode & stat.S_ISUID:  # the domain's no-new-privileges: no root
         return f"{found} is setuid, and a Landlock domain would take its privileges away"
-    return None
+    return _refused(bwrap)
+
+
+_refusals: dict[str, str | None] = {}
+
+
+def _refused(bwrap: str, timeout_s: float = _PROBE_TIMEOUT_S) -> str | None:
+    """Why bubblewrap, which works here, could not start in the Landlock domain though the kernel has one (a
+    process already in the 16 nested domains Landlock allows, a security module refusing it no-new-privileges),
+    or None. Tried once per process and program, as `works` is: else every sandboxed command failed with 126
+    while the start said nothing. Nothing is remembered where bubblewrap itself does not answer."""
+    if bwrap in _refusals or not works(bwrap, timeout_s):
+        return _refusals.get(bwrap)
+    probe = landlock.wrapped(Sandbox(program=bwrap).bare(["true"], Path("/")))
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, errors="replace", timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return None
+    said = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+    _refusals[bwrap] = (
+        None if done.returncode == 0 else f"bubblewrap could not start in the Landlock domain here ({said})"
+    )
+    return _refusals[bwrap]
 
 
 def program() -> str | None:

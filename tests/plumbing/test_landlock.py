@@ -196,6 +196,26 @@ def test_a_sandboxed_command_gets_the_environment_it_was_given(tmp_path):
     assert "LC_CTYPE" not in bare.stdout
 
 
+def test_where_bubblewrap_cannot_start_in_the_domain_the_sandbox_runs_without_it_and_says_why():
+    """The kernel has the scopes, yet entering a domain fails: here a process already in the 16 nested domains
+    Landlock allows (E2BIG). Every sandboxed command failed with 126 while the start said nothing; bubblewrap is
+    now tried in the domain once, and where that fails the sandbox runs as it does on an older kernel."""
+    code = (
+        "from pathlib import Path\n"
+        "from autoresearch.plumbing import landlock, process, sandbox\n"
+        "for _ in range(16): landlock.restrict()\n"
+        "print(sandbox.unscoped(sandbox.PROGRAM))\n"
+        "done = process.run(sandbox.Sandbox().argv(['true'], Path('/')), cwd=Path('/'), log_prefix=None)\n"
+        "print(done.returncode, done.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.splitlines() == [
+        "bubblewrap could not start in the Landlock domain here (autoresearch: cannot enter the sandbox's "
+        "Landlock domain: Argument list too long)",
+        "0 ",
+    ], done.stderr
+
+
 def test_a_program_the_domain_cannot_start_is_one_line_and_127(tmp_path):
     argv = landlock.wrapped([str(tmp_path / "missing")])
     done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "PATH": "/usr/bin"})
