@@ -54,3 +54,24 @@ def test_a_bubblewrap_that_fails_in_the_landlock_domain_is_run_without_it_and_sa
         "bubblewrap could not start in the Landlock domain here (bwrap: Permission denied)"
     )
     assert sandbox.Sandbox(program=str(program)).argv(["true"], Path("/"))[0] == str(program)
+
+
+FAILING_WHILE_FLAGGED = """#!/bin/sh
+# fails, in the domain or not, while {flag} exists (a machine out of processes for a moment)
+if [ -e {flag} ]; then echo 'bwrap: Resource temporarily unavailable' >&2; exit 1; fi
+exit 0
+"""
+
+
+def test_a_bubblewrap_failing_in_and_out_of_the_domain_alike_keeps_the_domain(tmp_path):
+    """A failure bubblewrap alone has too is bubblewrap's moment, not a refusal of the domain: taken for one, it
+    was remembered, and every later sandbox of the process went without the domain, unsaid past the start."""
+    program, flag = tmp_path / "bwrap", tmp_path / "flag"
+    program.write_text(FAILING_WHILE_FLAGGED.format(flag=flag))
+    program.chmod(0o755)
+    assert sandbox.works(str(program)) is True
+    flag.touch()
+    assert sandbox.unscoped(str(program)) is None
+    flag.unlink()
+    assert sandbox.unscoped(str(program)) is None
+    assert sandbox.Sandbox(program=str(program)).argv(["true"], Path("/"))[0] != str(program)  # in the domain
