@@ -22,6 +22,7 @@ checkout. It costs one interpreter start per sandboxed command.
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # `signal`'s C module, loaded at start: `signal` adds enum's 3 ms
 import os
 import sys
 
@@ -31,6 +32,7 @@ _CREATE_RULESET_VERSION = 1
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1, 2
 _PR_SET_NO_NEW_PRIVS = 38
 _REFUSED = 126  # the shell's "cannot execute": the domain could not be entered, the command never ran
+_IGNORED_AT_START = ("SIGPIPE", "SIGXFSZ")  # what Python ignores as it starts (and `subprocess` restores)
 
 
 def _syscall(number: int, *args: object) -> int:
@@ -115,6 +117,26 @@ def restrict() -> None:
         os.close(ruleset)
 
 
+def _restore_signals() -> None:
+    """The signals Python ignored at its start back to their default: an ignored signal stays ignored across
+    exec, so bubblewrap and the command would inherit it (a `seq | head` in the sandbox wrote "Broken pipe" and
+    failed under `pipefail`), where `subprocess`'s `restore_signals` gives a command the default."""
+    for name in _IGNORED_AT_START:
+        _signal.signal(getattr(_signal, name), _signal.SIG_DFL)
+
+
+def _as_given() -> dict[bytes, bytes]:
+    """The environment this program was started with, as the kernel holds it: Python's start may have added
+    LC_CTYPE (PEP 538 coerces a C locale to C.UTF-8, and `-I` ignores the PYTHONCOERCECLOCALE=0 that turns
+    it off), which bubblewrap and the command would otherwise inherit. Python's own where /proc cannot tell."""
+    try:
+        with open("/proc/self/environ", "rb") as given:
+            entries = given.read().split(b"\0")
+    except OSError:
+        return dict(os.environb)
+    return dict(entry.split(b"=", 1) for entry in entries if b"=" in entry)
+
+
 def main(argv: list[str]) -> int:
     """Enter the domain and exec `argv`; on failure one line on stderr and 126 (not run) or 127 (not found)."""
     if not argv:
@@ -125,8 +147,9 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"autoresearch: cannot enter the sandbox's Landlock domain: {exc.strerror}", file=sys.stderr)
         return _REFUSED
+    _restore_signals()
     try:
-        os.execvp(argv[0], argv)
+        os.execvpe(argv[0], argv, _as_given())
     except OSError as exc:
         print(f"autoresearch: cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
         return 127 if isinstance(exc, FileNotFoundError) else _REFUSED

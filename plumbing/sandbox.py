@@ -131,7 +131,43 @@ def unscoped(bwrap: str) -> str | None:
     found = shutil.which(bwrap)
     if found is not None and os.stat(found).st_mode & stat.S_ISUID:  # the domain's no-new-privileges: no root
         return f"{found} is setuid, and a Landlock domain would take its privileges away"
-    return None
+    return _refused(bwrap)
+
+
+_refusals: dict[str, str | None] = {}
+
+
+def _refused(bwrap: str, timeout_s: float = _PROBE_TIMEOUT_S) -> str | None:
+    """Why bubblewrap, which works here, could not start in the Landlock domain though the kernel has one (a
+    process already in the 16 nested domains Landlock allows, a security module refusing it no-new-privileges),
+    or None. Tried once per process and program, as `works` is: else every sandboxed command failed with 126
+    while the start said nothing. A failure bubblewrap alone then has too (a machine out of processes for a
+    moment), or no answer in time, is not remembered: taken for a refusal, it left the domain out for good."""
+    if bwrap in _refusals or not works(bwrap, timeout_s):
+        return _refusals.get(bwrap)
+    bare = Sandbox(program=bwrap).bare(["true"], Path("/"))
+    scoped = _tried(landlock.wrapped(bare), timeout_s)
+    if scoped is None or scoped.returncode != 0 and _failed(bare, timeout_s):
+        return None
+    said = (scoped.stderr.strip().splitlines() or [f"exit {scoped.returncode}"])[-1]
+    _refusals[bwrap] = (
+        None if scoped.returncode == 0 else f"bubblewrap could not start in the Landlock domain here ({said})"
+    )
+    return _refusals[bwrap]
+
+
+def _failed(argv: list[str], timeout_s: float) -> bool:
+    """Whether `argv` failed, or did not end in time."""
+    done = _tried(argv, timeout_s)
+    return done is None or done.returncode != 0
+
+
+def _tried(argv: list[str], timeout_s: float) -> subprocess.CompletedProcess[str] | None:
+    """`argv` run to its end, or None when it did not end in time."""
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return None
 
 
 def program() -> str | None:

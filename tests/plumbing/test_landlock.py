@@ -165,6 +165,57 @@ def test_the_domain_alone_refuses_a_signal_to_a_process_outside_it(tmp_path):
         outside.wait()
 
 
+def test_a_sandboxed_command_gets_the_signals_bubblewrap_alone_leaves_it(tmp_path):
+    """The wrapper's Python ignores SIGPIPE and SIGXFSZ at its start, and an ignored signal stays ignored across
+    exec: `seq 1 1000000 | head -1` in the sandbox wrote `seq: write error: Broken pipe` and, under
+    `set -o pipefail`, failed, where bubblewrap alone (and `subprocess`'s `restore_signals`) killed `seq` quietly."""
+    command = ["/bin/bash", "-c", "grep SigIgn /proc/self/status; set -o pipefail; seq 1 1000000 | head -1"]
+    box = Sandbox()
+    wrapped, bare = (
+        process.run(argv, cwd=tmp_path, log_prefix=None, timeout_s=60)
+        for argv in (box.argv(command, Path("/")), box.bare(command, Path("/")))
+    )
+    assert box.argv(command, Path("/"))[0] == sys.executable  # in the domain
+    assert (wrapped.returncode, wrapped.stdout, wrapped.stderr) == (bare.returncode, bare.stdout, bare.stderr)
+    assert (bare.returncode, bare.stderr) == (141, "")
+
+
+def test_a_sandboxed_command_gets_the_environment_it_was_given(tmp_path):
+    """The wrapper's Python coerces a C locale to C.UTF-8 as it starts (PEP 538), setting LC_CTYPE in its
+    environment, and `-I` keeps PYTHONCOERCECLOCALE=0 from turning that off: the command saw an LC_CTYPE
+    its user had asked not to get, which bubblewrap alone never gave it."""
+    command = ["/usr/bin/env"]
+    given = {"PATH": os.environ["PATH"], "LANG": "C", "PYTHONCOERCECLOCALE": "0"}
+    box = Sandbox()
+    wrapped, bare = (
+        subprocess.run(argv, capture_output=True, text=True, env=given, cwd=tmp_path)
+        for argv in (box.argv(command, Path("/")), box.bare(command, Path("/")))
+    )
+    assert box.argv(command, Path("/"))[0] == sys.executable  # in the domain
+    assert sorted(wrapped.stdout.splitlines()) == sorted(bare.stdout.splitlines()), wrapped.stderr
+    assert "LC_CTYPE" not in bare.stdout
+
+
+def test_where_bubblewrap_cannot_start_in_the_domain_the_sandbox_runs_without_it_and_says_why():
+    """The kernel has the scopes, yet entering a domain fails: here a process already in the 16 nested domains
+    Landlock allows (E2BIG). Every sandboxed command failed with 126 while the start said nothing; bubblewrap is
+    now tried in the domain once, and where that fails the sandbox runs as it does on an older kernel."""
+    code = (
+        "from pathlib import Path\n"
+        "from autoresearch.plumbing import landlock, process, sandbox\n"
+        "for _ in range(16): landlock.restrict()\n"
+        "print(sandbox.unscoped(sandbox.PROGRAM))\n"
+        "done = process.run(sandbox.Sandbox().argv(['true'], Path('/')), cwd=Path('/'), log_prefix=None)\n"
+        "print(done.returncode, done.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.splitlines() == [
+        "bubblewrap could not start in the Landlock domain here (autoresearch: cannot enter the sandbox's "
+        "Landlock domain: Argument list too long)",
+        "0 ",
+    ], done.stderr
+
+
 def test_a_program_the_domain_cannot_start_is_one_line_and_127(tmp_path):
     argv = landlock.wrapped([str(tmp_path / "missing")])
     done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "PATH": "/usr/bin"})
