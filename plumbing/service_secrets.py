@@ -9,8 +9,8 @@ folder: a sandbox of one repository hides that repository's results only, not an
 
 A Unix socket on a path the sandbox sees is a door too, network or not (a read-only mount does not stop a
 `connect`): the user's runtime folder holds the systemd user manager's and the session bus's (`systemd-run
---user` runs any command outside the sandbox) and an editor's, and Docker's socket makes its caller root. Those
-are hidden as well (`doors`).
+--user` runs any command outside the sandbox) and an editor's; Docker's socket makes its caller root, and for a
+daemon run as root the system bus and systemd's own socket start any unit. Those are hidden as well (`doors`).
 """
 
 from __future__ import annotations
@@ -62,9 +62,18 @@ def _listed() -> list[Path]:
     return [Path(os.fsdecode(line)) for line in data.split(b"\n") if line.startswith(b"/")]
 
 
-def doors() -> tuple[Path, ...]:
+# the system's sockets whose services run what a caller asks, outside any sandbox (as root, for root): Docker's,
+# Podman's and containerd's; the system bus (systemd starts a unit on request) and systemd's own; snapd's; libvirt's
+SYSTEM_DOORS = (
+    *("run/docker.sock", "var/run/docker.sock", "run/podman/podman.sock", "run/containerd/containerd.sock"),
+    *("run/dbus/system_bus_socket", "var/run/dbus/system_bus_socket", "run/systemd/private"),
+    *("run/snapd.socket", "run/libvirt/libvirt-sock"),
+)
+
+
+def doors(system: Path = Path("/")) -> tuple[Path, ...]:
     """The folders and sockets of local services that run what they are asked, outside any sandbox (those that
-    exist): the user's runtime folder, Docker's and Podman's sockets."""
+    exist): the user's runtime folder, and `SYSTEM_DOORS` under the system's root `system`."""
     runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
-    found = (Path(runtime), Path("/run/docker.sock"), Path("/var/run/docker.sock"), Path("/run/podman/podman.sock"))
+    found = (Path(runtime), *(system / door for door in SYSTEM_DOORS))
     return tuple(p for p in found if p.exists())
