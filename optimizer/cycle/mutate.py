@@ -199,7 +199,7 @@ def check_artifact(ws: Workspace, result: MutationResult, head: str) -> None:
     `head`, the commit the caller has just read HEAD at (HEAD is not read a third time). A file artifact that
     one lstat finds a regular file is there, of its kind, and no link: the two looks that ask it (a stat and an
     lstat) are for the other cases, to say which of them it is."""
-    if not (ws.mode == "file" and kinds.plain_file(ws.artifact_path)):
+    if not (ws.mode == "file" and kinds.plain_file(ws.artifact_path, strict=True)):
         _check_kind(ws, result)
     if not artifact_modified(ws, head):
         raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)

@@ -169,7 +169,7 @@ def artifact_modified(ws: Workspace, head: str | None = None) -> bool:
     if ws.mode == "directory":
         return bool(artifact_changes(ws))
     path = ws.artifact_path
-    if not kinds.plain_file(path):
+    if not kinds.plain_file(path, strict=True):
         return True
     return blob_id(path) != head_entry(ws, head).id
 

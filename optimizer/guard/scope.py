@@ -31,6 +31,7 @@ Whatever the mutation window changed is saved in full before it is undone
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -355,7 +356,8 @@ def _reclaim(folder: Path) -> None:
     in its place goes, so that its sentinel and copies have their folder (a copy found there is
     checked against its id before use, never trusted). Asked twice a cycle: one lstat tells the folder (nothing
     to do) from a link or a file (which goes), where `is_symlink`, `exists` and `is_dir` made three calls."""
-    if not kinds.plain_folder(folder) and os.path.lexists(folder):
+    found = kinds.mode(folder, strict=True)
+    if found is not None and not stat.S_ISDIR(found):
         folder.unlink()
 
 

@@ -87,7 +87,7 @@ class Watched:
     def paths(self) -> list[Path]:
         found = [*self.files, *([self.ledger.file] if self.ledger else [])]
         for folder, pattern in self.folders:
-            if kinds.plain_folder(folder):  # one lstat, where is_dir and is_symlink made two
+            if kinds.plain_folder(folder, strict=True):  # one lstat, where is_dir and is_symlink made two
                 found += [path for path in _matching(folder, pattern) if not self._busy(path)]
         return found
 
