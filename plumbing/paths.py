@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 
 META = "_autoresearch"
@@ -14,6 +15,9 @@ SCHEDULE_STATE = "schedule.json"
 
 @dataclass(frozen=True)
 class ExperimentPaths:
+    """Each file's path is made once, at its first use: the root never changes, and the loop asked for the
+    same dozen paths about 25 times a cycle, each a `Path` joined anew (two for a file under `meta`)."""
+
     root: Path  # <results_dir>/runs/<experiment>
 
     @classmethod
@@ -25,56 +29,56 @@ class ExperimentPaths:
         """The experiment's paths under the results directory `results` (`<repo>/<results_dir>`)."""
         return cls(results / RUNS / experiment)
 
-    @property
+    @cached_property
     def results_dir(self) -> Path:
         return self.root.parent.parent
 
-    @property
+    @cached_property
     def meta(self) -> Path:
         return self.root / META
 
-    @property
+    @cached_property
     def iterations(self) -> Path:
         return self.meta / "iterations.jsonl"
 
-    @property
+    @cached_property
     def digest(self) -> Path:
         """What was tried, in short, for the mutators (see autoresearch.optimizer.experiment.digest)."""
         return self.meta / "digest.md"
 
-    @property
+    @cached_property
     def state(self) -> Path:
         return self.meta / "state.json"
 
-    @property
+    @cached_property
     def log(self) -> Path:
         return self.meta / "daemon.log"
 
-    @property
+    @cached_property
     def chart(self) -> Path:
         return self.meta / "trajectory.html"
 
-    @property
+    @cached_property
     def git_journal(self) -> Path:
         """Holds a note while a git write of the daemon's is under way (see autoresearch.optimizer.gitrepo.gitcmd)."""
         return self.meta / "git-write.json"
 
-    @property
+    @cached_property
     def version_journal(self) -> Path:
         """Present while a `rollback` or `promote` is under way, or was cut short (see
         autoresearch.optimizer.experiment.transaction)."""
         return self.meta / "version-command.json"
 
-    @property
+    @cached_property
     def lock(self) -> Path:
         return self.meta / "lock"
 
-    @property
+    @cached_property
     def holdout(self) -> Path:
         """Which tests are held out of the mutator's sight, drawn once per experiment."""
         return self.meta / "holdout.json"
 
-    @property
+    @cached_property
     def stop_file(self) -> Path:
         """Created by `autoresearch stop` (or by hand): the loop stops at the next boundary."""
         return self.meta / "STOP"

@@ -31,7 +31,7 @@ from autoresearch.optimizer.gitrepo.workspace import Workspace, artifact_modifie
 from autoresearch.optimizer.guard import reach, rescue, trusted
 from autoresearch.optimizer.guard.checkoutwatch import CheckoutWatch
 from autoresearch.optimizer.guard.reach import TOOL_CACHES
-from autoresearch.plumbing import atomic, faults
+from autoresearch.plumbing import atomic, faults, kinds
 from autoresearch.plumbing.errors import IntegrityError, Interrupted, SafetyStop
 
 
@@ -196,15 +196,23 @@ def _hidden(session: Session, root: Path) -> tuple[Path, ...]:
 
 def check_artifact(ws: Workspace, result: MutationResult, head: str) -> None:
     """The candidate is a changed artifact of the kind it was, with no link leading out of it; changed from
-    `head`, the commit the caller has just read HEAD at (HEAD is not read a third time)."""
+    `head`, the commit the caller has just read HEAD at (HEAD is not read a third time). A file artifact that
+    one lstat finds a regular file is there, of its kind, and no link: the two looks that ask it (a stat and an
+    lstat) are for the other cases, to say which of them it is."""
+    if not (ws.mode == "file" and kinds.plain_file(ws.artifact_path, strict=True)):
+        _check_kind(ws, result)
+    if not artifact_modified(ws, head):
+        raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
+
+
+def _check_kind(ws: Workspace, result: MutationResult) -> None:
+    """The artifact is there as the kind it was, with no link leading out of it."""
     if not artifact_present(ws):
         raise MutationFailed(
             f"the mutator deleted the artifact (or made it no longer a {ws.mode})", "artifact-deleted", result
         )
     if link := link_out(ws):
         raise MutationFailed(f"the candidate's {link} is a symlink leading out of the artifact", "out-of-scope", result)
-    if not artifact_modified(ws, head):
-        raise MutationFailed("the mutator left the artifact unchanged", "no-change", result)
 
 
 def scoring_files(config: Config, root: Path) -> list[Path]:

@@ -28,7 +28,7 @@ from pygit2.enums import DiffOption, RepositoryOpenFlag
 from autoresearch.optimizer.gitrepo import direct, gitcmd, oids
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
-from autoresearch.plumbing import owned
+from autoresearch.plumbing import kinds, owned
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput, writing
 from autoresearch.plumbing.jsontypes import JSONObject
 
@@ -164,11 +164,12 @@ def artifact_changes(ws: Workspace) -> list[str]:
 
 def artifact_modified(ws: Workspace, head: str | None = None) -> bool:
     """Whether the artifact differs from HEAD (`head`: the commit the caller has just read HEAD at, so that
-    it is not read again). A file is compared by its blob id."""
+    it is not read again). A file is compared by its blob id; one that is no regular file (a link, a folder,
+    gone) differs, told by one lstat where `is_file` and `is_symlink` made two calls."""
     if ws.mode == "directory":
         return bool(artifact_changes(ws))
     path = ws.artifact_path
-    if not path.is_file() or path.is_symlink():
+    if not kinds.plain_file(path, strict=True):
         return True
     return blob_id(path) != head_entry(ws, head).id
 

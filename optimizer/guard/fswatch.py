@@ -25,6 +25,7 @@ import select
 import struct
 from collections.abc import Callable, Iterator
 
+from autoresearch.plumbing import kinds
 from autoresearch.plumbing.errors import AutoresearchError
 
 IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
@@ -109,7 +110,7 @@ class Watcher:
     def _watch_roots(self, report: bool = True) -> None:
         """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent."""
         for root in self.roots:
-            if os.path.isdir(root) and not os.path.islink(root):
+            if kinds.plain_folder(root):  # one lstat a root, where isdir and islink made two
                 if root not in self.wds:
                     self._watch_tree(root)
                     if report:  # it came back, or came at last: whatever it holds is new
@@ -149,7 +150,7 @@ class Watcher:
         return self.inodes.get(wd) == (st.st_dev, st.st_ino) and not os.path.islink(path)
 
     def _watch_tree(self, root: str) -> None:
-        if not os.path.isdir(root) or os.path.islink(root) or self.skip(root):
+        if not kinds.plain_folder(root) or self.skip(root):
             return
         stack = [root]
         while stack:

@@ -31,6 +31,7 @@ Whatever the mutation window changed is saved in full before it is undone
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -48,7 +49,7 @@ from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
 from autoresearch.optimizer.guard.reach import Change, Scope, scope_of
-from autoresearch.plumbing import owned
+from autoresearch.plumbing import kinds, owned
 
 
 class Guard:
@@ -219,7 +220,7 @@ class Guard:
         and all under it, inside a directory artifact (symlinks not followed): git refuses to add them."""
         artifact = str(self.ws.artifact_path)
         found: dict[str, Entry] = {}
-        if os.path.islink(artifact) or not os.path.isdir(artifact):
+        if not kinds.plain_folder(artifact):
             return found
         for directory, dirs, files in os.walk(artifact):
             for name in (n for n in [*dirs, *files] if is_git_name(n)):
@@ -332,7 +333,7 @@ class Guard:
             # now made git take a same-size rewrite of the artifact, made within that second, for HEAD's:
             # `git checkout HEAD -- <artifact>` then left the candidate in place, and `git status` saw nothing
             os.utime(tmp, ns=(entry.sig[1], entry.sig[1]))
-        if os.path.isdir(path) and not os.path.islink(path):
+        if kinds.plain_folder(path):
             os.rmdir(path)
         os.replace(tmp, path)
         return True
@@ -353,8 +354,10 @@ class Guard:
 def _reclaim(folder: Path) -> None:
     """The guard's folder lies in the results directory, where a mutator can write: a file or link put
     in its place goes, so that its sentinel and copies have their folder (a copy found there is
-    checked against its id before use, never trusted)."""
-    if folder.is_symlink() or folder.exists() and not folder.is_dir():
+    checked against its id before use, never trusted). Asked twice a cycle: one lstat tells the folder (nothing
+    to do) from a link or a file (which goes), where `is_symlink`, `exists` and `is_dir` made three calls."""
+    found = kinds.mode(folder, strict=True)
+    if found is not None and not stat.S_ISDIR(found):
         folder.unlink()
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from autoresearch.optimizer.guard.ledger import Ledger, Mark
-from autoresearch.plumbing import atomic
+from autoresearch.plumbing import atomic, kinds
 
 T = TypeVar("T")
 
@@ -87,7 +87,7 @@ class Watched:
     def paths(self) -> list[Path]:
         found = [*self.files, *([self.ledger.file] if self.ledger else [])]
         for folder, pattern in self.folders:
-            if folder.is_dir() and not folder.is_symlink():
+            if kinds.plain_folder(folder, strict=True):  # one lstat, where is_dir and is_symlink made two
                 found += [path for path in _matching(folder, pattern) if not self._busy(path)]
         return found
 

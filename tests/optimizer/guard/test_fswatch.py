@@ -136,3 +136,41 @@ def test_forget_after_the_queue_overflowed_says_the_watch_missed_something(tmp_p
         os.utime(names[n % 2])
     assert watcher.forget() is False
     watcher.close()
+
+
+def test_each_look_reads_a_root_with_one_lstat_and_no_stat(tmp_path, monkeypatch):
+    """Whether a root is still a plain folder (not gone, not a link to one) is one lstat a look: `isdir` and
+    `islink` made a stat and an lstat of every root, twice a cycle."""
+    watcher, root = _watch(tmp_path)
+    calls: list[str] = []
+    for name in ("stat", "lstat"):
+        real = getattr(os, name)
+
+        def counted(path, *args, _real=real, _name=name, **kwargs):
+            if os.fspath(path) == root:
+                calls.append(_name)
+            return _real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, name, counted)
+    watcher.changed()
+    watcher.forget()
+    assert calls == ["lstat", "lstat"]
+    watcher.close()
+
+
+@pytest.mark.parametrize("kind", ["link", "file"])
+def test_a_root_replaced_by_a_link_or_a_file_is_watched_through_its_parent(tmp_path, kind):
+    """A root that is no longer a plain folder is not walked as one: its parent is watched, and a root made a
+    folder again is reported whole."""
+    watcher, root = _watch(tmp_path)
+    os.rename(root, str(tmp_path / "moved"))
+    if kind == "link":
+        os.symlink(tmp_path / "moved", root)
+    else:
+        Path(root).write_text("x")
+    watcher.changed()
+    assert os.path.dirname(root) in watcher.wds
+    os.unlink(root)
+    os.mkdir(root)
+    assert _sees(watcher, root)
+    watcher.close()
