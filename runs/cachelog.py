@@ -22,6 +22,7 @@ read, against its tag: one edited in place since reads as absent.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -71,8 +72,16 @@ class Log:
         if os.path.isdir(self.path) and not os.path.islink(self.path):
             trees.remove(str(self.path))
         else:
-            os.unlink(self.path)
-        return os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o666)
+            with contextlib.suppress(FileNotFoundError):  # another thread's replacement came first
+                os.unlink(self.path)
+        try:
+            return os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:  # another thread's new log: appended to as it is, if a regular file
+            fd = os.open(self.path, flags)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise
+            return fd
 
     def find(self, key: int, limit: tuple[int, int] | None = None) -> tuple[bytes, int] | None:
         """The line of the last valid entry under `key` and its tag, or None; with `limit` (inode, size)
