@@ -14,8 +14,9 @@ The log is read through an index, in memory, from each entry's key (a keyed
 64-bit fingerprint) to its offset and a tag of its signature (not its rows):
 each look reads only the bytes appended since the last one, and a log put
 in another's place (a new inode), cut shorter (the scope guard cuts back what
-a mutation appended), or rewritten in place (same size, new change time) is
-read again from the start. An entry is checked when indexed (so a torn or
+a mutation appended), rewritten in place (same size, new change time), or
+whose last indexed line is no longer where it was (cut, then grown past that
+point again) is read again from the start. An entry is checked when indexed (so a torn or
 forged one never hides an earlier valid entry of its key) and again when
 read, against its tag: one edited in place since reads as absent.
 """
@@ -35,6 +36,7 @@ from autoresearch.plumbing.errors import writing
 
 NAME = "entries.log"
 CHUNK = 1 << 20  # what a look reads at once: a log read again from its start keeps memory flat
+HEAD = 160  # the bytes of a line that `_intact` compares: its header, which holds its key and signature
 TAG = 64  # bits of an entry's signature kept in the index, beside its offset
 _REPLACED = (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENOTDIR)  # a link, a FIFO, a folder in its place
 
@@ -47,6 +49,7 @@ class Log:
         self._check = check
         self._where: dict[int, int] = {}  # an entry's key -> its offset << TAG | its tag
         self._seen: tuple[int, int, int] = (-1, 0, 0)  # (inode, bytes indexed, ctime) at the last look
+        self._last: tuple[int, bytes] = (0, b"")  # the last line indexed: its offset and first bytes
 
     def append(self, entry: bytes) -> None:
         """`entry` (a newline, one line, a newline) added at the log's end in one write; a link, FIFO or
@@ -121,14 +124,15 @@ class Log:
         indexed, is shorter, or was rewritten in place, or its last indexed newline is gone (cut back, then
         grown again)."""
         inode, done, ctime = self._seen
-        if st.st_ino != inode or st.st_size < done or st.st_size == done and st.st_ctime_ns != ctime:
+        if (
+            st.st_ino != inode
+            or st.st_size < done
+            or st.st_size == done
+            and st.st_ctime_ns != ctime
+            or not self._intact(f, done)
+        ):
             self._where.clear()
             done = 0
-        if done:
-            f.seek(done - 1)
-            if f.read(1) != b"\n":
-                self._where.clear()
-                done = 0
         f.seek(done)
         carry = b""  # the start of a line the chunk cut: an entry longer than a chunk is read whole
         while done + len(carry) < st.st_size:
@@ -142,7 +146,22 @@ class Log:
             carry = data[end:]  # at the end: a line still being written, read again at the next look
         self._seen = (st.st_ino, done, st.st_ctime_ns)
 
+    def _intact(self, f: BinaryIO, done: int) -> bool:
+        """Whether the last line indexed is still where it was, ending where indexing stopped (a log cut
+        back and grown past that point again before a look has other bytes there)."""
+        start, head = self._last
+        if not done:
+            return True
+        f.seek(start)
+        if f.read(len(head)) != head:
+            return False
+        f.seek(done - 1)
+        return f.read(1) == b"\n"
+
     def _index(self, data: bytes, base: int) -> None:
+        if data:  # its last line's start (its header: the entry's key and signature), for `_intact`
+            start = data.rfind(b"\n", 0, len(data) - 1) + 1
+            self._last = (base + start, data[start : start + HEAD])
         at = 0
         while at < len(data):
             end = data.index(b"\n", at)

@@ -117,12 +117,15 @@ def test_a_log_replaced_or_cut_between_lookups_is_read_again_from_its_start(tmp_
     _log(tmp_path).write_bytes(first)  # cut back to its first entry (as the scope guard does)
     assert cache.get("two", 1) is None and cache.get("one", 1) == ROWS
     writer.put("three", 1, ROWS)
-    writer.put("four", 1, ROWS)  # grown past where it was indexed, over other bytes
-    assert [cache.get(a, 1) for a in ("one", "two", "three", "four")] == [ROWS, None, ROWS, ROWS]
+    assert cache.get("three", 1) == ROWS
+    _log(tmp_path).write_bytes(first)  # cut back again, then grown past where it was indexed before a look
+    writer.put("four", 1, ROWS)
+    writer.put("five", 1, ROWS)
+    assert [cache.get(a, 1) for a in ("one", "two", "three", "four", "five")] == [ROWS, None, None, ROWS, ROWS]
     other = tmp_path / "other.log"
     other.write_bytes(first.replace(b"0.25", b"0.75") + _log(tmp_path).read_bytes()[len(first) :])
     other.replace(_log(tmp_path))  # another file in its place, as long: its edited first entry is not valid
-    assert cache.get("one", 1) is None and cache.get("three", 1) == ROWS
+    assert cache.get("one", 1) is None and cache.get("five", 1) == ROWS
     whole = _log(tmp_path).read_bytes()
     with _log(tmp_path).open("r+b") as f:  # rewritten in place, same size: its entries are read again
         f.write(first)
