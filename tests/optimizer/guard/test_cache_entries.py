@@ -199,6 +199,8 @@ def test_a_log_a_mutation_appended_to_is_cut_back_and_one_rewritten_is_removed(t
     changes, _ = rescue.undo_all(guard, tmp_path / "run")
     assert [(os.path.basename(c.path), c.before is not None) for c in changes] == [("entries.log", True)]
     assert log.read_bytes() == b"\nfirst\n\nsecond\n" and guard.changes() == []
+    saved = tmp_path / "run/outside/files/.autoresearch/cache/eval-key/entries.log"
+    assert saved.read_bytes() == b"\nfirst\n\nsecond\n\nforged\n"  # as the mutation left it, saved first
     _appended(log, b"\nthe daemon's\n")  # after the undo, as `held` ends
     guard.settle()
     assert guard.changes() == []
