@@ -27,6 +27,7 @@ import contextlib
 import errno
 import os
 import stat
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -50,6 +51,7 @@ class Log:
         self._where: dict[int, int] = {}  # an entry's key -> its offset << TAG | its tag
         self._seen: tuple[int, int, int] = (-1, 0, 0)  # (inode, bytes indexed, ctime) at the last look
         self._last: tuple[int, bytes] = (0, b"")  # the last line indexed: its offset and first bytes
+        self._lock = threading.Lock()  # one look at a time: parallel candidates look up at once
 
     def append(self, entry: bytes) -> None:
         """`entry` (a newline, one line, a newline) added at the log's end in one write; a link, FIFO or
@@ -97,8 +99,9 @@ class Log:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 return None
-            self._look(f, st)
-            where = self._where.get(key)
+            with self._lock:
+                self._look(f, st)
+                where = self._where.get(key)
             if where is None or limit is not None and limit[0] != st.st_ino:
                 return None
             offset = where >> TAG
@@ -117,7 +120,8 @@ class Log:
         with os.fdopen(fd, "rb") as f:
             st = os.fstat(fd)
             if stat.S_ISREG(st.st_mode):
-                self._look(f, st)
+                with self._lock:
+                    self._look(f, st)
 
     def _look(self, f: BinaryIO, st: os.stat_result) -> None:
         """Index the whole lines appended since the last look; from the start when the log is not the one
