@@ -87,7 +87,8 @@ class SampleCache:
         only entries on disk, unchanged, since the block began are read."""
         with self._lock:
             self._held, self._before, self._limit = {}, self._listing(), self._size()
-        try:
+        self._log.refresh()  # every entry before the hold indexed with its signature's tag: one a mutator
+        try:  # rewrites in place meanwhile (a signed forgery, its size the same) then fails it
             yield
         finally:
             with self._lock:

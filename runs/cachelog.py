@@ -90,7 +90,8 @@ class Log:
 
     def find(self, key: int, limit: tuple[int, int] | None = None) -> tuple[bytes, int] | None:
         """The line of the last valid entry under `key` and its tag, or None; with `limit` (inode, size)
-        only an entry that log held whole at that size counts (see autoresearch.runs.cache's `held`)."""
+        only an entry that log held whole at that size, indexed before or appended since, counts (see
+        autoresearch.runs.cache's `held`: the index is brought up to date when the hold begins)."""
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError:
@@ -100,9 +101,9 @@ class Log:
             if not stat.S_ISREG(st.st_mode):
                 return None
             with self._lock:
-                self._look(f, st)
+                whole = self._look(f, st, frozen=limit is not None)
                 where = self._where.get(key)
-            if where is None or limit is not None and limit[0] != st.st_ino:
+            if not whole or where is None or limit is not None and limit[0] != st.st_ino:
                 return None
             offset = where >> TAG
             f.seek(offset)
@@ -123,10 +124,11 @@ class Log:
                 with self._lock:
                     self._look(f, st)
 
-    def _look(self, f: BinaryIO, st: os.stat_result) -> None:
+    def _look(self, f: BinaryIO, st: os.stat_result, frozen: bool = False) -> bool:
         """Index the whole lines appended since the last look; from the start when the log is not the one
-        indexed, is shorter, or was rewritten in place, or its last indexed newline is gone (cut back, then
-        grown again)."""
+        indexed, is shorter, or was rewritten in place, or its last indexed line is gone (cut back, then
+        grown again). `frozen` (a hold: see `find`'s `limit`): never from the start, as what is there now
+        may be a mutator's; returns False, the index left as it is, when it would have to be."""
         inode, done, ctime = self._seen
         if (
             st.st_ino != inode
@@ -135,6 +137,8 @@ class Log:
             and st.st_ctime_ns != ctime
             or not self._intact(f, done)
         ):
+            if frozen:
+                return False
             self._where.clear()
             done = 0
         f.seek(done)
@@ -149,6 +153,7 @@ class Log:
             done += end
             carry = data[end:]  # at the end: a line still being written, read again at the next look
         self._seen = (st.st_ino, done, st.st_ctime_ns)
+        return True
 
     def _intact(self, f: BinaryIO, done: int) -> bool:
         """Whether the last line indexed is still where it was, ending where indexing stopped (a log cut

@@ -223,6 +223,21 @@ def test_while_held_only_entries_on_disk_before_the_hold_are_read(tmp_path):
     assert cache.get("new", 1) == ROWS
 
 
+def test_an_entry_rewritten_in_place_during_the_hold_is_not_read_even_if_never_looked_up_before(tmp_path):
+    """A mutator with the key can sign an entry and write it over an earlier one of the same length, the
+    log's size unchanged: the index taken when the hold begins holds each entry's signature tag."""
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("abc", 1, ROWS)  # stored, never looked up since
+    size = _log(tmp_path).stat().st_size
+    forged = [{**ROWS[0], "score": 0.75}, ROWS[1]]
+    with cache.held():
+        SampleCache(tmp_path, "eval1").put("abc", 1, forged)  # signed with the key, as such a mutator can
+        data = _log(tmp_path).read_bytes()
+        _log(tmp_path).write_bytes(data[size:] + data[size : 2 * size - len(data[size:])])
+        assert _log(tmp_path).stat().st_size == size and cache.get("abc", 1) is None
+    # after the hold it is signed as any entry: the scope guard has removed that log by then (rewritten)
+
+
 def test_a_claim_serializes_one_artifacts_sample_and_is_forgotten_once_no_one_holds_it(tmp_path):
     """A daemon claims a new artifact every cycle: a lock kept for each was memory that grew all night."""
     cache = SampleCache(tmp_path, "eval1")
