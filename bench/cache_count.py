@@ -2,8 +2,9 @@
 
 Each cycle the eval stores an entry and the guard settles the cache with inotify's paths: it counted the
 folder's paths by listing it (growing with the night), and now sets the names inotify gave. Timed by process
-time (the kernel's share included) over `--times` cycles, each after one new entry (made with O_EXCL, as
-runs/cache.py does), from folders of `--entries` entries; the clock probe's read is in both.
+time (the kernel's share included) over `--times` cycles, each after one new entry appended to the folder's
+log (as runs/cache.py does: the settle extends the log's digest by its bytes), from folders of `--entries`
+entries (files of the format before the log, and the log); the clock probe's read is in both.
 
 Usage: python bench/cache_count.py [--times N] [--entries N N ...]
 """
@@ -11,7 +12,6 @@ Usage: python bench/cache_count.py [--times N] [--entries N N ...]
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -20,6 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoresearch.optimizer.guard.cachefolders import CacheFolders  # noqa: E402
+from autoresearch.runs.cachelog import NAME as LOG  # noqa: E402
+
+ROW = b'\n{"format": "autoresearch-cache-v3", "artifact": "' + b"0" * 40 + b'", "n": 1, "mac": "00"}\t{"score": 1}\n'
 
 
 def settle_cpu(root: Path, entries: int, times: int) -> float:
@@ -27,18 +30,20 @@ def settle_cpu(root: Path, entries: int, times: int) -> float:
     folder.mkdir(parents=True)
     for n in range(entries):
         (folder / f"{n:040x}-sample-1.jsonl").write_text("rows\n")
+    log = folder / LOG
+    log.write_bytes(ROW * entries)
     folders = CacheFolders(str(root / "cache"))
     folders.settle(None)
     spent = 0.0
-    for n in range(entries, entries + times + 1):
-        entry = folder / f"{n:040x}-sample-1.jsonl"
-        os.close(os.open(entry, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+    for n in range(times + 1):
+        with log.open("ab") as f:
+            f.write(ROW)
         time.sleep(0.005)  # the decision and its git: a clock tick passes (the settle waits for none)
         started = time.process_time()
-        folders.settle({str(entry)})
-        if n > entries:  # the first settle after a walk lists the folder once
+        folders.settle({str(log)})
+        if n:  # the first settle after a walk lists the folder once
             spent += time.process_time() - started
-    assert folders.counts[str(folder)] == entries + times + 1
+    assert folders.counts[str(folder)] == entries + 1
     return spent / times * 1e6
 
 

@@ -6,7 +6,7 @@ share included) over `--times` repetitions on a temporary repository:
 
 - digest: a line appended to a 300-line iterations.jsonl, then the digest written (its text made too);
 - clock: the scope guard's settle of the result cache after a cycle's entry (its clock probe read);
-- cache: a new result cache entry stored;
+- cache: a new result cache entry stored (appended to its eval's log);
 - put-back: the sandboxed mutator's throwaway checkout put back to HEAD after a DROP;
 - put-back-keep: the same after a KEEP (HEAD moved: the artifact's file and its index entry written);
 - carry: the sandboxed mutator's candidate carried from its throwaway checkout into the user's artifact.
@@ -33,6 +33,7 @@ from autoresearch.optimizer.gitrepo.workspace import open_workspace  # noqa: E40
 from autoresearch.optimizer.guard.cachefolders import CacheFolders  # noqa: E402
 from autoresearch.plumbing.paths import ExperimentPaths  # noqa: E402
 from autoresearch.runs.cache import SampleCache  # noqa: E402
+from autoresearch.runs.cachelog import NAME as LOG  # noqa: E402
 from autoresearch.trajectory.iterations import Iteration, append  # noqa: E402
 
 ROWS = [{"test_id": f"t{n}", "score": 0.5} for n in range(10)]
@@ -67,10 +68,11 @@ def clock(root: Path, times: int) -> float:
     (cache / "eval").mkdir(parents=True)
     folders = CacheFolders(str(cache))
     folders.settle(None)
-    entry = cache / "eval" / "entry"
+    entry = cache / "eval" / LOG
 
-    def stored(n: int) -> None:  # an eval's entry, then the decision and its git: a clock tick passes
-        entry.write_text(str(n))
+    def stored(n: int) -> None:  # an eval's entry appended to its log, then the decision and its git: a clock tick
+        with entry.open("ab") as log:
+            log.write(b"\n%d\n" % n)
         time.sleep(0.01)
 
     return per_call(times, stored, lambda n: folders.settle({str(entry)}))

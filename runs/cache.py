@@ -2,11 +2,11 @@
 
 Each entry is a whole index.jsonl (one row per test, with its target), so a
 lookup by (eval definition, artifact content, target, test id, sample index)
-is a file read. An entry is made under its own name and written once (a
-temporary file renamed into place cost a second creation a cycle): one that a
-crash or a reader in another daemon finds cut short fails its signature, so
-it reads as absent, as a missing one does, and the next store replaces it
-whole (a temporary file and a rename, as when two writers meet).
+is one read. An eval's entries are appended, one line each, to one log in its
+folder (autoresearch.runs.cachelog: how a torn or concurrent append is kept
+apart, and how a lookup finds its line). Entries an older version wrote, a
+file each (`<artifact>-sample-<n>.jsonl`, format v2), are still read: a
+user's cache survives the upgrade; new entries go to the log only.
 
 A mutator must not be able to hand its candidate a score. A command mutator
 can compute its candidate's key (a git object id) and write a file where the
@@ -18,7 +18,8 @@ the entry rewritten. The secret alone does not stop a mutator that reads it
 (it runs as the same user); what does is that the whole cache directory, key
 included, is under the scope guard during the mutation (autoresearch.optimizer.guard.scope:
 anything written there is saved, undone, and the candidate dropped) and is
-hidden from the LLM mutator's tools. The signature then covers what the guard
+hidden from the LLM mutator's tools (a log that only grew is cut back to its
+settled length, so the entries before stay). The signature then covers what the guard
 cannot see: edits made between runs, or by anything else.
 """
 
@@ -38,10 +39,12 @@ from pathlib import Path
 from autoresearch.plumbing import atomic
 from autoresearch.plumbing.errors import writing
 from autoresearch.plumbing.folders import within
+from autoresearch.runs.cachelog import NAME, TAG, Log
 from autoresearch.runs.errors import BadResults
 from autoresearch.runs.results import Row, parse_rows
 
-HEADER = "autoresearch-cache-v2"
+HEADER = "autoresearch-cache-v3"  # a line of the log: its header, a tab, its rows joined by tabs
+FILE = "autoresearch-cache-v2"  # a file an entry (read only)
 
 
 class SampleCache:
@@ -50,7 +53,9 @@ class SampleCache:
         self.eval_key = eval_key
         self._secret = _secret(root)
         self._held: dict[tuple[str, int], list[Row]] | None = None  # samples kept in memory while `held`
-        self._before: dict[str, tuple[int, int]] | None = None  # and the entries on disk when it began
+        self._before: dict[str, tuple[int, int]] | None = None  # and the v2 entries on disk when it began
+        self._limit: tuple[int, int] | None = None  # and the log's (inode, size) then
+        self._log = Log(self.root / NAME, self._check)
         self._lock = threading.Lock()
         self._claims: dict[tuple[str, int], tuple[threading.Lock, int]] = {}  # each lock and its users
 
@@ -81,21 +86,42 @@ class SampleCache:
         evaluations read what a mutator wrote meanwhile (a signed entry, the key being readable to it):
         only entries on disk, unchanged, since the block began are read."""
         with self._lock:
-            self._held, self._before = {}, self._listing()
-        try:
+            self._held, self._before, self._limit = {}, self._listing(), self._size()
+        self._log.refresh()  # every entry before the hold indexed with its signature's tag: one a mutator
+        try:  # rewrites in place meanwhile (a signed forgery, its size the same) then fails it
             yield
         finally:
             with self._lock:
-                held, self._held, self._before = self._held, None, None
+                held, self._held, self._before, self._limit = self._held, None, None, None
+            self._log.refresh()
             for (artifact, n), rows in held.items():
                 self.put(artifact, n, rows)
 
-    def _path(self, artifact: str, n: int) -> Path:
-        return self.root / f"{artifact}-sample-{n}.jsonl"
-
-    def _mac(self, artifact: str, n: int, body: bytes) -> str:
+    def _mac(self, header: str, artifact: str, n: int, body: bytes) -> str:
         message = f"{self.eval_key}\n{artifact}\n{n}\n".encode() + body
+        if header != FILE:  # a v2 entry was signed without its format
+            message = f"{header}\n".encode() + message
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
+
+    def _key(self, artifact: str, n: int) -> int:
+        """A sample's key in the log's index: keyed, so a mutator cannot make two samples share one."""
+        digest = hashlib.blake2b(f"{artifact}\n{n}".encode(), digest_size=8, key=self._secret).digest()
+        return int.from_bytes(digest, "little")
+
+    def _check(self, line: bytes) -> tuple[int, int] | None:
+        """A log line's (key, tag) when it is an entry this cache's owner signed, else None."""
+        header, tab, body = line.partition(b"\t")
+        try:
+            fields = json.loads(header)
+            artifact, n, mac = fields["artifact"], fields["n"], fields["mac"]
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not tab or fields.get("format") != HEADER or not isinstance(artifact, str) or type(n) is not int:
+            return None
+        expected = self._mac(HEADER, artifact, n, body)
+        if not hmac.compare_digest(str(mac), expected):
+            return None
+        return self._key(artifact, n), int(expected[: TAG // 4], 16)
 
     def get(self, artifact: str, n: int) -> list[Row] | None:
         """Sample `n` (1-based) of this artifact, or None when it was never stored by this cache's
@@ -103,8 +129,19 @@ class SampleCache:
         with self._lock:
             if self._held is not None and (artifact, n) in self._held:
                 return self._held[(artifact, n)]
-            before = self._before
-        path = self._path(artifact, n)
+            before, limit = self._before, self._limit
+        key = self._key(artifact, n)
+        found = self._log.find(key, limit)
+        if found is not None and self._check(found[0]) == (key, found[1]):
+            try:
+                return parse_rows(self._log.path, found[0].partition(b"\t")[2].decode("utf-8").replace("\t", "\n"))
+            except (BadResults, UnicodeDecodeError):
+                return None
+        return self._file(artifact, n, before)
+
+    def _file(self, artifact: str, n: int, before: dict[str, tuple[int, int]] | None) -> list[Row] | None:
+        """The sample from its own file, as versions before the log wrote it (v2)."""
+        path = self.root / f"{artifact}-sample-{n}.jsonl"
         read = _read(path)
         if read is None:
             return None
@@ -114,8 +151,8 @@ class SampleCache:
         header, _, body = data.partition(b"\n")
         try:
             fields = json.loads(header)
-            valid = fields.get("format") == HEADER and hmac.compare_digest(
-                str(fields.get("mac")), self._mac(artifact, n, body)
+            valid = fields.get("format") == FILE and hmac.compare_digest(
+                str(fields.get("mac")), self._mac(FILE, artifact, n, body)
             )
         except (ValueError, AttributeError):
             return None
@@ -131,13 +168,10 @@ class SampleCache:
             if self._held is not None:
                 self._held[(artifact, n)] = rows
                 return
-        path = self._path(artifact, n)
-        body = "".join(json.dumps(row) + "\n" for row in rows).encode("utf-8")
-        header = json.dumps({"format": HEADER, "mac": self._mac(artifact, n, body)}).encode()
-        entry = header + b"\n" + body
-        if within(self.root, lambda: _made(path, entry)):  # the eval's folder: made at its first entry
-            return
-        atomic.write_bytes(path, entry, durable=False)  # a temporary file of its own: parallel candidates too
+        body = "\t".join(json.dumps(row) for row in rows).encode("utf-8")  # a dumped row holds no raw tab
+        header = {"format": HEADER, "artifact": artifact, "n": n, "mac": self._mac(HEADER, artifact, n, body)}
+        entry = b"\n" + json.dumps(header).encode() + b"\t" + body + b"\n"
+        within(self.root, lambda: self._log.append(entry))  # the eval's folder: made at its first entry
 
     def stored(self, artifact: str, after: int = 0) -> list[list[Row]]:
         """The consecutive valid samples of this artifact stored from index `after + 1` on, each read once
@@ -146,6 +180,14 @@ class SampleCache:
         while (rows := self.get(artifact, after + len(samples) + 1)) is not None:
             samples.append(rows)
         return samples
+
+    def _size(self) -> tuple[int, int]:
+        """The log's (inode, size): entries past it are not trusted while held; (-1, 0) when there is none."""
+        try:
+            st = os.lstat(self._log.path)
+        except OSError:
+            return -1, 0
+        return (st.st_ino, st.st_size) if stat.S_ISREG(st.st_mode) else (-1, 0)
 
     def _listing(self) -> dict[str, tuple[int, int]]:
         try:
@@ -169,18 +211,6 @@ def _read(path: Path) -> tuple[bytes, tuple[int, int]] | None:
         except OSError:
             return None
         return data, _stamp(os.fstat(fd))  # taken after the read: a write meanwhile moves it
-
-
-def _made(path: Path, entry: bytes) -> bool:
-    """`entry` written into a file made at `path`; False, having written nothing, when something is there
-    already (an entry cut short, another writer's, a link: never followed)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-    except FileExistsError:
-        return False
-    with os.fdopen(fd, "wb") as f, writing(path):
-        f.write(entry)
-    return True
 
 
 def _stamp(stat: os.stat_result) -> tuple[int, int]:

@@ -25,6 +25,18 @@ is the same whichever window a path came in, and however often it comes (an
 undo's removals, an `accept` meanwhile), so nothing is counted twice. A folder
 inotify reports whole, one holding a sub-folder, one whose names are not held
 (after a walk, a start, a resume) is listed as before.
+
+An eval folder's log (autoresearch.runs.cachelog: every entry appended to
+one file) is the exception to "removed, never put back": its ctime moves at
+every append, and removing it lost every earlier entry, each then evaluated
+again. So the guard holds each log as settled, (inode, size, a digest of its
+bytes), extended at each settle by the bytes appended since. A log written
+during the mutation that is the same file, no shorter, and whose first
+settled bytes still have that digest only grew: it is a change (`GROWN`, the
+candidate dropped) and the undo cuts it back to its settled length. A log
+otherwise rewritten is a new entry, removed as any other. The daemon's own
+appends come after the guard's compare and undo (autoresearch.runs.cache's
+`held`) and are taken in by the next settle.
 """
 
 from __future__ import annotations
@@ -40,8 +52,12 @@ from collections.abc import Iterable, Iterator
 
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
 from autoresearch.plumbing import inplace, trees
+from autoresearch.runs.cachelog import NAME as LOG
 
 KIND = "entries"  # a folder's count of paths, as a change's entry: what `Guard.undo` has nothing to put back for
+GROWN = "grown"  # a log only appended to, as a change's entry (its size): `Guard.undo` cuts it back to `before`'s
+CHUNK = 1 << 20
+Settled = tuple[int, int, str]  # a log's inode, size and the digest of its bytes
 PROBE = ".guard-clock"
 WAIT_S = 3.0  # the coarsest timestamps (FAT's 2 s) pass in this
 
@@ -58,10 +74,15 @@ def counted(count: int) -> Entry:
 class CacheFolders:
     """The cache's eval folders: their settled counts and the mark, set by `settle`, compared by `changes`."""
 
-    def __init__(self, cache: str, counts: dict[str, int] | None = None, mark: int = 0):
+    def __init__(
+        self, cache: str, counts: dict[str, int] | None = None, mark: int = 0, logs: dict[str, Settled] | None = None
+    ):
         self.cache = cache
         self.probe = probe(cache)
         self.counts: dict[str, int] = dict(counts or {})
+        self.logs: dict[str, Settled] = dict(logs or {})  # each eval folder's log as settled
+        self._digests: dict[str, hashlib.blake2b] = {}  # a log's digest as settled, to extend at the next settle
+        self._cut: dict[str, tuple[int, int, int]] = {}  # a log cut back by `cut`: (inode, size, ctime) then
         self.mark = mark
         self._names: dict[str, array[int]] = {}  # a folder's names as settled, fingerprinted (see `_print`)
         self._seen: set[str] = set()  # the paths inotify named since the last settle, in the mutation's window
@@ -99,20 +120,49 @@ class CacheFolders:
         for folder in sorted(self._concerned(dirty)):
             older = 0
             for path, st in _below(folder):
-                if st.st_ctime_ns >= self.mark:
-                    yield path, None, entry_of(path, st, None, True)
-                else:
+                if st.st_ctime_ns < self.mark or self._cut.get(path) == (st.st_ino, st.st_size, st.st_ctime_ns):
                     older += 1
+                elif self._grown(path, st):
+                    older += 1
+                    yield path, Entry(GROWN, 0, str(self.logs[path][1])), Entry(GROWN, 0, str(st.st_size))
+                else:
+                    yield path, None, entry_of(path, st, None, True)
             if older < self.counts.get(folder, 0):
                 yield folder, counted(self.counts[folder]), counted(older)
+
+    def _grown(self, path: str, st: os.stat_result) -> bool:
+        """Whether the log at `path` is the one settled, no shorter, its settled bytes as they were."""
+        settled = self.logs.get(path)
+        if settled is None or not stat.S_ISREG(st.st_mode) or st.st_ino != settled[0] or st.st_size < settled[1]:
+            return False
+        read = _digest(path, settled[0], 0, settled[1], hashlib.blake2b())
+        return read is not None and read[1] == settled[1] and read[2].hexdigest() == settled[2]
+
+    def cut(self, path: str, size: int) -> bool:
+        """The log at `path` cut back to `size`, its settled length (after a mutation appended to it)."""
+        settled = self.logs.get(path)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            st = os.fstat(fd)
+            if settled is None or not stat.S_ISREG(st.st_mode) or st.st_ino != settled[0]:
+                return False
+            os.ftruncate(fd, size)
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        self._cut[path] = (st.st_ino, st.st_size, st.st_ctime_ns)
+        return True
 
     def accept(self, folder: str) -> None:
         """What is below `folder` now is its settled state (after an undo: removed entries stay removed)."""
         self.counts[folder] = self._list(folder)
 
-    def settle(self, dirty: set[str] | None) -> set[str]:
-        """Take the folders as they are now, and a new mark past every path's ctime; returns the folders
-        whose count moved (for the journal). With `dirty` (inotify's paths) only those are stat-ed: any
+    def settle(self, dirty: set[str] | None) -> set[tuple[str, str]]:
+        """Take the folders as they are now, and a new mark past every path's ctime; returns ("c", folder)
+        for each folder whose count moved and ("l", log) for each log that did (for the journal). With `dirty` (inotify's paths) only those are stat-ed: any
         other was written before the last mark, so its ctime is before the new one too."""
         moved = set()
         dirty = self._narrowed(dirty)
@@ -130,11 +180,33 @@ class CacheFolders:
             else:
                 count = self._update(folder, named.get(folder, ()))
             if self.counts.get(folder) != count:
-                moved.add(folder)
+                moved.add(("c", folder))
             if count or folder in self.counts:
                 self.counts[folder] = count
+            log = os.path.join(folder, LOG)
+            if self._settle_log(log):
+                moved.add(("l", log))
+        self._cut.clear()
         self.mark = self._past(recent)
         return moved
+
+    def _settle_log(self, path: str) -> bool:
+        """The log at `path` as it is now, its digest extended by the bytes appended since the last settle
+        (from its start when it is another file, or shorter); returns whether it moved."""
+        old = self.logs.get(path)
+        digest = self._digests.get(path)
+        read = None
+        if old is not None and digest is not None:
+            read = _digest(path, old[0], old[1], None, digest)
+        if read is None:  # none held, another file, or shorter: read from its start
+            read = _digest(path, None, 0, None, hashlib.blake2b())
+        if read is None:
+            self._digests.pop(path, None)
+            return self.logs.pop(path, None) is not None
+        inode, size, digest = read
+        self._digests[path] = digest
+        self.logs[path] = (inode, size, digest.hexdigest())
+        return self.logs[path] != old
 
     def _note(self, dirty: set[str] | None) -> None:
         """Keep the cache's paths inotify named for the next settle; without them (a walk) no names are held."""
@@ -238,6 +310,28 @@ class CacheFolders:
             return os.fstat(fd).st_ctime_ns
         finally:
             os.close(fd)
+
+
+def _digest(
+    path: str, inode: int | None, start: int, size: int | None, digest: hashlib.blake2b
+) -> tuple[int, int, hashlib.blake2b] | None:
+    """`digest` extended by the bytes of the regular file at `path` from `start` to `size` (None: its end),
+    with its inode and the size read to; None when it is not one, is not `inode` (when given) or is shorter
+    than `start`. A link is never followed, a FIFO never blocks."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or inode is not None and st.st_ino != inode or st.st_size < start:
+            return None
+        end = st.st_size if size is None else min(size, st.st_size)
+        f.seek(start)
+        while start < end and (data := f.read(min(CHUNK, end - start))):
+            digest.update(data)
+            start += len(data)
+        return st.st_ino, start, digest
 
 
 def _below(folder: str) -> Iterator[tuple[str, os.stat_result]]:

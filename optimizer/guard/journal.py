@@ -15,7 +15,8 @@ since the last arm, not the whole manifest (which grows by a result-cache
 entry a cycle): the scope and the whole manifest once, then per arm the
 entries that changed (`["m" or "n", path, entry or null]`: the manifest, or
 the paths with a `.git` component inside a directory artifact; `["c", folder,
-count or null]`: a result-cache folder's count) and `{"arm": run_dir, "mark":
+count or null]`: a result-cache folder's count; `["l", log, [inode, size, digest] or null]`: a
+result-cache log as settled) and `{"arm": run_dir, "mark":
 ns}` (the cache's mark) in one synced append; `{"disarm": true}` once the
 mutation's changes are undone. It is armed when its last whole line is an arm
 (a kill during an append leaves a torn line, and the arm that would follow it
@@ -29,7 +30,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ class Books:
     nested: dict[str, Entry]
     counts: dict[str, int]
     mark: int
+    logs: dict[str, tuple[int, int, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,9 @@ def _row(books: Books, book: str, path: str) -> object:
     """What a journal line says `path` is now in `book` (null: not there)."""
     if book == "c":
         return books.counts.get(path)
+    if book == "l":
+        log = books.logs.get(path)
+        return None if log is None else list(log)
     return _entry((books.manifest if book == "m" else books.nested).get(path))
 
 
@@ -94,7 +99,7 @@ class Journal:
 
     def arm(self, record: Record, changed: Iterable[tuple[str, str]]) -> None:
         """On disk (synced) before the mutation starts: `changed` names the entries of `record` that moved
-        since the last arm, as ("m", "n" or "c", path)."""
+        since the last arm, as ("m", "n", "c" or "l", path)."""
         books = record.books
         arm = _line({"arm": str(record.run_dir), "mark": books.mark})
         if self.left is not None and as_left(self.path, self.left):
@@ -132,6 +137,7 @@ class Journal:
             "manifest": {path: _entry(e) for path, e in record.books.manifest.items()},
             "nested": {path: _entry(e) for path, e in record.books.nested.items()},
             "counts": record.books.counts,
+            "logs": {path: list(log) for path, log in record.books.logs.items()},
         }
         data = _line(scope) + _line(books) + arm
         self.left = None
@@ -185,7 +191,8 @@ def _replayed(data: bytes) -> Record | None:
     manifest = {path: _loaded(row) for path, row in whole["manifest"].items()}
     nested = {path: _loaded(row) for path, row in whole["nested"].items()}
     counts: dict[str, int] = {path: int(n) for path, n in whole["counts"].items()}
-    tables: dict[str, dict[str, Any]] = {"m": manifest, "n": nested, "c": counts}
+    logs = {path: _settled(log) for path, log in whole.get("logs", {}).items()}
+    tables: dict[str, dict[str, Any]] = {"m": manifest, "n": nested, "c": counts, "l": logs}
     for line in lines[2:-1]:
         value = json.loads(line)
         if isinstance(value, list):
@@ -193,11 +200,16 @@ def _replayed(data: bytes) -> Record | None:
             target = tables[book]
             target.pop(path, None)
             if row is not None:
-                target[path] = int(row) if book == "c" else _loaded(row)
+                target[path] = int(row) if book == "c" else _settled(row) if book == "l" else _loaded(row)
     arm = json.loads(lines[-1])
     roots, excluded = tuple(scope["roots"]), frozenset(scope["excluded"])
-    books = Books(manifest, nested, counts, int(arm["mark"]))
+    books = Books(manifest, nested, counts, int(arm["mark"]), logs)
     return Record(roots, excluded, scope["objects"], Path(arm["arm"]), books, str(scope["cache"]))
+
+
+def _settled(row: list[Any]) -> tuple[int, int, str]:
+    inode, size, digest = row
+    return int(inode), int(size), str(digest)
 
 
 def _legacy(data: bytes) -> Record:

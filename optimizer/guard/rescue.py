@@ -32,6 +32,8 @@ import pygit2
 from pygit2.enums import DiffOption
 
 from autoresearch.mutators.gitnames import is_git_name
+from autoresearch.optimizer.daemonlog import get
+from autoresearch.optimizer.guard.cachefolders import GROWN
 from autoresearch.optimizer.guard.reach import Change
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing.errors import IntegrityError
@@ -75,9 +77,23 @@ def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
         )
         if change.after is not None and change.after.kind in ("file", "link") and not relative.startswith(".."):
             _keep(change.path, (target / "git" if in_git else files) / relative)
+        elif change.after is not None and change.after.kind == GROWN and not relative.startswith(".."):
+            _copy(change.path, files / relative)
     text = _restore_text(base, target, lines, git_lines, bool(patch))
     (target / "RESTORE.txt").write_text(text, encoding="utf-8")
     return target
+
+
+def _copy(path: str, copy: Path) -> None:
+    """A result-cache log as the mutation left it, copied: the undo cuts the file itself back (a hard link
+    would be cut with it). A log is no link (the guard took it for the one it settled)."""
+    if os.path.lexists(copy):  # an earlier start's save of this mutation: that one stays
+        return
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        shutil.copyfile(path, copy, follow_symlinks=False)
+    except OSError as exc:
+        get().error("scope guard: cannot save a cache log before cutting it back", path=path, error=str(exc))
 
 
 def _keep(path: str, copy: Path) -> None:

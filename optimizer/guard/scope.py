@@ -43,8 +43,8 @@ from autoresearch.optimizer.gitrepo import indexfile
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal
 from autoresearch.optimizer.guard.backups import Backups
+from autoresearch.optimizer.guard.cachefolders import GROWN, CacheFolders
 from autoresearch.optimizer.guard.cachefolders import KIND as COUNTED
-from autoresearch.optimizer.guard.cachefolders import CacheFolders
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
 from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
@@ -86,13 +86,13 @@ class Guard:
         books = record.books
         guard.manifest.update((path, e) for path, e in books.manifest.items() if not guard.scope.disposable(path))
         guard.nested.update(books.nested)
-        guard.cache = CacheFolders(record.cache, books.counts, books.mark)
+        guard.cache = CacheFolders(record.cache, books.counts, books.mark, books.logs)
         return guard, record.run_dir
 
     def arm(self, run_dir: Path) -> None:
         """Before a mutation (after `settle`): what is guarded and as what, on disk with the bytes to put back."""
         scope = self.scope
-        books = journal.Books(self.manifest, self.nested, self.cache.counts, self.cache.mark)
+        books = journal.Books(self.manifest, self.nested, self.cache.counts, self.cache.mark, self.cache.logs)
         record = journal.Record(scope.roots, scope.excluded, scope.objects, run_dir, books, scope.cache)
         self.backups.flush()
         self.journal.arm(record, self.unjournaled)
@@ -128,7 +128,7 @@ class Guard:
 
     def _settle_cache(self, dirty: set[str] | None) -> None:
         if self.scope.cache:
-            self.unjournaled.update(("c", folder) for folder in self.cache.settle(dirty))
+            self.unjournaled.update(self.cache.settle(dirty))
 
     def close(self) -> None:
         if self.watcher is not None:
@@ -271,8 +271,10 @@ class Guard:
 
     def undo(self, changes: list[Change]) -> list[str]:
         """Put every changed path back as it was settled (a result-cache entry: removed, see
-        `Scope.disposable`); returns the paths that could not be."""
-        disposable = {c.path for c in changes if self.scope.disposable(c.path)}
+        `Scope.disposable`; a cache log that only grew: cut back); returns the paths that could not be."""
+        disposable = {
+            c.path for c in changes if self.scope.disposable(c.path) and (c.before is None or c.before.kind != GROWN)
+        }
         for change in sorted(changes, key=lambda c: c.path.count(os.sep), reverse=True):
             if change.after is not None and (
                 change.before is None or change.before.kind != change.after.kind or change.path in disposable
@@ -293,7 +295,7 @@ class Guard:
                 continue
             if (
                 change.before is not None
-                and change.before.kind not in ("object", COUNTED)
+                and change.before.kind not in ("object", COUNTED, GROWN)
                 and change.path not in failed
             ):
                 manifest = self.nested if change.path in self.nested else self.manifest
@@ -319,6 +321,8 @@ class Guard:
         if entry.kind == COUNTED:  # entries removed from the cache: they stay removed (evaluated again)
             self.cache.accept(path)
             return True
+        if entry.kind == GROWN:  # what was appended goes; the entries before stay
+            return self.cache.cut(path, int(entry.oid))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = os.path.join(
             os.path.dirname(path), f".autoresearch-restore.{os.getpid()}"

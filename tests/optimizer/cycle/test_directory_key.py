@@ -3,6 +3,7 @@ four: HEAD's entries written into the throwaway index and the tree written by li
 
 from __future__ import annotations
 
+import json
 import re
 
 from tests.helpers.repos import cli, git
@@ -30,7 +31,9 @@ def test_a_directory_artifact_s_key_is_its_committed_tree_made_by_one_git_proces
     assert done.returncode == 0, done.stderr
     assert [r["decision"] for r in iterations(repo)] == ["keep", "keep", "drop"]
     # the keys are the trees git commits (an ignored file HEAD tracks included): each KEEP's samples are HEAD's
-    entries = {p.name.split("-sample-")[0] for p in (repo / CACHE).glob("*/*-sample-1.jsonl")}
+    lines = [line for log in (repo / CACHE).glob("*/entries.log") for line in log.read_bytes().split(b"\n") if line]
+    headers = [line.split(b"\t")[0] for line in lines]
+    entries = {h["artifact"] for h in map(json.loads, headers) if h["n"] == 1}
     kept = {git(repo, "rev-parse", f"{rev}:prompt").strip() for rev in ("HEAD", "HEAD~1")}
     assert kept <= entries and len(entries) == 3, (entries, kept)
     assert "kept.log" in git(repo, "ls-tree", "HEAD:prompt")

@@ -13,18 +13,20 @@ from tests.helpers.repos import GIT_ENV, git
 from tests.helpers.scenario import iterations
 from tests.optimizer.cycle.test_decisions import keep_then_drop
 
-# `run` in this process, every open of a result-cache entry for reading noted (Python's audit events: os.open
-# raises "open" with the path and the flags), the names written to a file when the run ends
+# `run` in this process, every look-up of a result-cache entry noted (the cache's one reading method, wrapped:
+# an eval's entries share one log file, so its opens no longer name a sample), written to a file at the end
 DRIVER = textwrap.dedent(
     """
-    import atexit, json, os, runpy, sys
+    import atexit, json, runpy, sys
+    from autoresearch.runs.cache import SampleCache
     opened = []
-    def hook(event, args):
-        if event == "open" and "-sample-" in str(args[0]) and isinstance(args[2], int) and not args[2] & os.O_ACCMODE:
-            opened.append(os.path.basename(str(args[0])))
+    get = SampleCache.get
+    def noted(self, artifact, n):
+        opened.append(f"{artifact}-sample-{n}.jsonl")
+        return get(self, artifact, n)
+    SampleCache.get = noted
     report = sys.argv[1]
     atexit.register(lambda: open(report, "w").write(json.dumps(opened)))
-    sys.addaudithook(hook)
     sys.argv = ["autoresearch", "run"]
     runpy.run_module("autoresearch.optimizer", run_name="__main__")
     """

@@ -172,3 +172,69 @@ def test_a_cache_removed_between_mutations_is_settled_and_one_made_during_a_muta
     found = {os.path.relpath(c.path, cache) for c in guard.changes()}
     assert {".", "eval-key", "eval-key/forged"} <= found
     guard.close()
+
+
+def _appended(log, data: bytes) -> None:
+    with log.open("ab") as f:
+        f.write(data)
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["inotify", "stat-walk"])
+def test_a_log_a_mutation_appended_to_is_cut_back_and_one_rewritten_is_removed(tmp_path, monkeypatch, poll):
+    """The eval's log only grows: what a mutation appended (a signed entry for its candidate, the key being
+    readable to it) is a change, and the undo cuts it back, keeping the entries before, which would else be
+    evaluated again. One rewritten otherwise is removed as a file entry is. The daemon's own appends, after
+    the undo, are the next settle's."""
+    if poll:
+        monkeypatch.setenv("AUTORESEARCH_GUARD_POLL", "1")
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    cache = repo / ".autoresearch" / "cache"
+    log = cache / "eval-key" / "entries.log"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(b"\nfirst\n\nsecond\n")
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    _appended(log, b"\nforged\n")
+    changes, _ = rescue.undo_all(guard, tmp_path / "run")
+    assert [(os.path.basename(c.path), c.before is not None) for c in changes] == [("entries.log", True)]
+    assert log.read_bytes() == b"\nfirst\n\nsecond\n" and guard.changes() == []
+    saved = tmp_path / "run/outside/files/.autoresearch/cache/eval-key/entries.log"
+    assert saved.read_bytes() == b"\nfirst\n\nsecond\n\nforged\n"  # as the mutation left it, saved first
+    _appended(log, b"\nthe daemon's\n")  # after the undo, as `held` ends
+    guard.settle()
+    assert guard.changes() == []
+    with log.open("r+b") as f:  # an earlier entry rewritten in place, and the log grown
+        f.write(b"\nforgd")
+    _appended(log, b"\nmore\n")
+    changes, _ = rescue.undo_all(guard, tmp_path / "run2")
+    assert sorted((os.path.basename(c.path), c.before is None) for c in changes) == [
+        ("entries.log", True),  # a new entry
+        ("eval-key", False),  # and the folder, one entry short of its settled count
+    ]
+    assert not log.exists() and guard.changes() == []
+    guard.close()
+
+
+def test_a_log_appended_to_during_a_mutation_is_cut_back_after_a_kill(tmp_path):
+    """A start after a kill finds the log as settled in the journal (its inode, size and digest)."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    cache = repo / ".autoresearch" / "cache"
+    log = cache / "eval-key" / "entries.log"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(b"\nfirst\n")
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    guard.arm(tmp_path / "run")
+    _appended(log, b"\nsecond\n")  # the daemon's, then a settle and an arm that appends to the journal
+    guard.settle()
+    guard.arm(tmp_path / "run")
+    guard.close()  # killed during the mutation, which does this:
+    _appended(log, b"\nforged\n")
+    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
+    assert resumed is not None
+    again, run_dir = resumed
+    changes, _ = rescue.undo_all(again, run_dir)
+    assert [os.path.basename(c.path) for c in changes] == ["entries.log"]
+    assert log.read_bytes() == b"\nfirst\n\nsecond\n"

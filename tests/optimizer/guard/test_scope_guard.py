@@ -163,7 +163,47 @@ def test_results_a_mutator_writes_into_the_cache_are_never_used(tmp_path):
     line = iterations(repo)[1]
     assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
     assert git(repo, "rev-list", "--count", "HEAD").strip() == "1"
-    assert len(list((repo / ".autoresearch/cache").glob("*/*-sample-1.jsonl"))) == 1  # the original's entry only
+    assert not list((repo / ".autoresearch/cache").glob("*/*-sample-1.jsonl"))
+    assert [entries(log) for log in (repo / ".autoresearch/cache").glob("*/entries.log")] == [1]  # the original's
+
+
+def entries(log) -> int:
+    return sum(1 for line in log.read_bytes().split(b"\n") if line)
+
+
+SIGNED = r"""
+import hashlib, hmac, json, pathlib
+data = pathlib.Path("prompt.md").read_bytes()
+oid = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+cache = pathlib.Path(".autoresearch/cache")
+secret = (cache / "key").read_bytes()
+for folder in cache.iterdir():
+    if folder.is_dir():
+        body = "\t".join(json.dumps({"test_id": t, "score": 1.0}) for t in ("a", "b")).encode()
+        message = f"autoresearch-cache-v3\n{folder.name}\n{oid}\n1\n".encode() + body
+        mac = hmac.new(secret, message, hashlib.sha256).hexdigest()
+        header = {"format": "autoresearch-cache-v3", "artifact": oid, "n": 1, "mac": mac}
+        with open(folder / "entries.log", "ab") as log:
+            log.write(b"\n" + json.dumps(header).encode() + b"\t" + body + b"\n")
+"""
+
+
+@WATCH_MODES
+def test_a_signed_entry_a_mutator_appends_to_the_log_is_cut_back_and_the_earlier_entries_stay(tmp_path, watch):
+    """A mutator can read the cache's key and append a validly signed entry for its own candidate: the
+    candidate is dropped, the log cut back to its settled length, and HEAD's entry before it still hits."""
+    forge = {"prompt.md": scores(a=0, b=0), ".autoresearch/forge.py": SIGNED}
+    plan = {2: {"write": forge, "run": ["python3 .autoresearch/forge.py"]}}
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=1, b=0)}, plan)
+    assert cli(repo, "run", env=run_env(watch)).returncode == 10  # no KEEP
+    (log,) = (repo / ".autoresearch/cache").glob("*/entries.log")
+    assert entries(log) == 1  # HEAD's
+    line = iterations(repo)[1]
+    assert (line["decision"], line["error_reason"]) == ("error", "out-of-scope")
+    assert any("entries.log" in path for path in json.dumps(line).split('"'))
+    again = cli(repo, "run", "--restart", env=run_env(watch))
+    assert again.returncode == 10, again.stderr
+    assert iterations(repo)[0].get("cache_hits") == 1
 
 
 def test_an_edited_cache_entry_is_evaluated_again_not_trusted(tmp_path):
@@ -172,9 +212,12 @@ def test_an_edited_cache_entry_is_evaluated_again_not_trusted(tmp_path):
     assert cli(repo, "run").returncode == 10
     assert iterations(repo)[1]["decision"] == "drop"
     oid = hashlib.sha1(b"blob %d\0" % len(candidate) + candidate.encode()).hexdigest()
-    (entry,) = (repo / ".autoresearch/cache").glob(f"*/{oid}-sample-1.jsonl")
-    header, *rows = entry.read_text().splitlines()  # every score made perfect, the signed header kept
-    entry.write_text("\n".join([header, *(json.dumps({**json.loads(r), "score": 1.0}) for r in rows)]) + "\n")
+    (log,) = (repo / ".autoresearch/cache").glob("*/entries.log")
+    lines = log.read_bytes().split(b"\n")
+    (at,) = [i for i, line in enumerate(lines) if oid.encode() in line]
+    header, *rows = lines[at].split(b"\t")  # every score made perfect, the signed header kept
+    lines[at] = b"\t".join([header, *(json.dumps({**json.loads(r), "score": 1.0}).encode() for r in rows)])
+    log.write_bytes(b"\n".join(lines))
     again = cli(repo, "run", "--restart")
     assert again.returncode == 10, again.stderr
     line = iterations(repo)[1]
