@@ -140,29 +140,28 @@ def test_the_commands_own_abstract_sockets_and_tcp_work(tmp_path):
     assert (own.stdout, tcp.stdout) == ("OWN inside\n", "TCP CONNECTED\n"), own.stderr + tcp.stderr
 
 
-def test_in_the_sandbox_a_process_outside_cannot_be_signalled(tmp_path):
+@pytest.fixture
+def outside() -> Iterator[subprocess.Popen]:
+    """A process of the test's, outside any sandbox or domain: what a command inside may try to signal."""
+    started = subprocess.Popen(["sleep", "600"])
+    yield started
+    started.kill()
+    started.wait()
+
+
+def test_in_the_sandbox_a_process_outside_cannot_be_signalled(tmp_path, outside):
     """The PID namespace already hides it (ESRCH): the domain is a second wall, tested apart below."""
-    outside = subprocess.Popen(["sleep", "600"])
-    try:
-        done = sandboxed(tmp_path, KILL, str(outside.pid))
-        assert done.stdout == f"OWN CHILD {-signal.SIGTERM}\nrefused 3\n", done.stderr
-        assert outside.poll() is None
-    finally:
-        outside.kill()
-        outside.wait()
+    done = sandboxed(tmp_path, KILL, str(outside.pid))
+    assert done.stdout == f"OWN CHILD {-signal.SIGTERM}\nrefused 3\n", done.stderr
+    assert outside.poll() is None
 
 
-def test_the_domain_alone_refuses_a_signal_to_a_process_outside_it(tmp_path):
+def test_the_domain_alone_refuses_a_signal_to_a_process_outside_it(tmp_path, outside):
     """Without bubblewrap's PID namespace the pid is there to see: the domain's scope refuses the signal."""
-    outside = subprocess.Popen(["sleep", "600"])
-    try:
-        argv = landlock.wrapped([sys.executable, "-c", KILL, str(outside.pid)])
-        done = process.run(argv, cwd=tmp_path, log_prefix=None, timeout_s=60)
-        assert done.stdout == f"OWN CHILD {-signal.SIGTERM}\nrefused 1\n", done.stderr
-        assert outside.poll() is None
-    finally:
-        outside.kill()
-        outside.wait()
+    argv = landlock.wrapped([sys.executable, "-c", KILL, str(outside.pid)])
+    done = process.run(argv, cwd=tmp_path, log_prefix=None, timeout_s=60)
+    assert done.stdout == f"OWN CHILD {-signal.SIGTERM}\nrefused 1\n", done.stderr
+    assert outside.poll() is None
 
 
 def test_a_sandboxed_command_gets_the_signals_bubblewrap_alone_leaves_it(tmp_path):
