@@ -49,6 +49,20 @@ def test_an_edited_or_unsigned_or_moved_entry_reads_as_absent(tmp_path):
     assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS
 
 
+def test_a_line_or_v2_file_nested_thousands_deep_reads_as_absent_and_never_raises(tmp_path):
+    """Nothing needs the secret to append an unsigned line, or write a file: one whose header is an array
+    nested past the JSON decoder's depth raised RecursionError out of every lookup (the daemon stopped)."""
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("abc", 1, ROWS)
+    deep = b"[" * 100_000
+    with _log(tmp_path).open("ab") as f:
+        f.write(b"\n" + deep + b"\t{}\n")
+    (tmp_path / "eval1/abc-sample-2.jsonl").write_bytes(deep + b"\n{}\n")
+    reader = SampleCache(tmp_path, "eval1")
+    assert reader.get("abc", 1) == ROWS and reader.get("abc", 2) is None
+    assert reader.stored("abc") == [ROWS]
+
+
 def test_another_secret_does_not_validate_an_entry(tmp_path):
     SampleCache(tmp_path / "one", "eval1").put("abc", 1, ROWS)
     other = SampleCache(tmp_path / "two", "eval1")
