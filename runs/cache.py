@@ -114,7 +114,7 @@ class SampleCache:
         try:
             fields = json.loads(header)
             artifact, n, mac = fields["artifact"], fields["n"], fields["mac"]
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):  # the last: nested thousands deep (unsigned)
             return None
         if not tab or fields.get("format") != HEADER or not isinstance(artifact, str) or type(n) is not int:
             return None
@@ -154,7 +154,7 @@ class SampleCache:
             valid = fields.get("format") == FILE and hmac.compare_digest(
                 str(fields.get("mac")), self._mac(FILE, artifact, n, body)
             )
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             return None
         if not valid:
             return None

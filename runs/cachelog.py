@@ -51,6 +51,7 @@ class Log:
         self._where: dict[int, int] = {}  # an entry's key -> its offset << TAG | its tag
         self._seen: tuple[int, int, int] = (-1, 0, 0)  # (inode, bytes indexed, ctime) at the last look
         self._last: tuple[int, bytes] = (0, b"")  # the last line indexed: its offset and first bytes
+        self._scanned = 0  # how far past the last whole line the log was read (a line not ended yet)
         self._lock = threading.Lock()  # one look at a time: parallel candidates look up at once
 
     def append(self, entry: bytes) -> None:
@@ -140,19 +141,35 @@ class Log:
             if frozen:
                 return False
             self._where.clear()
-            done = 0
-        f.seek(done)
-        carry = b""  # the start of a line the chunk cut: an entry longer than a chunk is read whole
-        while done + len(carry) < st.st_size:
-            read = f.read(min(CHUNK, st.st_size - done - len(carry)))
+            done = self._scanned = 0
+        scanned = self._scanned if done < self._scanned <= st.st_size else done
+        carry = b"" if scanned == done else None  # the bytes from `done` to `scanned`; None: read them again
+        f.seek(scanned)
+        while scanned < st.st_size:
+            read = f.read(min(CHUNK, st.st_size - scanned))
             if not read:
                 break
-            data = carry + read
-            end = data.rfind(b"\n") + 1
-            self._index(data[:end], done)
-            done += end
-            carry = data[end:]  # at the end: a line still being written, read again at the next look
+            start, scanned = scanned, scanned + len(read)
+            end = read.rfind(b"\n") + 1
+            if not end:  # within a line longer than a chunk, or torn: read whole once it ends, if it does
+                carry = carry + read if carry is not None and len(carry) < CHUNK else None
+                continue
+            if carry is None:  # a line begun in an earlier look, or long: its bytes read again, once
+                f.seek(done)
+                data = f.read(start + end - done)
+                f.seek(scanned)
+                if not data.endswith(b"\n"):  # cut meanwhile: the next look sees it shorter
+                    scanned = done
+                    break
+            else:
+                data = carry + read[:end]
+            self._index(data, done)
+            done += len(data)
+            carry = read[end:]
         self._seen = (st.st_ino, done, st.st_ctime_ns)
+        # the bytes from `done` to `scanned` held no newline: not read again. A line there that ends later
+        # is read from `done`, whole, and split on all its newlines: one cut back and grown meanwhile loses nothing
+        self._scanned = scanned
         return True
 
     def _intact(self, f: BinaryIO, done: int) -> bool:

@@ -7,7 +7,8 @@ changes are saved under the cycle's run directory before they are undone:
       RESTORE.txt     what was undone, path by path, and the commands that bring it back
       tracked.patch   the changes to files committed at HEAD, for `git apply`
       files/...       a full copy of every changed file and symlink (tracked, untracked,
-                      ignored), at its path relative to the repository root
+                      ignored), at its path relative to the repository root; of a result-cache
+                      log the mutation only appended to, the bytes appended (`<log>.appended`)
       git/...         the same for paths with a `.git` component (hooks, config, refs, a
                       nested repository's files): kept apart, never restored by the command
 
@@ -33,15 +34,17 @@ from pygit2.enums import DiffOption
 
 from autoresearch.mutators.gitnames import is_git_name
 from autoresearch.optimizer.daemonlog import get
-from autoresearch.optimizer.guard.cachefolders import GROWN
+from autoresearch.optimizer.guard.cachefolders import CHUNK, GROWN
 from autoresearch.optimizer.guard.reach import Change
 from autoresearch.optimizer.guard.scope import Guard
+from autoresearch.plumbing import atomic
 from autoresearch.plumbing.errors import IntegrityError
 
 if TYPE_CHECKING:
     from pygit2 import Tree
 
 KIND = {(False, True): "created", (True, False): "deleted", (True, True): "changed"}
+APPENDED = ".appended"  # beside a result-cache log's path under files/: the bytes a mutation appended to it
 
 
 def undo_all(guard: Guard, run_dir: Path) -> tuple[list[Change], Path | None]:
@@ -78,20 +81,25 @@ def save(guard: Guard, changes: list[Change], run_dir: Path) -> Path:
         if change.after is not None and change.after.kind in ("file", "link") and not relative.startswith(".."):
             _keep(change.path, (target / "git" if in_git else files) / relative)
         elif change.after is not None and change.after.kind == GROWN and not relative.startswith(".."):
-            _copy(change.path, files / relative)
+            assert change.before is not None  # a log grown from its settled length, held as `before`
+            _appended(change.path, files / f"{relative}{APPENDED}", int(change.before.oid))
     text = _restore_text(base, target, lines, git_lines, bool(patch))
     (target / "RESTORE.txt").write_text(text, encoding="utf-8")
     return target
 
 
-def _copy(path: str, copy: Path) -> None:
-    """A result-cache log as the mutation left it, copied: the undo cuts the file itself back (a hard link
-    would be cut with it). A log is no link (the guard took it for the one it settled)."""
+def _appended(path: str, copy: Path, start: int) -> None:
+    """The bytes a mutation appended to a result-cache log (past `start`, its settled length), copied at
+    `copy`: the undo cuts them off the log. Not the whole log: the entries before stay in it, and a copy of
+    a night's log each cycle a mutator appended (one that runs `autoresearch eval` itself) filled the disk.
+    Written whole or not at all (a kill mid-copy, then a start that finds a copy, keeps that one)."""
     if os.path.lexists(copy):  # an earlier start's save of this mutation: that one stays
         return
-    copy.parent.mkdir(parents=True, exist_ok=True)
     try:
-        shutil.copyfile(path, copy, follow_symlinks=False)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            f.seek(start)
+            atomic.write_chunks(copy, iter(lambda: f.read(CHUNK), b""), durable=False)
     except OSError as exc:
         get().error("scope guard: cannot save a cache log before cutting it back", path=path, error=str(exc))
 

@@ -49,6 +49,20 @@ def test_an_edited_or_unsigned_or_moved_entry_reads_as_absent(tmp_path):
     assert SampleCache(tmp_path, "eval1").get("abc", 1) == ROWS
 
 
+def test_a_line_or_v2_file_nested_thousands_deep_reads_as_absent_and_never_raises(tmp_path):
+    """Nothing needs the secret to append an unsigned line, or write a file: one whose header is an array
+    nested past the JSON decoder's depth raised RecursionError out of every lookup (the daemon stopped)."""
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("abc", 1, ROWS)
+    deep = b"[" * 100_000
+    with _log(tmp_path).open("ab") as f:
+        f.write(b"\n" + deep + b"\t{}\n")
+    (tmp_path / "eval1/abc-sample-2.jsonl").write_bytes(deep + b"\n{}\n")
+    reader = SampleCache(tmp_path, "eval1")
+    assert reader.get("abc", 1) == ROWS and reader.get("abc", 2) is None
+    assert reader.stored("abc") == [ROWS]
+
+
 def test_another_secret_does_not_validate_an_entry(tmp_path):
     SampleCache(tmp_path / "one", "eval1").put("abc", 1, ROWS)
     other = SampleCache(tmp_path / "two", "eval1")
@@ -105,6 +119,43 @@ def test_a_torn_last_entry_reads_as_absent_and_never_merges_with_the_next_append
     assert reader.get("next", 1) == ROWS and reader.get("torn", 1) is None and reader.get("abc", 1) == ROWS
     cache.put("torn", 1, ROWS)
     assert reader.get("torn", 1) == ROWS
+
+
+def _read_bytes() -> int:
+    """What this process has read so far (the kernel's count, /proc/self/io)."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("rchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no rchar")
+
+
+def test_a_long_torn_last_line_is_read_once_not_at_every_lookup(tmp_path):
+    """A torn entry of large rows (a kill or a full disk in its write), or a mutator's line with no end, is
+    the log's tail until the next append: each lookup read it all again (100 MB: 2.5 s a lookup), and a line
+    longer than a chunk was joined to itself chunk after chunk. Read once, then only what comes after."""
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("abc", 1, ROWS)
+    with _log(tmp_path).open("ab") as f:
+        f.write(b"\n" + b"x" * (8 << 20))
+    reader = SampleCache(tmp_path, "eval1")
+    assert reader.get("abc", 1) == ROWS
+    before = _read_bytes()
+    assert [reader.get("abc", 1) for _ in range(3)] == [ROWS] * 3
+    assert _read_bytes() - before < 1 << 20
+    cache.put("next", 1, ROWS)  # ends the torn line: it reads as absent, the next entry as stored
+    assert reader.get("next", 1) == ROWS and reader.get("abc", 1) == ROWS
+    big = [{"test_id": f"t{i}", "score": 0.5, "output": "y" * 1000} for i in range(3000)]  # 3 MB: chunks
+    cache.put("big", 1, big)
+    assert reader.get("big", 1) == big and reader.get("next", 1) == ROWS
+    log = _log(tmp_path)
+    settled = log.stat().st_size
+    with log.open("ab") as f:  # a line not ended (a mutator's), read; then cut back, and an entry appended
+        f.write(b"z" * 100)
+    assert reader.get("big", 1) == big
+    with log.open("r+b") as f:
+        f.truncate(settled)
+    cache.put("after", 1, ROWS)
+    assert reader.get("after", 1) == ROWS
 
 
 def test_a_log_replaced_or_cut_between_lookups_is_read_again_from_its_start(tmp_path):

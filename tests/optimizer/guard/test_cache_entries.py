@@ -199,8 +199,8 @@ def test_a_log_a_mutation_appended_to_is_cut_back_and_one_rewritten_is_removed(t
     changes, _ = rescue.undo_all(guard, tmp_path / "run")
     assert [(os.path.basename(c.path), c.before is not None) for c in changes] == [("entries.log", True)]
     assert log.read_bytes() == b"\nfirst\n\nsecond\n" and guard.changes() == []
-    saved = tmp_path / "run/outside/files/.autoresearch/cache/eval-key/entries.log"
-    assert saved.read_bytes() == b"\nfirst\n\nsecond\n\nforged\n"  # as the mutation left it, saved first
+    saved = tmp_path / "run/outside/files/.autoresearch/cache/eval-key/entries.log.appended"
+    assert saved.read_bytes() == b"\nforged\n"  # what the mutation appended, saved first
     _appended(log, b"\nthe daemon's\n")  # after the undo, as `held` ends
     guard.settle()
     assert guard.changes() == []
@@ -238,3 +238,22 @@ def test_a_log_appended_to_during_a_mutation_is_cut_back_after_a_kill(tmp_path):
     changes, _ = rescue.undo_all(again, run_dir)
     assert [os.path.basename(c.path) for c in changes] == ["entries.log"]
     assert log.read_bytes() == b"\nfirst\n\nsecond\n"
+
+
+def test_what_a_mutation_appended_to_a_log_is_saved_not_the_whole_log(tmp_path):
+    """The save before the cut keeps the bytes the mutation appended: a copy of the whole log each time
+    (a night's, tens of MB) filled the disk with the entries before, which the cut keeps anyway."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    cache = repo / ".autoresearch" / "cache"
+    log = cache / "eval-key" / "entries.log"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(b"\nfirst\n" * 1000)
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    _appended(log, b"\nforged\n")
+    rescue.undo_all(guard, tmp_path / "run")
+    saved = tmp_path / "run/outside/files/.autoresearch/cache/eval-key"
+    assert os.listdir(saved) == ["entries.log.appended"]
+    assert (saved / "entries.log.appended").read_bytes() == b"\nforged\n"
+    guard.close()
