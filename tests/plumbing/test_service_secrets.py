@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 
 from autoresearch.plumbing import service_secrets
 
@@ -25,19 +24,11 @@ def test_the_systems_sockets_that_run_commands_are_doors_to_hide(tmp_path, monke
     """For a daemon run as root, the system bus and systemd's private socket start any unit outside the sandbox
     (`systemd-run`), as Docker's socket runs any container: each one there is hidden, the others are not named."""
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "no-runtime"))
-    made = []
     for door in ("run/dbus/system_bus_socket", "run/systemd/private", "run/docker.sock"):
-        path = tmp_path / door
-        path.parent.mkdir(parents=True, exist_ok=True)
-        listening = socket.socket(socket.AF_UNIX)
-        listening.bind(str(path))
-        made.append(listening)
-    try:
-        assert set(service_secrets.doors(tmp_path)) == {
-            tmp_path / "run/dbus/system_bus_socket",
-            tmp_path / "run/systemd/private",
-            tmp_path / "run/docker.sock",
-        }
-    finally:
-        for listening in made:
-            listening.close()
+        (tmp_path / door).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / door).touch()  # what is there is hidden, whatever it is (a socket's path may be too long here)
+    assert set(service_secrets.doors(tmp_path)) == {
+        tmp_path / "run/dbus/system_bus_socket",
+        tmp_path / "run/systemd/private",
+        tmp_path / "run/docker.sock",
+    }
