@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
@@ -131,15 +133,24 @@ def whole(path: Path, what: str) -> bytes | None:
 def contents(path: Path | str, most: int) -> tuple[bytes, os.stat_result] | None:
     """The bytes of the regular file at `path` and its status, read without following a link or blocking on a
     FIFO put in its place; None when anything else is there, or it holds more than `most` bytes."""
+    with regular(path) as found:
+        if found is None or found[1].st_size > most:
+            return None
+        return found[0].read(), found[1]
+
+
+@contextmanager
+def regular(path: Path | str) -> Iterator[tuple[BinaryIO, os.stat_result] | None]:
+    """The regular file at `path` open for reading, and its status; None for anything else there, or nothing.
+    A link is never followed, a FIFO put in its place never blocks the open."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
-        return None
+        yield None
+        return
     with os.fdopen(fd, "rb") as file:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > most:
-            return None
-        return file.read(), st
+        yield (file, st) if stat.S_ISREG(st.st_mode) else None
 
 
 def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:

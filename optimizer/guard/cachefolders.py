@@ -318,13 +318,11 @@ def _digest(
     """`digest` extended by the bytes of the regular file at `path` from `start` to `size` (None: its end),
     with its inode and the size read to; None when it is not one, is not `inode` (when given) or is shorter
     than `start`. A link is never followed, a FIFO never blocks."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or inode is not None and st.st_ino != inode or st.st_size < start:
+    with inplace.regular(path) as found:
+        if found is None:
+            return None
+        f, st = found
+        if inode is not None and st.st_ino != inode or st.st_size < start:
             return None
         end = st.st_size if size is None else min(size, st.st_size)
         f.seek(start)

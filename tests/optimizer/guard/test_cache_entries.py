@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -132,7 +133,7 @@ def test_an_old_file_renamed_over_an_entry_and_a_removal_are_found_after_a_kill(
     guard.close()  # killed during the mutation, which does this:
     os.rename(prepared, entries[0])
     entries[1].unlink()
-    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
+    resumed = scope.Guard.resume(open_workspace(tmp_path / "r", "prompt.md"), tmp_path / "guard")
     assert resumed is not None
     again, run_dir = resumed
     changes, _ = rescue.undo_all(again, run_dir)
@@ -174,6 +175,19 @@ def test_a_cache_removed_between_mutations_is_settled_and_one_made_during_a_muta
     guard.close()
 
 
+def _settled_log(tmp_path, entries: bytes) -> tuple[Path, scope.Guard]:
+    """A repository whose cache holds one eval's log of `entries`, and a guard opened and settled over it."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
+    cache = repo / ".autoresearch" / "cache"
+    log = cache / "eval-key" / "entries.log"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(entries)
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    return log, guard
+
+
 def _appended(log, data: bytes) -> None:
     with log.open("ab") as f:
         f.write(data)
@@ -187,14 +201,7 @@ def test_a_log_a_mutation_appended_to_is_cut_back_and_one_rewritten_is_removed(t
     the undo, are the next settle's."""
     if poll:
         monkeypatch.setenv("AUTORESEARCH_GUARD_POLL", "1")
-    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
-    cache = repo / ".autoresearch" / "cache"
-    log = cache / "eval-key" / "entries.log"
-    log.parent.mkdir(parents=True)
-    log.write_bytes(b"\nfirst\n\nsecond\n")
-    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
-    guard.open()
-    guard.settle()
+    log, guard = _settled_log(tmp_path, b"\nfirst\n\nsecond\n")
     _appended(log, b"\nforged\n")
     changes, _ = rescue.undo_all(guard, tmp_path / "run")
     assert [(os.path.basename(c.path), c.before is not None) for c in changes] == [("entries.log", True)]
@@ -218,21 +225,14 @@ def test_a_log_a_mutation_appended_to_is_cut_back_and_one_rewritten_is_removed(t
 
 def test_a_log_appended_to_during_a_mutation_is_cut_back_after_a_kill(tmp_path):
     """A start after a kill finds the log as settled in the journal (its inode, size and digest)."""
-    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
-    cache = repo / ".autoresearch" / "cache"
-    log = cache / "eval-key" / "entries.log"
-    log.parent.mkdir(parents=True)
-    log.write_bytes(b"\nfirst\n")
-    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
-    guard.open()
-    guard.settle()
+    log, guard = _settled_log(tmp_path, b"\nfirst\n")
     guard.arm(tmp_path / "run")
     _appended(log, b"\nsecond\n")  # the daemon's, then a settle and an arm that appends to the journal
     guard.settle()
     guard.arm(tmp_path / "run")
     guard.close()  # killed during the mutation, which does this:
     _appended(log, b"\nforged\n")
-    resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), tmp_path / "guard")
+    resumed = scope.Guard.resume(open_workspace(tmp_path / "r", "prompt.md"), tmp_path / "guard")
     assert resumed is not None
     again, run_dir = resumed
     changes, _ = rescue.undo_all(again, run_dir)
@@ -243,14 +243,7 @@ def test_a_log_appended_to_during_a_mutation_is_cut_back_after_a_kill(tmp_path):
 def test_what_a_mutation_appended_to_a_log_is_saved_not_the_whole_log(tmp_path):
     """The save before the cut keeps the bytes the mutation appended: a copy of the whole log each time
     (a night's, tens of MB) filled the disk with the entries before, which the cut keeps anyway."""
-    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n"})
-    cache = repo / ".autoresearch" / "cache"
-    log = cache / "eval-key" / "entries.log"
-    log.parent.mkdir(parents=True)
-    log.write_bytes(b"\nfirst\n" * 1000)
-    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", cache, tmp_path / "guard")
-    guard.open()
-    guard.settle()
+    log, guard = _settled_log(tmp_path, b"\nfirst\n" * 1000)
     _appended(log, b"\nforged\n")
     rescue.undo_all(guard, tmp_path / "run")
     saved = tmp_path / "run/outside/files/.autoresearch/cache/eval-key"
