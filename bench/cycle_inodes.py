@@ -34,12 +34,9 @@ from autoresearch.optimizer import daemonlog  # noqa: E402
 from autoresearch.optimizer.config import load  # noqa: E402
 from autoresearch.optimizer.cycle import loop  # noqa: E402
 from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
-from bench.loop_overhead import InstantEval, Stopwatch, make_repo  # noqa: E402
+from bench.loop_overhead import SETTLED_S, InstantEval, Stopwatch, make_repo  # noqa: E402
 
 EVENTS = ("ext4:ext4_allocate_inode", "ext4:ext4_free_inode")
-# configuration files younger than this are read again at each put-back (autoresearch.optimizer.gitrepo
-# .gitconfig._SETTLED, and a margin), which then leaves the artifact to libgit2's checkout
-SETTLED_S = 1.5
 CALLS = "openat,open,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,link,linkat,symlink,symlinkat"
 
 

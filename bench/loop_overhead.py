@@ -42,6 +42,11 @@ from autoresearch.optimizer.cycle import loop  # noqa: E402
 from autoresearch.optimizer.startup.opening import open_session  # noqa: E402
 from autoresearch.runs.evaluators import EvalOutcome  # noqa: E402
 
+# configuration files younger than this are read again at every ask (autoresearch.optimizer.gitrepo.gitconfig
+# ._SETTLED, and a margin): a repository made just before the loop had its first ~150 cycles pay a whole read of
+# the configuration through libgit2 at each of several asks a cycle, which a night, whose files are old, never does
+SETTLED_S = 1.5
+
 
 def _user_sys() -> tuple[float, float]:
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -167,6 +172,7 @@ class Round:
 def time_round(root: Path, cycles: int) -> Round:
     """`cycles` cycles of the loop on a new repository under `root`, with the raw git beside them."""
     repo, raw_repo = make_repo(root / "loop"), make_repo(root / "raw")
+    time.sleep(SETTLED_S)  # the repository's configuration files as a night's are: settled (see SETTLED_S)
     config = load(repo / "autoresearch.yaml", {"stop.max_cycles": cycles})
     daemonlog.setup(None, quiet=True)
     session = open_session(config, repo)
