@@ -23,6 +23,7 @@ import pytest
 
 from tests.runs.parity.harness import (
     AGENTV5,
+    AGENTV_SAID,
     REPO,
     differences,
     eval_files,
@@ -83,7 +84,7 @@ def _normal(argv: list[str], root: Path) -> list[str]:
 def test_a_docker_environment_scores_and_calls_docker_as_agentv5_does(stand_in, tmp_path, monkeypatch, mode):
     theirs, their_calls = _run("agentv", tmp_path, monkeypatch, mode)
     ours, our_calls = _run("ours", tmp_path, monkeypatch, mode)
-    assert len(theirs) == 7
+    assert len(theirs) == 7, (tmp_path / "agentv-out" / AGENTV_SAID).read_text()  # the oracle ran every test
     assert differences(theirs, ours) == [], "\n".join(differences(theirs, ours))
     assert our_calls == their_calls
     statuses = {key[1]: row["execution_status"] for key, row in ours.items()}

@@ -75,6 +75,9 @@ def agentv_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str
     return {"PATH": os.environ["PATH"], "HOME": str(home), "NO_COLOR": "1", "CI": "1", **(extra or {})}
 
 
+AGENTV_SAID = "agentv-said.txt"  # in a run's output folder: AgentV's exit status and the ends of its output
+
+
 def run_agentv(
     root: Path,
     files: list[Path],
@@ -110,6 +113,9 @@ def run_agentv(
         timeout=600,
         env=agentv_env(root.parent / "home", env),
     )
+    # what it said, kept beside its rows: a test that finds rows missing names why (AGENTV_SAID)
+    out.mkdir(parents=True, exist_ok=True)  # (after the run: AgentV makes it, unless it failed first)
+    (out / AGENTV_SAID).write_text(f"exit {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     index = out / "index.jsonl" if binary == AGENTV else out / ".internal" / "index.jsonl"  # 5.x's run bundle
     assert index.is_file(), (
         f"agentv eval wrote no index.jsonl (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
