@@ -21,6 +21,7 @@ from typing import Any, Callable, ClassVar, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.evalfile.model import GraderSpec
 from autoresearch.runs.grader_llm import GraderFailed, GraderLLM, GraderRetry
 from autoresearch.runs.graders.base import Context, Score, assertion, parsed
@@ -296,11 +297,7 @@ def parse_reply(text: str) -> Any:
         blob.group(0) if blob else cleaned,
         flags=re.IGNORECASE,
     )
-    return json.loads(repaired, parse_constant=_not_json)
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    return jsonlines.strict(repaired)
 
 
 def _is_points(value: Any) -> bool:

@@ -13,12 +13,12 @@ AgentV 5 cannot read fails the grader with its message, as its throw does.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from functools import cmp_to_key
 from typing import Any, Callable, ClassVar
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.errors import RunsError
 from autoresearch.runs.evalfile.model import Case, GraderSpec
 from autoresearch.runs.graders import trace
@@ -148,13 +148,9 @@ def _structured(value: Any) -> Any:
     if not text:
         return None
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return jsonlines.strict(text)
     except ValueError:
         return text
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(name)  # NaN and Infinity are not JSON to JavaScript
 
 
 def _command(args: Any) -> str | None:

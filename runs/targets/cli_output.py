@@ -21,6 +21,7 @@ import json
 import math
 from typing import Any, Callable
 
+from autoresearch.plumbing import jsonlines
 from autoresearch.runs.errors import StepFailed
 from autoresearch.runs.js import js_string
 from autoresearch.runs.targets import Answer
@@ -38,7 +39,7 @@ class _Invalid(StepFailed):
 def parse(text: str, agentv: int = 4) -> Answer:
     """The target's answer and what it reported about the run, read by the schema of that AgentV major."""
     try:
-        value = json.loads(text, parse_constant=_reject)
+        value = jsonlines.strict(text)
         return _envelope(value, text, agentv)
     except (ValueError, _Invalid, RecursionError):
         return plain(text)
@@ -46,10 +47,6 @@ def parse(text: str, agentv: int = 4) -> Answer:
 
 def plain(text: str) -> Answer:
     return Answer(text, messages=({"role": "assistant", "content": text},))
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _envelope(value: Any, text: str, agentv: int = 4) -> Answer:

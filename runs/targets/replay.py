@@ -15,7 +15,6 @@ recorded messages as they grade a command's. AgentV's other replay source,
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -65,14 +64,10 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            records.append(_record(json.loads(line, parse_constant=_reject)))
+            records.append(_record(jsonlines.strict(line)))
         except ValueError as exc:
             raise TargetFailed(f"Invalid replay fixture record at {path}:{number}: {exc}") from None
     return records
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _record(value: Any) -> dict[str, Any]:
