@@ -6,6 +6,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from autoresearch.plumbing.sourced import Sourced
+
 
 class SandboxConfig(BaseModel):
     """Where the command mutator runs: in a throwaway checkout inside a kernel sandbox (bubblewrap), or not.
@@ -46,7 +48,7 @@ def price_table(prices: dict[str, ModelPrice]) -> dict[str, dict[str, float]]:
     return {model: price.model_dump() for model, price in prices.items()}
 
 
-class CommandMutatorConfig(BaseModel):
+class CommandMutatorConfig(Sourced):
     """Any program that edits files: a coding-agent CLI, a script."""
 
     model_config = ConfigDict(extra="forbid")
@@ -65,7 +67,7 @@ class CommandMutatorConfig(BaseModel):
         return price_table(self.prices)
 
 
-class ReplayMutatorConfig(BaseModel):
+class ReplayMutatorConfig(Sourced):
     """Recorded edits applied in order, one per cycle: for demos and for re-running a past experiment."""
 
     model_config = ConfigDict(extra="forbid")
@@ -75,7 +77,7 @@ class ReplayMutatorConfig(BaseModel):
     """A YAML list of edits, relative to the repository root: each `{summary, content}` (file artifact) or `{summary, files: {relative path: content file or null}}` (directory)."""
 
 
-class LLMMutatorConfig(BaseModel):
+class LLMMutatorConfig(Sourced):
     """An LLM with file tools: it is given paths only, reads what it needs, and rewrites the artifact."""
 
     model_config = ConfigDict(extra="forbid")

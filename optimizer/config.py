@@ -35,6 +35,7 @@ from autoresearch.optimizer.tracking import TrackingConfig
 from autoresearch.optimizer.unknown_key import unknown_key
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
+from autoresearch.plumbing.sourced import Sourced
 from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
@@ -175,7 +176,7 @@ class SearchConfig(BaseModel):
         return any(s.model is not None or s.temperature is not None for s in self.strategies)
 
 
-class Config(BaseModel):
+class Config(Sourced):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     experiment: str | None = None
@@ -262,6 +263,7 @@ def load(path: Path, overrides: JSONObject | None = None) -> Config:
         config = Config.model_validate(raw)
     except ValidationError as exc:
         raise InvalidInput(f"{path}: {describe(exc)}") from None
+    config.read_from(path)
     _check_scores(path, config)
     _check_objectives(path, config)
     if not NAME.match(config.experiment_name):

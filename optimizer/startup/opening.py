@@ -123,7 +123,9 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         split = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
         _check_split(paths, split, history)
         if config.eval.holdout and split is None and history:
-            raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
+            raise InvalidInput(
+                f"{config.field('eval.holdout')}: this experiment began without a holdout; --restart to draw one"
+            )
         head = (head_ref(ws), ws.head())
         stale = bool(history) and _eval_changed(history, cache.eval_key)
         baseline = _resume_baseline(ws, paths, history, stale) if history else []
