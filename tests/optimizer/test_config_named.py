@@ -13,9 +13,10 @@ from tests.helpers.repos import assert_one_line_error, cli, git
 from tests.helpers.scenario import scenario_repo, scores
 
 
-def renamed(tmp_path, name: str, **sections) -> Path:
+def renamed(tmp_path, name: str, artifact: dict[str, str] | None = None, **sections) -> Path:
     """A committed repository whose only config is `name`: the scenario's, its `sections` replaced by these."""
-    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, {}, extra_files={"evals/s.eval.yaml": EVAL_FILE})
+    artifact = artifact or {"prompt.md": scores(a=0)}
+    repo = scenario_repo(tmp_path / "r", artifact, {}, extra_files={"evals/s.eval.yaml": EVAL_FILE})
     settings = yaml.safe_load((repo / "autoresearch.yaml").read_text())
     for key, value in sections.items():
         settings[key] = value(repo, settings.get(key)) if callable(value) else value
@@ -95,3 +96,23 @@ def test_a_detached_run_names_the_config_it_was_given(tmp_path):
     sections, needle = CASES["command mutator"]
     repo = renamed(tmp_path, "other-name.yaml", **sections)
     assert_refused_by_name(repo, ["run", "--detach"], "other-name.yaml", needle)
+
+
+@pytest.mark.parametrize("cwd, name", [(".", "skill/x.yaml"), ("skill", "x.yaml")])
+def test_a_directory_artifact_holding_a_config_kept_in_a_subfolder_is_refused(tmp_path, cwd, name):
+    # the artifact is relative to the repository root, not to the config's folder: the mutator would rewrite the
+    # eval command the next run starts with
+    repo = renamed(tmp_path, "skill/x.yaml", {"skill/SKILL.md": scores(a=0), "skill/notes.md": ""})
+    head = git(repo, "rev-parse", "HEAD")
+    done = cli(repo / cwd, "run", "-c", name)
+    assert_one_line_error(
+        done, 30, f"autoresearch: {name}: field 'artifact': 'skill' ({repo / 'skill'}) holds the config"
+    )
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+    assert git(repo, "rev-parse", "HEAD") == head
+
+
+def test_an_artifact_named_as_a_config_kept_in_a_subfolder_is_another_file(tmp_path):
+    repo = renamed(tmp_path, "sub/x.yaml", {"x.yaml": scores(a=0)})
+    done = cli(repo, "validate", "-c", "sub/x.yaml")
+    assert done.returncode == 0, done.stderr
