@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -21,7 +22,7 @@ class SandboxConfig(BaseModel):
     network: bool = True
     """Whether the mutator may use the network (coding-agent CLIs call their API)."""
     writable: list[str] = Field(default_factory=list)
-    """Folders and files outside the checkout the mutator may change for real (`~` is the home folder). The coding agents' homes (`~/.claude`, `~/.claude.json`, `~/.codex`) need no entry, and listing one does not share it: the mutator gets throwaway copies of them, from which only a renewed login comes back."""
+    """Folders and files outside the checkout the mutator may change for real (`~` is the home folder; a relative path is taken from the config's folder). The coding agents' homes (`~/.claude`, `~/.claude.json`, `~/.codex`) need no entry, and listing one does not share it: the mutator gets throwaway copies of them, from which only a renewed login comes back."""
 
     @model_validator(mode="before")
     @classmethod
@@ -65,6 +66,10 @@ class CommandMutatorConfig(Sourced):
 
     def price_table(self) -> dict[str, dict[str, float]]:
         return price_table(self.prices)
+
+    def writable(self) -> tuple[Path, ...]:
+        """`sandbox.writable` as paths, a relative one taken from the config's folder."""
+        return tuple(self.beside(given) for given in self.sandbox.writable)
 
 
 class ReplayMutatorConfig(Sourced):

@@ -45,11 +45,11 @@ def _require_writable_apart(m: CommandMutatorConfig, *kept: Path) -> None:
     read-only, and a writable mount below either would open it again (a deeper mount wins). A folder holding
     them (your home) is fine: the hiding mount lies deeper."""
     apart = [k.resolve() for k in kept]
-    for i, written in enumerate(m.sandbox.writable):
-        path = Path(written).expanduser().resolve()
+    for i, (written, shared) in enumerate(zip(m.sandbox.writable, m.writable(), strict=True)):
+        path = shared.resolve()
         if inside := next((k for k in apart if path.is_relative_to(k)), None):
             raise InvalidInput(
-                f"{m.field(f'mutator.sandbox.writable.{i}')}: {written!r} is inside {inside}, "
+                f"{m.field(f'mutator.sandbox.writable.{i}')}: {written!r} ({path}) is inside {inside}, "
                 "which no mutator may write (the experiment's results and records, or git's); share another folder"
             )
 
@@ -75,7 +75,7 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
     return sandbox.Sandbox(
         hidden=(paths.results_dir, *hidden),
         readable=(ws.root, git_dir),
-        writable=tuple(Path(p).expanduser() for p in m.sandbox.writable),
+        writable=m.writable(),
         network=m.sandbox.network,
         program=sandbox.program() or sandbox.PROGRAM,
     )

@@ -116,3 +116,12 @@ def test_an_artifact_named_as_a_config_kept_in_a_subfolder_is_another_file(tmp_p
     repo = renamed(tmp_path, "sub/x.yaml", {"x.yaml": scores(a=0)})
     done = cli(repo, "validate", "-c", "sub/x.yaml")
     assert done.returncode == 0, done.stderr
+
+
+def test_a_relative_writable_folder_is_taken_from_the_configs_folder_and_named_resolved(tmp_path):
+    # from the repository root, `../.autoresearch/runs` of sub/x.yaml is the results directory's: the detached daemon,
+    # which runs in the config's folder, and the start's check in the user's directory must agree on it
+    shared = {"mode": "auto", "writable": ["../.autoresearch/runs"]}
+    repo = renamed(tmp_path, "sub/x.yaml", mutator=lambda repo, section: {**section, "sandbox": shared})
+    inside = f"'../.autoresearch/runs' ({repo / '.autoresearch/runs'}) is inside {repo / '.autoresearch'}"
+    assert_refused_by_name(repo, ["run"], "sub/x.yaml", f": field 'mutator.sandbox.writable.0': {inside}")
