@@ -125,3 +125,17 @@ def test_a_relative_writable_folder_is_taken_from_the_configs_folder_and_named_r
     repo = renamed(tmp_path, "sub/x.yaml", mutator=lambda repo, section: {**section, "sandbox": shared})
     inside = f"'../.autoresearch/runs' ({repo / '.autoresearch/runs'}) is inside {repo / '.autoresearch'}"
     assert_refused_by_name(repo, ["run"], "sub/x.yaml", f": field 'mutator.sandbox.writable.0': {inside}")
+
+
+def test_the_daemons_child_names_the_config_in_a_setting_refused_once_the_experiment_is_open(tmp_path):
+    # a holdout cannot be added to an experiment begun without one: found by the run that opens the experiment, which
+    # for a detached run is the daemon's child, started as here (the config's absolute path, in the config's folder)
+    repo = renamed(tmp_path, "sub/x.yaml")
+    assert cli(repo, "run", "-c", "sub/x.yaml").returncode in (0, 10)
+    config = yaml.safe_load((repo / "sub/x.yaml").read_text())
+    config["eval"]["holdout"] = 0.4
+    (repo / "sub/x.yaml").write_text(yaml.safe_dump(config))
+    field = "field 'eval.holdout': this experiment began without a holdout; --restart to draw one"
+    assert_one_line_error(cli(repo, "run", "-c", "sub/x.yaml"), 30, f"autoresearch: sub/x.yaml: {field}")
+    child = cli(repo / "sub", "run", "--config", str(repo / "sub/x.yaml"), "--daemon", "--quiet")
+    assert_one_line_error(child, 30, f"autoresearch: {repo / 'sub/x.yaml'}: {field}")
