@@ -24,7 +24,7 @@ class CommandMutator:
     def check(self) -> None:
         problem = missing_program(self.config.command, self.repo_root)
         if problem:
-            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.command': {problem}")
+            raise MutatorConfigError(f"{self.config.field('mutator.command')}: {problem}")
 
     def mutate(self, request: MutationRequest) -> MutationResult:
         prompt_file = request.log_dir / "mutator-prompt.md"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from autoresearch.plumbing.sourced import Sourced
 
 
 class SandboxConfig(BaseModel):
@@ -19,7 +22,7 @@ class SandboxConfig(BaseModel):
     network: bool = True
     """Whether the mutator may use the network (coding-agent CLIs call their API)."""
     writable: list[str] = Field(default_factory=list)
-    """Folders and files outside the checkout the mutator may change for real (`~` is the home folder). The coding agents' homes (`~/.claude`, `~/.claude.json`, `~/.codex`) need no entry, and listing one does not share it: the mutator gets throwaway copies of them, from which only a renewed login comes back."""
+    """Folders and files outside the checkout the mutator may change for real (`~` is the home folder; a relative path is taken from the config's folder). The coding agents' homes (`~/.claude`, `~/.claude.json`, `~/.codex`) need no entry, and listing one does not share it: the mutator gets throwaway copies of them, from which only a renewed login comes back."""
 
     @model_validator(mode="before")
     @classmethod
@@ -46,7 +49,7 @@ def price_table(prices: dict[str, ModelPrice]) -> dict[str, dict[str, float]]:
     return {model: price.model_dump() for model, price in prices.items()}
 
 
-class CommandMutatorConfig(BaseModel):
+class CommandMutatorConfig(Sourced):
     """Any program that edits files: a coding-agent CLI, a script."""
 
     model_config = ConfigDict(extra="forbid")
@@ -64,8 +67,12 @@ class CommandMutatorConfig(BaseModel):
     def price_table(self) -> dict[str, dict[str, float]]:
         return price_table(self.prices)
 
+    def writable(self) -> tuple[Path, ...]:
+        """`sandbox.writable` as paths, a relative one taken from the config's folder."""
+        return tuple(self.beside(given) for given in self.sandbox.writable)
 
-class ReplayMutatorConfig(BaseModel):
+
+class ReplayMutatorConfig(Sourced):
     """Recorded edits applied in order, one per cycle: for demos and for re-running a past experiment."""
 
     model_config = ConfigDict(extra="forbid")
@@ -75,7 +82,7 @@ class ReplayMutatorConfig(BaseModel):
     """A YAML list of edits, relative to the repository root: each `{summary, content}` (file artifact) or `{summary, files: {relative path: content file or null}}` (directory)."""
 
 
-class LLMMutatorConfig(BaseModel):
+class LLMMutatorConfig(Sourced):
     """An LLM with file tools: it is given paths only, reads what it needs, and rewrites the artifact."""
 
     model_config = ConfigDict(extra="forbid")

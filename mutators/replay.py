@@ -24,7 +24,7 @@ def edit_index(request: MutationRequest) -> int:
 
 class ReplayMutator:
     def __init__(self, config: ReplayMutatorConfig, repo_root: Path):
-        self.path = (repo_root / config.file).resolve()
+        self.path, self.field = (repo_root / config.file).resolve(), config.field("mutator.file")
 
     def check(self) -> None:
         self._edits()
@@ -34,7 +34,7 @@ class ReplayMutator:
         try:
             edits = yaml.safe_load(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise MutatorConfigError(f"autoresearch.yaml: field 'mutator.file': no such file {where}") from None
+            raise MutatorConfigError(f"{self.field}: no such file {where}") from None
         except yaml.YAMLError as exc:
             raise MutatorConfigError(f"{where}: not valid YAML ({exc})") from None
         if not isinstance(edits, list):

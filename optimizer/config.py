@@ -35,6 +35,8 @@ from autoresearch.optimizer.tracking import TrackingConfig
 from autoresearch.optimizer.unknown_key import unknown_key
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.jsontypes import JSONObject
+from autoresearch.plumbing.repo import config_root
+from autoresearch.plumbing.sourced import Sourced
 from autoresearch.policies.gates import Limits
 from autoresearch.policies.keep import RuleName
 from autoresearch.policies.objectives import weights_problem
@@ -175,7 +177,7 @@ class SearchConfig(BaseModel):
         return any(s.model is not None or s.temperature is not None for s in self.strategies)
 
 
-class Config(BaseModel):
+class Config(Sourced):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     experiment: str | None = None
@@ -262,6 +264,7 @@ def load(path: Path, overrides: JSONObject | None = None) -> Config:
         config = Config.model_validate(raw)
     except ValidationError as exc:
         raise InvalidInput(f"{path}: {describe(exc)}") from None
+    config.read_from(path)
     _check_scores(path, config)
     _check_objectives(path, config)
     if not NAME.match(config.experiment_name):
@@ -269,11 +272,7 @@ def load(path: Path, overrides: JSONObject | None = None) -> Config:
             f"{path}: field 'experiment': {config.experiment_name!r} must be at most 100 letters, digits, '.', '_' or '-', "
             "with no '..' and no trailing '.' or '.lock' (it names a folder and a git branch)"
         )
-    artifact, itself = (path.parent / config.artifact).resolve(), path.resolve()
-    if artifact == itself or artifact in itself.parents:  # the mutator would rewrite the eval command of the next run
-        raise InvalidInput(
-            f"{path}: field 'artifact': {config.artifact!r} holds the config itself; improve another file"
-        )
+    _check_artifact(path, config)
     names = [s.name for s in config.search.strategies]
     if len(set(names)) < len(names):
         raise InvalidInput(f"{path}: field 'search.strategies': a strategy name is given twice")
@@ -290,6 +289,19 @@ def load(path: Path, overrides: JSONObject | None = None) -> Config:
     except InvalidInput as exc:
         raise InvalidInput(f"{path}: {exc}") from None
     return config
+
+
+def _check_artifact(path: Path, config: Config) -> None:
+    """The artifact (relative to the repository root, not to the config's folder) may not hold the config: the
+    mutator would rewrite the eval command of the next run. Outside any repository the command refuses next."""
+    root = config_root(path)
+    if root is None:
+        return
+    artifact, itself = (root / config.artifact).resolve(), path.resolve()
+    if artifact == itself or artifact in itself.parents:
+        raise InvalidInput(
+            f"{path}: field 'artifact': {config.artifact!r} ({artifact}) holds the config itself; improve another file"
+        )
 
 
 def _check_scores(path: Path, config: Config) -> None:

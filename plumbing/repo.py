@@ -16,6 +16,12 @@ def git_root(start: Path) -> Path | None:
     return None
 
 
+def config_root(config: Path) -> Path | None:
+    """The repository a config file names: its own folder's, else (a config kept outside any repository) the
+    current directory's; None outside both."""
+    return git_root(config.resolve().parent) or git_root(Path.cwd())
+
+
 def find_config(path: Path) -> Path:
     """`path` as given when it is there or absolute; else the same relative path in the nearest folder above
     the current directory, up to its repository's root, that holds it: every command finds the repository's

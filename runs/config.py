@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from autoresearch.plumbing.sourced import Sourced
+
 
 class MetricConfig(BaseModel):
     """A single number printed by the eval command (karpathy-style training runs)."""
@@ -29,7 +31,7 @@ class ModelPrice(BaseModel):
     """USD per million output (completion) tokens."""
 
 
-class EvalConfig(BaseModel):
+class EvalConfig(Sourced):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     command: str | None = None

@@ -25,10 +25,10 @@ def load(path: Path, overrides: JSONObject | None = None) -> "Config":
     config may print what an eval, a provider or an old record said."""
     from autoresearch.optimizer import config as config_file
     from autoresearch.optimizer import masking
-    from autoresearch.plumbing.repo import git_root
+    from autoresearch.plumbing.repo import config_root
 
     cfg = config_file.load(path, overrides)
-    root = git_root(config_dir(path))
+    root = config_root(path)
     if root is not None:  # outside a repository the command refuses next
         masking.learn(cfg, root)
     return cfg

@@ -143,9 +143,9 @@ def _start_detached(
 
 def _settle_versions(cfg: "Config", config: Path) -> None:
     """A `rollback` or `promote` cut short left the checkout half-way: settled before the run checks it."""
-    from autoresearch.plumbing.repo import git_root
+    from autoresearch.plumbing.repo import config_root
 
-    root = git_root(config_dir(config))
+    root = config_root(config)
     if root is not None:
         settle_versions(root / cfg.results_dir)
 

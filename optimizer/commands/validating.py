@@ -54,7 +54,7 @@ def configured(config: Path, target: str | None, as_json: bool) -> int:
     prepared = load_eval(settings, ws.root)
     workers = settings.workers if "workers" in settings.model_fields_set else None
     wins = [
-        f"{eval_file}: {line} (autoresearch.yaml wins)"
+        f"{eval_file}: {line} ({cfg.source} wins)"
         for line in overridden(prepared.suite, workers, settings.repeat, settings.budget_usd)
     ]
     return accepted(str(eval_file), prepared, wins, as_json)

@@ -59,10 +59,11 @@ class RemoteMutator:
         executor = self.config.executor_at(request.repo_root)
         assert executor is not None, "only a run on ray makes remote mutators"
         context = pack_context(request)
-        if len(context) > self.config.executor.max_snapshot_mb * 1e6:
+        limit = self.config.executor
+        if len(context) > limit.max_snapshot_mb * 1e6:
             raise MutationFailed(
-                f"what the mutator reads (the run just decided, the history) is over field "
-                f"'executor.max_snapshot_mb' ({self.config.executor.max_snapshot_mb:g} MB) compressed",
+                f"what the mutator reads (the run just decided, the history) is over {limit.max_snapshot_mb:g} MB "
+                f"compressed ({limit.field('executor.max_snapshot_mb')})",
                 "too-big",
             )
         shipped = executor.ship(fresh=True)

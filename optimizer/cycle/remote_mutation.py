@@ -141,7 +141,7 @@ def _sandbox(config: MutatorConfig) -> tuple[sandbox.Sandbox | None, str | None]
         on = config.sandbox.mode == "on"
         return None, (f"no sandbox on the Ray worker {os.uname().nodename}: {why}" if on else None)
     shield = sandbox.Sandbox(
-        writable=tuple(Path(p).expanduser() for p in config.sandbox.writable),
+        writable=config.writable(),
         network=config.sandbox.network,
         program=sandbox.program() or sandbox.PROGRAM,
     )

@@ -138,7 +138,7 @@ def require_untracked_results(ws: Workspace, config: Config) -> None:
 
 
 def _results_field(config: Config) -> str:
-    return f"autoresearch.yaml: field 'results_dir': {config.results_dir!r}"
+    return f"{config.field('results_dir')}: {config.results_dir!r}"
 
 
 def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config) -> None:
@@ -157,7 +157,7 @@ def _require_results_apart(ws: Workspace, paths: ExperimentPaths, config: Config
 def _require_tracker(config: Config) -> None:
     if config.tracking.mlflow is not None and not tracking.available():
         raise InvalidInput(
-            "autoresearch.yaml: field 'tracking.mlflow': MLflow's client is not installed here: "
+            f"{config.field('tracking.mlflow')}: MLflow's client is not installed here: "
             "pipx inject autoresearch mlflow-skinny (or pip install 'autoresearch[mlflow]')"
         )
 
@@ -176,7 +176,7 @@ def _require_priced_mutator(config: Config) -> None:
     for model, where in models.items():
         if price_of(model, m.price_table()) is None:
             raise InvalidInput(
-                f"autoresearch.yaml: field 'mutator.prices': no price is known for {model!r}{where}, so stop.budget_usd "
+                f"{m.field('mutator.prices')}: no price is known for {model!r}{where}, so stop.budget_usd "
                 f"cannot bound what the mutator spends; add {model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
             )
 
@@ -192,7 +192,7 @@ def _require_priced_targets(config: Config, evaluator: Evaluator) -> None:
     if unpriced:
         target, model = next(iter(unpriced.items()))
         raise InvalidInput(
-            f"autoresearch.yaml: field 'eval.prices': no price is known for {model!r} (target {target!r}), so {budget} "
+            f"{config.eval.field('eval.prices')}: no price is known for {model!r} (target {target!r}), so {budget} "
             f"cannot bound what the eval spends; add {model}: {{input_per_mtok: ..., output_per_mtok: ...}}"
         )
 

@@ -93,7 +93,7 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         claim.release()
         raise
     try:
-        _refuse_another_undo(ws, vault, paths)
+        _refuse_another_undo(ws, vault, paths, config)
         records = interrupted.restore_records(vault, paths)  # the log among them: before it is opened
         daemonlog.write_to(paths.log)  # the experiment is ours from here: what the resume repairs goes in its log
         put_back_history(paths, vault)
@@ -123,7 +123,9 @@ def open_session(config: Config, cwd: Path, restart: bool = False, source: Confi
         split = holdout.load(paths.holdout, paths.results_dir, config.experiment_name)
         _check_split(paths, split, history)
         if config.eval.holdout and split is None and history:
-            raise InvalidInput("field 'eval.holdout': this experiment began without a holdout; --restart to draw one")
+            raise InvalidInput(
+                f"{config.field('eval.holdout')}: this experiment began without a holdout; --restart to draw one"
+            )
         head = (head_ref(ws), ws.head())
         stale = bool(history) and _eval_changed(history, cache.eval_key)
         baseline = _resume_baseline(ws, paths, history, stale) if history else []
@@ -182,7 +184,7 @@ def _reread(
     return again, ws, evaluator, mutator
 
 
-def _refuse_another_undo(ws: Workspace, vault: Vault, paths: ExperimentPaths) -> None:
+def _refuse_another_undo(ws: Workspace, vault: Vault, paths: ExperimentPaths, config: Config) -> None:
     """Refused while another experiment's mutation in this checkout is left undone (`interrupted.elsewhere`):
     its mutator may have rewritten this very config to name this experiment."""
     others = interrupted.elsewhere(ws, vault)
@@ -190,7 +192,7 @@ def _refuse_another_undo(ws: Workspace, vault: Vault, paths: ExperimentPaths) ->
         raise IntegrityError(
             f"a daemon of another experiment in this checkout was killed during a mutation (run directory "
             f"{others[0]}), and what its mutator changed outside the artifact is not undone yet; that mutator may "
-            f"have rewritten the config to name this experiment ({paths.root}): check the config (`git diff`), "
+            f"have rewritten {config.source} to name this experiment ({paths.root}): check it (`git diff`), "
             "put back the one that names the interrupted experiment, and start it: its start undoes the rest"
         )
 

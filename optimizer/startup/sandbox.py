@@ -20,8 +20,6 @@ from autoresearch.plumbing import sandbox
 from autoresearch.plumbing.errors import InvalidInput
 from autoresearch.plumbing.paths import ExperimentPaths
 
-FIELD = "autoresearch.yaml: field 'mutator.sandbox'"
-
 
 def require(config: Config, root: Path) -> None:
     """`sandbox: on` (the mutator's, a check's) where no sandbox can be made, and a folder shared writable
@@ -30,11 +28,13 @@ def require(config: Config, root: Path) -> None:
     if isinstance(m, CommandMutatorConfig) and m.sandbox.mode != "off":
         _require_writable_apart(m, root / config.results_dir, root / ".git")
     if isinstance(m, CommandMutatorConfig) and m.sandbox.mode == "on" and (why := sandbox.unavailable()):
-        raise InvalidInput(f"{FIELD}: 'on', but {why}; install bubblewrap, or set it to auto or off")
+        raise InvalidInput(
+            f"{m.field('mutator.sandbox')}: 'on', but {why}; install bubblewrap, or set it to auto or off"
+        )
     for i, check in enumerate(config.gates.checks):
         if check.sandbox == "on" and (why := sandbox.unavailable()):
             raise InvalidInput(
-                f"autoresearch.yaml: field 'gates.checks.{i}.sandbox': 'on', but {why}; "
+                f"{config.field(f'gates.checks.{i}.sandbox')}: 'on', but {why}; "
                 "install bubblewrap, or set it to auto or off"
             )
 
@@ -45,11 +45,11 @@ def _require_writable_apart(m: CommandMutatorConfig, *kept: Path) -> None:
     read-only, and a writable mount below either would open it again (a deeper mount wins). A folder holding
     them (your home) is fine: the hiding mount lies deeper."""
     apart = [k.resolve() for k in kept]
-    for i, written in enumerate(m.sandbox.writable):
-        path = Path(written).expanduser().resolve()
+    for i, (written, shared) in enumerate(zip(m.sandbox.writable, m.writable(), strict=True)):
+        path = shared.resolve()
         if inside := next((k for k in apart if path.is_relative_to(k)), None):
             raise InvalidInput(
-                f"autoresearch.yaml: field 'mutator.sandbox.writable.{i}': {written!r} is inside {inside}, "
+                f"{m.field(f'mutator.sandbox.writable.{i}')}: {written!r} ({path}) is inside {inside}, "
                 "which no mutator may write (the experiment's results and records, or git's); share another folder"
             )
 
@@ -63,7 +63,10 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
         return None
     log = get().bind(experiment=config.experiment_name)  # before the loop binds it for every line
     if m.sandbox.mode == "off":
-        log.warning(f"{FIELD} is off: the command mutator can write to your checkout; only the scope guard checks it")
+        log.warning(
+            f"{m.field('mutator.sandbox')} is off: the command mutator can write to your checkout; "
+            "only the scope guard checks it"
+        )
         return None
     if why := sandbox.unavailable():
         log.warning(f"no sandbox for the command mutator: {why}; only the scope guard checks it")
@@ -72,7 +75,7 @@ def open_for(config: Config, ws: Workspace, paths: ExperimentPaths, hidden: tupl
     return sandbox.Sandbox(
         hidden=(paths.results_dir, *hidden),
         readable=(ws.root, git_dir),
-        writable=tuple(Path(p).expanduser() for p in m.sandbox.writable),
+        writable=m.writable(),
         network=m.sandbox.network,
         program=sandbox.program() or sandbox.PROGRAM,
     )

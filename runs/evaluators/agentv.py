@@ -22,13 +22,15 @@ class AgentVEvaluator:
         if "max_retries" in config.model_fields_set:  # agentv's own default is ours
             command += f" --max-retries {config.max_retries}"
         self._inner = CommandEvaluator(config.model_copy(update={"command": command, "agentv": None}), repo_root)
-        self.repo_root = repo_root
+        self.repo_root, self.field = repo_root, config.field("eval.agentv")
 
     def check(self) -> None:
         if shutil.which("agentv") is None:
-            raise RunsError("eval.agentv needs the `agentv` CLI on PATH (npm install -g agentv), or use eval.command")
-        if not (self.repo_root / self.eval_file).is_file():
-            raise RunsError(f"autoresearch.yaml: field 'eval.agentv': no such file {self.eval_file}")
+            raise RunsError(
+                f"{self.field}: needs the `agentv` CLI on PATH (npm install -g agentv), or use eval.command"
+            )
+        if not (self.repo_root / self.eval_file).is_file():  # relative to the repository root, as AgentV is run there
+            raise RunsError(f"{self.field}: no such file {self.repo_root / self.eval_file}")
 
     def run(self, run_dir: Path) -> EvalOutcome:
         """AgentV's run; a matrix run's rows (`execution.targets`) get the ids `test@target`, in the

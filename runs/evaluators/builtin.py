@@ -27,7 +27,7 @@ from autoresearch.runs.parse import EvalFileError, check, runnable
 from autoresearch.runs.runner.case import TestResult
 from autoresearch.runs.runner.filerefs import Unread, unread
 from autoresearch.runs.runner.progress import Progress
-from autoresearch.runs.runner.resolve import INLINE_SOURCE, Targets, resolve
+from autoresearch.runs.runner.resolve import Inline, Targets, resolve
 from autoresearch.runs.runner.retry import Retries
 from autoresearch.runs.runner.run import EvalRun, Remote, RunOptions, run_attempt
 from autoresearch.runs.runner.rundir import RunDirWriter
@@ -56,7 +56,7 @@ class Finished:
 
 
 def prepare(
-    eval_file: Path, repo_root: Path, inline_targets: list[dict[str, Any]] | None = None, target: str | None = None
+    eval_file: Path, repo_root: Path, inline_targets: Inline | None = None, target: str | None = None
 ) -> Prepared:
     """Load and check everything before any test runs; raise `EvalFileError` listing every problem."""
     load_dotenv(repo_root)
@@ -140,11 +140,8 @@ class BuiltinEvaluator:
         prepared = self._prepare()
         if self.executor is not None:
             self.executor.connect()
-        source = (
-            INLINE_SOURCE
-            if self.config.targets is not None
-            else find_targets_file(prepared.suite.directory, self.repo_root)
-        )
+        inline = inline_targets(self.config)
+        source = inline.source if inline else find_targets_file(prepared.suite.directory, self.repo_root)
         runnable(prepared.suite)
         if prepared.targets.unresolved:
             raise EvalFileError(prepared.targets.unresolved)
@@ -236,10 +233,15 @@ class BuiltinEvaluator:
         return remote
 
 
+def inline_targets(config: EvalConfig) -> Inline | None:
+    """`eval.targets`, their problems naming the config file they were read from."""
+    return None if config.targets is None else Inline(f"{config.source} (eval.targets)", config.targets)
+
+
 def load(config: EvalConfig, repo_root: Path) -> Prepared:
     """The eval file and its targets as `config` names them, priced by its price table."""
     assert config.file is not None
-    prepared = prepare((repo_root / config.file).resolve(), repo_root, config.targets, config.target)
+    prepared = prepare((repo_root / config.file).resolve(), repo_root, inline_targets(config), config.target)
     for spec in prepared.targets.llm.values():  # the built targets and graders hold these specs
         spec.prices = config.price_table()
     return prepared

@@ -57,9 +57,9 @@ def check_eval_command(config: EvalConfig, repo_root: Path) -> None:
     """Refuse now (exit 30) an eval command that cannot start, such as the `path/to/eval` placeholder of `init`."""
     problem = missing_program(config.command or "", repo_root)
     if problem:
-        raise RunsError(f"autoresearch.yaml: field 'eval.command': {problem}")
+        raise RunsError(f"{config.field('eval.command')}: {problem}")
     if config.sandbox and (why := sandbox.unavailable()):
-        raise RunsError(f"autoresearch.yaml: field 'eval.sandbox': {why}; install bubblewrap, or set it to false")
+        raise RunsError(f"{config.field('eval.sandbox')}: {why}; install bubblewrap, or set it to false")
 
 
 def rows_cost(rows: list[Row]) -> float:
@@ -110,11 +110,11 @@ class MetricEvaluator:
         try:
             self.pattern = re.compile(config.metric.pattern)
         except re.error as exc:
-            raise RunsError(f"autoresearch.yaml: field 'eval.metric.pattern' is not a valid regex ({exc})") from None
+            raise RunsError(f"{config.field('eval.metric.pattern')}: not a valid regex ({exc})") from None
 
     def check(self) -> None:
         if self.pattern.groups < 1:
-            raise RunsError("autoresearch.yaml: field 'eval.metric.pattern' needs one capturing group")
+            raise RunsError(f"{self.config.field('eval.metric.pattern')}: needs one capturing group")
         check_eval_command(self.config, self.repo_root)
 
     def run(self, run_dir: Path) -> EvalOutcome:

@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from autoresearch.runs.errors import RunsError
 from autoresearch.runs.executors import ClusterLost, NodeLost, OnLost, TaskFailed
 from autoresearch.runs.executors.config import ExecutorConfig
-from autoresearch.runs.executors.snapshot import build
+from autoresearch.runs.executors.snapshot import Snapshot, TooBig, build
 
 T = TypeVar("T")
 INSTALL = "pip install 'autoresearch[ray]'"
@@ -93,11 +93,11 @@ class Driver:
             raise
         if verb == "missing":
             self.close()
-            raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL}; {answer})")
+            raise RunsError(f"{config.field('executor')}: Ray is not installed ({INSTALL}; {answer})")
         if verb != "ok":
             self.close()
             raise RunsError(
-                f"autoresearch.yaml: field 'executor.address': cannot reach the Ray cluster at {address!r} ({answer})"
+                f"{config.field('executor.address')}: cannot reach the Ray cluster at {address!r} ({answer})"
             )
         threading.Thread(target=self._read, name="ray-driver", daemon=True).start()
 
@@ -224,24 +224,26 @@ class RayExecutor:
     def connect(self) -> None:
         """At the eval's check, before anything is written: a tree over `max_snapshot_mb` is refused (naming the
         field), then the cluster is reached."""
-        build(self.root, self.skip, self._max_bytes)
+        self._snapshot()
         self._reach()
 
     def ship(self, fresh: bool = False) -> Shipped:
         driver = self._reach()
-        snapshot = build(self.root, self.skip, self._max_bytes)
+        snapshot = self._snapshot()
         data, env = driver.put(snapshot.data), driver.put(self.environment())
         return Shipped(data, snapshot.digest, env, fresh, driver)
 
-    @property
-    def _max_bytes(self) -> int:
-        return int(self.config.max_snapshot_mb * 1e6)
+    def _snapshot(self) -> Snapshot:
+        try:
+            return build(self.root, self.skip, int(self.config.max_snapshot_mb * 1e6))
+        except TooBig as exc:
+            raise RunsError(f"{self.config.field('executor.max_snapshot_mb')}: {exc}") from None
 
     def _reach(self) -> Driver:
         if self._driver is not None:
             return self._driver
         if importlib.util.find_spec("ray") is None:
-            raise RunsError(f"autoresearch.yaml: field 'executor': Ray is not installed ({INSTALL})")
+            raise RunsError(f"{self.config.field('executor')}: Ray is not installed ({INSTALL})")
         key = (self.address, self.config.model_dump_json())
         with _drivers_lock:
             driver = _drivers.get(key)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from autoresearch.plumbing.sourced import Sourced
 
 
-class ExecutorConfig(BaseModel):
+class ExecutorConfig(Sourced):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
 
     kind: Literal["local", "ray"] = Field(default="local", alias="type")

@@ -96,8 +96,12 @@ def _inside(root: Path, path: Path) -> bool:
     return path.resolve().is_relative_to(root.resolve())
 
 
-def _too_big(root: Path, max_bytes: int) -> RunsError:
-    return RunsError(
-        f"autoresearch.yaml: field 'executor.max_snapshot_mb': the tree at {root} is over "
-        f"{max_bytes / 1e6:g} MB compressed; ignore its large files in .gitignore or raise the limit"
+class TooBig(RunsError):
+    """The tree is over the limit; the caller names the setting that gave it (and the config file)."""
+
+
+def _too_big(root: Path, max_bytes: int) -> TooBig:
+    return TooBig(
+        f"the tree at {root} is over {max_bytes / 1e6:g} MB compressed; "
+        "ignore its large files in .gitignore or raise the limit"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from autoresearch.runs.evalfile.model import Case, Suite
 from autoresearch.runs.evalfile.problems import Problem, Problems
@@ -25,7 +25,13 @@ from autoresearch.runs.targets.specs import (
     read_targets_file,
 )
 
-INLINE_SOURCE = "autoresearch.yaml (eval.targets)"
+
+class Inline(NamedTuple):
+    """Targets given in the config (`eval.targets`) instead of a targets file, and where their problems say
+    they are: `<the config file> (eval.targets)`."""
+
+    source: str
+    items: list[dict[str, Any]]
 
 
 GRADING_PROVIDERS = (*LLM_PROVIDERS, "cli")  # a replay target answers tests, never grades
@@ -59,7 +65,7 @@ class Targets:
 
 
 def resolve(
-    suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None = None, override: str | None = None
+    suite: Suite, repo_root: Path, inline: Inline | None = None, override: str | None = None
 ) -> tuple[Targets, list[Problem]]:
     specs, problems, items = _specs(suite, repo_root, inline)
     in_eval = Problems(str(suite.path))
@@ -95,12 +101,12 @@ def resolve(
 
 
 def _specs(
-    suite: Suite, repo_root: Path, inline: list[dict[str, Any]] | None
+    suite: Suite, repo_root: Path, inline: Inline | None
 ) -> tuple[dict[str, TargetSpec], Problems, list[Any] | None]:
     """The defined targets, the problems of their definitions (no target at all is always one), and their raw items."""
     if inline is not None:
-        problems = Problems(INLINE_SOURCE)
-        return parse_targets(inline, problems), problems, inline
+        problems = Problems(inline.source)
+        return parse_targets(inline.items, problems), problems, inline.items
     path = find_targets_file(suite.directory, repo_root)
     if path is None:
         problems = Problems(str(suite.path))

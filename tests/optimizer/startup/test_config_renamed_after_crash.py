@@ -42,6 +42,7 @@ def test_a_config_the_mutator_renamed_is_refused_and_nothing_runs_with_its_eval(
 
         assert started.returncode == 50, started.stderr  # IntegrityError
         assert "killed during a mutation" in started.stderr and "exp" in started.stderr, started.stderr
+        assert "may have rewritten autoresearch.yaml to name this experiment" in started.stderr, started.stderr
         assert (repo / "evals/score.py").read_text() == FORGED  # left for the experiment's own start to undo
         ran = [p.relative_to(repo).as_posix() for p in repo.glob("**/iterations.jsonl") if ".git" not in p.parts]
         assert ran == [".autoresearch/runs/exp/_autoresearch/iterations.jsonl"], ran  # nothing ran in the other

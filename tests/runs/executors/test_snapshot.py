@@ -55,7 +55,7 @@ def test_the_same_tree_gives_the_same_digest_and_an_edit_changes_it(tmp_path):
 def test_a_tree_over_the_limit_is_refused(tmp_path):
     root = make_repo(tmp_path / "repo", {"prompt.md": "p"})
     (root / "data.bin").write_bytes(os.urandom(200_000))
-    with pytest.raises(RunsError, match="executor.max_snapshot_mb"):
+    with pytest.raises(RunsError, match="is over 0.1 MB compressed"):
         build(root, [], 100_000)
 
 
