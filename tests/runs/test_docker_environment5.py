@@ -6,7 +6,7 @@ tools run the eval files of tests/runs/docker5/ against it in each engine
 state; their scores and statuses, and the docker commands they issued (the
 container names, the case's directory and a built image's tag normalised),
 must be the same. AgentV's node is made to wait, after starting each docker
-command, until that command has exited or waits (tests/helpers/descheduled_node.mjs):
+command, until that command has exited or waits (tests/helpers/descheduled_node.cjs):
 the order a busy machine may give them, in every run.
 """
 
@@ -26,6 +26,7 @@ import pytest
 from tests.runs.parity.harness import (
     AGENTV5,
     AGENTV_SAID,
+    DESCHEDULED_NODE,
     REPO,
     differences,
     eval_files,
@@ -37,9 +38,6 @@ from tests.runs.parity.harness import (
 
 CASE = REPO / "tests" / "runs" / "docker5"
 STAND_IN = REPO / "tests" / "helpers" / "docker_stand_in.py"
-# AgentV's node slowed as on a busy machine: a stand-in that exited before AgentV wrote its input once crashed AgentV
-# under load (an EPIPE it does not handle), and its run lacked the rows of the tests left
-DESCHEDULED = {"NODE_OPTIONS": f"--import={REPO / 'tests' / 'helpers' / 'descheduled_node.mjs'}"}
 MODES = ["up", "down", "absent", "unpullable", "unbuildable", "uncreatable", "noexec"]
 
 
@@ -66,7 +64,9 @@ def _run(side: str, tmp_path: Path, monkeypatch, mode: str) -> tuple[dict, list]
     out = tmp_path / f"{side}-out"
     rows = (
         # the temporary folder a user's shell gives both tools (AgentV mounts os.tmpdir() in the container)
-        run_agentv(root, eval_files(root), out, {**env, **DESCHEDULED, "TMPDIR": tempfile.gettempdir()}, binary=AGENTV5)
+        run_agentv(
+            root, eval_files(root), out, {**env, **DESCHEDULED_NODE, "TMPDIR": tempfile.gettempdir()}, binary=AGENTV5
+        )
         if side == "agentv"
         else run_ours(root, eval_files(root), out)
     )

@@ -1,10 +1,11 @@
-// Loaded into AgentV's node (NODE_OPTIONS=--import=<this file>) by tests/runs/test_docker_environment5.py: after
+// Loaded into AgentV's node (NODE_OPTIONS=--require=<this file>) by the parity tests with a stand-in docker: after
 // starting a `docker` command, node goes on only once that command has exited or waits (for its input, for what it
 // runs), as node descheduled on a busy machine would for as long. AgentV writes a command's input after starting it;
 // a stand-in that had exited by then made that write fail with an EPIPE AgentV does not handle, and its process died.
-import childProcess from "node:child_process";
-import { readFileSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
+// CommonJS and --require: every node AgentV supports (>= 20.0) takes them in NODE_OPTIONS (--import: 20.6 on).
+const childProcess = require("node:child_process");
+const { readFileSync } = require("node:fs");
+const { syncBuiltinESMExports } = require("node:module");
 
 const spawn = childProcess.spawn;
 const LIMIT_MS = 10_000; // a command still running by then is left to run: node goes on
@@ -15,7 +16,7 @@ function running(pid) {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return ["R", "D"].includes(stat[stat.lastIndexOf(")") + 2]); // its state, after the command's name
   } catch {
-    return false; // reaped
+    return false; // reaped, or no /proc: node goes on at once
   }
 }
 
