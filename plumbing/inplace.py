@@ -60,7 +60,7 @@ def writable_again(path: Path | str, flags: int, inode: int | None = None) -> in
         own = st.st_ino == inode if inode is not None else st.st_nlink == 1
         if not stat.S_ISREG(st.st_mode) or not own or st.st_uid != os.geteuid() or st.st_mode & stat.S_IWUSR:
             return None
-        os.fchmod(fd, stat.S_IMODE(st.st_mode) | stat.S_IWUSR)
+        os.fchmod(fd, st.st_mode & 0o777 | stat.S_IWUSR)  # a set-user-ID bit a mutator added goes too
         again = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
