@@ -58,10 +58,11 @@ class IntegrityError(AutoresearchError):
 
 
 class NoRoom(IntegrityError, OSError):
-    """A record could not be written: the disk is full, a quota or a file-size limit is reached, or the disk
-    failed. The run stops as after a crash (HEAD the last decision, whole lines only); the next `run`, with
-    room again, resumes. Exit 50: the experiment's records are not all the daemon meant to write. An OSError
-    too (with the errno it stands for), so that a caller that went on after a failed write still does.
+    """A record could not be written: the disk is full, a quota or a file-size limit is reached, the disk
+    failed, or this user may no longer write the file (`not_writable`). The run stops as after a crash (HEAD
+    the last decision, whole lines only); the next `run`, with room again, resumes. Exit 50: the experiment's
+    records are not all the daemon meant to write. An OSError too (with the errno it stands for), so that a
+    caller that went on after a failed write still does.
 
     Its message ends with what to do once there is room: by default `run` resumes; a run that a stop rule had
     already ended does not resume, and says what does instead (`ending`, autoresearch.optimizer.cycle.loop)."""
@@ -118,8 +119,21 @@ def require_room(folder: Path, then: str) -> None:
         probe.unlink(missing_ok=True)
 
 
+def not_writable(path: Path) -> NoRoom:
+    """What a write to a record of the daemon's own raises when this user may not write it and cannot make it
+    writable (another user's file, a folder without write access): exit 50, as for a full disk, one line
+    naming the file and the fix; the run stops as after a crash, and resumes once the user can write it."""
+    return _no_room(path, os.strerror(errno.EACCES), errno.EACCES, "then `run` resumes")
+
+
+_FIXES = {
+    errno.EROFS: "make it writable again",
+    errno.EACCES: "give this user write access to it and its folder again (chown, chmod u+w)",
+}
+
+
 def _no_room(path: Path, cause: str, number: int | None, then: str) -> NoRoom:
-    fix = "make it writable again" if number == errno.EROFS else "free some space"
+    fix = _FIXES.get(number or 0, "free some space")
     no_room = NoRoom(f"cannot write {path}: {cause}; {fix}, {then}")
     no_room.errno, no_room.path, no_room.cause = number, path, cause  # not strerror: OSError's str would show it
     return no_room

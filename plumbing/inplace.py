@@ -44,6 +44,34 @@ def owned(path: Path | str) -> int | None:
     return None if opened is None else opened[0]
 
 
+def writable_again(path: Path | str, flags: int, inode: int | None = None) -> int | None:
+    """A descriptor opened with `flags` (a write, never a creation) on the daemon's own file at `path` whose
+    owner's write bit was taken away (an admin's `chmod -w`, a mutator's `chmod 444`): the bit given back
+    through a descriptor open for reading (`fchmod`: the file opened, never what a link names), then the file
+    opened again and checked to be the same. The daemon's own: a regular file this user owns, and either the
+    `inode` the caller recorded or a file of one name (a user's file a hard link put there is never made
+    writable). None otherwise, or when the bit is there already or the file was replaced meanwhile."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        own = st.st_ino == inode if inode is not None else st.st_nlink == 1
+        if not stat.S_ISREG(st.st_mode) or not own or st.st_uid != os.geteuid() or st.st_mode & stat.S_IWUSR:
+            return None
+        os.fchmod(fd, st.st_mode & 0o777 | stat.S_IWUSR)  # a set-user-ID bit a mutator added goes too
+        again = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if os.path.samestat(os.fstat(again), st):
+        return again
+    os.close(again)
+    return None
+
+
 def cut(path: Path, data: bytes, between: Callable[[], None] = lambda: None) -> bool:
     """`data` written over the start of `path`, then the file cut to its length; False, having written
     nothing, when `path` is not `owned`. A kill before the cut leaves `data` followed by the old text's

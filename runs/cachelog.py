@@ -32,8 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from autoresearch.plumbing import trees
-from autoresearch.plumbing.errors import writing
+from autoresearch.plumbing import inplace, trees
+from autoresearch.plumbing.errors import not_writable, writing
 
 NAME = "entries.log"
 CHUNK = 1 << 20  # what a look reads at once: a log read again from its start keeps memory flat
@@ -42,6 +42,14 @@ TAG = 64  # bits of an entry's signature kept in the index, beside its offset
 _REPLACED = (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENOTDIR)  # a link, a FIFO, a folder in its place
 
 Check = Callable[[bytes], "tuple[int, int] | None"]  # an entry's line -> (key, tag) when it is valid
+
+
+def _special(path: Path) -> bool:
+    """Whether a FIFO or a device is at `path` (a read-only one fails the open with EACCES, as a log would)."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 class Log:
@@ -56,9 +64,13 @@ class Log:
 
     def append(self, entry: bytes) -> None:
         """`entry` (a newline, one line, a newline) added at the log's end in one write; a link, FIFO or
-        folder a mutator put in the log's place is removed, never written through."""
+        folder a mutator put in the log's place is removed, never written through. A log of this user's made
+        read-only (`chmod -w`) is made writable again; one this user cannot write is `NoRoom` naming it."""
         with writing(self.path):
-            fd = self._opened()
+            try:
+                fd = self._opened()
+            except PermissionError:  # the log's mode or its folder's, and not this user's to give back
+                raise not_writable(self.path) from None
             try:
                 os.write(fd, entry)  # a short write (a full disk) leaves a torn line: read as absent
             finally:
@@ -68,6 +80,12 @@ class Log:
         flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
             fd = os.open(self.path, flags | os.O_CREAT, 0o666)
+        except PermissionError:  # made read-only: its owner, this user, gives the write bit back
+            again = inplace.writable_again(self.path, flags)
+            if again is not None:
+                return again
+            if not _special(self.path):  # another's, a second name of a file, or its folder's mode
+                raise
         except OSError as exc:
             if exc.errno not in _REPLACED:
                 raise

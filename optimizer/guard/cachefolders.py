@@ -143,6 +143,11 @@ class CacheFolders:
         settled = self.logs.get(path)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except PermissionError:  # made read-only (the mutation's `chmod 444`, an admin's): the daemon's own file
+            again = None if settled is None else inplace.writable_again(path, os.O_WRONLY, settled[0])
+            if again is None:
+                return False
+            fd = again
         except OSError:
             return False
         try:

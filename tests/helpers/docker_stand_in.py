@@ -16,12 +16,21 @@ in the state $DOCKER_STUB_MODE names:
 
 What a container was created with (`create`) is kept in $DOCKER_STUB_STATE
 (a directory), so its `exec`s get the same environment and mounts.
+
+Its input, when a pipe or socket, is read to its end before it exits: AgentV 5
+writes each docker command's input (empty for most) after starting it, with no
+handler for the write's error, so a stand-in that exited first (AgentV's node
+descheduled for the ~30 ms a Python start takes, on a busy machine) crashed
+AgentV with an unhandled EPIPE and its run lost the rows of the tests left.
+Not for `run`: AgentV starts its sandbox's `docker run --rm` with an input it
+never writes nor closes (docker's `run` without `-i` does not read it).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +97,13 @@ def _host(flags: dict[str, list[str]], command: list[str]) -> int:
     return subprocess.run(command, env=env, cwd=cwd).returncode
 
 
+def _drained() -> None:
+    """Stdin read to its end when the caller writes it (a pipe, a socket): never a terminal or a file."""
+    if stat.S_ISFIFO(mode := os.fstat(0).st_mode) or stat.S_ISSOCK(mode):
+        while os.read(0, 1 << 16):
+            pass
+
+
 def _say(text: str) -> int:
     print(text)
     return 0
@@ -99,4 +115,7 @@ def _fail(message: str, code: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    code = main(sys.argv[1:])
+    if sys.argv[1:2] != ["run"]:
+        _drained()
+    sys.exit(code)

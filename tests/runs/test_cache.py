@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
@@ -13,7 +15,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
+from autoresearch.plumbing.errors import NoRoom, exit_code_for
 from autoresearch.runs.cache import SampleCache
+from tests.helpers import unprivileged
 
 ROWS = [{"test_id": "a", "score": 0.25}, {"test_id": "b", "score": 0.5}]
 
@@ -370,3 +376,68 @@ def test_a_fifo_or_a_link_in_an_entry_s_place_reads_as_absent_and_never_blocks(t
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", "None", "0", "True", "0", "None", "True"]
+
+
+def test_a_log_made_read_only_is_made_writable_again_by_its_owner_and_keeps_every_entry():
+    """An admin's `chmod -w`, a mutator's `chmod 444` (sandbox off): the next store raised EACCES and the daemon
+    ended with a traceback. The log is the daemon's own: its owner's write bit is given back through the file
+    opened, and the store goes on. As a user whom mode bits bind (root ignores them)."""
+    with unprivileged.tree() as top:
+
+        def stores() -> None:
+            cache = SampleCache(top, "eval1")
+            cache.put("abc", 1, ROWS)
+            _log(top).chmod(0o4444)  # a set-user-ID bit too: gone with the write bit's return
+            cache.put("abc", 2, ROWS[:1])
+            assert stat.S_IMODE(_log(top).stat().st_mode) == 0o644
+            assert SampleCache(top, "eval1").stored("abc") == [ROWS, ROWS[:1]]
+
+        unprivileged.run(top, stores)
+
+
+def test_a_log_its_user_cannot_write_is_one_error_naming_it_and_the_fix():
+    """The eval's folder made read-only, its log gone: nothing this user may put right. One line, exit 50, naming
+    the log and the fix, as for a full disk (no traceback); once the fix is made, the store goes on."""
+    with unprivileged.tree() as top:
+
+        def refused() -> None:
+            cache = SampleCache(top, "eval1")
+            cache.put("abc", 1, ROWS)
+            _log(top).unlink()
+            (top / "eval1").chmod(0o555)
+            with pytest.raises(NoRoom) as refusal:
+                cache.put("abc", 2, ROWS)
+            assert exit_code_for(refusal.value) == 50
+            assert str(refusal.value) == (
+                f"cannot write {_log(top)}: Permission denied; give this user write access to it and its "
+                "folder again (chown, chmod u+w), then `run` resumes"
+            )
+            (top / "eval1").chmod(0o755)
+            cache.put("abc", 2, ROWS)
+            assert cache.get("abc", 2) == ROWS
+
+        unprivileged.run(top, refused)
+
+
+def test_a_read_only_fifo_in_the_log_s_place_is_replaced_and_a_users_read_only_file_never_made_writable():
+    """What fails the open with EACCES but is no log of the daemon's: a FIFO (`mkfifo -m 444`) is replaced as a
+    writable one is; a user's read-only file a hard link put in the log's place keeps its mode and bytes."""
+    with unprivileged.tree() as top:
+
+        def refused() -> None:
+            cache = SampleCache(top, "eval1")
+            cache.put("abc", 1, ROWS)
+            _log(top).unlink()
+            os.mkfifo(_log(top), 0o444)
+            cache.put("abc", 2, ROWS)
+            assert stat.S_ISREG(_log(top).stat().st_mode) and cache.get("abc", 2) == ROWS
+            users = top / "notes.txt"
+            users.write_bytes(b"the user's\n")
+            users.chmod(0o444)
+            _log(top).unlink()
+            os.link(users, _log(top))
+            with pytest.raises(NoRoom, match="entries.log: Permission denied"):
+                cache.put("abc", 3, ROWS)
+            assert users.read_bytes() == b"the user's\n" and users.stat().st_mode & 0o777 == 0o444
+
+        unprivileged.run(top, refused)

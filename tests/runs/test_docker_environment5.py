@@ -5,7 +5,9 @@ PATH: it logs its argv and runs `run` and `exec` commands on the host. Both
 tools run the eval files of tests/runs/docker5/ against it in each engine
 state; their scores and statuses, and the docker commands they issued (the
 container names, the case's directory and a built image's tag normalised),
-must be the same.
+must be the same. AgentV's node is made to wait, after starting each docker
+command, until that command has exited or waits (tests/helpers/descheduled_node.cjs):
+the order a busy machine may give them, in every run.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 from tests.runs.parity.harness import (
     AGENTV5,
     AGENTV_SAID,
+    DESCHEDULED_NODE,
     REPO,
     differences,
     eval_files,
@@ -61,7 +64,9 @@ def _run(side: str, tmp_path: Path, monkeypatch, mode: str) -> tuple[dict, list]
     out = tmp_path / f"{side}-out"
     rows = (
         # the temporary folder a user's shell gives both tools (AgentV mounts os.tmpdir() in the container)
-        run_agentv(root, eval_files(root), out, {**env, "TMPDIR": tempfile.gettempdir()}, binary=AGENTV5)
+        run_agentv(
+            root, eval_files(root), out, {**env, **DESCHEDULED_NODE, "TMPDIR": tempfile.gettempdir()}, binary=AGENTV5
+        )
         if side == "agentv"
         else run_ours(root, eval_files(root), out)
     )

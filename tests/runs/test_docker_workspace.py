@@ -17,11 +17,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.runs.parity.harness import differences, eval_files, fresh_copy, run_agentv, run_ours
+from tests.runs.parity.harness import DESCHEDULED_NODE, differences, eval_files, fresh_copy, run_agentv, run_ours
 
 STUB = """\
 #!{python}
-import json, os, subprocess, sys
+import atexit, json, os, stat, subprocess, sys
+@atexit.register
+def drained():  # AgentV writes its input after starting it: exiting first made that write's EPIPE crash AgentV
+    if stat.S_ISFIFO(mode := os.fstat(0).st_mode) or stat.S_ISSOCK(mode):
+        while os.read(0, 1 << 16):
+            pass
 args = sys.argv[1:]
 with open(os.environ["DOCKER_STUB_LOG"], "a") as log:
     log.write(json.dumps(args) + "\\n")
@@ -83,7 +88,9 @@ def _both(case: Path, tmp_path: Path, monkeypatch, mode: str) -> tuple[dict, dic
         out = tmp_path / f"{side}-{mode}-out"
         env = {"DOCKER_STUB_LOG": str(log), "DOCKER_STUB_MODE": mode}
         rows = (
-            run_agentv(root, eval_files(root), out, env) if side == "agentv" else run_ours(root, eval_files(root), out)
+            run_agentv(root, eval_files(root), out, {**env, **DESCHEDULED_NODE})
+            if side == "agentv"
+            else run_ours(root, eval_files(root), out)
         )
         results.append(rows)
         logs.append(sorted(map(json.loads, log.read_text().splitlines())))  # tests run in either order

@@ -12,6 +12,7 @@ import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.guard import pack, rescue, scope
+from tests.helpers import unprivileged
 from tests.helpers.repos import cli, make_repo
 from tests.helpers.scenario import iterations, scenario_repo, scores
 
@@ -250,3 +251,35 @@ def test_what_a_mutation_appended_to_a_log_is_saved_not_the_whole_log(tmp_path):
     assert os.listdir(saved) == ["entries.log.appended"]
     assert (saved / "entries.log.appended").read_bytes() == b"\nforged\n"
     guard.close()
+
+
+@pytest.mark.parametrize("killed", [False, True], ids=["undone", "resumed"])
+def test_a_log_a_mutation_appended_to_and_made_read_only_is_cut_back_and_writable_again(killed):
+    """A mutator with `sandbox: off` appends a forged entry, then `chmod 444`s the log: as a user whom mode bits
+    bind, the cut failed with EACCES, and the daemon stopped with exit 50 at that cycle and at every resume
+    after (the journal's undo failing again). The log is the daemon's own: the write bit is given back through
+    the file opened, the log cut back to its settled entries, and the next store appends to it."""
+    with unprivileged.tree() as top:
+        repo = make_repo(top / "r", {"prompt.md": "p\n"})
+        log = repo / ".autoresearch" / "cache" / "eval-key" / "entries.log"
+        log.parent.mkdir(parents=True)
+        log.write_bytes(b"\nfirst\n")
+
+        def undone() -> None:
+            guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", log.parents[1], top / "g")
+            guard.open()
+            guard.settle()
+            guard.arm(top / "run")
+            _appended(log, b"\nforged\n")
+            log.chmod(0o444)
+            if killed:
+                guard.close()
+                resumed = scope.Guard.resume(open_workspace(repo, "prompt.md"), top / "g")
+                assert resumed is not None
+                guard, _ = resumed
+            rescue.undo_all(guard, top / "run")
+            assert log.read_bytes() == b"\nfirst\n" and log.stat().st_mode & 0o200
+            assert guard.changes() == []
+            guard.close()
+
+        unprivileged.run(top, undone)

@@ -31,6 +31,9 @@ REPO = Path(__file__).resolve().parents[3]
 AGENTV = REPO / "tests" / "agentv" / "node_modules" / ".bin" / "agentv"
 SDK = REPO / "tests" / "agentv-sdk"  # AgentV's grader SDK, built from its vendored source, and tsx
 AGENTV5 = REPO / "tests" / "agentv5" / "node_modules" / ".bin" / "agentv"  # 5.x, built from source (tests/agentv5)
+# AgentV's node held after it starts each `docker` until that command has exited or waits, as on a busy machine
+# (tests/helpers/descheduled_node.cjs): for the tests whose stand-in docker AgentV writes input to after starting it
+DESCHEDULED_NODE = {"NODE_OPTIONS": f'--require="{REPO / "tests" / "helpers" / "descheduled_node.cjs"}"'}
 EVAL_PATTERNS = ("*.eval.yaml", "*.eval.yml", "EVAL.yaml", "evals.json", "*.evals.json")
 TOLERANCE = 1e-9
 SERIAL = re.compile(r"^\s*workers:\s*1\s*$", re.M)
