@@ -52,7 +52,7 @@ def usable_again(path: Path | str, flags: int, inode: int | None = None) -> int 
     reached, and `/proc/self/fd/N` names the very file opened, never what a link names), then the file opened
     again and checked to be the same. The daemon's own: a regular file this user owns, and either the `inode`
     the caller recorded or a file of one name (a user's file a hard link put there is never changed). None
-    otherwise, or when both bits are there already or the file was replaced meanwhile."""
+    otherwise, or when the file was replaced meanwhile or cannot be opened all the same (an ACL's refusal)."""
     try:
         fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)  # a link is opened itself: no regular file
     except OSError:
@@ -60,9 +60,10 @@ def usable_again(path: Path | str, flags: int, inode: int | None = None) -> int 
     try:
         st = os.fstat(fd)
         own = st.st_ino == inode if inode is not None else st.st_nlink == 1
-        if not stat.S_ISREG(st.st_mode) or not own or st.st_uid != os.geteuid() or st.st_mode & _RW == _RW:
+        if not stat.S_ISREG(st.st_mode) or not own or st.st_uid != os.geteuid():
             return None
-        os.chmod(f"/proc/self/fd/{fd}", st.st_mode & 0o777 | _RW)  # a set-user-ID bit a mutator added goes too
+        if st.st_mode & _RW != _RW:  # else given back already (another thread's repair): opened as it is
+            os.chmod(f"/proc/self/fd/{fd}", st.st_mode & 0o777 | _RW)  # a set-user-ID bit a mutator added goes too
         again = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
