@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -292,16 +292,30 @@ def load(path: Path, overrides: JSONObject | None = None) -> Config:
 
 
 def _check_artifact(path: Path, config: Config) -> None:
-    """The artifact (relative to the repository root, not to the config's folder) may not hold the config: the
-    mutator would rewrite the eval command of the next run. Outside any repository the command refuses next."""
+    """The artifact (relative to the repository root, not to the config's folder) may not hold the config, nor a
+    link the name given passes through: the mutator would rewrite the eval command of the next run (or put its
+    own file in the link's place). Outside any repository the command refuses next."""
     root = config_root(path)
     if root is None:
         return
-    artifact, itself = (root / config.artifact).resolve(), path.resolve()
-    if artifact == itself or artifact in itself.parents:
+    artifact = (root / config.artifact).resolve()
+    if any(name == artifact or artifact in name.parents for name in _names(path)):
         raise InvalidInput(
             f"{path}: field 'artifact': {config.artifact!r} ({artifact}) holds the config itself; improve another file"
         )
+
+
+def _names(path: Path) -> Iterator[Path]:
+    """Each name looked up on the way to the file at `path`, in the real folder it is looked up in (a link on the
+    way is such a name, and what it names is reached from its target), then the file itself, resolved."""
+    here = Path(path.anchor) if path.is_absolute() else Path.cwd()  # the current directory is reached by no name
+    for part in path.parts[1 if path.is_absolute() else 0 :]:
+        if part == "..":
+            here = here.parent
+        elif part != ".":
+            yield here / part
+            here = (here / part).resolve()
+    yield here
 
 
 def _check_scores(path: Path, config: Config) -> None:

@@ -128,7 +128,7 @@ def not_writable(path: Path) -> NoRoom:
 
 _FIXES = {
     errno.EROFS: "make it writable again",
-    errno.EACCES: "give this user write access to it and its folder again (chown, chmod u+w)",
+    errno.EACCES: "give this user read and write access to it and its folder again (chown, chmod u+rw)",
 }
 
 

@@ -34,6 +34,7 @@ from typing import BinaryIO
 from autoresearch.plumbing.errors import IntegrityError, InvalidInput
 
 MOST = 1 << 20  # bytes: far above any record (a pending line of a parallel cycle is some kB)
+_RW = stat.S_IRUSR | stat.S_IWUSR  # what the daemon needs of its own file
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -44,23 +45,25 @@ def owned(path: Path | str) -> int | None:
     return None if opened is None else opened[0]
 
 
-def writable_again(path: Path | str, flags: int, inode: int | None = None) -> int | None:
-    """A descriptor opened with `flags` (a write, never a creation) on the daemon's own file at `path` whose
-    owner's write bit was taken away (an admin's `chmod -w`, a mutator's `chmod 444`): the bit given back
-    through a descriptor open for reading (`fchmod`: the file opened, never what a link names), then the file
-    opened again and checked to be the same. The daemon's own: a regular file this user owns, and either the
-    `inode` the caller recorded or a file of one name (a user's file a hard link put there is never made
-    writable). None otherwise, or when the bit is there already or the file was replaced meanwhile."""
+def usable_again(path: Path | str, flags: int, inode: int | None = None) -> int | None:
+    """A descriptor opened with `flags` (never a creation) on the daemon's own file at `path` whose owner's
+    read or write bit was taken away (an admin's `chmod -w`, a mutator's `chmod 444` or `chmod 000`): both
+    given back through a descriptor that opens no file's content (O_PATH: a file of mode 000 is still
+    reached, and `/proc/self/fd/N` names the very file opened, never what a link names), then the file opened
+    again and checked to be the same. The daemon's own: a regular file this user owns, and either the `inode`
+    the caller recorded or a file of one name (a user's file a hard link put there is never changed). None
+    otherwise, or when the file was replaced meanwhile or cannot be opened all the same (an ACL's refusal)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)  # a link is opened itself: no regular file
     except OSError:
         return None
     try:
         st = os.fstat(fd)
         own = st.st_ino == inode if inode is not None else st.st_nlink == 1
-        if not stat.S_ISREG(st.st_mode) or not own or st.st_uid != os.geteuid() or st.st_mode & stat.S_IWUSR:
+        if not stat.S_ISREG(st.st_mode) or not own or st.st_uid != os.geteuid():
             return None
-        os.fchmod(fd, st.st_mode & 0o777 | stat.S_IWUSR)  # a set-user-ID bit a mutator added goes too
+        if st.st_mode & _RW != _RW:  # else given back already (another thread's repair): opened as it is
+            os.chmod(f"/proc/self/fd/{fd}", st.st_mode & 0o777 | _RW)  # a set-user-ID bit a mutator added goes too
         again = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None

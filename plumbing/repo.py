@@ -16,10 +16,17 @@ def git_root(start: Path) -> Path | None:
     return None
 
 
+def config_dir(config: Path) -> Path:
+    """Where the repository is looked for: the config file's directory, so that a config names its
+    own repository whatever the current directory (a cron line); a config kept outside any git
+    repository applies to the repository of the current directory."""
+    here = config.resolve().parent
+    return here if git_root(here) is not None else Path.cwd()
+
+
 def config_root(config: Path) -> Path | None:
-    """The repository a config file names: its own folder's, else (a config kept outside any repository) the
-    current directory's; None outside both."""
-    return git_root(config.resolve().parent) or git_root(Path.cwd())
+    """The repository a config file names (`config_dir`'s); None outside any."""
+    return git_root(config_dir(config))
 
 
 def find_config(path: Path) -> Path:

@@ -65,7 +65,7 @@ class Log:
     def append(self, entry: bytes) -> None:
         """`entry` (a newline, one line, a newline) added at the log's end in one write; a link, FIFO or
         folder a mutator put in the log's place is removed, never written through. A log of this user's made
-        read-only (`chmod -w`) is made writable again; one this user cannot write is `NoRoom` naming it."""
+        read-only (`chmod -w`, `chmod 000`) is made writable again; one this user cannot write is `NoRoom` naming it."""
         with writing(self.path):
             try:
                 fd = self._opened()
@@ -80,8 +80,8 @@ class Log:
         flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
             fd = os.open(self.path, flags | os.O_CREAT, 0o666)
-        except PermissionError:  # made read-only: its owner, this user, gives the write bit back
-            again = inplace.writable_again(self.path, flags)
+        except PermissionError:  # made read-only: its owner, this user, gives the bits back
+            again = inplace.usable_again(self.path, flags)
             if again is not None:
                 return again
             if not _special(self.path):  # another's, a second name of a file, or its folder's mode
@@ -107,13 +107,24 @@ class Log:
                 raise
             return fd
 
+    def _reading(self) -> int | None:
+        """A descriptor open for reading on what is at the log's path, a link not followed; None when nothing can
+        be opened there. A log of this user's that lost its read bit (`chmod 000`, `chmod u+w` after it) gets it
+        back: unread, every lookup would miss, each sample paid again."""
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            return os.open(self.path, flags)
+        except PermissionError:
+            return inplace.usable_again(self.path, flags)
+        except OSError:
+            return None
+
     def find(self, key: int, limit: tuple[int, int] | None = None) -> tuple[bytes, int] | None:
         """The line of the last valid entry under `key` and its tag, or None; with `limit` (inode, size)
         only an entry that log held whole at that size, indexed before or appended since, counts (see
         autoresearch.runs.cache's `held`: the index is brought up to date when the hold begins)."""
-        try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
+        fd = self._reading()
+        if fd is None:
             return None
         with os.fdopen(fd, "rb") as f:
             st = os.fstat(fd)
@@ -133,9 +144,8 @@ class Log:
 
     def refresh(self) -> None:
         """Bring the index up to date now (a hold ends: the guard may have cut the log back meanwhile)."""
-        try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
+        fd = self._reading()
+        if fd is None:
             return
         with os.fdopen(fd, "rb") as f:
             st = os.fstat(fd)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autoresearch.plumbing.jsontypes import JSONObject
+from autoresearch.plumbing.repo import config_dir
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config
@@ -51,16 +52,6 @@ def settle_versions(results: Path) -> None:
 
     for line in settle(results):
         print(line, file=sys.stderr)
-
-
-def config_dir(path: Path) -> Path:
-    """Where the repository is looked for: the config file's directory, so that a config names its
-    own repository whatever the current directory (a cron line); a config kept outside any git
-    repository applies to the repository of the current directory."""
-    from autoresearch.plumbing.repo import git_root
-
-    here = path.resolve().parent
-    return here if git_root(here) is not None else Path.cwd()
 
 
 def setup_logging(log_file: Path | None = None, quiet: bool = False, console: bool = True) -> None:

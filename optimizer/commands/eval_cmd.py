@@ -12,9 +12,10 @@ from pathlib import Path
 
 import typer
 
-from autoresearch.optimizer.commands.common import config_dir, load, setup_logging
+from autoresearch.optimizer.commands.common import load, setup_logging
 from autoresearch.optimizer.commands.options import ConfigOption
 from autoresearch.plumbing.jsontypes import JSONObject
+from autoresearch.plumbing.repo import config_dir
 
 DEFAULT_RESULTS = Path(".agentv") / "results"  # where `agentv eval FILE` writes, under the working directory
 

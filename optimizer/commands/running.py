@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autoresearch.optimizer.commands.common import DEFAULT_CONFIG, config_dir, load, settle_versions, setup_logging
+from autoresearch.optimizer.commands.common import DEFAULT_CONFIG, load, settle_versions, setup_logging
 from autoresearch.plumbing.errors import NO_IMPROVEMENT, OK, SAFETY_GATE
 from autoresearch.plumbing.jsontypes import JSONObject
-from autoresearch.plumbing.repo import find_config
+from autoresearch.plumbing.repo import config_dir, find_config
 
 if TYPE_CHECKING:
     from autoresearch.optimizer import tracking

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from autoresearch.optimizer.commands.common import config_dir, load, setup_logging
+from autoresearch.optimizer.commands.common import load, setup_logging
 from autoresearch.optimizer.commands.options import ConfigOption, QuietOption
 from autoresearch.plumbing.errors import OK
+from autoresearch.plumbing.repo import config_dir
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.daemon.scheduler import Plan

@@ -30,11 +30,11 @@ def command(
 
     from autoresearch.optimizer.api import token
     from autoresearch.optimizer.api.app import Served, make_app
-    from autoresearch.optimizer.commands.common import config_dir
     from autoresearch.optimizer.commands.common import experiment as find_experiment
     from autoresearch.optimizer.gitrepo.workspace import exclude
     from autoresearch.plumbing import collector
     from autoresearch.plumbing.errors import InvalidInput
+    from autoresearch.plumbing.repo import config_dir
     from autoresearch.trajectory import server
 
     if not 0 <= port <= 65535:

@@ -12,8 +12,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autoresearch.optimizer.commands.common import config_dir, load
+from autoresearch.optimizer.commands.common import load
 from autoresearch.plumbing.jsontypes import JSONObject
+from autoresearch.plumbing.repo import config_dir
 
 if TYPE_CHECKING:
     from autoresearch.optimizer.config import Config

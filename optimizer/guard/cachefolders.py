@@ -144,7 +144,7 @@ class CacheFolders:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except PermissionError:  # made read-only (the mutation's `chmod 444`, an admin's): the daemon's own file
-            again = None if settled is None else inplace.writable_again(path, os.O_WRONLY, settled[0])
+            again = None if settled is None else inplace.usable_again(path, os.O_WRONLY, settled[0])
             if again is None:
                 return False
             fd = again

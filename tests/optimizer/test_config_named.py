@@ -112,6 +112,25 @@ def test_a_directory_artifact_holding_a_config_kept_in_a_subfolder_is_refused(tm
     assert git(repo, "rev-parse", "HEAD") == head
 
 
+@pytest.mark.parametrize(
+    "link, target, name",
+    [("skill/x.yaml", "../configs/x.yaml", "skill/x.yaml"), ("skill/conf", "../configs", "skill/conf/x.yaml")],
+    ids=["file", "folder"],
+)
+def test_a_config_reached_through_a_link_in_the_artifact_is_refused(tmp_path, link, target, name):
+    # the config itself is kept outside the artifact, but the name the run is given passes through a link inside it:
+    # the mutator may replace that link with a file or folder of its own, which the next `run -c` reads
+    repo = renamed(tmp_path, "configs/x.yaml", {"skill/SKILL.md": scores(a=0), "skill/notes.md": ""})
+    (repo / link).symlink_to(target)
+    git(repo, "add", link)
+    git(repo, "commit", "-qm", "the config reached from the skill")
+    done = cli(repo, "validate", "-c", name)
+    assert_one_line_error(
+        done, 30, f"autoresearch: {name}: field 'artifact': 'skill' ({repo / 'skill'}) holds the config"
+    )
+    assert cli(repo / "skill", "validate", "-c", "../configs/x.yaml").returncode == 0  # the way out is no name in it
+
+
 def test_an_artifact_named_as_a_config_kept_in_a_subfolder_is_another_file(tmp_path):
     repo = renamed(tmp_path, "sub/x.yaml", {"x.yaml": scores(a=0)})
     done = cli(repo, "validate", "-c", "sub/x.yaml")

@@ -138,3 +138,16 @@ def test_a_run_whose_keep_meets_a_folder_at_its_pending_line_stops_with_its_name
     assert (record / "mine").read_text() == USERS
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain").strip() == ""
     assert [r["cycle"] for r in iterations(repo)] == [1]
+
+
+def test_a_file_another_thread_gave_its_bits_back_is_opened_as_it_is(tmp_path):
+    """Parallel candidates store at once after a `chmod 444`: each one's open fails, the first repairs the log, and
+    the second then finds both bits there. It opened nothing, and its store ended the run (exit 50)."""
+    log = tmp_path / "entries.log"
+    log.write_bytes(b"\nfirst\n")
+    log.chmod(0o644)  # as the first thread's repair left it
+    fd = inplace.usable_again(log, os.O_WRONLY | os.O_APPEND)
+    assert fd is not None
+    os.write(fd, b"\nsecond\n")
+    os.close(fd)
+    assert log.read_bytes() == b"\nfirst\n\nsecond\n" and log.stat().st_mode & 0o777 == 0o644

@@ -409,8 +409,8 @@ def test_a_log_its_user_cannot_write_is_one_error_naming_it_and_the_fix():
                 cache.put("abc", 2, ROWS)
             assert exit_code_for(refusal.value) == 50
             assert str(refusal.value) == (
-                f"cannot write {_log(top)}: Permission denied; give this user write access to it and its "
-                "folder again (chown, chmod u+w), then `run` resumes"
+                f"cannot write {_log(top)}: Permission denied; give this user read and write access to it and its "
+                "folder again (chown, chmod u+rw), then `run` resumes"
             )
             (top / "eval1").chmod(0o755)
             cache.put("abc", 2, ROWS)
@@ -441,3 +441,23 @@ def test_a_read_only_fifo_in_the_log_s_place_is_replaced_and_a_users_read_only_f
             assert users.read_bytes() == b"the user's\n" and users.stat().st_mode & 0o777 == 0o444
 
         unprivileged.run(top, refused)
+
+
+@pytest.mark.parametrize("mode", [0o000, 0o200, 0o044], ids=["none", "write-only", "others-only"])
+def test_a_log_that_lost_its_owner_s_read_bit_is_given_it_back_and_every_entry_still_hits(mode):
+    """A mutator's `chmod 000` (sandbox off), or the `chmod u+w` a refusal of one advised: the store ended the run
+    (exit 50), or went on while every lookup, unable to read the log, missed and paid each sample again. The
+    owner's read and write bits come back through the file itself (reached though no mode lets it be opened)."""
+    with unprivileged.tree() as top:
+
+        def hits() -> None:
+            cache = SampleCache(top, "eval1")
+            cache.put("abc", 1, ROWS)
+            _log(top).chmod(mode)
+            assert SampleCache(top, "eval1").get("abc", 1) == ROWS
+            _log(top).chmod(mode)
+            cache.put("abc", 2, ROWS[:1])
+            assert SampleCache(top, "eval1").stored("abc") == [ROWS, ROWS[:1]]
+            assert stat.S_IMODE(_log(top).stat().st_mode) == mode | 0o600
+
+        unprivileged.run(top, hits)
