@@ -18,6 +18,13 @@ def _watch(tmp_path) -> tuple[Watcher, str]:
     return watcher, str(root)
 
 
+def _names_alone(watcher: Watcher, path: str) -> bool:
+    """A file written at `path` is what the next look names, and all it names."""
+    with open(path, "w") as f:
+        f.write("a mutator's\n")
+    return watcher.changed() == {path}
+
+
 def _sees(watcher: Watcher, path: str) -> bool:
     """Seen: named, under a folder named (it stands for all under it), or a walk asked for (None)."""
     changed = watcher.changed()
@@ -111,10 +118,7 @@ def test_a_file_replaced_by_a_folder_within_one_look_has_the_folder_watched(tmp_
     os.unlink(path)
     os.mkdir(path)
     assert _sees(watcher, path)
-    inner = os.path.join(path, "y.txt")
-    with open(inner, "w") as f:
-        f.write("then a file in the folder\n")
-    assert watcher.changed() == {inner}
+    assert _names_alone(watcher, os.path.join(path, "y.txt"))
     watcher.close()
 
 
@@ -182,10 +186,7 @@ def test_a_root_removed_and_made_again_is_watched_by_the_look_that_names_it(tmp_
     os.rename(root, str(tmp_path / "moved"))
     os.mkdir(root)
     assert _sees(watcher, root)
-    path = os.path.join(root, "after.txt")
-    with open(path, "w") as f:
-        f.write("a mutator's\n")
-    assert watcher.changed() == {path}
+    assert _names_alone(watcher, os.path.join(root, "after.txt"))
     watcher.close()
 
 
