@@ -77,7 +77,9 @@ class Handed:
         if size > self.largest or self.size + size > self.budget:
             return blob_oid(path, size)
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(size + 1)  # no more: a file grown since its stat (a sparse GiB) is never read whole
+        if len(data) > size:
+            return blob_oid(path, size)
         oid = bytes_oid(data)
         self._drop(path)
         self.held[path] = (oid, data)

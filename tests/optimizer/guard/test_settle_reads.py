@@ -57,3 +57,13 @@ def test_a_file_larger_than_handed_allows_is_hashed_in_chunks_and_not_kept(tmp_p
     handed = Handed(1 << 20, 99)
     assert handed.oid(str(path), 100) == bytes_oid(b"x" * 100)
     assert handed.held == {} and handed.size == 0
+
+
+def test_a_file_grown_since_its_stat_is_hashed_in_chunks_never_read_whole(tmp_path):
+    """A process that made the file huge between the look's stat and its read (a sparse file is made in no
+    time) would have the daemon hold all of it: it is hashed a chunk at a time, as it was, and not kept."""
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 100)
+    handed = Handed(1 << 20, 1 << 20)
+    assert handed.oid(str(path), 5) == bytes_oid(b"x" * 100)  # what blob_oid says of a file read to 100 bytes
+    assert handed.held == {} and handed.size == 0
