@@ -4,9 +4,9 @@ against the anonymous ones (Python's arenas), and Python's own blocks (`sys._deb
 
 With `--trace A B`, tracemalloc snapshots at cycles A and B and the allocations still held, per cycle, by
 where they were made (slow: run it for a few hundred cycles at most).
-At the end, the CPU time the loop's `malloc_trim` (autoresearch.plumbing.heap.give_back, once a cycle) took,
-on average; with `--no-trim` it is not called at all, to size what it gives back. With `--no-git-cache`, libgit2
-keeps no cache of the objects it reads (it caches commits and trees, up to 256 MiB, in memory Python does
+At the end, the CPU time the loop's `malloc_trim` (autoresearch.plumbing.heap.give_back, called once a cycle,
+trims once every `heap.EVERY` calls) took, on average a cycle; with `--no-trim` it is not called at all, to
+size what it gives back. With `--no-git-cache`, libgit2 keeps no cache of the objects it reads (it caches commits and trees, up to 256 MiB, in memory Python does
 not see).
 With `--chart-interval 0`, the live chart is redrawn after every cycle, as in a night whose cycles take
 longer than the daemon's few seconds between redraws (these cycles take milliseconds, so by default the
@@ -138,7 +138,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=100, metavar="N", help="report every N cycles")
     parser.add_argument("--trace", type=int, nargs=2, metavar=("A", "B"))
     parser.add_argument("--chart-interval", type=float, default=session_module.CHART_INTERVAL_S, metavar="S")
-    parser.add_argument("--no-trim", action="store_true", help="no malloc_trim after each cycle")
+    parser.add_argument("--no-trim", action="store_true", help="no malloc_trim at all")
     parser.add_argument("--no-git-cache", action="store_true", help="libgit2's object cache off")
     args = parser.parse_args()
     if args.no_git_cache:

@@ -5,8 +5,10 @@ function wrapped in a timer (wall and process time).
 2.4 times its unprofiled figure), so its phases compare only with each other. Here only the phases named below
 are timed, each by a wrapper put in place of the function in every module that holds it, so the figures are
 the loop's own, comparable with loop_overhead's. They are inclusive (a phase holds the phases it calls) and
-divided by the cycles, as loop_phases' are; the process time counts every thread of the process.
-Usage: python bench/loop_phase_times.py [--cycles N]
+divided by the cycles, as loop_phases' are; the process time counts every thread of the process. With
+`--guard`, the parts of the mutation window are timed too (the scope guard's settle, arm and check, its copies,
+its inotify looks, the throwaway checkout's watch, the records' snapshot) and the heap's trim after each cycle.
+Usage: python bench/loop_phase_times.py [--cycles N] [--guard]
 """
 
 from __future__ import annotations
@@ -37,6 +39,18 @@ PHASES = (
     ("autoresearch.optimizer.experiment.digest", "Digest.write"),
     ("autoresearch.optimizer.cycle.record", "write_chart"),
     ("autoresearch.optimizer.daemonlog", "Logger._log"),
+)
+GUARD_PHASES = (
+    ("autoresearch.optimizer.guard.scope", "Guard.settle"),
+    ("autoresearch.optimizer.guard.scope", "Guard.arm"),
+    ("autoresearch.optimizer.guard.scope", "Guard.changes"),
+    ("autoresearch.optimizer.guard.backups", "Backups.hold"),
+    ("autoresearch.optimizer.guard.fswatch", "Watcher.changed"),
+    ("autoresearch.optimizer.guard.checkoutwatch", "CheckoutWatch.start"),
+    ("autoresearch.optimizer.guard.checkoutwatch", "CheckoutWatch.artifact_alone"),
+    ("autoresearch.optimizer.guard.trusted", "take"),
+    ("autoresearch.optimizer.guard.trusted", "restore"),
+    ("autoresearch.plumbing.heap", "give_back"),
 )
 
 totals: dict[str, list[float]] = {}  # by phase: wall seconds, process seconds, calls
@@ -75,8 +89,9 @@ def wrap(module_name: str, name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=300)
+    parser.add_argument("--guard", action="store_true", help="the mutation window's parts and the heap's trim too")
     args = parser.parse_args()
-    for module_name, name in PHASES:
+    for module_name, name in PHASES + (GUARD_PHASES if args.guard else ()):
         wrap(module_name, name)
     bench = Path(__file__).resolve().parent / "loop_overhead.py"
     sys.argv = [str(bench), "--cycles", str(args.cycles), "--rounds", "1"]

@@ -51,15 +51,16 @@ class Backups:
     def _path(self, oid: str) -> Path:
         return self.root / oid[:2] / oid[2:]
 
-    def hold(self, path: str, entry: Entry, previous: Entry | None = None) -> None:
+    def hold(self, path: str, entry: Entry, previous: Entry | None = None, data: bytes | None = None) -> None:
         """Make sure `entry`'s bytes (just read from `path`) can be put back later; `previous`: what `path`
-        held until now (still held), which a grown log extends."""
+        held until now (still held), which a grown log extends; `data`: the bytes `entry.oid` was made of,
+        when the look kept them (autoresearch.optimizer.guard.manifest.Handed), not read again."""
         if entry.kind != "file" or entry.oid.startswith("unreadable:"):
             return
         self.refs[entry.oid] += 1
         if self.refs[entry.oid] > 1 or entry.oid in self.staged:
             return
-        data = self._keep_in_memory(path, entry)
+        data = self._keep_in_memory(path, entry, data)
         if data is not None:
             before = None if previous is None else self.memory.get(previous.oid)
             self.pack.add(entry.oid, data, None if before is None or previous is None else (previous.oid, before))
@@ -73,15 +74,16 @@ class Backups:
         except FileNotFoundError:  # gone since it was read: its next event says so
             return
 
-    def _keep_in_memory(self, path: str, entry: Entry) -> bytes | None:
+    def _keep_in_memory(self, path: str, entry: Entry, data: bytes | None) -> bytes | None:
         if entry.size > SMALL or self.memory_bytes + entry.size > MEMORY:
             return None
-        try:
-            data = Path(path).read_bytes()
-        except OSError:
-            return None
-        if bytes_oid(data) != entry.oid:  # rewritten since it was hashed: its next event brings the new bytes
-            return None
+        if data is None:
+            try:
+                data = Path(path).read_bytes()
+            except OSError:
+                return None
+            if bytes_oid(data) != entry.oid:  # rewritten since it was hashed: its next event brings the new bytes
+                return None
         self.memory[entry.oid] = data
         self.memory_bytes += len(data)
         return data

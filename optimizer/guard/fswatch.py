@@ -108,13 +108,16 @@ class Watcher:
             os.close(fd)
 
     def _watch_roots(self, report: bool = True) -> None:
-        """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent."""
+        """Each root's tree; a root that is a file, or not there yet (`.git/hooks`), through its parent. A root
+        watched already is not looked at: its removal or move is an event of its own watch, which drops it
+        (`_read`), and the look that read that event watches the root anew here, before it answers."""
         for root in self.roots:
+            if root in self.wds:  # no lstat: twice a cycle for each root, every one of them a plain folder
+                continue
             if kinds.plain_folder(root):  # one lstat a root, where isdir and islink made two
-                if root not in self.wds:
-                    self._watch_tree(root)
-                    if report:  # it came back, or came at last: whatever it holds is new
-                        self.pending.add(root)
+                self._watch_tree(root)
+                if report:  # it came back, or came at last: whatever it holds is new
+                    self.pending.add(root)
             elif os.path.dirname(root) not in self.wds and os.path.isdir(os.path.dirname(root)):
                 self._watch_dir(os.path.dirname(root))
 
@@ -169,10 +172,6 @@ class Watcher:
         when the watch may have missed something: walk everything then."""
         if self.fd < 0:
             return None
-        try:
-            self._watch_roots()  # a root removed and made again (or made at last) is watched from now on
-        except Unavailable:
-            self.complete = False
         sentinel = os.path.join(self.sentinel_dir, SENTINEL)
         try:  # opened for writing and closed, not truncated: its close is its event, and no inode is written
             os.close(os.open(sentinel, os.O_WRONLY | os.O_CREAT, 0o600))
@@ -196,10 +195,6 @@ class Watcher:
         that one still waits for its sentinel, and so notices a watch that stopped working."""
         if self.fd < 0:
             return False
-        try:
-            self._watch_roots()
-        except Unavailable:
-            self.complete = False
         sentinel = os.path.join(self.sentinel_dir, SENTINEL)
         while select.select([self.fd], [], [], 0)[0]:
             self._read(sentinel)
@@ -221,24 +216,39 @@ class Watcher:
             pass
 
     def _drain(self) -> set[str] | None:
+        """What the events read so far named, once every root is watched again: a root whose watch a read
+        dropped (removed, moved) or that came at last is watched before the answer, so its path, named, is
+        read by the caller after its watch stands (anything made in it before is reported whole)."""
+        try:
+            self._watch_roots()
+        except Unavailable:
+            self.complete = False
         changed, complete = self.pending, self.complete
         self.pending, self.complete = set(), True
         return changed if complete else None
 
     def _read(self, sentinel: str) -> bool:
+        """Read what is queued; True when the sentinel's event was among it. A write is several events (an open
+        that truncates, a modify per write, a close): those after its first are dropped by their raw (watch,
+        name) before a path is made of them, until a folder moves or comes (a watch may then name another)."""
         seen = False
         try:
             data = os.read(self.fd, 1 << 20)
         except BlockingIOError:
             return False
+        taken: set[tuple[int, bytes]] = set()
         for wd, mask, name in decoded(data):
             if mask & IN_Q_OVERFLOW:
                 self.complete = False
+                continue
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            if not made and (wd, name) in taken:
                 continue
             directory = self.dirs.get(wd)
             if directory is None:
                 continue
             if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
+                taken.clear()
                 self.pending.add(directory)
                 if mask & IN_MOVE_SELF and self._still_at(wd, directory):
                     continue  # watched on under its new name: its later events must still be read
@@ -247,17 +257,18 @@ class Watcher:
                 if self.wds.get(directory) == wd:
                     del self.wds[directory]
                 continue
+            taken.add((wd, name))
             path = directory + os.sep + os.fsdecode(name)
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue
-            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
-            if not made and path in self.pending:  # a write's later events (modify, close): asked about once
+            if not made and path in self.pending:  # an earlier read's: asked about once
                 continue
             if self.skip(path):
                 continue
             self.pending.add(path)
             if made:
+                taken.clear()
                 try:  # a new directory: watch it, and report it whole (files may predate its watch)
                     self._watch_tree(path)
                 except Unavailable:

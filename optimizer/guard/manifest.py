@@ -61,8 +61,53 @@ def bytes_oid(data: bytes) -> str:
     return oids.blob(data).hex()
 
 
-def entry_of(path: str, st: os.stat_result, previous: Entry | None, reread: bool) -> Entry:
-    """The entry for `path` as `st` describes it, reusing `previous`'s id when nothing says the bytes moved."""
+class Handed:
+    """Bytes a look read whole to hash, handed on to the backups (autoresearch.optimizer.guard.backups), which
+    keep what the settled state holds: each settled file was read and hashed a second time there, a
+    growing log (git's reflogs) twice more each cycle. Up to `budget` bytes are held at a time, none of a
+    file larger than `largest`; any other file is hashed a chunk at a time, as without them."""
+
+    def __init__(self, budget: int, largest: int):
+        self.budget, self.largest = budget, largest
+        self.held: dict[str, tuple[str, bytes]] = {}  # path -> (the id of its bytes, the bytes)
+        self.size = 0
+
+    def oid(self, path: str, size: int) -> str:
+        """`blob_oid(path, size)`, the bytes kept for `take` when they fit."""
+        if size > self.largest or self.size + size > self.budget:
+            return blob_oid(path, size)
+        with open(path, "rb") as f:
+            data = f.read(size + 1)  # no more: a file grown since its stat (a sparse GiB) is never read whole
+        if len(data) > size:
+            return blob_oid(path, size)
+        oid = bytes_oid(data)
+        self._drop(path)
+        self.held[path] = (oid, data)
+        self.size += len(data)
+        return oid
+
+    def take(self, path: str, oid: str) -> bytes | None:
+        """The bytes read at `path` if they are the ones `oid` names (a later look may have kept an older
+        entry), given up."""
+        held = self._drop(path)
+        return held[1] if held is not None and held[0] == oid else None
+
+    def _drop(self, path: str) -> tuple[str, bytes] | None:
+        held = self.held.pop(path, None)
+        if held is not None:
+            self.size -= len(held[1])
+        return held
+
+    def clear(self) -> None:
+        self.held.clear()
+        self.size = 0
+
+
+def entry_of(
+    path: str, st: os.stat_result, previous: Entry | None, reread: bool, handed: Handed | None = None
+) -> Entry:
+    """The entry for `path` as `st` describes it, reusing `previous`'s id when nothing says the bytes moved;
+    the bytes read to hash are kept in `handed`, when given."""
     sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     mode = stat.S_IMODE(st.st_mode)
     if stat.S_ISDIR(st.st_mode):
@@ -75,7 +120,7 @@ def entry_of(path: str, st: os.stat_result, previous: Entry | None, reread: bool
         return previous  # a chmod moves ctime, so the mode is the same too
     racy = time.time_ns() - st.st_ctime_ns < RACY_NS
     try:
-        oid = blob_oid(path, st.st_size)
+        oid = blob_oid(path, st.st_size) if handed is None else handed.oid(path, st.st_size)
     except OSError:  # unreadable (permissions): guarded by its signature alone
         oid = "unreadable:" + ":".join(map(str, sig))
     return Entry("file", mode, oid, st.st_size, sig, racy)

@@ -42,12 +42,12 @@ from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.gitrepo import indexfile
 from autoresearch.optimizer.gitrepo.workspace import Workspace
 from autoresearch.optimizer.guard import journal
-from autoresearch.optimizer.guard.backups import Backups
+from autoresearch.optimizer.guard.backups import SMALL, Backups
 from autoresearch.optimizer.guard.cachefolders import GROWN, CacheFolders
 from autoresearch.optimizer.guard.cachefolders import KIND as COUNTED
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
 from autoresearch.optimizer.guard.gitobjects import ObjectFiles
-from autoresearch.optimizer.guard.manifest import Entry, entry_of, walk
+from autoresearch.optimizer.guard.manifest import Entry, Handed, entry_of, walk
 from autoresearch.optimizer.guard.reach import Change, Scope, scope_of
 from autoresearch.plumbing import kinds, owned
 
@@ -64,6 +64,7 @@ class Guard:
         self.scope = scope
         self.folder = folder
         self.backups = Backups(folder, ws.lib.odb, _staged_blobs(ws))
+        self.handed = Handed(SMALL, SMALL)  # what the state being settled was read as, for the backups
         self.sentinel_dir = folder / "watch"
         self.manifest: dict[str, Entry] = {}
         self.nested: dict[str, Entry] = {}  # the paths with a `.git` component inside a directory artifact
@@ -116,7 +117,7 @@ class Guard:
         self.objects.open()
         for root in self.scope.roots:
             for path, st in walk(root, self._skip):
-                self._adopt(path, entry_of(path, st, None, True))
+                self._adopt(path, entry_of(path, st, None, True, self.handed))
         for path, entry in self._walk_nested().items():
             self._adopt(path, entry, self.nested)
         self._settle_cache(None)
@@ -136,9 +137,12 @@ class Guard:
 
     def settle(self) -> None:
         """Take the tree as it is now as the state to guard (before a mutation)."""
-        changes, objects, dirty = self._look()
-        for change in changes:
-            self._adopt(change.path, change.after)
+        try:
+            changes, objects, dirty = self._look(self.handed)
+            for change in changes:
+                self._adopt(change.path, change.after)
+        finally:  # the files read but unchanged (a racy one), or a settle cut short: nothing held past it
+            self.handed.clear()
         for change in objects:
             self.objects.adopt(change.path, change.after)
         for change in self._look_nested():
@@ -158,9 +162,10 @@ class Guard:
         cache = [Change(*c) for c in self.cache.changes(dirty)]
         return found + cache + self._look_nested() + objects
 
-    def _look(self) -> tuple[list[Change], list[Change], set[str] | None]:
+    def _look(self, handed: Handed | None = None) -> tuple[list[Change], list[Change], set[str] | None]:
         """What changed since the last look: in the guarded tree, and among git's object files; and the
-        tree's paths inotify named (None: unknown, all are looked at)."""
+        tree's paths inotify named (None: unknown, all are looked at). `handed` keeps the bytes read (a
+        settle's, all adopted; not the check after a mutation's, whose changes are undone)."""
         _reclaim(self.sentinel_dir.parent)
         dirty = self.watcher.changed() if self.watcher is not None else None
         objects_dirty: set[str] | None = None
@@ -169,15 +174,15 @@ class Guard:
             objects_dirty = {p for p in dirty if self.objects.covers(p)}
             tree_dirty = dirty - objects_dirty
         objects = [Change(*c) for c in self.objects.look(objects_dirty)]
-        return self._look_tree(tree_dirty), objects, tree_dirty
+        return self._look_tree(tree_dirty, handed), objects, tree_dirty
 
-    def _look_tree(self, dirty: set[str] | None) -> list[Change]:
+    def _look_tree(self, dirty: set[str] | None, handed: Handed | None) -> list[Change]:
         paths: Iterable[str]
         if dirty is None:
-            current = self._walk_all()
+            current = self._walk_all(handed)
             paths = [*current, *(p for p in self.manifest if p not in current)]
         else:
-            current, paths = self._rescan(dirty)
+            current, paths = self._rescan(dirty, handed)
         changes = []
         for path in paths:
             before, after = self.manifest.get(path), current.get(path)
@@ -189,14 +194,14 @@ class Guard:
                 self._set(path, after)  # same bytes, new signature (touched, or rewritten alike)
         return sorted(changes, key=lambda c: c.path)
 
-    def _walk_all(self) -> dict[str, Entry]:
+    def _walk_all(self, handed: Handed | None) -> dict[str, Entry]:
         current = {}
         for root in self.scope.roots:
             for path, st in walk(root, self._skip):
-                current[path] = entry_of(path, st, self.manifest.get(path), False)
+                current[path] = entry_of(path, st, self.manifest.get(path), False, handed)
         return current
 
-    def _rescan(self, dirty: set[str]) -> tuple[dict[str, Entry], set[str]]:
+    def _rescan(self, dirty: set[str], handed: Handed | None) -> tuple[dict[str, Entry], set[str]]:
         """The current entries of the dirty paths (a directory with everything under it), and every path
         they concern, those that vanished included."""
         current: dict[str, Entry] = {}
@@ -211,7 +216,7 @@ class Guard:
                 paths |= {p for p in self.manifest if p.startswith(prefix)}
             # below a dirty directory, a file is read again only if its signature moved (its own write is its own event)
             for path, st in walk(top, self._skip):
-                current[path] = entry_of(path, st, self.manifest.get(path), path == top)
+                current[path] = entry_of(path, st, self.manifest.get(path), path == top, handed)
                 paths.add(path)
         return current, paths
 
@@ -246,7 +251,7 @@ class Guard:
     def _adopt(self, path: str, entry: Entry | None, manifest: dict[str, Entry] | None = None) -> None:
         old = self._set(path, entry, manifest)
         if entry is not None:
-            self.backups.hold(path, entry, old)
+            self.backups.hold(path, entry, old, self.handed.take(path, entry.oid))
         if old is not None:
             self.backups.release(old)
 

@@ -18,6 +18,13 @@ def _watch(tmp_path) -> tuple[Watcher, str]:
     return watcher, str(root)
 
 
+def _names_alone(watcher: Watcher, path: str) -> bool:
+    """A file written at `path` is what the next look names, and all it names."""
+    with open(path, "w") as f:
+        f.write("a mutator's\n")
+    return watcher.changed() == {path}
+
+
 def _sees(watcher: Watcher, path: str) -> bool:
     """Seen: named, under a folder named (it stands for all under it), or a walk asked for (None)."""
     changed = watcher.changed()
@@ -84,6 +91,23 @@ def test_a_path_written_many_times_is_asked_about_once_a_look(tmp_path):
     watcher.close()
 
 
+def test_a_path_left_out_is_asked_about_once_however_many_times_it_is_written(tmp_path):
+    """The artifact, left out of the guard, is written several times a cycle, each write several events: the
+    events after the first are dropped by their raw watch and name, not asked about again."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    path = os.path.join(root, "artifact.md")
+    asked: list[str] = []
+    watcher = Watcher([str(root)], lambda p: asked.append(p) or p == path, str(tmp_path / "sentinel"))
+    assert watcher.changed() == set()
+    for n in range(5):
+        with open(path, "w") as f:
+            f.write(f"write {n}\n")
+    assert watcher.changed() == set()
+    assert asked.count(path) == 1
+    watcher.close()
+
+
 def test_a_file_replaced_by_a_folder_within_one_look_has_the_folder_watched(tmp_path):
     """The path was already named (a file's write) when a folder came under its name: its creation is still
     followed, and what is written in the folder later is seen."""
@@ -94,10 +118,7 @@ def test_a_file_replaced_by_a_folder_within_one_look_has_the_folder_watched(tmp_
     os.unlink(path)
     os.mkdir(path)
     assert _sees(watcher, path)
-    inner = os.path.join(path, "y.txt")
-    with open(inner, "w") as f:
-        f.write("then a file in the folder\n")
-    assert watcher.changed() == {inner}
+    assert _names_alone(watcher, os.path.join(path, "y.txt"))
     watcher.close()
 
 
@@ -138,9 +159,9 @@ def test_forget_after_the_queue_overflowed_says_the_watch_missed_something(tmp_p
     watcher.close()
 
 
-def test_each_look_reads_a_root_with_one_lstat_and_no_stat(tmp_path, monkeypatch):
-    """Whether a root is still a plain folder (not gone, not a link to one) is one lstat a look: `isdir` and
-    `islink` made a stat and an lstat of every root, twice a cycle."""
+def test_a_look_asks_nothing_of_a_root_it_watches(tmp_path, monkeypatch):
+    """A watched root's removal or move is an event of its own watch: a look reads no lstat of it (each
+    look made one of every root, several a cycle, where `isdir` and `islink` had made two)."""
     watcher, root = _watch(tmp_path)
     calls: list[str] = []
     for name in ("stat", "lstat"):
@@ -154,7 +175,18 @@ def test_each_look_reads_a_root_with_one_lstat_and_no_stat(tmp_path, monkeypatch
         monkeypatch.setattr(os, name, counted)
     watcher.changed()
     watcher.forget()
-    assert calls == ["lstat", "lstat"]
+    assert calls == []
+    watcher.close()
+
+
+def test_a_root_removed_and_made_again_is_watched_by_the_look_that_names_it(tmp_path):
+    """The look that reads a root's removal watches the folder made in its place before it answers: what
+    is written there after that look is seen by the next."""
+    watcher, root = _watch(tmp_path)
+    os.rename(root, str(tmp_path / "moved"))
+    os.mkdir(root)
+    assert _sees(watcher, root)
+    assert _names_alone(watcher, os.path.join(root, "after.txt"))
     watcher.close()
 
 

@@ -1,0 +1,69 @@
+"""A file the scope guard settles is read once: the bytes it hashed are the ones it keeps to put back."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.guard import scope
+from autoresearch.optimizer.guard.manifest import Handed, bytes_oid
+from tests.helpers.repos import make_repo
+
+
+def test_a_file_changed_between_mutations_is_read_once_to_settle_and_put_back_as_settled(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "notes.txt": "v1\n"})
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", None, tmp_path / "guard")
+    guard.open()
+    notes = str(repo / "notes.txt")
+    (repo / "notes.txt").write_text("v2, the user's edit between two mutations\n")
+    opened: list[str] = []
+    real = io.open
+
+    def counted(file, *args, **kwargs):
+        if os.fspath(file) == notes:
+            opened.append(notes)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counted)
+    monkeypatch.setattr(io, "open", counted)
+    guard.settle()
+    monkeypatch.undo()
+    assert len(opened) == 1  # hashed and kept from one read, where the backups read it again
+    (repo / "notes.txt").write_text("v3, the mutator's\n")
+    assert guard.undo(guard.changes()) == []
+    assert (repo / "notes.txt").read_text() == "v2, the user's edit between two mutations\n"
+    guard.close()
+
+
+def test_bytes_are_handed_only_for_the_id_they_were_read_as(tmp_path):
+    """A later look may keep a path's older entry (its signature as it was): the bytes read before are then
+    not that entry's, and the backups read the file themselves."""
+    path = tmp_path / "f"
+    path.write_bytes(b"read\n")
+    handed = Handed(1 << 20, 1 << 20)
+    oid = handed.oid(str(path), 5)
+    assert oid == bytes_oid(b"read\n")
+    assert handed.take(str(path), bytes_oid(b"other\n")) is None
+    assert handed.take(str(path), oid) is None  # given up by the first take
+    handed.oid(str(path), 5)
+    assert handed.take(str(path), oid) == b"read\n" and handed.size == 0
+
+
+def test_a_file_larger_than_handed_allows_is_hashed_in_chunks_and_not_kept(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 100)
+    handed = Handed(1 << 20, 99)
+    assert handed.oid(str(path), 100) == bytes_oid(b"x" * 100)
+    assert handed.held == {} and handed.size == 0
+
+
+def test_a_file_grown_since_its_stat_is_hashed_in_chunks_never_read_whole(tmp_path):
+    """A process that made the file huge between the look's stat and its read (a sparse file is made in no
+    time) would have the daemon hold all of it: it is hashed a chunk at a time, as it was, and not kept."""
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 100)
+    handed = Handed(1 << 20, 1 << 20)
+    assert handed.oid(str(path), 5) == bytes_oid(b"x" * 100)  # what blob_oid says of a file read to 100 bytes
+    assert handed.held == {} and handed.size == 0
