@@ -195,12 +195,7 @@ class Digest:
         newest = list(reversed(seen.recent))
         shown = 0
         if newest and text.add(LATEST):
-            for entry in newest:
-                if entry.block is None:
-                    entry.block = utf8(self._block(entry.record, entry.head))
-                if not text.add(entry.block):
-                    break
-                shown += 1
+            shown = text.add_each(self._fitting(newest, text.left))
         cut = [_one_line(entry.record) for entry in newest[shown:]]  # the newest that had no room in full
         if (cut or seen.older) and text.add(EARLIER):
             taken = text.add_each(cut)
@@ -212,6 +207,19 @@ class Digest:
         if shown < seen.decided:
             text.parts.append(utf8(CLOSING.format(count=seen.decided - shown)))
         return b"".join(text.parts)
+
+    def _fitting(self, newest: list[Recent], room: int) -> list[bytes]:
+        """The blocks of the newest cycles, in order, up to the first that would pass `room` bytes; each made
+        once (`Recent`), and none past that one made at all."""
+        blocks = []
+        for entry in newest:
+            if entry.block is None:
+                entry.block = utf8(self._block(entry.record, entry.head))
+            room -= len(entry.block)
+            if room < 0:
+                break
+            blocks.append(entry.block)
+        return blocks
 
     def _block(self, record: Iteration, head: Past | None) -> str:
         lines = [f"\n### Cycle {record.cycle}: {_verdict(record, head)}\n"]
