@@ -138,3 +138,20 @@ def test_a_run_whose_keep_meets_a_folder_at_its_pending_line_stops_with_its_name
     assert (record / "mine").read_text() == USERS
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain").strip() == ""
     assert [r["cycle"] for r in iterations(repo)] == [1]
+
+
+def test_contents_are_a_regular_file_s_whole_bytes_and_nothing_else_is_read(tmp_path):
+    """What the eval's undo, a KEEP's late-write check and the carry compare: the bytes of a regular file
+    (larger than a read's first guess, and empty), never a link's target, a FIFO's (no open blocks), a
+    folder's, or a file over the bound."""
+    big, empty = tmp_path / "big", tmp_path / "empty"
+    big.write_bytes(bytes(range(256)) * 300)
+    empty.write_bytes(b"")
+    read = inplace.contents(big, 1 << 20)
+    assert read is not None and read[0] == big.read_bytes() and read[1].st_ino == big.stat().st_ino
+    assert inplace.contents(empty, 10) is not None and inplace.contents(empty, 10)[0] == b""
+    assert inplace.contents(big, 1000) is None
+    (tmp_path / "link").symlink_to(big)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    assert [inplace.contents(tmp_path / name, 1 << 20) for name in ("link", "fifo", "folder", "missing")] == [None] * 4
