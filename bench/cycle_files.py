@@ -7,6 +7,7 @@ share included) over `--times` repetitions on a temporary repository:
 - digest: a line appended to a 300-line iterations.jsonl, then the digest written (its text made too);
 - clock: the scope guard's settle of the result cache after a cycle's entry (its clock probe read);
 - cache: a new result cache entry stored (appended to its eval's log);
+- miss: a lookup of the next cycle's new sample, which the cache does not hold, after that store;
 - put-back: the sandboxed mutator's throwaway checkout put back to HEAD after a DROP;
 - put-back-keep: the same after a KEEP (HEAD moved: the artifact's file and its index entry written);
 - carry: the sandboxed mutator's candidate carried from its throwaway checkout into the user's artifact.
@@ -84,6 +85,13 @@ def cache(root: Path, times: int) -> float:
     return per_call(times, lambda n: None, lambda n: store.put(f"{n + 1:040x}", 1, ROWS))
 
 
+def miss(root: Path, times: int) -> float:
+    store = SampleCache(root / "samples", "eval")
+    store.put("f" * 40, 1, ROWS)
+    store.get("0" * 40, 1)  # the log indexed once, as the loop's first lookup does
+    return per_call(times, lambda n: store.put(f"{n:040x}", 1, ROWS), lambda n: store.get(f"{n + 1:040x}", 1))
+
+
 IDENTITY = ["-c", "user.name=b", "-c", "user.email=b@b"]
 COMMIT = [*IDENTITY, "commit", "-qm", "x"]
 
@@ -141,6 +149,7 @@ def main() -> None:
         ("digest", digest),
         ("clock", clock),
         ("cache", cache),
+        ("miss", miss),
         ("put-back", put_back),
         ("put-back-keep", put_back_keep),
         ("carry", carry),

@@ -163,25 +163,50 @@ def whole(path: Path, what: str) -> bytes | None:
 
 def contents(path: Path | str, most: int) -> tuple[bytes, os.stat_result] | None:
     """The bytes of the regular file at `path` and its status, read without following a link or blocking on a
-    FIFO put in its place; None when anything else is there, or it holds more than `most` bytes."""
-    with regular(path) as found:
-        if found is None or found[1].st_size > most:
+    FIFO put in its place; None when anything else is there, or it holds more than `most` bytes. Read from the
+    descriptor, with no Python file object (its `isatty` and `lseek`): a few calls a cycle."""
+    found = _regular(path)
+    if found is None:
+        return None
+    fd, st = found
+    try:
+        if st.st_size > most:
             return None
-        return found[0].read(), found[1]
+        parts = []
+        while part := os.read(fd, max(st.st_size + 1, 4096)):  # to the end, as a file object's `read()`
+            parts.append(part)
+        return b"".join(parts), st
+    finally:
+        os.close(fd)
 
 
 @contextmanager
 def regular(path: Path | str) -> Iterator[tuple[BinaryIO, os.stat_result] | None]:
     """The regular file at `path` open for reading, and its status; None for anything else there, or nothing.
     A link is never followed, a FIFO put in its place never blocks the open."""
+    found = _regular(path)
+    if found is None:
+        yield None
+        return
+    with os.fdopen(found[0], "rb") as file:
+        yield file, found[1]
+
+
+def _regular(path: Path | str) -> tuple[int, os.stat_result] | None:
+    """`regular`'s descriptor (the caller closes it) and status."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
-        yield None
-        return
-    with os.fdopen(fd, "rb") as file:
+        return None
+    try:
         st = os.fstat(fd)
-        yield (file, st) if stat.S_ISREG(st.st_mode) else None
+    except OSError:
+        os.close(fd)
+        raise
+    if stat.S_ISREG(st.st_mode):
+        return fd, st
+    os.close(fd)
+    return None
 
 
 def _opened(path: Path | str, flags: int) -> tuple[int, int] | None:

@@ -169,9 +169,11 @@ class SampleCache:
                 self._held[(artifact, n)] = rows
                 return
         body = "\t".join(json.dumps(row) for row in rows).encode("utf-8")  # a dumped row holds no raw tab
-        header = {"format": HEADER, "artifact": artifact, "n": n, "mac": self._mac(HEADER, artifact, n, body)}
+        mac = self._mac(HEADER, artifact, n, body)
+        header = {"format": HEADER, "artifact": artifact, "n": n, "mac": mac}
         entry = b"\n" + json.dumps(header).encode() + b"\t" + body + b"\n"
-        within(self.root, lambda: self._log.append(entry))  # the eval's folder: made at its first entry
+        checked = self._key(artifact, n), int(mac[: TAG // 4], 16)  # as `_check` reads them back
+        within(self.root, lambda: self._log.append(entry, checked))  # the eval's folder: made at its first entry
 
     def stored(self, artifact: str, after: int = 0) -> list[list[Row]]:
         """The consecutive valid samples of this artifact stored from index `after + 1` on, each read once

@@ -62,19 +62,38 @@ class Log:
         self._scanned = 0  # how far past the last whole line the log was read (a line not ended yet)
         self._lock = threading.Lock()  # one look at a time: parallel candidates look up at once
 
-    def append(self, entry: bytes) -> None:
+    def append(self, entry: bytes, checked: tuple[int, int] | None = None) -> None:
         """`entry` (a newline, one line, a newline) added at the log's end in one write; a link, FIFO or
         folder a mutator put in the log's place is removed, never written through. A log of this user's made
-        read-only (`chmod -w`, `chmod 000`) is made writable again; one this user cannot write is `NoRoom` naming it."""
+        read-only (`chmod -w`, `chmod 000`) is made writable again; one this user cannot write is `NoRoom` naming it.
+        `checked`: the entry's key and tag, as `check` gives them (the writer signed it): see `_indexed`."""
         with writing(self.path):
             try:
                 fd = self._opened()
             except PermissionError:  # the log's mode or its folder's, and not this user's to give back
                 raise not_writable(self.path) from None
             try:
-                os.write(fd, entry)  # a short write (a full disk) leaves a torn line: read as absent
+                written = os.write(fd, entry)  # a short write (a full disk) leaves a torn line: read as absent
+                if checked is not None and written == len(entry):
+                    self._indexed(entry, os.fstat(fd), checked)
             finally:
                 os.close(fd)
+
+    def _indexed(self, entry: bytes, st: os.stat_result, checked: tuple[int, int]) -> None:
+        """The entry just appended put in the index as a look would put it, where it is all the log gained
+        since the last look: the next look then has nothing to read, where reading back and checking the
+        writer's own entry was half of the lookup that missed before it (one a cycle). Anything else
+        appended first, another inode, or a line other than one: left to the next look, as before. What a
+        lookup reads is checked again against its tag, whoever indexed it."""
+        start = st.st_size - len(entry)
+        if not (entry.startswith(b"\n") and entry.endswith(b"\n") and entry.count(b"\n") == 2):
+            return
+        with self._lock:
+            if self._seen[:2] != (st.st_ino, start) or self._scanned != start:
+                return
+            self._where[checked[0]] = (start + 1) << TAG | checked[1]
+            self._last = (start + 1, entry[1 : 1 + HEAD])
+            self._seen, self._scanned = (st.st_ino, st.st_size, st.st_ctime_ns), st.st_size
 
     def _opened(self) -> int:
         flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC

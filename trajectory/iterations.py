@@ -324,15 +324,17 @@ class Tail:
         """(the whole lines appended since, whether they start from the file's beginning after all)."""
         inode, offset = self._at
         try:
-            with open(self.path, "rb") as f:
-                st = os.fstat(f.fileno())
-                restarted = inode != 0 and (st.st_ino != inode or st.st_size < offset)
-                offset = 0 if restarted else offset
-                f.seek(offset)
-                data = f.read(max(0, st.st_size - offset))
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)  # no buffered file object for one read a cycle
         except FileNotFoundError:
             self._at = (0, 0)
             return "", inode != 0
+        try:
+            st = os.fstat(fd)
+            restarted = inode != 0 and (st.st_ino != inode or st.st_size < offset)
+            offset = 0 if restarted else offset
+            data = os.pread(fd, max(0, st.st_size - offset), offset)  # a regular file's reads are never short
+        finally:
+            os.close(fd)
         whole = data[: data.rfind(b"\n") + 1]
         self._at = (st.st_ino, offset + len(whole))
         return whole.decode("utf-8", errors="replace"), restarted

@@ -45,32 +45,29 @@ or lower than HEAD on it. The full record is {iterations}; patches are relative 
 
 
 CLOSING = "\n({count} older cycles not listed here: read them in the record.)\n"
+LATEST = b"\n## The latest cycles, newest first\n"
+EARLIER = b"\n## Earlier cycles, one line each\n\n"
 
 
 @dataclass
 class Budget:
-    """Text made of whole parts, none added once it would pass `left` bytes."""
+    """Text made of whole parts, each its UTF-8 bytes, none added once it would pass `left` bytes."""
 
     left: int
-    parts: list[str] = field(default_factory=list)
+    parts: list[bytes] = field(default_factory=list)
 
-    def add(self, part: str) -> bool:
-        return self.put(part, len(utf8(part)))
-
-    def put(self, part: str, size: int) -> bool:
-        """`add` of a part whose size in bytes is known."""
-        if size > self.left:
+    def add(self, part: bytes) -> bool:
+        if len(part) > self.left:
             return False
         self.parts.append(part)
-        self.left -= size
+        self.left -= len(part)
         return True
 
-    def add_sized(self, parts: list[tuple[str, int]]) -> int:
-        """`add` each of `parts` (a text and its size in bytes) up to the first that does not fit; returns how
-        many were added."""
-        ends = list(accumulate(size for _, size in parts))
+    def add_each(self, parts: list[bytes]) -> int:
+        """`add` each of `parts` up to the first that does not fit; returns how many were added."""
+        ends = list(accumulate(map(len, parts)))
         taken = bisect_right(ends, self.left)
-        self.parts += [part for part, _ in parts[:taken]]
+        self.parts += parts[:taken]
         self.left -= ends[taken - 1] if taken else 0
         return taken
 
@@ -81,6 +78,17 @@ class Effect:
 
     helped: list[str]
     hurt: list[str]
+
+
+@dataclass(slots=True)
+class Recent:
+    """A detailed cycle: its line, the HEAD it was judged against, and its block once made (UTF-8 bytes), kept
+    while the cycle is among the newest and gone with it: a cycle's line, run directory and saved patch never
+    change once its line is written, and making the blocks again for every write was most of its cost."""
+
+    record: Iteration
+    head: Past | None
+    block: bytes | None = None
 
 
 @dataclass
@@ -94,8 +102,8 @@ class Seen:
     decided: int = 0
     keeps: int = 0
     errors: int = 0
-    recent: deque[tuple[Iteration, Past | None]] = field(default_factory=lambda: deque(maxlen=DETAILED))
-    older: deque[str] = field(default_factory=deque)  # one-line entries, oldest first
+    recent: deque[Recent] = field(default_factory=lambda: deque(maxlen=DETAILED))
+    older: deque[bytes] = field(default_factory=deque)  # one-line entries' UTF-8, oldest first
     # where each of `older` starts, and where the newest ends, in bytes of all the entries ever pushed: the
     # newest that fit in a size are found by halving, not by summing a few hundred sizes every write
     older_starts: deque[int] = field(default_factory=deque)
@@ -116,8 +124,8 @@ class Seen:
             self.keeps += record.decision == "keep"
             self.errors += record.decision == "error"
             if len(self.recent) == DETAILED:
-                self._push_older(_one_line(self.recent[0][0]))
-            self.recent.append((record, self._head_before(record.cycle)))
+                self._push_older(_one_line(self.recent[0].record))
+            self.recent.append(Recent(record, self._head_before(record.cycle)))
         if record.decision == "keep":
             self.best = record
             self.kept.append(Past.of(record))
@@ -130,33 +138,31 @@ class Seen:
     def older_bytes(self) -> int:
         return self.older_end - self.older_starts[0] if self.older else 0
 
-    def _push_older(self, line: str) -> None:
+    def _push_older(self, line: bytes) -> None:
         self.older.append(line)
         self.older_starts.append(self.older_end)
-        self.older_end += len(utf8(line))
+        self.older_end += len(line)
         while self.older_bytes > LIMIT:  # these could never fit: the text is at most LIMIT bytes
             self.older.popleft()
             self.older_starts.popleft()
 
-    def newest_older(self, left: int) -> tuple[str, int, int]:
-        """The newest one-line entries whose sizes sum to at most `left` bytes, newest first, as one text; its
-        size in bytes; how many."""
+    def newest_older(self, left: int) -> tuple[bytes, int]:
+        """The newest one-line entries whose sizes sum to at most `left` bytes, newest first, as one text; how
+        many."""
         first = bisect_left(self.older_starts, self.older_end - left)
         if first == len(self.older):
-            return "", 0, 0
-        text = "".join(reversed(list(islice(self.older, first, None))))
-        return text, self.older_end - self.older_starts[first], len(self.older) - first
+            return b"", 0
+        return b"".join(reversed(list(islice(self.older, first, None)))), len(self.older) - first
 
 
 @dataclass
 class Digest:
     """The digest's writer for one run. It reads the lines appended since its last write (a whole read every
-    cycle grew the daemon's heap with the night), and makes each detailed cycle's block once, kept while the
-    cycle is among the newest: a cycle's line, run directory and saved patch never change once its line is
-    written, and making the blocks again for every write was most of the digest's cost a cycle."""
+    cycle grew the daemon's heap with the night), and makes each detailed cycle's block once (`Recent`). The
+    text is put together from the UTF-8 bytes of its parts, each encoded once when it is made: the whole text
+    encoded again at every write, and each block's size taken from its encoding, cost more than joining it."""
 
     paths: ExperimentPaths
-    _blocks: dict[int, tuple[str, int]] = field(default_factory=dict)  # cycle -> its detailed block, its size
     _seen: Seen = field(default_factory=Seen)
     _tail: Tail | None = None
     _kept: tuple[str, dict[str, float] | None] | None = None  # the newest KEEP's run directory read, its scores
@@ -170,45 +176,50 @@ class Digest:
             self._tail = Tail(self.paths.iterations)
         records, restarted = self._tail.new()
         if restarted:  # the file was replaced: its cycles may be other lines now
-            self._seen, self._blocks = Seen(), {}
+            self._seen = Seen()
         for record in records:
             self._seen.add(record)
-        text = utf8(self._render(self._seen))
+        text = self._render(self._seen)
         if not inplace.cut(self.paths.digest, text, lambda: faults.point("digest-overwritten")):
             atomic.write_bytes(self.paths.digest, text, durable=False)
 
     def render(self, records: list[Iteration]) -> str:
         """The digest of these lines, made from nothing this writer kept."""
-        return Digest(self.paths)._render(Seen.of(records))
+        return Digest(self.paths)._render(Seen.of(records)).decode("utf-8")
 
-    def _render(self, seen: Seen) -> str:
+    def _render(self, seen: Seen) -> bytes:
         """Whole blocks, newest first, while they fit: the text never exceeds LIMIT bytes."""
         text = Budget(LIMIT - len(CLOSING.encode("utf-8")))
-        text.add(HEADER.format(summary=_summary(seen), iterations=self.paths.iterations, root=self.paths.results_dir))
+        summary = HEADER.format(summary=_summary(seen), iterations=self.paths.iterations, root=self.paths.results_dir)
+        text.add(utf8(summary))
         newest = list(reversed(seen.recent))
         shown = 0
-        if newest and text.add("\n## The latest cycles, newest first\n"):
-            for record, head in newest:
-                if not text.put(*self._detailed(record, head)):
-                    break
-                shown += 1
-        self._forget_older_than([record for record, _ in newest])
-        cut = [_sized(_one_line(record)) for record, _ in newest[shown:]]  # the newest that had no room in full
-        if (cut or seen.older) and text.add("\n## Earlier cycles, one line each\n\n"):
-            taken = text.add_sized(cut)
+        if newest and text.add(LATEST):
+            shown = text.add_each(self._fitting(newest, text.left))
+        cut = [_one_line(entry.record) for entry in newest[shown:]]  # the newest that had no room in full
+        if (cut or seen.older) and text.add(EARLIER):
+            taken = text.add_each(cut)
             shown += taken
             if taken == len(cut):
-                older, size, count = seen.newest_older(text.left)
+                older, count = seen.newest_older(text.left)
                 shown += count
-                text.put(older, size)
+                text.add(older)
         if shown < seen.decided:
-            text.parts.append(CLOSING.format(count=seen.decided - shown))
-        return "".join(text.parts)
+            text.parts.append(utf8(CLOSING.format(count=seen.decided - shown)))
+        return b"".join(text.parts)
 
-    def _detailed(self, record: Iteration, head: Past | None) -> tuple[str, int]:
-        if record.cycle not in self._blocks:
-            self._blocks[record.cycle] = _sized(self._block(record, head))
-        return self._blocks[record.cycle]
+    def _fitting(self, newest: list[Recent], room: int) -> list[bytes]:
+        """The blocks of the newest cycles, in order, up to the first that would pass `room` bytes; each made
+        once (`Recent`), and none past that one made at all."""
+        blocks = []
+        for entry in newest:
+            if entry.block is None:
+                entry.block = utf8(self._block(entry.record, entry.head))
+            room -= len(entry.block)
+            if room < 0:
+                break
+            blocks.append(entry.block)
+        return blocks
 
     def _block(self, record: Iteration, head: Past | None) -> str:
         lines = [f"\n### Cycle {record.cycle}: {_verdict(record, head)}\n"]
@@ -227,12 +238,6 @@ class Digest:
         if patch:
             lines.append(f"- Patch: {patch}\n")
         return "".join(lines)
-
-    def _forget_older_than(self, detailed: list[Iteration]) -> None:
-        """Blocks are kept for the newest cycles alone: an older one's, kept, would grow with the night."""
-        keep = {r.cycle for r in detailed}
-        for cycle in [c for c in self._blocks if c not in keep]:
-            del self._blocks[cycle]
 
     def _read_effect(self, record: Iteration, head: Past | None) -> Effect | None:
         if record.decision == "error" or head is None or not record.run_dir or not head.run_dir:
@@ -295,13 +300,9 @@ def _verdict(record: Iteration, head: Past | None) -> str:
     return f"{word}, scoring {record.score:.4g}{against}"
 
 
-def _sized(text: str) -> tuple[str, int]:
-    return text, len(utf8(text))
-
-
-def _one_line(record: Iteration) -> str:
+def _one_line(record: Iteration) -> bytes:
     word = {"keep": "kept", "error": "failed"}.get(record.decision, "discarded")
-    return f"- {record.cycle}, {word}: {record.mutation or '(no summary)'}\n"
+    return utf8(f"- {record.cycle}, {word}: {record.mutation or '(no summary)'}\n")
 
 
 def _named(tests: list[str]) -> str:

@@ -182,10 +182,14 @@ class Pack:
             self.records.add(oid, size + len(header), len(data), self.records.base(base))
             chunks += [header, data]
             size += len(header) + len(data)
-        with open(self.path, "ab") as f:
-            f.write(b"".join(chunks))
-            f.flush()
-            st = os.fstat(f.fileno())
+        rest = memoryview(b"".join(chunks))
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)  # open(..., "ab")'s
+        try:  # without a buffered file object made and flushed for one write a cycle
+            while rest:  # a short write (a full disk) raises on the next
+                rest = rest[os.write(fd, rest) :]
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
         self.left = (st.st_ino, st.st_size)
 
     def _write_whole(self, live: Mapping[str, bytes]) -> None:

@@ -151,3 +151,20 @@ def test_a_file_another_thread_gave_its_bits_back_is_opened_as_it_is(tmp_path):
     os.write(fd, b"\nsecond\n")
     os.close(fd)
     assert log.read_bytes() == b"\nfirst\n\nsecond\n" and log.stat().st_mode & 0o777 == 0o644
+
+
+def test_contents_are_a_regular_file_s_whole_bytes_and_nothing_else_is_read(tmp_path):
+    """What the eval's undo, a KEEP's late-write check and the carry compare: the bytes of a regular file
+    (larger than a read's first guess, and empty), never a link's target, a FIFO's (no open blocks), a
+    folder's, or a file over the bound."""
+    big, empty = tmp_path / "big", tmp_path / "empty"
+    big.write_bytes(bytes(range(256)) * 300)
+    empty.write_bytes(b"")
+    read = inplace.contents(big, 1 << 20)
+    assert read is not None and read[0] == big.read_bytes() and read[1].st_ino == big.stat().st_ino
+    assert inplace.contents(empty, 10) is not None and inplace.contents(empty, 10)[0] == b""
+    assert inplace.contents(big, 1000) is None
+    (tmp_path / "link").symlink_to(big)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    assert [inplace.contents(tmp_path / name, 1 << 20) for name in ("link", "fifo", "folder", "missing")] == [None] * 4

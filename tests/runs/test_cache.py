@@ -201,6 +201,35 @@ for n in range(int(sys.argv[4])):
 """
 
 
+def test_a_lookup_after_a_store_does_not_read_the_stored_entry_back(tmp_path):
+    """The loop looks a sample up (a miss), evaluates it and stores it, every cycle: the entry the cache has
+    just written is indexed as it is written, not read back and checked again by the next lookup."""
+    cache = SampleCache(tmp_path, "eval1")
+    cache.put("first", 1, ROWS)
+    assert cache.get("second", 1) is None  # the log indexed to its end
+    big = [{"test_id": f"t{i}", "score": 0.5, "output": "x" * 1000} for i in range(100)]
+    cache.put("second", 1, big)  # about 100 kB
+    before = _read_bytes()
+    assert cache.get("third", 1) is None
+    assert _read_bytes() - before < 10_000
+    assert cache.get("second", 1) == big and cache.get("first", 1) == ROWS
+
+
+def test_entries_another_writer_appended_before_a_store_are_still_found(tmp_path):
+    """What another daemon (or thread) appended between this cache's last lookup and its store is read by the
+    next lookup, not skipped for the store's own entry indexed after it."""
+    cache, other = SampleCache(tmp_path, "eval1"), SampleCache(tmp_path, "eval1")
+    cache.put("a", 1, ROWS)
+    assert cache.get("b", 1) is None
+    other.put("b", 1, ROWS)
+    cache.put("c", 1, ROWS)
+    assert [cache.get(name, 1) for name in "abc"] == [ROWS] * 3
+    log = _log(tmp_path)
+    log.write_bytes(log.read_bytes() + b"torn")  # a kill in another's append: not whole, then this store
+    cache.put("d", 1, ROWS)
+    assert [cache.get(name, 1) for name in "abcd"] == [ROWS] * 4
+
+
 def test_two_processes_appending_at_once_never_interleave(tmp_path):
     SampleCache(tmp_path, "eval1")  # the key, made once
     runs = [

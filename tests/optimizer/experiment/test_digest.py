@@ -124,7 +124,7 @@ def test_written_cycle_by_cycle_it_says_what_a_whole_read_says_and_holds_a_bound
     seen = digest._seen
     assert len(seen.recent) == DETAILED and len(seen.kept) <= DETAILED + 1
     assert seen.older_bytes <= LIMIT and len(seen.older) < 600 - DETAILED
-    assert len(digest._blocks) <= DETAILED
+    assert sum(entry.block is not None for entry in seen.recent) <= DETAILED
     paths.iterations.write_text("")  # replaced by a shorter history: read from its start again
     append(paths.iterations, records[0])
     digest.write()
@@ -142,7 +142,7 @@ def test_written_after_every_line_each_block_is_the_one_a_whole_read_makes(tmp_p
         append(paths.iterations, record)
         digest.write()
         assert paths.digest.read_text() == digest.render(records[:n])
-    assert len(digest._blocks) == DETAILED
+    assert all(entry.block is not None for entry in digest._seen.recent)
     other = _records(60, "omega")
     replaced = paths.iterations.with_name("replaced.jsonl")
     for record in other:
