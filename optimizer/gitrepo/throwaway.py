@@ -27,13 +27,14 @@ provably holds what a fresh one would, but for the artifact:
   That the filter list is empty is remembered from one put-back to the next while what it comes from
   holds (`_unfiltered`).
 
-The repository a put-back opens is the cycle's workspace's; after a DROP it is kept for the next cycle
-(opening one read the configuration files and git's folder anew), unless a configuration or attributes
-file changed since it was opened (libgit2 keeps what it read of the configuration, `core.autocrlf`
-among it, for as long as the repository is open; autoresearch.optimizer.gitrepo.gitconfig watches those
-files) or HEAD moved (its object cache would keep each KEEP's commit and trees: one opened anew gives
-them back). A put-back that needs no repository (the artifact known unfiltered) opens none: the cycle
-opens it when it asks for it.
+The repository a put-back opens is the cycle's workspace's; it is kept for the next cycle (opening one read
+the configuration files and git's folder anew: some 70-100 us), unless a configuration or attributes file
+changed since it was opened (libgit2 keeps what it read of the configuration, `core.autocrlf` among it, for
+as long as the repository is open; autoresearch.optimizer.gitrepo.gitconfig watches those files). After a
+KEEP (HEAD moved) its caches are given back, the handle kept (pygit2's `free`: the object cache, which would
+keep each KEEP's commit and trees, the index, the references and the configuration, each read again when
+next asked): what it was opened from is as it was, by the check. A put-back that needs no repository (the
+artifact known unfiltered) opens none: the cycle opens it when it asks for it.
 
 So a file, a link, a folder or a hook a mutator leaves, a `.git` file it edits or replaces, a mode it
 changes, all make the next cycle's checkout a fresh one.
@@ -132,10 +133,12 @@ class Throwaway:
         if before is None:
             return None
         moved = head != kept.commit
-        renewed = moved or settings is not kept.settings  # a repository opened anew: see the module's docstring
-        if renewed:
+        renewed = moved or settings is not kept.settings  # see the module's docstring
+        if settings is not kept.settings:  # a repository opened anew
             release(ws)
             ws = replace(ws)
+        elif moved and "lib" in ws.__dict__:  # its caches given back, the handle kept
+            ws.lib.free()
         tree = self.main.lib[head].peel(pygit2.Tree)
         target = ws.artifact_path
         try:

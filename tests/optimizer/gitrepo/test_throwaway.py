@@ -409,14 +409,14 @@ def test_after_a_keep_the_artifact_s_entry_is_written_in_place_as_git_s_checkout
     main = open_workspace(repo, artifact)
     throwaway = Throwaway(main, repo / "results" / ".exp")
     ws = _dropped(throwaway, throwaway.take())
-    old, kept_inode = main.head(), os.stat(ws.root / "docs" / "a.md").st_ino
+    old, kept_inode, repo_handle = main.head(), os.stat(ws.root / "docs" / "a.md").st_ino, ws.__dict__.get("lib")
     git(ws.root, "write-tree")  # the mutator's: the index gets a cache tree
     ws.artifact_path.write_text("a candidate\n")
     (repo / artifact).write_text("kept\n")  # the cycle's KEEP
     git(repo, "commit", "-qam", "keep")
     again = throwaway.take()
     assert os.stat(again.root / "docs" / "a.md").st_ino == kept_inode  # put back, not made anew
-    assert "lib" not in again.__dict__  # no repository opened (a new one is, if the cycle asks for it)
+    assert again.__dict__.get("lib") is repo_handle  # no repository opened for it (one kept, its caches given back)
     assert git(again.root, "status", "--porcelain") == ""
     assert git(again.root, "write-tree") == git(repo, "rev-parse", "HEAD^{tree}")
     git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "twin"), old)
@@ -426,7 +426,9 @@ def test_after_a_keep_the_artifact_s_entry_is_written_in_place_as_git_s_checkout
     throwaway.drop()
 
 
-def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_in_a_repository_opened_anew(tmp_path, settled):
+def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_its_caches_given_back(tmp_path, settled):
+    """The repository kept from the cycle before reads the index, the configuration and the attributes again
+    (pygit2's `free`): its checkout writes what a fresh one would."""
     repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", ".gitattributes": "prompt.md eol=crlf\n"})
     main = open_workspace(repo, "prompt.md")
     throwaway = Throwaway(main, repo / "results" / ".exp")
@@ -434,7 +436,7 @@ def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_in_a_repo
     (repo / "prompt.md").write_text("kept\n")
     git(repo, "commit", "-qam", "keep")
     again = throwaway.take()
-    assert again.root == ws.root and again is not ws
+    assert again is ws
     assert (again.root / "prompt.md").read_bytes() == b"kept\r\n"
     assert git(again.root, "status", "--porcelain") == ""
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
