@@ -25,7 +25,7 @@ from typing import Literal
 import pygit2
 from pygit2.enums import DiffOption, FileMode, RepositoryOpenFlag
 
-from autoresearch.optimizer.gitrepo import direct, gitcmd, oids
+from autoresearch.optimizer.gitrepo import direct, gitcmd, oids, rawread
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import kinds, owned
@@ -64,6 +64,16 @@ class Workspace:
 
     def head(self) -> str:
         return str(self.lib.head.target)
+
+    def head_is(self, commit: str) -> bool:
+        """Whether HEAD is at `commit`: told by the bytes of HEAD's file in git's folder where it names that
+        commit detached, as a candidate's checkout has it (git writes a detached HEAD so), else resolved by
+        libgit2. The throwaway checkout's check asks it every cycle, after a KEEP with its repository's
+        caches given back (autoresearch.optimizer.gitrepo.throwaway): a read of the file where libgit2 read
+        the references anew."""
+        if self.git_dir and rawread.whole(os.path.join(self.git_dir, "HEAD")) == f"{commit}\n".encode():
+            return True
+        return self.head() == commit
 
 
 def open_workspace(start: Path, artifact: str) -> Workspace:

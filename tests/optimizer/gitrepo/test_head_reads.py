@@ -113,3 +113,20 @@ def test_a_keeps_entry_is_known_from_the_file_it_committed_without_reading_the_c
             path.write_bytes(data)
     mode, _, blob = git(repo, "ls-tree", "HEAD", "prompt.md").split()[:3]
     assert entry == Entry(blob, int(mode, 8), False)
+
+
+def test_a_checkouts_head_is_told_by_its_file_where_it_names_the_commit_detached_else_by_libgit2(tmp_path):
+    """A candidate's checkout (a linked worktree, HEAD detached) is at a commit when its HEAD's file names it;
+    a commit made there, or HEAD moved elsewhere, is seen; a HEAD written another way (a branch checked out at
+    the same commit) is resolved as libgit2 resolves it."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "w"), sha)
+    ws = open_workspace(tmp_path / "w", "prompt.md")
+    assert ws.head_is(sha) and not ws.head_is("0" * 40)
+    (tmp_path / "w" / "prompt.md").write_text("two\n")
+    git(tmp_path / "w", "commit", "-qam", "by the mutator")
+    assert not ws.head_is(sha) and ws.head_is(git(tmp_path / "w", "rev-parse", "HEAD").strip())
+    git(tmp_path / "w", "checkout", "-q", "--detach", sha)
+    git(tmp_path / "w", "checkout", "-q", "-b", "side")
+    assert (Path(ws.git_dir) / "HEAD").read_text() == "ref: refs/heads/side\n" and ws.head_is(sha)
