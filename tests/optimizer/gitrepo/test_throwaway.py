@@ -323,7 +323,7 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     assert kept is not None
     before = throwaway_module._unchanged_but_the_artifact(kept, ws, main.lib)  # the put-back's check
     (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
-    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, written=())
+    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, written={})
     throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
     assert again is not ws  # made anew
@@ -453,7 +453,7 @@ def test_a_file_written_in_git_s_folder_during_a_drop_s_put_back_is_not_taken_in
     assert kept is not None
     ws.artifact_path.write_text("a dropped candidate\n")
     put = throwaway._put_back(kept, kept.commit)
-    assert put is not None and put.written == ()
+    assert put is not None and put.written == {}
     (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
     throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
@@ -539,6 +539,31 @@ def test_a_file_written_in_git_s_folder_during_a_keep_s_put_back_is_not_taken_in
     put = throwaway._put_back(kept, main.head())
     assert put is not None
     (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
+    throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, main.head(), put)
+    again = throwaway.take()
+    assert again is not put.ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("name", ["HEAD", "index"])
+def test_a_write_to_head_or_the_index_after_a_keep_s_put_back_is_not_taken_in(tmp_path, settled, name):
+    """After a KEEP the put-back writes HEAD and the index in git's folder for the checkout, and the record
+    takes them by the bytes it wrote: a process the mutator left that writes either before the record (here
+    HEAD named the old commit again, or the index's checksum blanked, each the same length) is seen at the
+    next check, whichever clock tick it wrote in, where the record took in the file as it then was."""
+    main, throwaway, repo = setup(tmp_path)
+    _dropped(throwaway, throwaway.take())
+    kept = throwaway._kept
+    assert kept is not None
+    old = main.head()
+    (repo / "prompt.md").write_text("kept\n")
+    git(repo, "commit", "-qam", "keep")
+    put = throwaway._put_back(kept, main.head())
+    assert put is not None and set(put.written) == {"a/HEAD", "a/index"}
+    target = kept.admin / name
+    data = target.read_bytes()
+    target.write_bytes(f"{old}\n".encode() if name == "HEAD" else data[:-20] + bytes(20))  # written meanwhile
     throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, main.head(), put)
     again = throwaway.take()
     assert again is not put.ws  # made anew
