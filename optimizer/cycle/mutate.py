@@ -121,7 +121,7 @@ def check_worktree(
     tool's cache folder (a coding agent that ran the tests) are removed, as the checkout's guard does, and
     not held against it. Returns what changed: read once (libgit2's status), unless `watch` (the throwaway
     checkout's, started before the mutation) saw the artifact alone move."""
-    if ws.head() != head:
+    if not ws.head_is(head):
         raise MutationFailed("the mutator committed in its worktree; mutators must not commit", "out-of-scope", result)
     changes = watch.artifact_alone(ws) if watch is not None else None
     try:

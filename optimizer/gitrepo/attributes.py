@@ -91,7 +91,7 @@ def _named_nowhere(index: str) -> bool:
 def _files(git_dir: str, common: Path, root: Path, artifact: str, named: str | None) -> tuple[str, ...]:
     """The files the answer is read from, the index last."""
     named = str(Path(named).expanduser()) if named else None  # (as $HOME is now)
-    return _listed(git_dir, root, artifact, named, tuple(gitconfig.attribute_files(common)))
+    return _listed(git_dir, root, artifact, named, gitconfig.attribute_files(common))
 
 
 @functools.lru_cache(maxsize=16)

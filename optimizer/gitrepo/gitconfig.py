@@ -89,10 +89,10 @@ def settings(repo: pygit2.Repository, common: Path) -> Settings:
         return _as_git_reads(kept.settings)
     configs = _config_files(repo.path, common)
     attributes = attribute_files(common)
-    before = _signature(configs + attributes, started)  # before the files are read: a write meanwhile shows
+    before = _signature((*configs, *attributes), started)  # before the files are read: a write meanwhile shows
     converts, excludes, named, includes, writes = _walk(_read(repo.path, configs))
     after = _signature(named, started)
-    found = Settings(converts or any(_converting(file) for file in attributes + named), excludes, writes)
+    found = Settings(converts or any(_converting(file) for file in (*attributes, *named)), excludes, writes)
     if len(_seen) >= _REMEMBERED:  # the candidates' worktrees come and go
         _seen.clear()
     if before is None or after is None or includes:
@@ -107,8 +107,9 @@ def redirected() -> bool:
     (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`), or entries given in the environment (`GIT_CONFIG_COUNT` with
     its `GIT_CONFIG_KEY_<n>`s, `GIT_CONFIG_PARAMETERS`: what `git -c` hands down to a hook, what a CI step
     sets). libgit2 reads the usual files alone: a filter driver or an ignore file named there only is git's."""
-    count = os.environ.get("GIT_CONFIG_COUNT", "").strip()
-    return bool(_REDIRECTING & os.environ.keys()) or count not in ("", "0")
+    count = os.environ.get("GIT_CONFIG_COUNT", "").strip()  # each name looked up: a set of the environment's
+    # keys decoded all forty of them, twice a cycle
+    return any(name in os.environ for name in _REDIRECTING) or count not in ("", "0")
 
 
 def _as_git_reads(found: Settings) -> Settings:
@@ -116,13 +117,19 @@ def _as_git_reads(found: Settings) -> Settings:
     return replace(found, converts=True) if not found.converts and redirected() else found
 
 
-def attribute_files(common: Path) -> list[str]:
+def attribute_files(common: Path) -> tuple[str, ...]:
     """The attributes files git and libgit2 read whatever the configuration says: the repository's
     info/attributes, the user's, and the system's (`gitattributes` in libgit2's system folder: /etc, where
-    git's is too)."""
+    git's is too). Found again only when what they come from differs: the decision's check asks every cycle,
+    and the paths made were 5-15 us of it."""
     system = pygit2.settings.search_path[ConfigLevel.SYSTEM]
-    found = [str(common / "info" / "attributes"), str(users_git_file("attributes"))]
-    return found + [os.path.join(folder, "gitattributes") for folder in system.split(os.pathsep) if folder]
+    return _attribute_files(common, system, os.environ.get("XDG_CONFIG_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=16)
+def _attribute_files(common: Path, system: str, config_home: str | None, home: str | None) -> tuple[str, ...]:
+    found = (str(common / "info" / "attributes"), str(_users_git_file("attributes", config_home, home)))
+    return found + tuple(os.path.join(folder, "gitattributes") for folder in system.split(os.pathsep) if folder)
 
 
 def integer(value: str | None) -> int | None:

@@ -7,7 +7,7 @@ provably holds what a fresh one would, but for the artifact:
 - after it is made or put back, every path under it and under git's folder for it is recorded (kind,
   permissions, inode; a file's size, modification and change times), and a stamp is touched: a file whose
   change time is not strictly before the stamp's ("racily clean", as git says) is recorded by its content
-  too;
+  too, as are HEAD and the index of git's folder when the put-back wrote them itself (by the bytes it wrote);
 - before the next cycle the whole of both is walked again: a path added or gone, or any recorded field
   changed (writing a file moves its change time, which no process sets back), or a racily clean entry whose
   content changed, anywhere but under the artifact, and the checkout is removed and made anew;
@@ -27,13 +27,14 @@ provably holds what a fresh one would, but for the artifact:
   That the filter list is empty is remembered from one put-back to the next while what it comes from
   holds (`_unfiltered`).
 
-The repository a put-back opens is the cycle's workspace's; after a DROP it is kept for the next cycle
-(opening one read the configuration files and git's folder anew), unless a configuration or attributes
-file changed since it was opened (libgit2 keeps what it read of the configuration, `core.autocrlf`
-among it, for as long as the repository is open; autoresearch.optimizer.gitrepo.gitconfig watches those
-files) or HEAD moved (its object cache would keep each KEEP's commit and trees: one opened anew gives
-them back). A put-back that needs no repository (the artifact known unfiltered) opens none: the cycle
-opens it when it asks for it.
+The repository a put-back opens is the cycle's workspace's; it is kept for the next cycle (opening one read
+the configuration files and git's folder anew: some 70-100 us), unless a configuration or attributes file
+changed since it was opened (libgit2 keeps what it read of the configuration, `core.autocrlf` among it, for
+as long as the repository is open; autoresearch.optimizer.gitrepo.gitconfig watches those files). After a
+KEEP (HEAD moved) its caches are given back, the handle kept (pygit2's `free`: the object cache, which would
+keep each KEEP's commit and trees, the index, the references and the configuration, each read again when
+next asked): what it was opened from is as it was, by the check. A put-back that needs no repository (the
+artifact known unfiltered) opens none: the cycle opens it when it asks for it.
 
 So a file, a link, a folder or a hook a mutator leaves, a `.git` file it edits or replaces, a mode it
 changes, all make the next cycle's checkout a fresh one.
@@ -77,13 +78,14 @@ class _Record:
 class _Put:
     """A put-back done: the checkout's workspace (its repository, if the put-back opened one, kept open: see
     the module's docstring), the settings found before, its paths as the check before found them, whether
-    it wrote the artifact from its blob, and which files of git's folder it may have written."""
+    it wrote the artifact from its blob, and which files of git's folder it may have written, with the bytes
+    it wrote there when it wrote them itself (libgit2's checkout's are not known)."""
 
     ws: Workspace
     settings: gitconfig.Settings
     before: dict[str, Entry]
     unfiltered: bool  # never for an attributes file, whose own content decides it
-    written: tuple[str, ...]  # HEAD and the index after a KEEP, the index with a configuration changed; else none
+    written: dict[str, bytes | None]  # HEAD and the index after a KEEP, the index with a configuration changed
 
 
 class Throwaway:
@@ -132,16 +134,19 @@ class Throwaway:
         if before is None:
             return None
         moved = head != kept.commit
-        renewed = moved or settings is not kept.settings  # a repository opened anew: see the module's docstring
-        if renewed:
+        renewed = moved or settings is not kept.settings  # see the module's docstring
+        if settings is not kept.settings:  # a repository opened anew
             release(ws)
             ws = replace(ws)
+        elif moved and "lib" in ws.__dict__:  # its caches given back, the handle kept
+            ws.lib.free()
         tree = self.main.lib[head].peel(pygit2.Tree)
         target = ws.artifact_path
         try:
             # HEAD written over in place (a new file is some hundreds of microseconds of an ext4 journal); one
             # that is not the checkout's own plain file (a link, a second name) is never written: made anew
-            if moved and not inplace.cut(kept.admin / "HEAD", (head + "\n").encode("ascii")):
+            named = (head + "\n").encode("ascii")
+            if moved and not inplace.cut(kept.admin / "HEAD", named):
                 release(ws)
                 return None
             blob = None
@@ -154,7 +159,8 @@ class Throwaway:
                 blob = None
             if blob is not None:
                 _write_blob(blob, target)
-            if entry is not None and not entry.write(target):
+            index = entry.write(target) if entry is not None else None
+            if entry is not None and index is None:
                 release(ws)
                 return None
             if blob is None:
@@ -166,7 +172,8 @@ class Throwaway:
             release(ws)
             return None
         unfiltered = blob is not None and os.path.basename(ws.artifact) != _ATTRIBUTES
-        return _Put(ws, settings, before, unfiltered, _WRITTEN if renewed else ())
+        written = dict.fromkeys(_WRITTEN if renewed else ()) | ({_HEAD: named} if moved else {})
+        return _Put(ws, settings, before, unfiltered, written | ({_INDEX: index} if index is not None else {}))
 
 
 @dataclass(frozen=True)
@@ -195,9 +202,9 @@ class _Entry:
             return None
         return _Entry(kept.admin, path, index, blob)
 
-    def write(self, target: Path) -> bool:
-        """The entry written for `target`; False, having written nothing, when a git holds `index.lock` or the
-        index is no file of the checkout's alone. New bytes of the index's length are written over it in
+    def write(self, target: Path) -> bytes | None:
+        """The entry written for `target`: the index's bytes as written; None, having written nothing, when a git
+        holds `index.lock` or the index is no file of the checkout's alone. New bytes of the index's length are written over it in
         place (git's way, a lock made and renamed over it, was most of the put-back's time: two new names in
         an ext4 journal): a kill or a reader meanwhile finds every entry and extension where it was, the
         artifact's fields and the checksum old or new (git checks the checksum only in `fsck`); a process a
@@ -207,21 +214,22 @@ class _Entry:
         `git gc` (it reads every worktree's index) took for an unknown extension and failed on, until the
         next start removed the checkout."""
         if os.path.lexists(os.path.join(self.admin, "index.lock")):
-            return False
+            return None
         blob = self.blob
         data = indexentry.patched(self.index, self.path, blob.id.raw, blob.filemode, os.lstat(target))
         if len(data) == len(self.index.data):
-            return inplace.cut(self.admin / "index", data, lambda: faults.point("putback-index-written"))
+            cut = inplace.cut(self.admin / "index", data, lambda: faults.point("putback-index-written"))
+            return data if cut else None
         lock = indexentry.Lock(str(self.admin))
         if not lock.taken:
-            return False
+            return None
         try:
             lock.write(data)
             faults.point("putback-index-written")
             lock.commit()
         finally:
             lock.release()
-        return True
+        return data
 
 
 _ATTRIBUTES = ".gitattributes"  # whose content decides how it is itself checked out
@@ -317,7 +325,8 @@ def _unchanged_but_the_artifact(kept: _Record, ws: Workspace, repo: pygit2.Repos
 
 
 _INDEX = "a/index"  # the checkout's index, in git's folder for it
-_WRITTEN = ("a/HEAD", _INDEX)  # what a put-back may write in git's folder: HEAD after a KEEP, the index
+_HEAD = "a/HEAD"
+_WRITTEN = (_HEAD, _INDEX)  # what a put-back may write in git's folder: HEAD after a KEEP, the index
 
 
 def _names_only(ws: Workspace, kept: _Record, repo: pygit2.Repository) -> bool:
@@ -356,7 +365,10 @@ def _record(ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: st
     checkout's and git's folder's (it wrote none of them but the artifact's and the files of git's folder
     it names, found again). A path changed since the check is not taken in as it is now, as a walk would
     have taken it: it differs from the record at the next check (after a KEEP, a walk of git's folder took
-    in what a process the mutator left wrote there meanwhile)."""
+    in what a process the mutator left wrote there meanwhile). A file of git's folder the put-back wrote
+    itself (HEAD, the index after a KEEP) is recorded by the bytes it wrote as well, whatever its times: a
+    write to it since, in any clock tick, differs at the next check, and the file is not read back for it
+    (two opens a KEEP, the index's bytes hashed as they are in memory)."""
     if put is None:
         entries = _walk(ws.root, admin, ws.artifact)
     else:
@@ -369,11 +381,13 @@ def _record(ws: Workspace, settings: gitconfig.Settings, admin: Path, commit: st
     stamp = os.path.dirname(ws.root)
     os.utime(stamp)  # the stamp: its folder's change time is now the file system's "now"
     now = os.stat(stamp).st_ctime_ns
+    wrote = {path: data for path, data in put.written.items() if data is not None} if put is not None else {}
     digests = {
         path: _digest(ws.root, admin, path)
         for path, entry in entries.items()
-        if entry[4] >= now and stat.S_ISREG(entry[0])
+        if entry[4] >= now and stat.S_ISREG(entry[0]) and path not in wrote
     }
+    digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in wrote.items())
     return _Record(ws, admin, commit, entries, digests, settings, put is not None and put.unfiltered)
 
 

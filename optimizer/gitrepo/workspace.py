@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pygit2.enums import DiffOption, RepositoryOpenFlag
+from pygit2.enums import DiffOption, FileMode, RepositoryOpenFlag
 
-from autoresearch.optimizer.gitrepo import direct, gitcmd, oids
+from autoresearch.optimizer.gitrepo import direct, gitcmd, oids, rawread
 from autoresearch.optimizer.gitrepo.handles import free
 from autoresearch.optimizer.gitrepo.status import status
 from autoresearch.plumbing import kinds, owned
@@ -64,6 +64,16 @@ class Workspace:
 
     def head(self) -> str:
         return str(self.lib.head.target)
+
+    def head_is(self, commit: str) -> bool:
+        """Whether HEAD is at `commit`: told by the bytes of HEAD's file in git's folder where it names that
+        commit detached, as a candidate's checkout has it (git writes a detached HEAD so), else resolved by
+        libgit2. The throwaway checkout's check asks it every cycle, after a KEEP with its repository's
+        caches given back (autoresearch.optimizer.gitrepo.throwaway): a read of the file where libgit2 read
+        the references anew."""
+        if self.git_dir and rawread.whole(os.path.join(self.git_dir, "HEAD")) == f"{commit}\n".encode():
+            return True
+        return self.head() == commit
 
 
 def open_workspace(start: Path, artifact: str) -> Workspace:
@@ -256,10 +266,14 @@ def head_entry(ws: Workspace, head: str | None = None) -> Entry:
     entry = _ENTRIES.get((commit, ws.artifact))
     if entry is None:
         item = ws.lib[commit].peel(pygit2.Commit).tree[ws.artifact]
-        entry = Entry(str(item.id), item.filemode, isinstance(item, pygit2.Tree))
-        if len(_ENTRIES) >= _KEPT_ENTRIES:
-            _ENTRIES.clear()
-        _ENTRIES[(commit, ws.artifact)] = entry
+        entry = _remember(commit, ws.artifact, Entry(str(item.id), item.filemode, isinstance(item, pygit2.Tree)))
+    return entry
+
+
+def _remember(commit: str, artifact: str, entry: Entry) -> Entry:
+    if len(_ENTRIES) >= _KEPT_ENTRIES:
+        _ENTRIES.clear()
+    _ENTRIES[(commit, artifact)] = entry
     return entry
 
 
@@ -292,11 +306,16 @@ def exclude(root: Path, relative: str) -> None:
 def commit_artifact(ws: Workspace, message: str, expected: tuple[str, int] | None = None) -> str | None:
     """Commit the artifact path only; None (and no commit) when it has no changes. In-process first (which
     finds an unchanged file from the bytes it reads, and refuses a file other than the `expected` one: its blob id and permission bits), else
-    asked here and left to git."""
+    asked here and left to git. A commit made in-process of the `expected` file has that blob, its mode
+    the bits' (direct.commit refuses any other): its entry is known without reading the new commit and tree
+    back (the next cycle's checks read them from disk, in the throwaway checkout's repository too)."""
     made = direct.commit(ws, message, expected)
     if made is direct.UNCHANGED:
         return None
     if isinstance(made, str):
+        if expected is not None:
+            mode = FileMode.BLOB_EXECUTABLE if expected[1] & 0o100 else FileMode.BLOB
+            _remember(made, ws.artifact, Entry(expected[0], mode, False))
         return made
     if not artifact_modified(ws) or not artifact_present(ws):
         return None

@@ -1,12 +1,24 @@
 """HEAD read once where a cycle needs its branch and commit together, yet read anew at every check: a HEAD
-the user or a mutator moves between two checks is still seen at the second."""
+the user or a mutator moves between two checks is still seen at the second. The artifact's entry at a
+commit is read once (a KEEP's known from what it committed)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from autoresearch.optimizer.gitrepo.heads import head_moved, head_ref, head_state, switched_from
-from autoresearch.optimizer.gitrepo.workspace import artifact_id, artifact_modified, artifact_size, open_workspace
+from autoresearch.optimizer.gitrepo.workspace import (
+    Entry,
+    artifact_id,
+    artifact_modified,
+    artifact_size,
+    blob_id,
+    commit_artifact,
+    head_entry,
+    open_workspace,
+)
 from tests.helpers.repos import git, make_repo
 
 
@@ -77,3 +89,44 @@ def test_heads_artifact_entry_is_read_once_a_commit_but_head_every_time(tmp_path
 
 def _loose(repo: Path, oid: str) -> Path:
     return repo / ".git" / "objects" / oid[:2] / oid[2:]
+
+
+@pytest.mark.parametrize("bits", [0o644, 0o755], ids=["plain", "program"])
+def test_a_keeps_entry_is_known_from_the_file_it_committed_without_reading_the_commit_back(tmp_path, bits):
+    """A KEEP made in-process of the file evaluated (its blob id and permission bits, which the commit refuses
+    others than) gives its commit's entry of the artifact at once: the next cycle's checks do not read the
+    new commit and tree back from disk. The entry is the one git reads."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n", "other.md": "x\n"})
+    ws = open_workspace(repo, "prompt.md")
+    (repo / "prompt.md").write_text("one\nkept\n")
+    (repo / "prompt.md").chmod(bits)
+    sha = commit_artifact(ws, f"kept, mode {bits:o}", (blob_id(repo / "prompt.md"), bits))  # a commit no test makes
+    assert sha == git(repo, "rev-parse", "HEAD").strip()
+    objects = [_loose(repo, git(repo, "rev-parse", rev).strip()) for rev in ("HEAD", "HEAD^{tree}")]
+    kept = [(path, path.read_bytes()) for path in objects]
+    for path in objects:
+        path.unlink()
+    try:
+        entry = head_entry(open_workspace(repo, "prompt.md"))
+    finally:
+        for path, data in kept:
+            path.write_bytes(data)
+    mode, _, blob = git(repo, "ls-tree", "HEAD", "prompt.md").split()[:3]
+    assert entry == Entry(blob, int(mode, 8), False)
+
+
+def test_a_checkouts_head_is_told_by_its_file_where_it_names_the_commit_detached_else_by_libgit2(tmp_path):
+    """A candidate's checkout (a linked worktree, HEAD detached) is at a commit when its HEAD's file names it;
+    a commit made there, or HEAD moved elsewhere, is seen; a HEAD written another way (a branch checked out at
+    the same commit) is resolved as libgit2 resolves it."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "one\n"})
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "w"), sha)
+    ws = open_workspace(tmp_path / "w", "prompt.md")
+    assert ws.head_is(sha) and not ws.head_is("0" * 40)
+    (tmp_path / "w" / "prompt.md").write_text("two\n")
+    git(tmp_path / "w", "commit", "-qam", "by the mutator")
+    assert not ws.head_is(sha) and ws.head_is(git(tmp_path / "w", "rev-parse", "HEAD").strip())
+    git(tmp_path / "w", "checkout", "-q", "--detach", sha)
+    git(tmp_path / "w", "checkout", "-q", "-b", "side")
+    assert (Path(ws.git_dir) / "HEAD").read_text() == "ref: refs/heads/side\n" and ws.head_is(sha)

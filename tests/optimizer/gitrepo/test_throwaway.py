@@ -323,7 +323,7 @@ def test_a_file_changed_during_the_put_back_is_not_taken_in_and_the_next_checkou
     assert kept is not None
     before = throwaway_module._unchanged_but_the_artifact(kept, ws, main.lib)  # the put-back's check
     (ws.root / "docs" / "a.md").write_text("written meanwhile\n")
-    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, written=())
+    put = throwaway_module._Put(ws, kept.settings, before, unfiltered=False, written={})
     throwaway._kept = throwaway_module._record(ws, kept.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
     assert again is not ws  # made anew
@@ -409,14 +409,14 @@ def test_after_a_keep_the_artifact_s_entry_is_written_in_place_as_git_s_checkout
     main = open_workspace(repo, artifact)
     throwaway = Throwaway(main, repo / "results" / ".exp")
     ws = _dropped(throwaway, throwaway.take())
-    old, kept_inode = main.head(), os.stat(ws.root / "docs" / "a.md").st_ino
+    old, kept_inode, repo_handle = main.head(), os.stat(ws.root / "docs" / "a.md").st_ino, ws.__dict__.get("lib")
     git(ws.root, "write-tree")  # the mutator's: the index gets a cache tree
     ws.artifact_path.write_text("a candidate\n")
     (repo / artifact).write_text("kept\n")  # the cycle's KEEP
     git(repo, "commit", "-qam", "keep")
     again = throwaway.take()
     assert os.stat(again.root / "docs" / "a.md").st_ino == kept_inode  # put back, not made anew
-    assert "lib" not in again.__dict__  # no repository opened (a new one is, if the cycle asks for it)
+    assert again.__dict__.get("lib") is repo_handle  # no repository opened for it (one kept, its caches given back)
     assert git(again.root, "status", "--porcelain") == ""
     assert git(again.root, "write-tree") == git(repo, "rev-parse", "HEAD^{tree}")
     git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "twin"), old)
@@ -426,7 +426,9 @@ def test_after_a_keep_the_artifact_s_entry_is_written_in_place_as_git_s_checkout
     throwaway.drop()
 
 
-def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_in_a_repository_opened_anew(tmp_path, settled):
+def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_its_caches_given_back(tmp_path, settled):
+    """The repository kept from the cycle before reads the index, the configuration and the attributes again
+    (pygit2's `free`): its checkout writes what a fresh one would."""
     repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", ".gitattributes": "prompt.md eol=crlf\n"})
     main = open_workspace(repo, "prompt.md")
     throwaway = Throwaway(main, repo / "results" / ".exp")
@@ -434,7 +436,7 @@ def test_after_a_keep_an_artifact_libgit2_filters_is_checked_out_by_it_in_a_repo
     (repo / "prompt.md").write_text("kept\n")
     git(repo, "commit", "-qam", "keep")
     again = throwaway.take()
-    assert again.root == ws.root and again is not ws
+    assert again is ws
     assert (again.root / "prompt.md").read_bytes() == b"kept\r\n"
     assert git(again.root, "status", "--porcelain") == ""
     assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
@@ -451,7 +453,7 @@ def test_a_file_written_in_git_s_folder_during_a_drop_s_put_back_is_not_taken_in
     assert kept is not None
     ws.artifact_path.write_text("a dropped candidate\n")
     put = throwaway._put_back(kept, kept.commit)
-    assert put is not None and put.written == ()
+    assert put is not None and put.written == {}
     (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
     throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, kept.commit, put)
     again = throwaway.take()
@@ -537,6 +539,31 @@ def test_a_file_written_in_git_s_folder_during_a_keep_s_put_back_is_not_taken_in
     put = throwaway._put_back(kept, main.head())
     assert put is not None
     (kept.admin / "config.worktree").write_text("[core]\n\tsparseCheckout = true\n")  # written meanwhile
+    throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, main.head(), put)
+    again = throwaway.take()
+    assert again is not put.ws  # made anew
+    assert state(again.root) == fresh(main, tmp_path / "fresh" / "0") | {"gitdir": True}
+    throwaway.drop()
+
+
+@pytest.mark.parametrize("name", ["HEAD", "index"])
+def test_a_write_to_head_or_the_index_after_a_keep_s_put_back_is_not_taken_in(tmp_path, settled, name):
+    """After a KEEP the put-back writes HEAD and the index in git's folder for the checkout, and the record
+    takes them by the bytes it wrote: a process the mutator left that writes either before the record (here
+    HEAD named the old commit again, or the index's checksum blanked, each the same length) is seen at the
+    next check, whichever clock tick it wrote in, where the record took in the file as it then was."""
+    main, throwaway, repo = setup(tmp_path)
+    _dropped(throwaway, throwaway.take())
+    kept = throwaway._kept
+    assert kept is not None
+    old = main.head()
+    (repo / "prompt.md").write_text("kept\n")
+    git(repo, "commit", "-qam", "keep")
+    put = throwaway._put_back(kept, main.head())
+    assert put is not None and set(put.written) == {"a/HEAD", "a/index"}
+    target = kept.admin / name
+    data = target.read_bytes()
+    target.write_bytes(f"{old}\n".encode() if name == "HEAD" else data[:-20] + bytes(20))  # written meanwhile
     throwaway._kept = throwaway_module._record(put.ws, put.settings, kept.admin, main.head(), put)
     again = throwaway.take()
     assert again is not put.ws  # made anew
