@@ -258,7 +258,7 @@ class Watcher:
                     del self.wds[directory]
                 continue
             taken.add((wd, name))
-            path = directory + os.sep + os.fsdecode(name)
+            path = directory + os.sep + os.fsdecode(name) if name else directory  # no name: the folder's own (a chmod)
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.guard import scope
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
+from tests.helpers.repos import make_repo
 
 
 def _watch(tmp_path) -> tuple[Watcher, str]:
@@ -206,3 +209,30 @@ def test_a_root_replaced_by_a_link_or_a_file_is_watched_through_its_parent(tmp_p
     os.mkdir(root)
     assert _sees(watcher, root)
     watcher.close()
+
+
+def test_a_folder_touched_or_chmod_is_named_as_itself(tmp_path):
+    """A folder's own event (a touch, a chmod) has no name: it named `folder/`, a path the guard had never
+    settled, which it then took for a folder the mutation made."""
+    watcher, root = _watch(tmp_path)
+    folder = os.path.join(root, "a")
+    os.utime(folder)
+    assert watcher.changed() == {folder}
+    os.chmod(root, 0o700)
+    assert watcher.changed() == {root}
+    watcher.close()
+
+
+def test_a_folder_the_mutation_only_touched_is_no_change_and_stays(tmp_path):
+    """The guard took a touched folder for a new one named `folder/`: it removed it when empty (the user's
+    folder gone) and, when not, failed to, which stops the run."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "full/notes.txt": "mine\n"})
+    (repo / "empty").mkdir()
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", None, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    os.utime(repo / "full")
+    os.utime(repo / "empty")
+    assert guard.changes() == []
+    assert (repo / "empty").is_dir() and (repo / "full/notes.txt").read_text() == "mine\n"
+    guard.close()
