@@ -230,7 +230,8 @@ class Watcher:
     def _read(self, sentinel: str) -> bool:
         """Read what is queued; True when the sentinel's event was among it. A write is several events (an open
         that truncates, a modify per write, a close): those after its first are dropped by their raw (watch,
-        name) before a path is made of them, until a folder moves or comes (a watch may then name another)."""
+        name) before a path is made of them, until a folder moves or comes (a watch may then name another). A
+        folder's own removal or move is never one of them: its touch or chmod bore the same empty name."""
         seen = False
         try:
             data = os.read(self.fd, 1 << 20)
@@ -241,13 +242,10 @@ class Watcher:
             if mask & IN_Q_OVERFLOW:
                 self.complete = False
                 continue
-            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
-            if not made and (wd, name) in taken:
-                continue
-            directory = self.dirs.get(wd)
-            if directory is None:
-                continue
-            if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
+            if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):  # never dropped as a repeat: a folder's own
+                directory = self.dirs.get(wd)  # events share its empty name, a touch's or chmod's among them
+                if directory is None:
+                    continue
                 taken.clear()
                 self.pending.add(directory)
                 if mask & IN_MOVE_SELF and self._still_at(wd, directory):
@@ -256,6 +254,12 @@ class Watcher:
                 self.inodes.pop(wd, None)
                 if self.wds.get(directory) == wd:
                     del self.wds[directory]
+                continue
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            if not made and (wd, name) in taken:
+                continue
+            directory = self.dirs.get(wd)
+            if directory is None:
                 continue
             taken.add((wd, name))
             path = directory + os.sep + os.fsdecode(name) if name else directory  # no name: the folder's own (a chmod)

@@ -211,6 +211,26 @@ def test_a_root_replaced_by_a_link_or_a_file_is_watched_through_its_parent(tmp_p
     watcher.close()
 
 
+@pytest.mark.parametrize("how", ["moved", "renamed over"])
+def test_a_root_touched_then_replaced_within_one_look_is_watched_again(tmp_path, how):
+    """A folder's own events (a touch or chmod of it, then its move or removal) carry the same empty name:
+    the move or removal, dropped as a repeat of the touch, left the root's watch on the old folder, and
+    every write into the one in its place went unseen for the rest of the run."""
+    watcher, root = _watch(tmp_path)
+    os.rmdir(os.path.join(root, "a", "sub"))
+    os.rmdir(os.path.join(root, "a"))
+    os.utime(root)
+    if how == "moved":
+        os.rename(root, str(tmp_path / "moved"))
+        os.mkdir(root)
+    else:  # an empty folder put over it in one rename, as `mv -T` does
+        os.mkdir(tmp_path / "other")
+        os.rename(tmp_path / "other", root)
+    assert _sees(watcher, root)
+    assert _names_alone(watcher, os.path.join(root, "after.txt"))
+    watcher.close()
+
+
 def test_a_folder_touched_or_chmod_is_named_as_itself(tmp_path):
     """A folder's own event (a touch, a chmod) has no name: it named `folder/`, a path the guard had never
     settled, which it then took for a folder the mutation made."""
