@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
+from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid, opened
 from autoresearch.optimizer.guard.pack import Pack
 from autoresearch.plumbing import atomic, inplace
 
@@ -69,9 +69,9 @@ class Backups:
         if target.exists():
             return
         try:  # through a temporary file of an unforeseeable name (atomic.write_chunks): no link is followed
-            with open(path, "rb") as source:
+            with opened(path) as source:
                 atomic.write_chunks(target, iter(lambda: source.read(CHUNK), b""), durable=False)
-        except FileNotFoundError:  # gone since it was read: its next event says so
+        except FileNotFoundError:  # gone since it was read, or a FIFO or link in its place: its next event says so
             return
 
     def _keep_in_memory(self, path: str, entry: Entry, data: bytes | None) -> bytes | None:
@@ -79,7 +79,8 @@ class Backups:
             return None
         if data is None:
             try:
-                data = Path(path).read_bytes()
+                with opened(path) as f:
+                    data = f.read(entry.size + 1)  # no more: one grown since is not this entry's bytes
             except OSError:
                 return None
             if bytes_oid(data) != entry.oid:  # rewritten since it was hashed: its next event brings the new bytes
