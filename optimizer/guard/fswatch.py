@@ -192,13 +192,19 @@ class Watcher:
         """Drop what is queued now, without the sentinel's round trip (an open, a close, a wait): enough for
         this process's own writes, whose events the kernel queued before each returned. True when nothing
         was missed (no overflow, no folder left unwatched), so that the next `changed()` names what came after alone;
-        that one still waits for its sentinel, and so notices a watch that stopped working."""
+        that one still waits for its sentinel, and so notices a watch that stopped working. A root watched
+        again here (removed or moved, then made again) is named by that look: nothing says what its new
+        folder held before its watch."""
         if self.fd < 0:
             return False
         sentinel = os.path.join(self.sentinel_dir, SENTINEL)
         while select.select([self.fd], [], [], 0)[0]:
             self._read(sentinel)
-        return self._drain() is not None
+        dropped = self._drain()
+        if dropped is None:
+            return False
+        self.pending = {root for root in self.roots if root in dropped}
+        return True
 
     def _renew_sentinel_dir(self) -> None:
         """The sentinel's folder lies in the results directory, where a mutator can write: whatever it

@@ -256,3 +256,16 @@ def test_a_folder_the_mutation_only_touched_is_no_change_and_stays(tmp_path):
     assert guard.changes() == []
     assert (repo / "empty").is_dir() and (repo / "full/notes.txt").read_text() == "mine\n"
     guard.close()
+
+
+def test_a_root_made_again_before_forget_is_named_by_the_next_look(tmp_path):
+    """`forget` drops this process's own writes, and watches again a root whose removal it read: what the new
+    folder held before that watch was never an event, so the next look names the root whole (the look after
+    a forget once watched it, and said so; forget doing it dropped the saying)."""
+    watcher, root = _watch(tmp_path)
+    os.rename(root, str(tmp_path / "moved"))
+    os.mkdir(root)
+    Path(root, "planted").write_text("before the watch\n")
+    assert watcher.forget()
+    assert _sees(watcher, os.path.join(root, "planted"))
+    watcher.close()
