@@ -60,13 +60,16 @@ class Backups:
         self.refs[entry.oid] += 1
         if self.refs[entry.oid] > 1 or entry.oid in self.staged:
             return
-        data = self._keep_in_memory(path, entry, data)
-        if data is not None:
+        kept = self._keep_in_memory(path, entry, data)
+        if kept is not None:
             before = None if previous is None else self.memory.get(previous.oid)
-            self.pack.add(entry.oid, data, None if before is None or previous is None else (previous.oid, before))
+            self.pack.add(entry.oid, kept, None if before is None or previous is None else (previous.oid, before))
             return
         target = self._path(entry.oid)
         if target.exists():
+            return
+        if data is not None:  # the memory full: the bytes the look hashed, where the file may hold others by now
+            atomic.write_bytes(target, data, durable=False)
             return
         try:  # through a temporary file of an unforeseeable name (atomic.write_chunks): no link is followed
             with opened(path) as source:

@@ -10,7 +10,7 @@ import pytest
 
 from autoresearch.optimizer.gitrepo.workspace import open_workspace
 from autoresearch.optimizer.guard import scope
-from autoresearch.optimizer.guard.backups import Backups
+from autoresearch.optimizer.guard.backups import MEMORY, Backups
 from autoresearch.optimizer.guard.manifest import Handed, blob_oid, bytes_oid, entry_of
 from tests.helpers.repos import make_repo
 
@@ -101,3 +101,18 @@ def test_the_backups_never_wait_on_a_fifo_put_where_a_settled_file_was(tmp_path)
     backups = Backups(tmp_path / "guard", None, set())
     backups.hold(str(path), entry)
     assert backups.memory == {} and not (tmp_path / "guard" / "objects").exists()
+
+
+def test_bytes_handed_when_the_memory_is_full_are_the_copy_on_disk(tmp_path):
+    """Past the memory's budget a kept content goes to a copy on disk: the bytes the look hashed, not the file
+    read again, which a process left running may have rewritten since (a copy that is not its id's bytes
+    cannot put the file back)."""
+    path = tmp_path / "f"
+    path.write_bytes(b"as settled\n")
+    handed = Handed(1 << 20, 1 << 20)
+    entry = entry_of(str(path), os.lstat(path), None, True, handed)
+    path.write_bytes(b"rewritten since\n")
+    backups = Backups(tmp_path / "guard", None, set())
+    backups.memory_bytes = MEMORY
+    backups.hold(str(path), entry, None, handed.take(str(path), entry.oid))
+    assert (tmp_path / "guard" / "objects" / entry.oid[:2] / entry.oid[2:]).read_bytes() == b"as settled\n"
