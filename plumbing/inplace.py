@@ -163,8 +163,9 @@ def whole(path: Path, what: str) -> bytes | None:
 
 def contents(path: Path | str, most: int) -> tuple[bytes, os.stat_result] | None:
     """The bytes of the regular file at `path` and its status, read without following a link or blocking on a
-    FIFO put in its place; None when anything else is there, or it holds more than `most` bytes. Read from the
-    descriptor, with no Python file object (its `isatty` and `lseek`): a few calls a cycle."""
+    FIFO put in its place; None when anything else is there, or it holds more than `most` bytes, as stat'ed or
+    as read (grown since: never read past the bound). Read from the descriptor, with no Python file object
+    (its `isatty` and `lseek`): a few calls a cycle."""
     found = _regular(path)
     if found is None:
         return None
@@ -172,10 +173,11 @@ def contents(path: Path | str, most: int) -> tuple[bytes, os.stat_result] | None
     try:
         if st.st_size > most:
             return None
-        parts = []
-        while part := os.read(fd, max(st.st_size + 1, 4096)):  # to the end, as a file object's `read()`
+        parts, left = [], most + 1
+        while left > 0 and (part := os.read(fd, min(max(st.st_size + 1, 4096), left))):  # to the end, or the bound
             parts.append(part)
-        return b"".join(parts), st
+            left -= len(part)
+        return (b"".join(parts), st) if left > 0 else None
     finally:
         os.close(fd)
 

@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid
+from autoresearch.optimizer.guard.manifest import Entry, blob_oid, bytes_oid, opened
 from autoresearch.optimizer.guard.pack import Pack
 from autoresearch.plumbing import atomic, inplace
 
@@ -60,18 +60,21 @@ class Backups:
         self.refs[entry.oid] += 1
         if self.refs[entry.oid] > 1 or entry.oid in self.staged:
             return
-        data = self._keep_in_memory(path, entry, data)
-        if data is not None:
+        kept = self._keep_in_memory(path, entry, data)
+        if kept is not None:
             before = None if previous is None else self.memory.get(previous.oid)
-            self.pack.add(entry.oid, data, None if before is None or previous is None else (previous.oid, before))
+            self.pack.add(entry.oid, kept, None if before is None or previous is None else (previous.oid, before))
             return
         target = self._path(entry.oid)
         if target.exists():
             return
+        if data is not None:  # the memory full: the bytes the look hashed, where the file may hold others by now
+            atomic.write_bytes(target, data, durable=False)
+            return
         try:  # through a temporary file of an unforeseeable name (atomic.write_chunks): no link is followed
-            with open(path, "rb") as source:
+            with opened(path) as source:
                 atomic.write_chunks(target, iter(lambda: source.read(CHUNK), b""), durable=False)
-        except FileNotFoundError:  # gone since it was read: its next event says so
+        except FileNotFoundError:  # gone since it was read, or a FIFO or link in its place: its next event says so
             return
 
     def _keep_in_memory(self, path: str, entry: Entry, data: bytes | None) -> bytes | None:
@@ -79,7 +82,8 @@ class Backups:
             return None
         if data is None:
             try:
-                data = Path(path).read_bytes()
+                with opened(path) as f:
+                    data = f.read(entry.size + 1)  # no more: one grown since is not this entry's bytes
             except OSError:
                 return None
             if bytes_oid(data) != entry.oid:  # rewritten since it was hashed: its next event brings the new bytes

@@ -192,13 +192,19 @@ class Watcher:
         """Drop what is queued now, without the sentinel's round trip (an open, a close, a wait): enough for
         this process's own writes, whose events the kernel queued before each returned. True when nothing
         was missed (no overflow, no folder left unwatched), so that the next `changed()` names what came after alone;
-        that one still waits for its sentinel, and so notices a watch that stopped working."""
+        that one still waits for its sentinel, and so notices a watch that stopped working. A root watched
+        again here (removed or moved, then made again) is named by that look: nothing says what its new
+        folder held before its watch."""
         if self.fd < 0:
             return False
         sentinel = os.path.join(self.sentinel_dir, SENTINEL)
         while select.select([self.fd], [], [], 0)[0]:
             self._read(sentinel)
-        return self._drain() is not None
+        dropped = self._drain()
+        if dropped is None:
+            return False
+        self.pending = {root for root in self.roots if root in dropped}
+        return True
 
     def _renew_sentinel_dir(self) -> None:
         """The sentinel's folder lies in the results directory, where a mutator can write: whatever it
@@ -230,7 +236,8 @@ class Watcher:
     def _read(self, sentinel: str) -> bool:
         """Read what is queued; True when the sentinel's event was among it. A write is several events (an open
         that truncates, a modify per write, a close): those after its first are dropped by their raw (watch,
-        name) before a path is made of them, until a folder moves or comes (a watch may then name another)."""
+        name) before a path is made of them, until a folder moves or comes (a watch may then name another). A
+        folder's own removal or move is never one of them: its touch or chmod bore the same empty name."""
         seen = False
         try:
             data = os.read(self.fd, 1 << 20)
@@ -241,13 +248,10 @@ class Watcher:
             if mask & IN_Q_OVERFLOW:
                 self.complete = False
                 continue
-            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
-            if not made and (wd, name) in taken:
-                continue
-            directory = self.dirs.get(wd)
-            if directory is None:
-                continue
-            if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):
+            if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED):  # never dropped as a repeat: a folder's own
+                directory = self.dirs.get(wd)  # events share its empty name, a touch's or chmod's among them
+                if directory is None:
+                    continue
                 taken.clear()
                 self.pending.add(directory)
                 if mask & IN_MOVE_SELF and self._still_at(wd, directory):
@@ -257,8 +261,14 @@ class Watcher:
                 if self.wds.get(directory) == wd:
                     del self.wds[directory]
                 continue
+            made = mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO)
+            if not made and (wd, name) in taken:
+                continue
+            directory = self.dirs.get(wd)
+            if directory is None:
+                continue
             taken.add((wd, name))
-            path = directory + os.sep + os.fsdecode(name)
+            path = directory + os.sep + os.fsdecode(name) if name else directory  # no name: the folder's own (a chmod)
             if directory == self.sentinel_dir:
                 seen = seen or path == sentinel
                 continue

@@ -10,15 +10,19 @@ again on every walk until it is older.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from autoresearch.optimizer.gitrepo import oids
+from autoresearch.plumbing import inplace
 
 RACY_NS = 2_000_000_000
 CHUNK = 1 << 20
@@ -44,10 +48,22 @@ def as_left(path: Path, left: tuple[int, int] | None) -> bool:
     return (st.st_ino, st.st_size) == left
 
 
+@contextmanager
+def opened(path: str) -> Iterator[BinaryIO]:
+    """The regular file a walk's lstat found at `path`, open for reading; FileNotFoundError when it is gone or
+    anything else is there now: a FIFO (whose open would wait for a writer forever) or a link (to /dev/zero,
+    read without end) that a process the mutator left put in its place since. Its next event, or the next
+    walk, shows what is there."""
+    with inplace.regular(path) as found:
+        if found is None:
+            raise FileNotFoundError(errno.ENOENT, "no regular file here any more", path)
+        yield found[0]
+
+
 def blob_oid(path: str, size: int) -> str:
     """The id git gives these bytes, read in chunks (a large ignored file is never held in memory)."""
     digest = hashlib.sha1(b"blob %d\0" % size)
-    with open(path, "rb") as f:
+    with opened(path) as f:
         read = 0
         while chunk := f.read(CHUNK):
             digest.update(chunk)
@@ -76,7 +92,7 @@ class Handed:
         """`blob_oid(path, size)`, the bytes kept for `take` when they fit."""
         if size > self.largest or self.size + size > self.budget:
             return blob_oid(path, size)
-        with open(path, "rb") as f:
+        with opened(path) as f:
             data = f.read(size + 1)  # no more: a file grown since its stat (a sparse GiB) is never read whole
         if len(data) > size:
             return blob_oid(path, size)

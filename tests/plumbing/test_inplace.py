@@ -168,3 +168,12 @@ def test_contents_are_a_regular_file_s_whole_bytes_and_nothing_else_is_read(tmp_
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "folder").mkdir()
     assert [inplace.contents(tmp_path / name, 1 << 20) for name in ("link", "fifo", "folder", "missing")] == [None] * 4
+
+
+def test_contents_stop_past_the_bound_whatever_the_stat_said():
+    """A file grown since its stat (a process the mutator left appends, or makes it a sparse GiB) is read no
+    further than the bound: what the stat said is not what the read finds. A file of /proc says 0 bytes and
+    holds more."""
+    assert inplace.contents("/proc/self/maps", 10) is None
+    read = inplace.contents("/proc/self/maps", 1 << 20)
+    assert read is not None and len(read[0]) > 10 and read[1].st_size == 0

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from autoresearch.optimizer.gitrepo.workspace import open_workspace
+from autoresearch.optimizer.guard import scope
 from autoresearch.optimizer.guard.fswatch import Unavailable, Watcher
+from tests.helpers.repos import make_repo
 
 
 def _watch(tmp_path) -> tuple[Watcher, str]:
@@ -205,4 +208,64 @@ def test_a_root_replaced_by_a_link_or_a_file_is_watched_through_its_parent(tmp_p
     os.unlink(root)
     os.mkdir(root)
     assert _sees(watcher, root)
+    watcher.close()
+
+
+@pytest.mark.parametrize("how", ["moved", "renamed over"])
+def test_a_root_touched_then_replaced_within_one_look_is_watched_again(tmp_path, how):
+    """A folder's own events (a touch or chmod of it, then its move or removal) carry the same empty name:
+    the move or removal, dropped as a repeat of the touch, left the root's watch on the old folder, and
+    every write into the one in its place went unseen for the rest of the run."""
+    watcher, root = _watch(tmp_path)
+    os.rmdir(os.path.join(root, "a", "sub"))
+    os.rmdir(os.path.join(root, "a"))
+    os.utime(root)
+    if how == "moved":
+        os.rename(root, str(tmp_path / "moved"))
+        os.mkdir(root)
+    else:  # an empty folder put over it in one rename, as `mv -T` does
+        os.mkdir(tmp_path / "other")
+        os.rename(tmp_path / "other", root)
+    assert _sees(watcher, root)
+    assert _names_alone(watcher, os.path.join(root, "after.txt"))
+    watcher.close()
+
+
+def test_a_folder_touched_or_chmod_is_named_as_itself(tmp_path):
+    """A folder's own event (a touch, a chmod) has no name: it named `folder/`, a path the guard had never
+    settled, which it then took for a folder the mutation made."""
+    watcher, root = _watch(tmp_path)
+    folder = os.path.join(root, "a")
+    os.utime(folder)
+    assert watcher.changed() == {folder}
+    os.chmod(root, 0o700)
+    assert watcher.changed() == {root}
+    watcher.close()
+
+
+def test_a_folder_the_mutation_only_touched_is_no_change_and_stays(tmp_path):
+    """The guard took a touched folder for a new one named `folder/`: it removed it when empty (the user's
+    folder gone) and, when not, failed to, which stops the run."""
+    repo = make_repo(tmp_path / "r", {"prompt.md": "p\n", "full/notes.txt": "mine\n"})
+    (repo / "empty").mkdir()
+    guard = scope.Guard(open_workspace(repo, "prompt.md"), repo / ".autoresearch", None, tmp_path / "guard")
+    guard.open()
+    guard.settle()
+    os.utime(repo / "full")
+    os.utime(repo / "empty")
+    assert guard.changes() == []
+    assert (repo / "empty").is_dir() and (repo / "full/notes.txt").read_text() == "mine\n"
+    guard.close()
+
+
+def test_a_root_made_again_before_forget_is_named_by_the_next_look(tmp_path):
+    """`forget` drops this process's own writes, and watches again a root whose removal it read: what the new
+    folder held before that watch was never an event, so the next look names the root whole (the look after
+    a forget once watched it, and said so; forget doing it dropped the saying)."""
+    watcher, root = _watch(tmp_path)
+    os.rename(root, str(tmp_path / "moved"))
+    os.mkdir(root)
+    Path(root, "planted").write_text("before the watch\n")
+    assert watcher.forget()
+    assert _sees(watcher, os.path.join(root, "planted"))
     watcher.close()

@@ -141,6 +141,26 @@ def test_hooks_and_git_config_written_during_a_mutation_are_saved_and_removed(tm
     assert "fsmonitor" in (saved / "git/.git/config").read_text()
 
 
+def test_a_worktrees_git_dir_touched_and_replaced_by_a_copy_stays_guarded(tmp_path):
+    """A worktree's own git dir is a root whose parent nothing watches: a mutator that touched it, moved it
+    away and put a copy in its place (no change to undo) left its watch on the one moved away (the move's
+    event, which bore the touch's empty name, was dropped as its repeat), and what a later mutation wrote in
+    the copy went unseen."""
+    replace = (
+        'd=$(git rev-parse --git-dir) && cp -a "$d" "$d.copy" && touch "$d" && mv "$d" "$d.old" && mv "$d.copy" "$d"'
+    )
+    plan = {
+        2: {"write": {"prompt.md": scores(a=1)}, "run": [replace]},
+        3: {"write": {"prompt.md": scores(a=2)}, "run": ['echo planted > "$(git rev-parse --git-dir)/planted"']},
+    }
+    repo = scenario_repo(tmp_path / "r", {"prompt.md": scores(a=0)}, plan, config={"worktree": True})
+    done = cli(repo, "run")
+    assert done.returncode == 0, done.stderr
+    decisions = [(r["decision"], r.get("error_reason")) for r in iterations(repo)[1:]]
+    assert decisions == [("keep", None), ("error", "out-of-scope")]
+    assert not list((repo / ".git/worktrees").glob("*/planted"))
+
+
 FORGE = r"""
 import hashlib, json, pathlib
 data = pathlib.Path("prompt.md").read_bytes()
