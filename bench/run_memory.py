@@ -8,13 +8,20 @@ hundred more lines, and stops the run (SIGTERM) after the last sample, taken whi
 a run that ends draws its final page, a peak of its own. Goal: at most 1 MiB of growth from cycle 100
 to the last (the first hundred cycles load what the loop uses once: modules, caches, the chart's template).
 
-Usage: python bench/run_memory.py [--cycles 1000] [--every 100] [--autoresearch PATH]
+With --interned, each sample also shows CPython 3.11's table of interned strings, read from the daemon's
+memory (/proc/PID/mem, at the address `nm` gives libpython's static `interned`): the strings it holds, the
+entries used (a string that died leaves its entry used until the table is built again) and its size. A table
+built again past a third of its slots' worth of live strings is built twice as large, a step of its own
+(docs/benchmarks.md, "the memory step near cycle 926").
+
+Usage: python bench/run_memory.py [--cycles 1000] [--every 100] [--autoresearch PATH] [--interned]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import struct
 import subprocess
 import sys
 import tempfile
@@ -61,6 +68,34 @@ def rss_kib(pid: int) -> int | None:
     return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
 
 
+def interned_symbol(pid: int) -> int | None:
+    """Where libpython's static `interned` is in the process, or None (another Python, a stripped library)."""
+    for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 6 and "libpython3.11" in parts[5] and int(parts[2], 16) == 0:
+            symbols = subprocess.run(["nm", parts[5]], capture_output=True, text=True).stdout.splitlines()
+            found = [s.split()[0] for s in symbols if s.endswith(" b interned")]
+            return int(parts[0].split("-")[0], 16) + int(found[0], 16) if found else None
+    return None
+
+
+def interned_table(pid: int, address: int) -> str:
+    """The table's live strings, its entries used (live and dead) and its size, from CPython 3.11's layouts
+    (PyDictObject: ma_used at 16, ma_keys at 32; PyDictKeysObject: dk_log2_size at 8, dk_nentries at 24)."""
+    with open(f"/proc/{pid}/mem", "rb") as mem:
+
+        def word(at: int, fmt: str = "q") -> int:
+            mem.seek(at)
+            return int(struct.unpack(fmt, mem.read(struct.calcsize(fmt)))[0])
+
+        table = word(address, "Q")
+        live, keys = word(table + 16), word(table + 32, "Q")
+        log2, entries = word(keys + 8, "B"), word(keys + 24)
+    usable = (2 << log2) // 3
+    size = (1 << log2) * 4 + usable * 16  # int32 indices, then a key and a value a usable entry
+    return f"interned {live} live, {entries} of {usable} entries used, table 2^{log2} ({size / 2**20:.2f} MiB)"
+
+
 def cycles_done(repo: Path) -> int:
     found = list(repo.glob(".autoresearch/runs/*/_autoresearch/iterations.jsonl"))
     return found[0].read_bytes().count(b"\n") if found else 0
@@ -71,6 +106,7 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=1000)
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--autoresearch", default=str(Path(sys.executable).parent / "autoresearch"))
+    parser.add_argument("--interned", action="store_true", help="show the table of interned strings at each sample")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         # Half a sampling interval more than the last sample: the run ends by drawing its final page, a peak
@@ -81,7 +117,7 @@ def main() -> None:
         log = (Path(tmp) / "run.log").open("w")
         proc = subprocess.Popen([args.autoresearch, "run"], cwd=repo, stdout=log, stderr=subprocess.STDOUT)
         try:
-            samples = watch(proc, repo, args.every, args.cycles)
+            samples = watch(proc, repo, args.every, args.cycles, args.interned)
         finally:
             proc.terminate()  # a no-op once it has ended; else the run stops cleanly (SIGTERM)
             proc.wait()
@@ -94,15 +130,22 @@ def main() -> None:
         )
 
 
-def watch(proc: subprocess.Popen[bytes], repo: Path, every: int, last: int) -> list[tuple[int, int]]:
+def watch(proc: subprocess.Popen[bytes], repo: Path, every: int, last: int, interned: bool) -> list[tuple[int, int]]:
     """(cycle, RSS KiB) each time `every` more cycles are recorded, up to cycle `last`."""
     started, samples, mark = time.monotonic(), [], every
+    symbol = None
     while proc.poll() is None and mark <= last:
         if cycles_done(repo) >= mark:
             kib = rss_kib(proc.pid)
             if kib is not None:
                 samples.append((mark, kib))
-                print(f"cycle {mark:>5}  RSS {kib / 1024:6.1f} MiB  ({time.monotonic() - started:6.0f} s)", flush=True)
+                if interned and symbol is None:
+                    symbol = interned_symbol(proc.pid) or sys.exit("--interned: no libpython3.11 with a symbol table")
+                table = f"  {interned_table(proc.pid, symbol)}" if symbol else ""
+                print(
+                    f"cycle {mark:>5}  RSS {kib / 1024:6.1f} MiB  ({time.monotonic() - started:6.0f} s){table}",
+                    flush=True,
+                )
             mark += every
         time.sleep(0.2)
     return samples
