@@ -35,6 +35,7 @@ from pygit2.enums import DiffOption
 from autoresearch.mutators.gitnames import is_git_name
 from autoresearch.optimizer.daemonlog import get
 from autoresearch.optimizer.guard.cachefolders import CHUNK, GROWN
+from autoresearch.optimizer.guard.manifest import opened
 from autoresearch.optimizer.guard.reach import Change
 from autoresearch.optimizer.guard.scope import Guard
 from autoresearch.plumbing import atomic
@@ -96,8 +97,7 @@ def _appended(path: str, copy: Path, start: int) -> None:
     if os.path.lexists(copy):  # an earlier start's save of this mutation: that one stays
         return
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as f:
+        with opened(path) as f:  # a link or a FIFO put in its place since: not read, said below
             f.seek(start)
             atomic.write_chunks(copy, iter(lambda: f.read(CHUNK), b""), durable=False)
     except OSError as exc:
